@@ -1,0 +1,70 @@
+// The check unit: a read-only look at one aspect of a node (DESIGN.md "Vocabulary").
+//
+// A check is one file that defines a class deriving from Check and registers it in one line:
+//
+//   YS_REGISTER_CHECK(CstatesCheck, {.id = "cpu.cstates", .summary = "...", .needs = {}});
+//
+// Run() must not change system state, must not throw across its boundary (the runner turns an
+// exception into an error outcome for that check alone), and reads every path through
+// ctx.host() so that it replays against a recorded tree.
+#ifndef YARDSTICK_CHECKS_CHECK_H_
+#define YARDSTICK_CHECKS_CHECK_H_
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "checks/site_expectations.h"
+#include "core/finding_codes.h"
+#include "core/registry.h"
+#include "core/report.h"
+#include "host/host.h"
+#include "host/topology.h"
+
+namespace ys::checks {
+
+// Everything a check may look at. Borrowed references; the caller keeps them alive for the run.
+class CheckContext {
+ public:
+  CheckContext(const host::Host& host, const SiteExpectations& expect, std::optional<int> pid = {})
+      : host_(host), expect_(expect), pid_(pid) {}
+
+  const host::Host& host() const { return host_; }
+  const SiteExpectations& expect() const { return expect_; }
+  // "/proc/self", or "/proc/<pid>" when the operator named a process with --pid.
+  std::string ProcDir() const {
+    return pid_ ? "/proc/" + std::to_string(*pid_) : std::string("/proc/self");
+  }
+  std::optional<int> pid() const { return pid_; }
+  // Loaded on first use and shared by all checks of the run.
+  const Result<host::Topology>& topology() const;
+
+ private:
+  const host::Host& host_;
+  const SiteExpectations& expect_;
+  std::optional<int> pid_;
+  mutable std::once_flag topo_once_;
+  mutable std::unique_ptr<Result<host::Topology>> topo_;
+};
+
+class Check : public Unit {
+ public:
+  // Returns the result with findings; the runner sets unit_id, timing and the final outcome.
+  virtual CheckResult Run(const CheckContext& ctx) const = 0;
+};
+
+}  // namespace ys::checks
+
+#define YS_CONCAT_INNER_(a, b) a##b
+#define YS_CONCAT_(a, b) YS_CONCAT_INNER_(a, b)
+
+// Registers a check class with its UnitInfo (designated initialisers).
+#define YS_REGISTER_CHECK(Class, ...)                                                  \
+  namespace {                                                                          \
+  [[maybe_unused]] const bool YS_CONCAT_(ys_registered_, __LINE__) =                   \
+      ::ys::UnitRegistry::Global().Add(::ys::UnitKind::kCheck, ::ys::UnitInfo __VA_ARGS__, \
+                                       [] { return std::make_unique<Class>(); });      \
+  }
+
+#endif  // YARDSTICK_CHECKS_CHECK_H_

@@ -1,0 +1,71 @@
+#include "checks/runner.h"
+
+#include <chrono>
+#include <exception>
+
+#include "core/text.h"
+
+namespace ys::checks {
+
+bool MatchesFilters(std::string_view id, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  for (const auto& f : filters) {
+    if (GlobMatch(f, id)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+CheckResult RunOne(const CheckContext& ctx, const RegisteredUnit& unit) {
+  auto t0 = std::chrono::steady_clock::now();
+  CheckResult r;
+  try {
+    auto made = unit.factory();
+    auto* check = dynamic_cast<Check*>(made.get());
+    if (check == nullptr) {
+      r = CheckResult::Error(Status::Internal("unit is not a check"));
+    } else {
+      r = check->Run(ctx);
+    }
+  } catch (const std::exception& e) {
+    r = CheckResult::Error(Status::Internal(std::string("unexpected exception: ") + e.what()));
+  } catch (...) {
+    r = CheckResult::Error(Status::Internal("unexpected exception"));
+  }
+  for (const auto& f : r.findings) {
+    if (LookupFindingCode(f.code) == nullptr) {
+      r = CheckResult::Error(Status::Internal("finding code " + f.code + " is not in the table"));
+      break;
+    }
+  }
+  r.unit_id = std::string(unit.info.id);
+  r.Finalize();
+  r.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace
+
+std::vector<CheckResult> RunChecks(const CheckContext& ctx, const RunOptions& options) {
+  std::vector<CheckResult> out;
+  for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kCheck)) {
+    if (!MatchesFilters(unit->info.id, options.filters)) continue;
+    out.push_back(RunOne(ctx, *unit));
+    if (options.on_result) options.on_result(out.back());
+  }
+  return out;
+}
+
+CheckResult RunCheck(const CheckContext& ctx, std::string_view id) {
+  const RegisteredUnit* unit = UnitRegistry::Global().Find(id);
+  if (unit == nullptr || unit->kind != UnitKind::kCheck) {
+    CheckResult r = CheckResult::Error(Status::NotFound("no check with id " + std::string(id)));
+    r.unit_id = std::string(id);
+    return r;
+  }
+  return RunOne(ctx, *unit);
+}
+
+}  // namespace ys::checks

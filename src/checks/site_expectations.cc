@@ -1,0 +1,201 @@
+#include "checks/site_expectations.h"
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+namespace ys::checks {
+
+const char* PolicyName(Policy p) {
+  switch (p) {
+    case Policy::kAny: return "any";
+    case Policy::kOn: return "on";
+    case Policy::kOff: return "off";
+  }
+  return "any";
+}
+
+namespace {
+
+// Binds one key of one table to a setter that validates and stores the value.
+using Setter = std::function<Status(const toml::node&, const std::string& where)>;
+
+std::string Where(const std::string& path, const std::string& table, const std::string& key,
+                  const toml::node& n) {
+  const auto& src = n.source();
+  std::string w = path;
+  if (src.begin.line > 0) w += ":" + std::to_string(src.begin.line);
+  return w + ": [" + table + "] " + key;
+}
+
+Setter PolicySetter(Policy* out, bool allow_enabled_words = false) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    auto s = n.value<std::string>();
+    if (s) {
+      if (*s == "on" || (allow_enabled_words && *s == "enabled")) { *out = Policy::kOn; return {}; }
+      if (*s == "off" || (allow_enabled_words && *s == "disabled")) { *out = Policy::kOff; return {}; }
+      if (*s == "any") { *out = Policy::kAny; return {}; }
+    }
+    return Status::Invalid(where + ": expected \"on\", \"off\" or \"any\"");
+  };
+}
+
+Setter StringSetter(std::string* out, std::vector<std::string> allowed) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    auto s = n.value<std::string>();
+    if (s) {
+      if (allowed.empty()) { *out = *s; return {}; }
+      for (const auto& a : allowed) {
+        if (*s == a) { *out = *s; return {}; }
+      }
+    }
+    std::string expect;
+    for (const auto& a : allowed) expect += (expect.empty() ? "\"" : ", \"") + a + "\"";
+    return Status::Invalid(where + ": expected " + (allowed.empty() ? "a string" : "one of " + expect));
+  };
+}
+
+Setter NumberSetter(double* out, double lo, double hi) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    auto v = n.value<double>();
+    if (v && *v >= lo && *v <= hi) { *out = *v; return {}; }
+    return Status::Invalid(where + ": expected a number from " + std::to_string(lo) + " to " +
+                           std::to_string(hi));
+  };
+}
+
+Setter IntSetter(int* out, int lo, int hi) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    auto v = n.is_integer() ? n.value<int64_t>() : std::nullopt;
+    if (v && *v >= lo && *v <= hi) { *out = static_cast<int>(*v); return {}; }
+    return Status::Invalid(where + ": expected a whole number from " + std::to_string(lo) +
+                           " to " + std::to_string(hi));
+  };
+}
+
+Setter OptIntSetter(std::optional<int>* out, int lo, int hi) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    int v = 0;
+    YS_RETURN_IF_ERROR(IntSetter(&v, lo, hi)(n, where));
+    *out = v;
+    return {};
+  };
+}
+
+Setter OptNumberSetter(std::optional<double>* out, double lo, double hi) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    double v = 0;
+    YS_RETURN_IF_ERROR(NumberSetter(&v, lo, hi)(n, where));
+    *out = v;
+    return {};
+  };
+}
+
+Setter BoolSetter(bool* out) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    auto v = n.value<bool>();
+    if (v && n.is_boolean()) { *out = *v; return {}; }
+    return Status::Invalid(where + ": expected true or false");
+  };
+}
+
+Setter MemlockSetter(bool* out) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    auto s = n.value<std::string>();
+    if (s && *s == "unlimited") { *out = true; return {}; }
+    if (s && *s == "any") { *out = false; return {}; }
+    return Status::Invalid(where + ": expected \"unlimited\" or \"any\"");
+  };
+}
+
+Setter StringListSetter(std::vector<std::string>* out) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    const toml::array* arr = n.as_array();
+    if (arr != nullptr) {
+      std::vector<std::string> v;
+      for (const auto& e : *arr) {
+        auto s = e.value<std::string>();
+        if (!s || !e.is_string()) return Status::Invalid(where + ": expected an array of strings");
+        v.push_back(*s);
+      }
+      *out = std::move(v);
+      return {};
+    }
+    return Status::Invalid(where + ": expected an array of strings");
+  };
+}
+
+}  // namespace
+
+Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std::string& path) {
+  SiteExpectations e;
+  e.source = path;
+  toml::table doc;
+  try {
+    doc = toml::parse(text, path);
+  } catch (const toml::parse_error& err) {
+    return Status::Invalid(path + ":" + std::to_string(err.source().begin.line) + ":" +
+                           std::to_string(err.source().begin.column) + ": " +
+                           std::string(err.description()));
+  }
+  const std::map<std::string, std::map<std::string, Setter>> schema = {
+      {"cpu",
+       {{"smt", PolicySetter(&e.cpu.smt)},
+        {"mitigations", PolicySetter(&e.cpu.mitigations)},
+        {"turbo", PolicySetter(&e.cpu.turbo)},
+        {"governor", StringSetter(&e.cpu.governor, {})},
+        {"deep_cstates", PolicySetter(&e.cpu.deep_cstates, /*allow_enabled_words=*/true)},
+        {"min_busy_clock_ratio", NumberSetter(&e.cpu.min_busy_clock_ratio, 0.0, 2.0)},
+        {"busy_clock_cpus", IntSetter(&e.cpu.busy_clock_cpus, 0, 4096)},
+        {"busy_clock_ms", IntSetter(&e.cpu.busy_clock_ms, 1, 1000)}}},
+      {"numa",
+       {{"max_remote_share", NumberSetter(&e.numa.max_remote_share, 0.0, 1.0)},
+        {"balancing", PolicySetter(&e.numa.balancing)}}},
+      {"memory",
+       {{"thp", StringSetter(&e.memory.thp, {"always", "madvise", "never", "any"})},
+        {"swap", PolicySetter(&e.memory.swap)},
+        {"memlock", MemlockSetter(&e.memory.memlock_unlimited)}}},
+      {"devices",
+       {{"gpus", OptIntSetter(&e.devices.gpus, 0, 1024)},
+        {"nics", OptIntSetter(&e.devices.nics, 0, 1024)},
+        {"min_link_rate_gbps", OptNumberSetter(&e.devices.min_link_rate_gbps, 0.0, 100000.0)},
+        {"intended_hcas", StringListSetter(&e.devices.intended_hcas)}}},
+      {"virt", {{"iommu_passthrough", PolicySetter(&e.virt.iommu_passthrough)}}},
+      {"isolation", {{"irqs_on_job_cores", BoolSetter(&e.isolation.irqs_on_job_cores)}}},
+  };
+  for (const auto& [table_name, node] : doc) {
+    std::string tname(table_name.str());
+    auto st = schema.find(tname);
+    if (st == schema.end()) {
+      std::string known;
+      for (const auto& [k, _] : schema) known += (known.empty() ? "" : ", ") + k;
+      return Status::Invalid(path + ": unknown table [" + tname + "]; expected one of " + known);
+    }
+    const toml::table* tbl = node.as_table();
+    if (tbl == nullptr) return Status::Invalid(path + ": " + tname + " must be a table");
+    for (const auto& [key, value] : *tbl) {
+      std::string k(key.str());
+      auto setter = st->second.find(k);
+      if (setter == st->second.end()) {
+        std::string known;
+        for (const auto& [kk, _] : st->second) known += (known.empty() ? "" : ", ") + kk;
+        return Status::Invalid(Where(path, tname, k, value) + ": unknown key; expected one of " + known);
+      }
+      YS_RETURN_IF_ERROR(setter->second(value, Where(path, tname, k, value)));
+    }
+  }
+  return e;
+}
+
+Result<SiteExpectations> LoadSiteExpectations(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound(path + ": cannot open the site expectations file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ParseSiteExpectations(ss.str(), path);
+}
+
+}  // namespace ys::checks

@@ -1,0 +1,52 @@
+// yardstick: does this node or cluster perform like the reference it was built to match?
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "yardstick: tells whether a GPU node or cluster performs like its reference system, and "
+      "when it does not, which layer loses the throughput and what recovers it."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("yardstick (see `yardstick version`)"));
+  int verbosity = 0;
+  app.add_flag("-v,--verbose", verbosity, "More log output on stderr (-v info, -vv debug)");
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+
+  ys::cli::Action chosen;
+  for (const auto& cmd : ys::cli::Commands()) {
+    CLI::App* sub = app.add_subcommand(std::string(cmd.name), std::string(cmd.description));
+    ys::cli::Action action = cmd.setup(*sub);
+    sub->callback([&chosen, action] { chosen = action; });
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return ys::kExitUsage;
+  }
+  if (verbosity >= 2) {
+    ys::SetLogLevel(ys::LogLevel::kDebug);
+  } else if (verbosity == 1) {
+    ys::SetLogLevel(ys::LogLevel::kInfo);
+  }
+  if (!chosen) return ys::kExitUsage;
+  try {
+    return chosen();
+  } catch (const std::exception& e) {
+    ys::Log(ys::LogLevel::kError, "internal error: {}", e.what());
+    return ys::kExitCannotRun;
+  }
+}

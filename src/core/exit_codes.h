@@ -1,0 +1,14 @@
+// Process exit codes, as in DESIGN.md "Outputs and conventions".
+#ifndef YARDSTICK_CORE_EXIT_CODES_H_
+#define YARDSTICK_CORE_EXIT_CODES_H_
+
+namespace ys {
+
+inline constexpr int kExitPass = 0;        // everything passed
+inline constexpr int kExitFail = 1;        // a check failed or the verdict is fail
+inline constexpr int kExitCannotRun = 2;   // bad input, missing file, unreachable backend
+inline constexpr int kExitUsage = 64;      // usage error (EX_USAGE)
+
+}  // namespace ys
+
+#endif  // YARDSTICK_CORE_EXIT_CODES_H_

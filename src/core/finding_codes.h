@@ -1,0 +1,28 @@
+// The one table of finding codes. Every Finding a unit emits must use a code listed here; the
+// runner turns an unknown code into an error for that unit. Codes are stable: never renumber,
+// only add. Severity here is the default; a site policy may raise or lower it.
+#ifndef YARDSTICK_CORE_FINDING_CODES_H_
+#define YARDSTICK_CORE_FINDING_CODES_H_
+
+#include <span>
+#include <string_view>
+
+#include "core/report.h"
+
+namespace ys {
+
+struct FindingCodeInfo {
+  std::string_view code;
+  Severity severity;
+  std::string_view title;  // what is wrong, in a few words
+};
+
+std::span<const FindingCodeInfo> AllFindingCodes();
+const FindingCodeInfo* LookupFindingCode(std::string_view code);
+
+// A Finding with the code's default severity. The caller fills entity, message, evidence, fix.
+Finding MakeFinding(std::string_view code, std::string entity, std::string message);
+
+}  // namespace ys
+
+#endif  // YARDSTICK_CORE_FINDING_CODES_H_

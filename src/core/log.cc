@@ -1,0 +1,23 @@
+#include "core/log.h"
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+
+namespace ys {
+namespace {
+std::atomic<LogLevel> g_level{LogLevel::kWarn};
+std::mutex g_mu;
+}  // namespace
+
+void SetLogLevel(LogLevel level) { g_level = level; }
+LogLevel GetLogLevel() { return g_level; }
+
+void LogLine(LogLevel level, std::string_view message) {
+  static constexpr const char* kNames[] = {"debug", "info", "warning", "error"};
+  std::lock_guard<std::mutex> lock(g_mu);
+  std::fprintf(stderr, "yardstick: %s: %.*s\n", kNames[static_cast<int>(level)],
+               static_cast<int>(message.size()), message.data());
+}
+
+}  // namespace ys

@@ -1,0 +1,117 @@
+// The report model (DESIGN.md "Vocabulary"): check outcomes, findings, measurements and the run
+// document. Plain value types; JSON conversion lives in report_json.{h,cc}.
+#ifndef YARDSTICK_CORE_REPORT_H_
+#define YARDSTICK_CORE_REPORT_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys {
+
+// Order matters: a higher value is worse; a unit's outcome is the worst of its parts.
+enum class Outcome { kPass = 0, kSkip = 1, kWarn = 2, kFail = 3, kError = 4 };
+const char* OutcomeName(Outcome o);
+std::optional<Outcome> ParseOutcome(std::string_view name);
+
+enum class Severity { kWarn = 0, kFail = 1 };
+const char* SeverityName(Severity s);
+
+// Ordered key -> observed value pairs, as the operator would read them.
+using Evidence = std::vector<std::pair<std::string, std::string>>;
+
+// What a warn or fail carries. `code` must be in the finding-code table (core/finding_codes.h).
+struct Finding {
+  std::string code;         // "YS-CPU-011"
+  Severity severity = Severity::kWarn;
+  std::string entity;       // "cpu12", "gpu3", "mlx5_0/1", "0000:1b:00.0", "node"
+  std::string message;      // one line
+  Evidence evidence;
+  std::string fix;          // a concrete command or setting
+  std::string expected_recovery;  // "about 4% of step time"; empty when unknown
+  std::string reference;    // where the rule comes from
+};
+
+// The result of one check unit.
+struct CheckResult {
+  std::string unit_id;
+  Outcome outcome = Outcome::kPass;
+  // For pass: a one-line summary of what was seen. For skip and error: the reason.
+  std::string summary;
+  std::vector<Finding> findings;
+  Evidence evidence;  // observed values, kept on pass too
+  double duration_ms = 0;
+
+  // Helpers for units. The outcome of a result with findings is derived by Finalize().
+  static CheckResult Skip(std::string reason);
+  static CheckResult Error(const Status& status);
+  void Add(Finding f) { findings.push_back(std::move(f)); }
+  void Note(std::string key, std::string value) {
+    evidence.emplace_back(std::move(key), std::move(value));
+  }
+  // Sets outcome from the findings unless the unit already chose skip or error.
+  void Finalize();
+};
+
+struct SampleStats {
+  int64_t n = 0;
+  double min = 0, median = 0, max = 0, mean = 0, stdev = 0;
+};
+SampleStats ComputeStats(std::vector<double> samples);
+
+enum class Better { kHigher, kLower };
+
+struct Measurement {
+  std::string name;    // "coll.all_gather.busbw", "cpu.busy_clock"
+  double value = 0;
+  std::string unit;    // "MHz", "GB/s"
+  Better better = Better::kHigher;
+  std::map<std::string, std::string> params;
+  SampleStats stats;
+  std::vector<double> samples;
+};
+
+struct HostInfo {
+  std::string hostname;
+  std::string kernel;
+  std::string arch;
+  std::string root;    // "/" or the fixture tree the run read
+  std::string cpu_model;
+  int logical_cpus = 0;
+};
+
+struct ToolInfo {
+  std::string name = "yardstick";
+  std::string version;
+  std::string build_type;
+  std::string compiler;
+};
+
+inline constexpr int kRunSchemaVersion = 1;
+
+// One invocation.
+struct RunDocument {
+  int schema_version = kRunSchemaVersion;
+  std::string command;     // "preflight", "run"
+  std::string started_at;  // UTC, ISO 8601
+  double duration_ms = 0;
+  bool incomplete = false;
+  ToolInfo tool;
+  HostInfo host;
+  std::vector<std::string> warnings;  // conditions that make numbers untrustworthy
+  std::vector<CheckResult> checks;
+  std::vector<Measurement> measurements;
+
+  // Worst outcome over all checks (pass when there are none).
+  Outcome Verdict() const;
+  std::map<Outcome, int> Counts() const;
+};
+
+}  // namespace ys
+
+#endif  // YARDSTICK_CORE_REPORT_H_

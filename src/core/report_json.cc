@@ -1,0 +1,163 @@
+#include "core/report_json.h"
+
+namespace ys {
+
+using ojson = nlohmann::ordered_json;
+
+ojson ToJson(const Evidence& e) {
+  ojson j = ojson::object();
+  for (const auto& [k, v] : e) j[k] = v;
+  return j;
+}
+
+ojson ToJson(const Finding& f) {
+  ojson j;
+  j["code"] = f.code;
+  j["severity"] = SeverityName(f.severity);
+  j["entity"] = f.entity;
+  j["message"] = f.message;
+  j["evidence"] = ToJson(f.evidence);
+  j["fix"] = f.fix;
+  if (!f.expected_recovery.empty()) j["expected_recovery"] = f.expected_recovery;
+  if (!f.reference.empty()) j["reference"] = f.reference;
+  return j;
+}
+
+ojson ToJson(const CheckResult& r) {
+  ojson j;
+  j["id"] = r.unit_id;
+  j["outcome"] = OutcomeName(r.outcome);
+  j["summary"] = r.summary;
+  j["duration_ms"] = r.duration_ms;
+  j["evidence"] = ToJson(r.evidence);
+  j["findings"] = ojson::array();
+  for (const auto& f : r.findings) j["findings"].push_back(ToJson(f));
+  return j;
+}
+
+ojson ToJson(const Measurement& m) {
+  ojson j;
+  j["name"] = m.name;
+  j["value"] = m.value;
+  j["unit"] = m.unit;
+  j["better"] = m.better == Better::kHigher ? "higher" : "lower";
+  j["params"] = m.params;
+  j["stats"] = {{"n", m.stats.n},         {"min", m.stats.min},   {"median", m.stats.median},
+                {"max", m.stats.max},     {"mean", m.stats.mean}, {"stdev", m.stats.stdev}};
+  j["samples"] = m.samples;
+  return j;
+}
+
+ojson ToJson(const RunDocument& d) {
+  ojson j;
+  j["schema_version"] = d.schema_version;
+  j["command"] = d.command;
+  j["started_at"] = d.started_at;
+  j["duration_ms"] = d.duration_ms;
+  j["incomplete"] = d.incomplete;
+  j["verdict"] = OutcomeName(d.Verdict());
+  j["tool"] = {{"name", d.tool.name},
+               {"version", d.tool.version},
+               {"build_type", d.tool.build_type},
+               {"compiler", d.tool.compiler}};
+  j["host"] = {{"hostname", d.host.hostname},   {"kernel", d.host.kernel},
+               {"arch", d.host.arch},           {"root", d.host.root},
+               {"cpu_model", d.host.cpu_model}, {"logical_cpus", d.host.logical_cpus}};
+  j["warnings"] = d.warnings;
+  ojson counts = ojson::object();
+  auto c = d.Counts();
+  for (Outcome o : {Outcome::kPass, Outcome::kWarn, Outcome::kFail, Outcome::kSkip, Outcome::kError}) {
+    counts[OutcomeName(o)] = c.count(o) ? c.at(o) : 0;
+  }
+  j["counts"] = counts;
+  j["checks"] = ojson::array();
+  for (const auto& r : d.checks) j["checks"].push_back(ToJson(r));
+  j["measurements"] = ojson::array();
+  for (const auto& m : d.measurements) j["measurements"].push_back(ToJson(m));
+  return j;
+}
+
+namespace {
+
+template <typename T>
+Status Get(const nlohmann::json& j, const char* key, T* out, const std::string& where) {
+  if (!j.contains(key)) return Status::Invalid(where + "." + key + ": missing");
+  try {
+    *out = j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    return Status::Invalid(where + "." + key + ": wrong type");
+  }
+  return Status::Ok();
+}
+
+Status GetEvidence(const nlohmann::json& j, Evidence* out, const std::string& where) {
+  if (!j.is_object()) return Status::Invalid(where + ": expected an object");
+  for (const auto& [k, v] : j.items()) {
+    if (!v.is_string()) return Status::Invalid(where + "." + k + ": expected a string");
+    out->emplace_back(k, v.get<std::string>());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
+  RunDocument d;
+  if (!j.is_object()) return Status::Invalid("run document: expected a JSON object");
+  YS_RETURN_IF_ERROR(Get(j, "schema_version", &d.schema_version, "run"));
+  if (d.schema_version != kRunSchemaVersion) {
+    return Status::Invalid("run.schema_version: expected " + std::to_string(kRunSchemaVersion) +
+                           ", got " + std::to_string(d.schema_version));
+  }
+  YS_RETURN_IF_ERROR(Get(j, "command", &d.command, "run"));
+  YS_RETURN_IF_ERROR(Get(j, "started_at", &d.started_at, "run"));
+  YS_RETURN_IF_ERROR(Get(j, "duration_ms", &d.duration_ms, "run"));
+  YS_RETURN_IF_ERROR(Get(j, "incomplete", &d.incomplete, "run"));
+  YS_RETURN_IF_ERROR(Get(j, "warnings", &d.warnings, "run"));
+  if (!j.contains("host") || !j["host"].is_object()) return Status::Invalid("run.host: missing");
+  const auto& h = j["host"];
+  YS_RETURN_IF_ERROR(Get(h, "hostname", &d.host.hostname, "run.host"));
+  YS_RETURN_IF_ERROR(Get(h, "kernel", &d.host.kernel, "run.host"));
+  YS_RETURN_IF_ERROR(Get(h, "arch", &d.host.arch, "run.host"));
+  YS_RETURN_IF_ERROR(Get(h, "root", &d.host.root, "run.host"));
+  if (!j.contains("tool") || !j["tool"].is_object()) return Status::Invalid("run.tool: missing");
+  YS_RETURN_IF_ERROR(Get(j["tool"], "version", &d.tool.version, "run.tool"));
+  if (!j.contains("checks") || !j["checks"].is_array()) return Status::Invalid("run.checks: expected an array");
+  int i = 0;
+  for (const auto& c : j["checks"]) {
+    std::string where = "run.checks[" + std::to_string(i++) + "]";
+    CheckResult r;
+    std::string outcome;
+    YS_RETURN_IF_ERROR(Get(c, "id", &r.unit_id, where));
+    YS_RETURN_IF_ERROR(Get(c, "outcome", &outcome, where));
+    auto o = ParseOutcome(outcome);
+    if (!o) return Status::Invalid(where + ".outcome: expected pass, warn, fail, skip or error");
+    r.outcome = *o;
+    YS_RETURN_IF_ERROR(Get(c, "summary", &r.summary, where));
+    YS_RETURN_IF_ERROR(Get(c, "duration_ms", &r.duration_ms, where));
+    if (c.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(c["evidence"], &r.evidence, where + ".evidence"));
+    if (c.contains("findings")) {
+      int k = 0;
+      for (const auto& fj : c["findings"]) {
+        std::string fw = where + ".findings[" + std::to_string(k++) + "]";
+        Finding f;
+        std::string sev;
+        YS_RETURN_IF_ERROR(Get(fj, "code", &f.code, fw));
+        YS_RETURN_IF_ERROR(Get(fj, "severity", &sev, fw));
+        if (sev != "warn" && sev != "fail") return Status::Invalid(fw + ".severity: expected warn or fail");
+        f.severity = sev == "fail" ? Severity::kFail : Severity::kWarn;
+        YS_RETURN_IF_ERROR(Get(fj, "entity", &f.entity, fw));
+        YS_RETURN_IF_ERROR(Get(fj, "message", &f.message, fw));
+        YS_RETURN_IF_ERROR(Get(fj, "fix", &f.fix, fw));
+        if (fj.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(fj["evidence"], &f.evidence, fw + ".evidence"));
+        if (fj.contains("expected_recovery")) YS_RETURN_IF_ERROR(Get(fj, "expected_recovery", &f.expected_recovery, fw));
+        if (fj.contains("reference")) YS_RETURN_IF_ERROR(Get(fj, "reference", &f.reference, fw));
+        r.findings.push_back(std::move(f));
+      }
+    }
+    d.checks.push_back(std::move(r));
+  }
+  return d;
+}
+
+}  // namespace ys

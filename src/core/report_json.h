@@ -1,0 +1,23 @@
+// JSON form of the report model. The run document's shape is fixed by
+// schemas/run.schema.json; a test validates real output against it.
+#ifndef YARDSTICK_CORE_REPORT_JSON_H_
+#define YARDSTICK_CORE_REPORT_JSON_H_
+
+#include <nlohmann/json.hpp>
+
+#include "core/report.h"
+
+namespace ys {
+
+nlohmann::ordered_json ToJson(const Evidence& e);
+nlohmann::ordered_json ToJson(const Finding& f);
+nlohmann::ordered_json ToJson(const CheckResult& r);
+nlohmann::ordered_json ToJson(const Measurement& m);
+nlohmann::ordered_json ToJson(const RunDocument& doc);
+
+// Reads a run document back (schema version checked). Invalid names the field that is wrong.
+Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j);
+
+}  // namespace ys
+
+#endif  // YARDSTICK_CORE_REPORT_JSON_H_

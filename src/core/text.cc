@@ -1,0 +1,140 @@
+#include "core/text.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+namespace ys {
+
+std::string_view Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string_view> Split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (true) {
+    size_t pos = s.find(sep, start);
+    if (pos == std::string_view::npos) {
+      out.push_back(s.substr(start));
+      return out;
+    }
+    out.push_back(s.substr(start, pos - start));
+    start = pos + 1;
+  }
+}
+
+std::vector<std::string_view> SplitWhitespace(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    size_t b = i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    if (i > b) out.push_back(s.substr(b, i - b));
+  }
+  return out;
+}
+
+std::vector<std::string_view> SplitLines(std::string_view s) {
+  std::vector<std::string_view> out = Split(s, '\n');
+  if (!out.empty() && out.back().empty()) out.pop_back();
+  for (auto& line : out) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  }
+  return out;
+}
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool EndsWith(std::string_view s, std::string_view x) {
+  return s.size() >= x.size() && s.substr(s.size() - x.size()) == x;
+}
+
+std::string ToLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  s = Trim(s);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<uint64_t> ParseUint(std::string_view s) {
+  s = Trim(s);
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<uint64_t> ParseHex(std::string_view s) {
+  s = Trim(s);
+  if (StartsWith(s, "0x") || StartsWith(s, "0X")) s.remove_prefix(2);
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> ParseDouble(std::string_view s) {
+  s = Trim(s);
+  if (s.empty()) return std::nullopt;
+  std::string copy(s);
+  char* end = nullptr;
+  double v = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size()) return std::nullopt;
+  return v;
+}
+
+bool GlobMatch(std::string_view pat, std::string_view txt) {
+  size_t p = 0, t = 0, star_p = std::string_view::npos, star_t = 0;
+  while (t < txt.size()) {
+    if (p < pat.size() && pat[p] == '*') {
+      star_p = p++;
+      star_t = t;
+      continue;
+    }
+    if (p < pat.size() && pat[p] == '[') {
+      size_t close = pat.find(']', p + 1);
+      if (close != std::string_view::npos) {
+        std::string_view cls = pat.substr(p + 1, close - p - 1);
+        bool negate = !cls.empty() && (cls[0] == '!' || cls[0] == '^');
+        if (negate) cls.remove_prefix(1);
+        bool hit = false;
+        for (size_t i = 0; i < cls.size(); ++i) {
+          if (i + 2 < cls.size() && cls[i + 1] == '-') {
+            if (txt[t] >= cls[i] && txt[t] <= cls[i + 2]) hit = true;
+            i += 2;
+          } else if (cls[i] == txt[t]) {
+            hit = true;
+          }
+        }
+        if (hit != negate) {
+          p = close + 1;
+          ++t;
+          continue;
+        }
+      }
+    } else if (p < pat.size() && (pat[p] == '?' || pat[p] == txt[t])) {
+      ++p;
+      ++t;
+      continue;
+    }
+    if (star_p == std::string_view::npos) return false;
+    p = star_p + 1;
+    t = ++star_t;
+  }
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
+}
+
+}  // namespace ys

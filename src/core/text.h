@@ -1,0 +1,33 @@
+// Small, strict text helpers shared by the parsers. Numbers are parsed whole: "12abc" is an
+// error, not 12.
+#ifndef YARDSTICK_CORE_TEXT_H_
+#define YARDSTICK_CORE_TEXT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ys {
+
+std::string_view Trim(std::string_view s);
+std::vector<std::string_view> Split(std::string_view s, char sep);
+// Splits on runs of spaces, tabs and newlines; no empty pieces.
+std::vector<std::string_view> SplitWhitespace(std::string_view s);
+std::vector<std::string_view> SplitLines(std::string_view s);
+bool StartsWith(std::string_view s, std::string_view prefix);
+bool EndsWith(std::string_view s, std::string_view suffix);
+std::string ToLower(std::string_view s);
+
+std::optional<int64_t> ParseInt(std::string_view s);      // decimal, optional sign
+std::optional<uint64_t> ParseUint(std::string_view s);    // decimal
+std::optional<uint64_t> ParseHex(std::string_view s);     // with or without 0x
+std::optional<double> ParseDouble(std::string_view s);
+
+// Shell-style glob: '*' any run, '?' one character, '[abc]' a class. Used by --filter.
+bool GlobMatch(std::string_view pattern, std::string_view text);
+
+}  // namespace ys
+
+#endif  // YARDSTICK_CORE_TEXT_H_

@@ -1,0 +1,59 @@
+#include "host/kernel_log.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "core/text.h"
+
+namespace ys::host {
+
+std::vector<KernelLogLine> ParseKernelLog(std::string_view content) {
+  std::vector<KernelLogLine> out;
+  for (std::string_view line : SplitLines(content)) {
+    if (line.empty() || line.front() == ' ') continue;  // kmsg dictionary continuation
+    KernelLogLine l;
+    size_t semi = line.find(';');
+    size_t first_comma = line.find(',');
+    if (semi != std::string_view::npos && first_comma != std::string_view::npos &&
+        first_comma < semi) {
+      auto head = Split(line.substr(0, semi), ',');
+      auto prio = ParseInt(head[0]);
+      if (head.size() >= 3 && prio && ParseUint(head[1]) && ParseUint(head[2])) {
+        l.priority = static_cast<int>(*prio & 7);
+        l.seconds = static_cast<double>(*ParseUint(head[2])) / 1e6;
+        l.text = std::string(line.substr(semi + 1));
+        out.push_back(std::move(l));
+        continue;
+      }
+    }
+    if (line.front() == '[') {
+      size_t close = line.find(']');
+      if (close != std::string_view::npos) {
+        if (auto s = ParseDouble(line.substr(1, close - 1))) {
+          l.seconds = *s;
+          l.text = std::string(Trim(line.substr(close + 1)));
+          out.push_back(std::move(l));
+          continue;
+        }
+      }
+    }
+    l.text = std::string(line);
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+Result<std::vector<KernelLogLine>> ReadKernelLog(const Host& host, const std::string& override_path) {
+  if (!override_path.empty()) {
+    std::ifstream in(override_path, std::ios::binary);
+    if (!in) return Status::NotFound(override_path + ": cannot open the kernel log file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ParseKernelLog(ss.str());
+  }
+  auto content = host.ReadFile("/dev/kmsg");
+  if (!content.ok()) return content.status();
+  return ParseKernelLog(*content);
+}
+
+}  // namespace ys::host

@@ -1,0 +1,77 @@
+#include "report/console_reporter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ys::report {
+namespace {
+
+const char* Color(Outcome o) {
+  switch (o) {
+    case Outcome::kPass: return "\033[32m";
+    case Outcome::kWarn: return "\033[33m";
+    case Outcome::kFail: return "\033[31m";
+    case Outcome::kError: return "\033[35m";
+    case Outcome::kSkip: return "\033[2m";
+  }
+  return "";
+}
+
+std::string Label(Outcome o, bool color) {
+  std::string name = OutcomeName(o);
+  std::transform(name.begin(), name.end(), name.begin(), ::toupper);
+  std::string padded = fmt::format("{:<5}", name);
+  return color ? std::string(Color(o)) + padded + "\033[0m" : padded;
+}
+
+std::string OneLine(const std::string& s) {
+  std::string out = s;
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  return out;
+}
+
+}  // namespace
+
+std::string SummaryLine(const RunDocument& doc) {
+  auto counts = doc.Counts();
+  auto n = [&](Outcome o) { return counts.count(o) ? counts.at(o) : 0; };
+  std::string verdict = OutcomeName(doc.Verdict());
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(), ::toupper);
+  return fmt::format("{}: {} pass, {} warn, {} fail, {} skip, {} error in {:.2f} s: {}{}",
+                     doc.command, n(Outcome::kPass), n(Outcome::kWarn), n(Outcome::kFail),
+                     n(Outcome::kSkip), n(Outcome::kError), doc.duration_ms / 1000.0, verdict,
+                     doc.incomplete ? " (incomplete)" : "");
+}
+
+void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostream& out) {
+  out << fmt::format("yardstick {} on {} ({}, {}, {} CPUs){}\n", doc.command, doc.host.hostname,
+                     doc.host.arch, doc.host.kernel, doc.host.logical_cpus,
+                     doc.host.root == "/" ? "" : ", root " + doc.host.root);
+  size_t id_width = 2;
+  for (const auto& c : doc.checks) id_width = std::max(id_width, c.unit_id.size());
+  for (const auto& c : doc.checks) {
+    std::string what = c.summary;
+    if (what.empty() && !c.findings.empty()) {
+      what = fmt::format("{} finding{}", c.findings.size(), c.findings.size() == 1 ? "" : "s");
+    }
+    out << fmt::format("{}  {:<{}}  {}\n", Label(c.outcome, opt.color), c.unit_id, id_width,
+                       OneLine(what));
+    for (const auto& f : c.findings) {
+      Outcome fo = f.severity == Severity::kFail ? Outcome::kFail : Outcome::kWarn;
+      std::string code = opt.color ? std::string(Color(fo)) + f.code + "\033[0m" : f.code;
+      out << fmt::format("       {} {}: {}\n", code, f.entity, OneLine(f.message));
+      if (opt.show_evidence) {
+        for (const auto& [k, v] : f.evidence) out << fmt::format("         {} = {}\n", k, OneLine(v));
+      }
+      if (!f.fix.empty()) out << fmt::format("         fix: {}\n", OneLine(f.fix));
+      if (!f.expected_recovery.empty()) {
+        out << fmt::format("         expected recovery: {}\n", f.expected_recovery);
+      }
+    }
+  }
+  for (const auto& w : doc.warnings) out << "note: " << w << "\n";
+  out << SummaryLine(doc) << "\n";
+}
+
+}  // namespace ys::report

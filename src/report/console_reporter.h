@@ -1,0 +1,24 @@
+// Console reporter: an aligned table of check outcomes, each warn or fail followed by its
+// findings (code, entity, message, evidence, fix), and a one-line summary. Colour only when
+// asked (the CLI asks when stdout is a terminal).
+#ifndef YARDSTICK_REPORT_CONSOLE_REPORTER_H_
+#define YARDSTICK_REPORT_CONSOLE_REPORTER_H_
+
+#include <ostream>
+
+#include "core/report.h"
+
+namespace ys::report {
+
+struct ConsoleOptions {
+  bool color = false;
+  bool show_evidence = true;  // evidence lines under each finding
+};
+
+void WriteConsole(const RunDocument& doc, const ConsoleOptions& options, std::ostream& out);
+// "preflight: 9 pass, 2 warn, 1 fail, 1 skip, 0 error in 0.31 s: FAIL"
+std::string SummaryLine(const RunDocument& doc);
+
+}  // namespace ys::report
+
+#endif  // YARDSTICK_REPORT_CONSOLE_REPORTER_H_

@@ -1,0 +1,99 @@
+#include <gtest/gtest.h>
+
+#include "testing/check_test_util.h"
+
+namespace ys {
+namespace {
+
+using testing::FindFinding;
+using testing::HasFinding;
+using testing::RunOnFixture;
+using testing::TempHost;
+
+constexpr const char* kId = "mem.settings";
+
+TEST(MemorySettingsTest, PassesOnHealthyNode) {
+  CheckResult r = RunOnFixture(kId, "healthy-8gpu");
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(MemorySettingsTest, FailsWhenMemlockIsLimitedOnAnRdmaNode) {
+  TempHost t("healthy-8gpu");
+  t.Write("/proc/self/limits",
+          "Limit                     Soft Limit           Hard Limit           Units\n"
+          "Max locked memory         8388608              8388608              bytes\n");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  const Finding* f = FindFinding(r, "YS-MEM-005");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->fix.find("memlock"), std::string::npos);
+}
+
+TEST(MemorySettingsTest, MemlockDoesNotMatterWithoutRdmaOrWhenSiteSaysAny) {
+  TempHost t("healthy-8gpu");
+  t.Write("/proc/self/limits", "Max locked memory         8388608              8388608              bytes\n");
+  checks::SiteExpectations any;
+  any.memory.memlock_unlimited = false;
+  EXPECT_FALSE(HasFinding(t.Run(kId, any), "YS-MEM-005"));
+  t.Remove("/sys/class/infiniband");
+  EXPECT_FALSE(HasFinding(t.Run(kId), "YS-MEM-005"));
+}
+
+TEST(MemorySettingsTest, WarnsOnDefragAlwaysSwapAndIdleHugetlb) {
+  TempHost t("healthy-8gpu");
+  t.Write("/sys/kernel/mm/transparent_hugepage/defrag", "[always] defer defer+madvise madvise never\n");
+  t.Write("/proc/meminfo",
+          "MemTotal: 100 kB\nSwapTotal: 4096 kB\nSwapFree: 1024 kB\nHugePages_Total: 512\n"
+          "HugePages_Free: 512\nHugepagesize: 2048 kB\n");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kWarn);
+  EXPECT_TRUE(HasFinding(r, "YS-MEM-001"));
+  EXPECT_TRUE(HasFinding(r, "YS-MEM-003"));
+  EXPECT_TRUE(HasFinding(r, "YS-MEM-006"));
+}
+
+TEST(MemorySettingsTest, ThpPolicyMismatch) {
+  checks::SiteExpectations e;
+  e.memory.thp = "always";
+  EXPECT_TRUE(HasFinding(RunOnFixture(kId, "healthy-8gpu", e), "YS-MEM-002"));
+}
+
+TEST(MemorySettingsTest, SkipsNothingButReportsKernelWithoutThp) {
+  TempHost t("healthy-8gpu");
+  t.Remove("/sys/kernel/mm/transparent_hugepage");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+}
+
+TEST(MemorySettingsTest, SkipsWhenProcIsAbsent) {
+  TempHost t;
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+}
+
+TEST(MemorySettingsTest, MalformedFilesGiveErrorsWithThePath) {
+  for (const char* bad : {"", "garbage", "MemTotal: lots kB\n", "SwapTotal:"}) {
+    TempHost t("healthy-8gpu");
+    t.Write("/proc/meminfo", bad);
+    CheckResult r = t.Run(kId);
+    EXPECT_OUTCOME(r, Outcome::kError);
+    EXPECT_NE(r.summary.find("/proc/meminfo"), std::string::npos) << r.summary;
+  }
+  TempHost t("healthy-8gpu");
+  t.Write("/sys/kernel/mm/transparent_hugepage/defrag", "no brackets here");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kError);
+  EXPECT_NE(r.summary.find("transparent_hugepage/defrag"), std::string::npos) << r.summary;
+}
+
+TEST(MemorySettingsTest, EnormousFileIsRefusedNotRead) {
+  TempHost t("healthy-8gpu");
+  t.Write("/proc/meminfo", std::string(host::Host::kMaxFileBytes + 10, 'x'));
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kError);
+  EXPECT_NE(r.summary.find("limit"), std::string::npos) << r.summary;
+}
+
+}  // namespace
+}  // namespace ys
