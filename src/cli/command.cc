@@ -20,4 +20,20 @@ bool RegisterCommand(CommandInfo info) {
 
 const std::vector<CommandInfo>& Commands() { return Registry(); }
 
+void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool with_output) {
+  if (with_root) {
+    sub.add_option("--root", a.root,
+                   "Read /proc and /sys under this directory (a recorded host tree)");
+  }
+  sub.add_option("--filter", a.filters, "Only checks whose ids match these globs (e.g. 'cpu.*')")
+      ->delimiter(',');
+  sub.add_option("--expect", a.expect, "Site expectations (TOML): thresholds and policy");
+  sub.add_option("--pid", a.pid, "Judge this process (placement, limits) instead of yardstick itself")
+      ->check(CLI::PositiveNumber);
+  if (with_output) {
+    sub.add_flag("--json", a.json, "Print the run document as JSON instead of the table");
+    sub.add_option("--junit", a.junit, "Also write JUnit XML to this file");
+  }
+}
+
 }  // namespace ys::cli

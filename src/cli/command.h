@@ -21,6 +21,18 @@ struct CommandInfo {
 };
 
 bool RegisterCommand(CommandInfo info);
+
+// Options shared by the subcommands that run checks (preflight, run, capture).
+struct CheckRunArgs {
+  std::string root = "/";
+  std::vector<std::string> filters;
+  std::string expect;
+  std::string junit;
+  bool json = false;
+  int pid = 0;
+};
+// `with_output`: also --json and --junit.
+void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);
 const std::vector<CommandInfo>& Commands();
 
 }  // namespace ys::cli

@@ -46,6 +46,9 @@ struct CheckResult {
   std::vector<Finding> findings;
   Evidence evidence;  // observed values, kept on pass too
   double duration_ms = 0;
+  // Host path -> content that lets a recorded tree replay a live measurement (e.g. the measured
+  // busy-core clock). `yardstick capture` writes these; they are not part of the run document.
+  std::map<std::string, std::string> recordings;
 
   // Helpers for units. The outcome of a result with findings is derived by Finalize().
   static CheckResult Skip(std::string reason);

@@ -1,0 +1,86 @@
+#include "checks/preflight.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "checks/runner.h"
+#include "checks/site_expectations.h"
+#include "core/build_info.h"
+#include "core/registry.h"
+#include "host/host_info.h"
+
+namespace ys::checks {
+
+std::string UtcNowIso8601() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc) {
+  std::map<std::string, std::string> out;
+  for (const auto& c : doc.checks) out.insert(c.recordings.begin(), c.recordings.end());
+  return out;
+}
+
+Result<RunDocument> RunPreflight(const PreflightOptions& o) {
+  auto t0 = std::chrono::steady_clock::now();
+  RunDocument doc;
+  doc.command = o.command;
+  doc.started_at = UtcNowIso8601();
+  doc.tool.version = std::string(kVersion) + " (" + kGitDescribe + ")";
+  doc.tool.build_type = kBuildType;
+  doc.tool.compiler = kCompiler;
+
+  auto host = o.root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(o.root);
+  if (!host.ok()) return host.status();
+  if (o.recorder) host->set_recorder(o.recorder);
+
+  SiteExpectations expect;
+  if (!o.expect_path.empty()) {
+    auto loaded = LoadSiteExpectations(o.expect_path);
+    if (!loaded.ok()) return loaded.status();
+    expect = std::move(*loaded);
+  }
+  if (o.pid) {
+    std::string dir = "/proc/" + std::to_string(*o.pid);
+    if (!host->IsDirectory(dir)) {
+      return Status::NotFound("--pid " + std::to_string(*o.pid) + ": no such process (" +
+                              host->Resolve(dir) + " is absent)");
+    }
+  }
+  bool any = false;
+  for (const auto* unit : UnitRegistry::Global().List(UnitKind::kCheck)) {
+    if (MatchesFilters(unit->info.id, o.filters)) any = true;
+  }
+  if (!any) {
+    std::string f;
+    for (const auto& x : o.filters) f += (f.empty() ? "" : ", ") + x;
+    return Status::Invalid("--filter " + f + " selects no check (see `yardstick list`)");
+  }
+
+  doc.host = host::ReadHostInfo(*host);
+  if (std::string(kBuildType) == "Debug") doc.warnings.push_back("debug build: timings are not representative");
+  if (!host->live()) {
+    doc.warnings.push_back("read from the recorded host tree " + doc.host.root +
+                           ", not from this machine");
+  } else if (::geteuid() != 0) {
+    doc.warnings.push_back("not running as root: some files (MSRs, other users' processes) may be unreadable");
+  }
+
+  CheckContext ctx(*host, expect, o.pid);
+  RunOptions ro;
+  ro.filters = o.filters;
+  ro.on_result = o.on_result;
+  doc.checks = RunChecks(ctx, ro);
+  doc.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return doc;
+}
+
+}  // namespace ys::checks

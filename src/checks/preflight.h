@@ -1,0 +1,40 @@
+// A preflight run: the checks of this node (or of a recorded host tree) assembled into a run
+// document with host identity, tool version and the conditions that make results untrustworthy.
+#ifndef YARDSTICK_CHECKS_PREFLIGHT_H_
+#define YARDSTICK_CHECKS_PREFLIGHT_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/report.h"
+#include "host/host.h"
+
+namespace ys::checks {
+
+struct PreflightOptions {
+  std::string root = "/";
+  std::vector<std::string> filters;   // globs over check ids
+  std::string expect_path;            // site.toml; empty = defaults
+  std::optional<int> pid;             // judge this process instead of yardstick itself
+  std::string command = "preflight";
+  std::function<void(const CheckResult&)> on_result;
+  std::shared_ptr<host::PathRecorder> recorder;  // capture: every path the checks read
+};
+
+// Errors (exit 2) for a root that is not a directory, an unreadable or invalid site file, a
+// --pid with no such process, or a filter that selects no check.
+Result<RunDocument> RunPreflight(const PreflightOptions& options);
+
+// The recordings of every check of a run (host path -> content), for `yardstick capture`.
+std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc);
+
+// "2026-11-29T16:40:03Z"
+std::string UtcNowIso8601();
+
+}  // namespace ys::checks
+
+#endif  // YARDSTICK_CHECKS_PREFLIGHT_H_

@@ -1,0 +1,60 @@
+// `yardstick capture DIR`: records every file the checks read on this node into a host tree
+// that `yardstick preflight --root DIR` replays, so that a field report becomes a test.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "checks/preflight.h"
+#include "cli/command.h"
+#include "core/build_info.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "host/capture.h"
+
+namespace ys::cli {
+namespace {
+
+struct CaptureArgs {
+  CheckRunArgs checks;
+  std::string dir;
+};
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<CaptureArgs>();
+  sub.add_option("DIR", a->dir, "New directory for the host tree (absent or empty)")->required();
+  AddCheckRunOptions(sub, a->checks, /*with_root=*/false, /*with_output=*/false);
+  return [a] {
+    checks::PreflightOptions o;
+    o.command = "capture";
+    o.filters = a->checks.filters;
+    o.expect_path = a->checks.expect;
+    if (a->checks.pid > 0) o.pid = a->checks.pid;
+    o.recorder = std::make_shared<host::PathRecorder>();
+    auto doc = checks::RunPreflight(o);
+    if (!doc.ok()) {
+      Log(LogLevel::kError, "{}", doc.status().message());
+      return kExitCannotRun;
+    }
+    std::map<std::string, std::string> extra;
+    extra["/.yardstick/capture.txt"] =
+        fmt::format("captured by yardstick {} ({}) at {} on {}\n", kVersion, kGitDescribe,
+                    doc->started_at, doc->host.hostname);
+    for (const auto& [path, content] : checks::RecordedMeasurements(*doc)) extra[path] = content;
+    auto stats = host::WriteCapture(host::Host::Live(), o.recorder->Paths(), a->dir, extra);
+    if (!stats.ok()) {
+      Log(LogLevel::kError, "{}", stats.status().message());
+      return kExitCannotRun;
+    }
+    fmt::print("captured {} files, {} directories, {} links into {} ({} unreadable)\n",
+               stats->files, stats->directories, stats->links, a->dir, stats->unreadable);
+    fmt::print("replay: yardstick preflight --root {}\n", a->dir);
+    return kExitPass;
+  };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("capture", "Record what the checks read on this node into a replayable host tree",
+                    Setup)
+
+}  // namespace ys::cli

@@ -1,0 +1,56 @@
+// `yardstick list`: every registered unit with its id, kind, summary and needs.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "checks/runner.h"
+#include "cli/command.h"
+#include "core/registry.h"
+
+namespace ys::cli {
+namespace {
+
+struct ListArgs {
+  bool json = false;
+  std::vector<std::string> filters;
+};
+
+Action Setup(CLI::App& sub) {
+  auto args = std::make_shared<ListArgs>();
+  sub.add_flag("--json", args->json, "Print as JSON");
+  sub.add_option("--filter", args->filters, "Only ids matching these globs (e.g. 'cpu.*')")
+      ->delimiter(',');
+  return [args] {
+    auto units = UnitRegistry::Global().ListAll();
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    size_t width = 2;
+    for (const auto* u : units) width = std::max(width, u->info.id.size());
+    for (const auto* u : units) {
+      if (!checks::MatchesFilters(u->info.id, args->filters)) continue;
+      std::string needs;
+      std::vector<std::string> need_list;
+      for (Need n : u->info.needs) {
+        needs += (needs.empty() ? "" : ",") + std::string(NeedName(n));
+        need_list.emplace_back(NeedName(n));
+      }
+      if (args->json) {
+        j.push_back({{"id", u->info.id},
+                     {"kind", UnitKindName(u->kind)},
+                     {"summary", u->info.summary},
+                     {"needs", need_list},
+                     {"disruptive", u->info.disruptive}});
+      } else {
+        fmt::print("{:<{}}  {:<9}  {:<12}  {}\n", u->info.id, width, UnitKindName(u->kind),
+                   needs.empty() ? "-" : needs, u->info.summary);
+      }
+    }
+    if (args->json) fmt::print("{}\n", j.dump(2));
+    return 0;
+  };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("list", "List every unit: id, kind, needs, summary", Setup)
+
+}  // namespace ys::cli

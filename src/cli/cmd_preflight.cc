@@ -1,0 +1,43 @@
+// `yardstick preflight`: the node checks, run inside the job's container and allocation.
+#include <unistd.h>
+
+#include "checks/preflight.h"
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "report/output.h"
+
+namespace ys::cli {
+namespace {
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<CheckRunArgs>();
+  AddCheckRunOptions(sub, *a, /*with_root=*/true, /*with_output=*/true);
+  return [a] {
+    checks::PreflightOptions o;
+    o.root = a->root;
+    o.filters = a->filters;
+    o.expect_path = a->expect;
+    if (a->pid > 0) o.pid = a->pid;
+    auto doc = checks::RunPreflight(o);
+    if (!doc.ok()) {
+      Log(LogLevel::kError, "{}", doc.status().message());
+      return kExitCannotRun;
+    }
+    report::OutputOptions out{.json = a->json, .junit_path = a->junit,
+                              .color = ::isatty(STDOUT_FILENO) == 1};
+    if (Status s = report::EmitRun(*doc, out); !s.ok()) {
+      Log(LogLevel::kError, "{}", s.message());
+      return kExitCannotRun;
+    }
+    return report::ExitCodeFor(*doc);
+  };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("preflight",
+                    "Check this node's configuration (run inside the job's container and allocation)",
+                    Setup)
+
+}  // namespace ys::cli

@@ -1,0 +1,126 @@
+#include "host/capture.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/text.h"
+
+namespace ys::host {
+
+namespace fs = std::filesystem;
+
+bool IsCapturedEnvVar(std::string_view name) {
+  static constexpr std::string_view kPrefixes[] = {
+      "NCCL_", "SLURM_", "CUDA_", "PYXIS_", "ENROOT_", "OMPI_COMM_WORLD_", "PMIX_RANK", "UCX_",
+      "NVIDIA_", "GPU_DEVICE_ORDINAL", "OMP_NUM_THREADS", "LOCAL_RANK", "RANK", "WORLD_SIZE",
+      "container", "HOSTNAME"};
+  for (auto p : kPrefixes) {
+    if (StartsWith(name, p)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// "/proc/1234/status" of the capturing process is not what the tree means by /proc/self.
+bool IsSelfLink(const std::string& logical) {
+  return logical == "/proc/self" || logical == "/proc/thread-self";
+}
+
+Status WriteText(const fs::path& p, const std::string& content) {
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  if (ec) return Status::Io(p.parent_path().string() + ": " + ec.message());
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << content;
+  if (!out) return Status::Io(p.string() + ": cannot write");
+  return Status::Ok();
+}
+
+// Reproduces the symbolic links met on the way to `path` (each with its own link text, placed
+// at its real parent folder, so relative links keep working inside the tree) and returns the
+// path with every link resolved, where the content itself belongs.
+std::string MirrorLinks(const std::string& path, const fs::path& dir, CaptureStats& stats) {
+  std::string resolved;
+  for (std::string_view comp : Split(path, '/')) {
+    if (comp.empty()) continue;
+    std::string candidate = resolved + "/" + std::string(comp);
+    struct stat st {};
+    if (IsSelfLink(candidate) || ::lstat(candidate.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      resolved = candidate;
+      continue;
+    }
+    char buf[4096];
+    ssize_t n = ::readlink(candidate.c_str(), buf, sizeof buf - 1);
+    std::error_code ec;
+    fs::path real = fs::canonical(candidate, ec);
+    if (n <= 0 || ec) {
+      resolved = candidate;
+      continue;
+    }
+    std::string target(buf, static_cast<size_t>(n));
+    // Absolute targets would point out of the tree: make them relative to the link's folder.
+    if (!target.empty() && target.front() == '/') {
+      target = fs::path(target).lexically_relative(fs::path(candidate).parent_path()).string();
+    }
+    fs::path at = dir / candidate.substr(1);
+    if (!fs::is_symlink(at, ec)) {
+      fs::create_directories(at.parent_path(), ec);
+      fs::create_symlink(target, at, ec);
+      if (!ec) stats.links++;
+    }
+    resolved = real.string();
+  }
+  return resolved;
+}
+
+}  // namespace
+
+Result<CaptureStats> WriteCapture(const Host& live, const std::set<std::string>& paths,
+                                  const std::string& dir_name,
+                                  const std::map<std::string, std::string>& extra_files) {
+  fs::path dir(dir_name);
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+    return Status::Invalid(dir_name + ": exists and is not empty; capture writes a new tree");
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return Status::Io(dir_name + ": cannot create (" + ec.message() + ")");
+
+  CaptureStats stats;
+  for (const std::string& path : paths) {
+    if (path == "/proc/self/environ") continue;  // written filtered below
+    std::string real = MirrorLinks(path, dir, stats);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) continue;  // recorded as absent: absent in the tree too
+    fs::path target = dir / real.substr(1);
+    if (S_ISDIR(st.st_mode)) {
+      fs::create_directories(target, ec);
+      stats.directories++;
+      continue;
+    }
+    auto content = live.ReadFile(path);
+    if (!content.ok()) {
+      stats.unreadable++;
+      continue;
+    }
+    YS_RETURN_IF_ERROR(WriteText(target, *content));
+    stats.files++;
+  }
+
+  std::string env;
+  for (const auto& [k, v] : live.env().vars()) {
+    if (IsCapturedEnvVar(k)) env += k + "=" + v + std::string(1, '\0');
+  }
+  YS_RETURN_IF_ERROR(WriteText(dir / "proc/self/environ", env));
+  for (const auto& [path, content] : extra_files) {
+    YS_RETURN_IF_ERROR(WriteText(dir / path.substr(path.front() == '/' ? 1 : 0), content));
+    stats.files++;
+  }
+  return stats;
+}
+
+}  // namespace ys::host

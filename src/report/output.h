@@ -1,0 +1,30 @@
+// Writes a run document where the operator asked: the console table or JSON on stdout, a JUnit
+// file, a run directory. Shared by every subcommand that produces a run.
+#ifndef YARDSTICK_REPORT_OUTPUT_H_
+#define YARDSTICK_REPORT_OUTPUT_H_
+
+#include <string>
+
+#include "core/report.h"
+#include "core/status.h"
+
+namespace ys::report {
+
+struct OutputOptions {
+  bool json = false;         // JSON on stdout instead of the table
+  std::string junit_path;    // also write JUnit XML here
+  bool color = false;        // the table in colour (stdout is a terminal)
+};
+
+Status EmitRun(const RunDocument& doc, const OutputOptions& options);
+
+// Writes `content` to `path` atomically (temporary file, then rename), creating no directories.
+Status WriteFileAtomic(const std::string& path, const std::string& content);
+
+// Exit code of a finished run: 1 when a check failed; else 2 when a check could not be
+// evaluated; else 0 (warnings and skips pass).
+int ExitCodeFor(const RunDocument& doc);
+
+}  // namespace ys::report
+
+#endif  // YARDSTICK_REPORT_OUTPUT_H_

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `yardstick capture DIR` records what the checks read on this machine; replaying the tree with
+# --root gives the same outcomes and finding codes as the live run.
+set -euo pipefail
+bin=$1 src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+"$bin" capture "$tmp/tree" > "$tmp/capture.out"
+grep -q "captured" "$tmp/capture.out"
+test -s "$tmp/tree/proc/meminfo"
+test -f "$tmp/tree/.yardstick/capture.txt"
+# The environment is filtered: nothing but the variables the checks judge.
+if tr '\0' '\n' < "$tmp/tree/proc/self/environ" | grep -qE '^(PATH|HOME|PWD)='; then
+  echo "capture kept unrelated environment variables"; exit 1
+fi
+
+# A capture never overwrites an existing tree.
+if "$bin" capture "$tmp/tree" 2> "$tmp/err"; then echo "capture overwrote a tree"; exit 1; fi
+grep -q "not empty" "$tmp/err"
+
+"$bin" preflight --json > "$tmp/live.json" || [ $? -le 2 ]
+"$bin" preflight --root "$tmp/tree" --json > "$tmp/replay.json" || [ $? -le 2 ]
+/usr/bin/python3 - "$tmp/live.json" "$tmp/replay.json" <<'PY'
+import json, sys
+def shape(path):
+    d = json.load(open(path))
+    return {c["id"]: (c["outcome"], sorted(f["code"] for f in c["findings"])) for c in d["checks"]}
+live, replay = shape(sys.argv[1]), shape(sys.argv[2])
+bad = {k: (live[k], replay.get(k)) for k in live if live[k] != replay.get(k)}
+if bad:
+    print("live and replay differ:", json.dumps(bad, indent=1))
+    sys.exit(1)
+print("replay matches live for %d checks" % len(live))
+PY

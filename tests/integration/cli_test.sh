@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The binary the way an operator runs it: subcommands, help, exit codes, bad input, outputs.
+set -uo pipefail
+bin=$1 src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+expect_rc() {  # expect_rc WANT DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL: $what: exit $rc, expected $want"; sed 's/^/  out: /' "$tmp/out" | head -20; sed 's/^/  err: /' "$tmp/err" | head -5
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+expect_in() {  # expect_in FILE TEXT DESCRIPTION
+  if grep -qF -- "$2" "$1"; then passes=$((passes + 1)); else echo "FAIL: $3: '$2' not in $1:"; head -20 "$1"; fails=$((fails + 1)); fi
+}
+hosts=$src/tests/fixtures/hosts
+
+# Help on every subcommand.
+for sub in list preflight capture version run; do
+  expect_rc 0 "$sub --help" -- "$bin" "$sub" --help
+  expect_in "$tmp/out" "Usage" "$sub --help prints usage"
+done
+expect_rc 0 "version" -- "$bin" version
+expect_in "$tmp/out" "yardstick" "version names the tool"
+
+# Usage errors are 64.
+expect_rc 64 "no subcommand" -- "$bin"
+expect_rc 64 "unknown subcommand" -- "$bin" frobnicate
+expect_rc 64 "unknown option" -- "$bin" preflight --frobnicate
+expect_rc 64 "negative pid" -- "$bin" preflight --pid -3
+
+# Bad input is 2 with a message naming what is wrong.
+expect_rc 2 "root is not a directory" -- "$bin" preflight --root /nonexistent/tree
+expect_in "$tmp/err" "/nonexistent/tree" "root error names the path"
+printf '[cpu]\nsmt = "maybe"\n' > "$tmp/bad.toml"
+expect_rc 2 "invalid site file" -- "$bin" preflight --expect "$tmp/bad.toml"
+expect_in "$tmp/err" "bad.toml:2: [cpu] smt: expected" "site error names file, line, key"
+expect_rc 2 "missing site file" -- "$bin" preflight --expect "$tmp/none.toml"
+expect_in "$tmp/err" "none.toml" "missing site file named"
+expect_rc 2 "filter selects nothing" -- "$bin" preflight --filter 'nope.*'
+expect_in "$tmp/err" "selects no check" "empty filter explained"
+expect_rc 2 "pid of no process" -- "$bin" preflight --pid 999999999
+expect_in "$tmp/err" "no such process" "bad pid explained"
+expect_rc 2 "junit into a missing directory" -- "$bin" preflight --junit "$tmp/no/such/dir/x.xml"
+
+# Outcomes: the healthy fixture passes, a planted one fails with 1.
+expect_rc 0 "healthy fixture" -- "$bin" preflight --root "$hosts/healthy-8gpu"
+expect_in "$tmp/out" "preflight:" "summary line"
+cp -r "$hosts/healthy-8gpu" "$tmp/memlock"
+sed -i 's/^Max locked memory .*/Max locked memory         65536                65536                bytes/' "$tmp/memlock/proc/self/limits"
+expect_rc 1 "memlock fault fails" -- "$bin" preflight --root "$tmp/memlock" --filter 'mem.*'
+expect_in "$tmp/out" "YS-MEM-005" "finding code printed"
+expect_in "$tmp/out" "fix:" "fix printed"
+
+# JUnit and JSON.
+expect_rc 1 "junit" -- "$bin" preflight --root "$tmp/memlock" --filter 'mem.*' --junit "$tmp/out.xml"
+/usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); assert r.tag=='testsuites' and r.get('failures')=='1', r.attrib" "$tmp/out.xml" \
+  && passes=$((passes + 1)) || { echo "FAIL: junit not well-formed"; fails=$((fails + 1)); }
+expect_rc 1 "json" -- "$bin" preflight --root "$tmp/memlock" --filter 'mem.*' --json
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['verdict']=='fail' and d['checks'][0]['findings'][0]['code']=='YS-MEM-005'" "$tmp/out" \
+  && passes=$((passes + 1)) || { echo "FAIL: json content"; fails=$((fails + 1)); }
+
+# run keeps its run document.
+expect_rc 0 "run" -- "$bin" run --root "$hosts/healthy-8gpu" --out "$tmp/run1"
+expect_in "$tmp/out" "run document: $tmp/run1/run.json" "run says where"
+test -s "$tmp/run1/run.json" && passes=$((passes + 1)) || { echo "FAIL: run.json missing"; fails=$((fails + 1)); }
+
+# list
+expect_rc 0 "list" -- "$bin" list
+expect_in "$tmp/out" "mem.settings" "list shows units"
+expect_rc 0 "list json" -- "$bin" list --json --filter 'mem.*'
+expect_in "$tmp/out" "\"needs\"" "list json has needs"
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

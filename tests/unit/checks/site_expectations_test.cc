@@ -1,0 +1,98 @@
+#include "checks/site_expectations.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace ys::checks {
+namespace {
+
+TEST(SiteExpectationsTest, DefaultsSuitABareMetalTrainingNode) {
+  SiteExpectations e;
+  EXPECT_EQ(e.cpu.turbo, Policy::kOn);
+  EXPECT_EQ(e.cpu.governor, "performance");
+  EXPECT_DOUBLE_EQ(e.numa.max_remote_share, 0.10);
+  EXPECT_TRUE(e.memory.memlock_unlimited);
+  EXPECT_FALSE(e.devices.gpus.has_value());
+}
+
+TEST(SiteExpectationsTest, ParsesEveryTable) {
+  auto e = ParseSiteExpectations(R"(
+[cpu]
+smt = "off"
+mitigations = "any"
+turbo = "off"
+governor = "schedutil"
+deep_cstates = "disabled"
+min_busy_clock_ratio = 0.85
+busy_clock_cpus = 4
+[numa]
+max_remote_share = 0.2
+balancing = "any"
+[memory]
+thp = "madvise"
+swap = "any"
+memlock = "any"
+[devices]
+gpus = 8
+nics = 8
+min_link_rate_gbps = 400
+intended_hcas = ["mlx5_0", "mlx5_1"]
+[virt]
+iommu_passthrough = "any"
+[isolation]
+irqs_on_job_cores = true
+)", "site.toml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->cpu.smt, Policy::kOff);
+  EXPECT_EQ(e->cpu.deep_cstates, Policy::kOff);
+  EXPECT_EQ(e->cpu.busy_clock_cpus, 4);
+  EXPECT_EQ(*e->devices.gpus, 8);
+  EXPECT_DOUBLE_EQ(*e->devices.min_link_rate_gbps, 400.0);
+  EXPECT_EQ(e->devices.intended_hcas.size(), 2u);
+  EXPECT_TRUE(e->isolation.irqs_on_job_cores);
+  EXPECT_FALSE(e->memory.memlock_unlimited);
+  EXPECT_EQ(e->source, "site.toml");
+}
+
+struct BadCase {
+  const char* toml;
+  const char* expect_in_message;
+};
+
+TEST(SiteExpectationsTest, BadInputNamesFileKeyAndExpectation) {
+  const BadCase cases[] = {
+      {"[cpu]\nsmt = \"maybe\"\n", "site.toml:2: [cpu] smt: expected \"on\", \"off\" or \"any\""},
+      {"[cpu]\nbusy_clock_cpus = 2.5\n", "[cpu] busy_clock_cpus: expected a whole number"},
+      {"[numa]\nmax_remote_share = 7\n", "[numa] max_remote_share: expected a number from"},
+      {"[gpu]\ncount = 8\n", "unknown table [gpu]"},
+      {"[devices]\ngpu = 8\n", "[devices] gpu: unknown key; expected one of"},
+      {"[memory]\nthp = \"sometimes\"\n", "expected one of \"always\""},
+      {"[devices]\nintended_hcas = [1, 2]\n", "expected an array of strings"},
+      {"[isolation]\nirqs_on_job_cores = \"yes\"\n", "expected true or false"},
+      {"cpu = 3\n", "cpu must be a table"},
+      {"[cpu\nsmt=\"on\"", "site.toml:1:"},
+      {"\x01\x02garbage", "site.toml:"},
+  };
+  for (const auto& c : cases) {
+    auto e = ParseSiteExpectations(c.toml, "site.toml");
+    ASSERT_FALSE(e.ok()) << c.toml;
+    EXPECT_EQ(e.status().code(), StatusCode::kInvalidInput);
+    EXPECT_NE(e.status().message().find(c.expect_in_message), std::string::npos)
+        << e.status().message();
+  }
+}
+
+TEST(SiteExpectationsTest, MissingFile) {
+  auto e = LoadSiteExpectations("/nonexistent/site.toml");
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.status().message().find("/nonexistent/site.toml"), std::string::npos);
+}
+
+TEST(SiteExpectationsTest, ShippedExampleParses) {
+  auto e = LoadSiteExpectations(std::string(YS_SOURCE_DIR) + "/examples/site.toml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+}
+
+}  // namespace
+}  // namespace ys::checks

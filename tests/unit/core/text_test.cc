@@ -1,0 +1,37 @@
+#include "core/text.h"
+
+#include <gtest/gtest.h>
+
+namespace ys {
+namespace {
+
+TEST(TextTest, NumbersAreParsedWhole) {
+  EXPECT_EQ(*ParseInt(" -12\n"), -12);
+  EXPECT_FALSE(ParseInt("12abc").has_value());
+  EXPECT_FALSE(ParseInt("").has_value());
+  EXPECT_FALSE(ParseInt("99999999999999999999999").has_value());
+  EXPECT_EQ(*ParseHex("0x10de"), 0x10deu);
+  EXPECT_EQ(*ParseHex("ff"), 0xffu);
+  EXPECT_FALSE(ParseHex("0xzz").has_value());
+  EXPECT_DOUBLE_EQ(*ParseDouble("3.5"), 3.5);
+  EXPECT_FALSE(ParseDouble("3.5 GHz").has_value());
+}
+
+TEST(TextTest, Glob) {
+  EXPECT_TRUE(GlobMatch("cpu.*", "cpu.cstates"));
+  EXPECT_FALSE(GlobMatch("cpu.*", "numa.placement"));
+  EXPECT_TRUE(GlobMatch("*", ""));
+  EXPECT_TRUE(GlobMatch("state[0-9]", "state3"));
+  EXPECT_FALSE(GlobMatch("state[!0-9]", "state3"));
+  EXPECT_TRUE(GlobMatch("m?m.*", "mem.settings"));
+}
+
+TEST(TextTest, Splitting) {
+  EXPECT_EQ(Split("a,,b", ',').size(), 3u);
+  EXPECT_EQ(SplitWhitespace("  a \t b\n").size(), 2u);
+  EXPECT_EQ(SplitLines("a\r\nb\n").size(), 2u);
+  EXPECT_EQ(Trim("  x \n"), "x");
+}
+
+}  // namespace
+}  // namespace ys
