@@ -3,9 +3,6 @@
 # recorded 16-CPU, 8-GPU tree; prints min / median / p90 / max in milliseconds.
 #
 #   bench/preflight_wall.sh [RUNS] [BINARY]
-#
-# Optionally compares with LBNL NHC when NHC_DIR points at a checkout of it (a peer built or
-# unpacked outside this repository): its default checks, run the same number of times.
 set -euo pipefail
 runs=${1:-30}
 bin=${2:-build/yardstick}
@@ -33,6 +30,3 @@ echo
 echo "yardstick preflight (this node):          $(series "$bin" preflight)"
 echo "yardstick preflight --root h100 tree:     $(series "$bin" preflight --root "$src/tests/fixtures/hosts/h100-misconfigured")"
 echo "yardstick preflight --filter 'mem.*':     $(series "$bin" preflight --filter 'mem.*')"
-if [ -n "${NHC_DIR:-}" ] && [ -x "$NHC_DIR/nhc" ]; then
-  echo "LBNL NHC (default config):                $(series "$NHC_DIR/nhc" -d -c "${NHC_CONF:-/dev/null}")"
-fi

@@ -315,7 +315,14 @@ class PcieLinksCheck : public Check {
       f.reference = kReference;
       r.Add(std::move(f));
     }
-    if (l.current_gts && l.max_gts && Slower(*l.current_gts, *l.max_gts)) {
+    // An idle NVIDIA GPU drops its link to Gen1 (2.5 GT/s) with its performance state; that is
+    // power management, not a fault, and on an idle node it would put a warning on every GPU.
+    // A link held at an intermediate generation is not an idle state and stays a finding.
+    bool idle_gen1 = t.role == Role::kGpu && l.current_gts && host::PcieGeneration(*l.current_gts) == 1;
+    if (idle_gen1 && l.max_gts && Slower(*l.current_gts, *l.max_gts)) {
+      r.Note(t.dev.bdf + " link speed", Speed(*l.current_gts) + " of " + Speed(*l.max_gts) +
+                                            " (GPU idle power state; judged only under load)");
+    } else if (l.current_gts && l.max_gts && Slower(*l.current_gts, *l.max_gts)) {
       Finding f =
           MakeFinding("YS-PCI-002", t.dev.bdf,
                       std::string(RoleName(t.role)) + " link at " + Speed(*l.current_gts) +

@@ -51,8 +51,19 @@ TempHost::TempHost(std::string_view copy_of_fixture) {
   if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   root_ = tmpl;
   if (!copy_of_fixture.empty()) {
+    // Hard links make the copy cheap (a fixture has thousands of files); Write() and Remove()
+    // unlink before they change anything, so the recorded tree itself is never modified.
+    std::error_code ec;
     fs::copy(FixturePath(copy_of_fixture), root_,
-             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks |
+                 fs::copy_options::create_hard_links,
+             ec);
+    if (ec) {
+      fs::remove_all(root_);
+      fs::create_directories(root_);
+      fs::copy(FixturePath(copy_of_fixture), root_,
+               fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    }
   }
 }
 
@@ -65,7 +76,7 @@ void TempHost::Write(std::string_view path, std::string_view content) {
   fs::path full = fs::path(root_) / std::string(path.substr(path.front() == '/' ? 1 : 0));
   fs::create_directories(full.parent_path());
   std::error_code ec;
-  if (fs::is_symlink(full)) fs::remove(full, ec);
+  fs::remove(full, ec);  // a hard link into the fixture, or a symlink: never write through it
   std::ofstream out(full, std::ios::binary | std::ios::trunc);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
 }

@@ -30,7 +30,8 @@ bool HasFinding(const CheckResult& r, std::string_view code);
 std::string Describe(const CheckResult& r);
 
 // A scratch host tree in a fresh temporary directory, removed on destruction. Optionally starts
-// as a copy of a fixture (symlinks preserved).
+// as a copy of a fixture (symlinks preserved, files hard-linked). Change files only through
+// Write(), Remove() and Symlink(): writing into root() directly could modify the fixture.
 class TempHost {
  public:
   explicit TempHost(std::string_view copy_of_fixture = "");

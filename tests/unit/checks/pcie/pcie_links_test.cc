@@ -128,6 +128,21 @@ TEST(PcieLinksTest, SpeedBelowMaximumWarnsAndSaysItMattersOnlyUnderLoad) {
   EXPECT_FALSE(HasFinding(r, "YS-PCI-001"));
 }
 
+TEST(PcieLinksTest, IdleGpuAtGen1IsNotedNotFlagged) {
+  TempHost t("healthy-8gpu");
+  for (const char* bdf : {"0000:11:00.0", "0000:21:00.0"}) {
+    t.Write(std::string("/sys/bus/pci/devices/") + bdf + "/current_link_speed", "2.5 GT/s PCIe\n");
+  }
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) noted |= k == "0000:21:00.0 link speed" && v.find("idle") != std::string::npos;
+  EXPECT_TRUE(noted);
+  // A NIC at Gen1 is not in a GPU idle state: still a finding.
+  t.Write("/sys/bus/pci/devices/0000:12:00.0/current_link_speed", "2.5 GT/s PCIe\n");
+  EXPECT_TRUE(HasFinding(t.Run(kId), "YS-PCI-002"));
+}
+
 TEST(PcieLinksTest, NicWidthIsCheckedToo) {
   TempHost t("healthy-8gpu");
   t.Write("/sys/bus/pci/devices/0000:52:00.0/current_link_width", "4\n");
