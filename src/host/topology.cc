@@ -82,7 +82,7 @@ Result<HwlocCounts> LoadWithHwloc(const Host& host) {
   std::lock_guard<std::mutex> lock(g_hwloc_mu);
   if (!host.root().empty()) {
     ::setenv("HWLOC_FSROOT", host.root().c_str(), 1);
-    ::setenv("HWLOC_COMPONENTS", "linux,no_os", 1);  // never cpuid/x86 of this machine
+    ::setenv("HWLOC_COMPONENTS", "linux,stop", 1);  // never cpuid/x86 of this machine
   }
   hwloc_topology_t topo;
   hwloc_topology_init(&topo);

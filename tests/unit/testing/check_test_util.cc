@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 #include "checks/runner.h"
@@ -46,48 +47,107 @@ std::string Describe(const CheckResult& r) {
   return s;
 }
 
-TempHost::TempHost(std::string_view copy_of_fixture) {
+namespace {
+
+// Idle fixture copies by fixture name. Tests of one binary run one at a time, so a plain map
+// suffices; the copies are removed when the process exits.
+struct CopyPool {
+  std::multimap<std::string, std::string> idle;
+  ~CopyPool() {
+    for (const auto& [fixture, root] : idle) {
+      std::error_code ec;
+      fs::remove_all(root, ec);
+    }
+  }
+};
+CopyPool& Pool() {
+  static CopyPool pool;
+  return pool;
+}
+
+std::string MakeTempDir() {
   std::string tmpl = (fs::temp_directory_path() / "ys-host-XXXXXX").string();
   if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  root_ = tmpl;
-  if (!copy_of_fixture.empty()) {
-    // Hard links make the copy cheap (a fixture has thousands of files); Write() and Remove()
-    // unlink before they change anything, so the recorded tree itself is never modified.
-    std::error_code ec;
-    fs::copy(FixturePath(copy_of_fixture), root_,
-             fs::copy_options::recursive | fs::copy_options::copy_symlinks |
-                 fs::copy_options::create_hard_links,
-             ec);
-    if (ec) {
-      fs::remove_all(root_);
-      fs::create_directories(root_);
-      fs::copy(FixturePath(copy_of_fixture), root_,
-               fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  return tmpl;
+}
+
+fs::path Under(const std::string& root, std::string_view path) {
+  return fs::path(root) / std::string(path.substr(!path.empty() && path.front() == '/' ? 1 : 0));
+}
+
+}  // namespace
+
+TempHost::TempHost(std::string_view copy_of_fixture) : fixture_(copy_of_fixture) {
+  if (!fixture_.empty()) {
+    auto it = Pool().idle.find(fixture_);
+    if (it != Pool().idle.end()) {
+      root_ = it->second;
+      Pool().idle.erase(it);
+      return;
     }
+  }
+  root_ = MakeTempDir();
+  if (!fixture_.empty()) {
+    fs::copy(FixturePath(fixture_), root_,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   }
 }
 
 TempHost::~TempHost() {
   std::error_code ec;
-  fs::remove_all(root_, ec);
+  if (fixture_.empty()) {
+    fs::remove_all(root_, ec);
+    return;
+  }
+  Reset();
+  Pool().idle.emplace(fixture_, root_);
+}
+
+void TempHost::Touch(std::string_view path) {
+  // Remember the topmost ancestor that does not exist yet (or the path itself), so that Reset()
+  // leaves no new empty directory behind.
+  std::string p(path), top = p;
+  for (fs::path a = fs::path(p).parent_path(); a != "/" && !a.empty(); a = a.parent_path()) {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(Under(root_, a.string()), ec))) break;
+    top = a.string();
+  }
+  touched_.insert(top);
+}
+
+void TempHost::Reset() {
+  for (const auto& p : touched_) {
+    fs::path dst = Under(root_, p);
+    std::error_code ec;
+    fs::remove_all(dst, ec);
+    if (fixture_.empty()) continue;
+    fs::path src = Under(FixturePath(fixture_), p);
+    if (fs::exists(fs::symlink_status(src, ec))) {
+      fs::create_directories(dst.parent_path());
+      fs::copy(src, dst, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    }
+  }
+  touched_.clear();
 }
 
 void TempHost::Write(std::string_view path, std::string_view content) {
-  fs::path full = fs::path(root_) / std::string(path.substr(path.front() == '/' ? 1 : 0));
+  Touch(path);
+  fs::path full = Under(root_, path);
   fs::create_directories(full.parent_path());
   std::error_code ec;
-  fs::remove(full, ec);  // a hard link into the fixture, or a symlink: never write through it
+  if (fs::is_symlink(full)) fs::remove(full, ec);
   std::ofstream out(full, std::ios::binary | std::ios::trunc);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
 }
 
 void TempHost::Remove(std::string_view path) {
-  fs::path full = fs::path(root_) / std::string(path.substr(path.front() == '/' ? 1 : 0));
-  fs::remove_all(full);
+  Touch(path);
+  fs::remove_all(Under(root_, path));
 }
 
 void TempHost::Symlink(std::string_view path, std::string_view target) {
-  fs::path full = fs::path(root_) / std::string(path.substr(path.front() == '/' ? 1 : 0));
+  Touch(path);
+  fs::path full = Under(root_, path);
   fs::create_directories(full.parent_path());
   std::error_code ec;
   fs::remove(full, ec);

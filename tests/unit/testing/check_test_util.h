@@ -3,6 +3,7 @@
 #ifndef YARDSTICK_TESTS_UNIT_TESTING_CHECK_TEST_UTIL_H_
 #define YARDSTICK_TESTS_UNIT_TESTING_CHECK_TEST_UTIL_H_
 
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -29,9 +30,13 @@ bool HasFinding(const CheckResult& r, std::string_view code);
 // "fail YS-CPU-011 ...; warn ..." for assertion messages.
 std::string Describe(const CheckResult& r);
 
-// A scratch host tree in a fresh temporary directory, removed on destruction. Optionally starts
-// as a copy of a fixture (symlinks preserved, files hard-linked). Change files only through
-// Write(), Remove() and Symlink(): writing into root() directly could modify the fixture.
+// A scratch host tree in a temporary directory. Empty, or a copy of a fixture.
+//
+// Copying a fixture (thousands of small files) is the slow part of a check test, so fixture
+// copies are pooled: a TempHost of a fixture takes an idle copy when there is one, and on
+// destruction (or Reset()) puts back, from the fixture, every path it wrote or removed, and
+// returns the copy to the pool. Change files only through Write(), Remove() and Symlink():
+// anything written into root() directly would not be put back.
 class TempHost {
  public:
   explicit TempHost(std::string_view copy_of_fixture = "");
@@ -44,11 +49,17 @@ class TempHost {
   void Write(std::string_view path, std::string_view content);
   void Remove(std::string_view path);  // file or whole directory
   void Symlink(std::string_view path, std::string_view target);
+  // Restores every touched path as the fixture has it (an empty TempHost: removes it).
+  void Reset();
   host::Host Host() const;  // environment from <root>/proc/self/environ, as AtRoot does
   CheckResult Run(std::string_view id, const checks::SiteExpectations& expect = {}) const;
 
  private:
+  void Touch(std::string_view path);
+
+  std::string fixture_;
   std::string root_;
+  std::set<std::string> touched_;
 };
 
 }  // namespace ys::testing

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "testing/check_test_util.h"
-#include "testing/scratch_copy.h"
+#include "testing/check_test_util.h"
 
 namespace ys {
 namespace {
@@ -17,15 +17,15 @@ constexpr const char* kJob = "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_2
 // The tests that edit a tree share one scratch copy of healthy-8gpu, reset after each test.
 class CoreIsolationTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { scratch_ = new testing::ScratchCopy("healthy-8gpu"); }
+  static void SetUpTestSuite() { scratch_ = new testing::TempHost("healthy-8gpu"); }
   static void TearDownTestSuite() {
     delete scratch_;
     scratch_ = nullptr;
   }
   void TearDown() override { scratch_->Reset(); }
-  static testing::ScratchCopy* scratch_;
+  static testing::TempHost* scratch_;
 };
-testing::ScratchCopy* CoreIsolationTest::scratch_ = nullptr;
+testing::TempHost* CoreIsolationTest::scratch_ = nullptr;
 
 std::string Evidence(const CheckResult& r, const std::string& key) {
   for (const auto& [k, v] : r.evidence) {
@@ -35,7 +35,7 @@ std::string Evidence(const CheckResult& r, const std::string& key) {
 }
 
 // A user process outside the job, as the fixture generator writes them.
-void WriteProcess(testing::ScratchCopy& t, int pid, const std::string& name, char state,
+void WriteProcess(testing::TempHost& t, int pid, const std::string& name, char state,
                   const std::string& cpus, int cpu, const std::string& cgroup,
                   bool kthread = false) {
   std::string d = "/proc/" + std::to_string(pid);
@@ -130,7 +130,7 @@ TEST_F(CoreIsolationTest, SiteMayAcceptIrqsOnJobCores) {
 }
 
 TEST_F(CoreIsolationTest, OverlappingStepsOfOneJobButNotExternOrBatch) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write(std::string(kJob) + "/step_1/cpuset.cpus.effective", "3-4\n");
   t.Write(std::string(kJob) + "/step_batch/cpuset.cpus.effective", "0-6,8-14\n");
   CheckResult r = t.Run(kId);
@@ -142,7 +142,7 @@ TEST_F(CoreIsolationTest, OverlappingStepsOfOneJobButNotExternOrBatch) {
 }
 
 TEST_F(CoreIsolationTest, CpuQuotaThatThrottles) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write(std::string(kJob) + "/cpu.max", "400000 100000\n");
   t.Write(std::string(kJob) + "/cpu.stat",
           "usage_usec 1\nnr_periods 90\nnr_throttled 57\nthrottled_usec 9\n");
@@ -159,7 +159,7 @@ TEST_F(CoreIsolationTest, CpuQuotaThatThrottles) {
 }
 
 TEST_F(CoreIsolationTest, IsolcpusOverJobCores) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/sys/devices/system/cpu/isolated", "2-5\n");
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kWarn);
@@ -182,7 +182,7 @@ TEST_F(CoreIsolationTest, IsolcpusOverJobCores) {
 }
 
 TEST_F(CoreIsolationTest, PinnedKernelThreadCountsPerCpuOnesDoNot) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   WriteProcess(t, 3001, "nv_queue", 'S', "2", 2, "/", /*kthread=*/true);
   WriteProcess(t, 3002, "kworker/5:2", 'I', "5", 5, "/", /*kthread=*/true);
   CheckResult r = t.Run(kId);
@@ -193,7 +193,7 @@ TEST_F(CoreIsolationTest, PinnedKernelThreadCountsPerCpuOnesDoNot) {
 }
 
 TEST_F(CoreIsolationTest, UnpinnedDaemonRunningOnAJobCoreCounts) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   WriteProcess(t, 3100, "dcgm-exporter", 'R', "0-15", 9, "/system.slice/dcgm.service");
   WriteProcess(t, 3101, "sleepy", 'S', "0-15", 9, "/system.slice/x.service");
   CheckResult r = t.Run(kId);
@@ -204,7 +204,7 @@ TEST_F(CoreIsolationTest, UnpinnedDaemonRunningOnAJobCoreCounts) {
 }
 
 TEST_F(CoreIsolationTest, CgroupV1SlurmLayoutWithAnotherUsersJob) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   const std::string task = "/slurm/uid_1000/job_2001/step_0/task_0";
   t.Write("/proc/self/cgroup",
           "5:cpuset:" + task + "\n4:cpu,cpuacct:" + task + "\n1:name=systemd:/\n");
@@ -242,7 +242,7 @@ TEST_F(CoreIsolationTest, CgroupV1SlurmLayoutWithAnotherUsersJob) {
 }
 
 TEST_F(CoreIsolationTest, HybridHostSampleShapeAtTheRootCgroup) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/self/cgroup", "9:name=systemd:/\n3:cpuset:/\n1:cpu:/\n0::/\n");
   t.Write("/proc/self/mountinfo",
           "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
@@ -259,7 +259,7 @@ TEST_F(CoreIsolationTest, HybridHostSampleShapeAtTheRootCgroup) {
 }
 
 TEST_F(CoreIsolationTest, WithoutCgroupMountsTheAffinityStandsForTheJob) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/self/mountinfo", "22 28 0:21 / /sys rw - sysfs sysfs rw\n");
   CheckResult r = t.Run(kId);
   EXPECT_NE(Evidence(r, "cgroup").find("not resolvable"), std::string::npos);
@@ -270,7 +270,7 @@ TEST_F(CoreIsolationTest, WithoutCgroupMountsTheAffinityStandsForTheJob) {
 }
 
 TEST_F(CoreIsolationTest, MissingInterruptFilesAreAStateNotAnError) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Remove("/proc/interrupts");
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kPass);
@@ -288,7 +288,7 @@ TEST_F(CoreIsolationTest, MalformedFilesGiveErrorsWithThePath) {
     std::string path;
     std::string content;
   };
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   for (const Case& c :
        {Case{"/proc/self/cgroup", "garbage\n"}, Case{"/proc/self/cgroup", ""},
         Case{"/proc/self/mountinfo", "26 22 0:26 / /sys/fs/cgroup rw\n"},
@@ -309,7 +309,7 @@ TEST_F(CoreIsolationTest, MalformedFilesGiveErrorsWithThePath) {
 }
 
 TEST_F(CoreIsolationTest, AnotherProcessesOddFilesAreNotTheChecksError) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/3200/status", "garbage\n");
   t.Write("/proc/3201/stat", "nothing else\n");
   CheckResult r = t.Run(kId);

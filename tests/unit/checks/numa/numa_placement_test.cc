@@ -2,7 +2,7 @@
 
 #include "checks/runner.h"
 #include "testing/check_test_util.h"
-#include "testing/scratch_copy.h"
+#include "testing/check_test_util.h"
 
 namespace ys {
 namespace {
@@ -17,15 +17,15 @@ constexpr const char* kId = "numa.placement";
 // The tests that edit a tree share one scratch copy of healthy-8gpu, reset after each test.
 class NumaPlacementTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { scratch_ = new testing::ScratchCopy("healthy-8gpu"); }
+  static void SetUpTestSuite() { scratch_ = new testing::TempHost("healthy-8gpu"); }
   static void TearDownTestSuite() {
     delete scratch_;
     scratch_ = nullptr;
   }
   void TearDown() override { scratch_->Reset(); }
-  static testing::ScratchCopy* scratch_;
+  static testing::TempHost* scratch_;
 };
-testing::ScratchCopy* NumaPlacementTest::scratch_ = nullptr;
+testing::TempHost* NumaPlacementTest::scratch_ = nullptr;
 
 std::string Evidence(const CheckResult& r, const std::string& key) {
   for (const auto& [k, v] : r.evidence) {
@@ -93,13 +93,13 @@ TEST_F(NumaPlacementTest, SitePolicyAndThresholdDecide) {
   EXPECT_OUTCOME(r, Outcome::kPass);
   e.numa.balancing = checks::Policy::kOn;
   EXPECT_TRUE(HasFinding(RunOnFixture(kId, "healthy-8gpu", e), "YS-NUMA-002"));
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/sys/kernel/numa_balancing", "2\n");  // memory tiering only
   EXPECT_FALSE(HasFinding(t.Run(kId), "YS-NUMA-002"));
 }
 
 TEST_F(NumaPlacementTest, RankBoundAwayFromItsGpu) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   // Rank 5 uses GPU 5 on node 1 but runs on node 0 CPUs with node 0 memory.
   t.Write("/proc/self/environ",
           Environ({{"CUDA_VISIBLE_DEVICES", "0,1,2,3,4,5,6,7"}, {"SLURM_LOCALID", "5"}}));
@@ -115,7 +115,7 @@ TEST_F(NumaPlacementTest, RankBoundAwayFromItsGpu) {
 }
 
 TEST_F(NumaPlacementTest, SlurmGlobalGpuIdsWinOverCudaVisibleDevices) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/self/environ", Environ({{"CUDA_VISIBLE_DEVICES", "0"}, {"SLURM_STEP_GPUS", "6"}}));
   CheckResult r = t.Run(kId);
   EXPECT_NE(Evidence(r, "devices.used_gpus").find("gpu6 (SLURM_STEP_GPUS=6"), std::string::npos)
@@ -124,7 +124,7 @@ TEST_F(NumaPlacementTest, SlurmGlobalGpuIdsWinOverCudaVisibleDevices) {
 }
 
 TEST_F(NumaPlacementTest, UnmappableGpuIdsFallBackToTheCpusNode) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/self/environ", Environ({{"CUDA_VISIBLE_DEVICES", "GPU-3b1c2d4e-aaaa"}}));
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kPass);
@@ -133,7 +133,7 @@ TEST_F(NumaPlacementTest, UnmappableGpuIdsFallBackToTheCpusNode) {
 }
 
 TEST_F(NumaPlacementTest, NicsRestrictedToTheOtherNode) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/self/environ", Environ({{"NCCL_IB_HCA", "=mlx5_4,mlx5_5"}}));
   CheckResult r = t.Run(kId);
   const Finding* f = FindFinding(r, "YS-NUMA-003");
@@ -146,7 +146,7 @@ TEST_F(NumaPlacementTest, NicsRestrictedToTheOtherNode) {
 }
 
 TEST_F(NumaPlacementTest, DeviceWithoutAffinityOnAMultiNodeHost) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/sys/bus/pci/devices/0000:31:00.0/numa_node", "-1\n");
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kWarn);
@@ -156,7 +156,7 @@ TEST_F(NumaPlacementTest, DeviceWithoutAffinityOnAMultiNodeHost) {
 }
 
 TEST_F(NumaPlacementTest, ZoneReclaim) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/sys/vm/zone_reclaim_mode", "1\n");
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kWarn);
@@ -164,7 +164,7 @@ TEST_F(NumaPlacementTest, ZoneReclaim) {
 }
 
 TEST_F(NumaPlacementTest, EmptyNumaMapsAndMissingOptionalFiles) {
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Write("/proc/self/numa_maps", "");
   t.Remove("/proc/sys/kernel/numa_balancing");
   t.Remove("/proc/sys/vm/zone_reclaim_mode");
@@ -181,7 +181,7 @@ TEST_F(NumaPlacementTest, EmptyNumaMapsAndMissingOptionalFiles) {
 TEST_F(NumaPlacementTest, SkipsWithoutNumaInformation) {
   TempHost empty;
   EXPECT_OUTCOME(empty.Run(kId), Outcome::kSkip);
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   t.Remove("/sys/devices/system/node");
   t.Remove("/proc/self/numa_maps");
   CheckResult r = t.Run(kId);
@@ -194,7 +194,7 @@ TEST_F(NumaPlacementTest, MalformedFilesGiveErrorsWithThePath) {
     const char* path;
     std::string content;
   };
-  testing::ScratchCopy& t = *scratch_;
+  testing::TempHost& t = *scratch_;
   for (const Case& c :
        {Case{"/proc/self/numa_maps", "garbage\n"},
         Case{"/proc/self/numa_maps", "7f00 default N0=\n"},
