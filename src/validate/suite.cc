@@ -1,0 +1,100 @@
+#include "validate/suite.h"
+
+#include <set>
+
+#include "core/text.h"
+#include "validate/toml_util.h"
+
+namespace ys::validate {
+
+const SuiteWorkload* Suite::Find(std::string_view id) const {
+  for (const auto& w : workloads) {
+    if (w.id == id) return &w;
+  }
+  return nullptr;
+}
+
+Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
+  auto doc = ParseToml(text, path);
+  if (!doc.ok()) return doc.status();
+  Suite s;
+  s.path = path;
+  for (const auto& [k, v] : *doc) {
+    std::string key(k.str());
+    if (key != "suite" && key != "workload") {
+      return Status::Invalid(path + ": unknown table [" + key + "]; expected [suite] and [[workload]]");
+    }
+  }
+  const toml::table* head = (*doc)["suite"].as_table();
+  if (head == nullptr) return Status::Invalid(path + ": missing [suite] table");
+  TableReader r(*head, path + ": [suite]");
+  YS_RETURN_IF_ERROR(r.String("chip", &s.chip));
+  YS_RETURN_IF_ERROR(r.String("recipe_release", &s.recipe_release));
+  YS_RETURN_IF_ERROR(r.String("source", &s.source));
+  YS_RETURN_IF_ERROR(r.Double("threshold", &s.threshold, 0.01, 1.5));
+  YS_RETURN_IF_ERROR(r.String("rule", &s.rule, /*required=*/false));
+  if (s.rule != "every") {
+    return Status::Invalid(path + ": [suite] rule: expected \"every\" (every workload must pass)");
+  }
+  const toml::node* window = head->get("window");
+  if (window != nullptr) {
+    const toml::array* a = window->as_array();
+    auto first = a && a->size() == 2 ? (*a)[0].value<int64_t>() : std::nullopt;
+    auto last = a && a->size() == 2 ? (*a)[1].value<int64_t>() : std::nullopt;
+    if (!first || !last || *first < 1 || *last < *first || *last > 1000000) {
+      return Status::Invalid(path + ": [suite] window: expected [first, last] iterations, 1 <= first <= last");
+    }
+    s.window_first = static_cast<int>(*first);
+    s.window_last = static_cast<int>(*last);
+  }
+  r.Consume("window");
+  YS_RETURN_IF_ERROR(r.NoOtherKeys());
+
+  const toml::array* list = (*doc)["workload"].as_array();
+  if (list == nullptr || list->empty()) return Status::Invalid(path + ": no [[workload]] entries");
+  std::set<std::string> ids;
+  int i = 0;
+  for (const auto& node : *list) {
+    ++i;
+    const toml::table* t = node.as_table();
+    if (t == nullptr) return Status::Invalid(path + ": [[workload]] " + std::to_string(i) + ": expected a table");
+    SuiteWorkload w;
+    TableReader wr(*t, path + ": [[workload]] " + std::to_string(i));
+    YS_RETURN_IF_ERROR(wr.String("id", &w.id));
+    TableReader named(*t, path + ": workload " + w.id);
+    YS_RETURN_IF_ERROR(named.String("id", &w.id));
+    YS_RETURN_IF_ERROR(named.String("model", &w.model));
+    YS_RETURN_IF_ERROR(named.String("size", &w.size));
+    YS_RETURN_IF_ERROR(named.String("dtype", &w.dtype));
+    YS_RETURN_IF_ERROR(named.Int("gpus", &w.gpus, 1, 1 << 20));
+    YS_RETURN_IF_ERROR(named.Int("seq_len", &w.seq_len, 1, 1 << 24));
+    YS_RETURN_IF_ERROR(named.Int("gbs", &w.gbs, 1, 1 << 24));
+    YS_RETURN_IF_ERROR(named.String("framework", &w.framework));
+    YS_RETURN_IF_ERROR(named.NoOtherKeys());
+    if (!ids.insert(w.id).second) return Status::Invalid(path + ": workload " + w.id + " is listed twice");
+    s.workloads.push_back(std::move(w));
+  }
+  return s;
+}
+
+Result<Suite> LoadSuite(const std::string& path) {
+  auto text = ReadTextFile(path);
+  if (!text.ok()) return text.status();
+  return ParseSuite(*text, path);
+}
+
+Result<Suite> LoadSuiteByName(const std::string& name, const std::string& data_dir) {
+  if (EndsWith(name, ".toml")) return LoadSuite(name);
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) {
+      return Status::Invalid("--suite " + name + ": expected a chip name like h100 or a .toml path");
+    }
+  }
+  auto s = LoadSuite(data_dir + "/suites/" + name + ".toml");
+  if (!s.ok() && s.status().code() == StatusCode::kNotFound) {
+    return Status::NotFound("--suite " + name + ": no suite file " + data_dir + "/suites/" + name + ".toml");
+  }
+  return s;
+}
+
+}  // namespace ys::validate
