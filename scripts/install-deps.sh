@@ -8,6 +8,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
   libopenmpi-dev openmpi-bin libopenblas-dev
   libhwloc-dev hwloc
+  zlib1g-dev
   libarchive-dev libzstd-dev libssl-dev libsqlite3-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev
   python3 python3-jsonschema

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 
@@ -162,6 +163,23 @@ host::Host TempHost::Host() const {
 
 CheckResult TempHost::Run(std::string_view id, const checks::SiteExpectations& expect) const {
   return RunOnHost(id, Host(), expect);
+}
+
+CheckResult RunWithFileReplaced(TempHost& t, std::string_view id, std::string_view path,
+                                std::string_view content, const checks::SiteExpectations& expect) {
+  fs::path full = fs::path(t.root()) / std::string(path.substr(path.front() == '/' ? 1 : 0));
+  std::ifstream in(full, std::ios::binary);
+  bool existed = in.good() && fs::is_regular_file(full);
+  std::string old;
+  if (existed) old.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  t.Write(path, content);
+  CheckResult r = t.Run(id, expect);
+  if (existed) {
+    t.Write(path, old);
+  } else {
+    t.Remove(path);
+  }
+  return r;
 }
 
 }  // namespace ys::testing

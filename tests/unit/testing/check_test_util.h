@@ -62,6 +62,12 @@ class TempHost {
   std::set<std::string> touched_;
 };
 
+// Runs check `id` on `t` with host file `path` replaced by `content`, then puts the original back
+// (or removes the file when there was none), so that one scratch copy serves many malformed-file
+// cases.
+CheckResult RunWithFileReplaced(TempHost& t, std::string_view id, std::string_view path,
+                                std::string_view content, const checks::SiteExpectations& expect = {});
+
 }  // namespace ys::testing
 
 #define EXPECT_OUTCOME(result, expected) \
