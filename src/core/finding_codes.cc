@@ -24,6 +24,7 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-CPU-015", W, "firmware frequency limit (bios_limit) below the maximum"},
     FindingCodeInfo{"YS-CPU-016", F, "measured busy-core clock below the rated maximum"},
     FindingCodeInfo{"YS-CPU-017", W, "frequency policy differs across CPUs"},
+    FindingCodeInfo{"YS-CPU-018", W, "turbo allowed against site policy (turbo off)"},
     // SMT and mitigations
     FindingCodeInfo{"YS-CPU-020", W, "SMT state differs from site policy"},
     FindingCodeInfo{"YS-CPU-021", W, "speculative-execution mitigations differ from site policy"},

@@ -83,6 +83,7 @@ Result<HwlocCounts> LoadWithHwloc(const Host& host) {
   if (!host.root().empty()) {
     ::setenv("HWLOC_FSROOT", host.root().c_str(), 1);
     ::setenv("HWLOC_COMPONENTS", "linux,stop", 1);  // never cpuid/x86 of this machine
+    ::setenv("HWLOC_HIDE_ERRORS", "2", 1);  // a partial tree is reported by our own fallback
   }
   hwloc_topology_t topo;
   hwloc_topology_init(&topo);
@@ -90,6 +91,7 @@ Result<HwlocCounts> LoadWithHwloc(const Host& host) {
   if (!host.root().empty()) {
     ::unsetenv("HWLOC_FSROOT");
     ::unsetenv("HWLOC_COMPONENTS");
+    ::unsetenv("HWLOC_HIDE_ERRORS");
   }
   if (rc != 0) {
     hwloc_topology_destroy(topo);

@@ -126,4 +126,14 @@ VirtDetection DetectVirtualization(const Host& host, const std::vector<CpuInfoEn
   return d;
 }
 
+std::optional<std::string> VirtualMachineSign(const Host& host) {
+  std::vector<CpuInfoEntry> cpus;
+  if (auto text = host.ReadFile("/proc/cpuinfo"); text.ok()) {
+    if (auto parsed = ParseCpuInfo(*text); parsed.ok()) cpus = std::move(*parsed);
+  }
+  VirtDetection d = DetectVirtualization(host, cpus);
+  if (!d.vm || d.signals.empty()) return std::nullopt;
+  return d.signals.front().source + ": " + d.signals.front().value;
+}
+
 }  // namespace ys::host

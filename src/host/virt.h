@@ -52,6 +52,10 @@ struct VirtDetection {
 // Absent files are simply not signals; nothing here is malformed enough to be an error.
 VirtDetection DetectVirtualization(const Host& host, const std::vector<CpuInfoEntry>& cpuinfo);
 
+// One line saying why this host is a virtual machine ("/sys/class/dmi/id/sys_vendor: QEMU"), or
+// nullopt on bare metal. For checks that only need to know whether to trust what they read.
+std::optional<std::string> VirtualMachineSign(const Host& host);
+
 }  // namespace ys::host
 
 #endif  // YARDSTICK_HOST_VIRT_H_

@@ -17,6 +17,7 @@
 #include "checks/check.h"
 #include "core/text.h"
 #include "host/infiniband.h"
+#include "host/virt.h"
 #include "host/pci.h"
 #include "host/pci_aer.h"
 
@@ -100,33 +101,6 @@ std::vector<std::string> BridgeBdfsAbove(const std::string& sysfs_path) {
   return out;
 }
 
-// Why the bridges above the devices are emulated and their links say nothing about the hardware,
-// or nullopt on bare metal. Bare-metal signals only; the virt checks do the full detection.
-std::optional<std::string> VirtualMachineSign(const host::Host& h) {
-  if (auto cpuinfo = h.ReadFile("/proc/cpuinfo"); cpuinfo.ok()) {
-    for (auto line : SplitLines(*cpuinfo)) {
-      if (!StartsWith(line, "flags")) continue;
-      for (auto tok : SplitWhitespace(line)) {
-        if (tok == "hypervisor") return std::string("/proc/cpuinfo flags: hypervisor");
-      }
-      break;
-    }
-  }
-  if (h.Exists("/sys/hypervisor/type")) return std::string("/sys/hypervisor/type present");
-  if (h.Exists("/proc/device-tree/hypervisor"))
-    return std::string("/proc/device-tree/hypervisor present");
-  for (const char* f : {"/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name"}) {
-    auto v = h.ReadLine(f);
-    if (!v.ok()) continue;
-    for (const char* p : {"QEMU", "KVM", "VMware", "Xen", "Microsoft Corporation", "Amazon EC2",
-                          "Google Compute Engine", "OpenStack", "KubeVirt", "innotek", "Bochs",
-                          "BHYVE", "Parallels", "Cloud Hypervisor"}) {
-      if (StartsWith(*v, p)) return std::string(f) + ": " + *v;
-    }
-  }
-  return std::nullopt;
-}
-
 // `role` is the device's when `bdf` is the device itself, nullopt for a bridge.
 std::string FixFor(std::optional<Role> role, const std::string& bdf, bool speed) {
   std::string fix = "Confirm with `lspci -vv -s " + bdf + "` (LnkCap vs LnkSta";
@@ -186,7 +160,7 @@ class PcieLinksCheck : public Check {
                           " NVSwitches, " + std::to_string(pci_nics) + " NIC functions, " +
                           std::to_string(rdma) + " RDMA devices");
 
-    std::optional<std::string> vm = VirtualMachineSign(h);
+    std::optional<std::string> vm = host::VirtualMachineSign(h);
     if (vm) r.Note("bridges", "not compared: virtual machine (" + *vm + "), bridges are emulated");
 
     std::set<std::string> aer_read;

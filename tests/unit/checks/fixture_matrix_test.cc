@@ -20,7 +20,8 @@ const std::map<std::string, Codes>& Expected() {
   static const std::map<std::string, Codes> kExpected = {
       {"healthy-8gpu", {}},
       {"h100-misconfigured",
-       {"YS-ISO-001", "YS-ISO-002", "YS-ISO-003", "YS-NUMA-001", "YS-NUMA-002"}},
+       {"YS-CPU-002", "YS-CPU-011", "YS-CPU-012", "YS-CPU-016", "YS-ISO-001", "YS-ISO-002",
+        "YS-ISO-003", "YS-NUMA-001", "YS-NUMA-002"}},
       {"grace-vm-smmu", {"YS-VIRT-002", "YS-VIRT-004"}},
       {"container-topo-missing", {"YS-ENV-001"}},
       {"downtrained-link", {"YS-PCI-001", "YS-IB-004"}},

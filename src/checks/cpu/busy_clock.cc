@@ -1,0 +1,181 @@
+// cpu.busy_clock: the clock a busy core actually sustains, measured (a timed dependent-add chain
+// pinned to each sampled CPU in turn) and compared with the rated maximum. It catches what the
+// settings alone do not show (C6 disabled in BIOS, power caps, thermal limits) and works where
+// there are no cpufreq files, as in a VM (reference: linux-node-knobs.md §2, "Measuring actual
+// busy-core frequency"). On a recorded tree it replays <root>/.yardstick/busy-clock.
+#include "host/busy_clock.h"
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checks/check.h"
+#include "host/cpufreq.h"
+#include "host/virt.h"
+#include "host/procfs.h"
+
+namespace ys::checks {
+namespace {
+
+constexpr const char* kReference =
+    "linux-node-knobs.md §2 (timed busy loop; turbostat Bzy_MHz is the hardware equivalent)";
+constexpr const char* kExemplarRecovery =
+    "about 4% of step time when the cause is C6 disabled (Exemplar case: busy cores held at "
+    "3.0 GHz on a 3.8 GHz part; allowing C6 recovered about 4%)";
+
+std::string Fmt(double v, const char* unit) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.0f %s", v, unit);
+  return buf;
+}
+
+std::string Percent(double ratio) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.0f%%", ratio * 100);
+  return buf;
+}
+
+struct Rated {
+  double mhz = 0;
+  std::string source;
+};
+
+// cpuinfo_max_freq (the turbo maximum) when cpufreq exists; else the base clock in an x86 model
+// name ("... @ 2.40GHz"); else none.
+Result<std::optional<Rated>> RatedMaximum(const host::Host& h, const CpuSet& cpus) {
+  auto khz = host::ReadRatedMaxKhz(h, cpus);
+  if (!khz.ok()) return khz.status();
+  if (khz->has_value()) {
+    return std::optional<Rated>(
+        Rated{static_cast<double>(**khz) / 1000.0, "cpufreq cpuinfo_max_freq (the turbo maximum)"});
+  }
+  auto text = h.ReadFile("/proc/cpuinfo");
+  if (!text.ok()) {
+    if (text.status().code() == StatusCode::kNotFound) return std::optional<Rated>();
+    return text.status();
+  }
+  auto entries = host::ParseCpuInfo(*text);
+  if (!entries.ok())
+    return Status::Invalid(h.Resolve("/proc/cpuinfo") + ": " + entries.status().message());
+  if (entries->empty()) return std::optional<Rated>();
+  auto it = entries->front().fields.find("model name");
+  if (it == entries->front().fields.end()) return std::optional<Rated>();
+  auto mhz = host::ModelNameMhz(it->second);
+  if (!mhz) return std::optional<Rated>();
+  return std::optional<Rated>(Rated{*mhz, "the base clock in the /proc/cpuinfo model name \"" +
+                                              it->second +
+                                              "\" (no cpufreq; the turbo maximum is "
+                                              "higher, so this comparison is lenient)"});
+}
+
+class BusyClockCheck : public Check {
+ public:
+  CheckResult Run(const CheckContext& ctx) const override {
+    const host::Host& h = ctx.host();
+    const auto& site = ctx.expect().cpu;
+    if (site.busy_clock_cpus == 0) {
+      return CheckResult::Skip("turned off by site policy (cpu.busy_clock_cpus = 0)");
+    }
+    CheckResult r;
+    std::map<int, double> mhz;
+    std::string method;
+    if (h.live()) {
+      auto allowed = host::AllowedCpusOfThisProcess();
+      if (!allowed.ok()) return CheckResult::Error(allowed.status());
+      host::Topology none;
+      const auto& topo = ctx.topology();
+      const host::Topology& t = topo.ok() ? *topo : none;
+      CpuSet usable = topo.ok() ? allowed->Intersect(t.online_cpus) : *allowed;
+      CpuSet cpus = host::SelectBusyClockCpus(t, usable, site.busy_clock_cpus);
+      if (cpus.empty()) return CheckResult::Skip("no online CPU is available to this process");
+      auto measured = host::MeasureBusyClockMhz(cpus, site.busy_clock_ms);
+      if (!measured.ok()) return CheckResult::Error(measured.status());
+      mhz = std::move(*measured);
+      r.recordings[host::kBusyClockPath] = host::FormatBusyClock(mhz);  // for `yardstick capture`
+      method = "measured live: dependent-add chain pinned to each CPU in turn, fastest of " +
+               std::to_string(site.busy_clock_ms) + " 1 ms windows after a 5 ms warm-up, one " +
+               "thread per core (" + std::to_string(cpus.size()) + " of " +
+               std::to_string(usable.size()) + " allowed CPUs)";
+    } else {
+      auto text = h.ReadFile(host::kBusyClockPath);
+      if (!text.ok()) {
+        if (text.status().code() == StatusCode::kNotFound) {
+          return CheckResult::Skip("recorded tree without a busy-clock recording (" +
+                                   h.Resolve(host::kBusyClockPath) +
+                                   " absent): the clock can "
+                                   "only be measured on the live machine");
+        }
+        return CheckResult::Error(text.status());
+      }
+      auto parsed = host::ParseBusyClock(*text);
+      if (!parsed.ok()) {
+        return CheckResult::Error(
+            Status::Invalid(h.Resolve(host::kBusyClockPath) + ": " + parsed.status().message()));
+      }
+      mhz = std::move(*parsed);
+      method = std::string("recorded: ") + host::kBusyClockPath;
+    }
+    r.Note("method", method);
+
+    CpuSet cpus;
+    std::vector<double> values;
+    for (const auto& [cpu, v] : mhz) {
+      cpus.Insert(cpu);
+      values.push_back(v);
+      r.Note("cpu" + std::to_string(cpu), Fmt(v, "MHz"));
+    }
+    double median = ComputeStats(values).median;
+    r.Note("median", Fmt(median, "MHz"));
+    if (auto guest = host::VirtualMachineSign(h)) {
+      r.Note("caveat", "VM guest (" + *guest + "): hypervisor steal time lowers the result");
+    } else if (const auto& topo = ctx.topology(); topo.ok() && topo->ThreadsPerCore() > 1) {
+      r.Note("caveat", "load on the SMT siblings of the measured CPUs lowers the result");
+    }
+
+    auto rated = RatedMaximum(h, cpus);
+    if (!rated.ok()) return CheckResult::Error(rated.status());
+    if (!rated->has_value()) {
+      r.summary = "median busy-core clock " + Fmt(median, "MHz") + " over " +
+                  std::to_string(cpus.size()) +
+                  " CPUs; no rated maximum known (no cpufreq, no "
+                  "clock in the model name), so not compared";
+      return r;
+    }
+    const Rated& ref = **rated;
+    double ratio = median / ref.mhz;
+    r.Note("rated maximum", Fmt(ref.mhz, "MHz") + " from " + ref.source);
+    r.Note("ratio", Percent(ratio) + " (site minimum " + Percent(site.min_busy_clock_ratio) + ")");
+    if (ratio < site.min_busy_clock_ratio) {
+      Finding f = MakeFinding("YS-CPU-016", "node",
+                              "median busy-core clock " + Fmt(median, "MHz") + " is " +
+                                  Percent(ratio) + " of the rated maximum " + Fmt(ref.mhz, "MHz") +
+                                  " (site minimum " + Percent(site.min_busy_clock_ratio) + ")");
+      for (int cpu : cpus.ids())
+        f.evidence.emplace_back("cpu" + std::to_string(cpu), Fmt(mhz[cpu], "MHz"));
+      f.evidence.emplace_back("rated maximum", Fmt(ref.mhz, "MHz") + " from " + ref.source);
+      f.evidence.emplace_back("method", method);
+      f.fix =
+          "see cpu.cstates and cpu.frequency: allow C6 and turbo, use the performance "
+          "governor, lift BIOS/BMC power caps; check cooling (thermal throttling), and in a VM "
+          "the host's settings and CPU steal";
+      f.expected_recovery = kExemplarRecovery;
+      f.reference = kReference;
+      r.Add(std::move(f));
+      return r;
+    }
+    r.summary = "median busy-core clock " + Fmt(median, "MHz") + " = " + Percent(ratio) + " of " +
+                Fmt(ref.mhz, "MHz") + " over " + std::to_string(cpus.size()) + " CPUs";
+    return r;
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_CHECK(BusyClockCheck,
+                  {.id = "cpu.busy_clock",
+                   .summary = "Measured busy-core clock (a timed dependent-add loop on each "
+                              "sampled core) against the rated maximum.",
+                   .needs = {}})
+
+}  // namespace ys::checks
