@@ -1,0 +1,120 @@
+#include "validate/reference.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "validate/toml_util.h"
+
+namespace ys::validate {
+
+namespace fs = std::filesystem;
+
+Result<ReferenceSet> ReferenceSet::LoadDirectory(const std::string& dir) {
+  ReferenceSet set;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return set;
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".toml") files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) YS_RETURN_IF_ERROR(set.AddFile(f));
+  return set;
+}
+
+Status ReferenceSet::AddFile(const std::string& path) {
+  auto text = ReadTextFile(path);
+  if (!text.ok()) return text.status();
+  return AddText(*text, path);
+}
+
+Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
+  auto doc = ParseToml(text, path);
+  if (!doc.ok()) return doc.status();
+  for (const auto& [k, v] : *doc) {
+    std::string key(k.str());
+    if (key != "provenance" && key != "reference") {
+      return Status::Invalid(path + ": unknown table [" + key + "]; expected [provenance] and [[reference]]");
+    }
+  }
+  const toml::table* prov = (*doc)["provenance"].as_table();
+  if (prov == nullptr) return Status::Invalid(path + ": missing [provenance]: a reference without provenance is not used");
+  Provenance p;
+  p.path = path;
+  TableReader pr(*prov, path + ": [provenance]");
+  YS_RETURN_IF_ERROR(pr.String("chip", &p.chip));
+  YS_RETURN_IF_ERROR(pr.String("kind", &p.kind));
+  if (p.kind != "published" && p.kind != "recorded") {
+    return Status::Invalid(path + ": [provenance] kind: expected \"published\" or \"recorded\"");
+  }
+  YS_RETURN_IF_ERROR(pr.String("release", &p.release));
+  YS_RETURN_IF_ERROR(pr.String("source", &p.source));
+  YS_RETURN_IF_ERROR(pr.String("date", &p.date));
+  YS_RETURN_IF_ERROR(pr.String("hardware", &p.hardware));
+  YS_RETURN_IF_ERROR(pr.String("software", &p.software));
+  YS_RETURN_IF_ERROR(pr.String("made_by", &p.made_by));
+  std::string metric;
+  YS_RETURN_IF_ERROR(pr.String("metric", &metric));
+  if (metric != "step_time_s") {
+    return Status::Invalid(path + ": [provenance] metric: expected \"step_time_s\"");
+  }
+  YS_RETURN_IF_ERROR(pr.String("note", &p.note, /*required=*/false));
+  YS_RETURN_IF_ERROR(pr.NoOtherKeys());
+
+  const toml::array* list = (*doc)["reference"].as_array();
+  if (list == nullptr) return Status::Invalid(path + ": no [[reference]] entries");
+  int i = 0;
+  for (const auto& node : *list) {
+    ++i;
+    const toml::table* t = node.as_table();
+    if (t == nullptr) return Status::Invalid(path + ": [[reference]] " + std::to_string(i) + ": expected a table");
+    Reference r;
+    r.provenance = p;
+    TableReader rr(*t, path + ": [[reference]] " + std::to_string(i));
+    YS_RETURN_IF_ERROR(rr.String("workload", &r.workload));
+    YS_RETURN_IF_ERROR(rr.String("model", &r.model));
+    YS_RETURN_IF_ERROR(rr.String("size", &r.size));
+    YS_RETURN_IF_ERROR(rr.String("dtype", &r.dtype));
+    YS_RETURN_IF_ERROR(rr.Int("gpus", &r.gpus, 1, 1 << 20));
+    YS_RETURN_IF_ERROR(rr.Int("seq_len", &r.seq_len, 1, 1 << 24));
+    YS_RETURN_IF_ERROR(rr.Int("gbs", &r.gbs, 1, 1 << 24));
+    YS_RETURN_IF_ERROR(rr.Double("step_time_s", &r.step_time_s, 1e-6, 1e6));
+    YS_RETURN_IF_ERROR(rr.OptionalDouble("tflops_per_gpu", &r.tflops_per_gpu, 0, 1e6));
+    YS_RETURN_IF_ERROR(rr.OptionalDouble("published_tokens_per_s", &r.published_tokens_per_s, 0, 1e12));
+    YS_RETURN_IF_ERROR(rr.OptionalDouble("published_mfu", &r.published_mfu, 0, 1));
+    YS_RETURN_IF_ERROR(rr.String("file", &r.file, /*required=*/false));
+    YS_RETURN_IF_ERROR(rr.String("inconsistent", &r.inconsistent, /*required=*/false));
+    YS_RETURN_IF_ERROR(rr.NoOtherKeys());
+    std::string expect_id = r.model + "_" + r.size + "_" + r.dtype;
+    if (r.workload != expect_id) {
+      return Status::Invalid(rr.where() + ": workload \"" + r.workload + "\" does not match model_size_dtype \"" +
+                             expect_id + "\"");
+    }
+    refs_.push_back(std::move(r));
+  }
+  return Status::Ok();
+}
+
+ReferenceSet::Match ReferenceSet::Find(const std::string& chip, const SuiteWorkload& w,
+                                       const std::string& release) const {
+  Match m;
+  for (const auto& r : refs_) {
+    if (r.provenance.chip != chip || r.workload != w.id || r.gpus != w.gpus ||
+        r.seq_len != w.seq_len || r.gbs != w.gbs) {
+      continue;
+    }
+    if (r.provenance.release == release) {
+      // A recorded reference (a golden run of this release) wins over a published one; among
+      // equals, the last loaded (files are sorted) wins.
+      if (m.exact == nullptr || r.provenance.kind == "recorded" || m.exact->provenance.kind != "recorded") {
+        m.exact = &r;
+      }
+    } else {
+      m.other_release.push_back(&r);
+    }
+  }
+  return m;
+}
+
+}  // namespace ys::validate

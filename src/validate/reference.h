@@ -1,0 +1,65 @@
+// References: expected values with provenance (DESIGN.md "Reference"). Loaded from baselines/
+// (published tables, recorded golden runs) and matched to a suite's workloads. A reference is
+// used only for the same chip, workload, GPU count, sequence length, global batch size and recipe
+// release; anything else is reported as "no comparable reference", never stretched to fit.
+#ifndef YARDSTICK_VALIDATE_REFERENCE_H_
+#define YARDSTICK_VALIDATE_REFERENCE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "validate/suite.h"
+
+namespace ys::validate {
+
+struct Provenance {
+  std::string chip;
+  std::string kind;      // "published" | "recorded"
+  std::string release;   // recipe release the numbers belong to
+  std::string source;
+  std::string date;
+  std::string hardware;
+  std::string software;
+  std::string made_by;
+  std::string note;
+  std::string path;      // the file it was loaded from
+};
+
+struct Reference {
+  std::string workload;  // suite workload id: "llama3.1_70b_fp8"
+  std::string model, size, dtype;
+  int gpus = 0;
+  int seq_len = 0;
+  int gbs = 0;
+  double step_time_s = 0;            // the compared metric (lower is better)
+  std::optional<double> tflops_per_gpu;
+  std::optional<double> published_tokens_per_s;
+  std::optional<double> published_mfu;
+  std::string file;                  // where in the source
+  std::string inconsistent;          // non-empty: a known inconsistency, shown with the reference
+  Provenance provenance;
+};
+
+class ReferenceSet {
+ public:
+  // Every *.toml below `dir` (recursively, sorted). Absent directory -> empty set.
+  static Result<ReferenceSet> LoadDirectory(const std::string& dir);
+  Status AddFile(const std::string& path);
+  Status AddText(std::string_view toml_text, const std::string& path);
+
+  struct Match {
+    const Reference* exact = nullptr;             // same release: usable
+    std::vector<const Reference*> other_release;  // same workload and scale, another release
+  };
+  Match Find(const std::string& chip, const SuiteWorkload& w, const std::string& release) const;
+  const std::vector<Reference>& all() const { return refs_; }
+
+ private:
+  std::vector<Reference> refs_;
+};
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_VALIDATE_REFERENCE_H_

@@ -1,0 +1,81 @@
+#include "validate/scorecard.h"
+
+#include <fmt/format.h>
+
+namespace ys::validate {
+
+Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
+                     const std::map<std::string, Measured>& measured,
+                     const std::map<std::string, double>& peak_tflops) {
+  Scorecard card;
+  card.chip = suite.chip;
+  card.recipe_release = suite.recipe_release;
+  card.threshold = suite.threshold;
+  int passed = 0;
+  std::vector<std::string> failed;
+  for (const SuiteWorkload& w : suite.workloads) {
+    ScoredWorkload row;
+    row.workload = w;
+    auto match = refs.Find(suite.chip, w, suite.recipe_release);
+    if (match.exact != nullptr) row.reference = *match.exact;
+    auto it = measured.find(w.id);
+    if (it != measured.end()) {
+      row.measured = it->second;
+      const Measured& m = it->second;
+      if (m.status == "success" && m.step_time_mean_s > 0) {
+        row.tokens_per_s_per_gpu =
+            static_cast<double>(w.seq_len) * w.gbs / m.step_time_mean_s / w.gpus;
+        auto peak = peak_tflops.find(w.dtype);
+        if (m.tflops_per_gpu && peak != peak_tflops.end() && peak->second > 0) {
+          row.mfu = *m.tflops_per_gpu / peak->second;
+        }
+      }
+    }
+
+    if (!row.measured) {
+      row.reason = "no log found for this workload";
+    } else if (row.measured->status != "success") {
+      row.reason = row.measured->status + ": " + row.measured->reason;
+    } else if (!row.reference) {
+      if (!match.other_release.empty()) {
+        std::string rels;
+        for (const auto* r : match.other_release) {
+          rels += (rels.empty() ? "" : ", ") + r->provenance.release + " (" + r->provenance.kind + ")";
+        }
+        row.reason = "no reference for recipe release " + suite.recipe_release +
+                     "; references exist only for " + rels +
+                     ", whose recipes differ: record one with `yardstick validate --record-baseline`";
+      } else {
+        row.reason = "no reference exists for this workload at this scale: record one with "
+                     "`yardstick validate --record-baseline` on a golden system";
+      }
+    } else {
+      row.score = row.reference->step_time_s / row.measured->step_time_mean_s;
+      if (*row.score > suite.threshold) {
+        row.outcome = RowOutcome::kPass;
+      } else {
+        row.reason = fmt::format("{:.1f}% of the reference, not above {:.0f}%", *row.score * 100,
+                                 suite.threshold * 100);
+      }
+    }
+    if (row.outcome == RowOutcome::kPass) {
+      ++passed;
+    } else {
+      failed.push_back(w.id);
+    }
+    card.rows.push_back(std::move(row));
+  }
+  card.pass = !suite.workloads.empty() && failed.empty();
+  if (card.pass) {
+    card.verdict = fmt::format("PASS: all {} workloads of the {} suite above {:.0f}% of the reference",
+                               passed, suite.chip, suite.threshold * 100);
+  } else {
+    std::string names;
+    for (const auto& f : failed) names += (names.empty() ? "" : ", ") + f;
+    card.verdict = fmt::format("FAIL: {} of {} workloads not above {:.0f}%: {}", failed.size(),
+                               suite.workloads.size(), suite.threshold * 100, names);
+  }
+  return card;
+}
+
+}  // namespace ys::validate

@@ -1,0 +1,57 @@
+// The verdict (issue "Suite validation"): each workload of a suite scored against its reference,
+// and the suite passed only when every workload is above the threshold. A workload that is
+// missing, incomplete, invalid or without a comparable reference fails the verdict and says why.
+#ifndef YARDSTICK_VALIDATE_SCORECARD_H_
+#define YARDSTICK_VALIDATE_SCORECARD_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "validate/reference.h"
+#include "validate/suite.h"
+
+namespace ys::validate {
+
+// What ingestion measured for one workload, in the terms the verdict needs.
+struct Measured {
+  std::string status;   // "success", "incomplete", "no_data", "no_log", "invalid_grad_norm", ...
+  std::string reason;   // human reason when not success
+  std::string log_path;
+  int window_samples = 0;
+  double step_time_mean_s = 0;
+  double step_time_stdev_s = 0;
+  std::optional<double> tflops_per_gpu;  // nullopt: not reported (e.g. hybrid models print 0)
+};
+
+enum class RowOutcome { kPass, kFail };
+
+struct ScoredWorkload {
+  SuiteWorkload workload;
+  RowOutcome outcome = RowOutcome::kFail;
+  std::string reason;  // why it failed, or "" on pass
+  std::optional<Measured> measured;
+  std::optional<Reference> reference;
+  std::optional<double> score;  // reference step time / measured step time
+  std::optional<double> tokens_per_s_per_gpu;
+  std::optional<double> mfu;
+};
+
+struct Scorecard {
+  std::string chip;
+  std::string recipe_release;
+  double threshold = 0.95;
+  std::vector<ScoredWorkload> rows;
+  bool pass = false;
+  std::string verdict;  // one line: "PASS: 5 of 5 workloads above 95%" / "FAIL: ..."
+};
+
+// `measured` is keyed by suite workload id; `peak_tflops` by dtype (for MFU; may be empty).
+Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
+                     const std::map<std::string, Measured>& measured,
+                     const std::map<std::string, double>& peak_tflops);
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_VALIDATE_SCORECARD_H_
