@@ -40,6 +40,14 @@ CheckResult RunOne(const CheckContext& ctx, const RegisteredUnit& unit) {
     }
   }
   r.unit_id = std::string(unit.info.id);
+  // Messages may quote bytes of a malformed host file: keep the report printable and valid JSON.
+  r.summary = SanitizeForDisplay(r.summary);
+  if (r.summary.size() > 400) r.summary = r.summary.substr(0, 400) + "... (cut)";
+  for (auto& [k, v] : r.evidence) v = SanitizeForDisplay(v);
+  for (auto& f : r.findings) {
+    f.message = SanitizeForDisplay(f.message);
+    for (auto& [k, v] : f.evidence) v = SanitizeForDisplay(v);
+  }
   r.Finalize();
   r.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

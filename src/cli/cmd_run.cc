@@ -50,7 +50,7 @@ Action Setup(CLI::App& sub) {
       Log(LogLevel::kError, "--out {}: cannot create the directory ({})", dir, ec.message());
       return kExitCannotRun;
     }
-    if (Status s = report::WriteFileAtomic(dir + "/run.json", ToJson(*doc).dump(2) + "\n"); !s.ok()) {
+    if (Status s = report::WriteFileAtomic(dir + "/run.json", DumpJson(ToJson(*doc)) + "\n"); !s.ok()) {
       Log(LogLevel::kError, "{}", s.message());
       return kExitCannotRun;
     }

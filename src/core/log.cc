@@ -1,5 +1,7 @@
 #include "core/log.h"
 
+#include "core/text.h"
+
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -15,9 +17,9 @@ LogLevel GetLogLevel() { return g_level; }
 
 void LogLine(LogLevel level, std::string_view message) {
   static constexpr const char* kNames[] = {"debug", "info", "warning", "error"};
+  std::string safe = SanitizeForDisplay(message);
   std::lock_guard<std::mutex> lock(g_mu);
-  std::fprintf(stderr, "yardstick: %s: %.*s\n", kNames[static_cast<int>(level)],
-               static_cast<int>(message.size()), message.data());
+  std::fprintf(stderr, "yardstick: %s: %s\n", kNames[static_cast<int>(level)], safe.c_str());
 }
 
 }  // namespace ys

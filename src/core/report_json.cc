@@ -4,6 +4,10 @@ namespace ys {
 
 using ojson = nlohmann::ordered_json;
 
+std::string DumpJson(const ojson& j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 ojson ToJson(const Evidence& e) {
   ojson j = ojson::object();
   for (const auto& [k, v] : e) j[k] = v;

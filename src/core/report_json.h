@@ -15,6 +15,10 @@ nlohmann::ordered_json ToJson(const CheckResult& r);
 nlohmann::ordered_json ToJson(const Measurement& m);
 nlohmann::ordered_json ToJson(const RunDocument& doc);
 
+// Serialises for output. Text read from a host (a garbage file quoted in an error) may not be
+// UTF-8: invalid bytes become U+FFFD rather than failing the whole document.
+std::string DumpJson(const nlohmann::ordered_json& j);
+
 // Reads a run document back (schema version checked). Invalid names the field that is wrong.
 Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j);
 

@@ -95,6 +95,44 @@ std::optional<double> ParseDouble(std::string_view s) {
   return v;
 }
 
+std::string SanitizeForDisplay(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  auto escape = [&out](unsigned char c) {
+    static const char* kHex = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  };
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n') {
+        escape(c);
+      } else if (c == 0x7f) {
+        escape(c);
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // Length of a UTF-8 sequence from its lead byte; reject overlong and out-of-range leads.
+    size_t len = (c >= 0xc2 && c <= 0xdf) ? 2 : (c >= 0xe0 && c <= 0xef) ? 3 : (c >= 0xf0 && c <= 0xf4) ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      escape(c);
+      ++i;
+    }
+  }
+  return out;
+}
+
 bool GlobMatch(std::string_view pat, std::string_view txt) {
   size_t p = 0, t = 0, star_p = std::string_view::npos, star_t = 0;
   while (t < txt.size()) {

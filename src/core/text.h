@@ -25,6 +25,11 @@ std::optional<uint64_t> ParseUint(std::string_view s);    // decimal
 std::optional<uint64_t> ParseHex(std::string_view s);     // with or without 0x
 std::optional<double> ParseDouble(std::string_view s);
 
+// Text safe to show on a terminal and in JSON: valid UTF-8 is kept, tabs and newlines are kept,
+// other control characters and invalid bytes become "\xNN". Used on anything that may quote
+// bytes read from a host file.
+std::string SanitizeForDisplay(std::string_view s);
+
 // Shell-style glob: '*' any run, '?' one character, '[abc]' a class. Used by --filter.
 bool GlobMatch(std::string_view pattern, std::string_view text);
 

@@ -39,7 +39,7 @@ Status EmitRun(const RunDocument& doc, const OutputOptions& o) {
     YS_RETURN_IF_ERROR(WriteFileAtomic(o.junit_path, xml.str()));
   }
   if (o.json) {
-    std::cout << ToJson(doc).dump(2) << "\n";
+    std::cout << DumpJson(ToJson(doc)) << "\n";
   } else {
     WriteConsole(doc, ConsoleOptions{.color = o.color}, std::cout);
   }

@@ -56,6 +56,20 @@ expect_rc 1 "memlock fault fails" -- "$bin" preflight --root "$tmp/memlock" --fi
 expect_in "$tmp/out" "YS-MEM-005" "finding code printed"
 expect_in "$tmp/out" "fix:" "fix printed"
 
+# A malformed file makes its check an error naming the path; every other check still runs.
+cp -r "$hosts/healthy-8gpu" "$tmp/broken"
+head -c 3000 /dev/urandom > "$tmp/broken/proc/meminfo"
+expect_rc 2 "malformed meminfo" -- "$bin" preflight --root "$tmp/broken" --json
+/usr/bin/python3 - "$tmp/out" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: malformed file did not stay contained"; fails=$((fails + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {c["id"]: c for c in d["checks"]}
+assert by["mem.settings"]["outcome"] == "error", by["mem.settings"]
+assert "/proc/meminfo" in by["mem.settings"]["summary"], by["mem.settings"]["summary"]
+others = [c for c in d["checks"] if c["id"] != "mem.settings"]
+assert len(others) >= 10 and all(c["outcome"] != "error" for c in others), [(c["id"], c["outcome"]) for c in others]
+PY
+
 # JUnit and JSON.
 expect_rc 1 "junit" -- "$bin" preflight --root "$tmp/memlock" --filter 'mem.*' --junit "$tmp/out.xml"
 /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); assert r.tag=='testsuites' and r.get('failures')=='1', r.attrib" "$tmp/out.xml" \

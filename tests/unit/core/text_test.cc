@@ -26,6 +26,13 @@ TEST(TextTest, Glob) {
   EXPECT_TRUE(GlobMatch("m?m.*", "mem.settings"));
 }
 
+TEST(TextTest, SanitizeForDisplay) {
+  EXPECT_EQ(SanitizeForDisplay("plain\ttext\n"), "plain\ttext\n");
+  EXPECT_EQ(SanitizeForDisplay("caf\xc3\xa9"), "caf\xc3\xa9");  // valid UTF-8 kept
+  EXPECT_EQ(SanitizeForDisplay(std::string("a\0b\x1b[31m", 8)), "a\\x00b\\x1b[31m");
+  EXPECT_EQ(SanitizeForDisplay("\x97\xff\xc3"), "\\x97\\xff\\xc3");
+}
+
 TEST(TextTest, Splitting) {
   EXPECT_EQ(Split("a,,b", ',').size(), 3u);
   EXPECT_EQ(SplitWhitespace("  a \t b\n").size(), 2u);
