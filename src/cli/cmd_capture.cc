@@ -24,11 +24,7 @@ Action Setup(CLI::App& sub) {
   sub.add_option("DIR", a->dir, "New directory for the host tree (absent or empty)")->required();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/false, /*with_output=*/false);
   return [a] {
-    checks::PreflightOptions o;
-    o.command = "capture";
-    o.filters = a->checks.filters;
-    o.expect_path = a->checks.expect;
-    if (a->checks.pid > 0) o.pid = a->checks.pid;
+    checks::PreflightOptions o = PreflightOptionsFor(a->checks, "capture");  // the live host
     o.recorder = std::make_shared<host::PathRecorder>();
     auto doc = checks::RunPreflight(o);
     if (!doc.ok()) {

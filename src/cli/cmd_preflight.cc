@@ -14,12 +14,7 @@ Action Setup(CLI::App& sub) {
   auto a = std::make_shared<CheckRunArgs>();
   AddCheckRunOptions(sub, *a, /*with_root=*/true, /*with_output=*/true);
   return [a] {
-    checks::PreflightOptions o;
-    o.root = a->root;
-    o.filters = a->filters;
-    o.expect_path = a->expect;
-    if (a->pid > 0) o.pid = a->pid;
-    auto doc = checks::RunPreflight(o);
+    auto doc = checks::RunPreflight(PreflightOptionsFor(*a, "preflight"));
     if (!doc.ok()) {
       Log(LogLevel::kError, "{}", doc.status().message());
       return kExitCannotRun;

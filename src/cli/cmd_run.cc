@@ -26,13 +26,7 @@ Action Setup(CLI::App& sub) {
                  "Directory for the run document and artefacts "
                  "(default ./yardstick-runs/<UTC time>-<host>/)");
   return [a] {
-    checks::PreflightOptions o;
-    o.command = "run";
-    o.root = a->checks.root;
-    o.filters = a->checks.filters;
-    o.expect_path = a->checks.expect;
-    if (a->checks.pid > 0) o.pid = a->checks.pid;
-    auto doc = checks::RunPreflight(o);
+    auto doc = checks::RunPreflight(PreflightOptionsFor(a->checks, "run"));
     if (!doc.ok()) {
       Log(LogLevel::kError, "{}", doc.status().message());
       return kExitCannotRun;

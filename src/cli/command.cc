@@ -1,6 +1,7 @@
 #include "cli/command.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ys::cli {
 
@@ -34,6 +35,16 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
     sub.add_flag("--json", a.json, "Print the run document as JSON instead of the table");
     sub.add_option("--junit", a.junit, "Also write JUnit XML to this file");
   }
+}
+
+checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& a, std::string command) {
+  checks::PreflightOptions o;
+  o.command = std::move(command);
+  o.root = a.root;
+  o.filters = a.filters;
+  o.expect_path = a.expect;
+  if (a.pid > 0) o.pid = a.pid;
+  return o;
 }
 
 }  // namespace ys::cli

@@ -7,7 +7,10 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 #include <string_view>
+
+#include "checks/preflight.h"
 
 namespace ys::cli {
 
@@ -33,6 +36,8 @@ struct CheckRunArgs {
 };
 // `with_output`: also --json and --junit.
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);
+// The preflight those options ask for; `command` is recorded in the run document.
+checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& args, std::string command);
 const std::vector<CommandInfo>& Commands();
 
 }  // namespace ys::cli

@@ -53,6 +53,15 @@ bool EndsWith(std::string_view s, std::string_view x) {
   return s.size() >= x.size() && s.substr(s.size() - x.size()) == x;
 }
 
+std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
 std::string ToLower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

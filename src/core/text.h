@@ -19,6 +19,8 @@ std::vector<std::string_view> SplitLines(std::string_view s);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);
+// {"a", "b"} -> "a, b".
+std::string Join(const std::vector<std::string>& parts, std::string_view sep = ", ");
 
 std::optional<int64_t> ParseInt(std::string_view s);      // decimal, optional sign
 std::optional<uint64_t> ParseUint(std::string_view s);    // decimal

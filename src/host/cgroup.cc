@@ -37,6 +37,12 @@ std::string Unescape(std::string_view s) {
   return out;
 }
 
+// A mount's root is a path, or for a file system without paths the kernel's "<type>:[<inode>]"
+// (the nsfs bind mounts `ip netns` and container runtimes make: "net:[4026532371]").
+bool IsMountRoot(std::string_view s) {
+  return s.front() == '/' || (s.find(":[") != std::string_view::npos && s.back() == ']');
+}
+
 // "/a/b/c" -> "/a/b"; "/a" -> "/"; "/" -> "".
 std::string Parent(std::string_view path) {
   if (path == "/" || path.empty()) return "";
@@ -117,7 +123,7 @@ Result<std::vector<MountInfoLine>> ParseMountInfo(std::string_view text) {
         "<source> <super options>\"";
     if (sep == 0 || sep + 2 >= f.size()) return LineError(line_no, line, shape);
     auto id = ParseInt(f[0]), parent = ParseInt(f[1]);
-    if (!id || !parent || f[2].find(':') == std::string_view::npos || f[3].front() != '/' ||
+    if (!id || !parent || f[2].find(':') == std::string_view::npos || !IsMountRoot(f[3]) ||
         f[4].front() != '/') {
       return LineError(line_no, line, shape);
     }

@@ -35,7 +35,9 @@ Result<std::vector<ProcCgroupLine>> ParseProcCgroup(std::string_view text);
 struct MountInfoLine {
   int mount_id = 0;
   int parent_id = 0;
-  std::string root;  // the directory of the file system seen at the mount point
+  // The directory of the file system seen at the mount point; "net:[4026532371]" for a
+  // namespace file (nsfs) that `ip netns` or a container runtime bind-mounted.
+  std::string root;
   std::string mount_point;
   std::string fstype;  // "cgroup2", "cgroup", "overlay"
   std::string source;

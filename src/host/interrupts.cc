@@ -43,6 +43,15 @@ const InterruptRow* InterruptTable::Find(int irq) const {
   return nullptr;
 }
 
+bool InterruptTable::HasName(std::string_view name) const {
+  for (const auto& r : rows) {
+    for (std::string_view action : Split(r.name, ',')) {
+      if (Trim(action) == name) return true;
+    }
+  }
+  return false;
+}
+
 uint64_t InterruptTable::CountOn(const InterruptRow& row, const CpuSet& set) const {
   uint64_t t = 0;
   for (size_t i = 0; i < row.counts.size() && i < cpus.size(); ++i) {

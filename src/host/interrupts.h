@@ -40,6 +40,9 @@ struct InterruptTable {
   std::vector<InterruptRow> rows;
 
   const InterruptRow* Find(int irq) const;
+  // True when a row's device action name is `name` ("tegra241-cmdqv"); each action of a shared
+  // line ("i801_smbus, ehci_hcd:usb1") counts.
+  bool HasName(std::string_view name) const;
   // Sum of the row's counts on the CPUs in `set`.
   uint64_t CountOn(const InterruptRow& row, const CpuSet& set) const;
 };

@@ -177,12 +177,4 @@ SmmuLogFacts ScanSmmuLog(const std::vector<KernelLogLine>& log) {
   return f;
 }
 
-bool InterruptsHaveName(std::string_view text, std::string_view name) {
-  for (std::string_view line : SplitLines(text)) {
-    auto fields = SplitWhitespace(line);
-    if (!fields.empty() && fields.back() == name) return true;
-  }
-  return false;
-}
-
 }  // namespace ys::host

@@ -71,9 +71,6 @@ struct SmmuLogFacts {
 };
 SmmuLogFacts ScanSmmuLog(const std::vector<KernelLogLine>& log);
 
-// True when a /proc/interrupts row is named `name` (the last field, e.g. "tegra241-cmdqv").
-bool InterruptsHaveName(std::string_view interrupts_text, std::string_view name);
-
 }  // namespace ys::host
 
 #endif  // YARDSTICK_HOST_IOMMU_H_

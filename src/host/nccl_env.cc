@@ -70,6 +70,23 @@ bool IbHcaEntryMatches(const IbHcaEntry& entry, bool exact, std::string_view dev
   return name && (!entry.port || *entry.port == port);
 }
 
+bool IbHcaListsDevice(const IbHcaSpec& spec, std::string_view device,
+                      const std::vector<int>& ports) {
+  for (const auto& e : spec.entries) {
+    // No ports: compare the entry's port with itself, so that only the name decides.
+    if (ports.empty() && IbHcaEntryMatches(e, spec.exact, device, e.port.value_or(0))) return true;
+    for (int port : ports) {
+      if (IbHcaEntryMatches(e, spec.exact, device, port)) return true;
+    }
+  }
+  return false;
+}
+
+bool IbHcaSelectsDevice(const IbHcaSpec& spec, std::string_view device,
+                        const std::vector<int>& ports) {
+  return IbHcaListsDevice(spec, device, ports) != spec.exclude;
+}
+
 bool IbHcaSelects(const IbHcaSpec& spec, std::string_view device, int port) {
   bool listed = false;
   for (const auto& e : spec.entries) {

@@ -42,6 +42,12 @@ Result<IbHcaSpec> ParseNcclIbHca(std::string_view value);
 bool IbHcaEntryMatches(const IbHcaEntry& entry, bool exact, std::string_view device, int port);
 // Whether NCCL would use (device, port): listed XOR excluded.
 bool IbHcaSelects(const IbHcaSpec& spec, std::string_view device, int port);
+// Whole devices: whether an entry names `device` on one of `ports`; with no ports, an entry's
+// port is not compared. IbHcaSelectsDevice is that XOR the spec's exclusion.
+bool IbHcaListsDevice(const IbHcaSpec& spec, std::string_view device,
+                      const std::vector<int>& ports);
+bool IbHcaSelectsDevice(const IbHcaSpec& spec, std::string_view device,
+                        const std::vector<int>& ports);
 // The spec written back in NCCL's syntax (for evidence).
 std::string FormatIbHcaSpec(const IbHcaSpec& spec);
 

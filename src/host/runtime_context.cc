@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/text.h"
+#include "host/cgroup.h"
 
 namespace ys::host {
 
@@ -32,36 +33,21 @@ bool IsIdentityIdMap(const std::vector<IdMapRange>& r) {
 }
 
 Result<std::string> PyxisNameFromMountInfo(std::string_view text) {
+  if (Trim(text).empty()) return std::string();  // ParseMountInfo wants at least one mount
+  auto mounts = ParseMountInfo(text);
+  if (!mounts.ok()) return mounts.status();
   auto pyxis_component = [](std::string_view path) -> std::string {
     for (std::string_view part : Split(path, '/')) {
       if (StartsWith(part, "pyxis_") && part.size() > 6) return std::string(part);
     }
     return "";
   };
-  std::string found;
-  size_t n = 0;
-  for (std::string_view line : SplitLines(text)) {
-    ++n;
-    if (Trim(line).empty()) continue;
-    auto f = SplitWhitespace(line);
-    size_t sep = 0;
-    for (size_t i = 6; i < f.size(); ++i) {
-      if (f[i] == "-") {
-        sep = i;
-        break;
-      }
+  for (const MountInfoLine& m : *mounts) {
+    for (const std::string* path : {&m.root, &m.source}) {
+      if (std::string name = pyxis_component(*path); !name.empty()) return name;
     }
-    if (sep == 0 || f.size() < sep + 3 || !ParseUint(f[0]) || !ParseUint(f[1]) ||
-        f[2].find(':') == std::string_view::npos) {
-      return Status::Invalid("line " + std::to_string(n) +
-                             ": expected \"<id> <parent> <major:minor> <root> <mount point> "
-                             "<options> ... - <fstype> <source> <super options>\", got \"" +
-                             std::string(Trim(line).substr(0, 60)) + "\"");
-    }
-    if (found.empty()) found = pyxis_component(f[3]);
-    if (found.empty()) found = pyxis_component(f[sep + 2]);
   }
-  return found;
+  return std::string();
 }
 
 Result<ContainerContext> DetectContainer(const Host& host, const std::string& proc_dir,

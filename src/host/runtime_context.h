@@ -33,8 +33,8 @@ Result<std::vector<IdMapRange>> ParseIdMap(std::string_view text);
 bool IsIdentityIdMap(const std::vector<IdMapRange>& ranges);
 
 // The Pyxis container name ("pyxis_3385.0", "pyxis_3385_3385.0") found in the root or source
-// field of a /proc/<pid>/mountinfo line; "" when none. Invalid when a non-empty line is not
-// mountinfo ("<id> <parent> <maj:min> <root> <mount point> <options> ... - <fstype> <source> ...").
+// field of a /proc/<pid>/mountinfo line; "" when none or the text is empty. Otherwise
+// ParseMountInfo's Invalid for a line that is not mountinfo.
 Result<std::string> PyxisNameFromMountInfo(std::string_view text);
 
 struct ContainerContext {

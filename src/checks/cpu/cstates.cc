@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checks/check.h"
+#include "core/text.h"
 #include "host/cpuidle.h"
 #include "host/virt.h"
 #include "host/procfs.h"
@@ -30,12 +31,6 @@ constexpr const char* kCmdlineFix =
     "update-grub or grub2-mkconfig, and reboot)";
 
 std::string CpuEntity(const CpuSet& cpus) { return "cpu" + cpus.ToString(); }
-
-std::string Join(const std::vector<std::string>& parts, const char* sep = ", ") {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-  return out;
-}
 
 // What the per-CPU states say, folded over the CPUs.
 struct IdleSurvey {

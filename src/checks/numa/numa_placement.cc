@@ -18,11 +18,13 @@
 // evidence. Data under an interleave policy is spread on purpose and left out of the share.
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checks/check.h"
 #include "core/text.h"
+#include "host/nccl_env.h"
 #include "host/numa_maps.h"
 #include "host/proc_pid.h"
 
@@ -78,28 +80,6 @@ std::optional<std::vector<int>> ParseOrdinals(std::string_view list) {
     out.push_back(static_cast<int>(*v));
   }
   return out;
-}
-
-// NCCL_IB_HCA: "^" excludes, "=" matches names exactly, otherwise entries are prefixes;
-// ":<port>" suffixes are ignored here.
-bool HcaAllowed(std::string_view spec, std::string_view name) {
-  bool exclude = false, exact = false;
-  spec = Trim(spec);
-  if (!spec.empty() && spec.front() == '^') {
-    exclude = true;
-    spec.remove_prefix(1);
-  }
-  if (!spec.empty() && spec.front() == '=') {
-    exact = true;
-    spec.remove_prefix(1);
-  }
-  bool match = false;
-  for (std::string_view e : Split(spec, ',')) {
-    e = Trim(e.substr(0, e.find(':')));
-    if (e.empty()) continue;
-    if (exact ? name == e : StartsWith(name, e)) match = true;
-  }
-  return exclude ? !match : match;
 }
 
 DeviceUse IdentifyDevices(const host::Host& h, const host::Topology& topo) {
@@ -161,12 +141,24 @@ DeviceUse IdentifyDevices(const host::Host& h, const host::Topology& topo) {
     u.gpu_source = how;
   }
 
-  // NICs it may use: NCCL_IB_HCA restricts them; NCCL picks the nearest among those.
-  auto hca = env.Get("NCCL_IB_HCA");
-  for (const auto& n : u.nics) {
-    if (!hca || HcaAllowed(*hca, n.label)) u.used_nics.push_back(n);
+  // NICs it may use: NCCL_IB_HCA restricts them (a port limit is not compared: a NIC counts
+  // when any of its ports may be used); NCCL picks the nearest among those. A malformed value
+  // is env.runtime's error; here every NIC is kept and the reason shown.
+  std::optional<host::IbHcaSpec> spec;
+  u.nic_source = "all (NCCL_IB_HCA unset)";
+  if (auto hca = env.Get("NCCL_IB_HCA")) {
+    auto parsed = host::ParseNcclIbHca(*hca);
+    if (parsed.ok()) {
+      spec = *parsed;
+      u.nic_source = "NCCL_IB_HCA=" + *hca;
+    } else {
+      u.nic_source =
+          "all (NCCL_IB_HCA=" + *hca + " is malformed: " + parsed.status().message() + ")";
+    }
   }
-  u.nic_source = hca ? "NCCL_IB_HCA=" + *hca : "all (NCCL_IB_HCA unset)";
+  for (const auto& n : u.nics) {
+    if (!spec || host::IbHcaSelectsDevice(*spec, n.label, {})) u.used_nics.push_back(n);
+  }
   return u;
 }
 

@@ -16,13 +16,13 @@
 #include "checks/check.h"
 #include "core/text.h"
 #include "host/gpudirect.h"
+#include "host/infiniband.h"
 #include "host/nccl_env.h"
 #include "host/runtime_context.h"
 
 namespace ys::checks {
 namespace {
 
-constexpr const char* kIbDir = "/sys/class/infiniband";
 constexpr const char* kNcclRef = "NCCL user guide, Environment Variables (env.rst)";
 
 struct Setting {
@@ -33,20 +33,6 @@ struct Setting {
   }
 };
 
-struct IbPortRate {
-  std::string device;
-  int port = 0;
-  double gbps = 0;
-  std::string text;
-  std::string Entity() const { return device + "/" + std::to_string(port); }
-};
-
-std::string Join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 std::string FormatGbps(double g) {
   std::string s = std::to_string(g);
   s.erase(s.find_last_not_of('0') + 1);
@@ -54,29 +40,15 @@ std::string FormatGbps(double g) {
   return s;
 }
 
-// Every port's rate: "400 Gb/sec (4X NDR)". A port without a rate file is left out.
-Result<std::vector<IbPortRate>> ReadPortRates(const host::Host& h,
-                                              const std::vector<std::string>& devices) {
-  std::vector<IbPortRate> out;
+// Every port that has a rate ("400 Gb/sec (4X NDR)"); a port without a rate file is left out.
+Result<std::vector<host::IbPort>> ReadRatedPorts(const host::Host& h,
+                                                 const std::vector<std::string>& devices) {
+  std::vector<host::IbPort> out;
   for (const auto& dev : devices) {
-    std::string ports = std::string(kIbDir) + "/" + dev + "/ports";
-    for (const auto& p : h.ListMatching(ports, "[0-9]*")) {
-      auto port = ParseInt(p);
-      if (!port) continue;
-      std::string path = ports + "/" + p + "/rate";
-      auto text = h.ReadLine(path);
-      if (!text.ok()) {
-        if (text.status().code() == StatusCode::kNotFound) continue;
-        return text.status();
-      }
-      auto f = SplitWhitespace(*text);
-      auto gbps = f.size() >= 2 && f[1] == "Gb/sec" ? ParseDouble(f[0]) : std::nullopt;
-      if (!gbps || *gbps <= 0) {
-        return Status::Invalid(h.Resolve(path) +
-                               ": expected \"<n> Gb/sec (<width>X <speed>)\", got \"" +
-                               text->substr(0, 60) + "\"");
-      }
-      out.push_back({dev, static_cast<int>(*port), *gbps, *text});
+    auto ports = host::ReadIbPorts(h, dev);
+    if (!ports.ok()) return ports.status();
+    for (auto& p : *ports) {
+      if (p.rate) out.push_back(std::move(p));
     }
   }
   return out;
@@ -160,8 +132,8 @@ class RuntimeEnvCheck : public Check {
       return it == nccl.end() ? nullptr : &it->second;
     };
 
-    std::vector<std::string> ib_devices = h.ListMatching(kIbDir, "*");
-    auto rates = ReadPortRates(h, ib_devices);
+    std::vector<std::string> ib_devices = host::ListIbDevices(h);
+    auto rates = ReadRatedPorts(h, ib_devices);
     if (!rates.ok()) return CheckResult::Error(rates.status());
 
     if (const Setting* s = get("NCCL_TOPO_FILE")) {
@@ -180,30 +152,27 @@ class RuntimeEnvCheck : public Check {
       hca = *spec;
       CheckHcaPrefixes(ctx, *s, *hca, ib_devices, *rates, r);
     }
-    std::vector<const IbPortRate*> used;
+    std::vector<const host::IbPort*> used;
     for (const auto& p : *rates) {
       if (!hca || host::IbHcaSelects(*hca, p.device, p.port)) used.push_back(&p);
     }
 
     if (const Setting* s = get("NCCL_IB_QPS_PER_CONNECTION");
         s && host::ParseNcclInt(s->value) == 1) {
-      std::vector<const IbPortRate*> fast;
+      std::vector<const host::IbPort*> fast;
       for (const auto* p : used) {
-        if (p->gbps >= 400) fast.push_back(p);
+        if (p->rate->gbps >= 400) fast.push_back(p);
       }
       if (!fast.empty()) {
         Finding f = EnvFinding("YS-ENV-003",
                                "NCCL_IB_QPS_PER_CONNECTION=1 on " + std::to_string(fast.size()) +
-                                   " port(s) at " + FormatGbps(fast.front()->gbps) +
+                                   " port(s) at " + FormatGbps(fast.front()->rate->gbps) +
                                    " Gb/s or more: one QP cannot spread a "
                                    "connection over the fabric's paths",
                                "NCCL_IB_QPS_PER_CONNECTION", *s,
                                "NCCL_IB_QPS_PER_CONNECTION=2, or remove the override from the job "
                                "environment and nccl.conf");
-        for (const auto* p : used)
-          f.evidence.emplace_back(
-              std::string(kIbDir) + "/" + p->device + "/ports/" + std::to_string(p->port) + "/rate",
-              p->text);
+        for (const auto* p : used) f.evidence.emplace_back(p->dir + "/rate", p->rate->text);
         f.expected_recovery =
             "QP-limited collectives took 31% of iteration time on ConnectX-8 (Exemplar case)";
         r.Add(std::move(f));
@@ -341,7 +310,7 @@ class RuntimeEnvCheck : public Check {
   // device exactly but also reaches others is taken as a mistake (a bare "mlx5" is intentional).
   static void CheckHcaPrefixes(const CheckContext& ctx, const Setting& s,
                                const host::IbHcaSpec& spec, const std::vector<std::string>& devices,
-                               const std::vector<IbPortRate>& rates, CheckResult& r) {
+                               const std::vector<host::IbPort>& rates, CheckResult& r) {
     auto ports_of = [&](const std::string& dev) {
       std::vector<int> out;
       for (const auto& p : rates) {
@@ -350,17 +319,9 @@ class RuntimeEnvCheck : public Check {
       if (out.empty()) out.push_back(1);
       return out;
     };
-    auto listed = [&](const std::string& dev) {
-      for (int port : ports_of(dev)) {
-        for (const auto& e : spec.entries) {
-          if (host::IbHcaEntryMatches(e, spec.exact, dev, port)) return true;
-        }
-      }
-      return false;
-    };
     std::vector<std::string> selected, extra;
     for (const auto& dev : devices) {
-      if (listed(dev) != spec.exclude) selected.push_back(dev);
+      if (host::IbHcaSelectsDevice(spec, dev, ports_of(dev))) selected.push_back(dev);
     }
     r.Note("nccl.ib_hca", host::FormatIbHcaSpec(spec) + " -> uses " +
                               (selected.empty() ? "no device" : Join(selected)));
@@ -384,7 +345,7 @@ class RuntimeEnvCheck : public Check {
         if (in(devices, e.name)) named.push_back(e.name);
       }
       for (const auto& dev : devices) {
-        if (in(named, dev) || !listed(dev)) continue;
+        if (in(named, dev) || !host::IbHcaListsDevice(spec, dev, ports_of(dev))) continue;
         for (const auto& e : spec.entries) {
           if (in(named, e.name) && StartsWith(dev, e.name)) {
             extra.push_back(dev);
@@ -403,7 +364,7 @@ class RuntimeEnvCheck : public Check {
                    "write exact names with a leading '=': NCCL_IB_HCA=" +
                        std::string(spec.exclude ? "^" : "") + "=" +
                        host::FormatIbHcaSpec(host::IbHcaSpec{false, false, spec.entries, 0}));
-    f.evidence.emplace_back(std::string(kIbDir), Join(devices));
+    f.evidence.emplace_back(host::kInfinibandClassDir, Join(devices));
     if (!intended.empty()) f.evidence.emplace_back("site.devices.intended_hcas", Join(intended));
     r.Add(std::move(f));
   }

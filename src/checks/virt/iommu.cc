@@ -22,6 +22,7 @@
 
 #include "checks/check.h"
 #include "core/text.h"
+#include "host/interrupts.h"
 #include "host/kernel_config.h"
 #include "host/kernel_log.h"
 #include "host/page_size.h"
@@ -39,12 +40,6 @@ struct Device {
   std::string kind;  // "GPU", "NIC"
   host::DeviceIommu iommu;
 };
-
-std::string Join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 // Evidence that this aarch64 machine is an NVIDIA Grace (Neoverse V2 cores, SoC id 0x241).
 std::vector<std::string> GraceSignals(const host::Host& h,
@@ -297,10 +292,12 @@ class VirtIommuCheck : public Check {
     if (config.ok())
       r.Note("cmdqv.config", config->path + " CONFIG_TEGRA241_CMDQV=" + cfg.value_or("(absent)"));
     std::optional<bool> irq;
-    if (auto text = h.ReadFile("/proc/interrupts"); text.ok()) {
-      irq = host::InterruptsHaveName(*text, "tegra241-cmdqv");
+    if (auto table = host::ReadInterrupts(h); table.ok()) {
+      irq = table->HasName("tegra241-cmdqv");
       r.Note("cmdqv.interrupt",
              *irq ? "tegra241-cmdqv present in /proc/interrupts" : "no tegra241-cmdqv interrupt");
+    } else if (table.status().code() != StatusCode::kNotFound) {
+      r.Note("cmdqv.interrupt", "unreadable: " + table.status().message());
     }
     Evidence params;
     bool disabled_by_param = false;

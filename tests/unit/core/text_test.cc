@@ -40,5 +40,12 @@ TEST(TextTest, Splitting) {
   EXPECT_EQ(Trim("  x \n"), "x");
 }
 
+TEST(TextTest, Join) {
+  EXPECT_EQ(Join({}), "");
+  EXPECT_EQ(Join({"a"}), "a");
+  EXPECT_EQ(Join({"a", "b", "c"}), "a, b, c");
+  EXPECT_EQ(Join({"a", "b"}, "; "), "a; b");
+}
+
 }  // namespace
 }  // namespace ys

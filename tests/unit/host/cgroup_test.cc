@@ -56,6 +56,14 @@ TEST(CgroupTest, ParsesMountInfoWithOptionalFieldsAndEscapes) {
   EXPECT_EQ((*m)[1].mount_point, "/mnt/with space");
 }
 
+TEST(CgroupTest, AcceptsNamespaceFileMounts) {
+  auto m =
+      ParseMountInfo("615 29 0:4 net:[4026532371] /run/netns/vpn rw shared:306 - nsfs nsfs rw\n");
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  EXPECT_EQ((*m)[0].root, "net:[4026532371]");
+  EXPECT_EQ((*m)[0].fstype, "nsfs");
+}
+
 TEST(CgroupTest, RejectsMalformedMountInfo) {
   for (const char* bad :
        {"", "garbage\n", "26 22 0:26 / /sys/fs/cgroup rw\n",  // truncated

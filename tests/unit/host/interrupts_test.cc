@@ -52,6 +52,20 @@ TEST(InterruptsTest, HeaderWithOfflineCpusMapsColumns) {
   EXPECT_EQ(t->CountOn(*t->Find(5), *CpuSet::ParseList("2")), 9u);
 }
 
+TEST(InterruptsTest, HasNameMatchesEachDeviceAction) {
+  auto t = ParseInterrupts(
+      "           CPU0       CPU1\n"
+      " 38:       1203        877  GICv3 124 Level     tegra241-cmdqv\n"
+      " 16:          3          0  IO-APIC 16-fasteoi   i801_smbus, ehci_hcd:usb1\n"
+      "IPI0:        10         12       Rescheduling interrupts\n");
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_TRUE(t->HasName("tegra241-cmdqv"));
+  EXPECT_FALSE(t->HasName("arm-smmu-v3-evtq"));
+  EXPECT_TRUE(t->HasName("i801_smbus"));
+  EXPECT_TRUE(t->HasName("ehci_hcd:usb1"));
+  EXPECT_FALSE(InterruptTable().HasName("tegra241-cmdqv"));
+}
+
 TEST(InterruptsTest, RejectsMalformedTables) {
   for (const char* bad : {
            "", "garbage\n", "   CPU0 CPUx\n",

@@ -77,16 +77,6 @@ TEST(SmmuLogTest, CmdqvLines) {
   EXPECT_TRUE(ScanSmmuLog({}).smmu_lines.empty());
 }
 
-TEST(InterruptsTest, NameIsTheLastField) {
-  constexpr const char* kText =
-      "           CPU0       CPU1\n"
-      " 38:       1203        877  GICv3 124 Level     tegra241-cmdqv\n"
-      "IPI0:        10         12       Rescheduling interrupts\n";
-  EXPECT_TRUE(InterruptsHaveName(kText, "tegra241-cmdqv"));
-  EXPECT_FALSE(InterruptsHaveName(kText, "arm-smmu-v3-evtq"));
-  EXPECT_FALSE(InterruptsHaveName("", "tegra241-cmdqv"));
-}
-
 TEST(ReadDeviceIommuTest, LinkTypeAndMalformed) {
   TempHost t;
   t.Write("/sys/bus/pci/devices/0000:11:00.0/vendor", "0x10de\n");

@@ -50,6 +50,21 @@ TEST(NcclIbHcaTest, ExactAndExclude) {
   EXPECT_EQ(FormatIbHcaSpec(*both), "^=mlx5_1:1");
 }
 
+TEST(NcclIbHcaTest, WholeDevicesOnTheirPortsOrAnyPort) {
+  auto s = ParseNcclIbHca("mlx5_0:2,mlx5_1");
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(IbHcaListsDevice(*s, "mlx5_0", {1, 2}));
+  EXPECT_FALSE(IbHcaListsDevice(*s, "mlx5_0", {1}));  // port 2 limits the entry
+  EXPECT_TRUE(IbHcaListsDevice(*s, "mlx5_0", {}));    // no ports: the name decides
+  EXPECT_FALSE(IbHcaListsDevice(*s, "mlx5_2", {}));
+  auto excl = ParseNcclIbHca("^=mlx5_1:1");
+  ASSERT_TRUE(excl.ok());
+  EXPECT_FALSE(IbHcaSelectsDevice(*excl, "mlx5_1", {}));
+  EXPECT_FALSE(IbHcaSelectsDevice(*excl, "mlx5_1", {1, 2}));  // listed on one port
+  EXPECT_TRUE(IbHcaSelectsDevice(*excl, "mlx5_1", {2}));
+  EXPECT_TRUE(IbHcaSelectsDevice(*excl, "mlx5_10", {}));
+}
+
 TEST(NcclIbHcaTest, RailAndPlaneFieldsEmptyEntriesAndTheLimit) {
   auto s = ParseNcclIbHca("=mlx5_0:1:0:0,,mlx5_1:1:1,");
   ASSERT_TRUE(s.ok()) << s.status().message();
