@@ -22,9 +22,11 @@ run: build
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
 
-# Rewrites the synthetic host trees under tests/fixtures/hosts/ from tests/fixtures/gen/.
+# Rewrites the synthetic host trees under tests/fixtures/hosts/ from tests/fixtures/gen/, and the
+# training-log fixtures under tests/fixtures/logs/.
 fixtures:
 	@python3 tests/fixtures/make_hosts.py
+	@python3 tests/fixtures/logs/make_logs.py
 
 clean:
 	@rm -rf $(BUILD_DIR)

@@ -64,6 +64,7 @@ struct CheckResult {
 struct SampleStats {
   int64_t n = 0;
   double min = 0, median = 0, max = 0, mean = 0, stdev = 0;
+  bool operator==(const SampleStats&) const = default;
 };
 SampleStats ComputeStats(std::vector<double> samples);
 

@@ -1,0 +1,40 @@
+#include "validate/workload_run.h"
+
+namespace ys::validate {
+
+const char* RunStatusName(RunStatus s) {
+  switch (s) {
+    case RunStatus::kSuccess:
+      return "success";
+    case RunStatus::kIncomplete:
+      return "incomplete";
+    case RunStatus::kNoData:
+      return "no_data";
+    case RunStatus::kNoLog:
+      return "no_log";
+    case RunStatus::kUnsupportedFramework:
+      return "unsupported_framework";
+    case RunStatus::kInvalidGradNorm:
+      return "invalid_grad_norm";
+  }
+  return "no_data";
+}
+
+std::optional<RunStatus> ParseRunStatus(std::string_view name) {
+  for (RunStatus s :
+       {RunStatus::kSuccess, RunStatus::kIncomplete, RunStatus::kNoData, RunStatus::kNoLog,
+        RunStatus::kUnsupportedFramework, RunStatus::kInvalidGradNorm}) {
+    if (name == RunStatusName(s)) return s;
+  }
+  return std::nullopt;
+}
+
+WorkloadRun NoLogRun(std::string log_path, std::string reason) {
+  WorkloadRun r;
+  r.status = RunStatus::kNoLog;
+  r.log_path = std::move(log_path);
+  r.reason = std::move(reason);
+  return r;
+}
+
+}  // namespace ys::validate
