@@ -1,6 +1,9 @@
 #include "cli/command.h"
 
 #include <algorithm>
+#include <cstdlib>
+
+#include "core/build_info.h"
 #include <utility>
 
 namespace ys::cli {
@@ -20,6 +23,12 @@ bool RegisterCommand(CommandInfo info) {
 }
 
 const std::vector<CommandInfo>& Commands() { return Registry(); }
+
+std::string DataDir(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  if (const char* env = std::getenv("YARDSTICK_DATA"); env != nullptr && *env != '\0') return env;
+  return kDataDir;
+}
 
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool with_output) {
   if (with_root) {

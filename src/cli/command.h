@@ -25,6 +25,10 @@ struct CommandInfo {
 
 bool RegisterCommand(CommandInfo info);
 
+// Where suites/, baselines/ and specs/ are: --data, else $YARDSTICK_DATA, else the source tree
+// the binary was built from.
+std::string DataDir(const std::string& flag);
+
 // Options shared by the subcommands that run checks (preflight, run, capture).
 struct CheckRunArgs {
   std::string root = "/";

@@ -11,16 +11,21 @@ namespace fs = std::filesystem;
 
 Result<ReferenceSet> ReferenceSet::LoadDirectory(const std::string& dir) {
   ReferenceSet set;
+  YS_RETURN_IF_ERROR(set.AddDirectory(dir));
+  return set;
+}
+
+Status ReferenceSet::AddDirectory(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return set;
+  if (!fs::is_directory(dir, ec)) return Status::Ok();
   std::vector<std::string> files;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     if (it->is_regular_file() && it->path().extension() == ".toml") files.push_back(it->path().string());
   }
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) YS_RETURN_IF_ERROR(set.AddFile(f));
-  return set;
+  for (const auto& f : files) YS_RETURN_IF_ERROR(AddFile(f));
+  return Status::Ok();
 }
 
 Status ReferenceSet::AddFile(const std::string& path) {

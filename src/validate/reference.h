@@ -46,6 +46,8 @@ class ReferenceSet {
  public:
   // Every *.toml below `dir` (recursively, sorted). Absent directory -> empty set.
   static Result<ReferenceSet> LoadDirectory(const std::string& dir);
+  // Every *.toml below `dir`, recursively, in sorted order; an absent directory adds nothing.
+  Status AddDirectory(const std::string& dir);
   Status AddFile(const std::string& path);
   Status AddText(std::string_view toml_text, const std::string& path);
 

@@ -1,0 +1,107 @@
+// `yardstick validate --suite h100 --runs DIR`: the Exemplar verdict. Finds each workload's log,
+// ingests it, scores it against its reference and passes the suite only when every workload is
+// above the threshold. `--record-baseline FILE` turns a golden run into a reference.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "core/report_json.h"
+#include "report/output.h"
+#include "report/scorecard_reporter.h"
+#include "validate/validation.h"
+
+namespace ys::cli {
+namespace {
+
+struct ValidateArgs {
+  std::string suite, runs, data, baselines, out, record, by, hardware, software;
+  std::vector<std::string> references;
+  bool json = false;
+};
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<ValidateArgs>();
+  sub.add_option("--suite", a->suite, "Suite: a chip name (h100, h200, b200, b300, gb200, gb300) or a .toml")
+      ->required();
+  sub.add_option("--runs", a->runs, "Runs directory: llmb-run's install (workloads/*/experiments) or one folder per workload id")
+      ->required();
+  sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
+  sub.add_option("--baselines", a->baselines, "Reference directory (default <data>/baselines/<chip>)");
+  sub.add_option("--reference", a->references, "Additional reference file (repeatable)");
+  sub.add_flag("--json", a->json, "Print the validation document as JSON");
+  sub.add_option("--out", a->out, "Also write validation.json into this directory");
+  sub.add_option("--record-baseline", a->record, "Write a reference recorded from this (golden) run to FILE");
+  sub.add_option("--by", a->by, "With --record-baseline: who made the reference");
+  sub.add_option("--hardware", a->hardware, "With --record-baseline: the golden system");
+  sub.add_option("--software", a->software, "With --record-baseline: software versions");
+  return [a] {
+    std::string data = DataDir(a->data);
+    validate::ValidationInputs in;
+    in.suite_path = a->suite.ends_with(".toml") ? a->suite : data + "/suites/" + a->suite + ".toml";
+    auto suite = validate::LoadSuiteByName(a->suite, data);
+    if (!suite.ok()) {
+      Log(LogLevel::kError, "{}", suite.status().message());
+      return kExitCannotRun;
+    }
+    in.reference_paths.push_back(a->baselines.empty() ? data + "/baselines/" + suite->chip : a->baselines);
+    for (const auto& r : a->references) in.reference_paths.push_back(r);
+    std::string spec = data + "/specs/" + suite->chip + ".toml";
+    if (std::filesystem::exists(spec)) in.spec_path = spec;
+    in.runs_dir = a->runs;
+    auto result = validate::RunValidation(in);
+    if (!result.ok()) {
+      Log(LogLevel::kError, "{}", result.status().message());
+      return kExitCannotRun;
+    }
+    if (!a->out.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(a->out, ec);
+      Status s = report::WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
+      if (!s.ok()) {
+        Log(LogLevel::kError, "{}", s.message());
+        return kExitCannotRun;
+      }
+    }
+    if (!a->record.empty()) {
+      if (std::filesystem::exists(a->record)) {
+        Log(LogLevel::kError, "--record-baseline {}: exists; a reference is never overwritten", a->record);
+        return kExitCannotRun;
+      }
+      std::string by = a->by;
+      if (by.empty()) {
+        char host[256] = {0};
+        ::gethostname(host, sizeof host - 1);
+        const char* user = std::getenv("USER");
+        by = std::string(user ? user : "unknown") + "@" + host;
+      }
+      std::string text = validate::RecordBaseline(*result, by, a->hardware.empty() ? "not stated" : a->hardware,
+                                                  a->software.empty() ? "not stated" : a->software);
+      if (Status s = report::WriteFileAtomic(a->record, text); !s.ok()) {
+        Log(LogLevel::kError, "{}", s.message());
+        return kExitCannotRun;
+      }
+      Log(LogLevel::kWarn, "recorded a reference from this run into {}", a->record);
+    }
+    if (a->json) {
+      std::cout << DumpJson(result->document) << "\n";
+    } else {
+      report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
+      for (const auto& [id, run] : result->discovery.runs) {
+        for (const auto& s : run.superseded) std::cout << "superseded: " << s << "\n";
+      }
+      for (const auto& i : result->discovery.ignored) std::cout << "ignored: " << i << "\n";
+    }
+    return result->card.pass ? kExitPass : kExitFail;
+  };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("validate", "Score a suite's runs against their references: pass only when every workload is above 95%",
+                    Setup)
+
+}  // namespace ys::cli

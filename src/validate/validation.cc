@@ -1,0 +1,144 @@
+#include "validate/validation.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <filesystem>
+
+#include "validate/ingest.h"
+#include "validate/scorecard_json.h"
+#include "validate/toml_util.h"
+
+namespace ys::validate {
+
+namespace fs = std::filesystem;
+
+Result<std::map<std::string, double>> LoadPeakTflops(const std::string& path) {
+  auto text = ReadTextFile(path);
+  if (!text.ok()) return text.status();
+  auto doc = ParseToml(*text, path);
+  if (!doc.ok()) return doc.status();
+  const toml::table* peaks = (*doc)["peak_dense_tflops"].as_table();
+  if (peaks == nullptr) return Status::Invalid(path + ": missing [peak_dense_tflops]");
+  std::map<std::string, double> out;
+  for (const auto& [k, v] : *peaks) {
+    std::string key(k.str());
+    if (key == "source") continue;
+    auto d = v.value<double>();
+    if (!d || *d <= 0) return Status::Invalid(path + ": [peak_dense_tflops] " + key + ": expected a positive number");
+    out[key] = *d;
+  }
+  return out;
+}
+
+namespace {
+
+Measured ToMeasured(const WorkloadRun& run) {
+  Measured m;
+  m.status = RunStatusName(run.status);
+  m.reason = run.reason;
+  m.log_path = run.log_path;
+  if (run.step_time_s) {
+    m.window_samples = static_cast<int>(run.step_time_s->n);
+    m.step_time_mean_s = run.step_time_s->mean;
+    m.step_time_stdev_s = run.step_time_s->stdev;
+  }
+  if (run.tflops_per_gpu && !run.tflops_not_reported) m.tflops_per_gpu = run.tflops_per_gpu->mean;
+  return m;
+}
+
+}  // namespace
+
+Result<ValidationResult> RunValidation(const ValidationInputs& in) {
+  ValidationResult r;
+  auto suite = LoadSuite(in.suite_path);
+  if (!suite.ok()) return suite.status();
+  r.suite = std::move(*suite);
+  for (const auto& p : in.reference_paths) {
+    std::error_code ec;
+    YS_RETURN_IF_ERROR(fs::is_directory(p, ec) ? r.references.AddDirectory(p) : r.references.AddFile(p));
+  }
+  std::map<std::string, double> peaks;
+  if (!in.spec_path.empty()) {
+    auto loaded = LoadPeakTflops(in.spec_path);
+    if (!loaded.ok()) return loaded.status();
+    peaks = std::move(*loaded);
+  }
+  auto discovery = DiscoverRuns(r.suite, in.runs_dir);
+  if (!discovery.ok()) return discovery.status();
+  r.discovery = std::move(*discovery);
+
+  std::map<std::string, Measured> measured;
+  for (const SuiteWorkload& w : r.suite.workloads) {
+    auto found = r.discovery.runs.find(w.id);
+    if (found == r.discovery.runs.end()) continue;  // scored as "no log found"
+    IngestOptions o;
+    o.window = MeasurementWindow{r.suite.window_first, r.suite.window_last};
+    o.seq_len = w.seq_len;  // training logs do not print it
+    if (auto p = peaks.find(w.dtype); p != peaks.end()) o.peak_tflops = p->second;
+    auto run = IngestLog(found->second.log, o);
+    if (!run.ok()) return run.status();
+    Measured m = ToMeasured(*run);
+    // The log must be the suite's workload: the same global batch and GPU count.
+    if (run->shape.global_batch_size && *run->shape.global_batch_size != w.gbs) {
+      m.status = "wrong_shape";
+      m.reason = fmt::format("ran global batch {} ({}), the suite's workload is {}",
+                             *run->shape.global_batch_size, run->shape.global_batch_size_source, w.gbs);
+    } else if (run->shape.gpus && *run->shape.gpus != w.gpus) {
+      m.status = "wrong_shape";
+      m.reason = fmt::format("ran on {} GPUs ({}), the suite's workload runs on {}", *run->shape.gpus,
+                             run->shape.gpus_source, w.gpus);
+    }
+    measured[w.id] = m;
+    r.runs[w.id] = std::move(*run);
+  }
+  r.card = ScoreSuite(r.suite, r.references, measured, peaks);
+  r.document = ToJson(r.suite, r.card);
+  return r;
+}
+
+std::string RecordBaseline(const ValidationResult& r, const std::string& made_by,
+                           const std::string& hardware, const std::string& software) {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
+  auto q = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (c == '\n') {
+        out += "\\n";
+        continue;
+      }
+      out += c;
+    }
+    return out + "\"";
+  };
+  std::string out = "# Reference recorded by `yardstick validate --record-baseline` from a golden run.\n\n";
+  out += "[provenance]\n";
+  out += "chip = " + q(r.suite.chip) + "\n";
+  out += "kind = \"recorded\"\n";
+  out += "release = " + q(r.suite.recipe_release) + "\n";
+  out += "source = " + q("yardstick validate --record-baseline, suite " + r.suite.path) + "\n";
+  out += "date = " + q(date) + "\n";
+  out += "hardware = " + q(hardware) + "\n";
+  out += "software = " + q(software) + "\n";
+  out += "made_by = " + q(made_by) + "\n";
+  out += "metric = \"step_time_s\"\n\n";
+  for (const auto& row : r.card.rows) {
+    if (!row.measured || row.measured->status != "success") continue;
+    const auto& w = row.workload;
+    out += "[[reference]]\n";
+    out += "workload = " + q(w.id) + "\nmodel = " + q(w.model) + "\nsize = " + q(w.size) +
+           "\ndtype = " + q(w.dtype) + "\n";
+    out += fmt::format("gpus = {}\nseq_len = {}\ngbs = {}\nstep_time_s = {:.6f}\n", w.gpus, w.seq_len,
+                       w.gbs, row.measured->step_time_mean_s);
+    if (row.measured->tflops_per_gpu) out += fmt::format("tflops_per_gpu = {:.3f}\n", *row.measured->tflops_per_gpu);
+    out += "file = " + q(fs::path(row.measured->log_path).filename().string()) + "\n\n";
+  }
+  return out;
+}
+
+}  // namespace ys::validate
