@@ -12,6 +12,7 @@ packages=(
   libarchive-dev libzstd-dev libssl-dev libsqlite3-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev
   python3 python3-jsonschema
+  openssl zstd tar
 )
 
 missing=()

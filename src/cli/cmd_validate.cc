@@ -91,7 +91,7 @@ Action Setup(CLI::App& sub) {
     } else {
       report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
       for (const auto& [id, run] : result->discovery.runs) {
-        for (const auto& s : run.superseded) std::cout << "superseded: " << s << "\n";
+        for (const auto& s : run.superseded) std::cout << "superseded: " << s.path << " (" << s.why << ")\n";
       }
       for (const auto& i : result->discovery.ignored) std::cout << "ignored: " << i << "\n";
     }

@@ -92,7 +92,7 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
     std::sort(paths.begin(), paths.end());
     RetrySelection sel = SelectNewestRetries(paths);
     DiscoveredRun run;
-    for (const auto& s : sel.superseded) run.superseded.push_back(s.path + " (older retry of " + s.newest + ")");
+    for (const auto& s : sel.superseded) run.superseded.push_back({s.path, "older retry of " + s.newest});
     // Several jobs of one workload: the newest job counts.
     std::vector<std::string> current = sel.current;
     std::sort(current.begin(), current.end(), [](const std::string& a, const std::string& b) {
@@ -102,7 +102,7 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
     });
     run.log = current.back();
     for (size_t i = 0; i + 1 < current.size(); ++i) {
-      run.superseded.push_back(current[i] + " (earlier job; " + run.log + " counts)");
+      run.superseded.push_back({current[i], "earlier job; " + run.log + " counts"});
     }
     for (const auto& [p, how] : logs) {
       if (p == run.log) run.how = how;

@@ -17,7 +17,11 @@ namespace ys::validate {
 
 struct DiscoveredRun {
   std::string log;                      // the log that counts
-  std::vector<std::string> superseded;  // older retries and earlier jobs, with why
+  struct Superseded {
+    std::string path;
+    std::string why;  // "older retry of ...", "earlier job; ... counts"
+  };
+  std::vector<Superseded> superseded;
   std::vector<std::string> side_files;  // llmb-config, sbatch output, ... of the counted job's folder
   std::string how;                      // "llmb-config_4242.yaml model_info", "folder name"
 };

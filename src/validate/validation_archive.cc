@@ -1,0 +1,136 @@
+#include "validate/validation_archive.h"
+
+#include <unistd.h>
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/build_info.h"
+#include "validate/archive.h"
+#include "validate/scorecard_json.h"
+#include "validate/toml_util.h"
+
+namespace ys::validate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Dump(const nlohmann::ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+// What the jobs ran on, from their llmb-configs, and where the archive was made.
+nlohmann::ordered_json Environment(const ValidationResult& r) {
+  nlohmann::ordered_json env;
+  env["recipe_release"] = r.suite.recipe_release;
+  env["tool"] = std::string("yardstick ") + kVersion + " (" + kGitDescribe + ")";
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  env["archived_on"] = host;
+  nlohmann::ordered_json jobs = nlohmann::ordered_json::object();
+  for (const auto& [id, run] : r.runs) {
+    nlohmann::ordered_json j;
+    if (run.config) {
+      j["job_id"] = run.config->job_id;
+      j["framework"] = run.config->framework;
+      j["container_tag"] = run.config->fw_version;
+      j["gpu_type"] = run.config->gpu_type;
+      j["scale"] = run.config->scale ? nlohmann::ordered_json(*run.config->scale) : nlohmann::ordered_json(nullptr);
+    } else {
+      j["config"] = "no llmb-config beside the log";
+    }
+    jobs[id] = j;
+  }
+  env["jobs"] = jobs;
+  for (const char* v : {"SLURM_JOB_NODELIST", "SLURM_CLUSTER_NAME", "NCCL_VERSION", "CUDA_VERSION",
+                        "NVIDIA_DRIVER_VERSION"}) {
+    if (const char* val = std::getenv(v)) env["env"][v] = val;
+  }
+  return env;
+}
+
+}  // namespace
+
+Status WriteValidationArchive(const ValidationResult& r, const ValidationInputs& in,
+                              const std::string& out_path, const std::string& sign_key) {
+  ArchiveInput a;
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  a.name = "yardstick-validation-" + r.suite.chip + "-" + stamp;
+  a.files_inline["validation.json"] = Dump(r.document);
+  a.files_inline["environment.json"] = Dump(Environment(r));
+  a.files_from_disk["suite.toml"] = in.suite_path;
+  if (!in.spec_path.empty()) a.files_from_disk["spec.toml"] = in.spec_path;
+  // Every reference file the loaded set came from (not only the matched ones: a verifier must
+  // see that no better-matching reference was left out).
+  std::set<std::string> ref_files;
+  for (const auto& ref : r.references.all()) ref_files.insert(ref.provenance.path);
+  int n = 0;
+  for (const auto& f : ref_files) {
+    std::string prefix = (n < 10 ? "0" : "") + std::to_string(n) + "-";
+    ++n;
+    a.files_from_disk["references/" + prefix + fs::path(f).filename().string()] = f;
+  }
+  for (const auto& [id, run] : r.discovery.runs) {
+    std::string dir = "runs/" + id + "/";
+    a.files_from_disk[dir + fs::path(run.log).filename().string()] = run.log;
+    for (const auto& s : run.superseded) a.files_from_disk[dir + fs::path(s.path).filename().string()] = s.path;
+    for (const auto& f : run.side_files) a.files_from_disk[dir + fs::path(f).filename().string()] = f;
+  }
+  return WriteArchive(a, out_path, sign_key);
+}
+
+Result<VerificationReport> VerifyValidationArchive(const std::string& archive_path,
+                                                   const std::string& pubkey,
+                                                   const std::string& work_dir) {
+  auto opened = OpenArchive(archive_path, work_dir, pubkey);
+  if (!opened.ok()) return opened.status();
+  VerificationReport rep;
+  rep.signature = opened->signature_summary;
+  rep.files_checked = opened->manifest.files.size();
+  rep.problems = opened->problems;
+  const std::string root = opened->root_dir;
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{work_dir};
+
+  auto claimed_text = ReadTextFile(root + "/validation.json");
+  if (!claimed_text.ok()) {
+    rep.problems.push_back("validation.json: missing from the archive");
+    return rep;
+  }
+  nlohmann::json claimed = nlohmann::json::parse(*claimed_text, nullptr, /*allow_exceptions=*/false);
+  if (claimed.is_discarded()) {
+    rep.problems.push_back("validation.json: not valid JSON");
+    return rep;
+  }
+  ValidationInputs in;
+  in.suite_path = root + "/suite.toml";
+  in.reference_paths = {root + "/references"};
+  if (fs::exists(root + "/spec.toml")) in.spec_path = root + "/spec.toml";
+  in.runs_dir = root + "/runs";
+  if (!fs::exists(in.runs_dir)) fs::create_directories(in.runs_dir);  // a suite with no runs at all
+  auto again = RunValidation(in);
+  if (!again.ok()) {
+    rep.problems.push_back("re-deriving the validation failed: " + again.status().message());
+    return rep;
+  }
+  rep.recomputed_pass = again->card.pass;
+  rep.recomputed_verdict = again->card.verdict;
+  nlohmann::json recomputed = nlohmann::json::parse(again->document.dump());
+  rep.differences = CompareValidation(claimed, recomputed);
+  return rep;
+}
+
+}  // namespace ys::validate
