@@ -46,6 +46,14 @@ nlohmann::ordered_json Environment(const ValidationResult& r) {
     jobs[id] = j;
   }
   env["jobs"] = jobs;
+  // The archiving host's driver, when it has one (the jobs' own nodes are in their logs).
+  for (const char* f : {"/sys/module/nvidia/version", "/proc/driver/nvidia/version"}) {
+    std::ifstream in(f);
+    std::string line;
+    if (in && std::getline(in, line) && !line.empty()) {
+      env["driver"][f] = line;
+    }
+  }
   for (const char* v : {"SLURM_JOB_NODELIST", "SLURM_CLUSTER_NAME", "NCCL_VERSION", "CUDA_VERSION",
                         "NVIDIA_DRIVER_VERSION"}) {
     if (const char* val = std::getenv(v)) env["env"][v] = val;
