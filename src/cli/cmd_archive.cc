@@ -1,6 +1,5 @@
 // `yardstick archive`: validates a suite's runs and packs everything needed to re-derive the
 // verdict into a .tar.zst with a SHA-256 manifest, optionally signed (Ed25519).
-#include <filesystem>
 #include <iostream>
 
 #include "cli/command.h"
@@ -26,25 +25,17 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--baselines", a->baselines, "Reference directory (default <data>/baselines/<chip>)");
   sub.add_option("--reference", a->references, "Additional reference file (repeatable)");
   return [a] {
-    std::string data = DataDir(a->data);
-    auto suite = validate::LoadSuiteByName(a->suite, data);
-    if (!suite.ok()) {
-      Log(LogLevel::kError, "{}", suite.status().message());
+    auto in = validate::ResolveInputs(a->suite, DataDir(a->data), a->baselines, a->references, a->runs);
+    if (!in.ok()) {
+      Log(LogLevel::kError, "{}", in.status().message());
       return kExitCannotRun;
     }
-    validate::ValidationInputs in;
-    in.suite_path = suite->path;
-    in.reference_paths.push_back(a->baselines.empty() ? data + "/baselines/" + suite->chip : a->baselines);
-    for (const auto& r : a->references) in.reference_paths.push_back(r);
-    std::string spec = data + "/specs/" + suite->chip + ".toml";
-    if (std::filesystem::exists(spec)) in.spec_path = spec;
-    in.runs_dir = a->runs;
-    auto result = validate::RunValidation(in);
+    auto result = validate::RunValidation(*in);
     if (!result.ok()) {
       Log(LogLevel::kError, "{}", result.status().message());
       return kExitCannotRun;
     }
-    if (Status s = validate::WriteValidationArchive(*result, in, a->output, a->sign); !s.ok()) {
+    if (Status s = validate::WriteValidationArchive(*result, *in, a->output, a->sign); !s.ok()) {
       Log(LogLevel::kError, "{}", s.message());
       return kExitCannotRun;
     }

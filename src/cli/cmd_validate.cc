@@ -39,20 +39,12 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--hardware", a->hardware, "With --record-baseline: the golden system");
   sub.add_option("--software", a->software, "With --record-baseline: software versions");
   return [a] {
-    std::string data = DataDir(a->data);
-    validate::ValidationInputs in;
-    in.suite_path = a->suite.ends_with(".toml") ? a->suite : data + "/suites/" + a->suite + ".toml";
-    auto suite = validate::LoadSuiteByName(a->suite, data);
-    if (!suite.ok()) {
-      Log(LogLevel::kError, "{}", suite.status().message());
+    auto in = validate::ResolveInputs(a->suite, DataDir(a->data), a->baselines, a->references, a->runs);
+    if (!in.ok()) {
+      Log(LogLevel::kError, "{}", in.status().message());
       return kExitCannotRun;
     }
-    in.reference_paths.push_back(a->baselines.empty() ? data + "/baselines/" + suite->chip : a->baselines);
-    for (const auto& r : a->references) in.reference_paths.push_back(r);
-    std::string spec = data + "/specs/" + suite->chip + ".toml";
-    if (std::filesystem::exists(spec)) in.spec_path = spec;
-    in.runs_dir = a->runs;
-    auto result = validate::RunValidation(in);
+    auto result = validate::RunValidation(*in);
     if (!result.ok()) {
       Log(LogLevel::kError, "{}", result.status().message());
       return kExitCannotRun;

@@ -49,6 +49,23 @@ Measured ToMeasured(const WorkloadRun& run) {
 
 }  // namespace
 
+Result<ValidationInputs> ResolveInputs(const std::string& suite_name, const std::string& data_dir,
+                                       const std::string& baselines_dir,
+                                       const std::vector<std::string>& extra_references,
+                                       const std::string& runs_dir) {
+  auto suite = LoadSuiteByName(suite_name, data_dir);
+  if (!suite.ok()) return suite.status();
+  ValidationInputs in;
+  in.suite_path = suite->path;
+  in.reference_paths.push_back(baselines_dir.empty() ? data_dir + "/baselines/" + suite->chip : baselines_dir);
+  for (const auto& r : extra_references) in.reference_paths.push_back(r);
+  std::string spec = data_dir + "/specs/" + suite->chip + ".toml";
+  std::error_code ec;
+  if (fs::exists(spec, ec)) in.spec_path = spec;
+  in.runs_dir = runs_dir;
+  return in;
+}
+
 Result<ValidationResult> RunValidation(const ValidationInputs& in) {
   ValidationResult r;
   auto suite = LoadSuite(in.suite_path);

@@ -34,6 +34,14 @@ struct ValidationResult {
   nlohmann::ordered_json document;          // validation.json
 };
 
+// The inputs as the CLI names them: a suite by chip name or .toml path, the data directory with
+// suites/, baselines/<chip>/ and specs/<chip>.toml, an optional reference directory replacing
+// baselines/<chip>, extra reference files, and the runs directory.
+Result<ValidationInputs> ResolveInputs(const std::string& suite, const std::string& data_dir,
+                                       const std::string& baselines_dir,
+                                       const std::vector<std::string>& extra_references,
+                                       const std::string& runs_dir);
+
 // Errors (exit 2) for unreadable or malformed inputs: the suite, a reference file, the runs
 // directory, or a log that is not text. A workload that is missing, incomplete or invalid is
 // not an error: it fails its row, with the reason.
