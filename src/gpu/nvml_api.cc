@@ -11,40 +11,41 @@ Api ResolveApi(const DynamicLibrary& lib) {
 }
 
 std::string ReturnName(nvmlReturn_t rc) {
-  switch (rc) {
-    case NVML_SUCCESS: return "NVML_SUCCESS";
-    case NVML_ERROR_UNINITIALIZED: return "NVML_ERROR_UNINITIALIZED";
-    case NVML_ERROR_INVALID_ARGUMENT: return "NVML_ERROR_INVALID_ARGUMENT";
-    case NVML_ERROR_NOT_SUPPORTED: return "NVML_ERROR_NOT_SUPPORTED";
-    case NVML_ERROR_NO_PERMISSION: return "NVML_ERROR_NO_PERMISSION";
-    case NVML_ERROR_ALREADY_INITIALIZED: return "NVML_ERROR_ALREADY_INITIALIZED";
-    case NVML_ERROR_NOT_FOUND: return "NVML_ERROR_NOT_FOUND";
-    case NVML_ERROR_INSUFFICIENT_SIZE: return "NVML_ERROR_INSUFFICIENT_SIZE";
-    case NVML_ERROR_INSUFFICIENT_POWER: return "NVML_ERROR_INSUFFICIENT_POWER";
-    case NVML_ERROR_DRIVER_NOT_LOADED: return "NVML_ERROR_DRIVER_NOT_LOADED";
-    case NVML_ERROR_TIMEOUT: return "NVML_ERROR_TIMEOUT";
-    case NVML_ERROR_IRQ_ISSUE: return "NVML_ERROR_IRQ_ISSUE";
-    case NVML_ERROR_LIBRARY_NOT_FOUND: return "NVML_ERROR_LIBRARY_NOT_FOUND";
-    case NVML_ERROR_FUNCTION_NOT_FOUND: return "NVML_ERROR_FUNCTION_NOT_FOUND";
-    case NVML_ERROR_CORRUPTED_INFOROM: return "NVML_ERROR_CORRUPTED_INFOROM";
-    case NVML_ERROR_GPU_IS_LOST: return "NVML_ERROR_GPU_IS_LOST";
-    case NVML_ERROR_RESET_REQUIRED: return "NVML_ERROR_RESET_REQUIRED";
-    case NVML_ERROR_OPERATING_SYSTEM: return "NVML_ERROR_OPERATING_SYSTEM";
-    case NVML_ERROR_LIB_RM_VERSION_MISMATCH: return "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
-    case NVML_ERROR_IN_USE: return "NVML_ERROR_IN_USE";
-    case NVML_ERROR_MEMORY: return "NVML_ERROR_MEMORY";
-    case NVML_ERROR_NO_DATA: return "NVML_ERROR_NO_DATA";
-    case NVML_ERROR_VGPU_ECC_NOT_SUPPORTED: return "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED";
-    case NVML_ERROR_INSUFFICIENT_RESOURCES: return "NVML_ERROR_INSUFFICIENT_RESOURCES";
-    case NVML_ERROR_FREQ_NOT_SUPPORTED: return "NVML_ERROR_FREQ_NOT_SUPPORTED";
-    case NVML_ERROR_ARGUMENT_VERSION_MISMATCH: return "NVML_ERROR_ARGUMENT_VERSION_MISMATCH";
-    case NVML_ERROR_DEPRECATED: return "NVML_ERROR_DEPRECATED";
-    case NVML_ERROR_NOT_READY: return "NVML_ERROR_NOT_READY";
-    case NVML_ERROR_GPU_NOT_FOUND: return "NVML_ERROR_GPU_NOT_FOUND";
-    case NVML_ERROR_INVALID_STATE: return "NVML_ERROR_INVALID_STATE";
-    case NVML_ERROR_UNKNOWN: return "NVML_ERROR_UNKNOWN";
-    default: return "NVML_RETURN_" + std::to_string(rc);
-  }
+#define YS_NVML_RETURN_NAME(code) \
+  if (rc == code) return #code;
+  YS_NVML_RETURN_NAME(NVML_SUCCESS)
+  YS_NVML_RETURN_NAME(NVML_ERROR_UNINITIALIZED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_INVALID_ARGUMENT)
+  YS_NVML_RETURN_NAME(NVML_ERROR_NOT_SUPPORTED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_NO_PERMISSION)
+  YS_NVML_RETURN_NAME(NVML_ERROR_ALREADY_INITIALIZED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_NOT_FOUND)
+  YS_NVML_RETURN_NAME(NVML_ERROR_INSUFFICIENT_SIZE)
+  YS_NVML_RETURN_NAME(NVML_ERROR_INSUFFICIENT_POWER)
+  YS_NVML_RETURN_NAME(NVML_ERROR_DRIVER_NOT_LOADED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_TIMEOUT)
+  YS_NVML_RETURN_NAME(NVML_ERROR_IRQ_ISSUE)
+  YS_NVML_RETURN_NAME(NVML_ERROR_LIBRARY_NOT_FOUND)
+  YS_NVML_RETURN_NAME(NVML_ERROR_FUNCTION_NOT_FOUND)
+  YS_NVML_RETURN_NAME(NVML_ERROR_CORRUPTED_INFOROM)
+  YS_NVML_RETURN_NAME(NVML_ERROR_GPU_IS_LOST)
+  YS_NVML_RETURN_NAME(NVML_ERROR_RESET_REQUIRED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_OPERATING_SYSTEM)
+  YS_NVML_RETURN_NAME(NVML_ERROR_LIB_RM_VERSION_MISMATCH)
+  YS_NVML_RETURN_NAME(NVML_ERROR_IN_USE)
+  YS_NVML_RETURN_NAME(NVML_ERROR_MEMORY)
+  YS_NVML_RETURN_NAME(NVML_ERROR_NO_DATA)
+  YS_NVML_RETURN_NAME(NVML_ERROR_VGPU_ECC_NOT_SUPPORTED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_INSUFFICIENT_RESOURCES)
+  YS_NVML_RETURN_NAME(NVML_ERROR_FREQ_NOT_SUPPORTED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_ARGUMENT_VERSION_MISMATCH)
+  YS_NVML_RETURN_NAME(NVML_ERROR_DEPRECATED)
+  YS_NVML_RETURN_NAME(NVML_ERROR_NOT_READY)
+  YS_NVML_RETURN_NAME(NVML_ERROR_GPU_NOT_FOUND)
+  YS_NVML_RETURN_NAME(NVML_ERROR_INVALID_STATE)
+  YS_NVML_RETURN_NAME(NVML_ERROR_UNKNOWN)
+#undef YS_NVML_RETURN_NAME
+  return "NVML_RETURN_" + std::to_string(rc);
 }
 
 std::string ErrorText(const Api& api, nvmlReturn_t rc) {
@@ -61,14 +62,19 @@ Status ToStatus(const Api& api, nvmlReturn_t rc, std::string_view call) {
   std::string message = std::string(call) + ": " + ErrorText(api, rc);
   switch (rc) {
     case NVML_ERROR_NOT_SUPPORTED:
-    case NVML_ERROR_FUNCTION_NOT_FOUND: return Status::Unsupported(std::move(message));
-    case NVML_ERROR_NO_PERMISSION: return Status::Denied(std::move(message));
+    case NVML_ERROR_FUNCTION_NOT_FOUND:
+      return Status::Unsupported(std::move(message));
+    case NVML_ERROR_NO_PERMISSION:
+      return Status::Denied(std::move(message));
     case NVML_ERROR_DRIVER_NOT_LOADED:
     case NVML_ERROR_LIBRARY_NOT_FOUND:
     case NVML_ERROR_GPU_NOT_FOUND:
-    case NVML_ERROR_NOT_FOUND: return Status::NotFound(std::move(message));
-    case NVML_ERROR_INVALID_ARGUMENT: return Status::Invalid(std::move(message));
-    default: return Status::Io(std::move(message));
+    case NVML_ERROR_NOT_FOUND:
+      return Status::NotFound(std::move(message));
+    case NVML_ERROR_INVALID_ARGUMENT:
+      return Status::Invalid(std::move(message));
+    default:
+      return Status::Io(std::move(message));
   }
 }
 
@@ -76,9 +82,10 @@ Result<Library> Library::Open(const std::string& name) {
   auto lib = DynamicLibrary::Open(name);
   if (!lib.ok()) return Status::NotFound("NVML not found: " + lib.status().message());
   Api api = ResolveApi(*lib);
-  for (auto [symbol, present] : {std::pair{"nvmlInit_v2", api.nvmlInit_v2 != nullptr},
-                                 std::pair{"nvmlShutdown", api.nvmlShutdown != nullptr},
-                                 std::pair{"nvmlDeviceGetCount_v2", api.nvmlDeviceGetCount_v2 != nullptr}}) {
+  for (auto [symbol, present] :
+       {std::pair{"nvmlInit_v2", api.nvmlInit_v2 != nullptr},
+        std::pair{"nvmlShutdown", api.nvmlShutdown != nullptr},
+        std::pair{"nvmlDeviceGetCount_v2", api.nvmlDeviceGetCount_v2 != nullptr}}) {
     if (!present) {
       return Status::Unsupported("NVML not usable: " + name + " does not export " + symbol);
     }

@@ -27,20 +27,20 @@ namespace ys::gpu::nvml {
 inline constexpr const char* kLibraryName = "libnvidia-ml.so.1";
 
 // ---- Scalar types. C enums are 4 bytes in the x86-64 and aarch64 ABIs. ----
-using nvmlReturn_t = int;                 // enum nvmlReturn_enum
-using nvmlEnableState_t = int;            // enum nvmlEnableState_enum
-using nvmlPstates_t = int;                // enum nvmlPStates_enum
-using nvmlClockType_t = int;              // enum nvmlClockType_enum
-using nvmlTemperatureSensors_t = int;     // enum nvmlTemperatureSensors_enum
-using nvmlTemperatureThresholds_t = int;  // enum nvmlTemperatureThresholds_enum
-using nvmlMemoryErrorType_t = int;        // enum nvmlMemoryErrorType_enum
-using nvmlEccCounterType_t = int;         // enum nvmlEccCounterType_enum
-using nvmlPageRetirementCause_t = int;    // enum nvmlPageRetirementCause_enum
-using nvmlNvLinkErrorCounter_t = int;     // enum nvmlNvLinkErrorCounter_enum
-using nvmlGpuTopologyLevel_t = int;       // enum nvmlGpuLevel_enum
+using nvmlReturn_t = int;                    // enum nvmlReturn_enum
+using nvmlEnableState_t = int;               // enum nvmlEnableState_enum
+using nvmlPstates_t = int;                   // enum nvmlPStates_enum
+using nvmlClockType_t = int;                 // enum nvmlClockType_enum
+using nvmlTemperatureSensors_t = int;        // enum nvmlTemperatureSensors_enum
+using nvmlTemperatureThresholds_t = int;     // enum nvmlTemperatureThresholds_enum
+using nvmlMemoryErrorType_t = int;           // enum nvmlMemoryErrorType_enum
+using nvmlEccCounterType_t = int;            // enum nvmlEccCounterType_enum
+using nvmlPageRetirementCause_t = int;       // enum nvmlPageRetirementCause_enum
+using nvmlNvLinkErrorCounter_t = int;        // enum nvmlNvLinkErrorCounter_enum
+using nvmlGpuTopologyLevel_t = int;          // enum nvmlGpuLevel_enum
 using nvmlGpuFabricState_t = unsigned char;  // typedef unsigned char nvmlGpuFabricState_t
-struct nvmlDevice_st;                     // opaque
-using nvmlDevice_t = nvmlDevice_st*;      // typedef struct nvmlDevice_st* nvmlDevice_t
+struct nvmlDevice_st;                        // opaque
+using nvmlDevice_t = nvmlDevice_st*;         // typedef struct nvmlDevice_st* nvmlDevice_t
 
 // nvmlReturn_t values (nvmlReturn_enum).
 inline constexpr nvmlReturn_t NVML_SUCCESS = 0;
@@ -88,7 +88,8 @@ inline constexpr nvmlMemoryErrorType_t NVML_MEMORY_ERROR_TYPE_CORRECTED = 0;
 inline constexpr nvmlMemoryErrorType_t NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1;
 inline constexpr nvmlEccCounterType_t NVML_VOLATILE_ECC = 0;
 inline constexpr nvmlEccCounterType_t NVML_AGGREGATE_ECC = 1;
-inline constexpr nvmlPageRetirementCause_t NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS = 0;
+inline constexpr nvmlPageRetirementCause_t
+    NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS = 0;
 inline constexpr nvmlPageRetirementCause_t NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR = 1;
 inline constexpr nvmlNvLinkErrorCounter_t NVML_NVLINK_ERROR_DL_REPLAY = 0;
 inline constexpr nvmlNvLinkErrorCounter_t NVML_NVLINK_ERROR_DL_RECOVERY = 1;
@@ -122,8 +123,8 @@ struct nvmlPciInfo_t {
   unsigned int domain;
   unsigned int bus;
   unsigned int device;
-  unsigned int pciDeviceId;     // device id << 16 | vendor id
-  unsigned int pciSubSystemId;  // "Added in NVML 2.285 API"
+  unsigned int pciDeviceId;                        // device id << 16 | vendor id
+  unsigned int pciSubSystemId;                     // "Added in NVML 2.285 API"
   char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];  // "00000000:1B:00.0"
 };
 static_assert(offsetof(nvmlPciInfo_t, domain) == 16);
@@ -186,81 +187,83 @@ struct nvmlGpuFabricInfo_v3_t {
 static_assert(offsetof(nvmlGpuFabricInfo_v3_t, healthSummary) == 36);
 static_assert(sizeof(nvmlGpuFabricInfo_v3_t) == 40);
 
-// #define NVML_STRUCT_VERSION(data, ver) (unsigned int)(sizeof(nvml##data##_v##ver##_t) | (ver << 24U))
+// nvml.h: #define NVML_STRUCT_VERSION(data, ver)
+//            (unsigned int)(sizeof(nvml##data##_v##ver##_t) | (ver << 24U))
 inline constexpr unsigned int nvmlGpuFabricInfo_v2 = sizeof(nvmlGpuFabricInfo_v2_t) | (2u << 24);
 inline constexpr unsigned int nvmlGpuFabricInfo_v3 = sizeof(nvmlGpuFabricInfo_v3_t) | (3u << 24);
 
 // ---- Functions: X(name, return type, parameter list), each exactly as nvml.h declares it. ----
-#define YS_NVML_FUNCTIONS(X)                                                                     \
-  X(nvmlInit_v2, nvmlReturn_t, (void))                                                          \
-  X(nvmlShutdown, nvmlReturn_t, (void))                                                         \
-  X(nvmlErrorString, const char*, (nvmlReturn_t result))                                        \
-  X(nvmlSystemGetDriverVersion, nvmlReturn_t, (char* version, unsigned int length))             \
-  X(nvmlSystemGetNVMLVersion, nvmlReturn_t, (char* version, unsigned int length))               \
-  X(nvmlSystemGetCudaDriverVersion, nvmlReturn_t, (int* cudaDriverVersion))                     \
-  X(nvmlSystemGetCudaDriverVersion_v2, nvmlReturn_t, (int* cudaDriverVersion))                  \
-  X(nvmlDeviceGetCount_v2, nvmlReturn_t, (unsigned int* deviceCount))                           \
-  X(nvmlDeviceGetHandleByIndex_v2, nvmlReturn_t, (unsigned int index, nvmlDevice_t* device))    \
-  X(nvmlDeviceGetUUID, nvmlReturn_t, (nvmlDevice_t device, char* uuid, unsigned int length))    \
-  X(nvmlDeviceGetName, nvmlReturn_t, (nvmlDevice_t device, char* name, unsigned int length))    \
-  X(nvmlDeviceGetSerial, nvmlReturn_t, (nvmlDevice_t device, char* serial, unsigned int length)) \
-  X(nvmlDeviceGetPciInfo_v3, nvmlReturn_t, (nvmlDevice_t device, nvmlPciInfo_t* pci))           \
-  X(nvmlDeviceGetPersistenceMode, nvmlReturn_t, (nvmlDevice_t device, nvmlEnableState_t* mode)) \
-  X(nvmlDeviceGetPerformanceState, nvmlReturn_t, (nvmlDevice_t device, nvmlPstates_t* pState))  \
-  X(nvmlDeviceGetClockInfo, nvmlReturn_t,                                                       \
-    (nvmlDevice_t device, nvmlClockType_t type, unsigned int* clock))                           \
-  X(nvmlDeviceGetMaxClockInfo, nvmlReturn_t,                                                    \
-    (nvmlDevice_t device, nvmlClockType_t type, unsigned int* clock))                           \
-  X(nvmlDeviceGetCurrentClocksEventReasons, nvmlReturn_t,                                       \
-    (nvmlDevice_t device, unsigned long long* clocksEventReasons))                              \
-  X(nvmlDeviceGetCurrentClocksThrottleReasons, nvmlReturn_t,                                    \
-    (nvmlDevice_t device, unsigned long long* clocksThrottleReasons))                           \
-  X(nvmlDeviceGetPowerUsage, nvmlReturn_t, (nvmlDevice_t device, unsigned int* power))          \
-  X(nvmlDeviceGetEnforcedPowerLimit, nvmlReturn_t, (nvmlDevice_t device, unsigned int* limit))  \
-  X(nvmlDeviceGetPowerManagementDefaultLimit, nvmlReturn_t,                                     \
-    (nvmlDevice_t device, unsigned int* defaultLimit))                                          \
-  X(nvmlDeviceGetTemperature, nvmlReturn_t,                                                     \
-    (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int* temp))             \
-  X(nvmlDeviceGetTemperatureThreshold, nvmlReturn_t,                                            \
-    (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int* temp))       \
-  X(nvmlDeviceGetEccMode, nvmlReturn_t,                                                         \
-    (nvmlDevice_t device, nvmlEnableState_t* current, nvmlEnableState_t* pending))              \
-  X(nvmlDeviceGetTotalEccErrors, nvmlReturn_t,                                                  \
-    (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType,    \
-     unsigned long long* eccCounts))                                                            \
-  X(nvmlDeviceGetRetiredPages, nvmlReturn_t,                                                    \
-    (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int* pageCount,             \
-     unsigned long long* addresses))                                                            \
-  X(nvmlDeviceGetRetiredPagesPendingStatus, nvmlReturn_t,                                       \
-    (nvmlDevice_t device, nvmlEnableState_t* isPending))                                        \
-  X(nvmlDeviceGetRemappedRows, nvmlReturn_t,                                                    \
-    (nvmlDevice_t device, unsigned int* corrRows, unsigned int* uncRows,                        \
-     unsigned int* isPending, unsigned int* failureOccurred))                                   \
-  X(nvmlDeviceGetNvLinkState, nvmlReturn_t,                                                     \
-    (nvmlDevice_t device, unsigned int link, nvmlEnableState_t* isActive))                      \
-  X(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t,                                          \
-    (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t* pci))                               \
-  X(nvmlDeviceGetNvLinkErrorCounter, nvmlReturn_t,                                              \
-    (nvmlDevice_t device, unsigned int link, nvmlNvLinkErrorCounter_t counter,                  \
-     unsigned long long* counterValue))                                                         \
-  X(nvmlDeviceGetGpuFabricInfo, nvmlReturn_t,                                                   \
-    (nvmlDevice_t device, nvmlGpuFabricInfo_t* gpuFabricInfo))                                  \
-  /* nvmlGpuFabricInfoV_t*: a v2 or v3 struct, told apart by its .version */                    \
-  X(nvmlDeviceGetGpuFabricInfoV, nvmlReturn_t, (nvmlDevice_t device, void* gpuFabricInfo))      \
-  X(nvmlDeviceGetCurrPcieLinkGeneration, nvmlReturn_t,                                          \
-    (nvmlDevice_t device, unsigned int* currLinkGen))                                           \
-  X(nvmlDeviceGetMaxPcieLinkGeneration, nvmlReturn_t,                                           \
-    (nvmlDevice_t device, unsigned int* maxLinkGen))                                            \
-  X(nvmlDeviceGetCurrPcieLinkWidth, nvmlReturn_t,                                               \
-    (nvmlDevice_t device, unsigned int* currLinkWidth))                                         \
-  X(nvmlDeviceGetMaxPcieLinkWidth, nvmlReturn_t, (nvmlDevice_t device, unsigned int* maxLinkWidth)) \
-  X(nvmlDeviceGetPcieReplayCounter, nvmlReturn_t, (nvmlDevice_t device, unsigned int* value))   \
-  X(nvmlDeviceGetMigMode, nvmlReturn_t,                                                         \
-    (nvmlDevice_t device, unsigned int* currentMode, unsigned int* pendingMode))                \
-  X(nvmlDeviceGetComputeRunningProcesses_v3, nvmlReturn_t,                                      \
-    (nvmlDevice_t device, unsigned int* infoCount, nvmlProcessInfo_t* infos))                   \
-  X(nvmlDeviceGetTopologyCommonAncestor, nvmlReturn_t,                                          \
-    (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t* pathInfo))
+#define YS_NVML_FUNCTIONS(X)                                                                      \
+  X(nvmlInit_v2, nvmlReturn_t, (void))                                                            \
+  X(nvmlShutdown, nvmlReturn_t, (void))                                                           \
+  X(nvmlErrorString, const char*, (nvmlReturn_t result))                                          \
+  X(nvmlSystemGetDriverVersion, nvmlReturn_t, (char* version, unsigned int length))               \
+  X(nvmlSystemGetNVMLVersion, nvmlReturn_t, (char* version, unsigned int length))                 \
+  X(nvmlSystemGetCudaDriverVersion, nvmlReturn_t, (int* cudaDriverVersion))                       \
+  X(nvmlSystemGetCudaDriverVersion_v2, nvmlReturn_t, (int* cudaDriverVersion))                    \
+  X(nvmlDeviceGetCount_v2, nvmlReturn_t, (unsigned int* deviceCount))                             \
+  X(nvmlDeviceGetHandleByIndex_v2, nvmlReturn_t, (unsigned int index, nvmlDevice_t* device))      \
+  X(nvmlDeviceGetUUID, nvmlReturn_t, (nvmlDevice_t device, char* uuid, unsigned int length))      \
+  X(nvmlDeviceGetName, nvmlReturn_t, (nvmlDevice_t device, char* name, unsigned int length))      \
+  X(nvmlDeviceGetSerial, nvmlReturn_t, (nvmlDevice_t device, char* serial, unsigned int length))  \
+  X(nvmlDeviceGetPciInfo_v3, nvmlReturn_t, (nvmlDevice_t device, nvmlPciInfo_t * pci))            \
+  X(nvmlDeviceGetPersistenceMode, nvmlReturn_t, (nvmlDevice_t device, nvmlEnableState_t * mode))  \
+  X(nvmlDeviceGetPerformanceState, nvmlReturn_t, (nvmlDevice_t device, nvmlPstates_t * pState))   \
+  X(nvmlDeviceGetClockInfo, nvmlReturn_t,                                                         \
+    (nvmlDevice_t device, nvmlClockType_t type, unsigned int* clock))                             \
+  X(nvmlDeviceGetMaxClockInfo, nvmlReturn_t,                                                      \
+    (nvmlDevice_t device, nvmlClockType_t type, unsigned int* clock))                             \
+  X(nvmlDeviceGetCurrentClocksEventReasons, nvmlReturn_t,                                         \
+    (nvmlDevice_t device, unsigned long long* clocksEventReasons))                                \
+  X(nvmlDeviceGetCurrentClocksThrottleReasons, nvmlReturn_t,                                      \
+    (nvmlDevice_t device, unsigned long long* clocksThrottleReasons))                             \
+  X(nvmlDeviceGetPowerUsage, nvmlReturn_t, (nvmlDevice_t device, unsigned int* power))            \
+  X(nvmlDeviceGetEnforcedPowerLimit, nvmlReturn_t, (nvmlDevice_t device, unsigned int* limit))    \
+  X(nvmlDeviceGetPowerManagementDefaultLimit, nvmlReturn_t,                                       \
+    (nvmlDevice_t device, unsigned int* defaultLimit))                                            \
+  X(nvmlDeviceGetTemperature, nvmlReturn_t,                                                       \
+    (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int* temp))               \
+  X(nvmlDeviceGetTemperatureThreshold, nvmlReturn_t,                                              \
+    (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int* temp))         \
+  X(nvmlDeviceGetEccMode, nvmlReturn_t,                                                           \
+    (nvmlDevice_t device, nvmlEnableState_t * current, nvmlEnableState_t * pending))              \
+  X(nvmlDeviceGetTotalEccErrors, nvmlReturn_t,                                                    \
+    (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType,      \
+     unsigned long long* eccCounts))                                                              \
+  X(nvmlDeviceGetRetiredPages, nvmlReturn_t,                                                      \
+    (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int* pageCount,               \
+     unsigned long long* addresses))                                                              \
+  X(nvmlDeviceGetRetiredPagesPendingStatus, nvmlReturn_t,                                         \
+    (nvmlDevice_t device, nvmlEnableState_t * isPending))                                         \
+  X(nvmlDeviceGetRemappedRows, nvmlReturn_t,                                                      \
+    (nvmlDevice_t device, unsigned int* corrRows, unsigned int* uncRows, unsigned int* isPending, \
+     unsigned int* failureOccurred))                                                              \
+  X(nvmlDeviceGetNvLinkState, nvmlReturn_t,                                                       \
+    (nvmlDevice_t device, unsigned int link, nvmlEnableState_t* isActive))                        \
+  X(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t,                                            \
+    (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t* pci))                                 \
+  X(nvmlDeviceGetNvLinkErrorCounter, nvmlReturn_t,                                                \
+    (nvmlDevice_t device, unsigned int link, nvmlNvLinkErrorCounter_t counter,                    \
+     unsigned long long* counterValue))                                                           \
+  X(nvmlDeviceGetGpuFabricInfo, nvmlReturn_t,                                                     \
+    (nvmlDevice_t device, nvmlGpuFabricInfo_t * gpuFabricInfo))                                   \
+  /* nvmlGpuFabricInfoV_t*: a v2 or v3 struct, told apart by its .version */                      \
+  X(nvmlDeviceGetGpuFabricInfoV, nvmlReturn_t, (nvmlDevice_t device, void* gpuFabricInfo))        \
+  X(nvmlDeviceGetCurrPcieLinkGeneration, nvmlReturn_t,                                            \
+    (nvmlDevice_t device, unsigned int* currLinkGen))                                             \
+  X(nvmlDeviceGetMaxPcieLinkGeneration, nvmlReturn_t,                                             \
+    (nvmlDevice_t device, unsigned int* maxLinkGen))                                              \
+  X(nvmlDeviceGetCurrPcieLinkWidth, nvmlReturn_t,                                                 \
+    (nvmlDevice_t device, unsigned int* currLinkWidth))                                           \
+  X(nvmlDeviceGetMaxPcieLinkWidth, nvmlReturn_t,                                                  \
+    (nvmlDevice_t device, unsigned int* maxLinkWidth))                                            \
+  X(nvmlDeviceGetPcieReplayCounter, nvmlReturn_t, (nvmlDevice_t device, unsigned int* value))     \
+  X(nvmlDeviceGetMigMode, nvmlReturn_t,                                                           \
+    (nvmlDevice_t device, unsigned int* currentMode, unsigned int* pendingMode))                  \
+  X(nvmlDeviceGetComputeRunningProcesses_v3, nvmlReturn_t,                                        \
+    (nvmlDevice_t device, unsigned int* infoCount, nvmlProcessInfo_t* infos))                     \
+  X(nvmlDeviceGetTopologyCommonAncestor, nvmlReturn_t,                                            \
+    (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t * pathInfo))
 
 // The function table the reader calls through. Every member may be nullptr: the installed NVML
 // does not export it, and the queries that need it answer "not supported". Tests fill a table

@@ -39,11 +39,16 @@ std::string UuidText(const unsigned char (&b)[NVML_GPU_FABRIC_UUID_LEN]) {
 
 std::string FabricStateName(nvmlGpuFabricState_t state) {
   switch (state) {
-    case NVML_GPU_FABRIC_STATE_NOT_SUPPORTED: return "not supported";
-    case NVML_GPU_FABRIC_STATE_NOT_STARTED: return "not started";
-    case NVML_GPU_FABRIC_STATE_IN_PROGRESS: return "in progress";
-    case NVML_GPU_FABRIC_STATE_COMPLETED: return "completed";
-    default: return "unknown (" + std::to_string(state) + ")";
+    case NVML_GPU_FABRIC_STATE_NOT_SUPPORTED:
+      return "not supported";
+    case NVML_GPU_FABRIC_STATE_NOT_STARTED:
+      return "not started";
+    case NVML_GPU_FABRIC_STATE_IN_PROGRESS:
+      return "in progress";
+    case NVML_GPU_FABRIC_STATE_COMPLETED:
+      return "completed";
+    default:
+      return "unknown (" + std::to_string(state) + ")";
   }
 }
 
@@ -113,7 +118,8 @@ class Reader {
         // A GPU NVML counts but cannot open (fallen off the bus, lost): every answer says why.
         handles[i] = nullptr;
         std::string why = Why(rc, "nvmlDeviceGetHandleByIndex_v2");
-        ForEachDeviceField(d, [&](const char*, auto& f) { f = std::decay_t<decltype(f)>::Missing(why); });
+        ForEachDeviceField(
+            d, [&](const char*, auto& f) { f = std::decay_t<decltype(f)>::Missing(why); });
       } else {
         ReadDevice(handles[i], d);
       }
@@ -136,8 +142,10 @@ class Reader {
 
     d.persistence_mode = Get<bool, nvmlEnableState_t>(YS_NVML_FN(nvmlDeviceGetPersistenceMode), h);
     d.performance_state = Get<int, nvmlPstates_t>(YS_NVML_FN(nvmlDeviceGetPerformanceState), h);
-    d.sm_clock_mhz = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetClockInfo), h, NVML_CLOCK_SM);
-    d.mem_clock_mhz = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetClockInfo), h, NVML_CLOCK_MEM);
+    d.sm_clock_mhz =
+        Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetClockInfo), h, NVML_CLOCK_SM);
+    d.mem_clock_mhz =
+        Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetClockInfo), h, NVML_CLOCK_MEM);
     d.max_sm_clock_mhz =
         Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetMaxClockInfo), h, NVML_CLOCK_SM);
     // The new name first; drivers before 535 export only the old one (same bits).
@@ -145,8 +153,8 @@ class Reader {
       d.clocks_event_reasons =
           Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetCurrentClocksEventReasons), h);
     } else {
-      d.clocks_event_reasons =
-          Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetCurrentClocksThrottleReasons), h);
+      d.clocks_event_reasons = Get<uint64_t, unsigned long long>(
+          YS_NVML_FN(nvmlDeviceGetCurrentClocksThrottleReasons), h);
     }
 
     d.power_usage_mw = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetPowerUsage), h);
@@ -169,11 +177,14 @@ class Reader {
     ReadNvLinks(h, d);
     ReadFabric(h, d);
 
-    d.pcie_gen_current = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetCurrPcieLinkGeneration), h);
+    d.pcie_gen_current =
+        Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetCurrPcieLinkGeneration), h);
     d.pcie_gen_max = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetMaxPcieLinkGeneration), h);
-    d.pcie_width_current = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetCurrPcieLinkWidth), h);
+    d.pcie_width_current =
+        Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetCurrPcieLinkWidth), h);
     d.pcie_width_max = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetMaxPcieLinkWidth), h);
-    d.pcie_replay_counter = Get<uint64_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetPcieReplayCounter), h);
+    d.pcie_replay_counter =
+        Get<uint64_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetPcieReplayCounter), h);
 
     unsigned int mig_current = 0, mig_pending = 0;
     nvmlReturn_t rc = Call(api_.nvmlDeviceGetMigMode, h, &mig_current, &mig_pending);
@@ -188,7 +199,8 @@ class Reader {
     d.ecc_enabled = rc == NVML_SUCCESS ? Field<bool>::Of(current == NVML_FEATURE_ENABLED)
                                        : Field<bool>::Missing(Why(rc, "nvmlDeviceGetEccMode"));
     auto count = [&](nvmlMemoryErrorType_t type, nvmlEccCounterType_t counter) {
-      return Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetTotalEccErrors), h, type, counter);
+      return Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetTotalEccErrors), h, type,
+                                               counter);
     };
     d.ecc_volatile_corrected = count(NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC);
     d.ecc_volatile_uncorrected = count(NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC);
@@ -209,7 +221,8 @@ class Reader {
   }
 
   void ReadRetirement(nvmlDevice_t h, GpuDevice& d) const {
-    d.retired_pages_sbe = RetiredPages(h, NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS);
+    d.retired_pages_sbe =
+        RetiredPages(h, NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS);
     d.retired_pages_dbe = RetiredPages(h, NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR);
     d.retired_pages_pending =
         Get<bool, nvmlEnableState_t>(YS_NVML_FN(nvmlDeviceGetRetiredPagesPendingStatus), h);
@@ -243,11 +256,13 @@ class Reader {
                                     : Field<bool>::Missing(Why(rc, "nvmlDeviceGetNvLinkState"));
       nvmlPciInfo_t pci{};
       rc = Call(api_.nvmlDeviceGetNvLinkRemotePciInfo_v2, h, link, &pci);
-      l.remote_pci_bus_id = rc == NVML_SUCCESS
-                                ? Field<std::string>::Of(Text(pci.busId))
-                                : Field<std::string>::Missing(Why(rc, "nvmlDeviceGetNvLinkRemotePciInfo_v2"));
+      l.remote_pci_bus_id =
+          rc == NVML_SUCCESS
+              ? Field<std::string>::Of(Text(pci.busId))
+              : Field<std::string>::Missing(Why(rc, "nvmlDeviceGetNvLinkRemotePciInfo_v2"));
       auto counter = [&](nvmlNvLinkErrorCounter_t c) {
-        return Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetNvLinkErrorCounter), h, link, c);
+        return Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetNvLinkErrorCounter), h,
+                                                 link, c);
       };
       l.replay_errors = counter(NVML_NVLINK_ERROR_DL_REPLAY);
       l.recovery_errors = counter(NVML_NVLINK_ERROR_DL_RECOVERY);
@@ -279,7 +294,8 @@ class Reader {
         rc = api_.nvmlDeviceGetGpuFabricInfoV(h, &v2);
         if (rc == NVML_SUCCESS) return fill(v2);
       }
-      if (rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH || api_.nvmlDeviceGetGpuFabricInfo == nullptr) {
+      if (rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH ||
+          api_.nvmlDeviceGetGpuFabricInfo == nullptr) {
         d.fabric = Field<FabricInfo>::Missing(Why(rc, "nvmlDeviceGetGpuFabricInfoV"));
         return;
       }
@@ -313,13 +329,15 @@ class Reader {
     d.compute_processes = Field<std::vector<GpuProcess>>::Of(std::move(processes));
   }
 
-  void ReadTopology(const std::vector<nvmlDevice_t>& handles, std::vector<GpuDevice>& devices) const {
+  void ReadTopology(const std::vector<nvmlDevice_t>& handles,
+                    std::vector<GpuDevice>& devices) const {
     if (api_.nvmlDeviceGetTopologyCommonAncestor == nullptr) return;
     for (size_t i = 0; i < handles.size(); ++i) {
       for (size_t j = 0; j < handles.size(); ++j) {
         if (i == j || handles[i] == nullptr || handles[j] == nullptr) continue;
         nvmlGpuTopologyLevel_t level = 0;
-        if (api_.nvmlDeviceGetTopologyCommonAncestor(handles[i], handles[j], &level) == NVML_SUCCESS) {
+        if (api_.nvmlDeviceGetTopologyCommonAncestor(handles[i], handles[j], &level) ==
+            NVML_SUCCESS) {
           devices[i].topology_to_gpus.emplace_back(static_cast<int>(j), level);
         }
       }

@@ -28,7 +28,8 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlShutdown() {
 __attribute__((visibility("default"))) const char* nvmlErrorString(nvmlReturn_t rc) {
   return rc == NVML_ERROR_NOT_SUPPORTED ? "Not Supported" : "Unknown Error";
 }
-__attribute__((visibility("default"))) nvmlReturn_t nvmlSystemGetDriverVersion(char* v, unsigned int n) {
+__attribute__((visibility("default"))) nvmlReturn_t nvmlSystemGetDriverVersion(char* v,
+                                                                               unsigned int n) {
   std::snprintf(v, n, "%s", "999.99.99");
   return NVML_SUCCESS;
 }
@@ -38,27 +39,30 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetCount_v2(unsign
   return NVML_SUCCESS;
 }
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i,
-                                                                                nvmlDevice_t* d) {
+                                                                                  nvmlDevice_t* d) {
   if (i != 0) return NVML_ERROR_INVALID_ARGUMENT;
   static int device;
   *d = reinterpret_cast<nvmlDevice_t>(&device);
   return NVML_SUCCESS;
 }
-__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t, char* s, unsigned int n) {
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t, char* s,
+                                                                      unsigned int n) {
   std::snprintf(s, n, "%s", "Fake GPU");
   return NVML_SUCCESS;
 }
-__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t, nvmlPciInfo_t* p) {
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t,
+                                                                            nvmlPciInfo_t* p) {
   std::memset(p, 0, sizeof *p);
   std::snprintf(p->busId, sizeof p->busId, "%s", "00000000:3B:00.0");
   p->pciDeviceId = 0x233510de;
   return NVML_SUCCESS;
 }
-__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t, unsigned int*) {
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t,
+                                                                            unsigned int*) {
   return NVML_ERROR_NOT_SUPPORTED;
 }
-__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t, nvmlTemperatureSensors_t,
-                                                                             unsigned int* c) {
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetTemperature(
+    nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int* c) {
   *c = 42;
   return NVML_SUCCESS;
 }

@@ -78,7 +78,8 @@ TEST(GpuLiveTest, AbsentNvmlIsNotFoundWithDlerror) {
   auto r = ReadLiveGpuSnapshot("libnvidia-ml-absent.so.1");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(r.status().message().rfind("NVML not found: libnvidia-ml-absent.so.1: cannot open", 0), 0u)
+  EXPECT_EQ(r.status().message().rfind("NVML not found: libnvidia-ml-absent.so.1: cannot open", 0),
+            0u)
       << r.status().message();
 }
 
@@ -137,7 +138,8 @@ TEST(GpuLiveTest, AFakeNvmlThroughDlopen) {
   EXPECT_EQ(d.pci_device_id, 0x233510deu);
   EXPECT_EQ(*d.temperature_c, 42u);
   EXPECT_EQ(d.power_usage_mw.error, "not supported");
-  EXPECT_EQ(d.remapped_rows_pending.error, "not supported: this NVML has no nvmlDeviceGetRemappedRows");
+  EXPECT_EQ(d.remapped_rows_pending.error,
+            "not supported: this NVML has no nvmlDeviceGetRemappedRows");
   EXPECT_TRUE(d.fabric.not_supported());
   EXPECT_TRUE(d.nvlinks.empty());
   // The session was shut down: nvmlInit_v2 and nvmlShutdown balance.
@@ -167,7 +169,8 @@ TEST(GpuSourceTest, RecordedTreeWithoutStateSaysSo) {
   auto r = LoadGpuSnapshotFor(t.Host(), "");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
-  EXPECT_NE(r.status().message().find(t.root() + "/.yardstick/nvml.json is absent"), std::string::npos)
+  EXPECT_NE(r.status().message().find(t.root() + "/.yardstick/nvml.json is absent"),
+            std::string::npos)
       << r.status().message();
 }
 
@@ -232,8 +235,9 @@ TEST(GpuSourceTest, PreflightRefusesABadStateFileAndWarnsAboutAGoodOne) {
   o.nvml_state = t.root() + "/bad.json";
   auto bad = checks::RunPreflight(o);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("--nvml-state: " + t.root() + "/bad.json: devices[0].index"),
-            std::string::npos)
+  EXPECT_NE(
+      bad.status().message().find("--nvml-state: " + t.root() + "/bad.json: devices[0].index"),
+      std::string::npos)
       << bad.status().message();
   o.nvml_state = t.root() + "/absent.json";
   EXPECT_FALSE(checks::RunPreflight(o).ok());

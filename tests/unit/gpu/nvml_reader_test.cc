@@ -28,46 +28,81 @@ struct FakeNvml {
   unsigned int fabric_max_version = 3;         // the newest nvmlGpuFabricInfo version accepted
   std::vector<unsigned int> fabric_versions_seen;
   unsigned int processes = 3;
-  unsigned int retired_sbe = 700;              // more than the reader's buffer
+  unsigned int retired_sbe = 700;  // more than the reader's buffer
   int init_calls = 0;
   int shutdown_calls = 0;
 };
 FakeNvml* fake = nullptr;
 
-unsigned int Index(nvmlDevice_t d) { return static_cast<unsigned int>(reinterpret_cast<uintptr_t>(d)) - 1; }
+unsigned int Index(nvmlDevice_t d) {
+  return static_cast<unsigned int>(reinterpret_cast<uintptr_t>(d)) - 1;
+}
 
-#define FAIL_IF_SET(name)                                        \
-  if (auto it = fake->errors.find(name); it != fake->errors.end()) \
-  return it->second
+#define FAIL_IF_SET(name) \
+  if (auto it = fake->errors.find(name); it != fake->errors.end()) return it->second
 
 void Copy(char* out, unsigned int length, const std::string& s) {
   std::strncpy(out, s.c_str(), length);
   out[length - 1] = '\0';
 }
 
-nvmlReturn_t Init() { ++fake->init_calls; return NVML_SUCCESS; }
-nvmlReturn_t Shutdown() { ++fake->shutdown_calls; return NVML_SUCCESS; }
+nvmlReturn_t Init() {
+  ++fake->init_calls;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Shutdown() {
+  ++fake->shutdown_calls;
+  return NVML_SUCCESS;
+}
 const char* ErrorString(nvmlReturn_t rc) {
   switch (rc) {
-    case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
-    case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
-    case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
-    default: return "Unknown Error";
+    case NVML_ERROR_NO_PERMISSION:
+      return "Insufficient Permissions";
+    case NVML_ERROR_GPU_IS_LOST:
+      return "GPU is lost";
+    case NVML_ERROR_NOT_SUPPORTED:
+      return "Not Supported";
+    default:
+      return "Unknown Error";
   }
 }
-nvmlReturn_t DriverVersion(char* v, unsigned int n) { FAIL_IF_SET("driver"); Copy(v, n, "550.127.05"); return NVML_SUCCESS; }
-nvmlReturn_t NvmlVersion(char* v, unsigned int n) { Copy(v, n, "12.550.127.05"); return NVML_SUCCESS; }
-nvmlReturn_t CudaVersion(int* v) { FAIL_IF_SET("cuda"); *v = 12040; return NVML_SUCCESS; }
-nvmlReturn_t Count(unsigned int* n) { *n = fake->count; return fake->count_rc; }
+nvmlReturn_t DriverVersion(char* v, unsigned int n) {
+  FAIL_IF_SET("driver");
+  Copy(v, n, "550.127.05");
+  return NVML_SUCCESS;
+}
+nvmlReturn_t NvmlVersion(char* v, unsigned int n) {
+  Copy(v, n, "12.550.127.05");
+  return NVML_SUCCESS;
+}
+nvmlReturn_t CudaVersion(int* v) {
+  FAIL_IF_SET("cuda");
+  *v = 12040;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Count(unsigned int* n) {
+  *n = fake->count;
+  return fake->count_rc;
+}
 nvmlReturn_t Handle(unsigned int i, nvmlDevice_t* d) {
   if (i >= fake->count) return NVML_ERROR_INVALID_ARGUMENT;
   if (fake->lost.count(i)) return NVML_ERROR_GPU_IS_LOST;
   *d = reinterpret_cast<nvmlDevice_t>(static_cast<uintptr_t>(i + 1));
   return NVML_SUCCESS;
 }
-nvmlReturn_t Uuid(nvmlDevice_t d, char* s, unsigned int n) { Copy(s, n, "GPU-fake-" + std::to_string(Index(d))); return NVML_SUCCESS; }
-nvmlReturn_t Name(nvmlDevice_t, char* s, unsigned int n) { Copy(s, n, "NVIDIA H200"); return NVML_SUCCESS; }
-nvmlReturn_t Serial(nvmlDevice_t, char* s, unsigned int n) { FAIL_IF_SET("serial"); Copy(s, n, "1650000000001"); return NVML_SUCCESS; }
+nvmlReturn_t Uuid(nvmlDevice_t d, char* s, unsigned int n) {
+  Copy(s, n, "GPU-fake-" + std::to_string(Index(d)));
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Name(nvmlDevice_t, char* s, unsigned int n) {
+  Copy(s, n, "NVIDIA H200");
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Serial(nvmlDevice_t, char* s, unsigned int n) {
+  FAIL_IF_SET("serial");
+  Copy(s, n, "1650000000001");
+  return NVML_SUCCESS;
+}
 nvmlReturn_t Pci(nvmlDevice_t d, nvmlPciInfo_t* p) {
   std::memset(p, 0, sizeof *p);
   std::snprintf(p->busId, sizeof p->busId, "00000000:%02X:00.0", 0x18 + Index(d));
@@ -75,42 +110,94 @@ nvmlReturn_t Pci(nvmlDevice_t d, nvmlPciInfo_t* p) {
   p->pciDeviceId = 0x233510de;
   return NVML_SUCCESS;
 }
-nvmlReturn_t Persistence(nvmlDevice_t, nvmlEnableState_t* m) { *m = NVML_FEATURE_ENABLED; return NVML_SUCCESS; }
-nvmlReturn_t Pstate(nvmlDevice_t, nvmlPstates_t* p) { *p = 0; return NVML_SUCCESS; }
-nvmlReturn_t Clock(nvmlDevice_t, nvmlClockType_t t, unsigned int* mhz) { *mhz = t == NVML_CLOCK_SM ? 1755 : 3201; return NVML_SUCCESS; }
-nvmlReturn_t MaxClock(nvmlDevice_t, nvmlClockType_t t, unsigned int* mhz) { *mhz = t == NVML_CLOCK_SM ? 1980 : 3201; return NVML_SUCCESS; }
-nvmlReturn_t EventReasons(nvmlDevice_t d, unsigned long long* r) { *r = Index(d) == 1 ? 0x40 : 0; return NVML_SUCCESS; }
-nvmlReturn_t ThrottleReasons(nvmlDevice_t, unsigned long long* r) { *r = 0x4; return NVML_SUCCESS; }
-nvmlReturn_t Power(nvmlDevice_t, unsigned int* mw) { FAIL_IF_SET("power"); *mw = 650000; return NVML_SUCCESS; }
-nvmlReturn_t Enforced(nvmlDevice_t, unsigned int* mw) { *mw = 700000; return NVML_SUCCESS; }
-nvmlReturn_t DefaultLimit(nvmlDevice_t, unsigned int* mw) { *mw = 700000; return NVML_SUCCESS; }
-nvmlReturn_t Temp(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int* c) { *c = 55; return NVML_SUCCESS; }
+nvmlReturn_t Persistence(nvmlDevice_t, nvmlEnableState_t* m) {
+  *m = NVML_FEATURE_ENABLED;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Pstate(nvmlDevice_t, nvmlPstates_t* p) {
+  *p = 0;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Clock(nvmlDevice_t, nvmlClockType_t t, unsigned int* mhz) {
+  *mhz = t == NVML_CLOCK_SM ? 1755 : 3201;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t MaxClock(nvmlDevice_t, nvmlClockType_t t, unsigned int* mhz) {
+  *mhz = t == NVML_CLOCK_SM ? 1980 : 3201;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t EventReasons(nvmlDevice_t d, unsigned long long* r) {
+  *r = Index(d) == 1 ? 0x40 : 0;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t ThrottleReasons(nvmlDevice_t, unsigned long long* r) {
+  *r = 0x4;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Power(nvmlDevice_t, unsigned int* mw) {
+  FAIL_IF_SET("power");
+  *mw = 650000;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Enforced(nvmlDevice_t, unsigned int* mw) {
+  *mw = 700000;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t DefaultLimit(nvmlDevice_t, unsigned int* mw) {
+  *mw = 700000;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Temp(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int* c) {
+  *c = 55;
+  return NVML_SUCCESS;
+}
 nvmlReturn_t Threshold(nvmlDevice_t, nvmlTemperatureThresholds_t t, unsigned int* c) {
-  *c = t == NVML_TEMPERATURE_THRESHOLD_SHUTDOWN ? 92 : t == NVML_TEMPERATURE_THRESHOLD_SLOWDOWN ? 87 : 85;
+  *c = t == NVML_TEMPERATURE_THRESHOLD_SHUTDOWN   ? 92
+       : t == NVML_TEMPERATURE_THRESHOLD_SLOWDOWN ? 87
+                                                  : 85;
   return NVML_SUCCESS;
 }
-nvmlReturn_t EccMode(nvmlDevice_t, nvmlEnableState_t* c, nvmlEnableState_t* p) { *c = *p = NVML_FEATURE_ENABLED; return NVML_SUCCESS; }
-nvmlReturn_t Ecc(nvmlDevice_t, nvmlMemoryErrorType_t type, nvmlEccCounterType_t counter, unsigned long long* n) {
-  *n = (type == NVML_MEMORY_ERROR_TYPE_CORRECTED ? 10 : 1) * (counter == NVML_AGGREGATE_ECC ? 100 : 1);
+nvmlReturn_t EccMode(nvmlDevice_t, nvmlEnableState_t* c, nvmlEnableState_t* p) {
+  *c = *p = NVML_FEATURE_ENABLED;
   return NVML_SUCCESS;
 }
-nvmlReturn_t Retired(nvmlDevice_t, nvmlPageRetirementCause_t cause, unsigned int* n, unsigned long long* addresses) {
+nvmlReturn_t Ecc(nvmlDevice_t, nvmlMemoryErrorType_t type, nvmlEccCounterType_t counter,
+                 unsigned long long* n) {
+  *n = (type == NVML_MEMORY_ERROR_TYPE_CORRECTED ? 10 : 1) *
+       (counter == NVML_AGGREGATE_ECC ? 100 : 1);
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Retired(nvmlDevice_t, nvmlPageRetirementCause_t cause, unsigned int* n,
+                     unsigned long long* addresses) {
   FAIL_IF_SET("retired");
-  unsigned int have = cause == NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR ? 2 : fake->retired_sbe;
-  if (*n < have) { *n = have; return NVML_ERROR_INSUFFICIENT_SIZE; }
+  unsigned int have =
+      cause == NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR ? 2 : fake->retired_sbe;
+  if (*n < have) {
+    *n = have;
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+  }
   for (unsigned int i = 0; i < have; ++i) addresses[i] = 0x1000 * i;
   *n = have;
   return NVML_SUCCESS;
 }
-nvmlReturn_t RetiredPending(nvmlDevice_t, nvmlEnableState_t* p) { FAIL_IF_SET("retired"); *p = NVML_FEATURE_DISABLED; return NVML_SUCCESS; }
-nvmlReturn_t Remapped(nvmlDevice_t d, unsigned int* c, unsigned int* u, unsigned int* p, unsigned int* f) {
+nvmlReturn_t RetiredPending(nvmlDevice_t, nvmlEnableState_t* p) {
+  FAIL_IF_SET("retired");
+  *p = NVML_FEATURE_DISABLED;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Remapped(nvmlDevice_t d, unsigned int* c, unsigned int* u, unsigned int* p,
+                      unsigned int* f) {
   FAIL_IF_SET("remapped");
-  *c = 0; *u = Index(d) == 1 ? 1 : 0; *p = Index(d) == 1; *f = 0;
+  *c = 0;
+  *u = Index(d) == 1 ? 1 : 0;
+  *p = Index(d) == 1;
+  *f = 0;
   return NVML_SUCCESS;
 }
 nvmlReturn_t LinkState(nvmlDevice_t, unsigned int link, nvmlEnableState_t* a) {
   FAIL_IF_SET("nvlink");
-  if (link >= fake->links) return link < 18 ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
+  if (link >= fake->links)
+    return link < 18 ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
   *a = link == 2 ? NVML_FEATURE_DISABLED : NVML_FEATURE_ENABLED;
   return NVML_SUCCESS;
 }
@@ -119,11 +206,13 @@ nvmlReturn_t LinkRemote(nvmlDevice_t, unsigned int link, nvmlPciInfo_t* p) {
   std::snprintf(p->busId, sizeof p->busId, "00000000:%02X:00.0", 0xA0 + link);
   return NVML_SUCCESS;
 }
-nvmlReturn_t LinkErrors(nvmlDevice_t, unsigned int link, nvmlNvLinkErrorCounter_t c, unsigned long long* v) {
+nvmlReturn_t LinkErrors(nvmlDevice_t, unsigned int link, nvmlNvLinkErrorCounter_t c,
+                        unsigned long long* v) {
   *v = link == 2 && c == NVML_NVLINK_ERROR_DL_REPLAY ? 1234 : 0;
   return NVML_SUCCESS;
 }
-void FillFabric(unsigned char* uuid, nvmlReturn_t* status, unsigned int* clique, nvmlGpuFabricState_t* state) {
+void FillFabric(unsigned char* uuid, nvmlReturn_t* status, unsigned int* clique,
+                nvmlGpuFabricState_t* state) {
   for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(i * 17);
   *status = NVML_SUCCESS;
   *clique = 32766;
@@ -152,14 +241,33 @@ nvmlReturn_t FabricV1(nvmlDevice_t, nvmlGpuFabricInfo_t* f) {
   f->state = NVML_GPU_FABRIC_STATE_NOT_STARTED;
   return NVML_SUCCESS;
 }
-nvmlReturn_t PcieGen(nvmlDevice_t, unsigned int* g) { *g = 5; return NVML_SUCCESS; }
-nvmlReturn_t PcieWidth(nvmlDevice_t d, unsigned int* w) { *w = Index(d) == 1 ? 8 : 16; return NVML_SUCCESS; }
-nvmlReturn_t PcieMaxWidth(nvmlDevice_t, unsigned int* w) { *w = 16; return NVML_SUCCESS; }
-nvmlReturn_t Replay(nvmlDevice_t, unsigned int* n) { *n = 77; return NVML_SUCCESS; }
-nvmlReturn_t Mig(nvmlDevice_t, unsigned int* c, unsigned int* p) { FAIL_IF_SET("mig"); *c = *p = 0; return NVML_SUCCESS; }
+nvmlReturn_t PcieGen(nvmlDevice_t, unsigned int* g) {
+  *g = 5;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t PcieWidth(nvmlDevice_t d, unsigned int* w) {
+  *w = Index(d) == 1 ? 8 : 16;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t PcieMaxWidth(nvmlDevice_t, unsigned int* w) {
+  *w = 16;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Replay(nvmlDevice_t, unsigned int* n) {
+  *n = 77;
+  return NVML_SUCCESS;
+}
+nvmlReturn_t Mig(nvmlDevice_t, unsigned int* c, unsigned int* p) {
+  FAIL_IF_SET("mig");
+  *c = *p = 0;
+  return NVML_SUCCESS;
+}
 nvmlReturn_t Processes(nvmlDevice_t, unsigned int* n, nvmlProcessInfo_t* infos) {
   FAIL_IF_SET("processes");
-  if (*n < fake->processes) { *n = fake->processes; return NVML_ERROR_INSUFFICIENT_SIZE; }
+  if (*n < fake->processes) {
+    *n = fake->processes;
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+  }
   for (unsigned int i = 0; i < fake->processes; ++i) {
     infos[i] = nvmlProcessInfo_t{1000 + i, (1ull << 30) * (i + 1), 0xFFFFFFFF, 0xFFFFFFFF};
   }
@@ -310,12 +418,14 @@ TEST_F(GpuNvmlReaderTest, NotSupportedAndOtherErrors) {
   const GpuDevice& d = s.devices[0];
   EXPECT_EQ(d.power_usage_mw.error, "not supported");
   EXPECT_TRUE(d.power_usage_mw.not_supported());
-  EXPECT_EQ(d.mig_enabled.error, "nvmlDeviceGetMigMode: NVML_ERROR_NO_PERMISSION: Insufficient Permissions");
+  EXPECT_EQ(d.mig_enabled.error,
+            "nvmlDeviceGetMigMode: NVML_ERROR_NO_PERMISSION: Insufficient Permissions");
   EXPECT_FALSE(d.mig_enabled.not_supported());
   EXPECT_EQ(d.remapped_rows_pending.error, "not supported");
   EXPECT_EQ(d.remapped_rows_correctable.error, "not supported");
   EXPECT_EQ(d.fabric.error, "not supported");
-  EXPECT_EQ(state_.fabric_versions_seen.size(), 2u);  // v3 only, per GPU: no fallback on NOT_SUPPORTED
+  EXPECT_EQ(state_.fabric_versions_seen.size(),
+            2u);  // v3 only, per GPU: no fallback on NOT_SUPPORTED
   EXPECT_NE(d.compute_processes.error.find("NVML_ERROR_NO_PERMISSION"), std::string::npos);
   EXPECT_TRUE(d.retired_pages_sbe.not_supported());
   EXPECT_TRUE(d.retired_pages_pending.not_supported());
@@ -340,7 +450,8 @@ TEST_F(GpuNvmlReaderTest, MissingSymbolsMeanNotSupported) {
   const GpuDevice& d = s.devices[0];
   EXPECT_TRUE(d.fabric.not_supported());
   EXPECT_EQ(d.fabric.error, "not supported: this NVML has no nvmlDeviceGetGpuFabricInfo");
-  EXPECT_EQ(d.remapped_rows_failure.error, "not supported: this NVML has no nvmlDeviceGetRemappedRows");
+  EXPECT_EQ(d.remapped_rows_failure.error,
+            "not supported: this NVML has no nvmlDeviceGetRemappedRows");
   EXPECT_EQ(*d.clocks_event_reasons, kClocksEventSwPowerCap);
   EXPECT_TRUE(d.compute_processes.not_supported());
   EXPECT_TRUE(d.nvlinks.empty());
@@ -394,7 +505,8 @@ TEST_F(GpuNvmlReaderTest, CountingFailureFailsTheRead) {
   auto r = ReadGpuSnapshot(FakeApi());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kPermissionDenied);
-  EXPECT_EQ(r.status().message(), "nvmlDeviceGetCount_v2: NVML_ERROR_NO_PERMISSION: Insufficient Permissions");
+  EXPECT_EQ(r.status().message(),
+            "nvmlDeviceGetCount_v2: NVML_ERROR_NO_PERMISSION: Insufficient Permissions");
 
   state_.count_rc = NVML_SUCCESS;
   state_.count = 0;  // a driver with no GPUs: an empty snapshot, not an error
@@ -427,7 +539,8 @@ TEST(GpuNvmlApiTest, ErrorTextsAndStatusCodes) {
   EXPECT_EQ(ReturnName(31337), "NVML_RETURN_31337");
   EXPECT_TRUE(ToStatus(api, NVML_SUCCESS, "x").ok());
   EXPECT_EQ(ToStatus(api, NVML_ERROR_NOT_SUPPORTED, "x").code(), StatusCode::kUnsupported);
-  EXPECT_EQ(ToStatus(api, NVML_ERROR_DRIVER_NOT_LOADED, "nvmlInit_v2").code(), StatusCode::kNotFound);
+  EXPECT_EQ(ToStatus(api, NVML_ERROR_DRIVER_NOT_LOADED, "nvmlInit_v2").code(),
+            StatusCode::kNotFound);
   EXPECT_EQ(ToStatus(api, NVML_ERROR_DRIVER_NOT_LOADED, "nvmlInit_v2").message(),
             "nvmlInit_v2: NVML_ERROR_DRIVER_NOT_LOADED");
   EXPECT_EQ(ToStatus(api, NVML_ERROR_GPU_IS_LOST, "x").code(), StatusCode::kIoError);
