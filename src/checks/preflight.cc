@@ -9,6 +9,7 @@
 #include "checks/site_expectations.h"
 #include "core/build_info.h"
 #include "core/registry.h"
+#include "gpu/gpu_snapshot_json.h"
 #include "host/host_info.h"
 
 namespace ys::checks {
@@ -74,10 +75,26 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   }
 
   CheckContext ctx(*host, expect, o.pid);
+  if (!o.nvml_state.empty()) {
+    auto snapshot = gpu::LoadGpuSnapshot(o.nvml_state);
+    if (!snapshot.ok()) return Status::Invalid("--nvml-state: " + snapshot.status().message());
+    doc.warnings.push_back("GPU state read from the recorded NVML file " + o.nvml_state +
+                           ", not from this machine's GPUs");
+    ctx.set_gpu(std::move(snapshot));
+  }
   RunOptions ro;
   ro.filters = o.filters;
   ro.on_result = o.on_result;
   doc.checks = RunChecks(ctx, ro);
+  if (ctx.gpu_loaded()) {
+    const auto& gpus = ctx.gpu();
+    if (gpus.ok()) {
+      doc.host.gpu_source = gpus->source;
+      doc.host.gpu_driver = gpus->driver_version.value.value_or("");
+    } else {
+      doc.host.gpu_source = "none: " + gpus.status().message();
+    }
+  }
   doc.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return doc;

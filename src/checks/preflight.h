@@ -19,14 +19,17 @@ struct PreflightOptions {
   std::string root = "/";
   std::vector<std::string> filters;   // globs over check ids
   std::string expect_path;            // site.toml; empty = defaults
+  std::string nvml_state;             // recorded NVML state (JSON) instead of the host's GPUs
   std::optional<int> pid;             // judge this process instead of yardstick itself
   std::string command = "preflight";
   std::function<void(const CheckResult&)> on_result;
   std::shared_ptr<host::PathRecorder> recorder;  // capture: every path the checks read
 };
 
-// Errors (exit 2) for a root that is not a directory, an unreadable or invalid site file, a
-// --pid with no such process, or a filter that selects no check.
+// Errors (exit 2) for a root that is not a directory, an unreadable or invalid site file, an
+// unreadable or invalid --nvml-state file, a --pid with no such process, or a filter that selects
+// no check. When a unit looked at the GPUs, host.gpu_source and host.gpu_driver say where their
+// state came from.
 Result<RunDocument> RunPreflight(const PreflightOptions& options);
 
 // The recordings of every check of a run (host path -> content), for `yardstick capture`.

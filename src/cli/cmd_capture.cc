@@ -1,5 +1,7 @@
 // `yardstick capture DIR`: records every file the checks read on this node into a host tree
-// that `yardstick preflight --root DIR` replays, so that a field report becomes a test.
+// that `yardstick preflight --root DIR` replays, so that a field report becomes a test. Where
+// NVML answers, the GPUs' state goes to DIR/.yardstick/nvml.json (gpu/gpu_snapshot_json.h),
+// which the replay reads in place of live NVML.
 #include <fmt/format.h>
 
 #include <memory>
@@ -9,6 +11,8 @@
 #include "core/build_info.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "gpu/gpu_snapshot_json.h"
+#include "gpu/nvml_reader.h"
 #include "host/capture.h"
 
 namespace ys::cli {
@@ -36,6 +40,17 @@ Action Setup(CLI::App& sub) {
         fmt::format("captured by yardstick {} ({}) at {} on {}\n", kVersion, kGitDescribe,
                     doc->started_at, doc->host.hostname);
     for (const auto& [path, content] : checks::RecordedMeasurements(*doc)) extra[path] = content;
+    // The GPUs as NVML sees them now (or the --nvml-state recording the checks were given).
+    auto gpus = a->checks.nvml_state.empty() ? gpu::ReadLiveGpuSnapshot()
+                                             : gpu::LoadGpuSnapshot(a->checks.nvml_state);
+    std::string gpu_note;
+    if (gpus.ok()) {
+      extra[gpu::kRecordedNvmlPath] = gpu::GpuSnapshotToJsonText(*gpus);
+      gpu_note = fmt::format("recorded the NVML state of {} GPU{} in {}{}\n", gpus->devices.size(),
+                             gpus->devices.size() == 1 ? "" : "s", a->dir, gpu::kRecordedNvmlPath);
+    } else {
+      gpu_note = fmt::format("no NVML state recorded: {}\n", gpus.status().message());
+    }
     auto stats = host::WriteCapture(host::Host::Live(), o.recorder->Paths(), a->dir, extra);
     if (!stats.ok()) {
       Log(LogLevel::kError, "{}", stats.status().message());
@@ -43,6 +58,7 @@ Action Setup(CLI::App& sub) {
     }
     fmt::print("captured {} files, {} directories, {} links into {} ({} unreadable)\n",
                stats->files, stats->directories, stats->links, a->dir, stats->unreadable);
+    fmt::print("{}", gpu_note);
     fmt::print("replay: yardstick preflight --root {}\n", a->dir);
     return kExitPass;
   };

@@ -38,6 +38,9 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
   sub.add_option("--filter", a.filters, "Only checks whose ids match these globs (e.g. 'cpu.*')")
       ->delimiter(',');
   sub.add_option("--expect", a.expect, "Site expectations (TOML): thresholds and policy");
+  sub.add_option("--nvml-state", a.nvml_state,
+                 "Recorded NVML state (JSON, as `yardstick capture` writes it) instead of this "
+                 "host's GPUs");
   sub.add_option("--pid", a.pid, "Judge this process (placement, limits) instead of yardstick itself")
       ->check(CLI::PositiveNumber);
   if (with_output) {
@@ -52,6 +55,7 @@ checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& a, std::string 
   o.root = a.root;
   o.filters = a.filters;
   o.expect_path = a.expect;
+  o.nvml_state = a.nvml_state;
   if (a.pid > 0) o.pid = a.pid;
   return o;
 }

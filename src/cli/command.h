@@ -34,6 +34,7 @@ struct CheckRunArgs {
   std::string root = "/";
   std::vector<std::string> filters;
   std::string expect;
+  std::string nvml_state;  // --nvml-state FILE: recorded NVML state instead of the host's GPUs
   std::string junit;
   bool json = false;
   int pid = 0;

@@ -87,6 +87,10 @@ struct HostInfo {
   std::string root;    // "/" or the fixture tree the run read
   std::string cpu_model;
   int logical_cpus = 0;
+  // Where the GPU units' state came from: "nvml" (live), "recorded: FILE", or "none: <why>".
+  // Empty when no unit looked at the GPUs (then neither key is written).
+  std::string gpu_source;
+  std::string gpu_driver;  // NVIDIA driver version, "550.127.05"; empty when unknown
 };
 
 struct ToolInfo {

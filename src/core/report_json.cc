@@ -67,6 +67,8 @@ ojson ToJson(const RunDocument& d) {
   j["host"] = {{"hostname", d.host.hostname},   {"kernel", d.host.kernel},
                {"arch", d.host.arch},           {"root", d.host.root},
                {"cpu_model", d.host.cpu_model}, {"logical_cpus", d.host.logical_cpus}};
+  if (!d.host.gpu_source.empty()) j["host"]["gpu_source"] = d.host.gpu_source;
+  if (!d.host.gpu_driver.empty()) j["host"]["gpu_driver"] = d.host.gpu_driver;
   j["warnings"] = d.warnings;
   ojson counts = ojson::object();
   auto c = d.Counts();
@@ -124,6 +126,8 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
   YS_RETURN_IF_ERROR(Get(h, "kernel", &d.host.kernel, "run.host"));
   YS_RETURN_IF_ERROR(Get(h, "arch", &d.host.arch, "run.host"));
   YS_RETURN_IF_ERROR(Get(h, "root", &d.host.root, "run.host"));
+  if (h.contains("gpu_source")) YS_RETURN_IF_ERROR(Get(h, "gpu_source", &d.host.gpu_source, "run.host"));
+  if (h.contains("gpu_driver")) YS_RETURN_IF_ERROR(Get(h, "gpu_driver", &d.host.gpu_driver, "run.host"));
   if (!j.contains("tool") || !j["tool"].is_object()) return Status::Invalid("run.tool: missing");
   YS_RETURN_IF_ERROR(Get(j["tool"], "version", &d.tool.version, "run.tool"));
   if (!j.contains("checks") || !j["checks"].is_array()) return Status::Invalid("run.checks: expected an array");

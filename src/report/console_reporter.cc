@@ -48,6 +48,10 @@ void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostrea
   out << fmt::format("yardstick {} on {} ({}, {}, {} CPUs){}\n", doc.command, doc.host.hostname,
                      doc.host.arch, doc.host.kernel, doc.host.logical_cpus,
                      doc.host.root == "/" ? "" : ", root " + doc.host.root);
+  if (!doc.host.gpu_source.empty()) {
+    out << fmt::format("GPUs: {}{}\n", OneLine(doc.host.gpu_source),
+                       doc.host.gpu_driver.empty() ? "" : ", driver " + doc.host.gpu_driver);
+  }
   size_t id_width = 2;
   for (const auto& c : doc.checks) id_width = std::max(id_width, c.unit_id.size());
   for (const auto& c : doc.checks) {

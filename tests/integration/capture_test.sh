@@ -9,6 +9,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 grep -q "captured" "$tmp/capture.out"
 test -s "$tmp/tree/proc/meminfo"
 test -f "$tmp/tree/.yardstick/capture.txt"
+# The GPUs: recorded where NVML answers, and said so either way.
+if [ -f "$tmp/tree/.yardstick/nvml.json" ]; then
+  grep -q "recorded the NVML state of" "$tmp/capture.out"
+  "$bin" preflight --root "$tmp/tree" --nvml-state "$tmp/tree/.yardstick/nvml.json" --json > /dev/null || [ $? -le 1 ]
+else
+  grep -q "no NVML state recorded: " "$tmp/capture.out"
+fi
 # The environment is filtered: nothing but the variables the checks judge.
 if tr '\0' '\n' < "$tmp/tree/proc/self/environ" | grep -qE '^(PATH|HOME|PWD)='; then
   echo "capture kept unrelated environment variables"; exit 1

@@ -13,6 +13,15 @@ for root in "$src"/tests/fixtures/hosts/*/; do
   "$bin" preflight --root "$root" --json > "$tmp/$name.json" || [ $? -le 2 ]
   docs+=("$tmp/$name.json")
 done
+# Given recorded NVML state, the document names the GPU source and driver (host.gpu_*).
+cat > "$tmp/nvml.json" <<'JSON'
+{"source": "nvml", "driver_version": {"value": "550.54.15"},
+ "devices": [{"index": 0, "uuid": "GPU-1", "name": "NVIDIA H100 80GB HBM3", "pci_bus_id": "00000000:1B:00.0"}]}
+JSON
+"$bin" preflight --root "$src/tests/fixtures/hosts/healthy-8gpu" --nvml-state "$tmp/nvml.json" --json \
+  > "$tmp/nvml-state.json" || [ $? -le 2 ]
+grep -q '"gpu_driver": "550.54.15"' "$tmp/nvml-state.json"
+docs+=("$tmp/nvml-state.json")
 validate "${docs[@]}"
 echo "valid: ${#docs[@]} documents"
 

@@ -1,0 +1,23 @@
+#include "gpu/gpu_source.h"
+
+#include "gpu/gpu_snapshot_json.h"
+#include "gpu/nvml_reader.h"
+
+namespace ys::gpu {
+
+Result<GpuSnapshot> LoadGpuSnapshotFor(const host::Host& host, const std::string& nvml_state_path,
+                                       const std::string& nvml_library) {
+  if (!nvml_state_path.empty()) return LoadGpuSnapshot(nvml_state_path);
+  if (!host.live()) {
+    std::string file = host.Resolve(kRecordedNvmlPath);
+    if (!host.Exists(kRecordedNvmlPath)) {
+      return Status::NotFound("no recorded NVML state: " + file +
+                              " is absent (`yardstick capture` writes it on a node with GPUs; "
+                              "or give --nvml-state FILE)");
+    }
+    return LoadGpuSnapshot(file);
+  }
+  return ReadLiveGpuSnapshot(nvml_library);
+}
+
+}  // namespace ys::gpu
