@@ -19,6 +19,7 @@
 #include "core/finding_codes.h"
 #include "core/registry.h"
 #include "core/report.h"
+#include "gpu/gpu_snapshot.h"
 #include "host/host.h"
 #include "host/topology.h"
 
@@ -40,12 +41,29 @@ class CheckContext {
   // Loaded on first use and shared by all checks of the run.
   const Result<host::Topology>& topology() const;
 
+  // The node's GPUs: from --nvml-state FILE, else <root>/.yardstick/nvml.json on a recorded
+  // tree, else live NVML on the live host (gpu/gpu_source.h). Loaded on first use, once, and
+  // shared by all checks of the run. An error status says why there is none ("NVML not found:
+  // libnvidia-ml.so.1: cannot open shared object file: ...") -> GPU units skip with it.
+  const Result<gpu::GpuSnapshot>& gpu() const;
+  // Set by the CLI (--nvml-state) before the checks run.
+  void set_nvml_state_path(std::string path) { nvml_state_path_ = std::move(path); }
+  // Use this snapshot (or this reason for having none) instead of loading one; tests, and the
+  // preflight that has already loaded --nvml-state. Must come before the first gpu().
+  void set_gpu(Result<gpu::GpuSnapshot> snapshot);
+  // True once gpu() has been answered (a unit asked, or set_gpu): the run document then names
+  // the GPU source. Call after the checks have run.
+  bool gpu_loaded() const { return gpu_ != nullptr; }
+
  private:
   const host::Host& host_;
   const SiteExpectations& expect_;
   std::optional<int> pid_;
   mutable std::once_flag topo_once_;
   mutable std::unique_ptr<Result<host::Topology>> topo_;
+  std::string nvml_state_path_;
+  mutable std::once_flag gpu_once_;
+  mutable std::unique_ptr<Result<gpu::GpuSnapshot>> gpu_;
 };
 
 class Check : public Unit {
