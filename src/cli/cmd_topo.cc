@@ -31,7 +31,8 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--strict", a->strict,
                "Exit 1 when a GPU's nearest NIC is across the CPU interconnect (SYS)");
   return [a] {
-    auto host = a->root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a->root);
+    auto host =
+        a->root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a->root);
     if (!host.ok()) {
       Log(LogLevel::kError, "{}", host.status().message());
       return kExitCannotRun;

@@ -33,8 +33,8 @@ Status Decode(const json& j, const std::string& path, std::pair<int, int>* out);
 Status Decode(const json& j, const std::string& path, NvLinkState* out);
 Status Decode(const json& j, const std::string& path, GpuDevice* out);
 template <typename Int>
-  requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>)
-Status Decode(const json& j, const std::string& path, Int* out);
+requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Status
+    Decode(const json& j, const std::string& path, Int* out);
 template <typename T>
 Status Decode(const json& j, const std::string& path, Field<T>* out);
 template <typename T>
@@ -109,15 +109,23 @@ ojson Encode(const GpuDevice& d) {
 
 const char* TypeName(const json& j) {
   switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "an integer";
-    case json::value_t::number_float: return "a number with a fraction or exponent";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "a value of another kind";
+    case json::value_t::number_unsigned:
+      return "an integer";
+    case json::value_t::number_float:
+      return "a number with a fraction or exponent";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "a value of another kind";
   }
 }
 
@@ -138,10 +146,11 @@ Status Decode(const json& j, const std::string& path, std::string* out) {
 }
 
 template <typename Int>
-  requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>)
-Status Decode(const json& j, const std::string& path, Int* out) {
+requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Status
+    Decode(const json& j, const std::string& path, Int* out) {
   using Lim = std::numeric_limits<Int>;
-  std::string range = "an integer from " + std::to_string(Lim::min()) + " to " + std::to_string(Lim::max());
+  std::string range =
+      "an integer from " + std::to_string(Lim::min()) + " to " + std::to_string(Lim::max());
   if (j.is_number_unsigned()) {
     uint64_t v = j.get<uint64_t>();
     if (v > static_cast<uint64_t>(Lim::max())) {
@@ -285,7 +294,8 @@ Status Decode(const json& j, const std::string& path, Field<T>* out) {
   if (!j.is_object()) return Wrong(path, kShape, j);
   for (const auto& [key, value] : j.items()) {
     if (key != "value" && key != "error") {
-      return Status::Invalid(path + "." + key + ": unknown key (a field is " + std::string(kShape) + ")");
+      return Status::Invalid(path + "." + key + ": unknown key (a field is " + std::string(kShape) +
+                             ")");
     }
   }
   bool has_value = j.contains("value");
@@ -363,8 +373,8 @@ Result<GpuSnapshot> GpuSnapshotFromJson(const nlohmann::json& j) {
   std::set<int> seen;
   for (size_t i = 0; i < s.devices.size(); ++i) {
     if (!seen.insert(s.devices[i].index).second) {
-      return Status::Invalid("devices[" + std::to_string(i) + "].index: " +
-                             std::to_string(s.devices[i].index) + " appears twice");
+      return Status::Invalid("devices[" + std::to_string(i) +
+                             "].index: " + std::to_string(s.devices[i].index) + " appears twice");
     }
   }
   return s;
@@ -374,7 +384,8 @@ Result<GpuSnapshot> ParseGpuSnapshot(std::string_view text, std::string_view ori
   std::string where(origin);
   if (NestingDepth(text) > kMaxSnapshotJsonDepth) {
     return Status::Invalid(where + ": arrays and objects nested deeper than " +
-                           std::to_string(kMaxSnapshotJsonDepth) + " levels; not an NVML state file");
+                           std::to_string(kMaxSnapshotJsonDepth) +
+                           " levels; not an NVML state file");
   }
   json j;
   try {

@@ -26,7 +26,6 @@
 #define YARDSTICK_GPU_GPU_SNAPSHOT_JSON_H_
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <string_view>
 

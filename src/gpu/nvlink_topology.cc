@@ -1,9 +1,9 @@
 #include "gpu/nvlink_topology.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "core/text.h"
 
@@ -37,8 +37,8 @@ Result<std::string> NormalizePciBusId(std::string_view bus_id) {
   size_t dot = devfn.find('.');
   if (dot == std::string_view::npos) return bad();
   std::string_view dev = devfn.substr(0, dot), fn = devfn.substr(dot + 1);
-  if (domain.size() > 8 || !AllHex(domain) || bus.size() != 2 || !AllHex(bus) ||
-      dev.size() != 2 || !AllHex(dev) || fn.size() != 1 || fn[0] < '0' || fn[0] > '7') {
+  if (domain.size() > 8 || !AllHex(domain) || bus.size() != 2 || !AllHex(bus) || dev.size() != 2 ||
+      !AllHex(dev) || fn.size() != 1 || fn[0] < '0' || fn[0] > '7') {
     return bad();
   }
   uint64_t d = *ParseHex(domain), b = *ParseHex(bus), v = *ParseHex(dev);
@@ -52,8 +52,8 @@ NvLinkPeers CountNvLinks(const GpuSnapshot& s) {
   for (const auto& d : s.devices) {
     if (auto id = NormalizePciBusId(d.pci_bus_id); id.ok()) gpu_at[*id] = d.index;
   }
-  std::map<int, std::map<int, int>> direct;             // a -> b -> links
-  std::map<int, std::map<std::string, int>> switched;   // a -> switch address -> links
+  std::map<int, std::map<int, int>> direct;            // a -> b -> links
+  std::map<int, std::map<std::string, int>> switched;  // a -> switch address -> links
   for (const auto& d : s.devices) {
     for (const auto& l : d.nvlinks) {
       if (!l.active.has()) {

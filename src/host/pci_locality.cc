@@ -21,7 +21,8 @@ bool IsPciAddress(std::string_view s) {
   if (parts.size() != 3) return false;
   std::string_view devfn = parts[2];
   return IsHexRun(parts[0], 4, 8) && IsHexRun(parts[1], 2, 2) && devfn.size() == 4 &&
-         IsHexRun(devfn.substr(0, 2), 2, 2) && devfn[2] == '.' && devfn[3] >= '0' && devfn[3] <= '7';
+         IsHexRun(devfn.substr(0, 2), 2, 2) && devfn[2] == '.' && devfn[3] >= '0' &&
+         devfn[3] <= '7';
 }
 
 // "pci0000:10", "pci10000:e0" (a VMD domain), or a VMBus host bridge "pci7870:00".
@@ -35,13 +36,20 @@ bool IsHostBridge(std::string_view s) {
 
 std::string_view PciLocalityName(PciLocality level) {
   switch (level) {
-    case PciLocality::kSelf: return "X";
-    case PciLocality::kPix: return "PIX";
-    case PciLocality::kPxb: return "PXB";
-    case PciLocality::kPhb: return "PHB";
-    case PciLocality::kNode: return "NODE";
-    case PciLocality::kSys: return "SYS";
-    case PciLocality::kUnknown: break;
+    case PciLocality::kSelf:
+      return "X";
+    case PciLocality::kPix:
+      return "PIX";
+    case PciLocality::kPxb:
+      return "PXB";
+    case PciLocality::kPhb:
+      return "PHB";
+    case PciLocality::kNode:
+      return "NODE";
+    case PciLocality::kSys:
+      return "SYS";
+    case PciLocality::kUnknown:
+      break;
   }
   return "?";
 }
@@ -49,17 +57,20 @@ std::string_view PciLocalityName(PciLocality level) {
 Result<PciSysfsPath> ParsePciSysfsPath(std::string_view path) {
   constexpr std::string_view kPrefix = "/sys/devices/";
   auto bad = [&](const std::string& why) {
-    return Status::Invalid("sysfs path \"" + SanitizeForDisplay(path.substr(0, 200)) + "\": " + why);
+    return Status::Invalid("sysfs path \"" + SanitizeForDisplay(path.substr(0, 200)) +
+                           "\": " + why);
   };
   if (!StartsWith(path, kPrefix)) {
-    return bad("expected a canonical device path under /sys/devices/ (the link in "
-               "/sys/bus/pci/devices did not resolve)");
+    return bad(
+        "expected a canonical device path under /sys/devices/ (the link in "
+        "/sys/bus/pci/devices did not resolve)");
   }
   PciSysfsPath out;
   bool in_chain = false;
   for (std::string_view c : Split(path.substr(kPrefix.size()), '/')) {
     if (c.empty()) continue;
-    if (c == "." || c == "..") return bad("expected a canonical path, found \"" + std::string(c) + "\"");
+    if (c == "." || c == "..")
+      return bad("expected a canonical path, found \"" + std::string(c) + "\"");
     if (!in_chain) {
       if (IsHostBridge(c)) {
         out.host_bridge = std::string(c);

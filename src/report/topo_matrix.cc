@@ -31,7 +31,8 @@ std::string NicName(const host::Host& host, const host::PciDevice& d, bool& rdma
     rdma = true;
     return Join(*ib, ",");
   }
-  if (auto net = host.ListDir(d.sysfs_path + "/net"); net.ok() && !net->empty()) return Join(*net, ",");
+  if (auto net = host.ListDir(d.sysfs_path + "/net"); net.ok() && !net->empty())
+    return Join(*net, ",");
   return d.bdf;
 }
 
@@ -41,7 +42,8 @@ TopoDevice FromPci(const host::PciDevice& d, TopoDevice::Kind kind) {
   t.bdf = d.bdf;
   t.numa_node = d.numa_node;
   t.cpu_affinity = d.local_cpus.empty() ? "" : d.local_cpus.ToString();
-  if (kind == TopoDevice::Kind::kGpu) t.name = fmt::format("NVIDIA {:04x}:{:04x}", d.vendor, d.device);
+  if (kind == TopoDevice::Kind::kGpu)
+    t.name = fmt::format("NVIDIA {:04x}:{:04x}", d.vendor, d.device);
   return t;
 }
 
@@ -77,9 +79,10 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
         continue;
       }
       if (matched.count(p->bdf) != 0) {
-        m.notes.push_back(fmt::format("NVML lists GPU{} at {} too, where another GPU already is; "
-                                      "the matrix shows the first",
-                                      d->index, p->bdf));
+        m.notes.push_back(
+            fmt::format("NVML lists GPU{} at {} too, where another GPU already is; "
+                        "the matrix shows the first",
+                        d->index, p->bdf));
         continue;
       }
       TopoDevice t = FromPci(*p, TopoDevice::Kind::kGpu);
@@ -167,9 +170,10 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
           }
           c.link = std::string(name);
           if (c.pci != "?" && c.pci != name && i < j) {
-            m.notes.push_back(fmt::format(
-                "NVML puts GPU{} and GPU{} at {}, the sysfs PCI tree at {}; the matrix shows NVML's",
-                a->index, b->index, name, c.pci));
+            m.notes.push_back(
+                fmt::format("NVML puts GPU{} and GPU{} at {}, the sysfs PCI tree at {}; the matrix "
+                            "shows NVML's",
+                            a->index, b->index, name, c.pci));
           }
           break;
         }
@@ -186,8 +190,9 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
   }
   for (const auto& e : path_errors) m.notes.push_back("locality unknown (\"?\"): " + e);
   if (numa_unknown) {
-    m.notes.push_back("locality unknown (\"?\"): devices under different host bridges with no "
-                      "NUMA node or local CPU list to tell NODE from SYS");
+    m.notes.push_back(
+        "locality unknown (\"?\"): devices under different host bridges with no "
+        "NUMA node or local CPU list to tell NODE from SYS");
   }
 
   // Each GPU's nearest NIC; a GPU whose nearest one is across the CPU interconnect is flagged.
@@ -222,9 +227,10 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
                       g.label,
                       g.numa_node >= 0 ? std::to_string(g.numa_node) : std::string("unknown"))});
     } else if (best == PciLocality::kSys) {
-      m.notes.push_back(fmt::format("{}: nearest known NIC is SYS, but the locality of {} NIC(s) "
-                                    "is unknown",
-                                    g.label, unknown));
+      m.notes.push_back(
+          fmt::format("{}: nearest known NIC is SYS, but the locality of {} NIC(s) "
+                      "is unknown",
+                      g.label, unknown));
     } else if (best == PciLocality::kPhb || best == PciLocality::kNode) {
       via_host.push_back(g.label);
     }
@@ -232,14 +238,16 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
   if (!via_host.empty()) {
     m.notes.push_back(
         "NCCL uses GPUDirect RDMA by default only with a NIC at PXB or nearer "
-        "(NCCL_NET_GDR_LEVEL defaults to PXB; to P2C on C2C-attached Grace GPUs since NCCL 2.27); " +
-        (via_host.size() == n_gpus ? std::string("every GPU reaches its") : Join(via_host) + " reach their") +
+        "(NCCL_NET_GDR_LEVEL defaults to PXB; to P2C on C2C-attached Grace GPUs since NCCL "
+        "2.27); " +
+        (via_host.size() == n_gpus ? std::string("every GPU reaches its")
+                                   : Join(via_host) + " reach their") +
         " nearest NIC through the host bridge (PHB/NODE), so set "
         "NCCL_NET_GDR_LEVEL=PHB (or SYS) if GPUDirect RDMA is wanted there");
   }
   if (n_gpus == 0) {
-    m.notes.push_back(fmt::format("no NVIDIA GPU on the PCI bus under {} ({} network device(s))",
-                                  m.root, n));
+    m.notes.push_back(
+        fmt::format("no NVIDIA GPU on the PCI bus under {} ({} network device(s))", m.root, n));
   }
   if (n_gpus > 0 && n == n_gpus) {
     m.notes.push_back("no network device on the PCI bus: GPU-NIC locality not judged");
@@ -315,14 +323,15 @@ std::string TopoMatrixText(const TopoMatrix& m) {
   // The verdict on GPU-NIC locality, right under the matrix.
   if (!m.flags.empty()) {
     for (const auto& f : m.flags) out += "WARNING: " + f.message + "\n";
-    out += "  fix: give every GPU a NIC on its own socket (move the NICs, or point each GPU's "
-           "ranks at a local one with NCCL_IB_HCA); until then their GPUDirect RDMA traffic "
-           "crosses the CPU interconnect\n";
+    out +=
+        "  fix: give every GPU a NIC on its own socket (move the NICs, or point each GPU's "
+        "ranks at a local one with NCCL_IB_HCA); until then their GPUDirect RDMA traffic "
+        "crosses the CPU interconnect\n";
   } else if (n > n_gpus) {
     out += "GPU-NIC locality: no GPU's nearest NIC is across the CPU interconnect (SYS)\n";
   }
-  out += m.nvml ? "NVML state: " + m.nvml_source + "\n"
-                : "NVML state: none (" + m.nvml_source + ")\n";
+  out +=
+      m.nvml ? "NVML state: " + m.nvml_source + "\n" : "NVML state: none (" + m.nvml_source + ")\n";
   if (!m.notes.empty()) {
     out += "\nNotes:\n";
     for (const auto& note : m.notes) out += "  - " + note + "\n";
@@ -349,7 +358,9 @@ std::string TopoMatrixText(const TopoMatrix& m) {
 std::string TopoMatrixJson(const TopoMatrix& m) {
   using nlohmann::ordered_json;
   auto opt_int = [](int v) { return v >= 0 ? ordered_json(v) : ordered_json(nullptr); };
-  auto opt_str = [](const std::string& s) { return s.empty() ? ordered_json(nullptr) : ordered_json(s); };
+  auto opt_str = [](const std::string& s) {
+    return s.empty() ? ordered_json(nullptr) : ordered_json(s);
+  };
   ordered_json j;
   j["schema_version"] = 1;
   j["command"] = "topo";

@@ -42,9 +42,9 @@ struct TopoCell {
 
 // A GPU whose nearest NIC is across the CPU interconnect.
 struct TopoFlag {
-  std::string gpu;      // label
+  std::string gpu;  // label
   std::string bdf;
-  std::string nic;      // label of the nearest NIC
+  std::string nic;  // label of the nearest NIC
   std::string nic_name;
   std::string message;  // one line, for the console and the JSON
   std::string fix;      // what recovers it
@@ -59,7 +59,7 @@ struct TopoMatrix {
   std::vector<std::vector<TopoCell>> cells;  // [row][column], over `devices`
   std::string nic_scope;                     // which NICs "nearest" considers
   std::vector<TopoFlag> flags;
-  std::vector<std::string> notes;            // unknowns, disagreements, advice; one line each
+  std::vector<std::string> notes;  // unknowns, disagreements, advice; one line each
 
   size_t gpu_count() const;
 };

@@ -172,7 +172,8 @@ TEST(GpuSnapshotJsonTest, UnknownKeysAreErrorsAtEveryLevel) {
       {json::json_pointer("/devices/0"), "devices[0].gpus"},
       {json::json_pointer("/devices/0/nvlinks/1"), "devices[0].nvlinks[1].gpus"},
       {json::json_pointer("/devices/0/fabric/value"), "devices[0].fabric.value.gpus"},
-      {json::json_pointer("/devices/0/compute_processes/value/0"), "devices[0].compute_processes.value[0].gpus"},
+      {json::json_pointer("/devices/0/compute_processes/value/0"),
+       "devices[0].compute_processes.value[0].gpus"},
       {json::json_pointer("/devices/0/temperature_c"), "devices[0].temperature_c.gpus"},
       {json::json_pointer("/driver_version"), "driver_version.gpus"},
   };
@@ -234,12 +235,14 @@ TEST(GpuSnapshotJsonTest, EveryWrongTypeIsAnErrorNamingThePath) {
       targets.emplace_back(json::json_pointer(ptr + "/" + inner_key), p + "." + inner_key);
     }
   }
-  targets.emplace_back(json::json_pointer("/devices/0/topology_to_gpus/1/0"), "devices[0].topology_to_gpus[1][0]");
+  targets.emplace_back(json::json_pointer("/devices/0/topology_to_gpus/1/0"),
+                       "devices[0].topology_to_gpus[1][0]");
   int tried = 0;
   for (const auto& [ptr, path] : targets) {
     const json& original = base[ptr];
     for (const json& w : wrong) {
-      if (Kind(w) == Kind(original) && !(w.is_number_float() && original.is_number_integer())) continue;
+      if (Kind(w) == Kind(original) && !(w.is_number_float() && original.is_number_integer()))
+        continue;
       if (w.is_object() && original.is_object()) continue;
       json k = base;
       k[ptr] = w;
@@ -258,9 +261,11 @@ TEST(GpuSnapshotJsonTest, NumbersOutsideTheirTypeAreErrors) {
     json value;
     std::string expect;
   } cases[] = {
-      {"/devices/0/temperature_c/value", -1, "devices[0].temperature_c.value: expected an integer from 0 to 4294967295, got -1"},
+      {"/devices/0/temperature_c/value", -1,
+       "devices[0].temperature_c.value: expected an integer from 0 to 4294967295, got -1"},
       {"/devices/0/temperature_c/value", 4294967296ull, "got 4294967296"},
-      {"/devices/0/performance_state/value", 2147483648ull, "expected an integer from -2147483648 to 2147483647"},
+      {"/devices/0/performance_state/value", 2147483648ull,
+       "expected an integer from -2147483648 to 2147483647"},
       {"/devices/0/index", -2, "devices[0].index: expected a non-negative integer"},
       {"/devices/0/pci_device_id", 4294967296ull, "devices[0].pci_device_id"},
       {"/devices/0/ecc_volatile_corrected/value", -5, "devices[0].ecc_volatile_corrected.value"},
@@ -279,9 +284,12 @@ TEST(GpuSnapshotJsonTest, FieldNeedsExactlyOneOfValueAndError) {
   both["devices"][0]["temperature_c"] = {{"value", 1}, {"error", "x"}};
   neither["devices"][0]["temperature_c"] = json::object();
   empty_reason["devices"][0]["temperature_c"] = {{"error", ""}};
-  EXPECT_NE(ErrorOf(both).find("devices[0].temperature_c: expected exactly one"), std::string::npos);
-  EXPECT_NE(ErrorOf(neither).find("devices[0].temperature_c: expected exactly one"), std::string::npos);
-  EXPECT_NE(ErrorOf(empty_reason).find("devices[0].temperature_c.error: must say why"), std::string::npos);
+  EXPECT_NE(ErrorOf(both).find("devices[0].temperature_c: expected exactly one"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(neither).find("devices[0].temperature_c: expected exactly one"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(empty_reason).find("devices[0].temperature_c.error: must say why"),
+            std::string::npos);
 }
 
 TEST(GpuSnapshotJsonTest, StructuralErrors) {
@@ -291,7 +299,8 @@ TEST(GpuSnapshotJsonTest, StructuralErrors) {
   EXPECT_NE(ErrorOf(dup).find("devices[1].index: 0 appears twice"), std::string::npos);
   json pair3 = base;
   pair3["devices"][0]["topology_to_gpus"][0] = {1, 2, 3};
-  EXPECT_NE(ErrorOf(pair3).find("devices[0].topology_to_gpus[0]: expected an array of two"), std::string::npos);
+  EXPECT_NE(ErrorOf(pair3).find("devices[0].topology_to_gpus[0]: expected an array of two"),
+            std::string::npos);
   EXPECT_NE(ErrorOf(json::array()).find("(top level): expected an object"), std::string::npos);
   json no_state = base;
   no_state["devices"][0]["fabric"]["value"].erase("state");
@@ -308,7 +317,8 @@ TEST(GpuSnapshotJsonTest, TruncatedTextIsAnErrorEverywhere) {
 }
 
 TEST(GpuSnapshotJsonTest, GarbageAndHostileText) {
-  for (std::string_view text : {"", "   ", "nvml", "\x01\x02\xff", "{\"devices\": [}", "null", "[]"}) {
+  for (std::string_view text :
+       {"", "   ", "nvml", "\x01\x02\xff", "{\"devices\": [}", "null", "[]"}) {
     auto r = ParseGpuSnapshot(text, "g.json");
     EXPECT_FALSE(r.ok()) << text;
   }

@@ -13,9 +13,9 @@ TEST(GpuNvLinkTopologyTest, NormalizesNvmlAndSysfsBusIds) {
   EXPECT_EQ(*NormalizePciBusId(" 00000009:01:1F.7\n"), "0009:01:1f.7");
   EXPECT_EQ(*NormalizePciBusId("00010000:E1:00.0"), "10000:e1:00.0");
   EXPECT_EQ(*NormalizePciBusId("1b:00.0"), "0000:1b:00.0");
-  for (const char* bad : {"", "garbage", "0000:1b:00", "0000:1b:00.8", "0000:1b:20.0",
-                          "000000000:1b:00.0", "0000:1bb:00.0", "0000:1b:0.0", "a:b:c:d",
-                          "0000:zz:00.0", "0000:1b:00.x"}) {
+  for (const char* bad :
+       {"", "garbage", "0000:1b:00", "0000:1b:00.8", "0000:1b:20.0", "000000000:1b:00.0",
+        "0000:1bb:00.0", "0000:1b:0.0", "a:b:c:d", "0000:zz:00.0", "0000:1b:00.x"}) {
     auto r = NormalizePciBusId(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find("expected a PCI address"), std::string::npos);
@@ -39,7 +39,8 @@ GpuDevice Gpu(int index, std::string bus) {
 
 TEST(GpuNvLinkTopologyTest, GpusReachingTheSameSwitchesShareTheirLinks) {
   // HGX H100: 18 links per GPU into 4 NVSwitches, 5/4/4/5.
-  const char* sw[] = {"00000000:05:00.0", "00000000:06:00.0", "00000000:07:00.0", "00000000:08:00.0"};
+  const char* sw[] = {"00000000:05:00.0", "00000000:06:00.0", "00000000:07:00.0",
+                      "00000000:08:00.0"};
   const int per[] = {5, 4, 4, 5};
   GpuSnapshot s;
   for (int g = 0; g < 4; ++g) {
@@ -87,7 +88,8 @@ TEST(GpuNvLinkTopologyTest, DirectLinksBetweenGpus) {
   p = CountNvLinks(s);
   EXPECT_EQ(p.Between(0, 1), 10);
   ASSERT_EQ(p.notes.size(), 1u);
-  EXPECT_NE(p.notes[0].find("GPU0 reports 12 NVLinks to GPU1, which reports 10 back"), std::string::npos);
+  EXPECT_NE(p.notes[0].find("GPU0 reports 12 NVLinks to GPU1, which reports 10 back"),
+            std::string::npos);
 }
 
 TEST(GpuNvLinkTopologyTest, UnknownStateAndMalformedRemotesAreCountedApart) {

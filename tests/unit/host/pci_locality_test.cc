@@ -8,7 +8,8 @@ namespace ys::host {
 namespace {
 
 // The level between two literal sysfs paths.
-std::string Level(const std::string& a, const std::string& b, std::optional<bool> same_node = true) {
+std::string Level(const std::string& a, const std::string& b,
+                  std::optional<bool> same_node = true) {
   auto pa = ParsePciSysfsPath(a);
   auto pb = ParsePciSysfsPath(b);
   if (!pa.ok()) return "error: " + pa.status().message();
@@ -71,16 +72,19 @@ TEST(PciLocalityTest, DifferentHostBridgesAreNodeOrSys) {
 
 TEST(PciLocalityTest, NestedVmdDomainStaysUnderItsHostBridge) {
   std::string vmd = "/sys/devices/pci0000:00/0000:00:0e.0/pci10000:e0";
-  EXPECT_EQ(Level(vmd + "/10000:e0:1a.0/10000:e1:00.0", vmd + "/10000:e0:1b.0/10000:e2:00.0"), "PIX");
+  EXPECT_EQ(Level(vmd + "/10000:e0:1a.0/10000:e1:00.0", vmd + "/10000:e0:1b.0/10000:e2:00.0"),
+            "PIX");
   // Behind the VMD controller and beside it: only the host bridge pci0000:00 in common.
-  EXPECT_EQ(Level(vmd + "/10000:e0:1a.0/10000:e1:00.0", "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"),
+  EXPECT_EQ(Level(vmd + "/10000:e0:1a.0/10000:e1:00.0",
+                  "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"),
             "PHB");
 }
 
 TEST(PciLocalityTest, VirtualMachineHostBridgesUnderPlatformNodes) {
   // Hyper-V: every passed-through device has its own VMBus host bridge.
   std::string vmbus = "/sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A03:00/device:07/VMBUS:01";
-  auto a = ParsePciSysfsPath(vmbus + "/47505500-0001-0000-3130-444531303244/pci0001:00/0001:00:00.0");
+  auto a =
+      ParsePciSysfsPath(vmbus + "/47505500-0001-0000-3130-444531303244/pci0001:00/0001:00:00.0");
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_EQ(a->platform.size(), 6u);
   EXPECT_EQ(a->host_bridge, "pci0001:00");
@@ -146,7 +150,8 @@ TEST(PciLocalityTest, DeviceLocalityNamesTheDeviceWithAnUnresolvedPath) {
   PciDevice b = Dev("0000:22:00.0", "/sys/bus/pci/devices/0000:22:00.0", 1, "4-7");
   auto l = DeviceLocality(a, b, 2);
   ASSERT_FALSE(l.ok());
-  EXPECT_NE(l.status().message().find("0000:22:00.0: sysfs path"), std::string::npos) << l.status().message();
+  EXPECT_NE(l.status().message().find("0000:22:00.0: sysfs path"), std::string::npos)
+      << l.status().message();
   b.sysfs_path = "/sys/devices/pci0000:20/0000:20:02.0/0000:22:00.0";
   l = DeviceLocality(a, b, 2);
   ASSERT_TRUE(l.ok());

@@ -22,7 +22,8 @@ const std::string kH100State = kFixtures + "/nvml/healthy-h100x8.json";
 
 // Output with the checkout's absolute paths replaced, so that goldens hold on any machine.
 std::string Portable(std::string s) {
-  for (size_t at; (at = s.find(kFixtures)) != std::string::npos;) s.replace(at, kFixtures.size(), "<fixtures>");
+  for (size_t at; (at = s.find(kFixtures)) != std::string::npos;)
+    s.replace(at, kFixtures.size(), "<fixtures>");
   return s;
 }
 
@@ -213,7 +214,8 @@ TEST(TopoMatrixTest, GpusWithNoNicOnTheirSocketAreFlaggedSys) {
   EXPECT_EQ(b.json["nic_scope"], "RDMA NICs (with an InfiniBand/RoCE device)");
 
   // No NIC at all: nothing to flag, and it says so.
-  for (const char* nic : {"0000:52:00.0", "0000:62:00.0", "0000:72:00.0", "0000:82:00.0", "0000:03:00.0"}) {
+  for (const char* nic :
+       {"0000:52:00.0", "0000:62:00.0", "0000:72:00.0", "0000:82:00.0", "0000:03:00.0"}) {
     t.Remove(std::string("/sys/bus/pci/devices/") + nic);
   }
   b = Build(t.Host(), gpu::LoadGpuSnapshot(kH100State));
@@ -254,7 +256,8 @@ TEST(TopoMatrixTest, NvmlStateFromAnotherMachineIsToldNotMatched) {
   EXPECT_EQ(b.m.gpu_count(), 8u);
   EXPECT_TRUE(HasNote(b.m, "NVML lists GPU2 at 00000000:1B:00.0, which is not an NVIDIA GPU"));
   EXPECT_TRUE(HasNote(b.m, "NVML lists GPU5 at not an address"));
-  EXPECT_TRUE(HasNote(b.m, "GPU?0 (0000:31:00.0) is on the PCI bus but the NVML state does not list it"));
+  EXPECT_TRUE(
+      HasNote(b.m, "GPU?0 (0000:31:00.0) is on the PCI bus but the NVML state does not list it"));
   EXPECT_EQ(Device(b.m, "GPU?1").bdf, "0000:61:00.0");
   EXPECT_EQ(Cell(b, "GPU?0", "GPU0"), "NODE");  // PCIe path only for the unlisted one
   EXPECT_EQ(Cell(b, "GPU0", "GPU1"), "NV18");
@@ -286,7 +289,9 @@ TEST(TopoMatrixTest, UnresolvedSysfsPathAndUnknownNumaGiveQuestionMarks) {
   EXPECT_EQ(Cell(b, "GPU1", "GPU2"), "NODE");
   EXPECT_EQ(Cell(b, "GPU7", "NIC7"), "PHB");  // same root complex: no NUMA needed
   EXPECT_EQ(Cell(b, "GPU7", "GPU1"), "?");
-  EXPECT_TRUE(HasNote(b.m, "locality unknown (\"?\"): 0000:11:00.0: sysfs path \"/sys/bus/pci/devices/0000:11:00.0\""));
+  EXPECT_TRUE(HasNote(
+      b.m,
+      "locality unknown (\"?\"): 0000:11:00.0: sysfs path \"/sys/bus/pci/devices/0000:11:00.0\""));
   EXPECT_TRUE(HasNote(b.m, "no NUMA node or local CPU list to tell NODE from SYS"));
   EXPECT_EQ(Device(b.m, "GPU7").cpu_affinity, "");
   EXPECT_NE(b.text.find("N/A"), std::string::npos);
@@ -321,7 +326,8 @@ TEST(TopoMatrixTest, CheckContextReadsRecordedStateFromTheTree) {
     checks::CheckContext ctx(h, expect);
     ASSERT_FALSE(ctx.gpu().ok());
     EXPECT_EQ(ctx.gpu().status().code(), StatusCode::kNotFound);
-    EXPECT_NE(ctx.gpu().status().message().find("/.yardstick/nvml.json is absent"), std::string::npos)
+    EXPECT_NE(ctx.gpu().status().message().find("/.yardstick/nvml.json is absent"),
+              std::string::npos)
         << ctx.gpu().status().message();
   }
   std::ifstream in(kH100State);
@@ -335,7 +341,8 @@ TEST(TopoMatrixTest, CheckContextReadsRecordedStateFromTheTree) {
     EXPECT_EQ(ctx.gpu()->source, "recorded: " + t.root() + "/.yardstick/nvml.json");
   }
   t.Write("/.yardstick/nvml.json",
-          "{\"devices\": [{\"index\": 0, \"uuid\": \"GPU-1\", \"name\": \"H100\", \"pci_bus_id\": 3}]}");
+          "{\"devices\": [{\"index\": 0, \"uuid\": \"GPU-1\", \"name\": \"H100\", \"pci_bus_id\": "
+          "3}]}");
   {
     host::Host h = t.Host();
     checks::CheckContext ctx(h, expect);
