@@ -1,0 +1,69 @@
+// `yardstick topo`: the GPU-GPU, GPU-NIC and GPU-CPU/NUMA affinity matrix, as
+// `nvidia-smi topo -m` shows it, from the PCI tree under the root and the NVML state; flags a
+// GPU whose nearest NIC is across the CPU interconnect.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "checks/check.h"
+#include "checks/site_expectations.h"
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "report/topo_matrix.h"
+
+namespace ys::cli {
+namespace {
+
+struct TopoArgs {
+  std::string root = "/";
+  std::string nvml_state;
+  bool json = false;
+  bool strict = false;
+};
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<TopoArgs>();
+  sub.add_option("--root", a->root, "Read /sys under this directory (a recorded host tree)");
+  sub.add_option("--nvml-state", a->nvml_state,
+                 "Recorded NVML state (JSON) instead of <root>/.yardstick/nvml.json or live NVML");
+  sub.add_flag("--json", a->json, "Print the matrix as JSON");
+  sub.add_flag("--strict", a->strict,
+               "Exit 1 when a GPU's nearest NIC is across the CPU interconnect (SYS)");
+  return [a] {
+    auto host =
+        a->root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a->root);
+    if (!host.ok()) {
+      Log(LogLevel::kError, "{}", host.status().message());
+      return kExitCannotRun;
+    }
+    checks::SiteExpectations expect;
+    checks::CheckContext ctx(*host, expect);
+    if (!a->nvml_state.empty()) ctx.set_nvml_state_path(a->nvml_state);
+    const auto& topo = ctx.topology();
+    if (!topo.ok()) {
+      Log(LogLevel::kError, "topology: {}", topo.status().message());
+      return kExitCannotRun;
+    }
+    const auto& gpus = ctx.gpu();
+    // State the operator named, or recorded state that is malformed, is bad input; NVML that is
+    // simply absent leaves the PCI matrix, which says so.
+    if (!gpus.ok() &&
+        (!a->nvml_state.empty() || gpus.status().code() == StatusCode::kInvalidInput)) {
+      Log(LogLevel::kError, "NVML state: {}", gpus.status().message());
+      return kExitCannotRun;
+    }
+    report::TopoMatrix m = report::BuildTopoMatrix(*host, *topo, gpus);
+    fmt::print("{}", a->json ? report::TopoMatrixJson(m) : report::TopoMatrixText(m));
+    return a->strict && !m.flags.empty() ? kExitFail : kExitPass;
+  };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("topo",
+                    "GPU-GPU, GPU-NIC and GPU-CPU/NUMA affinity matrix (as nvidia-smi topo -m); "
+                    "flags GPUs whose nearest NIC is across the CPU interconnect",
+                    Setup)
+
+}  // namespace ys::cli
