@@ -19,6 +19,7 @@
 #include "core/finding_codes.h"
 #include "core/registry.h"
 #include "core/report.h"
+#include "gpu/gpu_snapshot.h"
 #include "host/host.h"
 #include "host/topology.h"
 
@@ -40,12 +41,33 @@ class CheckContext {
   // Loaded on first use and shared by all checks of the run.
   const Result<host::Topology>& topology() const;
 
+  // The node's GPUs: from --nvml-state FILE, else <root>/.yardstick/nvml.json on a recorded
+  // tree, else live NVML on the live host. Loaded on first use and shared by all checks of the
+  // run. An error status says why there is none ("NVML not found: libnvidia-ml.so.1: cannot open
+  // shared object file") -> GPU units skip; InvalidInput (a malformed recording) -> error.
+  const Result<gpu::GpuSnapshot>& gpu() const;
+  // Set by the CLI (--nvml-state), before the first gpu() call.
+  void set_nvml_state_path(std::string path) { nvml_state_path_ = std::move(path); }
+  // A snapshot the caller already holds (tests, replays); wins over every source above.
+  void set_gpu(Result<gpu::GpuSnapshot> snapshot) {
+    gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(snapshot));
+  }
+
+  // --kernel-log FILE: the kernel log read from this file on the real file system instead of
+  // /dev/kmsg under the root. Empty: /dev/kmsg.
+  void set_kernel_log_path(std::string path) { kernel_log_path_ = std::move(path); }
+  const std::string& kernel_log_path() const { return kernel_log_path_; }
+
  private:
   const host::Host& host_;
   const SiteExpectations& expect_;
   std::optional<int> pid_;
   mutable std::once_flag topo_once_;
   mutable std::unique_ptr<Result<host::Topology>> topo_;
+  std::string nvml_state_path_;
+  std::string kernel_log_path_;
+  mutable std::once_flag gpu_once_;
+  mutable std::unique_ptr<Result<gpu::GpuSnapshot>> gpu_;
 };
 
 class Check : public Unit {

@@ -74,6 +74,8 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   }
 
   CheckContext ctx(*host, expect, o.pid);
+  if (!o.nvml_state.empty()) ctx.set_nvml_state_path(o.nvml_state);
+  if (!o.kernel_log.empty()) ctx.set_kernel_log_path(o.kernel_log);
   RunOptions ro;
   ro.filters = o.filters;
   ro.on_result = o.on_result;

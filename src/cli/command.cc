@@ -40,6 +40,14 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
   sub.add_option("--expect", a.expect, "Site expectations (TOML): thresholds and policy");
   sub.add_option("--pid", a.pid, "Judge this process (placement, limits) instead of yardstick itself")
       ->check(CLI::PositiveNumber);
+  if (with_root) {
+    sub.add_option("--nvml-state", a.nvml_state,
+                   "Recorded NVML answers (JSON, as `yardstick capture` writes them) instead of "
+                   "the live driver");
+  }
+  sub.add_option("--kernel-log", a.kernel_log,
+                 "Read the kernel log (XIDs) from this file (dmesg or /dev/kmsg format) instead "
+                 "of /dev/kmsg");
   if (with_output) {
     sub.add_flag("--json", a.json, "Print the run document as JSON instead of the table");
     sub.add_option("--junit", a.junit, "Also write JUnit XML to this file");
@@ -53,6 +61,8 @@ checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& a, std::string 
   o.filters = a.filters;
   o.expect_path = a.expect;
   if (a.pid > 0) o.pid = a.pid;
+  o.nvml_state = a.nvml_state;
+  o.kernel_log = a.kernel_log;
   return o;
 }
 

@@ -37,6 +37,8 @@ struct CheckRunArgs {
   std::string junit;
   bool json = false;
   int pid = 0;
+  std::string nvml_state;  // recorded NVML answers instead of the live driver
+  std::string kernel_log;  // a kernel log file instead of /dev/kmsg
 };
 // `with_output`: also --json and --junit.
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);
