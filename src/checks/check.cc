@@ -15,9 +15,20 @@ const Result<host::Topology>& CheckContext::topology() const {
 
 namespace {
 
-// Live NVML. Until the nvml helper's reader is merged this only says whether the library can be
-// opened: without it the GPU units skip with dlopen's own words.
-Result<gpu::GpuSnapshot> LiveGpuSnapshot() {
+// STAND-IN until the nvml helper's gpu/gpu_source.{h,cc} (LoadGpuSnapshotFor) and live NVML
+// reader are merged; the lead keeps theirs. Same order of sources; the live host only says
+// whether NVML can be opened, so GPU units skip there with dlopen's own words.
+Result<gpu::GpuSnapshot> LoadGpuSnapshotFor(const host::Host& host, const std::string& path) {
+  if (!path.empty()) return gpu::LoadGpuSnapshot(path);
+  if (!host.live()) {
+    std::string file = host.Resolve(gpu::kRecordedNvmlPath);
+    if (!host.Exists(gpu::kRecordedNvmlPath)) {
+      return Status::NotFound("no recorded NVML state: " + file +
+                              " is absent (`yardstick capture` writes it on a node with GPUs; "
+                              "or give --nvml-state FILE)");
+    }
+    return gpu::LoadGpuSnapshot(file);
+  }
   void* lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     const char* why = ::dlerror();
@@ -32,24 +43,15 @@ Result<gpu::GpuSnapshot> LiveGpuSnapshot() {
 
 const Result<gpu::GpuSnapshot>& CheckContext::gpu() const {
   std::call_once(gpu_once_, [this] {
-    if (gpu_) return;  // set_gpu()
-    Result<gpu::GpuSnapshot> s = Status::Internal("unset");
-    if (!nvml_state_path_.empty()) {
-      s = gpu::LoadGpuSnapshot(nvml_state_path_);
-    } else if (!host_.live()) {
-      std::string path = host_.Resolve(gpu::kRecordedNvmlPath);
-      if (host_.Exists(gpu::kRecordedNvmlPath)) {
-        s = gpu::LoadGpuSnapshot(path);
-      } else {
-        s = Status::NotFound("no recorded NVML state: " + path +
-                             " is absent (give --nvml-state FILE)");
-      }
-    } else {
-      s = LiveGpuSnapshot();
-    }
-    gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(s));
+    gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(LoadGpuSnapshotFor(host_, nvml_state_path_));
   });
   return *gpu_;
+}
+
+void CheckContext::set_gpu(Result<gpu::GpuSnapshot> snapshot) {
+  std::call_once(gpu_once_, [&] {
+    gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(snapshot));
+  });
 }
 
 }  // namespace ys::checks

@@ -42,19 +42,21 @@ class CheckContext {
   const Result<host::Topology>& topology() const;
 
   // The node's GPUs: from --nvml-state FILE, else <root>/.yardstick/nvml.json on a recorded
-  // tree, else live NVML on the live host. Loaded on first use and shared by all checks of the
-  // run. An error status says why there is none ("NVML not found: libnvidia-ml.so.1: cannot open
-  // shared object file") -> GPU units skip; InvalidInput (a malformed recording) -> error.
+  // tree, else live NVML on the live host (gpu/gpu_source.h). Loaded on first use, once, and
+  // shared by all checks of the run. An error status says why there is none ("NVML not found:
+  // libnvidia-ml.so.1: cannot open shared object file: ...") -> GPU units skip with it.
   const Result<gpu::GpuSnapshot>& gpu() const;
-  // Set by the CLI (--nvml-state), before the first gpu() call.
+  // Set by the CLI (--nvml-state) before the checks run.
   void set_nvml_state_path(std::string path) { nvml_state_path_ = std::move(path); }
-  // A snapshot the caller already holds (tests, replays); wins over every source above.
-  void set_gpu(Result<gpu::GpuSnapshot> snapshot) {
-    gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(snapshot));
-  }
+  // Use this snapshot (or this reason for having none) instead of loading one; tests, and the
+  // preflight that has already loaded --nvml-state. Must come before the first gpu().
+  void set_gpu(Result<gpu::GpuSnapshot> snapshot);
+  // True once gpu() has been answered (a unit asked, or set_gpu): the run document then names
+  // the GPU source. Call after the checks have run.
+  bool gpu_loaded() const { return gpu_ != nullptr; }
 
-  // --kernel-log FILE: the kernel log read from this file on the real file system instead of
-  // /dev/kmsg under the root. Empty: /dev/kmsg.
+  // --kernel-log FILE: the kernel log (XIDs) read from this file on the real file system instead
+  // of /dev/kmsg under the root. Empty: /dev/kmsg.
   void set_kernel_log_path(std::string path) { kernel_log_path_ = std::move(path); }
   const std::string& kernel_log_path() const { return kernel_log_path_; }
 
@@ -65,9 +67,9 @@ class CheckContext {
   mutable std::once_flag topo_once_;
   mutable std::unique_ptr<Result<host::Topology>> topo_;
   std::string nvml_state_path_;
-  std::string kernel_log_path_;
   mutable std::once_flag gpu_once_;
   mutable std::unique_ptr<Result<gpu::GpuSnapshot>> gpu_;
+  std::string kernel_log_path_;
 };
 
 class Check : public Unit {

@@ -38,13 +38,11 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
   sub.add_option("--filter", a.filters, "Only checks whose ids match these globs (e.g. 'cpu.*')")
       ->delimiter(',');
   sub.add_option("--expect", a.expect, "Site expectations (TOML): thresholds and policy");
+  sub.add_option("--nvml-state", a.nvml_state,
+                 "Recorded NVML state (JSON, as `yardstick capture` writes it) instead of this "
+                 "host's GPUs");
   sub.add_option("--pid", a.pid, "Judge this process (placement, limits) instead of yardstick itself")
       ->check(CLI::PositiveNumber);
-  if (with_root) {
-    sub.add_option("--nvml-state", a.nvml_state,
-                   "Recorded NVML answers (JSON, as `yardstick capture` writes them) instead of "
-                   "the live driver");
-  }
   sub.add_option("--kernel-log", a.kernel_log,
                  "Read the kernel log (XIDs) from this file (dmesg or /dev/kmsg format) instead "
                  "of /dev/kmsg");
@@ -60,8 +58,8 @@ checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& a, std::string 
   o.root = a.root;
   o.filters = a.filters;
   o.expect_path = a.expect;
-  if (a.pid > 0) o.pid = a.pid;
   o.nvml_state = a.nvml_state;
+  if (a.pid > 0) o.pid = a.pid;
   o.kernel_log = a.kernel_log;
   return o;
 }

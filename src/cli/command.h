@@ -34,11 +34,11 @@ struct CheckRunArgs {
   std::string root = "/";
   std::vector<std::string> filters;
   std::string expect;
+  std::string nvml_state;  // --nvml-state FILE: recorded NVML state instead of the host's GPUs
   std::string junit;
   bool json = false;
   int pid = 0;
-  std::string nvml_state;  // recorded NVML answers instead of the live driver
-  std::string kernel_log;  // a kernel log file instead of /dev/kmsg
+  std::string kernel_log;  // --kernel-log FILE: a kernel log file instead of /dev/kmsg
 };
 // `with_output`: also --json and --junit.
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);

@@ -18,13 +18,20 @@
 
 namespace ys::gpu {
 
+// Field::error of a query this GPU or driver cannot answer: NVML_ERROR_NOT_SUPPORTED, or a function
+// the installed NVML does not export ("not supported: this NVML has no nvmlDeviceGetX").
+inline constexpr const char* kNotSupported = "not supported";
+
 template <typename T>
 struct Field {
   std::optional<T> value;
   std::string error;  // why there is no value: "not supported", "NVML_ERROR_NO_PERMISSION: ..."
 
   bool has() const { return value.has_value(); }
+  // No value because the GPU or driver cannot answer (see kNotSupported), not because of a fault.
+  bool not_supported() const { return !has() && error.rfind(kNotSupported, 0) == 0; }
   const T& operator*() const { return *value; }
+  const T* operator->() const { return &*value; }
   static Field Of(T v) { return Field{std::move(v), {}}; }
   static Field Missing(std::string why) { return Field{std::nullopt, std::move(why)}; }
 };
