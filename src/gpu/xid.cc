@@ -67,8 +67,9 @@ constexpr std::array kXids = {
     XidEntry{38, XidClass::kWarn, "driver firmware error (DCGM PCIe list)", kFixReset},
     XidEntry{39, XidClass::kWarn, "listed by DCGM under PCIe", kFixReset},
     XidEntry{42, XidClass::kWarn, "listed by DCGM under PCIe", kFixReset},
-    XidEntry{43, XidClass::kApplication, "GPU stopped processing (channel reset)",
-             "usually the application's fault; if it repeats on this GPU only, run dcgmi diag -r 3"},
+    XidEntry{
+        43, XidClass::kApplication, "GPU stopped processing (channel reset)",
+        "usually the application's fault; if it repeats on this GPU only, run dcgmi diag -r 3"},
     XidEntry{45, XidClass::kApplication, "preemptive cleanup after earlier errors",
              "follows another error or a killed job; look at the XIDs before it"},
     XidEntry{48, XidClass::kFatal, "double-bit ECC error (DBE)", kFixEcc},
@@ -80,8 +81,8 @@ constexpr std::array kXids = {
     XidEntry{58, XidClass::kWarn, "unstable video memory interface (DCGM power list)", kFixReset},
     XidEntry{60, XidClass::kWarn, "listed by DCGM under thermal",
              "check cooling; nvidia-smi -q -d TEMPERATURE,PERFORMANCE -i <gpu>"},
-    XidEntry{61, XidClass::kWarn, "internal micro-controller breakpoint/warning (DCGM thermal list)",
-             kFixReset},
+    XidEntry{61, XidClass::kWarn,
+             "internal micro-controller breakpoint/warning (DCGM thermal list)", kFixReset},
     XidEntry{62, XidClass::kWarn, "internal micro-controller halt (DCGM thermal list)", kFixReset},
     XidEntry{63, XidClass::kWarn, "page retirement or row remap recorded (a reset activates it)",
              "drain the node and reset the GPU (nvidia-smi -r -i <gpu>) or reboot, so that the "
@@ -92,9 +93,10 @@ constexpr std::array kXids = {
              "check nvidia-smi nvlink -s -i <gpu> and nvidia-smi nvlink -e -i <gpu>"},
     XidEntry{73, XidClass::kWarn, "listed by DCGM under NVLink",
              "check nvidia-smi nvlink -s -i <gpu> and nvidia-smi nvlink -e -i <gpu>"},
-    XidEntry{74, XidClass::kFatal, "NVLink error",
-             "drain the node; check nvidia-smi nvlink -s -e -i <gpu>, NVSwitch SXIDs and the fabric "
-             "manager log; reset the GPUs or reboot; RMA the baseboard if it recurs"},
+    XidEntry{
+        74, XidClass::kFatal, "NVLink error",
+        "drain the node; check nvidia-smi nvlink -s -e -i <gpu>, NVSwitch SXIDs and the fabric "
+        "manager log; reset the GPUs or reboot; RMA the baseboard if it recurs"},
     XidEntry{78, XidClass::kWarn, "listed by DCGM under power", kFixReset},
     XidEntry{79, XidClass::kFatal, "GPU has fallen off the bus",
              "drain the node and reboot (a GPU reset is not enough); check the GPU's PCIe slot, "
@@ -133,10 +135,14 @@ XidClass DcgmXidClass(int xid) {
 
 const char* XidClassName(XidClass c) {
   switch (c) {
-    case XidClass::kFatal: return "fatal";
-    case XidClass::kWarn: return "warn";
-    case XidClass::kApplication: return "application";
-    case XidClass::kUnlisted: return "unlisted";
+    case XidClass::kFatal:
+      return "fatal";
+    case XidClass::kWarn:
+      return "warn";
+    case XidClass::kApplication:
+      return "application";
+    case XidClass::kUnlisted:
+      return "unlisted";
   }
   return "unlisted";
 }
@@ -149,8 +155,9 @@ std::string_view XidMeaning(int xid) {
 std::string_view XidFix(int xid) {
   const XidEntry* e = Find(xid);
   return e ? e->fix
-           : std::string_view("look the XID up in NVIDIA's XID catalog; drain the node and run "
-                              "dcgmi diag -r 2 if it recurs");
+           : std::string_view(
+                 "look the XID up in NVIDIA's XID catalog; drain the node and run "
+                 "dcgmi diag -r 2 if it recurs");
 }
 
 }  // namespace ys::gpu

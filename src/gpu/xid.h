@@ -14,7 +14,7 @@
 namespace ys::gpu {
 
 struct XidEvent {
-  std::string pci;     // as the driver printed it: "0000:1b:00" (domain:bus:device)
+  std::string pci;  // as the driver printed it: "0000:1b:00" (domain:bus:device)
   int xid = 0;
   std::string detail;  // the text after the number: "pid=..., GPU has fallen off the bus."
 };

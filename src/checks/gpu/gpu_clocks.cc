@@ -37,7 +37,8 @@ constexpr std::array kReasons = {
            "the GPU draws its enforced power limit (expected under full load; at idle the limit "
            "is too low): nvidia-smi -q -d POWER,PERFORMANCE -i "},
     Reason{gpu::kClocksEventGpuIdle, "GPU idle", nullptr, nullptr},
-    Reason{gpu::kClocksEventApplicationsClocksSetting, "applications clocks setting", nullptr, nullptr},
+    Reason{gpu::kClocksEventApplicationsClocksSetting, "applications clocks setting", nullptr,
+           nullptr},
     Reason{gpu::kClocksEventSyncBoost, "sync boost", nullptr, nullptr},
     Reason{gpu::kClocksEventDisplayClockSetting, "display clock setting", nullptr, nullptr},
 };
@@ -80,13 +81,13 @@ class GpuClocksCheck : public Check {
       }
       ++judged;
       r.Note(GpuEntity(d), clocks + ", reasons: " + ReasonNames(*mask));
-      bool hw_specific = (*mask & (gpu::kClocksEventHwThermalSlowdown |
-                                   gpu::kClocksEventHwPowerBrakeSlowdown)) != 0;
+      bool hw_specific =
+          (*mask & (gpu::kClocksEventHwThermalSlowdown | gpu::kClocksEventHwPowerBrakeSlowdown)) !=
+          0;
       for (const auto& reason : kReasons) {
         if (reason.code == nullptr || (*mask & reason.bit) == 0) continue;
         if (reason.bit == gpu::kClocksEventHwSlowdown && hw_specific) continue;
-        std::string msg = std::string("clocks held down by ") + reason.name + " (" + clocks +
-                          ")";
+        std::string msg = std::string("clocks held down by ") + reason.name + " (" + clocks + ")";
         if (reason.bit == gpu::kClocksEventHwThermalSlowdown &&
             (*mask & gpu::kClocksEventHwSlowdown)) {
           msg += "; HW slowdown active";
@@ -107,8 +108,9 @@ class GpuClocksCheck : public Check {
                                                " W enforced");
         }
         f.fix = reason.fix + std::to_string(d.index);
-        f.reference = std::string(kNvmlApiReference) +
-                      ": nvmlDeviceGetCurrentClocksEventReasons; DCGM health watch (thermal, power)";
+        f.reference =
+            std::string(kNvmlApiReference) +
+            ": nvmlDeviceGetCurrentClocksEventReasons; DCGM health watch (thermal, power)";
         r.Add(std::move(f));
       }
     }

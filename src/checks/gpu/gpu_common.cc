@@ -11,8 +11,9 @@ const gpu::GpuSnapshot* SnapshotOrSkip(const CheckContext& ctx, CheckResult* ins
                                        bool require_devices) {
   const Result<gpu::GpuSnapshot>& s = ctx.gpu();
   if (!s.ok()) {
-    *instead = s.status().code() == StatusCode::kInvalidInput ? CheckResult::Error(s.status())
-                                                              : CheckResult::Skip(s.status().message());
+    *instead = s.status().code() == StatusCode::kInvalidInput
+                   ? CheckResult::Error(s.status())
+                   : CheckResult::Skip(s.status().message());
     return nullptr;
   }
   if (require_devices && s->devices.empty()) {
@@ -48,7 +49,8 @@ std::optional<std::string> CanonicalBdf(std::string_view address) {
   if (dom < 0 || bus < 0 || slot < 0 || func < 0) return std::nullopt;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%x", static_cast<unsigned>(dom),
-                static_cast<unsigned>(bus), static_cast<unsigned>(slot), static_cast<unsigned>(func));
+                static_cast<unsigned>(bus), static_cast<unsigned>(slot),
+                static_cast<unsigned>(func));
   return std::string(buf);
 }
 

@@ -35,8 +35,9 @@ class GpuCountCheck : public Check {
       f.evidence = {{"nvml device count", std::to_string(n)},
                     {"site.devices.gpus", std::to_string(*expected)},
                     {"source", s->source}};
-      f.fix = "nvidia-smi -L; compare with lspci -d 10de: and look for XID 79 in the kernel log; "
-              "a missing GPU needs a reboot, then an RMA if it stays missing";
+      f.fix =
+          "nvidia-smi -L; compare with lspci -d 10de: and look for XID 79 in the kernel log; "
+          "a missing GPU needs a reboot, then an RMA if it stays missing";
       f.reference = "dcgmi diag software plugin (device count); NVML nvmlDeviceGetCount_v2";
       r.Add(std::move(f));
     }
@@ -65,10 +66,11 @@ class GpuCountCheck : public Check {
         }
         char id[16];
         std::snprintf(id, sizeof id, "%04x:%04x", p->vendor, p->device);
-        Finding f = MakeFinding(
-            "YS-GPU-002", p->bdf,
-            "GPU " + p->bdf + " (" + id + ", " + driver + ") is on the PCI bus but NVML does not "
-            "list it: fallen off the bus, excluded, or bound to another driver");
+        Finding f =
+            MakeFinding("YS-GPU-002", p->bdf,
+                        "GPU " + p->bdf + " (" + id + ", " + driver +
+                            ") is on the PCI bus but NVML does not "
+                            "list it: fallen off the bus, excluded, or bound to another driver");
         f.evidence = {{p->sysfs_path, std::string(id)},
                       {p->sysfs_path + "/driver", p->driver.empty() ? "(none)" : p->driver},
                       {"nvml device count", std::to_string(n)},
@@ -90,9 +92,10 @@ class GpuCountCheck : public Check {
       }
     }
     if (r.findings.empty()) {
-      r.summary = std::to_string(n) + " GPUs in NVML" +
-                  (topo.ok() ? ", " + std::to_string(topo->Gpus().size()) + " on the PCI bus" : "") +
-                  (expected ? ", as the site expects" : "");
+      r.summary =
+          std::to_string(n) + " GPUs in NVML" +
+          (topo.ok() ? ", " + std::to_string(topo->Gpus().size()) + " on the PCI bus" : "") +
+          (expected ? ", as the site expects" : "");
     }
     return r;
   }

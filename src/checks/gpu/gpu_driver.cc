@@ -34,7 +34,8 @@ Result<std::optional<ModuleVersion>> KernelModuleVersion(const host::Host& h, st
   constexpr const char* kProc = "/proc/driver/nvidia/version";
   if (auto v = h.ReadLine(kSys); v.ok()) {
     if (!LooksLikeVersion(*v)) {
-      return Status::Invalid(h.Resolve(kSys) + ": expected a driver version like 550.127.05, got \"" +
+      return Status::Invalid(h.Resolve(kSys) +
+                             ": expected a driver version like 550.127.05, got \"" +
                              v->substr(0, 60) + "\"");
     }
     return std::optional<ModuleVersion>(ModuleVersion{kSys, *v});
@@ -42,7 +43,8 @@ Result<std::optional<ModuleVersion>> KernelModuleVersion(const host::Host& h, st
   auto text = h.ReadFile(kProc);
   if (!text.ok()) {
     if (text.status().code() != StatusCode::kNotFound) return text.status();
-    *why = std::string("no nvidia kernel module loaded (") + kSys + " and " + kProc + " are absent)";
+    *why =
+        std::string("no nvidia kernel module loaded (") + kSys + " and " + kProc + " are absent)";
     return std::optional<ModuleVersion>();
   }
   auto parsed = host::ParseNvidiaDriverVersion(*text);
@@ -97,9 +99,10 @@ class GpuDriverCheck : public Check {
     if (!snap.ok() && (snap.status().message().find("version mismatch") != std::string::npos ||
                        snap.status().message().find("RM_VERSION_MISMATCH") != std::string::npos)) {
       CheckResult r;
-      Finding f = MakeFinding("YS-GPU-003", "node",
-                              "NVML cannot start: driver/library version mismatch" +
-                                  (module ? " (kernel module " + module->version + ")" : std::string()));
+      Finding f =
+          MakeFinding("YS-GPU-003", "node",
+                      "NVML cannot start: driver/library version mismatch" +
+                          (module ? " (kernel module " + module->version + ")" : std::string()));
       f.evidence = {{"NVML", snap.status().message()}};
       if (module) f.evidence.emplace_back(module->path, module->version);
       f.fix = kMismatchFix;
@@ -112,24 +115,24 @@ class GpuDriverCheck : public Check {
     if (s == nullptr) return r;
 
     const std::string* driver = s->driver_version.has() ? &*s->driver_version : nullptr;
-    r.Note("nvml.driver_version",
-           driver ? *driver : "unavailable: " + s->driver_version.error);
+    r.Note("nvml.driver_version", driver ? *driver : "unavailable: " + s->driver_version.error);
     r.Note("nvml.cuda_driver_version", s->cuda_driver_version.has()
                                            ? CudaText(*s->cuda_driver_version)
                                            : "unavailable: " + s->cuda_driver_version.error);
     if (s->nvml_version.has()) r.Note("nvml.version", *s->nvml_version);
-    r.Note("kernel_module", module ? module->version + " (" + module->path + ")"
-                                   : "unavailable: " + module_why);
+    r.Note("kernel_module",
+           module ? module->version + " (" + module->path + ")" : "unavailable: " + module_why);
     if (!driver) {
-      CheckResult skip = CheckResult::Skip("NVML gave no driver version: " + s->driver_version.error);
+      CheckResult skip =
+          CheckResult::Skip("NVML gave no driver version: " + s->driver_version.error);
       skip.evidence = r.evidence;
       return skip;
     }
 
     if (module && module->version != *driver) {
       Finding f = MakeFinding("YS-GPU-003", "node",
-                              "kernel module " + module->version + " is loaded, NVML is " + *driver +
-                                  ": driver/library version mismatch");
+                              "kernel module " + module->version + " is loaded, NVML is " +
+                                  *driver + ": driver/library version mismatch");
       f.evidence = {{module->path, module->version}, {"nvmlSystemGetDriverVersion", *driver}};
       f.fix = kMismatchFix;
       f.reference = "NVML NVML_ERROR_LIB_RM_VERSION_MISMATCH; dcgmi diag software plugin";
@@ -137,8 +140,8 @@ class GpuDriverCheck : public Check {
     }
     const std::string& want = ctx.expect().gpu.driver_version;
     if (!want.empty() && *driver != want) {
-      Finding f = MakeFinding("YS-GPU-004", "node",
-                              "driver " + *driver + ", the site runs " + want);
+      Finding f =
+          MakeFinding("YS-GPU-004", "node", "driver " + *driver + ", the site runs " + want);
       f.evidence = {{"nvmlSystemGetDriverVersion", *driver}, {"site.gpu.driver_version", want}};
       f.fix = "install driver " + want + " (the site's validated driver) and reboot";
       r.Add(std::move(f));
@@ -147,26 +150,28 @@ class GpuDriverCheck : public Check {
       int cuda = *s->cuda_driver_version;
       if (auto branch = BranchCuda(*driver)) {
         if (cuda < *branch) {
-          Finding f = MakeFinding(
-              "YS-GPU-005", "node",
-              "CUDA driver " + CudaText(cuda) + " is older than driver " + *driver + "'s CUDA " +
-                  CudaText(*branch) + ": a stale libcuda.so.1 from another driver is loaded");
+          Finding f = MakeFinding("YS-GPU-005", "node",
+                                  "CUDA driver " + CudaText(cuda) + " is older than driver " +
+                                      *driver + "'s CUDA " + CudaText(*branch) +
+                                      ": a stale libcuda.so.1 from another driver is loaded");
           f.evidence = {{"nvmlSystemGetCudaDriverVersion", std::to_string(cuda)},
                         {"nvmlSystemGetDriverVersion", *driver}};
-          f.fix = "ldconfig -p | grep libcuda.so.1: remove the stale copy (or the old cuda-compat "
-                  "package from LD_LIBRARY_PATH) so that the driver's own libcuda is loaded";
+          f.fix =
+              "ldconfig -p | grep libcuda.so.1: remove the stale copy (or the old cuda-compat "
+              "package from LD_LIBRARY_PATH) so that the driver's own libcuda is loaded";
           f.reference = "CUDA release notes: CUDA Toolkit and Corresponding Driver Versions";
           r.Add(std::move(f));
         } else if (cuda > *branch) {
-          r.Note("cuda_forward_compatibility",
-                 "CUDA " + CudaText(cuda) + " on an R" + std::string(Split(*driver, '.')[0]) + " driver");
+          r.Note("cuda_forward_compatibility", "CUDA " + CudaText(cuda) + " on an R" +
+                                                   std::string(Split(*driver, '.')[0]) + " driver");
         }
       }
     }
     if (r.findings.empty()) {
-      r.summary = "driver " + *driver +
-                  (s->cuda_driver_version.has() ? ", CUDA " + CudaText(*s->cuda_driver_version) : "") +
-                  (module ? ", kernel module matches" : "");
+      r.summary =
+          "driver " + *driver +
+          (s->cuda_driver_version.has() ? ", CUDA " + CudaText(*s->cuda_driver_version) : "") +
+          (module ? ", kernel module matches" : "");
     }
     return r;
   }

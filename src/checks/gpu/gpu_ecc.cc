@@ -25,11 +25,11 @@ class GpuEccCheck : public Check {
       const uint64_t* vol_unc = un.Get(d, d.ecc_volatile_uncorrected, "ecc_volatile_uncorrected");
       if (on == nullptr && vol_unc == nullptr) continue;
       ++judged;
-      r.Note(GpuEntity(d),
-             std::string("ECC ") + (on ? (*on ? "on" : "off") : "?") + "; volatile " +
-                 Count(d.ecc_volatile_corrected) + " corrected, " + Count(d.ecc_volatile_uncorrected) +
-                 " uncorrected; aggregate " + Count(d.ecc_aggregate_corrected) + " corrected, " +
-                 Count(d.ecc_aggregate_uncorrected) + " uncorrected");
+      r.Note(GpuEntity(d), std::string("ECC ") + (on ? (*on ? "on" : "off") : "?") + "; volatile " +
+                               Count(d.ecc_volatile_corrected) + " corrected, " +
+                               Count(d.ecc_volatile_uncorrected) + " uncorrected; aggregate " +
+                               Count(d.ecc_aggregate_corrected) + " corrected, " +
+                               Count(d.ecc_aggregate_uncorrected) + " uncorrected");
       std::string i = std::to_string(d.index);
       if (on && want != Policy::kAny && *on != (want == Policy::kOn)) {
         Finding f = MakeFinding("YS-GPU-025", GpuEntity(d),
@@ -39,15 +39,16 @@ class GpuEccCheck : public Check {
         f.evidence.emplace_back("nvmlDeviceGetEccMode (current)", *on ? "enabled" : "disabled");
         f.evidence.emplace_back("site.gpu.ecc", PolicyName(want));
         f.fix = "nvidia-smi -i " + i + " -e " + (want == Policy::kOn ? "1" : "0") +
-                ", then reset the GPU (nvidia-smi -r -i " + i + ") or reboot: the new mode is "
+                ", then reset the GPU (nvidia-smi -r -i " + i +
+                ") or reboot: the new mode is "
                 "pending until then";
         f.reference = std::string(kNvmlApiReference) + ": nvmlDeviceGetEccMode";
         r.Add(std::move(f));
       }
       if (vol_unc && *vol_unc > 0) {
-        Finding f = MakeFinding("YS-GPU-026", GpuEntity(d),
-                                std::to_string(*vol_unc) +
-                                    " uncorrected ECC errors since the driver loaded");
+        Finding f = MakeFinding(
+            "YS-GPU-026", GpuEntity(d),
+            std::to_string(*vol_unc) + " uncorrected ECC errors since the driver loaded");
         f.evidence = GpuIdentity(d);
         f.evidence.emplace_back("ecc_volatile_uncorrected", std::to_string(*vol_unc));
         f.evidence.emplace_back("ecc_volatile_corrected", Count(d.ecc_volatile_corrected));
@@ -69,8 +70,8 @@ class GpuEccCheck : public Check {
     }
     un.NoteInto(r);
     if (r.findings.empty()) {
-      r.summary = "ECC as the site wants it and no uncorrected errors on " + std::to_string(judged) +
-                  " GPUs";
+      r.summary = "ECC as the site wants it and no uncorrected errors on " +
+                  std::to_string(judged) + " GPUs";
     }
     return r;
   }

@@ -39,8 +39,9 @@ class GpuFabricCheck : public Check {
         f.evidence.emplace_back("nvmlDeviceGetGpuFabricInfoV status", fi->status);
         f.evidence.emplace_back("clique_id", std::to_string(fi->clique_id));
         f.fix = kFabricFix + std::to_string(d.index);
-        f.reference = "NVIDIA Fabric Manager User Guide; NVML nvmlDeviceGetGpuFabricInfoV; dcgmi "
-                      "diag software plugin (fabric manager)";
+        f.reference =
+            "NVIDIA Fabric Manager User Guide; NVML nvmlDeviceGetGpuFabricInfoV; dcgmi "
+            "diag software plugin (fabric manager)";
         r.Add(std::move(f));
       };
       if (fi->state != "completed") {
@@ -50,17 +51,18 @@ class GpuFabricCheck : public Check {
       }
     }
     if (judged == 0) {
-      CheckResult skip =
-          unsupported > 0 ? CheckResult::Skip("no NVLink fabric: NVML reports fabric state \"not "
-                                              "supported\" (no NVSwitch fabric on these GPUs)")
-                          : SkipNoneJudged("NVLink fabric state", un);
+      CheckResult skip = unsupported > 0 ? CheckResult::Skip(
+                                               "no NVLink fabric: NVML reports fabric state \"not "
+                                               "supported\" (no NVSwitch fabric on these GPUs)")
+                                         : SkipNoneJudged("NVLink fabric state", un);
       un.NoteInto(skip);
       return skip;
     }
     un.NoteInto(r);
     if (unsupported) r.Note("fabric not supported", std::to_string(unsupported) + " GPUs");
     if (r.findings.empty()) {
-      r.summary = "fabric registration completed with success on " + std::to_string(judged) + " GPUs";
+      r.summary =
+          "fabric registration completed with success on " + std::to_string(judged) + " GPUs";
     }
     return r;
   }

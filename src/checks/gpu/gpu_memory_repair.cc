@@ -79,9 +79,9 @@ class GpuMemoryRepairCheck : public Check {
                           {"remapped_rows_uncorrectable", show(unc)},
                           {"remapped_rows_pending", yes(pending)},
                           {"remapped_rows_failure", yes(failure)}};
-        r.Note(GpuEntity(d) + ".remapped_rows",
-               show(cor) + " correctable, " + show(unc) + " uncorrectable, pending " + yes(pending) +
-                   ", failure " + yes(failure));
+        r.Note(GpuEntity(d) + ".remapped_rows", show(cor) + " correctable, " + show(unc) +
+                                                    " uncorrectable, pending " + yes(pending) +
+                                                    ", failure " + yes(failure));
         if (failure && *failure) {
           finding("YS-GPU-033", "row remapping failed: a memory bank has no spare row left", remap,
                   "drain the node and RMA the GPU (row-remap failure, XID 64)");
@@ -92,7 +92,8 @@ class GpuMemoryRepairCheck : public Check {
         }
         if (unc && *unc >= kUncorrectableRemapLimit) {
           finding("YS-GPU-034",
-                  std::to_string(*unc) + " rows remapped for uncorrectable errors, DCGM's limit is " +
+                  std::to_string(*unc) +
+                      " rows remapped for uncorrectable errors, DCGM's limit is " +
                       std::to_string(kUncorrectableRemapLimit),
                   remap, "plan an RMA of the GPU: its spare rows are running out");
         }

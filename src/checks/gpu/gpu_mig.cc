@@ -32,8 +32,9 @@ class GpuMigCheck : public Check {
       f.fix = *mig ? "with no process on the GPU: nvidia-smi mig -dci -i " + i +
                          "; nvidia-smi mig -dgi -i " + i + "; nvidia-smi -i " + i +
                          " -mig 0; then reset the GPU (nvidia-smi -r -i " + i + ") or reboot"
-                   : "nvidia-smi -i " + i + " -mig 1, reset the GPU, and create the site's "
-                     "instances (nvidia-smi mig -cgi ... -C)";
+                   : "nvidia-smi -i " + i +
+                         " -mig 1, reset the GPU, and create the site's "
+                         "instances (nvidia-smi mig -cgi ... -C)";
       f.reference = "NVIDIA Multi-Instance GPU User Guide; NVML nvmlDeviceGetMigMode";
       r.Add(std::move(f));
     }
@@ -45,7 +46,10 @@ class GpuMigCheck : public Check {
     un.NoteInto(r);
     r.Note("mig_enabled", std::to_string(enabled) + " of " + std::to_string(judged) + " GPUs");
     if (r.findings.empty()) {
-      r.summary = "MIG " + std::string(enabled == 0 ? "disabled" : enabled == judged ? "enabled" : "mixed") +
+      r.summary = "MIG " +
+                  std::string(enabled == 0        ? "disabled"
+                              : enabled == judged ? "enabled"
+                                                  : "mixed") +
                   " on " + std::to_string(judged) + " GPUs, as the site wants";
     }
     return r;
@@ -54,9 +58,8 @@ class GpuMigCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuMigCheck,
-                  {.id = "gpu.mig",
-                   .summary = "MIG mode of every GPU against the site's policy.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER_CHECK(GpuMigCheck, {.id = "gpu.mig",
+                                .summary = "MIG mode of every GPU against the site's policy.",
+                                .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

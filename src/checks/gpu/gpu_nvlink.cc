@@ -83,8 +83,8 @@ class GpuNvlinkCheck : public Check {
                                (crc_total ? "; CRC errors " + crc_links : std::string()));
       auto identity = [&] {
         Evidence e = GpuIdentity(d);
-        e.emplace_back("active links", std::to_string(active) + " of " +
-                                           std::to_string(d.nvlinks.size()));
+        e.emplace_back("active links",
+                       std::to_string(active) + " of " + std::to_string(d.nvlinks.size()));
         return e;
       };
       bool short_of_site = expected && active < *expected;
@@ -93,31 +93,36 @@ class GpuNvlinkCheck : public Check {
                               ? std::to_string(active) + " NVLinks active, the site expects " +
                                     std::to_string(*expected)
                               : "NVLink " + std::string(inactive.size() > 1 ? "links " : "link ") +
-                                    Links(inactive) + " inactive (" + std::to_string(active) + " of " +
-                                    std::to_string(d.nvlinks.size()) + " active)";
+                                    Links(inactive) + " inactive (" + std::to_string(active) +
+                                    " of " + std::to_string(d.nvlinks.size()) + " active)";
         Finding f = MakeFinding("YS-GPU-045", GpuEntity(d), msg);
         f.evidence = identity();
         if (!inactive.empty()) f.evidence.emplace_back("inactive links", Links(inactive));
-        if (expected) f.evidence.emplace_back("site.gpu.nvlinks_expected_up", std::to_string(*expected));
+        if (expected)
+          f.evidence.emplace_back("site.gpu.nvlinks_expected_up", std::to_string(*expected));
         if (replay.total || recovery.total) {
           f.evidence.emplace_back("replay errors", replay.per_link.empty() ? "0" : replay.per_link);
-          f.evidence.emplace_back("recovery errors", recovery.per_link.empty() ? "0" : recovery.per_link);
+          f.evidence.emplace_back("recovery errors",
+                                  recovery.per_link.empty() ? "0" : recovery.per_link);
         }
-        f.fix = "nvidia-smi nvlink -s -i " + i + "; check the fabric manager (systemctl status "
-                "nvidia-fabricmanager, /var/log/fabricmanager.log) and NVSwitch SXIDs in the kernel "
-                "log; drain the node and reset the GPUs or reboot; RMA the baseboard if the link "
-                "stays down";
+        f.fix =
+            "nvidia-smi nvlink -s -i " + i +
+            "; check the fabric manager (systemctl status "
+            "nvidia-fabricmanager, /var/log/fabricmanager.log) and NVSwitch SXIDs in the kernel "
+            "log; drain the node and reset the GPUs or reboot; RMA the baseboard if the link "
+            "stays down";
         f.reference = kNvlinkReference;
         r.Add(std::move(f));
       }
       if (replay.total > 0) {
-        Finding f = MakeFinding("YS-GPU-046", GpuEntity(d),
-                                std::to_string(replay.total) + " NVLink replay errors (" +
-                                    replay.per_link + ")");
+        Finding f = MakeFinding(
+            "YS-GPU-046", GpuEntity(d),
+            std::to_string(replay.total) + " NVLink replay errors (" + replay.per_link + ")");
         f.evidence = identity();
         f.evidence.emplace_back("nvmlDeviceGetNvLinkErrorCounter DL_REPLAY", replay.per_link);
         if (crc_total) f.evidence.emplace_back("CRC errors", crc_links);
-        f.fix = "watch nvidia-smi nvlink -e -i " + i + ": counts that keep rising mark a bad link; "
+        f.fix = "watch nvidia-smi nvlink -e -i " + i +
+                ": counts that keep rising mark a bad link; "
                 "run dcgmi diag -r 2; reseat or RMA the baseboard if they do";
         f.reference = kNvlinkReference;
         r.Add(std::move(f));
@@ -128,7 +133,8 @@ class GpuNvlinkCheck : public Check {
                                     recovery.per_link + "): the link retrained");
         f.evidence = identity();
         f.evidence.emplace_back("nvmlDeviceGetNvLinkErrorCounter DL_RECOVERY", recovery.per_link);
-        f.fix = "drain the node; nvidia-smi nvlink -e -i " + i + " and nvidia-smi nvlink -s -i " + i +
+        f.fix = "drain the node; nvidia-smi nvlink -e -i " + i + " and nvidia-smi nvlink -s -i " +
+                i +
                 "; run dcgmi diag -r 2; reset the GPUs or reboot; RMA the baseboard if recoveries "
                 "return";
         f.reference = kNvlinkReference;

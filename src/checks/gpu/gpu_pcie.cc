@@ -44,30 +44,35 @@ class GpuPcieCheck : public Check {
         Finding f = MakeFinding(code, GpuEntity(d), std::move(msg));
         f.evidence = GpuIdentity(d);
         f.evidence.emplace_back("link", link);
-        if (replays) f.evidence.emplace_back("nvmlDeviceGetPcieReplayCounter", std::to_string(*replays));
+        if (replays)
+          f.evidence.emplace_back("nvmlDeviceGetPcieReplayCounter", std::to_string(*replays));
         f.evidence.emplace_back("idle", idle ? "yes" : "no");
         f.fix = std::move(fix);
         f.reference = kPcieReference;
         r.Add(std::move(f));
       };
       if (width && width_max && *width < *width_max) {
-        finding("YS-GPU-055",
-                "PCIe link runs at x" + show(width) + ", the GPU and slot support x" + show(width_max),
-                "the link trained narrow: reseat the GPU or its riser/retimer cable, check the BIOS "
-                "slot bifurcation, confirm with lspci -vv -s " + d.pci_bus_id +
-                    " (LnkSta vs LnkCap); RMA the board if it persists");
+        finding(
+            "YS-GPU-055",
+            "PCIe link runs at x" + show(width) + ", the GPU and slot support x" + show(width_max),
+            "the link trained narrow: reseat the GPU or its riser/retimer cable, check the BIOS "
+            "slot bifurcation, confirm with lspci -vv -s " +
+                d.pci_bus_id + " (LnkSta vs LnkCap); RMA the board if it persists");
       }
       if (gen && gen_max && *gen < *gen_max) {
         if (idle) {
-          r.Note(GpuEntity(d) + ".pcie_generation",
-                 "Gen" + show(gen) + " of Gen" + show(gen_max) +
-                     " while idle: the link trains down when idle; only a reading under load counts");
+          r.Note(
+              GpuEntity(d) + ".pcie_generation",
+              "Gen" + show(gen) + " of Gen" + show(gen_max) +
+                  " while idle: the link trains down when idle; only a reading under load counts");
         } else {
           finding("YS-GPU-056",
                   "PCIe link runs at Gen" + show(gen) + " under load, the maximum is Gen" +
-                      show(gen_max) + " (a generation read at idle is not a fault; this GPU is busy)",
+                      show(gen_max) +
+                      " (a generation read at idle is not a fault; this GPU is busy)",
                   "check the BIOS PCIe speed setting of the slot, reseat the GPU or riser, and the "
-                  "kernel log for 'limited by' messages; nvidia-smi -q -d PCIE -i " + i);
+                  "kernel log for 'limited by' messages; nvidia-smi -q -d PCIE -i " +
+                      i);
         }
       }
       if (replays && *replays > static_cast<uint64_t>(max_replays)) {
@@ -75,7 +80,8 @@ class GpuPcieCheck : public Check {
                 std::to_string(*replays) + " PCIe replays since the driver loaded (threshold " +
                     std::to_string(max_replays) + ")",
                 "check the AER counters of the GPU and its upstream ports (the pcie.links check), "
-                "reseat the GPU or riser; run dcgmi diag -r 2 -i " + i + " and watch the counter");
+                "reseat the GPU or riser; run dcgmi diag -r 2 -i " +
+                    i + " and watch the counter");
       }
     }
     if (judged == 0) {

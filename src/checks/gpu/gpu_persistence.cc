@@ -33,8 +33,9 @@ class GpuPersistenceCheck : public Check {
                   ? "systemctl enable --now nvidia-persistenced (or nvidia-smi -i " +
                         std::to_string(d.index) + " -pm 1 until the next reboot)"
                   : "nvidia-smi -i " + std::to_string(d.index) + " -pm 0";
-      f.reference = "NVIDIA driver persistence documentation (docs.nvidia.com/deploy/"
-                    "driver-persistence/); dcgmi diag software plugin";
+      f.reference =
+          "NVIDIA driver persistence documentation (docs.nvidia.com/deploy/"
+          "driver-persistence/); dcgmi diag software plugin";
       r.Add(std::move(f));
     }
     if (judged == 0) {
@@ -45,7 +46,10 @@ class GpuPersistenceCheck : public Check {
     un.NoteInto(r);
     r.Note("persistence_mode", std::to_string(on) + " of " + std::to_string(judged) + " GPUs on");
     if (r.findings.empty()) {
-      r.summary = "persistence mode " + std::string(on == judged ? "on" : on == 0 ? "off" : "mixed") +
+      r.summary = "persistence mode " +
+                  std::string(on == judged ? "on"
+                              : on == 0    ? "off"
+                                           : "mixed") +
                   " for " + std::to_string(judged) + " GPUs" +
                   (un.empty() ? "" : " (some GPUs gave no answer)");
     }

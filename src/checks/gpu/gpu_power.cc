@@ -32,16 +32,18 @@ class GpuPowerCheck : public Check {
       std::string usage = d.power_usage_mw.has() ? Watts(*d.power_usage_mw) : std::string("?");
       if (enforced == nullptr || def == nullptr) continue;
       ++judged;
-      r.Note(GpuEntity(d), usage + " drawn, limit " + Watts(*enforced) + " (default " + Watts(*def) + ")");
+      r.Note(GpuEntity(d),
+             usage + " drawn, limit " + Watts(*enforced) + " (default " + Watts(*def) + ")");
       if (static_cast<double>(*enforced) >= static_cast<double>(*def) * ratio) continue;
-      Finding f = MakeFinding("YS-GPU-015", GpuEntity(d),
-                              "enforced power limit " + Watts(*enforced) + " is below the default " +
-                                  Watts(*def));
+      Finding f = MakeFinding(
+          "YS-GPU-015", GpuEntity(d),
+          "enforced power limit " + Watts(*enforced) + " is below the default " + Watts(*def));
       f.evidence = GpuIdentity(d);
       f.evidence.emplace_back("nvmlDeviceGetEnforcedPowerLimit", Watts(*enforced));
       f.evidence.emplace_back("nvmlDeviceGetPowerManagementDefaultLimit", Watts(*def));
       f.evidence.emplace_back("power_usage", usage);
-      if (ratio != 1.0) f.evidence.emplace_back("site.gpu.min_power_limit_ratio", std::to_string(ratio));
+      if (ratio != 1.0)
+        f.evidence.emplace_back("site.gpu.min_power_limit_ratio", std::to_string(ratio));
       f.fix = "nvidia-smi -i " + std::to_string(d.index) + " -pl " + std::to_string(*def / 1000) +
               " (as root); if it comes back, find what sets it: a DCGM power policy (dcgmi config "
               "--get), a boot script, or the BMC's power capping";

@@ -21,8 +21,9 @@ class GpuProcessesCheck : public Check {
     const host::Host& h = ctx.host();
     std::optional<uint32_t> own_uid;
     if (auto self = host::ReadProcStatus(h, ctx.ProcDir()); self.ok()) own_uid = self->uid;
-    r.Note("judged process uid", own_uid ? std::to_string(*own_uid)
-                                         : "unknown (" + h.Resolve(ctx.ProcDir() + "/status") + ")");
+    r.Note("judged process uid", own_uid
+                                     ? std::to_string(*own_uid)
+                                     : "unknown (" + h.Resolve(ctx.ProcDir() + "/status") + ")");
     Unanswered un;
     int judged = 0, total = 0;
     for (const auto& d : s->devices) {
@@ -37,28 +38,30 @@ class GpuProcessesCheck : public Check {
         std::string name = st.ok() && !st->name.empty() ? st->name : "?";
         std::optional<uint32_t> uid = st.ok() ? st->uid : std::nullopt;
         bool foreign = uid && own_uid && *uid != *own_uid;
-        std::string who = uid ? "uid " + std::to_string(*uid)
-                              : "uid unknown: " + (st.ok() ? std::string("no Uid line")
-                                                           : st.status().message());
-        Finding f = MakeFinding(
-            foreign ? "YS-GPU-066" : "YS-GPU-065", GpuEntity(d),
-            "process " + std::to_string(p.pid) + " (" + name + ", " +
-                (uid ? "uid " + std::to_string(*uid) : std::string("uid unknown")) + ") holds " +
-                MiB(p.used_memory_bytes) + " on the GPU" +
-                (foreign ? ": another user's process" : " before the run"));
+        std::string who =
+            uid ? "uid " + std::to_string(*uid)
+                : "uid unknown: " + (st.ok() ? std::string("no Uid line") : st.status().message());
+        Finding f =
+            MakeFinding(foreign ? "YS-GPU-066" : "YS-GPU-065", GpuEntity(d),
+                        "process " + std::to_string(p.pid) + " (" + name + ", " +
+                            (uid ? "uid " + std::to_string(*uid) : std::string("uid unknown")) +
+                            ") holds " + MiB(p.used_memory_bytes) + " on the GPU" +
+                            (foreign ? ": another user's process" : " before the run"));
         f.evidence = GpuIdentity(d);
         f.evidence.emplace_back("nvmlDeviceGetComputeRunningProcesses",
                                 "pid " + std::to_string(p.pid) + ", " + MiB(p.used_memory_bytes));
         f.evidence.emplace_back(dir + "/status", name + ", " + who);
         if (own_uid) f.evidence.emplace_back("judged process uid", std::to_string(*own_uid));
-        f.fix = "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv; stop "
-                "the process (scancel its job, or kill " + std::to_string(p.pid) +
-                ") before the run" +
-                (foreign ? "; make the scheduler give the job whole nodes (--exclusive) or GPU "
-                           "binding (gres/cgroup ConstrainDevices)"
-                         : "");
-        f.reference = "NVML nvmlDeviceGetComputeRunningProcesses; Meta GCM check-nvidia-smi "
-                      "running_procs";
+        f.fix =
+            "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv; stop "
+            "the process (scancel its job, or kill " +
+            std::to_string(p.pid) + ") before the run" +
+            (foreign ? "; make the scheduler give the job whole nodes (--exclusive) or GPU "
+                       "binding (gres/cgroup ConstrainDevices)"
+                     : "");
+        f.reference =
+            "NVML nvmlDeviceGetComputeRunningProcesses; Meta GCM check-nvidia-smi "
+            "running_procs";
         r.Add(std::move(f));
       }
     }

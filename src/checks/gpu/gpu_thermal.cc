@@ -24,14 +24,16 @@ class GpuThermalCheck : public Check {
       const uint32_t* t = un.Get(d, d.temperature_c, "temperature_c");
       const uint32_t* slow = un.Get(d, d.slowdown_temperature_c, "slowdown_temperature_c");
       const uint32_t* shut = un.Get(d, d.shutdown_temperature_c, "shutdown_temperature_c");
-      const uint32_t* maxop = un.Get(d, d.max_operating_temperature_c, "max_operating_temperature_c");
+      const uint32_t* maxop =
+          un.Get(d, d.max_operating_temperature_c, "max_operating_temperature_c");
       if (t == nullptr) continue;
       if (slow == nullptr && shut == nullptr && maxop == nullptr) continue;  // nothing to compare
       ++judged;
       hottest = std::max(hottest, *t);
-      std::string limits = (slow ? "slowdown " + C(*slow) : std::string()) +
-                           (maxop ? std::string(slow ? ", " : "") + "max operating " + C(*maxop) : "") +
-                           (shut ? ", shutdown " + C(*shut) : "");
+      std::string limits =
+          (slow ? "slowdown " + C(*slow) : std::string()) +
+          (maxop ? std::string(slow ? ", " : "") + "max operating " + C(*maxop) : "") +
+          (shut ? ", shutdown " + C(*shut) : "");
       r.Note(GpuEntity(d), C(*t) + " (" + limits + ")");
 
       auto finding = [&](const char* code, std::string msg) {
@@ -41,10 +43,11 @@ class GpuThermalCheck : public Check {
         if (slow) f.evidence.emplace_back("slowdown_temperature_c", C(*slow));
         if (maxop) f.evidence.emplace_back("max_operating_temperature_c", C(*maxop));
         if (shut) f.evidence.emplace_back("shutdown_temperature_c", C(*shut));
-        f.fix = "check the GPU's cooling: fans and airflow (or the liquid loop's flow and inlet "
-                "temperature), blanking panels, the data-centre inlet; nvidia-smi -q -d "
-                "TEMPERATURE,PERFORMANCE -i " + std::to_string(d.index) +
-                "; compare with the GPU's neighbours on the same baseboard";
+        f.fix =
+            "check the GPU's cooling: fans and airflow (or the liquid loop's flow and inlet "
+            "temperature), blanking panels, the data-centre inlet; nvidia-smi -q -d "
+            "TEMPERATURE,PERFORMANCE -i " +
+            std::to_string(d.index) + "; compare with the GPU's neighbours on the same baseboard";
         f.reference = std::string(kNvmlApiReference) +
                       ": nvmlDeviceGetTemperatureThreshold; DCGM health watch (thermal)";
         r.Add(std::move(f));
@@ -68,7 +71,8 @@ class GpuThermalCheck : public Check {
     }
     un.NoteInto(r);
     if (r.findings.empty()) {
-      r.summary = std::to_string(judged) + " GPUs below their thresholds (hottest " + C(hottest) + ")";
+      r.summary =
+          std::to_string(judged) + " GPUs below their thresholds (hottest " + C(hottest) + ")";
     }
     return r;
   }

@@ -51,8 +51,8 @@ class GpuXidCheck : public Check {
     if (!log.ok()) {
       if (!override_path.empty()) return CheckResult::Error(log.status());  // the operator's file
       if (!snap.ok()) return CheckResult::Skip(snap.status().message());
-      return CheckResult::Skip("kernel log unreadable (" + log_name + "): " + log.status().message() +
-                               "; give a log file with --kernel-log");
+      return CheckResult::Skip("kernel log unreadable (" + log_name + "): " +
+                               log.status().message() + "; give a log file with --kernel-log");
     }
 
     // The GPUs by canonical PCI address.
@@ -103,7 +103,9 @@ class GpuXidCheck : public Check {
       r.Note("nvml", "unavailable (" + snap.status().message() + "): GPUs named by PCI address");
     }
 
-    auto in = [](const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+    auto in = [](const std::vector<int>& v, int x) {
+      return std::find(v.begin(), v.end(), x) != v.end();
+    };
     std::map<std::string, int> app_per_gpu;
     for (const auto& key : order) {
       if (gpu::DcgmXidClass(key.second) == gpu::XidClass::kApplication &&
@@ -112,7 +114,8 @@ class GpuXidCheck : public Check {
       }
     }
 
-    // Replaces "<gpu>" in a fix with the GPU's index, else its PCI address (nvidia-smi -i takes both).
+    // Replaces "<gpu>" in a fix with the GPU's index, else its PCI address (nvidia-smi -i takes
+    // both).
     auto fix_for = [&](const std::string& entity, std::string fix) {
       std::string target = pci_of[entity];
       if (auto it = device_of.find(entity); it != device_of.end()) {
@@ -150,15 +153,16 @@ class GpuXidCheck : public Check {
           r.Note(entity + ".xid" + std::to_string(xid), what + "; an application fault");
         } else {
           app_repeats[entity].emplace_back("XID " + std::to_string(xid) + " x" +
-                                               std::to_string(o.count) + " (" + Seconds(o.first_s) + ")",
+                                               std::to_string(o.count) + " (" + Seconds(o.first_s) +
+                                               ")",
                                            o.last_line);
         }
         continue;
       }
-      Finding f = MakeFinding(fatal ? "YS-GPU-040" : "YS-GPU-041", entity,
-                              "XID " + std::to_string(xid) + ": " +
-                                  std::string(gpu::XidMeaning(xid)) +
-                                  (o.count > 1 ? " (" + std::to_string(o.count) + " times)" : ""));
+      Finding f =
+          MakeFinding(fatal ? "YS-GPU-040" : "YS-GPU-041", entity,
+                      "XID " + std::to_string(xid) + ": " + std::string(gpu::XidMeaning(xid)) +
+                          (o.count > 1 ? " (" + std::to_string(o.count) + " times)" : ""));
       f.evidence = identity(entity);
       f.evidence.emplace_back("xid", std::to_string(xid) + " (DCGM: " + gpu::XidClassName(cls) +
                                          (fatal ? "; site fatal list" : "") + ")");
@@ -177,8 +181,9 @@ class GpuXidCheck : public Check {
       f.evidence = identity(entity);
       for (const auto& [k, v] : xids) f.evidence.emplace_back(k, v);
       f.evidence.emplace_back("kernel log", log_name);
-      f.fix = fix_for(entity, "drain the node and run dcgmi diag -r 3 -i <gpu>; RMA the GPU if the "
-                              "diagnostic fails");
+      f.fix = fix_for(entity,
+                      "drain the node and run dcgmi diag -r 3 -i <gpu>; RMA the GPU if the "
+                      "diagnostic fails");
       f.reference = kReference;
       r.Add(std::move(f));
     }

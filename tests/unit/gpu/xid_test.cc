@@ -9,7 +9,8 @@ namespace {
 
 TEST(XidTest, ParsesDriverFormats) {
   auto e = ParseXidLine(
-      "NVRM: Xid (PCI:0000:1B:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.");
+      "NVRM: Xid (PCI:0000:1B:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the "
+      "bus.");
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->pci, "0000:1b:00");
   EXPECT_EQ(e->xid, 79);
@@ -29,15 +30,17 @@ TEST(XidTest, RejectsWhatIsNotAnXid) {
   for (const char* text :
        {"", "garbage", "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05",
         "nvidia-nvswitch2: SXid (PCI:0000:07:00.0): 12028, Non-fatal, Link 32",
-        "NVRM: Xid (PCI:0000:1b:00", "NVRM: Xid (PCI:0000:1b:00) 79", "NVRM: Xid (PCI:0000:1b:00): ",
-        "NVRM: Xid (PCI:0000:1b:00): x79", "NVRM: Xid (PCI:zz:1b:00): 79", "NVRM: Xid (PCI:1b:00): 79",
+        "NVRM: Xid (PCI:0000:1b:00", "NVRM: Xid (PCI:0000:1b:00) 79",
+        "NVRM: Xid (PCI:0000:1b:00): ", "NVRM: Xid (PCI:0000:1b:00): x79",
+        "NVRM: Xid (PCI:zz:1b:00): 79", "NVRM: Xid (PCI:1b:00): 79",
         "NVRM: Xid (PCI:0000:1b:00): 99999999999999999999"}) {
     EXPECT_FALSE(ParseXidLine(text).has_value()) << text;
   }
 }
 
 TEST(XidTest, DcgmClassification) {
-  for (int x : {48, 64, 74, 79, 95, 119, 120, 140}) EXPECT_EQ(DcgmXidClass(x), XidClass::kFatal) << x;
+  for (int x : {48, 64, 74, 79, 95, 119, 120, 140})
+    EXPECT_EQ(DcgmXidClass(x), XidClass::kFatal) << x;
   for (int x : {94, 63, 32, 38, 39, 42, 54, 56, 57, 58, 60, 61, 62, 67, 73, 78, 93, 121, 137}) {
     EXPECT_EQ(DcgmXidClass(x), XidClass::kWarn) << x;
   }

@@ -4,7 +4,6 @@
 #define YARDSTICK_TESTS_UNIT_TESTING_GPU_TEST_UTIL_H_
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,12 +28,13 @@ gpu::GpuSnapshot EveryFieldMissing(std::string_view name, const std::string& why
 struct GpuRun {
   std::string host = "healthy-8gpu";  // host fixture the check reads besides the snapshot
   checks::SiteExpectations expect;
-  std::string kernel_log;             // --kernel-log: a file under tests/fixtures/nvml, or absolute
-  std::optional<int> pid;             // --pid
+  std::string kernel_log;  // --kernel-log: a file under tests/fixtures/nvml, or absolute
+  std::optional<int> pid;  // --pid
 };
 
 // Runs check `id` with --nvml-state tests/fixtures/nvml/<nvml_fixture>.json.
-CheckResult RunGpuFixture(std::string_view id, std::string_view nvml_fixture, const GpuRun& run = {});
+CheckResult RunGpuFixture(std::string_view id, std::string_view nvml_fixture,
+                          const GpuRun& run = {});
 // Runs check `id` with the snapshot (or the status that says why there is none) given directly.
 CheckResult RunGpuSnapshot(std::string_view id, Result<gpu::GpuSnapshot> snapshot,
                            const GpuRun& run = {});

@@ -23,9 +23,9 @@ using testing::GpuRun;
 
 const std::vector<std::string>& GpuCheckIds() {
   static const std::vector<std::string> ids = {
-      "gpu.clocks", "gpu.count",   "gpu.driver",      "gpu.ecc",  "gpu.fabric",
-      "gpu.memory_repair", "gpu.mig", "gpu.nvlink",   "gpu.pcie", "gpu.persistence",
-      "gpu.power",  "gpu.processes", "gpu.thermal",   "gpu.xid"};
+      "gpu.clocks",        "gpu.count",     "gpu.driver",  "gpu.ecc",  "gpu.fabric",
+      "gpu.memory_repair", "gpu.mig",       "gpu.nvlink",  "gpu.pcie", "gpu.persistence",
+      "gpu.power",         "gpu.processes", "gpu.thermal", "gpu.xid"};
   return ids;
 }
 
@@ -95,7 +95,8 @@ TEST_P(GpuCheckTest, EveryAnswerMissingNeverWarnsOrFails) {
   GpuRun run;
   run.kernel_log = "healthy-kmsg.txt";
   for (const char* why : {"Not Supported", "Insufficient Permissions", "Unknown Error"}) {
-    CheckResult r = testing::RunGpuSnapshot(GetParam(), testing::EveryFieldMissing("healthy-h100x8", why), run);
+    CheckResult r =
+        testing::RunGpuSnapshot(GetParam(), testing::EveryFieldMissing("healthy-h100x8", why), run);
     EXPECT_TRUE(r.findings.empty()) << testing::Describe(r);
     if (GetParam() == "gpu.count" || GetParam() == "gpu.xid") {
       EXPECT_OUTCOME(r, Outcome::kPass);
@@ -140,7 +141,8 @@ TEST_P(GpuCheckTest, ReadsTheRecordingInsideAHostTree) {
 INSTANTIATE_TEST_SUITE_P(AllGpuChecks, GpuCheckTest, ::testing::ValuesIn(GpuCheckIds()),
                          [](const auto& info) {
                            std::string n = info.param;
-                           for (char& c : n) if (c == '.') c = '_';
+                           for (char& c : n)
+                             if (c == '.') c = '_';
                            return n;
                          });
 

@@ -25,7 +25,8 @@ TEST(GpuClocksTest, ThermalThrottlingGpuOfTheH200Recording) {
   bool decoded = false;
   for (const auto& [k, v] : f.evidence) {
     if (k == "nvmlDeviceGetCurrentClocksEventReasons" &&
-        v == "0x48 (HW thermal slowdown, HW slowdown)") decoded = true;
+        v == "0x48 (HW thermal slowdown, HW slowdown)")
+      decoded = true;
   }
   EXPECT_TRUE(decoded) << "reasons decoded by name";
 }

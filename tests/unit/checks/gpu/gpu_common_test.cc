@@ -35,7 +35,8 @@ TEST(GpuCommonTest, UnansweredGroupsGpusByReason) {
   CheckResult r;
   un.NoteInto(r);
   ASSERT_EQ(r.evidence.size(), 2u);
-  EXPECT_EQ(r.evidence[0], (std::pair<std::string, std::string>("unavailable: x", "gpu0, gpu1: Not Supported")));
+  EXPECT_EQ(r.evidence[0],
+            (std::pair<std::string, std::string>("unavailable: x", "gpu0, gpu1: Not Supported")));
   EXPECT_EQ(r.evidence[1].second, "gpu2: Unknown Error");
 }
 

@@ -70,7 +70,8 @@ TEST(GpuCountTest, InAContainerAGpuNotGivenToItIsOnlyNoted) {
   EXPECT_OUTCOME(r, Outcome::kPass);
   bool noted = false;
   for (const auto& [k, v] : r.evidence) {
-    if (k == "0000:51:00.0" && v.find("not visible to NVML in this container") != std::string::npos) noted = true;
+    if (k == "0000:51:00.0" && v.find("not visible to NVML in this container") != std::string::npos)
+      noted = true;
   }
   EXPECT_TRUE(noted) << testing::Describe(r);
 }

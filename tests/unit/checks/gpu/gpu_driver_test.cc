@@ -42,7 +42,8 @@ TEST(GpuDriverTest, ProcVersionIsReadWithoutSysModule) {
 // NVML refuses to start when user space and the kernel module differ; that is the finding.
 TEST(GpuDriverTest, NvmlVersionMismatchErrorIsTheFinding) {
   CheckResult r = testing::RunGpuSnapshot(
-      "gpu.driver", Status::Unsupported("nvmlInit_v2: RM has detected an NVML/RM version mismatch."));
+      "gpu.driver",
+      Status::Unsupported("nvmlInit_v2: RM has detected an NVML/RM version mismatch."));
   EXPECT_OUTCOME(r, Outcome::kFail);
   const Finding* f = testing::FindFinding(r, "YS-GPU-003");
   ASSERT_NE(f, nullptr);
@@ -60,7 +61,8 @@ TEST(GpuDriverTest, SiteDriverAndStaleCuda) {
   const Finding* f = testing::FindFinding(r, "YS-GPU-005");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("CUDA driver 12.2 is older than driver 550.127.05's CUDA 12.4"),
-            std::string::npos) << f->message;
+            std::string::npos)
+      << f->message;
 }
 
 TEST(GpuDriverTest, NewerCudaIsForwardCompatibilityNotAFault) {

@@ -15,7 +15,8 @@ TEST(GpuEccTest, HealthyPassesAndReportsAggregateCounts) {
   for (const auto& [k, v] : r.evidence) {
     if (k == "gpu6") {
       gpu6 = true;
-      EXPECT_EQ(v, "ECC on; volatile 0 corrected, 0 uncorrected; aggregate 3 corrected, 0 uncorrected");
+      EXPECT_EQ(
+          v, "ECC on; volatile 0 corrected, 0 uncorrected; aggregate 3 corrected, 0 uncorrected");
     }
   }
   EXPECT_TRUE(gpu6);
@@ -39,7 +40,8 @@ TEST(GpuEccTest, EccDisabledAndVolatileUncorrected) {
   // A site that runs without ECC.
   GpuRun off_site;
   off_site.expect.gpu.ecc = checks::Policy::kOff;
-  CheckResult r2 = testing::RunGpuSnapshot("gpu.ecc", testing::LoadNvmlFixture("healthy-h100x8"), off_site);
+  CheckResult r2 =
+      testing::RunGpuSnapshot("gpu.ecc", testing::LoadNvmlFixture("healthy-h100x8"), off_site);
   EXPECT_EQ(r2.findings.size(), 8u);
 }
 

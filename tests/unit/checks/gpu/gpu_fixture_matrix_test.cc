@@ -71,7 +71,8 @@ INSTANTIATE_TEST_SUITE_P(AllRecordings, GpuFixtureMatrixTest,
                                            "xid"),
                          [](const auto& info) {
                            std::string n = info.param;
-                           for (char& c : n) if (c == '-') c = '_';
+                           for (char& c : n)
+                             if (c == '-') c = '_';
                            return n;
                          });
 

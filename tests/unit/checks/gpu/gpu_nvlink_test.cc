@@ -33,7 +33,8 @@ TEST(GpuNvlinkTest, LinkDownWithReplaysAndRecoveries) {
   EXPECT_NE(recovery->message.find("27 NVLink recovery errors"), std::string::npos);
   bool crc = false;
   for (const auto& [k, v] : r.evidence) {
-    if (k == "gpu3" && v == "17 of 18 links active; CRC errors link 7: 412 flit, 96 data") crc = true;
+    if (k == "gpu3" && v == "17 of 18 links active; CRC errors link 7: 412 flit, 96 data")
+      crc = true;
   }
   EXPECT_TRUE(crc) << testing::Describe(r);
 }
@@ -61,7 +62,7 @@ TEST(GpuNvlinkTest, UnreadableLinkStateOnOneGpuIsPartial) {
   for (auto& l : s.devices[3].nvlinks) l.active = gpu::Field<bool>::Missing("Unknown Error");
   CheckResult r = testing::RunGpuSnapshot("gpu.nvlink", s);
   EXPECT_FALSE(testing::HasFinding(r, "YS-GPU-045"));  // state unknown: not called down
-  EXPECT_TRUE(testing::HasFinding(r, "YS-GPU-047"));    // but the counters still read
+  EXPECT_TRUE(testing::HasFinding(r, "YS-GPU-047"));   // but the counters still read
   bool noted = false;
   for (const auto& [k, v] : r.evidence) {
     if (k == "unavailable: nvlink.active" && v == "gpu3: Unknown Error") noted = true;

@@ -29,7 +29,8 @@ TEST(GpuPcieTest, LowGenerationCountsOnlyUnderLoad) {
   EXPECT_OUTCOME(idle, Outcome::kPass);
   bool stated = false;
   for (const auto& [k, v] : idle.evidence) {
-    if (k == "gpu2.pcie_generation" && v.find("only a reading under load counts") != std::string::npos) {
+    if (k == "gpu2.pcie_generation" &&
+        v.find("only a reading under load counts") != std::string::npos) {
       stated = true;
     }
   }

@@ -33,7 +33,8 @@ TEST(GpuPersistenceTest, OneGpuWithoutAnAnswerIsPartial) {
   s.devices[2].persistence_mode = gpu::Field<bool>::Missing("Insufficient Permissions");
   CheckResult r = testing::RunGpuSnapshot("gpu.persistence", s);
   EXPECT_OUTCOME(r, Outcome::kPass);
-  EXPECT_NE(r.summary.find("on for 7 GPUs (some GPUs gave no answer)"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("on for 7 GPUs (some GPUs gave no answer)"), std::string::npos)
+      << r.summary;
   bool noted = false;
   for (const auto& [k, v] : r.evidence) {
     if (k == "unavailable: persistence_mode" && v == "gpu2: Insufficient Permissions") noted = true;

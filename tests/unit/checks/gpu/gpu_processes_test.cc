@@ -21,7 +21,8 @@ TEST(GpuProcessesTest, IdleGpusPass) {
 TEST(GpuProcessesTest, OwnAndOtherUsersProcesses) {
   testing::TempHost t("healthy-8gpu");
   t.Write("/proc/7001/status", "Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\nCpus_allowed:\tff\n");
-  t.Write("/proc/7002/status", "Name:\ttrain.py\nUid:\t2001\t2001\t2001\t2001\nCpus_allowed:\tff\n");
+  t.Write("/proc/7002/status",
+          "Name:\ttrain.py\nUid:\t2001\t2001\t2001\t2001\nCpus_allowed:\tff\n");
   gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
   AddProcess(s, 0, 7001, 512ull << 20);
   AddProcess(s, 1, 7002, 40ull << 30);

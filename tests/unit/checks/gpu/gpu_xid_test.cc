@@ -39,7 +39,8 @@ TEST(GpuXidTest, XidRecordingFailsOnXid79AndXid48) {
   for (const auto& [k, v] : bus.evidence) {
     if (k == "gpu4.uuid" && v.rfind("GPU-", 0) == 0) uuid = true;
     if (k.rfind("first (95541.3 s after boot)", 0) == 0 &&
-        v.find("NVRM: Xid (PCI:0000:51:00): 79") != std::string::npos) line = true;
+        v.find("NVRM: Xid (PCI:0000:51:00): 79") != std::string::npos)
+      line = true;
   }
   EXPECT_TRUE(uuid);
   EXPECT_TRUE(line);
@@ -69,11 +70,12 @@ TEST(GpuXidTest, SiteListsReclassify) {
 
 TEST(GpuXidTest, RepeatedApplicationXidsOnOneGpuWarn) {
   std::string path = ::testing::TempDir() + "ys-xid-app.txt";
-  std::ofstream(path) << "[ 100.5] NVRM: Xid (PCI:0000:31:00): 13, pid=1, name=a, Graphics Exception\n"
-                         "[ 200.5] NVRM: Xid (PCI:0000:31:00): 31, pid=2, name=b, MMU Fault\n"
-                         "[ 300.5] NVRM: Xid (PCI:0000:41:00): 43, pid=3, name=c, Ch 00000010\n"
-                         "[ 400.5] NVRM: Xid (PCI:0000:41:00): 94, pid=3, name=c, Contained\n"
-                         "[ 500.5] NVRM: Xid (PCI:0000:41:00): 154, GPU recovery action changed\n";
+  std::ofstream(path)
+      << "[ 100.5] NVRM: Xid (PCI:0000:31:00): 13, pid=1, name=a, Graphics Exception\n"
+         "[ 200.5] NVRM: Xid (PCI:0000:31:00): 31, pid=2, name=b, MMU Fault\n"
+         "[ 300.5] NVRM: Xid (PCI:0000:41:00): 43, pid=3, name=c, Ch 00000010\n"
+         "[ 400.5] NVRM: Xid (PCI:0000:41:00): 94, pid=3, name=c, Contained\n"
+         "[ 500.5] NVRM: Xid (PCI:0000:41:00): 154, GPU recovery action changed\n";
   CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(path));
   EXPECT_OUTCOME(r, Outcome::kWarn);
   const Finding* rep = testing::FindFinding(r, "YS-GPU-042");
@@ -97,7 +99,8 @@ TEST(GpuXidTest, WithoutNvmlTheLogStillSpeaksByPciAddress) {
 }
 
 TEST(GpuXidTest, SkipsWithoutNvmlAndWithoutXids) {
-  CheckResult r = testing::RunGpuSnapshot("gpu.xid", testing::NoNvml(), WithLog("healthy-kmsg.txt"));
+  CheckResult r =
+      testing::RunGpuSnapshot("gpu.xid", testing::NoNvml(), WithLog("healthy-kmsg.txt"));
   EXPECT_OUTCOME(r, Outcome::kSkip);
   EXPECT_NE(r.summary.find("NVML not found"), std::string::npos);
 }
@@ -107,20 +110,22 @@ TEST(GpuXidTest, UnreadableLog) {
   CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8");
   EXPECT_OUTCOME(r, Outcome::kSkip);
   EXPECT_NE(r.summary.find("dev/kmsg"), std::string::npos) << r.summary;
-  CheckResult named = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog("/nonexistent/kmsg"));
+  CheckResult named =
+      testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog("/nonexistent/kmsg"));
   EXPECT_OUTCOME(named, Outcome::kError);
   EXPECT_NE(named.summary.find("/nonexistent/kmsg"), std::string::npos);
   // Even without NVML: the file the operator named is wrong.
-  EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.xid", testing::NoNvml(), WithLog("/nonexistent/kmsg")),
-                 Outcome::kError);
+  EXPECT_OUTCOME(
+      testing::RunGpuSnapshot("gpu.xid", testing::NoNvml(), WithLog("/nonexistent/kmsg")),
+      Outcome::kError);
 }
 
 TEST(GpuXidTest, GarbageLogHasNoXid) {
   std::string path = ::testing::TempDir() + "ys-xid-garbage.txt";
-  std::ofstream(path, std::ios::binary) << std::string("\x00\xff\x01NVRM: Xid (", 15)
-                                         << "\nNVRM: Xid (PCI:zz:1b:00): 79, x\n"
-                                         << "NVRM: Xid (PCI:0000:1b:00): notanumber\n"
-                                         << std::string(100000, 'x') << "\n";
+  std::ofstream(path, std::ios::binary)
+      << std::string("\x00\xff\x01NVRM: Xid (", 15) << "\nNVRM: Xid (PCI:zz:1b:00): 79, x\n"
+      << "NVRM: Xid (PCI:0000:1b:00): notanumber\n"
+      << std::string(100000, 'x') << "\n";
   CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(path));
   EXPECT_OUTCOME(r, Outcome::kPass);
 }
