@@ -55,6 +55,11 @@ class CheckContext {
   // the GPU source. Call after the checks have run.
   bool gpu_loaded() const { return gpu_ != nullptr; }
 
+  // --kernel-log FILE: the kernel log (XIDs) read from this file on the real file system instead
+  // of /dev/kmsg under the root. Empty: /dev/kmsg.
+  void set_kernel_log_path(std::string path) { kernel_log_path_ = std::move(path); }
+  const std::string& kernel_log_path() const { return kernel_log_path_; }
+
  private:
   const host::Host& host_;
   const SiteExpectations& expect_;
@@ -64,6 +69,7 @@ class CheckContext {
   std::string nvml_state_path_;
   mutable std::once_flag gpu_once_;
   mutable std::unique_ptr<Result<gpu::GpuSnapshot>> gpu_;
+  std::string kernel_log_path_;
 };
 
 class Check : public Unit {

@@ -82,6 +82,7 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
                            ", not from this machine's GPUs");
     ctx.set_gpu(std::move(snapshot));
   }
+  if (!o.kernel_log.empty()) ctx.set_kernel_log_path(o.kernel_log);
   RunOptions ro;
   ro.filters = o.filters;
   ro.on_result = o.on_result;

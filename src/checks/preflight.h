@@ -21,6 +21,7 @@ struct PreflightOptions {
   std::string expect_path;            // site.toml; empty = defaults
   std::string nvml_state;             // recorded NVML state (JSON) instead of the host's GPUs
   std::optional<int> pid;             // judge this process instead of yardstick itself
+  std::string kernel_log;             // a kernel log file read instead of /dev/kmsg under the root
   std::string command = "preflight";
   std::function<void(const CheckResult&)> on_result;
   std::shared_ptr<host::PathRecorder> recorder;  // capture: every path the checks read

@@ -128,6 +128,23 @@ Setter StringListSetter(std::vector<std::string>* out) {
   };
 }
 
+Setter IntListSetter(std::vector<int>* out, int lo, int hi) {
+  return [=](const toml::node& n, const std::string& where) -> Status {
+    const toml::array* arr = n.as_array();
+    std::string expect = where + ": expected an array of whole numbers from " +
+                         std::to_string(lo) + " to " + std::to_string(hi);
+    if (arr == nullptr) return Status::Invalid(expect);
+    std::vector<int> v;
+    for (const auto& e : *arr) {
+      auto x = e.is_integer() ? e.value<int64_t>() : std::nullopt;
+      if (!x || *x < lo || *x > hi) return Status::Invalid(expect);
+      v.push_back(static_cast<int>(*x));
+    }
+    *out = std::move(v);
+    return {};
+  };
+}
+
 }  // namespace
 
 Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std::string& path) {
@@ -165,6 +182,17 @@ Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std:
         {"intended_hcas", StringListSetter(&e.devices.intended_hcas)}}},
       {"virt", {{"iommu_passthrough", PolicySetter(&e.virt.iommu_passthrough)}}},
       {"isolation", {{"irqs_on_job_cores", BoolSetter(&e.isolation.irqs_on_job_cores)}}},
+      {"gpu",
+       {{"persistence", PolicySetter(&e.gpu.persistence)},
+        {"ecc", PolicySetter(&e.gpu.ecc)},
+        {"mig", PolicySetter(&e.gpu.mig)},
+        {"driver_version", StringSetter(&e.gpu.driver_version, {})},
+        {"min_power_limit_ratio", NumberSetter(&e.gpu.min_power_limit_ratio, 0.0, 1.0)},
+        {"temperature_margin_c", IntSetter(&e.gpu.temperature_margin_c, 0, 50)},
+        {"fatal_xids", IntListSetter(&e.gpu.fatal_xids, 1, 1000)},
+        {"ignored_xids", IntListSetter(&e.gpu.ignored_xids, 1, 1000)},
+        {"nvlinks_expected_up", OptIntSetter(&e.gpu.nvlinks_expected_up, 0, 64)},
+        {"max_pcie_replays", IntSetter(&e.gpu.max_pcie_replays, 0, 1000000000)}}},
   };
   for (const auto& [table_name, node] : doc) {
     std::string tname(table_name.str());

@@ -43,6 +43,9 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
                  "host's GPUs");
   sub.add_option("--pid", a.pid, "Judge this process (placement, limits) instead of yardstick itself")
       ->check(CLI::PositiveNumber);
+  sub.add_option("--kernel-log", a.kernel_log,
+                 "Read the kernel log (XIDs) from this file (dmesg or /dev/kmsg format) instead "
+                 "of /dev/kmsg");
   if (with_output) {
     sub.add_flag("--json", a.json, "Print the run document as JSON instead of the table");
     sub.add_option("--junit", a.junit, "Also write JUnit XML to this file");
@@ -57,6 +60,7 @@ checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& a, std::string 
   o.expect_path = a.expect;
   o.nvml_state = a.nvml_state;
   if (a.pid > 0) o.pid = a.pid;
+  o.kernel_log = a.kernel_log;
   return o;
 }
 

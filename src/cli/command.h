@@ -38,6 +38,7 @@ struct CheckRunArgs {
   std::string junit;
   bool json = false;
   int pid = 0;
+  std::string kernel_log;  // --kernel-log FILE: a kernel log file instead of /dev/kmsg
 };
 // `with_output`: also --json and --junit.
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);

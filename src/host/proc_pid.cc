@@ -36,6 +36,12 @@ Result<ProcStatus> ParseProcStatus(std::string_view text) {
     }
   }
   if (auto it = kv.find("Kthread"); it != kv.end()) s.kthread = it->second == "1";
+  if (auto it = kv.find("Uid"); it != kv.end()) {
+    auto ids = SplitWhitespace(it->second);
+    if (!ids.empty()) {
+      if (auto v = ParseUint(ids[0]); v && *v <= 0xffffffffu) s.uid = static_cast<uint32_t>(*v);
+    }
+  }
   bool present = false;
   auto cpus = ListOrMask(kv, "Cpus_allowed_list", "Cpus_allowed", &present);
   if (!cpus.ok()) return cpus.status();

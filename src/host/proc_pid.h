@@ -21,6 +21,7 @@ struct ProcStatus {
   char state = '?';  // 'R', 'S', 'D', 'I', ...
   std::optional<int> pid;
   std::optional<bool> kthread;         // "Kthread:" line (kernel 6.x); absent on older kernels
+  std::optional<uint32_t> uid;         // real uid, the first number of "Uid:"
   CpuSet cpus_allowed;                 // Cpus_allowed_list (or the Cpus_allowed mask)
   std::optional<CpuSet> mems_allowed;  // Mems_allowed_list (or the mask); absent without cpusets
 };

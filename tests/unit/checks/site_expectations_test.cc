@@ -55,6 +55,41 @@ irqs_on_job_cores = true
   EXPECT_EQ(e->source, "site.toml");
 }
 
+TEST(SiteExpectationsTest, ParsesTheGpuTable) {
+  SiteExpectations d;
+  EXPECT_EQ(d.gpu.persistence, Policy::kOn);
+  EXPECT_EQ(d.gpu.mig, Policy::kOff);
+  EXPECT_EQ(d.gpu.fatal_xids, (std::vector<int>{48, 64, 74, 79, 95, 119, 120, 140}));
+  auto e = ParseSiteExpectations(R"(
+[gpu]
+persistence = "any"
+ecc = "off"
+mig = "on"
+driver_version = "570.86.15"
+min_power_limit_ratio = 0.8
+temperature_margin_c = 3
+fatal_xids = [79, 48]
+ignored_xids = [13]
+nvlinks_expected_up = 18
+max_pcie_replays = 10
+)", "site.toml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->gpu.persistence, Policy::kAny);
+  EXPECT_EQ(e->gpu.ecc, Policy::kOff);
+  EXPECT_EQ(e->gpu.mig, Policy::kOn);
+  EXPECT_EQ(e->gpu.driver_version, "570.86.15");
+  EXPECT_DOUBLE_EQ(e->gpu.min_power_limit_ratio, 0.8);
+  EXPECT_EQ(e->gpu.temperature_margin_c, 3);
+  EXPECT_EQ(e->gpu.fatal_xids, (std::vector<int>{79, 48}));
+  EXPECT_EQ(e->gpu.ignored_xids, (std::vector<int>{13}));
+  EXPECT_EQ(e->gpu.nvlinks_expected_up, 18);
+  EXPECT_EQ(e->gpu.max_pcie_replays, 10);
+  // An empty list is a list: no XID is fatal.
+  auto none = ParseSiteExpectations("[gpu]\nfatal_xids = []\n", "site.toml");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->gpu.fatal_xids.empty());
+}
+
 struct BadCase {
   const char* toml;
   const char* expect_in_message;
@@ -65,7 +100,13 @@ TEST(SiteExpectationsTest, BadInputNamesFileKeyAndExpectation) {
       {"[cpu]\nsmt = \"maybe\"\n", "site.toml:2: [cpu] smt: expected \"on\", \"off\" or \"any\""},
       {"[cpu]\nbusy_clock_cpus = 2.5\n", "[cpu] busy_clock_cpus: expected a whole number"},
       {"[numa]\nmax_remote_share = 7\n", "[numa] max_remote_share: expected a number from"},
-      {"[gpu]\ncount = 8\n", "unknown table [gpu]"},
+      {"[gpus]\ncount = 8\n", "unknown table [gpus]"},
+      {"[gpu]\ncount = 8\n", "[gpu] count: unknown key; expected one of"},
+      {"[gpu]\nfatal_xids = [48, \"79\"]\n", "[gpu] fatal_xids: expected an array of whole numbers"},
+      {"[gpu]\nfatal_xids = 79\n", "[gpu] fatal_xids: expected an array of whole numbers"},
+      {"[gpu]\nignored_xids = [0]\n", "from 1 to 1000"},
+      {"[gpu]\nmin_power_limit_ratio = 1.5\n", "[gpu] min_power_limit_ratio: expected a number"},
+      {"[gpu]\nmig = \"sometimes\"\n", "[gpu] mig: expected \"on\", \"off\" or \"any\""},
       {"[devices]\ngpu = 8\n", "[devices] gpu: unknown key; expected one of"},
       {"[memory]\nthp = \"sometimes\"\n", "expected one of \"always\""},
       {"[devices]\nintended_hcas = [1, 2]\n", "expected an array of strings"},

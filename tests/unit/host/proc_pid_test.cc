@@ -26,6 +26,22 @@ TEST(ProcPidTest, ParsesStatusOfSampleAndKthread) {
   EXPECT_FALSE(k->mems_allowed.has_value());
 }
 
+TEST(ProcPidTest, ParsesRealUid) {
+  auto s = ParseProcStatus("Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\nCpus_allowed:\t3\n");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->uid, 1000u);
+  auto su = ParseProcStatus("Uid:\t0\t1001\t0\t0\nCpus_allowed:\t3\n");
+  ASSERT_TRUE(su.ok());
+  EXPECT_EQ(su->uid, 0u);
+  // Absent, garbage or out of range: unknown, not an error.
+  for (const char* odd : {"Cpus_allowed:\t3\n", "Uid:\tabc\nCpus_allowed:\t3\n",
+                          "Uid:\t99999999999\nCpus_allowed:\t3\n", "Uid:\nCpus_allowed:\t3\n"}) {
+    auto o = ParseProcStatus(odd);
+    ASSERT_TRUE(o.ok()) << odd;
+    EXPECT_FALSE(o->uid.has_value()) << odd;
+  }
+}
+
 TEST(ProcPidTest, RejectsStatusWithoutOrWithBadAffinity) {
   for (const char* bad :
        {"", "garbage", "Name:\tx\n", "Cpus_allowed_list:\t3-1\n",

@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include "testing/check_test_util.h"
+#include "testing/gpu_test_util.h"
+
+namespace ys {
+namespace {
+
+using testing::GpuRun;
+
+TEST(GpuCountTest, PassesWhenNvmlAndThePciBusAgreeWithTheSite) {
+  GpuRun run;
+  run.expect.devices.gpus = 8;
+  CheckResult r = testing::RunGpuFixture("gpu.count", "healthy-h100x8", run);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_NE(r.summary.find("8 GPUs in NVML, 8 on the PCI bus"), std::string::npos) << r.summary;
+}
+
+TEST(GpuCountTest, GpuMissingFromNvmlFellOffTheBus) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  s.devices.erase(s.devices.begin() + 4);  // 0000:51:00.0
+  GpuRun run;
+  run.expect.devices.gpus = 8;
+  CheckResult r = testing::RunGpuSnapshot("gpu.count", s, run);
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  const Finding* count = testing::FindFinding(r, "YS-GPU-001");
+  ASSERT_NE(count, nullptr) << testing::Describe(r);
+  EXPECT_NE(count->message.find("NVML lists 7 GPUs, the site expects 8"), std::string::npos);
+  const Finding* gone = testing::FindFinding(r, "YS-GPU-002");
+  ASSERT_NE(gone, nullptr);
+  EXPECT_EQ(gone->entity, "0000:51:00.0");
+  EXPECT_NE(gone->message.find("driver nvidia"), std::string::npos) << gone->message;
+  EXPECT_NE(gone->fix.find("XID 79"), std::string::npos);
+  EXPECT_FALSE(gone->evidence.empty());
+  EXPECT_FALSE(gone->reference.empty());
+}
+
+TEST(GpuCountTest, SiteCountAloneDiffers) {
+  GpuRun run;
+  run.expect.devices.gpus = 4;
+  CheckResult r = testing::RunGpuFixture("gpu.count", "healthy-h100x8", run);
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  EXPECT_TRUE(testing::HasFinding(r, "YS-GPU-001"));
+  EXPECT_FALSE(testing::HasFinding(r, "YS-GPU-002"));
+}
+
+TEST(GpuCountTest, GpuBoundToAnotherDriverIsNamedSo) {
+  testing::TempHost t("healthy-8gpu");
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  s.devices.pop_back();  // 0000:81:00.0
+  auto host = t.Host();
+  // The driver link of the GPU's sysfs directory points at vfio-pci.
+  std::string dev = "/sys/bus/pci/devices/0000:81:00.0";
+  auto real = host.RealPath(dev);
+  ASSERT_TRUE(real.ok()) << real.status().ToString();
+  t.Symlink(*real + "/driver", "../../../../bus/pci/drivers/vfio-pci");
+  CheckResult r = testing::RunGpuSnapshotOnHost("gpu.count", t.Host(), s);
+  const Finding* f = testing::FindFinding(r, "YS-GPU-002");
+  ASSERT_NE(f, nullptr) << testing::Describe(r);
+  EXPECT_NE(f->message.find("driver vfio-pci"), std::string::npos) << f->message;
+  EXPECT_NE(f->fix.find("bind the GPU to the nvidia driver"), std::string::npos) << f->fix;
+}
+
+TEST(GpuCountTest, InAContainerAGpuNotGivenToItIsOnlyNoted) {
+  testing::TempHost t("healthy-8gpu");
+  t.Write("/.dockerenv", "");
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  s.devices.resize(4);  // the container was given four GPUs
+  CheckResult r = testing::RunGpuSnapshotOnHost("gpu.count", t.Host(), s);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) {
+    if (k == "0000:51:00.0" && v.find("not visible to NVML in this container") != std::string::npos)
+      noted = true;
+  }
+  EXPECT_TRUE(noted) << testing::Describe(r);
+}
+
+TEST(GpuCountTest, NvmlGpuNotOnThePciBusIsNoted) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  s.devices[0].pci_bus_id = "00000000:E1:00.0";
+  CheckResult r = testing::RunGpuSnapshot("gpu.count", s);
+  EXPECT_TRUE(testing::HasFinding(r, "YS-GPU-002"));  // 0000:11:00.0 is no longer in NVML
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) {
+    if (k == "gpu0" && v.find("not found on the PCI bus") != std::string::npos) noted = true;
+  }
+  EXPECT_TRUE(noted);
+}
+
+}  // namespace
+}  // namespace ys

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "testing/check_test_util.h"
+#include "testing/gpu_test_util.h"
+
+namespace ys {
+namespace {
+
+using testing::GpuRun;
+
+GpuRun WithLog(std::string log) {
+  GpuRun run;
+  run.kernel_log = std::move(log);
+  return run;
+}
+
+TEST(GpuXidTest, HealthyLogPasses) {
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog("healthy-kmsg.txt"));
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_EQ(r.summary, "no XID in the kernel log");
+}
+
+TEST(GpuXidTest, XidRecordingFailsOnXid79AndXid48) {
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "xid", WithLog("xid-kmsg.txt"));
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  ASSERT_EQ(r.findings.size(), 2u) << testing::Describe(r);
+  const Finding& dbe = r.findings[0];  // in log order
+  EXPECT_EQ(dbe.code, "YS-GPU-040");
+  EXPECT_EQ(dbe.entity, "gpu1");
+  EXPECT_EQ(dbe.message, "XID 48: double-bit ECC error (DBE) (2 times)");
+  EXPECT_NE(dbe.fix.find("nvidia-smi -r -i 1"), std::string::npos) << dbe.fix;
+  const Finding& bus = r.findings[1];
+  EXPECT_EQ(bus.code, "YS-GPU-040");
+  EXPECT_EQ(bus.entity, "gpu4");
+  EXPECT_EQ(bus.message, "XID 79: GPU has fallen off the bus");
+  bool uuid = false, line = false;
+  for (const auto& [k, v] : bus.evidence) {
+    if (k == "gpu4.uuid" && v.rfind("GPU-", 0) == 0) uuid = true;
+    if (k.rfind("first (95541.3 s after boot)", 0) == 0 &&
+        v.find("NVRM: Xid (PCI:0000:51:00): 79") != std::string::npos)
+      line = true;
+  }
+  EXPECT_TRUE(uuid);
+  EXPECT_TRUE(line);
+  // The lone XID 13 is an application fault: noted, not a finding. The NVSwitch SXid is not an XID.
+  bool app = false;
+  for (const auto& [k, v] : r.evidence) {
+    if (k == "gpu6.xid13" && v.find("an application fault") != std::string::npos) app = true;
+  }
+  EXPECT_TRUE(app) << testing::Describe(r);
+}
+
+TEST(GpuXidTest, SiteListsReclassify) {
+  GpuRun run = WithLog("xid-kmsg.txt");
+  run.expect.gpu.fatal_xids = {79};
+  run.expect.gpu.ignored_xids = {13};
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "xid", run);
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  ASSERT_NE(testing::FindFinding(r, "YS-GPU-041"), nullptr);  // 48 is no longer fatal here
+  EXPECT_EQ(testing::FindFinding(r, "YS-GPU-041")->entity, "gpu1");
+  EXPECT_EQ(testing::FindFinding(r, "YS-GPU-040")->entity, "gpu4");
+  bool ignored = false;
+  for (const auto& [k, v] : r.evidence) {
+    if (k == "gpu6.xid13" && v.find("ignored by site policy") != std::string::npos) ignored = true;
+  }
+  EXPECT_TRUE(ignored);
+}
+
+TEST(GpuXidTest, RepeatedApplicationXidsOnOneGpuWarn) {
+  std::string path = ::testing::TempDir() + "ys-xid-app.txt";
+  std::ofstream(path)
+      << "[ 100.5] NVRM: Xid (PCI:0000:31:00): 13, pid=1, name=a, Graphics Exception\n"
+         "[ 200.5] NVRM: Xid (PCI:0000:31:00): 31, pid=2, name=b, MMU Fault\n"
+         "[ 300.5] NVRM: Xid (PCI:0000:41:00): 43, pid=3, name=c, Ch 00000010\n"
+         "[ 400.5] NVRM: Xid (PCI:0000:41:00): 94, pid=3, name=c, Contained\n"
+         "[ 500.5] NVRM: Xid (PCI:0000:41:00): 154, GPU recovery action changed\n";
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(path));
+  EXPECT_OUTCOME(r, Outcome::kWarn);
+  const Finding* rep = testing::FindFinding(r, "YS-GPU-042");
+  ASSERT_NE(rep, nullptr) << testing::Describe(r);
+  EXPECT_EQ(rep->entity, "gpu2");
+  EXPECT_NE(rep->fix.find("dcgmi diag -r 3 -i 2"), std::string::npos);
+  int warn = 0;
+  for (const auto& f : r.findings) warn += f.code == "YS-GPU-041";
+  EXPECT_EQ(warn, 2) << testing::Describe(r);  // 94 (DCGM warn) and 154 (in no list)
+  EXPECT_EQ(r.findings.size(), 3u);
+}
+
+TEST(GpuXidTest, WithoutNvmlTheLogStillSpeaksByPciAddress) {
+  CheckResult r = testing::RunGpuSnapshot("gpu.xid", testing::NoNvml(), WithLog("xid-kmsg.txt"));
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].entity, "0000:21:00.0");
+  EXPECT_NE(r.findings[0].fix.find("nvidia-smi -r -i 0000:21:00.0"), std::string::npos)
+      << r.findings[0].fix;
+  EXPECT_EQ(r.findings[1].entity, "0000:51:00.0");
+}
+
+TEST(GpuXidTest, SkipsWithoutNvmlAndWithoutXids) {
+  CheckResult r =
+      testing::RunGpuSnapshot("gpu.xid", testing::NoNvml(), WithLog("healthy-kmsg.txt"));
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("NVML not found"), std::string::npos);
+}
+
+TEST(GpuXidTest, UnreadableLog) {
+  // /dev/kmsg absent from the tree: skip with the path; a named file that is absent: error.
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8");
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("dev/kmsg"), std::string::npos) << r.summary;
+  CheckResult named =
+      testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog("/nonexistent/kmsg"));
+  EXPECT_OUTCOME(named, Outcome::kError);
+  EXPECT_NE(named.summary.find("/nonexistent/kmsg"), std::string::npos);
+  // Even without NVML: the file the operator named is wrong.
+  EXPECT_OUTCOME(
+      testing::RunGpuSnapshot("gpu.xid", testing::NoNvml(), WithLog("/nonexistent/kmsg")),
+      Outcome::kError);
+}
+
+TEST(GpuXidTest, GarbageLogHasNoXid) {
+  std::string path = ::testing::TempDir() + "ys-xid-garbage.txt";
+  std::ofstream(path, std::ios::binary)
+      << std::string("\x00\xff\x01NVRM: Xid (", 15) << "\nNVRM: Xid (PCI:zz:1b:00): 79, x\n"
+      << "NVRM: Xid (PCI:0000:1b:00): notanumber\n"
+      << std::string(100000, 'x') << "\n";
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(path));
+  EXPECT_OUTCOME(r, Outcome::kPass);
+}
+
+}  // namespace
+}  // namespace ys
