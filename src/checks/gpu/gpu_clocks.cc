@@ -114,16 +114,8 @@ class GpuClocksCheck : public Check {
         r.Add(std::move(f));
       }
     }
-    if (judged == 0) {
-      CheckResult skip = SkipNoneJudged("clock-event reasons", un);
-      un.NoteInto(skip);
-      return skip;
-    }
-    un.NoteInto(r);
-    if (r.findings.empty()) {
-      r.summary = "no clock slowdown on " + std::to_string(judged) + " GPUs";
-    }
-    return r;
+    return FinishGpuUnit(std::move(r), judged, "clock-event reasons", un,
+                         "no clock slowdown on " + std::to_string(judged) + " GPUs");
   }
 };
 

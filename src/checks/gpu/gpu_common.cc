@@ -92,4 +92,16 @@ CheckResult SkipNoneJudged(std::string_view subject, const Unanswered& un) {
                            (why.empty() ? std::string() : " (" + why + ")"));
 }
 
+CheckResult FinishGpuUnit(CheckResult r, int judged, std::string_view subject, const Unanswered& un,
+                          std::string pass_summary) {
+  if (judged == 0) {
+    CheckResult skip = SkipNoneJudged(subject, un);
+    un.NoteInto(skip);
+    return skip;
+  }
+  un.NoteInto(r);
+  if (r.findings.empty()) r.summary = std::move(pass_summary);
+  return r;
+}
+
 }  // namespace ys::checks

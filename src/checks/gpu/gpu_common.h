@@ -62,6 +62,12 @@ class Unanswered {
 // The skip of a unit that could judge no GPU: "<subject> unavailable on every GPU (<first>)".
 CheckResult SkipNoneJudged(std::string_view subject, const Unanswered& un);
 
+// The usual end of a GPU unit: a skip (with the unanswered fields noted) when no GPU could be
+// judged; otherwise `r` with the unanswered fields noted and, when it has no finding,
+// `pass_summary` as its summary.
+CheckResult FinishGpuUnit(CheckResult r, int judged, std::string_view subject, const Unanswered& un,
+                          std::string pass_summary);
+
 }  // namespace ys::checks
 
 #endif  // YARDSTICK_CHECKS_GPU_GPU_COMMON_H_

@@ -63,17 +63,9 @@ class GpuEccCheck : public Check {
         r.Add(std::move(f));
       }
     }
-    if (judged == 0) {
-      CheckResult skip = SkipNoneJudged("ECC mode and counts", un);
-      un.NoteInto(skip);
-      return skip;
-    }
-    un.NoteInto(r);
-    if (r.findings.empty()) {
-      r.summary = "ECC as the site wants it and no uncorrected errors on " +
-                  std::to_string(judged) + " GPUs";
-    }
-    return r;
+    return FinishGpuUnit(std::move(r), judged, "ECC mode and counts", un,
+                         "ECC as the site wants it and no uncorrected errors on " +
+                  std::to_string(judged) + " GPUs");
   }
 };
 

@@ -100,16 +100,8 @@ class GpuMemoryRepairCheck : public Check {
       }
       if (any) ++judged;
     }
-    if (judged == 0) {
-      CheckResult skip = SkipNoneJudged("page retirement and row remapping", un);
-      un.NoteInto(skip);
-      return skip;
-    }
-    un.NoteInto(r);
-    if (r.findings.empty()) {
-      r.summary = "no pending or failed memory repair on " + std::to_string(judged) + " GPUs";
-    }
-    return r;
+    return FinishGpuUnit(std::move(r), judged, "page retirement and row remapping", un,
+                         "no pending or failed memory repair on " + std::to_string(judged) + " GPUs");
   }
 };
 

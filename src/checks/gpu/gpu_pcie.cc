@@ -84,16 +84,8 @@ class GpuPcieCheck : public Check {
                     i + " and watch the counter");
       }
     }
-    if (judged == 0) {
-      CheckResult skip = SkipNoneJudged("PCIe link state", un);
-      un.NoteInto(skip);
-      return skip;
-    }
-    un.NoteInto(r);
-    if (r.findings.empty()) {
-      r.summary = "PCIe links at full width on " + std::to_string(judged) + " GPUs";
-    }
-    return r;
+    return FinishGpuUnit(std::move(r), judged, "PCIe link state", un,
+                         "PCIe links at full width on " + std::to_string(judged) + " GPUs");
   }
 };
 

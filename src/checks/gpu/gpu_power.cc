@@ -51,16 +51,8 @@ class GpuPowerCheck : public Check {
                     ": nvmlDeviceGetEnforcedPowerLimit; dcgmi diag targeted_power";
       r.Add(std::move(f));
     }
-    if (judged == 0) {
-      CheckResult skip = SkipNoneJudged("power limits", un);
-      un.NoteInto(skip);
-      return skip;
-    }
-    un.NoteInto(r);
-    if (r.findings.empty()) {
-      r.summary = "power limits at their defaults on " + std::to_string(judged) + " GPUs";
-    }
-    return r;
+    return FinishGpuUnit(std::move(r), judged, "power limits", un,
+                         "power limits at their defaults on " + std::to_string(judged) + " GPUs");
   }
 };
 

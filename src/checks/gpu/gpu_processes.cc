@@ -65,16 +65,8 @@ class GpuProcessesCheck : public Check {
         r.Add(std::move(f));
       }
     }
-    if (judged == 0) {
-      CheckResult skip = SkipNoneJudged("compute process lists", un);
-      un.NoteInto(skip);
-      return skip;
-    }
-    un.NoteInto(r);
-    if (r.findings.empty()) {
-      r.summary = "no compute process on " + std::to_string(judged) + " GPUs";
-    }
-    return r;
+    return FinishGpuUnit(std::move(r), judged, "compute process lists", un,
+                         "no compute process on " + std::to_string(judged) + " GPUs");
   }
 };
 
