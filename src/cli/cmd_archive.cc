@@ -11,21 +11,18 @@ namespace ys::cli {
 namespace {
 
 struct ArchiveArgs {
-  std::string suite, runs, data, baselines, output, sign;
-  std::vector<std::string> references;
+  ValidationArgs inputs;
+  std::string output, sign;
 };
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ArchiveArgs>();
-  sub.add_option("--suite", a->suite, "Suite: a chip name or a .toml")->required();
-  sub.add_option("--runs", a->runs, "Runs directory (as for validate)")->required();
+  AddValidationOptions(sub, a->inputs);
   sub.add_option("-o,--output", a->output, "Archive to write (.tar.zst); never overwritten")->required();
   sub.add_option("--sign", a->sign, "Ed25519 private key (PEM) to sign the manifest with");
-  sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
-  sub.add_option("--baselines", a->baselines, "Reference directory (default <data>/baselines/<chip>)");
-  sub.add_option("--reference", a->references, "Additional reference file (repeatable)");
   return [a] {
-    auto in = validate::ResolveInputs(a->suite, DataDir(a->data), a->baselines, a->references, a->runs);
+    auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,
+                                      a->inputs.references, a->inputs.runs);
     if (!in.ok()) {
       Log(LogLevel::kError, "{}", in.status().message());
       return kExitCannotRun;

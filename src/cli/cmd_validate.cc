@@ -18,20 +18,14 @@ namespace ys::cli {
 namespace {
 
 struct ValidateArgs {
-  std::string suite, runs, data, baselines, out, record, by, hardware, software;
-  std::vector<std::string> references;
+  ValidationArgs inputs;
+  std::string out, record, by, hardware, software;
   bool json = false;
 };
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ValidateArgs>();
-  sub.add_option("--suite", a->suite, "Suite: a chip name (h100, h200, b200, b300, gb200, gb300) or a .toml")
-      ->required();
-  sub.add_option("--runs", a->runs, "Runs directory: llmb-run's install (workloads/*/experiments) or one folder per workload id")
-      ->required();
-  sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
-  sub.add_option("--baselines", a->baselines, "Reference directory (default <data>/baselines/<chip>)");
-  sub.add_option("--reference", a->references, "Additional reference file (repeatable)");
+  AddValidationOptions(sub, a->inputs);
   sub.add_flag("--json", a->json, "Print the validation document as JSON");
   sub.add_option("--out", a->out, "Also write validation.json into this directory");
   sub.add_option("--record-baseline", a->record, "Write a reference recorded from this (golden) run to FILE");
@@ -39,7 +33,8 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--hardware", a->hardware, "With --record-baseline: the golden system");
   sub.add_option("--software", a->software, "With --record-baseline: software versions");
   return [a] {
-    auto in = validate::ResolveInputs(a->suite, DataDir(a->data), a->baselines, a->references, a->runs);
+    auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,
+                                      a->inputs.references, a->inputs.runs);
     if (!in.ok()) {
       Log(LogLevel::kError, "{}", in.status().message());
       return kExitCannotRun;

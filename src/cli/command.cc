@@ -30,6 +30,17 @@ std::string DataDir(const std::string& flag) {
   return kDataDir;
 }
 
+void AddValidationOptions(CLI::App& sub, ValidationArgs& a) {
+  sub.add_option("--suite", a.suite, "Suite: a chip name (h100, h200, b200, b300, gb200, gb300) or a .toml")
+      ->required();
+  sub.add_option("--runs", a.runs,
+                 "Runs directory: llmb-run's install (workloads/*/experiments) or one folder per workload id")
+      ->required();
+  sub.add_option("--data", a.data, "Directory holding suites/, baselines/, specs/");
+  sub.add_option("--baselines", a.baselines, "Reference directory (default <data>/baselines/<chip>)");
+  sub.add_option("--reference", a.references, "Additional reference file (repeatable)");
+}
+
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool with_output) {
   if (with_root) {
     sub.add_option("--root", a.root,

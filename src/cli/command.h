@@ -29,6 +29,13 @@ bool RegisterCommand(CommandInfo info);
 // the binary was built from.
 std::string DataDir(const std::string& flag);
 
+// Options naming a validation's inputs (validate, archive).
+struct ValidationArgs {
+  std::string suite, runs, data, baselines;
+  std::vector<std::string> references;
+};
+void AddValidationOptions(CLI::App& sub, ValidationArgs& args);
+
 // Options shared by the subcommands that run checks (preflight, run, capture).
 struct CheckRunArgs {
   std::string root = "/";

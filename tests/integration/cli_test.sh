@@ -2,21 +2,7 @@
 # The binary the way an operator runs it: subcommands, help, exit codes, bad input, outputs.
 set -uo pipefail
 bin=$1 src=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
-expect_rc() {  # expect_rc WANT DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: $what: exit $rc, expected $want"; sed 's/^/  out: /' "$tmp/out" | head -20; sed 's/^/  err: /' "$tmp/err" | head -5
-    fails=$((fails + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
-expect_in() {  # expect_in FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then passes=$((passes + 1)); else echo "FAIL: $3: '$2' not in $1:"; head -20 "$1"; fails=$((fails + 1)); fi
-}
+. "$src/tests/integration/lib.sh"
 hosts=$src/tests/fixtures/hosts
 
 # Help on every subcommand.
@@ -89,5 +75,4 @@ expect_in "$tmp/out" "mem.settings" "list shows units"
 expect_rc 0 "list json" -- "$bin" list --json --filter 'mem.*'
 expect_in "$tmp/out" "\"needs\"" "list json has needs"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -4,21 +4,7 @@
 set -uo pipefail
 bin=$1 src=$2
 logs=$src/tests/fixtures/logs
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
-expect_rc() {  # expect_rc WANT DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: $what: exit $rc, expected $want"; sed 's/^/  out: /' "$tmp/out" | head -20; sed 's/^/  err: /' "$tmp/err" | head -5
-    fails=$((fails + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
-expect_in() {  # expect_in FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then passes=$((passes + 1)); else echo "FAIL: $3: '$2' not in $1:"; head -20 "$1"; fails=$((fails + 1)); fi
-}
+. "$src/tests/integration/lib.sh"
 expect_py() {  # expect_py DESCRIPTION PYTHON-EXPRESSION-ON-d  (d = the JSON on stdout)
   if /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert $2, d" "$tmp/out" 2>"$tmp/pyerr"; then
     passes=$((passes + 1))
@@ -110,5 +96,4 @@ expect_py "json derived" "abs(d['runs'][0]['derived']['tokens_per_s_per_gpu'] - 
 expect_py "json nan as string" "d['runs'][1]['nonfinite_grad_norms'][0]['value'] == 'nan'"
 expect_py "json samples keyed by step" "[s['step'] for s in d['runs'][0]['samples']] == list(range(1, 51))"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

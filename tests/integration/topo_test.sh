@@ -3,24 +3,7 @@
 # state, without NVML state, JSON against its schema, --strict, and bad input.
 set -uo pipefail
 bin=$1 src=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
-expect_rc() {  # expect_rc WANT DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: $what: exit $rc, expected $want"; sed 's/^/  out: /' "$tmp/out" | head -20; sed 's/^/  err: /' "$tmp/err" | head -5
-    fails=$((fails + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
-expect_in() {  # expect_in FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then passes=$((passes + 1)); else echo "FAIL: $3: '$2' not in $1:"; head -30 "$1"; fails=$((fails + 1)); fi
-}
-expect_not_in() {
-  if grep -qF -- "$2" "$1"; then echo "FAIL: $3: '$2' in $1"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
-}
+. "$src/tests/integration/lib.sh"
 validate() { /usr/bin/python3 "$src/tests/integration/validate_json.py" "$src/schemas/topo.schema.json" "$@"; }
 hosts=$src/tests/fixtures/hosts
 state=$src/tests/fixtures/nvml/healthy-h100x8.json
@@ -98,5 +81,4 @@ expect_rc 64 "unknown option" -- "$bin" topo --frobnicate
 # This machine: whatever it has, topo answers (0) and never crashes.
 expect_rc 0 "live host" -- "$bin" topo
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish
