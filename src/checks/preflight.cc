@@ -7,21 +7,11 @@
 
 #include "checks/runner.h"
 #include "checks/site_expectations.h"
-#include "core/build_info.h"
 #include "core/registry.h"
 #include "gpu/gpu_snapshot_json.h"
 #include "host/host_info.h"
 
 namespace ys::checks {
-
-std::string UtcNowIso8601() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc) {
   std::map<std::string, std::string> out;
@@ -31,12 +21,7 @@ std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc) 
 
 Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
-  RunDocument doc;
-  doc.command = o.command;
-  doc.started_at = UtcNowIso8601();
-  doc.tool.version = std::string(kVersion) + " (" + kGitDescribe + ")";
-  doc.tool.build_type = kBuildType;
-  doc.tool.compiler = kCompiler;
+  RunDocument doc = StartRunDocument(o.command);
 
   auto host = o.root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(o.root);
   if (!host.ok()) return host.status();
@@ -66,7 +51,6 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   }
 
   doc.host = host::ReadHostInfo(*host);
-  if (std::string(kBuildType) == "Debug") doc.warnings.push_back("debug build: timings are not representative");
   if (!host->live()) {
     doc.warnings.push_back("read from the recorded host tree " + doc.host.root +
                            ", not from this machine");

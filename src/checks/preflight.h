@@ -36,9 +36,6 @@ Result<RunDocument> RunPreflight(const PreflightOptions& options);
 // The recordings of every check of a run (host path -> content), for `yardstick capture`.
 std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc);
 
-// "2026-11-29T16:40:03Z"
-std::string UtcNowIso8601();
-
 }  // namespace ys::checks
 
 #endif  // YARDSTICK_CHECKS_PREFLIGHT_H_

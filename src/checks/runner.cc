@@ -8,11 +8,7 @@
 namespace ys::checks {
 
 bool MatchesFilters(std::string_view id, const std::vector<std::string>& filters) {
-  if (filters.empty()) return true;
-  for (const auto& f : filters) {
-    if (GlobMatch(f, id)) return true;
-  }
-  return false;
+  return MatchesAnyGlob(id, filters);
 }
 
 namespace {
@@ -33,22 +29,7 @@ CheckResult RunOne(const CheckContext& ctx, const RegisteredUnit& unit) {
   } catch (...) {
     r = CheckResult::Error(Status::Internal("unexpected exception"));
   }
-  for (const auto& f : r.findings) {
-    if (LookupFindingCode(f.code) == nullptr) {
-      r = CheckResult::Error(Status::Internal("finding code " + f.code + " is not in the table"));
-      break;
-    }
-  }
-  r.unit_id = std::string(unit.info.id);
-  // Messages may quote bytes of a malformed host file: keep the report printable and valid JSON.
-  r.summary = SanitizeForDisplay(r.summary);
-  if (r.summary.size() > 400) r.summary = r.summary.substr(0, 400) + "... (cut)";
-  for (auto& [k, v] : r.evidence) v = SanitizeForDisplay(v);
-  for (auto& f : r.findings) {
-    f.message = SanitizeForDisplay(f.message);
-    for (auto& [k, v] : f.evidence) v = SanitizeForDisplay(v);
-  }
-  r.Finalize();
+  r.Seal(unit.info.id);
   r.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;

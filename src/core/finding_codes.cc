@@ -111,6 +111,16 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-GPU-060", F, "MIG mode differs from site policy"},
     FindingCodeInfo{"YS-GPU-065", W, "compute processes already on the GPU"},
     FindingCodeInfo{"YS-GPU-066", F, "compute processes of another user on the GPU"},
+    // Benchmarks: collectives (YS-BENCH-001..009)
+    FindingCodeInfo{"YS-BENCH-001", F, "collective data check found wrong elements"},
+    FindingCodeInfo{"YS-BENCH-002", W, "one rank's collective time far above the other ranks'"},
+    FindingCodeInfo{"YS-BENCH-003", W, "pairwise collective: a pair or ring neighbour far below the others"},
+
+    // Benchmarks: CPU memory, GEMM, storage, host (YS-BENCH-010..019)
+    FindingCodeInfo{"YS-BENCH-010", F, "CPU GEMM results not bit-identical across repeats or cores"},
+
+    // Benchmarks: GPU GEMM, memory, copies (YS-BENCH-020..029)
+    FindingCodeInfo{"YS-BENCH-020", F, "GPU GEMM results not bit-identical across repeats or GPUs"},
 };
 
 }  // namespace

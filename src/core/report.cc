@@ -1,7 +1,12 @@
 #include "core/report.h"
 
+#include "core/build_info.h"
+#include "core/finding_codes.h"
+#include "core/text.h"
+
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 namespace ys {
 
@@ -40,6 +45,43 @@ CheckResult CheckResult::Error(const Status& status) {
   return r;
 }
 
+void CheckResult::Seal(std::string_view id) {
+  unit_id = std::string(id);
+  std::string bad_code;
+  for (const auto& f : findings) {
+    if (LookupFindingCode(f.code) == nullptr) {
+      bad_code = f.code;
+      break;
+    }
+  }
+  if (!bad_code.empty()) {
+    outcome = Outcome::kError;
+    summary = "internal error: finding code " + bad_code + " is not in the table";
+    findings.clear();
+  }
+  // Messages may quote bytes of a malformed host file: keep the report printable and valid JSON.
+  summary = SanitizeForDisplay(summary);
+  if (summary.size() > 400) summary = summary.substr(0, 400) + "... (cut)";
+  for (auto& [k, v] : evidence) v = SanitizeForDisplay(v);
+  for (auto& f : findings) {
+    f.message = SanitizeForDisplay(f.message);
+    for (auto& [k, v] : f.evidence) v = SanitizeForDisplay(v);
+  }
+  Finalize();
+}
+
+BenchmarkResult BenchmarkResult::Skip(std::string reason) {
+  BenchmarkResult r;
+  static_cast<CheckResult&>(r) = CheckResult::Skip(std::move(reason));
+  return r;
+}
+
+BenchmarkResult BenchmarkResult::Error(const Status& status) {
+  BenchmarkResult r;
+  static_cast<CheckResult&>(r) = CheckResult::Error(status);
+  return r;
+}
+
 void CheckResult::Finalize() {
   if (outcome == Outcome::kSkip || outcome == Outcome::kError) return;
   outcome = Outcome::kPass;
@@ -71,17 +113,40 @@ SampleStats ComputeStats(std::vector<double> s) {
 
 Outcome RunDocument::Verdict() const {
   Outcome worst = Outcome::kPass;
-  for (const auto& c : checks) {
+  auto take = [&worst](const CheckResult& c) {
     // A skipped unit does not make the verdict worse than pass.
     if (c.outcome != Outcome::kSkip) worst = std::max(worst, c.outcome);
-  }
+  };
+  for (const auto& c : checks) take(c);
+  for (const auto& b : benchmarks) take(b);
   return worst;
 }
 
 std::map<Outcome, int> RunDocument::Counts() const {
   std::map<Outcome, int> counts;
   for (const auto& c : checks) counts[c.outcome]++;
+  for (const auto& b : benchmarks) counts[b.outcome]++;
   return counts;
+}
+
+std::string UtcNowIso8601() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+RunDocument StartRunDocument(std::string command) {
+  RunDocument doc;
+  doc.command = std::move(command);
+  doc.started_at = UtcNowIso8601();
+  doc.tool.version = std::string(kVersion) + " (" + kGitDescribe + ")";
+  doc.tool.build_type = kBuildType;
+  doc.tool.compiler = kCompiler;
+  if (std::string(kBuildType) == "Debug") doc.warnings.push_back("debug build: timings are not representative");
+  return doc;
 }
 
 }  // namespace ys

@@ -59,6 +59,10 @@ struct CheckResult {
   }
   // Sets outcome from the findings unless the unit already chose skip or error.
   void Finalize();
+  // What a runner does to every unit's result: sets the id, turns a finding code that is not in
+  // the table into an error, keeps messages printable (they may quote bytes of a malformed host
+  // file) and short, and calls Finalize().
+  void Seal(std::string_view id);
 };
 
 struct SampleStats {
@@ -78,6 +82,26 @@ struct Measurement {
   std::map<std::string, std::string> params;
   SampleStats stats;
   std::vector<double> samples;
+};
+
+// A table as a benchmark prints it (the nccl-tests size sweep, STREAM's four kernels). Derived
+// from the measurements; kept so that the console, the JSON and the HTML report show the same.
+struct ResultTable {
+  std::string title;
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // each row has columns.size() cells
+  std::vector<std::string> footer;             // "# Avg bus bandwidth    : 11.2 GB/s"
+  bool operator==(const ResultTable&) const = default;
+};
+
+// The result of one benchmark unit: a check result (outcome, summary or skip reason, evidence,
+// findings such as a failed data check) plus what it measured.
+struct BenchmarkResult : CheckResult {
+  std::vector<Measurement> measurements;
+  std::vector<ResultTable> tables;
+
+  static BenchmarkResult Skip(std::string reason);
+  static BenchmarkResult Error(const Status& status);
 };
 
 struct HostInfo {
@@ -114,11 +138,19 @@ struct RunDocument {
   std::vector<std::string> warnings;  // conditions that make numbers untrustworthy
   std::vector<CheckResult> checks;
   std::vector<Measurement> measurements;
+  std::vector<BenchmarkResult> benchmarks;
 
-  // Worst outcome over all checks (pass when there are none).
+  // Worst outcome over all checks and benchmarks (pass when there are none).
   Outcome Verdict() const;
   std::map<Outcome, int> Counts() const;
 };
+
+// A new document for `command`: started_at now, the tool's version and build, and the warning
+// that a debug build's timings are not representative. The caller fills host and results.
+RunDocument StartRunDocument(std::string command);
+
+// "2026-11-29T16:40:03Z"
+std::string UtcNowIso8601();
 
 }  // namespace ys
 

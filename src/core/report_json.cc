@@ -52,6 +52,24 @@ ojson ToJson(const Measurement& m) {
   return j;
 }
 
+ojson ToJson(const ResultTable& t) {
+  ojson j;
+  j["title"] = t.title;
+  j["columns"] = t.columns;
+  j["rows"] = t.rows;
+  j["footer"] = t.footer;
+  return j;
+}
+
+ojson ToJson(const BenchmarkResult& r) {
+  ojson j = ToJson(static_cast<const CheckResult&>(r));
+  j["measurements"] = ojson::array();
+  for (const auto& m : r.measurements) j["measurements"].push_back(ToJson(m));
+  j["tables"] = ojson::array();
+  for (const auto& t : r.tables) j["tables"].push_back(ToJson(t));
+  return j;
+}
+
 ojson ToJson(const RunDocument& d) {
   ojson j;
   j["schema_version"] = d.schema_version;
@@ -80,6 +98,8 @@ ojson ToJson(const RunDocument& d) {
   for (const auto& r : d.checks) j["checks"].push_back(ToJson(r));
   j["measurements"] = ojson::array();
   for (const auto& m : d.measurements) j["measurements"].push_back(ToJson(m));
+  j["benchmarks"] = ojson::array();
+  for (const auto& b : d.benchmarks) j["benchmarks"].push_back(ToJson(b));
   return j;
 }
 
@@ -101,6 +121,69 @@ Status GetEvidence(const nlohmann::json& j, Evidence* out, const std::string& wh
   for (const auto& [k, v] : j.items()) {
     if (!v.is_string()) return Status::Invalid(where + "." + k + ": expected a string");
     out->emplace_back(k, v.get<std::string>());
+  }
+  return Status::Ok();
+}
+
+Status ParseCheckResult(const nlohmann::json& c, const std::string& where, CheckResult* r) {
+  if (!c.is_object()) return Status::Invalid(where + ": expected an object");
+  std::string outcome;
+  YS_RETURN_IF_ERROR(Get(c, "id", &r->unit_id, where));
+  YS_RETURN_IF_ERROR(Get(c, "outcome", &outcome, where));
+  auto o = ParseOutcome(outcome);
+  if (!o) return Status::Invalid(where + ".outcome: expected pass, warn, fail, skip or error");
+  r->outcome = *o;
+  YS_RETURN_IF_ERROR(Get(c, "summary", &r->summary, where));
+  YS_RETURN_IF_ERROR(Get(c, "duration_ms", &r->duration_ms, where));
+  if (c.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(c["evidence"], &r->evidence, where + ".evidence"));
+  if (c.contains("findings")) {
+    int k = 0;
+    for (const auto& fj : c["findings"]) {
+      std::string fw = where + ".findings[" + std::to_string(k++) + "]";
+      Finding f;
+      std::string sev;
+      YS_RETURN_IF_ERROR(Get(fj, "code", &f.code, fw));
+      YS_RETURN_IF_ERROR(Get(fj, "severity", &sev, fw));
+      if (sev != "warn" && sev != "fail") return Status::Invalid(fw + ".severity: expected warn or fail");
+      f.severity = sev == "fail" ? Severity::kFail : Severity::kWarn;
+      YS_RETURN_IF_ERROR(Get(fj, "entity", &f.entity, fw));
+      YS_RETURN_IF_ERROR(Get(fj, "message", &f.message, fw));
+      YS_RETURN_IF_ERROR(Get(fj, "fix", &f.fix, fw));
+      if (fj.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(fj["evidence"], &f.evidence, fw + ".evidence"));
+      if (fj.contains("expected_recovery")) YS_RETURN_IF_ERROR(Get(fj, "expected_recovery", &f.expected_recovery, fw));
+      if (fj.contains("reference")) YS_RETURN_IF_ERROR(Get(fj, "reference", &f.reference, fw));
+      r->findings.push_back(std::move(f));
+    }
+  }
+  return Status::Ok();
+}
+
+Status ParseMeasurements(const nlohmann::json& j, const std::string& where, std::vector<Measurement>* out) {
+  if (!j.is_array()) return Status::Invalid(where + ": expected an array");
+  int i = 0;
+  for (const auto& mj : j) {
+    std::string mw = where + "[" + std::to_string(i++) + "]";
+    Measurement m;
+    std::string better;
+    YS_RETURN_IF_ERROR(Get(mj, "name", &m.name, mw));
+    YS_RETURN_IF_ERROR(Get(mj, "value", &m.value, mw));
+    YS_RETURN_IF_ERROR(Get(mj, "unit", &m.unit, mw));
+    YS_RETURN_IF_ERROR(Get(mj, "better", &better, mw));
+    if (better != "higher" && better != "lower") return Status::Invalid(mw + ".better: expected higher or lower");
+    m.better = better == "higher" ? Better::kHigher : Better::kLower;
+    if (mj.contains("params")) YS_RETURN_IF_ERROR(Get(mj, "params", &m.params, mw));
+    if (mj.contains("samples")) YS_RETURN_IF_ERROR(Get(mj, "samples", &m.samples, mw));
+    if (mj.contains("stats")) {
+      const auto& sj = mj["stats"];
+      std::string sw = mw + ".stats";
+      YS_RETURN_IF_ERROR(Get(sj, "n", &m.stats.n, sw));
+      YS_RETURN_IF_ERROR(Get(sj, "min", &m.stats.min, sw));
+      YS_RETURN_IF_ERROR(Get(sj, "median", &m.stats.median, sw));
+      YS_RETURN_IF_ERROR(Get(sj, "max", &m.stats.max, sw));
+      YS_RETURN_IF_ERROR(Get(sj, "mean", &m.stats.mean, sw));
+      YS_RETURN_IF_ERROR(Get(sj, "stdev", &m.stats.stdev, sw));
+    }
+    out->push_back(std::move(m));
   }
   return Status::Ok();
 }
@@ -133,37 +216,38 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
   if (!j.contains("checks") || !j["checks"].is_array()) return Status::Invalid("run.checks: expected an array");
   int i = 0;
   for (const auto& c : j["checks"]) {
-    std::string where = "run.checks[" + std::to_string(i++) + "]";
     CheckResult r;
-    std::string outcome;
-    YS_RETURN_IF_ERROR(Get(c, "id", &r.unit_id, where));
-    YS_RETURN_IF_ERROR(Get(c, "outcome", &outcome, where));
-    auto o = ParseOutcome(outcome);
-    if (!o) return Status::Invalid(where + ".outcome: expected pass, warn, fail, skip or error");
-    r.outcome = *o;
-    YS_RETURN_IF_ERROR(Get(c, "summary", &r.summary, where));
-    YS_RETURN_IF_ERROR(Get(c, "duration_ms", &r.duration_ms, where));
-    if (c.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(c["evidence"], &r.evidence, where + ".evidence"));
-    if (c.contains("findings")) {
-      int k = 0;
-      for (const auto& fj : c["findings"]) {
-        std::string fw = where + ".findings[" + std::to_string(k++) + "]";
-        Finding f;
-        std::string sev;
-        YS_RETURN_IF_ERROR(Get(fj, "code", &f.code, fw));
-        YS_RETURN_IF_ERROR(Get(fj, "severity", &sev, fw));
-        if (sev != "warn" && sev != "fail") return Status::Invalid(fw + ".severity: expected warn or fail");
-        f.severity = sev == "fail" ? Severity::kFail : Severity::kWarn;
-        YS_RETURN_IF_ERROR(Get(fj, "entity", &f.entity, fw));
-        YS_RETURN_IF_ERROR(Get(fj, "message", &f.message, fw));
-        YS_RETURN_IF_ERROR(Get(fj, "fix", &f.fix, fw));
-        if (fj.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(fj["evidence"], &f.evidence, fw + ".evidence"));
-        if (fj.contains("expected_recovery")) YS_RETURN_IF_ERROR(Get(fj, "expected_recovery", &f.expected_recovery, fw));
-        if (fj.contains("reference")) YS_RETURN_IF_ERROR(Get(fj, "reference", &f.reference, fw));
-        r.findings.push_back(std::move(f));
-      }
-    }
+    YS_RETURN_IF_ERROR(ParseCheckResult(c, "run.checks[" + std::to_string(i++) + "]", &r));
     d.checks.push_back(std::move(r));
+  }
+  if (j.contains("measurements")) {
+    YS_RETURN_IF_ERROR(ParseMeasurements(j["measurements"], "run.measurements", &d.measurements));
+  }
+  if (j.contains("benchmarks")) {
+    if (!j["benchmarks"].is_array()) return Status::Invalid("run.benchmarks: expected an array");
+    i = 0;
+    for (const auto& b : j["benchmarks"]) {
+      std::string where = "run.benchmarks[" + std::to_string(i++) + "]";
+      BenchmarkResult r;
+      YS_RETURN_IF_ERROR(ParseCheckResult(b, where, &r));
+      if (b.contains("measurements")) {
+        YS_RETURN_IF_ERROR(ParseMeasurements(b["measurements"], where + ".measurements", &r.measurements));
+      }
+      if (b.contains("tables")) {
+        if (!b["tables"].is_array()) return Status::Invalid(where + ".tables: expected an array");
+        int k = 0;
+        for (const auto& tj : b["tables"]) {
+          std::string tw = where + ".tables[" + std::to_string(k++) + "]";
+          ResultTable t;
+          YS_RETURN_IF_ERROR(Get(tj, "title", &t.title, tw));
+          YS_RETURN_IF_ERROR(Get(tj, "columns", &t.columns, tw));
+          YS_RETURN_IF_ERROR(Get(tj, "rows", &t.rows, tw));
+          if (tj.contains("footer")) YS_RETURN_IF_ERROR(Get(tj, "footer", &t.footer, tw));
+          r.tables.push_back(std::move(t));
+        }
+      }
+      d.benchmarks.push_back(std::move(r));
+    }
   }
   return d;
 }

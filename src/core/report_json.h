@@ -13,6 +13,8 @@ nlohmann::ordered_json ToJson(const Evidence& e);
 nlohmann::ordered_json ToJson(const Finding& f);
 nlohmann::ordered_json ToJson(const CheckResult& r);
 nlohmann::ordered_json ToJson(const Measurement& m);
+nlohmann::ordered_json ToJson(const ResultTable& t);
+nlohmann::ordered_json ToJson(const BenchmarkResult& r);
 nlohmann::ordered_json ToJson(const RunDocument& doc);
 
 // Serialises for output. Text read from a host (a garbage file quoted in an error) may not be

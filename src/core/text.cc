@@ -184,4 +184,12 @@ bool GlobMatch(std::string_view pat, std::string_view txt) {
   return p == pat.size();
 }
 
+bool MatchesAnyGlob(std::string_view text, const std::vector<std::string>& globs) {
+  if (globs.empty()) return true;
+  for (const auto& g : globs) {
+    if (GlobMatch(g, text)) return true;
+  }
+  return false;
+}
+
 }  // namespace ys

@@ -34,6 +34,8 @@ std::string SanitizeForDisplay(std::string_view s);
 
 // Shell-style glob: '*' any run, '?' one character, '[abc]' a class. Used by --filter.
 bool GlobMatch(std::string_view pattern, std::string_view text);
+// True when `globs` is empty or any of them matches `text` (unit selection by --filter).
+bool MatchesAnyGlob(std::string_view text, const std::vector<std::string>& globs);
 
 }  // namespace ys
 

@@ -31,7 +31,48 @@ std::string OneLine(const std::string& s) {
   return out;
 }
 
+void WriteUnit(const CheckResult& c, const ConsoleOptions& opt, size_t id_width, std::ostream& out) {
+  std::string what = c.summary;
+  if (what.empty() && !c.findings.empty()) {
+    what = fmt::format("{} finding{}", c.findings.size(), c.findings.size() == 1 ? "" : "s");
+  }
+  out << fmt::format("{}  {:<{}}  {}\n", Label(c.outcome, opt.color), c.unit_id, id_width,
+                     OneLine(what));
+  for (const auto& f : c.findings) {
+    Outcome fo = f.severity == Severity::kFail ? Outcome::kFail : Outcome::kWarn;
+    std::string code = opt.color ? std::string(Color(fo)) + f.code + "\033[0m" : f.code;
+    out << fmt::format("       {} {}: {}\n", code, f.entity, OneLine(f.message));
+    if (opt.show_evidence) {
+      for (const auto& [k, v] : f.evidence) out << fmt::format("         {} = {}\n", k, OneLine(v));
+    }
+    if (!f.fix.empty()) out << fmt::format("         fix: {}\n", OneLine(f.fix));
+    if (!f.expected_recovery.empty()) {
+      out << fmt::format("         expected recovery: {}\n", f.expected_recovery);
+    }
+  }
+}
+
 }  // namespace
+
+void WriteTable(const ResultTable& t, std::ostream& out) {
+  if (!t.title.empty()) out << "# " << t.title << "\n";
+  std::vector<size_t> width(t.columns.size(), 0);
+  for (size_t i = 0; i < t.columns.size(); ++i) width[i] = t.columns[i].size();
+  for (const auto& row : t.rows) {
+    for (size_t i = 0; i < row.size() && i < width.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells, bool header) {
+    std::string s = header ? "#" : " ";
+    for (size_t i = 0; i < width.size(); ++i) {
+      const std::string cell = i < cells.size() ? cells[i] : "";
+      s += fmt::format(" {:>{}}", cell, width[i]);
+    }
+    out << s << "\n";
+  };
+  line(t.columns, true);
+  for (const auto& row : t.rows) line(row, false);
+  for (const auto& f : t.footer) out << f << "\n";
+}
 
 std::string SummaryLine(const RunDocument& doc) {
   auto counts = doc.Counts();
@@ -54,24 +95,14 @@ void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostrea
   }
   size_t id_width = 2;
   for (const auto& c : doc.checks) id_width = std::max(id_width, c.unit_id.size());
-  for (const auto& c : doc.checks) {
-    std::string what = c.summary;
-    if (what.empty() && !c.findings.empty()) {
-      what = fmt::format("{} finding{}", c.findings.size(), c.findings.size() == 1 ? "" : "s");
-    }
-    out << fmt::format("{}  {:<{}}  {}\n", Label(c.outcome, opt.color), c.unit_id, id_width,
-                       OneLine(what));
-    for (const auto& f : c.findings) {
-      Outcome fo = f.severity == Severity::kFail ? Outcome::kFail : Outcome::kWarn;
-      std::string code = opt.color ? std::string(Color(fo)) + f.code + "\033[0m" : f.code;
-      out << fmt::format("       {} {}: {}\n", code, f.entity, OneLine(f.message));
-      if (opt.show_evidence) {
-        for (const auto& [k, v] : f.evidence) out << fmt::format("         {} = {}\n", k, OneLine(v));
-      }
-      if (!f.fix.empty()) out << fmt::format("         fix: {}\n", OneLine(f.fix));
-      if (!f.expected_recovery.empty()) {
-        out << fmt::format("         expected recovery: {}\n", f.expected_recovery);
-      }
+  for (const auto& b : doc.benchmarks) id_width = std::max(id_width, b.unit_id.size());
+  for (const auto& c : doc.checks) WriteUnit(c, opt, id_width, out);
+  for (const auto& b : doc.benchmarks) {
+    WriteUnit(b, opt, id_width, out);
+    for (const auto& t : b.tables) {
+      out << "\n";
+      WriteTable(t, out);
+      out << "\n";
     }
   }
   for (const auto& w : doc.warnings) out << "note: " << w << "\n";

@@ -16,6 +16,9 @@ struct ConsoleOptions {
 };
 
 void WriteConsole(const RunDocument& doc, const ConsoleOptions& options, std::ostream& out);
+// A benchmark's table as nccl-tests prints its sweep: "#"-prefixed title and header, columns
+// right-aligned to the widest cell, footer lines as given.
+void WriteTable(const ResultTable& table, std::ostream& out);
 // "preflight: 9 pass, 2 warn, 1 fail, 1 skip, 0 error in 0.31 s: FAIL"
 std::string SummaryLine(const RunDocument& doc);
 

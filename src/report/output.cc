@@ -53,6 +53,10 @@ int ExitCodeFor(const RunDocument& doc) {
     if (c.outcome == Outcome::kFail) return kExitFail;
     if (c.outcome == Outcome::kError) error = true;
   }
+  for (const auto& b : doc.benchmarks) {
+    if (b.outcome == Outcome::kFail) return kExitFail;
+    if (b.outcome == Outcome::kError) error = true;
+  }
   return error ? kExitCannotRun : kExitPass;
 }
 

@@ -1,0 +1,133 @@
+// The benchmark unit: an active measurement (DESIGN.md "Vocabulary", "Measurement rules").
+//
+// A benchmark is one file that defines a class deriving from Benchmark and registers it in one
+// line:
+//
+//   YS_REGISTER_BENCHMARK(StreamBenchmark, {.id = "mem.stream", .summary = "...", .needs = {}});
+//
+// Run() measures (warm-up, then timed iterations; median and spread; samples kept), returns
+// what it measured as Measurements and, where a table is how operators read the result (the
+// nccl-tests size sweep), a ResultTable. It skips with the reason when its backend is absent,
+// never invents a number, and never throws across its boundary (the runner turns an exception
+// into an error outcome for that unit alone).
+//
+// Conventions for Measurements (so the report, fleet analysis and diagnosis can read them):
+//   name    "<unit id>.<quantity>", e.g. "coll.all_reduce.busbw", "mem.stream.triad"
+//   params  "backend" ("cpu", "mpi", "nccl", "cuda"), "device" ("cpu", "gpu0"), sizes in bytes
+//           as decimal strings ("size"), "dtype", and where the physical peak is known:
+//           "peak" (same unit as the value), "peak_source" (file and field), "pct_of_peak".
+#ifndef YARDSTICK_BENCH_BENCHMARK_H_
+#define YARDSTICK_BENCH_BENCHMARK_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "comm/communicator.h"
+#include "core/registry.h"
+#include "core/report.h"
+#include "host/host.h"
+#include "host/topology.h"
+
+namespace ys::bench {
+
+// A message-size sweep as nccl-tests takes it (-b MIN -e MAX -f FACTOR | -i STEP):
+// "8:16G:x2", "1M:64M:+1M", or one size "128M". Sizes in bytes; K, M, G, T are powers of 1024.
+struct SizeSweep {
+  uint64_t min_bytes = 0;
+  uint64_t max_bytes = 0;
+  uint64_t factor = 2;  // geometric step when step_bytes == 0
+  uint64_t step_bytes = 0;
+
+  // The sizes from min to max inclusive.
+  std::vector<uint64_t> Sizes() const;
+  // Invalid("--sizes \"...\": ...") naming what was expected.
+  static Result<SizeSweep> Parse(std::string_view text);
+};
+
+// "1024" -> 1024, "16G" -> 17179869184. Invalid naming the text.
+Result<uint64_t> ParseByteSize(std::string_view text);
+// 1024 -> "1K", 17179869184 -> "16G", 1000 -> "1000" (exact when possible).
+std::string FormatByteSize(uint64_t bytes);
+
+enum class Backend { kAuto, kCpu, kGpu };
+const char* BackendName(Backend b);
+
+// How much to measure: the full sweep (`yardstick bench`) or the quick profile of
+// `yardstick run` (about a minute for all units on a 2-core machine).
+enum class Profile { kFull, kQuick };
+
+struct BenchOptions {
+  std::vector<std::string> filters;   // globs over unit ids; empty = all
+  std::optional<SizeSweep> sizes;     // --sizes; unset = the unit's default for the profile
+  int warmup = -1;                    // --warmup; -1 = the unit's default
+  int iters = -1;                     // --iters; -1 = the unit's default
+  Backend backend = Backend::kAuto;
+  bool pairwise = false;              // collectives over every pair / ring neighbour
+  std::string storage_path;           // --path for the storage benchmark; empty = skip it
+  bool direct_io = false;             // --direct: O_DIRECT for the storage benchmark
+  Profile profile = Profile::kFull;
+  std::string data_dir;               // where specs/ is
+};
+
+// Everything a benchmark may use. Borrowed references; the caller keeps them alive.
+class BenchContext {
+ public:
+  BenchContext(const host::Host& host, comm::Communicator& comm, const BenchOptions& options,
+               comm::LaunchInfo launch = {})
+      : host_(host), comm_(comm), options_(options), launch_(launch) {}
+
+  const host::Host& host() const { return host_; }
+  comm::Communicator& comm() const { return comm_; }
+  const BenchOptions& options() const { return options_; }
+  const comm::LaunchInfo& launch() const { return launch_; }
+  // Loaded on first use and shared by all units of the run.
+  const Result<host::Topology>& topology() const;
+
+  // The unit's default unless the operator set --warmup / --iters.
+  int Warmup(int unit_default) const { return options_.warmup >= 0 ? options_.warmup : unit_default; }
+  int Iters(int unit_default) const { return options_.iters > 0 ? options_.iters : unit_default; }
+  bool quick() const { return options_.profile == Profile::kQuick; }
+  // Whether the operator allows this backend: kAuto allows both.
+  bool Allows(Backend b) const { return options_.backend == Backend::kAuto || options_.backend == b; }
+
+ private:
+  const host::Host& host_;
+  comm::Communicator& comm_;
+  const BenchOptions& options_;
+  comm::LaunchInfo launch_;
+  mutable std::once_flag topo_once_;
+  mutable std::unique_ptr<Result<host::Topology>> topo_;
+};
+
+class Benchmark : public Unit {
+ public:
+  // Returns the result; the runner sets unit_id, timing and the final outcome.
+  virtual BenchmarkResult Run(const BenchContext& ctx) const = 0;
+  // Collective units run on every rank together; node-local units (memory, GEMM, storage) run
+  // once per node, on the node's first rank. Override to return true for the former.
+  virtual bool RunsOnAllRanks() const { return false; }
+};
+
+// Measurement builder: stats from samples, value = median.
+Measurement MakeMeasurement(std::string name, std::string unit, Better better,
+                            std::vector<double> samples,
+                            std::map<std::string, std::string> params = {});
+
+}  // namespace ys::bench
+
+#define YS_BENCH_CONCAT_INNER_(a, b) a##b
+#define YS_BENCH_CONCAT_(a, b) YS_BENCH_CONCAT_INNER_(a, b)
+
+// Registers a benchmark class with its UnitInfo (designated initialisers).
+#define YS_REGISTER_BENCHMARK(Class, ...)                                                   \
+  namespace {                                                                               \
+  [[maybe_unused]] const bool YS_BENCH_CONCAT_(ys_bench_registered_, __LINE__) =            \
+      ::ys::UnitRegistry::Global().Add(::ys::UnitKind::kBenchmark, ::ys::UnitInfo __VA_ARGS__, \
+                                       [] { return std::make_unique<Class>(); });           \
+  }
+
+#endif  // YARDSTICK_BENCH_BENCHMARK_H_

@@ -1,0 +1,176 @@
+// The CUDA driver API (libcuda.so.1) opened at run time, for the GPU benchmark backends:
+// contexts, device and pinned host memory, streams, events, copies, and kernels loaded from PTX
+// text (so the build needs no nvcc and the binary no CUDA runtime).
+//
+// Types and signatures come from the toolkit's cuda.h (headers only; nothing is linked). Each
+// function is looked up by its versioned symbol (cuMemAlloc -> cuMemAlloc_v2), as cuda.h maps it.
+//
+// CudaApi::Get() opens the library and calls cuInit(0) once per process; the table is then
+// read-only and usable from any thread. The RAII classes below own one handle each and are
+// move-only; a CUDA error becomes a Status carrying the call and cuGetErrorString's text.
+#ifndef YARDSTICK_GPU_CUDA_API_H_
+#define YARDSTICK_GPU_CUDA_API_H_
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "core/status.h"
+#include "gpu/dynamic_library.h"
+
+namespace ys::gpu {
+
+// X(name): every driver function the benchmarks use. Add new ones here.
+#define YS_CUDA_FUNCTIONS(X)                                                              \
+  X(cuInit) X(cuGetErrorString) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet)  \
+  X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDeviceGetPCIBusId)   \
+  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)              \
+  X(cuCtxGetCurrent) X(cuCtxSynchronize) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
+  X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemFreeHost) X(cuMemHostAlloc)          \
+  X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemGetInfo)                             \
+  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)                \
+  X(cuMemcpyDtoDAsync) X(cuMemcpyPeerAsync) X(cuMemcpyAsync) X(cuMemsetD8Async)            \
+  X(cuMemsetD32Async) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)          \
+  X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                \
+  X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)        \
+  X(cuModuleGetFunction) X(cuLaunchKernel) X(cuFuncGetAttribute)                          \
+  X(cuOccupancyMaxPotentialBlockSize)
+
+#define YS_CUDA_DECLARE_(name) decltype(&::name) name = nullptr;
+
+struct CudaApi {
+  YS_CUDA_FUNCTIONS(YS_CUDA_DECLARE_)
+
+  // The process-wide table: opens libcuda.so.1 (or $YARDSTICK_LIBCUDA) and runs cuInit(0) on
+  // first use. NotFound("CUDA driver not found: <dlerror>") on a node without the driver;
+  // Unsupported naming the first missing symbol; Io when cuInit fails (no device, driver/library
+  // mismatch), with the CUDA error text.
+  static Result<const CudaApi*> Get();
+
+  // OK, or Io("<what>: CUDA_ERROR_... (<text>)").
+  Status Check(CUresult rc, const char* what) const;
+
+ private:
+  DynamicLibrary* library_ = nullptr;  // owned by Get()'s static storage
+};
+
+#undef YS_CUDA_DECLARE_
+
+// Evaluates a driver call through `api` and returns its Status on failure.
+#define YS_CU_RETURN(api, call) YS_RETURN_IF_ERROR((api).Check((api).call, #call))
+
+// The primary context of one device, retained while the object lives and made current by
+// MakeCurrent() (on the calling thread).
+class CudaDevice {
+ public:
+  static Result<CudaDevice> Open(int ordinal);
+  CudaDevice(CudaDevice&& o) noexcept { *this = std::move(o); }
+  CudaDevice& operator=(CudaDevice&& o) noexcept;
+  CudaDevice(const CudaDevice&) = delete;
+  CudaDevice& operator=(const CudaDevice&) = delete;
+  ~CudaDevice();
+
+  Status MakeCurrent() const;
+  int ordinal() const { return ordinal_; }
+  CUdevice device() const { return device_; }
+  const std::string& name() const { return name_; }
+  // cuDeviceGetAttribute; 0 when the driver does not answer.
+  int Attribute(CUdevice_attribute attribute) const;
+  const CudaApi& api() const { return *api_; }
+
+ private:
+  CudaDevice() = default;
+  const CudaApi* api_ = nullptr;
+  int ordinal_ = -1;
+  CUdevice device_ = 0;
+  CUcontext context_ = nullptr;  // primary context, retained
+  std::string name_;
+};
+
+// Device memory (cuMemAlloc) in the current context.
+class DeviceBuffer {
+ public:
+  static Result<DeviceBuffer> Allocate(const CudaApi& api, size_t bytes);
+  DeviceBuffer() = default;
+  DeviceBuffer(DeviceBuffer&& o) noexcept { *this = std::move(o); }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
+  ~DeviceBuffer();
+  CUdeviceptr get() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  const CudaApi* api_ = nullptr;
+  CUdeviceptr ptr_ = 0;
+  size_t bytes_ = 0;
+};
+
+// Page-locked host memory (cuMemHostAlloc, portable across contexts). Allocate it from a thread
+// bound to the wanted NUMA node to place it there (first touch).
+class PinnedHostBuffer {
+ public:
+  static Result<PinnedHostBuffer> Allocate(const CudaApi& api, size_t bytes);
+  PinnedHostBuffer() = default;
+  PinnedHostBuffer(PinnedHostBuffer&& o) noexcept { *this = std::move(o); }
+  PinnedHostBuffer& operator=(PinnedHostBuffer&& o) noexcept;
+  ~PinnedHostBuffer();
+  void* get() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  const CudaApi* api_ = nullptr;
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+class CudaStream {
+ public:
+  static Result<CudaStream> Create(const CudaApi& api);
+  CudaStream() = default;
+  CudaStream(CudaStream&& o) noexcept { *this = std::move(o); }
+  CudaStream& operator=(CudaStream&& o) noexcept;
+  ~CudaStream();
+  CUstream get() const { return stream_; }
+  Status Synchronize() const;
+
+ private:
+  const CudaApi* api_ = nullptr;
+  CUstream stream_ = nullptr;
+};
+
+class CudaEvent {
+ public:
+  static Result<CudaEvent> Create(const CudaApi& api);
+  CudaEvent() = default;
+  CudaEvent(CudaEvent&& o) noexcept { *this = std::move(o); }
+  CudaEvent& operator=(CudaEvent&& o) noexcept;
+  ~CudaEvent();
+  CUevent get() const { return event_; }
+  Status Record(const CudaStream& stream) const;
+  // Milliseconds between two recorded events; waits for `end`.
+  static Result<float> ElapsedMs(const CudaEvent& start, const CudaEvent& end);
+
+ private:
+  const CudaApi* api_ = nullptr;
+  CUevent event_ = nullptr;
+};
+
+// A module loaded from PTX text (JIT-compiled by the driver for the current device).
+class CudaModule {
+ public:
+  static Result<CudaModule> LoadPtx(const CudaApi& api, const std::string& ptx);
+  CudaModule() = default;
+  CudaModule(CudaModule&& o) noexcept { *this = std::move(o); }
+  CudaModule& operator=(CudaModule&& o) noexcept;
+  ~CudaModule();
+  Result<CUfunction> Function(const char* name) const;
+
+ private:
+  const CudaApi* api_ = nullptr;
+  CUmodule module_ = nullptr;
+};
+
+}  // namespace ys::gpu
+
+#endif  // YARDSTICK_GPU_CUDA_API_H_
