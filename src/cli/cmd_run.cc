@@ -1,9 +1,13 @@
-// `yardstick run`: the main job on this node. For now the preflight; later issues add the
-// micro-benchmarks and proxy workloads. Keeps what it produced under --out.
+// `yardstick run`: the main job on this node: the preflight, then the quick benchmark profile
+// (about a minute on a 2-core machine). Keeps what it produced under --out. Under mpirun or
+// srun every rank runs it; rank 0 writes and prints.
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <memory>
 
+#include "bench/session.h"
 #include "checks/preflight.h"
 #include "cli/command.h"
 #include "core/exit_codes.h"
@@ -17,6 +21,8 @@ namespace {
 struct RunArgs {
   CheckRunArgs checks;
   std::string out;
+  std::string data;
+  bool no_bench = false;
 };
 
 Action Setup(CLI::App& sub) {
@@ -25,11 +31,38 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--out", a->out,
                  "Directory for the run document and artefacts "
                  "(default ./yardstick-runs/<UTC time>-<host>/)");
+  sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
+  sub.add_flag("--no-bench", a->no_bench, "Only the preflight, no benchmarks");
   return [a] {
+    auto t0 = std::chrono::steady_clock::now();
     auto doc = checks::RunPreflight(PreflightOptionsFor(a->checks, "run"));
     if (!doc.ok()) {
       Log(LogLevel::kError, "{}", doc.status().message());
       return kExitCannotRun;
+    }
+    std::unique_ptr<comm::Communicator> comm;
+    if (!a->no_bench) {
+      // Benchmarks measure this machine: on a recorded tree (--root) there is nothing to run.
+      host::Host live = host::Host::Live();
+      auto opened = comm::OpenCommunicator(live.env());
+      if (!opened.ok()) {
+        Log(LogLevel::kError, "{}", opened.status().message());
+        return kExitCannotRun;
+      }
+      comm = std::move(*opened);
+      if (a->checks.root == "/") {
+        bench::BenchOptions o{.profile = bench::Profile::kQuick, .data_dir = DataDir(a->data)};
+        bench::BenchContext ctx(live, *comm, o, comm::DetectLaunch(live.env()));
+        if (Status s = bench::RunBenchSession(ctx, *doc); !s.ok()) {
+          Log(LogLevel::kError, "{}", s.message());
+          return kExitCannotRun;
+        }
+      } else {
+        doc->warnings.push_back("benchmarks not run: --root reads a recorded tree, not this machine");
+      }
+      doc->duration_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (comm->rank() != 0) return kExitPass;
     }
     std::string dir = a->out;
     if (dir.empty()) {
@@ -61,7 +94,7 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("run", "Run the main job on this node and keep its results (now: the preflight)",
+YS_REGISTER_COMMAND("run", "Run the main job on this node (preflight, quick benchmarks) and keep its results",
                     Setup)
 
 }  // namespace ys::cli

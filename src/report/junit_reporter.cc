@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace ys::report {
 
 std::string XmlEscape(std::string_view s) {
@@ -38,21 +40,26 @@ std::string FindingsText(const CheckResult& c) {
 }  // namespace
 
 void WriteJunit(const RunDocument& doc, std::ostream& out) {
+  // Checks and benchmarks alike are test cases.
+  std::vector<const CheckResult*> units;
+  for (const auto& c : doc.checks) units.push_back(&c);
+  for (const auto& b : doc.benchmarks) units.push_back(&b);
   auto counts = doc.Counts();
   auto n = [&](Outcome o) { return counts.count(o) ? counts.at(o) : 0; };
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << fmt::format(
       "<testsuites name=\"yardstick\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
       "time=\"{:.3f}\">\n",
-      doc.checks.size(), n(Outcome::kFail), n(Outcome::kError), n(Outcome::kSkip),
+      units.size(), n(Outcome::kFail), n(Outcome::kError), n(Outcome::kSkip),
       doc.duration_ms / 1000.0);
   out << fmt::format(
       "  <testsuite name=\"yardstick.{}\" hostname=\"{}\" timestamp=\"{}\" tests=\"{}\" "
       "failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
       XmlEscape(doc.command), XmlEscape(doc.host.hostname), XmlEscape(doc.started_at),
-      doc.checks.size(), n(Outcome::kFail), n(Outcome::kError), n(Outcome::kSkip),
+      units.size(), n(Outcome::kFail), n(Outcome::kError), n(Outcome::kSkip),
       doc.duration_ms / 1000.0);
-  for (const auto& c : doc.checks) {
+  for (const CheckResult* unit : units) {
+    const CheckResult& c = *unit;
     std::string area = c.unit_id.substr(0, c.unit_id.find('.'));
     out << fmt::format("    <testcase classname=\"yardstick.{}\" name=\"{}\" time=\"{:.3f}\"",
                        XmlEscape(area), XmlEscape(c.unit_id), c.duration_ms / 1000.0);

@@ -15,6 +15,7 @@ namespace {
 TEST(RegistryTest, RegisteredUnitsMatchTheGoldenList) {
   std::string list;
   for (const auto* u : UnitRegistry::Global().ListAll()) {
+    if (u->info.id.starts_with("zz_test.")) continue;  // units that tests register for themselves
     list += std::string(UnitKindName(u->kind)) + " " + std::string(u->info.id) + "\n";
   }
   EXPECT_GOLDEN(list, "units.txt");
