@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev
   python3 python3-jsonschema
   openssl zstd tar
+  slurm-wlm slurm-client munge libpmix-dev
 )
 
 missing=()

@@ -22,3 +22,9 @@ finish() {
   echo "$passes passed, $fails failed"
   [ "$fails" -eq 0 ]
 }
+# Starts (idempotently) the one-node Slurm cluster of scripts/slurm-local.sh and exports
+# SLURM_CONF; the tests then use sbatch, srun, squeue and scontrol for real.
+ensure_slurm() {
+  bash "$src/scripts/slurm-local.sh" start || { echo "FAIL: could not start the local Slurm cluster"; exit 1; }
+  SLURM_CONF=$(bash "$src/scripts/slurm-local.sh" conf); export SLURM_CONF
+}
