@@ -1,7 +1,5 @@
 #include "bench/session.h"
 
-#include <fmt/format.h>
-
 #include "core/text.h"
 
 namespace ys::bench {
@@ -14,21 +12,27 @@ std::vector<std::string> SelectedBenchmarks(const BenchOptions& options) {
   return ids;
 }
 
-Status RunBenchSession(const BenchContext& ctx, RunDocument& doc, const OnBenchmarkResult& on_result) {
-  if (SelectedBenchmarks(ctx.options()).empty()) {
-    return Status::Invalid("--filter " + Join(ctx.options().filters, ", ") +
+Status CheckSelection(const BenchOptions& options) {
+  if (SelectedBenchmarks(options).empty()) {
+    return Status::Invalid("--filter " + Join(options.filters, ", ") +
                            " selects no benchmark (see `yardstick list`)");
   }
+  return Status::Ok();
+}
+
+std::vector<std::string> SessionWarnings(const BenchContext& ctx) {
+  std::vector<std::string> out;
   if (auto core = ctx.host().env().Get("OPENBLAS_CORETYPE")) {
-    doc.warnings.push_back("OPENBLAS_CORETYPE=" + *core +
-                           " forces OpenBLAS's kernel: CPU GEMM figures are that kernel's, not the "
-                           "best this CPU could do");
+    out.push_back("OPENBLAS_CORETYPE=" + *core +
+                  " forces OpenBLAS's kernel: CPU GEMM figures are that kernel's, not the best "
+                  "this CPU could do");
   }
-  if (ctx.comm().size() > 1) {
-    doc.warnings.push_back(fmt::format("{} ranks ({} launcher); node-local benchmarks ran on each "
-                                       "node's first rank, this document holds rank 0's",
-                                       ctx.comm().size(), ctx.launch().launcher));
-  }
+  return out;
+}
+
+Status RunBenchSession(const BenchContext& ctx, RunDocument& doc, const OnBenchmarkResult& on_result) {
+  YS_RETURN_IF_ERROR(CheckSelection(ctx.options()));
+  for (auto& w : SessionWarnings(ctx)) doc.warnings.push_back(std::move(w));
   auto results = RunBenchmarks(ctx, on_result);
   for (auto& r : results) doc.benchmarks.push_back(std::move(r));
   return Status::Ok();

@@ -1,7 +1,5 @@
-// One benchmark session on this rank: checks the selection, runs the units (runner.h), and adds
-// to the run document the results and the conditions that make the numbers untrustworthy (a
-// forced BLAS kernel, other busy processes, a debug build). Every rank of a job calls it with
-// the same options.
+// A benchmark session: what the options select, and the conditions that make this session's
+// numbers untrustworthy (a forced BLAS kernel, ...). The job (job/job.h) runs the units.
 #ifndef YARDSTICK_BENCH_SESSION_H_
 #define YARDSTICK_BENCH_SESSION_H_
 
@@ -11,7 +9,13 @@
 
 namespace ys::bench {
 
-// Invalid when the filters select no benchmark (nothing runs then, on any rank).
+// Invalid when the filters select no benchmark (the same answer on every rank).
+Status CheckSelection(const BenchOptions& options);
+
+// Warnings for the run document.
+std::vector<std::string> SessionWarnings(const BenchContext& ctx);
+
+// Single process: checks the selection, runs the units, adds results and warnings to `doc`.
 Status RunBenchSession(const BenchContext& ctx, RunDocument& doc, const OnBenchmarkResult& on_result = {});
 
 // The ids the options select, sorted.

@@ -3,13 +3,13 @@
 // shares so that the launcher reports the same code from every rank.
 #include <unistd.h>
 
-#include <chrono>
 
 #include "bench/session.h"
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "host/host_info.h"
+#include "core/report_json.h"
+#include "job/job.h"
 #include "report/output.h"
 
 namespace ys::cli {
@@ -27,6 +27,8 @@ struct BenchArgs {
   std::string data;
   bool json = false;
   std::string junit;
+  std::string out;
+  double timeout_s = 600;
 };
 
 Action Setup(CLI::App& sub) {
@@ -48,8 +50,14 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
   sub.add_flag("--json", a->json, "Print the run document as JSON instead of the tables");
   sub.add_option("--junit", a->junit, "Also write JUnit XML to this file");
+  sub.add_option("--out", a->out,
+                 "Keep the run document in this file, updated after every benchmark (a run that "
+                 "dies keeps what it measured)");
+  sub.add_option("--timeout", a->timeout_s,
+                 "Seconds one benchmark or gather may take before the run ends, naming the ranks "
+                 "that stopped answering (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   return [a] {
-    auto t0 = std::chrono::steady_clock::now();
     bench::BenchOptions o;
     o.filters = a->filters;
     if (!a->sizes.empty()) {
@@ -71,36 +79,30 @@ Action Setup(CLI::App& sub) {
     o.data_dir = DataDir(a->data);
 
     host::Host host = host::Host::Live();
-    comm::LaunchInfo launch = comm::DetectLaunch(host.env());
     auto comm = comm::OpenCommunicator(host.env());
     if (!comm.ok()) {
       Log(LogLevel::kError, "{}", comm.status().message());
       return kExitCannotRun;
     }
-    bench::BenchContext ctx(host, **comm, o, launch);
-    RunDocument doc = StartRunDocument("bench");
-    doc.host = host::ReadHostInfo(host);
     bool leader = (*comm)->rank() == 0;
-    if (Status s = bench::RunBenchSession(ctx, doc); !s.ok()) {
-      if (leader) Log(LogLevel::kError, "{}", s.message());
+    report::OutputOptions out{.json = a->json, .junit_path = a->junit,
+                              .color = ::isatty(STDOUT_FILENO) == 1};
+    job::JobOptions jo{.command = "bench", .bench = o, .timeout_s = a->timeout_s,
+                       .out_path = leader ? a->out : "",
+                       .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); },
+                       .emit = [out](const RunDocument& doc) {
+                         if (Status s = report::EmitRun(doc, out); !s.ok()) {
+                           Log(LogLevel::kError, "{}", s.message());
+                           return kExitCannotRun;
+                         }
+                         return report::ExitCodeFor(doc);
+                       }};
+    auto code = job::RunJob(jo, **comm, host);
+    if (!code.ok()) {
+      if (leader) Log(LogLevel::kError, "{}", code.status().message());
       return kExitCannotRun;
     }
-    doc.duration_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    int code = kExitPass;
-    if (leader) {
-      report::OutputOptions out{.json = a->json, .junit_path = a->junit,
-                                .color = ::isatty(STDOUT_FILENO) == 1};
-      if (Status s = report::EmitRun(doc, out); !s.ok()) {
-        Log(LogLevel::kError, "{}", s.message());
-        code = kExitCannotRun;
-      } else {
-        code = report::ExitCodeFor(doc);
-      }
-    }
-    std::string shared = std::to_string(code);
-    if ((*comm)->Broadcast(shared, 0).ok()) code = std::stoi(shared);
-    return code;
+    return *code;
   };
 }
 

@@ -46,6 +46,9 @@ class Communicator {
   virtual Status Barrier() = 0;
   // Every rank contributes `mine`; every rank receives all of them, index = rank.
   virtual Result<std::vector<std::string>> AllGather(std::string_view mine) = 0;
+  // Every rank contributes `mine`; rank `root` receives all of them (index = rank), the others
+  // an empty vector.
+  virtual Result<std::vector<std::string>> Gather(std::string_view mine, int root) = 0;
   // `data` of rank `root` replaces `data` on every other rank.
   virtual Status Broadcast(std::string& data, int root) = 0;
   // Every rank receives the maximum (the minimum) of `value` over the ranks.
@@ -66,6 +69,9 @@ class SingleProcessCommunicator final : public Communicator {
   const char* backend() const override { return "single"; }
   Status Barrier() override { return Status::Ok(); }
   Result<std::vector<std::string>> AllGather(std::string_view mine) override {
+    return std::vector<std::string>{std::string(mine)};
+  }
+  Result<std::vector<std::string>> Gather(std::string_view mine, int) override {
     return std::vector<std::string>{std::string(mine)};
   }
   Status Broadcast(std::string&, int) override { return Status::Ok(); }

@@ -79,6 +79,27 @@ class MpiCommunicator final : public Communicator {
     return out;
   }
 
+  Result<std::vector<std::string>> Gather(std::string_view mine, int root) override {
+    int len = static_cast<int>(mine.size());
+    std::vector<int> lens(rank_ == root ? size_ : 0);
+    int rc = MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) return MpiError("MPI_Gather", rc);
+    std::vector<int> displs(lens.size());
+    int total = 0;
+    for (size_t r = 0; r < lens.size(); ++r) {
+      displs[r] = total;
+      total += lens[r];
+    }
+    std::string all(static_cast<size_t>(total), '\0');
+    rc = MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR,
+                     root, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) return MpiError("MPI_Gatherv", rc);
+    std::vector<std::string> out;
+    out.reserve(lens.size());
+    for (size_t r = 0; r < lens.size(); ++r) out.push_back(all.substr(displs[r], lens[r]));
+    return out;
+  }
+
   Status Broadcast(std::string& data, int root) override {
     unsigned long long len = data.size();
     int rc = MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD);

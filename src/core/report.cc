@@ -111,21 +111,29 @@ SampleStats ComputeStats(std::vector<double> s) {
   return st;
 }
 
+std::vector<const CheckResult*> RunDocument::AllUnits() const {
+  std::vector<const CheckResult*> units;
+  for (const auto& c : checks) units.push_back(&c);
+  for (const auto& b : benchmarks) units.push_back(&b);
+  for (const auto& n : nodes) {
+    for (const auto& c : n.checks) units.push_back(&c);
+    for (const auto& b : n.benchmarks) units.push_back(&b);
+  }
+  return units;
+}
+
 Outcome RunDocument::Verdict() const {
   Outcome worst = Outcome::kPass;
-  auto take = [&worst](const CheckResult& c) {
+  for (const CheckResult* u : AllUnits()) {
     // A skipped unit does not make the verdict worse than pass.
-    if (c.outcome != Outcome::kSkip) worst = std::max(worst, c.outcome);
-  };
-  for (const auto& c : checks) take(c);
-  for (const auto& b : benchmarks) take(b);
+    if (u->outcome != Outcome::kSkip) worst = std::max(worst, u->outcome);
+  }
   return worst;
 }
 
 std::map<Outcome, int> RunDocument::Counts() const {
   std::map<Outcome, int> counts;
-  for (const auto& c : checks) counts[c.outcome]++;
-  for (const auto& b : benchmarks) counts[b.outcome]++;
+  for (const CheckResult* u : AllUnits()) counts[u->outcome]++;
   return counts;
 }
 

@@ -124,6 +124,23 @@ struct ToolInfo {
   std::string compiler;
 };
 
+// One node of a multi-rank run: the checks and node-local benchmarks its first rank ran.
+struct NodeReport {
+  std::string hostname;
+  std::vector<int> ranks;  // every rank of the job on this node
+  std::vector<CheckResult> checks;
+  std::vector<BenchmarkResult> benchmarks;
+};
+
+// One rank of a multi-rank run and how it ended.
+struct RankStatus {
+  int rank = 0;
+  std::string hostname;
+  int local_rank = 0;
+  std::string state = "ok";  // "ok"; "lost": stopped answering (died or hung); "unknown"
+  std::string detail;        // for a lost rank: when and how it was noticed
+};
+
 inline constexpr int kRunSchemaVersion = 1;
 
 // One invocation.
@@ -133,14 +150,20 @@ struct RunDocument {
   std::string started_at;  // UTC, ISO 8601
   double duration_ms = 0;
   bool incomplete = false;
+  std::string incomplete_reason;  // why, when incomplete: "rank 2 on node7 stopped answering ..."
   ToolInfo tool;
   HostInfo host;
   std::vector<std::string> warnings;  // conditions that make numbers untrustworthy
   std::vector<CheckResult> checks;
   std::vector<Measurement> measurements;
-  std::vector<BenchmarkResult> benchmarks;
+  std::vector<BenchmarkResult> benchmarks;  // single node: all; multi-rank: the job-wide ones
+  // Multi-rank runs only (empty for one process): every rank, and per node what ran there.
+  std::vector<RankStatus> ranks;
+  std::vector<NodeReport> nodes;
 
-  // Worst outcome over all checks and benchmarks (pass when there are none).
+  // Every unit result: checks, benchmarks, then each node's checks and benchmarks.
+  std::vector<const CheckResult*> AllUnits() const;
+  // Worst outcome over all units (pass when there are none).
   Outcome Verdict() const;
   std::map<Outcome, int> Counts() const;
 };

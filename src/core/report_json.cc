@@ -77,6 +77,7 @@ ojson ToJson(const RunDocument& d) {
   j["started_at"] = d.started_at;
   j["duration_ms"] = d.duration_ms;
   j["incomplete"] = d.incomplete;
+  if (!d.incomplete_reason.empty()) j["incomplete_reason"] = d.incomplete_reason;
   j["verdict"] = OutcomeName(d.Verdict());
   j["tool"] = {{"name", d.tool.name},
                {"version", d.tool.version},
@@ -100,6 +101,25 @@ ojson ToJson(const RunDocument& d) {
   for (const auto& m : d.measurements) j["measurements"].push_back(ToJson(m));
   j["benchmarks"] = ojson::array();
   for (const auto& b : d.benchmarks) j["benchmarks"].push_back(ToJson(b));
+  if (!d.ranks.empty()) {
+    j["ranks"] = ojson::array();
+    for (const auto& r : d.ranks) {
+      ojson rj = {{"rank", r.rank}, {"hostname", r.hostname}, {"local_rank", r.local_rank}, {"state", r.state}};
+      if (!r.detail.empty()) rj["detail"] = r.detail;
+      j["ranks"].push_back(rj);
+    }
+  }
+  if (!d.nodes.empty()) {
+    j["nodes"] = ojson::array();
+    for (const auto& n : d.nodes) {
+      ojson nj = {{"hostname", n.hostname}, {"ranks", n.ranks}};
+      nj["checks"] = ojson::array();
+      for (const auto& c : n.checks) nj["checks"].push_back(ToJson(c));
+      nj["benchmarks"] = ojson::array();
+      for (const auto& b : n.benchmarks) nj["benchmarks"].push_back(ToJson(b));
+      j["nodes"].push_back(nj);
+    }
+  }
   return j;
 }
 
@@ -188,6 +208,34 @@ Status ParseMeasurements(const nlohmann::json& j, const std::string& where, std:
   return Status::Ok();
 }
 
+Status ParseBenchmarks(const nlohmann::json& j, const std::string& at, std::vector<BenchmarkResult>* out) {
+  if (!j.is_array()) return Status::Invalid(at + ": expected an array");
+  int i = 0;
+  for (const auto& b : j) {
+    std::string where = at + "[" + std::to_string(i++) + "]";
+    BenchmarkResult r;
+    YS_RETURN_IF_ERROR(ParseCheckResult(b, where, &r));
+    if (b.contains("measurements")) {
+      YS_RETURN_IF_ERROR(ParseMeasurements(b["measurements"], where + ".measurements", &r.measurements));
+    }
+    if (b.contains("tables")) {
+      if (!b["tables"].is_array()) return Status::Invalid(where + ".tables: expected an array");
+      int k = 0;
+      for (const auto& tj : b["tables"]) {
+        std::string tw = where + ".tables[" + std::to_string(k++) + "]";
+        ResultTable t;
+        YS_RETURN_IF_ERROR(Get(tj, "title", &t.title, tw));
+        YS_RETURN_IF_ERROR(Get(tj, "columns", &t.columns, tw));
+        YS_RETURN_IF_ERROR(Get(tj, "rows", &t.rows, tw));
+        if (tj.contains("footer")) YS_RETURN_IF_ERROR(Get(tj, "footer", &t.footer, tw));
+        r.tables.push_back(std::move(t));
+      }
+    }
+    out->push_back(std::move(r));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
@@ -223,33 +271,58 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
   if (j.contains("measurements")) {
     YS_RETURN_IF_ERROR(ParseMeasurements(j["measurements"], "run.measurements", &d.measurements));
   }
-  if (j.contains("benchmarks")) {
-    if (!j["benchmarks"].is_array()) return Status::Invalid("run.benchmarks: expected an array");
+  if (j.contains("benchmarks")) YS_RETURN_IF_ERROR(ParseBenchmarks(j["benchmarks"], "run.benchmarks", &d.benchmarks));
+  if (j.contains("incomplete_reason")) YS_RETURN_IF_ERROR(Get(j, "incomplete_reason", &d.incomplete_reason, "run"));
+  if (j.contains("ranks")) {
+    if (!j["ranks"].is_array()) return Status::Invalid("run.ranks: expected an array");
     i = 0;
-    for (const auto& b : j["benchmarks"]) {
-      std::string where = "run.benchmarks[" + std::to_string(i++) + "]";
-      BenchmarkResult r;
-      YS_RETURN_IF_ERROR(ParseCheckResult(b, where, &r));
-      if (b.contains("measurements")) {
-        YS_RETURN_IF_ERROR(ParseMeasurements(b["measurements"], where + ".measurements", &r.measurements));
-      }
-      if (b.contains("tables")) {
-        if (!b["tables"].is_array()) return Status::Invalid(where + ".tables: expected an array");
+    for (const auto& rj : j["ranks"]) {
+      std::string where = "run.ranks[" + std::to_string(i++) + "]";
+      RankStatus r;
+      YS_RETURN_IF_ERROR(Get(rj, "rank", &r.rank, where));
+      YS_RETURN_IF_ERROR(Get(rj, "hostname", &r.hostname, where));
+      YS_RETURN_IF_ERROR(Get(rj, "local_rank", &r.local_rank, where));
+      YS_RETURN_IF_ERROR(Get(rj, "state", &r.state, where));
+      if (rj.contains("detail")) YS_RETURN_IF_ERROR(Get(rj, "detail", &r.detail, where));
+      d.ranks.push_back(std::move(r));
+    }
+  }
+  if (j.contains("nodes")) {
+    if (!j["nodes"].is_array()) return Status::Invalid("run.nodes: expected an array");
+    i = 0;
+    for (const auto& nj : j["nodes"]) {
+      std::string where = "run.nodes[" + std::to_string(i++) + "]";
+      NodeReport n;
+      YS_RETURN_IF_ERROR(Get(nj, "hostname", &n.hostname, where));
+      YS_RETURN_IF_ERROR(Get(nj, "ranks", &n.ranks, where));
+      if (nj.contains("checks")) {
+        if (!nj["checks"].is_array()) return Status::Invalid(where + ".checks: expected an array");
         int k = 0;
-        for (const auto& tj : b["tables"]) {
-          std::string tw = where + ".tables[" + std::to_string(k++) + "]";
-          ResultTable t;
-          YS_RETURN_IF_ERROR(Get(tj, "title", &t.title, tw));
-          YS_RETURN_IF_ERROR(Get(tj, "columns", &t.columns, tw));
-          YS_RETURN_IF_ERROR(Get(tj, "rows", &t.rows, tw));
-          if (tj.contains("footer")) YS_RETURN_IF_ERROR(Get(tj, "footer", &t.footer, tw));
-          r.tables.push_back(std::move(t));
+        for (const auto& c : nj["checks"]) {
+          CheckResult r;
+          YS_RETURN_IF_ERROR(ParseCheckResult(c, where + ".checks[" + std::to_string(k++) + "]", &r));
+          n.checks.push_back(std::move(r));
         }
       }
-      d.benchmarks.push_back(std::move(r));
+      if (nj.contains("benchmarks")) {
+        YS_RETURN_IF_ERROR(ParseBenchmarks(nj["benchmarks"], where + ".benchmarks", &n.benchmarks));
+      }
+      d.nodes.push_back(std::move(n));
     }
   }
   return d;
+}
+
+Result<CheckResult> CheckResultFromJson(const nlohmann::json& j, const std::string& where) {
+  CheckResult r;
+  YS_RETURN_IF_ERROR(ParseCheckResult(j, where, &r));
+  return r;
+}
+
+Result<BenchmarkResult> BenchmarkResultFromJson(const nlohmann::json& j, const std::string& where) {
+  std::vector<BenchmarkResult> one;
+  YS_RETURN_IF_ERROR(ParseBenchmarks(nlohmann::json::array({j}), where, &one));
+  return std::move(one.front());
 }
 
 }  // namespace ys

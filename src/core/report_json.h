@@ -23,6 +23,9 @@ std::string DumpJson(const nlohmann::ordered_json& j);
 
 // Reads a run document back (schema version checked). Invalid names the field that is wrong.
 Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j);
+// One unit's result as ToJson wrote it; `where` prefixes error messages ("rank 3: checks[2]").
+Result<CheckResult> CheckResultFromJson(const nlohmann::json& j, const std::string& where);
+Result<BenchmarkResult> BenchmarkResultFromJson(const nlohmann::json& j, const std::string& where);
 
 }  // namespace ys
 

@@ -52,6 +52,18 @@ void WriteUnit(const CheckResult& c, const ConsoleOptions& opt, size_t id_width,
   }
 }
 
+// 0,1,2,3,5 -> "0-3,5"
+std::string CompactRanks(const std::vector<int>& ranks) {
+  std::string s;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    s += (s.empty() ? "" : ",") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
+    i = j + 1;
+  }
+  return s;
+}
+
 }  // namespace
 
 void WriteTable(const ResultTable& t, std::ostream& out) {
@@ -95,16 +107,29 @@ void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostrea
   }
   size_t id_width = 2;
   for (const auto& c : doc.checks) id_width = std::max(id_width, c.unit_id.size());
-  for (const auto& b : doc.benchmarks) id_width = std::max(id_width, b.unit_id.size());
-  for (const auto& c : doc.checks) WriteUnit(c, opt, id_width, out);
-  for (const auto& b : doc.benchmarks) {
-    WriteUnit(b, opt, id_width, out);
-    for (const auto& t : b.tables) {
-      out << "\n";
-      WriteTable(t, out);
-      out << "\n";
+  for (const CheckResult* u : doc.AllUnits()) id_width = std::max(id_width, u->unit_id.size());
+  auto write_benchmarks = [&](const std::vector<BenchmarkResult>& benchmarks) {
+    for (const auto& b : benchmarks) {
+      WriteUnit(b, opt, id_width, out);
+      for (const auto& t : b.tables) {
+        out << "\n";
+        WriteTable(t, out);
+        out << "\n";
+      }
     }
+  };
+  for (const auto& n : doc.nodes) {
+    out << fmt::format("node {} (rank{} {})\n", n.hostname, n.ranks.size() == 1 ? "" : "s", CompactRanks(n.ranks));
+    for (const auto& c : n.checks) WriteUnit(c, opt, id_width, out);
+    write_benchmarks(n.benchmarks);
   }
+  if (!doc.nodes.empty() && !doc.benchmarks.empty()) out << "job-wide\n";
+  for (const auto& c : doc.checks) WriteUnit(c, opt, id_width, out);
+  write_benchmarks(doc.benchmarks);
+  for (const auto& r : doc.ranks) {
+    if (r.state != "ok") out << fmt::format("rank {} on {}: {}{}\n", r.rank, r.hostname, r.state, r.detail.empty() ? "" : " (" + r.detail + ")");
+  }
+  if (doc.incomplete && !doc.incomplete_reason.empty()) out << "incomplete: " << doc.incomplete_reason << "\n";
   for (const auto& w : doc.warnings) out << "note: " << w << "\n";
   out << SummaryLine(doc) << "\n";
 }

@@ -41,9 +41,7 @@ std::string FindingsText(const CheckResult& c) {
 
 void WriteJunit(const RunDocument& doc, std::ostream& out) {
   // Checks and benchmarks alike are test cases.
-  std::vector<const CheckResult*> units;
-  for (const auto& c : doc.checks) units.push_back(&c);
-  for (const auto& b : doc.benchmarks) units.push_back(&b);
+  std::vector<const CheckResult*> units = doc.AllUnits();
   auto counts = doc.Counts();
   auto n = [&](Outcome o) { return counts.count(o) ? counts.at(o) : 0; };
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";

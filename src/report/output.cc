@@ -49,14 +49,12 @@ Status EmitRun(const RunDocument& doc, const OutputOptions& o) {
 
 int ExitCodeFor(const RunDocument& doc) {
   bool error = false;
-  for (const auto& c : doc.checks) {
-    if (c.outcome == Outcome::kFail) return kExitFail;
-    if (c.outcome == Outcome::kError) error = true;
+  for (const CheckResult* u : doc.AllUnits()) {
+    if (u->outcome == Outcome::kFail) return kExitFail;
+    if (u->outcome == Outcome::kError) error = true;
   }
-  for (const auto& b : doc.benchmarks) {
-    if (b.outcome == Outcome::kFail) return kExitFail;
-    if (b.outcome == Outcome::kError) error = true;
-  }
+  // A run that lost a rank or was cut short could not do what was asked.
+  if (doc.incomplete) error = true;
   return error ? kExitCannotRun : kExitPass;
 }
 
