@@ -140,6 +140,13 @@ Result<GpuTimer> GpuTimer::Create(const gpu::CudaDevice& device) {
   std::memset(t.gate_.get(), 0, t.gate_.bytes());
   YS_CU_RETURN(api, cuMemHostGetDevicePointer(&t.gate_device_, t.gate_.get(), 0));
   t.wave_ = FullWave(device);
+  // Run the gate once, released, so that its code is loaded (CUDA loads modules lazily) before
+  // it ever holds a stream.
+  *static_cast<uint32_t*>(t.gate_.get()) = 1;
+  uint64_t no_wait = 0;
+  void* args[] = {&t.gate_device_, &no_wait};
+  YS_CU_RETURN(api, cuLaunchKernel(t.spin_, 1, 1, 1, 1, 1, 1, 0, t.stream_.get(), args, nullptr));
+  YS_RETURN_IF_ERROR(t.stream_.Synchronize());
   return t;
 }
 
@@ -187,6 +194,11 @@ Result<std::vector<double>> GpuTimer::SampleMsPerCall(int samples, int warmup, i
                                        kMaxGatedCalls, iters, kMaxGatedCalls, warmup));
   }
   YS_RETURN_IF_ERROR(device_->MakeCurrent());
+  // One call ungated first: CUDA (and cuBLASLt) load kernels lazily at their first launch, and a
+  // load that waits for the context while the gate holds the stream would stall until the gate
+  // times out.
+  YS_RETURN_IF_ERROR(enqueue());
+  YS_RETURN_IF_ERROR(stream_.Synchronize());
   std::vector<double> out;
   for (int s = 0; s < samples; ++s) {
     auto ms = OneSampleMs(warmup, iters, enqueue);

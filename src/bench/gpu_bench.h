@@ -86,7 +86,8 @@ class GpuTimer {
   // Launches ys_copy16 on the timer's stream: `bytes` (a multiple of 16) from src to dst.
   Status EnqueueSmCopy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) const;
 
-  // Milliseconds per call of `enqueue`, one entry per sample: `warmup` untimed calls, then
+  // Milliseconds per call of `enqueue`, one entry per sample: one call to load what it launches,
+  // then per sample `warmup` untimed calls, then
   // `iters` calls between two events, behind the gate. `iters` is at most kMaxGatedCalls so that
   // the stream's launch queue cannot fill while the gate holds it.
   static constexpr int kMaxGatedCalls = 512;

@@ -37,7 +37,7 @@ namespace ys::gpu {
   X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)        \
   X(cuModuleGetFunction) X(cuLaunchKernel) X(cuFuncGetAttribute)                          \
   X(cuOccupancyMaxPotentialBlockSize)                                                      \
-  X(cuMemHostGetDevicePointer) X(cuStreamWaitEvent)
+  X(cuMemHostGetDevicePointer)
 
 #define YS_CUDA_DECLARE_(name) decltype(&::name) name = nullptr;
 

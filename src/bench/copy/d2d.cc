@@ -87,8 +87,8 @@ class PeerCopyBenchmark final : public Benchmark {
         }
         YS_RETURN_IF_ERROR(EnablePeer(api, from, to));
         for (uint64_t bytes : sizes) {
-          YS_RETURN_IF_ERROR(FillDevicePattern(api, from.src.get(), bytes, kSeed, *staging));
           YS_RETURN_IF_ERROR(from.device.MakeCurrent());
+          YS_RETURN_IF_ERROR(FillDevicePattern(api, from.src.get(), bytes, kSeed, *staging));
           CUdeviceptr s = from.src.get(), d = to.dst.get();
           CUstream stream = from.timer->get();
           struct Method {
@@ -103,7 +103,11 @@ class PeerCopyBenchmark final : public Benchmark {
               {"sm", [&] { return from.timer->EnqueueSmCopy(d, s, bytes); }},
           };
           for (const Method& m : methods) {
-            YS_CU_RETURN(api, cuMemsetD8Async(d, 0, bytes, stream));
+            // Clear the destination in its own context, so the data check sees this method's copy.
+            YS_RETURN_IF_ERROR(to.device.MakeCurrent());
+            YS_CU_RETURN(api, cuMemsetD8Async(d, 0, bytes, nullptr));
+            YS_CU_RETURN(api, cuCtxSynchronize());
+            YS_RETURN_IF_ERROR(from.device.MakeCurrent());
             auto ms = from.timer->SampleMsPerCall(samples, warmup, iters, m.enqueue);
             if (!ms.ok()) return ms.status();
             auto wrong = CheckDevicePattern(api, d, bytes, kSeed, *staging);

@@ -34,9 +34,15 @@ std::vector<HostNode> NodesFor(const BenchContext& ctx, int gpu_node) {
 
 // Pinned, device-mapped host memory allocated from a thread bound to the node's CPUs, so that
 // first touch (the driver pins the pages on the allocating thread) places it on that node.
-Result<gpu::PinnedHostBuffer> AllocateOnNode(const gpu::CudaApi& api, const HostNode& node, size_t bytes) {
+// cuMemHostAlloc needs a current context: the worker makes the device's primary context current.
+Result<gpu::PinnedHostBuffer> AllocateOnNode(const gpu::CudaDevice& device, const HostNode& node, size_t bytes) {
+  const gpu::CudaApi& api = device.api();
   Result<gpu::PinnedHostBuffer> out = Status::Internal("unset");
   std::thread worker([&] {
+    if (Status s = device.MakeCurrent(); !s.ok()) {
+      out = s;
+      return;
+    }
     if (node.id >= 0) {
       if (Status s = BindThisThread(node.cpus); !s.ok()) {
         out = s;
@@ -70,8 +76,7 @@ Status MeasureGpu(const BenchContext& ctx, HostCopyDirection dir, int ordinal, B
     auto device_buf = gpu::DeviceBuffer::Allocate(api, bytes);
     if (!device_buf.ok()) return device_buf.status();
     for (const HostNode& node : NodesFor(ctx, gpu_node)) {
-      YS_RETURN_IF_ERROR(dev->MakeCurrent());  // the worker thread had no context current
-      auto host = AllocateOnNode(api, node, bytes);
+      auto host = AllocateOnNode(*dev, node, bytes);
       if (!host.ok()) return host.status();
       CUdeviceptr mapped = 0;
       YS_CU_RETURN(api, cuMemHostGetDevicePointer(&mapped, host->get(), 0));

@@ -35,7 +35,7 @@ std::vector<NamedShape> Shapes(bool quick) {
 
 // The output of the square GEMM of the first GPU of a model, against which the others compare.
 struct FirstOutput {
-  int ordinal;
+  int ordinal = -1;
   std::vector<unsigned char> bytes;
 };
 
