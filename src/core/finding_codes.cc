@@ -121,6 +121,8 @@ constexpr std::array kCodes = {
 
     // Benchmarks: GPU GEMM, memory, copies (YS-BENCH-020..029)
     FindingCodeInfo{"YS-BENCH-020", F, "GPU GEMM results not bit-identical across repeats or GPUs"},
+    FindingCodeInfo{"YS-BENCH-021", F, "GPU copy delivered bytes that differ from the source"},
+    FindingCodeInfo{"YS-BENCH-022", F, "GPU GEMM result outside the error bound of a double-precision reference"},
 };
 
 }  // namespace

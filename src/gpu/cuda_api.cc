@@ -124,10 +124,10 @@ DeviceBuffer::~DeviceBuffer() {
   if (ptr_ != 0) api_->cuMemFree(ptr_);
 }
 
-Result<PinnedHostBuffer> PinnedHostBuffer::Allocate(const CudaApi& api, size_t bytes) {
+Result<PinnedHostBuffer> PinnedHostBuffer::Allocate(const CudaApi& api, size_t bytes, unsigned int flags) {
   PinnedHostBuffer b;
   b.api_ = &api;
-  YS_RETURN_IF_ERROR(api.Check(api.cuMemHostAlloc(&b.ptr_, bytes, CU_MEMHOSTALLOC_PORTABLE),
+  YS_RETURN_IF_ERROR(api.Check(api.cuMemHostAlloc(&b.ptr_, bytes, flags),
                                ("cuMemHostAlloc(" + std::to_string(bytes) + " bytes)").c_str()));
   b.bytes_ = bytes;
   return b;

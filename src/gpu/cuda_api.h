@@ -36,7 +36,8 @@ namespace ys::gpu {
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                \
   X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)        \
   X(cuModuleGetFunction) X(cuLaunchKernel) X(cuFuncGetAttribute)                          \
-  X(cuOccupancyMaxPotentialBlockSize)
+  X(cuOccupancyMaxPotentialBlockSize)                                                      \
+  X(cuMemHostGetDevicePointer)
 
 #define YS_CUDA_DECLARE_(name) decltype(&::name) name = nullptr;
 
@@ -110,7 +111,9 @@ class DeviceBuffer {
 // bound to the wanted NUMA node to place it there (first touch).
 class PinnedHostBuffer {
  public:
-  static Result<PinnedHostBuffer> Allocate(const CudaApi& api, size_t bytes);
+  // `flags`: CU_MEMHOSTALLOC_* (add CU_MEMHOSTALLOC_DEVICEMAP for memory kernels read directly).
+  static Result<PinnedHostBuffer> Allocate(const CudaApi& api, size_t bytes,
+                                           unsigned int flags = CU_MEMHOSTALLOC_PORTABLE);
   PinnedHostBuffer() = default;
   PinnedHostBuffer(PinnedHostBuffer&& o) noexcept { *this = std::move(o); }
   PinnedHostBuffer& operator=(PinnedHostBuffer&& o) noexcept;

@@ -1,0 +1,159 @@
+// copy.d2d: device -> device peer copy bandwidth for every ordered pair of GPUs on the node, by
+// the copy engine (cuMemcpyPeerAsync on the source GPU's stream) and by an SM kernel on the
+// source GPU writing into the peer's memory (nvbandwidth's "write" direction). Pairs without
+// peer access are listed and not measured. % of the spec's NVLink bandwidth per direction.
+#include <fmt/format.h>
+
+#include "bench/gpu_bench.h"
+
+namespace ys::bench {
+namespace {
+
+constexpr uint64_t kSeed = 0x636f70792e643264ull;
+
+struct Gpu {
+  gpu::CudaDevice device;
+  CUcontext context = nullptr;
+  std::optional<GpuTimer> timer;
+  gpu::DeviceBuffer src, dst;
+  std::optional<Peak> peak;
+  std::string why_no_peak;
+};
+
+Status EnablePeer(const gpu::CudaApi& api, Gpu& from, const Gpu& to) {
+  YS_RETURN_IF_ERROR(from.device.MakeCurrent());
+  CUresult rc = api.cuCtxEnablePeerAccess(to.context, 0);
+  if (rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) return Status::Ok();
+  return api.Check(rc, "cuCtxEnablePeerAccess");
+}
+
+class PeerCopyBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);
+    auto ordinals = GpusToMeasure(ctx, /*one_per_local_rank=*/false);
+    if (!ordinals.ok()) return BenchmarkResult::Skip(ordinals.status().message());
+    if (ordinals->size() < 2) {
+      return BenchmarkResult::Skip(fmt::format("needs two GPUs; {} visible", ordinals->size()));
+    }
+    BenchmarkResult r;
+    Status s = Measure(ctx, *ordinals, r);
+    if (!s.ok()) return BenchmarkResult::Error(s);
+    return r;
+  }
+
+ private:
+  static Status Measure(const BenchContext& ctx, const std::vector<int>& ordinals, BenchmarkResult& r) {
+    const auto sizes = CopySizes(ctx, 512ull << 20, 64ull << 20);
+    const uint64_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
+    std::vector<Gpu> gpus;
+    gpus.reserve(ordinals.size());  // GpuTimer keeps a pointer to its device: no reallocation
+    for (int o : ordinals) {
+      auto dev = gpu::CudaDevice::Open(o);
+      if (!dev.ok()) return dev.status();
+      gpus.push_back(Gpu{std::move(*dev)});
+    }
+    const gpu::CudaApi& api = gpus.front().device.api();
+    for (Gpu& g : gpus) {
+      YS_RETURN_IF_ERROR(g.device.MakeCurrent());
+      YS_CU_RETURN(api, cuCtxGetCurrent(&g.context));
+      auto t = GpuTimer::Create(g.device);
+      if (!t.ok()) return t.status();
+      g.timer.emplace(std::move(*t));
+      for (gpu::DeviceBuffer* b : {&g.src, &g.dst}) {
+        auto made = gpu::DeviceBuffer::Allocate(api, max_bytes);
+        if (!made.ok()) return made.status();
+        *b = std::move(*made);
+      }
+      SpecLookup spec = LookupSpec(ctx, g.device.name());
+      g.peak = spec.spec ? PeakNvlinkPerDirectionGBps(*spec.spec) : std::nullopt;
+      g.why_no_peak = spec.spec ? spec.spec->path + " gives no NVLink figure" : spec.why_not;
+    }
+    auto staging = gpu::PinnedHostBuffer::Allocate(api, max_bytes);
+    if (!staging.ok()) return staging.status();
+    ResultTable table{.title = "GPU -> GPU peer copy, written by the source GPU (GB/s, one direction)",
+                      .columns = {"src", "dst", "size", "method", "GB/s", "% of NVLink"}};
+    const int samples = 3, warmup = ctx.Warmup(4), iters = ctx.Iters(ctx.quick() ? 4 : 16);
+    std::vector<std::string> no_peer;
+    for (Gpu& from : gpus) {
+      for (Gpu& to : gpus) {
+        if (&from == &to) continue;
+        std::string pair = GpuEntity(from.device.ordinal()) + "->" + GpuEntity(to.device.ordinal());
+        int can = 0;
+        YS_CU_RETURN(api, cuDeviceCanAccessPeer(&can, from.device.device(), to.device.device()));
+        if (!can) {
+          no_peer.push_back(pair);
+          continue;
+        }
+        YS_RETURN_IF_ERROR(EnablePeer(api, from, to));
+        for (uint64_t bytes : sizes) {
+          YS_RETURN_IF_ERROR(from.device.MakeCurrent());
+          YS_RETURN_IF_ERROR(FillDevicePattern(api, from.src.get(), bytes, kSeed, *staging));
+          CUdeviceptr s = from.src.get(), d = to.dst.get();
+          CUstream stream = from.timer->get();
+          struct Method {
+            const char* name;
+            std::function<Status()> enqueue;
+          };
+          Method methods[] = {
+              {"ce", [&] {
+                 return api.Check(api.cuMemcpyPeerAsync(d, to.context, s, from.context, bytes, stream),
+                                  "cuMemcpyPeerAsync");
+               }},
+              {"sm", [&] { return from.timer->EnqueueSmCopy(d, s, bytes); }},
+          };
+          for (const Method& m : methods) {
+            // Clear the destination in its own context, so the data check sees this method's copy.
+            YS_RETURN_IF_ERROR(to.device.MakeCurrent());
+            YS_CU_RETURN(api, cuMemsetD8Async(d, 0, bytes, nullptr));
+            YS_CU_RETURN(api, cuCtxSynchronize());
+            YS_RETURN_IF_ERROR(from.device.MakeCurrent());
+            auto ms = from.timer->SampleMsPerCall(samples, warmup, iters, m.enqueue);
+            if (!ms.ok()) return ms.status();
+            auto wrong = CheckDevicePattern(api, d, bytes, kSeed, *staging);
+            if (!wrong.ok()) return wrong.status();
+            if (*wrong > 0) r.Add(CopyDataFinding(pair, std::string("peer ") + m.name + " copy", *wrong, bytes));
+            std::vector<double> gbps;
+            for (double v : *ms) gbps.push_back(GBps(static_cast<double>(bytes), v));
+            Measurement meas = MakeMeasurement(
+                std::string("copy.d2d.") + m.name, "GB/s", Better::kHigher, std::move(gbps),
+                {{"backend", "cuda"}, {"device", GpuEntity(from.device.ordinal())},
+                 {"peer", GpuEntity(to.device.ordinal())}, {"gpu_name", from.device.name()},
+                 {"size", std::to_string(bytes)}, {"method", m.name}, {"copies_per_sample", std::to_string(iters)}});
+            auto pct = AddPeakParams(meas.params, meas.value, from.peak, from.why_no_peak);
+            if (pct) meas.params["peak_assumes"] = "the pair is joined by NVLink (NVSwitch or direct links)";
+            table.rows.push_back({GpuEntity(from.device.ordinal()), GpuEntity(to.device.ordinal()),
+                                  FormatByteSize(bytes), m.name, fmt::format("{:.1f}", meas.value), FormatPercent(pct)});
+            r.measurements.push_back(std::move(meas));
+          }
+        }
+      }
+    }
+    if (!no_peer.empty()) {
+      std::string list;
+      for (const std::string& p : no_peer) list += (list.empty() ? "" : ", ") + p;
+      table.footer.push_back("# no peer access (not measured): " + list);
+      r.Note("no_peer_access", list);
+    }
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < r.measurements.size(); ++i) {
+      double v = r.measurements[i].value;
+      lo = i == 0 ? v : std::min(lo, v);
+      hi = i == 0 ? v : std::max(hi, v);
+    }
+    r.summary = r.measurements.empty()
+                    ? "no GPU pair has peer access"
+                    : fmt::format("{} pairs, {:.1f} to {:.1f} GB/s", gpus.size() * (gpus.size() - 1) - no_peer.size(), lo, hi);
+    r.tables.push_back(std::move(table));
+    return Status::Ok();
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(PeerCopyBenchmark,
+                      {.id = "copy.d2d",
+                       .summary = "GPU-to-GPU peer copy bandwidth for every pair, copy engine and SM (GB/s)",
+                       .needs = {Need::kGpu}})
+
+}  // namespace ys::bench

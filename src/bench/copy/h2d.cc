@@ -1,0 +1,22 @@
+// copy.h2d: host -> device copy bandwidth per GPU and per NUMA node of the pinned host memory;
+// copy engine and SM kernel (bench/copy/host_copy.h).
+#include "bench/copy/host_copy.h"
+
+namespace ys::bench {
+namespace {
+
+class HostToDeviceBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    return RunHostCopy(ctx, HostCopyDirection::kHostToDevice);
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(HostToDeviceBenchmark,
+                      {.id = "copy.h2d",
+                       .summary = "Host-to-device copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
+                       .needs = {Need::kGpu}})
+
+}  // namespace ys::bench

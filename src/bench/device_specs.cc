@@ -1,0 +1,262 @@
+#include "bench/device_specs.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "core/text.h"
+
+namespace ys::bench {
+namespace {
+
+// One key of one section: how to read it into the spec. `where` is "file: [section] key (line N)".
+using Reader = std::function<Status(const toml::node&, const std::string& where, DeviceSpec&)>;
+
+struct Key {
+  const char* name;
+  bool required;
+  Reader read;
+};
+
+struct Section {
+  const char* name;
+  bool required;
+  std::vector<Key> keys;
+};
+
+Reader Text(std::string DeviceSpec::*field) {
+  return [field](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
+    auto v = n.value<std::string>();
+    if (!n.is_string() || !v || v->empty()) return Status::Invalid(where + ": expected a non-empty string");
+    s.*field = *v;
+    return Status::Ok();
+  };
+}
+
+// A positive number below `hi` (integers are accepted: "bf16 = 989").
+Result<double> Number(const toml::node& n, const std::string& where, double hi) {
+  auto v = (n.is_floating_point() || n.is_integer()) ? n.value<double>() : std::nullopt;
+  if (!v || !(*v > 0 && *v <= hi)) {
+    std::ostringstream ss;
+    ss << where << ": expected a number above 0 and at most " << hi;
+    return Status::Invalid(ss.str());
+  }
+  return *v;
+}
+
+Reader Positive(std::optional<double> DeviceSpec::*field, double hi) {
+  return [field, hi](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
+    auto v = Number(n, where, hi);
+    if (!v.ok()) return v.status();
+    s.*field = *v;
+    return Status::Ok();
+  };
+}
+
+Reader WholeNumber(std::optional<int> DeviceSpec::*field, int lo, int hi) {
+  return [=](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
+    auto v = n.is_integer() ? n.value<int64_t>() : std::nullopt;
+    if (!v || *v < lo || *v > hi) {
+      return Status::Invalid(where + ": expected a whole number from " + std::to_string(lo) + " to " +
+                             std::to_string(hi));
+    }
+    s.*field = static_cast<int>(*v);
+    return Status::Ok();
+  };
+}
+
+Reader Tflops(const char* dtype) {
+  return [dtype](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
+    auto v = Number(n, where, 1e6);
+    if (!v.ok()) return v.status();
+    s.peak_dense_tflops[dtype] = *v;
+    return Status::Ok();
+  };
+}
+
+Status ReadNames(const toml::node& n, const std::string& where, DeviceSpec& s) {
+  const toml::array* arr = n.as_array();
+  if (arr == nullptr || arr->empty()) return Status::Invalid(where + ": expected a non-empty array of strings");
+  for (const toml::node& e : *arr) {
+    auto v = e.value<std::string>();
+    if (!e.is_string() || !v || Trim(*v).empty()) return Status::Invalid(where + ": expected a non-empty array of strings");
+    s.cuda_names.emplace_back(Trim(*v));
+  }
+  return Status::Ok();
+}
+
+const std::vector<Section>& Schema() {
+  static const std::vector<Section> kSchema = {
+      {"device", true,
+       {{"chip", true, Text(&DeviceSpec::chip)},
+        {"name", true, Text(&DeviceSpec::name)},
+        {"cuda_names", false, ReadNames}}},
+      {"peak_dense_tflops", true,
+       {{"bf16", false, Tflops("bf16")},
+        {"fp16", false, Tflops("fp16")},
+        {"tf32", false, Tflops("tf32")},
+        {"fp8", false, Tflops("fp8")},
+        {"nvfp4", false, Tflops("nvfp4")},
+        {"source", true, Text(&DeviceSpec::peak_source)}}},
+      {"memory", false,
+       {{"hbm_tb_per_s", true, Positive(&DeviceSpec::hbm_tb_per_s, 1000)},
+        {"source", true, Text(&DeviceSpec::hbm_source)}}},
+      {"nvlink", false,
+       {{"bidirectional_gb_per_s", true, Positive(&DeviceSpec::nvlink_bidirectional_gb_per_s, 1e6)},
+        {"per_direction_gb_per_s", true, Positive(&DeviceSpec::nvlink_per_direction_gb_per_s, 1e6)},
+        {"source", true, Text(&DeviceSpec::nvlink_source)}}},
+      {"pcie", false,
+       {{"generation", true, WholeNumber(&DeviceSpec::pcie_generation, 1, 9)},
+        {"lanes", true, WholeNumber(&DeviceSpec::pcie_lanes, 1, 32)},
+        {"per_direction_gb_per_s", true, Positive(&DeviceSpec::pcie_per_direction_gb_per_s, 1e4)},
+        {"source", true, Text(&DeviceSpec::pcie_source)}}},
+  };
+  return kSchema;
+}
+
+std::string LineOf(const toml::node& n) {
+  return n.source().begin.line > 0 ? " (line " + std::to_string(n.source().begin.line) + ")" : "";
+}
+
+std::string KnownKeys(const Section& section) {
+  std::string out;
+  for (const Key& k : section.keys) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+Status ReadSection(const Section& section, const toml::table& table, const std::string& path, DeviceSpec& spec) {
+  std::string prefix = path + ": [" + section.name + "]";
+  for (const auto& [k, node] : table) {
+    auto key = std::find_if(section.keys.begin(), section.keys.end(),
+                            [&](const Key& c) { return k.str() == c.name; });
+    std::string where = prefix + " " + std::string(k.str()) + LineOf(node);
+    if (key == section.keys.end()) {
+      return Status::Invalid(where + ": unknown key (expected one of " + KnownKeys(section) + ")");
+    }
+    YS_RETURN_IF_ERROR(key->read(node, where, spec));
+  }
+  for (const Key& key : section.keys) {
+    if (key.required && !table.contains(key.name)) return Status::Invalid(prefix + ": missing " + key.name);
+  }
+  return Status::Ok();
+}
+
+std::string FormatNumber(double v) {
+  std::ostringstream ss;
+  ss << v;
+  return ss.str();
+}
+
+}  // namespace
+
+Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& path) {
+  toml::table doc;
+  try {
+    doc = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    return Status::Invalid(path + ":" + std::to_string(e.source().begin.line) + ":" +
+                           std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+  }
+  DeviceSpec spec;
+  spec.path = path;
+  const auto& schema = Schema();
+  for (const auto& [k, node] : doc) {
+    auto section = std::find_if(schema.begin(), schema.end(), [&](const Section& s) { return k.str() == s.name; });
+    if (section == schema.end()) {
+      return Status::Invalid(path + ": [" + std::string(k.str()) + "]" + LineOf(node) +
+                             ": unknown section (expected device, peak_dense_tflops, memory, nvlink, pcie)");
+    }
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      return Status::Invalid(path + ": " + std::string(k.str()) + LineOf(node) + ": expected a [" +
+                             section->name + "] table");
+    }
+    YS_RETURN_IF_ERROR(ReadSection(*section, *table, path, spec));
+  }
+  for (const Section& s : schema) {
+    if (s.required && !doc.contains(s.name)) return Status::Invalid(path + ": missing [" + s.name + "]");
+  }
+  if (spec.peak_dense_tflops.empty()) {
+    return Status::Invalid(path + ": [peak_dense_tflops]: no figure (expected at least one of bf16, fp16, tf32, fp8, nvfp4)");
+  }
+  if (spec.nvlink_bidirectional_gb_per_s && *spec.nvlink_per_direction_gb_per_s > *spec.nvlink_bidirectional_gb_per_s) {
+    return Status::Invalid(path + ": [nvlink] per_direction_gb_per_s: larger than bidirectional_gb_per_s");
+  }
+  return spec;
+}
+
+Result<DeviceSpec> LoadDeviceSpec(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound(path + ": cannot open the device spec");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ParseDeviceSpec(ss.str(), path);
+}
+
+Result<std::vector<DeviceSpec>> LoadDeviceSpecs(const std::string& specs_dir) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(specs_dir, ec)) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  }
+  if (ec) return Status::NotFound(specs_dir + ": cannot list the device specs: " + ec.message());
+  std::sort(files.begin(), files.end());
+  std::vector<DeviceSpec> specs;
+  std::map<std::string, std::string> owner;  // cuda name -> file
+  for (const std::string& f : files) {
+    auto spec = LoadDeviceSpec(f);
+    if (!spec.ok()) return spec.status();
+    for (const std::string& n : spec->cuda_names) {
+      auto [it, fresh] = owner.emplace(n, f);
+      if (!fresh) return Status::Invalid(f + ": [device] cuda_names: \"" + n + "\" is also claimed by " + it->second);
+    }
+    specs.push_back(std::move(*spec));
+  }
+  return specs;
+}
+
+Result<DeviceSpec> MatchDeviceSpec(const std::vector<DeviceSpec>& specs, std::string_view gpu_name) {
+  std::string_view wanted = Trim(gpu_name);
+  std::string known;
+  for (const DeviceSpec& s : specs) {
+    for (const std::string& n : s.cuda_names) {
+      if (n == wanted) return s;
+      known += (known.empty() ? "\"" : ", \"") + n + "\"";
+    }
+  }
+  return Status::NotFound("no device spec for \"" + std::string(wanted) + "\" (known: " +
+                          (known.empty() ? "none" : known) + ")");
+}
+
+Result<DeviceSpec> FindDeviceSpec(const std::string& data_dir, std::string_view gpu_name) {
+  auto specs = LoadDeviceSpecs(data_dir + "/specs");
+  if (!specs.ok()) return specs.status();
+  return MatchDeviceSpec(*specs, gpu_name);
+}
+
+std::optional<Peak> PeakTflops(const DeviceSpec& spec, std::string_view dtype) {
+  auto it = spec.peak_dense_tflops.find(std::string(dtype));
+  if (it == spec.peak_dense_tflops.end()) return std::nullopt;
+  return Peak{it->second, spec.path + " [peak_dense_tflops] " + it->first};
+}
+
+std::optional<Peak> PeakHbmGBps(const DeviceSpec& spec) {
+  if (!spec.hbm_tb_per_s) return std::nullopt;
+  return Peak{*spec.hbm_tb_per_s * 1000.0, spec.path + " [memory] hbm_tb_per_s = " + FormatNumber(*spec.hbm_tb_per_s)};
+}
+
+std::optional<Peak> PeakNvlinkPerDirectionGBps(const DeviceSpec& spec) {
+  if (!spec.nvlink_per_direction_gb_per_s) return std::nullopt;
+  return Peak{*spec.nvlink_per_direction_gb_per_s, spec.path + " [nvlink] per_direction_gb_per_s"};
+}
+
+std::optional<Peak> PeakPciePerDirectionGBps(const DeviceSpec& spec) {
+  if (!spec.pcie_per_direction_gb_per_s) return std::nullopt;
+  return Peak{*spec.pcie_per_direction_gb_per_s, spec.path + " [pcie] per_direction_gb_per_s"};
+}
+
+}  // namespace ys::bench

@@ -1,0 +1,78 @@
+// Device specs: the physical peaks of one GPU model (specs/<chip>.toml), read strictly, and the
+// match from the name the CUDA driver reports ("NVIDIA H200") to the file that describes it.
+//
+// Every figure is optional except the [device] table and [peak_dense_tflops]: a figure that no
+// source gives is left out of the file, and a unit measuring it then reports no % of peak
+// rather than a guessed one. Each [section] carries the `source` its figures came from.
+//
+// Reading is strict: an unknown section or key, a value of the wrong type or out of range is
+// Invalid naming the file, the key and what was expected. (validate/ reads the same files for
+// [peak_dense_tflops] only; keep that table numbers-plus-source.)
+#ifndef YARDSTICK_BENCH_DEVICE_SPECS_H_
+#define YARDSTICK_BENCH_DEVICE_SPECS_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys::bench {
+
+struct DeviceSpec {
+  std::string path;                     // the file read, for peak_source
+  std::string chip;                     // "h200"
+  std::string name;                     // "NVIDIA H200 SXM5 141GB"
+  std::vector<std::string> cuda_names;  // exact cuDeviceGetName texts of this part
+
+  std::map<std::string, double> peak_dense_tflops;  // "bf16", "fp16", "tf32", "fp8", "nvfp4"
+  std::string peak_source;
+
+  std::optional<double> hbm_tb_per_s;
+  std::string hbm_source;
+
+  std::optional<double> nvlink_bidirectional_gb_per_s;
+  std::optional<double> nvlink_per_direction_gb_per_s;
+  std::string nvlink_source;
+
+  std::optional<int> pcie_generation;
+  std::optional<int> pcie_lanes;
+  std::optional<double> pcie_per_direction_gb_per_s;
+  std::string pcie_source;
+};
+
+// A peak in the unit of the measurement it is compared with, and where it came from
+// ("specs/h200.toml [memory] hbm_tb_per_s"), as the Measurement params want them.
+struct Peak {
+  double value = 0;
+  std::string source;
+};
+
+// Dense tensor-core TFLOPS for a dtype key ("bf16", "fp16", "tf32", "fp8"), if the file has it.
+std::optional<Peak> PeakTflops(const DeviceSpec& spec, std::string_view dtype);
+// HBM bandwidth in GB/s (decimal).
+std::optional<Peak> PeakHbmGBps(const DeviceSpec& spec);
+// NVLink bandwidth per GPU, one direction, GB/s.
+std::optional<Peak> PeakNvlinkPerDirectionGBps(const DeviceSpec& spec);
+// PCIe bandwidth per GPU, one direction, GB/s (the raw x16 rate before protocol overhead).
+std::optional<Peak> PeakPciePerDirectionGBps(const DeviceSpec& spec);
+
+// Parses one spec file's text; `path` names it in errors and in peak sources.
+Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& path);
+Result<DeviceSpec> LoadDeviceSpec(const std::string& path);
+// Every <dir>/*.toml, in file-name order. Invalid when two files claim the same CUDA name.
+Result<std::vector<DeviceSpec>> LoadDeviceSpecs(const std::string& specs_dir);
+
+// The spec whose cuda_names holds `gpu_name` exactly (surrounding blanks ignored): an H100 PCIe
+// or an H200 NVL is a different board with different peaks, so prefixes do not match.
+// NotFound naming the GPU and the names that are known.
+Result<DeviceSpec> MatchDeviceSpec(const std::vector<DeviceSpec>& specs, std::string_view gpu_name);
+
+// LoadDeviceSpecs(data_dir + "/specs") then MatchDeviceSpec.
+Result<DeviceSpec> FindDeviceSpec(const std::string& data_dir, std::string_view gpu_name);
+
+}  // namespace ys::bench
+
+#endif  // YARDSTICK_BENCH_DEVICE_SPECS_H_

@@ -1,0 +1,176 @@
+// Device specs: the shipped files load strictly and match the CUDA names; malformed files are
+// rejected with the file, the key and what was expected.
+#include "bench/device_specs.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "validate/validation.h"
+
+namespace ys::bench {
+namespace {
+
+const std::string kSpecs = std::string(YS_SOURCE_DIR) + "/specs";
+
+constexpr const char* kGood = R"(
+[device]
+chip = "x100"
+name = "Example X100"
+cuda_names = ["NVIDIA X100"]
+
+[peak_dense_tflops]
+bf16 = 1000
+tf32 = 500.5
+source = "datasheet"
+
+[memory]
+hbm_tb_per_s = 4.8
+source = "datasheet"
+
+[nvlink]
+bidirectional_gb_per_s = 900
+per_direction_gb_per_s = 450
+source = "datasheet"
+
+[pcie]
+generation = 5
+lanes = 16
+per_direction_gb_per_s = 64
+source = "datasheet"
+)";
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(DeviceSpecsTest, ParsesEveryFigureOfAGoodFile) {
+  auto spec = ParseDeviceSpec(kGood, "x100.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->chip, "x100");
+  EXPECT_EQ(spec->cuda_names, std::vector<std::string>{"NVIDIA X100"});
+  EXPECT_DOUBLE_EQ(spec->peak_dense_tflops.at("tf32"), 500.5);
+  auto hbm = PeakHbmGBps(*spec);
+  ASSERT_TRUE(hbm);
+  EXPECT_DOUBLE_EQ(hbm->value, 4800);
+  EXPECT_NE(hbm->source.find("x100.toml [memory] hbm_tb_per_s"), std::string::npos);
+  EXPECT_DOUBLE_EQ(PeakNvlinkPerDirectionGBps(*spec)->value, 450);
+  EXPECT_DOUBLE_EQ(PeakPciePerDirectionGBps(*spec)->value, 64);
+  EXPECT_EQ(*spec->pcie_generation, 5);
+  auto bf16 = PeakTflops(*spec, "bf16");
+  ASSERT_TRUE(bf16);
+  EXPECT_EQ(bf16->source, "x100.toml [peak_dense_tflops] bf16");
+  EXPECT_FALSE(PeakTflops(*spec, "fp8"));
+}
+
+TEST(DeviceSpecsTest, OptionalSectionsMayBeAbsent) {
+  std::string text = "[device]\nchip = \"y\"\nname = \"Y\"\n[peak_dense_tflops]\nbf16 = 1\nsource = \"s\"\n";
+  auto spec = ParseDeviceSpec(text, "y.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_FALSE(PeakHbmGBps(*spec));
+  EXPECT_FALSE(PeakPciePerDirectionGBps(*spec));
+  EXPECT_TRUE(spec->cuda_names.empty());
+}
+
+struct Bad {
+  const char* from;
+  const char* to;
+  const char* expect;  // in the message
+};
+
+TEST(DeviceSpecsTest, MalformedFilesNameTheFileKeyAndExpectation) {
+  const Bad cases[] = {
+      {"tf32 = 500.5", "tf32 = \"fast\"", "x.toml: [peak_dense_tflops] tf32 (line 9): expected a number"},
+      {"tf32 = 500.5", "tf32 = -1", "[peak_dense_tflops] tf32 (line 9): expected a number above 0"},
+      {"tf32 = 500.5", "int4 = 7", "[peak_dense_tflops] int4 (line 9): unknown key"},
+      {"hbm_tb_per_s = 4.8", "hbm_tbps = 4.8", "[memory] hbm_tbps (line 13): unknown key"},
+      {"generation = 5", "generation = 5.5", "[pcie] generation (line 22): expected a whole number from 1 to 9"},
+      {"cuda_names = [\"NVIDIA X100\"]", "cuda_names = \"NVIDIA X100\"", "[device] cuda_names (line 5): expected a non-empty array"},
+      {"cuda_names = [\"NVIDIA X100\"]", "cuda_names = [1]", "[device] cuda_names (line 5): expected a non-empty array"},
+      {"[pcie]", "[pci]", "x.toml: [pci] (line 21): unknown section"},
+      {"chip = \"x100\"\n", "", "x.toml: [device]: missing chip"},
+      {"source = \"datasheet\"\n\n[memory]", "\n[memory]", "x.toml: [peak_dense_tflops]: missing source"},
+      {"per_direction_gb_per_s = 450", "per_direction_gb_per_s = 9000", "per_direction_gb_per_s: larger than bidirectional"},
+      {"name = \"Example X100\"", "name = \"Example X100", "x.toml:4:"},
+  };
+  for (const Bad& c : cases) {
+    auto spec = ParseDeviceSpec(Replace(kGood, c.from, c.to), "x.toml");
+    ASSERT_FALSE(spec.ok()) << c.to;
+    EXPECT_EQ(spec.status().code(), StatusCode::kInvalidInput) << c.to;
+    EXPECT_NE(spec.status().message().find(c.expect), std::string::npos)
+        << "got: " << spec.status().message() << "\nwanted: " << c.expect;
+  }
+}
+
+TEST(DeviceSpecsTest, MissingTablesAndFiles) {
+  auto no_device = ParseDeviceSpec("[peak_dense_tflops]\nbf16 = 1\nsource = \"s\"\n", "z.toml");
+  ASSERT_FALSE(no_device.ok());
+  EXPECT_NE(no_device.status().message().find("z.toml: missing [device]"), std::string::npos);
+  auto no_figure = ParseDeviceSpec("[device]\nchip = \"z\"\nname = \"Z\"\n[peak_dense_tflops]\nsource = \"s\"\n", "z.toml");
+  ASSERT_FALSE(no_figure.ok());
+  EXPECT_NE(no_figure.status().message().find("no figure"), std::string::npos);
+  auto missing = LoadDeviceSpec("/nonexistent/h200.toml");
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+}
+
+TEST(DeviceSpecsTest, ShippedSpecsLoadAndMatchTheCudaNames) {
+  auto specs = LoadDeviceSpecs(kSpecs);
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  EXPECT_EQ(specs->size(), 6u);
+  const std::pair<const char*, const char*> names[] = {
+      {"NVIDIA H100 80GB HBM3", "h100"}, {"NVIDIA H200", "h200"}, {"  NVIDIA H200 ", "h200"},
+      {"NVIDIA B200", "b200"},           {"NVIDIA GB200", "gb200"}, {"NVIDIA GB300", "gb300"},
+      {"NVIDIA B300 SXM6 AC", "b300"},
+  };
+  for (auto [name, chip] : names) {
+    auto m = MatchDeviceSpec(*specs, name);
+    ASSERT_TRUE(m.ok()) << name << ": " << m.status().message();
+    EXPECT_EQ(m->chip, chip) << name;
+  }
+  for (const char* other : {"NVIDIA H100 PCIe", "NVIDIA H200 NVL", "NVIDIA H100", "NVIDIA A100-SXM4-80GB"}) {
+    auto m = MatchDeviceSpec(*specs, other);
+    ASSERT_FALSE(m.ok()) << other;
+    EXPECT_EQ(m.status().code(), StatusCode::kNotFound);
+    EXPECT_NE(m.status().message().find("\"NVIDIA H200\""), std::string::npos) << m.status().message();
+  }
+  auto h200 = MatchDeviceSpec(*specs, "NVIDIA H200");
+  ASSERT_TRUE(h200.ok());
+  EXPECT_DOUBLE_EQ(PeakHbmGBps(*h200)->value, 4800);
+  EXPECT_DOUBLE_EQ(PeakTflops(*h200, "bf16")->value, 989);
+  EXPECT_DOUBLE_EQ(PeakTflops(*h200, "tf32")->value, 494.5);
+  EXPECT_DOUBLE_EQ(PeakPciePerDirectionGBps(*h200)->value, 64);
+  EXPECT_DOUBLE_EQ(PeakNvlinkPerDirectionGBps(*h200)->value, 450);
+  auto gb200 = MatchDeviceSpec(*specs, "NVIDIA GB200");
+  ASSERT_TRUE(gb200.ok());
+  EXPECT_FALSE(PeakPciePerDirectionGBps(*gb200)) << "GB200 reaches its host over NVLink-C2C, not PCIe";
+}
+
+TEST(DeviceSpecsTest, ShippedSpecsStillSatisfyTheValidationReader) {
+  for (const auto& entry : std::filesystem::directory_iterator(kSpecs)) {
+    auto peaks = validate::LoadPeakTflops(entry.path().string());
+    ASSERT_TRUE(peaks.ok()) << entry.path() << ": " << peaks.status().message();
+    EXPECT_TRUE(peaks->count("bf16")) << entry.path();
+  }
+}
+
+TEST(DeviceSpecsTest, TwoFilesClaimingOneNameAreRejected) {
+  char dir_template[] = "/tmp/ys-specs-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  std::string dir = dir_template;
+  for (const char* f : {"a.toml", "b.toml"}) std::ofstream(dir + "/" + f) << kGood;
+  auto specs = LoadDeviceSpecs(dir);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_NE(specs.status().message().find("b.toml: [device] cuda_names: \"NVIDIA X100\" is also claimed by"),
+            std::string::npos)
+      << specs.status().message();
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(LoadDeviceSpecs("/nonexistent-dir").status().code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace ys::bench
