@@ -14,7 +14,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-Result<SubprocessResult> Run(std::vector<std::string> argv, milliseconds timeout = milliseconds(10000)) {
+Result<SubprocessResult> Exec(std::vector<std::string> argv, milliseconds timeout = milliseconds(10000)) {
   SubprocessOptions o;
   o.argv = std::move(argv);
   o.timeout = timeout;
@@ -22,7 +22,7 @@ Result<SubprocessResult> Run(std::vector<std::string> argv, milliseconds timeout
 }
 
 TEST(SubprocessTest, TrueSucceeds) {
-  auto r = Run({"true"});
+  auto r = Exec({"true"});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_TRUE(r->Succeeded());
   EXPECT_EQ(r->exit_code, 0);
@@ -30,7 +30,7 @@ TEST(SubprocessTest, TrueSucceeds) {
 }
 
 TEST(SubprocessTest, FalseCarriesItsExitCode) {
-  auto r = Run({"false"});
+  auto r = Exec({"false"});
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->Succeeded());
   EXPECT_EQ(r->exit_code, 1);
@@ -38,7 +38,7 @@ TEST(SubprocessTest, FalseCarriesItsExitCode) {
 }
 
 TEST(SubprocessTest, CapturesStdoutAndStderrSeparately) {
-  auto r = Run({"sh", "-c", "echo to-out; echo to-err >&2; exit 3"});
+  auto r = Exec({"sh", "-c", "echo to-out; echo to-err >&2; exit 3"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->out, "to-out\n");
   EXPECT_EQ(r->err, "to-err\n");
@@ -51,7 +51,7 @@ TEST(SubprocessTest, ArgumentsAreNeverInterpreted) {
   std::vector<std::string> hostile = {"$(touch /tmp/ys-pwned)", "`id`", "a b;c", "'\"", "line\nbreak", "*"};
   std::vector<std::string> argv = {"printf", "%s|"};
   argv.insert(argv.end(), hostile.begin(), hostile.end());
-  auto r = Run(argv);
+  auto r = Exec(argv);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->out, "$(touch /tmp/ys-pwned)|`id`|a b;c|'\"|line\nbreak|*|");
   EXPECT_FALSE(std::filesystem::exists("/tmp/ys-pwned"));
@@ -65,7 +65,7 @@ TEST(SubprocessTest, StdinIsWrittenAndLargeOutputIsRead) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->out.size(), size_t{1} << 20);
   // Without stdin_data the child reads /dev/null.
-  auto empty = Run({"cat"});
+  auto empty = Exec({"cat"});
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(empty->out, "");
 }
@@ -92,7 +92,7 @@ TEST(SubprocessTest, TimeoutKillsTheChildAndItsGroup) {
   // The shell starts a grandchild that would outlive it; both are killed at the deadline.
   std::string pidfile = testing::TempDir() + "/ys-subprocess-grandchild.pid";
   std::filesystem::remove(pidfile);
-  auto r = Run({"sh", "-c", "sh -c 'echo $$ > " + pidfile + "; exec sleep 30' & sleep 30"}, milliseconds(500));
+  auto r = Exec({"sh", "-c", "sh -c 'echo $$ > " + pidfile + "; exec sleep 30' & sleep 30"}, milliseconds(500));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->timed_out);
   EXPECT_FALSE(r->Succeeded());
@@ -107,14 +107,14 @@ TEST(SubprocessTest, TimeoutKillsTheChildAndItsGroup) {
 }
 
 TEST(SubprocessTest, OutputBeforeATimeoutIsKept) {
-  auto r = Run({"sh", "-c", "echo started; sleep 30"}, milliseconds(300));
+  auto r = Exec({"sh", "-c", "echo started; sleep 30"}, milliseconds(300));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->timed_out);
   EXPECT_EQ(r->out, "started\n");
 }
 
 TEST(SubprocessTest, SignalIsReported) {
-  auto r = Run({"sh", "-c", "kill -TERM $$"});
+  auto r = Exec({"sh", "-c", "kill -TERM $$"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->term_signal, SIGTERM);
   EXPECT_EQ(r->exit_code, -1);
@@ -122,11 +122,11 @@ TEST(SubprocessTest, SignalIsReported) {
 }
 
 TEST(SubprocessTest, MissingProgramIsAClearError) {
-  auto r = Run({"ys-no-such-program-anywhere"});
+  auto r = Exec({"ys-no-such-program-anywhere"});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(r.status().message(), "ys-no-such-program-anywhere: not found in PATH");
-  auto abs = Run({"/nonexistent/bin/tool"});
+  auto abs = Exec({"/nonexistent/bin/tool"});
   ASSERT_FALSE(abs.ok());
   EXPECT_EQ(abs.status().message(), "/nonexistent/bin/tool: no such file");
 }
@@ -135,11 +135,11 @@ TEST(SubprocessTest, NotExecutableAndBadArgvAreErrors) {
   std::string path = testing::TempDir() + "/ys-not-executable";
   std::ofstream(path) << "#!/bin/sh\n";
   std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
-  auto r = Run({path});
+  auto r = Exec({path});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kPermissionDenied);
-  EXPECT_FALSE(Run({}).ok());
-  EXPECT_FALSE(Run({"echo", std::string("a\0b", 3)}).ok());
+  EXPECT_FALSE(Exec({}).ok());
+  EXPECT_FALSE(Exec({"echo", std::string("a\0b", 3)}).ok());
 }
 
 TEST(SubprocessTest, EnvironmentIsAddedTo) {

@@ -54,7 +54,7 @@ TEST(ShellQuoteTest, ShellsReadEveryHostileValueBackUnchanged) {
 TEST(ShellQuoteTest, Names) {
   EXPECT_TRUE(ValidateName("job", "llama3.1_70b_fp8").ok());
   EXPECT_TRUE(ValidateName("job", "nemotron-h_56b_fp8").ok());
-  for (const std::string bad : {"", "-rf", "a b", "a;b", "a$(b)", "a\nb", "a'b", "a/b", "a`b`", std::string(129, 'a')}) {
+  for (const std::string& bad : std::vector<std::string>{"", "-rf", "a b", "a;b", "a$(b)", "a\nb", "a'b", "a/b", "a`b`", std::string(129, 'a')}) {
     auto s = ValidateName("job name", bad);
     EXPECT_FALSE(s.ok()) << bad;
     EXPECT_NE(s.message().find("job name"), std::string::npos);
