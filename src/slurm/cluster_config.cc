@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
 #include <set>
 
 #include "slurm/shell_quote.h"
@@ -80,6 +81,15 @@ class Reader {
   Status Check(const char* key, const Status& s) const {
     if (s.ok()) return s;
     return Error(t_.get(key), key, s.message());
+  }
+  // Checked first, so that a misspelt key is reported as such rather than as a missing one.
+  Status OnlyKeys(std::initializer_list<std::string_view> known) const {
+    for (const auto& [k, v] : t_) {
+      bool ok = false;
+      for (auto name : known) ok = ok || name == k.str();
+      if (!ok) return Error(&v, k.str(), "unknown key");
+    }
+    return Status::Ok();
   }
   Status NoOtherKeys() const {
     for (const auto& [k, v] : t_) {
@@ -166,6 +176,8 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
   YS_RETURN_IF_ERROR(error);
   if (slurm == nullptr) return Status::Invalid(path + ": missing table [slurm]");
   Reader s(*slurm, path, "slurm");
+  YS_RETURN_IF_ERROR(s.OnlyKeys({"partition", "account", "qos", "time_limit", "gpus_per_node", "nodes", "gres",
+                                 "sbatch_options"}));
   YS_RETURN_IF_ERROR(s.String("partition", &c.partition, true));
   YS_RETURN_IF_ERROR(s.Check("partition", ValidateSbatchToken("partition", c.partition)));
   YS_RETURN_IF_ERROR(s.String("account", &c.account, false));
@@ -193,6 +205,7 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
 
   if (const toml::table* t = SubTable(root, "container", path, &error); t != nullptr) {
     Reader r(*t, path, "container");
+    YS_RETURN_IF_ERROR(r.OnlyKeys({"image", "mounts", "nccl_topo_file", "nccl_topo_mount"}));
     YS_RETURN_IF_ERROR(r.String("image", &c.image, true));
     YS_RETURN_IF_ERROR(r.Strings("mounts", &c.mounts, false));
     for (const auto& m : c.mounts) YS_RETURN_IF_ERROR(r.Check("mounts", ValidateMount(m)));
@@ -208,6 +221,7 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
   YS_RETURN_IF_ERROR(error);
   if (launch == nullptr) return Status::Invalid(path + ": missing table [launch] with command = [...]");
   Reader l(*launch, path, "launch");
+  YS_RETURN_IF_ERROR(l.OnlyKeys({"command", "srun_options"}));
   YS_RETURN_IF_ERROR(l.Strings("command", &c.command, true));
   for (const auto& a : c.command) YS_RETURN_IF_ERROR(l.Check("command", ValidatePlaceholders(a)));
   YS_RETURN_IF_ERROR(l.Strings("srun_options", &c.srun_options, false));

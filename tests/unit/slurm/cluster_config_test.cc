@@ -60,6 +60,9 @@ gpus_per_node = 8
 command = ["x"]
 )";
   EXPECT_EQ(Error(unknown), "cluster.toml:3: [slurm] partiton: unknown key");
+  // A misspelt required key is reported as unknown, not as the correct one missing.
+  EXPECT_EQ(Error("[slurm]\npartition = \"b\"\ntimelimit = \"5\"\n"), "cluster.toml:3: [slurm] timelimit: unknown key");
+  EXPECT_EQ(Error(std::string(kMinimal) + "shell = true\n"), "cluster.toml:9: [launch] shell: unknown key");
   std::string wrong_type = R"([slurm]
 partition = "batch"
 time_limit = "30"
