@@ -1,0 +1,146 @@
+// `yardstick healthcheck`: fit for Slurm's HealthCheckProgram. Runs a fast subset of the checks
+// in a child process under a watchdog (a hung check ends the run at --timeout, killed), then
+// drains this node on a fail with reason "yardstick: CODE entity: message", or resumes it on a
+// pass when, and only when, the drain reason is one yardstick wrote. Every Slurm call has its own
+// deadline, so an unreachable slurmctld is reported, not waited on. --nagios: exit 0 OK,
+// 1 WARNING, 2 CRITICAL, 3 UNKNOWN and a one-line status.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "core/report_json.h"
+#include "host/subprocess.h"
+#include "slurm/node_health.h"
+#include "slurm/slurm_client.h"
+
+namespace ys::cli {
+namespace {
+
+using slurm::HealthState;
+
+struct HealthArgs {
+  CheckRunArgs checks;
+  double timeout_s = 30, slurm_timeout_s = 10;
+  bool drain = true, nagios = false;
+  std::string node;
+};
+
+// --node, else SLURMD_NODENAME (set when slurmd runs the program), else the short host name.
+std::string NodeName(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  if (const char* n = std::getenv("SLURMD_NODENAME"); n != nullptr && *n != '\0') return n;
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  std::string h = host;
+  return h.substr(0, h.find('.'));
+}
+
+// The checks, run by this same binary as `yardstick preflight --json` in a child that the
+// watchdog can kill: a check stuck in the kernel or in NVML cannot hang the health check.
+Result<RunDocument> RunChecksUnderWatchdog(const HealthArgs& a) {
+  std::error_code ec;
+  std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) return Status::Io("/proc/self/exe: " + ec.message());
+  std::vector<std::string> filters = a.checks.filters.empty() ? slurm::DefaultHealthChecks() : a.checks.filters;
+  std::string joined;
+  for (const auto& f : filters) joined += (joined.empty() ? "" : ",") + f;
+  host::SubprocessOptions o;
+  o.argv = {self, "preflight", "--json", "--root", a.checks.root, "--filter", joined};
+  if (!a.checks.expect.empty()) o.argv.insert(o.argv.end(), {"--expect", a.checks.expect});
+  if (!a.checks.nvml_state.empty()) o.argv.insert(o.argv.end(), {"--nvml-state", a.checks.nvml_state});
+  if (!a.checks.kernel_log.empty()) o.argv.insert(o.argv.end(), {"--kernel-log", a.checks.kernel_log});
+  o.timeout = std::chrono::milliseconds(static_cast<int64_t>(a.timeout_s * 1000));
+  auto r = host::RunSubprocess(o);
+  if (!r.ok()) return r.status();
+  if (r->timed_out) {
+    return Status::Io(fmt::format("the checks ({}) did not finish within --timeout {:g} s and were killed; a check "
+                                  "is hung (often a GPU or driver that stopped answering)",
+                                  joined, a.timeout_s));
+  }
+  auto j = nlohmann::json::parse(r->out, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Io(r->Explain("preflight"));
+  return RunDocumentFromJson(j);
+}
+
+int Report(const HealthArgs& a, HealthState state, const std::string& line, const std::vector<std::string>& details) {
+  std::cout << "HEALTHCHECK " << slurm::HealthStateName(state) << " - " << line << "\n";
+  for (const auto& d : details) std::cout << d << "\n";
+  if (a.nagios) return static_cast<int>(state);
+  switch (state) {
+    case HealthState::kOk:
+    case HealthState::kWarning: return kExitPass;
+    case HealthState::kCritical: return kExitFail;
+    case HealthState::kUnknown: return kExitCannotRun;
+  }
+  return kExitCannotRun;
+}
+
+int RunHealthcheck(const HealthArgs& a) {
+  const std::string node = NodeName(a.node);
+  auto doc = RunChecksUnderWatchdog(a);
+  if (!doc.ok()) return Report(a, HealthState::kUnknown, node + ": " + doc.status().message() + "; node state left as it is", {});
+  slurm::HealthVerdict v = slurm::JudgeHealth(*doc);
+  std::string line = node + ": " + v.summary;
+  if (!a.drain || v.state == HealthState::kUnknown) {
+    return Report(a, v.state, line + (v.state == HealthState::kUnknown ? "; node state left as it is" : ""), v.details);
+  }
+
+  slurm::SlurmClient client(std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
+  auto info = client.Node(node);
+  if (!info.ok()) {
+    // A failing node still reports CRITICAL; a healthy one whose state cannot be checked is UNKNOWN.
+    HealthState s = v.state == HealthState::kCritical ? v.state : HealthState::kUnknown;
+    return Report(a, s, line + "; cannot reach Slurm to " + (v.state == HealthState::kCritical ? "drain" : "check") +
+                            " the node: " + info.status().message(), v.details);
+  }
+  slurm::NodeDecision d = slurm::DecideNodeAction(v, *info);
+  Status acted;
+  if (d.action == slurm::NodeAction::kDrain || d.action == slurm::NodeAction::kUpdateReason) {
+    acted = client.Drain(node, v.drain_reason);
+  } else if (d.action == slurm::NodeAction::kResume) {
+    // Read the reason again right before resuming: an admin may have drained it meanwhile.
+    auto again = client.Node(node);
+    if (!again.ok()) {
+      acted = again.status();
+    } else if (slurm::DecideNodeAction(v, *again).action != slurm::NodeAction::kResume) {
+      d = slurm::DecideNodeAction(v, *again);
+    } else {
+      acted = client.Resume(node);
+    }
+  }
+  if (!acted.ok()) {
+    HealthState s = v.state == HealthState::kCritical ? v.state : HealthState::kUnknown;
+    return Report(a, s, line + "; " + d.why + " FAILED: " + acted.message(), v.details);
+  }
+  return Report(a, v.state, line + (d.why.empty() ? "" : "; " + d.why), v.details);
+}
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<HealthArgs>();
+  AddCheckRunOptions(sub, a->checks, /*with_root=*/true, /*with_output=*/false);
+  sub.add_option("--timeout", a->timeout_s, "Watchdog: seconds the checks may take before they are killed")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each scontrol call may take")
+      ->check(CLI::PositiveNumber);
+  sub.add_flag("--drain,!--no-drain", a->drain,
+               "Drain this node on a fail and resume it on a pass when yardstick drained it (default on)");
+  sub.add_flag("--nagios", a->nagios, "Nagios exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
+  sub.add_option("--node", a->node, "Slurm node name (default $SLURMD_NODENAME, else the short host name)");
+  return [a] { return RunHealthcheck(*a); };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("healthcheck",
+                    "Slurm HealthCheckProgram: fast checks under a watchdog; drain on fail, resume only "
+                    "yardstick's own drains",
+                    Setup)
+
+}  // namespace ys::cli

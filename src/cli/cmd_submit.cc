@@ -1,0 +1,193 @@
+// `yardstick submit --suite h100 --cluster cluster.toml`: one sbatch job per workload of a suite,
+// with the recipes' flags (slurm/sbatch_script.h); `--wait` follows the jobs to their end, records
+// their submit-to-start latency and runs the same validation as `yardstick validate` on the runs
+// directory they wrote. Every job goes into the run history.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "core/report.h"
+#include "core/report_json.h"
+#include "core/text.h"
+#include "history/history.h"
+#include "report/output.h"
+#include "report/scorecard_reporter.h"
+#include "slurm/job_tracker.h"
+#include "slurm/sbatch_script.h"
+#include "validate/validation.h"
+
+namespace ys::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SubmitArgs {
+  std::string suite, cluster, runs, data, baselines, db;
+  std::vector<std::string> references, workloads;
+  bool dry_run = false, wait = false;
+  double timeout_s = 86400, poll_s = 2, slurm_timeout_s = 30;
+};
+
+std::string HostName() {
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  return host;
+}
+
+history::SlurmJobRecord JobRecord(int64_t run_id, const slurm::TrackedJob& j, const std::string& script) {
+  return {run_id, j.job_id, j.workload, j.info.state.empty() ? "SUBMITTED" : j.info.state, j.info.submit_time,
+          j.info.start_time, j.info.end_time, j.info.SubmitToStartSeconds(), j.info.exit_code, j.info.node_list, script};
+}
+
+std::string Latency(const slurm::JobInfo& info) {
+  auto s = info.SubmitToStartSeconds();
+  return s ? fmt::format("{:.0f} s", *s) : std::string("-");
+}
+
+int Fail(const Status& s) {
+  Log(LogLevel::kError, "{}", s.message());
+  return kExitCannotRun;
+}
+
+int RunSubmit(const SubmitArgs& a) {
+  auto suite = validate::LoadSuiteByName(a.suite, DataDir(a.data));
+  if (!suite.ok()) return Fail(suite.status());
+  auto cluster = slurm::LoadClusterConfig(a.cluster);
+  if (!cluster.ok()) return Fail(cluster.status());
+
+  std::vector<const validate::SuiteWorkload*> chosen;
+  for (const auto& w : suite->workloads) {
+    if (a.workloads.empty() || MatchesAnyGlob(w.id, a.workloads)) chosen.push_back(&w);
+  }
+  if (chosen.empty()) {
+    std::string ids;
+    for (const auto& w : suite->workloads) ids += " " + w.id;
+    return Fail(Status::Invalid("--workload: no workload of suite " + suite->chip + " matches; its workloads:" + ids));
+  }
+  std::string runs = a.runs;
+  if (runs.empty()) {
+    std::string stamp = UtcNowIso8601();
+    for (char& c : stamp) c = (c == ':') ? '-' : c;
+    runs = "yardstick-runs/" + stamp + "-submit";
+  }
+  std::error_code ec;
+  runs = fs::absolute(runs, ec).lexically_normal().string();
+  while (runs.size() > 1 && runs.back() == '/') runs.pop_back();
+
+  // Every script is made (and so every value checked) before anything is written or submitted.
+  std::vector<slurm::SbatchJob> jobs;
+  for (const auto* w : chosen) {
+    auto job = slurm::MakeSbatchJob(*cluster, *suite, *w, runs);
+    if (!job.ok()) return Fail(Status::Invalid(a.cluster + ": " + job.status().message()));
+    jobs.push_back(std::move(*job));
+  }
+  if (a.dry_run) {
+    for (const auto& j : jobs) {
+      std::cout << "# ---- " << j.script_path << " (sbatch --parsable " << j.script_path << ")\n" << j.script;
+    }
+    return kExitPass;
+  }
+
+  auto db = history::HistoryDb::Open(a.db.empty() ? history::DefaultHistoryPath() : a.db);
+  if (!db.ok()) return Fail(db.status());
+  std::string command = "submit --suite " + a.suite + " --cluster " + a.cluster + " --runs " + runs;
+  auto run_id = db->AddRun({0, UtcNowIso8601(), command, HostName(), "submitted", runs, ""});
+  if (!run_id.ok()) return Fail(run_id.status());
+
+  slurm::SlurmClient client(std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
+  std::vector<slurm::TrackedJob> tracked;
+  for (const auto& j : jobs) {
+    fs::create_directories(j.log_dir, ec);
+    if (ec) return Fail(Status::Io(j.log_dir + ": " + ec.message()));
+    if (Status s = report::WriteFileAtomic(j.script_path, j.script); !s.ok()) return Fail(s);
+    auto id = client.Submit(j.script_path);
+    if (!id.ok()) {
+      std::string done;
+      for (const auto& t : tracked) done += " " + t.job_id;
+      Log(LogLevel::kError, "{}: {}", j.workload, id.status().message());
+      if (!done.empty()) Log(LogLevel::kError, "already submitted (not cancelled):{}", done);
+      (void)db->SetRunVerdict(*run_id, "error", runs, "");
+      return kExitCannotRun;
+    }
+    tracked.push_back({j.workload, *id, {}});
+    std::cout << fmt::format("submitted {}: job {} ({} node(s) x {} tasks), log {}\n", j.workload, *id, j.nodes,
+                             j.tasks_per_node, j.log_pattern);
+    if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, tracked.back(), j.script_path)); !s.ok()) return Fail(s);
+  }
+  std::cout << "runs directory: " << runs << "\n";
+  if (!a.wait) {
+    std::cout << "validate when they have ended: yardstick validate --suite " << a.suite << " --runs " << runs << "\n";
+    return kExitPass;
+  }
+
+  slurm::TrackOptions opts;
+  opts.poll = std::chrono::milliseconds(static_cast<int64_t>(a.poll_s * 1000));
+  opts.timeout = std::chrono::milliseconds(static_cast<int64_t>(a.timeout_s * 1000));
+  opts.on_change = [&](const slurm::TrackedJob& j) {
+    std::cerr << fmt::format("job {} {}: {}\n", j.job_id, j.workload, j.info.state);
+    for (size_t i = 0; i < tracked.size(); ++i) {
+      if (tracked[i].job_id == j.job_id) (void)db->UpsertSlurmJob(JobRecord(*run_id, j, jobs[i].script_path));
+    }
+  };
+  Status waited = slurm::TrackJobs(client, &tracked, opts);
+  std::cout << fmt::format("{:<28} {:>8} {:<11} {:>9} {:>16}  {}\n", "workload", "job", "state", "exit", "submit->start",
+                           "nodes");
+  for (size_t i = 0; i < tracked.size(); ++i) {
+    const auto& t = tracked[i];
+    std::cout << fmt::format("{:<28} {:>8} {:<11} {:>9} {:>16}  {}\n", t.workload, t.job_id,
+                             t.info.state.empty() ? "?" : t.info.state, t.info.exit_code.empty() ? "-" : t.info.exit_code,
+                             Latency(t.info), t.info.node_list.empty() ? "-" : t.info.node_list);
+    if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, t, jobs[i].script_path)); !s.ok()) return Fail(s);
+  }
+  if (!waited.ok()) {
+    (void)db->SetRunVerdict(*run_id, "error", runs, "");
+    return Fail(waited);
+  }
+
+  auto in = validate::ResolveInputs(a.suite, DataDir(a.data), a.baselines, a.references, runs);
+  if (!in.ok()) return Fail(in.status());
+  auto result = validate::RunValidation(*in);
+  if (!result.ok()) return Fail(result.status());
+  std::string doc_path = runs + "/validation.json";
+  std::string doc = DumpJson(result->document);
+  if (Status s = report::WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return Fail(s);
+  report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
+  if (Status s = db->SetRunVerdict(*run_id, result->card.pass ? "pass" : "fail", doc_path, doc); !s.ok()) return Fail(s);
+  std::cout << "validation document: " << doc_path << "\nhistory: " << db->path() << " (run " << *run_id << ")\n";
+  return result->card.pass ? kExitPass : kExitFail;
+}
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<SubmitArgs>();
+  sub.add_option("--suite", a->suite, "Suite: a chip name (h100, ...) or a .toml")->required();
+  sub.add_option("--cluster", a->cluster, "cluster.toml: partition, account, container, launch command")->required();
+  sub.add_option("--workload", a->workloads, "Only workloads whose ids match these globs")->delimiter(',');
+  sub.add_option("--runs", a->runs,
+                 "Directory the jobs write their logs into, on a file system the nodes share "
+                 "(default ./yardstick-runs/<UTC time>-submit)");
+  sub.add_flag("--dry-run", a->dry_run, "Print the sbatch scripts; submit nothing");
+  sub.add_flag("--wait", a->wait, "Follow the jobs until they end, then validate the runs directory");
+  sub.add_option("--timeout", a->timeout_s, "With --wait: give up waiting after this many seconds (jobs are kept)")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--poll", a->poll_s, "With --wait: seconds between looks at the queue")->check(CLI::PositiveNumber);
+  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each sbatch/squeue/scontrol call may take")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--db", a->db, "Run history database (default ~/.local/share/yardstick/history.db)");
+  sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
+  sub.add_option("--baselines", a->baselines, "With --wait: reference directory (default <data>/baselines/<chip>)");
+  sub.add_option("--reference", a->references, "With --wait: additional reference file (repeatable)");
+  return [a] { return RunSubmit(*a); };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("submit", "Submit a suite's recipes to Slurm, one sbatch job per workload; --wait validates them",
+                    Setup)
+
+}  // namespace ys::cli

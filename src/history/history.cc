@@ -1,0 +1,215 @@
+#include "history/history.h"
+
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace ys::history {
+
+namespace {
+
+constexpr const char* kSchema = R"SQL(
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at TEXT NOT NULL,
+  command TEXT NOT NULL,
+  host TEXT NOT NULL,
+  verdict TEXT NOT NULL DEFAULT '',
+  document_path TEXT NOT NULL DEFAULT '',
+  document_json TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS slurm_jobs (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  job_id TEXT NOT NULL,
+  workload TEXT NOT NULL,
+  state TEXT NOT NULL,
+  submit_time TEXT NOT NULL DEFAULT '',
+  start_time TEXT NOT NULL DEFAULT '',
+  end_time TEXT NOT NULL DEFAULT '',
+  latency_s REAL,
+  exit_code TEXT NOT NULL DEFAULT '',
+  node_list TEXT NOT NULL DEFAULT '',
+  script_path TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, job_id)
+);
+)SQL";
+
+// A prepared statement, finalized on every path.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Status status(const std::string& what) const {
+    return rc_ == SQLITE_OK ? Status::Ok() : Status::Io(what + ": " + sqlite3_errmsg(db_));
+  }
+  void Bind(int i, const std::string& v) { sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
+  void Bind(int i, std::optional<double> v) {
+    if (v) {
+      sqlite3_bind_double(stmt_, i, *v);
+    } else {
+      sqlite3_bind_null(stmt_, i);
+    }
+  }
+  int Step() { return sqlite3_step(stmt_); }
+  std::string Text(int col) const {
+    const unsigned char* t = sqlite3_column_text(stmt_, col);
+    return t ? reinterpret_cast<const char*>(t) : "";
+  }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::optional<double> Double(int col) const {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_double(stmt_, col);
+  }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int rc_;
+};
+
+}  // namespace
+
+std::string DefaultHistoryPath() {
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x != nullptr && *x == '/') {
+    return std::string(x) + "/yardstick/history.db";
+  }
+  const char* home = std::getenv("HOME");
+  return std::string(home != nullptr && *home != '\0' ? home : ".") + "/.local/share/yardstick/history.db";
+}
+
+void HistoryDb::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+
+HistoryDb::HistoryDb(std::unique_ptr<sqlite3, Closer> db, std::string path) : db_(std::move(db)), path_(std::move(path)) {}
+HistoryDb::HistoryDb(HistoryDb&&) noexcept = default;
+HistoryDb& HistoryDb::operator=(HistoryDb&&) noexcept = default;
+HistoryDb::~HistoryDb() = default;
+
+Status HistoryDb::Exec(const char* sql) const {
+  char* err = nullptr;
+  if (sqlite3_exec(db_.get(), sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = "history " + path_ + ": " + (err ? err : sqlite3_errmsg(db_.get()));
+    sqlite3_free(err);
+    return Status::Io(msg);
+  }
+  return Status::Ok();
+}
+
+Result<HistoryDb> HistoryDb::Open(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  std::unique_ptr<sqlite3, Closer> db(raw);
+  if (rc != SQLITE_OK) {
+    return Status::Io("history " + path + ": " + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+  }
+  sqlite3_busy_timeout(db.get(), 5000);
+  HistoryDb h(std::move(db), path);
+  YS_RETURN_IF_ERROR(h.Exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"));
+  YS_RETURN_IF_ERROR(h.Exec("BEGIN IMMEDIATE;"));
+  Status s = h.Exec(kSchema);
+  if (s.ok()) {
+    Statement q(h.db_.get(), "SELECT MAX(version), COUNT(*) FROM schema_version");
+    s = q.status("history " + path);
+    if (s.ok() && q.Step() == SQLITE_ROW) {
+      if (q.Int(1) == 0) {
+        s = h.Exec("INSERT INTO schema_version (version) VALUES (1);");
+      } else if (q.Int(0) > kSchemaVersion) {
+        s = Status::Unsupported("history " + path + ": schema version " + std::to_string(q.Int(0)) +
+                                " is newer than this yardstick's (" + std::to_string(kSchemaVersion) +
+                                "); use a newer yardstick or another --db");
+      }
+    }
+  }
+  if (!s.ok()) {
+    (void)h.Exec("ROLLBACK;");
+    return s;
+  }
+  YS_RETURN_IF_ERROR(h.Exec("COMMIT;"));
+  return h;
+}
+
+Result<int64_t> HistoryDb::AddRun(const RunRecord& r) {
+  Statement st(db_.get(),
+               "INSERT INTO runs (started_at, command, host, verdict, document_path, document_json) "
+               "VALUES (?, ?, ?, ?, ?, ?)");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, r.started_at);
+  st.Bind(2, r.command);
+  st.Bind(3, r.host);
+  st.Bind(4, r.verdict);
+  st.Bind(5, r.document_path);
+  st.Bind(6, r.document_json);
+  if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": add run: " + sqlite3_errmsg(db_.get()));
+  return static_cast<int64_t>(sqlite3_last_insert_rowid(db_.get()));
+}
+
+Status HistoryDb::SetRunVerdict(int64_t run_id, const std::string& verdict, const std::string& document_path,
+                                const std::string& document_json) {
+  Statement st(db_.get(), "UPDATE runs SET verdict = ?, document_path = ?, document_json = ? WHERE id = ?");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, verdict);
+  st.Bind(2, document_path);
+  st.Bind(3, document_json);
+  st.Bind(4, run_id);
+  if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": update run: " + sqlite3_errmsg(db_.get()));
+  if (sqlite3_changes(db_.get()) != 1) return Status::NotFound("history " + path_ + ": no run " + std::to_string(run_id));
+  return Status::Ok();
+}
+
+Status HistoryDb::UpsertSlurmJob(const SlurmJobRecord& j) {
+  Statement st(db_.get(),
+               "INSERT OR REPLACE INTO slurm_jobs (run_id, job_id, workload, state, submit_time, start_time, "
+               "end_time, latency_s, exit_code, node_list, script_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, j.run_id);
+  st.Bind(2, j.job_id);
+  st.Bind(3, j.workload);
+  st.Bind(4, j.state);
+  st.Bind(5, j.submit_time);
+  st.Bind(6, j.start_time);
+  st.Bind(7, j.end_time);
+  st.Bind(8, j.latency_s);
+  st.Bind(9, j.exit_code);
+  st.Bind(10, j.node_list);
+  st.Bind(11, j.script_path);
+  if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": record job " + j.job_id + ": " + sqlite3_errmsg(db_.get()));
+  return Status::Ok();
+}
+
+Result<std::vector<RunRecord>> HistoryDb::Runs() const {
+  Statement st(db_.get(), "SELECT id, started_at, command, host, verdict, document_path, document_json FROM runs ORDER BY id");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  std::vector<RunRecord> out;
+  int rc;
+  while ((rc = st.Step()) == SQLITE_ROW) {
+    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6)});
+  }
+  if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
+  return out;
+}
+
+Result<std::vector<SlurmJobRecord>> HistoryDb::SlurmJobs(int64_t run_id) const {
+  Statement st(db_.get(),
+               "SELECT run_id, job_id, workload, state, submit_time, start_time, end_time, latency_s, exit_code, "
+               "node_list, script_path FROM slurm_jobs WHERE run_id = ? ORDER BY CAST(job_id AS INTEGER), job_id");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, run_id);
+  std::vector<SlurmJobRecord> out;
+  int rc;
+  while ((rc = st.Step()) == SQLITE_ROW) {
+    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6), st.Double(7),
+                   st.Text(8), st.Text(9), st.Text(10)});
+  }
+  if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
+  return out;
+}
+
+}  // namespace ys::history

@@ -1,0 +1,60 @@
+// Health-check mode (`yardstick healthcheck`, Slurm's HealthCheckProgram): the verdict of a run
+// of checks, the drain reason it gives, and what to do with this node. Pure functions, so the
+// rules — drain on fail, resume only drains whose reason yardstick wrote, never an admin's —
+// are tested without a cluster.
+#ifndef YARDSTICK_SLURM_NODE_HEALTH_H_
+#define YARDSTICK_SLURM_NODE_HEALTH_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/report.h"
+#include "slurm/slurm_state.h"
+
+namespace ys::slurm {
+
+// Every drain reason yardstick sets starts with this; only such drains are ever resumed.
+inline constexpr std::string_view kDrainReasonPrefix = "yardstick:";
+
+// The default subset: hardware faults and states a job fails or slows on, each a read of
+// sysfs/procfs/NVML that takes milliseconds. Left out: measurements (cpu.busy_clock), checks of
+// the calling process's context (cpu.isolation, numa.placement, env.runtime), checks a running
+// job trips by itself (gpu.processes, gpu.clocks) and site-policy settings (cpu.*, mem.settings,
+// gpu.mig, gpu.persistence, virt.iommu): --filter selects those where a site wants them.
+const std::vector<std::string>& DefaultHealthChecks();
+
+// Nagios plugin states; the value is the plugin exit code.
+enum class HealthState { kOk = 0, kWarning = 1, kCritical = 2, kUnknown = 3 };
+const char* HealthStateName(HealthState s);
+
+struct HealthVerdict {
+  HealthState state = HealthState::kOk;
+  std::string summary;                // one line: "YS-GPU-040 gpu3: fatal XID 79 (+1 more)"
+  std::string drain_reason;           // "yardstick: YS-GPU-040 gpu3: fatal XID 79"; empty unless critical
+  std::vector<std::string> details;   // one line per failing, warning or erroring check
+};
+
+// fail -> critical; else error -> unknown (the node's health is not known, so nothing is drained
+// or resumed); else warn -> warning; else ok.
+HealthVerdict JudgeHealth(const RunDocument& doc);
+
+// "yardstick: " + text with control characters turned into spaces, at most 200 characters.
+std::string MakeDrainReason(std::string_view text);
+
+enum class NodeAction {
+  kNothing,         // healthy and not drained, or drained by someone else and healthy
+  kDrain,           // fail, node not drained
+  kUpdateReason,    // fail, node drained by yardstick with another reason
+  kKeepOtherDrain,  // fail, node already drained by someone else: their reason is kept
+  kResume,          // healthy, node drained by yardstick
+};
+struct NodeDecision {
+  NodeAction action = NodeAction::kNothing;
+  std::string why;  // for the status line
+};
+NodeDecision DecideNodeAction(const HealthVerdict& verdict, const NodeInfo& node);
+
+}  // namespace ys::slurm
+
+#endif  // YARDSTICK_SLURM_NODE_HEALTH_H_
