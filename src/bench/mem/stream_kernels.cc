@@ -147,8 +147,13 @@ Result<StreamRun> RunStream(const std::vector<int>& cpus, uint64_t elements, int
     }
     for (int it = 0; it < warmup + iters; ++it) {
       for (StreamKernel k : kStreamKernels) {
+        // Thread 0 reads the clock before the barrier that releases the others, so no share
+        // can start before t0: read after it, a thread 0 descheduled at the barrier would time
+        // only its own share and report up to n times the bandwidth (as stream.c, whose master
+        // reads the clock before the parallel loop forks).
+        Clock::time_point t0;
+        if (i == 0) t0 = Clock::now();
         sync.arrive_and_wait();
-        Clock::time_point t0 = Clock::now();
         Kernel(k, pa, pb, pc, begin, end);
         sync.arrive_and_wait();
         if (i == 0 && it >= warmup) {

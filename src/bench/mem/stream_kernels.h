@@ -65,8 +65,9 @@ struct StreamRun {
 
 // Allocates three arrays of `elements` doubles without touching them, has thread i (pinned to
 // cpus[i]) initialise its contiguous share of each (so its pages are placed on its NUMA node),
-// then runs `warmup` + `iters` iterations of copy, scale, add, triad, each kernel timed from a
-// barrier before to a barrier after it on all threads (as an OpenMP parallel loop), and
+// then runs `warmup` + `iters` iterations of copy, scale, add, triad, each kernel timed by thread
+// 0 from before the barrier that starts it to after the barrier that ends it on all threads (as
+// stream.c times an OpenMP parallel loop), and
 // validates the arrays. Error when memory cannot be allocated or a thread cannot be pinned.
 Result<StreamRun> RunStream(const std::vector<int>& cpus, uint64_t elements, int warmup, int iters);
 
