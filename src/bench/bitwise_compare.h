@@ -14,8 +14,8 @@
 namespace ys::bench {
 
 struct BitMismatch {
-  size_t first_index = 0;       // element index
-  uint64_t expected_bits = 0;   // the element's bytes as an unsigned integer (little end first)
+  size_t first_index = 0;      // element index
+  uint64_t expected_bits = 0;  // the element's bytes as an unsigned integer (little end first)
   uint64_t actual_bits = 0;
   size_t differing_elements = 0;
 };

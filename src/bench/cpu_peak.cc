@@ -17,7 +17,9 @@ std::set<std::string_view> Words(std::string_view text) {
 }
 
 CpuVectorIsa Isa(std::string name, int fp64, std::string assumption) {
-  return {.isa = std::move(name), .fp64_flops_per_cycle = fp64, .fp32_flops_per_cycle = 2 * fp64,
+  return {.isa = std::move(name),
+          .fp64_flops_per_cycle = fp64,
+          .fp32_flops_per_cycle = 2 * fp64,
           .assumption = std::move(assumption)};
 }
 
@@ -35,9 +37,11 @@ Result<CpuVectorIsa> DetectVectorIsa(const std::map<std::string, std::string>& f
         return Isa("avx512f (256-bit datapath)", 16,
                    "AMD family 0x19 (Zen 4): 2 FMA pipes x 256 bit, 512-bit FMA in two passes");
       }
-      return Isa("avx512f", 32, "2 FMA pipes x 512 bit (server parts; one-FMA Xeon SKUs have half)");
+      return Isa("avx512f", 32,
+                 "2 FMA pipes x 512 bit (server parts; one-FMA Xeon SKUs have half)");
     }
-    if (flags.count("avx2") && flags.count("fma")) return Isa("avx2+fma", 16, "2 FMA pipes x 256 bit");
+    if (flags.count("avx2") && flags.count("fma"))
+      return Isa("avx2+fma", 16, "2 FMA pipes x 256 bit");
     if (flags.count("avx")) return Isa("avx", 8, "1 add + 1 multiply pipe x 256 bit, no FMA");
     if (flags.count("sse2")) return Isa("sse2", 4, "1 add + 1 multiply pipe x 128 bit, no FMA");
     return Status::Invalid("cpuinfo flags: none of avx512f, avx2+fma, avx, sse2");
@@ -45,7 +49,8 @@ Result<CpuVectorIsa> DetectVectorIsa(const std::map<std::string, std::string>& f
   if (auto it = fields.find("Features"); it != fields.end()) {
     auto features = Words(it->second);
     if (features.count("sve")) {
-      return Isa("sve", 16, "4 FMA pipes x 128 bit (Neoverse V2 / Grace; SVE length not in cpuinfo)");
+      return Isa("sve", 16,
+                 "4 FMA pipes x 128 bit (Neoverse V2 / Grace; SVE length not in cpuinfo)");
     }
     if (features.count("asimd")) return Isa("asimd", 8, "2 FMA pipes x 128 bit (Neoverse N1)");
     return Status::Invalid("cpuinfo Features: neither sve nor asimd");

@@ -26,7 +26,8 @@
 namespace ys::bench {
 
 struct CpuVectorIsa {
-  std::string isa;  // "avx512f", "avx512f (256-bit datapath)", "avx2+fma", "avx", "sse2", "sve", "asimd"
+  std::string
+      isa;  // "avx512f", "avx512f (256-bit datapath)", "avx2+fma", "avx", "sse2", "sve", "asimd"
   int fp64_flops_per_cycle = 0;
   int fp32_flops_per_cycle = 0;
   std::string assumption;  // the pipe count and width behind the figures

@@ -12,10 +12,17 @@ Result<uint64_t> ParseCacheSize(std::string_view text) {
   uint64_t multiplier = 1;
   if (!t.empty()) {
     switch (std::toupper(static_cast<unsigned char>(t.back()))) {
-      case 'K': multiplier = 1ULL << 10; break;
-      case 'M': multiplier = 1ULL << 20; break;
-      case 'G': multiplier = 1ULL << 30; break;
-      default: break;
+      case 'K':
+        multiplier = 1ULL << 10;
+        break;
+      case 'M':
+        multiplier = 1ULL << 20;
+        break;
+      case 'G':
+        multiplier = 1ULL << 30;
+        break;
+      default:
+        break;
     }
   }
   std::string_view digits = multiplier == 1 ? t : t.substr(0, t.size() - 1);
@@ -44,7 +51,9 @@ Result<std::vector<CpuCache>> LoadCpuCaches(const Host& host) {
       if (!bytes.ok()) return Status::Invalid(dir + "/size: " + bytes.status().message());
       auto cpus = CpuSet::ParseList(*shared);
       if (!cpus.ok()) return Status::Invalid(dir + "/shared_cpu_list: " + cpus.status().message());
-      CpuCache c{.level = static_cast<int>(*level), .type = *type, .size_bytes = *bytes,
+      CpuCache c{.level = static_cast<int>(*level),
+                 .type = *type,
+                 .size_bytes = *bytes,
                  .shared_cpus = *cpus};
       if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
     }
@@ -60,7 +69,8 @@ uint64_t LastLevelCacheBytes(const std::vector<CpuCache>& caches, const CpuSet& 
   }
   uint64_t sum = 0;
   for (const auto& c : caches) {
-    if (c.level == top && c.type != "Instruction" && c.shared_cpus.Intersects(cpus)) sum += c.size_bytes;
+    if (c.level == top && c.type != "Instruction" && c.shared_cpus.Intersects(cpus))
+      sum += c.size_bytes;
   }
   return sum;
 }

@@ -23,9 +23,11 @@ namespace {
 template <typename T>
 void Gemm(const GemmShape& s, const T* a, const T* b, T* c) {
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0f, a, s.k, b, s.n, 0.0f, c, s.n);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0f, a, s.k, b, s.n,
+                0.0f, c, s.n);
   } else {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0, a, s.k, b, s.n, 0.0, c, s.n);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0, a, s.k, b, s.n, 0.0,
+                c, s.n);
   }
 }
 
@@ -56,7 +58,8 @@ class CpuGemmBenchmark final : public Benchmark {
  public:
   BenchmarkResult Run(const BenchContext& ctx) const override {
     if (!ctx.host().live()) return BenchmarkResult::Skip("not the live host: nothing to measure");
-    if (!ctx.Allows(Backend::kCpu)) return BenchmarkResult::Skip("--backend gpu: CPU GEMM not selected");
+    if (!ctx.Allows(Backend::kCpu))
+      return BenchmarkResult::Skip("--backend gpu: CPU GEMM not selected");
     auto shapes = CpuGemmShapes(ctx);
     if (!shapes.ok()) return BenchmarkResult::Error(shapes.status());
     const auto& topo = ctx.topology();
@@ -95,17 +98,19 @@ class CpuGemmBenchmark final : public Benchmark {
                                              "an all-core vector load may run slower)",
                                              *mhz, per_core.size()));
         if (isa->isa == "avx512f" && !Uses512BitKernels(blas.corename)) {
-          r.Note("blas_vector_width", "the BLAS kernel (" + blas.corename +
-                                          ") uses 256-bit vectors; the peak counts 512-bit avx512f");
+          r.Note("blas_vector_width",
+                 "the BLAS kernel (" + blas.corename +
+                     ") uses 256-bit vectors; the peak counts 512-bit avx512f");
         }
       }
     }
 
     int warmup = ctx.Warmup(1);
     int iters = ctx.Iters(ctx.quick() ? 3 : 5);
-    ResultTable table{.title = fmt::format("OpenBLAS GEMM ({} kernel, {} threads), median of {} calls",
-                                           blas.corename, blas.threads, iters),
-                      .columns = {"routine", "shape", "m", "n", "k", "GFLOPS", "min", "max", "% peak"}};
+    ResultTable table{
+        .title = fmt::format("OpenBLAS GEMM ({} kernel, {} threads), median of {} calls",
+                             blas.corename, blas.threads, iters),
+        .columns = {"routine", "shape", "m", "n", "k", "GFLOPS", "min", "max", "% peak"}};
     for (bool fp64 : {false, true}) {
       std::optional<CpuPeak> peak;
       if (isa && mhz) {
@@ -114,19 +119,27 @@ class CpuGemmBenchmark final : public Benchmark {
       }
       const char* routine = fp64 ? "dgemm" : "sgemm";
       for (const GemmShape& s : *shapes) {
-        std::vector<double> samples = fp64 ? TimeGemm<double>(s, warmup, iters) : TimeGemm<float>(s, warmup, iters);
-        std::map<std::string, std::string> params{
-            {"backend", "cpu"}, {"device", "cpu"}, {"dtype", fp64 ? "fp64" : "fp32"},
-            {"shape", s.name}, {"m", std::to_string(s.m)}, {"n", std::to_string(s.n)},
-            {"k", std::to_string(s.k)}, {"flops", fmt::format("{:.0f}", GemmFlops(s))},
-            {"flops_formula", "2 m n k"}, {"threads", std::to_string(blas.threads)},
-            {"blas", "OpenBLAS " + blas.corename}, {"layout", "row-major, no transpose"}};
+        std::vector<double> samples =
+            fp64 ? TimeGemm<double>(s, warmup, iters) : TimeGemm<float>(s, warmup, iters);
+        std::map<std::string, std::string> params{{"backend", "cpu"},
+                                                  {"device", "cpu"},
+                                                  {"dtype", fp64 ? "fp64" : "fp32"},
+                                                  {"shape", s.name},
+                                                  {"m", std::to_string(s.m)},
+                                                  {"n", std::to_string(s.n)},
+                                                  {"k", std::to_string(s.k)},
+                                                  {"flops", fmt::format("{:.0f}", GemmFlops(s))},
+                                                  {"flops_formula", "2 m n k"},
+                                                  {"threads", std::to_string(blas.threads)},
+                                                  {"blas", "OpenBLAS " + blas.corename},
+                                                  {"layout", "row-major, no transpose"}};
         if (s.name != "square") {
-          params["model"] = ctx.quick() ? "transformer layer, tokens 512, hidden 1024 (scaled down)"
-                                        : "transformer layer, tokens 2048, hidden 2048 (scaled down)";
+          params["model"] = ctx.quick()
+                                ? "transformer layer, tokens 512, hidden 1024 (scaled down)"
+                                : "transformer layer, tokens 2048, hidden 2048 (scaled down)";
         }
-        Measurement m = MakeMeasurement(std::string("gemm.cpu.") + routine, "GFLOPS", Better::kHigher,
-                                        std::move(samples), std::move(params));
+        Measurement m = MakeMeasurement(std::string("gemm.cpu.") + routine, "GFLOPS",
+                                        Better::kHigher, std::move(samples), std::move(params));
         std::string pct = "-";
         if (peak) {
           double p = 100.0 * m.value / peak->gflops;
@@ -138,7 +151,8 @@ class CpuGemmBenchmark final : public Benchmark {
         }
         table.rows.push_back({routine, s.name, std::to_string(s.m), std::to_string(s.n),
                               std::to_string(s.k), fmt::format("{:.1f}", m.value),
-                              fmt::format("{:.1f}", m.stats.min), fmt::format("{:.1f}", m.stats.max), pct});
+                              fmt::format("{:.1f}", m.stats.min),
+                              fmt::format("{:.1f}", m.stats.max), pct});
         r.measurements.push_back(std::move(m));
       }
     }
@@ -146,7 +160,8 @@ class CpuGemmBenchmark final : public Benchmark {
     auto best = [&](const char* name) {
       const Measurement* out = nullptr;
       for (const auto& m : r.measurements) {
-        if (m.name == name && (out == nullptr || std::stoll(m.params.at("m")) >= std::stoll(out->params.at("m"))) &&
+        if (m.name == name &&
+            (out == nullptr || std::stoll(m.params.at("m")) >= std::stoll(out->params.at("m"))) &&
             m.params.at("shape") == "square")
           out = &m;
       }
@@ -156,11 +171,12 @@ class CpuGemmBenchmark final : public Benchmark {
     const Measurement* d = best("gemm.cpu.dgemm");
     if (s && d) {
       auto pct = [](const Measurement* m) {
-        return m->params.count("pct_of_peak") ? " (" + m->params.at("pct_of_peak") + "% of peak)" : "";
+        return m->params.count("pct_of_peak") ? " (" + m->params.at("pct_of_peak") + "% of peak)"
+                                              : "";
       };
-      r.summary = fmt::format("sgemm {:.1f} GFLOPS{}, dgemm {:.1f} GFLOPS{} at {}^3; {} kernel, {} threads",
-                              s->value, pct(s), d->value, pct(d), s->params.at("m"), blas.corename,
-                              blas.threads);
+      r.summary = fmt::format(
+          "sgemm {:.1f} GFLOPS{}, dgemm {:.1f} GFLOPS{} at {}^3; {} kernel, {} threads", s->value,
+          pct(s), d->value, pct(d), s->params.at("m"), blas.corename, blas.threads);
     }
     r.tables.push_back(std::move(table));
     return r;
@@ -169,9 +185,10 @@ class CpuGemmBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(CpuGemmBenchmark,
-                      {.id = "gemm.cpu",
-                       .summary = "OpenBLAS sgemm and dgemm at square and transformer shapes (GFLOPS, % of CPU peak)",
-                       .needs = {Need::kLiveHost}})
+YS_REGISTER_BENCHMARK(
+    CpuGemmBenchmark,
+    {.id = "gemm.cpu",
+     .summary = "OpenBLAS sgemm and dgemm at square and transformer shapes (GFLOPS, % of CPU peak)",
+     .needs = {Need::kLiveHost}})
 
 }  // namespace ys::bench

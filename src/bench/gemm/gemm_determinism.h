@@ -28,8 +28,8 @@ std::vector<GemmRunMismatch> CompareGemmRuns(const std::vector<GemmRunOutput>& r
 
 // The YS-BENCH-010 finding for the mismatches against `reference`, with the first differing
 // element of the first differing run (index, both bit patterns and values) in the evidence.
-Finding GemmDeterminismFinding(const GemmRunOutput& reference, const std::vector<GemmRunMismatch>& bad,
-                               int n, size_t runs);
+Finding GemmDeterminismFinding(const GemmRunOutput& reference,
+                               const std::vector<GemmRunMismatch>& bad, int n, size_t runs);
 
 }  // namespace ys::bench
 

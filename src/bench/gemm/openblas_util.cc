@@ -36,12 +36,13 @@ Result<std::vector<GemmShape>> CpuGemmShapes(const BenchContext& ctx) {
         return Status::Invalid("--sizes: GEMM dimension " + std::to_string(n) +
                                " is above 32768 (gemm.cpu takes --sizes as M = N = K)");
       }
-      out.push_back({"square", static_cast<int64_t>(n), static_cast<int64_t>(n), static_cast<int64_t>(n)});
+      out.push_back(
+          {"square", static_cast<int64_t>(n), static_cast<int64_t>(n), static_cast<int64_t>(n)});
     }
     return out;
   }
-  std::vector<int64_t> squares = ctx.quick() ? std::vector<int64_t>{512, 1024}
-                                             : std::vector<int64_t>{1024, 2048, 4096};
+  std::vector<int64_t> squares =
+      ctx.quick() ? std::vector<int64_t>{512, 1024} : std::vector<int64_t>{1024, 2048, 4096};
   for (int64_t n : squares) out.push_back({"square", n, n, n});
   for (auto& s : ctx.quick() ? TransformerShapes(512, 1024) : TransformerShapes(2048, 2048)) {
     out.push_back(std::move(s));

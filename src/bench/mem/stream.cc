@@ -53,7 +53,8 @@ class StreamBenchmark final : public Benchmark {
  public:
   BenchmarkResult Run(const BenchContext& ctx) const override {
     if (!ctx.host().live()) return BenchmarkResult::Skip("not the live host: nothing to measure");
-    if (!ctx.Allows(Backend::kCpu)) return BenchmarkResult::Skip("--backend gpu: CPU memory benchmark not selected");
+    if (!ctx.Allows(Backend::kCpu))
+      return BenchmarkResult::Skip("--backend gpu: CPU memory benchmark not selected");
     const auto& topo = ctx.topology();
     if (!topo.ok()) return BenchmarkResult::Error(topo.status());
     auto allowed = host::AllowedCpusOfThisProcess();
@@ -62,9 +63,10 @@ class StreamBenchmark final : public Benchmark {
     if (!ctx.options().sizes) {
       auto loaded = host::LoadCpuCaches(ctx.host());
       if (!loaded.ok()) {
-        return BenchmarkResult::Error(Status::Unsupported(
-            loaded.status().message() + ": cannot size the arrays past the last-level cache; "
-            "give the bytes per array with --sizes (e.g. --sizes 1G)"));
+        return BenchmarkResult::Error(
+            Status::Unsupported(loaded.status().message() +
+                                ": cannot size the arrays past the last-level cache; "
+                                "give the bytes per array with --sizes (e.g. --sizes 1G)"));
       }
       caches = std::move(*loaded);
     }
@@ -80,26 +82,32 @@ class StreamBenchmark final : public Benchmark {
     for (const Scope& scope : Scopes(*topo, *allowed)) {
       CpuSet cpu_set(std::set<int>(scope.cpus.begin(), scope.cpus.end()));
       uint64_t llc = caches.empty() ? 0 : host::LastLevelCacheBytes(caches, cpu_set);
-      uint64_t array_bytes = ctx.options().sizes ? ctx.options().sizes->max_bytes : StreamArrayBytes(llc);
+      uint64_t array_bytes =
+          ctx.options().sizes ? ctx.options().sizes->max_bytes : StreamArrayBytes(llc);
       if (!ctx.options().sizes && llc == 0) {
-        return BenchmarkResult::Error(Status::Unsupported(
-            "no last-level cache listed for cpus " + cpu_set.ToString() +
-            ": give the bytes per array with --sizes (e.g. --sizes 1G)"));
+        return BenchmarkResult::Error(
+            Status::Unsupported("no last-level cache listed for cpus " + cpu_set.ToString() +
+                                ": give the bytes per array with --sizes (e.g. --sizes 1G)"));
       }
       uint64_t elements = array_bytes / sizeof(double);
       if (avail.ok() && 3 * array_bytes > *avail / 10 * 8) {
         return BenchmarkResult::Error(Status::Unsupported(fmt::format(
             "STREAM needs 3 arrays of {} bytes but only {} bytes are available (MemAvailable); "
-            "give a smaller array with --sizes", array_bytes, *avail)));
+            "give a smaller array with --sizes",
+            array_bytes, *avail)));
       }
       auto run = RunStream(scope.cpus, elements, warmup, iters);
       if (!run.ok()) return BenchmarkResult::Error(run.status());
 
       std::map<std::string, std::string> params{
-          {"backend", "cpu"}, {"device", "cpu"}, {"numa_node", scope.numa_node},
-          {"threads", std::to_string(scope.cpus.size())}, {"cpus", cpu_set.ToString()},
+          {"backend", "cpu"},
+          {"device", "cpu"},
+          {"numa_node", scope.numa_node},
+          {"threads", std::to_string(scope.cpus.size())},
+          {"cpus", cpu_set.ToString()},
           {"array_bytes", std::to_string(elements * sizeof(double))},
-          {"elements", std::to_string(elements)}, {"warmup", std::to_string(warmup)},
+          {"elements", std::to_string(elements)},
+          {"warmup", std::to_string(warmup)},
           {"array_rule", ctx.options().sizes ? "--sizes" : "4 x last-level cache"}};
       if (llc != 0) params["llc_bytes"] = std::to_string(llc);
       for (StreamKernel k : kStreamKernels) {
@@ -120,9 +128,10 @@ class StreamBenchmark final : public Benchmark {
         r.measurements.push_back(std::move(m));
       }
       for (const StreamMismatch& bad : run->mismatches) {
-        Finding f = MakeFinding("YS-BENCH-011", scope.numa_node == "all" ? "node" : "numa" + scope.numa_node,
-                                fmt::format("STREAM array {} holds {} wrong elements after {} iterations",
-                                            bad.array, bad.wrong_elements, warmup + iters));
+        Finding f = MakeFinding(
+            "YS-BENCH-011", scope.numa_node == "all" ? "node" : "numa" + scope.numa_node,
+            fmt::format("STREAM array {} holds {} wrong elements after {} iterations", bad.array,
+                        bad.wrong_elements, warmup + iters));
         f.evidence = {{"array", bad.array},
                       {"wrong_elements", std::to_string(bad.wrong_elements)},
                       {"first_wrong_index", std::to_string(bad.first_index)},
@@ -130,16 +139,19 @@ class StreamBenchmark final : public Benchmark {
                       {"actual", fmt::format("{:.17g}", bad.actual)},
                       {"avg_rel_error", fmt::format("{:.3g}", bad.avg_rel_error)},
                       {"cpus", cpu_set.ToString()}};
-        f.fix = "rerun; if it repeats, test the memory (e.g. memtester or the vendor's DIMM "
-                "diagnostics) and check the EDAC counters and the kernel log for memory errors";
+        f.fix =
+            "rerun; if it repeats, test the memory (e.g. memtester or the vendor's DIMM "
+            "diagnostics) and check the EDAC counters and the kernel log for memory errors";
         f.reference = "stream.c checkSTREAMresults";
         r.Add(std::move(f));
       }
-      r.Note("numa " + scope.numa_node, fmt::format("{} threads on cpus {}, 3 arrays of {} bytes{}",
-                                                    scope.cpus.size(), cpu_set.ToString(), elements * 8,
-                                                    llc ? fmt::format(" (last-level cache {} bytes)", llc) : ""));
+      r.Note("numa " + scope.numa_node,
+             fmt::format("{} threads on cpus {}, 3 arrays of {} bytes{}", scope.cpus.size(),
+                         cpu_set.ToString(), elements * 8,
+                         llc ? fmt::format(" (last-level cache {} bytes)", llc) : ""));
     }
-    r.Note("byte counting", "stream.c: copy, scale 16 B/element; add, triad 24 B/element; GB = 1e9 B");
+    r.Note("byte counting",
+           "stream.c: copy, scale 16 B/element; add, triad 24 B/element; GB = 1e9 B");
     if (!r.measurements.empty()) {
       const Measurement& triad = r.measurements.back();
       r.summary = fmt::format("triad {} GB/s best, {} median ({} threads, 3 x {} arrays){}",
@@ -163,9 +175,10 @@ class StreamBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(StreamBenchmark,
-                      {.id = "mem.stream",
-                       .summary = "STREAM copy, scale, add, triad per NUMA node and node-wide (GB/s)",
-                       .needs = {Need::kLiveHost}})
+YS_REGISTER_BENCHMARK(
+    StreamBenchmark,
+    {.id = "mem.stream",
+     .summary = "STREAM copy, scale, add, triad per NUMA node and node-wide (GB/s)",
+     .needs = {Need::kLiveHost}})
 
 }  // namespace ys::bench

@@ -24,7 +24,8 @@ using Array = std::unique_ptr<double[], FreeDeleter>;
 // The pages stay untouched (malloc of this size maps fresh zero pages lazily): the first write,
 // by the thread that owns the share, decides the NUMA node.
 Result<Array> AllocateUntouched(uint64_t elements) {
-  uint64_t bytes = (elements * sizeof(double) + kArrayAlignment - 1) / kArrayAlignment * kArrayAlignment;
+  uint64_t bytes =
+      (elements * sizeof(double) + kArrayAlignment - 1) / kArrayAlignment * kArrayAlignment;
   void* p = std::aligned_alloc(kArrayAlignment, bytes);
   if (p == nullptr) {
     return Status::Io("cannot allocate a STREAM array of " + std::to_string(bytes) + " bytes");
@@ -67,7 +68,8 @@ void CheckArray(const char* name, std::span<const double> x, double expected,
       ++m.wrong_elements;
     }
   }
-  m.avg_rel_error = x.empty() ? 0 : std::fabs(sum_abs_err / static_cast<double>(x.size()) / expected);
+  m.avg_rel_error =
+      x.empty() ? 0 : std::fabs(sum_abs_err / static_cast<double>(x.size()) / expected);
   if (m.wrong_elements > 0 || !(m.avg_rel_error <= kEpsilon)) out.push_back(std::move(m));
 }
 
@@ -75,10 +77,14 @@ void CheckArray(const char* name, std::span<const double> x, double expected,
 
 const char* StreamKernelName(StreamKernel k) {
   switch (k) {
-    case StreamKernel::kCopy: return "copy";
-    case StreamKernel::kScale: return "scale";
-    case StreamKernel::kAdd: return "add";
-    case StreamKernel::kTriad: return "triad";
+    case StreamKernel::kCopy:
+      return "copy";
+    case StreamKernel::kScale:
+      return "scale";
+    case StreamKernel::kAdd:
+      return "add";
+    case StreamKernel::kTriad:
+      return "triad";
   }
   return "?";
 }
@@ -117,7 +123,8 @@ std::vector<StreamMismatch> ValidateStream(std::span<const double> a, std::span<
   return out;
 }
 
-Result<StreamRun> RunStream(const std::vector<int>& cpus, uint64_t elements, int warmup, int iters) {
+Result<StreamRun> RunStream(const std::vector<int>& cpus, uint64_t elements, int warmup,
+                            int iters) {
   if (cpus.empty()) return Status::Invalid("STREAM: no CPUs to run on");
   if (elements < cpus.size()) return Status::Invalid("STREAM: fewer elements than threads");
   if (iters < 1 || warmup < 0) return Status::Invalid("STREAM: need at least one timed iteration");

@@ -44,7 +44,7 @@ StreamValues ExpectedStreamValues(int iterations);
 
 // One array that failed validation.
 struct StreamMismatch {
-  std::string array;          // "a", "b" or "c"
+  std::string array;            // "a", "b" or "c"
   uint64_t wrong_elements = 0;  // elements off by more than the relative epsilon
   uint64_t first_index = 0;
   double expected = 0, actual = 0;  // at first_index

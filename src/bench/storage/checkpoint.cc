@@ -11,11 +11,10 @@
 // Sizes: file size from --sizes (its largest size), else 1 GiB (quick: 256 MiB); 4 files (quick:
 // 2); blocks of 16 MiB (or the file size when smaller), rounded up to 4 KiB for O_DIRECT.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <chrono>
@@ -79,7 +78,8 @@ struct AlignedFree {
 using Buffer = std::unique_ptr<unsigned char[], AlignedFree>;
 Result<Buffer> AllocateBuffer(uint64_t bytes) {
   void* p = std::aligned_alloc(kDirectAlignment, bytes);
-  if (p == nullptr) return Status::Io("cannot allocate a " + std::to_string(bytes) + "-byte I/O buffer");
+  if (p == nullptr)
+    return Status::Io("cannot allocate a " + std::to_string(bytes) + "-byte I/O buffer");
   return Buffer(static_cast<unsigned char*>(p));
 }
 
@@ -101,16 +101,18 @@ struct Layout {
 // The directory exists, is a directory, takes a new file (and O_DIRECT when asked), and has the
 // space for the files.
 Status CheckDirectory(const std::string& path, const Layout& layout) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    return Status::Invalid("--path " + path + ": " + Errno(errno) + " (expected a writable directory)");
+    return Status::Invalid("--path " + path + ": " + Errno(errno) +
+                           " (expected a writable directory)");
   }
   if (!S_ISDIR(st.st_mode)) return Status::Invalid("--path " + path + ": not a directory");
   std::string probe = path + "/.yardstick-probe-" + std::to_string(::getpid());
   int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
   int fd = ::open(probe.c_str(), flags, 0600);
   if (fd < 0) {
-    return Status::Denied("--path " + path + ": not writable: cannot create a file there: " + Errno(errno));
+    return Status::Denied("--path " + path +
+                          ": not writable: cannot create a file there: " + Errno(errno));
   }
   ::close(fd);
   ::unlink(probe.c_str());
@@ -120,17 +122,21 @@ Status CheckDirectory(const std::string& path, const Layout& layout) {
     if (fd >= 0) ::close(fd);
     ::unlink(probe.c_str());
     if (fd < 0) {
-      return Status::Unsupported("--path " + path + ": the file system refuses O_DIRECT (--direct): " + Errno(err));
+      return Status::Unsupported("--path " + path +
+                                 ": the file system refuses O_DIRECT (--direct): " + Errno(err));
     }
   }
-  struct statvfs vfs{};
-  if (::statvfs(path.c_str(), &vfs) != 0) return Status::Io("--path " + path + ": statvfs: " + Errno(errno));
+  struct statvfs vfs {};
+  if (::statvfs(path.c_str(), &vfs) != 0)
+    return Status::Io("--path " + path + ": statvfs: " + Errno(errno));
   uint64_t avail = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
   // Leave 5% of what is free untouched: other writers share the file system.
   if (layout.total() > avail / 20 * 19) {
-    return Status::Unsupported(fmt::format(
-        "--path {}: needs {} bytes for {} files of {} bytes but the file system has {} bytes available "
-        "(give a smaller file size with --sizes)", path, layout.total(), layout.files, layout.file_bytes, avail));
+    return Status::Unsupported(
+        fmt::format("--path {}: needs {} bytes for {} files of {} bytes but the file system has {} "
+                    "bytes available "
+                    "(give a smaller file size with --sizes)",
+                    path, layout.total(), layout.files, layout.file_bytes, avail));
   }
   return Status::Ok();
 }
@@ -171,8 +177,8 @@ struct PassTimes {
   std::optional<ReadBackMismatch> mismatch;
 };
 
-Result<PassTimes> RunPass(const std::string& dir, const Layout& layout, int pass, unsigned char* pattern,
-                          unsigned char* readback) {
+Result<PassTimes> RunPass(const std::string& dir, const Layout& layout, int pass,
+                          unsigned char* pattern, unsigned char* readback) {
   FileSet files;
   for (int f = 0; f < layout.files; ++f) {
     files.Add(fmt::format("{}/yardstick-checkpoint-{}-{}-{}.bin", dir, ::getpid(), pass, f));
@@ -211,7 +217,8 @@ Result<PassTimes> RunPass(const std::string& dir, const Layout& layout, int pass
       auto v0 = Clock::now();
       Stamp(pattern, static_cast<uint64_t>(f), b);
       if (std::memcmp(pattern, readback, layout.block_bytes) != 0) {
-        if (!t.mismatch) t.mismatch = ReadBackMismatch{.path = path, .offset = b * layout.block_bytes};
+        if (!t.mismatch)
+          t.mismatch = ReadBackMismatch{.path = path, .offset = b * layout.block_bytes};
         ++t.mismatch->bad_blocks;
       }
       verify_seconds += std::chrono::duration<double>(Clock::now() - v0).count();
@@ -225,22 +232,26 @@ class CheckpointBenchmark final : public Benchmark {
  public:
   BenchmarkResult Run(const BenchContext& ctx) const override {
     const std::string& dir = ctx.options().storage_path;
-    if (dir.empty()) return BenchmarkResult::Skip("no --path: give a directory on the checkpoint file system");
+    if (dir.empty())
+      return BenchmarkResult::Skip("no --path: give a directory on the checkpoint file system");
     if (!ctx.host().live()) return BenchmarkResult::Skip("not the live host: nothing to measure");
     Layout layout{.direct = ctx.options().direct_io};
     layout.file_bytes = ctx.options().sizes ? ctx.options().sizes->max_bytes
                                             : (ctx.quick() ? 256ULL << 20 : 1ULL << 30);
     layout.files = ctx.quick() ? 2 : 4;
     layout.block_bytes = std::min(kMaxBlock, layout.file_bytes);
-    layout.block_bytes = (layout.block_bytes + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment;
-    layout.file_bytes = (layout.file_bytes + layout.block_bytes - 1) / layout.block_bytes * layout.block_bytes;
+    layout.block_bytes =
+        (layout.block_bytes + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment;
+    layout.file_bytes =
+        (layout.file_bytes + layout.block_bytes - 1) / layout.block_bytes * layout.block_bytes;
     if (Status s = CheckDirectory(dir, layout); !s.ok()) return BenchmarkResult::Error(s);
 
     auto pattern = AllocateBuffer(layout.block_bytes);
     if (!pattern.ok()) return BenchmarkResult::Error(pattern.status());
     auto readback = AllocateBuffer(layout.block_bytes);
     if (!readback.ok()) return BenchmarkResult::Error(readback.status());
-    FillDeterministic(std::span<double>(reinterpret_cast<double*>(pattern->get()), layout.block_bytes / 8), 7);
+    FillDeterministic(
+        std::span<double>(reinterpret_cast<double*>(pattern->get()), layout.block_bytes / 8), 7);
 
     int warmup = ctx.Warmup(0);
     int iters = ctx.Iters(ctx.quick() ? 1 : 3);
@@ -255,13 +266,18 @@ class CheckpointBenchmark final : public Benchmark {
       read_gbps.push_back(static_cast<double>(layout.total()) / t->read_seconds / 1e9);
     }
 
-    std::string cache = layout.direct ? "O_DIRECT (page cache bypassed)"
-                                      : "posix_fadvise(DONTNEED) after fsync; pages the kernel keeps may be read from memory";
-    std::map<std::string, std::string> params{
-        {"backend", "cpu"}, {"device", "storage"}, {"path", dir},
-        {"file_bytes", std::to_string(layout.file_bytes)}, {"files", std::to_string(layout.files)},
-        {"block_bytes", std::to_string(layout.block_bytes)}, {"direct", layout.direct ? "true" : "false"},
-        {"cache", cache}};
+    std::string cache =
+        layout.direct
+            ? "O_DIRECT (page cache bypassed)"
+            : "posix_fadvise(DONTNEED) after fsync; pages the kernel keeps may be read from memory";
+    std::map<std::string, std::string> params{{"backend", "cpu"},
+                                              {"device", "storage"},
+                                              {"path", dir},
+                                              {"file_bytes", std::to_string(layout.file_bytes)},
+                                              {"files", std::to_string(layout.files)},
+                                              {"block_bytes", std::to_string(layout.block_bytes)},
+                                              {"direct", layout.direct ? "true" : "false"},
+                                              {"cache", cache}};
     BenchmarkResult r;
     auto w = params;
     w["timing"] = "open, write, fsync, close of every file";
@@ -272,13 +288,17 @@ class CheckpointBenchmark final : public Benchmark {
     r.measurements.push_back(MakeMeasurement("storage.checkpoint.read", "GB/s", Better::kHigher,
                                              std::move(read_gbps), std::move(rd)));
     r.Note("path", dir);
-    r.Note("layout", fmt::format("{} files x {} in {} blocks{}", layout.files, FormatByteSize(layout.file_bytes),
-                                 FormatByteSize(layout.block_bytes), layout.direct ? ", O_DIRECT" : ""));
+    r.Note(
+        "layout",
+        fmt::format("{} files x {} in {} blocks{}", layout.files, FormatByteSize(layout.file_bytes),
+                    FormatByteSize(layout.block_bytes), layout.direct ? ", O_DIRECT" : ""));
     r.Note("read cache", cache);
     if (mismatch) {
-      Finding f = MakeFinding("YS-BENCH-012", dir,
-                              fmt::format("data read back from {} differs from what was written", mismatch->path));
-      f.evidence = {{"file", mismatch->path}, {"first_bad_offset", std::to_string(mismatch->offset)},
+      Finding f = MakeFinding(
+          "YS-BENCH-012", dir,
+          fmt::format("data read back from {} differs from what was written", mismatch->path));
+      f.evidence = {{"file", mismatch->path},
+                    {"first_bad_offset", std::to_string(mismatch->offset)},
                     {"bad_blocks", std::to_string(mismatch->bad_blocks)},
                     {"block_bytes", std::to_string(layout.block_bytes)}};
       f.fix = "check the kernel log for I/O errors on the device behind " + dir +
@@ -288,17 +308,20 @@ class CheckpointBenchmark final : public Benchmark {
     }
     const Measurement& wm = r.measurements[0];
     const Measurement& rm = r.measurements[1];
-    r.summary = fmt::format("write {:.2f} GB/s, read {:.2f} GB/s ({} files x {}{}, fsync'd){}", wm.value,
-                            rm.value, layout.files, FormatByteSize(layout.file_bytes),
-                            layout.direct ? ", O_DIRECT" : "", mismatch ? "; READ-BACK MISMATCH" : "");
-    r.tables.push_back({.title = "checkpoint write/read to " + dir,
-                        .columns = {"op", "files", "file size", "block", "direct", "GB/s median", "min", "max"},
-                        .rows = {}});
+    r.summary =
+        fmt::format("write {:.2f} GB/s, read {:.2f} GB/s ({} files x {}{}, fsync'd){}", wm.value,
+                    rm.value, layout.files, FormatByteSize(layout.file_bytes),
+                    layout.direct ? ", O_DIRECT" : "", mismatch ? "; READ-BACK MISMATCH" : "");
+    r.tables.push_back(
+        {.title = "checkpoint write/read to " + dir,
+         .columns = {"op", "files", "file size", "block", "direct", "GB/s median", "min", "max"},
+         .rows = {}});
     for (const Measurement* m : {&wm, &rm}) {
-      r.tables.back().rows.push_back({m == &wm ? "write" : "read", std::to_string(layout.files),
-                                      FormatByteSize(layout.file_bytes), FormatByteSize(layout.block_bytes),
-                                      layout.direct ? "yes" : "no", fmt::format("{:.2f}", m->value),
-                                      fmt::format("{:.2f}", m->stats.min), fmt::format("{:.2f}", m->stats.max)});
+      r.tables.back().rows.push_back(
+          {m == &wm ? "write" : "read", std::to_string(layout.files),
+           FormatByteSize(layout.file_bytes), FormatByteSize(layout.block_bytes),
+           layout.direct ? "yes" : "no", fmt::format("{:.2f}", m->value),
+           fmt::format("{:.2f}", m->stats.min), fmt::format("{:.2f}", m->stats.max)});
     }
     return r;
   }
@@ -306,9 +329,10 @@ class CheckpointBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(CheckpointBenchmark,
-                      {.id = "storage.checkpoint",
-                       .summary = "Checkpoint-style fsync'd write and verified read throughput to --path (GB/s)",
-                       .needs = {Need::kLiveHost}})
+YS_REGISTER_BENCHMARK(
+    CheckpointBenchmark,
+    {.id = "storage.checkpoint",
+     .summary = "Checkpoint-style fsync'd write and verified read throughput to --path (GB/s)",
+     .needs = {Need::kLiveHost}})
 
 }  // namespace ys::bench

@@ -10,23 +10,30 @@ namespace {
 
 constexpr const char* kZen5 =
     "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
-    "model name\t: AMD EPYC\nflags\t\t: fpu sse sse2 avx fma avx2 avx512f avx512dq avx512bw avx512vl\n\n"
-    "processor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nflags\t\t: fpu sse sse2 avx fma avx2 avx512f\n";
+    "model name\t: AMD EPYC\nflags\t\t: fpu sse sse2 avx fma avx2 avx512f avx512dq avx512bw "
+    "avx512vl\n\n"
+    "processor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nflags\t\t: fpu sse sse2 avx fma "
+    "avx2 avx512f\n";
 constexpr const char* kZen4 =
-    "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nflags\t\t: sse2 avx fma avx2 avx512f avx512bw\n";
+    "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nflags\t\t: sse2 avx fma avx2 "
+    "avx512f avx512bw\n";
 constexpr const char* kSapphireRapids =
     "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n"
     "flags\t\t: sse2 avx fma avx2 avx512f avx512_bf16 amx_tile\n";
 constexpr const char* kHaswell =
-    "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nflags\t\t: sse sse2 avx fma avx2\n";
+    "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nflags\t\t: sse sse2 avx fma "
+    "avx2\n";
 constexpr const char* kSandyBridge =
     "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nflags\t\t: sse sse2 avx\n";
 constexpr const char* kGrace =
-    "processor\t: 0\nBogoMIPS\t: 2000.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics "
-    "fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm sve2\n"
+    "processor\t: 0\nBogoMIPS\t: 2000.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 "
+    "atomics "
+    "fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm "
+    "sve2\n"
     "CPU implementer\t: 0x41\nCPU part\t: 0xd4f\n";
 constexpr const char* kNeoverseN1 =
-    "processor\t: 0\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics\nCPU part\t: 0xd0c\n";
+    "processor\t: 0\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics\nCPU part\t: "
+    "0xd0c\n";
 
 TEST(CpuPeakTest, FlopsPerCycleFromCpuinfoFlags) {
   struct Case {
@@ -35,9 +42,9 @@ TEST(CpuPeakTest, FlopsPerCycleFromCpuinfoFlags) {
     int fp64, fp32;
   };
   for (const Case& c : {Case{kZen5, "avx512f", 32, 64}, Case{kSapphireRapids, "avx512f", 32, 64},
-                        Case{kZen4, "avx512f (256-bit datapath)", 16, 32}, Case{kHaswell, "avx2+fma", 16, 32},
-                        Case{kSandyBridge, "avx", 8, 16}, Case{kGrace, "sve", 16, 32},
-                        Case{kNeoverseN1, "asimd", 8, 16}}) {
+                        Case{kZen4, "avx512f (256-bit datapath)", 16, 32},
+                        Case{kHaswell, "avx2+fma", 16, 32}, Case{kSandyBridge, "avx", 8, 16},
+                        Case{kGrace, "sve", 16, 32}, Case{kNeoverseN1, "asimd", 8, 16}}) {
     auto isa = DetectVectorIsaFromCpuinfo(c.text);
     ASSERT_TRUE(isa.ok()) << c.isa << ": " << isa.status().message();
     EXPECT_EQ(isa->isa, c.isa);

@@ -34,7 +34,8 @@ TEST(GemmDeterminismTest, PlantedBitFlipIsCaughtAndLocated) {
   EXPECT_EQ(m->expected_bits, 0x3f800000u);
   EXPECT_EQ(m->actual_bits, 0x3f800001u);
   EXPECT_EQ(m->differing_elements, 1u);
-  EXPECT_EQ(DescribeBitMismatch(*m, 4), "element 17: expected 0x3f800000, got 0x3f800001 (1 element differs)");
+  EXPECT_EQ(DescribeBitMismatch(*m, 4),
+            "element 17: expected 0x3f800000, got 0x3f800001 (1 element differs)");
   FlipBit(b[900], 31);  // a sign flip further on
   EXPECT_EQ(FindBitMismatch(a, b)->differing_elements, 2u);
   EXPECT_EQ(FindBitMismatch(a, b)->first_index, 17u);

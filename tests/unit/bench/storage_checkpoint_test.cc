@@ -1,7 +1,6 @@
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <fstream>
 
@@ -10,7 +9,8 @@
 namespace ys::bench {
 namespace {
 
-BenchmarkResult RunCheckpoint(const std::string& path, const std::string& size = "64K", bool direct = false) {
+BenchmarkResult RunCheckpoint(const std::string& path, const std::string& size = "64K",
+                              bool direct = false) {
   BenchOptions o;
   o.storage_path = path;
   o.direct_io = direct;
@@ -19,7 +19,9 @@ BenchmarkResult RunCheckpoint(const std::string& path, const std::string& size =
   return testing::RunLiveBenchmark("storage.checkpoint", o);
 }
 
-bool Contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool Contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 TEST(StorageCheckpointTest, SkipsWithoutPath) {
   BenchmarkResult r = testing::RunLiveBenchmark("storage.checkpoint", BenchOptions{});

@@ -1,10 +1,9 @@
-#include "bench/mem/stream_kernels.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
+#include "bench/mem/stream_kernels.h"
 #include "host/busy_clock.h"
 #include "testing/bench_test_util.h"
 
@@ -12,9 +11,9 @@ namespace ys::bench {
 namespace {
 
 TEST(StreamTest, BytesAsStreamCountsThem) {
-  EXPECT_EQ(StreamBytes(StreamKernel::kCopy, 1000), 16000u);   // 2 arrays x 8 B
+  EXPECT_EQ(StreamBytes(StreamKernel::kCopy, 1000), 16000u);  // 2 arrays x 8 B
   EXPECT_EQ(StreamBytes(StreamKernel::kScale, 1000), 16000u);
-  EXPECT_EQ(StreamBytes(StreamKernel::kAdd, 1000), 24000u);    // 3 arrays x 8 B
+  EXPECT_EQ(StreamBytes(StreamKernel::kAdd, 1000), 24000u);  // 3 arrays x 8 B
   EXPECT_EQ(StreamBytes(StreamKernel::kTriad, 1000), 24000u);
   EXPECT_STREQ(StreamKernelName(StreamKernel::kTriad), "triad");
 }
@@ -22,7 +21,7 @@ TEST(StreamTest, BytesAsStreamCountsThem) {
 TEST(StreamTest, ArraysAreFourTimesTheLastLevelCache) {
   EXPECT_EQ(StreamArrayBytes(32ULL << 20), 128ULL << 20);
   EXPECT_EQ(StreamArrayBytes(2 * (105ULL << 20)), 840ULL << 20);  // two 105 MiB L3s
-  EXPECT_EQ(StreamArrayBytes(1000), 1ULL << 20);  // rounded up to a whole MiB
+  EXPECT_EQ(StreamArrayBytes(1000), 1ULL << 20);                  // rounded up to a whole MiB
 }
 
 TEST(StreamTest, ExpectedValuesFollowStreamC) {
@@ -104,8 +103,11 @@ TEST(StreamTest, LiveUnitReportsEveryKernelWithItsParams) {
     EXPECT_FALSE(m->params.at("numa_node").empty());
     EXPECT_FALSE(m->params.at("threads").empty());
     EXPECT_TRUE(m->params.count("best"));
-    EXPECT_EQ(m->params.at("bytes_per_pass"), std::to_string(StreamBytes(
-        std::string(k) == "copy" || std::string(k) == "scale" ? StreamKernel::kCopy : StreamKernel::kAdd, 131072)));
+    EXPECT_EQ(m->params.at("bytes_per_pass"),
+              std::to_string(StreamBytes(std::string(k) == "copy" || std::string(k) == "scale"
+                                             ? StreamKernel::kCopy
+                                             : StreamKernel::kAdd,
+                                         131072)));
   }
   ASSERT_EQ(r.tables.size(), 1u);
   EXPECT_EQ(r.tables[0].rows.size() % 4, 0u);

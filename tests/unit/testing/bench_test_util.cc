@@ -40,7 +40,8 @@ TempDir::~TempDir() {
 std::vector<std::string> TempDir::List() const {
   std::vector<std::string> out;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(path_, ec)) out.push_back(e.path().filename());
+  for (const auto& e : std::filesystem::directory_iterator(path_, ec))
+    out.push_back(e.path().filename());
   std::sort(out.begin(), out.end());
   return out;
 }
