@@ -118,6 +118,8 @@ constexpr std::array kCodes = {
 
     // Benchmarks: CPU memory, GEMM, storage, host (YS-BENCH-010..019)
     FindingCodeInfo{"YS-BENCH-010", F, "CPU GEMM results not bit-identical across repeats or cores"},
+    FindingCodeInfo{"YS-BENCH-011", F, "STREAM arrays hold wrong values after the kernels (validation failed)"},
+    FindingCodeInfo{"YS-BENCH-012", F, "checkpoint files read back differ from what was written"},
 
     // Benchmarks: GPU GEMM, memory, copies (YS-BENCH-020..029)
     FindingCodeInfo{"YS-BENCH-020", F, "GPU GEMM results not bit-identical across repeats or GPUs"},

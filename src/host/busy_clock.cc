@@ -1,6 +1,5 @@
 #include "host/busy_clock.h"
 
-#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "core/text.h"
+#include "host/thread_affinity.h"
 
 namespace ys::host {
 namespace {
@@ -74,25 +74,6 @@ double TimedWindow(std::chrono::microseconds duration, uint64_t* sink) {
   *sink = x;
   double us = std::chrono::duration<double, std::micro>(now - t0).count();
   return static_cast<double>(adds) / us;
-}
-
-Status PinThisThread(int cpu) {
-  if (cpu < 0 || cpu >= 65536)
-    return Status::Invalid("cpu" + std::to_string(cpu) + ": not a CPU number");
-  size_t ncpu = static_cast<size_t>(cpu) + 1;
-  cpu_set_t* set = CPU_ALLOC(ncpu);
-  if (set == nullptr) return Status::Internal("CPU_ALLOC failed");
-  size_t bytes = CPU_ALLOC_SIZE(ncpu);
-  CPU_ZERO_S(bytes, set);
-  CPU_SET_S(static_cast<size_t>(cpu), bytes, set);
-  int rc = pthread_setaffinity_np(pthread_self(), bytes, set);
-  CPU_FREE(set);
-  if (rc != 0) {
-    return Status::Unsupported("cannot pin a thread to cpu" + std::to_string(cpu) + ": " +
-                               std::strerror(rc) +
-                               " (not in this process's allowed CPUs, or offline)");
-  }
-  return Status::Ok();
 }
 
 // The body of one measuring thread.
