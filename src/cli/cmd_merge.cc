@@ -21,7 +21,7 @@ struct MergeArgs {
   std::string output;
   bool json = false;
   diagnose::MergeOptions options;
-  double min_deficit_pct = 5, noise_floor_pct = 0.5;
+  double min_deficit_pct = 5, isolated_deficit_pct = 10, noise_floor_pct = 0.5;
 };
 
 Action Setup(CLI::App& sub) {
@@ -41,6 +41,10 @@ Action Setup(CLI::App& sub) {
                  "...and how much worse than the peer median it must be, in percent")
       ->default_val(5.0)
       ->check(CLI::Range(0.0, 100.0));
+  sub.add_option("--isolated-deficit", a->isolated_deficit_pct,
+                 "How much worse a lone figure (not corroborated by its device or node) must be, in percent")
+      ->default_val(10.0)
+      ->check(CLI::Range(0.0, 100.0));
   sub.add_option("--noise-floor", a->noise_floor_pct,
                  "Smallest spread assumed, in percent of the median (used when MAD is 0)")
       ->default_val(0.5)
@@ -54,6 +58,7 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::Range(1e-7, 0.1));
   return [a] {
     a->options.fleet.min_deficit = a->min_deficit_pct / 100;
+    a->options.fleet.isolated_deficit = a->isolated_deficit_pct / 100;
     a->options.fleet.noise_floor = a->noise_floor_pct / 100;
     auto report = diagnose::MergeFleet(a->inputs, a->options);
     if (!report.ok()) {

@@ -46,8 +46,8 @@ FigureScore ScoreFigure(const KeyStats& stats, double value) {
   return s;
 }
 
-bool IsOutlier(const FigureScore& s, const FleetOptions& o) {
-  return s.judged && s.badness >= o.z_threshold && s.deficit >= o.min_deficit;
+bool IsOutlier(const FigureScore& s, const FleetOptions& o, double deficit) {
+  return s.judged && s.badness >= o.z_threshold && s.deficit >= deficit;
 }
 
 void FleetAccumulator::Add(const Measurement& m) {
@@ -131,7 +131,9 @@ FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& gro
   v.median_deficit = MedianOf(deficit);
   double z = MedianOf(std::move(badness)) / MedianStdev(group.size());
   v.z = -z;
-  v.slow = !group.empty() && z >= options_.z_threshold && v.median_deficit >= options_.min_deficit;
+  // One figure alone is judged as a lone figure.
+  double needed = group.size() == 1 ? options_.isolated_deficit : options_.min_deficit;
+  v.slow = !group.empty() && z >= options_.z_threshold && v.median_deficit >= needed;
   return v;
 }
 
@@ -164,8 +166,7 @@ void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& f
     Verdict v = JudgeGroup(group);
     if (!v.slow) continue;
     // On a slow node, a device is news only when it is clearly worse than its node.
-    if (node_verdict.slow &&
-        1 - (1 - v.median_deficit) / (1 - node_verdict.median_deficit) < options_.min_deficit) {
+    if (node_verdict.slow && v.median_deficit - node_verdict.median_deficit < options_.min_deficit) {
       continue;
     }
     RecordSlow(node, group.front()->entity, v, source);
@@ -178,9 +179,11 @@ void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& f
     } else if (node_verdict.slow) {
       attributed = "node";
     }
-    bool outlier = IsOutlier(s.score, options_);
-    if (outlier) ++s.key->outliers;
-    if (!outlier && (attributed.empty() || s.score.deficit < options_.min_deficit)) continue;
+    bool outlier = IsOutlier(s.score, options_, options_.min_deficit);
+    bool reported = attributed.empty() ? IsOutlier(s.score, options_, options_.isolated_deficit)
+                                       : s.score.deficit >= options_.min_deficit;
+    if (!reported) continue;
+    ++s.key->outliers;
     flagged_.push_back({.node = node, .entity = s.entity, .key = s.key->key, .value = s.value,
                         .median = s.key->median, .score = s.score, .outlier = outlier,
                         .attributed_to = attributed, .source = source});

@@ -15,11 +15,15 @@
 // the relative deficit. Keys with fewer than min_peers figures, or a median of 0, are not judged.
 //
 // Aggregation (report once, not 40 times): the figures of one node in one document form the node's
-// group; those of one GPU, NIC or other device form the device's group. A group is slow when the
-// median of its figures' deficits reaches min_deficit and the median of their robust z, divided by
-// the standard deviation of a median of k standard normals (sqrt(pi / 2k), an over-estimate for
-// small k, so the test errs towards not flagging), reaches z_threshold. A device on a slow node is
-// reported as well only when it is min_deficit worse than its node.
+// group; those of one GPU, NIC or other device form the device's group. A group of k >= 2 figures
+// is slow when the median of its figures' deficits reaches min_deficit and the median of their
+// robust z, divided by the standard deviation of a median of k standard normals (sqrt(pi / 2k), an
+// over-estimate for small k, so the test errs towards not flagging), reaches z_threshold. A device
+// on a slow node is reported as well only when its median deficit exceeds its node's by min_deficit.
+//
+// A lone figure — low while the other figures of its device and node are not, or the only figure
+// of its device — has no corroboration, and single measurements have long tails (a transient dip
+// of a few percent): it is reported only when its deficit reaches isolated_deficit as well.
 //
 // Error bound of the histogram (w = bin_relative_width): |median - exact| <= w |median|;
 // |MAD - exact| <= w (3 |median| + MAD) (1 + 3w). See MedianErrorBound, MadErrorBound.
@@ -41,6 +45,7 @@ namespace ys::diagnose {
 struct FleetOptions {
   double z_threshold = 5.0;    // robust z a figure (or a group's scaled median z) must reach
   double min_deficit = 0.05;   // relative shortfall from the median it must reach as well
+  double isolated_deficit = 0.10;  // the shortfall a lone figure must reach (see above)
   double noise_floor = 0.005;  // the scale is at least this fraction of |median|
   int64_t min_peers = 3;       // keys with fewer figures are reported, not judged
   double bin_relative_width = 5e-4;
@@ -62,7 +67,7 @@ struct KeyStats {
   double median_error_bound = 0, mad_error_bound = 0;
   size_t bins = 0;  // occupied histogram bins (memory)
   bool judged = false;
-  uint64_t outliers = 0;  // filled by FleetJudge
+  uint64_t outliers = 0;  // figures reported (FleetJudge)
 };
 
 struct FigureScore {
@@ -72,7 +77,8 @@ struct FigureScore {
   double deficit = 0;  // how much worse than the median, relative: 0.12 = 12% worse
 };
 FigureScore ScoreFigure(const KeyStats& stats, double value);
-bool IsOutlier(const FigureScore& s, const FleetOptions& o);
+// Beyond z_threshold and at least `deficit` worse.
+bool IsOutlier(const FigureScore& s, const FleetOptions& o, double deficit);
 
 // Pass 1.
 class FleetAccumulator {
@@ -103,8 +109,8 @@ struct FlaggedFigure {
   std::string key;  // into FleetReport::keys
   double value = 0, median = 0;
   FigureScore score;
-  bool outlier = false;           // passes the figure rule on its own
-  std::string attributed_to;      // "node", "gpu", "nic", "device"; empty when isolated
+  bool outlier = false;           // beyond z_threshold and min_deficit on its own
+  std::string attributed_to;      // "node", "gpu", "nic", "device"; empty for a lone outlier
   std::string source;             // the document it came from
 };
 

@@ -35,6 +35,7 @@ ojson ToJson(const FleetReport& r) {
   j["verdict"] = r.Healthy() ? "pass" : "fail";
   j["options"] = {{"z_threshold", r.options.z_threshold},
                   {"min_deficit_pct", 100 * r.options.min_deficit},
+                  {"isolated_deficit_pct", 100 * r.options.isolated_deficit},
                   {"noise_floor_pct", 100 * r.options.noise_floor},
                   {"min_peers", r.options.min_peers},
                   {"bin_relative_width", r.options.bin_relative_width}};
@@ -103,8 +104,9 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
   for (const auto& [key, k] : r.keys) judged += k.judged ? 1 : 0;
   out << fmt::format("fleet: {} documents, {} figures, {} keys ({} judged: >= {} peers)\n", r.documents,
                      r.figures, r.keys.size(), judged, r.options.min_peers);
-  out << fmt::format("rule: {:.1f}% or more worse than the peer median AND robust z beyond {:.1f}\n",
-                     100 * r.options.min_deficit, r.options.z_threshold);
+  out << fmt::format(
+      "rule: {:.1f}% or more worse than the peer median AND robust z beyond {:.1f} ({:.1f}% for a lone figure)\n",
+      100 * r.options.min_deficit, r.options.z_threshold, 100 * r.options.isolated_deficit);
   for (EntityKind kind : {EntityKind::kNode, EntityKind::kGpu, EntityKind::kNic, EntityKind::kOther}) {
     size_t count = 0;
     for (const auto& g : r.slow) count += g.entity.kind == kind ? 1 : 0;
