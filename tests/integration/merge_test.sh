@@ -26,9 +26,10 @@ expect_rc 0 "fleet document matches its schema" -- validate "$src/schemas/fleet.
 # The same documents named by a list and printed as JSON.
 ls "$tmp"/fleet/nodes/*.run.json > "$tmp/list.txt"
 expect_rc 1 "@list input, --json" -- "$bin" merge "@$tmp/list.txt" --json
+cp "$tmp/out" "$tmp/fleet-stdout.json"
 expect_rc 0 "--json prints the fleet document" -- python3 -c "
 import json, sys; d = json.load(open(sys.argv[1])); assert d['kind'] == 'fleet' and d['inputs']['documents'] == 256
-assert len(d['slow']['nodes']) == 3, d['slow']['nodes']" "$tmp/out"
+assert len(d['slow']['nodes']) == 3, d['slow']['nodes']" "$tmp/fleet-stdout.json"
 
 # A healthy fleet passes.
 python3 "$gen" --nodes 128 --seed 12 --slow-nodes 0 --slow-gpus 0 --slow-nics 0 --out "$tmp/healthy"
