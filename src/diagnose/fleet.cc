@@ -195,7 +195,10 @@ FleetReport FleetJudge::Finish() {
   r.options = options_;
   r.documents = documents_;
   r.figures = figures_;
-  for (auto& [key, g] : slow_) r.slow.push_back(std::move(g));
+  for (auto& [key, g] : slow_) {
+    std::sort(g.sources.begin(), g.sources.end());
+    r.slow.push_back(std::move(g));
+  }
   // Slow nodes first, then GPUs, NICs, other devices; each by node and label.
   std::stable_sort(r.slow.begin(), r.slow.end(), [](const SlowGroup& a, const SlowGroup& b) {
     return a.entity.kind < b.entity.kind;

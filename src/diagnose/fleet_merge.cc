@@ -18,20 +18,16 @@ bool IsRunDocumentName(const fs::path& p) {
 }
 
 Status VisitDirectory(const std::string& dir, const std::function<void(const std::string&)>& visit) {
-  // Sorted one directory level at a time: the order is stable without listing the whole tree.
+  // In directory order, not sorted: a sorted walk would hold a directory's listing, and one
+  // directory may hold every node's document. The statistics do not depend on the order and the
+  // report is sorted.
   std::error_code ec;
-  std::vector<fs::path> entries;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
-  if (ec) return Status::Invalid(dir + ": cannot list: " + ec.message());
-  std::sort(entries.begin(), entries.end());
-  for (const fs::path& p : entries) {
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
     std::error_code sec;
-    if (fs::is_directory(p, sec)) {
-      YS_RETURN_IF_ERROR(VisitDirectory(p.string(), visit));
-    } else if (IsRunDocumentName(p)) {
-      visit(p.string());
-    }
+    if (it->is_regular_file(sec) && IsRunDocumentName(it->path())) visit(it->path().string());
   }
+  if (ec) return Status::Invalid(dir + ": cannot list: " + ec.message());
   return Status::Ok();
 }
 
@@ -130,6 +126,8 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
     judge.AddDocument(*doc, path);
   }));
   FleetReport report = judge.Finish();
+  std::sort(skipped.begin(), skipped.end(),
+            [](const SkippedDocument& a, const SkippedDocument& b) { return a.path < b.path; });
   report.skipped = std::move(skipped);
   report.warnings = accumulator.conflicts();
   return report;

@@ -13,9 +13,9 @@
 
 namespace ys::diagnose {
 
-// Calls visit(path) for each run document the inputs name, in a stable order:
+// Calls visit(path) for each run document the inputs name:
 //   FILE    itself (whatever its name);
-//   DIR     every run.json or *.run.json under it, recursively, by path;
+//   DIR     every run.json or *.run.json under it, recursively, in directory order;
 //   @LIST   each line of LIST (blank lines and lines starting with # ignored), itself an input.
 // Paths are not kept: each call walks the inputs again. Invalid names an unreadable list, a
 // directory without run documents, or a path that does not exist.

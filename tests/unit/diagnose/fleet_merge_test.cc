@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/report_json.h"
 #include "validate/archive_test_util.h"
 
@@ -43,6 +45,7 @@ std::vector<std::string> Visited(const std::vector<std::string>& inputs, Status*
   std::vector<std::string> out;
   Status s = ForEachInputDocument(inputs, [&](const std::string& p) { out.push_back(p); });
   if (status) *status = s;
+  std::sort(out.begin(), out.end());  // directories are walked in directory order
   return out;
 }
 

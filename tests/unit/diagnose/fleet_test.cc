@@ -308,7 +308,7 @@ TEST(FleetJudgeTest, TheSameNodeInTwoDocumentsIsReportedOnce) {
   FleetReport r = Judge(fleet.docs);
   ASSERT_EQ(r.slow.size(), 1u);
   EXPECT_EQ(r.slow[0].node, "node2");
-  EXPECT_EQ(r.slow[0].sources, (std::vector<std::string>{"doc2", "doc100"}));
+  EXPECT_EQ(r.slow[0].sources, (std::vector<std::string>{"doc100", "doc2"}));
 }
 
 }  // namespace
