@@ -1,0 +1,92 @@
+// `yardstick merge DOC...`: fleet analysis over per-node run documents from many jobs — the peer
+// median and MAD of every figure, outliers, slow nodes, GPUs and NICs — streamed from disk in two
+// passes, in memory that does not grow with the node count (diagnose/fleet.h).
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "core/report_json.h"
+#include "diagnose/fleet_merge.h"
+#include "diagnose/fleet_output.h"
+#include "report/output.h"
+
+namespace ys::cli {
+namespace {
+
+struct MergeArgs {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool json = false;
+  diagnose::MergeOptions options;
+  double min_deficit_pct = 5, isolated_deficit_pct = 10, noise_floor_pct = 0.5;
+};
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<MergeArgs>();
+  sub.add_option("DOC", a->inputs,
+                 "Run documents: files, directories (every run.json and *.run.json under them) or @LIST "
+                 "(a file naming one input a line)")
+      ->required();
+  sub.add_option("-o,--output", a->output, "Also write the fleet document (JSON) to this file");
+  sub.add_flag("--json", a->json, "Print the fleet document as JSON instead of the summary");
+  sub.add_flag("--keep-going", a->options.keep_going,
+               "Skip malformed documents and list them, instead of stopping at the first (exit 2)");
+  sub.add_option("--z", a->options.fleet.z_threshold, "Robust z a figure must be beyond to be flagged")
+      ->default_val(5.0)
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--min-deficit", a->min_deficit_pct,
+                 "...and how much worse than the peer median it must be, in percent")
+      ->default_val(5.0)
+      ->check(CLI::Range(0.0, 100.0));
+  sub.add_option("--isolated-deficit", a->isolated_deficit_pct,
+                 "How much worse a lone figure (not corroborated by its device or node) must be, in percent")
+      ->default_val(10.0)
+      ->check(CLI::Range(0.0, 100.0));
+  sub.add_option("--noise-floor", a->noise_floor_pct,
+                 "Smallest spread assumed, in percent of the median (used when MAD is 0)")
+      ->default_val(0.5)
+      ->check(CLI::Range(0.0, 100.0));
+  sub.add_option("--min-peers", a->options.fleet.min_peers, "Figures a key needs before any is judged")
+      ->default_val(3)
+      ->check(CLI::Range(1, 1 << 30));
+  sub.add_option("--bin-width", a->options.fleet.bin_relative_width,
+                 "Relative width of the histogram bins (bounds the error of median and MAD)")
+      ->default_val(5e-4)
+      ->check(CLI::Range(1e-7, 0.1));
+  return [a] {
+    a->options.fleet.min_deficit = a->min_deficit_pct / 100;
+    a->options.fleet.isolated_deficit = a->isolated_deficit_pct / 100;
+    a->options.fleet.noise_floor = a->noise_floor_pct / 100;
+    auto report = diagnose::MergeFleet(a->inputs, a->options);
+    if (!report.ok()) {
+      Log(LogLevel::kError, "{}", report.status().message());
+      return kExitCannotRun;
+    }
+    for (const auto& s : report->skipped) Log(LogLevel::kWarn, "skipped {}", s.error);
+    auto document = diagnose::ToJson(*report);
+    if (!a->output.empty()) {
+      if (Status s = report::WriteFileAtomic(a->output, DumpJson(document) + "\n"); !s.ok()) {
+        Log(LogLevel::kError, "{}", s.message());
+        return kExitCannotRun;
+      }
+    }
+    if (a->json) {
+      std::cout << DumpJson(document) << "\n";
+    } else {
+      diagnose::WriteFleetSummary(*report, std::cout);
+      if (!a->output.empty()) std::cout << "fleet document: " << a->output << "\n";
+    }
+    return report->Healthy() ? kExitPass : kExitFail;
+  };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("merge",
+                    "Merge per-node run documents: peer median and MAD of every figure, slow nodes, GPUs and NICs",
+                    Setup)
+
+}  // namespace ys::cli

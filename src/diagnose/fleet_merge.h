@@ -1,0 +1,39 @@
+// `yardstick merge`: fleet analysis over per-node run documents from many jobs, streamed from
+// disk twice (fleet.h), never all held at once.
+#ifndef YARDSTICK_DIAGNOSE_FLEET_MERGE_H_
+#define YARDSTICK_DIAGNOSE_FLEET_MERGE_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/report.h"
+#include "core/status.h"
+#include "diagnose/fleet.h"
+
+namespace ys::diagnose {
+
+// Calls visit(path) for each run document the inputs name:
+//   FILE    itself (whatever its name);
+//   DIR     every run.json or *.run.json under it, recursively, in directory order;
+//   @LIST   each line of LIST (blank lines and lines starting with # ignored), itself an input.
+// Paths are not kept: each call walks the inputs again. Invalid names an unreadable list, a
+// directory without run documents, or a path that does not exist.
+Status ForEachInputDocument(const std::vector<std::string>& inputs,
+                            const std::function<void(const std::string& path)>& visit);
+
+// Reads and checks one run document. Invalid names the file and the field.
+Result<RunDocument> ReadRunDocument(const std::string& path);
+
+struct MergeOptions {
+  FleetOptions fleet;
+  bool keep_going = false;  // skip malformed documents (listed in the report) instead of failing
+};
+
+// Both passes. Fails on the first malformed document unless keep_going; fails when no document
+// could be read.
+Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const MergeOptions& options);
+
+}  // namespace ys::diagnose
+
+#endif  // YARDSTICK_DIAGNOSE_FLEET_MERGE_H_
