@@ -108,13 +108,13 @@ struct FleetJudge::Verdict {
 void FleetJudge::AddDocument(const RunDocument& doc, const std::string& source) {
   ++documents_;
   std::map<std::string, std::vector<Scored>> by_node;
-  ForEachMeasurement(doc, [&](const Measurement& m) {
+  ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node_name) {
     ++figures_;
     auto it = stats_.find(ComparisonKey(m));
     if (it == stats_.end()) return;  // not seen in pass 1: the document changed in between
     FigureScore score = ScoreFigure(it->second, m.value);
     if (!score.judged) return;
-    by_node[NodeOf(m, doc.host.hostname)].push_back({&it->second, EntityOf(m), m.value, score});
+    by_node[NodeOf(m, node_name)].push_back({&it->second, EntityOf(m), m.value, score});
   });
   for (const auto& [node, figures] : by_node) JudgeNode(node, figures, source);
 }

@@ -165,12 +165,24 @@ class FleetJudge {
   std::vector<FlaggedFigure> flagged_;
 };
 
-// Every measurement of a run document: the top-level ones, then each benchmark's.
+// Every per-node measurement of a run document with the node it belongs to: a one-node
+// document's own (top-level, then each benchmark's) under its host name; a multi-rank
+// document's per-node benchmarks under each node's name. A multi-rank document's top-level
+// benchmarks are job-wide figures (a collective across nodes), not any one node's: they are
+// left out.
 template <typename F>
 void ForEachMeasurement(const RunDocument& doc, F&& f) {
-  for (const auto& m : doc.measurements) f(m);
-  for (const auto& b : doc.benchmarks) {
-    for (const auto& m : b.measurements) f(m);
+  if (doc.nodes.empty()) {
+    for (const auto& m : doc.measurements) f(m, doc.host.hostname);
+    for (const auto& b : doc.benchmarks) {
+      for (const auto& m : b.measurements) f(m, doc.host.hostname);
+    }
+    return;
+  }
+  for (const auto& n : doc.nodes) {
+    for (const auto& b : n.benchmarks) {
+      for (const auto& m : b.measurements) f(m, n.hostname);
+    }
   }
 }
 

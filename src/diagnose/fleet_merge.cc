@@ -110,7 +110,7 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
       return;
     }
     ++read;
-    ForEachMeasurement(*doc, [&](const Measurement& m) { accumulator.Add(m); });
+    ForEachMeasurement(*doc, [&](const Measurement& m, const std::string&) { accumulator.Add(m); });
   }));
   YS_RETURN_IF_ERROR(first_error);
   if (read == 0) return Status::Invalid("no run document could be read from the inputs");

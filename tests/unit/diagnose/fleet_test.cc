@@ -211,7 +211,7 @@ Fleet MakeFleet(int nodes, Fleet faults, uint64_t seed) {
 
 FleetReport Judge(const std::vector<RunDocument>& docs, FleetOptions o = {}) {
   FleetAccumulator acc(o);
-  for (const auto& d : docs) ForEachMeasurement(d, [&](const Measurement& m) { acc.Add(m); });
+  for (const auto& d : docs) ForEachMeasurement(d, [&](const Measurement& m, const std::string&) { acc.Add(m); });
   FleetJudge judge(acc.Finalize(), o);
   for (size_t i = 0; i < docs.size(); ++i) judge.AddDocument(docs[i], "doc" + std::to_string(i));
   return judge.Finish();
@@ -309,6 +309,39 @@ TEST(FleetJudgeTest, TheSameNodeInTwoDocumentsIsReportedOnce) {
   ASSERT_EQ(r.slow.size(), 1u);
   EXPECT_EQ(r.slow[0].node, "node2");
   EXPECT_EQ(r.slow[0].sources, (std::vector<std::string>{"doc100", "doc2"}));
+}
+
+}  // namespace
+}  // namespace ys::diagnose
+
+namespace ys::diagnose {
+namespace {
+
+// A multi-rank document (yardstick run across ranks) holds each node's figures under nodes[]:
+// they belong to that node; its job-wide top-level figures belong to no node.
+TEST(FleetMeasurementsTest, MultiRankDocumentsAttributeFiguresToTheirNodes) {
+  RunDocument doc;
+  doc.host.hostname = "node0";
+  BenchmarkResult job_wide;
+  job_wide.measurements.push_back(Figure("coll.all_reduce.busbw", 40));
+  doc.benchmarks.push_back(job_wide);
+  for (std::string host : {"node0", "node1"}) {
+    NodeReport n{.hostname = host};
+    BenchmarkResult b;
+    b.measurements.push_back(Figure("mem.stream.triad", host == "node0" ? 100 : 90));
+    n.benchmarks.push_back(b);
+    doc.nodes.push_back(n);
+  }
+  std::vector<std::pair<std::string, double>> seen;
+  ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node) { seen.emplace_back(node, m.value); });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, double>>{{"node0", 100}, {"node1", 90}}));
+
+  RunDocument single;
+  single.host.hostname = "solo";
+  single.benchmarks.push_back(job_wide);
+  seen.clear();
+  ForEachMeasurement(single, [&](const Measurement& m, const std::string& node) { seen.emplace_back(node, m.value); });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, double>>{{"solo", 40}}));
 }
 
 }  // namespace
