@@ -13,9 +13,10 @@
 //     elements are summed over the ranks (`#wrong`; any makes the unit fail, YS-BENCH-001);
 //   - the table has nccl-tests' columns and footer lines (Out of bounds values, Avg bus
 //     bandwidth = mean busbw over every row, both placements).
-// --pairwise adds the same measurement at the largest size over every pair of ranks (ring
-// neighbours on large jobs), each pair a sub-communicator, pairs of one round at once, and flags
-// a pair far below the others (YS-BENCH-003).
+// --pairwise adds the same measurement (out of place) at the largest size over every pair of
+// ranks (ring neighbours on large jobs), each pair a sub-communicator, the pairs of one round at
+// once, each round three times with the median kept per pair; it flags a pair far below the
+// others (YS-BENCH-003).
 //
 // Backends: --backend cpu = MPI on host buffers, gpu = NCCL on device buffers, auto = NCCL when
 // every rank can use it, else MPI (the reason is kept as evidence). Every rank of the job calls

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# yardstick's MPI collectives side by side with the Intel MPI Benchmarks (IMB-MPI1) on this
+# machine, in one go: same collectives, same message sizes, same rank count, same iteration
+# count, alternating runs; prints the median time per op of each and the ratio yardstick/IMB
+# (time: 1.00 = the harness adds nothing, below 1 = yardstick measured less time).
+#
+#   IMB_SRC=/path/to/mpi-benchmarks bench/coll_vs_imb.sh [build/yardstick]
+#
+# IMB_SRC is a checkout of github.com/intel/mpi-benchmarks; it is copied to a scratch folder and
+# IMB-MPI1 built there with mpicc/mpicxx and our release flags (-O2 -g instead of IMB's -O0
+# -Werror). Nothing is downloaded. Environment: NP (ranks, 4), SIZES (yardstick --sizes,
+# 1K:4M:x16), ITERS (timed iterations, 20), REPEATS (alternating runs of each tool, 5).
+#
+# What is compared: yardstick's time_us (nccl-tests method: one wall-clock timer around ITERS
+# back-to-back calls, divided by ITERS, averaged over the ranks) and IMB's t_avg (per-call
+# MPI_Wtime summed, averaged over the ranks) run with -sync off (no barrier between calls, as
+# nccl-tests), -iter_policy off (exactly ITERS calls) and -root_shift off (root 0).
+# Sizes: yardstick's size is nccl-tests' (the whole array for all_gather, reduce_scatter and
+# alltoall); IMB's message is the per-rank chunk there, so IMB runs those at size / NP.
+set -euo pipefail
+bin=$(realpath "${1:-build/yardstick}")
+: "${IMB_SRC:?set IMB_SRC to a checkout of github.com/intel/mpi-benchmarks}"
+np=${NP:-4} sizes=${SIZES:-1K:4M:x16} iters=${ITERS:-20} repeats=${REPEATS:-5}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+mpi() { mpirun --allow-run-as-root --oversubscribe -np "$np" "$@"; }
+
+cp -r "$IMB_SRC" "$work/imb"
+sed -i 's/-g -O0 -Wall -Werror/-g -O2 -Wall/; s/-g -O0 -Wall -Wextra -Werror/-g -O2 -Wall -Wextra/' "$work/imb/src_cpp/Makefile"
+make -s -C "$work/imb" IMB-MPI1 CC=mpicc CXX=mpicxx >"$work/imb-build.log" 2>&1 \
+  || { tail -20 "$work/imb-build.log"; echo "IMB-MPI1 did not build" >&2; exit 2; }
+imb=$work/imb/IMB-MPI1
+
+# The byte sizes of the sweep, and IMB's message lengths for both groups.
+python3 - "$sizes" "$np" "$work" <<'EOF'
+import sys
+spec, np, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def parse(t):
+    m = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(t[:-1]) * m[t[-1]] if t[-1] in m else int(t)
+lo, hi, step = spec.split(":")
+sizes, s = [], parse(lo)
+while s <= parse(hi):
+    sizes.append(s)
+    s = s * int(step[1:]) if step[0] == "x" else s + parse(step[1:])
+open(f"{work}/whole.txt", "w").write("".join(f"{s}\n" for s in sizes))
+open(f"{work}/chunk.txt", "w").write("".join(f"{s // np}\n" for s in sizes))
+EOF
+
+imb_opts=(-npmin "$np" -iter "$iters" -iter_policy off -sync off -root_shift off -zero_size off -time 600 -mem 4)
+for r in $(seq "$repeats"); do
+  mpi "$bin" bench --filter 'coll.*' --backend cpu --sizes "$sizes" --iters "$iters" --warmup 1 --json \
+    >"$work/ys.$r.json" 2>"$work/ys.$r.err" || { cat "$work/ys.$r.err" >&2; exit 2; }
+  mpi "$imb" Allreduce Bcast Reduce Sendrecv -msglen "$work/whole.txt" "${imb_opts[@]}" >"$work/imb.whole.$r.txt" 2>&1
+  mpi "$imb" Allgather Reduce_scatter_block Alltoall -msglen "$work/chunk.txt" "${imb_opts[@]}" >"$work/imb.chunk.$r.txt" 2>&1
+done
+
+echo "# yardstick $("$bin" version 2>/dev/null | head -1) vs IMB-MPI1 ($IMB_SRC), $(mpirun --version | head -1)"
+echo "# $np ranks on $(nproc) CPUs, $iters iterations, median of $repeats alternating runs; time per op in us"
+python3 - "$work" "$repeats" "$np" <<'EOF'
+import json, statistics, sys
+work, repeats, np = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+imb_name = {"all_reduce": "Allreduce", "broadcast": "Bcast", "reduce": "Reduce", "sendrecv": "Sendrecv",
+            "all_gather": "Allgather", "reduce_scatter": "Reduce_scatter_block", "alltoall": "Alltoall"}
+split = {"all_gather", "reduce_scatter", "alltoall"}
+ys, imb = {}, {}
+for r in range(1, repeats + 1):
+    doc = json.load(open(f"{work}/ys.{r}.json"))
+    for b in doc["benchmarks"]:
+        for m in b["measurements"]:
+            p = m["params"]
+            if m["name"].endswith(".time_us") and ".pair" not in m["name"] and p.get("inplace") == "0":
+                ys.setdefault((m["name"].split(".")[1], int(p["size"])), []).append(m["value"])
+    for group in ("whole", "chunk"):
+        bench = None
+        for line in open(f"{work}/imb.{group}.{r}.txt"):
+            if line.startswith("# Benchmarking "):
+                bench = line.split()[2]
+            elif bench and line.split() and line.split()[0].isdigit():
+                f = line.split()
+                imb.setdefault((bench, int(f[0])), []).append(float(f[4]))  # t_avg[usec]
+print(f"{'collective':<15} {'size(B)':>10} {'yardstick_us':>13} {'imb_us':>10} {'ratio':>6}")
+ratios = []
+for (coll, size), times in sorted(ys.items()):
+    key = (imb_name[coll], size // np if coll in split else size)
+    if key not in imb:
+        continue
+    y, i = statistics.median(times), statistics.median(imb[key])
+    ratios.append(y / i)
+    print(f"{coll:<15} {size:>10} {y:>13.2f} {i:>10.2f} {y / i:>6.2f}")
+if ratios:
+    print(f"# median ratio over {len(ratios)} (collective, size) pairs: {statistics.median(ratios):.2f}")
+EOF
