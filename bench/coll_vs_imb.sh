@@ -14,7 +14,8 @@
 # What is compared: yardstick's time_us (nccl-tests method: one wall-clock timer around ITERS
 # back-to-back calls, divided by ITERS, averaged over the ranks) and IMB's t_avg (per-call
 # MPI_Wtime summed, averaged over the ranks) run with -sync off (no barrier between calls, as
-# nccl-tests), -iter_policy off (exactly ITERS calls) and -root_shift off (root 0).
+# nccl-tests), -iter_policy off (exactly ITERS calls), -root_shift off (root 0) and -off_cache -1
+# (rotating buffers, as nccl-tests and yardstick rotate the buffer offset per iteration).
 # Sizes: yardstick's size is nccl-tests' (the whole array for all_gather, reduce_scatter and
 # alltoall); IMB's message is the per-rank chunk there, so IMB runs those at size / NP.
 set -euo pipefail
@@ -46,7 +47,7 @@ open(f"{work}/whole.txt", "w").write("".join(f"{s}\n" for s in sizes))
 open(f"{work}/chunk.txt", "w").write("".join(f"{s // np}\n" for s in sizes))
 EOF
 
-imb_opts=(-npmin "$np" -iter "$iters" -iter_policy off -sync off -root_shift off -zero_size off -time 600 -mem 4)
+imb_opts=(-npmin "$np" -iter "$iters" -iter_policy off -sync off -root_shift off -off_cache -1 -zero_size off -time 600 -mem 4)
 for r in $(seq "$repeats"); do
   mpi "$bin" bench --filter 'coll.*' --backend cpu --sizes "$sizes" --iters "$iters" --warmup 1 --json \
     >"$work/ys.$r.json" 2>"$work/ys.$r.err" || { cat "$work/ys.$r.err" >&2; exit 2; }
