@@ -18,7 +18,9 @@
 # nccl-tests), -iter_policy off (exactly ITERS calls) and -root_shift off (root 0). Both run
 # cache-hot: yardstick is run one size per invocation, so its per-iteration buffer rotation
 # (nccl-tests') has a single position, and IMB runs without -off_cache (its default). The ratio
-# then isolates what each harness adds around the same MPI call.
+# then isolates what each harness adds around the same MPI call. Each tool runs one collective
+# per process: Open MPI's state after one collective changes the next one's speed (after an
+# MPI_Allreduce, MPI_Reduce_scatter_block at 1 MiB takes 2-4x longer, in IMB as in yardstick).
 # Sizes: yardstick's size is nccl-tests' (the whole array for all_gather, reduce_scatter and
 # alltoall); IMB's message is the per-rank chunk there, so IMB runs those at size / NP.
 set -euo pipefail
@@ -51,13 +53,17 @@ open(f"{work}/chunk.txt", "w").write("".join(f"{s // np}\n" for s in sizes))
 EOF
 
 imb_opts=(-npmin "$np" -iter "$iters" -iter_policy off -sync off -root_shift off -zero_size off -time 600 -mem 4)
+declare -A imb_name=([all_reduce]=Allreduce [broadcast]=Bcast [reduce]=Reduce [sendrecv]=Sendrecv
+                     [all_gather]=Allgather [reduce_scatter]=Reduce_scatter_block [alltoall]=Alltoall)
 for r in $(seq "$repeats"); do
-  while read -r size; do
-    mpi "$bin" bench --filter 'coll.*' --backend cpu --sizes "$size" --iters "$iters" --warmup 5 --json \
-      >"$work/ys.$r.$size.json" 2>"$work/ys.$r.err" || { cat "$work/ys.$r.err" >&2; exit 2; }
-  done <"$work/whole.txt"
-  mpi "$imb" Allreduce Bcast Reduce Sendrecv -msglen "$work/whole.txt" "${imb_opts[@]}" >"$work/imb.whole.$r.txt" 2>&1
-  mpi "$imb" Allgather Reduce_scatter_block Alltoall -msglen "$work/chunk.txt" "${imb_opts[@]}" >"$work/imb.chunk.$r.txt" 2>&1
+  for c in "${!imb_name[@]}"; do
+    case $c in all_gather|reduce_scatter|alltoall) lens=$work/chunk.txt ;; *) lens=$work/whole.txt ;; esac
+    while read -r size; do
+      mpi "$bin" bench --filter "coll.$c" --backend cpu --sizes "$size" --iters "$iters" --warmup 5 --json \
+        >"$work/ys.$r.$c.$size.json" 2>"$work/ys.err" || { cat "$work/ys.err" >&2; exit 2; }
+    done <"$work/whole.txt"
+    mpi "$imb" "${imb_name[$c]}" -msglen "$lens" "${imb_opts[@]}" >"$work/imb.$r.$c.txt" 2>&1
+  done
 done
 
 echo "# yardstick $("$bin" version 2>/dev/null | head -1) vs IMB-MPI1 ($IMB_SRC), $(mpirun --version | head -1)"
@@ -70,16 +76,16 @@ imb_name = {"all_reduce": "Allreduce", "broadcast": "Bcast", "reduce": "Reduce",
 split = {"all_gather", "reduce_scatter", "alltoall"}
 ys, imb = {}, {}
 for r in range(1, repeats + 1):
-    for size in open(f"{work}/whole.txt").read().split():
-        doc = json.load(open(f"{work}/ys.{r}.{size}.json"))
-        for b in doc["benchmarks"]:
-            for m in b["measurements"]:
-                p = m["params"]
-                if m["name"].endswith(".time_us") and ".pair" not in m["name"] and p.get("inplace") == "0":
-                    ys.setdefault((m["name"].split(".")[1], int(p["size"])), []).append(m["value"])
-    for group in ("whole", "chunk"):
+    for coll in imb_name:
+        for size in open(f"{work}/whole.txt").read().split():
+            doc = json.load(open(f"{work}/ys.{r}.{coll}.{size}.json"))
+            for b in doc["benchmarks"]:
+                for m in b["measurements"]:
+                    p = m["params"]
+                    if m["name"].endswith(".time_us") and ".pair" not in m["name"] and p.get("inplace") == "0":
+                        ys.setdefault((coll, int(p["size"])), []).append(m["value"])
         bench = None
-        for line in open(f"{work}/imb.{group}.{r}.txt"):
+        for line in open(f"{work}/imb.{r}.{coll}.txt"):
             if line.startswith("# Benchmarking "):
                 bench = line.split()[2]
             elif bench and line.split() and line.split()[0].isdigit():

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 
 #include "comm/collective_data.h"
@@ -28,6 +29,30 @@
 namespace ys::comm {
 
 enum class BufferKind { kSend, kRecv };
+
+// Anonymous private memory from mmap: page-aligned, zero-filled, unmapped on destruction.
+// Host buffers and the data check's staging use it rather than malloc so that the benchmark's
+// own large allocations leave the heap (and glibc's dynamic mmap and trim thresholds) as a
+// plain MPI program would have them: the MPI library allocates its temporaries there.
+class MappedBuffer {
+ public:
+  static Result<MappedBuffer> Map(size_t bytes);
+  MappedBuffer() = default;
+  MappedBuffer(MappedBuffer&& o) noexcept { *this = std::move(o); }
+  MappedBuffer& operator=(MappedBuffer&& o) noexcept;
+  MappedBuffer(const MappedBuffer&) = delete;
+  MappedBuffer& operator=(const MappedBuffer&) = delete;
+  ~MappedBuffer();
+  char* data() const { return data_; }
+  size_t bytes() const { return bytes_; }
+  // Makes the buffer at least `bytes` long (contents lost when it grows).
+  Status Grow(size_t bytes);
+
+ private:
+  char* data_ = nullptr;
+  size_t bytes_ = 0;     // usable
+  size_t mapped_ = 0;    // rounded up to pages
+};
 
 // Where a collective's input or output lies: a buffer and a byte offset into it.
 struct BufferRegion {
@@ -77,6 +102,7 @@ class CollectiveBackend {
   friend Status PrepareData(CollectiveBackend&, const CollectiveOp&, bool, uint32_t);
   friend Result<int64_t> CheckData(CollectiveBackend&, const CollectiveOp&, bool, uint32_t);
   std::optional<size_t> corrupt_index_;
+  MappedBuffer staging_;  // host copy of an input or output for the data check
 };
 
 // Zeroes the receive buffer and writes this rank's input for check round `seed` where `op` reads

@@ -36,15 +36,6 @@ void Bf16Sum(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) b[i] = FloatToBfloat16(Bfloat16ToFloat(a[i]) + Bfloat16ToFloat(b[i]));
 }
 
-// Page-aligned host memory, freed on destruction.
-struct AlignedBuffer {
-  struct Free {
-    void operator()(char* p) const { std::free(p); }
-  };
-  std::unique_ptr<char, Free> data;
-  size_t bytes = 0;
-};
-
 class MpiCollectives final : public CollectiveBackend {
  public:
   MpiCollectives(MPI_Comm comm, MPI_Op bf16_sum) : comm_(comm), bf16_sum_(bf16_sum) {
@@ -71,14 +62,10 @@ class MpiCollectives final : public CollectiveBackend {
   bool Supports(DataType) const override { return true; }
 
   Status Reserve(size_t bytes) override {
-    for (AlignedBuffer* b : {&send_, &recv_}) {
-      if (b->bytes >= bytes) continue;
-      size_t rounded = (bytes + 4095) / 4096 * 4096;
-      char* p = static_cast<char*>(std::aligned_alloc(4096, rounded == 0 ? 4096 : rounded));
-      if (p == nullptr) return Status::Io("cannot allocate " + std::to_string(bytes) + " bytes of host memory");
-      std::memset(p, 0, rounded);  // first touch on this rank's NUMA node
-      b->data.reset(p);
-      b->bytes = bytes;
+    for (MappedBuffer* b : {&send_, &recv_}) {
+      if (b->bytes() >= bytes && b->data() != nullptr) continue;
+      YS_RETURN_IF_ERROR(b->Grow(bytes));
+      std::memset(b->data(), 0, bytes);  // first touch here, on this rank's NUMA node, not in a timed call
     }
     return Status::Ok();
   }
@@ -118,9 +105,9 @@ class MpiCollectives final : public CollectiveBackend {
   }
 
  private:
-  char* Base(BufferKind b) const { return (b == BufferKind::kSend ? send_ : recv_).data.get(); }
+  char* Base(BufferKind b) const { return (b == BufferKind::kSend ? send_ : recv_).data(); }
   Status CheckRange(BufferKind b, size_t offset, size_t bytes) const {
-    size_t have = (b == BufferKind::kSend ? send_ : recv_).bytes;
+    size_t have = (b == BufferKind::kSend ? send_ : recv_).bytes();
     if (offset + bytes > have) {
       return Status::Internal("collective buffer access [" + std::to_string(offset) + ", " +
                               std::to_string(offset + bytes) + ") beyond its " + std::to_string(have) + " bytes");
@@ -132,12 +119,12 @@ class MpiCollectives final : public CollectiveBackend {
   MPI_Op bf16_sum_;
   int rank_ = 0;
   int size_ = 1;
-  AlignedBuffer send_, recv_;
+  MappedBuffer send_, recv_;
 };
 
 Status MpiCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shift) {
   const size_t need = shift + op.counts.size_bytes();
-  if (need > send_.bytes || need > recv_.bytes) {
+  if (need > send_.bytes() || need > recv_.bytes()) {
     return Status::Internal("collective of " + std::to_string(op.counts.size_bytes()) +
                             " bytes at offset " + std::to_string(shift) + " exceeds the reserved buffers");
   }
@@ -148,8 +135,8 @@ Status MpiCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shif
   const bool bf16 = op.dtype == DataType::kBfloat16;
   MPI_Datatype dt = bf16 ? MPI_UINT16_T : MPI_FLOAT;
   MPI_Op sum = bf16 ? bf16_sum_ : MPI_SUM;
-  char* send = send_.data.get() + shift;
-  char* recv = recv_.data.get() + shift;
+  char* send = send_.data() + shift;
+  char* recv = recv_.data() + shift;
   const int count = static_cast<int>(op.counts.param_count);
   const void* in = in_place ? MPI_IN_PLACE : send;
   switch (op.collective) {
