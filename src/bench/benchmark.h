@@ -71,6 +71,7 @@ struct BenchOptions {
   bool direct_io = false;             // --direct: O_DIRECT for the storage benchmark
   Profile profile = Profile::kFull;
   std::string data_dir;               // where specs/ is
+  std::vector<std::string> dtypes;    // --dtype for the collectives (float, bfloat16); empty = float
 };
 
 // Everything a benchmark may use. Borrowed references; the caller keeps them alive.

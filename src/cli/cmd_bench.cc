@@ -25,6 +25,7 @@ struct BenchArgs {
   std::string path;
   bool direct = false;
   std::string data;
+  std::vector<std::string> dtypes;
   bool json = false;
   std::string junit;
   std::string out;
@@ -47,6 +48,8 @@ Action Setup(CLI::App& sub) {
                "Also run the collectives over every pair of ranks to localise a slow node or link");
   sub.add_option("--path", a->path, "Directory for the storage benchmark (it is skipped without one)");
   sub.add_flag("--direct", a->direct, "Storage benchmark with O_DIRECT (bypass the page cache)");
+  sub.add_option("--dtype", a->dtypes, "Element types of the collectives: float (default), bfloat16")
+      ->delimiter(',');
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
   sub.add_flag("--json", a->json, "Print the run document as JSON instead of the tables");
   sub.add_option("--junit", a->junit, "Also write JUnit XML to this file");
@@ -77,6 +80,7 @@ Action Setup(CLI::App& sub) {
     o.storage_path = a->path;
     o.direct_io = a->direct;
     o.data_dir = DataDir(a->data);
+    o.dtypes = a->dtypes;
 
     host::Host host = host::Host::Live();
     auto comm = comm::OpenCommunicator(host.env());

@@ -1,0 +1,22 @@
+// coll.all_gather: nccl-tests' all_gather_perf measurement over every rank of the job (bench/coll/sweep.h).
+#include "bench/coll/sweep.h"
+
+namespace ys::bench {
+namespace {
+
+class AllGatherBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    return coll::RunCollectiveSweep(ctx, comm::Collective::kAllGather);
+  }
+  bool RunsOnAllRanks() const override { return true; }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(AllGatherBenchmark,
+                      {.id = "coll.all_gather",
+                       .summary = "Every rank's chunk gathered on every rank (nccl-tests all_gather_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
+                       .needs = {Need::kMpi}})
+
+}  // namespace ys::bench

@@ -1,0 +1,22 @@
+// coll.all_reduce: nccl-tests' all_reduce_perf measurement over every rank of the job (bench/coll/sweep.h).
+#include "bench/coll/sweep.h"
+
+namespace ys::bench {
+namespace {
+
+class AllReduceBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    return coll::RunCollectiveSweep(ctx, comm::Collective::kAllReduce);
+  }
+  bool RunsOnAllRanks() const override { return true; }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(AllReduceBenchmark,
+                      {.id = "coll.all_reduce",
+                       .summary = "Sum across all ranks, result on every rank (nccl-tests all_reduce_perf): time, algbw, busbw = algbw x 2(n-1)/n, data check",
+                       .needs = {Need::kMpi}})
+
+}  // namespace ys::bench

@@ -1,0 +1,22 @@
+// coll.broadcast: nccl-tests' broadcast_perf measurement over every rank of the job (bench/coll/sweep.h).
+#include "bench/coll/sweep.h"
+
+namespace ys::bench {
+namespace {
+
+class BroadcastBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    return coll::RunCollectiveSweep(ctx, comm::Collective::kBroadcast);
+  }
+  bool RunsOnAllRanks() const override { return true; }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(BroadcastBenchmark,
+                      {.id = "coll.broadcast",
+                       .summary = "Root's buffer copied to every rank (nccl-tests broadcast_perf): time, algbw, busbw = algbw, data check",
+                       .needs = {Need::kMpi}})
+
+}  // namespace ys::bench

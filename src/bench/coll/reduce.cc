@@ -1,0 +1,22 @@
+// coll.reduce: nccl-tests' reduce_perf measurement over every rank of the job (bench/coll/sweep.h).
+#include "bench/coll/sweep.h"
+
+namespace ys::bench {
+namespace {
+
+class ReduceBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    return coll::RunCollectiveSweep(ctx, comm::Collective::kReduce);
+  }
+  bool RunsOnAllRanks() const override { return true; }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(ReduceBenchmark,
+                      {.id = "coll.reduce",
+                       .summary = "Sum across ranks onto the root (nccl-tests reduce_perf): time, algbw, busbw = algbw, data check",
+                       .needs = {Need::kMpi}})
+
+}  // namespace ys::bench

@@ -1,0 +1,22 @@
+// coll.reduce_scatter: nccl-tests' reduce_scatter_perf measurement over every rank of the job (bench/coll/sweep.h).
+#include "bench/coll/sweep.h"
+
+namespace ys::bench {
+namespace {
+
+class ReduceScatterBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    return coll::RunCollectiveSweep(ctx, comm::Collective::kReduceScatter);
+  }
+  bool RunsOnAllRanks() const override { return true; }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(ReduceScatterBenchmark,
+                      {.id = "coll.reduce_scatter",
+                       .summary = "Sum across ranks, one chunk per rank (nccl-tests reduce_scatter_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
+                       .needs = {Need::kMpi}})
+
+}  // namespace ys::bench

@@ -1,0 +1,22 @@
+// coll.sendrecv: nccl-tests' sendrecv_perf measurement over every rank of the job (bench/coll/sweep.h).
+#include "bench/coll/sweep.h"
+
+namespace ys::bench {
+namespace {
+
+class SendRecvBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    return coll::RunCollectiveSweep(ctx, comm::Collective::kSendRecv);
+  }
+  bool RunsOnAllRanks() const override { return true; }
+};
+
+}  // namespace
+
+YS_REGISTER_BENCHMARK(SendRecvBenchmark,
+                      {.id = "coll.sendrecv",
+                       .summary = "Each rank sends to rank+1 and receives from rank-1 (nccl-tests sendrecv_perf): time, algbw, busbw = algbw, data check",
+                       .needs = {Need::kMpi}})
+
+}  // namespace ys::bench
