@@ -103,6 +103,8 @@ TEST(StreamTest, LiveUnitReportsEveryKernelWithItsParams) {
     EXPECT_FALSE(m->params.at("numa_node").empty());
     EXPECT_FALSE(m->params.at("threads").empty());
     EXPECT_TRUE(m->params.count("best"));
+    // 1 MiB is below 4 x any server's last-level cache, and the params say so.
+    EXPECT_EQ(m->params.at("array_rule").rfind("--sizes", 0), 0u);
     EXPECT_EQ(m->params.at("bytes_per_pass"),
               std::to_string(StreamBytes(std::string(k) == "copy" || std::string(k) == "scale"
                                              ? StreamKernel::kCopy
