@@ -21,10 +21,10 @@
 # then isolates what each harness adds around the same MPI call. Each tool runs one collective
 # per process: Open MPI's state after one collective changes the next one's speed (after an
 # MPI_Allreduce, MPI_Reduce_scatter_block at 1 MiB takes 2-4x longer, in IMB as in yardstick),
-# so both get a fresh process per collective and size. IMB initialises MPI at yardstick's thread
-# level (-thread_level funneled: yardstick calls MPI_Init_thread(MPI_THREAD_FUNNELED)); with
-# Open MPI 4.1 that level alone costs about 0.1 us per small collective against plain MPI_Init
-# (IMB's and nccl-tests' default). IMB_THREAD_LEVEL=single shows that difference.
+# so both get a fresh process per collective and size. Both initialise MPI plainly (MPI_Init,
+# thread level single: IMB's and nccl-tests' default, and yardstick's); with Open MPI 4.1 asking
+# for MPI_THREAD_FUNNELED alone costs about 0.1 us per small collective, which
+# IMB_THREAD_LEVEL=funneled shows.
 # Sizes: yardstick's size is nccl-tests' (the whole array for all_gather, reduce_scatter and
 # alltoall); IMB's message is the per-rank chunk there, so IMB runs those at size / NP.
 set -euo pipefail
@@ -56,7 +56,7 @@ open(f"{work}/whole.txt", "w").write("".join(f"{s}\n" for s in sizes))
 open(f"{work}/chunk.txt", "w").write("".join(f"{s // np}\n" for s in sizes))
 EOF
 
-imb_opts=(-thread_level "${IMB_THREAD_LEVEL:-funneled}" -npmin "$np" -iter "$iters" -iter_policy off -sync off
+imb_opts=(-thread_level "${IMB_THREAD_LEVEL:-single}" -npmin "$np" -iter "$iters" -iter_policy off -sync off
           -root_shift off -zero_size off -time 600 -mem 4)
 declare -A imb_name=([all_reduce]=Allreduce [broadcast]=Bcast [reduce]=Reduce [sendrecv]=Sendrecv
                      [all_gather]=Allgather [reduce_scatter]=Reduce_scatter_block [alltoall]=Alltoall)
@@ -74,7 +74,7 @@ done
 
 echo "# yardstick $("$bin" version 2>/dev/null | head -1) vs IMB-MPI1 ($IMB_SRC), $(mpirun --version | head -1)"
 echo "# $np ranks on $(nproc) CPUs, $iters iterations, median of $repeats alternating runs, one process per"
-echo "# collective and size; IMB -thread_level ${IMB_THREAD_LEVEL:-funneled}; time per op in us; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# collective and size; IMB -thread_level ${IMB_THREAD_LEVEL:-single}; time per op in us; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work" "$repeats" "$np" <<'EOF'
 import json, statistics, sys
 work, repeats, np = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

@@ -20,6 +20,7 @@
 #define YARDSTICK_BENCH_BENCHMARK_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -92,6 +93,13 @@ class BenchContext {
   int Warmup(int unit_default) const { return options_.warmup >= 0 ? options_.warmup : unit_default; }
   int Iters(int unit_default) const { return options_.iters > 0 ? options_.iters : unit_default; }
   bool quick() const { return options_.profile == Profile::kQuick; }
+  // A long unit reports progress ("4M out-of-place"): the job's watchdog then times each piece
+  // of work, not the whole unit, so --timeout bounds how long a rank may be silent, not how
+  // long a sweep may take. No-op unless the job set a listener.
+  void Progress(const std::string& what) const {
+    if (on_progress_) on_progress_(what);
+  }
+  void set_on_progress(std::function<void(const std::string&)> f) { on_progress_ = std::move(f); }
   // Whether the operator allows this backend: kAuto allows both.
   bool Allows(Backend b) const { return options_.backend == Backend::kAuto || options_.backend == b; }
 
@@ -100,6 +108,7 @@ class BenchContext {
   comm::Communicator& comm_;
   const BenchOptions& options_;
   comm::LaunchInfo launch_;
+  std::function<void(const std::string&)> on_progress_;
   mutable std::once_flag topo_once_;
   mutable std::unique_ptr<Result<host::Topology>> topo_;
 };

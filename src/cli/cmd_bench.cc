@@ -57,8 +57,8 @@ Action Setup(CLI::App& sub) {
                  "Keep the run document in this file, updated after every benchmark (a run that "
                  "dies keeps what it measured)");
   sub.add_option("--timeout", a->timeout_s,
-                 "Seconds one benchmark or gather may take before the run ends, naming the ranks "
-                 "that stopped answering (0: no limit)")
+                 "Seconds a step may run without progress (a gather, a check pass, one size of a "
+                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)")
       ->check(CLI::NonNegativeNumber);
   return [a] {
     bench::BenchOptions o;

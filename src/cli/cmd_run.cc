@@ -42,8 +42,8 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
   sub.add_flag("--no-bench", a->no_bench, "Only the preflight, no benchmarks");
   sub.add_option("--timeout", a->timeout_s,
-                 "Seconds one step (a check pass, a benchmark, a gather) may take before the run "
-                 "ends, naming the ranks that stopped answering (0: no limit)")
+                 "Seconds a step may run without progress (a gather, a check pass, one size of a "
+                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)")
       ->check(CLI::NonNegativeNumber);
   return [a] {
     host::Host live = host::Host::Live();

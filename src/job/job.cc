@@ -338,6 +338,8 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
 
   if (o.bench) {
     bench::BenchContext ctx(live, comm, *o.bench, launch);
+    std::string current;
+    ctx.set_on_progress([&](const std::string& what) { dog.Enter(current + ": " + what); });
     if (rank == 0) state->Update([&](RunDocument& doc) { AddWarnings(doc, bench::SessionWarnings(ctx)); });
     for (const std::string& id : bench::SelectedBenchmarks(*o.bench)) {
       const RegisteredUnit* unit = UnitRegistry::Global().Find(id);
@@ -347,6 +349,7 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
       std::string payload;
       if (state) state->Starting(id);
       if (all_ranks || leader) {
+        current = id;
         BenchmarkResult r = InStep(dog, id, [&] { return bench::RunBenchmark(ctx, id); });
         payload = DumpJson(ToJson(r));
       }

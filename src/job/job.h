@@ -28,7 +28,9 @@ struct JobOptions {
   std::string command = "run";
   std::optional<checks::PreflightOptions> preflight;  // unset: no checks
   std::optional<bench::BenchOptions> bench;           // unset: no benchmarks
-  double timeout_s = 600;  // the longest one step (a unit, a gather) may take; <= 0: no limit
+  // The longest one step (a gather, a unit, or the piece of a unit between two progress
+  // reports, such as one size of a collective sweep) may take; <= 0: no limit.
+  double timeout_s = 600;
   std::string out_path;    // rank 0 keeps the document here, updated after every step
   std::vector<std::string> warnings;  // added to the document
   // Rank 0, when the job is cut short: shows the document (e.g. prints it) after saving it.

@@ -206,6 +206,7 @@ void AddPairwise(const BenchContext& ctx, CollectiveBackend& world_backend, cons
   std::vector<PairResult> pairs;
   uint32_t seed = 1000;
   for (const auto& round : PairRounds(n)) {
+    ctx.Progress("pairwise round");
     int color = -1;
     for (size_t i = 0; i < round.size(); ++i) {
       if (round[i].first == me || round[i].second == me) color = static_cast<int>(i);
@@ -319,10 +320,12 @@ BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective col
     }
     if (Status s = backend.Reserve(buffer_bytes); !s.ok()) return BenchmarkResult::Error(s);
     for (const auto& row : rows) {
+      ctx.Progress("warm-up " + FormatByteSize(row.op.counts.size_bytes()));
       if (Status s = WarmUp(backend, row.op, warmup, buffer_bytes); !s.ok()) return BenchmarkResult::Error(s);
     }
     for (auto& row : rows) {
       for (auto [place, in_place] : {std::pair{&row.out_of_place, false}, std::pair{&row.in_place, true}}) {
+        ctx.Progress(FormatByteSize(row.op.counts.size_bytes()) + (in_place ? " in place" : " out of place"));
         auto samples = MeasureStep(ctx.comm(), &backend, row.op, in_place, iters, buffer_bytes, seed += 2);
         if (!samples.ok()) return BenchmarkResult::Error(samples.status());
         place->rank_time_us = std::move(samples->time_us);
