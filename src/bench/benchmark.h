@@ -117,8 +117,15 @@ class Benchmark : public Unit {
  public:
   // Returns the result; the runner sets unit_id, timing and the final outcome.
   virtual BenchmarkResult Run(const BenchContext& ctx) const = 0;
-  // Collective units run on every rank together; node-local units (memory, GEMM, storage) run
-  // once per node, on the node's first rank. Override to return true for the former.
+  // Where a unit runs in a job of several ranks:
+  //   kNode  once per node, on the node's first rank (memory, CPU GEMM, storage, host);
+  //   kJob   on every rank together, one result for the job (collectives, which gather their
+  //          per-rank times themselves);
+  //   kRank  on every rank together, each rank's result kept under its node (per-GPU units
+  //          where each local rank drives its own GPU).
+  enum class Reach { kNode, kJob, kRank };
+  virtual Reach reach() const { return RunsOnAllRanks() ? Reach::kJob : Reach::kNode; }
+  // Shorthand for kJob.
   virtual bool RunsOnAllRanks() const { return false; }
 };
 

@@ -36,7 +36,7 @@ std::vector<BenchmarkResult> RunBenchmarks(const BenchContext& ctx, const OnBenc
     if (!MatchesAnyGlob(unit->info.id, ctx.options().filters)) continue;
     auto made = unit->factory();
     const auto* bench = dynamic_cast<const Benchmark*>(made.get());
-    bool all_ranks = bench != nullptr && bench->RunsOnAllRanks();
+    bool all_ranks = bench != nullptr && bench->reach() != Benchmark::Reach::kNode;
     if (!all_ranks && !node_leader) continue;
     out.push_back(RunOne(ctx, *unit, bench));
     if (on_result) on_result(out.back());

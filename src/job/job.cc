@@ -345,7 +345,8 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
       const RegisteredUnit* unit = UnitRegistry::Global().Find(id);
       auto made = unit->factory();
       const auto* b = dynamic_cast<const bench::Benchmark*>(made.get());
-      bool all_ranks = b != nullptr && b->RunsOnAllRanks();
+      auto reach = b != nullptr ? b->reach() : bench::Benchmark::Reach::kNode;
+      bool all_ranks = reach != bench::Benchmark::Reach::kNode;
       std::string payload;
       if (state) state->Starting(id);
       if (all_ranks || leader) {
@@ -365,13 +366,17 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
           if (!res.ok()) continue;
           if (!multi) {
             doc.benchmarks.push_back(std::move(*res));
-          } else if (all_ranks) {
+          } else if (reach == bench::Benchmark::Reach::kJob) {
             // Rank 0's result stands for the job unless another rank saw worse.
             if (!job_wide || res->outcome > job_wide->outcome) {
               if (job_wide && r != 0) res->summary = fmt::format("rank {} ({}): {}", r, hostnames[r], res->summary);
               job_wide = std::move(*res);
             }
           } else {
+            // Node-local, or one rank's share (its GPU) of a per-rank unit.
+            if (reach == bench::Benchmark::Reach::kRank) {
+              for (auto& m : res->measurements) m.params["rank"] = std::to_string(r);
+            }
             NodeOf(doc, hostnames[r]).benchmarks.push_back(std::move(*res));
           }
         }

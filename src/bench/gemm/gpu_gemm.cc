@@ -53,7 +53,8 @@ Finding DeterminismFinding(const std::string& entity, const std::string& what, u
 
 class GpuGemmBenchmark final : public Benchmark {
  public:
-  bool RunsOnAllRanks() const override { return true; }  // each rank its own GPU, all loaded together
+  // Each local rank its own GPU, all loaded together; each rank's figures are its GPU's.
+  Reach reach() const override { return Reach::kRank; }
 
   BenchmarkResult Run(const BenchContext& ctx) const override {
     if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);

@@ -17,7 +17,8 @@ constexpr uint64_t kSeed = 0x6d656d2e677075ull;
 
 class GpuMemoryBenchmark final : public Benchmark {
  public:
-  bool RunsOnAllRanks() const override { return true; }  // each rank its own GPU; HBM is not shared
+  // Each local rank its own GPU (HBM is not shared); each rank's figures are its GPU's.
+  Reach reach() const override { return Reach::kRank; }
 
   BenchmarkResult Run(const BenchContext& ctx) const override {
     if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);

@@ -84,6 +84,12 @@ class MeasuringBenchmark final : public Benchmark {
     return r;
   }
 };
+class PerRankBenchmark final : public Benchmark {
+ public:
+  Reach reach() const override { return Reach::kRank; }
+  BenchmarkResult Run(const BenchContext&) const override { return BenchmarkResult{}; }
+};
+YS_REGISTER_BENCHMARK(PerRankBenchmark, {.id = "zz_test.per_rank", .summary = "test"})
 YS_REGISTER_BENCHMARK(ThrowingBenchmark, {.id = "zz_test.throws", .summary = "test"})
 YS_REGISTER_BENCHMARK(BadCodeBenchmark, {.id = "zz_test.bad_code", .summary = "test"})
 YS_REGISTER_BENCHMARK(MeasuringBenchmark, {.id = "zz_test.measure", .summary = "test"})
@@ -128,6 +134,11 @@ TEST_F(RunnerTest, NodeLocalUnitsRunOnTheNodesFirstRankOnly) {
   comm::LaunchInfo second{.launcher = "mpirun", .rank = 1, .size = 2, .local_rank = 1, .local_size = 2};
   BenchContext ctx(host_, comm_, o, second);
   EXPECT_TRUE(RunBenchmarks(ctx).empty());
+  // A per-rank unit (each local rank its own GPU) runs on every rank.
+  o.filters = {"zz_test.per_rank"};
+  auto results = RunBenchmarks(ctx);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].unit_id, "zz_test.per_rank");
 }
 
 TEST_F(RunnerTest, SessionRejectsAFilterThatSelectsNothing) {
