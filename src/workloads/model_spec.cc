@@ -1,0 +1,475 @@
+#include "workloads/model_spec.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace ys::workloads {
+namespace {
+
+std::string LineOf(const toml::node& n) {
+  return n.source().begin.line > 0 ? " (line " + std::to_string(n.source().begin.line) + ")" : "";
+}
+
+// Reads the keys of one table, remembering which were read; anything left over is unknown.
+class Fields {
+ public:
+  Fields(const toml::table& t, std::string where) : t_(t), where_(std::move(where)) {}
+
+  Status Int(const char* key, int* out, int lo, int hi, bool required = true) {
+    used_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
+    auto v = n->is_integer() ? n->value<int64_t>() : std::nullopt;
+    if (!v || *v < lo || *v > hi) {
+      return Status::Invalid(At(key, *n) + ": expected a whole number from " + std::to_string(lo) + " to " +
+                             std::to_string(hi));
+    }
+    *out = static_cast<int>(*v);
+    return Status::Ok();
+  }
+  Status OptInt(const char* key, std::optional<int>* out, int lo, int hi) {
+    if (t_.get(key) == nullptr) {
+      used_.insert(key);
+      return Status::Ok();
+    }
+    int v = 0;
+    YS_RETURN_IF_ERROR(Int(key, &v, lo, hi));
+    *out = v;
+    return Status::Ok();
+  }
+  Status Double(const char* key, double* out, double lo, double hi) {
+    used_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (n == nullptr) return Status::Invalid(where_ + ": missing " + key);
+    auto v = (n->is_floating_point() || n->is_integer()) ? n->value<double>() : std::nullopt;
+    if (!v || !(*v >= lo && *v <= hi)) {
+      std::ostringstream ss;
+      ss << At(key, *n) << ": expected a number from " << lo << " to " << hi;
+      return Status::Invalid(ss.str());
+    }
+    *out = *v;
+    return Status::Ok();
+  }
+  Status Bool(const char* key, bool* out) {
+    used_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (n == nullptr) return Status::Ok();  // every flag has a stated default
+    if (!n->is_boolean()) return Status::Invalid(At(key, *n) + ": expected true or false");
+    *out = *n->value<bool>();
+    return Status::Ok();
+  }
+  Status Text(const char* key, std::string* out, bool required = true) {
+    used_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
+    auto v = n->value<std::string>();
+    if (!n->is_string() || !v || v->empty()) return Status::Invalid(At(key, *n) + ": expected a non-empty string");
+    *out = *v;
+    return Status::Ok();
+  }
+  Status NoOtherKeys() const {
+    for (const auto& [k, n] : t_) {
+      if (!used_.count(std::string(k.str()))) {
+        std::string known;
+        for (const std::string& u : used_) known += (known.empty() ? "" : ", ") + u;
+        return Status::Invalid(where_ + " " + std::string(k.str()) + LineOf(n) + ": unknown key (expected one of " +
+                               known + ")");
+      }
+    }
+    return Status::Ok();
+  }
+  const std::string& where() const { return where_; }
+
+ private:
+  std::string At(const char* key, const toml::node& n) const { return where_ + " " + key + LineOf(n); }
+  const toml::table& t_;
+  std::string where_;
+  std::set<std::string> used_;
+};
+
+constexpr int kMaxDim = 1 << 22;
+
+Status ReadModel(Fields& f, ModelSpec& spec) {
+  YS_RETURN_IF_ERROR(f.Text("name", &spec.name));
+  YS_RETURN_IF_ERROR(f.Text("display_name", &spec.display_name));
+  std::string arch;
+  YS_RETURN_IF_ERROR(f.Text("architecture", &arch));
+  if (arch == "dense") {
+    spec.architecture = Architecture::kDense;
+  } else if (arch == "moe") {
+    spec.architecture = Architecture::kMoe;
+  } else if (arch == "hybrid") {
+    spec.architecture = Architecture::kHybrid;
+  } else {
+    return Status::Invalid(f.where() + " architecture: \"" + arch + "\" (expected dense, moe or hybrid)");
+  }
+  YS_RETURN_IF_ERROR(f.Text("source", &spec.source));
+  return f.NoOtherKeys();
+}
+
+Status ReadShape(Fields& f, ModelShape& s) {
+  YS_RETURN_IF_ERROR(f.Int("layers", &s.layers, 1, 100000));
+  YS_RETURN_IF_ERROR(f.Int("hidden_size", &s.hidden_size, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.Int("seq_length", &s.seq_length, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.OptInt("ffn_hidden_size", &s.ffn_hidden_size, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.OptInt("attention_heads", &s.attention_heads, 1, 65536));
+  YS_RETURN_IF_ERROR(f.OptInt("kv_heads", &s.kv_heads, 1, 65536));
+  YS_RETURN_IF_ERROR(f.OptInt("head_dim", &s.head_dim, 1, 65536));
+  YS_RETURN_IF_ERROR(f.OptInt("vocab_size", &s.vocab_size, 1, 1 << 24));
+  YS_RETURN_IF_ERROR(f.Bool("gated_mlp", &s.gated_mlp));
+  YS_RETURN_IF_ERROR(f.Bool("tied_embeddings", &s.tied_embeddings));
+  YS_RETURN_IF_ERROR(f.Text("source", &s.source));
+  if (s.kv_heads && s.attention_heads && *s.attention_heads % *s.kv_heads != 0) {
+    return Status::Invalid(f.where() + " kv_heads: " + std::to_string(*s.kv_heads) + " does not divide attention_heads " +
+                           std::to_string(*s.attention_heads));
+  }
+  return f.NoOtherKeys();
+}
+
+Status ReadMoe(Fields& f, MoeShape& m, int layers) {
+  YS_RETURN_IF_ERROR(f.Int("experts", &m.experts, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("top_k", &m.top_k, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("expert_ffn_hidden_size", &m.expert_ffn_hidden_size, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.Int("shared_experts", &m.shared_experts, 0, 65536, false));
+  YS_RETURN_IF_ERROR(f.OptInt("shared_expert_ffn_hidden_size", &m.shared_expert_ffn_hidden_size, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.Int("dense_layers", &m.dense_layers, 0, layers, false));
+  YS_RETURN_IF_ERROR(f.Text("source", &m.source));
+  if (m.top_k > m.experts) {
+    return Status::Invalid(f.where() + " top_k: " + std::to_string(m.top_k) + " is more than experts " +
+                           std::to_string(m.experts));
+  }
+  return f.NoOtherKeys();
+}
+
+Status ReadMla(Fields& f, MlaShape& m) {
+  YS_RETURN_IF_ERROR(f.Int("q_lora_rank", &m.q_lora_rank, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.Int("kv_lora_rank", &m.kv_lora_rank, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.Int("qk_nope_head_dim", &m.qk_nope_head_dim, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("qk_rope_head_dim", &m.qk_rope_head_dim, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("v_head_dim", &m.v_head_dim, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Text("source", &m.source));
+  return f.NoOtherKeys();
+}
+
+Status ReadHybrid(Fields& f, HybridShape& h, int layers) {
+  YS_RETURN_IF_ERROR(f.Int("mamba_layers", &h.mamba_layers, 0, layers));
+  YS_RETURN_IF_ERROR(f.Int("attention_layers", &h.attention_layers, 0, layers));
+  YS_RETURN_IF_ERROR(f.Int("mlp_layers", &h.mlp_layers, 0, layers));
+  YS_RETURN_IF_ERROR(f.Int("mamba_heads", &h.mamba_heads, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("mamba_head_dim", &h.mamba_head_dim, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("ssm_state_size", &h.ssm_state_size, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("groups", &h.groups, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("chunk_size", &h.chunk_size, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("expand", &h.expand, 1, 64));
+  YS_RETURN_IF_ERROR(f.Text("source", &h.source));
+  if (h.mamba_layers + h.attention_layers + h.mlp_layers != layers) {
+    return Status::Invalid(f.where() + ": mamba_layers + attention_layers + mlp_layers = " +
+                           std::to_string(h.mamba_layers + h.attention_layers + h.mlp_layers) +
+                           ", expected [shape] layers = " + std::to_string(layers));
+  }
+  return f.NoOtherKeys();
+}
+
+Status ReadParallelism(Fields& f, Parallelism& p) {
+  YS_RETURN_IF_ERROR(f.Text("chip", &p.chip));
+  YS_RETURN_IF_ERROR(f.Text("dtype", &p.dtype));
+  YS_RETURN_IF_ERROR(f.Int("gpus", &p.gpus, 1, 1 << 20));
+  YS_RETURN_IF_ERROR(f.Int("tp", &p.tp, 1, 1024));
+  YS_RETURN_IF_ERROR(f.Int("pp", &p.pp, 1, 1024));
+  YS_RETURN_IF_ERROR(f.Int("cp", &p.cp, 1, 1024));
+  YS_RETURN_IF_ERROR(f.Int("ep", &p.ep, 1, 65536));
+  YS_RETURN_IF_ERROR(f.OptInt("vp", &p.vp, 1, 1024));
+  YS_RETURN_IF_ERROR(f.Bool("fsdp", &p.fsdp));
+  YS_RETURN_IF_ERROR(f.Int("micro_batch", &p.micro_batch, 1, 1 << 20));
+  YS_RETURN_IF_ERROR(f.Int("global_batch", &p.global_batch, 1, 1 << 24));
+  YS_RETURN_IF_ERROR(f.Text("source", &p.source));
+  YS_RETURN_IF_ERROR(f.NoOtherKeys());
+  int model_parallel = p.tp * p.pp * p.cp;
+  if (p.gpus % model_parallel != 0) {
+    return Status::Invalid(f.where() + ": gpus " + std::to_string(p.gpus) + " is not a multiple of tp·pp·cp = " +
+                           std::to_string(model_parallel));
+  }
+  // Megatron's expert parallelism splits the data-parallel × context-parallel ranks of one stage.
+  if ((p.DataParallel() * p.cp * p.tp) % p.ep != 0) {
+    return Status::Invalid(f.where() + ": ep " + std::to_string(p.ep) + " does not divide dp·cp·tp = " +
+                           std::to_string(p.DataParallel() * p.cp * p.tp));
+  }
+  if (p.global_batch % (p.micro_batch * p.DataParallel()) != 0) {
+    return Status::Invalid(f.where() + ": global_batch " + std::to_string(p.global_batch) +
+                           " is not a multiple of micro_batch × dp = " +
+                           std::to_string(p.micro_batch * p.DataParallel()));
+  }
+  return Status::Ok();
+}
+
+const toml::table* AsTable(const toml::node& n) { return n.as_table(); }
+
+}  // namespace
+
+const char* ArchitectureName(Architecture a) {
+  switch (a) {
+    case Architecture::kDense: return "dense";
+    case Architecture::kMoe: return "moe";
+    case Architecture::kHybrid: return "hybrid";
+  }
+  return "?";
+}
+
+Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path) {
+  toml::table doc;
+  try {
+    doc = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    return Status::Invalid(path + ":" + std::to_string(e.source().begin.line) + ":" +
+                           std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+  }
+  static const std::set<std::string> kSections = {"model", "shape", "moe", "mla", "hybrid", "reference",
+                                                  "parallelism"};
+  for (const auto& [k, n] : doc) {
+    if (!kSections.count(std::string(k.str()))) {
+      return Status::Invalid(path + ": [" + std::string(k.str()) + "]" + LineOf(n) +
+                             ": unknown section (expected model, shape, moe, mla, hybrid, reference, [[parallelism]])");
+    }
+  }
+  auto table = [&](const char* name, bool required) -> Result<const toml::table*> {
+    const toml::node* n = doc.get(name);
+    if (n == nullptr) {
+      if (required) return Status::Invalid(path + ": missing [" + name + "]");
+      return static_cast<const toml::table*>(nullptr);
+    }
+    const toml::table* t = AsTable(*n);
+    if (t == nullptr) return Status::Invalid(path + ": " + name + LineOf(*n) + ": expected a [" + name + "] table");
+    return t;
+  };
+
+  ModelSpec spec;
+  spec.path = path;
+  auto model = table("model", true);
+  if (!model.ok()) return model.status();
+  Fields mf(**model, path + ": [model]");
+  YS_RETURN_IF_ERROR(ReadModel(mf, spec));
+
+  auto shape = table("shape", true);
+  if (!shape.ok()) return shape.status();
+  Fields sf(**shape, path + ": [shape]");
+  YS_RETURN_IF_ERROR(ReadShape(sf, spec.shape));
+
+  auto moe = table("moe", false);
+  if (!moe.ok()) return moe.status();
+  if (*moe) {
+    Fields f(**moe, path + ": [moe]");
+    MoeShape m;
+    YS_RETURN_IF_ERROR(ReadMoe(f, m, spec.shape.layers));
+    spec.moe = m;
+  }
+  auto mla = table("mla", false);
+  if (!mla.ok()) return mla.status();
+  if (*mla) {
+    Fields f(**mla, path + ": [mla]");
+    MlaShape m;
+    YS_RETURN_IF_ERROR(ReadMla(f, m));
+    spec.mla = m;
+  }
+  auto hybrid = table("hybrid", false);
+  if (!hybrid.ok()) return hybrid.status();
+  if (*hybrid) {
+    Fields f(**hybrid, path + ": [hybrid]");
+    HybridShape h;
+    YS_RETURN_IF_ERROR(ReadHybrid(f, h, spec.shape.layers));
+    spec.hybrid = h;
+  }
+  auto reference = table("reference", false);
+  if (!reference.ok()) return reference.status();
+  if (*reference) {
+    Fields f(**reference, path + ": [reference]");
+    ReferenceFlops r;
+    YS_RETURN_IF_ERROR(f.Double("model_flops_per_sample", &r.model_flops_per_sample, 1, 1e30));
+    YS_RETURN_IF_ERROR(f.Text("source", &r.source));
+    YS_RETURN_IF_ERROR(f.NoOtherKeys());
+    spec.reference = r;
+  }
+  if (spec.architecture == Architecture::kMoe && !spec.moe) {
+    return Status::Invalid(path + ": architecture \"moe\" needs a [moe] table");
+  }
+  if (spec.architecture != Architecture::kMoe && spec.moe) {
+    return Status::Invalid(path + ": [moe] given but architecture is \"" + ArchitectureName(spec.architecture) + "\"");
+  }
+  if (spec.architecture == Architecture::kHybrid && !spec.hybrid) {
+    return Status::Invalid(path + ": architecture \"hybrid\" needs a [hybrid] table");
+  }
+  if (spec.architecture != Architecture::kHybrid && spec.hybrid) {
+    return Status::Invalid(path + ": [hybrid] given but architecture is \"" + ArchitectureName(spec.architecture) + "\"");
+  }
+
+  if (const toml::node* n = doc.get("parallelism")) {
+    const toml::array* arr = n->as_array();
+    if (arr == nullptr || !arr->is_array_of_tables()) {
+      return Status::Invalid(path + ": parallelism" + LineOf(*n) + ": expected [[parallelism]] tables");
+    }
+    std::set<std::string> seen;
+    for (size_t i = 0; i < arr->size(); ++i) {
+      const toml::table& t = *arr->get(i)->as_table();
+      Fields f(t, path + ": [[parallelism]] " + std::to_string(i + 1) + LineOf(t));
+      Parallelism p;
+      YS_RETURN_IF_ERROR(ReadParallelism(f, p));
+      std::string key = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
+      if (!seen.insert(key).second) return Status::Invalid(f.where() + ": a second entry for " + key);
+      spec.parallelism.push_back(std::move(p));
+    }
+  }
+  return spec;
+}
+
+Result<ModelSpec> LoadModelSpec(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound(path + ": cannot open the model spec");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ParseModelSpec(ss.str(), path);
+}
+
+Result<std::vector<ModelSpec>> LoadModelSpecs(const std::string& models_dir) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(models_dir, ec)) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  }
+  if (ec) return Status::NotFound(models_dir + ": cannot list the model specs: " + ec.message());
+  std::sort(files.begin(), files.end());
+  std::vector<ModelSpec> specs;
+  std::map<std::string, std::string> owner;
+  for (const std::string& f : files) {
+    auto spec = LoadModelSpec(f);
+    if (!spec.ok()) return spec.status();
+    auto [it, fresh] = owner.emplace(spec->name, f);
+    if (!fresh) return Status::Invalid(f + ": [model] name \"" + spec->name + "\" is also used by " + it->second);
+    specs.push_back(std::move(*spec));
+  }
+  return specs;
+}
+
+Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip, std::string_view dtype, int gpus) {
+  std::string known;
+  for (const Parallelism& p : spec.parallelism) {
+    if (p.chip == chip && p.dtype == dtype && p.gpus == gpus) return p;
+    known += (known.empty() ? "" : ", ") + p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
+  }
+  return Status::NotFound(spec.path + ": no parallelism for " + std::string(chip) + "/" + std::string(dtype) + "/" +
+                          std::to_string(gpus) + " (known: " + (known.empty() ? "none" : known) + ")");
+}
+
+namespace {
+
+// Attention weights of one layer and the head dims of its score (qk) and value products.
+struct AttentionShape {
+  double params = 0;
+  double qk_dim = 0;  // per head
+  double v_dim = 0;
+  double heads = 0;
+};
+
+Result<AttentionShape> Attention(const ModelSpec& spec) {
+  const ModelShape& s = spec.shape;
+  if (!s.attention_heads) return Status::Unsupported(spec.path + ": [shape] attention_heads is not given");
+  double h = s.hidden_size;
+  double heads = *s.attention_heads;
+  AttentionShape a;
+  a.heads = heads;
+  if (spec.mla) {
+    const MlaShape& m = *spec.mla;
+    double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    a.params = h * m.q_lora_rank + m.q_lora_rank * heads * qk            // query down and up
+               + h * (m.kv_lora_rank + m.qk_rope_head_dim)               // kv down (+ shared rope key)
+               + m.kv_lora_rank * heads * (m.qk_nope_head_dim + m.v_head_dim)  // kv up
+               + heads * m.v_head_dim * h;                               // output
+    a.qk_dim = qk;
+    a.v_dim = m.v_head_dim;
+    return a;
+  }
+  if (!s.kv_heads) return Status::Unsupported(spec.path + ": [shape] kv_heads is not given");
+  double hd = s.head_dim ? *s.head_dim : h / heads;
+  a.params = 2 * h * heads * hd + 2 * h * *s.kv_heads * hd;  // q, o; k, v
+  a.qk_dim = hd;
+  a.v_dim = hd;
+  return a;
+}
+
+double Mlp(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h * ffn; }
+
+}  // namespace
+
+Result<ParameterCount> CountParameters(const ModelSpec& spec) {
+  const ModelShape& s = spec.shape;
+  if (!s.vocab_size) return Status::Unsupported(spec.path + ": [shape] vocab_size is not given");
+  double h = s.hidden_size;
+  double embed = static_cast<double>(*s.vocab_size) * h;
+  double head = s.tied_embeddings ? 0 : embed;
+  auto attn = Attention(spec);
+  if (!attn.ok()) return attn.status();
+
+  ParameterCount c;
+  if (spec.hybrid) {
+    const HybridShape& y = *spec.hybrid;
+    if (!s.ffn_hidden_size) return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
+    double d_inner = static_cast<double>(y.mamba_heads) * y.mamba_head_dim;
+    // in_proj: x and z (2·d_inner), B and C (2·groups·state), dt (heads); out_proj: d_inner → h.
+    double mamba = h * (2 * d_inner + 2.0 * y.groups * y.ssm_state_size + y.mamba_heads) + d_inner * h;
+    double body = y.mamba_layers * mamba + y.attention_layers * attn->params +
+                  y.mlp_layers * Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
+    c.total = c.active = embed + head + body;
+    c.active_matmul = head + body;
+    return c;
+  }
+  if (spec.moe) {
+    const MoeShape& m = *spec.moe;
+    double expert = Mlp(h, m.expert_ffn_hidden_size, s.gated_mlp);
+    double shared = m.shared_experts * Mlp(h, m.shared_expert_ffn_hidden_size.value_or(m.expert_ffn_hidden_size),
+                                           s.gated_mlp);
+    double router = h * m.experts;
+    double dense_mlp = 0;
+    if (m.dense_layers > 0) {
+      if (!s.ffn_hidden_size) return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
+      dense_mlp = Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
+    }
+    double moe_layers = s.layers - m.dense_layers;
+    double common = s.layers * attn->params + m.dense_layers * dense_mlp + moe_layers * (shared + router);
+    c.total = embed + head + common + moe_layers * m.experts * expert;
+    c.active = embed + head + common + moe_layers * m.top_k * expert;
+    c.active_matmul = c.active - embed;
+    return c;
+  }
+  if (!s.ffn_hidden_size) return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
+  double body = s.layers * (attn->params + Mlp(h, *s.ffn_hidden_size, s.gated_mlp));
+  c.total = c.active = embed + head + body;
+  c.active_matmul = head + body;
+  return c;
+}
+
+Result<double> TrainingFlopsPerToken(const ModelSpec& spec) {
+  auto params = CountParameters(spec);
+  if (!params.ok()) return params.status();
+  auto attn = Attention(spec);
+  if (!attn.ok()) return attn.status();
+  double seq = spec.shape.seq_length;
+  int attention_layers = spec.hybrid ? spec.hybrid->attention_layers : spec.shape.layers;
+  // Scores (QKᵀ) and the value product, non-causal: 2·s·heads·(qk + v) forward, ×3 with backward.
+  double attention = 6.0 * seq * attn->heads * (attn->qk_dim + attn->v_dim) * attention_layers;
+  double scan = 0;
+  if (spec.hybrid) {
+    const HybridShape& y = *spec.hybrid;
+    double h = spec.shape.hidden_size;
+    // NVIDIA's Nemotron-H formula (dgxc-benchmarking v25.07 nemotron-h/README.md, Notes), per token.
+    scan = 6.0 * y.mamba_layers *
+           (h * y.expand * y.chunk_size + 2.0 * h * y.expand * y.ssm_state_size +
+            static_cast<double>(y.chunk_size) * y.ssm_state_size * y.groups);
+  }
+  return 6.0 * params->active_matmul + attention + scan;
+}
+
+}  // namespace ys::workloads

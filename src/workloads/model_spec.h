@@ -1,0 +1,149 @@
+// Model specs: the shape of one training model and the parallelism the recipes run it with
+// (models/<name>.toml), read strictly, and the arithmetic that follows from the shape: parameter
+// count (total and active per token) and training FLOPs per token.
+//
+// Every figure carries the `source` of its section. A figure that no source gives is left out of
+// the file (every shape figure but layers, hidden_size and seq_length is optional); arithmetic that
+// needs a missing figure returns Unsupported naming it, never a guess.
+//
+// Reading is strict: an unknown section or key, a value of the wrong type or out of range is
+// Invalid naming the file, the section, the key, its line and what was expected.
+//
+// Conventions of the arithmetic (stated, because MFU depends on them):
+// - Parameters are the weight matrices and embeddings; norms, biases and routers' biases are left
+//   out (under 0.1% for every shipped model). Routers' weights are counted.
+// - Training FLOPs per token = 6 × (active matrix parameters, the input embedding excluded: it is a
+//   lookup) + attention score and value products, non-causal, fwd + bwd:
+//   6 × seq × heads × (qk_head_dim + v_head_dim) per attention layer (= 12·s·h for plain attention),
+//   + for Mamba-2 layers the scan terms of NVIDIA's Nemotron-H formula. This is the convention of
+//   Megatron's and NVIDIA's published MFU figures (Llama 3.1 405B: 2.17e16 per 8192-token sample;
+//   Nemotron-H 56B: 2.816e15), which the tests reproduce.
+//
+// Thread safety: values only; no shared state.
+#ifndef YARDSTICK_WORKLOADS_MODEL_SPEC_H_
+#define YARDSTICK_WORKLOADS_MODEL_SPEC_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys::workloads {
+
+enum class Architecture { kDense, kMoe, kHybrid };
+const char* ArchitectureName(Architecture a);
+
+struct ModelShape {
+  int layers = 0;  // transformer (or hybrid) layers
+  int hidden_size = 0;
+  int seq_length = 0;  // what the recipes train at
+  std::optional<int> ffn_hidden_size;  // dense MLP (MoE: the dense layers' MLP)
+  std::optional<int> attention_heads;
+  std::optional<int> kv_heads;
+  std::optional<int> head_dim;  // when absent: hidden_size / attention_heads
+  std::optional<int> vocab_size;
+  bool gated_mlp = true;         // SwiGLU (3 matrices) or a plain 2-matrix MLP (squared ReLU)
+  bool tied_embeddings = false;  // one matrix for input embedding and output head
+  std::string source;
+};
+
+struct MoeShape {
+  int experts = 0;  // routed experts per MoE layer
+  int top_k = 0;
+  int expert_ffn_hidden_size = 0;
+  int shared_experts = 0;
+  std::optional<int> shared_expert_ffn_hidden_size;  // when absent: expert_ffn_hidden_size
+  int dense_layers = 0;  // the first layers that keep a dense MLP (DeepSeek-V3: 3)
+  std::string source;
+};
+
+// Multi-head latent attention (DeepSeek-V3): low-rank query and key/value projections.
+struct MlaShape {
+  int q_lora_rank = 0;
+  int kv_lora_rank = 0;
+  int qk_nope_head_dim = 0;
+  int qk_rope_head_dim = 0;
+  int v_head_dim = 0;
+  std::string source;
+};
+
+// Hybrid Mamba-2 / attention / MLP stacks (Nemotron-H): how many layers of each kind.
+struct HybridShape {
+  int mamba_layers = 0;
+  int attention_layers = 0;
+  int mlp_layers = 0;
+  int mamba_heads = 0;
+  int mamba_head_dim = 0;
+  int ssm_state_size = 0;
+  int groups = 0;
+  int chunk_size = 0;
+  int expand = 0;
+  std::string source;
+};
+
+// One recipe configuration: a chip, a dtype and a GPU count with its parallelism.
+struct Parallelism {
+  std::string chip;   // "h100", "b200", "gb200", ...
+  std::string dtype;  // "bf16", "fp8", "nvfp4"
+  int gpus = 0;
+  int tp = 1;
+  int pp = 1;
+  int cp = 1;
+  int ep = 1;
+  std::optional<int> vp;  // virtual pipeline stages, where the recipe uses them
+  bool fsdp = false;
+  int micro_batch = 0;
+  int global_batch = 0;
+  std::string source;
+
+  // Derived: gpus / (tp·pp·cp), and global_batch / (micro_batch·dp).
+  int DataParallel() const { return gpus / (tp * pp * cp); }
+  int GradientAccumulation() const { return global_batch / (micro_batch * DataParallel()); }
+};
+
+// A published whole-model FLOPs figure to check the arithmetic against.
+struct ReferenceFlops {
+  double model_flops_per_sample = 0;  // at shape.seq_length
+  std::string source;
+};
+
+struct ModelSpec {
+  std::string path;
+  std::string name;          // "llama3.1_8b"
+  std::string display_name;  // "Llama 3.1 8B"
+  Architecture architecture = Architecture::kDense;
+  std::string source;  // [model] source: the model card
+  ModelShape shape;
+  std::optional<MoeShape> moe;
+  std::optional<MlaShape> mla;
+  std::optional<HybridShape> hybrid;
+  std::optional<ReferenceFlops> reference;
+  std::vector<Parallelism> parallelism;
+};
+
+struct ParameterCount {
+  double total = 0;
+  double active = 0;  // per token: shared weights plus top_k routed experts
+  double active_matmul = 0;  // active less the input embedding (what FLOPs are counted on)
+};
+
+Result<ParameterCount> CountParameters(const ModelSpec& spec);
+// Training (fwd + bwd) FLOPs per token at the spec's sequence length; see the conventions above.
+Result<double> TrainingFlopsPerToken(const ModelSpec& spec);
+
+// The parallelism for a chip, dtype and GPU count; NotFound listing what the file has.
+Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip, std::string_view dtype,
+                                    int gpus);
+
+// Parses one model file's text; `path` names it in errors.
+Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path);
+Result<ModelSpec> LoadModelSpec(const std::string& path);
+// Every <dir>/*.toml in file-name order; Invalid when two files share a name.
+Result<std::vector<ModelSpec>> LoadModelSpecs(const std::string& models_dir);
+
+}  // namespace ys::workloads
+
+#endif  // YARDSTICK_WORKLOADS_MODEL_SPEC_H_

@@ -1,0 +1,213 @@
+// Model specs: literal TOML parses into the shape and parallelism; malformed files are rejected
+// naming the file, the key and what was expected; every shipped models/*.toml loads, and the
+// arithmetic reproduces the published parameter counts and NVIDIA's FLOPs figures.
+#include "workloads/model_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ys::workloads {
+namespace {
+
+const std::string kModels = std::string(YS_SOURCE_DIR) + "/models";
+
+constexpr const char* kGood = R"([model]
+name = "tiny"
+display_name = "Tiny"
+architecture = "dense"
+source = "test"
+
+[shape]
+layers = 2
+hidden_size = 64
+ffn_hidden_size = 256
+attention_heads = 4
+kv_heads = 2
+vocab_size = 1000
+seq_length = 128
+source = "test"
+
+[[parallelism]]
+chip = "h100"
+dtype = "bf16"
+gpus = 16
+tp = 2
+pp = 2
+cp = 1
+ep = 1
+vp = 2
+micro_batch = 1
+global_batch = 32
+source = "test"
+)";
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(ModelSpecTest, ParsesALiteralDenseModel) {
+  auto spec = ParseModelSpec(kGood, "tiny.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->name, "tiny");
+  EXPECT_EQ(spec->architecture, Architecture::kDense);
+  EXPECT_EQ(spec->shape.layers, 2);
+  EXPECT_EQ(*spec->shape.kv_heads, 2);
+  EXPECT_FALSE(spec->shape.head_dim);
+  EXPECT_TRUE(spec->shape.gated_mlp);
+  ASSERT_EQ(spec->parallelism.size(), 1u);
+  const Parallelism& p = spec->parallelism[0];
+  EXPECT_EQ(p.DataParallel(), 4);
+  EXPECT_EQ(p.GradientAccumulation(), 8);
+  EXPECT_EQ(*p.vp, 2);
+  EXPECT_FALSE(p.fsdp);
+
+  // 2 layers × (attention 2·64·64 + 2·64·32, MLP 3·64·256) + embedding and head 2·1000·64.
+  auto c = CountParameters(*spec);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  double layer = 2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 256;
+  EXPECT_DOUBLE_EQ(c->total, 2 * layer + 2 * 1000 * 64);
+  EXPECT_DOUBLE_EQ(c->active, c->total);
+  EXPECT_DOUBLE_EQ(c->active_matmul, 2 * layer + 1000 * 64);
+  auto f = TrainingFlopsPerToken(*spec);
+  ASSERT_TRUE(f.ok());
+  EXPECT_DOUBLE_EQ(*f, 6 * c->active_matmul + 12.0 * 128 * 64 * 2);
+
+  EXPECT_TRUE(FindParallelism(*spec, "h100", "bf16", 16).ok());
+  auto missing = FindParallelism(*spec, "b200", "fp8", 512);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(missing.status().message().find("known: h100/bf16/16"), std::string::npos);
+}
+
+TEST(ModelSpecTest, MoeCountsActiveExpertsOnly) {
+  std::string text = Replace(kGood, "architecture = \"dense\"", "architecture = \"moe\"");
+  text = Replace(text, "[[parallelism]]",
+                 "[moe]\nexperts = 8\ntop_k = 2\nexpert_ffn_hidden_size = 32\nshared_experts = 1\n"
+                 "dense_layers = 1\nsource = \"test\"\n\n[[parallelism]]");
+  auto spec = ParseModelSpec(text, "moe.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  auto c = CountParameters(*spec);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  double attn = 2 * 64 * 64 + 2 * 64 * 32, expert = 3 * 64 * 32, dense = 3 * 64 * 256;
+  double common = 2 * attn + dense + (expert + 64 * 8) + 2 * 1000 * 64;  // one MoE layer: shared + router
+  EXPECT_DOUBLE_EQ(c->total, common + 8 * expert);
+  EXPECT_DOUBLE_EQ(c->active, common + 2 * expert);
+}
+
+TEST(ModelSpecTest, MissingFiguresMakeArithmeticUnsupportedNotGuessed) {
+  auto spec = ParseModelSpec(Replace(kGood, "vocab_size = 1000\n", ""), "x.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  auto c = CountParameters(*spec);
+  EXPECT_EQ(c.status().code(), StatusCode::kUnsupported);
+  EXPECT_NE(c.status().message().find("vocab_size is not given"), std::string::npos);
+}
+
+struct Bad {
+  const char* from;
+  const char* to;
+  const char* expect;
+};
+
+TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
+  const Bad cases[] = {
+      {"layers = 2", "layers = \"two\"", "x.toml: [shape] layers (line 8): expected a whole number"},
+      {"layers = 2", "layers = 0", "[shape] layers (line 8): expected a whole number from 1"},
+      {"vocab_size = 1000", "vocab = 1000", "x.toml: [shape] vocab (line 13): unknown key"},
+      {"hidden_size = 64", "hidden_size = 64.5", "[shape] hidden_size (line 9): expected a whole number"},
+      {"kv_heads = 2", "kv_heads = 3", "[shape] kv_heads: 3 does not divide attention_heads 4"},
+      {"architecture = \"dense\"", "architecture = \"sparse\"", "[model] architecture: \"sparse\""},
+      {"architecture = \"dense\"", "architecture = \"moe\"", "architecture \"moe\" needs a [moe] table"},
+      {"name = \"tiny\"\n", "", "x.toml: [model]: missing name"},
+      {"[shape]", "[shapes]", "x.toml: [shapes] (line 7): unknown section"},
+      {"source = \"test\"\n\n[[parallelism]]", "\n[[parallelism]]", "x.toml: [shape]: missing source"},
+      {"gpus = 16", "gpus = 18", "[[parallelism]] 1 (line 17): gpus 18 is not a multiple of tp·pp·cp = 4"},
+      {"global_batch = 32", "global_batch = 30", "global_batch 30 is not a multiple of micro_batch × dp = 4"},
+      {"ep = 1", "ep = 3", "ep 3 does not divide dp·cp·tp = 8"},
+      {"vp = 2", "vp = true", "[[parallelism]] 1 (line 17) vp (line 25): expected a whole number"},
+      {"tp = 2", "tp = 2\ntensor = 2", "[[parallelism]] 1 (line 17) tensor (line 22): unknown key"},
+      {"[[parallelism]]", "[parallelism]", "parallelism (line 17): expected [[parallelism]] tables"},
+      {"name = \"tiny\"", "name = \"tiny", "x.toml:2:"},
+  };
+  for (const Bad& c : cases) {
+    auto spec = ParseModelSpec(Replace(kGood, c.from, c.to), "x.toml");
+    ASSERT_FALSE(spec.ok()) << c.to;
+    EXPECT_EQ(spec.status().code(), StatusCode::kInvalidInput) << c.to;
+    EXPECT_NE(spec.status().message().find(c.expect), std::string::npos)
+        << "got: " << spec.status().message() << "\nwanted: " << c.expect;
+  }
+}
+
+TEST(ModelSpecTest, DuplicateParallelismRowsAreRejected) {
+  std::string text = kGood;
+  text += text.substr(text.find("[[parallelism]]"));
+  auto spec = ParseModelSpec(text, "x.toml");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_NE(spec.status().message().find("a second entry for h100/bf16/16"), std::string::npos)
+      << spec.status().message();
+  EXPECT_EQ(LoadModelSpec("/nonexistent/m.toml").status().code(), StatusCode::kNotFound);
+}
+
+const ModelSpec* Named(const std::vector<ModelSpec>& specs, const std::string& name) {
+  for (const ModelSpec& s : specs) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+TEST(ModelSpecTest, EveryShippedModelLoadsAndCountsNearItsName) {
+  auto specs = LoadModelSpecs(kModels);
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  // name -> (total, active) parameters as the model cards state them, and our tolerance.
+  struct Expect {
+    const char* name;
+    double total;
+    double active;
+  };
+  const Expect expects[] = {
+      {"llama3.1_8b", 8.03e9, 8.03e9},     {"llama3.1_70b", 70.6e9, 70.6e9},
+      {"llama3.1_405b", 405.9e9, 405.9e9}, {"gpt_oss_120b", 116.8e9, 5.7e9},
+      {"qwen3_235b", 235e9, 22e9},         {"deepseek-v3_671b", 671e9, 37e9},
+      {"nemotron-h_56b", 56e9, 56e9},
+  };
+  ASSERT_EQ(specs->size(), std::size(expects));
+  for (const Expect& e : expects) {
+    const ModelSpec* spec = Named(*specs, e.name);
+    ASSERT_NE(spec, nullptr) << e.name;
+    EXPECT_FALSE(spec->parallelism.empty()) << e.name;
+    for (const char* chip : {"h100", "b200", "gb200"}) {
+      bool found = false;
+      for (const Parallelism& p : spec->parallelism) found |= p.chip == chip;
+      EXPECT_TRUE(found) << e.name << " has no " << chip << " parallelism";
+    }
+    auto c = CountParameters(*spec);
+    ASSERT_TRUE(c.ok()) << e.name << ": " << c.status().message();
+    EXPECT_NEAR(c->total / e.total, 1.0, 0.02) << e.name << " total " << c->total;
+    EXPECT_NEAR(c->active / e.active, 1.0, 0.03) << e.name << " active " << c->active;
+    EXPECT_TRUE(TrainingFlopsPerToken(*spec).ok()) << e.name;
+  }
+  EXPECT_NEAR(CountParameters(*Named(*specs, "llama3.1_8b"))->total, 8.0e9, 0.1e9);
+  EXPECT_NEAR(CountParameters(*Named(*specs, "llama3.1_70b"))->total, 70.6e9, 0.3e9);
+}
+
+// NVIDIA's published per-sample model FLOPs (the MFU numerators) come out of the shape within 2%.
+TEST(ModelSpecTest, FlopsMatchNvidiasPublishedFigures) {
+  auto specs = LoadModelSpecs(kModels);
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  int checked = 0;
+  for (const ModelSpec& s : *specs) {
+    if (!s.reference) continue;
+    auto f = TrainingFlopsPerToken(s);
+    ASSERT_TRUE(f.ok()) << s.name;
+    double per_sample = *f * s.shape.seq_length;
+    EXPECT_NEAR(per_sample / s.reference->model_flops_per_sample, 1.0, 0.02)
+        << s.name << ": " << per_sample << " vs " << s.reference->model_flops_per_sample;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);  // Llama 3.1 405B and Nemotron-H 56B
+}
+
+}  // namespace
+}  // namespace ys::workloads
