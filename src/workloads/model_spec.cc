@@ -27,8 +27,8 @@ class Fields {
     if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
     auto v = n->is_integer() ? n->value<int64_t>() : std::nullopt;
     if (!v || *v < lo || *v > hi) {
-      return Status::Invalid(At(key, *n) + ": expected a whole number from " + std::to_string(lo) + " to " +
-                             std::to_string(hi));
+      return Status::Invalid(At(key, *n) + ": expected a whole number from " + std::to_string(lo) +
+                             " to " + std::to_string(hi));
     }
     *out = static_cast<int>(*v);
     return Status::Ok();
@@ -69,7 +69,8 @@ class Fields {
     const toml::node* n = t_.get(key);
     if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
     auto v = n->value<std::string>();
-    if (!n->is_string() || !v || v->empty()) return Status::Invalid(At(key, *n) + ": expected a non-empty string");
+    if (!n->is_string() || !v || v->empty())
+      return Status::Invalid(At(key, *n) + ": expected a non-empty string");
     *out = *v;
     return Status::Ok();
   }
@@ -78,8 +79,8 @@ class Fields {
       if (!used_.count(std::string(k.str()))) {
         std::string known;
         for (const std::string& u : used_) known += (known.empty() ? "" : ", ") + u;
-        return Status::Invalid(where_ + " " + std::string(k.str()) + LineOf(n) + ": unknown key (expected one of " +
-                               known + ")");
+        return Status::Invalid(where_ + " " + std::string(k.str()) + LineOf(n) +
+                               ": unknown key (expected one of " + known + ")");
       }
     }
     return Status::Ok();
@@ -87,7 +88,9 @@ class Fields {
   const std::string& where() const { return where_; }
 
  private:
-  std::string At(const char* key, const toml::node& n) const { return where_ + " " + key + LineOf(n); }
+  std::string At(const char* key, const toml::node& n) const {
+    return where_ + " " + key + LineOf(n);
+  }
   const toml::table& t_;
   std::string where_;
   std::set<std::string> used_;
@@ -107,7 +110,8 @@ Status ReadModel(Fields& f, ModelSpec& spec) {
   } else if (arch == "hybrid") {
     spec.architecture = Architecture::kHybrid;
   } else {
-    return Status::Invalid(f.where() + " architecture: \"" + arch + "\" (expected dense, moe or hybrid)");
+    return Status::Invalid(f.where() + " architecture: \"" + arch +
+                           "\" (expected dense, moe or hybrid)");
   }
   YS_RETURN_IF_ERROR(f.Text("source", &spec.source));
   return f.NoOtherKeys();
@@ -126,7 +130,8 @@ Status ReadShape(Fields& f, ModelShape& s) {
   YS_RETURN_IF_ERROR(f.Bool("tied_embeddings", &s.tied_embeddings));
   YS_RETURN_IF_ERROR(f.Text("source", &s.source));
   if (s.kv_heads && s.attention_heads && *s.attention_heads % *s.kv_heads != 0) {
-    return Status::Invalid(f.where() + " kv_heads: " + std::to_string(*s.kv_heads) + " does not divide attention_heads " +
+    return Status::Invalid(f.where() + " kv_heads: " + std::to_string(*s.kv_heads) +
+                           " does not divide attention_heads " +
                            std::to_string(*s.attention_heads));
   }
   return f.NoOtherKeys();
@@ -137,12 +142,13 @@ Status ReadMoe(Fields& f, MoeShape& m, int layers) {
   YS_RETURN_IF_ERROR(f.Int("top_k", &m.top_k, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("expert_ffn_hidden_size", &m.expert_ffn_hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("shared_experts", &m.shared_experts, 0, 65536, false));
-  YS_RETURN_IF_ERROR(f.OptInt("shared_expert_ffn_hidden_size", &m.shared_expert_ffn_hidden_size, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(
+      f.OptInt("shared_expert_ffn_hidden_size", &m.shared_expert_ffn_hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("dense_layers", &m.dense_layers, 0, layers, false));
   YS_RETURN_IF_ERROR(f.Text("source", &m.source));
   if (m.top_k > m.experts) {
-    return Status::Invalid(f.where() + " top_k: " + std::to_string(m.top_k) + " is more than experts " +
-                           std::to_string(m.experts));
+    return Status::Invalid(f.where() + " top_k: " + std::to_string(m.top_k) +
+                           " is more than experts " + std::to_string(m.experts));
   }
   return f.NoOtherKeys();
 }
@@ -192,13 +198,14 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   YS_RETURN_IF_ERROR(f.NoOtherKeys());
   int model_parallel = p.tp * p.pp * p.cp;
   if (p.gpus % model_parallel != 0) {
-    return Status::Invalid(f.where() + ": gpus " + std::to_string(p.gpus) + " is not a multiple of tp·pp·cp = " +
-                           std::to_string(model_parallel));
+    return Status::Invalid(f.where() + ": gpus " + std::to_string(p.gpus) +
+                           " is not a multiple of tp·pp·cp = " + std::to_string(model_parallel));
   }
   // Megatron's expert parallelism splits the data-parallel × context-parallel ranks of one stage.
   if ((p.DataParallel() * p.cp * p.tp) % p.ep != 0) {
-    return Status::Invalid(f.where() + ": ep " + std::to_string(p.ep) + " does not divide dp·cp·tp = " +
-                           std::to_string(p.DataParallel() * p.cp * p.tp));
+    return Status::Invalid(
+        f.where() + ": ep " + std::to_string(p.ep) +
+        " does not divide dp·cp·tp = " + std::to_string(p.DataParallel() * p.cp * p.tp));
   }
   if (p.global_batch % (p.micro_batch * p.DataParallel()) != 0) {
     return Status::Invalid(f.where() + ": global_batch " + std::to_string(p.global_batch) +
@@ -214,9 +221,12 @@ const toml::table* AsTable(const toml::node& n) { return n.as_table(); }
 
 const char* ArchitectureName(Architecture a) {
   switch (a) {
-    case Architecture::kDense: return "dense";
-    case Architecture::kMoe: return "moe";
-    case Architecture::kHybrid: return "hybrid";
+    case Architecture::kDense:
+      return "dense";
+    case Architecture::kMoe:
+      return "moe";
+    case Architecture::kHybrid:
+      return "hybrid";
   }
   return "?";
 }
@@ -227,14 +237,16 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
     doc = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     return Status::Invalid(path + ":" + std::to_string(e.source().begin.line) + ":" +
-                           std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+                           std::to_string(e.source().begin.column) + ": " +
+                           std::string(e.description()));
   }
-  static const std::set<std::string> kSections = {"model", "shape", "moe", "mla", "hybrid", "reference",
-                                                  "parallelism"};
+  static const std::set<std::string> kSections = {"model",  "shape",     "moe",        "mla",
+                                                  "hybrid", "reference", "parallelism"};
   for (const auto& [k, n] : doc) {
     if (!kSections.count(std::string(k.str()))) {
       return Status::Invalid(path + ": [" + std::string(k.str()) + "]" + LineOf(n) +
-                             ": unknown section (expected model, shape, moe, mla, hybrid, reference, [[parallelism]])");
+                             ": unknown section (expected model, shape, moe, mla, hybrid, "
+                             "reference, [[parallelism]])");
     }
   }
   auto table = [&](const char* name, bool required) -> Result<const toml::table*> {
@@ -244,7 +256,8 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
       return static_cast<const toml::table*>(nullptr);
     }
     const toml::table* t = AsTable(*n);
-    if (t == nullptr) return Status::Invalid(path + ": " + name + LineOf(*n) + ": expected a [" + name + "] table");
+    if (t == nullptr)
+      return Status::Invalid(path + ": " + name + LineOf(*n) + ": expected a [" + name + "] table");
     return t;
   };
 
@@ -298,19 +311,22 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
     return Status::Invalid(path + ": architecture \"moe\" needs a [moe] table");
   }
   if (spec.architecture != Architecture::kMoe && spec.moe) {
-    return Status::Invalid(path + ": [moe] given but architecture is \"" + ArchitectureName(spec.architecture) + "\"");
+    return Status::Invalid(path + ": [moe] given but architecture is \"" +
+                           ArchitectureName(spec.architecture) + "\"");
   }
   if (spec.architecture == Architecture::kHybrid && !spec.hybrid) {
     return Status::Invalid(path + ": architecture \"hybrid\" needs a [hybrid] table");
   }
   if (spec.architecture != Architecture::kHybrid && spec.hybrid) {
-    return Status::Invalid(path + ": [hybrid] given but architecture is \"" + ArchitectureName(spec.architecture) + "\"");
+    return Status::Invalid(path + ": [hybrid] given but architecture is \"" +
+                           ArchitectureName(spec.architecture) + "\"");
   }
 
   if (const toml::node* n = doc.get("parallelism")) {
     const toml::array* arr = n->as_array();
     if (arr == nullptr || !arr->is_array_of_tables()) {
-      return Status::Invalid(path + ": parallelism" + LineOf(*n) + ": expected [[parallelism]] tables");
+      return Status::Invalid(path + ": parallelism" + LineOf(*n) +
+                             ": expected [[parallelism]] tables");
     }
     std::set<std::string> seen;
     for (size_t i = 0; i < arr->size(); ++i) {
@@ -319,7 +335,8 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
       Parallelism p;
       YS_RETURN_IF_ERROR(ReadParallelism(f, p));
       std::string key = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
-      if (!seen.insert(key).second) return Status::Invalid(f.where() + ": a second entry for " + key);
+      if (!seen.insert(key).second)
+        return Status::Invalid(f.where() + ": a second entry for " + key);
       spec.parallelism.push_back(std::move(p));
     }
   }
@@ -348,20 +365,24 @@ Result<std::vector<ModelSpec>> LoadModelSpecs(const std::string& models_dir) {
     auto spec = LoadModelSpec(f);
     if (!spec.ok()) return spec.status();
     auto [it, fresh] = owner.emplace(spec->name, f);
-    if (!fresh) return Status::Invalid(f + ": [model] name \"" + spec->name + "\" is also used by " + it->second);
+    if (!fresh)
+      return Status::Invalid(f + ": [model] name \"" + spec->name + "\" is also used by " +
+                             it->second);
     specs.push_back(std::move(*spec));
   }
   return specs;
 }
 
-Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip, std::string_view dtype, int gpus) {
+Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
+                                    std::string_view dtype, int gpus) {
   std::string known;
   for (const Parallelism& p : spec.parallelism) {
     if (p.chip == chip && p.dtype == dtype && p.gpus == gpus) return p;
     known += (known.empty() ? "" : ", ") + p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
   }
-  return Status::NotFound(spec.path + ": no parallelism for " + std::string(chip) + "/" + std::string(dtype) + "/" +
-                          std::to_string(gpus) + " (known: " + (known.empty() ? "none" : known) + ")");
+  return Status::NotFound(spec.path + ": no parallelism for " + std::string(chip) + "/" +
+                          std::string(dtype) + "/" + std::to_string(gpus) +
+                          " (known: " + (known.empty() ? "none" : known) + ")");
 }
 
 namespace {
@@ -376,7 +397,8 @@ struct AttentionShape {
 
 Result<AttentionShape> Attention(const ModelSpec& spec) {
   const ModelShape& s = spec.shape;
-  if (!s.attention_heads) return Status::Unsupported(spec.path + ": [shape] attention_heads is not given");
+  if (!s.attention_heads)
+    return Status::Unsupported(spec.path + ": [shape] attention_heads is not given");
   double h = s.hidden_size;
   double heads = *s.attention_heads;
   AttentionShape a;
@@ -384,10 +406,10 @@ Result<AttentionShape> Attention(const ModelSpec& spec) {
   if (spec.mla) {
     const MlaShape& m = *spec.mla;
     double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
-    a.params = h * m.q_lora_rank + m.q_lora_rank * heads * qk            // query down and up
-               + h * (m.kv_lora_rank + m.qk_rope_head_dim)               // kv down (+ shared rope key)
+    a.params = h * m.q_lora_rank + m.q_lora_rank * heads * qk  // query down and up
+               + h * (m.kv_lora_rank + m.qk_rope_head_dim)     // kv down (+ shared rope key)
                + m.kv_lora_rank * heads * (m.qk_nope_head_dim + m.v_head_dim)  // kv up
-               + heads * m.v_head_dim * h;                               // output
+               + heads * m.v_head_dim * h;                                     // output
     a.qk_dim = qk;
     a.v_dim = m.v_head_dim;
     return a;
@@ -416,10 +438,12 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec) {
   ParameterCount c;
   if (spec.hybrid) {
     const HybridShape& y = *spec.hybrid;
-    if (!s.ffn_hidden_size) return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
+    if (!s.ffn_hidden_size)
+      return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
     double d_inner = static_cast<double>(y.mamba_heads) * y.mamba_head_dim;
     // in_proj: x and z (2·d_inner), B and C (2·groups·state), dt (heads); out_proj: d_inner → h.
-    double mamba = h * (2 * d_inner + 2.0 * y.groups * y.ssm_state_size + y.mamba_heads) + d_inner * h;
+    double mamba =
+        h * (2 * d_inner + 2.0 * y.groups * y.ssm_state_size + y.mamba_heads) + d_inner * h;
     double body = y.mamba_layers * mamba + y.attention_layers * attn->params +
                   y.mlp_layers * Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
     c.total = c.active = embed + head + body;
@@ -429,22 +453,26 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec) {
   if (spec.moe) {
     const MoeShape& m = *spec.moe;
     double expert = Mlp(h, m.expert_ffn_hidden_size, s.gated_mlp);
-    double shared = m.shared_experts * Mlp(h, m.shared_expert_ffn_hidden_size.value_or(m.expert_ffn_hidden_size),
-                                           s.gated_mlp);
+    double shared =
+        m.shared_experts *
+        Mlp(h, m.shared_expert_ffn_hidden_size.value_or(m.expert_ffn_hidden_size), s.gated_mlp);
     double router = h * m.experts;
     double dense_mlp = 0;
     if (m.dense_layers > 0) {
-      if (!s.ffn_hidden_size) return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
+      if (!s.ffn_hidden_size)
+        return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
       dense_mlp = Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
     }
     double moe_layers = s.layers - m.dense_layers;
-    double common = s.layers * attn->params + m.dense_layers * dense_mlp + moe_layers * (shared + router);
+    double common =
+        s.layers * attn->params + m.dense_layers * dense_mlp + moe_layers * (shared + router);
     c.total = embed + head + common + moe_layers * m.experts * expert;
     c.active = embed + head + common + moe_layers * m.top_k * expert;
     c.active_matmul = c.active - embed;
     return c;
   }
-  if (!s.ffn_hidden_size) return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
+  if (!s.ffn_hidden_size)
+    return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
   double body = s.layers * (attn->params + Mlp(h, *s.ffn_hidden_size, s.gated_mlp));
   c.total = c.active = embed + head + body;
   c.active_matmul = head + body;
@@ -464,7 +492,8 @@ Result<double> TrainingFlopsPerToken(const ModelSpec& spec) {
   if (spec.hybrid) {
     const HybridShape& y = *spec.hybrid;
     double h = spec.shape.hidden_size;
-    // NVIDIA's Nemotron-H formula (dgxc-benchmarking v25.07 nemotron-h/README.md, Notes), per token.
+    // NVIDIA's Nemotron-H formula (dgxc-benchmarking v25.07 nemotron-h/README.md, Notes), per
+    // token.
     scan = 6.0 * y.mamba_layers *
            (h * y.expand * y.chunk_size + 2.0 * h * y.expand * y.ssm_state_size +
             static_cast<double>(y.chunk_size) * y.ssm_state_size * y.groups);

@@ -14,7 +14,8 @@
 //   out (under 0.1% for every shipped model). Routers' weights are counted.
 // - Training FLOPs per token = 6 × (active matrix parameters, the input embedding excluded: it is a
 //   lookup) + attention score and value products, non-causal, fwd + bwd:
-//   6 × seq × heads × (qk_head_dim + v_head_dim) per attention layer (= 12·s·h for plain attention),
+//   6 × seq × heads × (qk_head_dim + v_head_dim) per attention layer (= 12·s·h for plain
+//   attention),
 //   + for Mamba-2 layers the scan terms of NVIDIA's Nemotron-H formula. This is the convention of
 //   Megatron's and NVIDIA's published MFU figures (Llama 3.1 405B: 2.17e16 per 8192-token sample;
 //   Nemotron-H 56B: 2.816e15), which the tests reproduce.
@@ -39,7 +40,7 @@ const char* ArchitectureName(Architecture a);
 struct ModelShape {
   int layers = 0;  // transformer (or hybrid) layers
   int hidden_size = 0;
-  int seq_length = 0;  // what the recipes train at
+  int seq_length = 0;                  // what the recipes train at
   std::optional<int> ffn_hidden_size;  // dense MLP (MoE: the dense layers' MLP)
   std::optional<int> attention_heads;
   std::optional<int> kv_heads;
@@ -126,7 +127,7 @@ struct ModelSpec {
 
 struct ParameterCount {
   double total = 0;
-  double active = 0;  // per token: shared weights plus top_k routed experts
+  double active = 0;         // per token: shared weights plus top_k routed experts
   double active_matmul = 0;  // active less the input embedding (what FLOPs are counted on)
 };
 
@@ -135,8 +136,8 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec);
 Result<double> TrainingFlopsPerToken(const ModelSpec& spec);
 
 // The parallelism for a chip, dtype and GPU count; NotFound listing what the file has.
-Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip, std::string_view dtype,
-                                    int gpus);
+Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
+                                    std::string_view dtype, int gpus);
 
 // Parses one model file's text; `path` names it in errors.
 Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path);

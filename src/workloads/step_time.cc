@@ -79,7 +79,8 @@ Bimodality AnalyzeModes(const std::vector<double>& sorted, double mean, const St
   b.high_fraction = nh / n;
   double pooled = std::sqrt(std::max(best, 0.0) / (n - 2));
   double gap = b.high_mean_s - b.low_mean_s;
-  b.separation = pooled > 0 ? gap / pooled : (gap > 0 ? std::numeric_limits<double>::infinity() : 0);
+  b.separation =
+      pooled > 0 ? gap / pooled : (gap > 0 ? std::numeric_limits<double>::infinity() : 0);
   b.bimodal = b.coefficient > 5.0 / 9.0 && std::min(nl, nh) / n >= o.min_mode_fraction &&
               b.separation >= o.min_mode_separation;
   return b;
@@ -88,7 +89,8 @@ Bimodality AnalyzeModes(const std::vector<double>& sorted, double mean, const St
 PeriodicStalls AnalyzeStalls(const std::vector<double>& series, double median, double mad,
                              const StepTimeOptions& o) {
   PeriodicStalls s;
-  s.threshold_s = median + std::max(o.spike_robust_z * kMadToSigma * mad, o.spike_min_excess_fraction * median);
+  s.threshold_s =
+      median + std::max(o.spike_robust_z * kMadToSigma * mad, o.spike_min_excess_fraction * median);
   std::vector<double> excess;
   for (size_t i = 0; i < series.size(); ++i) {
     if (series[i] > s.threshold_s) {
@@ -100,12 +102,16 @@ PeriodicStalls AnalyzeStalls(const std::vector<double>& series, double median, d
   s.typical_excess_s = Median(excess);
   if (s.spikes < o.min_periodic_spikes) return s;
   std::vector<double> gaps;
-  for (size_t i = 1; i < s.spike_steps.size(); ++i) gaps.push_back(s.spike_steps[i] - s.spike_steps[i - 1]);
+  for (size_t i = 1; i < s.spike_steps.size(); ++i)
+    gaps.push_back(s.spike_steps[i] - s.spike_steps[i - 1]);
   double period = Median(gaps);
-  double tolerance = std::max(0.5, o.period_tolerance * period);  // short periods must match exactly
-  size_t regular = std::count_if(gaps.begin(), gaps.end(), [&](double g) { return std::fabs(g - period) <= tolerance; });
+  double tolerance =
+      std::max(0.5, o.period_tolerance * period);  // short periods must match exactly
+  size_t regular = std::count_if(gaps.begin(), gaps.end(),
+                                 [&](double g) { return std::fabs(g - period) <= tolerance; });
   // A period of one step is a slow run, not a recurring stall.
-  if (period >= 2 && static_cast<double>(regular) >= o.period_regular_fraction * static_cast<double>(gaps.size())) {
+  if (period >= 2 && static_cast<double>(regular) >=
+                         o.period_regular_fraction * static_cast<double>(gaps.size())) {
     s.period_steps = period;
     s.periodic = true;
   }
@@ -131,10 +137,12 @@ Drift AnalyzeDrift(const std::vector<double>& series, double median, const StepT
   d.total_percent = slope * (n - 1) / median * 100;
   // Noise of the detrended series bounds what a slope fitted to pure noise could show.
   std::vector<double> residual(series.size());
-  for (size_t i = 0; i < series.size(); ++i) residual[i] = series[i] - slope * static_cast<double>(i);
+  for (size_t i = 0; i < series.size(); ++i)
+    residual[i] = series[i] - slope * static_cast<double>(i);
   double sigma = kMadToSigma * Mad(residual, Median(residual));
   d.noise_floor_percent = 3 * sigma / median * std::sqrt(12 / n) * 100;
-  d.drifting = std::fabs(d.total_percent) >= std::max(o.drift_min_total_percent, d.noise_floor_percent);
+  d.drifting =
+      std::fabs(d.total_percent) >= std::max(o.drift_min_total_percent, d.noise_floor_percent);
   return d;
 }
 
@@ -150,7 +158,8 @@ void AnalyzeRanks(const std::map<int, std::vector<double>>& by_rank, const StepT
     out.ranks.push_back(r);
   }
   double job = Median(medians);
-  double scale = std::max(kMadToSigma * Mad(medians, job), o.slow_rank_min_excess_fraction * job / 3);
+  double scale =
+      std::max(kMadToSigma * Mad(medians, job), o.slow_rank_min_excess_fraction * job / 3);
   for (RankStepStats& r : out.ranks) {
     r.excess_fraction = (r.median_s - job) / job;
     r.robust_z = scale > 0 ? (r.median_s - job) / scale : 0;
@@ -161,7 +170,8 @@ void AnalyzeRanks(const std::map<int, std::vector<double>>& by_rank, const StepT
 
 }  // namespace
 
-Result<StepTimeAnalysis> AnalyzeStepTimes(const std::vector<StepSample>& samples, const StepTimeOptions& options) {
+Result<StepTimeAnalysis> AnalyzeStepTimes(const std::vector<StepSample>& samples,
+                                          const StepTimeOptions& options) {
   size_t ranked = 0;
   for (size_t i = 0; i < samples.size(); ++i) {
     double s = samples[i].seconds;
@@ -172,7 +182,8 @@ Result<StepTimeAnalysis> AnalyzeStepTimes(const std::vector<StepSample>& samples
     ranked += samples[i].rank.has_value();
   }
   if (ranked != 0 && ranked != samples.size()) {
-    return Status::Invalid("step times: " + std::to_string(ranked) + " of " + std::to_string(samples.size()) +
+    return Status::Invalid("step times: " + std::to_string(ranked) + " of " +
+                           std::to_string(samples.size()) +
                            " samples carry a rank (expected all or none)");
   }
   StepTimeAnalysis out;
@@ -189,7 +200,8 @@ Result<StepTimeAnalysis> AnalyzeStepTimes(const std::vector<StepSample>& samples
     }
   }
   if (series.size() < 4) {
-    return Status::Invalid("step times: " + std::to_string(series.size()) + " steps (expected at least 4)");
+    return Status::Invalid("step times: " + std::to_string(series.size()) +
+                           " steps (expected at least 4)");
   }
 
   std::vector<double> sorted = series;
@@ -212,7 +224,8 @@ Result<StepTimeAnalysis> AnalyzeStepTimes(const std::vector<StepSample>& samples
   return out;
 }
 
-Result<StepTimeAnalysis> AnalyzeStepTimes(const std::vector<double>& seconds, const StepTimeOptions& options) {
+Result<StepTimeAnalysis> AnalyzeStepTimes(const std::vector<double>& seconds,
+                                          const StepTimeOptions& options) {
   std::vector<StepSample> samples;
   samples.reserve(seconds.size());
   for (double s : seconds) samples.push_back({s, std::nullopt});

@@ -10,10 +10,10 @@
 // - median, p99 (linear interpolation between order statistics), mean, stdev, coefficient of
 //   variation (stdev / mean).
 // - bimodality: Sarle's coefficient b = (g² + 1) / (κ + 3(n−1)²/((n−2)(n−3))) (g sample skewness,
-//   κ sample excess kurtosis; a uniform law gives 5/9) together with the best two-cluster split of the
-//   sorted series (least within-cluster squares). Bimodal when b > 5/9, the smaller cluster holds at
-//   least min_mode_fraction of the steps (a mode, not outliers) and the cluster means are at least
-//   min_mode_separation pooled within-cluster standard deviations apart.
+//   κ sample excess kurtosis; a uniform law gives 5/9) together with the best two-cluster split of
+//   the sorted series (least within-cluster squares). Bimodal when b > 5/9, the smaller cluster
+//   holds at least min_mode_fraction of the steps (a mode, not outliers) and the cluster means are
+//   at least min_mode_separation pooled within-cluster standard deviations apart.
 // - periodic stalls: a spike is a step above median + max(spike_robust_z × 1.4826 × MAD,
 //   spike_min_excess_fraction × median). Reported: count, median excess (s), and the period in
 //   steps when at least min_periodic_spikes spikes recur with the intervals between consecutive
@@ -49,7 +49,8 @@ struct StepTimeOptions {
   double spike_robust_z = 5.0;
   double spike_min_excess_fraction = 0.01;
   int min_periodic_spikes = 3;
-  double period_tolerance = 0.15;  // of the period (at least half a step: short periods match exactly)
+  double period_tolerance =
+      0.15;  // of the period (at least half a step: short periods match exactly)
   double period_regular_fraction = 0.8;
   double drift_min_total_percent = 2.0;
   double slow_rank_z = 3.5;
@@ -68,9 +69,9 @@ struct Bimodality {
 struct PeriodicStalls {
   int spikes = 0;
   double threshold_s = 0;
-  double typical_excess_s = 0;          // median excess of the spikes over the median step
-  std::optional<double> period_steps;   // when the spikes recur regularly
-  std::vector<int> spike_steps;         // indices into the (job) series
+  double typical_excess_s = 0;         // median excess of the spikes over the median step
+  std::optional<double> period_steps;  // when the spikes recur regularly
+  std::vector<int> spike_steps;        // indices into the (job) series
   bool periodic = false;
 };
 

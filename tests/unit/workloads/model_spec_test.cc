@@ -92,7 +92,8 @@ TEST(ModelSpecTest, MoeCountsActiveExpertsOnly) {
   auto c = CountParameters(*spec);
   ASSERT_TRUE(c.ok()) << c.status().message();
   double attn = 2 * 64 * 64 + 2 * 64 * 32, expert = 3 * 64 * 32, dense = 3 * 64 * 256;
-  double common = 2 * attn + dense + (expert + 64 * 8) + 2 * 1000 * 64;  // one MoE layer: shared + router
+  double common =
+      2 * attn + dense + (expert + 64 * 8) + 2 * 1000 * 64;  // one MoE layer: shared + router
   EXPECT_DOUBLE_EQ(c->total, common + 8 * expert);
   EXPECT_DOUBLE_EQ(c->active, common + 2 * expert);
 }
@@ -113,22 +114,29 @@ struct Bad {
 
 TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
   const Bad cases[] = {
-      {"layers = 2", "layers = \"two\"", "x.toml: [shape] layers (line 8): expected a whole number"},
+      {"layers = 2", "layers = \"two\"",
+       "x.toml: [shape] layers (line 8): expected a whole number"},
       {"layers = 2", "layers = 0", "[shape] layers (line 8): expected a whole number from 1"},
       {"vocab_size = 1000", "vocab = 1000", "x.toml: [shape] vocab (line 13): unknown key"},
-      {"hidden_size = 64", "hidden_size = 64.5", "[shape] hidden_size (line 9): expected a whole number"},
+      {"hidden_size = 64", "hidden_size = 64.5",
+       "[shape] hidden_size (line 9): expected a whole number"},
       {"kv_heads = 2", "kv_heads = 3", "[shape] kv_heads: 3 does not divide attention_heads 4"},
       {"architecture = \"dense\"", "architecture = \"sparse\"", "[model] architecture: \"sparse\""},
-      {"architecture = \"dense\"", "architecture = \"moe\"", "architecture \"moe\" needs a [moe] table"},
+      {"architecture = \"dense\"", "architecture = \"moe\"",
+       "architecture \"moe\" needs a [moe] table"},
       {"name = \"tiny\"\n", "", "x.toml: [model]: missing name"},
       {"[shape]", "[shapes]", "x.toml: [shapes] (line 7): unknown section"},
-      {"source = \"test\"\n\n[[parallelism]]", "\n[[parallelism]]", "x.toml: [shape]: missing source"},
-      {"gpus = 16", "gpus = 18", "[[parallelism]] 1 (line 17): gpus 18 is not a multiple of tp·pp·cp = 4"},
-      {"global_batch = 32", "global_batch = 30", "global_batch 30 is not a multiple of micro_batch × dp = 4"},
+      {"source = \"test\"\n\n[[parallelism]]", "\n[[parallelism]]",
+       "x.toml: [shape]: missing source"},
+      {"gpus = 16", "gpus = 18",
+       "[[parallelism]] 1 (line 17): gpus 18 is not a multiple of tp·pp·cp = 4"},
+      {"global_batch = 32", "global_batch = 30",
+       "global_batch 30 is not a multiple of micro_batch × dp = 4"},
       {"ep = 1", "ep = 3", "ep 3 does not divide dp·cp·tp = 8"},
       {"vp = 2", "vp = true", "[[parallelism]] 1 (line 17) vp (line 25): expected a whole number"},
       {"tp = 2", "tp = 2\ntensor = 2", "[[parallelism]] 1 (line 17) tensor (line 22): unknown key"},
-      {"[[parallelism]]", "[parallelism]", "parallelism (line 17): expected [[parallelism]] tables"},
+      {"[[parallelism]]", "[parallelism]",
+       "parallelism (line 17): expected [[parallelism]] tables"},
       {"name = \"tiny\"", "name = \"tiny", "x.toml:2:"},
   };
   for (const Bad& c : cases) {

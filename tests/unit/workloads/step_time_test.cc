@@ -27,12 +27,12 @@ struct Planted {
 };
 
 void ExpectOnly(const StepTimeAnalysis& a, Planted p) {
-  EXPECT_EQ(a.bimodality.bimodal, p.bimodal) << "Sarle b " << a.bimodality.coefficient << ", separation "
-                                              << a.bimodality.separation << ", high fraction "
-                                              << a.bimodality.high_fraction;
+  EXPECT_EQ(a.bimodality.bimodal, p.bimodal)
+      << "Sarle b " << a.bimodality.coefficient << ", separation " << a.bimodality.separation
+      << ", high fraction " << a.bimodality.high_fraction;
   EXPECT_EQ(a.stalls.periodic, p.periodic) << a.stalls.spikes << " spikes";
-  EXPECT_EQ(a.drift.drifting, p.drifting) << "total " << a.drift.total_percent << "%, floor "
-                                          << a.drift.noise_floor_percent << "%";
+  EXPECT_EQ(a.drift.drifting, p.drifting)
+      << "total " << a.drift.total_percent << "%, floor " << a.drift.noise_floor_percent << "%";
   EXPECT_TRUE(a.slow_ranks.empty());
 }
 
@@ -133,7 +133,8 @@ TEST(StepTimeTest, EvenRanksHaveNoSlowRank) {
 }
 
 TEST(StepTimeTest, BadInputIsInvalid) {
-  EXPECT_EQ(AnalyzeStepTimes(std::vector<double>{1, 1, 1}).status().code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(AnalyzeStepTimes(std::vector<double>{1, 1, 1}).status().code(),
+            StatusCode::kInvalidInput);
   auto neg = AnalyzeStepTimes(std::vector<double>{1, 1, -1, 1, 1});
   ASSERT_FALSE(neg.ok());
   EXPECT_NE(neg.status().message().find("step time 2"), std::string::npos);
