@@ -111,6 +111,9 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-GPU-060", F, "MIG mode differs from site policy"},
     FindingCodeInfo{"YS-GPU-065", W, "compute processes already on the GPU"},
     FindingCodeInfo{"YS-GPU-066", F, "compute processes of another user on the GPU"},
+    // Fleet: nodes and devices far below their peers
+    FindingCodeInfo{"YS-FLEET-001", F, "node far below its peers' median"},
+    FindingCodeInfo{"YS-FLEET-002", F, "GPU, NIC or other device far below its peers' median"},
     // Benchmarks: collectives (YS-BENCH-001..009)
     FindingCodeInfo{"YS-BENCH-001", F, "collective data check found wrong elements"},
     FindingCodeInfo{"YS-BENCH-002", W, "one rank's collective time far above the other ranks'"},

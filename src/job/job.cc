@@ -22,6 +22,7 @@
 #include "core/log.h"
 #include "core/report_json.h"
 #include "core/text.h"
+#include "diagnose/fleet_findings.h"
 #include "host/host_info.h"
 #include "job/watchdog.h"
 #include "report/output.h"
@@ -387,6 +388,14 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
   // Rank 0 shows the document and decides the exit code; every rank waits for it inside the
   // job, so each one's watchdog and liveness responder last until the very end.
   std::string code = "0";
+  if (rank == 0 && place.host_order.size() > 1) {
+    // The nodes of this run compared with each other: a slow node or device is named here.
+    state->Update([&](RunDocument& doc) {
+      CheckResult fleet = diagnose::FleetOutliers(doc);
+      fleet.Seal("fleet.outliers");
+      doc.checks.push_back(std::move(fleet));
+    });
+  }
   if (rank == 0) {
     RunDocument done = state->Finish();
     signals.reset();
