@@ -27,17 +27,18 @@ BenchmarkResult RunOne(const BenchContext& ctx, const RegisteredUnit& unit, cons
 
 }  // namespace
 
+bool RunsOnThisRank(const Benchmark* bench, const BenchContext& ctx) {
+  bool all_ranks = bench != nullptr && bench->reach() != Benchmark::Reach::kNode;
+  return all_ranks || ctx.launch().local_rank == 0;
+}
+
 std::vector<BenchmarkResult> RunBenchmarks(const BenchContext& ctx, const OnBenchmarkResult& on_result) {
   std::vector<BenchmarkResult> out;
-  // The node's first rank runs node-local units; with no launcher information every rank is
-  // its node's first (one process per node).
-  bool node_leader = ctx.launch().local_rank == 0;
   for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kBenchmark)) {
     if (!MatchesAnyGlob(unit->info.id, ctx.options().filters)) continue;
     auto made = unit->factory();
     const auto* bench = dynamic_cast<const Benchmark*>(made.get());
-    bool all_ranks = bench != nullptr && bench->reach() != Benchmark::Reach::kNode;
-    if (!all_ranks && !node_leader) continue;
+    if (!RunsOnThisRank(bench, ctx)) continue;
     out.push_back(RunOne(ctx, *unit, bench));
     if (on_result) on_result(out.back());
   }

@@ -18,6 +18,10 @@ namespace ys::bench {
 // Called after each unit on the rank that ran it, e.g. for progress on a terminal.
 using OnBenchmarkResult = std::function<void(const BenchmarkResult&)>;
 
+// Whether this rank runs `bench`: every rank for collective and per-rank units, the node's first
+// rank (local rank 0; every process without a launcher) for node-local ones.
+bool RunsOnThisRank(const Benchmark* bench, const BenchContext& ctx);
+
 std::vector<BenchmarkResult> RunBenchmarks(const BenchContext& ctx, const OnBenchmarkResult& on_result = {});
 
 // Runs one registered benchmark by id on this rank (tests). Error outcome when the id is unknown.

@@ -30,12 +30,4 @@ std::vector<std::string> SessionWarnings(const BenchContext& ctx) {
   return out;
 }
 
-Status RunBenchSession(const BenchContext& ctx, RunDocument& doc, const OnBenchmarkResult& on_result) {
-  YS_RETURN_IF_ERROR(CheckSelection(ctx.options()));
-  for (auto& w : SessionWarnings(ctx)) doc.warnings.push_back(std::move(w));
-  auto results = RunBenchmarks(ctx, on_result);
-  for (auto& r : results) doc.benchmarks.push_back(std::move(r));
-  return Status::Ok();
-}
-
 }  // namespace ys::bench

@@ -15,9 +15,6 @@ Status CheckSelection(const BenchOptions& options);
 // Warnings for the run document.
 std::vector<std::string> SessionWarnings(const BenchContext& ctx);
 
-// Single process: checks the selection, runs the units, adds results and warnings to `doc`.
-Status RunBenchSession(const BenchContext& ctx, RunDocument& doc, const OnBenchmarkResult& on_result = {});
-
 // The ids the options select, sorted.
 std::vector<std::string> SelectedBenchmarks(const BenchOptions& options);
 

@@ -77,4 +77,12 @@ Result<int64_t> CheckData(CollectiveBackend& backend, const CollectiveOp& op, bo
   return CountWrong(op, backend.rank(), seed, in_place, output.data());
 }
 
+Status CheckBufferRange(size_t offset, size_t bytes, size_t have) {
+  if (offset + bytes > have) {
+    return Status::Internal("collective buffer access [" + std::to_string(offset) + ", " +
+                            std::to_string(offset + bytes) + ") beyond its " + std::to_string(have) + " bytes");
+  }
+  return Status::Ok();
+}
+
 }  // namespace ys::comm

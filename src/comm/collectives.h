@@ -60,6 +60,10 @@ struct BufferRegion {
   size_t offset = 0;
 };
 
+// OK when [offset, offset + bytes) lies within a buffer of `have` bytes; Internal naming the
+// range otherwise (a bug in the caller, never the operator's input).
+Status CheckBufferRange(size_t offset, size_t bytes, size_t have);
+
 class CollectiveBackend {
  public:
   virtual ~CollectiveBackend() = default;

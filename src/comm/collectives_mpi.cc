@@ -12,17 +12,12 @@
 #include <cstring>
 
 #include "comm/collectives.h"
+#include "comm/mpi_error.h"
 #include "core/text.h"
 
 namespace ys::comm {
 namespace {
 
-Status MpiError(const char* call, int rc) {
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  return Status::Io(std::string(call) + " failed: " + std::string(text, len));
-}
 
 #define YS_MPI_RETURN(call)                              \
   do {                                                   \
@@ -107,12 +102,7 @@ class MpiCollectives final : public CollectiveBackend {
  private:
   char* Base(BufferKind b) const { return (b == BufferKind::kSend ? send_ : recv_).data(); }
   Status CheckRange(BufferKind b, size_t offset, size_t bytes) const {
-    size_t have = (b == BufferKind::kSend ? send_ : recv_).bytes();
-    if (offset + bytes > have) {
-      return Status::Internal("collective buffer access [" + std::to_string(offset) + ", " +
-                              std::to_string(offset + bytes) + ") beyond its " + std::to_string(have) + " bytes");
-    }
-    return Status::Ok();
+    return CheckBufferRange(offset, bytes, (b == BufferKind::kSend ? send_ : recv_).bytes());
   }
 
   MPI_Comm comm_;

@@ -172,12 +172,7 @@ class NcclCollectives final : public CollectiveBackend {
  private:
   CUdeviceptr Base(BufferKind b) const { return (b == BufferKind::kSend ? send_ : recv_).get(); }
   Status CheckRange(BufferKind b, size_t offset, size_t bytes) const {
-    size_t have = (b == BufferKind::kSend ? send_ : recv_).bytes();
-    if (offset + bytes > have) {
-      return Status::Internal("collective buffer access [" + std::to_string(offset) + ", " +
-                              std::to_string(offset + bytes) + ") beyond its " + std::to_string(have) + " bytes");
-    }
-    return Status::Ok();
+    return CheckBufferRange(offset, bytes, (b == BufferKind::kSend ? send_ : recv_).bytes());
   }
 
   const NcclApi& nccl_;

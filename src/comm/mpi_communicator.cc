@@ -8,16 +8,11 @@
 #include <mutex>
 
 #include "comm/communicator.h"
+#include "comm/mpi_error.h"
 
 namespace ys::comm {
 namespace {
 
-Status MpiError(const char* call, int rc) {
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  return Status::Io(std::string(call) + " failed: " + std::string(text, len));
-}
 
 // MPI is initialised once per process and finalised at exit (after main returns).
 Status EnsureMpiInitialised() {

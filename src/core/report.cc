@@ -111,6 +111,16 @@ SampleStats ComputeStats(std::vector<double> s) {
   return st;
 }
 
+double MedianOf(std::vector<double> v) {
+  if (v.empty()) return 0;
+  size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  double hi = v[mid];
+  if (v.size() % 2 == 1) return hi;
+  double lo = *std::max_element(v.begin(), v.begin() + mid);
+  return (lo + hi) / 2;
+}
+
 std::vector<const CheckResult*> RunDocument::AllUnits() const {
   std::vector<const CheckResult*> units;
   for (const auto& c : checks) units.push_back(&c);

@@ -71,6 +71,8 @@ struct SampleStats {
   bool operator==(const SampleStats&) const = default;
 };
 SampleStats ComputeStats(std::vector<double> samples);
+// The median (the mean of the two middle values for an even count); 0 for no values. O(n).
+double MedianOf(std::vector<double> values);
 
 enum class Better { kHigher, kLower };
 

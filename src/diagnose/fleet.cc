@@ -9,16 +9,6 @@ namespace {
 
 constexpr double kMadToSigma = 1.4826;  // MAD of a normal distribution = 0.6745 sigma
 
-double MedianOf(std::vector<double> v) {
-  if (v.empty()) return 0;
-  size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  double hi = v[mid];
-  if (v.size() % 2 == 1) return hi;
-  double lo = *std::max_element(v.begin(), v.begin() + mid);
-  return (lo + hi) / 2;
-}
-
 }  // namespace
 
 double MedianErrorBound(const FleetOptions& o, double median) {

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <ctime>
 #include <type_traits>
 #include <vector>
 
+#include "core/report.h"
 #include "gpu/cuda_driver.h"
 #include "gpu/gpu_snapshot_fields.h"
 
@@ -353,14 +353,6 @@ class Reader {
 
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api) { return Reader(api).Read(); }
 
-std::string UtcNowForSnapshot() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 Result<GpuSnapshot> ReadLiveGpuSnapshot(const std::string& library) {
   auto lib = nvml::Library::Open(library);
@@ -370,7 +362,7 @@ Result<GpuSnapshot> ReadLiveGpuSnapshot(const std::string& library) {
   auto snapshot = ReadGpuSnapshot(lib->api());
   if (!snapshot.ok()) return snapshot.status();
   snapshot->source = "nvml";
-  snapshot->captured_at = UtcNowForSnapshot();
+  snapshot->captured_at = UtcNowIso8601();
   if (!snapshot->cuda_driver_version.has()) {
     auto cuda = CudaDriverVersion();
     if (cuda.ok()) snapshot->cuda_driver_version = Field<int>::Of(*cuda);

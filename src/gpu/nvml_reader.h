@@ -26,9 +26,6 @@ Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api);
 // library; nvmlInit_v2's error (e.g. NVML_ERROR_DRIVER_NOT_LOADED) when it cannot start.
 Result<GpuSnapshot> ReadLiveGpuSnapshot(const std::string& library = nvml::kLibraryName);
 
-// "2026-11-29T16:40:03Z"
-std::string UtcNowForSnapshot();
-
 }  // namespace ys::gpu
 
 #endif  // YARDSTICK_GPU_NVML_READER_H_

@@ -224,16 +224,9 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
                });
 
   // Who is where.
-  std::vector<std::string> hostnames{live.env().Get("HOSTNAME").value_or("")};
-  if (multi) {
-    auto names = InStep(dog, "gathering host names", [&] { return comm.Hostnames(); });
-    if (!names.ok()) return names.status();
-    hostnames = *names;
-  } else {
-    char name[256] = {};
-    ::gethostname(name, sizeof(name) - 1);
-    hostnames = {name};
-  }
+  auto names = InStep(dog, "gathering host names", [&] { return comm.Hostnames(); });
+  if (!names.ok()) return names.status();
+  const std::vector<std::string> hostnames = *names;
   Placement place = Place(hostnames);
   const bool leader = place.node_rank[rank] == 0;
   comm::LaunchInfo launch = comm::DetectLaunch(live.env());
@@ -347,10 +340,9 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
       auto made = unit->factory();
       const auto* b = dynamic_cast<const bench::Benchmark*>(made.get());
       auto reach = b != nullptr ? b->reach() : bench::Benchmark::Reach::kNode;
-      bool all_ranks = reach != bench::Benchmark::Reach::kNode;
       std::string payload;
       if (state) state->Starting(id);
-      if (all_ranks || leader) {
+      if (bench::RunsOnThisRank(b, ctx)) {
         current = id;
         BenchmarkResult r = InStep(dog, id, [&] { return bench::RunBenchmark(ctx, id); });
         payload = DumpJson(ToJson(r));

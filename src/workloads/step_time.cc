@@ -1,5 +1,7 @@
 #include "workloads/step_time.h"
 
+#include "core/report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,20 +14,10 @@ namespace {
 
 constexpr double kMadToSigma = 1.4826;  // MAD of a normal law × this = its standard deviation
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  double hi = v[mid];
-  if (v.size() % 2 == 1) return hi;
-  double lo = *std::max_element(v.begin(), v.begin() + mid);
-  return (lo + hi) / 2;
-}
-
 double Mad(const std::vector<double>& v, double median) {
   std::vector<double> dev(v.size());
   for (size_t i = 0; i < v.size(); ++i) dev[i] = std::fabs(v[i] - median);
-  return Median(std::move(dev));
+  return MedianOf(std::move(dev));
 }
 
 // Linear interpolation between order statistics of a sorted series (p in [0, 1]).
@@ -99,12 +91,12 @@ PeriodicStalls AnalyzeStalls(const std::vector<double>& series, double median, d
     }
   }
   s.spikes = static_cast<int>(s.spike_steps.size());
-  s.typical_excess_s = Median(excess);
+  s.typical_excess_s = MedianOf(excess);
   if (s.spikes < o.min_periodic_spikes) return s;
   std::vector<double> gaps;
   for (size_t i = 1; i < s.spike_steps.size(); ++i)
     gaps.push_back(s.spike_steps[i] - s.spike_steps[i - 1]);
-  double period = Median(gaps);
+  double period = MedianOf(gaps);
   double tolerance =
       std::max(0.5, o.period_tolerance * period);  // short periods must match exactly
   size_t regular = std::count_if(gaps.begin(), gaps.end(),
@@ -131,7 +123,7 @@ Drift AnalyzeDrift(const std::vector<double>& series, double median, const StepT
       slopes.push_back((series[idx[b]] - series[idx[a]]) / static_cast<double>(idx[b] - idx[a]));
     }
   }
-  double slope = Median(std::move(slopes));
+  double slope = MedianOf(std::move(slopes));
   double n = static_cast<double>(series.size());
   d.percent_per_100_steps = slope * 100 / median * 100;
   d.total_percent = slope * (n - 1) / median * 100;
@@ -139,7 +131,7 @@ Drift AnalyzeDrift(const std::vector<double>& series, double median, const StepT
   std::vector<double> residual(series.size());
   for (size_t i = 0; i < series.size(); ++i)
     residual[i] = series[i] - slope * static_cast<double>(i);
-  double sigma = kMadToSigma * Mad(residual, Median(residual));
+  double sigma = kMadToSigma * Mad(residual, MedianOf(residual));
   d.noise_floor_percent = 3 * sigma / median * std::sqrt(12 / n) * 100;
   d.drifting =
       std::fabs(d.total_percent) >= std::max(o.drift_min_total_percent, d.noise_floor_percent);
@@ -153,11 +145,11 @@ void AnalyzeRanks(const std::map<int, std::vector<double>>& by_rank, const StepT
     RankStepStats r;
     r.rank = rank;
     r.steps = static_cast<int>(series.size());
-    r.median_s = Median(series);
+    r.median_s = MedianOf(series);
     medians.push_back(r.median_s);
     out.ranks.push_back(r);
   }
-  double job = Median(medians);
+  double job = MedianOf(medians);
   double scale =
       std::max(kMadToSigma * Mad(medians, job), o.slow_rank_min_excess_fraction * job / 3);
   for (RankStepStats& r : out.ranks) {

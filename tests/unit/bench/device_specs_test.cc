@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "testing/text_edit.h"
 #include "validate/validation.h"
 
 namespace ys::bench {
@@ -42,12 +43,7 @@ per_direction_gb_per_s = 64
 source = "datasheet"
 )";
 
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
-  auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
+using ::ys::testing::Replace;
 
 TEST(DeviceSpecsTest, ParsesEveryFigureOfAGoodFile) {
   auto spec = ParseDeviceSpec(kGood, "x100.toml");

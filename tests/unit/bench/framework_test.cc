@@ -144,9 +144,7 @@ TEST_F(RunnerTest, NodeLocalUnitsRunOnTheNodesFirstRankOnly) {
 TEST_F(RunnerTest, SessionRejectsAFilterThatSelectsNothing) {
   BenchOptions o;
   o.filters = {"nothing.*"};
-  BenchContext ctx(host_, comm_, o);
-  RunDocument doc;
-  Status s = RunBenchSession(ctx, doc);
+  Status s = CheckSelection(o);
   EXPECT_EQ(s.code(), StatusCode::kInvalidInput);
   EXPECT_NE(s.message().find("nothing.*"), std::string::npos);
 }

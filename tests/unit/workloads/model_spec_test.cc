@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "testing/text_edit.h"
+
 namespace ys::workloads {
 namespace {
 
@@ -42,12 +44,7 @@ global_batch = 32
 source = "test"
 )";
 
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
-  auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
+using ::ys::testing::Replace;
 
 TEST(ModelSpecTest, ParsesALiteralDenseModel) {
   auto spec = ParseModelSpec(kGood, "tiny.toml");
