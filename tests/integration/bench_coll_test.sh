@@ -27,7 +27,17 @@ grep -Eq '^ +0 +0 +float +none +-1 ' "$tmp/out" && passes=$((passes + 1)) \
   || { echo "FAIL: all_gather 8 B row of 0 elements"; fails=$((fails + 1)); }
 grep -Eq '^ +524288 +131072 +float +none +0 ' "$tmp/out" && passes=$((passes + 1)) \
   || { echo "FAIL: broadcast row with root 0"; fails=$((fails + 1)); }
-expect_in "$tmp/out" "7 pass, 0 warn, 0 fail, 0 skip, 0 error" "every unit passed"
+# Four ranks on two cores, beside other tests: a rank can fall behind the others, which
+# YS-BENCH-002 reports as a warning. That is a true statement about this machine, not a failure
+# of the benchmark; any other warning, a fail, a skip or an error is.
+summary=$(grep -Eo '[0-9]+ pass, [0-9]+ warn, [0-9]+ fail, [0-9]+ skip, [0-9]+ error' "$tmp/out" | tail -1)
+read -r np _ nw _ nf _ ns _ ne _ <<<"${summary//,/}"
+if [ -n "$summary" ] && [ $((np + nw)) -eq 7 ] && [ "$nf$ns$ne" = 000 ] \
+   && { [ "$nw" -eq 0 ] || ! grep -oE 'YS-[A-Z]+-[0-9]+' "$tmp/out" | grep -qv '^YS-BENCH-002$'; }; then
+  passes=$((passes + 1))
+else
+  echo "FAIL: every unit passed (slow-rank warnings aside): '$summary'"; grep -E 'YS-|WARN|FAIL|ERROR' "$tmp/out"; fails=$((fails + 1))
+fi
 
 expect_rc 0 "4 ranks, JSON" -- mpi 4 "$bin" bench --filter 'coll.all_reduce,coll.alltoall' --sizes 1K:64K:x8 --iters 3 --json
 /usr/bin/python3 - "$tmp/out" <<'EOF' && passes=$((passes + 1)) || fails=$((fails + 1))
