@@ -29,6 +29,22 @@ std::optional<Outcome> ParseOutcome(std::string_view name) {
   return std::nullopt;
 }
 
+const char* ConfidenceName(Confidence c) {
+  switch (c) {
+    case Confidence::kLow: return "low";
+    case Confidence::kMedium: return "medium";
+    case Confidence::kHigh: return "high";
+  }
+  return "low";
+}
+
+std::optional<Confidence> ParseConfidence(std::string_view name) {
+  for (Confidence c : {Confidence::kLow, Confidence::kMedium, Confidence::kHigh}) {
+    if (name == ConfidenceName(c)) return c;
+  }
+  return std::nullopt;
+}
+
 const char* SeverityName(Severity s) { return s == Severity::kFail ? "fail" : "warn"; }
 
 CheckResult CheckResult::Skip(std::string reason) {

@@ -143,6 +143,39 @@ struct RankStatus {
   std::string detail;        // for a lost rank: when and how it was noticed
 };
 
+// What `yardstick diagnose` concludes (DESIGN.md "Run": diagnosis): a cause, the evidence it
+// rests on, how sure it is, the fix, and what the fix is expected to recover. Made by the typed
+// rules of the diagnose layer; kept in the run document so a report and a later reader see the
+// same ranking.
+enum class Confidence { kLow = 0, kMedium = 1, kHigh = 2 };
+const char* ConfidenceName(Confidence c);
+std::optional<Confidence> ParseConfidence(std::string_view name);
+
+// Expected recovery as a share of throughput (0.12: the workload runs 12% faster once fixed),
+// a range because the published cases give ranges; `basis` says where the figures come from
+// (a published case, a measured share of stolen CPU time, a score gap).
+struct Recovery {
+  double low = 0;
+  double high = 0;
+  std::string basis;
+  double Midpoint() const { return (low + high) / 2; }
+  bool operator==(const Recovery&) const = default;
+};
+
+struct Diagnosis {
+  std::string rule;    // stable id: "host.core_sharing"
+  std::string layer;   // "host", "virtualisation", "container", "fabric", "gpu", "workload"
+  std::string cause;   // one line
+  std::string entity;  // "node", "cpu0-1", "gpu3", "node7", "coll.all_reduce"
+  Evidence evidence;   // what the rule used, key -> observed value
+  Confidence confidence = Confidence::kMedium;
+  std::string fix;     // a concrete command or setting
+  Recovery recovery;
+  std::vector<std::string> finding_codes;  // the findings it rests on, if any
+  std::string reference;
+  bool operator==(const Diagnosis&) const = default;
+};
+
 inline constexpr int kRunSchemaVersion = 1;
 
 // One invocation.
@@ -162,6 +195,10 @@ struct RunDocument {
   // Multi-rank runs only (empty for one process): every rank, and per node what ran there.
   std::vector<RankStatus> ranks;
   std::vector<NodeReport> nodes;
+  // Ranked by expected recovery, largest first; empty when nothing was diagnosed (or diagnosis
+  // did not run: `diagnosis_ran` tells the two apart).
+  std::vector<Diagnosis> diagnosis;
+  bool diagnosis_ran = false;
 
   // Every unit result: checks, benchmarks, then each node's checks and benchmarks.
   std::vector<const CheckResult*> AllUnits() const;

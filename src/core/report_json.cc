@@ -120,6 +120,25 @@ ojson ToJson(const RunDocument& d) {
       j["nodes"].push_back(nj);
     }
   }
+  if (d.diagnosis_ran) {
+    j["diagnosis"] = ojson::array();
+    for (const auto& g : d.diagnosis) j["diagnosis"].push_back(ToJson(g));
+  }
+  return j;
+}
+
+ojson ToJson(const Diagnosis& g) {
+  ojson j;
+  j["rule"] = g.rule;
+  j["layer"] = g.layer;
+  j["cause"] = g.cause;
+  j["entity"] = g.entity;
+  j["confidence"] = ConfidenceName(g.confidence);
+  j["recovery"] = {{"low", g.recovery.low}, {"high", g.recovery.high}, {"basis", g.recovery.basis}};
+  j["fix"] = g.fix;
+  j["evidence"] = ToJson(g.evidence);
+  j["finding_codes"] = g.finding_codes;
+  if (!g.reference.empty()) j["reference"] = g.reference;
   return j;
 }
 
@@ -310,7 +329,45 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
       d.nodes.push_back(std::move(n));
     }
   }
+  if (j.contains("diagnosis")) {
+    if (!j["diagnosis"].is_array()) return Status::Invalid("run.diagnosis: expected an array");
+    d.diagnosis_ran = true;
+    i = 0;
+    for (const auto& gj : j["diagnosis"]) {
+      auto g = DiagnosisFromJson(gj, "run.diagnosis[" + std::to_string(i++) + "]");
+      if (!g.ok()) return g.status();
+      d.diagnosis.push_back(std::move(*g));
+    }
+  }
   return d;
+}
+
+Result<Diagnosis> DiagnosisFromJson(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) return Status::Invalid(where + ": expected an object");
+  Diagnosis g;
+  std::string confidence;
+  YS_RETURN_IF_ERROR(Get(j, "rule", &g.rule, where));
+  YS_RETURN_IF_ERROR(Get(j, "layer", &g.layer, where));
+  YS_RETURN_IF_ERROR(Get(j, "cause", &g.cause, where));
+  YS_RETURN_IF_ERROR(Get(j, "entity", &g.entity, where));
+  YS_RETURN_IF_ERROR(Get(j, "confidence", &confidence, where));
+  auto c = ParseConfidence(confidence);
+  if (!c) return Status::Invalid(where + ".confidence: expected low, medium or high");
+  g.confidence = *c;
+  if (!j.contains("recovery") || !j["recovery"].is_object()) {
+    return Status::Invalid(where + ".recovery: expected an object {low, high, basis}");
+  }
+  YS_RETURN_IF_ERROR(Get(j["recovery"], "low", &g.recovery.low, where + ".recovery"));
+  YS_RETURN_IF_ERROR(Get(j["recovery"], "high", &g.recovery.high, where + ".recovery"));
+  YS_RETURN_IF_ERROR(Get(j["recovery"], "basis", &g.recovery.basis, where + ".recovery"));
+  if (g.recovery.low < 0 || g.recovery.high < g.recovery.low) {
+    return Status::Invalid(where + ".recovery: expected 0 <= low <= high");
+  }
+  YS_RETURN_IF_ERROR(Get(j, "fix", &g.fix, where));
+  if (j.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(j["evidence"], &g.evidence, where + ".evidence"));
+  if (j.contains("finding_codes")) YS_RETURN_IF_ERROR(Get(j, "finding_codes", &g.finding_codes, where));
+  if (j.contains("reference")) YS_RETURN_IF_ERROR(Get(j, "reference", &g.reference, where));
+  return g;
 }
 
 Result<CheckResult> CheckResultFromJson(const nlohmann::json& j, const std::string& where) {

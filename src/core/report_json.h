@@ -16,6 +16,7 @@ nlohmann::ordered_json ToJson(const Measurement& m);
 nlohmann::ordered_json ToJson(const ResultTable& t);
 nlohmann::ordered_json ToJson(const BenchmarkResult& r);
 nlohmann::ordered_json ToJson(const RunDocument& doc);
+nlohmann::ordered_json ToJson(const Diagnosis& g);
 
 // Serialises for output. Text read from a host (a garbage file quoted in an error) may not be
 // UTF-8: invalid bytes become U+FFFD rather than failing the whole document.
@@ -24,6 +25,7 @@ std::string DumpJson(const nlohmann::ordered_json& j);
 // Reads a run document back (schema version checked). Invalid names the field that is wrong.
 Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j);
 // One unit's result as ToJson wrote it; `where` prefixes error messages ("rank 3: checks[2]").
+Result<Diagnosis> DiagnosisFromJson(const nlohmann::json& j, const std::string& where);
 Result<CheckResult> CheckResultFromJson(const nlohmann::json& j, const std::string& where);
 Result<BenchmarkResult> BenchmarkResultFromJson(const nlohmann::json& j, const std::string& where);
 

@@ -1,0 +1,110 @@
+// Diagnosis rules: typed functions from evidence to a cause, its fix and what the fix is expected
+// to recover (DESIGN.md "diagnose"). No string evaluation: a rule is C++ over the run document's
+// findings and measurements, the step-time series of the workloads (proxies and ingested logs)
+// and the validation scores.
+//
+// A rule is one file under src/diagnose/rules/, registered in one line:
+//
+//   YS_REGISTER_RULE(SmmuCmdqvRule, {.id = "virt.smmu_cmdqv", .summary = "..."});
+//
+// Evaluate() returns zero or more Diagnoses (zero: the rule does not apply, or its evidence is
+// absent: a rule never guesses). It must not throw; the engine turns anything thrown into a
+// "not evaluated" line for that rule alone. Rules are stateless and const.
+//
+// Expected recovery is a share of throughput (0.12 = 12% faster once fixed). Where a published
+// case gives the figure (the four Exemplar cases), the rule uses it and says so in `basis`;
+// where the evidence measures it (a share of CPU time taken by another process, a score gap), the
+// rule computes it and says how.
+#ifndef YARDSTICK_DIAGNOSE_RULE_H_
+#define YARDSTICK_DIAGNOSE_RULE_H_
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/report.h"
+#include "workloads/step_time.h"
+
+namespace ys::diagnose {
+
+// One workload's step times and scores: a proxy measured by this run, or a recipe log ingested
+// by `validate` / `ingest`.
+struct WorkloadEvidence {
+  std::string id;      // "proxy.llama3.1_8b", "pretrain_llama3.1_70b_fp8"
+  std::string source;  // "proxy measurement proxy.llama3.1_8b.step_time", "log /runs/.../log.txt"
+  std::vector<workloads::StepSample> steps;              // in step order; may be empty
+  std::optional<workloads::StepTimeAnalysis> analysis;   // of `steps` (filled by the engine)
+  std::optional<double> predicted_step_s;  // a proxy's roofline prediction
+  std::optional<double> score;             // validation: reference step time / measured
+  std::optional<double> threshold;         // the suite's pass threshold (0.95)
+  std::optional<double> mfu;               // measured model FLOPs utilisation, 0..1
+  std::optional<double> reference_mfu;     // the reference's MFU at the same shape
+  // A proxy's share of the job cores' CPU time that processes outside the job took while it ran
+  // (0..1), and those processes ("pid 4242 (stress) on cpus 0-1: 46%"), largest first.
+  std::optional<double> foreign_cpu_share;
+  std::vector<std::string> foreign_processes;
+};
+
+// Everything the rules may read. Borrowed; the caller keeps it alive while rules run.
+struct DiagnosisInput {
+  const RunDocument* run = nullptr;  // run / preflight / bench document; may be null
+  std::vector<WorkloadEvidence> workloads;
+  std::string data_dir;  // holds specs/ (physical peaks), models/
+};
+
+// Every finding of the run document (job-wide units and each node's), with where it came from.
+struct LocatedFinding {
+  const Finding* finding;
+  const CheckResult* unit;
+  std::string node;  // hostname of the node section; the document's host for job-wide units
+};
+std::vector<LocatedFinding> FindingsWithCode(const DiagnosisInput& in, std::string_view code);
+// Every measurement of the run document whose name matches the glob, with its node.
+struct LocatedMeasurement {
+  const Measurement* measurement;
+  std::string node;
+};
+std::vector<LocatedMeasurement> MeasurementsMatching(const DiagnosisInput& in, std::string_view glob);
+
+struct RuleInfo {
+  std::string_view id;       // "host.core_sharing"
+  std::string_view summary;  // one sentence: what it looks for
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const = 0;
+};
+
+struct RegisteredRule {
+  RuleInfo info;
+  std::function<std::unique_ptr<Rule>()> factory;
+};
+
+class RuleRegistry {
+ public:
+  static RuleRegistry& Global();
+  bool Add(RuleInfo info, std::function<std::unique_ptr<Rule>()> factory);  // aborts on a dup id
+  std::vector<const RegisteredRule*> List() const;                          // sorted by id
+  const RegisteredRule* Find(std::string_view id) const;
+
+ private:
+  std::vector<std::unique_ptr<RegisteredRule>> rules_;
+};
+
+}  // namespace ys::diagnose
+
+#define YS_RULE_CONCAT_INNER_(a, b) a##b
+#define YS_RULE_CONCAT_(a, b) YS_RULE_CONCAT_INNER_(a, b)
+#define YS_REGISTER_RULE(Class, ...)                                                        \
+  namespace {                                                                               \
+  [[maybe_unused]] const bool YS_RULE_CONCAT_(ys_rule_registered_, __LINE__) =              \
+      ::ys::diagnose::RuleRegistry::Global().Add(::ys::diagnose::RuleInfo __VA_ARGS__,      \
+                                                 [] { return std::make_unique<Class>(); }); \
+  }
+
+#endif  // YARDSTICK_DIAGNOSE_RULE_H_
