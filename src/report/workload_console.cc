@@ -1,5 +1,7 @@
 #include "report/workload_console.h"
 
+#include "workloads/step_time_json.h"
+
 #include <fmt/format.h>
 
 namespace ys::report {
@@ -88,6 +90,10 @@ std::string FormatWorkloadRun(const WorkloadRun& r) {
       out += Row("step time", "- (torchtitan prints tps, not a step time; --gpus derives it)");
     } else {
       out += Row("step time", "- (no timed step in the " + window + ")");
+    }
+    int64_t first = 0;
+    if (auto a = workloads::AnalyzeStepTimes(validate::StepTimesAfterWarmup(r, &first)); a.ok()) {
+      out += Row("step profile", fmt::format("from step {}: {}", first, workloads::StepTimeSummary(*a)));
     }
     if (r.tflops_per_gpu) {
       out += Row("TFLOPS/GPU", fmt::format("{:.1f} ± {:.1f}  (n={})", r.tflops_per_gpu->mean,

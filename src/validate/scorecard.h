@@ -23,6 +23,10 @@ struct Measured {
   double step_time_mean_s = 0;
   double step_time_stdev_s = 0;
   std::optional<double> tflops_per_gpu;  // nullopt: not reported (e.g. hybrid models print 0)
+  // Every timed step from the window's first to the last the log printed (the window plus what
+  // ran after it), in step order: what the step-time analysis and the diagnosis read.
+  int64_t step_times_first_step = 0;
+  std::vector<double> step_times_s;
 };
 
 enum class RowOutcome { kPass, kFail };

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/build_info.h"
+#include "workloads/step_time_json.h"
 
 namespace ys::validate {
 
@@ -66,6 +67,16 @@ ojson ToJson(const Suite& suite, const Scorecard& card) {
     r["score"] = Opt(row.score);
     r["tokens_per_s_per_gpu"] = Opt(row.tokens_per_s_per_gpu);
     r["mfu"] = Opt(row.mfu);
+    // Step times after warm-up and what they say (workloads/step_time.h); null when the log has
+    // fewer than the analysis needs.
+    r["step_times_first_step"] = row.measured ? ojson(row.measured->step_times_first_step) : ojson(nullptr);
+    r["step_times_s"] = row.measured ? ojson(row.measured->step_times_s) : ojson::array();
+    r["step_time_analysis"] = nullptr;
+    if (row.measured) {
+      if (auto a = workloads::AnalyzeStepTimes(row.measured->step_times_s); a.ok()) {
+        r["step_time_analysis"] = workloads::ToJson(*a);
+      }
+    }
     j["workloads"].push_back(std::move(r));
   }
   j["verdict"] = {{"pass", card.pass}, {"text", card.verdict}};

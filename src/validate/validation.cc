@@ -44,6 +44,7 @@ Measured ToMeasured(const WorkloadRun& run) {
     m.step_time_stdev_s = run.step_time_s->stdev;
   }
   if (run.tflops_per_gpu && !run.tflops_not_reported) m.tflops_per_gpu = run.tflops_per_gpu->mean;
+  m.step_times_s = StepTimesAfterWarmup(run, &m.step_times_first_step);
   return m;
 }
 

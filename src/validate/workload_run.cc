@@ -37,4 +37,15 @@ WorkloadRun NoLogRun(std::string log_path, std::string reason) {
   return r;
 }
 
+std::vector<double> StepTimesAfterWarmup(const WorkloadRun& run, int64_t* first_step) {
+  std::vector<double> out;
+  *first_step = 0;
+  for (const IterationSample& s : run.samples) {
+    if (s.step < run.window.first_step || !s.step_time_s) continue;
+    if (out.empty()) *first_step = s.step;
+    out.push_back(*s.step_time_s);
+  }
+  return out;
+}
+
 }  // namespace ys::validate

@@ -81,6 +81,11 @@ struct WorkloadRun {
   bool operator==(const WorkloadRun&) const = default;
 };
 
+// Every timed step from the window's first step to the last the log printed, in step order (the
+// window and what ran after it: the series the step-time analysis reads). `*first_step` gets the
+// first one's step number (0 when there is none).
+std::vector<double> StepTimesAfterWarmup(const WorkloadRun& run, int64_t* first_step);
+
 // A workload whose log could not be found: status no_log with `reason`.
 WorkloadRun NoLogRun(std::string log_path, std::string reason);
 
