@@ -126,8 +126,10 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
   BenchmarkResult r;
   bench::OpenBlasInfo blas = bench::QueryOpenBlas();
   r.Note("recipe", why);
-  for (const std::string& n : plan->notes) r.Note("plan", n);
-  for (const std::string& n : (*exec)->notes()) r.Note("collectives", n);
+  // Evidence keys are unique (the JSON document is an object): "plan.1", "plan.2", ...
+  for (size_t i = 0; i < plan->notes.size(); ++i) r.Note(fmt::format("plan.{}", i + 1), plan->notes[i]);
+  for (size_t i = 0; i < (*exec)->notes().size(); ++i)
+    r.Note(fmt::format("collectives.{}", i + 1), (*exec)->notes()[i]);
   r.Note("backend", fmt::format("cpu: OpenBLAS sgemm fp32 ({} kernel, {} threads), collectives {}",
                                 blas.corename, threads, (*exec)->library()));
 
