@@ -80,6 +80,16 @@ Result<ProcStat> ParseProcStat(std::string_view text) {
     }
     st.flags = *flags;
   }
+  if (f.size() > 12) {  // fields 14, 15: utime, stime
+    auto utime = ParseUint(f[11]);
+    auto stime = ParseUint(f[12]);
+    if (!utime || !stime) {
+      return Status::Invalid("fields 14-15 (utime, stime) are not numbers: \"" + std::string(f[11]) +
+                             " " + std::string(f[12]) + "\"");
+    }
+    st.utime = *utime;
+    st.stime = *stime;
+  }
   if (f.size() > 36) {  // field 39: processor
     auto cpu = ParseInt(f[36]);
     if (!cpu || *cpu < 0 || *cpu > (1 << 20)) {
