@@ -24,6 +24,9 @@ struct UnitInfo {
   std::string_view summary;  // one sentence
   std::vector<Need> needs;
   bool disruptive = false;   // changes system state or loads it heavily
+  // Part of `yardstick run`'s quick profile when no --filter narrows the selection (one proxy
+  // stands for the seven there; the others run under `yardstick bench`).
+  bool in_quick_profile = true;
 };
 
 // Base of every unit type; the layer that defines a kind (checks, bench) derives from it.

@@ -43,7 +43,8 @@ class ProxyBenchmark final : public bench::Benchmark {
   YS_REGISTER_BENCHMARK(::ys::workloads::ProxyBenchmark<kProxyModel_##tag>,                \
                         {.id = "proxy." model,                                             \
                          .summary = display " training step proxy: step time vs roofline", \
-                         .needs = {Need::kLiveHost}})                                      \
+                         .needs = {Need::kLiveHost},                                       \
+                         .in_quick_profile = std::string_view(model) == ::ys::workloads::kQuickProxyModel}) \
   }
 
 #endif  // YARDSTICK_WORKLOADS_PROXY_PROXY_UNIT_H_
