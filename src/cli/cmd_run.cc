@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "diagnose/engine.h"
 #include "job/job.h"
 #include "report/output.h"
 
@@ -76,6 +77,18 @@ Action Setup(CLI::App& sub) {
     } else if (!a->no_bench) {
       jo.warnings.push_back("benchmarks not run: --root reads a recorded tree, not this machine");
     }
+    // What the run's evidence says about causes (DESIGN.md "diagnose"), kept in the document.
+    jo.conclude = [data = DataDir(a->data)](RunDocument& doc) {
+      auto in = diagnose::DiagnosisInputFor(&doc, nullptr, data);
+      if (!in.ok()) {
+        doc.warnings.push_back("diagnosis not run: " + in.status().message());
+        return;
+      }
+      diagnose::DiagnosisReport rep = diagnose::Diagnose(*in);
+      // Rules that could not judge their evidence are listed by `yardstick diagnose`, not here.
+      doc.diagnosis = std::move(rep.ranked);
+      doc.diagnosis_ran = true;
+    };
     bool json = a->checks.json;
     jo.emit = [out, dir, json](const RunDocument& doc) {
       if (Status s = report::EmitRun(doc, out); !s.ok()) {

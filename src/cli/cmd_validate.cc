@@ -10,6 +10,8 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
+#include "diagnose/engine.h"
+#include "report/diagnosis_console.h"
 #include "report/output.h"
 #include "report/scorecard_reporter.h"
 #include "validate/validation.h"
@@ -44,10 +46,23 @@ Action Setup(CLI::App& sub) {
       Log(LogLevel::kError, "{}", result.status().message());
       return kExitCannotRun;
     }
+    // Why a workload is slow, from what its log shows (step-time analysis, MFU, scores).
+    auto in = diagnose::DiagnosisInputFor(nullptr, &result->document, DataDir(a->inputs.data));
+    if (!in.ok()) {
+      Log(LogLevel::kError, "{}", in.status().message());
+      return kExitCannotRun;
+    }
+    diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*in);
     if (!a->out.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(a->out, ec);
       Status s = report::WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
+      if (s.ok()) {
+        nlohmann::ordered_json dj = {{"diagnosis", nlohmann::ordered_json::array()},
+                                     {"not_evaluated", diagnosis.not_evaluated}};
+        for (const Diagnosis& g : diagnosis.ranked) dj["diagnosis"].push_back(ToJson(g));
+        s = report::WriteFileAtomic(a->out + "/diagnosis.json", DumpJson(dj) + "\n");
+      }
       if (!s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
         return kExitCannotRun;
@@ -81,6 +96,9 @@ Action Setup(CLI::App& sub) {
         for (const auto& s : run.superseded) std::cout << "superseded: " << s.path << " (" << s.why << ")\n";
       }
       for (const auto& i : result->discovery.ignored) std::cout << "ignored: " << i << "\n";
+      std::cout << "\n";
+      report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ::isatty(STDOUT_FILENO) == 1,
+                             std::cout);
     }
     return result->card.pass ? kExitPass : kExitFail;
   };

@@ -388,6 +388,7 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
       doc.checks.push_back(std::move(fleet));
     });
   }
+  if (rank == 0 && o.conclude) state->Update(o.conclude);
   if (rank == 0) {
     RunDocument done = state->Finish();
     signals.reset();

@@ -35,6 +35,9 @@ struct JobOptions {
   std::vector<std::string> warnings;  // added to the document
   // Rank 0, when the job is cut short: shows the document (e.g. prints it) after saving it.
   std::function<void(const RunDocument&)> on_abort;
+  // Rank 0, once everything is gathered: adds conclusions drawn from the whole document (the
+  // diagnosis) before it is saved complete.
+  std::function<void(RunDocument&)> conclude;
   // Rank 0, at the end: shows the document and returns the exit code, which every rank returns.
   std::function<int(const RunDocument&)> emit;
 };

@@ -1,5 +1,7 @@
 #include "report/output.h"
 
+#include "report/diagnosis_console.h"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -42,6 +44,10 @@ Status EmitRun(const RunDocument& doc, const OutputOptions& o) {
     std::cout << DumpJson(ToJson(doc)) << "\n";
   } else {
     WriteConsole(doc, ConsoleOptions{.color = o.color}, std::cout);
+    if (doc.diagnosis_ran) {
+      std::cout << "\n";
+      WriteDiagnosis(doc.diagnosis, {}, o.color, std::cout);
+    }
   }
   std::cout.flush();
   return Status::Ok();
