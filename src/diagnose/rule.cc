@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 
+#include "bench/device_specs.h"
 #include "core/text.h"
 
 namespace ys::diagnose {
@@ -182,6 +184,63 @@ std::vector<const WorkloadEvidence*> WorkloadsWhere(
   std::vector<const WorkloadEvidence*> out;
   for (const auto& w : in.workloads) {
     if (w.analysis && pred(*w.analysis)) out.push_back(&w);
+  }
+  return out;
+}
+
+namespace {
+
+std::optional<double> StatedShare(const Measurement& m) {
+  auto it = m.params.find("pct_of_peak");
+  if (it == m.params.end()) return std::nullopt;
+  auto v = ParseDouble(it->second);
+  if (!v || !std::isfinite(*v) || *v < 0) return std::nullopt;
+  return *v / 100;
+}
+
+std::string Param(const Measurement& m, const std::string& key) {
+  auto it = m.params.find(key);
+  return it == m.params.end() ? "" : it->second;
+}
+
+}  // namespace
+
+std::vector<PeakShare> CollectivePeakShares(const DiagnosisInput& in) {
+  // The largest size of each collective (and node, for per-node runs).
+  std::map<std::string, std::vector<LocatedMeasurement>> by_collective;
+  for (const auto& lm : MeasurementsMatching(in, "coll.*.busbw")) {
+    if (lm.measurement->params.count("pair")) continue;  // pairwise: one pair, not the job's ring
+    by_collective[lm.measurement->name + "@" + lm.node].push_back(lm);
+  }
+  bool one_node = in.run != nullptr && in.run->nodes.size() <= 1;
+  std::vector<PeakShare> out;
+  for (auto& [key, list] : by_collective) {
+    double largest = 0;
+    for (const auto& lm : list) largest = std::max(largest, ParseDouble(Param(*lm.measurement, "size")).value_or(0));
+    if (largest < kMinCollectiveBytes) continue;
+    for (const auto& lm : list) {
+      const Measurement& m = *lm.measurement;
+      if (ParseDouble(Param(m, "size")).value_or(0) != largest) continue;
+      if (auto s = StatedShare(m)) {
+        out.push_back({&m, lm.node, *s, Param(m, "peak_source")});
+      } else if (Param(m, "library") == "nccl" && one_node && !Param(m, "device").empty()) {
+        auto spec = bench::FindDeviceSpec(in.data_dir, Param(m, "device"));
+        if (!spec.ok()) continue;
+        auto peak = bench::PeakNvlinkPerDirectionGBps(*spec);
+        if (!peak || peak->value <= 0) continue;
+        out.push_back({&m, lm.node, m.value / peak->value, peak->source});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<PeakShare> GemmPeakShares(const DiagnosisInput& in) {
+  std::vector<PeakShare> out;
+  for (const auto& lm : MeasurementsMatching(in, "gemm.*")) {
+    if (auto s = StatedShare(*lm.measurement)) {
+      out.push_back({lm.measurement, lm.node, *s, Param(*lm.measurement, "peak_source")});
+    }
   }
   return out;
 }

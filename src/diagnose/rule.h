@@ -108,6 +108,23 @@ std::string DescribeStalls(const workloads::StepTimeAnalysis& a);
 std::vector<const WorkloadEvidence*> WorkloadsWhere(
     const DiagnosisInput& in, const std::function<bool(const workloads::StepTimeAnalysis&)>& pred);
 
+// Measured against a physical peak: the % of peak a benchmark stated (params pct_of_peak), or for
+// an NCCL collective on one node without it, busbw against the GPU's NVLink bandwidth per
+// direction from specs/<chip>.toml under the data dir (matched by params device).
+struct PeakShare {
+  const Measurement* measurement;
+  std::string node;
+  double share;             // of the peak, 0..
+  std::string peak_source;  // where the peak came from
+};
+// Collective bus bandwidth at the largest size each collective measured, when that size is at
+// least kMinCollectiveBytes (below it latency, not bandwidth, bounds busbw), where a peak is known.
+// MPI collectives on CPUs carry no stated peak and are left out: nothing to judge them against.
+inline constexpr double kMinCollectiveBytes = 64.0 * 1024 * 1024;
+std::vector<PeakShare> CollectivePeakShares(const DiagnosisInput& in);
+// GEMM rates with a stated pct_of_peak (gemm.*).
+std::vector<PeakShare> GemmPeakShares(const DiagnosisInput& in);
+
 struct RuleInfo {
   std::string_view id;       // "host.core_sharing"
   std::string_view summary;  // one sentence: what it looks for
