@@ -16,8 +16,12 @@ DiagnosisReport Diagnose(const DiagnosisInput& in) {
   for (const RegisteredRule* r : RuleRegistry::Global().List()) {
     ++report.rules_run;
     try {
-      std::vector<Diagnosis> found = r->factory()->Evaluate(in);
+      std::unique_ptr<Rule> rule = r->factory();
+      std::vector<Diagnosis> found = rule->Evaluate(in);
       for (auto& d : found) report.ranked.push_back(std::move(d));
+      for (const auto& why : rule->Unjudged(in)) {
+        report.not_evaluated.push_back(fmt::format("{}: {}", r->info.id, why));
+      }
     } catch (const std::exception& e) {
       report.not_evaluated.push_back(fmt::format("{}: {}", r->info.id, e.what()));
     } catch (...) {

@@ -134,6 +134,10 @@ class Rule {
  public:
   virtual ~Rule() = default;
   virtual std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const = 0;
+  // Evidence present that the rule cannot judge, and why ("coll.all_reduce (mpi): no stated peak
+  // to judge its bus bandwidth against"): reported as "not evaluated" so that silence is not
+  // mistaken for health. Most rules judge everything they read.
+  virtual std::vector<std::string> Unjudged(const DiagnosisInput& /*in*/) const { return {}; }
 };
 
 struct RegisteredRule {

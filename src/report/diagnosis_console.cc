@@ -31,8 +31,9 @@ void WriteDiagnosis(const std::vector<Diagnosis>& ranked, const std::vector<std:
   if (ranked.empty()) {
     out << "diagnosis: no cause found\n";
   } else {
-    out << fmt::format("diagnosis: {} cause{}, ranked by expected recovery (throughput gained once fixed)\n",
-                       ranked.size(), ranked.size() == 1 ? "" : "s");
+    out << fmt::format("diagnosis: {} cause{}, ranked by expected recovery (throughput gained once fixed{})\n",
+                       ranked.size(), ranked.size() == 1 ? "" : "s",
+                       ranked.size() == 1 ? "" : "; each alone: the recoveries do not add up");
   }
   int rank = 0;
   for (const Diagnosis& d : ranked) {

@@ -9,6 +9,8 @@
 // figures do not measure: not quantified.
 #include <fmt/format.h>
 
+#include <set>
+
 #include "diagnose/rule.h"
 
 namespace ys::diagnose {
@@ -51,6 +53,21 @@ class CollectiveBandwidthRule : public Rule {
       out.push_back(std::move(d));
     }
     return out;
+  }
+
+  std::vector<std::string> Unjudged(const DiagnosisInput& in) const override {
+    std::set<std::string> judged, unjudged;
+    for (const PeakShare& p : CollectivePeakShares(in)) judged.insert(p.measurement->name);
+    for (const auto& lm : MeasurementsMatching(in, "coll.*.busbw")) {
+      const Measurement& m = *lm.measurement;
+      if (judged.count(m.name) || m.params.count("pair")) continue;
+      auto lib = m.params.find("library");
+      unjudged.insert(fmt::format("{} ({}): {}", m.name, lib == m.params.end() ? "?" : lib->second,
+                                  m.params.count("pct_of_peak")
+                                      ? "measured below 64 MiB only, where latency bounds busbw"
+                                      : "no stated peak to judge its bus bandwidth against"));
+    }
+    return {unjudged.begin(), unjudged.end()};
   }
 };
 

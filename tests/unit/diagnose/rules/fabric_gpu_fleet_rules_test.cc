@@ -121,6 +121,9 @@ TEST(CollectiveBandwidthRuleTest, StatedPeakAndSilentForMpiWithoutOne) {
   RunDocument no_peak = CollDoc(1, {{"library", "mpi"}});
   EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(no_peak)).empty())
       << "no stated peak: nothing to judge against";
+  auto why = diagnose::RuleRegistry::Global().Find("fabric.collective_bandwidth")->factory()->Unjudged(InputFor(no_peak));
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_EQ(why[0], "coll.all_reduce.busbw (mpi): no stated peak to judge its bus bandwidth against");
 }
 
 }  // namespace
