@@ -58,8 +58,10 @@ Status AddFile(const std::string& path, Inputs& inputs) {
   }
   auto doc = RunDocumentFromJson(*j);
   if (!doc.ok()) {
-    return Status::Invalid(path + ": not a run document (nor a validation document, \"kind\": "
-                                  "\"yardstick-validation\"): " + doc.status().message());
+    return Status::Invalid(path +
+                           ": not a run document (nor a validation document, \"kind\": "
+                           "\"yardstick-validation\"): " +
+                           doc.status().message());
   }
   inputs.run = std::move(*doc);
   return Status::Ok();
@@ -76,7 +78,8 @@ Result<Inputs> ReadInputs(const DiagnoseArgs& a) {
       YS_RETURN_IF_ERROR(AddFile(p, inputs));
       any = true;
     }
-    if (!any) return Status::NotFound(a.run + ": a run directory needs run.json or validation.json");
+    if (!any)
+      return Status::NotFound(a.run + ": a run directory needs run.json or validation.json");
   } else {
     YS_RETURN_IF_ERROR(AddFile(a.run, inputs));
   }
@@ -84,8 +87,9 @@ Result<Inputs> ReadInputs(const DiagnoseArgs& a) {
     auto j = ReadJson(a.validation);
     if (!j.ok()) return j.status();
     if (!IsValidation(*j)) {
-      return Status::Invalid(a.validation + ": --validation expects a validation document (\"kind\": "
-                                            "\"yardstick-validation\")");
+      return Status::Invalid(a.validation +
+                             ": --validation expects a validation document (\"kind\": "
+                             "\"yardstick-validation\")");
     }
     inputs.validation = std::move(*j);
   }

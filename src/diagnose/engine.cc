@@ -25,22 +25,24 @@ DiagnosisReport Diagnose(const DiagnosisInput& in) {
     } catch (const std::exception& e) {
       report.not_evaluated.push_back(fmt::format("{}: {}", r->info.id, e.what()));
     } catch (...) {
-      report.not_evaluated.push_back(fmt::format("{}: failed with an unknown exception", r->info.id));
+      report.not_evaluated.push_back(
+          fmt::format("{}: failed with an unknown exception", r->info.id));
     }
   }
   // Largest expected recovery first; a quantified diagnosis before one that is not; then the
   // surer one; then by id, entity and cause so that the order never depends on rule order.
-  std::stable_sort(report.ranked.begin(), report.ranked.end(), [](const Diagnosis& a, const Diagnosis& b) {
-    bool qa = !IsNotQuantified(a.recovery), qb = !IsNotQuantified(b.recovery);
-    if (qa != qb) return qa;
-    if (a.recovery.Midpoint() != b.recovery.Midpoint()) {
-      return a.recovery.Midpoint() > b.recovery.Midpoint();
-    }
-    if (a.confidence != b.confidence) return a.confidence > b.confidence;
-    if (a.rule != b.rule) return a.rule < b.rule;
-    if (a.entity != b.entity) return a.entity < b.entity;
-    return a.cause < b.cause;
-  });
+  std::stable_sort(report.ranked.begin(), report.ranked.end(),
+                   [](const Diagnosis& a, const Diagnosis& b) {
+                     bool qa = !IsNotQuantified(a.recovery), qb = !IsNotQuantified(b.recovery);
+                     if (qa != qb) return qa;
+                     if (a.recovery.Midpoint() != b.recovery.Midpoint()) {
+                       return a.recovery.Midpoint() > b.recovery.Midpoint();
+                     }
+                     if (a.confidence != b.confidence) return a.confidence > b.confidence;
+                     if (a.rule != b.rule) return a.rule < b.rule;
+                     if (a.entity != b.entity) return a.entity < b.entity;
+                     return a.cause < b.cause;
+                   });
   return report;
 }
 
@@ -131,7 +133,8 @@ Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& o
   for (const auto& row : doc["workloads"]) {
     std::string where = fmt::format("workloads[{}]", i++);
     YS_RETURN_IF_ERROR(Expect(row.is_object(), where, "an object"));
-    YS_RETURN_IF_ERROR(Expect(row.contains("id") && row["id"].is_string(), where + ".id", "a string"));
+    YS_RETURN_IF_ERROR(
+        Expect(row.contains("id") && row["id"].is_string(), where + ".id", "a string"));
     WorkloadEvidence w;
     w.id = row["id"].get<std::string>();
     w.source = "validation workload " + w.id;
@@ -143,15 +146,17 @@ Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& o
     if (!mfu.ok()) return mfu.status();
     w.mfu = *mfu;
     std::optional<double> measured_tflops, reference_tflops;
-    for (auto [key, dest] : {std::pair{"measured", &measured_tflops}, std::pair{"reference", &reference_tflops}}) {
+    for (auto [key, dest] :
+         {std::pair{"measured", &measured_tflops}, std::pair{"reference", &reference_tflops}}) {
       if (!row.contains(key) || row[key].is_null()) continue;
       YS_RETURN_IF_ERROR(Expect(row[key].is_object(), where + "." + key, "an object or null"));
       auto t = OptionalNumber(row[key], "tflops_per_gpu", where + "." + key);
       if (!t.ok()) return t.status();
       *dest = *t;
     }
-    if (row.contains("measured") && row["measured"].is_object() && row["measured"].contains("log") &&
-        row["measured"]["log"].is_string() && !row["measured"]["log"].get<std::string>().empty()) {
+    if (row.contains("measured") && row["measured"].is_object() &&
+        row["measured"].contains("log") && row["measured"]["log"].is_string() &&
+        !row["measured"]["log"].get<std::string>().empty()) {
       w.source = "log " + row["measured"]["log"].get<std::string>();
     }
     // The reference's MFU at the same shape: MFU scales with TFLOPS/GPU at a fixed peak.
@@ -163,8 +168,9 @@ Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& o
       YS_RETURN_IF_ERROR(Expect(st.is_array(), where + ".step_times_s", "an array of seconds"));
       size_t k = 0;
       for (const auto& s : st) {
-        YS_RETURN_IF_ERROR(Expect(s.is_number() && s.get<double>() > 0 && std::isfinite(s.get<double>()),
-                                  fmt::format("{}.step_times_s[{}]", where, k), "a positive number of seconds"));
+        YS_RETURN_IF_ERROR(
+            Expect(s.is_number() && s.get<double>() > 0 && std::isfinite(s.get<double>()),
+                   fmt::format("{}.step_times_s[{}]", where, k), "a positive number of seconds"));
         w.steps.push_back({s.get<double>(), std::nullopt});
         ++k;
       }

@@ -15,7 +15,8 @@
 namespace ys::diagnose {
 
 RuleRegistry& RuleRegistry::Global() {
-  static RuleRegistry* registry = new RuleRegistry();  // never destroyed: registrars run at start-up
+  static RuleRegistry* registry =
+      new RuleRegistry();  // never destroyed: registrars run at start-up
   return *registry;
 }
 
@@ -32,8 +33,9 @@ bool RuleRegistry::Add(RuleInfo info, std::function<std::unique_ptr<Rule>()> fac
 std::vector<const RegisteredRule*> RuleRegistry::List() const {
   std::vector<const RegisteredRule*> out;
   for (const auto& r : rules_) out.push_back(r.get());
-  std::sort(out.begin(), out.end(),
-            [](const RegisteredRule* a, const RegisteredRule* b) { return a->info.id < b->info.id; });
+  std::sort(out.begin(), out.end(), [](const RegisteredRule* a, const RegisteredRule* b) {
+    return a->info.id < b->info.id;
+  });
   return out;
 }
 
@@ -173,8 +175,8 @@ std::string DescribeSpread(const workloads::StepTimeAnalysis& a) {
 }
 
 std::string DescribeStalls(const workloads::StepTimeAnalysis& a) {
-  std::string s = fmt::format("{} spikes of +{:.0f} ms", a.stalls.spikes,
-                              1000 * a.stalls.typical_excess_s);
+  std::string s =
+      fmt::format("{} spikes of +{:.0f} ms", a.stalls.spikes, 1000 * a.stalls.typical_excess_s);
   if (a.stalls.period_steps) s += fmt::format(" every {:.1f} steps", *a.stalls.period_steps);
   return s;
 }
@@ -203,6 +205,16 @@ std::string Param(const Measurement& m, const std::string& key) {
   return it == m.params.end() ? "" : it->second;
 }
 
+// The GPU model on `node`, as the GPU benchmarks name it (params gpu_name, the CUDA device name);
+// collectives do not record it. "" when no GPU unit ran there.
+std::string GpuNameOn(const DiagnosisInput& in, const std::string& node) {
+  for (const auto& lm : MeasurementsMatching(in, "*")) {
+    if (lm.node != node) continue;
+    if (std::string name = Param(*lm.measurement, "gpu_name"); !name.empty()) return name;
+  }
+  return "";
+}
+
 }  // namespace
 
 std::vector<PeakShare> CollectivePeakShares(const DiagnosisInput& in) {
@@ -216,15 +228,18 @@ std::vector<PeakShare> CollectivePeakShares(const DiagnosisInput& in) {
   std::vector<PeakShare> out;
   for (auto& [key, list] : by_collective) {
     double largest = 0;
-    for (const auto& lm : list) largest = std::max(largest, ParseDouble(Param(*lm.measurement, "size")).value_or(0));
+    for (const auto& lm : list)
+      largest = std::max(largest, ParseDouble(Param(*lm.measurement, "size")).value_or(0));
     if (largest < kMinCollectiveBytes) continue;
     for (const auto& lm : list) {
       const Measurement& m = *lm.measurement;
       if (ParseDouble(Param(m, "size")).value_or(0) != largest) continue;
       if (auto s = StatedShare(m)) {
         out.push_back({&m, lm.node, *s, Param(m, "peak_source")});
-      } else if (Param(m, "library") == "nccl" && one_node && !Param(m, "device").empty()) {
-        auto spec = bench::FindDeviceSpec(in.data_dir, Param(m, "device"));
+      } else if (Param(m, "backend") == "nccl" && one_node) {
+        std::string gpu = GpuNameOn(in, lm.node);
+        if (gpu.empty()) continue;
+        auto spec = bench::FindDeviceSpec(in.data_dir, gpu);
         if (!spec.ok()) continue;
         auto peak = bench::PeakNvlinkPerDirectionGBps(*spec);
         if (!peak || peak->value <= 0) continue;

@@ -109,8 +109,9 @@ std::vector<const WorkloadEvidence*> WorkloadsWhere(
     const DiagnosisInput& in, const std::function<bool(const workloads::StepTimeAnalysis&)>& pred);
 
 // Measured against a physical peak: the % of peak a benchmark stated (params pct_of_peak), or for
-// an NCCL collective on one node without it, busbw against the GPU's NVLink bandwidth per
-// direction from specs/<chip>.toml under the data dir (matched by params device).
+// an NCCL collective (params backend "nccl") on one node without it, busbw against the GPU's
+// NVLink bandwidth per direction from specs/<chip>.toml under the data dir, the GPU matched by
+// the params gpu_name of the node's GPU benchmarks.
 struct PeakShare {
   const Measurement* measurement;
   std::string node;

@@ -7,9 +7,12 @@ namespace {
 
 const char* ConfidenceColor(Confidence c) {
   switch (c) {
-    case Confidence::kHigh: return "\033[31m";  // the surest causes stand out
-    case Confidence::kMedium: return "\033[33m";
-    case Confidence::kLow: return "\033[2m";
+    case Confidence::kHigh:
+      return "\033[31m";  // the surest causes stand out
+    case Confidence::kMedium:
+      return "\033[33m";
+    case Confidence::kLow:
+      return "\033[2m";
   }
   return "";
 }
@@ -26,14 +29,15 @@ std::string FormatRecovery(const Recovery& r) {
   return fmt::format("+{:.1f}-{:.1f}%", 100 * r.low, 100 * r.high);
 }
 
-void WriteDiagnosis(const std::vector<Diagnosis>& ranked, const std::vector<std::string>& not_evaluated,
-                    bool color, std::ostream& out) {
+void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
+                    const std::vector<std::string>& not_evaluated, bool color, std::ostream& out) {
   if (ranked.empty()) {
     out << "diagnosis: no cause found\n";
   } else {
-    out << fmt::format("diagnosis: {} cause{}, ranked by expected recovery (throughput gained once fixed{})\n",
-                       ranked.size(), ranked.size() == 1 ? "" : "s",
-                       ranked.size() == 1 ? "" : "; each alone: the recoveries do not add up");
+    out << fmt::format(
+        "diagnosis: {} cause{}, ranked by expected recovery (throughput gained once fixed{})\n",
+        ranked.size(), ranked.size() == 1 ? "" : "s",
+        ranked.size() == 1 ? "" : "; each alone: the recoveries do not add up");
   }
   int rank = 0;
   for (const Diagnosis& d : ranked) {
@@ -48,7 +52,8 @@ void WriteDiagnosis(const std::vector<Diagnosis>& ranked, const std::vector<std:
       out << "     evidence: " << d.evidence[i].first << " = " << d.evidence[i].second << "\n";
     }
     if (d.evidence.size() > kConsoleEvidenceLines) {
-      out << fmt::format("     evidence: ... {} more (--json)\n", d.evidence.size() - kConsoleEvidenceLines);
+      out << fmt::format("     evidence: ... {} more (--json)\n",
+                         d.evidence.size() - kConsoleEvidenceLines);
     }
     if (!d.finding_codes.empty()) {
       std::string codes;

@@ -19,8 +19,8 @@ inline constexpr size_t kConsoleEvidenceLines = 4;
 // "+12.0%", "+15.0-112.8%", or "not quantified" (a 0..0 range).
 std::string FormatRecovery(const Recovery& r);
 
-void WriteDiagnosis(const std::vector<Diagnosis>& ranked, const std::vector<std::string>& not_evaluated,
-                    bool color, std::ostream& out);
+void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
+                    const std::vector<std::string>& not_evaluated, bool color, std::ostream& out);
 
 }  // namespace ys::report
 

@@ -27,14 +27,18 @@ class CollectiveBandwidthRule : public Rule {
       if (p.share >= kFarBelow) continue;
       const Measurement& m = *p.measurement;
       std::string collective = m.name.substr(0, m.name.size() - std::string(".busbw").size());
-      auto param = [&](const char* k) { auto it = m.params.find(k); return it == m.params.end() ? std::string("?") : it->second; };
+      auto param = [&](const char* k) {
+        auto it = m.params.find(k);
+        return it == m.params.end() ? std::string("?") : it->second;
+      };
       Diagnosis d;
       d.rule = "fabric.collective_bandwidth";
       d.layer = "fabric";
       d.entity = several_nodes ? collective + " on " + p.node : collective;
-      d.cause = fmt::format("{} reaches {:.1f} GB/s bus bandwidth at {} bytes, {} of the fabric's "
-                            "peak",
-                            collective, m.value, param("size"), Percent(p.share));
+      d.cause = fmt::format(
+          "{} reaches {:.1f} GB/s bus bandwidth at {} bytes, {} of the fabric's "
+          "peak",
+          collective, m.value, param("size"), Percent(p.share));
       d.evidence = {{m.name, fmt::format("{:.2f} {}", m.value, m.unit)},
                     {"size", param("size") + " bytes"},
                     {"ranks", param("ranks")},

@@ -16,7 +16,7 @@
 namespace ys::diagnose {
 namespace {
 
-constexpr double kMinShare = 0.05;       // below this the loss is within run-to-run noise
+constexpr double kMinShare = 0.05;         // below this the loss is within run-to-run noise
 constexpr double kMinPredictionGap = 0.1;  // measured median at least 10% over the prediction
 constexpr double kCase2Recovery = 0.97 / 0.88 - 1;
 
@@ -47,7 +47,8 @@ class CoreSharingRule : public Rule {
     }
     if (worst == nullptr && iso.empty()) return {};
 
-    Diagnosis d = iso.empty() ? Diagnosis{} : DiagnosisFromFindings("host.core_sharing", "host", iso);
+    Diagnosis d =
+        iso.empty() ? Diagnosis{} : DiagnosisFromFindings("host.core_sharing", "host", iso);
     d.rule = "host.core_sharing";
     d.layer = "host";
     d.fix = kFix;
@@ -55,10 +56,10 @@ class CoreSharingRule : public Rule {
     int symptoms = 0;
     if (worst != nullptr) {
       double s = *worst->foreign_cpu_share;
-      std::string who = worst->foreign_processes.empty()
-                            ? "processes outside the job"
-                            : Join(worst->foreign_processes, "; ");
-      d.cause = fmt::format("{} took {} of the job cores' CPU time while {} ran", who, Percent(s), worst->id);
+      std::string who = worst->foreign_processes.empty() ? "processes outside the job"
+                                                         : Join(worst->foreign_processes, "; ");
+      d.cause = fmt::format("{} took {} of the job cores' CPU time while {} ran", who, Percent(s),
+                            worst->id);
       if (!worst->foreign_processes.empty()) {
         std::string cores = CoresOf(worst->foreign_processes.front());
         d.entity = cores.empty() ? "node" : cores;
@@ -85,10 +86,10 @@ class CoreSharingRule : public Rule {
         if (HasTail(*worst->analysis)) ++symptoms;
         if (worst->predicted_step_s && *worst->predicted_step_s > 0) {
           double gap = worst->analysis->median_s / *worst->predicted_step_s - 1;
-          d.evidence.emplace_back(worst->id + " gap to prediction",
-                                  fmt::format("median {:.4g} s vs predicted {:.4g} s ({:+.1f}%)",
-                                              worst->analysis->median_s, *worst->predicted_step_s,
-                                              100 * gap));
+          d.evidence.emplace_back(
+              worst->id + " gap to prediction",
+              fmt::format("median {:.4g} s vs predicted {:.4g} s ({:+.1f}%)",
+                          worst->analysis->median_s, *worst->predicted_step_s, 100 * gap));
           if (gap >= kMinPredictionGap) ++symptoms;
         }
       }

@@ -14,14 +14,16 @@ class DowntrainedLinkRule : public Rule {
  public:
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
     std::vector<Diagnosis> out;
-    for (const LocatedFinding& lf : FindingsWithAnyCode(in, {"YS-PCI-001", "YS-PCI-002", "YS-GPU-055",
-                                                             "YS-GPU-056", "YS-IB-003", "YS-GPU-045"})) {
+    for (const LocatedFinding& lf : FindingsWithAnyCode(
+             in,
+             {"YS-PCI-001", "YS-PCI-002", "YS-GPU-055", "YS-GPU-056", "YS-IB-003", "YS-GPU-045"})) {
       Diagnosis d = DiagnosisFromFindings("fabric.downtrained_link", "fabric", {lf});
       d.cause = "link below its trained maximum: " + lf.finding->message;
       d.recovery = NotQuantified(
           "transfers over this link are slowed by the ratio in the evidence; what that costs the "
           "step depends on the traffic crossing it (compare the coll.* and copy.* bandwidths)");
-      d.confidence = lf.finding->severity == Severity::kFail ? Confidence::kHigh : Confidence::kMedium;
+      d.confidence =
+          lf.finding->severity == Severity::kFail ? Confidence::kHigh : Confidence::kMedium;
       out.push_back(std::move(d));
     }
     return out;

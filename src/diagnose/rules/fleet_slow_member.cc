@@ -23,9 +23,10 @@ class SlowMemberRule : public Rule {
       d.entity = lf.finding->entity;  // the fleet check already names node (and device)
       auto deficit = EvidenceValue(lf.finding->evidence, "median deficit");
       auto share = deficit ? ParsePercent(*deficit) : std::nullopt;
-      d.cause = fmt::format("{} {} is {} below its peers' median: a synchronous job runs at its "
-                            "slowest member's pace",
-                            what_, d.entity, share ? Percent(*share) : "far");
+      d.cause = fmt::format(
+          "{} {} is {} below its peers' median: a synchronous job runs at its "
+          "slowest member's pace",
+          what_, d.entity, share ? Percent(*share) : "far");
       if (share && *share > 0 && *share < 1) {
         double r = RecoveryFromShare(*share);
         d.recovery = Published(r, r,

@@ -29,7 +29,8 @@ class GpuThrottlingRule : public Rule {
     bool fail = false;
     double clock_loss = 0;  // largest max / clock - 1 over the findings
     for (const auto& lf : found) {
-      if (std::find(gpus.begin(), gpus.end(), lf.finding->entity) == gpus.end()) gpus.push_back(lf.finding->entity);
+      if (std::find(gpus.begin(), gpus.end(), lf.finding->entity) == gpus.end())
+        gpus.push_back(lf.finding->entity);
       fail = fail || lf.finding->severity == Severity::kFail;
       auto sm = EvidenceValue(lf.finding->evidence, "sm_clock_mhz");
       auto max = EvidenceValue(lf.finding->evidence, "max_sm_clock_mhz");
@@ -39,11 +40,13 @@ class GpuThrottlingRule : public Rule {
     }
     d.cause = fmt::format("GPU clocks held down on {}: {}", Join(gpus, ", "),
                           found.front().finding->message);
-    auto drifting = WorkloadsWhere(in, [](const auto& a) { return a.drift.drifting && a.drift.total_percent > 0; });
+    auto drifting = WorkloadsWhere(
+        in, [](const auto& a) { return a.drift.drifting && a.drift.total_percent > 0; });
     for (const WorkloadEvidence* w : drifting) {
-      d.evidence.emplace_back(w->id + " drift", fmt::format("{:+.1f}% over {} steps (noise floor {:.1f}%)",
-                                                            w->analysis->drift.total_percent, w->analysis->steps,
-                                                            w->analysis->drift.noise_floor_percent));
+      d.evidence.emplace_back(w->id + " drift",
+                              fmt::format("{:+.1f}% over {} steps (noise floor {:.1f}%)",
+                                          w->analysis->drift.total_percent, w->analysis->steps,
+                                          w->analysis->drift.noise_floor_percent));
     }
     if (clock_loss > 0) {
       d.recovery = Published(clock_loss, clock_loss,
@@ -60,10 +63,13 @@ class GpuThrottlingRule : public Rule {
     } else {
       d.recovery = NotQuantified("the findings state no clocks and no step times drift");
     }
-    d.confidence = !drifting.empty() ? Confidence::kHigh : fail ? Confidence::kMedium : Confidence::kLow;
+    d.confidence = !drifting.empty() ? Confidence::kHigh
+                   : fail            ? Confidence::kMedium
+                                     : Confidence::kLow;
     if (d.fix.empty()) {
-      d.fix = "check cooling, power capping and the power supply of the GPU (nvidia-smi -q -d "
-              "PERFORMANCE,POWER,TEMPERATURE)";
+      d.fix =
+          "check cooling, power capping and the power supply of the GPU (nvidia-smi -q -d "
+          "PERFORMANCE,POWER,TEMPERATURE)";
     }
     return {d};
   }

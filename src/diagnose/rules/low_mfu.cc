@@ -29,7 +29,8 @@ std::string Unhealthy(const DiagnosisInput& in, int* measured) {
   }
   for (const PeakShare& p : CollectivePeakShares(in)) {
     ++*measured;
-    if (p.share < kHealthyCollective) return p.measurement->name + " at " + Percent(p.share) + " of peak";
+    if (p.share < kHealthyCollective)
+      return p.measurement->name + " at " + Percent(p.share) + " of peak";
   }
   return "";
 }
@@ -46,15 +47,20 @@ class LowMfuRule : public Rule {
       Diagnosis d;
       if (w.mfu && w.reference_mfu && *w.mfu > 0 && *w.mfu / *w.reference_mfu < threshold) {
         double r = *w.reference_mfu / *w.mfu - 1;
-        d.cause = fmt::format("{} reaches MFU {} against the reference's {} at the same shape", w.id,
-                              Percent(*w.mfu), Percent(*w.reference_mfu));
-        d.recovery = Published(r, r, fmt::format("measured: reference MFU / MFU - 1 = {} / {} - 1 = {}",
-                                                  Percent(*w.reference_mfu), Percent(*w.mfu), Percent(r)));
-        d.evidence = {{w.id + " mfu", Percent(*w.mfu)}, {w.id + " reference mfu", Percent(*w.reference_mfu)}};
+        d.cause = fmt::format("{} reaches MFU {} against the reference's {} at the same shape",
+                              w.id, Percent(*w.mfu), Percent(*w.reference_mfu));
+        d.recovery = Published(r, r,
+                               fmt::format("measured: reference MFU / MFU - 1 = {} / {} - 1 = {}",
+                                           Percent(*w.reference_mfu), Percent(*w.mfu), Percent(r)));
+        d.evidence = {{w.id + " mfu", Percent(*w.mfu)},
+                      {w.id + " reference mfu", Percent(*w.reference_mfu)}};
       } else if (w.score && *w.score > 0 && *w.score < threshold) {
         double r = 1 / *w.score - 1;
-        d.cause = fmt::format("{} scores {:.3f} against the reference (threshold {:.2f})", w.id, *w.score, threshold);
-        d.recovery = Published(r, r, fmt::format("measured: 1 / score - 1 = 1 / {:.3f} - 1 = {}", *w.score, Percent(r)));
+        d.cause = fmt::format("{} scores {:.3f} against the reference (threshold {:.2f})", w.id,
+                              *w.score, threshold);
+        d.recovery = Published(
+            r, r,
+            fmt::format("measured: 1 / score - 1 = 1 / {:.3f} - 1 = {}", *w.score, Percent(r)));
         d.evidence = {{w.id + " score", fmt::format("{:.3f}", *w.score)}};
       } else {
         continue;
@@ -63,12 +69,17 @@ class LowMfuRule : public Rule {
       d.layer = "workload";
       d.entity = w.id;
       d.evidence.emplace_back("source", w.source);
-      d.evidence.emplace_back("micro-benchmarks", measured > 0
-                                                       ? fmt::format("{} GEMM/collective figures at healthy shares of peak, no failed finding", measured)
-                                                       : "not measured in this document");
-      d.fix = "tune the workload against the recipe: tensor/pipeline/context parallel sizes, micro "
-              "batch size, activation recompute, communication overlap (the recipe's defaults for "
-              "this chip and GPU count)";
+      d.evidence.emplace_back(
+          "micro-benchmarks",
+          measured > 0
+              ? fmt::format(
+                    "{} GEMM/collective figures at healthy shares of peak, no failed finding",
+                    measured)
+              : "not measured in this document");
+      d.fix =
+          "tune the workload against the recipe: tensor/pipeline/context parallel sizes, micro "
+          "batch size, activation recompute, communication overlap (the recipe's defaults for "
+          "this chip and GPU count)";
       // Healthy micro-benchmarks are what point at the workload; unmeasured ones only do not
       // contradict it.
       d.confidence = measured > 0 ? Confidence::kMedium : Confidence::kLow;

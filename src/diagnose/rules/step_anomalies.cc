@@ -23,9 +23,10 @@ class SlowRankRule : public Rule {
         d.rule = "workload.slow_rank";
         d.layer = "workload";
         d.entity = fmt::format("rank {}", r.rank);
-        d.cause = fmt::format("rank {} of {} steps {} slower than the median rank: every step "
-                              "waits for it",
-                              r.rank, w.id, Percent(r.excess_fraction));
+        d.cause = fmt::format(
+            "rank {} of {} steps {} slower than the median rank: every step "
+            "waits for it",
+            r.rank, w.id, Percent(r.excess_fraction));
         d.evidence = {{"rank median", fmt::format("{:.4g} s", r.median_s)},
                       {"job median", fmt::format("{:.4g} s", w.analysis->median_s)},
                       {"robust z", fmt::format("{:.1f}", r.robust_z)},
@@ -34,9 +35,10 @@ class SlowRankRule : public Rule {
                                fmt::format("measured: the rank's median step is {} over the median "
                                            "rank's; synchronous steps wait for it",
                                            Percent(r.excess_fraction)));
-        d.fix = "run yardstick preflight on that rank's node and compare it with a healthy node's "
-                "(GPU clocks and throttle reasons, NUMA placement, other processes on its cores); "
-                "drain the node if it stays slow";
+        d.fix =
+            "run yardstick preflight on that rank's node and compare it with a healthy node's "
+            "(GPU clocks and throttle reasons, NUMA placement, other processes on its cores); "
+            "drain the node if it stays slow";
         d.confidence = r.robust_z >= 2 * 3.5 ? Confidence::kHigh : Confidence::kMedium;
         d.reference = "workloads/step_time.h slow-rank rule";
         out.push_back(std::move(d));
@@ -50,7 +52,8 @@ class PeriodicStallsRule : public Rule {
  public:
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
     std::vector<Diagnosis> out;
-    for (const WorkloadEvidence* w : WorkloadsWhere(in, [](const auto& a) { return a.stalls.periodic; })) {
+    for (const WorkloadEvidence* w :
+         WorkloadsWhere(in, [](const auto& a) { return a.stalls.periodic; })) {
       const auto& a = *w->analysis;
       double total = a.mean_s * a.steps;
       if (total <= 0) continue;
@@ -61,14 +64,16 @@ class PeriodicStallsRule : public Rule {
       d.layer = "workload";
       d.entity = w->id;
       d.cause = fmt::format("{} stalls periodically: {}", w->id, DescribeStalls(a));
-      d.evidence = {{"step times", DescribeSpread(a)}, {"stalls", DescribeStalls(a)}, {"source", w->source}};
+      d.evidence = {
+          {"step times", DescribeSpread(a)}, {"stalls", DescribeStalls(a)}, {"source", w->source}};
       d.recovery = Published(r, r,
                              fmt::format("measured: the spikes take {} of the run's time; removing "
                                          "them recovers 1 / (1 - {}) - 1 = {}",
                                          Percent(share), Percent(share), Percent(r)));
-      d.fix = "find what runs at that period: housekeeping threads or daemons on the job's cores "
-              "(move them off with cpusets), checkpoints or logging every N steps, garbage "
-              "collection; perf sched / turbostat across a stall";
+      d.fix =
+          "find what runs at that period: housekeeping threads or daemons on the job's cores "
+          "(move them off with cpusets), checkpoints or logging every N steps, garbage "
+          "collection; perf sched / turbostat across a stall";
       d.confidence = Confidence::kMedium;
       d.reference = "Exemplar case 2 (50-100 ms stalls); workloads/step_time.h periodic-stall rule";
       out.push_back(std::move(d));

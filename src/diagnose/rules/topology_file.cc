@@ -17,7 +17,8 @@ class TopologyFileRule : public Rule {
     auto found = FindingsWithCode(in, "YS-ENV-001");
     if (found.empty()) return {};
     bool container = found.front().finding->message.find("container") != std::string::npos;
-    Diagnosis d = DiagnosisFromFindings("container.topology_file", container ? "container" : "host", found);
+    Diagnosis d =
+        DiagnosisFromFindings("container.topology_file", container ? "container" : "host", found);
     // The check's message reads "NCCL_TOPO_FILE <path> does not exist ...".
     std::string path;
     const std::string& msg = found.front().finding->message;
@@ -35,7 +36,8 @@ class TopologyFileRule : public Rule {
     // A workload below its threshold is the symptom the case showed.
     for (const auto& w : in.workloads) {
       if (w.score && w.threshold && *w.score < *w.threshold) {
-        d.evidence.emplace_back(w.id + " score", fmt::format("{:.3f} (threshold {:.2f})", *w.score, *w.threshold));
+        d.evidence.emplace_back(w.id + " score",
+                                fmt::format("{:.3f} (threshold {:.2f})", *w.score, *w.threshold));
       }
     }
     if (d.reference.empty()) d.reference = "Exemplar case 4";

@@ -21,7 +21,8 @@ TEST(DiagnoseEngineTest, RegisteredRulesMatchTheGoldenList) {
     if (r->info.id.starts_with("zz_test.")) continue;
     list += std::string(r->info.id) + "\n";
     EXPECT_FALSE(r->info.summary.empty()) << r->info.id;
-    EXPECT_TRUE(std::regex_match(std::string(r->info.id), std::regex("^[a-z0-9_]+(\\.[a-z0-9_]+)+$")))
+    EXPECT_TRUE(
+        std::regex_match(std::string(r->info.id), std::regex("^[a-z0-9_]+(\\.[a-z0-9_]+)+$")))
         << r->info.id << " does not match the schema's rule pattern";
   }
   EXPECT_GOLDEN(list, "rules.txt");
@@ -39,9 +40,12 @@ YS_REGISTER_RULE(ThrowingRule, {.id = "zz_test.throws", .summary = "throws on re
 TEST(DiagnoseEngineTest, RanksByRecoveryThenConfidenceAndSurvivesAThrowingRule) {
   // Case 1 (12%), case 4 (15-113%) and a downtrained link (not quantified).
   RunDocument doc = testing::DocWithFindings(
-      {testing::MakeTestFinding("YS-VIRT-002", "node", "no CMDQV", {{"virtualization", "kvm guest"}}),
+      {testing::MakeTestFinding("YS-VIRT-002", "node", "no CMDQV",
+                                {{"virtualization", "kvm guest"}}),
        testing::MakeTestFinding("YS-PCI-001", "0000:1b:00.0", "x8 of x16"),
-       testing::MakeTestFinding("YS-ENV-001", "process", "NCCL_TOPO_FILE /t.xml does not exist inside the enroot container")});
+       testing::MakeTestFinding(
+           "YS-ENV-001", "process",
+           "NCCL_TOPO_FILE /t.xml does not exist inside the enroot container")});
   auto in = testing::InputFor(doc);
   auto report = diagnose::Diagnose(in);
   ASSERT_EQ(report.ranked.size(), 3u);
@@ -73,10 +77,11 @@ TEST(DiagnoseEngineTest, ProxyMeasurementsBecomeAnalysedWorkloads) {
   RunDocument doc = testing::DocWithFindings({});
   BenchmarkResult b;
   b.unit_id = "proxy.llama3.1_8b";
-  b.measurements = {Proxy("proxy.llama3.1_8b.step_time", 1.0, testing::Steps(20, 1.0)),
-                    Proxy("proxy.llama3.1_8b.predicted_step_time", 0.9),
-                    Proxy("proxy.llama3.1_8b.foreign_cpu_share", 0.3),
-                    Proxy("proxy.llama3.1_8b.model_tflops_per_gpu", 2, {}, {{"pct_of_peak", "41.5"}})};
+  b.measurements = {
+      Proxy("proxy.llama3.1_8b.step_time", 1.0, testing::Steps(20, 1.0)),
+      Proxy("proxy.llama3.1_8b.predicted_step_time", 0.9),
+      Proxy("proxy.llama3.1_8b.foreign_cpu_share", 0.3),
+      Proxy("proxy.llama3.1_8b.model_tflops_per_gpu", 2, {}, {{"pct_of_peak", "41.5"}})};
   b.evidence = {{"foreign_process.1", "pid 7 (stress) on cpus 0-1: 30%"}, {"other", "x"}};
   doc.benchmarks.push_back(b);
   auto in = DiagnosisInputFor(&doc, nullptr, "data");
@@ -98,7 +103,8 @@ TEST(DiagnoseEngineTest, PerRankSeriesReplaceTheJobSeries) {
   BenchmarkResult b;
   b.measurements = {Proxy("proxy.m.step_time", 1.0, testing::Steps(8, 1.0))};
   for (int r = 0; r < 4; ++r) {
-    b.measurements.push_back(Proxy("proxy.m.rank_step_time", 1.0, testing::Steps(8, r == 3 ? 1.2 : 1.0),
+    b.measurements.push_back(Proxy("proxy.m.rank_step_time", 1.0,
+                                   testing::Steps(8, r == 3 ? 1.2 : 1.0),
                                    {{"rank", std::to_string(r)}}));
   }
   doc.benchmarks.push_back(b);
@@ -144,12 +150,13 @@ TEST(DiagnoseEngineTest, MalformedValidationNamesTheField) {
     nlohmann::json value;
     const char* field;
   };
-  for (const Case& c : {Case{"/workloads", 3, "workloads: expected an array"},
-                        Case{"/workloads/0/score", "high", "workloads[0].score: expected a number or null"},
-                        Case{"/workloads/0/id", 7, "workloads[0].id: expected a string"},
-                        Case{"/workloads/0/step_times_s/2", -1, "workloads[0].step_times_s[2]"},
-                        Case{"/workloads/0/measured", "x", "workloads[0].measured: expected an object or null"},
-                        Case{"/suite/threshold", "0.95", "suite.threshold"}}) {
+  for (const Case& c :
+       {Case{"/workloads", 3, "workloads: expected an array"},
+        Case{"/workloads/0/score", "high", "workloads[0].score: expected a number or null"},
+        Case{"/workloads/0/id", 7, "workloads[0].id: expected a string"},
+        Case{"/workloads/0/step_times_s/2", -1, "workloads[0].step_times_s[2]"},
+        Case{"/workloads/0/measured", "x", "workloads[0].measured: expected an object or null"},
+        Case{"/suite/threshold", "0.95", "suite.threshold"}}) {
     nlohmann::json v = Validation();
     v[nlohmann::json::json_pointer(c.patch)] = c.value;
     auto in = DiagnosisInputFor(nullptr, &v, "");

@@ -18,9 +18,15 @@ std::vector<Diagnosis> Two() {
   a.cause = "NCCL_TOPO_FILE /etc/topo.xml is absent inside the container (not mounted)";
   a.entity = "process";
   a.evidence = {{"YS-ENV-001 process", "NCCL_TOPO_FILE /etc/topo.xml does not exist"},
-                {"/etc/topo.xml", "does not exist"}, {"e3", "3"}, {"e4", "4"}, {"e5", "5"}, {"e6", "6"}};
+                {"/etc/topo.xml", "does not exist"},
+                {"e3", "3"},
+                {"e4", "4"},
+                {"e5", "5"},
+                {"e6", "6"}};
   a.confidence = Confidence::kHigh;
-  a.fix = "mount the topology file into the container (pyxis: --container-mounts=/etc/topo.xml:/etc/topo.xml)";
+  a.fix =
+      "mount the topology file into the container (pyxis: "
+      "--container-mounts=/etc/topo.xml:/etc/topo.xml)";
   a.recovery = {0.149, 1.128, "Exemplar case 4"};
   a.finding_codes = {"YS-ENV-001"};
   Diagnosis b;

@@ -11,8 +11,8 @@ using testing::EvaluateRule;
 using testing::InputFor;
 
 diagnose::WorkloadEvidence Proxy(double share, bool tail) {
-  auto w = testing::WorkloadWithSteps("proxy.llama3.1_8b",
-                                      tail ? testing::Steps(40, 0.10, 0.05, 4) : testing::Steps(40, 0.10));
+  auto w = testing::WorkloadWithSteps(
+      "proxy.llama3.1_8b", tail ? testing::Steps(40, 0.10, 0.05, 4) : testing::Steps(40, 0.10));
   w.foreign_cpu_share = share;
   w.foreign_processes = {"pid 4242 (stress) on cpus 0-1: 46%"};
   w.predicted_step_s = 0.098;
@@ -52,7 +52,8 @@ TEST(CoreSharingRuleTest, SilentWhenTheNeighbourIsGone) {
 
 TEST(CoreSharingRuleTest, FiresOnThePreflightFindingAlone) {
   RunDocument doc = testing::DocWithFindings({testing::MakeTestFinding(
-      "YS-ISO-001", "cpu0-1", "1 process(es) outside the job pinned to or running on its cores 0-1: stress (pid 4242)")});
+      "YS-ISO-001", "cpu0-1",
+      "1 process(es) outside the job pinned to or running on its cores 0-1: stress (pid 4242)")});
   auto d = EvaluateRule("host.core_sharing", InputFor(doc));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].entity, "cpu0-1");

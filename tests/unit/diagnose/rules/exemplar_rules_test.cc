@@ -71,7 +71,8 @@ TEST(CpuPlacementRuleTest, CstatesAreTheirOwnCauseAndStallsRaiseConfidence) {
   RunDocument doc = DocWithFindings(
       {NumaFinding(), MakeTestFinding("YS-CPU-002", "node", "C6 disabled on every CPU")});
   auto in = InputFor(doc);
-  in.workloads.push_back(testing::WorkloadWithSteps("proxy.llama3.1_8b", testing::Steps(60, 1.0, 0.08, 10)));
+  in.workloads.push_back(
+      testing::WorkloadWithSteps("proxy.llama3.1_8b", testing::Steps(60, 1.0, 0.08, 10)));
   ASSERT_TRUE(in.workloads[0].analysis->stalls.periodic);
   auto d = EvaluateRule("host.cpu_placement", in);
   ASSERT_EQ(d.size(), 2u);

@@ -20,7 +20,8 @@ Finding FleetFinding(const char* code, const char* entity, const char* deficit) 
 }
 
 TEST(SlowMemberRuleTest, SlowNodeRecoveryFromItsDeficit) {
-  RunDocument doc = DocWithFindings({FleetFinding("YS-FLEET-001", "node7", "20.0%")}, "fleet.outliers");
+  RunDocument doc =
+      DocWithFindings({FleetFinding("YS-FLEET-001", "node7", "20.0%")}, "fleet.outliers");
   auto d = EvaluateRule("fleet.slow_node", InputFor(doc));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].entity, "node7");
@@ -30,7 +31,8 @@ TEST(SlowMemberRuleTest, SlowNodeRecoveryFromItsDeficit) {
 }
 
 TEST(SlowMemberRuleTest, SlowGpuFiresAndBothStaySilentWhenTheFleetIsEven) {
-  RunDocument doc = DocWithFindings({FleetFinding("YS-FLEET-002", "node3/gpu5", "10.0%")}, "fleet.outliers");
+  RunDocument doc =
+      DocWithFindings({FleetFinding("YS-FLEET-002", "node3/gpu5", "10.0%")}, "fleet.outliers");
   auto d = EvaluateRule("fleet.slow_gpu", InputFor(doc));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].entity, "node3/gpu5");
@@ -92,38 +94,63 @@ Measurement Busbw(double size, double gbps, std::map<std::string, std::string> e
   return m;
 }
 
-RunDocument CollDoc(double busbw_at_1g, std::map<std::string, std::string> extra) {
+// An all_reduce sweep (1 MiB and 1 GiB), and with `gpu_name` a GPU GEMM that names the GPU.
+RunDocument CollDoc(double busbw_at_1g, std::map<std::string, std::string> extra,
+                    std::string gpu_name = "") {
   RunDocument doc = DocWithFindings({});
   BenchmarkResult b;
   b.unit_id = "coll.all_reduce";
   b.measurements = {Busbw(1 << 20, 20, extra), Busbw(1 << 30, busbw_at_1g, extra)};
   doc.benchmarks.push_back(b);
+  if (!gpu_name.empty()) {
+    BenchmarkResult g;
+    g.unit_id = "gemm.gpu";
+    Measurement m;
+    m.name = "gemm.gpu.bf16.tflops";
+    m.params = {{"gpu_name", gpu_name}, {"pct_of_peak", "80"}};
+    g.measurements.push_back(m);
+    doc.benchmarks.push_back(g);
+  }
   return doc;
 }
 
 TEST(CollectiveBandwidthRuleTest, NcclOnH100AgainstTheSpecPeak) {
-  std::map<std::string, std::string> nccl = {{"library", "nccl"}, {"device", "NVIDIA H100 80GB HBM3"}};
-  RunDocument doc = CollDoc(120, nccl);  // 120 of 450 GB/s per direction
+  std::map<std::string, std::string> nccl = {
+      {"backend", "nccl"}, {"library", "NCCL 2.28.9"}, {"device", "gpu"}};
+  RunDocument doc = CollDoc(120, nccl, "NVIDIA H100 80GB HBM3");  // 120 of 450 GB/s per direction
   auto d = EvaluateRule("fabric.collective_bandwidth", InputFor(doc));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].entity, "coll.all_reduce");
   EXPECT_NE(d[0].cause.find("26.7%"), std::string::npos) << d[0].cause;
   EXPECT_NE(d[0].reference.find("specs/h100.toml"), std::string::npos) << d[0].reference;
-  RunDocument healthy = CollDoc(400, nccl);
+  RunDocument healthy = CollDoc(400, nccl, "NVIDIA H100 80GB HBM3");
   EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(healthy)).empty());
+  RunDocument unnamed = CollDoc(120, nccl);  // no GPU unit named the GPU: no peak to judge by
+  EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(unnamed)).empty());
 }
 
 TEST(CollectiveBandwidthRuleTest, StatedPeakAndSilentForMpiWithoutOne) {
-  RunDocument doc = CollDoc(10, {{"library", "mpi"}, {"pct_of_peak", "20"}, {"peak_source", "site"}});
+  RunDocument doc = CollDoc(10, {{"backend", "mpi"},
+                                 {"library", "Open MPI v4.1.4"},
+                                 {"pct_of_peak", "20"},
+                                 {"peak_source", "site"}});
   EXPECT_EQ(EvaluateRule("fabric.collective_bandwidth", InputFor(doc)).size(), 1u);
-  RunDocument fixed = CollDoc(40, {{"library", "mpi"}, {"pct_of_peak", "80"}, {"peak_source", "site"}});
+  RunDocument fixed = CollDoc(40, {{"backend", "mpi"},
+                                   {"library", "Open MPI v4.1.4"},
+                                   {"pct_of_peak", "80"},
+                                   {"peak_source", "site"}});
   EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(fixed)).empty());
-  RunDocument no_peak = CollDoc(1, {{"library", "mpi"}});
+  RunDocument no_peak = CollDoc(1, {{"backend", "mpi"}, {"library", "Open MPI v4.1.4"}});
   EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(no_peak)).empty())
       << "no stated peak: nothing to judge against";
-  auto why = diagnose::RuleRegistry::Global().Find("fabric.collective_bandwidth")->factory()->Unjudged(InputFor(no_peak));
+  auto why = diagnose::RuleRegistry::Global()
+                 .Find("fabric.collective_bandwidth")
+                 ->factory()
+                 ->Unjudged(InputFor(no_peak));
   ASSERT_EQ(why.size(), 1u);
-  EXPECT_EQ(why[0], "coll.all_reduce.busbw (mpi): no stated peak to judge its bus bandwidth against");
+  EXPECT_EQ(
+      why[0],
+      "coll.all_reduce.busbw (Open MPI v4.1.4): no stated peak to judge its bus bandwidth against");
 }
 
 }  // namespace

@@ -14,7 +14,8 @@
 namespace ys::testing {
 
 // A preflight document of host "node1" whose unit `unit_id` carries `findings` (none: it passed).
-RunDocument DocWithFindings(std::vector<Finding> findings, std::string unit_id = "check.under_test");
+RunDocument DocWithFindings(std::vector<Finding> findings,
+                            std::string unit_id = "check.under_test");
 // A finding of `code` as a check would make it (severity from the code table).
 Finding MakeTestFinding(std::string_view code, std::string entity, std::string message,
                         Evidence evidence = {});

@@ -54,7 +54,8 @@ TEST(LowMfuRuleTest, SilentAtTheReferenceOrWhenAMicroBenchmarkIsSick) {
   RunDocument sick = HealthyGemmDoc("35");
   auto in2 = InputFor(sick);
   in2.workloads.push_back(Ingested(0.30, 0.40));
-  EXPECT_TRUE(EvaluateRule("workload.low_mfu", in2).empty()) << "the GEMM gap is the cause, not tuning";
+  EXPECT_TRUE(EvaluateRule("workload.low_mfu", in2).empty())
+      << "the GEMM gap is the cause, not tuning";
 }
 
 diagnose::WorkloadEvidence Ranked(double slow_rank_factor) {
@@ -91,7 +92,8 @@ TEST(SlowRankRuleTest, SilentWhenRanksAgree) {
 TEST(PeriodicStallsRuleTest, FiresAndQuantifiesFromTheSpikes) {
   RunDocument doc = DocWithFindings({});
   auto in = InputFor(doc);
-  in.workloads.push_back(testing::WorkloadWithSteps("proxy.llama3.1_8b", testing::Steps(100, 1.0, 0.08, 10)));
+  in.workloads.push_back(
+      testing::WorkloadWithSteps("proxy.llama3.1_8b", testing::Steps(100, 1.0, 0.08, 10)));
   auto d = EvaluateRule("workload.periodic_stalls", in);
   ASSERT_EQ(d.size(), 1u);
   // 10 spikes of ~0.08 s in ~100.8 s: about 0.8% of the run.
