@@ -27,6 +27,25 @@ expect_rc 1 "diagnose container" -- "$bin" diagnose "$tmp/topo.json"
 expect_in "$tmp/out" "container.topology_file" "container: the topology-file rule"
 expect_in "$tmp/out" "--container-mounts=" "container: the pyxis bind mount"
 
+# Recorded GPU state: a GPU in HW thermal slowdown, an NVLink link down.
+"$bin" preflight --root "$hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/h200x8-throttle-remap.json" \
+  --json >"$tmp/throttle.json" 2>/dev/null
+expect_rc 1 "diagnose throttling" -- "$bin" diagnose "$tmp/throttle.json"
+expect_in "$tmp/out" "gpu.throttling" "throttle: the throttling rule"
+expect_in "$tmp/out" "max / clock - 1" "throttle: recovery from the clocks"
+"$bin" preflight --root "$hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/nvlink-down.json" \
+  --json >"$tmp/nvlink.json" 2>/dev/null
+expect_rc 1 "diagnose nvlink" -- "$bin" diagnose "$tmp/nvlink.json"
+expect_in "$tmp/out" "fabric.downtrained_link" "nvlink: the downtrained-link rule"
+expect_in "$tmp/out" "not quantified" "nvlink: no invented recovery"
+
+# Exemplar case 2 on the misconfigured H100 host: shared cpuset, remote memory, C6, a neighbour.
+preflight h100-misconfigured "$tmp/h100.json"
+expect_rc 1 "diagnose h100-misconfigured" -- "$bin" diagnose "$tmp/h100.json"
+expect_in "$tmp/out" "host.cpu_placement" "h100: placement"
+expect_in "$tmp/out" "12% to 3%" "h100: case 2's figure"
+expect_in "$tmp/out" "host.core_sharing" "h100: the processes on the job's cores"
+
 # The healthy node: nothing to diagnose.
 preflight healthy-8gpu "$tmp/healthy.json"
 expect_rc 0 "diagnose healthy" -- "$bin" diagnose "$tmp/healthy.json"
