@@ -63,6 +63,38 @@ TEST(DiagnoseEngineTest, RanksByRecoveryThenConfidenceAndSurvivesAThrowingRule) 
   EXPECT_EQ(thrown.ranked.size(), 3u) << "the other rules still ran";
 }
 
+TEST(DiagnoseEngineTest, WalksJobWideUnitsAndEveryNode) {
+  RunDocument doc = testing::DocWithFindings(
+      {testing::MakeTestFinding("YS-GPU-045", "gpu0", "NVLink link 1 inactive")});
+  for (const char* host : {"node2", "node3"}) {
+    NodeReport n;
+    n.hostname = host;
+    CheckResult c;
+    c.unit_id = "gpu.nvlink";
+    c.findings = {testing::MakeTestFinding("YS-GPU-045", "gpu3", "NVLink link 7 inactive")};
+    n.checks.push_back(c);
+    BenchmarkResult b;
+    Measurement m;
+    m.name = "gemm.gpu.bf16.tflops";
+    b.measurements.push_back(m);
+    n.benchmarks.push_back(b);
+    doc.nodes.push_back(n);
+  }
+  auto in = testing::InputFor(doc);
+  auto found = diagnose::FindingsWithCode(in, "YS-GPU-045");
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].node, "node1");
+  EXPECT_EQ(found[2].node, "node3");
+  auto measured = diagnose::MeasurementsMatching(in, "gemm.gpu.*");
+  ASSERT_EQ(measured.size(), 2u);
+  EXPECT_EQ(measured[1].node, "node3");
+  // Several nodes: the entity says which.
+  auto d = diagnose::DiagnosisFromFindings("fabric.downtrained_link", "fabric", found);
+  EXPECT_EQ(d.entity, "node1/gpu0");
+  EXPECT_EQ(d.evidence[1].first, "YS-GPU-045 node2/gpu3");
+  EXPECT_EQ(d.finding_codes, std::vector<std::string>{"YS-GPU-045"});
+}
+
 Measurement Proxy(std::string name, double value, std::vector<double> samples = {},
                   std::map<std::string, std::string> params = {}) {
   Measurement m;
