@@ -67,7 +67,7 @@ TEST(CpuPlacementRuleTest, FiresOnPlacementWithTheCaseFigure) {
   EXPECT_EQ(d[0].confidence, Confidence::kMedium);
 }
 
-TEST(CpuPlacementRuleTest, CstatesAreTheirOwnCauseAndStallsRaiseConfidence) {
+TEST(CpuPlacementRuleTest, ClockIsItsOwnCauseAndStallsRaisePlacementOnly) {
   RunDocument doc = DocWithFindings(
       {NumaFinding(), MakeTestFinding("YS-CPU-002", "node", "C6 disabled on every CPU")});
   auto in = InputFor(doc);
@@ -76,9 +76,20 @@ TEST(CpuPlacementRuleTest, CstatesAreTheirOwnCauseAndStallsRaiseConfidence) {
   ASSERT_TRUE(in.workloads[0].analysis->stalls.periodic);
   auto d = EvaluateRule("host.cpu_placement", in);
   ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].confidence, Confidence::kHigh) << "stalls: the case's placement symptom";
   EXPECT_EQ(d[1].finding_codes, std::vector<std::string>{"YS-CPU-002"});
   EXPECT_DOUBLE_EQ(d[1].recovery.low, 0.04);
-  for (const auto& g : d) EXPECT_EQ(g.confidence, Confidence::kHigh);
+  EXPECT_EQ(d[1].confidence, Confidence::kLow) << "a setting, the clock not measured";
+}
+
+TEST(CpuPlacementRuleTest, MeasuredBusyClockMakesTheClockCauseMedium) {
+  RunDocument doc = DocWithFindings(
+      {MakeTestFinding("YS-CPU-011", "node", "turbo disabled"),
+       MakeTestFinding("YS-CPU-016", "node", "median busy-core clock 3000 MHz is 79% of 3800")});
+  auto d = EvaluateRule("host.cpu_placement", InputFor(doc));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].finding_codes, (std::vector<std::string>{"YS-CPU-011", "YS-CPU-016"}));
+  EXPECT_EQ(d[0].confidence, Confidence::kMedium);
 }
 
 TEST(CpuPlacementRuleTest, SilentOnceBoundAndC6Allowed) {
