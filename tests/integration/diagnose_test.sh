@@ -98,6 +98,25 @@ neighbour 0.01 0 "$tmp/nohog.json"
 expect_rc 0 "diagnose without the hog" -- "$bin" diagnose "$tmp/nohog.json"
 expect_not_in "$tmp/out" "host.core_sharing" "no hog: core sharing silent"
 
+# The live noisy neighbour, where this build has the proxy units: a proxy run with a busy loop
+# pinned to the job's cores names the loop, its cores and the cpuset fix; without it the rule
+# stays silent (other step-time rules may speak on a busy shared machine: not asserted).
+if "$bin" list 2>/dev/null | grep -q '^proxy.llama3.1_8b ' && command -v taskset >/dev/null; then
+  "$bin" bench --filter proxy.llama3.1_8b --iters 12 --warmup 1 --data "$src" --json >"$tmp/live-clean.json" 2>/dev/null
+  "$bin" diagnose "$tmp/live-clean.json" >"$tmp/out" 2>&1
+  expect_not_in "$tmp/out" "host.core_sharing" "live, no hog: core sharing silent"
+  taskset -c 0,1 bash -c 'while :; do :; done' &
+  hog=$!
+  "$bin" bench --filter proxy.llama3.1_8b --iters 12 --warmup 1 --data "$src" --json >"$tmp/live-hog.json" 2>/dev/null
+  kill "$hog"; wait "$hog" 2>/dev/null
+  expect_rc 1 "live, with a pinned busy loop" -- "$bin" diagnose "$tmp/live-hog.json"
+  expect_in "$tmp/out" "host.core_sharing" "live hog: core sharing"
+  expect_in "$tmp/out" "pid $hog (bash) on cpus 0-1" "live hog: names the loop and its cores"
+  expect_in "$tmp/out" "taskset -acp <housekeeping cores> $hog" "live hog: the fix for that pid"
+else
+  echo "note: no proxy units in this build (or no taskset): the live noisy-neighbour case is not run"
+fi
+
 # A validation document alone, and a run directory holding run.json and validation.json.
 cat >"$tmp/validation.json" <<'JSON'
 {"kind": "yardstick-validation", "suite": {"threshold": 0.95},

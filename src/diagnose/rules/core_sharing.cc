@@ -7,10 +7,11 @@
 // - seen by the preflight: YS-ISO-001 (other processes pinned to or running on the job's cores),
 //   quantified by Exemplar case 2 when no proxy measured the share.
 // Confidence rises when the step times show what stolen time does to a synchronous step: a tail
-// (p99 / median, CV) or a gap to the proxy's roofline prediction.
+// (p99 / median, CV) or a gap to the proxy's roofline prediction. A gap larger than the share's
+// 1 / (1 - s) - 1 raises the top of the recovery range to it: a step whose threads synchronise
+// waits for the thread that shares its core, and so can lose more than the share.
 #include <fmt/format.h>
 
-#include "core/text.h"
 #include "diagnose/rule.h"
 
 namespace ys::diagnose {
@@ -56,10 +57,12 @@ class CoreSharingRule : public Rule {
     int symptoms = 0;
     if (worst != nullptr) {
       double s = *worst->foreign_cpu_share;
-      std::string who = worst->foreign_processes.empty() ? "processes outside the job"
-                                                         : Join(worst->foreign_processes, "; ");
-      d.cause = fmt::format("{} took {} of the job cores' CPU time while {} ran", who, Percent(s),
-                            worst->id);
+      d.cause = fmt::format(
+          "processes outside the job took {} of the job cores' CPU time while "
+          "{} ran{}",
+          Percent(s), worst->id,
+          worst->foreign_processes.empty() ? ""
+                                           : "; the largest: " + worst->foreign_processes.front());
       if (!worst->foreign_processes.empty()) {
         std::string cores = CoresOf(worst->foreign_processes.front());
         d.entity = cores.empty() ? "node" : cores;
@@ -91,6 +94,15 @@ class CoreSharingRule : public Rule {
               fmt::format("median {:.4g} s vs predicted {:.4g} s ({:+.1f}%)",
                           worst->analysis->median_s, *worst->predicted_step_s, 100 * gap));
           if (gap >= kMinPredictionGap) ++symptoms;
+          // Threads that synchronise every step wait for the one sharing its core, so a step can
+          // lose more than the share: the measured gap to the prediction bounds what it loses.
+          if (gap > r) {
+            d.recovery.high = gap;
+            d.recovery.basis += fmt::format(
+                "; up to the measured gap to the roofline prediction, {}: threads that "
+                "synchronise every step wait for the one that shares its core",
+                Percent(gap));
+          }
         }
       }
     } else {

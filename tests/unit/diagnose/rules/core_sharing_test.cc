@@ -34,6 +34,19 @@ TEST(CoreSharingRuleTest, FiresOnAMeasuredShareAndNamesTheProcess) {
   EXPECT_EQ(d[0].confidence, Confidence::kHigh) << "the step times have a tail";
 }
 
+TEST(CoreSharingRuleTest, AGapToThePredictionBeyondTheShareRaisesTheTopOfTheRange) {
+  RunDocument doc = testing::DocWithFindings({});
+  auto in = InputFor(doc);
+  in.workloads.push_back(Proxy(0.25, /*tail=*/false));
+  in.workloads[0].predicted_step_s = 0.05;  // the measured median (0.1 s) is twice the prediction
+  auto d = EvaluateRule("host.core_sharing", in);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NEAR(d[0].recovery.low, 1 / 0.75 - 1, 1e-12);
+  EXPECT_NEAR(d[0].recovery.high, 1.0, 0.01);
+  EXPECT_NE(d[0].recovery.basis.find("synchronise"), std::string::npos);
+  EXPECT_EQ(d[0].confidence, Confidence::kHigh) << "the gap to the prediction is a symptom";
+}
+
 TEST(CoreSharingRuleTest, WithoutATailTheConfidenceIsMedium) {
   RunDocument doc = testing::DocWithFindings({});
   auto in = InputFor(doc);
