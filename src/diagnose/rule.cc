@@ -181,6 +181,20 @@ std::string DescribeStalls(const workloads::StepTimeAnalysis& a) {
   return s;
 }
 
+bool SlowingDown(const workloads::StepTimeAnalysis& a) {
+  return a.drift.drifting && a.drift.total_percent > 0;
+}
+
+Recovery DriftRecovery(const WorkloadEvidence& w) {
+  double p = w.analysis->drift.total_percent / 100;
+  return Published(
+      p / 2, p,
+      fmt::format("measured: {}'s step time rose {} over {} steps (Theil-Sen drift, "
+                  "noise floor {:.1f}%): the run averaged half that slower than its "
+                  "start and ended that much slower",
+                  w.id, Percent(p), w.analysis->steps, w.analysis->drift.noise_floor_percent));
+}
+
 std::vector<const WorkloadEvidence*> WorkloadsWhere(
     const DiagnosisInput& in, const std::function<bool(const workloads::StepTimeAnalysis&)>& pred) {
   std::vector<const WorkloadEvidence*> out;

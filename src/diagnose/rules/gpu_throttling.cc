@@ -21,8 +21,7 @@ namespace {
 class GpuThrottlingRule : public Rule {
  public:
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
-    auto found = FindingsWithAnyCode(in, {"YS-GPU-010", "YS-GPU-011", "YS-GPU-012", "YS-GPU-013",
-                                          "YS-GPU-014", "YS-GPU-015", "YS-GPU-020", "YS-GPU-021"});
+    auto found = FindingsWithAnyCode(in, kThrottleCodes);
     if (found.empty()) return {};
     Diagnosis d = DiagnosisFromFindings("gpu.throttling", "gpu", found);
     std::vector<std::string> gpus;
@@ -40,8 +39,7 @@ class GpuThrottlingRule : public Rule {
     }
     d.cause = fmt::format("GPU clocks held down on {}: {}", Join(gpus, ", "),
                           found.front().finding->message);
-    auto drifting = WorkloadsWhere(
-        in, [](const auto& a) { return a.drift.drifting && a.drift.total_percent > 0; });
+    auto drifting = WorkloadsWhere(in, SlowingDown);
     for (const WorkloadEvidence* w : drifting) {
       d.evidence.emplace_back(w->id + " drift",
                               fmt::format("{:+.1f}% over {} steps (noise floor {:.1f}%)",
@@ -54,12 +52,7 @@ class GpuThrottlingRule : public Rule {
                                          "compute-bound step recovers max / clock - 1 = {}",
                                          Percent(1 - 1 / (1 + clock_loss)), Percent(clock_loss)));
     } else if (!drifting.empty()) {
-      double p = drifting.front()->analysis->drift.total_percent / 100;
-      d.recovery = Published(p / 2, p,
-                             fmt::format("measured: {}'s step time rose {} over the run (Theil-Sen "
-                                         "drift): it averaged half that slower and ended that much "
-                                         "slower",
-                                         drifting.front()->id, Percent(p)));
+      d.recovery = DriftRecovery(*drifting.front());
     } else {
       d.recovery = NotQuantified("the findings state no clocks and no step times drift");
     }

@@ -108,5 +108,37 @@ TEST(PeriodicStallsRuleTest, SilentWithoutTheSpikes) {
   EXPECT_TRUE(EvaluateRule("workload.periodic_stalls", in).empty());
 }
 
+std::vector<double> Ramp(double total_rise) {
+  std::vector<double> steps;
+  for (int i = 0; i < 60; ++i) steps.push_back(1.0 + total_rise * i / 59);
+  return steps;
+}
+
+TEST(DriftRuleTest, FiresOnASlowdownWithoutAThrottlingFinding) {
+  RunDocument doc = DocWithFindings({});
+  auto in = InputFor(doc);
+  in.workloads.push_back(testing::WorkloadWithSteps("proxy.llama3.1_8b", Ramp(0.12)));
+  auto d = EvaluateRule("workload.drift", in);
+  ASSERT_EQ(d.size(), 1u);
+  double p = in.workloads[0].analysis->drift.total_percent / 100;
+  EXPECT_GT(p, 0.1);
+  EXPECT_DOUBLE_EQ(d[0].recovery.low, p / 2);
+  EXPECT_DOUBLE_EQ(d[0].recovery.high, p);
+  EXPECT_EQ(d[0].confidence, Confidence::kLow);
+}
+
+TEST(DriftRuleTest, SilentOnASteadyRunAndWhenThrottlingNamesTheCause) {
+  RunDocument doc = DocWithFindings({});
+  auto in = InputFor(doc);
+  in.workloads.push_back(testing::WorkloadWithSteps("proxy.llama3.1_8b", testing::Steps(60, 1.0)));
+  EXPECT_TRUE(EvaluateRule("workload.drift", in).empty());
+  RunDocument throttled = DocWithFindings(
+      {testing::MakeTestFinding("YS-GPU-013", "gpu1", "clocks held down: SW thermal slowdown")});
+  auto in2 = InputFor(throttled);
+  in2.workloads.push_back(testing::WorkloadWithSteps("proxy.llama3.1_8b", Ramp(0.12)));
+  EXPECT_TRUE(EvaluateRule("workload.drift", in2).empty());
+  EXPECT_EQ(EvaluateRule("gpu.throttling", in2).size(), 1u);
+}
+
 }  // namespace
 }  // namespace ys
