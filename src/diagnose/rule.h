@@ -69,6 +69,72 @@ struct LocatedMeasurement {
 };
 std::vector<LocatedMeasurement> MeasurementsMatching(const DiagnosisInput& in, std::string_view glob);
 
+// Helpers shared by the rules (one place for each piece of arithmetic and wording).
+
+// Findings with any of `codes`, in document order.
+std::vector<LocatedFinding> FindingsWithAnyCode(const DiagnosisInput& in,
+                                                const std::vector<std::string_view>& codes);
+// A diagnosis resting on `found` (non-empty): finding codes (sorted, unique), evidence (each
+// finding's message under "CODE node/entity", then its own evidence), and the first finding's
+// entity, fix and reference. The rule sets cause, recovery and confidence.
+Diagnosis DiagnosisFromFindings(std::string_view rule, std::string_view layer,
+                                const std::vector<LocatedFinding>& found);
+// The value of `key` in `evidence`, if present.
+std::optional<std::string> EvidenceValue(const Evidence& evidence, std::string_view key);
+// "12.3%" -> 0.123; nullopt unless the text is a finite number followed by '%'.
+std::optional<double> ParsePercent(std::string_view text);
+// 0.123 -> "12.3%".
+std::string Percent(double share);
+// What closing a gap (or giving back a share of the time) is worth in throughput: a step that
+// runs at (1 - share) of its speed recovers 1 / (1 - share) - 1 once fixed. share in [0, 1).
+double RecoveryFromShare(double share);
+// A published figure (or range) with the case it comes from.
+Recovery Published(double low, double high, std::string basis);
+// The evidence shows the cause but not what fixing it is worth for the workload: 0..0 with why.
+// Ranked after every quantified diagnosis.
+Recovery NotQuantified(std::string why);
+bool IsNotQuantified(const Recovery& r);
+
+// Step-time symptoms, as the rules quote them (workloads/step_time.h defines each verdict).
+// A tail: p99 at least kTailRatio x the median, or a coefficient of variation of at least kTailCv.
+inline constexpr double kTailRatio = 1.2;
+inline constexpr double kTailCv = 0.1;
+bool HasTail(const workloads::StepTimeAnalysis& a);
+// "median 1.203 s, p99 1.951 s (1.62x), CV 0.18" for evidence.
+std::string DescribeSpread(const workloads::StepTimeAnalysis& a);
+// "12 spikes of +61 ms every 10 steps"
+std::string DescribeStalls(const workloads::StepTimeAnalysis& a);
+// The GPU clock-event and temperature findings (gpu.throttling's evidence).
+inline const std::vector<std::string_view> kThrottleCodes = {
+    "YS-GPU-010", "YS-GPU-011", "YS-GPU-012", "YS-GPU-013",
+    "YS-GPU-014", "YS-GPU-015", "YS-GPU-020", "YS-GPU-021"};
+// Step times slowing down over the run (drift beyond noise, upwards), and what going back to the
+// first steps' pace recovers: the run ended p slower than it began and averaged p / 2 slower, so
+// p / 2 .. p (w must have an analysis).
+bool SlowingDown(const workloads::StepTimeAnalysis& a);
+Recovery DriftRecovery(const WorkloadEvidence& w);
+// Workloads whose analysis satisfies `pred`, in input order.
+std::vector<const WorkloadEvidence*> WorkloadsWhere(
+    const DiagnosisInput& in, const std::function<bool(const workloads::StepTimeAnalysis&)>& pred);
+
+// Measured against a physical peak: the % of peak a benchmark stated (params pct_of_peak), or for
+// an NCCL collective (params backend "nccl") on one node without it, busbw against the GPU's
+// NVLink bandwidth per direction from specs/<chip>.toml under the data dir, the GPU matched by
+// the params gpu_name of the node's GPU benchmarks.
+struct PeakShare {
+  const Measurement* measurement;
+  std::string node;
+  double share;             // of the peak, 0..
+  std::string peak_source;  // where the peak came from
+};
+// Collective bus bandwidth at the largest size each collective measured, when that size is at
+// least kMinCollectiveBytes (below it latency, not bandwidth, bounds busbw), where a peak is known.
+// MPI collectives on CPUs carry no stated peak and are left out: nothing to judge them against.
+inline constexpr double kMinCollectiveBytes = 64.0 * 1024 * 1024;
+std::vector<PeakShare> CollectivePeakShares(const DiagnosisInput& in);
+// GEMM rates with a stated pct_of_peak (gemm.*).
+std::vector<PeakShare> GemmPeakShares(const DiagnosisInput& in);
+
 struct RuleInfo {
   std::string_view id;       // "host.core_sharing"
   std::string_view summary;  // one sentence: what it looks for
@@ -78,6 +144,10 @@ class Rule {
  public:
   virtual ~Rule() = default;
   virtual std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const = 0;
+  // Evidence present that the rule cannot judge, and why ("coll.all_reduce (mpi): no stated peak
+  // to judge its bus bandwidth against"): reported as "not evaluated" so that silence is not
+  // mistaken for health. Most rules judge everything they read.
+  virtual std::vector<std::string> Unjudged(const DiagnosisInput& /*in*/) const { return {}; }
 };
 
 struct RegisteredRule {

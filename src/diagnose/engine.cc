@@ -1,0 +1,207 @@
+#include "diagnose/engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <map>
+
+#include "core/text.h"
+
+namespace ys::diagnose {
+
+DiagnosisReport Diagnose(const DiagnosisInput& in) {
+  DiagnosisReport report;
+  for (const RegisteredRule* r : RuleRegistry::Global().List()) {
+    ++report.rules_run;
+    try {
+      std::unique_ptr<Rule> rule = r->factory();
+      std::vector<Diagnosis> found = rule->Evaluate(in);
+      for (auto& d : found) report.ranked.push_back(std::move(d));
+      for (const auto& why : rule->Unjudged(in)) {
+        report.not_evaluated.push_back(fmt::format("{}: {}", r->info.id, why));
+      }
+    } catch (const std::exception& e) {
+      report.not_evaluated.push_back(fmt::format("{}: {}", r->info.id, e.what()));
+    } catch (...) {
+      report.not_evaluated.push_back(
+          fmt::format("{}: failed with an unknown exception", r->info.id));
+    }
+  }
+  // Largest expected recovery first; a quantified diagnosis before one that is not; then the
+  // surer one; then by id, entity and cause so that the order never depends on rule order.
+  std::stable_sort(report.ranked.begin(), report.ranked.end(),
+                   [](const Diagnosis& a, const Diagnosis& b) {
+                     bool qa = !IsNotQuantified(a.recovery), qb = !IsNotQuantified(b.recovery);
+                     if (qa != qb) return qa;
+                     if (a.recovery.Midpoint() != b.recovery.Midpoint()) {
+                       return a.recovery.Midpoint() > b.recovery.Midpoint();
+                     }
+                     if (a.confidence != b.confidence) return a.confidence > b.confidence;
+                     if (a.rule != b.rule) return a.rule < b.rule;
+                     if (a.entity != b.entity) return a.entity < b.entity;
+                     return a.cause < b.cause;
+                   });
+  return report;
+}
+
+namespace {
+
+constexpr std::string_view kProxyPrefix = "proxy.";
+
+// "proxy.llama3.1_8b.step_time" -> "proxy.llama3.1_8b" for quantity "step_time".
+std::optional<std::string> ProxyId(std::string_view name, std::string_view quantity) {
+  std::string suffix = "." + std::string(quantity);
+  if (!StartsWith(name, kProxyPrefix) || name.size() <= kProxyPrefix.size() + suffix.size()) {
+    return std::nullopt;
+  }
+  if (name.substr(name.size() - suffix.size()) != suffix) return std::nullopt;
+  return std::string(name.substr(0, name.size() - suffix.size()));
+}
+
+// The proxies of one benchmark result (normally one): its measurements by quantity.
+void AddProxies(const BenchmarkResult& b, const std::string& node, bool several_nodes,
+                std::map<std::string, WorkloadEvidence>& out) {
+  auto workload = [&](const std::string& id) -> WorkloadEvidence& {
+    std::string key = several_nodes ? id + " on " + node : id;
+    WorkloadEvidence& w = out[key];
+    if (w.id.empty()) {
+      w.id = key;
+      w.source = "proxy measurement " + id + ".step_time";
+      for (const auto& [k, v] : b.evidence) {
+        if (StartsWith(k, "foreign_process.")) w.foreign_processes.push_back(v);
+      }
+    }
+    return w;
+  };
+  std::map<std::string, std::vector<workloads::StepSample>> ranked;
+  for (const Measurement& m : b.measurements) {
+    if (auto id = ProxyId(m.name, "step_time")) {
+      WorkloadEvidence& w = workload(*id);
+      if (w.steps.empty() || !w.steps.front().rank) {
+        w.steps.clear();
+        for (double s : m.samples) w.steps.push_back({s, std::nullopt});
+      }
+    } else if (auto id = ProxyId(m.name, "rank_step_time")) {
+      auto rank = m.params.find("rank");
+      if (rank == m.params.end()) continue;
+      auto r = ParseInt(rank->second);
+      if (!r) continue;
+      for (double s : m.samples) ranked[*id].push_back({s, static_cast<int>(*r)});
+    } else if (auto id = ProxyId(m.name, "predicted_step_time")) {
+      workload(*id).predicted_step_s = m.value;
+    } else if (auto id = ProxyId(m.name, "foreign_cpu_share")) {
+      workload(*id).foreign_cpu_share = m.value;
+    } else if (auto id = ProxyId(m.name, "model_tflops_per_gpu")) {
+      auto pct = m.params.find("pct_of_peak");
+      if (pct == m.params.end()) continue;
+      if (auto v = ParseDouble(pct->second); v && std::isfinite(*v)) workload(*id).mfu = *v / 100;
+    }
+  }
+  // Per-rank series, when the proxy kept them, say which rank is slow; they replace the job series
+  // (whose step k is the slowest rank's step k, which the analysis recomputes).
+  for (auto& [id, samples] : ranked) workload(id).steps = std::move(samples);
+}
+
+Status Expect(bool ok, const std::string& field, std::string_view expected) {
+  if (ok) return Status::Ok();
+  return Status::Invalid(fmt::format("validation document: {}: expected {}", field, expected));
+}
+
+// An optional number: absent or null gives nullopt; anything but a number is Invalid.
+Result<std::optional<double>> OptionalNumber(const nlohmann::json& j, const char* key,
+                                             const std::string& where) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::optional<double>();
+  const auto& v = j.at(key);
+  YS_RETURN_IF_ERROR(Expect(v.is_number(), where + "." + key, "a number or null"));
+  return std::optional<double>(v.get<double>());
+}
+
+Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& out) {
+  YS_RETURN_IF_ERROR(Expect(doc.is_object(), "(top level)", "an object"));
+  std::optional<double> threshold;
+  if (doc.contains("suite")) {
+    YS_RETURN_IF_ERROR(Expect(doc["suite"].is_object(), "suite", "an object"));
+    auto t = OptionalNumber(doc["suite"], "threshold", "suite");
+    if (!t.ok()) return t.status();
+    threshold = *t;
+  }
+  YS_RETURN_IF_ERROR(Expect(doc.contains("workloads") && doc["workloads"].is_array(), "workloads",
+                            "an array of workload rows"));
+  size_t i = 0;
+  for (const auto& row : doc["workloads"]) {
+    std::string where = fmt::format("workloads[{}]", i++);
+    YS_RETURN_IF_ERROR(Expect(row.is_object(), where, "an object"));
+    YS_RETURN_IF_ERROR(
+        Expect(row.contains("id") && row["id"].is_string(), where + ".id", "a string"));
+    WorkloadEvidence w;
+    w.id = row["id"].get<std::string>();
+    w.source = "validation workload " + w.id;
+    w.threshold = threshold;
+    auto score = OptionalNumber(row, "score", where);
+    if (!score.ok()) return score.status();
+    w.score = *score;
+    auto mfu = OptionalNumber(row, "mfu", where);
+    if (!mfu.ok()) return mfu.status();
+    w.mfu = *mfu;
+    std::optional<double> measured_tflops, reference_tflops;
+    for (auto [key, dest] :
+         {std::pair{"measured", &measured_tflops}, std::pair{"reference", &reference_tflops}}) {
+      if (!row.contains(key) || row[key].is_null()) continue;
+      YS_RETURN_IF_ERROR(Expect(row[key].is_object(), where + "." + key, "an object or null"));
+      auto t = OptionalNumber(row[key], "tflops_per_gpu", where + "." + key);
+      if (!t.ok()) return t.status();
+      *dest = *t;
+    }
+    if (row.contains("measured") && row["measured"].is_object() &&
+        row["measured"].contains("log") && row["measured"]["log"].is_string() &&
+        !row["measured"]["log"].get<std::string>().empty()) {
+      w.source = "log " + row["measured"]["log"].get<std::string>();
+    }
+    // The reference's MFU at the same shape: MFU scales with TFLOPS/GPU at a fixed peak.
+    if (w.mfu && measured_tflops && reference_tflops && *measured_tflops > 0) {
+      w.reference_mfu = *w.mfu * *reference_tflops / *measured_tflops;
+    }
+    if (row.contains("step_times_s") && !row["step_times_s"].is_null()) {
+      const auto& st = row["step_times_s"];
+      YS_RETURN_IF_ERROR(Expect(st.is_array(), where + ".step_times_s", "an array of seconds"));
+      size_t k = 0;
+      for (const auto& s : st) {
+        YS_RETURN_IF_ERROR(
+            Expect(s.is_number() && s.get<double>() > 0 && std::isfinite(s.get<double>()),
+                   fmt::format("{}.step_times_s[{}]", where, k), "a positive number of seconds"));
+        w.steps.push_back({s.get<double>(), std::nullopt});
+        ++k;
+      }
+    }
+    out.push_back(std::move(w));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<DiagnosisInput> DiagnosisInputFor(const RunDocument* run, const nlohmann::json* validation,
+                                         std::string data_dir) {
+  DiagnosisInput in;
+  in.run = run;
+  in.data_dir = std::move(data_dir);
+  if (run != nullptr) {
+    std::map<std::string, WorkloadEvidence> proxies;
+    for (const auto& b : run->benchmarks) AddProxies(b, run->host.hostname, false, proxies);
+    for (const auto& n : run->nodes) {
+      for (const auto& b : n.benchmarks) AddProxies(b, n.hostname, run->nodes.size() > 1, proxies);
+    }
+    for (auto& [id, w] : proxies) in.workloads.push_back(std::move(w));
+  }
+  if (validation != nullptr) YS_RETURN_IF_ERROR(AddValidation(*validation, in.workloads));
+  for (auto& w : in.workloads) {
+    if (w.steps.size() < 4) continue;  // too few steps to say anything about their spread
+    auto a = workloads::AnalyzeStepTimes(w.steps);
+    if (a.ok()) w.analysis = std::move(*a);
+  }
+  return in;
+}
+
+}  // namespace ys::diagnose

@@ -1,0 +1,67 @@
+#include "report/diagnosis_console.h"
+
+#include <fmt/format.h>
+
+namespace ys::report {
+namespace {
+
+const char* ConfidenceColor(Confidence c) {
+  switch (c) {
+    case Confidence::kHigh:
+      return "\033[31m";  // the surest causes stand out
+    case Confidence::kMedium:
+      return "\033[33m";
+    case Confidence::kLow:
+      return "\033[2m";
+  }
+  return "";
+}
+
+std::string Painted(const std::string& text, const char* color, bool on) {
+  return on ? std::string(color) + text + "\033[0m" : text;
+}
+
+}  // namespace
+
+std::string FormatRecovery(const Recovery& r) {
+  if (r.low == 0 && r.high == 0) return "not quantified";
+  if (r.low == r.high) return fmt::format("+{:.1f}%", 100 * r.low);
+  return fmt::format("+{:.1f}-{:.1f}%", 100 * r.low, 100 * r.high);
+}
+
+void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
+                    const std::vector<std::string>& not_evaluated, bool color, std::ostream& out) {
+  if (ranked.empty()) {
+    out << "diagnosis: no cause found\n";
+  } else {
+    out << fmt::format(
+        "diagnosis: {} cause{}, ranked by expected recovery (throughput gained once fixed{})\n",
+        ranked.size(), ranked.size() == 1 ? "" : "s",
+        ranked.size() == 1 ? "" : "; each alone: the recoveries do not add up");
+  }
+  int rank = 0;
+  for (const Diagnosis& d : ranked) {
+    std::string confidence = fmt::format("{:<6}", ConfidenceName(d.confidence));
+    out << fmt::format("{:>3}. {:<16} {} {:<14} {}  {}\n", ++rank, FormatRecovery(d.recovery),
+                       Painted(confidence, ConfidenceColor(d.confidence), color), d.layer, d.rule,
+                       d.entity);
+    out << "     cause:    " << d.cause << "\n";
+    out << "     fix:      " << d.fix << "\n";
+    out << "     recovery: " << d.recovery.basis << "\n";
+    for (size_t i = 0; i < d.evidence.size() && i < kConsoleEvidenceLines; ++i) {
+      out << "     evidence: " << d.evidence[i].first << " = " << d.evidence[i].second << "\n";
+    }
+    if (d.evidence.size() > kConsoleEvidenceLines) {
+      out << fmt::format("     evidence: ... {} more (--json)\n",
+                         d.evidence.size() - kConsoleEvidenceLines);
+    }
+    if (!d.finding_codes.empty()) {
+      std::string codes;
+      for (const auto& c : d.finding_codes) codes += (codes.empty() ? "" : ", ") + c;
+      out << "     rests on: " << codes << "\n";
+    }
+  }
+  for (const auto& n : not_evaluated) out << "not evaluated: " << n << "\n";
+}
+
+}  // namespace ys::report
