@@ -47,12 +47,13 @@ Action Setup(CLI::App& sub) {
       return kExitCannotRun;
     }
     // Why a workload is slow, from what its log shows (step-time analysis, MFU, scores).
-    auto in = diagnose::DiagnosisInputFor(nullptr, &result->document, DataDir(a->inputs.data));
-    if (!in.ok()) {
-      Log(LogLevel::kError, "{}", in.status().message());
+    const nlohmann::json validation_doc = nlohmann::json::parse(result->document.dump());
+    auto din = diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a->inputs.data));
+    if (!din.ok()) {
+      Log(LogLevel::kError, "{}", din.status().message());
       return kExitCannotRun;
     }
-    diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*in);
+    diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*din);
     if (!a->out.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(a->out, ec);
