@@ -33,7 +33,7 @@ pid_of_rank() {  # VAR=VALUE of the rank's environment, pattern of its command l
   done
 }
 start=$(date +%s)
-cmd=(bench --filter 'coll.all_gather,coll.all_reduce' --iters 100 --sizes 256K:4M:x2 --timeout 8)
+cmd=(bench --filter 'coll.all_gather,coll.all_reduce' --iters 100 --sizes 256K:4M:x2 --timeout 15)
 timeout 120 srun -n 3 --mpi=pmix "$bin" "${cmd[@]}" --out "$tmp/hang.json" >"$tmp/hang.out" 2>&1 &
 job=$!
 for _ in $(seq 1 50); do p=$(pid_of_rank SLURM_PROCID=2 "bench --filter coll.all_gather,coll.all_reduce"); [ -n "$p" ] && break; sleep 0.1; done
@@ -46,8 +46,11 @@ kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null
 [ "$took" -lt 60 ] && passes=$((passes + 1)) || { echo "FAIL: the hung job took ${took}s to end"; fails=$((fails + 1)); }
 [ "$rc" -ne 0 ] && passes=$((passes + 1)) || { echo "FAIL: the hung job exited 0"; fails=$((fails + 1)); }
 expect_in "$tmp/hang.out" "rank 2 on $(hostname -s): lost" "the hung rank is named on the console"
-got=$(jq_py "$tmp/hang.json" "d['incomplete'], [r['rank'] for r in d['ranks'] if r['state'] == 'lost'], [b['id'] for b in d['benchmarks']]")
-[ "$got" = "(True, [2], ['coll.all_gather'])" ] && passes=$((passes + 1)) || { echo "FAIL: hung-rank document: $got"; cat "$tmp/hang.out"; fails=$((fails + 1)); }
+# Incomplete, rank 2 lost, and what finished before the hang kept: the rank is stopped during
+# coll.all_reduce, so coll.all_gather's result must be in the document. (On a machine loaded far
+# beyond its cores all_gather itself can outlast --timeout; then there is nothing to keep.)
+got=$(jq_py "$tmp/hang.json" "d['incomplete'], [r['rank'] for r in d['ranks'] if r['state'] == 'lost'], [b['id'] for b in d['benchmarks']] == (['coll.all_gather'] if 'all_reduce' in d.get('incomplete_reason', '') else [])")
+[ "$got" = "(True, [2], True)" ] && passes=$((passes + 1)) || { echo "FAIL: hung-rank document: $got"; cat "$tmp/hang.out"; fails=$((fails + 1)); }
 valid "$tmp/hang.json" && passes=$((passes + 1)) || { echo "FAIL: hung-rank document against the schema"; fails=$((fails + 1)); }
 
 # A rank killed (SIGKILL) under mpirun: mpirun ends the job; the document on disk is marked

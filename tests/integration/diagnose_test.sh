@@ -3,6 +3,7 @@
 # (the Grace VM without CMDQV, a container missing its NCCL topology file, a healthy node), on a
 # run with a noisy neighbour measured by a proxy (and the same run without it), on a validation
 # document and a run directory, and on malformed input (exit 2 naming the file and the field).
+# ctest: run alone (the live noisy-neighbour case counts every other process on the cores).
 set -uo pipefail
 bin=$1 src=$2
 . "$src/tests/integration/lib.sh"
