@@ -86,7 +86,9 @@ int Add(const ListArgs& a) {
     Log(LogLevel::kError, "--add {}", rows.status().message());
     return kExitCannotRun;
   }
-  auto rec = history::RecordAndCheck(a.db.Path(), std::move(*rows), std::filesystem::absolute(a.add).string(), a.runs);
+  std::error_code ec;
+  std::string doc_path = std::filesystem::absolute(a.add, ec).lexically_normal().string();
+  auto rec = history::RecordAndCheck(a.db.Path(), std::move(*rows), ec ? a.add : doc_path, a.runs);
   if (!rec.ok()) {
     Log(LogLevel::kError, "{}", rec.status().message());
     return kExitCannotRun;
