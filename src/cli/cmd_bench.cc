@@ -3,9 +3,12 @@
 // shares so that the launcher reports the same code from every rank.
 #include <unistd.h>
 
+#include <cstdio>
+#include <iostream>
 
 #include "bench/session.h"
 #include "cli/command.h"
+#include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
@@ -30,6 +33,7 @@ struct BenchArgs {
   std::string junit;
   std::string out;
   double timeout_s = 600;
+  HistoryArgs history;
 };
 
 Action Setup(CLI::App& sub) {
@@ -60,6 +64,7 @@ Action Setup(CLI::App& sub) {
                  "Seconds a step may run without progress (a gather, a check pass, one size of a "
                  "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)")
       ->check(CLI::NonNegativeNumber);
+  AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
     bench::BenchOptions o;
     o.filters = a->filters;
@@ -94,11 +99,14 @@ Action Setup(CLI::App& sub) {
     job::JobOptions jo{.command = "bench", .bench = o, .timeout_s = a->timeout_s,
                        .out_path = leader ? a->out : "",
                        .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); },
-                       .emit = [out](const RunDocument& doc) {
+                       .emit = [out, a](const RunDocument& doc) {
                          if (Status s = report::EmitRun(doc, out); !s.ok()) {
                            Log(LogLevel::kError, "{}", s.message());
                            return kExitCannotRun;
                          }
+                         std::fflush(stdout);
+                         RecordInHistory(a->history, [&doc] { return history::RowsFromRunDocument(doc); },
+                                         a->out, a->json ? std::cerr : std::cout);
                          return report::ExitCodeFor(doc);
                        }};
     auto code = job::RunJob(jo, **comm, host);

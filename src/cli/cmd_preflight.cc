@@ -1,8 +1,12 @@
 // `yardstick preflight`: the node checks, run inside the job's container and allocation.
 #include <unistd.h>
 
+#include <cstdio>
+#include <iostream>
+
 #include "checks/preflight.h"
 #include "cli/command.h"
+#include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "report/output.h"
@@ -13,7 +17,9 @@ namespace {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<CheckRunArgs>();
   AddCheckRunOptions(sub, *a, /*with_root=*/true, /*with_output=*/true);
-  return [a] {
+  auto hist = std::make_shared<HistoryArgs>();
+  AddHistoryOptions(sub, *hist, /*record=*/true);
+  return [a, hist] {
     auto doc = checks::RunPreflight(PreflightOptionsFor(*a, "preflight"));
     if (!doc.ok()) {
       Log(LogLevel::kError, "{}", doc.status().message());
@@ -25,6 +31,8 @@ Action Setup(CLI::App& sub) {
       Log(LogLevel::kError, "{}", s.message());
       return kExitCannotRun;
     }
+    std::fflush(stdout);
+    RecordInHistory(*hist, [&doc] { return history::RowsFromRunDocument(*doc); }, "", a->json ? std::cerr : std::cout);
     return report::ExitCodeFor(*doc);
   };
 }

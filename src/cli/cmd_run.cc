@@ -4,9 +4,12 @@
 // every step, so a run that dies keeps what it measured.
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <iostream>
 
 #include "cli/command.h"
+#include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "diagnose/engine.h"
@@ -22,6 +25,7 @@ struct RunArgs {
   std::string data;
   bool no_bench = false;
   double timeout_s = 600;
+  HistoryArgs history;
 };
 
 // ./yardstick-runs/<UTC time>-<host>/
@@ -46,6 +50,7 @@ Action Setup(CLI::App& sub) {
                  "Seconds a step may run without progress (a gather, a check pass, one size of a "
                  "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)")
       ->check(CLI::NonNegativeNumber);
+  AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
     host::Host live = host::Host::Live();
     auto comm = comm::OpenCommunicator(live.env());
@@ -90,12 +95,16 @@ Action Setup(CLI::App& sub) {
       doc.diagnosis_ran = true;
     };
     bool json = a->checks.json;
-    jo.emit = [out, dir, json](const RunDocument& doc) {
+    jo.emit = [out, dir, json, hist = a->history](const RunDocument& doc) {
       if (Status s = report::EmitRun(doc, out); !s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
         return kExitCannotRun;
       }
       if (!json) fmt::print("run document: {}/run.json\n", dir);
+      std::fflush(stdout);
+      // With --json stdout holds only the document: the regression lines go to stderr.
+      RecordInHistory(hist, [&doc] { return history::RowsFromRunDocument(doc); }, dir + "/run.json",
+                      json ? std::cerr : std::cout);
       return report::ExitCodeFor(doc);
     };
     auto code = job::RunJob(jo, **comm, live);

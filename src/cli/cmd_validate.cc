@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
@@ -23,6 +24,7 @@ struct ValidateArgs {
   ValidationArgs inputs;
   std::string out, record, by, hardware, software;
   bool json = false;
+  HistoryArgs history;
 };
 
 Action Setup(CLI::App& sub) {
@@ -34,6 +36,7 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--by", a->by, "With --record-baseline: who made the reference");
   sub.add_option("--hardware", a->hardware, "With --record-baseline: the golden system");
   sub.add_option("--software", a->software, "With --record-baseline: software versions");
+  AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
     auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,
                                       a->inputs.references, a->inputs.runs);
@@ -101,6 +104,15 @@ Action Setup(CLI::App& sub) {
       report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ::isatty(STDOUT_FILENO) == 1,
                              std::cout);
     }
+    std::cout.flush();
+    RecordInHistory(
+        a->history,
+        [&] {
+          char host[256] = {0};
+          ::gethostname(host, sizeof host - 1);
+          return history::RowsFromValidationDocument(nlohmann::json::parse(result->document.dump()), host);
+        },
+        a->out.empty() ? "" : a->out + "/validation.json", a->json ? std::cerr : std::cout);
     return result->card.pass ? kExitPass : kExitFail;
   };
 }

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 namespace ys::history {
 
 namespace {
@@ -36,6 +38,33 @@ CREATE TABLE IF NOT EXISTS slurm_jobs (
 );
 )SQL";
 
+// Version 1 -> 2: the hosts of a run (regressions compare runs of the same hosts) and one row per
+// measurement. Old runs keep their host as their hosts.
+constexpr const char* kMigrateTo2 = R"SQL(
+ALTER TABLE runs ADD COLUMN hosts TEXT NOT NULL DEFAULT '';
+UPDATE runs SET hosts = host;
+CREATE INDEX IF NOT EXISTS runs_hosts ON runs (hosts, id);
+CREATE TABLE IF NOT EXISTS measurements (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  name TEXT NOT NULL,
+  params TEXT NOT NULL,
+  node TEXT NOT NULL,
+  value REAL NOT NULL,
+  unit TEXT NOT NULL,
+  better TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  mean REAL NOT NULL,
+  median REAL NOT NULL,
+  stdev REAL NOT NULL,
+  min REAL NOT NULL,
+  max REAL NOT NULL,
+  samples TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS measurements_run ON measurements (run_id);
+CREATE INDEX IF NOT EXISTS measurements_key ON measurements (name, params, node, run_id);
+UPDATE schema_version SET version = 2;
+)SQL";
+
 // A prepared statement, finalized on every path.
 class Statement {
  public:
@@ -49,6 +78,7 @@ class Statement {
   }
   void Bind(int i, const std::string& v) { sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
   void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
+  void Bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
   void Bind(int i, std::optional<double> v) {
     if (v) {
       sqlite3_bind_double(stmt_, i, *v);
@@ -57,6 +87,7 @@ class Statement {
     }
   }
   int Step() { return sqlite3_step(stmt_); }
+  sqlite3_stmt* raw() { return stmt_; }
   std::string Text(int col) const {
     const unsigned char* t = sqlite3_column_text(stmt_, col);
     return t ? reinterpret_cast<const char*>(t) : "";
@@ -66,6 +97,7 @@ class Statement {
     if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
     return sqlite3_column_double(stmt_, col);
   }
+  double Real(int col) const { return sqlite3_column_double(stmt_, col); }
 
  private:
   sqlite3* db_;
@@ -119,12 +151,18 @@ Result<HistoryDb> HistoryDb::Open(const std::string& path) {
     Statement q(h.db_.get(), "SELECT MAX(version), COUNT(*) FROM schema_version");
     s = q.status("history " + path);
     if (s.ok() && q.Step() == SQLITE_ROW) {
+      int64_t version = q.Int(0);
       if (q.Int(1) == 0) {
+        // A new file gets the version-1 tables and takes the same migrations as an old one.
         s = h.Exec("INSERT INTO schema_version (version) VALUES (1);");
-      } else if (q.Int(0) > kSchemaVersion) {
+        version = 1;
+      }
+      if (s.ok() && version > kSchemaVersion) {
         s = Status::Unsupported("history " + path + ": schema version " + std::to_string(q.Int(0)) +
                                 " is newer than this yardstick's (" + std::to_string(kSchemaVersion) +
                                 "); use a newer yardstick or another --db");
+      } else if (s.ok() && version < kSchemaVersion) {
+        s = h.Migrate(version);
       }
     }
   }
@@ -136,10 +174,19 @@ Result<HistoryDb> HistoryDb::Open(const std::string& path) {
   return h;
 }
 
+Status HistoryDb::Migrate(int64_t from_version) {
+  if (from_version < 1) {
+    return Status::Invalid("history " + path_ + ": schema version " + std::to_string(from_version) +
+                           " is not one yardstick wrote (expected 1 to " + std::to_string(kSchemaVersion) + ")");
+  }
+  if (from_version < 2) YS_RETURN_IF_ERROR(Exec(kMigrateTo2));
+  return Status::Ok();
+}
+
 Result<int64_t> HistoryDb::AddRun(const RunRecord& r) {
   Statement st(db_.get(),
-               "INSERT INTO runs (started_at, command, host, verdict, document_path, document_json) "
-               "VALUES (?, ?, ?, ?, ?, ?)");
+               "INSERT INTO runs (started_at, command, host, verdict, document_path, document_json, hosts) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, r.started_at);
   st.Bind(2, r.command);
@@ -147,8 +194,49 @@ Result<int64_t> HistoryDb::AddRun(const RunRecord& r) {
   st.Bind(4, r.verdict);
   st.Bind(5, r.document_path);
   st.Bind(6, r.document_json);
+  st.Bind(7, r.hosts.empty() ? r.host : r.hosts);
   if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": add run: " + sqlite3_errmsg(db_.get()));
   return static_cast<int64_t>(sqlite3_last_insert_rowid(db_.get()));
+}
+
+Result<int64_t> HistoryDb::RecordRun(const RunRecord& run, const std::vector<MeasurementRow>& rows) {
+  YS_RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE;"));
+  auto body = [&]() -> Result<int64_t> {
+    auto id = AddRun(run);
+    if (!id.ok()) return id.status();
+    Statement st(db_.get(),
+                 "INSERT INTO measurements (run_id, name, params, node, value, unit, better, n, mean, median, "
+                 "stdev, min, max, samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    YS_RETURN_IF_ERROR(st.status("history " + path_));
+    for (const MeasurementRow& m : rows) {
+      sqlite3_reset(st.raw());
+      st.Bind(1, *id);
+      st.Bind(2, m.name);
+      st.Bind(3, m.params.empty() ? std::string("{}") : m.params);
+      st.Bind(4, m.node);
+      st.Bind(5, m.value);
+      st.Bind(6, m.unit);
+      st.Bind(7, std::string(m.better == Better::kLower ? "lower" : "higher"));
+      st.Bind(8, static_cast<int64_t>(m.stats.n));
+      st.Bind(9, m.stats.mean);
+      st.Bind(10, m.stats.median);
+      st.Bind(11, m.stats.stdev);
+      st.Bind(12, m.stats.min);
+      st.Bind(13, m.stats.max);
+      st.Bind(14, nlohmann::json(m.samples).dump());
+      if (st.Step() != SQLITE_DONE) {
+        return Status::Io("history " + path_ + ": record " + m.name + ": " + sqlite3_errmsg(db_.get()));
+      }
+    }
+    return *id;
+  };
+  auto id = body();
+  if (!id.ok()) {
+    (void)Exec("ROLLBACK;");
+    return id;
+  }
+  YS_RETURN_IF_ERROR(Exec("COMMIT;"));
+  return id;
 }
 
 Status HistoryDb::SetRunVerdict(int64_t run_id, const std::string& verdict, const std::string& document_path,
@@ -207,6 +295,104 @@ Result<std::vector<SlurmJobRecord>> HistoryDb::SlurmJobs(int64_t run_id) const {
   while ((rc = st.Step()) == SQLITE_ROW) {
     out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6), st.Double(7),
                    st.Text(8), st.Text(9), st.Text(10)});
+  }
+  if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
+  return out;
+}
+
+namespace {
+
+std::vector<double> ParseSamples(const std::string& text) {
+  // Written by RecordRun; a hand-edited cell that is not a number list reads as no samples.
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<double> out;
+  if (!j.is_array()) return out;
+  for (const auto& v : j) {
+    if (v.is_number()) out.push_back(v.get<double>());
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vector<int64_t>* counts) const {
+  Statement st(db_.get(),
+               "SELECT r.id, r.started_at, r.command, r.host, r.verdict, r.document_path, r.hosts, "
+               "(SELECT COUNT(*) FROM measurements m WHERE m.run_id = r.id) FROM runs r "
+               "WHERE (?1 = '' OR r.host = ?1 OR instr(',' || r.hosts || ',', ',' || ?1 || ',') > 0) "
+               "AND (?2 = '' OR r.command = ?2) ORDER BY r.id DESC LIMIT ?3");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, f.host);
+  st.Bind(2, f.command);
+  st.Bind(3, static_cast<int64_t>(f.limit > 0 ? f.limit : -1));
+  std::vector<RunRecord> out;
+  int rc;
+  while ((rc = st.Step()) == SQLITE_ROW) {
+    RunRecord r{st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), "", st.Text(6)};
+    out.push_back(std::move(r));
+    if (counts != nullptr) counts->push_back(st.Int(7));
+  }
+  if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
+  return out;
+}
+
+Result<RunRecord> HistoryDb::GetRun(int64_t id) const {
+  Statement st(db_.get(),
+               "SELECT id, started_at, command, host, verdict, document_path, document_json, hosts FROM runs "
+               "WHERE id = ?");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, id);
+  int rc = st.Step();
+  if (rc == SQLITE_ROW) {
+    return RunRecord{st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6), st.Text(7)};
+  }
+  if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
+  return Status::NotFound("history " + path_ + ": no run " + std::to_string(id) +
+                          " (yardstick history --db " + path_ + " lists the runs)");
+}
+
+Result<std::vector<MeasurementRow>> HistoryDb::Measurements(int64_t run_id) const {
+  Statement st(db_.get(),
+               "SELECT name, params, node, value, unit, better, n, mean, median, stdev, min, max, samples "
+               "FROM measurements WHERE run_id = ? ORDER BY rowid");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, run_id);
+  std::vector<MeasurementRow> out;
+  int rc;
+  while ((rc = st.Step()) == SQLITE_ROW) {
+    MeasurementRow m;
+    m.name = st.Text(0);
+    m.params = st.Text(1);
+    m.node = st.Text(2);
+    m.value = st.Real(3);
+    m.unit = st.Text(4);
+    m.better = st.Text(5) == "lower" ? Better::kLower : Better::kHigher;
+    m.stats = {st.Int(6), st.Real(10), st.Real(8), st.Real(11), st.Real(7), st.Real(9)};
+    m.samples = ParseSamples(st.Text(12));
+    out.push_back(std::move(m));
+  }
+  if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
+  return out;
+}
+
+Result<std::vector<PriorValue>> HistoryDb::PriorValues(const std::string& hosts, int64_t before_run_id,
+                                                       int n) const {
+  // One window per measurement identity, so a measurement only some runs made still gets its
+  // own last n values.
+  Statement st(db_.get(),
+               "SELECT run_id, name, params, node, value FROM ("
+               "  SELECT m.run_id, m.name, m.params, m.node, m.value, ROW_NUMBER() OVER ("
+               "    PARTITION BY m.name, m.params, m.node ORDER BY m.run_id DESC) AS k"
+               "  FROM measurements m JOIN runs r ON r.id = m.run_id WHERE r.hosts = ? AND r.id < ?)"
+               " WHERE k <= ? ORDER BY name, params, node, run_id DESC");
+  YS_RETURN_IF_ERROR(st.status("history " + path_));
+  st.Bind(1, hosts);
+  st.Bind(2, before_run_id);
+  st.Bind(3, static_cast<int64_t>(n));
+  std::vector<PriorValue> out;
+  int rc;
+  while ((rc = st.Step()) == SQLITE_ROW) {
+    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Real(4)});
   }
   if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
   return out;

@@ -1,6 +1,7 @@
 # Shared by the integration scripts: a scratch folder, pass/fail counters and the assertions.
 # Source it after setting bin and src; end the script with `finish`.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME=$tmp/xdg  # no test writes into the real home (run history)
 fails=0 passes=0
 expect_rc() {  # expect_rc WANT DESCRIPTION -- command...   (output in $tmp/out, $tmp/err)
   local want=$1 what=$2; shift 3

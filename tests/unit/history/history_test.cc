@@ -63,7 +63,7 @@ TEST(HistoryTest, WalModeAndSchemaVersion) {
     return out;
   };
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(scalar("SELECT version FROM schema_version"), "1");
+  EXPECT_EQ(scalar("SELECT version FROM schema_version"), std::to_string(kSchemaVersion));
   // A database from a newer yardstick is refused, not misread.
   ASSERT_EQ(sqlite3_exec(raw, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(raw);

@@ -1,0 +1,161 @@
+#include "history/run_rows.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/report_json.h"
+
+namespace ys::history {
+namespace {
+
+bool IsDerivedParam(const std::string& k) {
+  return k == "pct_of_peak" || k == "best" || k == "hbm_traffic_gb_per_s" || k.rfind("peak", 0) == 0;
+}
+
+MeasurementRow RowOf(const Measurement& m, const std::string& node) {
+  MeasurementRow r{m.name, IdentityParams(m.params), node, m.value, m.unit, m.better, m.stats, m.samples};
+  // Some units fill samples but not stats; the stored spread must match the samples.
+  if (r.stats.n == 0 && !r.samples.empty()) r.stats = ComputeStats(r.samples);
+  return r;
+}
+
+void AddAll(const std::vector<BenchmarkResult>& benchmarks, const std::string& node, std::vector<MeasurementRow>& out) {
+  for (const BenchmarkResult& b : benchmarks) {
+    for (const Measurement& m : b.measurements) out.push_back(RowOf(m, node));
+  }
+}
+
+std::string LocalHostName() {
+  char host[256] = {};
+  ::gethostname(host, sizeof(host) - 1);
+  return host;
+}
+
+// An optional number of a workload row; Invalid when present but not a number.
+Result<std::optional<double>> OptNumber(const nlohmann::json& w, const char* key, const std::string& where) {
+  if (!w.contains(key) || w[key].is_null()) return std::optional<double>();
+  if (!w[key].is_number()) return Status::Invalid(where + "." + key + ": expected a number or null, got " + w[key].dump());
+  return std::optional<double>(w[key].get<double>());
+}
+
+}  // namespace
+
+std::string IdentityParams(const std::map<std::string, std::string>& params) {
+  nlohmann::json j = nlohmann::json::object();  // nlohmann::json keeps keys sorted
+  for (const auto& [k, v] : params) {
+    if (!IsDerivedParam(k)) j[k] = v;
+  }
+  return j.dump();
+}
+
+std::string DisplayParams(const std::string& identity_params) {
+  nlohmann::json j = nlohmann::json::parse(identity_params, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return identity_params;
+  std::string out;
+  for (const auto& [k, v] : j.items()) {
+    if (!out.empty()) out += " ";
+    out += k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return out;
+}
+
+std::string HostsOf(const RunDocument& doc) {
+  std::set<std::string> hosts;
+  for (const NodeReport& n : doc.nodes) hosts.insert(n.hostname);
+  if (hosts.empty()) return doc.host.hostname;
+  std::string out;
+  for (const std::string& h : hosts) out += (out.empty() ? "" : ",") + h;
+  return out;
+}
+
+DocumentRows RowsFromRunDocument(const RunDocument& doc) {
+  DocumentRows d;
+  d.run.started_at = doc.started_at;
+  d.run.command = doc.command;
+  d.run.host = doc.host.hostname;
+  d.run.hosts = HostsOf(doc);
+  d.run.verdict = doc.incomplete ? "incomplete" : OutcomeName(doc.Verdict());
+  d.run.document_json = DumpJson(ToJson(doc));
+  for (const Measurement& m : doc.measurements) d.measurements.push_back(RowOf(m, ""));
+  AddAll(doc.benchmarks, "", d.measurements);
+  if (doc.nodes.size() > 1) {
+    for (const NodeReport& n : doc.nodes) AddAll(n.benchmarks, n.hostname, d.measurements);
+  } else {
+    for (const NodeReport& n : doc.nodes) AddAll(n.benchmarks, "", d.measurements);
+  }
+  return d;
+}
+
+Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const std::string& host) {
+  if (!doc.is_object() || !doc.contains("workloads") || !doc["workloads"].is_array()) {
+    return Status::Invalid("workloads: expected an array of workload rows");
+  }
+  DocumentRows d;
+  d.run.command = "validate";
+  d.run.host = host;
+  d.run.hosts = host;
+  d.run.started_at = doc.value("created_at", "");
+  if (d.run.started_at.empty()) d.run.started_at = UtcNowIso8601();
+  const nlohmann::json* verdict = doc.contains("verdict") ? &doc["verdict"] : nullptr;
+  if (verdict == nullptr || !verdict->is_object() || !verdict->contains("pass") || !(*verdict)["pass"].is_boolean()) {
+    return Status::Invalid("verdict.pass: expected true or false");
+  }
+  d.run.verdict = (*verdict)["pass"].get<bool>() ? "pass" : "fail";
+  d.run.document_json = doc.dump(2);
+  for (size_t i = 0; i < doc["workloads"].size(); ++i) {
+    const nlohmann::json& w = doc["workloads"][i];
+    std::string where = "workloads[" + std::to_string(i) + "]";
+    if (!w.is_object() || !w.contains("id") || !w["id"].is_string()) {
+      return Status::Invalid(where + ".id: expected the workload id as a string");
+    }
+    std::map<std::string, std::string> params = {{"workload", w["id"].get<std::string>()}};
+    auto add = [&](const char* key, const char* name, const char* unit, Better better) -> Status {
+      auto v = OptNumber(w, key, where);
+      if (!v.ok()) return v.status();
+      if (*v) d.measurements.push_back({name, IdentityParams(params), "", **v, unit, better, {}, {}});
+      return Status::Ok();
+    };
+    YS_RETURN_IF_ERROR(add("score", "validate.score", "ratio", Better::kHigher));
+    YS_RETURN_IF_ERROR(add("mfu", "validate.mfu", "ratio", Better::kHigher));
+    YS_RETURN_IF_ERROR(add("tokens_per_s_per_gpu", "validate.tokens_per_s_per_gpu", "tokens/s", Better::kHigher));
+    std::vector<double> steps;
+    if (w.contains("step_times_s") && w["step_times_s"].is_array()) {
+      for (const auto& s : w["step_times_s"]) {
+        if (!s.is_number()) return Status::Invalid(where + ".step_times_s: expected numbers, got " + s.dump());
+        steps.push_back(s.get<double>());
+      }
+    }
+    if (!steps.empty()) {
+      SampleStats st = ComputeStats(steps);
+      d.measurements.push_back({"validate.step_time", IdentityParams(params), "", st.median, "s", Better::kLower, st, steps});
+    }
+  }
+  return d;
+}
+
+Result<DocumentRows> RowsFromFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::NotFound(path + ": cannot read (expected a run.json or validation.json file)");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Invalid(path + ": not JSON (expected a run.json or validation.json document)");
+  if (j.is_object() && j.value("kind", "") == "yardstick-validation") {
+    auto rows = RowsFromValidationDocument(j, LocalHostName());
+    if (!rows.ok()) return Status::Invalid(path + ": " + rows.status().message());
+    return rows;
+  }
+  if (!j.is_object() || !j.contains("command")) {
+    return Status::Invalid(path + ": not a run document (no \"command\"; expected the run.json of run, bench or "
+                           "preflight, or a validation.json)");
+  }
+  auto doc = RunDocumentFromJson(j);
+  if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
+  return RowsFromRunDocument(*doc);
+}
+
+}  // namespace ys::history

@@ -1,0 +1,50 @@
+// What the history stores of a document: the run row and one row per measurement, from a run
+// document (run, bench, preflight) or a validation document (validate).
+//
+// A measurement's identity is (name, identity params, node). The identity params are its params
+// minus those derived from the value or describing the reference (pct_of_peak, best,
+// hbm_traffic_gb_per_s, peak*): those change with the value or with the spec file, not with
+// what was measured, and would split one history into many.
+#ifndef YARDSTICK_HISTORY_RUN_ROWS_H_
+#define YARDSTICK_HISTORY_RUN_ROWS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/report.h"
+#include "core/status.h"
+#include "history/history.h"
+
+namespace ys::history {
+
+struct DocumentRows {
+  RunRecord run;  // id 0; document_path empty (the caller knows it)
+  std::vector<MeasurementRow> measurements;
+};
+
+// {"backend":"cpu","size":"1048576"}: the identity params, keys sorted.
+std::string IdentityParams(const std::map<std::string, std::string>& params);
+// "backend=cpu size=1048576" for display; "" for "{}".
+std::string DisplayParams(const std::string& identity_params);
+
+// Every node's hostname sorted and joined by ","; the document's host for a single-node run.
+std::string HostsOf(const RunDocument& doc);
+
+// Job-wide measurements (doc.measurements, doc.benchmarks) have node ""; a multi-node run's
+// per-node benchmarks carry their node's hostname.
+DocumentRows RowsFromRunDocument(const RunDocument& doc);
+
+// A validation.json (validate/scorecard_json.cc): one row per workload for its score, MFU,
+// tokens/s/GPU and step time (samples: the measured step times). Invalid names the field.
+Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const std::string& host);
+
+// Reads RUN.json or validation.json: a run document when it has "command", a validation document
+// when its "kind" is "yardstick-validation". Errors name the file and what was expected.
+Result<DocumentRows> RowsFromFile(const std::string& path);
+
+}  // namespace ys::history
+
+#endif  // YARDSTICK_HISTORY_RUN_ROWS_H_
