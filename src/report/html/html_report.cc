@@ -64,8 +64,9 @@ constexpr char kDrawScript[] = R"js(
 Result<std::string> ReadChartJs(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return Status::NotFound(path + ": Chart.js not found; install the Debian package libjs-chart.js "
-                                   "(apt-get install libjs-chart.js) or name a copy with --chartjs FILE");
+    return Status::NotFound(path +
+                            ": Chart.js not found; install the Debian package libjs-chart.js "
+                            "(apt-get install libjs-chart.js) or name a copy with --chartjs FILE");
   }
   std::stringstream ss;
   ss << in.rdbuf();
@@ -92,27 +93,33 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
   std::string nav, body;
   for (HtmlSection& s : sections) {
     for (ChartSpec& c : s.charts) {
-      data["charts"].push_back({{"section", s.id}, {"canvas", c.canvas_id}, {"config", std::move(c.config)}});
+      data["charts"].push_back(
+          {{"section", s.id}, {"canvas", c.canvas_id}, {"config", std::move(c.config)}});
     }
     if (s.id != "verdict") nav += "<a href=\"#" + s.id + "\">" + EscapeHtml(s.title) + "</a>";
     body += "<section id=\"" + s.id + "\">\n" +
-            (s.id == "verdict" ? std::string() : "<h2>" + EscapeHtml(s.title) + "</h2>\n") + s.body +
-            "</section>\n";
+            (s.id == "verdict" ? std::string() : "<h2>" + EscapeHtml(s.title) + "</h2>\n") +
+            s.body + "</section>\n";
   }
   std::string title = "yardstick report";
-  if (in.run) title += ": " + in.run->host.hostname + " " + in.run->started_at;
-  else if (in.validation) title += ": " + in.validation->chip + " validation";
+  if (in.run)
+    title += ": " + in.run->host.hostname + " " + in.run->started_at;
+  else if (in.validation)
+    title += ": " + in.validation->chip + " validation";
 
   std::string page;
   page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   // No network: the page may use only what it carries (inline scripts and styles, data: URLs).
-  page += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-          "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n";
+  page +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n";
   page += "<title>" + EscapeHtml(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n";
   page += "</head>\n<body data-charts=\"" + std::to_string(data["charts"].size()) + "\">\n";
-  page += "<pre id=\"ys-errors\" hidden></pre>\n<script>" + std::string(kErrorScript) + "</script>\n";
+  page +=
+      "<pre id=\"ys-errors\" hidden></pre>\n<script>" + std::string(kErrorScript) + "</script>\n";
   page += "<h1>" + EscapeHtml(title) + "</h1>\n<nav>" + nav + "</nav>\n" + body;
-  page += "<script type=\"application/json\" id=\"ys-data\">" + ScriptSafeJson(data) + "</script>\n";
+  page +=
+      "<script type=\"application/json\" id=\"ys-data\">" + ScriptSafeJson(data) + "</script>\n";
   page += "<script id=\"ys-chartjs\">\n" + ScriptSafeSource(chartjs) + "\n</script>\n";
   page += "<script>" + std::string(kDrawScript) + "</script>\n";
   page += "</body></html>\n";

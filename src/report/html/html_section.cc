@@ -32,7 +32,8 @@ std::string Param(const Measurement& m, const std::string& key) {
   return it == m.params.end() ? std::string() : it->second;
 }
 
-nlohmann::ordered_json ChartOptions(std::string_view x_title, std::string_view y_title, bool log_x) {
+nlohmann::ordered_json ChartOptions(std::string_view x_title, std::string_view y_title,
+                                    bool log_x) {
   using oj = nlohmann::ordered_json;
   oj x = {{"title", {{"display", true}, {"text", x_title}}}};
   if (log_x) x["type"] = "logarithmic";

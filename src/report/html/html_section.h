@@ -5,9 +5,8 @@
 #ifndef YARDSTICK_REPORT_HTML_HTML_SECTION_H_
 #define YARDSTICK_REPORT_HTML_HTML_SECTION_H_
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,12 +19,12 @@ namespace ys::report::html {
 
 // Everything a report is drawn from. Either document may be absent, not both.
 struct ReportInput {
-  std::string source;                       // what the operator named (file, directory, archive)
+  std::string source;  // what the operator named (file, directory, archive)
   std::optional<RunDocument> run;
   std::optional<ValidationView> validation;
   // The run's diagnosis and a diagnosis.json beside it, merged and ranked by expected recovery.
   std::vector<Diagnosis> diagnosis;
-  std::vector<std::string> notes;           // about the input itself (archive integrity)
+  std::vector<std::string> notes;  // about the input itself (archive integrity)
 };
 
 // One chart: the canvas it draws on and its Chart.js configuration (type, data, options), plain
@@ -36,9 +35,9 @@ struct ChartSpec {
 };
 
 struct HtmlSection {
-  std::string id;     // anchor, "collectives"
+  std::string id;  // anchor, "collectives"
   std::string title;
-  std::string body;   // HTML, every piece of text already escaped
+  std::string body;  // HTML, every piece of text already escaped
   std::vector<ChartSpec> charts;
 };
 

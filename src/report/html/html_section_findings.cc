@@ -32,10 +32,12 @@ std::string DiagnosisTable(const std::vector<Diagnosis>& ranked) {
     for (const auto& [k, v] : d.evidence) evidence += "<li>" + EscapeHtml(k + " = " + v) + "</li>";
     t += "<tr><td>" + std::to_string(++i) + "</td><td class=\"num\">" +
          EscapeHtml(FormatRecovery(d.recovery)) + "</td><td>" +
-         EscapeHtml(ConfidenceName(d.confidence)) + "</td><td>" + EscapeHtml(d.layer) + "<br><code>" +
-         EscapeHtml(d.rule) + "</code></td><td>" + EscapeHtml(d.entity) + "</td><td>" +
-         EscapeHtml(d.cause) +
-         (evidence.empty() ? "" : "<details><summary>evidence</summary><ul>" + evidence + "</ul></details>") +
+         EscapeHtml(ConfidenceName(d.confidence)) + "</td><td>" + EscapeHtml(d.layer) +
+         "<br><code>" + EscapeHtml(d.rule) + "</code></td><td>" + EscapeHtml(d.entity) +
+         "</td><td>" + EscapeHtml(d.cause) +
+         (evidence.empty()
+              ? ""
+              : "<details><summary>evidence</summary><ul>" + evidence + "</ul></details>") +
          "</td><td><code>" + EscapeHtml(d.fix) + "</code></td><td>" + EscapeHtml(d.recovery.basis) +
          "</td></tr>\n";
   }
@@ -63,22 +65,23 @@ HtmlSection FindingsSection(const ReportInput& in) {
       for (const BenchmarkResult& b : n.benchmarks) Collect(n.hostname, b, findings);
     }
   }
-  std::stable_sort(findings.begin(), findings.end(), [](const PlacedFinding& a, const PlacedFinding& b) {
-    return a.f->severity > b.f->severity;
-  });
+  std::stable_sort(
+      findings.begin(), findings.end(),
+      [](const PlacedFinding& a, const PlacedFinding& b) { return a.f->severity > b.f->severity; });
   s.body += "<h3>Findings</h3>\n";
   if (findings.empty()) {
     s.body += EmptyNote(in.run ? "No findings: every check passed or was skipped."
                                : "No run document: findings come from checks and benchmarks.");
     return s;
   }
-  s.body += "<table class=\"findings\"><tr><th>severity</th><th>code</th><th>unit</th>"
-            "<th>entity</th><th>message</th><th>fix</th><th>expected recovery</th></tr>\n";
+  s.body +=
+      "<table class=\"findings\"><tr><th>severity</th><th>code</th><th>unit</th>"
+      "<th>entity</th><th>message</th><th>fix</th><th>expected recovery</th></tr>\n";
   for (const PlacedFinding& p : findings) {
     const Finding& f = *p.f;
     s.body += "<tr class=\"" + std::string(SeverityName(f.severity)) + "\"><td>" +
-              EscapeHtml(SeverityName(f.severity)) + "</td><td>" + EscapeHtml(f.code) + "</td><td>" +
-              EscapeHtml(p.where) + "</td><td>" + EscapeHtml(f.entity) + "</td><td>" +
+              EscapeHtml(SeverityName(f.severity)) + "</td><td>" + EscapeHtml(f.code) +
+              "</td><td>" + EscapeHtml(p.where) + "</td><td>" + EscapeHtml(f.entity) + "</td><td>" +
               EscapeHtml(f.message) + "</td><td><code>" + EscapeHtml(f.fix) + "</code></td><td>" +
               EscapeHtml(f.expected_recovery) + "</td></tr>\n";
   }

@@ -19,8 +19,8 @@ namespace {
 // the row key so that the same measurement on every node lands in one row.
 bool IsPerNodeParam(const std::string& k) {
   static const std::set<std::string> kPerNode = {
-      "device", "gpu", "nic", "hca", "port", "rank", "local_rank", "host", "node", "hostname",
-      "cpus", "pct_of_peak", "peak", "peak_formula", "best", "value"};
+      "device", "gpu",      "nic",  "hca",         "port", "rank",         "local_rank", "host",
+      "node",   "hostname", "cpus", "pct_of_peak", "peak", "peak_formula", "best",       "value"};
   return kPerNode.count(k) > 0;
 }
 
@@ -76,8 +76,9 @@ HtmlSection FleetSection(const ReportInput& in) {
     r.better = p.m->better;
     r.values[p.node].push_back(p.m->value);
   }
-  std::string table = "<div class=\"scroll\"><table class=\"heat\"><tr><th>measurement</th>"
-                      "<th>fleet median</th>";
+  std::string table =
+      "<div class=\"scroll\"><table class=\"heat\"><tr><th>measurement</th>"
+      "<th>fleet median</th>";
   for (const std::string& n : nodes) table += "<th>" + EscapeHtml(n) + "</th>";
   table += "</tr>\n";
   int drawn = 0;

@@ -88,15 +88,15 @@ HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids) {
   std::string where;
   if (picked_node) {
     where = "<p>Rates measured on " + EscapeHtml(node) +
-            (other_nodes.empty() ? std::string()
-                                 : EscapeHtml(fmt::format(
-                                       "; {} other node(s) are compared in the fleet map",
-                                       other_nodes.size()))) +
+            (other_nodes.empty()
+                 ? std::string()
+                 : EscapeHtml(fmt::format("; {} other node(s) are compared in the fleet map",
+                                          other_nodes.size()))) +
             ".</p>\n";
   }
   if (pcts.empty()) {
-    s.body = where + EmptyNote("No rate has a known peak: the table lists the measured values.") +
-             table;
+    s.body =
+        where + EmptyNote("No rate has a known peak: the table lists the measured values.") + table;
     return s;
   }
   ChartSpec c{.canvas_id = ids.Next()};
@@ -106,12 +106,12 @@ HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids) {
   options["scales"]["x"]["suggestedMax"] = 100;
   options["scales"]["y"].erase("beginAtZero");
   options["plugins"]["legend"] = {{"display", false}};
-  c.config = {{"type", "bar"},
-              {"data",
-               {{"labels", labels},
-                {"datasets",
-                 {{{"label", "% of peak"}, {"data", pcts}, {"backgroundColor", "#1f77b4"}}}}}},
-              {"options", options}};
+  c.config = {
+      {"type", "bar"},
+      {"data",
+       {{"labels", labels},
+        {"datasets", {{{"label", "% of peak"}, {"data", pcts}, {"backgroundColor", "#1f77b4"}}}}}},
+      {"options", options}};
   s.body = where + CanvasHtml(c.canvas_id, "rates as percent of peak", pcts.size() > 8) + table;
   s.charts.push_back(std::move(c));
   return s;

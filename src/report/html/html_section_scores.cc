@@ -17,7 +17,8 @@ HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids) {
   nlohmann::ordered_json scores = nlohmann::ordered_json::array();
   nlohmann::ordered_json colours = nlohmann::ordered_json::array();
   std::string table =
-      "<table><tr><th>workload</th><th>outcome</th><th>score</th><th>MFU</th><th>reason</th></tr>\n";
+      "<table><tr><th>workload</th><th>outcome</th><th>score</th><th>MFU</th><th>reason</th></"
+      "tr>\n";
   for (const ValidationWorkload& w : v.workloads) {
     table += "<tr class=\"" + std::string(w.outcome == "pass" ? "pass" : "fail") + "\"><td>" +
              EscapeHtml(w.id) + "</td><td>" + EscapeHtml(w.outcome) + "</td><td>" +
@@ -52,7 +53,8 @@ HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids) {
                    {"data", threshold},
                    {"borderColor", "#000000"},
                    {"borderDash", {6, 4}},
-                   {"pointRadius", 0},
+                   // One workload: a point, as a line needs two.
+                   {"pointRadius", scores.size() == 1 ? 4 : 0},
                    {"fill", false}}}}}},
               {"options", ChartOptions("workload", "% of reference")}};
   s.body = CanvasHtml(c.canvas_id, "workload scores against the " + threshold_label) + table;

@@ -35,7 +35,8 @@ ChartSpec Histogram(const std::string& canvas_id, const std::string& title,
   nlohmann::ordered_json labels = nlohmann::ordered_json::array();
   for (size_t b = 0; b < bins; ++b) {
     double from = lo + width * static_cast<double>(b);
-    labels.push_back(bins == 1 ? FormatValue(lo) : FormatValue(from) + "-" + FormatValue(from + width));
+    labels.push_back(bins == 1 ? FormatValue(lo)
+                               : FormatValue(from) + "-" + FormatValue(from + width));
   }
   ChartSpec c{.canvas_id = canvas_id};
   nlohmann::ordered_json options = ChartOptions("step time (s)", "steps");
@@ -83,15 +84,17 @@ HtmlSection StepTimesSection(const ReportInput& in, ChartIds& ids) {
     }
   }
   if (series.empty()) {
-    s.body = EmptyNote("No step times: neither a proxy workload (proxy.*.step_time) nor a "
-                       "validated workload's log.");
+    s.body = EmptyNote(
+        "No step times: neither a proxy workload (proxy.*.step_time) nor a "
+        "validated workload's log.");
     return s;
   }
   s.body = "<div class=\"grid\">\n";
   for (const auto& [title, samples] : series) {
     ChartSpec c = Histogram(ids.Next(), title, *samples);
     s.body += "<div>" + CanvasHtml(c.canvas_id, title + " step-time histogram") +
-              "<p class=\"caption\">" + EscapeHtml(title + ": " + Caption(*samples)) + "</p></div>\n";
+              "<p class=\"caption\">" + EscapeHtml(title + ": " + Caption(*samples)) +
+              "</p></div>\n";
     s.charts.push_back(std::move(c));
   }
   s.body += "</div>\n";

@@ -48,9 +48,9 @@ HtmlSection VerdictSection(const ReportInput& in) {
     b += "<div>" + EscapeHtml(counts.empty() ? "no units ran" : counts) + "</div>\n";
     b += "<div>yardstick " + EscapeHtml(d.command) + " on <b>" + EscapeHtml(d.host.hostname) +
          "</b>" +
-         (d.nodes.size() > 1 ? EscapeHtml(fmt::format(" ({} nodes, {} ranks)", d.nodes.size(),
-                                                      d.ranks.size()))
-                             : std::string()) +
+         (d.nodes.size() > 1
+              ? EscapeHtml(fmt::format(" ({} nodes, {} ranks)", d.nodes.size(), d.ranks.size()))
+              : std::string()) +
          ", started " + EscapeHtml(d.started_at) +
          EscapeHtml(fmt::format(", {:.1f} s", d.duration_ms / 1000)) + "</div>\n";
     if (d.incomplete) {

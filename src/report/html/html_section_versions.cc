@@ -60,9 +60,10 @@ HtmlSection VersionsSection(const ReportInput& in) {
   }
   if (in.validation) {
     b += "<table class=\"kv\">\n";
-    b += Row("validation suite", in.validation->chip + (in.validation->recipe_release.empty()
-                                                            ? ""
-                                                            : " (" + in.validation->recipe_release + ")"));
+    b += Row("validation suite",
+             in.validation->chip + (in.validation->recipe_release.empty()
+                                        ? ""
+                                        : " (" + in.validation->recipe_release + ")"));
     b += Row("validated by", in.validation->tool.empty() ? "unknown" : in.validation->tool);
     b += "</table>\n";
   }

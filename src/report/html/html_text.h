@@ -4,7 +4,6 @@
 #define YARDSTICK_REPORT_HTML_HTML_TEXT_H_
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <string_view>
 

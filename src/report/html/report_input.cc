@@ -148,8 +148,9 @@ Result<ReportInput> LoadReportInput(const std::string& path) {
     if (!j.ok()) return j.status();
     YS_RETURN_IF_ERROR(AddDocument(*j, path, in));
     if (!in.run && !in.validation) {
-      return Status::Invalid(path + ": a diagnosis.json alone has nothing to report on; name its "
-                                    "run directory");
+      return Status::Invalid(path +
+                             ": a diagnosis.json alone has nothing to report on; name its "
+                             "run directory");
     }
   }
   RankDiagnosis(in);

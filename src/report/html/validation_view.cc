@@ -11,7 +11,8 @@ Status Wrong(const std::string& where, const std::string& field, const char* exp
 
 Result<const json*> Member(const json& obj, const char* key, const std::string& where,
                            const std::string& field) {
-  if (!obj.is_object() || !obj.contains(key)) return Status::Invalid(where + ": " + field + ": missing");
+  if (!obj.is_object() || !obj.contains(key))
+    return Status::Invalid(where + ": " + field + ": missing");
   return &obj[key];
 }
 
@@ -64,7 +65,8 @@ Result<ValidationView> ValidationViewFromJson(const nlohmann::json& j, const std
   }
   auto verdict = Member(j, "verdict", where, "verdict");
   if (!verdict.ok()) return verdict.status();
-  if (!(*verdict)->is_object() || !(*verdict)->contains("pass") || !(**verdict)["pass"].is_boolean()) {
+  if (!(*verdict)->is_object() || !(*verdict)->contains("pass") ||
+      !(**verdict)["pass"].is_boolean()) {
     return Wrong(where, "verdict.pass", "true or false");
   }
   v.pass = (**verdict)["pass"].get<bool>();
@@ -83,15 +85,18 @@ Result<ValidationView> ValidationViewFromJson(const nlohmann::json& j, const std
     if (row.outcome != "pass" && row.outcome != "fail") {
       return Wrong(where, at + "outcome", "\"pass\" or \"fail\"");
     }
-    if (w.contains("reason") && w["reason"].is_string()) row.reason = w["reason"].get<std::string>();
+    if (w.contains("reason") && w["reason"].is_string())
+      row.reason = w["reason"].get<std::string>();
     YS_RETURN_IF_ERROR(GetOptionalNumber(w, "score", where, at, row.score));
     YS_RETURN_IF_ERROR(GetOptionalNumber(w, "mfu", where, at, row.mfu));
     if (w.contains("step_times_s") && !w["step_times_s"].is_null()) {
-      if (!w["step_times_s"].is_array()) return Wrong(where, at + "step_times_s", "an array of seconds");
+      if (!w["step_times_s"].is_array())
+        return Wrong(where, at + "step_times_s", "an array of seconds");
       for (size_t k = 0; k < w["step_times_s"].size(); ++k) {
         const json& s = w["step_times_s"][k];
         if (!s.is_number()) {
-          return Wrong(where, at + "step_times_s[" + std::to_string(k) + "]", "a number of seconds");
+          return Wrong(where, at + "step_times_s[" + std::to_string(k) + "]",
+                       "a number of seconds");
         }
         row.step_times_s.push_back(s.get<double>());
       }

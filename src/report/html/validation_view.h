@@ -5,7 +5,6 @@
 #define YARDSTICK_REPORT_HTML_VALIDATION_VIEW_H_
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>

@@ -2,6 +2,8 @@
 // and on literal documents: every section present, one canvas per chart, the embedded JSON
 // parses back, text escaped, empty sections say so, archives read, bad inputs get errors naming
 // the file and the field. Drawing is checked in Chromium by tests/integration/report_test.sh.
+#include "report/html/html_report.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -10,7 +12,6 @@
 #include <regex>
 
 #include "core/report_json.h"
-#include "report/html/html_report.h"
 #include "report/html/html_text.h"
 #include "report/html/report_input.h"
 #include "validate/archive.h"
@@ -138,9 +139,9 @@ TEST(HtmlReport, EmptySectionsSayWhyInsteadOfDrawing) {
   std::string page = BuildHtmlReport(in, kFakeChartJs);
   EXPECT_EQ(page.find("<canvas"), std::string::npos);
   EXPECT_NE(page.find("data-charts=\"0\""), std::string::npos);
-  for (const char* why : {"No validation document", "No collective bus bandwidth",
-                          "No GEMM, memory or copy rate", "No step times", "One node",
-                          "Diagnosis did not run", "No findings"}) {
+  for (const char* why :
+       {"No validation document", "No collective bus bandwidth", "No GEMM, memory or copy rate",
+        "No step times", "One node", "Diagnosis did not run", "No findings"}) {
     EXPECT_NE(page.find(why), std::string::npos) << why;
   }
   EXPECT_EQ(json::parse(DataBlock(page))["charts"].size(), 0u);
@@ -184,7 +185,8 @@ TEST(HtmlReport, BadInputsNameTheFileAndField) {
   struct Case {
     std::string name, content, expect;
   };
-  const std::string v = R"({"kind": "yardstick-validation", "suite": {"chip": "h100", "threshold": 0.95},
+  const std::string v =
+      R"({"kind": "yardstick-validation", "suite": {"chip": "h100", "threshold": 0.95},
                             "verdict": {"pass": true, "text": "ok"}, "workloads": )";
   std::vector<Case> cases = {
       {"notjson.json", "{nope", "not JSON"},
