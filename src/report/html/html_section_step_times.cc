@@ -32,11 +32,14 @@ ChartSpec Histogram(const std::string& canvas_id, const std::string& title,
     size_t b = width == 0 ? 0 : std::min(bins - 1, static_cast<size_t>((v - lo) / width));
     ++counts[b];
   }
+  // Bin edges with enough decimals that neighbouring edges differ ("10.68-10.71", not "10.7-10.7").
+  int decimals =
+      width > 0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(width))) + 1, 0, 6) : 3;
+  auto edge = [&](double v) { return fmt::format("{:.{}f}", v, decimals); };
   nlohmann::ordered_json labels = nlohmann::ordered_json::array();
   for (size_t b = 0; b < bins; ++b) {
     double from = lo + width * static_cast<double>(b);
-    labels.push_back(bins == 1 ? FormatValue(lo)
-                               : FormatValue(from) + "-" + FormatValue(from + width));
+    labels.push_back(bins == 1 ? FormatValue(lo) : edge(from) + "-" + edge(from + width));
   }
   ChartSpec c{.canvas_id = canvas_id};
   nlohmann::ordered_json options = ChartOptions("step time (s)", "steps");

@@ -64,6 +64,10 @@ TEST(HtmlReport, FixtureHasEverySectionAndOneCanvasPerChart) {
   ASSERT_TRUE(in->run.has_value());
   ASSERT_TRUE(in->validation.has_value());
   EXPECT_EQ(in->run->nodes.size(), 3u);
+  // Host and tool facts the versions section shows are read back from the document.
+  EXPECT_EQ(in->run->host.cpu_model, "AMD EPYC");
+  EXPECT_EQ(in->run->host.logical_cpus, 2);
+  EXPECT_EQ(in->run->tool.compiler, "GNU 12.2.0");
   // The run's diagnosis and diagnosis.json's, ranked by expected recovery.
   ASSERT_GE(in->diagnosis.size(), 2u);
   for (size_t i = 1; i < in->diagnosis.size(); ++i) {
