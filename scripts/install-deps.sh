@@ -14,6 +14,7 @@ packages=(
   python3 python3-jsonschema
   openssl zstd tar
   slurm-wlm slurm-client munge libpmix-dev
+  chromium libjs-chart.js  # yardstick report: Chart.js inlined, the page checked in headless Chromium
 )
 
 missing=()

@@ -280,6 +280,14 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
   if (h.contains("gpu_driver")) YS_RETURN_IF_ERROR(Get(h, "gpu_driver", &d.host.gpu_driver, "run.host"));
   if (!j.contains("tool") || !j["tool"].is_object()) return Status::Invalid("run.tool: missing");
   YS_RETURN_IF_ERROR(Get(j["tool"], "version", &d.tool.version, "run.tool"));
+  // Written by ToJson; optional on reading so that older and hand-made documents still read
+  // (the HTML report shows them).
+  if (h.contains("cpu_model")) YS_RETURN_IF_ERROR(Get(h, "cpu_model", &d.host.cpu_model, "run.host"));
+  if (h.contains("logical_cpus")) YS_RETURN_IF_ERROR(Get(h, "logical_cpus", &d.host.logical_cpus, "run.host"));
+  for (auto [key, field] : {std::pair{"name", &d.tool.name}, std::pair{"build_type", &d.tool.build_type},
+                            std::pair{"compiler", &d.tool.compiler}}) {
+    if (j["tool"].contains(key)) YS_RETURN_IF_ERROR(Get(j["tool"], key, field, "run.tool"));
+  }
   if (!j.contains("checks") || !j["checks"].is_array()) return Status::Invalid("run.checks: expected an array");
   int i = 0;
   for (const auto& c : j["checks"]) {

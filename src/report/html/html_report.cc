@@ -1,0 +1,129 @@
+#include "report/html/html_report.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "report/html/html_text.h"
+
+namespace ys::report::html {
+namespace {
+
+constexpr char kCss[] = R"css(
+body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 16px 40px;color:#222}
+h1{font-size:22px;margin:16px 0 8px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-top:12px}
+h3{font-size:15px;margin:12px 0 6px}nav a{margin-right:12px}
+.banner{padding:12px 16px;border-radius:6px;border:2px solid}.banner .big{font-size:20px;font-weight:bold}
+.banner.pass{background:#e6f4ea;border-color:#2ca02c}.banner.warn{background:#fff4e0;border-color:#ff9f0e}
+.banner.fail{background:#fde8e8;border-color:#d62728}.incomplete,.warning{color:#b00;font-weight:bold}
+.source,.note{color:#555;font-size:12px}.empty{color:#666;font-style:italic}
+.chart{position:relative;height:300px}.chart.tall{height:520px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:16px}
+table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f4f4f4}tr.fail td:first-child{color:#b00}tr.pass td:first-child{color:#060}
+.heat td{text-align:right}.heat td:first-child{text-align:left}.scroll{overflow-x:auto}
+code{font-size:12px;white-space:pre-wrap}.caption{font-size:12px;color:#444;margin:2px 0 8px}
+)css";
+
+// Runs first in <body>, before Chart.js: records every error where a test can read it.
+constexpr char kErrorScript[] = R"js(
+(function () {
+  var errors = document.getElementById('ys-errors');
+  window.ysRecordError = function (text) { errors.textContent += text + '\n'; };
+  window.onerror = function (msg, src, line, col) { ysRecordError('error: ' + msg + ' at ' + line + ':' + col); };
+  window.addEventListener('unhandledrejection', function (e) { ysRecordError('unhandled rejection: ' + e.reason); });
+  var consoleError = console.error;
+  console.error = function () {
+    ysRecordError('console.error: ' + Array.prototype.join.call(arguments, ' '));
+    consoleError.apply(console, arguments);
+  };
+})();
+)js";
+
+// Runs last: draws every chart of the embedded data and marks each canvas once rendered.
+constexpr char kDrawScript[] = R"js(
+(function () {
+  var marker = { id: 'ysDrawn', afterRender: function (chart) { chart.canvas.dataset.drawn = '1'; } };
+  try {
+    if (typeof Chart === 'undefined') throw new Error('Chart.js did not load');
+    var data = JSON.parse(document.getElementById('ys-data').textContent);
+    data.charts.forEach(function (c) {
+      try {
+        var config = c.config;
+        config.plugins = [marker];
+        new Chart(document.getElementById(c.canvas), config);
+      } catch (e) { ysRecordError('chart ' + c.canvas + ': ' + e); }
+    });
+  } catch (e) { ysRecordError('report: ' + e); }
+})();
+)js";
+
+}  // namespace
+
+Result<std::string> ReadChartJs(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Status::NotFound(path +
+                            ": Chart.js not found; install the Debian package libjs-chart.js "
+                            "(apt-get install libjs-chart.js) or name a copy with --chartjs FILE");
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string js = ss.str();
+  if (js.find("Chart") == std::string::npos) {
+    return Status::Invalid(path + ": does not look like Chart.js (no \"Chart\" in it)");
+  }
+  return js;
+}
+
+std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
+  ChartIds ids;
+  std::vector<HtmlSection> sections;
+  sections.push_back(VerdictSection(in));
+  sections.push_back(ScoresSection(in, ids));
+  sections.push_back(CollectivesSection(in, ids));
+  sections.push_back(PeakRatesSection(in, ids));
+  sections.push_back(StepTimesSection(in, ids));
+  sections.push_back(FleetSection(in));
+  sections.push_back(FindingsSection(in));
+  sections.push_back(VersionsSection(in));
+
+  nlohmann::ordered_json data = {{"charts", nlohmann::ordered_json::array()}};
+  std::string nav, body;
+  for (HtmlSection& s : sections) {
+    for (ChartSpec& c : s.charts) {
+      data["charts"].push_back(
+          {{"section", s.id}, {"canvas", c.canvas_id}, {"config", std::move(c.config)}});
+    }
+    if (s.id != "verdict") nav += "<a href=\"#" + s.id + "\">" + EscapeHtml(s.title) + "</a>";
+    body += "<section id=\"" + s.id + "\">\n" +
+            (s.id == "verdict" ? std::string() : "<h2>" + EscapeHtml(s.title) + "</h2>\n") +
+            s.body + "</section>\n";
+  }
+  std::string title = "yardstick report";
+  if (in.run)
+    title += ": " + in.run->host.hostname + " " + in.run->started_at;
+  else if (in.validation)
+    title += ": " + in.validation->chip + " validation";
+
+  std::string page;
+  page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
+  // No network: the page may use only what it carries (inline scripts and styles, data: URLs).
+  page +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n";
+  page += "<title>" + EscapeHtml(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n";
+  page += "</head>\n<body data-charts=\"" + std::to_string(data["charts"].size()) + "\">\n";
+  page +=
+      "<pre id=\"ys-errors\" hidden></pre>\n<script>" + std::string(kErrorScript) + "</script>\n";
+  page += "<h1>" + EscapeHtml(title) + "</h1>\n<nav>" + nav + "</nav>\n" + body;
+  page +=
+      "<script type=\"application/json\" id=\"ys-data\">" + ScriptSafeJson(data) + "</script>\n";
+  page += "<script id=\"ys-chartjs\">\n" + ScriptSafeSource(chartjs) + "\n</script>\n";
+  page += "<script>" + std::string(kDrawScript) + "</script>\n";
+  page += "</body></html>\n";
+  return page;
+}
+
+}  // namespace ys::report::html

@@ -1,0 +1,80 @@
+// The banner: the run's verdict (worst unit outcome) and counts, the validation's verdict, the
+// host and start time, and why the run is incomplete when it is.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "report/html/html_section.h"
+#include "report/html/html_text.h"
+
+namespace ys::report::html {
+namespace {
+
+// "pass" | "warn" | "fail": the banner's colour. Error (a unit could not evaluate) reads as fail:
+// the run did not show that the node is fine.
+std::string BannerClass(const ReportInput& in) {
+  int level = 0;
+  if (in.run) {
+    Outcome v = in.run->Verdict();
+    if (v == Outcome::kWarn) level = 1;
+    if (v == Outcome::kFail || v == Outcome::kError) level = 2;
+    if (in.run->incomplete) level = std::max(level, 1);
+  }
+  if (in.validation && !in.validation->pass) level = 2;
+  return level == 0 ? "pass" : level == 1 ? "warn" : "fail";
+}
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+HtmlSection VerdictSection(const ReportInput& in) {
+  HtmlSection s{.id = "verdict", .title = "Verdict"};
+  std::string cls = BannerClass(in);
+  std::string& b = s.body;
+  b += "<div class=\"banner " + cls + "\" id=\"verdict-banner\" data-verdict=\"" + cls + "\">\n";
+  if (in.run) {
+    const RunDocument& d = *in.run;
+    std::string counts;
+    for (auto [o, n] : d.Counts()) {
+      if (!counts.empty()) counts += ", ";
+      counts += fmt::format("{} {}", n, OutcomeName(o));
+    }
+    b += "<div class=\"big\">run: " + EscapeHtml(Upper(OutcomeName(d.Verdict()))) + "</div>\n";
+    b += "<div>" + EscapeHtml(counts.empty() ? "no units ran" : counts) + "</div>\n";
+    b += "<div>yardstick " + EscapeHtml(d.command) + " on <b>" + EscapeHtml(d.host.hostname) +
+         "</b>" +
+         (d.nodes.size() > 1
+              ? EscapeHtml(fmt::format(" ({} nodes, {} ranks)", d.nodes.size(), d.ranks.size()))
+              : std::string()) +
+         ", started " + EscapeHtml(d.started_at) +
+         EscapeHtml(fmt::format(", {:.1f} s", d.duration_ms / 1000)) + "</div>\n";
+    if (d.incomplete) {
+      b += "<div class=\"incomplete\">incomplete: " +
+           EscapeHtml(d.incomplete_reason.empty() ? "no reason recorded" : d.incomplete_reason) +
+           "</div>\n";
+    }
+  }
+  if (in.validation) {
+    const ValidationView& v = *in.validation;
+    int passed = 0;
+    for (const auto& w : v.workloads) passed += w.outcome == "pass";
+    b += "<div class=\"big\">validation: " + std::string(v.pass ? "PASS" : "FAIL") + "</div>\n";
+    b += "<div>" +
+         EscapeHtml(fmt::format("{} suite{}: {} of {} workloads above {:.0f}% of the reference; ",
+                                v.chip,
+                                v.recipe_release.empty() ? "" : " (" + v.recipe_release + ")",
+                                passed, v.workloads.size(), v.threshold * 100)) +
+         EscapeHtml(v.verdict) + "</div>\n";
+  }
+  b += "<div class=\"source\">from " + EscapeHtml(in.source) + "</div>\n";
+  for (const std::string& n : in.notes) b += "<div class=\"note\">" + EscapeHtml(n) + "</div>\n";
+  b += "</div>\n";
+  return s;
+}
+
+}  // namespace ys::report::html

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# `yardstick report` the way an operator opens it: the fixture run directory (3 nodes, a
+# validation, a diagnosis) rendered to one HTML file, opened in headless Chromium without a
+# network; every chart must have drawn, the page must have logged no error, and the page must
+# reference nothing outside itself. A screenshot is taken and kept when REPORT_SCREENSHOT names
+# a path. Also: a hostile hostname and finding message stay text; bad inputs exit 2 with the
+# file named.
+bin=$1 src=$2
+source "$src/tests/integration/lib.sh"
+fixture=$src/tests/fixtures/runs/report-3node
+
+if ! command -v chromium >/dev/null; then
+  echo "SKIP: chromium is not installed (scripts/install-deps.sh installs it)"; exit 0
+fi
+if [ ! -f /usr/share/javascript/chart.js/chart.min.js ]; then
+  echo "SKIP: Chart.js is not installed (libjs-chart.js; scripts/install-deps.sh installs it)"; exit 0
+fi
+
+browse() {  # browse HTML OUT_DOM [extra chromium args...]: the DOM after the page's scripts ran
+  local html=$1 out=$2; shift 2
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$tmp/ud" --virtual-time-budget=5000 --dump-dom "$@" "file://$html" >"$out" 2>>"$tmp/chromium.log"
+}
+charts_drew() {  # charts_drew DOM WHAT: every canvas drawn, as many as the page holds, no errors
+  local dom=$1 what=$2 want canvases drawn
+  want=$(grep -o 'data-charts="[0-9]*"' "$dom" | grep -o '[0-9]*')
+  canvases=$(grep -o '<canvas ' "$dom" | wc -l)
+  drawn=$(grep -o '<canvas [^>]*data-drawn="1"' "$dom" | wc -l)
+  if [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$canvases" -eq "$want" ] && [ "$drawn" -eq "$want" ]; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL: $what: $drawn of $canvases canvases drawn, page says $want charts"; fails=$((fails + 1))
+  fi
+  if grep -q '<pre id="ys-errors" hidden=""></pre>' "$dom"; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL: $what: the page logged errors:"; grep -A5 'id="ys-errors"' "$dom" | head -10; fails=$((fails + 1))
+  fi
+}
+
+# The fixture: every section present, every chart drawn, no error.
+expect_rc 0 "report of the fixture run directory" -- "$bin" report "$fixture" -o "$tmp/report.html"
+expect_in "$tmp/out" "report: $tmp/report.html" "report says where"
+browse "$tmp/report.html" "$tmp/dom.html"
+charts_drew "$tmp/dom.html" "fixture report"
+for id in verdict scores collectives rates step-times fleet findings versions; do
+  expect_in "$tmp/dom.html" "<section id=\"$id\">" "section $id"
+done
+expect_in "$tmp/dom.html" 'data-verdict="fail"' "banner: the validation failed (one workload at 94%)"
+expect_in "$tmp/dom.html" "host.core_sharing" "the run's diagnosis"
+expect_in "$tmp/dom.html" "workload.low_mfu" "diagnosis.json's diagnosis"
+expect_in "$tmp/dom.html" "YS-CPU-022" "a finding with its code"
+expect_in "$tmp/dom.html" "<th>node03</th>" "the heat map has the third node"
+# The scores, 7 collectives, the rates, 1 proxy + 5 workload histograms.
+n=$(grep -o 'data-charts="[0-9]*"' "$tmp/dom.html" | grep -o '[0-9]*')
+[ "$n" -eq 15 ] && passes=$((passes + 1)) || { echo "FAIL: 15 charts expected, page has $n"; fails=$((fails + 1)); }
+
+# Self-contained: no external URL outside the embedded data and Chart.js's own source (its
+# licence header names its home page), no src= or href= but in-page anchors.
+python3 - "$tmp/report.html" >"$tmp/external" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+page = re.sub(r'<script type="application/json" id="ys-data">.*?</script>', '', page, flags=re.S)
+page = re.sub(r'<script id="ys-chartjs">.*?</script>', '', page, flags=re.S)
+for m in re.finditer(r'https?://|\bsrc\s*=|\bhref\s*=\s*"(?!#)', page):
+    print(page[max(0, m.start() - 60):m.end() + 60].replace('\n', ' '))
+PY
+[ ! -s "$tmp/external" ] && passes=$((passes + 1)) || { echo "FAIL: external references:"; cat "$tmp/external"; fails=$((fails + 1)); }
+# And in the live DOM, after the scripts ran, no element loads anything (src=, or href= other
+# than an in-page anchor). The page's Content-Security-Policy (default-src 'none') would block a
+# load anyway; this checks that the page does not try.
+if grep -qE '<[a-z]+ [^>]*(src="|href="[^#])' "$tmp/dom.html"; then
+  echo "FAIL: the drawn page references something outside itself:"; grep -oE '<[a-z]+ [^>]*(src="|href="[^#])[^>]*' "$tmp/dom.html" | head -3; fails=$((fails + 1))
+else
+  passes=$((passes + 1))
+fi
+
+# A screenshot: a PNG of real size (a blank page compresses to a few KB).
+timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars \
+  --user-data-dir="$tmp/ud" --virtual-time-budget=5000 --window-size=1280,3000 \
+  --screenshot="$tmp/report.png" "file://$tmp/report.html" >/dev/null 2>>"$tmp/chromium.log"
+size=$(stat -c %s "$tmp/report.png" 2>/dev/null || echo 0)
+if [ "$(head -c 8 "$tmp/report.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$size" -gt 50000 ]; then
+  passes=$((passes + 1))
+else
+  echo "FAIL: screenshot missing or trivial ($size bytes)"; fails=$((fails + 1))
+fi
+[ -n "$REPORT_SCREENSHOT" ] && cp "$tmp/report.png" "$REPORT_SCREENSHOT"
+
+# HTML injection from a hostname and a finding message stays text.
+python3 - "$fixture/run.json" "$tmp/evil.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+evil = '<img src=x onerror="console.error(\'pwned\')"><script>console.error("pwned")</script>'
+d["host"]["hostname"] = evil
+d["nodes"][1]["hostname"] = evil
+for n in d["nodes"]:
+    for c in n["checks"]:
+        for f in c.get("findings", []):
+            f["message"] = evil
+d["warnings"].append("</script><script>console.error('pwned')</script>")
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 0 "report of a hostile document" -- "$bin" report "$tmp/evil.json" -o "$tmp/evil.html"
+browse "$tmp/evil.html" "$tmp/evil-dom.html"
+charts_drew "$tmp/evil-dom.html" "hostile document"
+expect_not_in "$tmp/evil-dom.html" "<img src=" "no injected element"
+expect_in "$tmp/evil-dom.html" "&lt;img src=x" "the hostname shown as text"
+
+# Bad inputs: exit 2 naming the file and what was expected.
+expect_rc 2 "missing input" -- "$bin" report "$tmp/nope.json" -o "$tmp/x.html"
+expect_in "$tmp/err" "$tmp/nope.json" "missing input named"
+echo '{"kind": "yardstick-validation", "suite": {"chip": "h100", "threshold": "high"}}' >"$tmp/badv.json"
+expect_rc 2 "malformed validation" -- "$bin" report "$tmp/badv.json" -o "$tmp/x.html"
+expect_in "$tmp/err" "suite.threshold" "the field named"
+expect_rc 2 "Chart.js missing" -- "$bin" report "$fixture" -o "$tmp/x.html" --chartjs "$tmp/no-chart.js"
+expect_in "$tmp/err" "libjs-chart.js" "the package named"
+test ! -e "$tmp/x.html" && passes=$((passes + 1)) || { echo "FAIL: a page written on error"; fails=$((fails + 1)); }
+expect_rc 64 "no -o" -- "$bin" report "$fixture"
+finish
