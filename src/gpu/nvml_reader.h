@@ -12,6 +12,7 @@
 
 #include "core/status.h"
 #include "gpu/gpu_snapshot.h"
+#include "gpu/gpu_telemetry.h"
 #include "gpu/nvml_api.h"
 
 namespace ys::gpu {
@@ -19,6 +20,10 @@ namespace ys::gpu {
 // Reads every GPU through `api`, which must belong to an initialised NVML (nvml::Session). The
 // table may be one of fakes (tests). Sets everything but `source` and `captured_at`.
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api);
+
+// Utilisation, memory, HBM temperature and NVLink payload of every GPU through `api` (an
+// initialised NVML), the same Field conventions. Cheap enough to call every few seconds.
+Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api);
 
 // The live node: opens `library`, initialises NVML, reads, shuts NVML down. source = "nvml",
 // captured_at = now (UTC). When NVML cannot say the CUDA driver version, libcuda.so.1's
