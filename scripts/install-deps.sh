@@ -14,6 +14,7 @@ packages=(
   python3 python3-jsonschema
   openssl zstd tar
   slurm-wlm slurm-client munge libpmix-dev
+  prometheus wrk curl libjs-chart.js  # exporter: integration test (real Prometheus, load), page
 )
 
 missing=()
