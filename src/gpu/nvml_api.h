@@ -187,51 +187,6 @@ struct nvmlGpuFabricInfo_v3_t {
 static_assert(offsetof(nvmlGpuFabricInfo_v3_t, healthSummary) == 36);
 static_assert(sizeof(nvmlGpuFabricInfo_v3_t) == 40);
 
-// nvmlUtilization_t (nvmlDeviceGetUtilizationRates), percent over the last sample period.
-struct nvmlUtilization_t {
-  unsigned int gpu;
-  unsigned int memory;
-};
-// nvmlMemory_t (nvmlDeviceGetMemoryInfo, the v1 struct), bytes.
-struct nvmlMemory_t {
-  unsigned long long total;
-  unsigned long long free;
-  unsigned long long used;
-};
-static_assert(sizeof(nvmlMemory_t) == 24);
-
-// nvmlFieldValue_t (nvmlDeviceGetFieldValues): the caller sets fieldId and scopeId (a link for
-// per-link fields); NVML sets the rest. `value` is nvmlValue_t, a union read by valueType.
-using nvmlValueType_t = int;
-inline constexpr nvmlValueType_t NVML_VALUE_TYPE_DOUBLE = 0;
-inline constexpr nvmlValueType_t NVML_VALUE_TYPE_UNSIGNED_INT = 1;
-inline constexpr nvmlValueType_t NVML_VALUE_TYPE_UNSIGNED_LONG = 2;
-inline constexpr nvmlValueType_t NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3;
-inline constexpr nvmlValueType_t NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4;
-inline constexpr nvmlValueType_t NVML_VALUE_TYPE_SIGNED_INT = 5;
-union nvmlValue_t {
-  double dVal;
-  int siVal;
-  unsigned int uiVal;
-  unsigned long ulVal;
-  unsigned long long ullVal;
-  signed long long sllVal;
-};
-struct nvmlFieldValue_t {
-  unsigned int fieldId;
-  unsigned int scopeId;
-  long long timestamp;    // microseconds since 1970
-  long long latencyUsec;
-  nvmlValueType_t valueType;
-  nvmlReturn_t nvmlReturn;
-  nvmlValue_t value;
-};
-static_assert(offsetof(nvmlFieldValue_t, value) == 32);
-// Field ids (nvml.h NVML_FI_*).
-inline constexpr unsigned int NVML_FI_DEV_MEMORY_TEMP = 82;
-inline constexpr unsigned int NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138;  // KiB, cumulative
-inline constexpr unsigned int NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139;
-
 // nvml.h: #define NVML_STRUCT_VERSION(data, ver)
 //            (unsigned int)(sizeof(nvml##data##_v##ver##_t) | (ver << 24U))
 inline constexpr unsigned int nvmlGpuFabricInfo_v2 = sizeof(nvmlGpuFabricInfo_v2_t) | (2u << 24);
@@ -266,11 +221,6 @@ inline constexpr unsigned int nvmlGpuFabricInfo_v3 = sizeof(nvmlGpuFabricInfo_v3
   X(nvmlDeviceGetEnforcedPowerLimit, nvmlReturn_t, (nvmlDevice_t device, unsigned int* limit))    \
   X(nvmlDeviceGetPowerManagementDefaultLimit, nvmlReturn_t,                                       \
     (nvmlDevice_t device, unsigned int* defaultLimit))                                            \
-  X(nvmlDeviceGetUtilizationRates, nvmlReturn_t,                                                  \
-    (nvmlDevice_t device, nvmlUtilization_t* utilization))                                        \
-  X(nvmlDeviceGetMemoryInfo, nvmlReturn_t, (nvmlDevice_t device, nvmlMemory_t* memory))           \
-  X(nvmlDeviceGetFieldValues, nvmlReturn_t,                                                       \
-    (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t* values))                             \
   X(nvmlDeviceGetTemperature, nvmlReturn_t,                                                       \
     (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int* temp))               \
   X(nvmlDeviceGetTemperatureThreshold, nvmlReturn_t,                                              \

@@ -62,7 +62,7 @@ std::string Text(const char (&buf)[N]) {
 
 class Reader {
  public:
-  explicit Reader(const Api& api) : api_(api) {}
+  explicit Reader(const Api& api, const TelemetryApi& tel = {}) : api_(api), tel_(tel) {}
 
   std::string Why(nvmlReturn_t rc, const char* fn) const {
     if (rc == kNoSymbol) return std::string(kNotSupported) + ": this NVML has no " + fn;
@@ -219,7 +219,7 @@ class Reader {
   // Utilisation, memory use, HBM temperature and NVLink payload: what a monitor samples.
   void ReadTelemetry(nvmlDevice_t h, DeviceTelemetry& d) const {
     nvmlUtilization_t util{};
-    nvmlReturn_t rc = Call(api_.nvmlDeviceGetUtilizationRates, h, &util);
+    nvmlReturn_t rc = Call(tel_.nvmlDeviceGetUtilizationRates, h, &util);
     if (rc == NVML_SUCCESS) {
       d.gpu_utilization_pct = Field<uint32_t>::Of(util.gpu);
       d.memory_utilization_pct = Field<uint32_t>::Of(util.memory);
@@ -228,7 +228,7 @@ class Reader {
           Field<uint32_t>::Missing(Why(rc, "nvmlDeviceGetUtilizationRates"));
     }
     nvmlMemory_t mem{};
-    rc = Call(api_.nvmlDeviceGetMemoryInfo, h, &mem);
+    rc = Call(tel_.nvmlDeviceGetMemoryInfo, h, &mem);
     if (rc == NVML_SUCCESS) {
       d.memory_total_bytes = Field<uint64_t>::Of(mem.total);
       d.memory_used_bytes = Field<uint64_t>::Of(mem.used);
@@ -242,7 +242,7 @@ class Reader {
     fv[0].fieldId = NVML_FI_DEV_MEMORY_TEMP;
     fv[1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
     fv[2].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
-    rc = Call(api_.nvmlDeviceGetFieldValues, h, 3, fv);
+    rc = Call(tel_.nvmlDeviceGetFieldValues, h, 3, fv);
     auto field = [&](const nvmlFieldValue_t& v) -> Field<uint64_t> {
       if (rc != NVML_SUCCESS) return Field<uint64_t>::Missing(Why(rc, "nvmlDeviceGetFieldValues"));
       if (v.nvmlReturn != NVML_SUCCESS) {
@@ -429,13 +429,16 @@ class Reader {
   }
 
   const Api& api_;
+  TelemetryApi tel_;
 };
 
 #undef YS_NVML_FN
 
 }  // namespace
 
-Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api) { return Reader(api).ReadAllTelemetry(); }
+Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api, const nvml::TelemetryApi& tel) {
+  return Reader(api, tel).ReadAllTelemetry();
+}
 
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api) { return Reader(api).Read(); }
 

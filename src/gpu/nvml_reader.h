@@ -14,6 +14,7 @@
 #include "gpu/gpu_snapshot.h"
 #include "gpu/gpu_telemetry.h"
 #include "gpu/nvml_api.h"
+#include "gpu/nvml_telemetry_api.h"
 
 namespace ys::gpu {
 
@@ -22,8 +23,9 @@ namespace ys::gpu {
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api);
 
 // Utilisation, memory, HBM temperature and NVLink payload of every GPU through `api` (an
-// initialised NVML), the same Field conventions. Cheap enough to call every few seconds.
-Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api);
+// initialised NVML) and `tel` (from the same library), the same Field conventions. Cheap enough
+// to call every few seconds.
+Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api, const nvml::TelemetryApi& tel);
 
 // The live node: opens `library`, initialises NVML, reads, shuts NVML down. source = "nvml",
 // captured_at = now (UTC). When NVML cannot say the CUDA driver version, libcuda.so.1's

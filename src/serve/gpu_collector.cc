@@ -10,6 +10,7 @@
 #include "gpu/gpu_telemetry.h"
 #include "gpu/nvml_api.h"
 #include "gpu/nvml_reader.h"
+#include "gpu/nvml_telemetry_api.h"
 #include "serve/collectors.h"
 
 namespace ys::serve {
@@ -67,10 +68,14 @@ class GpuCollector : public Collector {
           return session.status();
         }
         session_.emplace(std::move(session).value());
+        // The telemetry functions from the same library (dlopen again: the same handle).
+        auto again = gpu::DynamicLibrary::Open(library_->name());
+        if (again.ok()) telemetry_api_ = gpu::nvml::ResolveTelemetryApi(*again);
+        if (again.ok()) telemetry_lib_.emplace(std::move(again).value());
       }
       auto s = gpu::ReadGpuSnapshot(library_->api());
       if (!s.ok()) return s.status();
-      auto t = gpu::ReadGpuTelemetry(library_->api());
+      auto t = gpu::ReadGpuTelemetry(library_->api(), telemetry_api_);
       if (!t.ok()) return t.status();
       snap = std::move(s).value();
       tel = std::move(t).value();
@@ -220,6 +225,8 @@ class GpuCollector : public Collector {
   std::string nvml_state_;
   std::optional<gpu::nvml::Library> library_;
   std::optional<gpu::nvml::Session> session_;
+  std::optional<gpu::DynamicLibrary> telemetry_lib_;
+  gpu::nvml::TelemetryApi telemetry_api_;
   std::map<std::string, std::pair<std::chrono::steady_clock::time_point, double>> previous_;
 };
 
