@@ -96,8 +96,9 @@ class GpuCollector : public Collector {
                   {"device", "nvidia" + std::to_string(d.index)},
                   {"modelName", d.name},
                   {"Hostname", hostname}};
-      auto gauge = [&](const char* n, const char* help, auto field, double scale = 1) {
-        if (field.has()) e.Add(n, MetricType::kGauge, help, l, static_cast<double>(*field) * scale);
+      // Divided, not multiplied by a reciprocal: 68000 mW is 68 W exactly, not 68.00000000000001.
+      auto gauge = [&](const char* n, const char* help, auto field, double divisor = 1) {
+        if (field.has()) e.Add(n, MetricType::kGauge, help, l, static_cast<double>(*field) / divisor);
       };
       auto counter = [&](const char* n, const char* help, auto field) {
         if (field.has()) e.Add(n, MetricType::kCounter, help, l, static_cast<double>(*field));
@@ -105,9 +106,9 @@ class GpuCollector : public Collector {
       gauge("DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", d.sm_clock_mhz);
       gauge("DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", d.mem_clock_mhz);
       gauge("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", d.temperature_c);
-      gauge("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", d.power_usage_mw, 1e-3);
+      gauge("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", d.power_usage_mw, 1000);
       gauge("DCGM_FI_DEV_POWER_MGMT_LIMIT", "Enforced power limit (in W).",
-            d.enforced_power_limit_mw, 1e-3);
+            d.enforced_power_limit_mw, 1000);
       gauge("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS",
             "Clock-event (throttle) reasons, the NVML bitmask (1 idle, 4 SW power cap, 8 HW "
             "slowdown, 32 SW thermal, 64 HW thermal, 128 power brake).",
@@ -147,9 +148,9 @@ class GpuCollector : public Collector {
       gauge("DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", t->gpu_utilization_pct);
       gauge("DCGM_FI_DEV_MEM_COPY_UTIL", "Memory utilization (in %).", t->memory_utilization_pct);
       gauge("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", t->memory_used_bytes,
-            1 / kMiB);
+            kMiB);
       gauge("DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", t->memory_free_bytes,
-            1 / kMiB);
+            kMiB);
       gauge("DCGM_FI_DEV_MEMORY_TEMP", "Memory temperature (in C).", t->memory_temperature_c);
       RenderNvLinkTraffic(d.index, *t, l, now, e);
     }

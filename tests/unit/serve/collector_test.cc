@@ -26,7 +26,7 @@ class SlowCollector : public Collector {
  public:
   std::string_view name() const override { return "slow"; }
   Result<Exposition> Collect() override {
-    if (runs_++ > 0) std::this_thread::sleep_for(1500ms);
+    if (runs_++ > 0) std::this_thread::sleep_for(2000ms);
     Exposition e;
     e.Add("slow_value", MetricType::kGauge, "Slow", {}, 1);
     return e;
@@ -67,10 +67,11 @@ TEST(CollectorSetTest, ASlowCollectorDoesNotBlockAScrape) {
   std::vector<std::unique_ptr<Collector>> cs;
   cs.push_back(std::make_unique<SlowCollector>());
   cs.push_back(std::make_unique<FixedCollector>());
-  CollectorSet set(std::move(cs), {0.05, 0.2});
+  // Readings stay fresh for 3 x 0.3 + 0.1 = 1 s; the second run starts 0.3 s after the first.
+  CollectorSet set(std::move(cs), {0.3, 0.1});
   set.Start();
   ASSERT_TRUE(WaitFor(set, "slow"));
-  std::this_thread::sleep_for(500ms);  // the second run is now 0.45 s into its 1.5 s sleep
+  std::this_thread::sleep_for(600ms);  // the second run is now about 0.3 s into its 2 s sleep
   auto start = std::chrono::steady_clock::now();
   std::string text = set.Scrape().Text();
   auto took = std::chrono::steady_clock::now() - start;
