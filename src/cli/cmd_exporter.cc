@@ -5,6 +5,8 @@
 #include <signal.h>
 
 #include <atomic>
+#include <chrono>
+#include <csignal>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -19,6 +21,8 @@
 
 namespace ys::cli {
 namespace {
+
+volatile std::sig_atomic_t g_stop_requested = 0;
 
 constexpr const char* kChartJsPath = "/usr/share/javascript/chart.js/chart.min.js";
 
@@ -83,13 +87,13 @@ int Main(const ExporterArgs& a) {
   collectors.push_back(serve::MakeCpuClockCollector(*host));
   if (!a.run.empty()) collectors.push_back(serve::MakeRunCollector(a.run, a.validation));
 
-  // SIGINT and SIGTERM go to one waiting thread (blocked everywhere else, so before any thread
-  // starts), which stops the server: nothing async-signal-unsafe runs in a handler.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // SIGINT and SIGTERM set a flag (all a handler may safely do, whichever thread the kernel picks,
+  // including threads libraries started); a watcher thread sees it and stops the server.
+  struct sigaction sa {};
+  sa.sa_handler = [](int) { g_stop_requested = 1; };
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
 
   serve::CollectorSet set(std::move(collectors), {a.interval_s, a.collector_timeout_s});
   set.Start();
@@ -101,13 +105,11 @@ int Main(const ExporterArgs& a) {
   serve::ExporterServer server(set, serve::ExporterPage(chart_js, a.interval_s));
 
   std::atomic<bool> done = false;
-  std::thread waiter([&] {
-    timespec tick{0, 200 * 1000 * 1000};
+  std::thread watcher([&] {
     while (!done) {
-      if (sigtimedwait(&signals, nullptr, &tick) > 0) {
-        server.Stop();
-        return;
-      }
+      // Again until Serve returns: a signal before listening began would find nothing to stop.
+      if (g_stop_requested) server.Stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   });
   fmt::print(stderr, "yardstick exporter: listening on http://{}{}{}:{}/ (metrics at /metrics)\n",
@@ -116,7 +118,7 @@ int Main(const ExporterArgs& a) {
   Status st = server.Serve(*address);
   done = true;
   server.Stop();
-  waiter.join();
+  watcher.join();
   if (!st.ok()) {
     Log(LogLevel::kError, "{}", st.message());
     return kExitCannotRun;

@@ -29,7 +29,8 @@ expect_rc 2 "bad --interval" -- "$bin" exporter --interval 0
 port=$(free_port)
 "$bin" exporter --listen "127.0.0.1:$port" --root "$root" --nvml-state "$nvml" --run "$run" \
   --interval 1 --collector-timeout 2 >"$tmp/exporter.out" 2>"$tmp/exporter.err" &
-pids+=($!)
+exporter_pid=$!
+pids+=($exporter_pid)
 for _ in $(seq 1 50); do
   curl -sf "http://127.0.0.1:$port/metrics" -o "$tmp/metrics" && grep -q yardstick_nvlink_throughput "$tmp/metrics" && break
   sleep 0.2
@@ -112,4 +113,13 @@ expect_not_in "$tmp/wrk.out" "Non-2xx" "wrk: no non-2xx responses"
 expect_not_in "$tmp/wrk.out" "Socket errors" "wrk: no socket errors"
 expect_in "$tmp/wrk.out" "Requests/sec" "wrk ran"
 curl -sf "http://127.0.0.1:$port/metrics" -o "$tmp/metrics" && expect_in "$tmp/metrics" 'yardstick_collector_up{collector="gpu"} 1' "still up after the load"
+# SIGTERM: the exporter stops its server and collectors and exits 0, within a few seconds.
+kill -TERM "$exporter_pid"
+for _ in $(seq 1 50); do kill -0 "$exporter_pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$exporter_pid" 2>/dev/null; then
+  echo "FAIL: exporter still running 5 s after SIGTERM"; fails=$((fails + 1))
+else
+  wait "$exporter_pid"; rc=$?
+  if [ "$rc" -eq 0 ]; then passes=$((passes + 1)); else echo "FAIL: exporter exit $rc after SIGTERM"; fails=$((fails + 1)); fi
+fi
 finish
