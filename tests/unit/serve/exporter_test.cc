@@ -133,6 +133,7 @@ TEST(RunCollectorTest, ResultsOfARunDocument) {
   g.entity = "node";
   g.recovery = {0.05, 0.1, "published case"};
   doc.diagnosis = {g};
+  doc.diagnosis_ran = true;  // else run.json carries no diagnosis
   std::ofstream(dir.path() + "/run.json") << DumpJson(ToJson(doc));
   std::ofstream(dir.path() + "/validation.json")
       << R"({"suite": {"chip": "h100", "recipe_release": "25.04", "threshold": 0.95},
