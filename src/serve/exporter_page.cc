@@ -36,6 +36,8 @@ the full metrics are at <a href="/metrics">/metrics</a>.</p>
 </div>
 <script>
 const KEEP = 300;
+const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2',
+                '#7f7f7f'];
 const PANELS = {{util: 'GPU utilisation (%)', temp: 'GPU temperature (C)',
                 power: 'Power (W)', fb_used: 'Framebuffer used (MiB)'}};
 const status = document.getElementById('status');
@@ -71,8 +73,9 @@ async function poll() {{
       for (const g of t.gpus) {{
         let ds = c.data.datasets.find(d => d.label === 'gpu ' + g.gpu);
         if (!ds) {{
+          const color = COLORS[c.data.datasets.length % COLORS.length];
           ds = {{label: 'gpu ' + g.gpu, data: new Array(c.data.labels.length - 1).fill(null),
-                pointRadius: 0}};
+                pointRadius: 0, borderColor: color, backgroundColor: color}};
           c.data.datasets.push(ds);
         }}
         ds.data.push(g[key] === undefined ? null : g[key]);

@@ -1,6 +1,7 @@
 // The infiniband and cpu_clock collectors (collectors.h).
 #include <chrono>
 #include <map>
+#include <optional>
 
 #include "host/busy_clock.h"
 #include "host/infiniband.h"
@@ -97,12 +98,15 @@ class CpuClockCollector : public Collector {
   Result<Exposition> Collect() override {
     std::map<int, double> mhz;
     if (host_.live()) {
-      auto topo = host::LoadTopology(host_);
-      if (!topo.ok()) return topo.status();
-      auto allowed = host::AllowedCpusOfThisProcess();
-      if (!allowed.ok()) return allowed.status();
-      auto m = host::MeasureBusyClockMhz(
-          host::SelectBusyClockCpus(*topo, *allowed, kBusyClockCores), kBusyClockMsPerCore);
+      // The cores to probe, chosen once: loading the topology (hwloc) costs more than a probe.
+      if (!cpus_) {
+        auto topo = host::LoadTopology(host_);
+        if (!topo.ok()) return topo.status();
+        auto allowed = host::AllowedCpusOfThisProcess();
+        if (!allowed.ok()) return allowed.status();
+        cpus_ = host::SelectBusyClockCpus(*topo, *allowed, kBusyClockCores);
+      }
+      auto m = host::MeasureBusyClockMhz(*cpus_, kBusyClockMsPerCore);
       if (!m.ok()) return m.status();
       mhz = std::move(m).value();
     } else {
@@ -126,6 +130,7 @@ class CpuClockCollector : public Collector {
 
  private:
   const host::Host& host_;
+  std::optional<CpuSet> cpus_;
 };
 
 }  // namespace
