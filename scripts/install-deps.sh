@@ -15,6 +15,7 @@ packages=(
   openssl zstd tar
   slurm-wlm slurm-client munge libpmix-dev
   chromium libjs-chart.js  # yardstick report: Chart.js inlined, the page checked in headless Chromium
+  prometheus wrk curl  # exporter: integration test (real Prometheus, load)
 )
 
 missing=()

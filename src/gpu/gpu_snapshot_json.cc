@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "gpu/gpu_snapshot_fields.h"
+#include "gpu/gpu_telemetry.h"
 
 namespace ys::gpu {
 
@@ -205,6 +206,9 @@ class ObjectReader {
     return Decode(*it, Sub(key), out);
   }
 
+  // A key read elsewhere (a device's "telemetry": gpu_telemetry.h), accepted here.
+  void Take(const char* key) { taken_.insert(key); }
+
   Status Finish() const {
     for (const auto& [key, value] : j_.items()) {
       if (!taken_.count(key)) return Status::Invalid(Sub(key) + ": unknown key");
@@ -273,6 +277,18 @@ Status Decode(const json& j, const std::string& path, GpuDevice* out) {
   YS_RETURN_IF_ERROR(st);
   YS_RETURN_IF_ERROR(o.Get("nvlinks", &out->nvlinks));
   YS_RETURN_IF_ERROR(o.Get("topology_to_gpus", &out->topology_to_gpus));
+  o.Take("telemetry");
+  return o.Finish();
+}
+
+Status Decode(const json& j, const std::string& path, DeviceTelemetry* out) {
+  ObjectReader o(j, path);
+  YS_RETURN_IF_ERROR(o.Expect());
+  Status st;
+  ForEachTelemetryField(*out, [&](const char* key, auto& f) {
+    if (st.ok()) st = o.Get(key, &f);
+  });
+  YS_RETURN_IF_ERROR(st);
   return o.Finish();
 }
 
@@ -380,26 +396,22 @@ Result<GpuSnapshot> GpuSnapshotFromJson(const nlohmann::json& j) {
   return s;
 }
 
-Result<GpuSnapshot> ParseGpuSnapshot(std::string_view text, std::string_view origin) {
-  std::string where(origin);
+namespace {
+
+Result<json> ParseStateText(std::string_view text, const std::string& where) {
   if (NestingDepth(text) > kMaxSnapshotJsonDepth) {
     return Status::Invalid(where + ": arrays and objects nested deeper than " +
                            std::to_string(kMaxSnapshotJsonDepth) +
                            " levels; not an NVML state file");
   }
-  json j;
   try {
-    j = json::parse(text);
+    return json::parse(text);
   } catch (const json::exception& e) {
     return Status::Invalid(where + ": not valid JSON: " + e.what());
   }
-  auto s = GpuSnapshotFromJson(j);
-  if (!s.ok()) return Status::Invalid(where + ": " + s.status().message());
-  s->source = "recorded: " + where;
-  return s;
 }
 
-Result<GpuSnapshot> LoadGpuSnapshot(const std::string& path) {
+Result<std::string> ReadStateFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return Status::Invalid(path + ": is a directory, not an NVML state file");
@@ -414,7 +426,62 @@ Result<GpuSnapshot> LoadGpuSnapshot(const std::string& path) {
     return Status::Invalid(path + ": larger than " + std::to_string(kMaxSnapshotFileBytes) +
                            " bytes; not an NVML state file");
   }
-  return ParseGpuSnapshot(text, path);
+  return text;
+}
+
+}  // namespace
+
+Result<GpuSnapshot> ParseGpuSnapshot(std::string_view text, std::string_view origin) {
+  std::string where(origin);
+  auto parsed = ParseStateText(text, where);
+  if (!parsed.ok()) return parsed.status();
+  const json& j = *parsed;
+  auto s = GpuSnapshotFromJson(j);
+  if (!s.ok()) return Status::Invalid(where + ": " + s.status().message());
+  s->source = "recorded: " + where;
+  return s;
+}
+
+Result<GpuSnapshot> LoadGpuSnapshot(const std::string& path) {
+  auto text = ReadStateFile(path);
+  if (!text.ok()) return text.status();
+  return ParseGpuSnapshot(*text, path);
+}
+
+Result<GpuTelemetry> GpuTelemetryFromJson(const json& j) {
+  if (!j.is_object()) return Wrong("(top level)", "an object", j);
+  auto devices = j.find("devices");
+  if (devices == j.end() || !devices->is_array()) {
+    return Status::Invalid("devices: expected an array");
+  }
+  GpuTelemetry t;
+  for (size_t i = 0; i < devices->size(); ++i) {
+    const json& d = (*devices)[i];
+    std::string path = "devices[" + std::to_string(i) + "]";
+    DeviceTelemetry dt;
+    if (!d.is_object()) return Wrong(path, "an object", d);
+    if (auto idx = d.find("index"); idx != d.end()) {
+      YS_RETURN_IF_ERROR(Decode(*idx, path + ".index", &dt.index));
+    }
+    auto tel = d.find("telemetry");
+    if (tel == d.end()) {
+      ForEachTelemetryField(dt, [](const char*, auto& f) { SetAbsent(&f); });
+    } else {
+      YS_RETURN_IF_ERROR(Decode(*tel, path + ".telemetry", &dt));
+    }
+    t.devices.push_back(std::move(dt));
+  }
+  return t;
+}
+
+Result<GpuTelemetry> LoadGpuTelemetry(const std::string& path) {
+  auto text = ReadStateFile(path);
+  if (!text.ok()) return text.status();
+  auto parsed = ParseStateText(*text, path);
+  if (!parsed.ok()) return parsed.status();
+  auto t = GpuTelemetryFromJson(*parsed);
+  if (!t.ok()) return Status::Invalid(path + ": " + t.status().message());
+  return t;
 }
 
 }  // namespace ys::gpu

@@ -62,7 +62,7 @@ std::string Text(const char (&buf)[N]) {
 
 class Reader {
  public:
-  explicit Reader(const Api& api) : api_(api) {}
+  explicit Reader(const Api& api, const TelemetryApi& tel = {}) : api_(api), tel_(tel) {}
 
   std::string Why(nvmlReturn_t rc, const char* fn) const {
     if (rc == kNoSymbol) return std::string(kNotSupported) + ": this NVML has no " + fn;
@@ -129,6 +129,29 @@ class Reader {
     return s;
   }
 
+  Result<GpuTelemetry> ReadAllTelemetry() const {
+    unsigned int count = 0;
+    nvmlReturn_t rc = Call(api_.nvmlDeviceGetCount_v2, &count);
+    if (rc == kNoSymbol) return Status::Unsupported("NVML has no nvmlDeviceGetCount_v2");
+    YS_RETURN_IF_ERROR(ToStatus(api_, rc, "nvmlDeviceGetCount_v2"));
+    GpuTelemetry t;
+    for (unsigned int i = 0; i < count; ++i) {
+      DeviceTelemetry d;
+      d.index = static_cast<int>(i);
+      nvmlDevice_t h = nullptr;
+      rc = Call(api_.nvmlDeviceGetHandleByIndex_v2, i, &h);
+      if (rc != NVML_SUCCESS) {
+        std::string why = Why(rc, "nvmlDeviceGetHandleByIndex_v2");
+        ForEachTelemetryField(
+            d, [&](const char*, auto& f) { f = std::decay_t<decltype(f)>::Missing(why); });
+      } else {
+        ReadTelemetry(h, d);
+      }
+      t.devices.push_back(std::move(d));
+    }
+    return t;
+  }
+
  private:
   void ReadDevice(nvmlDevice_t h, GpuDevice& d) const {
     d.uuid = GetText(YS_NVML_FN(nvmlDeviceGetUUID), h).value.value_or("");
@@ -191,6 +214,67 @@ class Reader {
     d.mig_enabled = rc == NVML_SUCCESS ? Field<bool>::Of(mig_current == NVML_DEVICE_MIG_ENABLE)
                                        : Field<bool>::Missing(Why(rc, "nvmlDeviceGetMigMode"));
     ReadProcesses(h, d);
+  }
+
+  // Utilisation, memory use, HBM temperature and NVLink payload: what a monitor samples.
+  void ReadTelemetry(nvmlDevice_t h, DeviceTelemetry& d) const {
+    nvmlUtilization_t util{};
+    nvmlReturn_t rc = Call(tel_.nvmlDeviceGetUtilizationRates, h, &util);
+    if (rc == NVML_SUCCESS) {
+      d.gpu_utilization_pct = Field<uint32_t>::Of(util.gpu);
+      d.memory_utilization_pct = Field<uint32_t>::Of(util.memory);
+    } else {
+      d.gpu_utilization_pct = d.memory_utilization_pct =
+          Field<uint32_t>::Missing(Why(rc, "nvmlDeviceGetUtilizationRates"));
+    }
+    nvmlMemory_t mem{};
+    rc = Call(tel_.nvmlDeviceGetMemoryInfo, h, &mem);
+    if (rc == NVML_SUCCESS) {
+      d.memory_total_bytes = Field<uint64_t>::Of(mem.total);
+      d.memory_used_bytes = Field<uint64_t>::Of(mem.used);
+      d.memory_free_bytes = Field<uint64_t>::Of(mem.free);
+    } else {
+      d.memory_total_bytes = d.memory_used_bytes = d.memory_free_bytes =
+          Field<uint64_t>::Missing(Why(rc, "nvmlDeviceGetMemoryInfo"));
+    }
+    // scopeId 0: the GPU-wide value (NVLink throughput is an aggregate over the GPU's links).
+    nvmlFieldValue_t fv[3] = {};
+    fv[0].fieldId = NVML_FI_DEV_MEMORY_TEMP;
+    fv[1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
+    fv[2].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
+    rc = Call(tel_.nvmlDeviceGetFieldValues, h, 3, fv);
+    auto field = [&](const nvmlFieldValue_t& v) -> Field<uint64_t> {
+      if (rc != NVML_SUCCESS) return Field<uint64_t>::Missing(Why(rc, "nvmlDeviceGetFieldValues"));
+      if (v.nvmlReturn != NVML_SUCCESS) {
+        return Field<uint64_t>::Missing(Why(v.nvmlReturn, "nvmlDeviceGetFieldValues"));
+      }
+      switch (v.valueType) {
+        case NVML_VALUE_TYPE_UNSIGNED_INT:
+          return Field<uint64_t>::Of(v.value.uiVal);
+        case NVML_VALUE_TYPE_UNSIGNED_LONG:
+          return Field<uint64_t>::Of(v.value.ulVal);
+        case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+          return Field<uint64_t>::Of(v.value.ullVal);
+        case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
+          if (v.value.sllVal >= 0) return Field<uint64_t>::Of(v.value.sllVal);
+          break;
+        case NVML_VALUE_TYPE_SIGNED_INT:
+          if (v.value.siVal >= 0) return Field<uint64_t>::Of(v.value.siVal);
+          break;
+        default:
+          break;
+      }
+      return Field<uint64_t>::Missing(
+          fmt::format("nvmlDeviceGetFieldValues: field {}: unexpected value type {}", v.fieldId,
+                      v.valueType));
+    };
+    Field<uint64_t> mem_temp = field(fv[0]);
+    d.memory_temperature_c = mem_temp.has() && *mem_temp <= 1000
+                                 ? Field<uint32_t>::Of(static_cast<uint32_t>(*mem_temp))
+                                 : Field<uint32_t>::Missing(mem_temp.has() ? "out of range"
+                                                                           : mem_temp.error);
+    d.nvlink_data_tx_kib = field(fv[1]);
+    d.nvlink_data_rx_kib = field(fv[2]);
   }
 
   void ReadEcc(nvmlDevice_t h, GpuDevice& d) const {
@@ -345,11 +429,16 @@ class Reader {
   }
 
   const Api& api_;
+  TelemetryApi tel_;
 };
 
 #undef YS_NVML_FN
 
 }  // namespace
+
+Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api, const nvml::TelemetryApi& tel) {
+  return Reader(api, tel).ReadAllTelemetry();
+}
 
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api) { return Reader(api).Read(); }
 

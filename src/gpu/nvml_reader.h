@@ -12,13 +12,20 @@
 
 #include "core/status.h"
 #include "gpu/gpu_snapshot.h"
+#include "gpu/gpu_telemetry.h"
 #include "gpu/nvml_api.h"
+#include "gpu/nvml_telemetry_api.h"
 
 namespace ys::gpu {
 
 // Reads every GPU through `api`, which must belong to an initialised NVML (nvml::Session). The
 // table may be one of fakes (tests). Sets everything but `source` and `captured_at`.
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api);
+
+// Utilisation, memory, HBM temperature and NVLink payload of every GPU through `api` (an
+// initialised NVML) and `tel` (from the same library), the same Field conventions. Cheap enough
+// to call every few seconds.
+Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api, const nvml::TelemetryApi& tel);
 
 // The live node: opens `library`, initialises NVML, reads, shuts NVML down. source = "nvml",
 // captured_at = now (UTC). When NVML cannot say the CUDA driver version, libcuda.so.1's

@@ -1,0 +1,156 @@
+// `yardstick exporter`: node telemetry and the latest run's results for Prometheus, and a page
+// with live GPU curves (serve/).
+#include <fmt/format.h>
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "host/host.h"
+#include "serve/collectors.h"
+#include "serve/exporter_server.h"
+
+namespace ys::cli {
+namespace {
+
+volatile std::sig_atomic_t g_stop_requested = 0;
+
+constexpr const char* kChartJsPath = "/usr/share/javascript/chart.js/chart.min.js";
+
+struct ExporterArgs {
+  std::string listen = "127.0.0.1:9400";
+  bool allow_remote = false;
+  std::string run;
+  std::string validation;
+  std::string root = "/";
+  std::string nvml_state;
+  double interval_s = 5;
+  double collector_timeout_s = 2;
+};
+
+std::string ReadChartJs() {
+  std::ifstream in(kChartJsPath, std::ios::binary);
+  if (!in) return "";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int Main(const ExporterArgs& a) {
+  auto address = serve::ParseListenAddress(a.listen);
+  if (!address.ok()) {
+    Log(LogLevel::kError, "{}", address.status().message());
+    return kExitCannotRun;
+  }
+  if (!address->loopback && !a.allow_remote) {
+    Log(LogLevel::kError,
+        "--listen {}: not a loopback address. /metrics has no authentication or TLS and names "
+        "this node's GPUs, links and results; give --allow-remote to serve it beyond this node "
+        "(behind a firewall or a proxy that authenticates)",
+        a.listen);
+    return kExitCannotRun;
+  }
+  if (!(a.interval_s >= 0.1 && a.interval_s <= 3600)) {
+    Log(LogLevel::kError, "--interval {}: expected seconds from 0.1 to 3600", a.interval_s);
+    return kExitCannotRun;
+  }
+  if (!(a.collector_timeout_s > 0 && a.collector_timeout_s <= 3600)) {
+    Log(LogLevel::kError, "--collector-timeout {}: expected seconds above 0, at most 3600",
+        a.collector_timeout_s);
+    return kExitCannotRun;
+  }
+  auto host = a.root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a.root);
+  if (!host.ok()) {
+    Log(LogLevel::kError, "--root: {}", host.status().message());
+    return kExitCannotRun;
+  }
+  if (!a.run.empty()) {
+    std::ifstream probe(a.run);
+    if (!probe) {
+      Log(LogLevel::kError, "--run {}: cannot open the run document", a.run);
+      return kExitCannotRun;
+    }
+  }
+
+  std::vector<std::unique_ptr<serve::Collector>> collectors;
+  collectors.push_back(serve::MakeGpuCollector(*host, a.nvml_state));
+  collectors.push_back(serve::MakeInfinibandCollector(*host));
+  collectors.push_back(serve::MakeCpuClockCollector(*host));
+  if (!a.run.empty()) collectors.push_back(serve::MakeRunCollector(a.run, a.validation));
+
+  // SIGINT and SIGTERM set a flag (all a handler may safely do, whichever thread the kernel picks,
+  // including threads libraries started); a watcher thread sees it and stops the server.
+  struct sigaction sa {};
+  sa.sa_handler = [](int) { g_stop_requested = 1; };
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  serve::CollectorSet set(std::move(collectors), {a.interval_s, a.collector_timeout_s});
+  set.Start();
+  std::string chart_js = ReadChartJs();
+  if (chart_js.empty()) {
+    Log(LogLevel::kWarn, "{} not found (libjs-chart.js): the page at / shows no curves",
+        kChartJsPath);
+  }
+  serve::ExporterServer server(set, serve::ExporterPage(chart_js, a.interval_s));
+
+  std::atomic<bool> done = false;
+  std::thread watcher([&] {
+    while (!done) {
+      // Again until Serve returns: a signal before listening began would find nothing to stop.
+      if (g_stop_requested) server.Stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  fmt::print(stderr, "yardstick exporter: listening on http://{}{}{}:{}/ (metrics at /metrics)\n",
+             address->host.find(':') != std::string::npos ? "[" : "", address->host,
+             address->host.find(':') != std::string::npos ? "]" : "", address->port);
+  Status st = server.Serve(*address);
+  done = true;
+  server.Stop();
+  watcher.join();
+  if (!st.ok()) {
+    Log(LogLevel::kError, "{}", st.message());
+    return kExitCannotRun;
+  }
+  return kExitPass;
+}
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<ExporterArgs>();
+  sub.add_option("--listen", a->listen, "HOST:PORT to serve on (loopback unless --allow-remote)")
+      ->capture_default_str();
+  sub.add_flag("--allow-remote", a->allow_remote,
+               "Allow a non-loopback --listen address (/metrics has no authentication)");
+  sub.add_option("--run", a->run, "The latest run document (run.json) to export results from");
+  sub.add_option("--validation", a->validation,
+                 "A validation.json (default: validation.json beside --run, when present)");
+  sub.add_option("--root", a->root, "Read /sys and /proc under this directory (a recorded tree)")
+      ->capture_default_str();
+  sub.add_option("--nvml-state", a->nvml_state,
+                 "Recorded NVML state (JSON) instead of <root>/.yardstick/nvml.json or live NVML");
+  sub.add_option("--interval", a->interval_s, "Seconds between collections")
+      ->capture_default_str();
+  sub.add_option("--collector-timeout", a->collector_timeout_s,
+                 "Seconds after which a running collector is reported late (up 0); a scrape "
+                 "never waits for it")
+      ->capture_default_str();
+  return [a] { return Main(*a); };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("exporter", "Serve node telemetry and the latest results to Prometheus",
+                    Setup)
+
+}  // namespace ys::cli

@@ -1,0 +1,256 @@
+// The run collector (collectors.h): the latest run's results as metrics.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/report_json.h"
+#include "serve/collectors.h"
+
+namespace ys::serve {
+
+namespace {
+
+// Files larger than this are refused (a 64-node run.json is a few MB).
+constexpr uintmax_t kMaxDocumentBytes = 64u << 20;
+
+Result<nlohmann::json> ReadJsonFile(const std::string& path, const char* what) {
+  std::error_code ec;
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec) return Status::NotFound(fmt::format("{}: cannot read {}: {}", path, what, ec.message()));
+  if (size > kMaxDocumentBytes) {
+    return Status::Invalid(fmt::format("{}: larger than {} bytes; not a {}", path,
+                                       kMaxDocumentBytes, what));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return nlohmann::json::parse(ss.str());
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Invalid(fmt::format("{}: not valid JSON ({}): {}", path, what, e.what()));
+  }
+}
+
+// 0 pass 1 warn 2 fail 3 skip 4 error: worse is larger, except skip (not applicable) after fail.
+int StatusCode(Outcome o) {
+  switch (o) {
+    case Outcome::kPass:
+      return 0;
+    case Outcome::kWarn:
+      return 1;
+    case Outcome::kFail:
+      return 2;
+    case Outcome::kSkip:
+      return 3;
+    case Outcome::kError:
+      return 4;
+  }
+  return 4;
+}
+
+// Bytes per second for a bandwidth unit; nullopt for a unit that is not one.
+std::optional<double> BytesPerSecond(const std::string& unit) {
+  if (unit == "B/s") return 1;
+  if (unit == "KB/s") return 1e3;
+  if (unit == "MB/s") return 1e6;
+  if (unit == "GB/s") return 1e9;
+  if (unit == "TB/s") return 1e12;
+  if (unit == "KiB/s") return 1024.0;
+  if (unit == "MiB/s") return 1024.0 * 1024;
+  if (unit == "GiB/s") return 1024.0 * 1024 * 1024;
+  return std::nullopt;
+}
+
+// Parameters that are numbers about the value, not coordinates of the series.
+bool IsValueParam(const std::string& name) { return name == "peak" || name == "pct_of_peak"; }
+
+class RunCollector : public Collector {
+ public:
+  RunCollector(std::string run_path, std::string validation)
+      : run_path_(std::move(run_path)), validation_(std::move(validation)) {}
+  std::string_view name() const override { return "run"; }
+
+  Result<Exposition> Collect() override {
+    Exposition e;
+    auto j = ReadJsonFile(run_path_, "run document");
+    if (!j.ok()) return j.status();
+    auto doc = RunDocumentFromJson(*j);
+    if (!doc.ok()) return Status::Invalid(run_path_ + ": " + doc.status().message());
+    RenderRun(*doc, e);
+
+    std::string validation = validation_;
+    if (validation.empty()) {
+      auto beside = std::filesystem::path(run_path_).parent_path() / "validation.json";
+      std::error_code ec;
+      if (std::filesystem::exists(beside, ec)) validation = beside.string();
+    }
+    if (!validation.empty()) YS_RETURN_IF_ERROR(RenderValidation(validation, e));
+    return e;
+  }
+
+ private:
+  static void RenderChecks(const std::vector<CheckResult>& checks, const std::string& node,
+                           Exposition& e) {
+    for (const auto& c : checks) {
+      e.Add("yardstick_check_status", MetricType::kGauge,
+            "Outcome of a check in the latest run: 0 pass, 1 warn, 2 fail, 3 skip, 4 error",
+            {{"id", c.unit_id}, {"node", node}}, StatusCode(c.outcome));
+    }
+  }
+
+  static void RenderMeasurement(const Measurement& m, const std::string& node, Exposition& e) {
+    Labels params;
+    for (const auto& [k, v] : m.params) {
+      if (!IsValueParam(k)) params.emplace_back(SanitizeLabelName(k), v);
+    }
+    // coll.<collective>.busbw in a bandwidth unit: the bus-bandwidth family.
+    auto scale = BytesPerSecond(m.unit);
+    if (m.name.starts_with("coll.") && m.name.ends_with(".busbw") && scale) {
+      std::string collective = m.name.substr(5, m.name.size() - 5 - 6);
+      Labels l = {{"collective", collective}, {"node", node}};
+      for (const auto& p : params) {
+        if (p.first != "collective" && p.first != "node") l.push_back(p);
+      }
+      e.Add("yardstick_busbw_bytes_per_second", MetricType::kGauge,
+            "Bus bandwidth of a collective in the latest run, bytes/s (nccl-tests' busbw)", l,
+            m.value * *scale);
+      return;
+    }
+    Labels l = {{"name", m.name}, {"unit", m.unit}, {"node", node}};
+    for (const auto& p : params) {
+      if (p.first != "name" && p.first != "unit" && p.first != "node") l.push_back(p);
+    }
+    e.Add("yardstick_measurement", MetricType::kGauge,
+          "A measurement of the latest run, in the unit of its `unit` label", l, m.value);
+    auto pct = m.params.find("pct_of_peak");
+    if (pct != m.params.end()) {
+      char* end = nullptr;
+      double v = std::strtod(pct->second.c_str(), &end);
+      if (end != pct->second.c_str() && *end == '\0' && std::isfinite(v)) {
+        e.Add("yardstick_measurement_pct_of_peak", MetricType::kGauge,
+              "A measurement of the latest run as a percentage of the hardware's peak", l, v);
+      }
+    }
+  }
+
+  static void RenderBenchmarks(const std::vector<BenchmarkResult>& benchmarks,
+                               const std::string& node, Exposition& e) {
+    for (const auto& b : benchmarks) {
+      for (const auto& m : b.measurements) RenderMeasurement(m, node, e);
+    }
+  }
+
+  void RenderRun(const RunDocument& doc, Exposition& e) const {
+    std::string host = doc.host.hostname;
+    auto t = ParseUtcTimestamp(doc.started_at);
+    if (t.ok()) {
+      e.Add("yardstick_run_timestamp_seconds", MetricType::kGauge,
+            "Unix time the latest run started", {{"command", doc.command}}, *t);
+    }
+    e.Add("yardstick_run_incomplete", MetricType::kGauge,
+          "1 when the latest run did not finish (a rank lost, a watchdog)",
+          {{"command", doc.command}}, doc.incomplete ? 1 : 0);
+    RenderChecks(doc.checks, host, e);
+    for (const auto& m : doc.measurements) RenderMeasurement(m, host, e);
+    RenderBenchmarks(doc.benchmarks, host, e);
+    for (const auto& n : doc.nodes) {
+      RenderChecks(n.checks, n.hostname, e);
+      RenderBenchmarks(n.benchmarks, n.hostname, e);
+    }
+    for (const auto& g : doc.diagnosis) {
+      for (const auto& [bound, v] : {std::pair{"low", g.recovery.low}, {"high", g.recovery.high}}) {
+        e.Add("yardstick_diagnosis_recovery_ratio", MetricType::kGauge,
+              "Expected recovery if the diagnosed cause is fixed, as a fraction of step time or "
+              "throughput (bound low or high)",
+              {{"rule", g.rule}, {"entity", g.entity}, {"bound", bound}}, v);
+      }
+    }
+  }
+
+  static Status RenderValidation(const std::string& path, Exposition& e) {
+    auto j = ReadJsonFile(path, "validation document");
+    if (!j.ok()) return j.status();
+    if (!j->is_object() || !j->contains("suite") || !(*j)["suite"].is_object() ||
+        !j->contains("workloads") || !(*j)["workloads"].is_array()) {
+      return Status::Invalid(path + ": expected a validation document (an object with \"suite\" "
+                             "and \"workloads\" as `yardstick validate` writes)");
+    }
+    const auto& suite = (*j)["suite"];
+    std::string name = suite.value("chip", "");
+    if (auto rel = suite.find("recipe_release"); rel != suite.end() && rel->is_string()) {
+      name += "/" + rel->get<std::string>();
+    }
+    if (auto th = suite.find("threshold"); th != suite.end() && th->is_number()) {
+      e.Add("yardstick_score_threshold", MetricType::kGauge,
+            "The suite's pass threshold for a workload score", {{"suite", name}},
+            th->get<double>());
+    }
+    const auto& workloads = (*j)["workloads"];
+    for (size_t i = 0; i < workloads.size(); ++i) {
+      const auto& w = workloads[i];
+      if (!w.is_object() || !w.contains("id") || !w["id"].is_string()) {
+        return Status::Invalid(fmt::format("{}: workloads[{}].id: expected a string", path, i));
+      }
+      std::string id = w["id"].get<std::string>();
+      auto score = w.find("score");
+      if (score != w.end() && !score->is_null()) {
+        if (!score->is_number()) {
+          return Status::Invalid(
+              fmt::format("{}: workloads[{}].score: expected a number or null", path, i));
+        }
+        e.Add("yardstick_score", MetricType::kGauge,
+              "Score of a workload in the latest validation (measured / reference)",
+              {{"suite", name}, {"workload", id}}, score->get<double>());
+      }
+      if (auto o = w.find("outcome"); o != w.end() && o->is_string()) {
+        e.Add("yardstick_workload_pass", MetricType::kGauge,
+              "1 when the workload passed the latest validation, else 0",
+              {{"suite", name}, {"workload", id}}, o->get<std::string>() == "pass" ? 1 : 0);
+      }
+    }
+    return Status::Ok();
+  }
+
+  std::string run_path_;
+  std::string validation_;
+};
+
+}  // namespace
+
+Result<double> ParseUtcTimestamp(const std::string& text) {
+  std::tm tm{};
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6) {
+    return Status::Invalid("\"" + text + "\": expected an ISO 8601 UTC time like "
+                           "2026-11-20T09:14:02Z");
+  }
+  double fraction = 0;
+  std::string rest = text.substr(static_cast<size_t>(consumed));
+  if (!rest.empty() && rest[0] == '.') {
+    size_t n = 1;
+    while (n < rest.size() && std::isdigit(static_cast<unsigned char>(rest[n]))) ++n;
+    fraction = std::stod("0" + rest.substr(0, n));
+    rest = rest.substr(n);
+  }
+  if (rest != "Z" && rest != "+00:00") {
+    return Status::Invalid("\"" + text + "\": expected a UTC time ending in Z");
+  }
+  if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+      tm.tm_min > 59 || tm.tm_sec > 60) {
+    return Status::Invalid("\"" + text + "\": a field is out of range");
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<double>(timegm(&tm)) + fraction;
+}
+
+std::unique_ptr<Collector> MakeRunCollector(std::string run_path, std::string validation) {
+  return std::make_unique<RunCollector>(std::move(run_path), std::move(validation));
+}
+
+}  // namespace ys::serve

@@ -1,0 +1,217 @@
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <fstream>
+#include <thread>
+
+#include "core/report_json.h"
+#include "gpu/gpu_telemetry.h"
+#include "host/host.h"
+#include "serve/collectors.h"
+#include "serve/exporter_server.h"
+#include "testing/bench_test_util.h"
+
+namespace ys::serve {
+namespace {
+
+const std::string kFixtures = YS_FIXTURES_DIR;
+
+TEST(ListenAddressTest, ParsesAndJudgesLoopback) {
+  auto a = ParseListenAddress("127.0.0.1:9400");
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->host, "127.0.0.1");
+  EXPECT_EQ(a->port, 9400);
+  EXPECT_TRUE(a->loopback);
+  auto v6 = ParseListenAddress("[::1]:80");
+  ASSERT_TRUE(v6.ok());
+  EXPECT_TRUE(v6->loopback);
+  EXPECT_TRUE(ParseListenAddress("localhost:1")->loopback);
+  auto any = ParseListenAddress("0.0.0.0:9400");
+  ASSERT_TRUE(any.ok());
+  EXPECT_FALSE(any->loopback);
+}
+
+TEST(ListenAddressTest, RejectsMalformed) {
+  for (const char* bad : {"", "9400", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536",
+                          "127.0.0.1:94x", "host.example:9400", "::1:9400", "[::1]9400",
+                          "[::1:9400", "300.1.1.1:80"}) {
+    auto a = ParseListenAddress(bad);
+    EXPECT_FALSE(a.ok()) << bad;
+    if (!a.ok()) {
+      EXPECT_NE(a.status().message().find("--listen"), std::string::npos);
+    }
+  }
+}
+
+TEST(UtcTimestampTest, ParsesIso8601) {
+  EXPECT_DOUBLE_EQ(*ParseUtcTimestamp("1970-01-01T00:00:10Z"), 10);
+  EXPECT_DOUBLE_EQ(*ParseUtcTimestamp("2026-11-20T09:14:02.5Z"), 1795166042.5);
+  EXPECT_FALSE(ParseUtcTimestamp("yesterday").ok());
+  EXPECT_FALSE(ParseUtcTimestamp("2026-11-20T09:14:02+02:00").ok());
+  EXPECT_FALSE(ParseUtcTimestamp("2026-13-20T09:14:02Z").ok());
+}
+
+TEST(GpuTelemetryTest, ReadsRecordedTelemetryAndRejectsMalformed) {
+  auto t = gpu::LoadGpuTelemetry(kFixtures + "/nvml/exporter-h100x8.json");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_EQ(t->devices.size(), 8u);
+  EXPECT_EQ(*t->devices[3].gpu_utilization_pct, 93u);
+  // A recording without telemetry: every field "not recorded", never a number.
+  auto old = gpu::LoadGpuTelemetry(kFixtures + "/nvml/healthy-h100x8.json");
+  ASSERT_TRUE(old.ok());
+  EXPECT_FALSE(old->devices[0].gpu_utilization_pct.has());
+  EXPECT_EQ(old->devices[0].gpu_utilization_pct.error, "not recorded");
+
+  auto bad = gpu::GpuTelemetryFromJson(nlohmann::json::parse(
+      R"({"devices": [{"index": 0, "telemetry": {"gpu_utilization_pct": {"value": "high"}}}]})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("devices[0].telemetry.gpu_utilization_pct.value"),
+            std::string::npos)
+      << bad.status().message();
+  auto unknown = gpu::GpuTelemetryFromJson(
+      nlohmann::json::parse(R"({"devices": [{"telemetry": {"fan": {"value": 1}}}]})"));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("unknown key"), std::string::npos);
+  EXPECT_FALSE(gpu::GpuTelemetryFromJson(nlohmann::json::parse("[]")).ok());
+  EXPECT_FALSE(gpu::LoadGpuTelemetry(kFixtures + "/nvml/absent.json").ok());
+}
+
+TEST(GpuCollectorTest, DcgmNamesFromRecordedState) {
+  auto host = host::Host::AtRoot(kFixtures + "/hosts/healthy-8gpu");
+  ASSERT_TRUE(host.ok());
+  auto c = MakeGpuCollector(*host, kFixtures + "/nvml/exporter-h100x8.json");
+  auto first = c->Collect();
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  std::string text = first->Text();
+  EXPECT_NE(text.find("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-2aee30b4-6947-68c8-12ce-"
+                      "df6aac84d638\",pci_bus_id=\"00000000:11:00.0\",device=\"nvidia0\","
+                      "modelName=\"NVIDIA H100 80GB HBM3\""),
+            std::string::npos)
+      << text.substr(0, 2000);
+  EXPECT_NE(text.find("DCGM_FI_DEV_FB_USED{gpu=\"1\""), std::string::npos);
+  EXPECT_EQ(text.find("yardstick_nvlink_throughput_bytes_per_second"), std::string::npos)
+      << "no rate from a single reading";
+  auto second = c->Collect();
+  ASSERT_TRUE(second.ok());
+  const MetricFamily* rate = second->Find("yardstick_nvlink_throughput_bytes_per_second");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->samples[0].value, 0) << "a recording does not move";
+  const MetricFamily* power = second->Find("DCGM_FI_DEV_POWER_USAGE");
+  ASSERT_NE(power, nullptr);
+  EXPECT_DOUBLE_EQ(power->samples[0].value, 68);  // 68000 mW recorded
+}
+
+TEST(RunCollectorTest, ResultsOfARunDocument) {
+  testing::TempDir dir;
+  RunDocument doc;
+  doc.command = "run";
+  doc.started_at = "2026-11-20T09:14:02Z";
+  doc.host.hostname = "node1";
+  CheckResult ok;
+  ok.unit_id = "cpu.governor";
+  ok.outcome = Outcome::kPass;
+  CheckResult bad = ok;
+  bad.unit_id = "gpu.ecc";
+  bad.outcome = Outcome::kFail;
+  doc.checks = {ok, bad};
+  BenchmarkResult b;
+  b.unit_id = "coll.all_reduce";
+  Measurement busbw;
+  busbw.name = "coll.all_reduce.busbw";
+  busbw.value = 12.5;
+  busbw.unit = "GB/s";
+  busbw.params = {{"size", "1048576"}, {"backend", "mpi"}, {"peak", "100"}};
+  Measurement triad;
+  triad.name = "mem.stream.triad";
+  triad.value = 80;
+  triad.unit = "GB/s";
+  triad.params = {{"pct_of_peak", "61.5"}};
+  b.measurements = {busbw, triad};
+  doc.benchmarks = {b};
+  Diagnosis g;
+  g.rule = "host.core_sharing";
+  g.entity = "node";
+  g.recovery = {0.05, 0.1, "published case"};
+  doc.diagnosis = {g};
+  doc.diagnosis_ran = true;  // else run.json carries no diagnosis
+  std::ofstream(dir.path() + "/run.json") << DumpJson(ToJson(doc));
+  std::ofstream(dir.path() + "/validation.json")
+      << R"({"suite": {"chip": "h100", "recipe_release": "25.04", "threshold": 0.95},
+             "workloads": [{"id": "llama3-8b", "score": 0.97, "outcome": "pass"},
+                           {"id": "gpt3-175b", "score": null, "outcome": "fail"}]})";
+
+  auto c = MakeRunCollector(dir.path() + "/run.json", "");
+  auto e = c->Collect();
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  std::string text = e->Text();
+  EXPECT_NE(text.find("yardstick_check_status{id=\"gpu.ecc\",node=\"node1\"} 2\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("yardstick_check_status{id=\"cpu.governor\",node=\"node1\"} 0\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("yardstick_busbw_bytes_per_second{collective=\"all_reduce\",node=\"node1\","
+                      "backend=\"mpi\",size=\"1048576\"} 12500000000\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("yardstick_measurement{name=\"mem.stream.triad\",unit=\"GB/s\",node=\"node1\""
+                      "} 80\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("yardstick_measurement_pct_of_peak{"), std::string::npos);
+  EXPECT_NE(text.find("yardstick_run_timestamp_seconds{command=\"run\"} 1795166042\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("yardstick_diagnosis_recovery_ratio{rule=\"host.core_sharing\",entity="
+                      "\"node\",bound=\"high\"} 0.1\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("yardstick_score{suite=\"h100/25.04\",workload=\"llama3-8b\"} 0.97\n"),
+            std::string::npos);
+  EXPECT_EQ(text.find("workload=\"gpt3-175b\"} 0."), std::string::npos) << "a null score is absent";
+
+  std::ofstream(dir.path() + "/validation.json") << R"({"suite": {}, "workloads": [{"id": 3}]})";
+  auto broken = c->Collect();
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.status().message().find("workloads[0].id"), std::string::npos);
+  std::ofstream(dir.path() + "/run.json") << "{ not json";
+  EXPECT_FALSE(c->Collect().ok());
+}
+
+TEST(ExporterServerTest, ConcurrentScrapesOverHttp) {
+  auto host = host::Host::AtRoot(kFixtures + "/hosts/healthy-8gpu");
+  ASSERT_TRUE(host.ok());
+  std::vector<std::unique_ptr<Collector>> cs;
+  cs.push_back(MakeGpuCollector(*host, kFixtures + "/nvml/exporter-h100x8.json"));
+  cs.push_back(MakeInfinibandCollector(*host));
+  CollectorSet set(std::move(cs), {0.05, 1});
+  set.Start();
+  ExporterServer server(set, ExporterPage("", 1));
+  auto port = server.BindAnyPort("127.0.0.1");
+  ASSERT_TRUE(port.ok());
+  std::thread serving([&] { (void)server.ServeBound(); });
+  std::atomic<int> good = 0;
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 6; ++t) {
+    clients.emplace_back([&] {
+      httplib::Client cli("127.0.0.1", *port);
+      for (int i = 0; i < 30; ++i) {
+        auto r = cli.Get("/metrics");
+        if (r && r->status == 200 && r->body.find("# TYPE yardstick_collector_up gauge") !=
+                                         std::string::npos) {
+          ++good;
+        }
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  httplib::Client cli("127.0.0.1", *port);
+  auto page = cli.Get("/");
+  auto tel = cli.Get("/api/telemetry");
+  server.Stop();
+  serving.join();
+  EXPECT_EQ(good.load(), 6 * 30);
+  ASSERT_TRUE(page);
+  EXPECT_NE(page->body.find("/api/telemetry"), std::string::npos);
+  ASSERT_TRUE(tel);
+  auto j = nlohmann::json::parse(tel->body);
+  EXPECT_TRUE(j["gpus"].is_array());
+}
+
+}  // namespace
+}  // namespace ys::serve
