@@ -36,22 +36,10 @@ struct Throughput {
   std::optional<int> gpus;      // from a validation document
 };
 
-Result<nlohmann::json> ReadJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot be opened");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    return Status::Invalid(path + ": not JSON: " + e.what());
-  }
-}
-
 // proxy.<model>.tokens_per_s_per_gpu among a run document's measurements (top level and per
 // benchmark); --workload picks one model when there are several.
 Result<Throughput> FromRun(const std::string& path, const std::string& workload) {
-  auto j = ReadJson(path);
+  auto j = ReadJsonFile(path);
   if (!j.ok()) return j.status();
   std::vector<std::pair<std::string, double>> found;
   auto scan = [&](const nlohmann::json& ms) {
@@ -95,7 +83,7 @@ Result<Throughput> FromRun(const std::string& path, const std::string& workload)
 
 // workloads[].tokens_per_s_per_gpu (and score, gpus) of a validation document.
 Result<Throughput> FromValidation(const std::string& path, const std::string& workload) {
-  auto j = ReadJson(path);
+  auto j = ReadJsonFile(path);
   if (!j.ok()) return j.status();
   if (!j->is_object() || !j->contains("workloads") || !(*j)["workloads"].is_array())
     return Status::Invalid(path +

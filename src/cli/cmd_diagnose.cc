@@ -32,25 +32,13 @@ struct Inputs {
   std::optional<nlohmann::json> validation;
 };
 
-Result<nlohmann::json> ReadJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot be opened");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    return Status::Invalid(path + ": not JSON: " + e.what());
-  }
-}
-
 bool IsValidation(const nlohmann::json& j) {
   return j.is_object() && j.contains("kind") && j["kind"] == "yardstick-validation";
 }
 
 // One file into `inputs`: a validation document by its kind, else a run document.
 Status AddFile(const std::string& path, Inputs& inputs) {
-  auto j = ReadJson(path);
+  auto j = ReadJsonFile(path);
   if (!j.ok()) return j.status();
   if (IsValidation(*j)) {
     inputs.validation = std::move(*j);
@@ -84,7 +72,7 @@ Result<Inputs> ReadInputs(const DiagnoseArgs& a) {
     YS_RETURN_IF_ERROR(AddFile(a.run, inputs));
   }
   if (!a.validation.empty()) {
-    auto j = ReadJson(a.validation);
+    auto j = ReadJsonFile(a.validation);
     if (!j.ok()) return j.status();
     if (!IsValidation(*j)) {
       return Status::Invalid(a.validation +

@@ -1,11 +1,26 @@
 #include "core/report_json.h"
 
+#include <fstream>
+#include <sstream>
+
 namespace ys {
 
 using ojson = nlohmann::ordered_json;
 
 std::string DumpJson(const ojson& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+Result<nlohmann::json> ReadJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound(path + ": cannot be opened");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return nlohmann::json::parse(ss.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    return Status::Invalid(path + ": not JSON: " + e.what());
+  }
 }
 
 ojson ToJson(const Evidence& e) {

@@ -18,18 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-Result<json> ReadJsonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot be opened");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return json::parse(ss.str());
-  } catch (const json::parse_error& e) {
-    return Status::Invalid(path + ": not JSON: " + e.what());
-  }
-}
-
 bool IsDiagnosisFile(const json& j) {
   return j.is_object() && j.contains("diagnosis") && !j.contains("schema_version") &&
          !j.contains("kind");
