@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -176,6 +177,8 @@ struct Diagnosis {
   bool operator==(const Diagnosis&) const = default;
 };
 
+struct BurninReport;  // core/burnin_report.h
+
 inline constexpr int kRunSchemaVersion = 1;
 
 // One invocation.
@@ -199,6 +202,8 @@ struct RunDocument {
   // did not run: `diagnosis_ran` tells the two apart).
   std::vector<Diagnosis> diagnosis;
   bool diagnosis_ran = false;
+  // `yardstick burnin` only: faults, stability, MTBF and availability (core/burnin_report.h).
+  std::shared_ptr<const BurninReport> burnin;
 
   // Every unit result: checks, benchmarks, then each node's checks and benchmarks.
   std::vector<const CheckResult*> AllUnits() const;

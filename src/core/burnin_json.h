@@ -1,0 +1,19 @@
+// JSON form of the burn-in report (core/burnin_report.h), the "burnin" object of the run
+// document (schemas/run.schema.json $defs/burnin). Optional numbers are written as null.
+#ifndef YARDSTICK_CORE_BURNIN_JSON_H_
+#define YARDSTICK_CORE_BURNIN_JSON_H_
+
+#include <nlohmann/json.hpp>
+
+#include "core/burnin_report.h"
+#include "core/status.h"
+
+namespace ys {
+
+nlohmann::ordered_json ToJson(const BurninReport& r);
+// Invalid names the field ("burnin.faults[3].at_s: expected a number").
+Result<BurninReport> BurninReportFromJson(const nlohmann::json& j, const std::string& where);
+
+}  // namespace ys
+
+#endif  // YARDSTICK_CORE_BURNIN_JSON_H_
