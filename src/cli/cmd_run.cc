@@ -15,7 +15,6 @@
 #include "diagnose/engine.h"
 #include "job/job.h"
 #include "report/html/html_report.h"
-#include "report/html/report_input.h"
 #include "report/output.h"
 
 namespace ys::cli {
@@ -105,12 +104,7 @@ Action Setup(CLI::App& sub) {
       if (!json) fmt::print("run document: {}/run.json\n", dir);
       // The HTML report beside the document (DESIGN.md "Outputs"); without Chart.js the run
       // still stands, and `yardstick report` can draw it later.
-      auto chartjs = report::html::ReadChartJs(report::html::kDefaultChartJs);
-      auto input = chartjs.ok() ? report::html::LoadReportInput(dir + "/run.json")
-                                : Result<report::html::ReportInput>(chartjs.status());
-      Status page = input.ok() ? report::WriteFileAtomic(dir + "/report.html",
-                                                         report::html::BuildHtmlReport(*input, *chartjs))
-                               : input.status();
+      Status page = report::html::WriteReportBeside(dir);
       if (!page.ok()) {
         Log(LogLevel::kWarn, "no HTML report: {}", page.message());
       } else if (!json) {

@@ -128,6 +128,18 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-BENCH-020", F, "GPU GEMM results not bit-identical across repeats or GPUs"},
     FindingCodeInfo{"YS-BENCH-021", F, "GPU copy delivered bytes that differ from the source"},
     FindingCodeInfo{"YS-BENCH-022", F, "GPU GEMM result outside the error bound of a double-precision reference"},
+
+    // Burn-in faults (burnin/fault_kinds.h maps each fault kind to its code)
+    FindingCodeInfo{"YS-BURN-001", F, "burn-in result differs from the reference output (miscompare)"},
+    FindingCodeInfo{"YS-BURN-002", W, "temperature left the steady-state band during burn-in"},
+    FindingCodeInfo{"YS-BURN-003", F, "clocks throttled (thermal or hardware slowdown) during burn-in"},
+    FindingCodeInfo{"YS-BURN-004", F, "new ECC errors or row-remap failure during burn-in"},
+    FindingCodeInfo{"YS-BURN-005", F, "new XID reported by the NVIDIA driver during burn-in"},
+    FindingCodeInfo{"YS-BURN-006", W, "new NVLink or PCIe link errors during burn-in"},
+    FindingCodeInfo{"YS-BURN-007", W, "performance drifted below the burn-in's first hour"},
+    FindingCodeInfo{"YS-BURN-008", F, "burn-in load could not run"},
+    FindingCodeInfo{"YS-BURN-009", F, "node rebooted during burn-in"},
+    FindingCodeInfo{"YS-BURN-010", W, "new host memory errors (EDAC, machine check) during burn-in"},
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "core/report_json.h"
 
+#include "core/burnin_json.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -139,6 +141,7 @@ ojson ToJson(const RunDocument& d) {
     j["diagnosis"] = ojson::array();
     for (const auto& g : d.diagnosis) j["diagnosis"].push_back(ToJson(g));
   }
+  if (d.burnin) j["burnin"] = ToJson(*d.burnin);
   return j;
 }
 
@@ -361,6 +364,11 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
       if (!g.ok()) return g.status();
       d.diagnosis.push_back(std::move(*g));
     }
+  }
+  if (j.contains("burnin")) {
+    auto b = BurninReportFromJson(j["burnin"], "run.burnin");
+    if (!b.ok()) return b.status();
+    d.burnin = std::make_shared<const BurninReport>(std::move(*b));
   }
   return d;
 }

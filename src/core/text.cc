@@ -1,6 +1,7 @@
 #include "core/text.h"
 
 #include <cctype>
+#include <cmath>
 #include <charconv>
 #include <cstdlib>
 
@@ -102,6 +103,35 @@ std::optional<double> ParseDouble(std::string_view s) {
   double v = std::strtod(copy.c_str(), &end);
   if (end != copy.c_str() + copy.size()) return std::nullopt;
   return v;
+}
+
+std::optional<double> ParseDurationSeconds(std::string_view s) {
+  s = Trim(s);
+  if (s.empty()) return std::nullopt;
+  if (auto bare = ParseDouble(s)) {
+    if (!std::isfinite(*bare) || *bare < 0) return std::nullopt;
+    return *bare;
+  }
+  double total = 0;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = i;
+    while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.')) ++j;
+    if (j == i || j == s.size()) return std::nullopt;
+    auto number = ParseDouble(s.substr(i, j - i));
+    if (!number || !std::isfinite(*number)) return std::nullopt;
+    double unit = 0;
+    switch (s[j]) {
+      case 's': unit = 1; break;
+      case 'm': unit = 60; break;
+      case 'h': unit = 3600; break;
+      case 'd': unit = 86400; break;
+      default: return std::nullopt;
+    }
+    total += *number * unit;
+    i = j + 1;
+  }
+  return total;
 }
 
 std::string SanitizeForDisplay(std::string_view s) {

@@ -26,6 +26,9 @@ std::optional<int64_t> ParseInt(std::string_view s);      // decimal, optional s
 std::optional<uint64_t> ParseUint(std::string_view s);    // decimal
 std::optional<uint64_t> ParseHex(std::string_view s);     // with or without 0x
 std::optional<double> ParseDouble(std::string_view s);
+// A duration in seconds: "90", "90s", "2m", "72h", "1d", "1h30m", "0.5h" (units s, m, h, d; a
+// bare number is seconds). nullopt for anything else, a negative part or a non-finite number.
+std::optional<double> ParseDurationSeconds(std::string_view s);
 
 // Text safe to show on a terminal and in JSON: valid UTF-8 is kept, tabs and newlines are kept,
 // other control characters and invalid bytes become "\xNN". Used on anything that may quote

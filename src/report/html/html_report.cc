@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "report/html/html_text.h"
+#include "report/html/report_input.h"
+#include "report/output.h"
 
 namespace ys::report::html {
 namespace {
@@ -124,6 +126,14 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
   page += "<script>" + std::string(kDrawScript) + "</script>\n";
   page += "</body></html>\n";
   return page;
+}
+
+Status WriteReportBeside(const std::string& dir) {
+  auto chartjs = ReadChartJs(kDefaultChartJs);
+  if (!chartjs.ok()) return chartjs.status();
+  auto input = LoadReportInput(dir + "/run.json");
+  if (!input.ok()) return input.status();
+  return WriteFileAtomic(dir + "/report.html", BuildHtmlReport(*input, *chartjs));
 }
 
 }  // namespace ys::report::html

@@ -24,6 +24,10 @@ Result<std::string> ReadChartJs(const std::string& path);
 // The page. `chartjs` is Chart.js's source (ReadChartJs).
 std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs);
 
+// DIR/report.html drawn from DIR/run.json (and what LoadReportInput finds beside it), with
+// Chart.js from kDefaultChartJs: what `run` and `burnin` leave beside their document.
+Status WriteReportBeside(const std::string& dir);
+
 }  // namespace ys::report::html
 
 #endif  // YARDSTICK_REPORT_HTML_HTML_REPORT_H_

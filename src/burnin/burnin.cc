@@ -1,0 +1,315 @@
+#include "burnin/burnin.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "burnin/analyser.h"
+#include "burnin/checkpoint.h"
+#include "burnin/telemetry.h"
+#include "core/burnin_json.h"
+#include "core/report_json.h"
+#include "host/host_info.h"
+
+namespace ys::burnin {
+
+namespace {
+
+using nlohmann::json;
+
+std::atomic<int> g_signal{0};
+extern "C" void OnStopSignal(int sig) { g_signal.store(sig); }
+
+// SIGTERM, SIGINT and SIGHUP end the burn-in cleanly after the current cycle; the previous
+// handlers come back when it ends.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_signal.store(0);
+    struct sigaction sa = {};
+    sa.sa_handler = OnStopSignal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &sa, &old_[i]);
+  }
+  ~StopSignals() {
+    for (size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &old_[i], nullptr);
+  }
+
+ private:
+  static constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
+  struct sigaction old_[3] = {};
+};
+
+const char* DeviceName(Device d) {
+  switch (d) {
+    case Device::kCpu: return "cpu";
+    case Device::kGpu: return "gpu";
+    case Device::kAuto: break;
+  }
+  return "auto";
+}
+
+// What must be the same for a checkpoint to be resumed.
+json Settings(const BurninOptions& o, int ranks) {
+  return {{"profile", ProfileName(o.profile)},
+          {"duration_s", o.duration_s},
+          {"cycle_s", o.cycle_s},
+          {"temp_threshold_c", o.temp_threshold_c},
+          {"drift_threshold", o.drift_threshold},
+          {"backend", DeviceName(o.device)},
+          {"nvml_state", o.nvml_state},
+          {"gemm_n", o.gemm_n},
+          {"stream_bytes", o.stream_bytes},
+          {"allreduce_bytes", o.allreduce_bytes},
+          {"ranks", ranks}};
+}
+
+std::string SettingsDiff(const json& saved, const json& now) {
+  std::string out;
+  for (const auto& [key, value] : now.items()) {
+    json was = saved.contains(key) ? saved[key] : json(nullptr);
+    if (was != value) out += fmt::format("{}{} was {}, now {}", out.empty() ? "" : "; ", key, was.dump(), value.dump());
+  }
+  return out;
+}
+
+std::string Secs(double s) { return fmt::format("{:.0f}", s); }
+
+// The run document of the burn-in so far.
+RunDocument MakeDocument(const BurninReport& report, const host::Host& host, const std::string& gpu_source,
+                         double wall_s, const std::string& incomplete_reason) {
+  RunDocument doc = StartRunDocument("burnin");
+  doc.started_at = report.started_at;
+  doc.duration_ms = wall_s * 1000;
+  doc.host = host::ReadHostInfo(host);
+  doc.host.gpu_source = gpu_source;
+  if (!report.planted.empty()) {
+    doc.warnings.push_back("faults were planted by a recorded timeline (" + report.telemetry_source +
+                           "): a test of the burn-in, not an acceptance result");
+  }
+  doc.incomplete = !incomplete_reason.empty();
+  doc.incomplete_reason = incomplete_reason;
+  doc.checks.push_back(BurninCheckResult(report));
+  for (const auto& e : report.entities) {
+    if (e.metric.empty() || !e.perf_median) continue;
+    Measurement m;
+    m.name = "burnin." + e.metric;
+    m.value = *e.perf_median;
+    m.unit = e.unit;
+    m.params = {{"device", e.entity}, {"host", e.node}, {"statistic", "median of window medians"}};
+    if (e.perf_baseline) m.params["baseline"] = fmt::format("{:.6g}", *e.perf_baseline);
+    for (const auto& w : e.windows) {
+      if (w.perf) m.samples.push_back(*w.perf);
+    }
+    m.stats = ComputeStats(m.samples);
+    doc.measurements.push_back(std::move(m));
+  }
+  doc.burnin = std::make_shared<const BurninReport>(report);
+  return doc;
+}
+
+Status WriteDocument(const std::string& dir, const RunDocument& doc) {
+  return WriteFileDurably(dir + "/run.json", DumpJson(ToJson(doc)) + "\n");
+}
+
+// Rank 0's start: a fresh analyser or the checkpoint's, with the stop recorded.
+Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const json& settings) {
+  std::error_code ec;
+  std::filesystem::create_directories(o.out_dir, ec);
+  if (ec) return Status::Invalid("--out " + o.out_dir + ": cannot create the directory (" + ec.message() + ")");
+  auto cp = LoadCheckpoint(o.out_dir);
+  if (!cp.ok()) return cp.status();
+  std::string path = o.out_dir + "/" + kCheckpointFile;
+  if (*cp && !o.restart) {
+    const Checkpoint& c = **cp;
+    if (c.finished) {
+      return Status::Invalid(path + ": this burn-in already finished; use --restart to run a new one "
+                             "here, or another --out");
+    }
+    std::string diff = SettingsDiff(c.settings, settings);
+    if (!diff.empty()) {
+      return Status::Invalid(path + ": the checkpoint was started with other settings (" + diff +
+                             "); run with the same options to resume, or --restart");
+    }
+    auto a = Analyser::LoadState(c.analyser, path + ": analyser");
+    if (!a.ok()) return a.status();
+    BurninInterruption i;
+    i.at_s = a->elapsed_s();
+    i.stopped_at = c.saved_at;
+    i.resumed_at = UtcNowIso8601();
+    if (!c.clean_stop.empty()) {
+      i.how = c.clean_stop;
+    } else {
+      std::string boot = BootId(host);
+      i.how = (!boot.empty() && !c.boot_id.empty() && boot != c.boot_id) ? "reboot" : "killed";
+      // The heartbeat says how long the last process went on after its last checkpoint.
+      if (auto hb = ReadHeartbeat(o.out_dir); hb && hb->elapsed_s >= a->elapsed_s()) {
+        i.redone_s = hb->elapsed_s - a->elapsed_s();
+        i.stopped_at = hb->at;
+      }
+    }
+    i.gap_s = std::max(0.0, SecondsBetween(i.stopped_at, i.resumed_at).value_or(0));
+    a->AddInterruption(i);
+    return std::move(*a);
+  }
+  AnalyserOptions ao = DefaultTiming(o.duration_s, o.cycle_s);
+  ao.profile = ProfileName(o.profile);
+  ao.temp_threshold_c = o.temp_threshold_c;
+  ao.drift_threshold = o.drift_threshold;
+  ao.checkpoint_interval_s = o.checkpoint_interval_s;
+  ao.started_at = UtcNowIso8601();
+  return Analyser(std::move(ao));
+}
+
+// The same error on every rank: this rank's own, or a word that another rank failed.
+Status Agree(comm::Communicator& comm, const Status& mine) {
+  auto any = comm.AllReduceMax(mine.ok() ? 0.0 : 1.0);
+  if (!any.ok()) return any.status();
+  if (*any == 0) return Status::Ok();
+  return mine.ok() ? Status::Invalid("another rank could not start the burn-in (its error is in its log)") : mine;
+}
+
+}  // namespace
+
+Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, const host::Host& host) {
+  if (!(o.duration_s > 0)) return Status::Invalid("--duration: expected a time > 0 (\"2m\", \"72h\")");
+  if (!(o.cycle_s > 0)) return Status::Invalid("--cycle: expected seconds > 0");
+  if (!(o.checkpoint_interval_s > 0)) return Status::Invalid("--checkpoint-interval: expected seconds > 0");
+  if (!(o.temp_threshold_c > 0)) return Status::Invalid("--temp-threshold: expected degrees C > 0");
+  if (!(o.drift_threshold > 0 && o.drift_threshold < 1)) return Status::Invalid("--drift-threshold: expected a fraction in (0, 1)");
+  const bool leader = comm.rank() == 0;
+  auto wall_start = std::chrono::steady_clock::now();
+
+  // Where this rank is: its node and its place among the node's ranks.
+  auto names = comm.Hostnames();
+  if (!names.ok()) return names.status();
+  std::string node = (*names)[comm.rank()];
+  int local_rank = 0;
+  for (int r = 0; r < comm.rank(); ++r) local_rank += (*names)[r] == node ? 1 : 0;
+
+  // Rank 0 starts or resumes; every rank learns where the load time stands.
+  json settings = Settings(o, comm.size());
+  std::optional<Analyser> analyser;
+  Status start = Status::Ok();
+  if (leader) {
+    auto a = Prepare(o, host, settings);
+    if (a.ok()) analyser.emplace(std::move(*a));
+    else start = a.status();
+  }
+  YS_RETURN_IF_ERROR(Agree(comm, start));
+  std::string state = leader ? fmt::format("{} {}", analyser->elapsed_s(), analyser->cycles()) : "";
+  YS_RETURN_IF_ERROR(comm.Broadcast(state, 0));
+  double elapsed = 0;
+  long long cycle = 0;
+  std::sscanf(state.c_str(), "%lf %lld", &elapsed, &cycle);
+
+  // Telemetry and loads on every rank.
+  comm::LaunchInfo launch = comm::DetectLaunch(host.env());
+  launch.local_rank = local_rank;
+  LoadContext lc{.host = &host, .comm = &comm, .launch = launch, .node = node, .device = o.device,
+                 .gemm_n = o.gemm_n, .stream_bytes = o.stream_bytes, .allreduce_bytes = o.allreduce_bytes};
+  TelemetryOptions to{.node = node, .nvml_state = o.nvml_state, .kmsg_path = o.kmsg_path,
+                      .cpus = CpuWorkers(lc), .node_wide = local_rank == 0};
+  if (launch.launched() && comm.size() > 1) to.gpus = {local_rank};
+  std::unique_ptr<TelemetrySampler> sampler;
+  std::vector<std::unique_ptr<Load>> loads;
+  Status opened = Status::Ok();
+  if (auto s = TelemetrySampler::Open(host, to); s.ok()) {
+    sampler = std::move(*s);
+    lc.timeline = sampler->timeline();
+    if (auto l = MakeLoads(o.profile, lc); l.ok()) loads = std::move(*l);
+    else opened = l.status();
+  } else {
+    opened = s.status();
+  }
+  YS_RETURN_IF_ERROR(Agree(comm, opened));
+  if (loads.empty()) return Status::Invalid("profile " + std::string(ProfileName(o.profile)) + ": no load can run here");
+
+  BurninRun run;
+  auto save = [&](bool finished, const std::string& clean_stop, const std::string& reason) -> Status {
+    if (!leader) return Status::Ok();
+    Checkpoint c{.saved_at = UtcNowIso8601(), .boot_id = BootId(host), .clean_stop = clean_stop,
+                 .finished = finished, .settings = settings, .analyser = analyser->SaveState()};
+    YS_RETURN_IF_ERROR(SaveCheckpoint(o.out_dir, c));
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    run.doc = MakeDocument(analyser->Report(), host, sampler->source(), wall, reason);
+    return WriteDocument(o.out_dir, run.doc);
+  };
+  if (leader) {
+    analyser->SetSource(sampler->source(),
+                        sampler->timeline() ? sampler->timeline()->Describe() : std::vector<std::string>{});
+  }
+
+  StopSignals signals;
+  auto last_checkpoint = std::chrono::steady_clock::now();
+  int stop_signal = 0;
+  while (elapsed < o.duration_s) {
+    Load& load = *loads[static_cast<size_t>(cycle) % loads.size()];
+    std::vector<EntitySample> samples;
+    double want = std::max(0.05, std::min(o.cycle_s, o.duration_s - elapsed));
+    auto t0 = std::chrono::steady_clock::now();
+    Status ran = load.RunCycle(elapsed, want, samples);
+    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!ran.ok()) {
+      EntitySample s{.node = node, .entity = local_rank == 0 ? "node" : fmt::format("rank{}", comm.rank()),
+                     .kind = "node", .metric = std::string(load.name())};
+      s.load_error = ran.message();
+      samples.push_back(std::move(s));
+    }
+    auto longest = comm.AllReduceMax(dt);
+    if (!longest.ok()) return longest.status();
+    double end = elapsed + *longest;
+    sampler->Sample(elapsed, end, samples);
+    auto gathered = comm.Gather(ToJson(samples).dump(), 0);
+    if (!gathered.ok()) return gathered.status();
+    if (leader) {
+      CycleObservation obs{.start_s = elapsed, .end_s = end, .at = UtcNowIso8601()};
+      for (size_t r = 0; r < gathered->size(); ++r) {
+        json j = json::parse((*gathered)[r], nullptr, false);
+        auto rs = EntitySamplesFromJson(j, fmt::format("rank {} samples", r));
+        if (!rs.ok()) return rs.status();
+        obs.samples.insert(obs.samples.end(), rs->begin(), rs->end());
+      }
+      analyser->Add(obs);
+      WriteHeartbeat(o.out_dir, Heartbeat{end, obs.at});
+    }
+    elapsed = end;
+    ++cycle;
+    auto sig = comm.AllReduceMax(static_cast<double>(g_signal.load()));
+    if (!sig.ok()) return sig.status();
+    stop_signal = static_cast<int>(*sig);
+    if (stop_signal != 0) break;
+    if (leader && elapsed < o.duration_s &&
+        std::chrono::steady_clock::now() - last_checkpoint >= std::chrono::duration<double>(o.checkpoint_interval_s)) {
+      YS_RETURN_IF_ERROR(save(false, "", fmt::format("burn-in in progress: {} s of {} s of load done and "
+                                                     "checkpointed; if this process is gone, run the same "
+                                                     "command to resume",
+                                                     Secs(elapsed), Secs(o.duration_s))));
+      last_checkpoint = std::chrono::steady_clock::now();
+      if (o.progress) {
+        BurninReport r = analyser->Report();
+        o.progress(fmt::format("burn-in: {} of {} s of load, {} faults, checkpoint saved", Secs(elapsed),
+                               Secs(o.duration_s), r.faults.size()));
+      }
+    }
+  }
+  bool finished = elapsed >= o.duration_s;
+  if (stop_signal != 0 && !finished) {
+    run.stopped = true;
+    run.stop_reason = fmt::format("signal {}", stop_signal);
+  }
+  std::string reason = run.stopped ? fmt::format("stopped by {} at {} s of {} s of load; run the same "
+                                                 "command to resume",
+                                                 run.stop_reason, Secs(elapsed), Secs(o.duration_s))
+                                   : "";
+  YS_RETURN_IF_ERROR(save(finished, run.stopped ? run.stop_reason : "", reason));
+  return run;
+}
+
+}  // namespace ys::burnin

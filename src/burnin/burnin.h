@@ -1,0 +1,65 @@
+// `yardstick burnin`: sustained checked load for a duration, telemetry at every cycle, faults,
+// stability, MTBF and availability; checkpointed so that a stopped or killed burn-in resumes
+// where it stopped.
+//
+// Every rank of the job (or the one process) runs the same loop: one cycle of a load (the
+// profile's loads in rotation), telemetry, then its samples are gathered to rank 0, whose
+// analyser (analyser.h) holds the whole state. Whether to go on is agreed by all ranks after
+// every cycle (a signal on any rank, or the duration reached, stops all together). Rank 0
+// rewrites the heartbeat every cycle, the checkpoint every checkpoint_interval_s and on the way
+// out, and the run document (run.json) with the checkpoint, so a killed burn-in leaves a
+// readable document too.
+//
+// Resuming: a checkpoint in the output directory that is not finished is resumed when the
+// settings match (profile, duration, cycle, thresholds, device, recorded state); the stop
+// becomes an interruption: "signal N" for a clean stop, "reboot" when the node's boot id
+// changed, "killed" otherwise (the load after the last checkpoint, known from the heartbeat, is
+// redone). A finished checkpoint is not run again (Invalid: use --restart or another --out).
+#ifndef YARDSTICK_BURNIN_BURNIN_H_
+#define YARDSTICK_BURNIN_BURNIN_H_
+
+#include <functional>
+#include <string>
+
+#include "burnin/load.h"
+#include "comm/communicator.h"
+#include "core/report.h"
+#include "core/status.h"
+#include "host/host.h"
+
+namespace ys::burnin {
+
+struct BurninOptions {
+  Profile profile = Profile::kMixed;
+  double duration_s = 0;
+  double cycle_s = 1;                 // load per cycle
+  double checkpoint_interval_s = 60;
+  double temp_threshold_c = 2;
+  double drift_threshold = 0.05;
+  Device device = Device::kAuto;
+  std::string out_dir;                // rank 0: checkpoint, heartbeat, run.json
+  bool restart = false;               // ignore (replace) a checkpoint in out_dir
+  std::string nvml_state;             // a recorded state or timeline (tests)
+  std::string kmsg_path;
+  int gemm_n = 0;                     // test sizes (load.h)
+  uint64_t stream_bytes = 0;
+  uint64_t allreduce_bytes = 0;
+  // Rank 0, after every checkpoint: a line for the terminal ("checkpoint at 60 s of 120 s").
+  std::function<void(const std::string&)> progress;
+};
+
+struct BurninRun {
+  RunDocument doc;          // command "burnin", checks = [burnin.<profile>], burnin set
+  bool stopped = false;     // ended by a signal before the duration (resumable)
+  std::string stop_reason;  // "signal 15"
+};
+
+// Every rank calls it; rank 0's result holds the document (other ranks get an empty one).
+// Errors: bad options, a checkpoint that does not match or parse, a profile that cannot run here
+// (every rank gets the same).
+Result<BurninRun> RunBurnin(const BurninOptions& options, comm::Communicator& comm,
+                            const host::Host& host);
+
+}  // namespace ys::burnin
+
+#endif  // YARDSTICK_BURNIN_BURNIN_H_
