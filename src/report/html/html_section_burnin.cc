@@ -55,7 +55,7 @@ std::string Headline(const BurninReport& r) {
       fmt::format("temperature more than {} °C from steady; a window's rate more than {:.1f}% "
                   "below its baseline",
                   FormatValue(r.temp_threshold_c), r.drift_threshold * 100));
-  row("MTBF", MtbfText(r));
+  row("reliability", MtbfText(r));
   row("availability", FormatAvailability(r.availability) + " (load-time weighted, all entities)");
   row("nodes, entities", fmt::format("{}, {}", r.nodes.size(), r.entities.size()));
   row("telemetry", r.telemetry_source.empty() ? "-" : r.telemetry_source);
