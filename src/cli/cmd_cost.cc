@@ -18,6 +18,8 @@
 #include "core/report_json.h"
 #include "cost/cost_model.h"
 #include "cost/price_model.h"
+#include "cost/throughput.h"
+#include "report/html/validation_view.h"
 
 namespace ys::cli {
 namespace {
@@ -29,99 +31,31 @@ struct CostArgs {
   bool json = false;
 };
 
-struct Throughput {
-  double tokens_per_s_per_gpu = 0;
-  std::string source;           // "proxy.llama3.1_8b in run.json", "--tokens-per-s-per-gpu"
-  std::optional<double> score;  // from a validation document
-  std::optional<int> gpus;      // from a validation document
-};
-
-// proxy.<model>.tokens_per_s_per_gpu among a run document's measurements (top level and per
-// benchmark); --workload picks one model when there are several.
-Result<Throughput> FromRun(const std::string& path, const std::string& workload) {
+// The workload to cost: a run document's proxy measurement or a validation document's workload
+// (read by the report's reader), through the same extraction the report's Cost section uses.
+Result<cost::WorkloadThroughput> FromRun(const std::string& path, const std::string& workload) {
   auto j = ReadJsonFile(path);
   if (!j.ok()) return j.status();
-  std::vector<std::pair<std::string, double>> found;
-  auto scan = [&](const nlohmann::json& ms) {
-    if (!ms.is_array()) return;
-    for (const auto& m : ms) {
-      if (!m.is_object() || !m.contains("name") || !m["name"].is_string()) continue;
-      std::string name = m["name"];
-      const std::string suffix = ".tokens_per_s_per_gpu";
-      if (name.rfind("proxy.", 0) != 0 || name.size() <= suffix.size() ||
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-        continue;
-      if (!m.contains("value") || !m["value"].is_number()) continue;
-      found.emplace_back(name.substr(6, name.size() - 6 - suffix.size()), m["value"].get<double>());
-    }
-  };
-  if (j->is_object()) {
-    if (j->contains("measurements")) scan((*j)["measurements"]);
-    if (j->contains("benchmarks") && (*j)["benchmarks"].is_array())
-      for (const auto& b : (*j)["benchmarks"])
-        if (b.is_object() && b.contains("measurements")) scan(b["measurements"]);
-  }
-  std::string names;
-  for (const auto& [n, v] : found) {
-    if (!workload.empty() && (n == workload || "proxy." + n == workload))
-      return Throughput{v, "proxy." + n + " in " + path, std::nullopt, std::nullopt};
-    names += (names.empty() ? "" : ", ") + n;
-  }
-  if (found.empty())
+  auto doc = RunDocumentFromJson(*j);
+  if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
+  auto found = cost::RunThroughputs(*doc, path);
+  if (found.empty()) {
     return Status::Invalid(path +
                            ": no proxy.<model>.tokens_per_s_per_gpu measurement (run a proxy "
                            "workload, or give --tokens-per-s-per-gpu)");
-  if (!workload.empty())
-    return Status::Invalid(path + ": no proxy measurement for --workload " + workload +
-                           " (present: " + names + ")");
-  if (found.size() > 1)
-    return Status::Invalid(path + ": several proxy measurements (" + names +
-                           "): choose one with --workload");
-  return Throughput{found[0].second, "proxy." + found[0].first + " in " + path, std::nullopt,
-                    std::nullopt};
+  }
+  return cost::PickWorkload(found, workload, path);
 }
 
-// workloads[].tokens_per_s_per_gpu (and score, gpus) of a validation document.
-Result<Throughput> FromValidation(const std::string& path, const std::string& workload) {
+Result<cost::WorkloadThroughput> FromValidation(const std::string& path,
+                                                const std::string& workload) {
   auto j = ReadJsonFile(path);
   if (!j.ok()) return j.status();
-  if (!j->is_object() || !j->contains("workloads") || !(*j)["workloads"].is_array())
-    return Status::Invalid(path +
-                           ": workloads: expected an array (a validation document, \"kind\": "
-                           "\"yardstick-validation\")");
-  std::vector<const nlohmann::json*> usable;
-  std::string names;
-  const auto& ws = (*j)["workloads"];
-  for (size_t i = 0; i < ws.size(); ++i) {
-    const auto& w = ws[i];
-    if (!w.is_object() || !w.contains("id") || !w["id"].is_string()) continue;
-    bool has = w.contains("tokens_per_s_per_gpu") && w["tokens_per_s_per_gpu"].is_number();
-    if (!workload.empty() && w["id"] == workload) {
-      if (!has)
-        return Status::Invalid(
-            path + ": workloads[" + std::to_string(i) + "] (" + workload +
-            "): tokens_per_s_per_gpu: expected a number (the workload was not measured)");
-      usable = {&w};
-      break;
-    }
-    if (has) {
-      usable.push_back(&w);
-      names += (names.empty() ? "" : ", ") + w["id"].get<std::string>();
-    }
-  }
-  if (!workload.empty() && (usable.size() != 1 || (*usable[0])["id"] != workload))
-    return Status::Invalid(path + ": no workload " + workload +
-                           " with tokens_per_s_per_gpu (present: " + names + ")");
-  if (usable.empty()) return Status::Invalid(path + ": no workload with tokens_per_s_per_gpu");
-  if (usable.size() > 1)
-    return Status::Invalid(path + ": several workloads (" + names +
-                           "): choose one with --workload");
-  const auto& w = *usable[0];
-  Throughput t{w["tokens_per_s_per_gpu"].get<double>(), w["id"].get<std::string>() + " in " + path,
-               std::nullopt, std::nullopt};
-  if (w.contains("score") && w["score"].is_number()) t.score = w["score"].get<double>();
-  if (w.contains("gpus") && w["gpus"].is_number_integer()) t.gpus = w["gpus"].get<int>();
-  return t;
+  auto v = report::html::ValidationViewFromJson(*j, path);
+  if (!v.ok()) return v.status();
+  auto found = report::html::ValidationThroughputs(*v, path);
+  if (found.empty()) return Status::Invalid(path + ": no workload with tokens_per_s_per_gpu");
+  return cost::PickWorkload(found, workload, path);
 }
 
 nlohmann::ordered_json ToJson(const cost::TrainingCost& c) {
@@ -158,43 +92,29 @@ int Run(const CostArgs& a) {
   };
   auto prices = cost::LoadPriceModel(a.prices);
   if (!prices.ok()) return fail(prices.status());
-  Result<Throughput> t = Throughput{};
+  Result<cost::WorkloadThroughput> t = cost::WorkloadThroughput{};
   if (!a.run.empty())
     t = FromRun(a.run, a.workload);
   else if (!a.validation.empty())
     t = FromValidation(a.validation, a.workload);
   else
-    t = Throughput{*a.tps, "--tokens-per-s-per-gpu", std::nullopt, std::nullopt};
+    t = cost::WorkloadThroughput{.source = "--tokens-per-s-per-gpu",
+                                 .tokens_per_s_per_gpu = *a.tps};
   if (!t.ok()) return fail(t.status());
-  if (!(t->tokens_per_s_per_gpu > 0))
-    return fail(Status::Invalid(t->source + ": tokens/s/GPU " +
-                                std::to_string(t->tokens_per_s_per_gpu) + ": expected > 0"));
   auto tokens = cost::ParseTokenCount(a.tokens);
   if (!tokens.ok()) return fail(Status::Invalid("--tokens: " + tokens.status().message()));
-  int gpus = a.gpus ? *a.gpus : (t->gpus ? *t->gpus : 8);
-  if (gpus <= 0) return fail(Status::Invalid("--gpus: expected a whole number > 0"));
+  if (a.reference_tps && !(*a.reference_tps > 0))
+    return fail(Status::Invalid("--reference-tokens-per-s: expected a number > 0"));
+  // The gap: an explicit reference throughput, else the validation's score.
+  auto c = cost::CostOfWorkload(*prices, *t, a.gpus, *tokens, a.reference_tps);
+  if (!c.ok()) return fail(c.status());
 
   const std::string& cur = prices->currency;
-  double blended = cost::BlendedPricePerGpuHour(*prices);
-  auto per_m = cost::CostPerMillionTokens(blended, t->tokens_per_s_per_gpu);
-  if (!per_m.ok()) return fail(per_m.status());
-  auto train = cost::CostToTrain(*prices, t->tokens_per_s_per_gpu, gpus, *tokens);
-  if (!train.ok()) return fail(train.status());
-
-  // The gap: an explicit reference throughput, else the validation's score.
-  std::optional<cost::GapCost> gap;
-  double ref = 0;
-  if (a.reference_tps)
-    ref = *a.reference_tps;
-  else if (t->score && *t->score > 0)
-    ref = t->tokens_per_s_per_gpu / *t->score;
-  if (ref > 0) {
-    auto g = cost::CostOfGap(*prices, t->tokens_per_s_per_gpu, ref, gpus, *tokens);
-    if (!g.ok()) return fail(g.status());
-    gap = *g;
-  } else if (a.reference_tps) {
-    return fail(Status::Invalid("--reference-tokens-per-s: expected a number > 0"));
-  }
+  const double blended = cost::BlendedPricePerGpuHour(*prices);
+  const int gpus = c->training.gpus;
+  const cost::TrainingCost& train = c->training;
+  const std::optional<cost::GapCost>& gap = c->gap;
+  const double ref = c->reference_tokens_per_s_per_gpu.value_or(0);
 
   std::optional<cost::Comparison> cmp;
   std::optional<cost::PriceModel> other;
@@ -207,10 +127,10 @@ int Run(const CostArgs& a) {
       na += " (a)";
       nb += " (b)";
     }
-    auto c = cost::CompareProfiles({na, *prices, t->tokens_per_s_per_gpu},
-                                   {nb, *p2, *a.compare_tps}, gpus, *tokens);
-    if (!c.ok()) return fail(c.status());
-    cmp = *c;
+    auto compared = cost::CompareProfiles({na, *prices, t->tokens_per_s_per_gpu},
+                                          {nb, *p2, *a.compare_tps}, gpus, *tokens);
+    if (!compared.ok()) return fail(compared.status());
+    cmp = *compared;
   }
 
   if (a.json) {
@@ -220,8 +140,8 @@ int Run(const CostArgs& a) {
                    {"currency", cur},
                    {"blended_per_gpu_hour", blended}};
     j["throughput"] = {{"tokens_per_s_per_gpu", t->tokens_per_s_per_gpu}, {"source", t->source}};
-    j["cost_per_million_tokens"] = *per_m;
-    j["training"] = ToJson(*train);
+    j["cost_per_million_tokens"] = c->per_million_tokens;
+    j["training"] = ToJson(train);
     if (gap) {
       j["gap"] = {{"score", gap->score},
                   {"reference_tokens_per_s_per_gpu", ref},
@@ -254,15 +174,15 @@ int Run(const CostArgs& a) {
                                         prices->on_demand_share * 100, prices->reserved_share * 100,
                                         prices->spot_share * 100));
   row("tokens/s/GPU", fmt::format("{:.1f} ({})", t->tokens_per_s_per_gpu, t->source));
-  row("per million tokens", fmt::format("{:.4f} {}", *per_m, cur));
+  row("per million tokens", fmt::format("{:.4f} {}", c->per_million_tokens, cur));
   row("token budget", fmt::format("{:.4g} tokens on {} GPUs", *tokens, gpus));
   row("wall time",
-      fmt::format("{:.2f} days ({} billed minutes)", train->wall_days, train->billed_minutes));
-  row("compute", Money(train->compute_cost, cur) +
-                     fmt::format(" ({:.0f} GPU-hours)", train->gpu_hours_billed));
-  row("storage", Money(train->storage_cost, cur));
-  row("network", Money(train->network_cost, cur));
-  row("total", Money(train->total_cost, cur));
+      fmt::format("{:.2f} days ({} billed minutes)", train.wall_days, train.billed_minutes));
+  row("compute", Money(train.compute_cost, cur) +
+                     fmt::format(" ({:.0f} GPU-hours)", train.gpu_hours_billed));
+  row("storage", Money(train.storage_cost, cur));
+  row("network", Money(train.network_cost, cur));
+  row("total", Money(train.total_cost, cur));
   if (gap) {
     row("gap to reference",
         fmt::format("at {:.1f}% of reference ({:.1f} tokens/s/GPU) it costs {:.1f}% more: {}",

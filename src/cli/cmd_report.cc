@@ -1,11 +1,16 @@
-// `yardstick report RUN -o report.html [--chartjs FILE]`: one self-contained HTML page from a run
-// document, a validation document, a run directory or an archive (report/html/report_input.h).
-// Exit 0 when the page is written, 2 when an input cannot be read or the page cannot be written.
+// `yardstick report RUN -o report.html [--chartjs FILE] [--prices FILE [--tokens 15T] [--gpus N]]`:
+// one self-contained HTML page from a run document, a validation document, a run directory or
+// an archive (report/html/report_input.h); with --prices, a Cost section prices the measured
+// throughput (cost/throughput.h). Exit 0 when the page is written, 2 when an input cannot be
+// read (the prices, the token budget) or the page cannot be written.
 #include <iostream>
+#include <optional>
 
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "cost/cost_model.h"
+#include "cost/price_model.h"
 #include "report/html/html_report.h"
 #include "report/html/report_input.h"
 #include "report/output.h"
@@ -15,7 +20,26 @@ namespace {
 
 struct ReportArgs {
   std::string input, output, chartjs = report::html::kDefaultChartJs;
+  std::string prices;
+  std::optional<std::string> tokens;  // default 1T
+  std::optional<int> gpus;
 };
+
+// The Cost section's request from --prices, --tokens and --gpus; errors name the file or option.
+Result<report::html::CostRequest> CostRequestOf(const ReportArgs& a) {
+  report::html::CostRequest c;
+  auto prices = cost::LoadPriceModel(a.prices);
+  if (!prices.ok()) return prices.status();
+  c.prices = std::move(*prices);
+  c.prices_path = a.prices;
+  c.tokens_text = a.tokens.value_or("1T");
+  auto tokens = cost::ParseTokenCount(c.tokens_text);
+  if (!tokens.ok()) return Status::Invalid("--tokens: " + tokens.status().message());
+  c.tokens = *tokens;
+  if (a.gpus && *a.gpus <= 0) return Status::Invalid("--gpus: expected a whole number > 0");
+  c.gpus = a.gpus;
+  return c;
+}
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ReportArgs>();
@@ -27,7 +51,27 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--chartjs", a->chartjs,
                  "Chart.js (UMD build) to inline; default: Debian's libjs-chart.js")
       ->capture_default_str();
+  sub.add_option("--prices", a->prices,
+                 "A price model (TOML; see examples/prices.toml): adds a Cost section pricing the "
+                 "measured tokens/s/GPU");
+  sub.add_option("--tokens", a->tokens,
+                 "Token budget for the Cost section: 15T, 300B, 2.5e12 (default 1T)");
+  sub.add_option("--gpus", a->gpus,
+                 "GPUs training, for the Cost section (default: each workload's own, else 8)");
   return [a] {
+    if (a->prices.empty() && (a->gpus || a->tokens)) {
+      Log(LogLevel::kError, "report: --tokens and --gpus price the run: they need --prices");
+      return kExitUsage;
+    }
+    std::optional<report::html::CostRequest> cost;
+    if (!a->prices.empty()) {
+      auto c = CostRequestOf(*a);
+      if (!c.ok()) {
+        Log(LogLevel::kError, "{}", c.status().message());
+        return kExitCannotRun;
+      }
+      cost = std::move(*c);
+    }
     auto chartjs = report::html::ReadChartJs(a->chartjs);
     if (!chartjs.ok()) {
       Log(LogLevel::kError, "{}", chartjs.status().message());
@@ -38,6 +82,7 @@ Action Setup(CLI::App& sub) {
       Log(LogLevel::kError, "{}", in.status().message());
       return kExitCannotRun;
     }
+    in->cost = std::move(cost);
     std::string page = report::html::BuildHtmlReport(*in, *chartjs);
     if (Status s = report::WriteFileAtomic(a->output, page); !s.ok()) {
       Log(LogLevel::kError, "{}", s.message());

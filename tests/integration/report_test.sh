@@ -3,8 +3,8 @@
 # validation, a diagnosis) rendered to one HTML file, opened in headless Chromium without a
 # network; every chart must have drawn, the page must have logged no error, and the page must
 # reference nothing outside itself. A screenshot is taken and kept when REPORT_SCREENSHOT names
-# a path. Also: a hostile hostname and finding message stay text; bad inputs exit 2 with the
-# file named.
+# a path. Also: a hostile hostname and finding message stay text; --prices adds a Cost section;
+# bad inputs exit 2 with the file named.
 bin=$1 src=$2
 source "$src/tests/integration/lib.sh"
 fixture=$src/tests/fixtures/runs/report-3node
@@ -88,6 +88,18 @@ else
   echo "FAIL: screenshot missing or trivial ($size bytes)"; fails=$((fails + 1))
 fi
 [ -n "$REPORT_SCREENSHOT" ] && cp "$tmp/report.png" "$REPORT_SCREENSHOT"
+
+# With a price model: a Cost section (no chart of its own), every chart still drawn.
+expect_rc 0 "report with --prices" -- "$bin" report "$fixture" -o "$tmp/cost.html" --prices "$src/examples/prices.toml" --tokens 15T
+browse "$tmp/cost.html" "$tmp/cost-dom.html"
+charts_drew "$tmp/cost-dom.html" "report with prices"
+expect_in "$tmp/cost-dom.html" '<section id="cost">' "the cost section"
+expect_in "$tmp/cost-dom.html" "blended 2.25 USD/GPU-h" "the blended price"
+expect_in "$tmp/cost-dom.html" "gpt_oss_120b_bf16 in" "a validated workload priced"
+expect_not_in "$tmp/dom.html" '<section id="cost">' "no cost section without --prices"
+expect_not_in "$tmp/dom.html" '<section id="burnin">' "no burn-in section for a run that is not one"
+expect_rc 2 "bad price model" -- "$bin" report "$fixture" -o "$tmp/x.html" --prices "$tmp/no-prices.toml"
+expect_in "$tmp/err" "$tmp/no-prices.toml" "the price model named"
 
 # HTML injection from a hostname and a finding message stays text.
 python3 - "$fixture/run.json" "$tmp/evil.json" <<'PY'

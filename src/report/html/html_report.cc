@@ -26,6 +26,8 @@ table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px soli
 th{background:#f4f4f4}tr.fail td:first-child{color:#b00}tr.pass td:first-child{color:#060}
 .heat td{text-align:right}.heat td:first-child{text-align:left}.scroll{overflow-x:auto}
 code{font-size:12px;white-space:pre-wrap}.caption{font-size:12px;color:#444;margin:2px 0 8px}
+.alert{padding:8px 12px;margin:8px 0;border:2px solid #d62728;border-radius:6px;background:#fde8e8;color:#b00;font-weight:bold}
+tr.unstable td{background:#fff0f0}td.num{text-align:right}
 )css";
 
 // Runs first in <body>, before Chart.js: records every error where a test can read it.
@@ -87,6 +89,8 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
   sections.push_back(CollectivesSection(in, ids));
   sections.push_back(PeakRatesSection(in, ids));
   sections.push_back(StepTimesSection(in, ids));
+  if (auto burnin = BurninSection(in, ids)) sections.push_back(std::move(*burnin));
+  if (auto cost = CostSection(in)) sections.push_back(std::move(*cost));
   sections.push_back(FleetSection(in));
   sections.push_back(FindingsSection(in));
   sections.push_back(VersionsSection(in));

@@ -2,6 +2,11 @@
 // it gives back (HtmlSection: escaped markup plus Chart.js configurations), and the helpers the
 // sections share. Each section is one file, html_section_<name>.cc; html_report.cc calls them in
 // order. A section never draws an empty chart: with no data it says so in one line.
+//
+// Every section about what any run may measure is always on the page (saying so in one line
+// when the run measured none of it). The sections about what only some invocations produce, a
+// burn-in (`yardstick burnin`) and a cost (`--prices`), return nullopt without it and are left
+// off the page and its navigation.
 #ifndef YARDSTICK_REPORT_HTML_HTML_SECTION_H_
 #define YARDSTICK_REPORT_HTML_HTML_SECTION_H_
 
@@ -13,9 +18,20 @@
 #include <vector>
 
 #include "core/report.h"
+#include "cost/price_model.h"
 #include "report/html/validation_view.h"
 
 namespace ys::report::html {
+
+// `yardstick report --prices FILE [--tokens N] [--gpus N]`: what the Cost section prices the
+// measured throughput with (cost/throughput.h does the arithmetic).
+struct CostRequest {
+  cost::PriceModel prices;
+  std::string prices_path;
+  double tokens = 1e12;
+  std::string tokens_text = "1T";  // as the operator wrote it
+  std::optional<int> gpus;         // unset: each workload's own GPUs, else cost::kDefaultGpus
+};
 
 // Everything a report is drawn from. Either document may be absent, not both.
 struct ReportInput {
@@ -25,6 +41,7 @@ struct ReportInput {
   // The run's diagnosis and a diagnosis.json beside it, merged and ranked by expected recovery.
   std::vector<Diagnosis> diagnosis;
   std::vector<std::string> notes;  // about the input itself (archive integrity)
+  std::optional<CostRequest> cost;  // without it there is no Cost section
 };
 
 // One chart: the canvas it draws on and its Chart.js configuration (type, data, options), plain
@@ -79,6 +96,8 @@ HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids);
 HtmlSection CollectivesSection(const ReportInput& in, ChartIds& ids);
 HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids);
 HtmlSection StepTimesSection(const ReportInput& in, ChartIds& ids);
+std::optional<HtmlSection> BurninSection(const ReportInput& in, ChartIds& ids);
+std::optional<HtmlSection> CostSection(const ReportInput& in);
 HtmlSection FleetSection(const ReportInput& in);
 HtmlSection FindingsSection(const ReportInput& in);
 HtmlSection VersionsSection(const ReportInput& in);

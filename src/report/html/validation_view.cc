@@ -89,6 +89,15 @@ Result<ValidationView> ValidationViewFromJson(const nlohmann::json& j, const std
       row.reason = w["reason"].get<std::string>();
     YS_RETURN_IF_ERROR(GetOptionalNumber(w, "score", where, at, row.score));
     YS_RETURN_IF_ERROR(GetOptionalNumber(w, "mfu", where, at, row.mfu));
+    YS_RETURN_IF_ERROR(
+        GetOptionalNumber(w, "tokens_per_s_per_gpu", where, at, row.tokens_per_s_per_gpu));
+    if (w.contains("gpus") && !w["gpus"].is_null()) {
+      if (!w["gpus"].is_number_integer() || w["gpus"].get<int64_t>() <= 0 ||
+          w["gpus"].get<int64_t>() > 1000000000) {
+        return Wrong(where, at + "gpus", "a whole number > 0 or null");
+      }
+      row.gpus = static_cast<int>(w["gpus"].get<int64_t>());
+    }
     if (w.contains("step_times_s") && !w["step_times_s"].is_null()) {
       if (!w["step_times_s"].is_array())
         return Wrong(where, at + "step_times_s", "an array of seconds");
@@ -104,6 +113,17 @@ Result<ValidationView> ValidationViewFromJson(const nlohmann::json& j, const std
     v.workloads.push_back(std::move(row));
   }
   return v;
+}
+
+std::vector<cost::WorkloadThroughput> ValidationThroughputs(const ValidationView& v,
+                                                            const std::string& where) {
+  std::vector<cost::WorkloadThroughput> out;
+  for (const ValidationWorkload& w : v.workloads) {
+    if (!w.tokens_per_s_per_gpu) continue;
+    out.push_back(
+        cost::ValidatedWorkloadThroughput(w.id, *w.tokens_per_s_per_gpu, w.score, w.gpus, where));
+  }
+  return out;
 }
 
 }  // namespace ys::report::html

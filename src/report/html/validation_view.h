@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "cost/throughput.h"
 
 namespace ys::report::html {
 
@@ -19,6 +20,8 @@ struct ValidationWorkload {
   std::string reason;
   std::optional<double> score;  // measured / reference; absent when no reference or no run
   std::optional<double> mfu;
+  std::optional<double> tokens_per_s_per_gpu;  // absent when the workload was not measured
+  std::optional<int> gpus;
   std::vector<double> step_times_s;
 };
 
@@ -34,6 +37,11 @@ bool IsValidationDocument(const nlohmann::json& j);
 
 // `where` names the document in errors ("run/validation.json").
 Result<ValidationView> ValidationViewFromJson(const nlohmann::json& j, const std::string& where);
+
+// The measured workloads' throughput, GPUs and score, in document order, for the cost arithmetic
+// (`yardstick cost --validation` and the report's Cost section). `where` names the document.
+std::vector<cost::WorkloadThroughput> ValidationThroughputs(const ValidationView& v,
+                                                            const std::string& where);
 
 }  // namespace ys::report::html
 

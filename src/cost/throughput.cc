@@ -1,0 +1,106 @@
+#include "cost/throughput.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace ys::cost {
+namespace {
+
+constexpr std::string_view kProxyPrefix = "proxy.";
+constexpr std::string_view kTpsSuffix = ".tokens_per_s_per_gpu";
+
+void ScanProxies(const std::vector<Measurement>& ms, const std::string& where,
+                 std::vector<WorkloadThroughput>& out) {
+  for (const Measurement& m : ms) {
+    const std::string& n = m.name;
+    if (n.size() <= kProxyPrefix.size() + kTpsSuffix.size() || n.rfind(kProxyPrefix, 0) != 0 ||
+        n.compare(n.size() - kTpsSuffix.size(), kTpsSuffix.size(), kTpsSuffix) != 0) {
+      continue;
+    }
+    if (!std::isfinite(m.value)) continue;
+    std::string model =
+        n.substr(kProxyPrefix.size(), n.size() - kProxyPrefix.size() - kTpsSuffix.size());
+    out.push_back({.workload = model,
+                   .source = "proxy." + model + " in " + where,
+                   .tokens_per_s_per_gpu = m.value});
+  }
+}
+
+}  // namespace
+
+std::optional<double> WorkloadThroughput::ReferenceTokensPerSPerGpu() const {
+  if (!score || !(*score > 0)) return std::nullopt;
+  return tokens_per_s_per_gpu / *score;
+}
+
+std::vector<WorkloadThroughput> RunThroughputs(const RunDocument& doc, const std::string& where) {
+  std::vector<WorkloadThroughput> out;
+  ScanProxies(doc.measurements, where, out);
+  for (const BenchmarkResult& b : doc.benchmarks) ScanProxies(b.measurements, where, out);
+  return out;
+}
+
+WorkloadThroughput ValidatedWorkloadThroughput(const std::string& id, double tokens_per_s_per_gpu,
+                                               std::optional<double> score,
+                                               std::optional<int> gpus, const std::string& where) {
+  return {.workload = id,
+          .source = id + " in " + where,
+          .tokens_per_s_per_gpu = tokens_per_s_per_gpu,
+          .score = score,
+          .gpus = gpus};
+}
+
+Result<WorkloadThroughput> PickWorkload(const std::vector<WorkloadThroughput>& found,
+                                        const std::string& workload, const std::string& where) {
+  std::string names;
+  for (const WorkloadThroughput& t : found) {
+    if (!workload.empty() && (t.workload == workload || "proxy." + t.workload == workload)) {
+      return t;
+    }
+    names += (names.empty() ? "" : ", ") + t.workload;
+  }
+  if (found.empty()) return Status::Invalid(where + ": no workload with a measured tokens/s/GPU");
+  if (!workload.empty()) {
+    return Status::Invalid(where + ": no measured tokens/s/GPU for --workload " + workload +
+                           " (present: " + names + ")");
+  }
+  if (found.size() > 1) {
+    return Status::Invalid(where + ": several workloads (" + names +
+                           "): choose one with --workload");
+  }
+  return found[0];
+}
+
+Result<WorkloadCost> CostOfWorkload(const PriceModel& prices, const WorkloadThroughput& t,
+                                    std::optional<int> gpus, double tokens,
+                                    std::optional<double> reference) {
+  if (!(t.tokens_per_s_per_gpu > 0)) {
+    return Status::Invalid(
+        fmt::format("{}: tokens/s/GPU {}: expected > 0", t.source, t.tokens_per_s_per_gpu));
+  }
+  int n = gpus ? *gpus : t.gpus.value_or(kDefaultGpus);
+  if (n <= 0) return Status::Invalid("--gpus: expected a whole number > 0");
+  WorkloadCost c{.throughput = t};
+  auto per_m = CostPerMillionTokens(BlendedPricePerGpuHour(prices), t.tokens_per_s_per_gpu);
+  if (!per_m.ok()) return per_m.status();
+  c.per_million_tokens = *per_m;
+  auto train = CostToTrain(prices, t.tokens_per_s_per_gpu, n, tokens);
+  if (!train.ok()) return train.status();
+  c.training = *train;
+  if (reference) {
+    if (!(*reference > 0)) return Status::Invalid("reference tokens/s/GPU: expected > 0");
+    c.reference_tokens_per_s_per_gpu = reference;
+  } else {
+    c.reference_tokens_per_s_per_gpu = t.ReferenceTokensPerSPerGpu();
+  }
+  if (c.reference_tokens_per_s_per_gpu) {
+    auto g = CostOfGap(prices, t.tokens_per_s_per_gpu, *c.reference_tokens_per_s_per_gpu, n,
+                       tokens);
+    if (!g.ok()) return g.status();
+    c.gap = *g;
+  }
+  return c;
+}
+
+}  // namespace ys::cost

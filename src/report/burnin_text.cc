@@ -1,0 +1,83 @@
+#include "report/burnin_text.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+namespace ys::report {
+
+std::string FormatLoadTime(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "-";
+  auto total = static_cast<int64_t>(std::llround(seconds));
+  return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+}
+
+std::string MtbfText(const BurninReport& r) {
+  if (!r.mtbf_h || r.faults.empty()) {
+    return fmt::format("no fault in {:.1f} entity-hours (no MTBF without a fault)", r.entity_hours);
+  }
+  return fmt::format("MTBF {:.1f} h ({:.1f} entity-hours, {} fault{})", *r.mtbf_h, r.entity_hours,
+                     r.faults.size(), r.faults.size() == 1 ? "" : "s");
+}
+
+std::string FormatAvailability(double availability) {
+  if (!std::isfinite(availability)) return "-";
+  return fmt::format("{:.2f}%", availability * 100);
+}
+
+std::optional<double> PercentOfBaseline(const BurninEntity& e, std::optional<double> value) {
+  if (!value || !e.perf_baseline || !(*e.perf_baseline > 0)) return std::nullopt;
+  return *value / *e.perf_baseline * 100;
+}
+
+std::string LoadTimeText(const BurninReport& r) {
+  return fmt::format("{} of {} ({})", FormatLoadTime(r.elapsed_s), FormatLoadTime(r.duration_s),
+                     r.complete ? "complete" : "incomplete");
+}
+
+BurninVerdict VerdictOf(const BurninReport& r) {
+  BurninVerdict v;
+  int fails = 0;
+  std::set<std::pair<std::string, std::string>> faulty;
+  for (const BurninFault& f : r.faults) {
+    fails += f.severity == Severity::kFail;
+    faulty.insert({f.node, f.entity});
+  }
+  int warns = static_cast<int>(r.faults.size()) - fails;
+  v.outcome = fails > 0 ? Outcome::kFail : warns > 0 ? Outcome::kWarn : Outcome::kPass;
+  if (!r.complete) v.outcome = std::max(v.outcome, Outcome::kWarn);
+
+  std::string label = OutcomeName(v.outcome);
+  for (char& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (r.faults.empty()) {
+    v.text = fmt::format("{}: no fault on {} entit{} in {} of load", label, r.entities.size(),
+                         r.entities.size() == 1 ? "y" : "ies", FormatLoadTime(r.elapsed_s));
+  } else {
+    v.text = fmt::format("{}: {} fault{} ({} fail, {} warn) on {} of {} entit{}", label,
+                         r.faults.size(), r.faults.size() == 1 ? "" : "s", fails, warns,
+                         faulty.size(), r.entities.size(), r.entities.size() == 1 ? "y" : "ies");
+  }
+  std::vector<std::string> unstable;
+  for (const BurninEntity& e : r.entities) {
+    if (!e.stable) unstable.push_back(e.entity + "@" + e.node);
+  }
+  constexpr size_t kNamed = 8;
+  if (!unstable.empty()) {
+    v.text += "; unstable: ";
+    for (size_t i = 0; i < unstable.size() && i < kNamed; ++i) {
+      v.text += (i ? ", " : "") + unstable[i];
+    }
+    if (unstable.size() > kNamed) v.text += fmt::format(" and {} more", unstable.size() - kNamed);
+  }
+  if (!r.complete) {
+    v.text += fmt::format("; incomplete: {} of {} of load", FormatLoadTime(r.elapsed_s),
+                          FormatLoadTime(r.duration_s));
+  }
+  if (!r.planted.empty()) v.text += "; planted faults: a test run";
+  return v;
+}
+
+}  // namespace ys::report

@@ -1,0 +1,248 @@
+// The burn-in (`yardstick burnin`, RunDocument::burnin): the headline (verdict, profile, load time
+// done and asked, cycles, MTBF, availability, telemetry source), a warning box when faults were
+// planted by a recorded timeline, the interruptions, the faults with their times, the nodes and
+// each entity's stability; then two charts over the windows: each entity's rate as % of its own
+// baseline, with the drift limit, and each entity's window maximum temperature, with its limit
+// (steady + threshold). Left off the page when the document is not a burn-in.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/burnin_report.h"
+#include "report/burnin_text.h"
+#include "report/html/html_section.h"
+#include "report/html/html_text.h"
+
+namespace ys::report::html {
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string Td(std::string_view text) { return "<td>" + EscapeHtml(text) + "</td>"; }
+std::string Num(std::string_view text) { return "<td class=\"num\">" + EscapeHtml(text) + "</td>"; }
+std::string Opt(const std::optional<double>& v, std::string_view suffix = "") {
+  return v ? FormatValue(*v) + std::string(suffix) : "-";
+}
+std::string Header(std::initializer_list<const char*> names) {
+  std::string h = "<tr>";
+  for (const char* n : names) h += "<th>" + EscapeHtml(n) + "</th>";
+  return h + "</tr>\n";
+}
+
+std::string Headline(const BurninReport& r) {
+  BurninVerdict v = VerdictOf(r);
+  std::string b;
+  if (!r.planted.empty()) {
+    b += "<div class=\"alert\" id=\"burnin-planted\">" + EscapeHtml(kPlantedWarning) + "<ul>";
+    for (const std::string& p : r.planted) b += "<li>" + EscapeHtml(p) + "</li>";
+    b += "</ul></div>\n";
+  }
+  const char* cls = v.outcome == Outcome::kPass ? "pass" : "fail";
+  b += "<table class=\"burnin-headline\">\n";
+  auto row = [&](std::string_view k, std::string_view val, const char* tr_class = nullptr) {
+    b += std::string("<tr") + (tr_class ? std::string(" class=\"") + tr_class + "\"" : "") +
+         "><th>" + EscapeHtml(k) + "</th>" + Td(val) + "</tr>\n";
+  };
+  row("verdict", v.text, cls);
+  row("profile", r.profile);
+  row("load time (h:mm:ss)", LoadTimeText(r));
+  row("cycles", fmt::format("{} cycles of {} s; windows of {}; checkpoint every {}", r.cycles,
+                            FormatValue(r.cycle_s), FormatLoadTime(r.window_s),
+                            FormatLoadTime(r.checkpoint_interval_s)));
+  row("steady state", fmt::format("after {} of warm-up; rate baseline over {}",
+                                  FormatLoadTime(r.warmup_s), FormatLoadTime(r.baseline_s)));
+  row("fault thresholds",
+      fmt::format("temperature more than {} °C from steady; a window's rate more than {:.1f}% "
+                  "below its baseline",
+                  FormatValue(r.temp_threshold_c), r.drift_threshold * 100));
+  row("reliability", MtbfText(r));
+  row("availability", FormatAvailability(r.availability) + " (load-time weighted, all entities)");
+  row("nodes, entities", fmt::format("{}, {}", r.nodes.size(), r.entities.size()));
+  row("telemetry", r.telemetry_source.empty() ? "-" : r.telemetry_source);
+  row("started", r.started_at.empty() ? "-" : r.started_at);
+  b += "</table>\n";
+  return b;
+}
+
+std::string Interruptions(const BurninReport& r) {
+  std::string b = "<h3>Interruptions</h3>\n";
+  if (r.interruptions.empty()) return b + EmptyNote("No interruption: the burn-in ran in one go.");
+  b += "<table>\n" +
+       Header({"load time", "stopped (UTC)", "resumed (UTC)", "gap", "how", "load redone"});
+  for (const BurninInterruption& i : r.interruptions) {
+    b += "<tr>" + Num(FormatLoadTime(i.at_s)) + Td(i.stopped_at) + Td(i.resumed_at) +
+         Num(FormatLoadTime(i.gap_s)) + Td(i.how) + Num(FormatLoadTime(i.redone_s)) + "</tr>\n";
+  }
+  return b + "</table>\n";
+}
+
+std::string Faults(const BurninReport& r) {
+  std::string b = "<h3>Faults</h3>\n";
+  if (r.faults.empty()) {
+    return b + EmptyNote(fmt::format("No fault in {} of load.", FormatLoadTime(r.elapsed_s)));
+  }
+  b += "<div class=\"scroll\"><table id=\"burnin-faults\">\n" +
+       Header({"load time", "UTC", "node", "entity", "kind", "severity", "message", "evidence",
+               "cleared"});
+  for (const BurninFault& f : r.faults) {
+    std::string evidence;
+    for (const auto& [k, v] : f.evidence) evidence += (evidence.empty() ? "" : "; ") + k + " = " + v;
+    b += std::string(f.severity == Severity::kFail ? "<tr class=\"fail\">" : "<tr>") +
+         Num(FormatLoadTime(f.at_s)) + Td(f.at) + Td(f.node) + Td(f.entity) + Td(f.kind) +
+         Td(SeverityName(f.severity)) + Td(f.message) + Td(evidence) +
+         Td(f.cleared_at_s ? "at " + FormatLoadTime(*f.cleared_at_s) : "still present") +
+         "</tr>\n";
+  }
+  return b + "</table></div>\n";
+}
+
+std::string Nodes(const BurninReport& r) {
+  std::string b = "<h3>Nodes</h3>\n";
+  if (r.nodes.empty()) return b + EmptyNote("No node recorded.");
+  b += "<table>\n" + Header({"node", "entities", "faults", "availability"});
+  for (const BurninNode& n : r.nodes) {
+    b += "<tr>" + Td(n.node) + Num(std::to_string(n.entities)) + Num(std::to_string(n.faults)) +
+         Num(FormatAvailability(n.availability)) + "</tr>\n";
+  }
+  return b + "</table>\n";
+}
+
+std::string Entities(const BurninReport& r) {
+  std::string b = "<h3>Stability per entity</h3>\n";
+  if (r.entities.empty()) return b + EmptyNote("No entity was loaded or watched.");
+  b += "<div class=\"scroll\"><table id=\"burnin-entities\">\n" +
+       Header({"node", "entity", "metric", "baseline", "median", "lowest window", "last window",
+               "iterations", "miscompares", "steady temp", "max deviation", "throttle events",
+               "faults", "availability", "stable", "note"});
+  for (const BurninEntity& e : r.entities) {
+    std::string unit = e.unit.empty() ? "" : " " + e.unit;
+    std::string last = Opt(e.perf_last_window, unit);
+    if (auto pct = PercentOfBaseline(e, e.perf_last_window)) {
+      last += fmt::format(" ({:.1f}% of baseline)", *pct);
+    }
+    b += std::string(e.stable ? "<tr>" : "<tr class=\"unstable\">") + Td(e.node) +
+         Td(e.entity) + Td(e.metric.empty() ? "watched, no load" : e.metric + unit) +
+         Num(Opt(e.perf_baseline, unit)) + Num(Opt(e.perf_median, unit)) +
+         Num(Opt(e.perf_min_window, unit)) + Num(last) +
+         Num(e.metric.empty() ? "-" : std::to_string(e.iterations)) +
+         Num(e.metric.empty() ? "-" : std::to_string(e.miscompares)) +
+         Num(Opt(e.temp_steady_c, " °C")) + Num(Opt(e.temp_max_dev_c, " °C")) +
+         Num(std::to_string(e.throttle_events)) + Num(std::to_string(e.faults)) +
+         Num(FormatAvailability(e.availability)) + Td(e.stable ? "yes" : "no") + Td(e.note) +
+         "</tr>\n";
+  }
+  return b + "</table></div>\n";
+}
+
+// The load-time axis in the unit that suits the run's length.
+struct TimeAxis {
+  double seconds_per_unit;
+  const char* name;
+};
+TimeAxis AxisFor(double span_s) {
+  if (span_s > 3 * 3600) return {3600, "h"};
+  if (span_s >= 600) return {60, "min"};
+  return {1, "s"};
+}
+
+oj Series(const std::string& label, oj data, const std::string& colour, bool dashed = false) {
+  oj d = {{"label", label},
+          {"data", std::move(data)},
+          {"showLine", true},
+          {"borderColor", colour},
+          {"backgroundColor", colour},
+          {"pointRadius", dashed ? 0 : 2}};
+  if (dashed) d["borderDash"] = {6, 4};
+  return d;
+}
+
+ChartSpec LineChart(const std::string& id, const std::string& title, const TimeAxis& axis,
+                    const std::string& y_title, oj datasets) {
+  oj options = ChartOptions(fmt::format("load time ({}, window start)", axis.name), y_title);
+  options["scales"]["y"]["beginAtZero"] = false;
+  options["plugins"]["title"] = {{"display", true}, {"text", title}};
+  return {.canvas_id = id,
+          .config = {{"type", "scatter"}, {"data", {{"datasets", std::move(datasets)}}},
+                     {"options", std::move(options)}}};
+}
+
+std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>& charts) {
+  std::string b = "<h3>Over load time</h3>\n";
+  double last_s = r.elapsed_s;
+  for (const BurninEntity& e : r.entities) {
+    for (const BurninWindow& w : e.windows) last_s = std::max(last_s, w.start_s);
+  }
+  TimeAxis axis = AxisFor(last_s);
+  auto x = [&](double s) { return s / axis.seconds_per_unit; };
+
+  oj rate = oj::array(), temp = oj::array();
+  for (size_t i = 0; i < r.entities.size(); ++i) {
+    const BurninEntity& e = r.entities[i];
+    std::string label = e.entity + "@" + e.node;
+    oj rate_points = oj::array(), temp_points = oj::array();
+    bool any_rate = false, any_temp = false;
+    for (const BurninWindow& w : e.windows) {
+      auto pct = PercentOfBaseline(e, w.perf);
+      rate_points.push_back({{"x", x(w.start_s)}, {"y", pct ? oj(*pct) : oj(nullptr)}});
+      any_rate |= pct.has_value();
+      temp_points.push_back(
+          {{"x", x(w.start_s)}, {"y", w.temp_max_c ? oj(*w.temp_max_c) : oj(nullptr)}});
+      any_temp |= w.temp_max_c.has_value();
+    }
+    if (any_rate) rate.push_back(Series(label, std::move(rate_points), SeriesColour(i)));
+    if (any_temp) {
+      temp.push_back(Series(label, std::move(temp_points), SeriesColour(i)));
+      if (e.temp_steady_c) {
+        double limit = *e.temp_steady_c + r.temp_threshold_c;
+        temp.push_back(Series(fmt::format("{} limit {} °C", label, FormatValue(limit)),
+                              oj::array({{{"x", 0}, {"y", limit}}, {{"x", x(last_s)}, {"y", limit}}}),
+                              SeriesColour(i), /*dashed=*/true));
+      }
+    }
+  }
+  if (rate.empty()) {
+    b += EmptyNote("No rate chart: no window carries a rate against a baseline.");
+  } else {
+    double limit = 100 * (1 - r.drift_threshold);
+    rate.push_back(Series(fmt::format("drift limit {:.1f}%", limit),
+                          oj::array({{{"x", 0}, {"y", limit}}, {{"x", x(last_s)}, {"y", limit}}}),
+                          "#d62728", /*dashed=*/true));
+    ChartSpec c = LineChart(ids.Next(), "Rate as % of each entity's baseline", axis,
+                            "% of baseline", std::move(rate));
+    b += CanvasHtml(c.canvas_id, "burn-in rate as percent of baseline over load time", true) +
+         "<p class=\"caption\">" +
+         EscapeHtml(fmt::format("Each point is a window's median rate ÷ the entity's baseline "
+                                "(its first {} of steady load); a fault when a window falls "
+                                "below the dashed line.",
+                                FormatLoadTime(r.baseline_s))) +
+         "</p>\n";
+    charts.push_back(std::move(c));
+  }
+  if (temp.empty()) {
+    b += EmptyNote("No temperature chart: no window carries a temperature reading.");
+  } else {
+    ChartSpec c = LineChart(ids.Next(), "Temperature, window maximum", axis, "°C", std::move(temp));
+    b += CanvasHtml(c.canvas_id, "burn-in window maximum temperature over load time", true) +
+         "<p class=\"caption\">" +
+         EscapeHtml(fmt::format("Each point is a window's highest reading; the dashed line of "
+                                "the same colour is the entity's limit, its steady temperature "
+                                "+ {} °C.",
+                                FormatValue(r.temp_threshold_c))) +
+         "</p>\n";
+    charts.push_back(std::move(c));
+  }
+  return b;
+}
+
+}  // namespace
+
+std::optional<HtmlSection> BurninSection(const ReportInput& in, ChartIds& ids) {
+  if (!in.run || !in.run->burnin) return std::nullopt;
+  const BurninReport& r = *in.run->burnin;
+  HtmlSection s{.id = "burnin", .title = "Burn-in"};
+  s.body = Headline(r) + Interruptions(r) + Faults(r) + Nodes(r) + Entities(r) +
+           Charts(r, ids, s.charts);
+  return s;
+}
+
+}  // namespace ys::report::html

@@ -1,0 +1,100 @@
+// Where the cost arithmetic's throughput comes from (a run's proxy measurements, a validated
+// workload and its score) and the per-workload cost both `yardstick cost` and the report use,
+// against hand-computed figures.
+#include "cost/throughput.h"
+
+#include <gtest/gtest.h>
+
+namespace ys::cost {
+namespace {
+
+// 2.50 per GPU-hour, all on demand.
+PriceModel Flat250() {
+  PriceModel p;
+  p.name = "flat";
+  p.on_demand_per_gpu_hour = 2.5;
+  p.on_demand_share = 1;
+  return p;
+}
+
+Measurement Tps(const std::string& model, double v) {
+  return {.name = "proxy." + model + ".tokens_per_s_per_gpu", .value = v, .unit = "tokens/s"};
+}
+
+TEST(CostThroughput, RunProxiesFromMeasurementsAndBenchmarks) {
+  RunDocument doc;
+  doc.measurements = {Tps("llama3.1_8b", 1011), {.name = "proxy.llama3.1_8b.step_time"}};
+  BenchmarkResult b;
+  b.measurements = {Tps("gpt_oss", 500), {.name = "proxy..tokens_per_s_per_gpu", .value = 1}};
+  doc.benchmarks = {b};
+  auto found = RunThroughputs(doc, "run.json");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].workload, "llama3.1_8b");
+  EXPECT_EQ(found[0].source, "proxy.llama3.1_8b in run.json");
+  EXPECT_DOUBLE_EQ(found[0].tokens_per_s_per_gpu, 1011);
+  EXPECT_FALSE(found[0].ReferenceTokensPerSPerGpu().has_value());
+  EXPECT_EQ(found[1].workload, "gpt_oss");
+}
+
+TEST(CostThroughput, PickWorkload) {
+  std::vector<WorkloadThroughput> found = {{.workload = "a", .tokens_per_s_per_gpu = 1},
+                                           {.workload = "b", .tokens_per_s_per_gpu = 2}};
+  auto several = PickWorkload(found, "", "v.json");
+  ASSERT_FALSE(several.ok());
+  EXPECT_EQ(several.status().message(), "v.json: several workloads (a, b): choose one with --workload");
+  auto b = PickWorkload(found, "proxy.b", "v.json");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->workload, "b");
+  auto missing = PickWorkload(found, "c", "v.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("--workload c (present: a, b)"), std::string::npos);
+  EXPECT_FALSE(PickWorkload({}, "", "v.json").ok());
+}
+
+TEST(CostThroughput, CostOfAValidatedWorkload) {
+  // 2.50 ÷ (10000 × 3600) × 1e6 = 0.069444 per million tokens. 15T on 512 GPUs: 2929687.5 s =
+  // 33.91 days, 48829 billed minutes, 48829 ÷ 60 × 512 × 2.50 = 1041685.33. At the reference
+  // (10000 ÷ 0.9): 43946 billed minutes, 937514.67; the gap 104170.67, 1/0.9 − 1 = 11.1%.
+  WorkloadThroughput t = ValidatedWorkloadThroughput("w", 10000, 0.9, 512, "validation.json");
+  EXPECT_EQ(t.source, "w in validation.json");
+  ASSERT_TRUE(t.ReferenceTokensPerSPerGpu().has_value());
+  EXPECT_NEAR(*t.ReferenceTokensPerSPerGpu(), 11111.111, 1e-3);
+  auto c = CostOfWorkload(Flat250(), t, std::nullopt, 15e12);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_NEAR(c->per_million_tokens, 0.0694444, 1e-6);
+  EXPECT_EQ(c->training.gpus, 512);
+  EXPECT_NEAR(c->training.wall_days, 33.9084, 1e-4);
+  EXPECT_EQ(c->training.billed_minutes, 48829);
+  EXPECT_NEAR(c->training.total_cost, 1041685.33, 0.01);
+  ASSERT_TRUE(c->gap.has_value());
+  EXPECT_NEAR(c->gap->extra_fraction, 0.1111111, 1e-6);
+  EXPECT_EQ(c->gap->at_reference.billed_minutes, 43946);
+  EXPECT_NEAR(c->gap->extra_cost, 104170.67, 0.01);
+}
+
+TEST(CostThroughput, GpusAndReferenceOverrides) {
+  WorkloadThroughput t{.workload = "p", .source = "proxy.p", .tokens_per_s_per_gpu = 10000};
+  auto c = CostOfWorkload(Flat250(), t, std::nullopt, 1e12);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->training.gpus, kDefaultGpus);
+  EXPECT_FALSE(c->gap.has_value());
+  auto with_ref = CostOfWorkload(Flat250(), t, 16, 1e12, 12500.0);
+  ASSERT_TRUE(with_ref.ok());
+  EXPECT_EQ(with_ref->training.gpus, 16);
+  ASSERT_TRUE(with_ref->gap.has_value());
+  EXPECT_NEAR(with_ref->gap->score, 0.8, 1e-12);
+}
+
+TEST(CostThroughput, InvalidInputsAreNamed) {
+  WorkloadThroughput zero{.workload = "p", .source = "proxy.p in run.json"};
+  auto c = CostOfWorkload(Flat250(), zero, std::nullopt, 1e12);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().message(), "proxy.p in run.json: tokens/s/GPU 0: expected > 0");
+  WorkloadThroughput t{.workload = "p", .source = "x", .tokens_per_s_per_gpu = 1};
+  EXPECT_FALSE(CostOfWorkload(Flat250(), t, 0, 1e12).ok());
+  EXPECT_FALSE(CostOfWorkload(Flat250(), t, 8, 0).ok());
+  EXPECT_FALSE(CostOfWorkload(Flat250(), t, 8, 1e12, -1.0).ok());
+}
+
+}  // namespace
+}  // namespace ys::cost
