@@ -82,6 +82,7 @@ struct Analyser::State {
   std::map<std::string, EntityState> entities;  // "node/entity"
   std::map<std::string, NodeState> nodes;
   std::map<std::string, std::pair<std::string, std::string>> digests;  // key -> (digest, entity)
+  std::map<std::string, std::string> last_metric;  // "node/entity" -> its last load metric
   std::vector<BurninFault> faults;
   std::vector<BurninInterruption> interruptions;
 
@@ -165,8 +166,17 @@ struct Analyser::State {
 
   void AddSample(const EntitySample& s, double start_s, double end_s, const std::string& at,
                  std::map<std::string, bool>& node_unavailable) {
-    std::string key = s.node + "/" + s.entity;
-    EntityState& e = entities[key];
+    // One row per entity and load metric (mixed rotates loads over the same cores); telemetry
+    // of a cycle without load goes to the entity's last loaded row.
+    std::string base = s.node + "/" + s.entity;
+    std::string metric = s.metric;
+    if (metric.empty()) {
+      auto lm = last_metric.find(base);
+      if (lm != last_metric.end()) metric = lm->second;
+    } else {
+      last_metric[base] = metric;
+    }
+    EntityState& e = entities[base + "/" + metric];
     if (e.info.entity.empty()) {
       e.info.node = s.node;
       e.info.entity = s.entity;
@@ -364,20 +374,21 @@ void Analyser::AddInterruption(const BurninInterruption& i) {
     n.observed_s += i.gap_s;
     n.unavailable_s += i.gap_s;
   }
-  std::set<std::string> faulted;
+  std::set<std::string> nodes;
   for (auto& [key, e] : s_->entities) {
     e.info.observed_s += i.gap_s;
     e.info.unavailable_s += i.gap_s;
-    if (!faulted.insert(e.info.node).second) continue;
-    EntityState& node_entity = s_->entities[e.info.node + "/node"];
+    nodes.insert(e.info.node);
+  }
+  for (const auto& node : nodes) {
+    EntityState& node_entity = s_->entities[node + "/node/"];
     if (node_entity.info.entity.empty()) {
-      node_entity.info.node = e.info.node;
+      node_entity.info.node = node;
       node_entity.info.entity = "node";
       node_entity.info.kind = "node";
     }
     int f = s_->Open(node_entity, "", i.at_s, i.resumed_at, "reboot", Severity::kFail,
-                     fmt::format("{} rebooted during the burn-in: down {} s of wall time", e.info.node,
-                                 Num(i.gap_s, 0)),
+                     fmt::format("{} rebooted during the burn-in: down {} s of wall time", node, Num(i.gap_s, 0)),
                      {{"stopped_at", i.stopped_at}, {"resumed_at", i.resumed_at}});
     s_->faults[f].cleared_at_s = i.at_s;
   }
@@ -483,6 +494,7 @@ json Analyser::SaveState() const {
   part.faults = s.faults;
   part.interruptions = s.interruptions;
   j["report"] = ToJson(part);
+  j["last_metric"] = s.last_metric;
   j["digests"] = json::object();
   for (const auto& [k, v] : s.digests) j["digests"][k] = {v.first, v.second};
   j["nodes"] = json::object();
@@ -537,6 +549,7 @@ Result<Analyser> Analyser::LoadState(const json& j, const std::string& where) {
     if (!part.ok()) return part.status();
     s.faults = part->faults;
     s.interruptions = part->interruptions;
+    s.last_metric = j.at("last_metric").get<std::map<std::string, std::string>>();
     for (const auto& [k, v] : j.at("digests").items()) s.digests[k] = {v.at(0).get<std::string>(), v.at(1).get<std::string>()};
     for (const auto& [k, v] : j.at("nodes").items()) s.nodes[k] = NodeState{v.at(0).get<double>(), v.at(1).get<double>()};
     size_t i = 0;
@@ -572,7 +585,7 @@ Result<Analyser> Analyser::LoadState(const json& j, const std::string& where) {
       if (!w.at("temp_min").is_null()) e.win.temp_min = w.at("temp_min").get<double>();
       if (!w.at("temp_max").is_null()) e.win.temp_max = w.at("temp_max").get<double>();
       e.win.faults = w.at("faults").get<int>();
-      s.entities[e.info.node + "/" + e.info.entity] = std::move(e);
+      s.entities[e.info.node + "/" + e.info.entity + "/" + e.info.metric] = std::move(e);
     }
     return a;
   } catch (const json::exception& e) {

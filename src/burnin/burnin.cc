@@ -216,7 +216,6 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
                  .gemm_n = o.gemm_n, .stream_bytes = o.stream_bytes, .allreduce_bytes = o.allreduce_bytes};
   TelemetryOptions to{.node = node, .nvml_state = o.nvml_state, .kmsg_path = o.kmsg_path,
                       .cpus = CpuWorkers(lc), .node_wide = local_rank == 0};
-  if (launch.launched() && comm.size() > 1) to.gpus = {local_rank};
   std::unique_ptr<TelemetrySampler> sampler;
   std::vector<std::unique_ptr<Load>> loads;
   Status opened = Status::Ok();

@@ -18,6 +18,7 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/text.h"
+#include "report/burnin_text.h"
 #include "report/html/html_report.h"
 #include "report/output.h"
 
@@ -154,8 +155,9 @@ Action Setup(CLI::App& sub) {
     }
     std::fflush(stdout);
     if (run->stopped) return kExitCannotRun;
+    // Any fault fails acceptance (a warn-severity one too: a temperature swing is a fault).
     int code = report::ExitCodeFor(doc);
-    if (code == kExitPass && doc.burnin && !doc.burnin->faults.empty()) code = kExitFail;
+    if (code == kExitPass && doc.burnin && report::VerdictOf(*doc.burnin).outcome != Outcome::kPass) code = kExitFail;
     return code;
   };
 }

@@ -13,6 +13,7 @@
 
 #include "core/exit_codes.h"
 #include "core/report_json.h"
+#include "report/burnin_console.h"
 #include "report/console_reporter.h"
 #include "report/junit_reporter.h"
 
@@ -44,6 +45,10 @@ Status EmitRun(const RunDocument& doc, const OutputOptions& o) {
     std::cout << DumpJson(ToJson(doc)) << "\n";
   } else {
     WriteConsole(doc, ConsoleOptions{.color = o.color}, std::cout);
+    if (doc.burnin) {
+      std::cout << "\n";
+      PrintBurnin(doc, std::cout);
+    }
     if (doc.diagnosis_ran) {
       std::cout << "\n";
       WriteDiagnosis(doc.diagnosis, {}, o.color, std::cout);

@@ -254,6 +254,34 @@ TEST(BurninAnalyser, LoadErrorOpensAndClears) {
   EXPECT_DOUBLE_EQ(*le[0].cleared_at_s, 12);
 }
 
+TEST(BurninAnalyser, MixedLoadsKeepOneRowPerEntityAndMetric) {
+  BurninReport r = Run([](double t, std::vector<EntitySample>& out) {
+    int phase = static_cast<int>(t) % 3;
+    if (phase == 0) {
+      out.push_back(Cpu(0, 50));
+    } else if (phase == 1) {
+      EntitySample m = Cpu(0, 20);
+      m.metric = "triad";
+      m.unit = "GB/s";
+      out.push_back(m);
+    } else {  // a network cycle: the core only carries telemetry
+      EntitySample idle;
+      idle.node = "n1";
+      idle.entity = "cpu0";
+      idle.kind = "cpu";
+      idle.temp_c = 50;
+      out.push_back(idle);
+    }
+  });
+  ASSERT_EQ(r.entities.size(), 2u);
+  EXPECT_EQ(r.entities[0].metric, "sgemm");
+  EXPECT_DOUBLE_EQ(*r.entities[0].perf_median, 50);
+  EXPECT_EQ(r.entities[1].metric, "triad");
+  EXPECT_DOUBLE_EQ(*r.entities[1].perf_median, 20);
+  EXPECT_EQ(r.entities[0].cycles + r.entities[1].cycles, 120);
+  EXPECT_TRUE(r.faults.empty());
+}
+
 Series EverythingSeries() {
   return [](double t, std::vector<EntitySample>& out) {
     out.push_back(Gpu(2, t >= 40 && t < 55 ? 66 : 60));

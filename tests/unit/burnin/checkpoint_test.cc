@@ -1,0 +1,92 @@
+// The burn-in checkpoint and heartbeat files, and the duration parser of --duration.
+#include "burnin/checkpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/text.h"
+
+namespace ys::burnin {
+namespace {
+
+class BurninCheckpoint : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("ys-cp-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void Write(const std::string& text) { std::ofstream(dir_ / kCheckpointFile) << text; }
+  std::string dir() const { return dir_.string(); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(BurninCheckpoint, SavesAndLoadsAndLeavesNoTemporaryFile) {
+  Checkpoint c{.saved_at = "2026-11-30T01:02:03Z", .boot_id = "abc", .clean_stop = "signal 15",
+               .finished = false, .settings = {{"profile", "compute"}}, .analyser = {{"elapsed_s", 47.5}}};
+  ASSERT_TRUE(SaveCheckpoint(dir(), c).ok());
+  EXPECT_FALSE(std::filesystem::exists(dir_ / (std::string(kCheckpointFile) + ".tmp")));
+  auto back = LoadCheckpoint(dir());
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_TRUE(back->has_value());
+  EXPECT_EQ((*back)->saved_at, c.saved_at);
+  EXPECT_EQ((*back)->clean_stop, "signal 15");
+  EXPECT_EQ((*back)->settings, c.settings);
+  EXPECT_EQ((*back)->analyser, c.analyser);
+}
+
+TEST_F(BurninCheckpoint, NoFileIsNoCheckpoint) {
+  auto none = LoadCheckpoint(dir());
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+}
+
+TEST_F(BurninCheckpoint, MalformedFilesAreNamedErrors) {
+  for (const char* text : {"", "{", "[]", R"({"kind":"other"})",
+                           R"({"kind":"yardstick-burnin-checkpoint","version":2})",
+                           R"({"kind":"yardstick-burnin-checkpoint","version":1,"saved_at":3})",
+                           R"({"kind":"yardstick-burnin-checkpoint","version":1,"saved_at":"x","boot_id":"",
+                               "clean_stop":"","finished":"no"})"}) {
+    Write(text);
+    auto r = LoadCheckpoint(dir());
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_NE(r.status().message().find(kCheckpointFile), std::string::npos) << r.status().message();
+  }
+}
+
+TEST_F(BurninCheckpoint, HeartbeatRoundTripsAndGarbageIsIgnored) {
+  WriteHeartbeat(dir(), Heartbeat{61.25, "2026-11-30T01:02:03Z"});
+  auto hb = ReadHeartbeat(dir());
+  ASSERT_TRUE(hb);
+  EXPECT_DOUBLE_EQ(hb->elapsed_s, 61.25);
+  EXPECT_EQ(hb->at, "2026-11-30T01:02:03Z");
+  std::ofstream(dir_ / kHeartbeatFile) << "soon yesterday\n";
+  EXPECT_FALSE(ReadHeartbeat(dir()));
+}
+
+TEST(BurninTime, SecondsBetweenUtcTimes) {
+  EXPECT_EQ(SecondsBetween("2026-11-30T23:59:30Z", "2026-12-01T00:00:45Z"), 75);
+  EXPECT_FALSE(SecondsBetween("yesterday", "2026-12-01T00:00:45Z"));
+  EXPECT_FALSE(SecondsBetween("2026-11-30T23:59:30", "2026-12-01T00:00:45Z"));
+}
+
+TEST(BurninTime, DurationsAsOperatorsWriteThem) {
+  EXPECT_EQ(ParseDurationSeconds("90"), 90);
+  EXPECT_EQ(ParseDurationSeconds("90s"), 90);
+  EXPECT_EQ(ParseDurationSeconds("2m"), 120);
+  EXPECT_EQ(ParseDurationSeconds("72h"), 72 * 3600);
+  EXPECT_EQ(ParseDurationSeconds("1d"), 86400);
+  EXPECT_EQ(ParseDurationSeconds("1h30m"), 5400);
+  EXPECT_EQ(ParseDurationSeconds("0.5h"), 1800);
+  for (const char* bad : {"", "h", "2x", "-5", "2m30", "1e999", "nan", "m2", "1..5h"}) {
+    EXPECT_FALSE(ParseDurationSeconds(bad)) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace ys::burnin
