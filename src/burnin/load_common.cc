@@ -42,9 +42,8 @@ Status CheckedLoad::RunCycle(double at_s, double seconds, std::vector<EntitySamp
     planted[i] = ctx_.timeline != nullptr &&
                  ctx_.timeline->FlipPlanted(kind_ + std::to_string(cpus[i]), at_s, at_s + seconds);
   }
-  const auto deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(std::max(0.0, seconds)));
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(std::max(0.0, seconds)));
   std::vector<Status> done = RunWorkers([&](int i) {
     CycleTally& t = tallies[i];
     bool flip = planted[i];

@@ -124,8 +124,8 @@ class CpuGemmLoad final : public PinnedCpuLoad {
 Result<std::unique_ptr<Load>> MakeCpuGemmLoad(const LoadContext& ctx,
                                               const std::vector<int>& cpus) {
   int n = ctx.gemm_n > 0 ? ctx.gemm_n : kDefaultN;
-  if (n > 8192) return Status::Invalid("compute.cpu: sgemm dimension " + std::to_string(n) +
-                                       " is above 8192");
+  if (n > 8192)
+    return Status::Invalid("compute.cpu: sgemm dimension " + std::to_string(n) + " is above 8192");
   auto pool = WorkerPool::Start(cpus);
   if (!pool.ok()) return pool.status();
   auto load = std::make_unique<CpuGemmLoad>(ctx, std::move(*pool), n);

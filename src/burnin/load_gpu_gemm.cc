@@ -63,14 +63,13 @@ class GpuGemmLoad final : public CheckedLoad {
     const auto a_tile = bench::MakeGemmInputTile(kPrecision, kSeedA);
     const auto b_tile = bench::MakeGemmInputTile(kPrecision, kSeedB);
     std::vector<Status> init(ordinals_.size(), Status::Ok());
-    std::vector<Status> thrown = RunOnThreads(ordinals_.size(), [&](int i) {
-      init[i] = InitGpu(lt, i, a_tile, b_tile);
-    });
+    std::vector<Status> thrown =
+        RunOnThreads(ordinals_.size(), [&](int i) { init[i] = InitGpu(lt, i, a_tile, b_tile); });
     for (size_t i = 0; i < init.size(); ++i) {
       YS_RETURN_IF_ERROR(thrown[i]);
       if (!init[i].ok()) {
-        return Status(init[i].code(), "gpu" + std::to_string(ordinals_[i]) + ": " +
-                                          init[i].message());
+        return Status(init[i].code(),
+                      "gpu" + std::to_string(ordinals_[i]) + ": " + init[i].message());
       }
     }
     return Status::Ok();
@@ -120,9 +119,9 @@ class GpuGemmLoad final : public CheckedLoad {
     const int cc = g.dev->Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
                    g.dev->Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     if (cc < gpu::GemmMinComputeCapability(kPrecision)) {
-      return Status::Unsupported(fmt::format("BF16 tensor cores need compute capability {}, {} has {}",
-                                             gpu::GemmMinComputeCapability(kPrecision),
-                                             g.dev->name(), cc));
+      return Status::Unsupported(
+          fmt::format("BF16 tensor cores need compute capability {}, {} has {}",
+                      gpu::GemmMinComputeCapability(kPrecision), g.dev->name(), cc));
     }
     auto timer = bench::GpuTimer::Create(*g.dev);
     if (!timer.ok()) return timer.status();
@@ -130,10 +129,9 @@ class GpuGemmLoad final : public CheckedLoad {
     auto handle = gpu::CublasLtHandle::Create(lt);
     if (!handle.ok()) return handle.status();
     g.handle = std::move(*handle);
-    for (auto [buf, bytes] : {std::pair{&g.a, shape_.BytesA(kPrecision)},
-                              std::pair{&g.b, shape_.BytesB(kPrecision)},
-                              std::pair{&g.d, shape_.BytesD(kPrecision)},
-                              std::pair{&g.workspace, kWorkspaceBytes}}) {
+    for (auto [buf, bytes] :
+         {std::pair{&g.a, shape_.BytesA(kPrecision)}, std::pair{&g.b, shape_.BytesB(kPrecision)},
+          std::pair{&g.d, shape_.BytesD(kPrecision)}, std::pair{&g.workspace, kWorkspaceBytes}}) {
       auto b = gpu::DeviceBuffer::Allocate(api, bytes);
       if (!b.ok()) return b.status();
       *buf = std::move(*b);

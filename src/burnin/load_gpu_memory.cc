@@ -50,8 +50,8 @@ class GpuMemoryLoad final : public CheckedLoad {
     for (size_t i = 0; i < init.size(); ++i) {
       YS_RETURN_IF_ERROR(thrown[i]);
       if (!init[i].ok()) {
-        return Status(init[i].code(), "gpu" + std::to_string(ordinals_[i]) + ": " +
-                                          init[i].message());
+        return Status(init[i].code(),
+                      "gpu" + std::to_string(ordinals_[i]) + ": " + init[i].message());
       }
     }
     return Status::Ok();
@@ -75,8 +75,8 @@ class GpuMemoryLoad final : public CheckedLoad {
     if (!ms.ok()) return ms.status();
     rate = bench::GBps(static_cast<double>(bytes_), ms->front());
     if (flip) {
-      YS_CU_RETURN(api, cuMemsetD8Async(d + (kFlipWord * 8) % bytes_, flip_byte_, 1,
-                                        g.timer->get()));
+      YS_CU_RETURN(api,
+                   cuMemsetD8Async(d + (kFlipWord * 8) % bytes_, flip_byte_, 1, g.timer->get()));
     }
     YS_RETURN_IF_ERROR(g.timer->stream().Synchronize());
     auto wrong = bench::CheckDevicePattern(api, d, bytes_, kSeed, g.staging);

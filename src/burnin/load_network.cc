@@ -63,9 +63,9 @@ class NetworkLoad final : public Load {
       auto slowest = world.AllReduceMax(mine);
       if (!slowest.ok()) return slowest.status();
       if (*slowest > 0) {
-        tally.rates.push_back(comm::ComputeBandwidth(comm::Collective::kAllReduce, op_.counts,
-                                                     op_.nranks, *slowest)
-                                  .busbw_gbps);
+        tally.rates.push_back(
+            comm::ComputeBandwidth(comm::Collective::kAllReduce, op_.counts, op_.nranks, *slowest)
+                .busbw_gbps);
       }
       auto elapsed =
           world.AllReduceMax(std::chrono::duration<double>(Clock::now() - start).count());
@@ -84,8 +84,7 @@ class NetworkLoad final : public Load {
       size_t bar = text.find('|');
       auto n = ParseInt(std::string_view(text).substr(0, bar));
       if (bar == std::string::npos || !n) {
-        return Status::Internal("malformed all_reduce check result from rank " +
-                                std::to_string(r));
+        return Status::Internal("malformed all_reduce check result from rank " + std::to_string(r));
       }
       if (*n > 0 && net.detail.empty()) net.detail = text.substr(bar + 1);
       net.miscompares += *n;

@@ -9,11 +9,22 @@ namespace {
 // Every key an EntitySample's JSON may have; anything else is an error (a typo or a newer
 // writer: either way the reader must not silently drop a reading).
 const std::set<std::string>& KnownKeys() {
-  static const std::set<std::string> kKeys = {
-      "node",   "entity",      "kind",         "metric",       "unit",
-      "perf",   "iterations",  "miscompares",  "miscompare_detail",
-      "digest", "load_error",  "temp_c",       "clocks_event_reasons",
-      "counters", "events",    "telemetry_note"};
+  static const std::set<std::string> kKeys = {"node",
+                                              "entity",
+                                              "kind",
+                                              "metric",
+                                              "unit",
+                                              "perf",
+                                              "iterations",
+                                              "miscompares",
+                                              "miscompare_detail",
+                                              "digest",
+                                              "load_error",
+                                              "temp_c",
+                                              "clocks_event_reasons",
+                                              "counters",
+                                              "events",
+                                              "telemetry_note"};
   return kKeys;
 }
 

@@ -214,12 +214,12 @@ class Sampler final : public TelemetrySampler {
       }
       // Aggregate ECC counts survive a driver reload (volatile ones reset), so a resumed
       // burn-in does not see them fall.
-      AddCounter(s, "ecc_corrected", d->ecc_aggregate_corrected.has()
-                                         ? d->ecc_aggregate_corrected
-                                         : d->ecc_volatile_corrected);
-      AddCounter(s, "ecc_uncorrected", d->ecc_aggregate_uncorrected.has()
-                                           ? d->ecc_aggregate_uncorrected
-                                           : d->ecc_volatile_uncorrected);
+      AddCounter(s, "ecc_corrected",
+                 d->ecc_aggregate_corrected.has() ? d->ecc_aggregate_corrected
+                                                  : d->ecc_volatile_corrected);
+      AddCounter(s, "ecc_uncorrected",
+                 d->ecc_aggregate_uncorrected.has() ? d->ecc_aggregate_uncorrected
+                                                    : d->ecc_volatile_uncorrected);
       AddCounter(s, "remapped_rows_uncorrectable", d->remapped_rows_uncorrectable);
       AddCounter(s, "remap_failure", d->remapped_rows_failure);
       AddCounter(s, "pcie_replay", d->pcie_replay_counter);
@@ -303,7 +303,8 @@ class Sampler final : public TelemetrySampler {
         AddNote(s, "no temperature: cpu" + std::to_string(cpu) + " has no sysfs topology");
       } else {
         AddNote(s, fmt::format("no hwmon sensor for cpu{} (coretemp Core {} of package {}, or "
-                               "k10temp)", cpu, place.core, place.package));
+                               "k10temp)",
+                               cpu, place.core, place.package));
       }
       auto throttle = host::ReadThermalThrottleCount(host_, cpu);
       if (throttle.ok()) {

@@ -23,9 +23,9 @@ constexpr const char* kTimelineKind = "yardstick-nvml-timeline";
 
 struct Step {
   double at_s = 0;
-  int gpu = -1;                 // with `set`
-  nlohmann::json set;           // key -> plain value
-  std::string kmsg;             // or a kernel-log line
+  int gpu = -1;        // with `set`
+  nlohmann::json set;  // key -> plain value
+  std::string kmsg;    // or a kernel-log line
 };
 
 struct Plant {
@@ -233,7 +233,8 @@ Result<Timeline> Timeline::Load(const std::string& path) {
     std::filesystem::path base_path(j["base"].get<std::string>());
     if (base_path.is_relative()) base_path = std::filesystem::path(path).parent_path() / base_path;
     auto base = ReadBounded(base_path.string());
-    if (!base.ok()) return Status(base.status().code(), path + ": base: " + base.status().message());
+    if (!base.ok())
+      return Status(base.status().code(), path + ": base: " + base.status().message());
     impl->base = std::move(*base);
     if (j.contains("steps")) {
       if (!j["steps"].is_array()) return Status::Invalid(path + ": steps: expected an array");

@@ -54,7 +54,8 @@ Result<uint64_t> ReadThermalThrottleCount(const Host& host, int cpu) {
   bool core = false, package = false;
   YS_RETURN_IF_ERROR(AddCount(host, dir + "/core_throttle_count", sum, core));
   YS_RETURN_IF_ERROR(AddCount(host, dir + "/package_throttle_count", sum, package));
-  if (!core && !package) return Status::NotFound(host.Resolve(dir) + ": no thermal_throttle counters");
+  if (!core && !package)
+    return Status::NotFound(host.Resolve(dir) + ": no thermal_throttle counters");
   return sum;
 }
 

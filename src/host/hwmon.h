@@ -18,7 +18,7 @@ struct HwmonTemp {
   std::string chip;   // the chip's name file: "coretemp", "k10temp", "nvme"
   std::string label;  // "Core 4", "Package id 0", "Tctl"; "temp1" when there is no label file
   double celsius = 0;
-  std::string path;   // the temp<N>_input read
+  std::string path;  // the temp<N>_input read
 };
 
 // "52000\n" (millidegrees C, may be negative) -> 52.0. Invalid naming `path` and the text

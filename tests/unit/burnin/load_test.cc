@@ -87,7 +87,8 @@ void CheckLoad(Profile profile, const char* name, const char* metric, const char
   ASSERT_TRUE(loads.ok()) << loads.status().ToString();
   ASSERT_EQ(loads->size(), 1u);
   EXPECT_EQ((*loads)[0]->name(), name);
-  auto load = profile == Profile::kCompute ? MakeCpuGemmLoad(ctx, cpus) : MakeCpuStreamLoad(ctx, cpus);
+  auto load =
+      profile == Profile::kCompute ? MakeCpuGemmLoad(ctx, cpus) : MakeCpuStreamLoad(ctx, cpus);
   ASSERT_TRUE(load.ok()) << load.status().ToString();
   std::vector<EntitySample> first, second, planted;
   ASSERT_TRUE((*load)->RunCycle(0, 0.05, first).ok());

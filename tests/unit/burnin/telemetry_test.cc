@@ -95,8 +95,9 @@ TEST(BurninTelemetry, ErrorsTimelineAndXidsFromTheKernelLog) {
   EXPECT_EQ(Find(a, "gpu1")->clocks_event_reasons, 1u);
   // A new kernel-log line for GPU 1 (0000:21:00), and the timeline's Xid 79 at 30 s for GPU 4.
   std::string kmsg = *tree.Host().ReadFile("/dev/kmsg");
-  tree.Write("/dev/kmsg", kmsg + "4,1010,99000000000,-;NVRM: Xid (PCI:0000:21:00): 48, pid=1, "
-                                 "name=python3, An uncorrectable double bit error\n");
+  tree.Write("/dev/kmsg", kmsg +
+                              "4,1010,99000000000,-;NVRM: Xid (PCI:0000:21:00): 48, pid=1, "
+                              "name=python3, An uncorrectable double bit error\n");
   sampler->Sample(10, 31, b);
   const EntitySample* gpu4 = Find(b, "gpu4");
   EXPECT_EQ(gpu4->counters.at("xid"), 1u);
@@ -111,7 +112,7 @@ TEST(BurninTelemetry, ErrorsTimelineAndXidsFromTheKernelLog) {
   EXPECT_EQ(Find(b, "gpu2")->counters.at("xid"), 0u);
   sampler->Sample(31, 40, c);
   EXPECT_EQ(Find(c, "gpu4")->counters.at("xid"), 1u);  // cumulative
-  EXPECT_TRUE(Find(c, "gpu4")->events.empty());          // nothing new
+  EXPECT_TRUE(Find(c, "gpu4")->events.empty());        // nothing new
   EXPECT_EQ(Find(c, "gpu1")->clocks_event_reasons, 1u);
 }
 

@@ -37,7 +37,7 @@ TEST(BurninTimeline, TemperatureSwingFixture) {
   }
   EXPECT_TRUE(t->FlipPlanted("cpu1", 70, 75));
   EXPECT_TRUE(t->FlipPlanted("cpu1", 65, 70.5));
-  EXPECT_FALSE(t->FlipPlanted("cpu1", 65, 70));   // [from, to): 70 is the next cycle's
+  EXPECT_FALSE(t->FlipPlanted("cpu1", 65, 70));  // [from, to): 70 is the next cycle's
   EXPECT_FALSE(t->FlipPlanted("cpu1", 70.1, 80));
   EXPECT_FALSE(t->FlipPlanted("cpu0", 60, 80));
   EXPECT_TRUE(t->KmsgBetween(0, 1000).empty());
