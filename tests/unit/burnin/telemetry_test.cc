@@ -169,3 +169,33 @@ TEST(BurninTelemetry, AMalformedTimelineIsInvalidNamingTheFile) {
 
 }  // namespace
 }  // namespace ys::burnin
+
+namespace ys::burnin {
+namespace {
+
+// This machine, whatever it has: every reading is there or absent with a reason.
+TEST(BurninTelemetry, LiveHostReadingsArePresentOrExplained) {
+  host::Host live = host::Host::Live();
+  TelemetryOptions o;
+  o.node = "live";
+  o.cpus = {0};
+  auto sampler = TelemetrySampler::Open(live, o);
+  ASSERT_TRUE(sampler.ok()) << sampler.status().ToString();
+  EXPECT_FALSE((*sampler)->source().empty());
+  std::vector<EntitySample> v;
+  (*sampler)->Sample(0, 1, v);
+  const EntitySample* cpu = Find(v, "cpu0");
+  ASSERT_NE(cpu, nullptr);
+  if (!cpu->temp_c) EXPECT_FALSE(cpu->telemetry_note.empty());
+  if (!cpu->counters.contains("thermal_throttle")) {
+    EXPECT_NE(cpu->telemetry_note.find("thermal_throttle"), std::string::npos);
+  }
+  const EntitySample* node = Find(v, "node");
+  ASSERT_NE(node, nullptr);
+  for (const char* c : {"edac_ce", "aer_correctable", "mce"}) {
+    if (!node->counters.contains(c)) EXPECT_FALSE(node->telemetry_note.empty()) << c;
+  }
+}
+
+}  // namespace
+}  // namespace ys::burnin
