@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "burnin/analyser_state.h"
 #include "burnin/fault_kinds.h"
 #include "core/burnin_json.h"
 #include "core/finding_codes.h"
@@ -18,9 +19,9 @@ namespace {
 using nlohmann::json;
 
 // Clock reasons that are faults under load (SW power cap is not: see analyser.h).
-constexpr uint64_t kThrottleMask = gpu::kClocksEventHwSlowdown | gpu::kClocksEventSwThermalSlowdown |
-                                   gpu::kClocksEventHwThermalSlowdown |
-                                   gpu::kClocksEventHwPowerBrakeSlowdown;
+constexpr uint64_t kThrottleMask =
+    gpu::kClocksEventHwSlowdown | gpu::kClocksEventSwThermalSlowdown |
+    gpu::kClocksEventHwThermalSlowdown | gpu::kClocksEventHwPowerBrakeSlowdown;
 
 std::string Num(double x, int digits = 1) { return fmt::format("{:.{}f}", x, digits); }
 
@@ -46,287 +47,257 @@ void SetEvidence(Evidence& e, const std::string& key, std::string value) {
 }
 
 // The window being filled for one entity.
-struct OpenWindow {
-  bool open = false;
-  double start_s = 0;
-  int cycles = 0;
-  std::vector<double> perf;
-  std::optional<double> temp_min, temp_max;
-  int faults = 0;
-};
-
-struct EntityState {
-  BurninEntity info;
-  std::vector<double> baseline_perf;
-  bool baseline_done = false;
-  std::vector<double> temp_ref_samples;
-  bool temp_ref_done = false;
-  std::map<std::string, uint64_t> counters;
-  std::map<std::string, int> open;  // condition -> index into faults
-  bool sticky = false;              // a sticky fail fault happened
-  std::set<std::string> notes;
-  OpenWindow win;
-};
-
-struct NodeState {
-  double observed_s = 0;
-  double unavailable_s = 0;
-};
-
 }  // namespace
 
-struct Analyser::State {
-  AnalyserOptions o;
-  double elapsed_s = 0;
-  int64_t cycles = 0;
-  std::map<std::string, EntityState> entities;  // "node/entity"
-  std::map<std::string, NodeState> nodes;
-  std::map<std::string, std::pair<std::string, std::string>> digests;  // key -> (digest, entity)
-  std::map<std::string, std::string> last_metric;  // "node/entity" -> its last load metric
-  std::vector<BurninFault> faults;
-  std::vector<BurninInterruption> interruptions;
+int Analyser::State::MinWindowCycles() const {
+  return std::max(1, static_cast<int>(std::floor(o.window_s / std::max(o.cycle_s, 1e-9) / 2)));
+}
 
-  int MinWindowCycles() const {
-    return std::max(1, static_cast<int>(std::floor(o.window_s / std::max(o.cycle_s, 1e-9) / 2)));
-  }
+int Analyser::State::Open(EntityState& e, const std::string& key, double at_s,
+                          const std::string& at, std::string kind, Severity sev,
+                          std::string message, Evidence ev) {
+  BurninFault f;
+  f.at_s = at_s;
+  f.at = at;
+  f.node = e.info.node;
+  f.entity = e.info.entity;
+  f.kind = std::move(kind);
+  f.severity = sev;
+  f.message = std::move(message);
+  f.evidence = std::move(ev);
+  faults.push_back(std::move(f));
+  int index = static_cast<int>(faults.size()) - 1;
+  if (!key.empty()) e.open[key] = index;
+  e.win.faults++;
+  e.info.faults++;
+  return index;
+}
 
-  int Open(EntityState& e, const std::string& key, double at_s, const std::string& at,
-           std::string kind, Severity sev, std::string message, Evidence ev) {
-    BurninFault f;
-    f.at_s = at_s;
-    f.at = at;
-    f.node = e.info.node;
-    f.entity = e.info.entity;
-    f.kind = std::move(kind);
-    f.severity = sev;
-    f.message = std::move(message);
-    f.evidence = std::move(ev);
-    faults.push_back(std::move(f));
-    int index = static_cast<int>(faults.size()) - 1;
-    if (!key.empty()) e.open[key] = index;
-    e.win.faults++;
-    return index;
-  }
-  // Opens `key` unless it is open already; returns the fault's index.
-  int OpenOnce(EntityState& e, const std::string& key, double at_s, const std::string& at,
-               std::string kind, Severity sev, std::string message, Evidence ev) {
-    auto it = e.open.find(key);
-    if (it != e.open.end()) return it->second;
-    return Open(e, key, at_s, at, std::move(kind), sev, std::move(message), std::move(ev));
-  }
-  void Close(EntityState& e, const std::string& key, double at_s) {
-    auto it = e.open.find(key);
-    if (it == e.open.end()) return;
-    faults[it->second].cleared_at_s = at_s;
-    e.open.erase(it);
-  }
-  bool FailOpen(const EntityState& e) const {
-    for (const auto& [key, index] : e.open) {
-      if (faults[index].severity == Severity::kFail) return true;
-    }
-    return false;
-  }
+int Analyser::State::OpenOnce(EntityState& e, const std::string& key, double at_s,
+                              const std::string& at, std::string kind, Severity sev,
+                              std::string message, Evidence ev) {
+  auto it = e.open.find(key);
+  if (it != e.open.end()) return it->second;
+  return Open(e, key, at_s, at, std::move(kind), sev, std::move(message), std::move(ev));
+}
 
-  void CloseWindow(EntityState& e) {
-    if (!e.win.open) return;
-    BurninWindow w;
-    w.start_s = e.win.start_s;
-    if (!e.win.perf.empty()) w.perf = MedianOf(e.win.perf);
-    w.temp_min_c = e.win.temp_min;
-    w.temp_max_c = e.win.temp_max;
-    w.faults = e.win.faults;
-    e.info.windows.push_back(w);
-    // Drift: a full enough window after the baseline.
-    if (e.baseline_done && e.info.perf_baseline && w.perf && w.start_s >= o.baseline_s &&
-        e.win.cycles >= MinWindowCycles()) {
-      double base = *e.info.perf_baseline;
-      double change = base > 0 ? *w.perf / base - 1 : 0;
-      double end_s = w.start_s + o.window_s;
-      if (change < -o.drift_threshold) {
-        int i = OpenOnce(e, "perf_drift", w.start_s, last_at, "perf_drift", Severity::kWarn,
-                         fmt::format("{} {} {} {} in the window from {} s, {}% below the first {} s "
-                                     "({} {})",
-                                     e.info.entity, e.info.metric, Num(*w.perf, 2), e.info.unit,
-                                     Num(w.start_s, 0), Num(-change * 100), Num(o.baseline_s, 0),
-                                     Num(base, 2), e.info.unit),
-                         {{"baseline", Num(base, 3)}, {"window_start_s", Num(w.start_s, 0)}});
-        double worst = -change * 100;
-        for (const auto& [k, v] : faults[i].evidence) {
-          if (k == "largest_drop_pct") worst = std::max(worst, std::stod(v));
-        }
-        SetEvidence(faults[i].evidence, "largest_drop_pct", Num(worst));
-      } else {
-        Close(e, "perf_drift", end_s);
+void Analyser::State::Close(EntityState& e, const std::string& key, double at_s) {
+  auto it = e.open.find(key);
+  if (it == e.open.end()) return;
+  faults[it->second].cleared_at_s = at_s;
+  e.open.erase(it);
+}
+
+bool Analyser::State::FailOpen(const EntityState& e) const {
+  for (const auto& [key, index] : e.open) {
+    if (faults[index].severity == Severity::kFail) return true;
+  }
+  return false;
+}
+
+void Analyser::State::CloseWindow(EntityState& e) {
+  if (!e.win.open) return;
+  BurninWindow w;
+  w.start_s = e.win.start_s;
+  if (!e.win.perf.empty()) w.perf = MedianOf(e.win.perf);
+  w.temp_min_c = e.win.temp_min;
+  w.temp_max_c = e.win.temp_max;
+  w.faults = e.win.faults;
+  e.info.windows.push_back(w);
+  // Drift: a full enough window after the baseline.
+  if (e.baseline_done && e.info.perf_baseline && w.perf && w.start_s >= o.baseline_s &&
+      e.win.cycles >= MinWindowCycles()) {
+    double base = *e.info.perf_baseline;
+    double change = base > 0 ? *w.perf / base - 1 : 0;
+    double end_s = w.start_s + o.window_s;
+    if (change < -o.drift_threshold) {
+      int i = OpenOnce(
+          e, "perf_drift", w.start_s, last_at, "perf_drift", Severity::kWarn,
+          fmt::format("{} {} {} {} in the window from {} s, {}% below the first {} s "
+                      "({} {})",
+                      e.info.entity, e.info.metric, Num(*w.perf, 2), e.info.unit, Num(w.start_s, 0),
+                      Num(-change * 100), Num(o.baseline_s, 0), Num(base, 2), e.info.unit),
+          {{"baseline", Num(base, 3)}, {"window_start_s", Num(w.start_s, 0)}});
+      double worst = -change * 100;
+      for (const auto& [k, v] : faults[i].evidence) {
+        if (k == "largest_drop_pct") worst = std::max(worst, std::stod(v));
       }
-    }
-    e.win = OpenWindow{};
-  }
-
-  std::string last_at;  // UTC of the cycle being added
-
-  void AddSample(const EntitySample& s, double start_s, double end_s, const std::string& at,
-                 std::map<std::string, bool>& node_unavailable) {
-    // One row per entity and load metric (mixed rotates loads over the same cores); telemetry
-    // of a cycle without load goes to the entity's last loaded row.
-    std::string base = s.node + "/" + s.entity;
-    std::string metric = s.metric;
-    if (metric.empty()) {
-      auto lm = last_metric.find(base);
-      if (lm != last_metric.end()) metric = lm->second;
+      SetEvidence(faults[i].evidence, "largest_drop_pct", Num(worst));
     } else {
-      last_metric[base] = metric;
+      Close(e, "perf_drift", end_s);
     }
-    EntityState& e = entities[base + "/" + metric];
-    if (e.info.entity.empty()) {
-      e.info.node = s.node;
-      e.info.entity = s.entity;
-      e.info.kind = s.kind;
-    }
-    if (e.info.metric.empty() && !s.metric.empty()) {
-      e.info.metric = s.metric;
-      e.info.unit = s.unit;
-    }
-    double dur = std::max(0.0, end_s - start_s);
-    double window_start = std::floor(start_s / o.window_s) * o.window_s;
-    if (e.win.open && e.win.start_s != window_start) CloseWindow(e);
-    if (!e.win.open) {
-      e.win.open = true;
-      e.win.start_s = window_start;
-    }
-    e.win.cycles++;
-    e.info.cycles++;
-    e.info.observed_s += dur;
-    bool point_fail = false;
+  }
+  e.win = OpenWindow{};
+}
 
-    // The baseline is complete once load time passes baseline_s.
-    if (!e.baseline_done && start_s >= o.baseline_s) {
-      e.baseline_done = true;
-      if (!e.baseline_perf.empty()) e.info.perf_baseline = MedianOf(e.baseline_perf);
-      e.baseline_perf.clear();
-    }
+void Analyser::State::AddSample(const EntitySample& s, double start_s, double end_s,
+                                const std::string& at,
+                                std::map<std::string, bool>& node_unavailable) {
+  // One row per entity and load metric (mixed rotates loads over the same cores); telemetry
+  // of a cycle without load goes to the entity's last loaded row.
+  std::string base = s.node + "/" + s.entity;
+  std::string metric = s.metric;
+  if (metric.empty()) {
+    auto lm = last_metric.find(base);
+    if (lm != last_metric.end()) metric = lm->second;
+  } else {
+    last_metric[base] = metric;
+  }
+  EntityState& e = entities[base + "/" + metric];
+  if (e.info.entity.empty()) {
+    e.info.node = s.node;
+    e.info.entity = s.entity;
+    e.info.kind = s.kind;
+  }
+  if (e.info.metric.empty() && !s.metric.empty()) {
+    e.info.metric = s.metric;
+    e.info.unit = s.unit;
+  }
+  double dur = std::max(0.0, end_s - start_s);
+  double window_start = std::floor(start_s / o.window_s) * o.window_s;
+  if (e.win.open && e.win.start_s != window_start) CloseWindow(e);
+  if (!e.win.open) {
+    e.win.open = true;
+    e.win.start_s = window_start;
+  }
+  e.win.cycles++;
+  e.info.cycles++;
+  e.info.observed_s += dur;
+  bool point_fail = false;
 
-    // The load.
-    if (!s.metric.empty() && s.perf) {
-      e.win.perf.push_back(*s.perf);
-      if (!e.baseline_done) e.baseline_perf.push_back(*s.perf);
-    }
-    e.info.iterations += s.iterations;
-    e.info.miscompares += s.miscompares;
-    if (s.miscompares > 0) {
-      int i = OpenOnce(e, "miscompare", start_s, at, "miscompare", Severity::kFail,
-                       fmt::format("{} {}: {} of {} results differed from the reference output",
-                                   e.info.entity, s.metric, s.miscompares, s.iterations),
-                       {{"first", s.miscompare_detail}});
+  // The baseline is complete once load time passes baseline_s.
+  if (!e.baseline_done && start_s >= o.baseline_s) {
+    e.baseline_done = true;
+    if (!e.baseline_perf.empty()) e.info.perf_baseline = MedianOf(e.baseline_perf);
+    e.baseline_perf.clear();
+  }
+
+  // The load.
+  if (!s.metric.empty() && s.perf) {
+    e.win.perf.push_back(*s.perf);
+    if (!e.baseline_done) e.baseline_perf.push_back(*s.perf);
+  }
+  e.info.iterations += s.iterations;
+  e.info.miscompares += s.miscompares;
+  if (s.miscompares > 0) {
+    int i = OpenOnce(e, "miscompare", start_s, at, "miscompare", Severity::kFail,
+                     fmt::format("{} {}: {} of {} results differed from the reference output",
+                                 e.info.entity, s.metric, s.miscompares, s.iterations),
+                     {{"first", s.miscompare_detail}});
+    e.sticky = true;
+    SetEvidence(faults[i].evidence, "miscompares", std::to_string(e.info.miscompares));
+  }
+  if (!s.digest.empty() && !s.metric.empty()) {
+    std::string dkey = (s.kind == "cpu" ? s.node + "/" : std::string()) + s.metric;
+    auto [it, inserted] = digests.emplace(dkey, std::make_pair(s.digest, e.info.entity));
+    if (!inserted && it->second.first != s.digest) {
+      OpenOnce(e, "miscompare_digest", start_s, at, "miscompare", Severity::kFail,
+               fmt::format("{} {}: the reference output differs from {}'s (SHA-256)", e.info.entity,
+                           s.metric, it->second.second),
+               {{"digest", s.digest},
+                {"reference_digest", it->second.first},
+                {"reference_entity", it->second.second}});
       e.sticky = true;
-      SetEvidence(faults[i].evidence, "miscompares", std::to_string(e.info.miscompares));
     }
-    if (!s.digest.empty() && !s.metric.empty()) {
-      std::string dkey = (s.kind == "cpu" ? s.node + "/" : std::string()) + s.metric;
-      auto [it, inserted] = digests.emplace(dkey, std::make_pair(s.digest, e.info.entity));
-      if (!inserted && it->second.first != s.digest) {
-        OpenOnce(e, "miscompare_digest", start_s, at, "miscompare", Severity::kFail,
-                 fmt::format("{} {}: the reference output differs from {}'s (SHA-256)", e.info.entity,
-                             s.metric, it->second.second),
-                 {{"digest", s.digest}, {"reference_digest", it->second.first},
-                  {"reference_entity", it->second.second}});
-        e.sticky = true;
-      }
-    }
-    if (!s.load_error.empty()) {
-      OpenOnce(e, "load_error", start_s, at, "load_error", Severity::kFail,
-               fmt::format("{}: the load failed: {}", e.info.entity, s.load_error),
-               {{"error", s.load_error}});
-    } else if (!s.metric.empty()) {
-      Close(e, "load_error", start_s);
-    }
+  }
+  if (!s.load_error.empty()) {
+    OpenOnce(e, "load_error", start_s, at, "load_error", Severity::kFail,
+             fmt::format("{}: the load failed: {}", e.info.entity, s.load_error),
+             {{"error", s.load_error}});
+  } else if (!s.metric.empty()) {
+    Close(e, "load_error", start_s);
+  }
 
-    // Temperature.
-    if (s.temp_c) {
-      double t = *s.temp_c;
-      e.win.temp_min = e.win.temp_min ? std::min(*e.win.temp_min, t) : t;
-      e.win.temp_max = e.win.temp_max ? std::max(*e.win.temp_max, t) : t;
-      if (end_s > o.warmup_s) {
-        if (!e.temp_ref_done && end_s <= o.warmup_s + o.temp_ref_s) {
-          e.temp_ref_samples.push_back(t);
+  // Temperature.
+  if (s.temp_c) {
+    double t = *s.temp_c;
+    e.win.temp_min = e.win.temp_min ? std::min(*e.win.temp_min, t) : t;
+    e.win.temp_max = e.win.temp_max ? std::max(*e.win.temp_max, t) : t;
+    if (end_s > o.warmup_s) {
+      if (!e.temp_ref_done && end_s <= o.warmup_s + o.temp_ref_s) {
+        e.temp_ref_samples.push_back(t);
+      } else {
+        if (!e.temp_ref_done) {
+          e.temp_ref_done = true;
+          e.info.temp_steady_c = e.temp_ref_samples.empty() ? t : MedianOf(e.temp_ref_samples);
+          e.temp_ref_samples.clear();
+        }
+        double ref = *e.info.temp_steady_c;
+        double dev = t - ref;
+        e.info.temp_min_c = e.info.temp_min_c ? std::min(*e.info.temp_min_c, t) : t;
+        e.info.temp_max_c = e.info.temp_max_c ? std::max(*e.info.temp_max_c, t) : t;
+        if (!e.info.temp_max_dev_c || std::abs(dev) > *e.info.temp_max_dev_c) {
+          e.info.temp_max_dev_c = std::abs(dev);
+        }
+        if (std::abs(dev) > o.temp_threshold_c) {
+          int i =
+              OpenOnce(e, "temperature", end_s, at, "temperature", Severity::kWarn,
+                       fmt::format("{} at {} °C, {} °C {} its steady state of {} °C (band ±{} °C)",
+                                   e.info.entity, Num(t), Num(std::abs(dev)),
+                                   dev > 0 ? "above" : "below", Num(ref), Num(o.temp_threshold_c)),
+                       {{"steady_c", Num(ref)}, {"reading_c", Num(t)}});
+          double peak = std::abs(dev);
+          for (const auto& [k, v] : faults[i].evidence) {
+            if (k == "peak_deviation_c") peak = std::max(peak, std::stod(v));
+          }
+          SetEvidence(faults[i].evidence, "peak_deviation_c", Num(peak));
         } else {
-          if (!e.temp_ref_done) {
-            e.temp_ref_done = true;
-            e.info.temp_steady_c = e.temp_ref_samples.empty() ? t : MedianOf(e.temp_ref_samples);
-            e.temp_ref_samples.clear();
-          }
-          double ref = *e.info.temp_steady_c;
-          double dev = t - ref;
-          e.info.temp_min_c = e.info.temp_min_c ? std::min(*e.info.temp_min_c, t) : t;
-          e.info.temp_max_c = e.info.temp_max_c ? std::max(*e.info.temp_max_c, t) : t;
-          if (!e.info.temp_max_dev_c || std::abs(dev) > *e.info.temp_max_dev_c) {
-            e.info.temp_max_dev_c = std::abs(dev);
-          }
-          if (std::abs(dev) > o.temp_threshold_c) {
-            int i = OpenOnce(e, "temperature", end_s, at, "temperature", Severity::kWarn,
-                             fmt::format("{} at {} °C, {} °C {} its steady state of {} °C (band ±{} °C)",
-                                         e.info.entity, Num(t), Num(std::abs(dev)),
-                                         dev > 0 ? "above" : "below", Num(ref), Num(o.temp_threshold_c)),
-                             {{"steady_c", Num(ref)}, {"reading_c", Num(t)}});
-            double peak = std::abs(dev);
-            for (const auto& [k, v] : faults[i].evidence) {
-              if (k == "peak_deviation_c") peak = std::max(peak, std::stod(v));
-            }
-            SetEvidence(faults[i].evidence, "peak_deviation_c", Num(peak));
-          } else {
-            Close(e, "temperature", end_s);
-          }
+          Close(e, "temperature", end_s);
         }
       }
     }
-
-    // GPU clocks event reasons.
-    if (s.clocks_event_reasons) {
-      uint64_t bits = *s.clocks_event_reasons & kThrottleMask;
-      if (bits) {
-        if (!e.open.count("throttle")) e.info.throttle_events++;
-        OpenOnce(e, "throttle", end_s, at, "throttle", Severity::kFail,
-                 fmt::format("{} clocks held down: {}", e.info.entity, ReasonNames(bits)),
-                 {{"clocks_event_reasons", fmt::format("0x{:x}", *s.clocks_event_reasons)}});
-      } else {
-        Close(e, "throttle", end_s);
-      }
-    }
-
-    // Cumulative counters.
-    for (const auto& [name, value] : s.counters) {
-      const CounterInfo* info = LookupCounter(name);
-      if (!info) {
-        e.notes.insert("unknown counter ignored: " + name);
-        continue;
-      }
-      auto it = e.counters.find(name);
-      if (it == e.counters.end() || value < it->second) {
-        e.counters[name] = value;  // the base, or a reset
-        continue;
-      }
-      uint64_t before = it->second;
-      it->second = value;
-      if (value == before) continue;
-      uint64_t added = value - before;
-      if (name == "thermal_throttle") e.info.throttle_events += static_cast<int>(added);
-      Evidence ev = {{"counter", name}, {"before", std::to_string(before)}, {"now", std::to_string(value)}};
-      for (size_t k = 0; k < s.events.size() && k < 5; ++k) ev.emplace_back("event" + std::to_string(k + 1), s.events[k]);
-      int i = Open(e, info->sticky ? name : std::string(), end_s, at, std::string(info->kind), info->severity,
-                   fmt::format("{}: {} new {}", e.info.entity, added, info->what), std::move(ev));
-      if (info->sticky && info->severity == Severity::kFail) e.sticky = true;
-      if (!info->sticky) {
-        faults[i].cleared_at_s = end_s;
-        if (info->severity == Severity::kFail) point_fail = true;
-      }
-    }
-    if (!s.telemetry_note.empty()) e.notes.insert(s.telemetry_note);
-
-    bool unavailable = e.sticky || point_fail || FailOpen(e);
-    if (unavailable) e.info.unavailable_s += dur;
-    bool& node_bad = node_unavailable[s.node];
-    node_bad = node_bad || unavailable;
   }
-};
+
+  // GPU clocks event reasons.
+  if (s.clocks_event_reasons) {
+    uint64_t bits = *s.clocks_event_reasons & kThrottleMask;
+    if (bits) {
+      if (!e.open.count("throttle")) e.info.throttle_events++;
+      OpenOnce(e, "throttle", end_s, at, "throttle", Severity::kFail,
+               fmt::format("{} clocks held down: {}", e.info.entity, ReasonNames(bits)),
+               {{"clocks_event_reasons", fmt::format("0x{:x}", *s.clocks_event_reasons)}});
+    } else {
+      Close(e, "throttle", end_s);
+    }
+  }
+
+  // Cumulative counters.
+  for (const auto& [name, value] : s.counters) {
+    const CounterInfo* info = LookupCounter(name);
+    if (!info) {
+      e.notes.insert("unknown counter ignored: " + name);
+      continue;
+    }
+    auto it = e.counters.find(name);
+    if (it == e.counters.end() || value < it->second) {
+      e.counters[name] = value;  // the base, or a reset
+      continue;
+    }
+    uint64_t before = it->second;
+    it->second = value;
+    if (value == before) continue;
+    uint64_t added = value - before;
+    if (name == "thermal_throttle") e.info.throttle_events += static_cast<int>(added);
+    Evidence ev = {
+        {"counter", name}, {"before", std::to_string(before)}, {"now", std::to_string(value)}};
+    for (size_t k = 0; k < s.events.size() && k < 5; ++k)
+      ev.emplace_back("event" + std::to_string(k + 1), s.events[k]);
+    int i = Open(e, info->sticky ? name : std::string(), end_s, at, std::string(info->kind),
+                 info->severity, fmt::format("{}: {} new {}", e.info.entity, added, info->what),
+                 std::move(ev));
+    if (info->sticky && info->severity == Severity::kFail) e.sticky = true;
+    if (!info->sticky) {
+      faults[i].cleared_at_s = end_s;
+      if (info->severity == Severity::kFail) point_fail = true;
+    }
+  }
+  if (!s.telemetry_note.empty()) e.notes.insert(s.telemetry_note);
+
+  bool unavailable = e.sticky || point_fail || FailOpen(e);
+  if (unavailable) e.info.unavailable_s += dur;
+  bool& node_bad = node_unavailable[s.node];
+  node_bad = node_bad || unavailable;
+}
 
 AnalyserOptions DefaultTiming(double duration_s, double cycle_s) {
   AnalyserOptions o;
@@ -339,7 +310,9 @@ AnalyserOptions DefaultTiming(double duration_s, double cycle_s) {
   return o;
 }
 
-Analyser::Analyser(AnalyserOptions options) : s_(std::make_unique<State>()) { s_->o = std::move(options); }
+Analyser::Analyser(AnalyserOptions options) : s_(std::make_unique<State>()) {
+  s_->o = std::move(options);
+}
 Analyser::~Analyser() = default;
 Analyser::Analyser(Analyser&&) noexcept = default;
 Analyser& Analyser::operator=(Analyser&&) noexcept = default;
@@ -356,7 +329,8 @@ void Analyser::SetSource(std::string telemetry_source, std::vector<std::string> 
 void Analyser::Add(const CycleObservation& c) {
   s_->last_at = c.at;
   std::map<std::string, bool> node_unavailable;
-  for (const auto& sample : c.samples) s_->AddSample(sample, c.start_s, c.end_s, c.at, node_unavailable);
+  for (const auto& sample : c.samples)
+    s_->AddSample(sample, c.start_s, c.end_s, c.at, node_unavailable);
   double dur = std::max(0.0, c.end_s - c.start_s);
   for (const auto& [node, bad] : node_unavailable) {
     NodeState& n = s_->nodes[node];
@@ -388,7 +362,8 @@ void Analyser::AddInterruption(const BurninInterruption& i) {
       node_entity.info.kind = "node";
     }
     int f = s_->Open(node_entity, "", i.at_s, i.resumed_at, "reboot", Severity::kFail,
-                     fmt::format("{} rebooted during the burn-in: down {} s of wall time", node, Num(i.gap_s, 0)),
+                     fmt::format("{} rebooted during the burn-in: down {} s of wall time", node,
+                                 Num(i.gap_s, 0)),
                      {{"stopped_at", i.stopped_at}, {"resumed_at", i.resumed_at}});
     s_->faults[f].cleared_at_s = i.at_s;
   }
@@ -429,7 +404,8 @@ BurninReport Analyser::Report() const {
       w.faults = st.win.faults;
       e.windows.push_back(w);
     }
-    if (!st.baseline_done && !st.baseline_perf.empty()) e.perf_baseline = MedianOf(st.baseline_perf);
+    if (!st.baseline_done && !st.baseline_perf.empty())
+      e.perf_baseline = MedianOf(st.baseline_perf);
     std::vector<double> medians;
     for (const auto& w : e.windows) {
       if (w.perf) medians.push_back(*w.perf);
@@ -438,9 +414,6 @@ BurninReport Analyser::Report() const {
       e.perf_median = MedianOf(medians);
       e.perf_min_window = *std::min_element(medians.begin(), medians.end());
       e.perf_last_window = medians.back();
-    }
-    for (const auto& f : s.faults) {
-      if (f.node == e.node && f.entity == e.entity) e.faults++;
     }
     e.stable = e.faults == 0;
     e.availability = e.observed_s > 0 ? 1 - e.unavailable_s / e.observed_s : 1;
@@ -467,139 +440,14 @@ BurninReport Analyser::Report() const {
   return r;
 }
 
-// ---- checkpoint state --------------------------------------------------------------------------
-
-namespace {
-
-json OptionalJson(const std::optional<double>& x) { return x ? json(*x) : json(nullptr); }
-
-}  // namespace
-
-json Analyser::SaveState() const {
-  const State& s = *s_;
-  json j;
-  const AnalyserOptions& o = s.o;
-  j["options"] = {{"profile", o.profile},           {"duration_s", o.duration_s},
-                  {"cycle_s", o.cycle_s},           {"window_s", o.window_s},
-                  {"warmup_s", o.warmup_s},         {"temp_ref_s", o.temp_ref_s},
-                  {"baseline_s", o.baseline_s},     {"temp_threshold_c", o.temp_threshold_c},
-                  {"drift_threshold", o.drift_threshold},
-                  {"checkpoint_interval_s", o.checkpoint_interval_s},
-                  {"started_at", o.started_at},     {"telemetry_source", o.telemetry_source},
-                  {"planted", o.planted}};
-  j["elapsed_s"] = s.elapsed_s;
-  j["cycles"] = s.cycles;
-  // Faults and interruptions through the report's own JSON.
-  BurninReport part;
-  part.faults = s.faults;
-  part.interruptions = s.interruptions;
-  j["report"] = ToJson(part);
-  j["last_metric"] = s.last_metric;
-  j["digests"] = json::object();
-  for (const auto& [k, v] : s.digests) j["digests"][k] = {v.first, v.second};
-  j["nodes"] = json::object();
-  for (const auto& [k, n] : s.nodes) j["nodes"][k] = {n.observed_s, n.unavailable_s};
-  j["entities"] = json::array();
-  for (const auto& [key, e] : s.entities) {
-    BurninReport one;
-    one.entities.push_back(e.info);
-    json ej;
-    ej["info"] = ToJson(one)["entities"][0];
-    ej["baseline_perf"] = e.baseline_perf;
-    ej["baseline_done"] = e.baseline_done;
-    ej["temp_ref_samples"] = e.temp_ref_samples;
-    ej["temp_ref_done"] = e.temp_ref_done;
-    ej["counters"] = e.counters;
-    ej["open"] = e.open;
-    ej["sticky"] = e.sticky;
-    ej["notes"] = e.notes;
-    ej["window"] = {{"open", e.win.open},        {"start_s", e.win.start_s},
-                    {"cycles", e.win.cycles},    {"perf", e.win.perf},
-                    {"temp_min", OptionalJson(e.win.temp_min)},
-                    {"temp_max", OptionalJson(e.win.temp_max)},
-                    {"faults", e.win.faults}};
-    j["entities"].push_back(ej);
-  }
-  return j;
-}
-
-Result<Analyser> Analyser::LoadState(const json& j, const std::string& where) {
-  try {
-    AnalyserOptions o;
-    const json& oj = j.at("options");
-    o.profile = oj.at("profile").get<std::string>();
-    o.duration_s = oj.at("duration_s").get<double>();
-    o.cycle_s = oj.at("cycle_s").get<double>();
-    o.window_s = oj.at("window_s").get<double>();
-    o.warmup_s = oj.at("warmup_s").get<double>();
-    o.temp_ref_s = oj.at("temp_ref_s").get<double>();
-    o.baseline_s = oj.at("baseline_s").get<double>();
-    o.temp_threshold_c = oj.at("temp_threshold_c").get<double>();
-    o.drift_threshold = oj.at("drift_threshold").get<double>();
-    o.checkpoint_interval_s = oj.at("checkpoint_interval_s").get<double>();
-    o.started_at = oj.at("started_at").get<std::string>();
-    o.telemetry_source = oj.at("telemetry_source").get<std::string>();
-    o.planted = oj.at("planted").get<std::vector<std::string>>();
-    if (!(o.window_s > 0) || !(o.cycle_s > 0)) return Status::Invalid(where + ".options: window_s and cycle_s must be > 0");
-    Analyser a(o);
-    State& s = *a.s_;
-    s.elapsed_s = j.at("elapsed_s").get<double>();
-    s.cycles = j.at("cycles").get<int64_t>();
-    auto part = BurninReportFromJson(j.at("report"), where + ".report");
-    if (!part.ok()) return part.status();
-    s.faults = part->faults;
-    s.interruptions = part->interruptions;
-    s.last_metric = j.at("last_metric").get<std::map<std::string, std::string>>();
-    for (const auto& [k, v] : j.at("digests").items()) s.digests[k] = {v.at(0).get<std::string>(), v.at(1).get<std::string>()};
-    for (const auto& [k, v] : j.at("nodes").items()) s.nodes[k] = NodeState{v.at(0).get<double>(), v.at(1).get<double>()};
-    size_t i = 0;
-    for (const auto& ej : j.at("entities")) {
-      std::string ew = where + ".entities[" + std::to_string(i++) + "]";
-      json wrap = {{"entities", json::array({ej.at("info")})}};
-      // Reuse the report reader for the entity: wrap it in an otherwise empty report.
-      BurninReport empty;
-      json full = ToJson(empty);
-      full["entities"] = wrap["entities"];
-      auto r = BurninReportFromJson(full, ew);
-      if (!r.ok()) return r.status();
-      EntityState e;
-      e.info = r->entities.at(0);
-      e.baseline_perf = ej.at("baseline_perf").get<std::vector<double>>();
-      e.baseline_done = ej.at("baseline_done").get<bool>();
-      e.temp_ref_samples = ej.at("temp_ref_samples").get<std::vector<double>>();
-      e.temp_ref_done = ej.at("temp_ref_done").get<bool>();
-      e.counters = ej.at("counters").get<std::map<std::string, uint64_t>>();
-      e.open = ej.at("open").get<std::map<std::string, int>>();
-      for (const auto& [key, index] : e.open) {
-        if (index < 0 || static_cast<size_t>(index) >= s.faults.size()) {
-          return Status::Invalid(ew + ".open." + key + ": no fault " + std::to_string(index));
-        }
-      }
-      e.sticky = ej.at("sticky").get<bool>();
-      e.notes = ej.at("notes").get<std::set<std::string>>();
-      const json& w = ej.at("window");
-      e.win.open = w.at("open").get<bool>();
-      e.win.start_s = w.at("start_s").get<double>();
-      e.win.cycles = w.at("cycles").get<int>();
-      e.win.perf = w.at("perf").get<std::vector<double>>();
-      if (!w.at("temp_min").is_null()) e.win.temp_min = w.at("temp_min").get<double>();
-      if (!w.at("temp_max").is_null()) e.win.temp_max = w.at("temp_max").get<double>();
-      e.win.faults = w.at("faults").get<int>();
-      s.entities[e.info.node + "/" + e.info.entity + "/" + e.info.metric] = std::move(e);
-    }
-    return a;
-  } catch (const json::exception& e) {
-    return Status::Invalid(where + ": not a burn-in state: " + e.what());
-  }
-}
-
 CheckResult BurninCheckResult(const BurninReport& r) {
   CheckResult c;
   c.unit_id = "burnin." + r.profile;
   for (const auto& f : r.faults) {
     const FaultKindInfo* k = LookupFaultKind(f.kind);
-    Finding finding = MakeFinding(k ? k->code : "YS-BURN-008", f.entity,
-                                  fmt::format("at {} s of load ({}): {}", Num(f.at_s, 0), f.at, f.message));
+    Finding finding =
+        MakeFinding(k ? k->code : "YS-BURN-008", f.entity,
+                    fmt::format("at {} s of load ({}): {}", Num(f.at_s, 0), f.at, f.message));
     finding.severity = f.severity;
     finding.evidence = f.evidence;
     if (!f.node.empty()) finding.evidence.insert(finding.evidence.begin(), {"node", f.node});
@@ -611,10 +459,11 @@ CheckResult BurninCheckResult(const BurninReport& r) {
   c.Note("entities", std::to_string(r.entities.size()));
   c.Note("availability", Num(r.availability * 100, 2) + "%");
   if (r.faults.empty()) {
-    c.summary = fmt::format("{} s of {} load on {} entities: no fault", Num(r.elapsed_s, 0), r.profile,
-                            r.entities.size());
+    c.summary = fmt::format("{} s of {} load on {} entities: no fault", Num(r.elapsed_s, 0),
+                            r.profile, r.entities.size());
   } else {
-    c.summary = fmt::format("{} faults in {} s of {} load", r.faults.size(), Num(r.elapsed_s, 0), r.profile);
+    c.summary = fmt::format("{} faults in {} s of {} load", r.faults.size(), Num(r.elapsed_s, 0),
+                            r.profile);
   }
   c.Finalize();
   return c;

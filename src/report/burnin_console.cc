@@ -89,7 +89,10 @@ void WriteEntities(const BurninReport& r, std::ostream& out) {
                       e.stable ? "yes" : "NO"});
   }
   for (const BurninEntity& e : r.entities) {
-    if (!e.note.empty()) t.footer.push_back("# " + e.entity + "@" + e.node + ": " + OneLine(e.note));
+    std::string line = "# " + e.entity + "@" + e.node + ": " + OneLine(e.note);
+    if (!e.note.empty() && std::find(t.footer.begin(), t.footer.end(), line) == t.footer.end()) {
+      t.footer.push_back(line);
+    }
   }
   WriteTable(t, out);
 }

@@ -15,11 +15,16 @@ std::string FormatLoadTime(double seconds) {
   return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
 }
 
+namespace {
+// Hours as operators read them: one decimal from an hour up, three significant digits below.
+std::string Hours(double h) { return h >= 1 ? fmt::format("{:.1f}", h) : fmt::format("{:.3g}", h); }
+}  // namespace
+
 std::string MtbfText(const BurninReport& r) {
   if (!r.mtbf_h || r.faults.empty()) {
-    return fmt::format("no fault in {:.1f} entity-hours (no MTBF without a fault)", r.entity_hours);
+    return fmt::format("no fault in {} entity-hours (no MTBF without a fault)", Hours(r.entity_hours));
   }
-  return fmt::format("MTBF {:.1f} h ({:.1f} entity-hours, {} fault{})", *r.mtbf_h, r.entity_hours,
+  return fmt::format("MTBF {} h ({} entity-hours, {} fault{})", Hours(*r.mtbf_h), Hours(r.entity_hours),
                      r.faults.size(), r.faults.size() == 1 ? "" : "s");
 }
 
@@ -62,7 +67,10 @@ BurninVerdict VerdictOf(const BurninReport& r) {
   }
   std::vector<std::string> unstable;
   for (const BurninEntity& e : r.entities) {
-    if (!e.stable) unstable.push_back(e.entity + "@" + e.node);
+    std::string name = e.entity + "@" + e.node;
+    if (!e.stable && std::find(unstable.begin(), unstable.end(), name) == unstable.end()) {
+      unstable.push_back(name);
+    }
   }
   constexpr size_t kNamed = 8;
   if (!unstable.empty()) {

@@ -39,6 +39,12 @@ charts_drew() {  # charts_drew DOM WHAT: every canvas drawn, as many as the page
   fi
 }
 
+chart_count() {  # chart_count DOM N: the page holds exactly N charts
+  local n
+  n=$(grep -o 'data-charts="[0-9]*"' "$1" | grep -o '[0-9]*')
+  [ "$n" -eq "$2" ] && passes=$((passes + 1)) || { echo "FAIL: $2 charts expected in $1, page has $n"; fails=$((fails + 1)); }
+}
+
 # The fixture: every section present, every chart drawn, no error.
 expect_rc 0 "report of the fixture run directory" -- "$bin" report "$fixture" -o "$tmp/report.html"
 expect_in "$tmp/out" "report: $tmp/report.html" "report says where"
@@ -53,8 +59,7 @@ expect_in "$tmp/dom.html" "workload.low_mfu" "diagnosis.json's diagnosis"
 expect_in "$tmp/dom.html" "YS-CPU-022" "a finding with its code"
 expect_in "$tmp/dom.html" "<th>node03</th>" "the heat map has the third node"
 # The scores, 7 collectives, the rates, 1 proxy + 5 workload histograms.
-n=$(grep -o 'data-charts="[0-9]*"' "$tmp/dom.html" | grep -o '[0-9]*')
-[ "$n" -eq 15 ] && passes=$((passes + 1)) || { echo "FAIL: 15 charts expected, page has $n"; fails=$((fails + 1)); }
+chart_count "$tmp/dom.html" 15
 
 # Self-contained: no external URL outside the embedded data and Chart.js's own source (its
 # licence header names its home page), no src= or href= but in-page anchors.
@@ -100,6 +105,17 @@ expect_not_in "$tmp/dom.html" '<section id="cost">' "no cost section without --p
 expect_not_in "$tmp/dom.html" '<section id="burnin">' "no burn-in section for a run that is not one"
 expect_rc 2 "bad price model" -- "$bin" report "$fixture" -o "$tmp/x.html" --prices "$tmp/no-prices.toml"
 expect_in "$tmp/err" "$tmp/no-prices.toml" "the price model named"
+
+# A burn-in's document (a recorded one, tests/fixtures/runs/burnin): its section and its two
+# charts (rate against baseline, temperature) drawn, the planted-faults warning shown.
+expect_rc 0 "report of a burn-in" -- "$bin" report "$src/tests/fixtures/runs/burnin/run.json" -o "$tmp/burnin.html"
+browse "$tmp/burnin.html" "$tmp/burnin-dom.html"
+charts_drew "$tmp/burnin-dom.html" "burn-in report"
+expect_in "$tmp/burnin-dom.html" '<section id="burnin">' "the burn-in section"
+expect_in "$tmp/burnin-dom.html" 'id="burnin-planted"' "the planted-faults warning"
+expect_in "$tmp/burnin-dom.html" "miscompare" "the miscompare fault"
+expect_in "$tmp/burnin-dom.html" "signal 15" "the clean stop"
+chart_count "$tmp/burnin-dom.html" 2  # rate against baseline, temperature
 
 # HTML injection from a hostname and a finding message stays text.
 python3 - "$fixture/run.json" "$tmp/evil.json" <<'PY'

@@ -1,0 +1,75 @@
+// The analyser's state (analyser.h), shared by the rules (analyser.cc) and the checkpoint
+// (analyser_state.cc). Internal to the burnin layer.
+#ifndef YARDSTICK_BURNIN_ANALYSER_STATE_H_
+#define YARDSTICK_BURNIN_ANALYSER_STATE_H_
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "burnin/analyser.h"
+
+namespace ys::burnin {
+
+struct OpenWindow {
+  bool open = false;
+  double start_s = 0;
+  int cycles = 0;
+  std::vector<double> perf;
+  std::optional<double> temp_min, temp_max;
+  int faults = 0;
+};
+
+struct EntityState {
+  BurninEntity info;
+  std::vector<double> baseline_perf;
+  bool baseline_done = false;
+  std::vector<double> temp_ref_samples;
+  bool temp_ref_done = false;
+  std::map<std::string, uint64_t> counters;
+  std::map<std::string, int> open;  // condition -> index into faults
+  bool sticky = false;              // a sticky fail fault happened
+  std::set<std::string> notes;
+  OpenWindow win;
+};
+
+struct NodeState {
+  double observed_s = 0;
+  double unavailable_s = 0;
+};
+
+struct Analyser::State {
+  AnalyserOptions o;
+  double elapsed_s = 0;
+  int64_t cycles = 0;
+  std::map<std::string, EntityState> entities;  // "node/entity"
+  std::map<std::string, NodeState> nodes;
+  std::map<std::string, std::pair<std::string, std::string>> digests;  // key -> (digest, entity)
+  std::map<std::string, std::string> last_metric;  // "node/entity" -> its last load metric
+  std::vector<BurninFault> faults;
+  std::vector<BurninInterruption> interruptions;
+
+  int MinWindowCycles() const;
+
+  int Open(EntityState& e, const std::string& key, double at_s, const std::string& at,
+           std::string kind, Severity sev, std::string message, Evidence ev);
+  // Opens `key` unless it is open already; returns the fault's index.
+  int OpenOnce(EntityState& e, const std::string& key, double at_s, const std::string& at,
+               std::string kind, Severity sev, std::string message, Evidence ev);
+  void Close(EntityState& e, const std::string& key, double at_s);
+  bool FailOpen(const EntityState& e) const;
+
+  void CloseWindow(EntityState& e);
+
+  std::string last_at;  // UTC of the cycle being added
+
+  void AddSample(const EntitySample& s, double start_s, double end_s, const std::string& at,
+                 std::map<std::string, bool>& node_unavailable);
+};
+
+}  // namespace ys::burnin
+
+#endif  // YARDSTICK_BURNIN_ANALYSER_STATE_H_
