@@ -44,8 +44,8 @@ constexpr std::array kKinds = {
 };
 
 constexpr std::array kCounters = {
-    CounterInfo{"ecc_corrected", "ecc", W, false, "corrected ECC errors (volatile)"},
-    CounterInfo{"ecc_uncorrected", "ecc", F, true, "uncorrectable ECC errors (volatile)"},
+    CounterInfo{"ecc_corrected", "ecc", W, false, "corrected ECC errors"},
+    CounterInfo{"ecc_uncorrected", "ecc", F, true, "uncorrectable ECC errors"},
     CounterInfo{"remapped_rows_uncorrectable", "ecc", F, true, "rows remapped for uncorrectable errors"},
     CounterInfo{"remap_failure", "ecc", F, true, "row remapping failed"},
     CounterInfo{"nvlink_replay", "link", W, false, "NVLink replay errors"},

@@ -97,7 +97,25 @@ expect_rc 2 "a checkpoint with another duration" -- "$bin" burnin --duration 3m 
   --checkpoint-interval 5 --nvml-state "$timeline" --out "$out" --gemm-n 256 --stream-bytes 4M
 expect_in "$tmp/err" "duration_s was 120.0, now 180.0" "names the setting that differs"
 
-# 4. The network profile across two MPI ranks: the all_reduce checked every cycle.
+# 4. New errors from the recorded GPU state: an uncorrectable ECC error on gpu4 at 20 s, an XID 79
+# for gpu4 at 30 s, HW + thermal slowdown on gpu1 from 25 to 35 s.
+expect_rc 1 "a burn-in that sees new GPU errors" -- "$bin" burnin --duration 40s --profile compute \
+  --nvml-state "$src/tests/fixtures/nvml/burnin-errors-timeline.json" --out "$tmp/err-run" --gemm-n 128
+python3 - "$tmp/err-run/run.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: GPU error faults"; fails=$((fails + 1)); }
+import json, sys
+b = json.load(open(sys.argv[1]))["burnin"]
+got = {(f["kind"], f["entity"]): f for f in b["faults"] if f["kind"] != "perf_drift"}
+assert set(got) == {("ecc", "gpu4"), ("xid", "gpu4"), ("throttle", "gpu1")}, sorted(got)
+assert 20 <= got[("ecc", "gpu4")]["at_s"] <= 22 and got[("ecc", "gpu4")]["severity"] == "fail", got
+assert 30 <= got[("xid", "gpu4")]["at_s"] <= 32, got
+assert any("Xid" in v for v in got[("xid", "gpu4")]["evidence"].values()), got
+t = got[("throttle", "gpu1")]
+assert 25 <= t["at_s"] <= 27 and t["cleared_at_s"] is not None and 35 <= t["cleared_at_s"] <= 37, t
+g4 = [e for e in b["entities"] if e["entity"] == "gpu4"][0]
+assert 0.4 < g4["availability"] < 0.55, g4["availability"]  # unavailable from the ECC error on
+PY
+
+# 5. The network profile across two MPI ranks: the all_reduce checked every cycle.
 if command -v mpirun >/dev/null; then
   mpirun --allow-run-as-root --oversubscribe -np 2 "$bin" burnin --duration 8s --profile network \
     --out "$tmp/net" --allreduce-bytes 1M >"$tmp/n.out" 2>"$tmp/n.err"
@@ -113,7 +131,7 @@ assert not [f for f in b["faults"] if f["kind"] == "miscompare"], b["faults"]
 PY
 fi
 
-# 5. Bad input.
+# 6. Bad input.
 expect_rc 2 "a duration that is not one" -- "$bin" burnin --duration 5x --out "$tmp/bad"
 expect_in "$tmp/err" '--duration "5x": expected a time' "names the flag and what is expected"
 expect_rc 2 "an unknown profile" -- "$bin" burnin --duration 1m --profile heavy --out "$tmp/bad"
