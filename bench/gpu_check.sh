@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One short GPU check for a machine with NVIDIA GPUs (written for one H200; any count works):
-# builds yardstick (cmake preset), runs the GPU benchmark units and, when mpirun and NCCL are
-# present, the GPU collectives, then the gpu-labelled tests. About 5 minutes in all; each step
+# builds yardstick (cmake preset), runs the GPU benchmark units, a short GPU burn-in (compute and
+# memory) and, when mpirun and NCCL are present, the GPU collectives, then the gpu-labelled
+# tests. About 7 minutes in all; each step
 # has its own time limit so that one hang cannot eat the budget.
 #
 #   bench/gpu_check.sh            # results under $OUT if set, else ./gpu-check-<time>
@@ -51,6 +52,17 @@ run_unit mem.gpu 45 --filter mem.gpu "${quick[@]}"
 run_unit copy 75 --filter 'copy.*' "${quick[@]}"
 run_unit launch_latency 20 --filter host.launch_latency
 
+# Burn-in on the GPUs: cuBLASLt GEMMs checked bit for bit across repeats and GPUs, then device
+# copies checked element by element, with NVML telemetry every second.
+burn() {  # burn PROFILE SECONDS LIMIT
+  log "burnin --profile $1 --backend gpu --duration ${2}s (limit ${3}s)"
+  timeout "$3" "$bin" burnin --profile "$1" --backend gpu --duration "${2}s" --out "$out/burnin-$1" \
+    --checkpoint-interval 10 --json >"$out/burnin-$1.json" 2>"$out/burnin-$1.err"
+  log "burnin $1: exit $?"
+}
+burn compute 45 75
+burn memory 20 45
+
 # GPU collectives over NCCL, one rank per GPU, when the launcher and library are there.
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if command -v mpirun >/dev/null && ldconfig -p 2>/dev/null | grep -q libnccl.so.2 && [ "${ngpu:-0}" -ge 1 ]; then
@@ -66,7 +78,7 @@ log "gpu-labelled tests (limit 120s)"
 (cd "$src/build" && timeout 120 ctest -L gpu --output-on-failure >"$out/ctest-gpu.txt" 2>&1)
 log "ctest -L gpu: exit $?"
 
-# Text summary from the JSON documents: every measurement with its % of peak, and every unit's
+# Text summary from the JSON documents (a burn-in's entities and faults too): every measurement with its % of peak, and every unit's
 # outcome, findings and notes.
 python3 - "$out" >"$out/summary.txt" 2>&1 <<'PY'
 import glob, json, os, sys
@@ -85,6 +97,17 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
         doc = json.load(open(f))
     except Exception as e:
         print(f"{os.path.basename(f)}: unreadable ({e})"); continue
+    b = doc.get("burnin") if isinstance(doc, dict) else None
+    if b:
+        print(f"== burnin {b['profile']}: {b['elapsed_s']:.0f} s of load, {len(b['faults'])} faults, "
+              f"availability {b['availability']:.4f}")
+        for e in b["entities"]:
+            if e["metric"]:
+                print(f"   {e['entity']:<6} {e['metric']:<10} median {e['perf_median']} {e['unit']} baseline "
+                      f"{e['perf_baseline']} lowest window {e['perf_min_window']} iterations {e['iterations']} "
+                      f"miscompares {e['miscompares']} temp steady {e['temp_steady_c']} max dev {e['temp_max_dev_c']}")
+        for fl in b["faults"]:
+            print(f"   FAULT {fl['at_s']:.0f} s {fl['entity']} {fl['kind']} {fl['severity']}: {fl['message']}")
     for u in walk(doc):
         print(f"== {u['id']}: {u['outcome']}: {u.get('summary', '')}")
         for fd in u.get("findings", []):

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "burnin/telemetry.h"
 #include "core/burnin_json.h"
 #include "core/report_json.h"
+#include "core/watchdog.h"
 #include "host/host_info.h"
 
 namespace ys::burnin {
@@ -245,11 +248,22 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
                         sampler->timeline() ? sampler->timeline()->Describe() : std::vector<std::string>{});
   }
 
+  // A hung collective cannot be interrupted: past the timeout the process says where it stood and
+  // ends; the checkpoint on disk is the resume point.
+  Watchdog dog(o.timeout_s, [&o, rank = comm.rank()](const std::string& step, double seconds) {
+    std::fprintf(stderr,
+                 "yardstick: error: burn-in rank %d: %s made no progress for %.0f s (--timeout): a rank "
+                 "died or hangs; the last checkpoint in %s is kept: run the same command to resume\n",
+                 rank, step.c_str(), seconds, o.out_dir.c_str());
+    std::fflush(stderr);
+    std::_Exit(2);
+  });
   StopSignals signals;
   auto last_checkpoint = std::chrono::steady_clock::now();
   int stop_signal = 0;
   while (elapsed < o.duration_s) {
     Load& load = *loads[static_cast<size_t>(cycle) % loads.size()];
+    dog.Enter(fmt::format("cycle {} ({}) at {} s of load", cycle, load.name(), Secs(elapsed)));
     std::vector<EntitySample> samples;
     double want = std::max(0.05, std::min(o.cycle_s, o.duration_s - elapsed));
     auto t0 = std::chrono::steady_clock::now();
@@ -283,7 +297,10 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
     auto sig = comm.AllReduceMax(static_cast<double>(g_signal.load()));
     if (!sig.ok()) return sig.status();
     stop_signal = static_cast<int>(*sig);
-    if (stop_signal != 0) break;
+    if (stop_signal != 0) {
+      dog.Leave();
+      break;
+    }
     if (leader && elapsed < o.duration_s &&
         std::chrono::steady_clock::now() - last_checkpoint >= std::chrono::duration<double>(o.checkpoint_interval_s)) {
       YS_RETURN_IF_ERROR(save(false, "", fmt::format("burn-in in progress: {} s of {} s of load done and "
@@ -297,6 +314,7 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
                                Secs(o.duration_s), r.faults.size()));
       }
     }
+    dog.Leave();
   }
   bool finished = elapsed >= o.duration_s;
   if (stop_signal != 0 && !finished) {

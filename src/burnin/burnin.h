@@ -14,7 +14,8 @@
 // settings match (profile, duration, cycle, thresholds, device, recorded state); the stop
 // becomes an interruption: "signal N" for a clean stop, "reboot" when the node's boot id
 // changed, "killed" otherwise (the load after the last checkpoint, known from the heartbeat, is
-// redone). A finished checkpoint is not run again (Invalid: use --restart or another --out).
+// redone). A cycle that outlasts timeout_s ends the process (exit 2) with the last checkpoint
+// kept. A finished checkpoint is not run again (Invalid: use --restart or another --out).
 #ifndef YARDSTICK_BURNIN_BURNIN_H_
 #define YARDSTICK_BURNIN_BURNIN_H_
 
@@ -36,6 +37,10 @@ struct BurninOptions {
   double checkpoint_interval_s = 60;
   double temp_threshold_c = 2;
   double drift_threshold = 0.05;
+  // The longest one cycle (load, telemetry, gather, checkpoint) may take before the process gives
+  // up: a rank that died or hangs inside a collective cannot be interrupted, so the process logs
+  // where it stood and exits 2, keeping the last checkpoint to resume from. <= 0: no limit.
+  double timeout_s = 600;
   Device device = Device::kAuto;
   std::string out_dir;                // rank 0: checkpoint, heartbeat, run.json
   bool restart = false;               // ignore (replace) a checkpoint in out_dir

@@ -32,6 +32,7 @@ struct BurninArgs {
   double checkpoint_s = 60;
   double temp_threshold_c = 2;
   double drift_threshold = 0.05;
+  double timeout_s = 600;
   std::string backend = "auto";
   std::string out;
   bool restart = false;
@@ -69,6 +70,7 @@ Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
   o.checkpoint_interval_s = a.checkpoint_s;
   o.temp_threshold_c = a.temp_threshold_c;
   o.drift_threshold = a.drift_threshold;
+  o.timeout_s = a.timeout_s;
   o.out_dir = a.out.empty() ? DefaultDir() : a.out;
   o.restart = a.restart;
   o.nvml_state = a.nvml_state;
@@ -102,6 +104,11 @@ Action Setup(CLI::App& sub) {
       ->capture_default_str();
   sub.add_option("--drift-threshold", a->drift_threshold,
                  "Fraction a window's rate may fall below the first hour's before it is a fault")
+      ->capture_default_str();
+  sub.add_option("--timeout", a->timeout_s,
+                 "Seconds one cycle may take before the burn-in gives up on a dead or hung rank (exit 2, "
+                 "the checkpoint kept; 0: no limit)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub.add_option("--backend", a->backend, "auto (GPUs when usable), cpu or gpu")->capture_default_str();
   sub.add_option("--out", a->out,

@@ -24,7 +24,7 @@
 #include "core/text.h"
 #include "diagnose/fleet_findings.h"
 #include "host/host_info.h"
-#include "job/watchdog.h"
+#include "core/watchdog.h"
 #include "report/output.h"
 
 namespace ys::job {

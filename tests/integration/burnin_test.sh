@@ -3,8 +3,9 @@
 # minutes): a two-minute mixed burn-in against a recorded GPU timeline that plants a temperature
 # swing on gpu2 (40-55 s) and a bit flip on cpu1 (70 s); stopped cleanly with SIGTERM, resumed,
 # killed with SIGKILL, resumed again to the end. The faults must be found at their times, both
-# stops recorded, the load time complete, the document schema-valid and the report drawn. Then a
-# network burn-in over two MPI ranks, and bad input.
+# stops recorded, the load time complete, the document schema-valid and the report drawn. Then
+# new ECC, XID and throttle faults from a recorded GPU timeline, a network burn-in over two MPI
+# ranks and one whose rank hangs, and bad input.
 set -uo pipefail
 bin=$1 src=$2
 . "$src/tests/integration/lib.sh"
@@ -14,11 +15,12 @@ out=$tmp/burn
 cmd=("$bin" burnin --duration 2m --profile mixed --cycle 1 --checkpoint-interval 5
      --nvml-state "$timeline" --out "$out" --gemm-n 256 --stream-bytes 4M)
 
-# Waits until the burn-in's heartbeat says at least $1 s of load are done (at most 150 s).
+# Waits until the burn-in's heartbeat (in $2, default $out) says at least $1 s of load are done
+# (at most 150 s).
 wait_load() {
-  local want=$1 i
+  local want=$1 dir=${2:-$out} i
   for i in $(seq 1 300); do
-    if [ -f "$out/burnin.heartbeat" ] && awk -v w="$want" '{exit !($1 >= w)}' "$out/burnin.heartbeat"; then return 0; fi
+    if [ -f "$dir/burnin.heartbeat" ] && awk -v w="$want" '{exit !($1 >= w)}' "$dir/burnin.heartbeat"; then return 0; fi
     sleep 0.5
   done
   echo "FAIL: the heartbeat never reached $want s"; fails=$((fails + 1)); return 1
@@ -129,6 +131,22 @@ assert len(net) == 1 and net[0]["iterations"] > 0 and net[0]["miscompares"] == 0
 assert net[0]["perf_median"] > 0 and net[0]["unit"] == "GB/s", net
 assert not [f for f in b["faults"] if f["kind"] == "miscompare"], b["faults"]
 PY
+  # A rank that hangs (SIGSTOP) inside the all_reduce: --timeout ends the job with the checkpoint kept.
+  mpirun --allow-run-as-root --oversubscribe -np 2 "$bin" burnin --duration 60s --profile network \
+    --out "$tmp/hang" --allreduce-bytes 1M --checkpoint-interval 1 --timeout 5 >"$tmp/h.out" 2>"$tmp/h.err" &
+  mpid=$!
+  wait_load 3 "$tmp/hang"
+  for p in $(pgrep -f "burnin --duration 60s --profile network"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1; then kill -STOP "$p"; stopped=$p; fi
+  done
+  t0=$SECONDS
+  wait "$mpid"; rc=$?
+  [ -n "${stopped:-}" ] && kill -KILL "$stopped" 2>/dev/null
+  { [ "$rc" -ne 0 ] && [ $((SECONDS - t0)) -le 40 ]; } && passes=$((passes + 1)) ||
+    { echo "FAIL: hung rank: exit $rc after $((SECONDS - t0)) s"; fails=$((fails + 1)); }
+  expect_in "$tmp/h.err" "made no progress for" "the timeout names the step that hung"
+  expect_in "$tmp/h.err" "run the same command to resume" "and how to go on"
+  [ -f "$tmp/hang/burnin.checkpoint.json" ] && passes=$((passes + 1)) || { echo "FAIL: no checkpoint kept"; fails=$((fails + 1)); }
 fi
 
 # 6. Bad input.

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "comm/liveness.h"
-#include "job/watchdog.h"
+#include "core/watchdog.h"
 
 namespace ys::job {
 namespace {

@@ -1,6 +1,6 @@
-#include "job/watchdog.h"
+#include "core/watchdog.h"
 
-namespace ys::job {
+namespace ys {
 
 Watchdog::Watchdog(double timeout_s, std::function<void(const std::string&, double)> on_expire)
     : timeout_s_(timeout_s), on_expire_(std::move(on_expire)) {
@@ -54,4 +54,4 @@ void Watchdog::Loop() {
   }
 }
 
-}  // namespace ys::job
+}  // namespace ys

@@ -5,8 +5,8 @@
 //
 // Thread safety: Enter/Leave from the thread doing the work; the callback on the watchdog's own
 // thread. Destruction joins the thread (the callback must not be running then).
-#ifndef YARDSTICK_JOB_WATCHDOG_H_
-#define YARDSTICK_JOB_WATCHDOG_H_
+#ifndef YARDSTICK_CORE_WATCHDOG_H_
+#define YARDSTICK_CORE_WATCHDOG_H_
 
 #include <chrono>
 #include <condition_variable>
@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-namespace ys::job {
+namespace ys {
 
 class Watchdog {
  public:
@@ -56,6 +56,6 @@ auto InStep(Watchdog& dog, std::string name, Fn&& fn) {
   return fn();
 }
 
-}  // namespace ys::job
+}  // namespace ys
 
-#endif  // YARDSTICK_JOB_WATCHDOG_H_
+#endif  // YARDSTICK_CORE_WATCHDOG_H_
