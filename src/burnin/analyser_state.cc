@@ -47,10 +47,8 @@ json Analyser::SaveState() const {
   for (const auto& [k, n] : s.nodes) j["nodes"][k] = {n.observed_s, n.unavailable_s};
   j["entities"] = json::array();
   for (const auto& [key, e] : s.entities) {
-    BurninReport one;
-    one.entities.push_back(e.info);
     json ej;
-    ej["info"] = ToJson(one)["entities"][0];
+    ej["info"] = ToJson(e.info);
     ej["baseline_perf"] = e.baseline_perf;
     ej["baseline_done"] = e.baseline_done;
     ej["temp_ref_samples"] = e.temp_ref_samples;
@@ -106,15 +104,10 @@ Result<Analyser> Analyser::LoadState(const json& j, const std::string& where) {
     size_t i = 0;
     for (const auto& ej : j.at("entities")) {
       std::string ew = where + ".entities[" + std::to_string(i++) + "]";
-      json wrap = {{"entities", json::array({ej.at("info")})}};
-      // Reuse the report reader for the entity: wrap it in an otherwise empty report.
-      BurninReport empty;
-      json full = ToJson(empty);
-      full["entities"] = wrap["entities"];
-      auto r = BurninReportFromJson(full, ew);
-      if (!r.ok()) return r.status();
+      auto info = BurninEntityFromJson(ej.at("info"), ew + ".info");
+      if (!info.ok()) return info.status();
       EntityState e;
-      e.info = r->entities.at(0);
+      e.info = std::move(*info);
       e.baseline_perf = ej.at("baseline_perf").get<std::vector<double>>();
       e.baseline_done = ej.at("baseline_done").get<bool>();
       e.temp_ref_samples = ej.at("temp_ref_samples").get<std::vector<double>>();

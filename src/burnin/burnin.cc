@@ -308,10 +308,9 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
                                                      "command to resume",
                                                      Secs(elapsed), Secs(o.duration_s))));
       last_checkpoint = std::chrono::steady_clock::now();
-      if (o.progress) {
-        BurninReport r = analyser->Report();
+      if (o.progress) {  // the document just saved holds the report
         o.progress(fmt::format("burn-in: {} of {} s of load, {} faults, checkpoint saved", Secs(elapsed),
-                               Secs(o.duration_s), r.faults.size()));
+                               Secs(o.duration_s), run.doc.burnin->faults.size()));
       }
     }
     dog.Leave();

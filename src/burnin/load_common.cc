@@ -88,4 +88,16 @@ std::vector<Status> RunOnThreads(size_t n, const std::function<void(int)>& work)
   return out;
 }
 
+Status PerGpuLoad::InitEach(const std::function<Status(int)>& init) {
+  std::vector<Status> result(ordinals_.size(), Status::Ok());
+  std::vector<Status> thrown = RunOnThreads(ordinals_.size(), [&](int i) { result[i] = init(i); });
+  for (size_t i = 0; i < result.size(); ++i) {
+    YS_RETURN_IF_ERROR(thrown[i]);
+    if (!result[i].ok()) {
+      return Status(result[i].code(), "gpu" + std::to_string(ordinals_[i]) + ": " + result[i].message());
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace ys::burnin

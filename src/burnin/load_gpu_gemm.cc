@@ -49,11 +49,10 @@ Status Upload(const gpu::CudaApi& api, CUdeviceptr dst, size_t bytes,
   return Status::Ok();
 }
 
-class GpuGemmLoad final : public CheckedLoad {
+class GpuGemmLoad final : public PerGpuLoad {
  public:
   GpuGemmLoad(const LoadContext& ctx, std::vector<int> ordinals, int n)
-      : CheckedLoad(ctx, "gpu", "gemm.bf16", "TFLOPS"),
-        ordinals_(std::move(ordinals)),
+      : PerGpuLoad(ctx, std::move(ordinals), "gemm.bf16", "TFLOPS"),
         shape_{n, n, n},
         gpus_(ordinals_.size()) {}
 
@@ -62,24 +61,10 @@ class GpuGemmLoad final : public CheckedLoad {
   Status Init(const gpu::CublasLtApi& lt) {
     const auto a_tile = bench::MakeGemmInputTile(kPrecision, kSeedA);
     const auto b_tile = bench::MakeGemmInputTile(kPrecision, kSeedB);
-    std::vector<Status> init(ordinals_.size(), Status::Ok());
-    std::vector<Status> thrown =
-        RunOnThreads(ordinals_.size(), [&](int i) { init[i] = InitGpu(lt, i, a_tile, b_tile); });
-    for (size_t i = 0; i < init.size(); ++i) {
-      YS_RETURN_IF_ERROR(thrown[i]);
-      if (!init[i].ok()) {
-        return Status(init[i].code(),
-                      "gpu" + std::to_string(ordinals_[i]) + ": " + init[i].message());
-      }
-    }
-    return Status::Ok();
+    return InitEach([&](int i) { return InitGpu(lt, i, a_tile, b_tile); });
   }
 
  protected:
-  const std::vector<int>& ids() const override { return ordinals_; }
-  std::vector<Status> RunWorkers(const std::function<void(int)>& work) override {
-    return RunOnThreads(ordinals_.size(), work);
-  }
   std::string Digest(int worker) const override { return gpus_[worker].digest; }
 
   Status Iterate(int worker, bool flip, double& rate, std::string& mismatch) override {
@@ -150,7 +135,6 @@ class GpuGemmLoad final : public CheckedLoad {
     return Status::Ok();
   }
 
-  const std::vector<int> ordinals_;
   const gpu::GemmShape shape_;
   std::vector<GpuState> gpus_;
 };

@@ -27,11 +27,10 @@ struct GpuState {
   gpu::PinnedHostBuffer staging;
 };
 
-class GpuMemoryLoad final : public CheckedLoad {
+class GpuMemoryLoad final : public PerGpuLoad {
  public:
   GpuMemoryLoad(const LoadContext& ctx, std::vector<int> ordinals, uint64_t bytes)
-      : CheckedLoad(ctx, "gpu", "copy", "GB/s"),
-        ordinals_(std::move(ordinals)),
+      : PerGpuLoad(ctx, std::move(ordinals), "copy", "GB/s"),
         bytes_(bytes),
         gpus_(ordinals_.size()) {}
 
@@ -44,24 +43,10 @@ class GpuMemoryLoad final : public CheckedLoad {
     if (!digest.ok()) return digest.status();
     digest_ = *digest;
     flip_byte_ = pattern[(kFlipWord * 8) % bytes_] ^ 1;
-    std::vector<Status> init(ordinals_.size(), Status::Ok());
-    std::vector<Status> thrown =
-        RunOnThreads(ordinals_.size(), [&](int i) { init[i] = InitGpu(i); });
-    for (size_t i = 0; i < init.size(); ++i) {
-      YS_RETURN_IF_ERROR(thrown[i]);
-      if (!init[i].ok()) {
-        return Status(init[i].code(),
-                      "gpu" + std::to_string(ordinals_[i]) + ": " + init[i].message());
-      }
-    }
-    return Status::Ok();
+    return InitEach([&](int i) { return InitGpu(i); });
   }
 
  protected:
-  const std::vector<int>& ids() const override { return ordinals_; }
-  std::vector<Status> RunWorkers(const std::function<void(int)>& work) override {
-    return RunOnThreads(ordinals_.size(), work);
-  }
   std::string Digest(int) const override { return digest_; }
 
   Status Iterate(int worker, bool flip, double& rate, std::string& mismatch) override {
@@ -111,7 +96,6 @@ class GpuMemoryLoad final : public CheckedLoad {
     return bench::FillDevicePattern(api, g.src.get(), bytes_, kSeed, g.staging);
   }
 
-  const std::vector<int> ordinals_;
   const uint64_t bytes_;
   std::vector<GpuState> gpus_;
   std::string digest_;

@@ -84,9 +84,25 @@ class PinnedCpuLoad : public CheckedLoad {
   std::string digest_;  // of the reference output
 };
 
+
 // Runs work(i) for i in [0, n) on n threads (one per GPU) and joins them; entry i is Internal
 // with the text of an exception work(i) threw.
 std::vector<Status> RunOnThreads(size_t n, const std::function<void(int)>& work);
+
+// A GPU load: one thread per GPU ordinal for each round of work.
+class PerGpuLoad : public CheckedLoad {
+ protected:
+  PerGpuLoad(const LoadContext& ctx, std::vector<int> ordinals, const char* metric, const char* unit)
+      : CheckedLoad(ctx, "gpu", metric, unit), ordinals_(std::move(ordinals)) {}
+  const std::vector<int>& ids() const override { return ordinals_; }
+  std::vector<Status> RunWorkers(const std::function<void(int)>& work) override {
+    return RunOnThreads(ordinals_.size(), work);
+  }
+  // Runs init(i) for every GPU on its own thread; the first failure, prefixed "gpuN: ".
+  Status InitEach(const std::function<Status(int)>& init);
+
+  const std::vector<int> ordinals_;
+};
 
 Result<std::unique_ptr<Load>> MakeCpuGemmLoad(const LoadContext& ctx, const std::vector<int>& cpus);
 Result<std::unique_ptr<Load>> MakeCpuStreamLoad(const LoadContext& ctx,

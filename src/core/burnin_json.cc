@@ -234,7 +234,23 @@ struct Reader {
   }
 };
 
+template <typename T>
+Result<T> Parse(const nlohmann::json& j, const std::string& where) {
+  T value;
+  YS_RETURN_IF_ERROR(Reader::Read(j, where, value));
+  return value;
+}
+
 }  // namespace
+
+ojson ToJson(const BurninEntity& e) {
+  BurninEntity copy = e;  // the field lists take non-const references
+  return Writer::Write(copy);
+}
+
+Result<BurninEntity> BurninEntityFromJson(const nlohmann::json& j, const std::string& where) {
+  return Parse<BurninEntity>(j, where);
+}
 
 ojson ToJson(const BurninReport& r) {
   BurninReport copy = r;  // the field lists take non-const references
@@ -242,9 +258,7 @@ ojson ToJson(const BurninReport& r) {
 }
 
 Result<BurninReport> BurninReportFromJson(const nlohmann::json& j, const std::string& where) {
-  BurninReport r;
-  YS_RETURN_IF_ERROR(Reader::Read(j, where, r));
-  return r;
+  return Parse<BurninReport>(j, where);
 }
 
 }  // namespace ys

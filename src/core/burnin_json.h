@@ -13,6 +13,9 @@ namespace ys {
 nlohmann::ordered_json ToJson(const BurninReport& r);
 // Invalid names the field ("burnin.faults[3].at_s: expected a number").
 Result<BurninReport> BurninReportFromJson(const nlohmann::json& j, const std::string& where);
+// One entity of the report (the burn-in's checkpoint keeps each entity's state with it).
+nlohmann::ordered_json ToJson(const BurninEntity& e);
+Result<BurninEntity> BurninEntityFromJson(const nlohmann::json& j, const std::string& where);
 
 }  // namespace ys
 

@@ -174,6 +174,17 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
   }
   TimeAxis axis = AxisFor(last_s);
   auto x = [&](double s) { return s / axis.seconds_per_unit; };
+  // A level line across the whole run (a limit).
+  auto level = [&](double y) { return oj::array({{{"x", 0}, {"y", y}}, {{"x", x(last_s)}, {"y", y}}}); };
+  // A chart's canvas and caption, the chart kept for the page.
+  auto add = [&](const std::string& title, std::string_view label, const std::string& y_title,
+                 oj series, const std::string& caption) {
+    ChartSpec c = LineChart(ids.Next(), title, axis, y_title, std::move(series));
+    std::string html = CanvasHtml(c.canvas_id, label, true) + "<p class=\"caption\">" +
+                       EscapeHtml(caption) + "</p>\n";
+    charts.push_back(std::move(c));
+    return html;
+  };
 
   oj rate = oj::array(), temp = oj::array();
   for (size_t i = 0; i < r.entities.size(); ++i) {
@@ -195,7 +206,7 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
       if (e.temp_steady_c) {
         double limit = *e.temp_steady_c + r.temp_threshold_c;
         temp.push_back(Series(fmt::format("{} limit {} °C", label, FormatValue(limit)),
-                              oj::array({{{"x", 0}, {"y", limit}}, {{"x", x(last_s)}, {"y", limit}}}),
+                              level(limit),
                               SeriesColour(i), /*dashed=*/true));
       }
     }
@@ -205,31 +216,22 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
   } else {
     double limit = 100 * (1 - r.drift_threshold);
     rate.push_back(Series(fmt::format("drift limit {:.1f}%", limit),
-                          oj::array({{{"x", 0}, {"y", limit}}, {{"x", x(last_s)}, {"y", limit}}}),
+                          level(limit),
                           "#d62728", /*dashed=*/true));
-    ChartSpec c = LineChart(ids.Next(), "Rate as % of each entity's baseline", axis,
-                            "% of baseline", std::move(rate));
-    b += CanvasHtml(c.canvas_id, "burn-in rate as percent of baseline over load time", true) +
-         "<p class=\"caption\">" +
-         EscapeHtml(fmt::format("Each point is a window's median rate ÷ the entity's baseline "
-                                "(its first {} of steady load); a fault when a window falls "
-                                "below the dashed line.",
-                                FormatLoadTime(r.baseline_s))) +
-         "</p>\n";
-    charts.push_back(std::move(c));
+    b += add("Rate as % of each entity's baseline", "burn-in rate as percent of baseline over load time",
+             "% of baseline", std::move(rate),
+             fmt::format("Each point is a window's median rate ÷ the entity's baseline (its first {} of "
+                         "steady load); a fault when a window falls below the dashed line.",
+                         FormatLoadTime(r.baseline_s)));
   }
   if (temp.empty()) {
     b += EmptyNote("No temperature chart: no window carries a temperature reading.");
   } else {
-    ChartSpec c = LineChart(ids.Next(), "Temperature, window maximum", axis, "°C", std::move(temp));
-    b += CanvasHtml(c.canvas_id, "burn-in window maximum temperature over load time", true) +
-         "<p class=\"caption\">" +
-         EscapeHtml(fmt::format("Each point is a window's highest reading; the dashed line of "
-                                "the same colour is the entity's limit, its steady temperature "
-                                "+ {} °C.",
-                                FormatValue(r.temp_threshold_c))) +
-         "</p>\n";
-    charts.push_back(std::move(c));
+    b += add("Temperature, window maximum", "burn-in window maximum temperature over load time", "°C",
+             std::move(temp),
+             fmt::format("Each point is a window's highest reading; the dashed line of the same colour "
+                         "is the entity's limit, its steady temperature + {} °C.",
+                         FormatValue(r.temp_threshold_c)));
   }
   return b;
 }
