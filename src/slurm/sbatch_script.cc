@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "core/path_component.h"
 #include "slurm/shell_quote.h"
 
 namespace ys::slurm {
@@ -43,9 +44,9 @@ Status AppendQuoted(std::string* line, std::string_view value) {
 
 Result<SbatchJob> MakeSbatchJob(const ClusterConfig& c, const validate::Suite& suite,
                                 const validate::SuiteWorkload& w, const std::string& runs_dir) {
-  YS_RETURN_IF_ERROR(ValidateName("workload id", w.id));
-  YS_RETURN_IF_ERROR(ValidateName("suite chip", suite.chip));
-  YS_RETURN_IF_ERROR(ValidateName("suite recipe_release", suite.recipe_release));
+  YS_RETURN_IF_ERROR(ValidatePathComponent("workload id", w.id));
+  YS_RETURN_IF_ERROR(ValidatePathComponent("suite chip", suite.chip));
+  YS_RETURN_IF_ERROR(ValidatePathComponent("suite recipe_release", suite.recipe_release));
   if (runs_dir.empty() || runs_dir[0] != '/') return Status::Invalid("runs directory '" + runs_dir + "': must be absolute");
   YS_RETURN_IF_ERROR(ValidateSbatchToken("runs directory", runs_dir));
 

@@ -34,15 +34,6 @@ Result<std::string> ShellQuote(std::string_view value) {
   return out;
 }
 
-Status ValidateName(std::string_view what, std::string_view value) {
-  bool ok = !value.empty() && value.size() <= 128 && value[0] != '-';
-  for (char c : value) ok = ok && (IsAlnum(c) || c == '.' || c == '_' || c == '-');
-  if (ok) return Status::Ok();
-  return Status::Invalid(fmt::format("{} '{}': a name must be 1 to 128 characters of [A-Za-z0-9._-], "
-                                     "not starting with '-'",
-                                     what, Printable(value)));
-}
-
 Status ValidateSbatchToken(std::string_view what, std::string_view value) {
   bool ok = !value.empty() && value.size() <= 4096;
   for (char c : value) {

@@ -19,9 +19,6 @@ namespace ys::slurm {
 // 'value' with every ' written as '\''. Errors only for a NUL byte.
 Result<std::string> ShellQuote(std::string_view value);
 
-// Job and workload names: [A-Za-z0-9._-], 1..128 characters, not starting with '-'.
-Status ValidateName(std::string_view what, std::string_view value);
-
 // A value for an #SBATCH line or a path sbatch expands (--output): letters, digits and
 // ._-/:=,+@ only; no whitespace, quotes, '%', '$', '#', '\\' or control characters; 1..4096
 // characters. `what` names the value in the error ("cluster.toml [slurm] partition").

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/path_component.h"
 #include "core/text.h"
 #include "validate/toml_util.h"
 
@@ -29,6 +30,8 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   if (head == nullptr) return Status::Invalid(path + ": missing [suite] table");
   TableReader r(*head, path + ": [suite]");
   YS_RETURN_IF_ERROR(r.String("chip", &s.chip));
+  // The chip names the validation archive and the workload ids name directories under --runs.
+  YS_RETURN_IF_ERROR(ValidatePathComponent(path + ": [suite] chip", s.chip));
   YS_RETURN_IF_ERROR(r.String("recipe_release", &s.recipe_release));
   YS_RETURN_IF_ERROR(r.String("source", &s.source));
   YS_RETURN_IF_ERROR(r.Double("threshold", &s.threshold, 0.01, 1.5));
@@ -61,6 +64,7 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
     SuiteWorkload w;
     TableReader wr(*t, path + ": [[workload]] " + std::to_string(i));
     YS_RETURN_IF_ERROR(wr.String("id", &w.id));
+    YS_RETURN_IF_ERROR(ValidatePathComponent(path + ": [[workload]] " + std::to_string(i) + " id", w.id));
     TableReader named(*t, path + ": workload " + w.id);
     YS_RETURN_IF_ERROR(named.String("id", &w.id));
     YS_RETURN_IF_ERROR(named.String("model", &w.model));

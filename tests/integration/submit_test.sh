@@ -100,6 +100,14 @@ printf '[slurm]\npartition = "te st"\ntime_limit = "5"\ngpus_per_node = 2\n[laun
 expect_rc 2 "unsafe partition" -- "$bin" submit --suite "$tmp/suite.toml" --cluster "$tmp/bad.toml" --dry-run
 expect_in "$tmp/err" "not safe in an #SBATCH line" "unsafe value refused"
 expect_rc 2 "no workload matches" -- "$bin" submit --suite "$tmp/suite.toml" --cluster "$tmp/cluster.toml" --workload 'gpt*' --dry-run
+# A workload id that is not a plain name ("..") would put the script and logs outside --runs:
+# refused when the suite is read, naming the file and the field, and nothing is written.
+sed 's/^id = "llama3.1_70b_bf16"/id = ".."/' "$tmp/suite.toml" > "$tmp/dotdot.toml"
+mkdir -p "$tmp/confined"
+expect_rc 2 "workload id '..' (dry run)" -- "$bin" submit --suite "$tmp/dotdot.toml" --cluster "$tmp/cluster.toml" --runs "$tmp/confined/runs" --dry-run
+expect_in "$tmp/err" "dotdot.toml: [[workload]] 2 id '..'" "bad id named with its file and field"
+expect_rc 2 "workload id '..'" -- "$bin" submit --suite "$tmp/dotdot.toml" --cluster "$tmp/cluster.toml" --runs "$tmp/confined/runs" --db "$tmp/dotdot.db"
+[ -z "$(ls -A "$tmp/confined")" ] && passes=$((passes + 1)) || { echo "FAIL: written for a '..' id: $(ls -A "$tmp/confined")"; fails=$((fails + 1)); }
 
 # The real thing: submit, wait, validate.
 expect_rc 0 "submit --wait" -- "$bin" submit --suite "$tmp/suite.toml" --cluster "$tmp/cluster.toml" --runs "$runs" \

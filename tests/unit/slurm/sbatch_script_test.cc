@@ -101,6 +101,12 @@ TEST(SbatchScriptTest, RefusesWhatDoesNotFitOrIsUnsafe) {
   auto j = MakeSbatchJob(Cluster(), TestSuite(), w, "/r");
   ASSERT_FALSE(j.ok());
   EXPECT_NE(j.status().message().find("workload id"), std::string::npos);
+  for (const char* outside : {"..", ".", "a/b"}) {  // would place the script and logs outside the runs
+    w.id = outside;
+    auto o = MakeSbatchJob(Cluster(), TestSuite(), w, "/r");
+    ASSERT_FALSE(o.ok()) << outside << " -> " << o->script_path;
+    EXPECT_NE(o.status().message().find("workload id"), std::string::npos);
+  }
   ClusterConfig nul = Cluster();
   nul.environment["X"] = std::string("a\0b", 3);
   EXPECT_NE(err(nul, 8, "/r").find("environment X"), std::string::npos);

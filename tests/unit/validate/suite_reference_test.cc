@@ -44,6 +44,12 @@ TEST(SuiteTest, MalformedSuitesNameFileWorkloadAndField) {
       {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\ncolour=1\n", "unknown key colour"},
       {"[suites]\n", "unknown table [suites]"},
       {"not toml at all [", "s.toml:1:"},
+      // Ids and the chip become directory and file names (runs/<id>/, the archive's name).
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n[[workload]]\nid=\"..\"\nmodel=\"m\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=8\nseq_len=1\ngbs=1\nframework=\"f\"\n",
+       "s.toml: [[workload]] 1 id '..': expected a name"},
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n[[workload]]\nid=\"a/../../b\"\nmodel=\"m\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=8\nseq_len=1\ngbs=1\nframework=\"f\"\n",
+       "s.toml: [[workload]] 1 id 'a/../../b'"},
+      {"[suite]\nchip=\"../x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n", "s.toml: [suite] chip '../x'"},
   };
   for (const auto& [text, want] : cases) {
     auto s = ParseSuite(text, "s.toml");
