@@ -1,7 +1,8 @@
 // `yardstick healthcheck`: fit for Slurm's HealthCheckProgram. Runs a fast subset of the checks
 // in a child process under a watchdog (a hung check ends the run at --timeout, killed), then
-// drains this node on a fail with reason "yardstick: CODE entity: message", or resumes it on a
-// pass when, and only when, the drain reason is one yardstick wrote. Every Slurm call has its own
+// drains this node on a fail with reason "yardstick: CODE entity: message (drain id ID)", or
+// resumes it on a pass when, and only when, the drain is its own: the id it recorded under
+// --state-dir and the user it runs as (slurm/drain_token.h), never a reason anyone could type. Every Slurm call has its own
 // deadline, so an unreachable slurmctld is reported, not waited on. --nagios: exit 0 OK,
 // 1 WARNING, 2 CRITICAL, 3 UNKNOWN and a one-line status.
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "core/log.h"
 #include "core/report_json.h"
 #include "host/subprocess.h"
+#include "slurm/drain_token.h"
 #include "slurm/node_health.h"
 #include "slurm/slurm_client.h"
 
@@ -29,7 +31,7 @@ struct HealthArgs {
   CheckRunArgs checks;
   double timeout_s = 30, slurm_timeout_s = 10;
   bool drain = true, nagios = false;
-  std::string node;
+  std::string node, state_dir;
 };
 
 // --node, else SLURMD_NODENAME (set when slurmd runs the program), else the short host name.
@@ -100,19 +102,32 @@ int RunHealthcheck(const HealthArgs& a) {
     return Report(a, s, line + "; cannot reach Slurm to " + (v.state == HealthState::kCritical ? "drain" : "check") +
                             " the node: " + info.status().message(), v.details);
   }
-  slurm::NodeDecision d = slurm::DecideNodeAction(v, *info);
+  auto store = slurm::DrainTokenStore::Open(a.state_dir.empty() ? slurm::DefaultDrainStateDir() : a.state_dir);
+  auto id = store.ok() ? store->Load(node) : Result<std::string>(store.status());
+  if (!id.ok()) {
+    HealthState s = v.state == HealthState::kCritical ? v.state : HealthState::kUnknown;
+    return Report(a, s, line + "; node state left as it is: " + id.status().message(), v.details);
+  }
+  const slurm::DrainOwner owner{*id, slurm::EffectiveUserName()};
+  slurm::NodeDecision d = slurm::DecideNodeAction(v, *info, owner);
   Status acted;
-  if (d.action == slurm::NodeAction::kDrain || d.action == slurm::NodeAction::kUpdateReason) {
-    acted = client.Drain(node, v.drain_reason);
+  if (d.action == slurm::NodeAction::kDrain) {
+    auto fresh = store->Create(node);  // recorded before the drain exists
+    acted = fresh.ok() ? client.Drain(node, slurm::WithDrainId(v.drain_reason, *fresh)) : fresh.status();
+  } else if (d.action == slurm::NodeAction::kUpdateReason) {
+    acted = client.Drain(node, slurm::WithDrainId(v.drain_reason, owner.id));
+  } else if (!info->Drained() && !owner.id.empty()) {
+    acted = store->Remove(node);  // our drain was resumed by someone else: its id means nothing now
   } else if (d.action == slurm::NodeAction::kResume) {
     // Read the reason again right before resuming: an admin may have drained it meanwhile.
     auto again = client.Node(node);
     if (!again.ok()) {
       acted = again.status();
-    } else if (slurm::DecideNodeAction(v, *again).action != slurm::NodeAction::kResume) {
-      d = slurm::DecideNodeAction(v, *again);
+    } else if (slurm::DecideNodeAction(v, *again, owner).action != slurm::NodeAction::kResume) {
+      d = slurm::DecideNodeAction(v, *again, owner);
     } else {
       acted = client.Resume(node);
+      if (acted.ok()) acted = store->Remove(node);
     }
   }
   if (!acted.ok()) {
@@ -133,6 +148,9 @@ Action Setup(CLI::App& sub) {
                "Drain this node on a fail and resume it on a pass when yardstick drained it (default on)");
   sub.add_flag("--nagios", a->nagios, "Nagios exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
   sub.add_option("--node", a->node, "Slurm node name (default $SLURMD_NODENAME, else the short host name)");
+  sub.add_option("--state-dir", a->state_dir,
+                 "Where the ids of yardstick's own drains are kept, a directory only this user can write "
+                 "(default /var/lib/yardstick/healthcheck for root, else ~/.local/state/yardstick/healthcheck)");
   return [a] { return RunHealthcheck(*a); };
 }
 

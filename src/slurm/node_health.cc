@@ -6,7 +6,13 @@ namespace ys::slurm {
 
 namespace {
 
-bool OurReason(std::string_view reason) { return reason.substr(0, kDrainReasonPrefix.size()) == kDrainReasonPrefix; }
+constexpr std::string_view kDrainIdOpen = " (drain id ";
+
+std::string Reason(const NodeInfo& node) {
+  std::string r = node.reason.empty() ? std::string("none") : node.reason;
+  if (!node.reason_user.empty()) r += ", set by " + node.reason_user;
+  return r;
+}
 
 // "YS-GPU-040 gpu3: fatal XID 79" for a check's first finding, else its summary.
 std::string Describe(const CheckResult& c) {
@@ -47,9 +53,22 @@ std::string MakeDrainReason(std::string_view text) {
     unsigned char u = static_cast<unsigned char>(c);
     out += (u < 0x20 || u == 0x7f) ? ' ' : c;
   }
-  constexpr size_t kMax = 200;
+  constexpr size_t kMax = 170;
   if (out.size() > kMax) out = out.substr(0, kMax - 3) + "...";
   return out;
+}
+
+std::string WithDrainId(std::string_view reason, std::string_view id) {
+  return std::string(reason) + std::string(kDrainIdOpen) + std::string(id) + ")";
+}
+
+bool IsOwnDrain(const NodeInfo& node, const DrainOwner& owner) {
+  if (!node.Drained() || owner.id.empty() || owner.user.empty()) return false;
+  const std::string& r = node.reason;
+  const std::string suffix = std::string(kDrainIdOpen) + owner.id + ")";
+  bool id_matches = r.size() > suffix.size() && r.compare(r.size() - suffix.size(), suffix.size(), suffix) == 0;
+  bool prefix = r.compare(0, kDrainReasonPrefix.size(), kDrainReasonPrefix) == 0;
+  return prefix && id_matches && node.reason_user == owner.user;
 }
 
 HealthVerdict JudgeHealth(const RunDocument& doc) {
@@ -83,24 +102,22 @@ HealthVerdict JudgeHealth(const RunDocument& doc) {
   return v;
 }
 
-NodeDecision DecideNodeAction(const HealthVerdict& v, const NodeInfo& node) {
-  bool ours = node.Drained() && OurReason(node.reason);
+NodeDecision DecideNodeAction(const HealthVerdict& v, const NodeInfo& node, const DrainOwner& owner) {
+  bool ours = IsOwnDrain(node, owner);
   switch (v.state) {
     case HealthState::kCritical:
       if (!node.Drained()) return {NodeAction::kDrain, "drained"};
       if (ours) {
-        if (node.reason == v.drain_reason) return {NodeAction::kNothing, "already drained by yardstick"};
+        if (node.reason == WithDrainId(v.drain_reason, owner.id)) return {NodeAction::kNothing, "already drained by yardstick"};
         return {NodeAction::kUpdateReason, "already drained by yardstick; reason updated"};
       }
       return {NodeAction::kKeepOtherDrain,
-              "already drained by someone else (reason: " + (node.reason.empty() ? std::string("none") : node.reason) +
-                  "); their drain and reason are kept"};
+              "already drained by someone else (reason: " + Reason(node) + "); their drain and reason are kept"};
     case HealthState::kOk:
     case HealthState::kWarning:
       if (ours) return {NodeAction::kResume, "resumed (yardstick had drained it: " + node.reason + ")"};
       if (node.Drained()) {
-        return {NodeAction::kNothing, "drained by someone else (reason: " +
-                                          (node.reason.empty() ? std::string("none") : node.reason) + "); not resumed"};
+        return {NodeAction::kNothing, "drained by someone else (reason: " + Reason(node) + "); not resumed"};
       }
       return {NodeAction::kNothing, ""};
     case HealthState::kUnknown:

@@ -1,7 +1,7 @@
 // Health-check mode (`yardstick healthcheck`, Slurm's HealthCheckProgram): the verdict of a run
 // of checks, the drain reason it gives, and what to do with this node. Pure functions, so the
-// rules — drain on fail, resume only drains whose reason yardstick wrote, never an admin's —
-// are tested without a cluster.
+// rules — drain on fail, resume only drains yardstick set itself (slurm/drain_token.h), never an
+// admin's or another user's, whatever their reason says — are tested without a cluster.
 #ifndef YARDSTICK_SLURM_NODE_HEALTH_H_
 #define YARDSTICK_SLURM_NODE_HEALTH_H_
 
@@ -14,7 +14,8 @@
 
 namespace ys::slurm {
 
-// Every drain reason yardstick sets starts with this; only such drains are ever resumed.
+// Every drain reason yardstick sets starts with this. It tells people who drained the node; it
+// proves nothing (anyone can type it): IsOwnDrain decides.
 inline constexpr std::string_view kDrainReasonPrefix = "yardstick:";
 
 // The default subset: hardware faults and states a job fails or slows on, each a read of
@@ -32,6 +33,7 @@ struct HealthVerdict {
   HealthState state = HealthState::kOk;
   std::string summary;                // one line: "YS-GPU-040 gpu3: fatal XID 79 (+1 more)"
   std::string drain_reason;           // "yardstick: YS-GPU-040 gpu3: fatal XID 79"; empty unless critical
+                                      // (WithDrainId adds the id before it goes to Slurm)
   std::vector<std::string> details;   // one line per failing, warning or erroring check
 };
 
@@ -39,13 +41,26 @@ struct HealthVerdict {
 // or resumed); else warn -> warning; else ok.
 HealthVerdict JudgeHealth(const RunDocument& doc);
 
-// "yardstick: " + text with control characters turned into spaces, at most 200 characters.
+// "yardstick: " + text with control characters turned into spaces, at most 170 characters
+// (with WithDrainId's suffix, at most 197).
 std::string MakeDrainReason(std::string_view text);
+// reason + " (drain id ID)": the reason as set in Slurm.
+std::string WithDrainId(std::string_view reason, std::string_view id);
+
+// What marks a drain as yardstick's own on this node: the id recorded when it drained the node
+// (empty: none recorded, so no drain is its own) and the user it runs as.
+struct DrainOwner {
+  std::string id;
+  std::string user;
+};
+// Drained, the reason is "yardstick: ... (drain id ID)" with the recorded id, and Slurm says the
+// drain was set by `owner.user`. A "yardstick:" reason set by anyone else is not ours.
+bool IsOwnDrain(const NodeInfo& node, const DrainOwner& owner);
 
 enum class NodeAction {
   kNothing,         // healthy and not drained, or drained by someone else and healthy
   kDrain,           // fail, node not drained
-  kUpdateReason,    // fail, node drained by yardstick with another reason
+  kUpdateReason,    // fail, node drained by yardstick with another reason (the id is kept)
   kKeepOtherDrain,  // fail, node already drained by someone else: their reason is kept
   kResume,          // healthy, node drained by yardstick
 };
@@ -53,7 +68,7 @@ struct NodeDecision {
   NodeAction action = NodeAction::kNothing;
   std::string why;  // for the status line
 };
-NodeDecision DecideNodeAction(const HealthVerdict& verdict, const NodeInfo& node);
+NodeDecision DecideNodeAction(const HealthVerdict& verdict, const NodeInfo& node, const DrainOwner& owner);
 
 }  // namespace ys::slurm
 

@@ -199,12 +199,18 @@ Result<NodeInfo> ParseScontrolNode(std::string_view text) {
   if (!kv.count("NodeName") || !kv.count("State")) {
     return Status::Invalid("scontrol show node: expected NodeName= and State= in the output");
   }
-  NodeInfo n{kv["NodeName"], kv["State"], kv["Reason"]};
+  NodeInfo n{kv["NodeName"], kv["State"], kv["Reason"], "", ""};
   if (n.name.empty() || n.state.empty()) return Status::Invalid("scontrol show node: empty NodeName or State");
-  // "admin: maintenance [root@2026-11-29T19:11:03]": the bracket is who set it and when.
+  // "admin: maintenance [root@2026-11-29T19:11:03]": the bracket is who set it and when, added by
+  // slurmctld (a reason cannot forge it: Slurm appends its own after whatever the text holds).
   if (!n.reason.empty() && n.reason.back() == ']') {
     size_t open = n.reason.rfind(" [");
-    if (open != std::string::npos && n.reason.find('@', open) != std::string::npos) n.reason.resize(open);
+    size_t at = open == std::string::npos ? std::string::npos : n.reason.find('@', open);
+    if (at != std::string::npos) {
+      n.reason_user = n.reason.substr(open + 2, at - open - 2);
+      n.reason_time = n.reason.substr(at + 1, n.reason.size() - at - 2);
+      n.reason.resize(open);
+    }
   }
   if (n.reason == "(null)" || n.reason == "None") n.reason.clear();
   return n;

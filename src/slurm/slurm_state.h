@@ -55,6 +55,8 @@ struct NodeInfo {
   std::string name;
   std::string state;   // "IDLE+DRAIN", "MIXED", "DOWN*+DRAIN"
   std::string reason;  // without Slurm's " [user@time]" suffix; empty when none
+  std::string reason_user;  // from that suffix: who set the reason ("root"); empty when absent
+  std::string reason_time;  // from that suffix: when ("2026-11-29T19:11:03")
   // DRAIN, DRAINING or DRAINED among the state's flags.
   bool Drained() const;
   bool Down() const;

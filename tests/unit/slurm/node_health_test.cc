@@ -23,7 +23,13 @@ RunDocument Doc(std::vector<CheckResult> checks) {
   return d;
 }
 
-NodeInfo Node(const std::string& state, const std::string& reason = "") { return {"vm", state, reason}; }
+// A node as scontrol shows it; `user` is the one in Slurm's "[user@time]" suffix.
+NodeInfo Node(const std::string& state, const std::string& reason = "", const std::string& user = "root") {
+  return {"vm", state, reason, reason.empty() ? "" : user, reason.empty() ? "" : "2026-11-29T19:11:03"};
+}
+
+const DrainOwner kOwner{"3f9a2c1b4d5e6f70", "root"};
+std::string Ours(const std::string& reason) { return WithDrainId(reason, kOwner.id); }
 
 TEST(NodeHealthTest, Verdicts) {
   auto ok = JudgeHealth(Doc({Check("gpu.ecc", Outcome::kPass), Check("ib.ports", Outcome::kSkip)}));
@@ -52,8 +58,10 @@ TEST(NodeHealthTest, Verdicts) {
 TEST(NodeHealthTest, DrainReasonIsOneSafeLine) {
   EXPECT_EQ(MakeDrainReason("YS-X a\nb\tc"), "yardstick: YS-X a b c");
   std::string long_reason = MakeDrainReason(std::string(500, 'x'));
-  EXPECT_EQ(long_reason.size(), 200u);
-  EXPECT_EQ(long_reason.substr(197), "...");
+  EXPECT_EQ(long_reason.size(), 170u);
+  EXPECT_EQ(long_reason.substr(167), "...");
+  EXPECT_EQ(WithDrainId("yardstick: YS-X a", "00ff"), "yardstick: YS-X a (drain id 00ff)");
+  EXPECT_LE(WithDrainId(long_reason, kOwner.id).size(), 200u);
 }
 
 TEST(NodeHealthTest, DrainsResumesAndNeverTouchesAnAdminsDrain) {
@@ -61,30 +69,53 @@ TEST(NodeHealthTest, DrainsResumesAndNeverTouchesAnAdminsDrain) {
   HealthVerdict pass{HealthState::kOk, "ok", "", {}};
   HealthVerdict warn{HealthState::kWarning, "w", "", {}};
   HealthVerdict unknown{HealthState::kUnknown, "?", "", {}};
+  auto act = [](const HealthVerdict& v, const NodeInfo& n) { return DecideNodeAction(v, n, kOwner).action; };
 
-  EXPECT_EQ(DecideNodeAction(fail, Node("IDLE")).action, NodeAction::kDrain);
-  EXPECT_EQ(DecideNodeAction(fail, Node("MIXED")).action, NodeAction::kDrain);
-  EXPECT_EQ(DecideNodeAction(fail, Node("IDLE+DRAIN", "yardstick: YS-GPU-040 gpu3: x")).action, NodeAction::kNothing);
-  EXPECT_EQ(DecideNodeAction(fail, Node("IDLE+DRAIN", "yardstick: YS-GPU-026 gpu1: y")).action, NodeAction::kUpdateReason);
-  auto keep = DecideNodeAction(fail, Node("IDLE+DRAIN", "admin: maintenance"));
+  EXPECT_EQ(act(fail, Node("IDLE")), NodeAction::kDrain);
+  EXPECT_EQ(act(fail, Node("MIXED")), NodeAction::kDrain);
+  EXPECT_EQ(act(fail, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-040 gpu3: x"))), NodeAction::kNothing);
+  EXPECT_EQ(act(fail, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-026 gpu1: y"))), NodeAction::kUpdateReason);
+  auto keep = DecideNodeAction(fail, Node("IDLE+DRAIN", "admin: maintenance", "alice"), kOwner);
   EXPECT_EQ(keep.action, NodeAction::kKeepOtherDrain);
-  EXPECT_NE(keep.why.find("admin: maintenance"), std::string::npos);
+  EXPECT_NE(keep.why.find("admin: maintenance, set by alice"), std::string::npos) << keep.why;
 
-  EXPECT_EQ(DecideNodeAction(pass, Node("IDLE+DRAIN", "yardstick: YS-GPU-040 gpu3: x")).action, NodeAction::kResume);
-  EXPECT_EQ(DecideNodeAction(warn, Node("MIXED+DRAINING", "yardstick: old")).action, NodeAction::kResume);
-  EXPECT_EQ(DecideNodeAction(pass, Node("DOWN*+DRAIN", "yardstick: old")).action, NodeAction::kResume);
-  auto admin = DecideNodeAction(pass, Node("IDLE+DRAIN", "admin: maintenance"));
+  EXPECT_EQ(act(pass, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-040 gpu3: x"))), NodeAction::kResume);
+  EXPECT_EQ(act(warn, Node("MIXED+DRAINING", Ours("yardstick: old"))), NodeAction::kResume);
+  EXPECT_EQ(act(pass, Node("DOWN*+DRAIN", Ours("yardstick: old"))), NodeAction::kResume);
+  auto admin = DecideNodeAction(pass, Node("IDLE+DRAIN", "admin: maintenance"), kOwner);
   EXPECT_EQ(admin.action, NodeAction::kNothing);
   EXPECT_NE(admin.why.find("not resumed"), std::string::npos);
   // "yardstick" without the colon, or the prefix later in the text, is not ours.
-  EXPECT_EQ(DecideNodeAction(pass, Node("IDLE+DRAIN", "yardstick said so")).action, NodeAction::kNothing);
-  EXPECT_EQ(DecideNodeAction(pass, Node("IDLE+DRAIN", "admin: after yardstick: x")).action, NodeAction::kNothing);
+  EXPECT_EQ(act(pass, Node("IDLE+DRAIN", "yardstick said so")), NodeAction::kNothing);
+  EXPECT_EQ(act(pass, Node("IDLE+DRAIN", "admin: after yardstick: x")), NodeAction::kNothing);
   // A node that is down but not drained is Slurm's business, not ours.
-  EXPECT_EQ(DecideNodeAction(pass, Node("DOWN", "Not responding")).action, NodeAction::kNothing);
-  EXPECT_EQ(DecideNodeAction(pass, Node("IDLE")).action, NodeAction::kNothing);
+  EXPECT_EQ(act(pass, Node("DOWN", "Not responding")), NodeAction::kNothing);
+  EXPECT_EQ(act(pass, Node("IDLE")), NodeAction::kNothing);
   // Unknown health: neither drain nor resume.
-  EXPECT_EQ(DecideNodeAction(unknown, Node("IDLE")).action, NodeAction::kNothing);
-  EXPECT_EQ(DecideNodeAction(unknown, Node("IDLE+DRAIN", "yardstick: x")).action, NodeAction::kNothing);
+  EXPECT_EQ(act(unknown, Node("IDLE")), NodeAction::kNothing);
+  EXPECT_EQ(act(unknown, Node("IDLE+DRAIN", Ours("yardstick: x"))), NodeAction::kNothing);
+}
+
+// The prefix is something anyone can type: a drain is ours only with the id recorded for this
+// node AND set by the user yardstick runs as.
+TEST(NodeHealthTest, AYardstickReasonFromSomeoneElseIsNotOurs) {
+  HealthVerdict pass{HealthState::kOk, "ok", "", {}};
+  HealthVerdict fail{HealthState::kCritical, "YS-GPU-040 gpu3: x", "yardstick: YS-GPU-040 gpu3: x", {}};
+  const std::string foreign = "yardstick: do NOT resume, waiting for RMA";
+  for (const NodeInfo& n : {Node("IDLE+DRAIN", foreign), Node("IDLE+DRAIN", foreign, "alice"),
+                            Node("IDLE+DRAIN", WithDrainId("yardstick: x", "0000000000000000")),
+                            Node("IDLE+DRAIN", Ours("yardstick: x"), "alice"),    // right id, another user
+                            Node("IDLE+DRAIN", Ours("yardstick: x"), ""),         // no user suffix
+                            Node("IDLE+DRAIN", Ours("admin: yardstick: x")),       // not our format
+                            Node("IDLE+DRAIN", Ours("yardstick: x") + " more")}) {
+    EXPECT_FALSE(IsOwnDrain(n, kOwner)) << n.reason << " by " << n.reason_user;
+    EXPECT_EQ(DecideNodeAction(pass, n, kOwner).action, NodeAction::kNothing) << n.reason;
+    EXPECT_EQ(DecideNodeAction(fail, n, kOwner).action, NodeAction::kKeepOtherDrain) << n.reason;
+  }
+  // No id recorded (none drained by us here, or the record was lost): nothing is ours.
+  EXPECT_FALSE(IsOwnDrain(Node("IDLE+DRAIN", Ours("yardstick: x")), DrainOwner{"", "root"}));
+  EXPECT_TRUE(IsOwnDrain(Node("IDLE+DRAIN", Ours("yardstick: x")), kOwner));
+  EXPECT_FALSE(IsOwnDrain(Node("IDLE", Ours("yardstick: x")), kOwner));
 }
 
 TEST(NodeHealthTest, DefaultSubsetIsRegistered) {

@@ -140,6 +140,13 @@ TEST(SlurmStateTest, ScontrolShowNode) {
   EXPECT_TRUE(down->Drained());
   EXPECT_TRUE(down->Down());
   EXPECT_EQ(down->reason, "yardstick: YS-GPU-040 gpu3: x");
+  EXPECT_EQ(down->reason_user, "slurm");
+  EXPECT_EQ(down->reason_time, "2026-11-29T19:11:03");
+  // Only the last bracket is Slurm's: one typed into the reason stays part of the text.
+  auto typed = ParseScontrolNode("NodeName=n1 State=IDLE+DRAIN\n   Reason=yardstick: x [root@2026-01-01T00:00:00] [alice@2026-11-29T19:11:03]\n");
+  ASSERT_TRUE(typed.ok());
+  EXPECT_EQ(typed->reason, "yardstick: x [root@2026-01-01T00:00:00]");
+  EXPECT_EQ(typed->reason_user, "alice");
   auto mixed = ParseScontrolNode("NodeName=n1 State=MIXED+DRAINING\n");
   EXPECT_TRUE(mixed->Drained());
   EXPECT_FALSE(ParseScontrolNode("NodeName=n1 State=MIXED+UNDRAINABLE\n")->Drained());
