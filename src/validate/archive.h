@@ -66,10 +66,18 @@ Status WriteArchive(const ArchiveInput& input, const std::string& out_path,
                     const std::string& sign_key_pem_path);
 
 // Bounds on what OpenArchive extracts, against archives built to exhaust the disk or inodes.
+// Before anything is written, the archive is read once without extracting to find its
+// manifest.json; the files then extracted may total at most `declared_multiple` times the sizes
+// the manifest lists plus `declared_slack_bytes` (what a manifest does not list, it and the
+// signature included, counts against that slack). Without a readable manifest (which fails the
+// verification anyway) at most `max_bytes_without_manifest` are extracted, to report what is there.
 struct ExtractLimits {
   std::uint64_t max_entries = 100'000;             // tar entries, directories included
-  std::uint64_t max_total_bytes = 16ULL << 30;     // sum of file sizes (16 GiB)
+  std::uint64_t max_total_bytes = 16ULL << 30;     // sum of file sizes (16 GiB), whatever is declared
   std::uint64_t max_manifest_bytes = 64ULL << 20;  // manifest.json is read into memory
+  std::uint64_t declared_multiple = 2;
+  std::uint64_t declared_slack_bytes = 1ULL << 20;
+  std::uint64_t max_bytes_without_manifest = 16ULL << 20;
 };
 
 struct VerifiedArchive {
@@ -104,7 +112,7 @@ struct VerifiedArchive {
 //   an absolute path, a '..' or '.' component, a path outside printable ASCII; a symbolic or
 //   hard link (any target); a device, FIFO or other special file; a sparse file; an entry
 //   outside the single top-level directory or a file at the top level; a duplicate entry;
-//   more entries or more bytes than `limits` allow.
+//   more entries or more bytes than `limits` allow (bytes: see ExtractLimits).
 // Also an error: `dest_dir` exists, or the public key file is missing, not PEM or not Ed25519.
 //
 // Otherwise the archive is extracted (files 0644, directories 0755, less the umask, whatever

@@ -14,8 +14,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "validate/archive.h"
 #include "validate/signature.h"
@@ -69,17 +71,65 @@ const char* EntryTypeName(unsigned type) {
   }
 }
 
+// A reader of the zstd-compressed tar at `path` in `*a`; ARCHIVE_OK or libarchive's error code
+// (the reader is kept so that the caller can read archive_error_string).
+int OpenReader(const std::string& path, ArchiveReader* a) {
+  a->reset(archive_read_new());
+  if (!*a) return ARCHIVE_FATAL;
+  archive_read_support_filter_zstd(a->get());
+  archive_read_support_format_tar(a->get());
+  return archive_read_open_filename(a->get(), path.c_str(), 1 << 16);
+}
+
+// The bytes the archive's own manifest declares (the sum of its files' sizes, plus the manifest
+// itself), found by reading the archive once without writing anything; nullopt when there is no
+// readable manifest. Any problem is left for the extraction to report in its own words.
+std::optional<std::uint64_t> DeclaredContentBytes(const std::string& path, const ExtractLimits& limits) {
+  ArchiveReader a;
+  if (OpenReader(path, &a) != ARCHIVE_OK) return std::nullopt;
+  std::string top;
+  std::uint64_t count = 0;
+  archive_entry* entry = nullptr;
+  while (archive_read_next_header(a.get(), &entry) == ARCHIVE_OK) {
+    if (++count > limits.max_entries) return std::nullopt;
+    const char* raw = archive_entry_pathname(entry);
+    std::string name = raw != nullptr ? raw : "";
+    std::string first = name.substr(0, name.find('/'));
+    if (top.empty()) top = first;
+    la_int64_t size = archive_entry_size(entry);
+    if (name != top + "/" + kManifestFile || archive_entry_filetype(entry) != AE_IFREG || size < 0 ||
+        static_cast<std::uint64_t>(size) > limits.max_manifest_bytes) {
+      if (archive_read_data_skip(a.get()) != ARCHIVE_OK) return std::nullopt;
+      continue;
+    }
+    std::string text(static_cast<std::size_t>(size), '\0');
+    if (archive_read_data(a.get(), text.data(), text.size()) != size) return std::nullopt;
+    auto m = ParseManifest(text, name);
+    if (!m.ok()) return std::nullopt;
+    std::uint64_t total = text.size();
+    for (const auto& f : m->files) total += std::min<std::uint64_t>(f.size, limits.max_total_bytes);
+    return total;
+  }
+  return std::nullopt;
+}
+
 class Extractor {
  public:
   Extractor(const std::string& archive_path, const std::string& dest, const ExtractLimits& limits)
       : path_(archive_path), dest_(dest), limits_(limits) {}
 
   Status Run() {
-    a_.reset(archive_read_new());
-    if (!a_) return Status::Internal(path_ + ": archive_read_new failed");
-    archive_read_support_filter_zstd(a_.get());
-    archive_read_support_format_tar(a_.get());
-    if (archive_read_open_filename(a_.get(), path_.c_str(), 1 << 16) != ARCHIVE_OK) {
+    auto declared = DeclaredContentBytes(path_, limits_);
+    cap_ = declared ? std::min(limits_.max_total_bytes,
+                               *declared * limits_.declared_multiple + limits_.declared_slack_bytes)
+                    : std::min(limits_.max_total_bytes, limits_.max_bytes_without_manifest);
+    cap_reason_ = declared ? "bytes, " + std::to_string(limits_.declared_multiple) + " times the " +
+                                 std::to_string(*declared) + " its manifest declares plus " +
+                                 std::to_string(limits_.declared_slack_bytes) + " (limit)"
+                           : "bytes (limit for an archive without a readable manifest)";
+    if (declared && cap_ == limits_.max_total_bytes) cap_reason_ = "bytes (limit)";
+    if (OpenReader(path_, &a_) != ARCHIVE_OK) {
+      if (!a_) return Status::Internal(path_ + ": archive_read_new failed");
       return LibError("cannot open as a zstd-compressed tar");
     }
     while (true) {
@@ -158,9 +208,8 @@ class Extractor {
       return refuse("no size in the header");
     }
     auto size = static_cast<std::uint64_t>(archive_entry_size(entry));
-    if (size > limits_.max_total_bytes || total_ + size > limits_.max_total_bytes) {
-      return refuse("would bring the extracted size over " +
-                    std::to_string(limits_.max_total_bytes) + " bytes (limit)");
+    if (size > cap_ || total_ + size > cap_) {
+      return refuse("would bring the extracted size over " + std::to_string(cap_) + " " + cap_reason_);
     }
     fs::create_directories(target.parent_path(), ec);
     if (ec) return refuse("cannot create its directory (" + ec.message() + ")");
@@ -210,6 +259,8 @@ class Extractor {
   ArchiveReader a_;
   std::uint64_t count_ = 0;
   std::uint64_t total_ = 0;
+  std::uint64_t cap_ = 0;  // bytes this archive may extract (ExtractLimits)
+  std::string cap_reason_;
   std::string top_;
 };
 

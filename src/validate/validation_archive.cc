@@ -102,6 +102,7 @@ Result<VerificationReport> VerifyValidationArchive(const std::string& archive_pa
   if (!opened.ok()) return opened.status();
   VerificationReport rep;
   rep.signature = opened->signature_summary;
+  rep.signature_ok = opened->signature_checked && opened->signature_ok;
   rep.files_checked = opened->manifest.files.size();
   rep.problems = opened->problems;
   const std::string root = opened->root_dir;

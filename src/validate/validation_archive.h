@@ -26,6 +26,7 @@ Status WriteValidationArchive(const ValidationResult& result, const ValidationIn
 
 struct VerificationReport {
   std::string signature;                  // "unsigned", "signature valid (key ...)", ...
+  bool signature_ok = false;              // checked against the public key given, and valid
   size_t files_checked = 0;
   std::vector<std::string> problems;      // integrity: hashes, added/removed files, signature
   std::vector<std::string> differences;   // claimed document vs recomputed

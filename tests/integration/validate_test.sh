@@ -58,6 +58,25 @@ has "signature valid" "signature reported"
 has "verified:" "verified"
 check 1 "verify with another key" -- "$bin" verify "$tmp/a.tar.zst" --pubkey "$tmp/otherpub.pem"
 
+# Only a signature checked against --pubkey says who made an archive: without a key, or without
+# manifest.sig, the output says so and never that the signature agrees.
+check 0 "verify without --pubkey" -- "$bin" verify "$tmp/a.tar.zst"
+has "signature not checked (no --pubkey)" "no key: signature not checked"
+grep -qF "hashes, signature and every score" "$tmp/out" && { echo "FAIL: a signature claimed without a key"; fails=$((fails + 1)); } || passes=$((passes + 1))
+check 1 "--require-signature without --pubkey" -- "$bin" verify "$tmp/a.tar.zst" --require-signature
+has "--require-signature needs --pubkey" "require without a key explained"
+check 0 "--require-signature, signed and checked" -- "$bin" verify "$tmp/a.tar.zst" --pubkey "$tmp/pub.pem" --require-signature
+rm -rf "$tmp/x"; mkdir "$tmp/x"; tar --zstd -xf "$tmp/a.tar.zst" -C "$tmp/x"
+top=$(ls "$tmp/x"); rm "$tmp/x/$top/manifest.sig"; tar --zstd -cf "$tmp/nosig.tar.zst" -C "$tmp/x" "$top"
+mkdir "$tmp/vtmp"
+TMPDIR=$tmp/vtmp check 0 "manifest.sig removed, no --pubkey" -- "$bin" verify "$tmp/nosig.tar.zst"
+has "signature:  unsigned" "unsigned reported"
+has "verified: hashes and every score re-derived from the raw logs agree; signature not checked" "not called signed"
+grep -qF "hashes, signature and every score" "$tmp/out" && { echo "FAIL: an unsigned archive called signed"; fails=$((fails + 1)); } || passes=$((passes + 1))
+[ -z "$(ls -A "$tmp/vtmp")" ] && passes=$((passes + 1)) || { echo "FAIL: verify left $(ls -A "$tmp/vtmp")"; fails=$((fails + 1)); }
+check 1 "manifest.sig removed, --require-signature" -- "$bin" verify "$tmp/nosig.tar.zst" --pubkey "$tmp/pub.pem" --require-signature
+has "NOT VERIFIED" "unsigned archive fails when a signature is required"
+
 # Tampering: unpack, change, repack (tar + zstd), verify.
 repack() {  # repack ARCHIVE OUT -- edit commands run in the extracted top directory
   local in=$1 out=$2; shift 3

@@ -128,6 +128,46 @@ TEST(ArchiveSafetyTest, EntryCountAndTotalSizeAreBounded) {
   EXPECT_TRUE(ok->verified());
 }
 
+// A small archive whose files are far bigger than its manifest says: refused before the excess
+// reaches the disk, at a small multiple of what the manifest declares.
+TEST(ArchiveSafetyTest, ExtractedSizeIsCappedByTheManifestsDeclaredContent) {
+  ScopedTempDir tmp;
+  Manifest m;
+  m.files.push_back({"ok.txt", 4, Sha256Hex("fine")});
+  const std::string manifest = ManifestToJson(m);
+  // 48 MiB of zeros: about 1.5 kB compressed; the manifest declares 4 bytes.
+  WriteTarZst(tmp.Sub("bomb.tar.zst"), {{"run/", kDir},
+                                        {"run/ok.txt", kReg, "fine"},
+                                        {"run/zeros", kReg, std::string(48 << 20, '\0')},
+                                        {"run/manifest.json", kReg, manifest}});
+  EXPECT_LT(fs::file_size(tmp.Sub("bomb.tar.zst")), 64u * 1024);
+  fs::create_directories(tmp.Sub("work"));
+  auto v = OpenArchive(tmp.Sub("bomb.tar.zst"), tmp.Sub("work/d"), "");
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.status().message().find("entry \"run/zeros\": would bring the extracted size over"),
+            std::string::npos)
+      << v.status().message();
+  EXPECT_NE(v.status().message().find("its manifest declares"), std::string::npos) << v.status().message();
+  EXPECT_EQ(ListDir(tmp.Sub("work")), std::vector<std::string>{});
+
+  // Without a manifest, only a little is extracted (the verification fails anyway).
+  WriteTarZst(tmp.Sub("bare.tar.zst"), {{"run/", kDir}, {"run/zeros", kReg, std::string(48 << 20, '\0')}});
+  auto bare = OpenArchive(tmp.Sub("bare.tar.zst"), tmp.Sub("work/d"), "");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_NE(bare.status().message().find("without a readable manifest"), std::string::npos)
+      << bare.status().message();
+  EXPECT_EQ(ListDir(tmp.Sub("work")), std::vector<std::string>{});
+
+  // What the manifest declares, and a little more, still opens (the extra file is a problem).
+  WriteTarZst(tmp.Sub("honest.tar.zst"), {{"run/", kDir},
+                                          {"run/ok.txt", kReg, "fine"},
+                                          {"run/extra.txt", kReg, std::string(1000, 'x')},
+                                          {"run/manifest.json", kReg, manifest}});
+  auto honest = OpenArchive(tmp.Sub("honest.tar.zst"), tmp.Sub("work/h"), "");
+  ASSERT_TRUE(honest.ok()) << honest.status().message();
+  EXPECT_FALSE(honest->verified());
+}
+
 TEST(ArchiveSafetyTest, DestinationMustNotExistAndArchiveMustBeReadable) {
   ScopedTempDir tmp;
   auto keys = MakeKeyPair(tmp.path(), "k");
