@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "core/text.h"
+#include "host/tree_writer.h"
 
 namespace ys::host {
 
@@ -30,20 +30,10 @@ bool IsSelfLink(const std::string& logical) {
   return logical == "/proc/self" || logical == "/proc/thread-self";
 }
 
-Status WriteText(const fs::path& p, const std::string& content) {
-  std::error_code ec;
-  fs::create_directories(p.parent_path(), ec);
-  if (ec) return Status::Io(p.parent_path().string() + ": " + ec.message());
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << content;
-  if (!out) return Status::Io(p.string() + ": cannot write");
-  return Status::Ok();
-}
-
 // Reproduces the symbolic links met on the way to `path` (each with its own link text, placed
 // at its real parent folder, so relative links keep working inside the tree) and returns the
 // path with every link resolved, where the content itself belongs.
-std::string MirrorLinks(const std::string& path, const fs::path& dir, CaptureStats& stats) {
+std::string MirrorLinks(const std::string& path, TreeWriter& tree, CaptureStats& stats) {
   std::string resolved;
   for (std::string_view comp : Split(path, '/')) {
     if (comp.empty()) continue;
@@ -66,12 +56,8 @@ std::string MirrorLinks(const std::string& path, const fs::path& dir, CaptureSta
     if (!target.empty() && target.front() == '/') {
       target = fs::path(target).lexically_relative(fs::path(candidate).parent_path()).string();
     }
-    fs::path at = dir / candidate.substr(1);
-    if (!fs::is_symlink(at, ec)) {
-      fs::create_directories(at.parent_path(), ec);
-      fs::create_symlink(target, at, ec);
-      if (!ec) stats.links++;
-    }
+    const std::string at = candidate.substr(1);
+    if (!tree.IsSymlink(at) && tree.Symlink(at, target).ok()) stats.links++;
     resolved = real.string();
   }
   return resolved;
@@ -82,23 +68,19 @@ std::string MirrorLinks(const std::string& path, const fs::path& dir, CaptureSta
 Result<CaptureStats> WriteCapture(const Host& live, const std::set<std::string>& paths,
                                   const std::string& dir_name,
                                   const std::map<std::string, std::string>& extra_files) {
-  fs::path dir(dir_name);
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
-    return Status::Invalid(dir_name + ": exists and is not empty; capture writes a new tree");
-  }
-  fs::create_directories(dir, ec);
-  if (ec) return Status::Io(dir_name + ": cannot create (" + ec.message() + ")");
+  auto tree = TreeWriter::Create(dir_name);
+  if (!tree.ok()) return tree.status();
 
   CaptureStats stats;
+  std::set<std::string> written;  // two recorded paths may lead through links to one file
   for (const std::string& path : paths) {
     if (path == "/proc/self/environ") continue;  // written filtered below
-    std::string real = MirrorLinks(path, dir, stats);
+    std::string real = MirrorLinks(path, *tree, stats);
+    if (written.count(real)) continue;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) continue;  // recorded as absent: absent in the tree too
-    fs::path target = dir / real.substr(1);
     if (S_ISDIR(st.st_mode)) {
-      fs::create_directories(target, ec);
+      YS_RETURN_IF_ERROR(tree->MakeDirs(real.substr(1)));
       stats.directories++;
       continue;
     }
@@ -107,7 +89,8 @@ Result<CaptureStats> WriteCapture(const Host& live, const std::set<std::string>&
       stats.unreadable++;
       continue;
     }
-    YS_RETURN_IF_ERROR(WriteText(target, *content));
+    YS_RETURN_IF_ERROR(tree->WriteFile(real.substr(1), *content));
+    written.insert(real);
     stats.files++;
   }
 
@@ -115,9 +98,9 @@ Result<CaptureStats> WriteCapture(const Host& live, const std::set<std::string>&
   for (const auto& [k, v] : live.env().vars()) {
     if (IsCapturedEnvVar(k)) env += k + "=" + v + std::string(1, '\0');
   }
-  YS_RETURN_IF_ERROR(WriteText(dir / "proc/self/environ", env));
+  YS_RETURN_IF_ERROR(tree->WriteFile("proc/self/environ", env));
   for (const auto& [path, content] : extra_files) {
-    YS_RETURN_IF_ERROR(WriteText(dir / path.substr(path.front() == '/' ? 1 : 0), content));
+    YS_RETURN_IF_ERROR(tree->WriteFile(path.substr(!path.empty() && path.front() == '/' ? 1 : 0), content));
     stats.files++;
   }
   return stats;

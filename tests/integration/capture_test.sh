@@ -24,6 +24,12 @@ fi
 # A capture never overwrites an existing tree.
 if "$bin" capture "$tmp/tree" 2> "$tmp/err"; then echo "capture overwrote a tree"; exit 1; fi
 grep -q "not empty" "$tmp/err"
+# Nor writes through a link: a target that is a symbolic link (here to an empty directory
+# elsewhere) is refused and nothing appears where it points.
+mkdir "$tmp/elsewhere"; ln -s "$tmp/elsewhere" "$tmp/linked"
+if "$bin" capture "$tmp/linked" 2> "$tmp/err"; then echo "capture wrote through a symbolic link"; exit 1; fi
+grep -q "a symbolic link" "$tmp/err"
+if [ -n "$(ls -A "$tmp/elsewhere")" ]; then echo "capture wrote into the link's target"; exit 1; fi
 
 "$bin" preflight --json > "$tmp/live.json" || [ $? -le 2 ]
 "$bin" preflight --root "$tmp/tree" --json > "$tmp/replay.json" || [ $? -le 2 ]
