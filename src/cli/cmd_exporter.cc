@@ -29,6 +29,7 @@ constexpr const char* kChartJsPath = "/usr/share/javascript/chart.js/chart.min.j
 struct ExporterArgs {
   std::string listen = "127.0.0.1:9400";
   bool allow_remote = false;
+  std::vector<std::string> allow_hosts;
   std::string run;
   std::string validation;
   std::string root = "/";
@@ -102,7 +103,7 @@ int Main(const ExporterArgs& a) {
     Log(LogLevel::kWarn, "{} not found (libjs-chart.js): the page at / shows no curves",
         kChartJsPath);
   }
-  serve::ExporterServer server(set, serve::ExporterPage(chart_js, a.interval_s));
+  serve::ExporterServer server(set, serve::ExporterPage(chart_js, a.interval_s), a.allow_hosts);
 
   std::atomic<bool> done = false;
   std::thread watcher([&] {
@@ -132,6 +133,9 @@ Action Setup(CLI::App& sub) {
       ->capture_default_str();
   sub.add_flag("--allow-remote", a->allow_remote,
                "Allow a non-loopback --listen address (/metrics has no authentication)");
+  sub.add_option("--allow-host", a->allow_hosts,
+                 "A name clients may give in the Host header besides this machine's own names and addresses "
+                 "(e.g. a DNS alias or a proxy's name; repeatable). Others are refused (421), against DNS rebinding");
   sub.add_option("--run", a->run, "The latest run document (run.json) to export results from");
   sub.add_option("--validation", a->validation,
                  "A validation.json (default: validation.json beside --run, when present)");

@@ -5,7 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <charconv>
 #include <map>
@@ -91,16 +96,107 @@ std::string TelemetryJson(const CollectorSet& collectors) {
   return j.dump();
 }
 
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!out.empty() && out.back() == '.') out.pop_back();
+  return out;
+}
+
+// The address an interface entry carries, as text; "" for other families.
+std::string AddressText(const sockaddr* sa) {
+  char buf[INET6_ADDRSTRLEN] = {0};
+  if (sa == nullptr) return "";
+  if (sa->sa_family == AF_INET) {
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(sa)->sin_addr, buf, sizeof buf);
+  } else if (sa->sa_family == AF_INET6) {
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr, buf, sizeof buf);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::set<std::string> AllowedHostNames(const std::string& listen_host, const std::vector<std::string>& extra) {
+  std::set<std::string> names = {Lower(listen_host), "localhost", "127.0.0.1", "::1"};
+  char host[256] = {0};
+  if (::gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') {
+    std::string h = Lower(host);
+    names.insert(h);
+    names.insert(h.substr(0, h.find('.')));
+  }
+  ifaddrs* ifs = nullptr;
+  if (::getifaddrs(&ifs) == 0) {
+    for (ifaddrs* i = ifs; i != nullptr; i = i->ifa_next) {
+      std::string a = AddressText(i->ifa_addr);
+      if (!a.empty()) names.insert(Lower(a.substr(0, a.find('%'))));
+    }
+    ::freeifaddrs(ifs);
+  }
+  for (const auto& e : extra) names.insert(Lower(e));
+  return names;
+}
+
+bool HostHeaderAllowed(std::string_view header, const std::set<std::string>& allowed) {
+  if (header.empty()) return true;  // HTTP/1.0 without Host: no browser sends that
+  std::string_view name = header, port;
+  if (header.front() == '[') {
+    size_t close = header.find(']');
+    if (close == std::string_view::npos) return false;
+    name = header.substr(1, close - 1);
+    std::string_view rest = header.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return false;
+      port = rest.substr(1);
+      if (port.empty()) return false;
+    }
+  } else if (size_t colon = header.find(':'); colon != std::string_view::npos) {
+    name = header.substr(0, colon);
+    port = header.substr(colon + 1);
+    if (port.empty()) return false;
+  }
+  int n = 0;
+  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), n);
+  if (!port.empty() && (ec != std::errc() || end != port.data() + port.size() || n < 1 || n > 65535)) return false;
+  return !name.empty() && allowed.count(Lower(name)) > 0;
+}
+
 struct ExporterServer::Impl {
   httplib::Server server;
+  std::vector<std::string> allow_hosts;
+  std::set<std::string> allowed;  // set when bound, read by the server's threads after
 };
 
-ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page)
+ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page, std::vector<std::string> allow_hosts,
+                               HttpLimits limits)
     : impl_(std::make_unique<Impl>()) {
+  impl_->allow_hosts = std::move(allow_hosts);
   auto& s = impl_->server;
-  s.set_read_timeout(5, 0);
+  const int threads = std::max(1, limits.threads);
+  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  s.set_read_timeout(limits.timeout_s, 0);
   s.set_write_timeout(5, 0);
-  s.set_keep_alive_timeout(5);
+  s.set_keep_alive_timeout(limits.timeout_s);
+  s.set_keep_alive_max_count(1);
+  s.set_payload_max_length(0);
+  s.set_pre_routing_handler([impl = impl_.get()](const httplib::Request& req, httplib::Response& res) {
+    if (!HostHeaderAllowed(req.get_header_value("Host"), impl->allowed)) {
+      res.status = 421;  // Misdirected Request
+      res.set_content("Host header is not a name of this exporter (see --allow-host)\n", "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    bool body = req.has_header("Transfer-Encoding") ||
+                (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0");
+    if (body || (req.method != "GET" && req.method != "HEAD")) {
+      res.status = body ? 413 : 405;
+      res.set_header("Connection", "close");
+      res.set_content(body ? "request bodies are not accepted\n" : "only GET\n", "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   s.Get("/metrics", [&collectors](const httplib::Request&, httplib::Response& res) {
     res.set_content(collectors.Scrape().Text(), "text/plain; version=0.0.4; charset=utf-8");
   });
@@ -116,6 +212,7 @@ ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page)
 ExporterServer::~ExporterServer() { Stop(); }
 
 Status ExporterServer::Serve(const ListenAddress& a) {
+  impl_->allowed = AllowedHostNames(a.host, impl_->allow_hosts);
   if (!impl_->server.bind_to_port(a.host, a.port)) {
     return Status::Io(fmt::format("cannot listen on {}:{} (in use, or not an address of this "
                                   "node)",
@@ -125,6 +222,7 @@ Status ExporterServer::Serve(const ListenAddress& a) {
 }
 
 Result<int> ExporterServer::BindAnyPort(const std::string& host) {
+  impl_->allowed = AllowedHostNames(host, impl_->allow_hosts);
   int port = impl_->server.bind_to_any_port(host);
   if (port <= 0) return Status::Io("cannot bind a port on " + host);
   return port;
