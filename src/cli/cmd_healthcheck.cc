@@ -2,9 +2,9 @@
 // in a child process under a watchdog (a hung check ends the run at --timeout, killed), then
 // drains this node on a fail with reason "yardstick: CODE entity: message (drain id ID)", or
 // resumes it on a pass when, and only when, the drain is its own: the id it recorded under
-// --state-dir and the user it runs as (slurm/drain_token.h), never a reason anyone could type. Every Slurm call has its own
-// deadline, so an unreachable slurmctld is reported, not waited on. --nagios: exit 0 OK,
-// 1 WARNING, 2 CRITICAL, 3 UNKNOWN and a one-line status.
+// --state-dir and the user it runs as (slurm/drain_token.h), never a reason anyone could type.
+// Every Slurm call has its own deadline, so an unreachable slurmctld is reported, not waited on.
+// --nagios: exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN and a one-line status.
 #include <unistd.h>
 
 #include <filesystem>

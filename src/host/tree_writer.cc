@@ -56,13 +56,15 @@ Result<TreeWriter> TreeWriter::Create(const std::string& dir) {
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   if (ec) return Status::Io(parent.string() + ": cannot create (" + ec.message() + ")");
   bool created = ::mkdir(trimmed.c_str(), 0755) == 0;
-  if (!created && errno != EEXIST) return Status::Io(dir + ": cannot create (" + Errno(errno) + ")");
+  if (!created && errno != EEXIST)
+    return Status::Io(dir + ": cannot create (" + Errno(errno) + ")");
   int fd = ::open(trimmed.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     int e = errno;
     struct stat st {};
     if (::lstat(trimmed.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-      return Status::Invalid(dir + ": a symbolic link; capture writes a new tree into a directory of its own");
+      return Status::Invalid(
+          dir + ": a symbolic link; capture writes a new tree into a directory of its own");
     }
     if (e == ENOTDIR) return Status::Invalid(dir + ": not a directory");
     return Status::Io(dir + ": cannot open (" + Errno(e) + ")");
@@ -78,7 +80,8 @@ TreeWriter::~TreeWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-int TreeWriter::OpenParent(std::string_view rel, bool create, std::string* leaf, std::string* why) const {
+int TreeWriter::OpenParent(std::string_view rel, bool create, std::string* leaf,
+                           std::string* why) const {
   std::vector<std::string> parts;
   if (!Components(rel, &parts)) {
     *why = "not a relative path inside the tree";
@@ -97,8 +100,9 @@ int TreeWriter::OpenParent(std::string_view rel, bool create, std::string* leaf,
     int e = errno;
     ::close(cur);
     if (next < 0) {
-      *why = p + (e == ELOOP || e == ENOTDIR ? ": a link or a file where a directory belongs; not followed"
-                                              : ": cannot open (" + Errno(e) + ")");
+      *why = p + (e == ELOOP || e == ENOTDIR
+                      ? ": a link or a file where a directory belongs; not followed"
+                      : ": cannot open (" + Errno(e) + ")");
       return -1;
     }
     cur = next;
@@ -119,7 +123,8 @@ Status TreeWriter::WriteFile(std::string_view rel, std::string_view content) {
   const std::string shown = dir_ + "/" + std::string(rel);
   int parent = OpenParent(rel, /*create=*/true, &leaf, &why);
   if (parent < 0) return Status::Io(shown + ": " + why);
-  int fd = ::openat(parent, leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  int fd =
+      ::openat(parent, leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   int e = errno;
   ::close(parent);
   if (fd < 0) {
@@ -149,7 +154,8 @@ Status TreeWriter::Symlink(std::string_view rel, const std::string& target) {
   int rc = ::symlinkat(target.c_str(), parent, leaf.c_str());
   int e = errno;
   struct stat st {};
-  bool is_link = rc != 0 && e == EEXIST && ::fstatat(parent, leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+  bool is_link = rc != 0 && e == EEXIST &&
+                 ::fstatat(parent, leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
                  S_ISLNK(st.st_mode);
   ::close(parent);
   if (rc != 0 && !is_link) return Status::Io(shown + ": cannot create the link (" + Errno(e) + ")");

@@ -22,7 +22,9 @@ class TreeWriter {
   // empty directory. Refused: a `dir` that is a symbolic link, not a directory, or not empty.
   static Result<TreeWriter> Create(const std::string& dir);
 
-  TreeWriter(TreeWriter&& other) noexcept : dir_(std::move(other.dir_)), fd_(other.fd_) { other.fd_ = -1; }
+  TreeWriter(TreeWriter&& other) noexcept : dir_(std::move(other.dir_)), fd_(other.fd_) {
+    other.fd_ = -1;
+  }
   TreeWriter& operator=(TreeWriter&&) = delete;
   ~TreeWriter();
 

@@ -1,6 +1,7 @@
 #include "slurm/drain_token.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <pwd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -9,8 +10,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/path_component.h"
 
@@ -54,7 +53,8 @@ std::string DefaultDrainStateDir() {
     return std::string(x) + "/yardstick/healthcheck";
   }
   const char* home = std::getenv("HOME");
-  return std::string(home != nullptr && *home != '\0' ? home : "/nonexistent") + "/.local/state/yardstick/healthcheck";
+  return std::string(home != nullptr && *home != '\0' ? home : "/nonexistent") +
+         "/.local/state/yardstick/healthcheck";
 }
 
 std::string EffectiveUserName() {
@@ -62,7 +62,8 @@ std::string EffectiveUserName() {
   struct passwd pw {};
   struct passwd* found = nullptr;
   char buf[4096];
-  if (::getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found != nullptr && found->pw_name != nullptr) {
+  if (::getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found != nullptr &&
+      found->pw_name != nullptr) {
     return found->pw_name;
   }
   return std::to_string(uid);
@@ -74,14 +75,16 @@ Result<DrainTokenStore> DrainTokenStore::Open(const std::string& dir) {
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) return Status::Io(dir + ": " + Errno());
   auto deny = [&](const std::string& why) {
-    return Status::Denied(fmt::format("{}: {}; healthcheck records the ids of its drains there and must be the only "
-                                      "one able to write them (expected a directory owned by {}, mode 0700)",
-                                      dir, why, EffectiveUserName()));
+    return Status::Denied(
+        fmt::format("{}: {}; healthcheck records the ids of its drains there and must be the only "
+                    "one able to write them (expected a directory owned by {}, mode 0700)",
+                    dir, why, EffectiveUserName()));
   };
   if (S_ISLNK(st.st_mode)) return deny("a symbolic link");
   if (!S_ISDIR(st.st_mode)) return deny("not a directory");
   if (st.st_uid != ::geteuid()) return deny(fmt::format("owned by uid {}", st.st_uid));
-  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return deny(fmt::format("writable by others (mode {:o})", st.st_mode & 0777));
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    return deny(fmt::format("writable by others (mode {:o})", st.st_mode & 0777));
   return DrainTokenStore(dir);
 }
 
@@ -101,7 +104,8 @@ Result<std::string> DrainTokenStore::Load(const std::string& node) const {
   struct stat st {};
   char buf[64];
   ssize_t n = -1;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid()) n = ::read(fd, buf, sizeof buf);
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid())
+    n = ::read(fd, buf, sizeof buf);
   ::close(fd);
   std::string id = n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
   while (!id.empty() && id.back() == '\n') id.pop_back();
@@ -128,7 +132,8 @@ Result<std::string> DrainTokenStore::Create(const std::string& node) const {
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return Status::Io(tmp + ": cannot create (" + Errno() + ")");
   std::string text = id + "\n";
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+            ::fsync(fd) == 0;
   ::close(fd);
   if (!ok || ::rename(tmp.c_str(), path->c_str()) != 0) {
     std::string why = Errno();
@@ -141,7 +146,8 @@ Result<std::string> DrainTokenStore::Create(const std::string& node) const {
 Status DrainTokenStore::Remove(const std::string& node) const {
   auto path = FileFor(node);
   if (!path.ok()) return path.status();
-  if (::unlink(path->c_str()) != 0 && errno != ENOENT) return Status::Io(*path + ": cannot remove (" + Errno() + ")");
+  if (::unlink(path->c_str()) != 0 && errno != ENOENT)
+    return Status::Io(*path + ": cannot remove (" + Errno() + ")");
   return Status::Ok();
 }
 

@@ -30,7 +30,8 @@ TEST_F(TreeWriterTest, WritesFilesDirectoriesAndLinks) {
   ASSERT_TRUE(t->WriteFile("proc/meminfo", "MemTotal: 1 kB\n").ok());
   ASSERT_TRUE(t->MakeDirs("sys/devices/system/cpu").ok());
   ASSERT_TRUE(t->Symlink("sys/class/net/eth0", "../../devices/pci/net/eth0").ok());
-  ASSERT_TRUE(t->Symlink("sys/class/net/eth0", "../../devices/pci/net/eth0").ok());  // already there
+  ASSERT_TRUE(
+      t->Symlink("sys/class/net/eth0", "../../devices/pci/net/eth0").ok());  // already there
   EXPECT_TRUE(t->IsSymlink("sys/class/net/eth0"));
   EXPECT_FALSE(t->IsSymlink("proc/meminfo"));
   std::ifstream in(tmp_ + "/new/tree/proc/meminfo");
@@ -53,7 +54,8 @@ TEST_F(TreeWriterTest, NeverFollowsALinkFoundInTheTree) {
   EXPECT_NE(linked.status().message().find("a symbolic link"), std::string::npos);
   // Not empty: refused.
   std::ofstream(tmp_ + "/outside/keep") << "x";
-  EXPECT_NE(TreeWriter::Create(tmp_ + "/outside").status().message().find("not empty"), std::string::npos);
+  EXPECT_NE(TreeWriter::Create(tmp_ + "/outside").status().message().find("not empty"),
+            std::string::npos);
   fs::remove(tmp_ + "/outside/keep");
 
   // Links planted in the tree after it was opened (another user writing the same directory):

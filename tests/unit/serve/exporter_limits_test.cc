@@ -24,13 +24,15 @@ namespace {
 const std::string kFixtures = YS_FIXTURES_DIR;
 
 TEST(HostHeaderTest, AcceptsThisExportersNamesWithOrWithoutPort) {
-  const std::set<std::string> allowed = {"127.0.0.1", "localhost", "::1", "node17", "metrics.example"};
-  for (const char* ok : {"", "127.0.0.1", "127.0.0.1:9400", "localhost:9400", "LOCALHOST", "[::1]:9400", "[::1]",
-                         "node17", "node17.:80", "metrics.example:9400"}) {
+  const std::set<std::string> allowed = {"127.0.0.1", "localhost", "::1", "node17",
+                                         "metrics.example"};
+  for (const char* ok : {"", "127.0.0.1", "127.0.0.1:9400", "localhost:9400", "LOCALHOST",
+                         "[::1]:9400", "[::1]", "node17", "node17.:80", "metrics.example:9400"}) {
     EXPECT_TRUE(HostHeaderAllowed(ok, allowed)) << ok;
   }
-  for (const char* bad : {"evil.example", "evil.example:9400", "127.0.0.1.evil.example", "node17:", "node17:x",
-                          "node17:70000", "[::1", "[::1]x", "::1", "[evil]:1", ":9400"}) {
+  for (const char* bad :
+       {"evil.example", "evil.example:9400", "127.0.0.1.evil.example", "node17:", "node17:x",
+        "node17:70000", "[::1", "[::1]x", "::1", "[evil]:1", ":9400"}) {
     EXPECT_FALSE(HostHeaderAllowed(bad, allowed)) << bad;
   }
   auto names = AllowedHostNames("127.0.0.1", {"Proxy.Example"});
@@ -112,12 +114,15 @@ TEST(ExporterLimitsTest, ABigPostIsRefusedBeforeItsBodyIsRead) {
   ServedExporter ex;
   for (const char* framing : {"Content-Length: 268435456", "Transfer-Encoding: chunked"}) {
     int fd = ex.Connect();
-    std::string head = std::string("POST /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n") + framing + "\r\n\r\n";
-    ASSERT_EQ(::send(fd, head.data(), head.size(), MSG_NOSIGNAL), static_cast<ssize_t>(head.size()));
+    std::string head =
+        std::string("POST /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n") + framing + "\r\n\r\n";
+    ASSERT_EQ(::send(fd, head.data(), head.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(head.size()));
     long before = RssKiB();
     // Up to 128 MiB of body, stopping when the server has closed the connection.
     std::string chunk(1 << 20, 'x');
-    if (std::string(framing).find("chunked") != std::string::npos) chunk = "100000\r\n" + std::string(1 << 20, 'x') + "\r\n";
+    if (std::string(framing).find("chunked") != std::string::npos)
+      chunk = "100000\r\n" + std::string(1 << 20, 'x') + "\r\n";
     size_t sent = 0;
     for (int i = 0; i < 128; ++i) {
       ssize_t n = ::send(fd, chunk.data(), chunk.size(), MSG_NOSIGNAL);
@@ -128,9 +133,11 @@ TEST(ExporterLimitsTest, ABigPostIsRefusedBeforeItsBodyIsRead) {
     char buf[256] = {0};
     ssize_t got = ::recv(fd, buf, sizeof buf - 1, 0);
     ::close(fd);
-    EXPECT_LT(after - before, 16 * 1024) << framing << ": the server's memory grew by " << (after - before)
-                                         << " KiB while " << sent << " bytes were sent";
-    if (got > 0) EXPECT_NE(std::string(buf).find(" 413 "), std::string::npos) << framing << ": " << buf;
+    EXPECT_LT(after - before, 16 * 1024)
+        << framing << ": the server's memory grew by " << (after - before) << " KiB while " << sent
+        << " bytes were sent";
+    if (got > 0)
+      EXPECT_NE(std::string(buf).find(" 413 "), std::string::npos) << framing << ": " << buf;
   }
   httplib::Client cli("127.0.0.1", ex.port());
   auto r = cli.Get("/metrics");
@@ -142,7 +149,7 @@ TEST(ExporterLimitsTest, IdleAndHalfOpenConnectionsDoNotHoldUpAScrape) {
   ServedExporter ex;
   std::vector<int> idle;
   for (int i = 0; i < 12; ++i) idle.push_back(ex.Connect());  // connected, never a byte
-  for (int i = 0; i < 4; ++i) {                                 // a request begun and never finished
+  for (int i = 0; i < 4; ++i) {                               // a request begun and never finished
     int fd = ex.Connect();
     const char part[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     (void)::send(fd, part, sizeof part - 1, MSG_NOSIGNAL);
@@ -156,7 +163,8 @@ TEST(ExporterLimitsTest, IdleAndHalfOpenConnectionsDoNotHoldUpAScrape) {
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
-    EXPECT_LT(s, 1.5) << "a scrape waited " << s << " s behind " << idle.size() << " idle connections";
+    EXPECT_LT(s, 1.5) << "a scrape waited " << s << " s behind " << idle.size()
+                      << " idle connections";
   }
   // The server drops them after its timeout: a read on each ends (EOF) well before our own 3 s.
   auto t0 = std::chrono::steady_clock::now();

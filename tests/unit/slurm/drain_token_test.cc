@@ -48,7 +48,8 @@ TEST_F(DrainTokenTest, RefusesADirectoryOthersCouldWriteAndNamesThatAreNotPlain)
   fs::permissions(tmp_ + "/open", fs::perms::all);
   auto open = DrainTokenStore::Open(tmp_ + "/open");
   ASSERT_FALSE(open.ok());
-  EXPECT_NE(open.status().message().find("writable by others"), std::string::npos) << open.status().message();
+  EXPECT_NE(open.status().message().find("writable by others"), std::string::npos)
+      << open.status().message();
   fs::create_directory_symlink(tmp_ + "/open", tmp_ + "/link");
   auto link = DrainTokenStore::Open(tmp_ + "/link");
   ASSERT_FALSE(link.ok());
