@@ -103,7 +103,11 @@ std::optional<std::uint64_t> DeclaredContentBytes(const std::string& path, const
       continue;
     }
     std::string text(static_cast<std::size_t>(size), '\0');
-    if (archive_read_data(a.get(), text.data(), text.size()) != size) return std::nullopt;
+    for (std::size_t got = 0; got < text.size();) {
+      la_ssize_t n = archive_read_data(a.get(), text.data() + got, text.size() - got);
+      if (n <= 0) return std::nullopt;
+      got += static_cast<std::size_t>(n);
+    }
     auto m = ParseManifest(text, name);
     if (!m.ok()) return std::nullopt;
     std::uint64_t total = text.size();

@@ -44,6 +44,18 @@ curl -sf "http://127.0.0.1:$port/" -o "$tmp/page.html"
 expect_in "$tmp/page.html" "/api/telemetry" "page polls the telemetry endpoint"
 curl -sf "http://127.0.0.1:$port/api/telemetry" -o "$tmp/telemetry.json"
 expect_in "$tmp/telemetry.json" '"util":93' "telemetry JSON carries the recorded utilisation"
+# A web page that rebinds its own DNS name to 127.0.0.1 sends that name as Host: refused (421).
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: attacker.example' "http://127.0.0.1:$port/metrics")
+[ "$code" = 421 ] && passes=$((passes + 1)) || { echo "FAIL: foreign Host header answered $code"; fails=$((fails + 1)); }
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "Host: localhost:$port" "http://127.0.0.1:$port/metrics")
+[ "$code" = 200 ] && passes=$((passes + 1)) || { echo "FAIL: Host localhost answered $code"; fails=$((fails + 1)); }
+# A request body is refused before it is read: 8 MiB posted, the exporter's memory does not move.
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$exporter_pid/status"; }
+before=$(rss)
+code=$(head -c 8388608 /dev/zero | curl -s -o /dev/null -w '%{http_code}' --data-binary @- "http://127.0.0.1:$port/metrics")
+after=$(rss)
+[ "$code" = 413 ] && passes=$((passes + 1)) || { echo "FAIL: a POST body answered $code"; fails=$((fails + 1)); }
+[ $((after - before)) -lt 4096 ] && passes=$((passes + 1)) || { echo "FAIL: exporter RSS grew $before -> $after KiB on a POST"; fails=$((fails + 1)); }
 
 # Every metric the dashboard's PromQL uses is exposed.
 python3 - "$src/dashboards/yardstick.json" "$tmp/metrics" >"$tmp/dash.out" 2>&1 <<'PY'

@@ -46,10 +46,9 @@ TEST(HostHeaderTest, AcceptsThisExportersNamesWithOrWithoutPort) {
 // A server on a free loopback port with the recorded collectors.
 class ServedExporter {
  public:
-  ServedExporter() {
-    auto host = host::Host::AtRoot(kFixtures + "/hosts/healthy-8gpu");
+  ServedExporter() : host_(std::make_unique<host::Host>(*host::Host::AtRoot(kFixtures + "/hosts/healthy-8gpu"))) {
     std::vector<std::unique_ptr<Collector>> cs;
-    cs.push_back(MakeGpuCollector(*host, kFixtures + "/nvml/exporter-h100x8.json"));
+    cs.push_back(MakeGpuCollector(*host_, kFixtures + "/nvml/exporter-h100x8.json"));
     set_ = std::make_unique<CollectorSet>(std::move(cs), CollectorSet::Options{0.05, 1});
     set_->Start();
     server_ = std::make_unique<ExporterServer>(*set_, ExporterPage("", 1));
@@ -77,6 +76,7 @@ class ServedExporter {
   }
 
  private:
+  std::unique_ptr<host::Host> host_;  // the collectors read through it
   std::unique_ptr<CollectorSet> set_;
   std::unique_ptr<ExporterServer> server_;
   int port_ = 0;
