@@ -17,6 +17,7 @@
 #include "core/burnin_report.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "core/path_component.h"
 #include "core/text.h"
 #include "report/burnin_text.h"
 #include "report/html/html_report.h"
@@ -47,9 +48,7 @@ struct BurninArgs {
 
 // ./yardstick-runs/burnin-<host>/: one place per host, so that the same command resumes.
 std::string DefaultDir() {
-  char host[256] = {};
-  ::gethostname(host, sizeof(host) - 1);
-  return std::string("yardstick-runs/burnin-") + host;
+  return "yardstick-runs/burnin-" + HostNameForPath();
 }
 
 Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {

@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
+#include "core/path_component.h"
 #include "core/log.h"
 #include "diagnose/engine.h"
 #include "job/job.h"
@@ -34,9 +35,7 @@ std::string DefaultRunDir() {
   std::string stamp = UtcNowIso8601();
   std::erase(stamp, ':');
   std::erase(stamp, '-');
-  char host[256] = {};
-  ::gethostname(host, sizeof(host) - 1);
-  return "yardstick-runs/" + stamp + "-" + host;
+  return "yardstick-runs/" + stamp + "-" + HostNameForPath();
 }
 
 Action Setup(CLI::App& sub) {

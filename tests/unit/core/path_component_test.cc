@@ -34,5 +34,15 @@ TEST(PathComponentTest, RefusesWhatLeavesItsDirectory) {
             std::string::npos);
 }
 
+TEST(PathComponentTest, DefaultPathsFromHostNamesAreMadeSafe) {
+  EXPECT_EQ(PathComponentFrom("node017.cluster", "host"), "node017.cluster");
+  EXPECT_EQ(PathComponentFrom("../../etc", "host"), ".._.._etc");
+  EXPECT_EQ(PathComponentFrom("a/b c\n", "host"), "a_b_c_");
+  EXPECT_EQ(PathComponentFrom("-rf", "host"), "_rf");
+  for (const char* empty : {"", ".", ".."}) EXPECT_EQ(PathComponentFrom(empty, "host"), "host");
+  EXPECT_EQ(PathComponentFrom(std::string(300, 'a'), "host").size(), kMaxPathComponentChars);
+  EXPECT_TRUE(IsSafePathComponent(HostNameForPath()));
+}
+
 }  // namespace
 }  // namespace ys
