@@ -464,7 +464,14 @@ class CoreIsolationCheck : public Check {
     r.Note("job.cpus", job->cpus.ToString() + " (" + job->cpus_source + ")");
     r.Note("process.cpus", self->cpus_allowed.ToString());
     CpuSet online;
-    if (const auto& topo = ctx.topology(); topo.ok()) online = topo->online_cpus;
+    if (const auto& topo = ctx.topology(); topo.ok()) {
+      online = topo->online_cpus;
+    } else if (auto line = h.ReadLine("/sys/devices/system/cpu/online"); line.ok()) {
+      // Without a topology (a malformed file elsewhere in the tree), the kernel's own list still
+      // tells housekeeping cores from the job's; an empty set would put every IRQ on the job.
+      if (auto set = CpuSet::ParseList(*line); set.ok()) online = *set;
+      r.Note("online", online.ToString() + " (from /sys/devices/system/cpu/online: no topology)");
+    }
 
     for (const Status& s :
          {CheckSiblings(h, *job, r), CheckQuota(h, proc, *job, r), CheckIsolcpus(h, *job, r),

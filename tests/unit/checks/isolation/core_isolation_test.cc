@@ -88,6 +88,19 @@ TEST_F(CoreIsolationTest, NonSlurmVmOwnsEveryCpu) {
   EXPECT_NE(Evidence(r, "siblings").find("not a Slurm job"), std::string::npos);
 }
 
+// A malformed file elsewhere (here an unrelated PCI attribute) leaves no hwloc topology; the
+// online CPUs still come from the kernel's list, so a process that owns every CPU is not told
+// that every IRQ fires on its cores.
+TEST_F(CoreIsolationTest, WithoutTopologyTheOnlineListStillCounts) {
+  TempHost t("quirk-hotplug-gap");
+  ASSERT_EQ(t.Run(kId).outcome, Outcome::kPass);
+  t.Write("/sys/bus/pci/devices/0000:10:01.0/max_link_width", "sixteen\n");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_FALSE(HasFinding(r, "YS-ISO-002")) << testing::Describe(r);
+  EXPECT_NE(Evidence(r, "online").find("0-3,6-7"), std::string::npos) << Evidence(r, "online");
+}
+
 TEST_F(CoreIsolationTest, FindsEveryPlantedFaultOfTheMisconfiguredNode) {
   CheckResult r = RunOnFixture(kId, "h100-misconfigured");
   EXPECT_OUTCOME(r, Outcome::kFail);
