@@ -108,6 +108,16 @@ TEST(IbPortReaderTest, AbsentFilesAreUnsetNotErrors) {
   EXPECT_TRUE(ListIbDevices(TempHost().Host()).empty());
 }
 
+// An empty rate (a read the kernel refused, recorded as an empty file) is an unknown rate.
+TEST(IbPortReaderTest, EmptyRateIsUnset) {
+  TempHost t;
+  t.Write("/sys/class/infiniband/mlx5_0/ports/1/state", "4: ACTIVE\n");
+  t.Write("/sys/class/infiniband/mlx5_0/ports/1/rate", "");
+  auto p = ReadIbPort(t.Host(), "mlx5_0", 1);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_FALSE(p->rate.has_value());
+}
+
 TEST(IbPortReaderTest, MalformedFilesNameTheResolvedPath) {
   TempHost t;
   t.Write("/sys/class/infiniband/mlx5_0/ports/1/rate", "400 Gb/sec\n");
