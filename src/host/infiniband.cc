@@ -23,6 +23,8 @@ Result<std::optional<NumberedState>> ReadState(const Host& host, const std::stri
     if (line.status().code() == StatusCode::kNotFound) return std::optional<NumberedState>();
     return line.status();
   }
+  // Empty: a read the kernel refused, recorded as an empty file: the state is unknown.
+  if (line->empty()) return std::optional<NumberedState>();
   auto st = ParseNumberedState(*line);
   if (!st.ok()) return Status::Invalid(host.Resolve(path) + ": " + st.status().message());
   return std::optional<NumberedState>(*st);

@@ -66,6 +66,8 @@ Result<std::optional<double>> ReadSpeed(const Host& host, const std::string& pat
     if (line.status().code() == StatusCode::kNotFound) return std::optional<double>();
     return line.status();
   }
+  // Empty: a read the kernel refused (a device gone to D3cold mid-copy): the speed is unknown.
+  if (line->empty()) return std::optional<double>();
   auto v = ParsePcieSpeed(*line);
   if (!v.ok()) return Status::Invalid(host.Resolve(path) + ": " + v.status().message());
   return *v;
