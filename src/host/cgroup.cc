@@ -203,6 +203,10 @@ Result<std::vector<ProcCgroupLine>> ReadProcCgroup(const Host& host, const std::
   std::string path = proc_dir + "/cgroup";
   auto text = host.ReadFile(path);
   if (!text.ok()) return text.status();
+  if (Trim(*text).empty()) {
+    // A live kernel lists at least the v2 line "0::/"; an empty copy records no membership.
+    return Status::NotFound(host.Resolve(path) + ": empty file, no cgroup membership recorded");
+  }
   auto lines = ParseProcCgroup(*text);
   if (!lines.ok()) return Status::Invalid(host.Resolve(path) + ": " + lines.status().message());
   return lines;

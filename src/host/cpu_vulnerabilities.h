@@ -29,7 +29,8 @@ struct Vulnerability {
   bool needs_microcode = false;
 };
 
-// Parses one file's content. Invalid when empty or not one of the forms above.
+// Parses one file's content. An empty file is kUnknown with the text "(empty file)"; Invalid when
+// not one of the forms above.
 Result<Vulnerability> ParseVulnerability(std::string_view name, std::string_view text);
 
 // Every file of the directory, sorted by name. NotFound when the directory is absent; Invalid

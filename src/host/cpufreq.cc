@@ -22,30 +22,35 @@ Result<CpuSet> ParseCpuWords(std::string_view text) {
 
 namespace {
 
-// A frequency attribute in kHz: a positive integer below 100 GHz.
-Result<std::optional<int64_t>> ReadKhz(const Host& host, const std::string& path, bool required) {
-  auto v = ReadOptionalInt(host, path);
-  if (!v.ok()) return v.status();
-  if (!v->has_value()) {
-    if (required)
-      return Status::Invalid(host.Resolve(path) + ": missing; every cpufreq policy has one");
-    return v;
-  }
-  if (**v <= 0 || **v > 100'000'000) {
-    return Status::Invalid(host.Resolve(path) + ": expected a frequency in kHz, got " +
-                           std::to_string(**v));
-  }
-  return v;
-}
-
-Result<std::string> ReadRequiredWord(const Host& host, const std::string& path) {
+// A frequency attribute in kHz: a positive integer below 100 GHz; nullopt when absent or empty.
+Result<std::optional<int64_t>> ReadKhz(const Host& host, const std::string& path) {
   auto line = ReadOptionalLine(host, path);
   if (!line.ok()) return line.status();
-  if (!line->has_value())
-    return Status::Invalid(host.Resolve(path) + ": missing; every cpufreq policy has one");
-  if ((*line)->empty())
-    return Status::Invalid(host.Resolve(path) + ": expected a name, got an empty file");
-  return **line;
+  if (!line->has_value() || (*line)->empty()) return std::optional<int64_t>();
+  auto v = ParseInt(**line);
+  if (!v || *v <= 0 || *v > 100'000'000) {
+    return Status::Invalid(host.Resolve(path) + ": expected a frequency in kHz, got \"" +
+                           (*line)->substr(0, 40) + "\"");
+  }
+  return std::optional<int64_t>(*v);
+}
+
+// A one-word attribute; nullopt when absent or empty.
+Result<std::optional<std::string>> ReadWord(const Host& host, const std::string& path) {
+  auto line = ReadOptionalLine(host, path);
+  if (!line.ok()) return line.status();
+  if (line->has_value() && (*line)->empty()) return std::optional<std::string>();
+  return *line;
+}
+
+// A CPU-number list attribute (affected_cpus, related_cpus); nullopt when absent.
+Result<std::optional<CpuSet>> ReadCpuWords(const Host& host, const std::string& path) {
+  auto line = ReadOptionalLine(host, path);
+  if (!line.ok()) return line.status();
+  if (!line->has_value()) return std::optional<CpuSet>();
+  auto set = ParseCpuWords(**line);
+  if (!set.ok()) return Status::Invalid(host.Resolve(path) + ": " + set.status().message());
+  return std::optional<CpuSet>(*set);
 }
 
 std::vector<std::string> PolicyDirs(const Host& host) {
@@ -56,62 +61,103 @@ std::vector<std::string> PolicyDirs(const Host& host) {
   return out;
 }
 
-Result<CpufreqPolicy> ReadPolicy(const Host& host, const std::string& name) {
+int PolicyNumber(const std::string& name) {
+  return static_cast<int>(*ParseInt(std::string_view(name).substr(6)));
+}
+
+Result<CpufreqPolicy> ReadPolicy(const Host& host, const std::string& name,
+                                 const std::optional<CpuSet>& online) {
   std::string dir = std::string(kCpufreqDir) + "/" + name;
   CpufreqPolicy p;
   p.name = name;
-  auto cpus = ReadOptionalLine(host, dir + "/affected_cpus");
-  if (!cpus.ok()) return cpus.status();
-  if (cpus->has_value()) {
-    auto set = ParseCpuWords(**cpus);
-    if (!set.ok())
-      return Status::Invalid(host.Resolve(dir + "/affected_cpus") + ": " + set.status().message());
-    p.cpus = *set;
+  auto affected = ReadCpuWords(host, dir + "/affected_cpus");
+  if (!affected.ok()) return affected.status();
+  auto related = ReadCpuWords(host, dir + "/related_cpus");
+  if (!related.ok()) return related.status();
+  if (affected->has_value() && !(*affected)->empty()) {
+    p.cpus = **affected;
+  } else if (related->has_value() && !(*related)->empty()) {
+    p.cpus = **related;
+  } else {
+    p.cpus.Insert(PolicyNumber(name));
   }
-  if (p.cpus.empty()) p.cpus.Insert(static_cast<int>(*ParseInt(std::string_view(name).substr(6))));
+  auto inactive = [&](std::string why) -> Result<CpufreqPolicy> {
+    p.inactive = std::move(why);
+    return p;
+  };
+  if (affected->has_value() && (*affected)->empty()) {
+    return inactive("affected_cpus is empty: every CPU of the policy is offline");
+  }
+  if (online && !p.cpus.Intersects(*online)) {
+    return inactive("its CPUs " + p.cpus.ToString() + " are offline");
+  }
 
-  auto driver = ReadRequiredWord(host, dir + "/scaling_driver");
+  auto driver = ReadWord(host, dir + "/scaling_driver");
   if (!driver.ok()) return driver.status();
-  p.driver = *driver;
-  auto governor = ReadRequiredWord(host, dir + "/scaling_governor");
+  auto governor = ReadWord(host, dir + "/scaling_governor");
   if (!governor.ok()) return governor.status();
-  p.governor = *governor;
-
-  auto smax = ReadKhz(host, dir + "/scaling_max_freq", true);
+  auto smax = ReadKhz(host, dir + "/scaling_max_freq");
   if (!smax.ok()) return smax.status();
-  p.scaling_max_khz = **smax;
-  auto cmax = ReadKhz(host, dir + "/cpuinfo_max_freq", true);
+  auto cmax = ReadKhz(host, dir + "/cpuinfo_max_freq");
   if (!cmax.ok()) return cmax.status();
+  std::string missing;
+  for (const auto& [attr, there] : {std::pair{"scaling_driver", driver->has_value()},
+                                    {"scaling_governor", governor->has_value()},
+                                    {"scaling_max_freq", smax->has_value()},
+                                    {"cpuinfo_max_freq", cmax->has_value()}}) {
+    if (!there) missing += (missing.empty() ? "" : ", ") + std::string(attr);
+  }
+  if (!missing.empty()) return inactive(missing + " absent or empty");
+  p.driver = **driver;
+  p.governor = **governor;
+  p.scaling_max_khz = **smax;
   p.cpuinfo_max_khz = **cmax;
-  auto smin = ReadKhz(host, dir + "/scaling_min_freq", false);
+
+  auto smin = ReadKhz(host, dir + "/scaling_min_freq");
   if (!smin.ok()) return smin.status();
   p.scaling_min_khz = *smin;
-  auto base = ReadKhz(host, dir + "/base_frequency", false);
+  auto base = ReadKhz(host, dir + "/base_frequency");
   if (!base.ok()) return base.status();
   p.base_khz = *base;
-  auto bios = ReadKhz(host, dir + "/bios_limit", false);
+  auto bios = ReadKhz(host, dir + "/bios_limit");
   if (!bios.ok()) return bios.status();
   p.bios_limit_khz = *bios;
 
-  auto epp = ReadOptionalLine(host, dir + "/energy_performance_preference");
+  // Absent on drivers without EPP (acpi-cpufreq, cppc_cpufreq, older kernels); empty is no
+  // preference either.
+  auto epp = ReadWord(host, dir + "/energy_performance_preference");
   if (!epp.ok()) return epp.status();
-  if (epp->has_value() && (*epp)->empty()) {
-    return Status::Invalid(host.Resolve(dir + "/energy_performance_preference") +
-                           ": expected a preference name, got an empty file");
-  }
   p.epp = *epp;
-  auto boost = ReadOptionalFlag(host, dir + "/boost");
+  auto boost = ReadOptionalLine(host, dir + "/boost");
   if (!boost.ok()) return boost.status();
-  p.boost = *boost;
+  if (boost->has_value() && !(*boost)->empty()) {
+    auto flag = ParseFlag(**boost);
+    if (!flag) {
+      return Status::Invalid(host.Resolve(dir + "/boost") + ": expected 0 or 1, got \"" +
+                             (*boost)->substr(0, 40) + "\"");
+    }
+    p.boost = *flag;
+  }
   return p;
+}
+
+// The online CPUs; nullopt when the file is absent, empty or unreadable (then every policy is
+// judged by its own files).
+std::optional<CpuSet> OnlineCpus(const Host& host) {
+  auto line = host.ReadLine("/sys/devices/system/cpu/online");
+  if (!line.ok() || line->empty()) return std::nullopt;
+  auto set = CpuSet::ParseList(*line);
+  if (!set.ok() || set->empty()) return std::nullopt;
+  return *set;
 }
 
 }  // namespace
 
 Result<std::vector<CpufreqPolicy>> ReadCpufreqPolicies(const Host& host) {
   std::vector<CpufreqPolicy> out;
+  std::optional<CpuSet> online = OnlineCpus(host);
   for (const std::string& name : PolicyDirs(host)) {
-    auto p = ReadPolicy(host, name);
+    auto p = ReadPolicy(host, name, online);
     if (!p.ok()) return p.status();
     out.push_back(std::move(*p));
   }
@@ -154,16 +200,15 @@ Result<std::optional<int64_t>> ReadRatedMaxKhz(const Host& host, const CpuSet& c
   std::optional<int64_t> covering, any;
   for (const std::string& name : PolicyDirs(host)) {
     std::string dir = std::string(kCpufreqDir) + "/" + name;
-    auto khz = ReadKhz(host, dir + "/cpuinfo_max_freq", false);
+    auto khz = ReadKhz(host, dir + "/cpuinfo_max_freq");
     if (!khz.ok()) return khz.status();
-    if (!khz->has_value()) continue;
+    if (!khz->has_value()) continue;  // an inactive policy
     any = std::max(any.value_or(0), **khz);
     CpuSet covered;
     if (auto words = host.ReadLine(dir + "/affected_cpus"); words.ok()) {
       if (auto set = ParseCpuWords(*words); set.ok()) covered = *set;
     }
-    if (covered.empty())
-      covered.Insert(static_cast<int>(*ParseInt(std::string_view(name).substr(6))));
+    if (covered.empty()) covered.Insert(PolicyNumber(name));
     if (covered.Intersects(cpus)) covering = std::max(covering.value_or(0), **khz);
   }
   return covering ? covering : any;

@@ -37,12 +37,19 @@ struct CpufreqPolicy {
   std::optional<int64_t> bios_limit_khz;  // bios_limit (acpi-cpufreq and others)
   std::optional<std::string> epp;         // energy_performance_preference
   std::optional<bool> boost;              // per-policy boost (newer kernels)
+  // Set when the policy is inactive: every CPU it covers is offline (affected_cpus is empty, or
+  // `online` lists none of them) or the kernel left its attributes absent or empty, as it does
+  // for the policy of an offline CPU (reads answer EBUSY; a copy of the tree keeps an empty file
+  // or none). The reason names what was seen; only `name` and `cpus` (related_cpus, else {X})
+  // are filled in then.
+  std::optional<std::string> inactive;
 };
 
 // Every policy<X> directory, in numeric order. Empty when the cpufreq directory is absent or
-// holds no policy (no cpufreq driver, as in most VMs). scaling_driver, scaling_governor,
-// scaling_max_freq and cpuinfo_max_freq are required; a policy without one, or with a malformed
-// attribute, is an Invalid status naming the file.
+// holds no policy (no cpufreq driver, as in most VMs). An active policy has scaling_driver,
+// scaling_governor, scaling_max_freq and cpuinfo_max_freq; one that lacks any of them (absent or
+// empty) is returned with `inactive` set. A present attribute that is malformed is an Invalid
+// status naming the file.
 Result<std::vector<CpufreqPolicy>> ReadCpufreqPolicies(const Host& host);
 
 // Whether turbo (boost) may be used, from every interface that says so. Absent files stay unset.

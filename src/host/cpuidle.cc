@@ -14,8 +14,10 @@ Result<IdleDriver> ReadIdleDriver(const Host& host) {
   auto driver = host.ReadLine(dir + "/current_driver");
   if (!driver.ok()) return driver.status();
   if (driver->empty()) {
-    return Status::Invalid(host.Resolve(dir + "/current_driver") +
-                           ": expected a driver name or \"none\", got an empty file");
+    // The kernel writes a name or "none"; an empty file (a copy that could not read it) names no
+    // driver, which the caller treats as a tree without cpuidle.
+    return Status::NotFound(host.Resolve(dir + "/current_driver") +
+                            ": empty file, no idle driver recorded");
   }
   d.driver = *driver;
   for (const char* f : {"/current_governor_ro", "/current_governor"}) {

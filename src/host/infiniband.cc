@@ -23,6 +23,8 @@ Result<std::optional<NumberedState>> ReadState(const Host& host, const std::stri
     if (line.status().code() == StatusCode::kNotFound) return std::optional<NumberedState>();
     return line.status();
   }
+  // Empty: a read the kernel refused, recorded as an empty file: the state is unknown.
+  if (line->empty()) return std::optional<NumberedState>();
   auto st = ParseNumberedState(*line);
   if (!st.ok()) return Status::Invalid(host.Resolve(path) + ": " + st.status().message());
   return std::optional<NumberedState>(*st);
@@ -89,7 +91,11 @@ Result<IbPort> ReadIbPort(const Host& host, const std::string& device, int port)
   if (!phys.ok()) return phys.status();
   p.phys_state = *phys;
 
-  if (auto rate = host.ReadLine(p.dir + "/rate"); rate.ok()) {
+  auto rate = host.ReadLine(p.dir + "/rate");
+  if (rate.ok() && rate->empty()) {
+    // The kernel answers a rate query it cannot serve (a port going down, a driver without
+    // it) with an error; a copy records an empty file: the rate is unknown, as if absent.
+  } else if (rate.ok()) {
     auto parsed = ParseIbRate(*rate);
     if (!parsed.ok()) {
       return Status::Invalid(host.Resolve(p.dir + "/rate") + ": " + parsed.status().message());

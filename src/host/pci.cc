@@ -45,12 +45,18 @@ Result<std::optional<int>> ReadWidth(const Host& host, const std::string& path) 
   std::string_view t = *line;
   if (StartsWith(t, "x")) t.remove_prefix(1);
   auto v = ParseInt(t);
-  if (!v || *v < 0 || *v > 32) {
+  if (!v || *v < 0 || *v > 255) {
     return Status::Invalid(host.Resolve(path) + ": expected a link width like \"16\", got \"" +
                            line->substr(0, 40) + "\"");
   }
-  // Width 0 is how some devices report "no link": treat as unknown.
-  if (*v == 0) return std::optional<int>();
+  // Width 0 is how some devices report "no link"; 63 (the 6-bit field of a config-space read
+  // that returned all ones: a device in D3cold or surprise-removed) and 255
+  // (PCIE_LNK_WIDTH_UNKNOWN) say the kernel does not know: unknown, not malformed.
+  if (*v == 0 || *v == 63 || *v == 255) return std::optional<int>();
+  if (*v > 32) {
+    return Status::Invalid(host.Resolve(path) + ": expected a link width like \"16\", got \"" +
+                           line->substr(0, 40) + "\"");
+  }
   return std::optional<int>(static_cast<int>(*v));
 }
 
@@ -60,6 +66,8 @@ Result<std::optional<double>> ReadSpeed(const Host& host, const std::string& pat
     if (line.status().code() == StatusCode::kNotFound) return std::optional<double>();
     return line.status();
   }
+  // Empty: a read the kernel refused (a device gone to D3cold mid-copy): the speed is unknown.
+  if (line->empty()) return std::optional<double>();
   auto v = ParsePcieSpeed(*line);
   if (!v.ok()) return Status::Invalid(host.Resolve(path) + ": " + v.status().message());
   return *v;
@@ -99,7 +107,8 @@ Result<PciDevice> ReadPciDevice(const Host& host, const std::string& bdf) {
   }
   if (auto cpus = host.ReadLine(dir + "/local_cpulist"); cpus.ok()) {
     auto set = CpuSet::ParseList(*cpus);
-    if (!set.ok()) return Status::Invalid(host.Resolve(dir + "/local_cpulist") + ": " + set.status().message());
+    if (!set.ok())
+      return Status::Invalid(host.Resolve(dir + "/local_cpulist") + ": " + set.status().message());
     d.local_cpus = *set;
   }
   if (auto drv = host.ReadLink(dir + "/driver"); drv.ok()) {

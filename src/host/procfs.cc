@@ -23,7 +23,8 @@ Result<std::map<std::string, uint64_t>> ParseMeminfo(std::string_view text) {
     if (StartsWith(line, "Node ")) {
       // "Node 0 MemTotal: ..." -> drop "Node N "
       auto parts = SplitWhitespace(line);
-      if (parts.size() < 3) return Status::Invalid("malformed per-node meminfo line: " + std::string(line));
+      if (parts.size() < 3)
+        return Status::Invalid("malformed per-node meminfo line: " + std::string(line));
       line = line.substr(line.find(parts[2]));
     }
     size_t colon = line.find(':');
@@ -59,7 +60,8 @@ Result<NumberedState> ParseNumberedState(std::string_view text) {
     return Status::Invalid("expected \"N: NAME\", got \"" + std::string(t.substr(0, 80)) + "\"");
   }
   auto n = ParseInt(t.substr(0, colon));
-  if (!n) return Status::Invalid("expected \"N: NAME\", got \"" + std::string(t.substr(0, 80)) + "\"");
+  if (!n)
+    return Status::Invalid("expected \"N: NAME\", got \"" + std::string(t.substr(0, 80)) + "\"");
   return NumberedState{static_cast<int>(*n), std::string(Trim(t.substr(colon + 1)))};
 }
 
@@ -133,7 +135,8 @@ Result<std::vector<CpuInfoEntry>> ParseCpuInfo(std::string_view text) {
       return Status::Invalid("expected a \"processor\" field in every block");
     }
     auto n = ParseInt(it->second);
-    if (!n) return Status::Invalid("expected a number after \"processor:\", got \"" + it->second + "\"");
+    if (!n)
+      return Status::Invalid("expected a number after \"processor:\", got \"" + it->second + "\"");
     cur.processor = static_cast<int>(*n);
     out.push_back(std::move(cur));
     cur = CpuInfoEntry();
@@ -147,9 +150,11 @@ Result<std::vector<CpuInfoEntry>> ParseCpuInfo(std::string_view text) {
     }
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
-      return Status::Invalid("expected \"field : value\", got \"" + std::string(line.substr(0, 80)) + "\"");
+      return Status::Invalid("expected \"field : value\", got \"" +
+                             std::string(line.substr(0, 80)) + "\"");
     }
-    cur.fields[std::string(Trim(line.substr(0, colon)))] = std::string(Trim(line.substr(colon + 1)));
+    cur.fields[std::string(Trim(line.substr(0, colon)))] =
+        std::string(Trim(line.substr(colon + 1)));
     in_block = true;
   }
   YS_RETURN_IF_ERROR(finish());
@@ -181,9 +186,12 @@ Result<Limit> ParseLimit(std::string_view text, std::string_view resource) {
     if (fields.size() < 2) break;
     Limit l;
     auto parse = [](std::string_view f) -> std::optional<std::optional<uint64_t>> {
-      if (f == "unlimited") return std::optional<uint64_t>();
+      if (f == "unlimited" || f == "infinity") return std::optional<uint64_t>();
       auto v = ParseUint(f);
       if (!v) return std::nullopt;
+      // rlim_t is unsigned 64-bit; RLIM_INFINITY is 2^64-1, and a runtime that writes it as a
+      // number (or writes 2^64-2, 2^63 ... meaning "no limit") gets it printed as digits.
+      if (*v >= kLimitUnlimitedFrom) return std::optional<uint64_t>();
       return std::optional<uint64_t>(*v);
     };
     auto soft = parse(fields[0]);
@@ -194,8 +202,7 @@ Result<Limit> ParseLimit(std::string_view text, std::string_view resource) {
     if (fields.size() > 2) l.unit = std::string(fields[2]);
     return l;
   }
-  return Status::Invalid("expected a \"" + std::string(resource) +
-                         "  <soft> <hard> <unit>\" row");
+  return Status::Invalid("expected a \"" + std::string(resource) + "  <soft> <hard> <unit>\" row");
 }
 
 }  // namespace ys::host

@@ -61,8 +61,11 @@ Result<std::vector<CpuInfoEntry>> ParseCpuInfo(std::string_view text);
 // Rated frequency in the x86 model name ("... CPU @ 2.00GHz") in MHz; nullopt when absent.
 std::optional<double> ModelNameMhz(std::string_view model_name);
 
-// /proc/<pid>/limits row for `resource` ("Max locked memory"): soft and hard, nullopt meaning
-// "unlimited".
+// /proc/<pid>/limits row for `resource` ("Max locked memory"): soft and hard as unsigned 64-bit
+// values, nullopt meaning "unlimited": the word "unlimited" (or "infinity"), or any number at or
+// above 2^63, as RLIM_INFINITY (2^64-1) and its near neighbours print when a runtime set them as
+// numbers.
+inline constexpr uint64_t kLimitUnlimitedFrom = uint64_t{1} << 63;
 struct Limit {
   std::optional<uint64_t> soft;
   std::optional<uint64_t> hard;

@@ -41,6 +41,10 @@ Result<SmtState> ReadSmtState(const Host& host) {
   SmtState s;
   auto control = host.ReadLine(dir + "/control");
   if (!control.ok()) return control.status();
+  if (control->empty()) {
+    // The kernel always names a state; an empty file (a copy that could not read it) says none.
+    return Status::NotFound(host.Resolve(dir + "/control") + ": empty file, no SMT state recorded");
+  }
   auto parsed = ParseSmtControl(*control);
   if (!parsed.ok())
     return Status::Invalid(host.Resolve(dir + "/control") + ": " + parsed.status().message());

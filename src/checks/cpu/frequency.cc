@@ -63,8 +63,24 @@ class FrequencyCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     const host::Host& h = ctx.host();
     const auto& site = ctx.expect().cpu;
-    auto policies = host::ReadCpufreqPolicies(h);
-    if (!policies.ok()) return CheckResult::Error(policies.status());
+    auto all_policies = host::ReadCpufreqPolicies(h);
+    if (!all_policies.ok()) return CheckResult::Error(all_policies.status());
+    // Inactive policies (offline CPUs, attributes the kernel left empty) say nothing about the
+    // clock of the CPUs that run: noted, not judged.
+    Policies active;
+    std::string inactive;
+    for (auto& p : *all_policies) {
+      if (p.inactive) {
+        inactive += (inactive.empty() ? "" : "; ") + p.name + " (cpu" + p.cpus.ToString() +
+                    "): " + *p.inactive;
+      } else {
+        active.push_back(std::move(p));
+      }
+    }
+    if (active.empty() && !inactive.empty()) {
+      return CheckResult::Skip("no active cpufreq policy: " + inactive);
+    }
+    const Policies* policies = &active;
     if (policies->empty()) {
       CheckResult skip = CheckResult::Skip(
           "no cpufreq driver (" + h.Resolve(host::kCpufreqDir) +
@@ -77,6 +93,7 @@ class FrequencyCheck : public Check {
     if (!turbo.ok()) return CheckResult::Error(turbo.status());
     const Policies& ps = *policies;
     CheckResult r;
+    if (!inactive.empty()) r.Note("inactive policies", inactive);
 
     Groups drivers = GroupBy(ps, [](const auto& p) { return p.driver; });
     Groups governors = GroupBy(ps, [](const auto& p) { return p.governor; });

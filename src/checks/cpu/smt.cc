@@ -23,6 +23,7 @@ class SmtCheck : public Check {
     auto state = host::ReadSmtState(h);
     if (!state.ok()) {
       if (state.status().code() == StatusCode::kNotFound) {
+        if (h.IsDirectory(host::kSmtDir)) return CheckResult::Skip(state.status().message());
         return CheckResult::Skip(state.status().message() +
                                  ": this kernel exposes no SMT control (CONFIG_HOTPLUG_SMT)");
       }

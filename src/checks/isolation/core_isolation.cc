@@ -414,7 +414,13 @@ Status CheckIrqs(const CheckContext& ctx, const Job& job, const CpuSet& online, 
            std::to_string(managed) + " managed NVMe queue vectors on job cores (not counted)");
   }
   if (hits.empty()) return Status::Ok();
-  if (!online.empty() && online.IsSubsetOf(job.cpus)) {
+  if (online.empty()) {
+    // Neither a topology nor a readable `online` list: which cores are the job's alone cannot
+    // be told, so where the IRQs fire is not judged.
+    r.Note("irqs", "online CPUs unknown: IRQ placement not judged");
+    return Status::Ok();
+  }
+  if (online.IsSubsetOf(job.cpus)) {
     r.Note("irqs", "the job owns every CPU: device IRQs have nowhere else to go");
     return Status::Ok();
   }
@@ -464,7 +470,14 @@ class CoreIsolationCheck : public Check {
     r.Note("job.cpus", job->cpus.ToString() + " (" + job->cpus_source + ")");
     r.Note("process.cpus", self->cpus_allowed.ToString());
     CpuSet online;
-    if (const auto& topo = ctx.topology(); topo.ok()) online = topo->online_cpus;
+    if (const auto& topo = ctx.topology(); topo.ok()) {
+      online = topo->online_cpus;
+    } else if (auto line = h.ReadLine("/sys/devices/system/cpu/online"); line.ok()) {
+      // Without a topology (a malformed file elsewhere in the tree), the kernel's own list still
+      // tells housekeeping cores from the job's; an empty set would put every IRQ on the job.
+      if (auto set = CpuSet::ParseList(*line); set.ok()) online = *set;
+      r.Note("online", online.ToString() + " (from /sys/devices/system/cpu/online: no topology)");
+    }
 
     for (const Status& s :
          {CheckSiblings(h, *job, r), CheckQuota(h, proc, *job, r), CheckIsolcpus(h, *job, r),

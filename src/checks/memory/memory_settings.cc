@@ -19,7 +19,10 @@ class MemorySettingsCheck : public Check {
     CheckResult r;
 
     // Transparent hugepages.
-    if (h.Exists(std::string(kThpDir) + "/enabled")) {
+    auto thp_line = h.ReadLine(std::string(kThpDir) + "/enabled");
+    if (thp_line.ok() && thp_line->empty()) {
+      r.Note("thp.enabled", "empty file: not judged");
+    } else if (h.Exists(std::string(kThpDir) + "/enabled")) {
       auto enabled = ReadSelector(h, std::string(kThpDir) + "/enabled");
       if (!enabled.ok()) return CheckResult::Error(enabled.status());
       auto defrag = ReadSelector(h, std::string(kThpDir) + "/defrag");
@@ -35,11 +38,15 @@ class MemorySettingsCheck : public Check {
         r.Add(std::move(f));
       }
       if (policy.thp != "any" && *enabled != policy.thp) {
-        Finding f = MakeFinding("YS-MEM-002", "node",
-                                "THP is \"" + *enabled + "\", the site expects \"" + policy.thp + "\"");
-        f.evidence = {{std::string(kThpDir) + "/enabled", *enabled}, {"site.memory.thp", policy.thp}};
-        f.fix = "echo " + policy.thp + " > /sys/kernel/mm/transparent_hugepage/enabled, or "
-                "transparent_hugepage=" + policy.thp + " on the kernel command line";
+        Finding f =
+            MakeFinding("YS-MEM-002", "node",
+                        "THP is \"" + *enabled + "\", the site expects \"" + policy.thp + "\"");
+        f.evidence = {{std::string(kThpDir) + "/enabled", *enabled},
+                      {"site.memory.thp", policy.thp}};
+        f.fix = "echo " + policy.thp +
+                " > /sys/kernel/mm/transparent_hugepage/enabled, or "
+                "transparent_hugepage=" +
+                policy.thp + " on the kernel command line";
         r.Add(std::move(f));
       }
     } else {
@@ -56,7 +63,8 @@ class MemorySettingsCheck : public Check {
     }
     auto meminfo = host::ParseMeminfo(*meminfo_text);
     if (!meminfo.ok()) {
-      return CheckResult::Error(Status::Invalid(h.Resolve("/proc/meminfo") + ": " + meminfo.status().message()));
+      return CheckResult::Error(
+          Status::Invalid(h.Resolve("/proc/meminfo") + ": " + meminfo.status().message()));
     }
     auto field = [&](const char* k) -> uint64_t {
       auto it = meminfo->find(k);
@@ -69,8 +77,8 @@ class MemorySettingsCheck : public Check {
     if (huge_total > 0 && huge_free == huge_total) {
       uint64_t gib = huge_total * huge_size_kb / (1024 * 1024);
       Finding f = MakeFinding("YS-MEM-006", "node",
-                              std::to_string(huge_total) + " hugetlb pages (" + std::to_string(gib) +
-                                  " GiB) are reserved and none is in use");
+                              std::to_string(huge_total) + " hugetlb pages (" +
+                                  std::to_string(gib) + " GiB) are reserved and none is in use");
       f.evidence = {{"HugePages_Total", std::to_string(huge_total)},
                     {"HugePages_Free", std::to_string(huge_free)},
                     {"Hugepagesize", std::to_string(huge_size_kb) + " kB"}};
@@ -87,15 +95,17 @@ class MemorySettingsCheck : public Check {
       if (swappiness.ok()) r.Note("vm.swappiness", std::to_string(*swappiness));
       if (swap_used > 0) {
         Finding f = MakeFinding("YS-MEM-003", "node",
-                                std::to_string(swap_used / 1024) + " MiB of swap in use: host memory of "
-                                "loaders and optimisers can be paged out mid-step");
+                                std::to_string(swap_used / 1024) +
+                                    " MiB of swap in use: host memory of "
+                                    "loaders and optimisers can be paged out mid-step");
         f.evidence = {{"SwapTotal", std::to_string(swap_total) + " kB"},
                       {"SwapFree", std::to_string(swap_free) + " kB"}};
         f.fix = "swapoff -a (and remove swap from /etc/fstab), or sysctl vm.swappiness=1";
         r.Add(std::move(f));
       } else if (swappiness.ok() && *swappiness > 10) {
-        Finding f = MakeFinding("YS-MEM-004", "node",
-                                "swap is enabled with vm.swappiness=" + std::to_string(*swappiness));
+        Finding f =
+            MakeFinding("YS-MEM-004", "node",
+                        "swap is enabled with vm.swappiness=" + std::to_string(*swappiness));
         f.evidence = {{"SwapTotal", std::to_string(swap_total) + " kB"},
                       {"/proc/sys/vm/swappiness", std::to_string(*swappiness)}};
         f.fix = "swapoff -a, or sysctl vm.swappiness=1";
@@ -109,7 +119,8 @@ class MemorySettingsCheck : public Check {
     if (!limits_text.ok()) return CheckResult::Error(limits_text.status());  // --pid of no process
     auto memlock = host::ParseLimit(*limits_text, "Max locked memory");
     if (!memlock.ok()) {
-      return CheckResult::Error(Status::Invalid(h.Resolve(limits_path) + ": " + memlock.status().message()));
+      return CheckResult::Error(
+          Status::Invalid(h.Resolve(limits_path) + ": " + memlock.status().message()));
     }
     auto show = [](const std::optional<uint64_t>& v) {
       return v ? std::to_string(*v) + " bytes" : std::string("unlimited");
@@ -123,9 +134,10 @@ class MemorySettingsCheck : public Check {
                                   ": RDMA memory registration (NCCL, UCX) fails or falls back");
       f.evidence = {{limits_path + " Max locked memory (soft)", show(memlock->soft)},
                     {limits_path + " Max locked memory (hard)", show(memlock->hard)}};
-      f.fix = "memlock unlimited: '* soft memlock unlimited' and '* hard memlock unlimited' in "
-              "/etc/security/limits.d/, LimitMEMLOCK=infinity for slurmd and the container runtime, "
-              "PropagateResourceLimitsExcept=MEMLOCK in slurm.conf, docker run --ulimit memlock=-1";
+      f.fix =
+          "memlock unlimited: '* soft memlock unlimited' and '* hard memlock unlimited' in "
+          "/etc/security/limits.d/, LimitMEMLOCK=infinity for slurmd and the container runtime, "
+          "PropagateResourceLimitsExcept=MEMLOCK in slurm.conf, docker run --ulimit memlock=-1";
       f.reference = "Red Hat, Configuring InfiniBand and RDMA networks: memory users may pin";
       r.Add(std::move(f));
     }

@@ -324,6 +324,8 @@ Status CheckSysctls(const CheckContext& ctx, const host::Topology& topo, CheckRe
   const char* kBal = "/proc/sys/kernel/numa_balancing";
   if (!h.Exists(kBal)) {
     r.Note("kernel.numa_balancing", "absent (kernel without CONFIG_NUMA_BALANCING)");
+  } else if (auto line = h.ReadLine(kBal); line.ok() && line->empty()) {
+    r.Note("kernel.numa_balancing", "empty file: not judged");
   } else {
     auto v = h.ReadInt(kBal);
     if (!v.ok()) return v.status();

@@ -27,6 +27,21 @@ const std::map<std::string, Codes>& Expected() {
       {"downtrained-link", {"YS-PCI-001", "YS-IB-004"}},
       // Recorded with `yardstick capture` on the 2-vCPU KVM guest the project is developed on.
       {"this-machine", {"YS-CPU-022"}},
+      // The quirk family (tests/fixtures/gen/quirks.py): no planted fault, only what real kernels
+      // write, so no finding is justified. Offline CPUs 6-7 with inactive cpufreq policies, more
+      // possible than present CPUs, memlock printed as 2^64-1 (unlimited).
+      {"quirk-offline-cpus", {}},
+      // CPUs 4-5 hot-unplugged (no cpu4, cpu5, policy4, policy5), memlock 2^64-2 (unlimited).
+      {"quirk-hotplug-gap", {}},
+      // 4.18: acpi-cpufreq with boost on, -SKX idle names, six vulnerability files (mitigated),
+      // no numa_balancing, no IOMMU, "8 GT/s" on a Gen3 GPU at full width, cgroup v1, EDR rate.
+      {"quirk-old-kernel", {}},
+      // 6.14 on EPYC: amd-pstate-epp at performance, acpi_idle, new vulnerability files, GPU 1 in
+      // D3cold (link "Unknown", width 0: not a downtrained link), XDR rate, unlabelled hwmon.
+      {"quirk-new-kernel", {}},
+      // Grace bare metal: cppc_cpufreq/schedutil (no EPP, no base), psci_idle, no smt directory,
+      // 64K pages with the CMDQV driver and its NVDA200C device.
+      {"quirk-arm64-cppc", {}},
   };
   return kExpected;
 }
@@ -51,10 +66,13 @@ TEST_P(FixtureMatrixTest, ReportsExactlyThePlantedFaults) {
 INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureMatrixTest,
                          ::testing::Values("healthy-8gpu", "h100-misconfigured", "grace-vm-smmu",
                                            "container-topo-missing", "downtrained-link",
-                                           "this-machine"),
+                                           "this-machine", "quirk-offline-cpus",
+                                           "quirk-hotplug-gap", "quirk-old-kernel",
+                                           "quirk-new-kernel", "quirk-arm64-cppc"),
                          [](const auto& info) {
                            std::string n = info.param;
-                           for (char& c : n) if (c == '-') c = '_';
+                           for (char& c : n)
+                             if (c == '-') c = '_';
                            return n;
                          });
 

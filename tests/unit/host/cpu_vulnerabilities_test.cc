@@ -48,9 +48,19 @@ TEST(VulnerabilityParseTest, TheKernelForms) {
 }
 
 TEST(VulnerabilityParseTest, RejectsMalformedInput) {
-  for (const char* bad : {"", "\n", "   ", "Fine", "vulnerable", "Mitigated: x", "VulnerableX",
-                          "Not affected\nNot affected\n"}) {
+  for (const char* bad :
+       {"Fine", "vulnerable", "Mitigated: x", "VulnerableX", "Not affected\nNot affected\n"}) {
     EXPECT_FALSE(ParseVulnerability("x", bad).ok()) << "\"" << bad << "\"";
+  }
+}
+
+// An empty file is no status (unknown), not an unreadable directory.
+TEST(VulnerabilityParseTest, AnEmptyFileIsUnknown) {
+  for (const char* empty : {"", "\n", "   "}) {
+    auto v = ParseVulnerability("tsa", empty);
+    ASSERT_TRUE(v.ok()) << "\"" << empty << "\": " << v.status().ToString();
+    EXPECT_EQ(v->state, VulnState::kUnknown);
+    EXPECT_EQ(v->text, "(empty file)");
   }
 }
 

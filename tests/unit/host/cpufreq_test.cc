@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "testing/check_test_util.h"
 
 namespace ys::host {
@@ -80,6 +82,55 @@ TEST(CpufreqReadTest, RatedMaximumPrefersThePoliciesOfTheGivenCpus) {
   EXPECT_EQ(*ReadRatedMaxKhz(h, CpuSet({9})), 3800000);  // none covers cpu9: the highest
   t.Write("/sys/devices/system/cpu/cpufreq/policy2/cpuinfo_max_freq", "0\n");
   EXPECT_FALSE(ReadRatedMaxKhz(t.Host(), CpuSet({3})).ok());
+}
+
+// The policy of an offline CPU: the directory stays, its attributes are gone or empty (reads
+// answer EBUSY). Inactive, with the reason; not an error for the whole node.
+TEST(CpufreqReadTest, PoliciesOfOfflineCpusAreInactiveNotErrors) {
+  testing::TempHost t;
+  const std::string d = "/sys/devices/system/cpu/cpufreq/";
+  for (const char* f : {"scaling_driver", "scaling_governor"}) {
+    t.Write(d + "policy0/" + f,
+            std::string(f) == "scaling_driver" ? "intel_pstate\n" : "performance\n");
+  }
+  t.Write(d + "policy0/scaling_max_freq", "3800000\n");
+  t.Write(d + "policy0/cpuinfo_max_freq", "3800000\n");
+  t.Write(d + "policy0/affected_cpus", "0\n");
+  std::filesystem::create_directories(t.root() + d + "policy1");  // empty directory
+  for (const char* f : {"affected_cpus", "related_cpus", "scaling_driver", "scaling_governor",
+                        "scaling_max_freq", "cpuinfo_max_freq", "energy_performance_preference"}) {
+    t.Write(d + "policy2/" + f, "");  // every attribute empty
+  }
+  t.Write(d + "policy3/affected_cpus", "\n");  // affected_cpus lists online CPUs only
+  t.Write(d + "policy3/related_cpus", "3\n");
+  t.Write(d + "policy3/scaling_driver", "intel_pstate\n");
+  auto ps = ReadCpufreqPolicies(t.Host());
+  ASSERT_TRUE(ps.ok()) << ps.status().ToString();
+  ASSERT_EQ(ps->size(), 4u);
+  EXPECT_FALSE((*ps)[0].inactive) << *(*ps)[0].inactive;
+  EXPECT_EQ((*ps)[0].epp, std::nullopt);
+  ASSERT_TRUE((*ps)[1].inactive);
+  EXPECT_NE((*ps)[1].inactive->find("scaling_driver"), std::string::npos) << *(*ps)[1].inactive;
+  EXPECT_EQ((*ps)[1].cpus.ToString(), "1");
+  ASSERT_TRUE((*ps)[2].inactive);
+  EXPECT_NE((*ps)[2].inactive->find("affected_cpus is empty"), std::string::npos);
+  ASSERT_TRUE((*ps)[3].inactive);
+  EXPECT_EQ((*ps)[3].cpus.ToString(), "3");
+  EXPECT_EQ(*ReadRatedMaxKhz(t.Host(), CpuSet({2})), 3800000);
+
+  // A CPU the `online` file leaves out: its policy is not judged, whatever it still shows.
+  t.Write("/sys/devices/system/cpu/online", "1-3\n");
+  ps = ReadCpufreqPolicies(t.Host());
+  ASSERT_TRUE(ps.ok()) << ps.status().ToString();
+  ASSERT_TRUE((*ps)[0].inactive);
+  EXPECT_NE((*ps)[0].inactive->find("offline"), std::string::npos);
+
+  // A value that is there but is no frequency is still an error naming the file.
+  t.Write("/sys/devices/system/cpu/online", "0-3\n");
+  t.Write(d + "policy0/scaling_max_freq", "fast\n");
+  ps = ReadCpufreqPolicies(t.Host());
+  ASSERT_FALSE(ps.ok());
+  EXPECT_NE(ps.status().message().find("policy0/scaling_max_freq"), std::string::npos);
 }
 
 }  // namespace

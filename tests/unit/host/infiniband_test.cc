@@ -108,6 +108,18 @@ TEST(IbPortReaderTest, AbsentFilesAreUnsetNotErrors) {
   EXPECT_TRUE(ListIbDevices(TempHost().Host()).empty());
 }
 
+// An empty rate or state (a read the kernel refused, recorded as an empty file) is unknown.
+TEST(IbPortReaderTest, EmptyRateIsUnset) {
+  TempHost t;
+  t.Write("/sys/class/infiniband/mlx5_0/ports/1/state", "4: ACTIVE\n");
+  t.Write("/sys/class/infiniband/mlx5_0/ports/1/rate", "");
+  t.Write("/sys/class/infiniband/mlx5_0/ports/1/phys_state", "\n");
+  auto p = ReadIbPort(t.Host(), "mlx5_0", 1);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_FALSE(p->rate.has_value());
+  EXPECT_FALSE(p->phys_state.has_value());
+}
+
 TEST(IbPortReaderTest, MalformedFilesNameTheResolvedPath) {
   TempHost t;
   t.Write("/sys/class/infiniband/mlx5_0/ports/1/rate", "400 Gb/sec\n");

@@ -23,7 +23,8 @@ TEST(ProcfsTest, MeminfoGlobalAndPerNode) {
 }
 
 TEST(ProcfsTest, MeminfoRejectsMalformed) {
-  for (const char* bad : {"", "garbage", "MemTotal: lots kB", "MemTotal:", "Node 0", "MemTotal: -5 kB"}) {
+  for (const char* bad :
+       {"", "garbage", "MemTotal: lots kB", "MemTotal:", "Node 0", "MemTotal: -5 kB"}) {
     EXPECT_FALSE(ParseMeminfo(bad).ok()) << bad;
   }
 }
@@ -61,8 +62,9 @@ TEST(ProcfsTest, KernelCmdlineWholeTokensQuotesAndInitArguments) {
 }
 
 TEST(ProcfsTest, CpuInfoX86AndArm) {
-  auto x = ParseCpuInfo("processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Platinum 8480+ @ 2.00GHz\n\n"
-                        "processor\t: 1\nmodel name\t: same\n\n");
+  auto x = ParseCpuInfo(
+      "processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Platinum 8480+ @ 2.00GHz\n\n"
+      "processor\t: 1\nmodel name\t: same\n\n");
   ASSERT_TRUE(x.ok());
   ASSERT_EQ(x->size(), 2u);
   EXPECT_EQ((*x)[1].processor, 1);
@@ -92,6 +94,27 @@ TEST(ProcfsTest, Limits) {
   EXPECT_FALSE(ParseLimit(text, "Max open files").ok());
   EXPECT_FALSE(ParseLimit("Max locked memory  lots  lots bytes\n", "Max locked memory").ok());
   EXPECT_FALSE(ParseLimit("", "Max locked memory").ok());
+}
+
+// RLIM_INFINITY printed as a number (a runtime set it with setrlimit rather than "unlimited"),
+// and its near neighbours, mean no limit: not a limit too low for RDMA.
+TEST(ParseLimitTest, NumbersAtTheTopOfTheRangeAreUnlimited) {
+  for (const char* v :
+       {"18446744073709551615", "18446744073709551614", "9223372036854775808", "infinity"}) {
+    std::string text = std::string("Max locked memory         ") + v + "  " + v + "  bytes\n";
+    auto l = ParseLimit(text, "Max locked memory");
+    ASSERT_TRUE(l.ok()) << v << ": " << l.status().ToString();
+    EXPECT_FALSE(l->soft.has_value()) << v;
+    EXPECT_FALSE(l->hard.has_value()) << v;
+  }
+  auto below =
+      ParseLimit("Max locked memory  9223372036854775807  unlimited  bytes\n", "Max locked memory");
+  ASSERT_TRUE(below.ok());
+  EXPECT_EQ(*below->soft, 9223372036854775807u);
+  // One past 2^64-1 is no rlim_t: the file cannot be understood.
+  EXPECT_FALSE(
+      ParseLimit("Max locked memory  18446744073709551616  unlimited  bytes\n", "Max locked memory")
+          .ok());
 }
 
 }  // namespace

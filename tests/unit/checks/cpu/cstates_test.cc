@@ -186,6 +186,16 @@ TEST(CstatesTest, SkipsWithoutCpuidleSysfs) {
   EXPECT_NE(r.summary.find("cpuidle"), std::string::npos);
 }
 
+// An empty current_driver (a copy that could not read it) names no driver: a skip with the
+// reason, not an error.
+TEST(CstatesTest, EmptyDriverFileIsASkipWithTheReason) {
+  TempHost t("healthy-8gpu");
+  t.Write("/sys/devices/system/cpu/cpuidle/current_driver", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("current_driver: empty file"), std::string::npos) << r.summary;
+}
+
 TEST(CstatesTest, MalformedFilesGiveErrorsWithThePath) {
   testing::ExpectErrorNamingPath(kId, "healthy-8gpu",
                                  {{StateDir(5, 3) + "/latency", "soon\n"},
@@ -195,7 +205,6 @@ TEST(CstatesTest, MalformedFilesGiveErrorsWithThePath) {
                                   {StateDir(5, 3) + "/name", "\n"},
                                   {StateDir(5, 3) + "/default_status", "maybe\n"},
                                   {StateDir(5, 3) + "/usage", "99999999999999999999999\n"},
-                                  {"/sys/devices/system/cpu/cpuidle/current_driver", ""},
                                   {"/sys/module/intel_idle/parameters/max_cstate", "nine\n"}});
   TempHost t("healthy-8gpu");
   t.Remove(StateDir(2, 1) + "/latency");

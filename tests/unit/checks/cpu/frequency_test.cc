@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "checks/cpu/cpu_test_util.h"
 
@@ -140,20 +142,49 @@ TEST(FrequencyTest, MalformedFilesGiveErrorsWithThePath) {
   testing::ExpectErrorNamingPath(kId, "healthy-8gpu",
                                  {{Policy(3) + "/scaling_max_freq", "fast\n"},
                                   {Policy(3) + "/scaling_max_freq", "-1\n"},
-                                  {Policy(3) + "/scaling_max_freq", ""},
                                   {Policy(3) + "/cpuinfo_max_freq", "99999999999999\n"},
-                                  {Policy(3) + "/scaling_governor", ""},
                                   {Policy(3) + "/affected_cpus", "three\n"},
-                                  {Policy(3) + "/energy_performance_preference", "\n"},
                                   {Policy(3) + "/bios_limit", "0x10\n"},
                                   {"/sys/devices/system/cpu/intel_pstate/no_turbo", "2\n"},
                                   {"/sys/devices/system/cpu/intel_pstate/max_perf_pct", "250\n"},
                                   {"/sys/devices/system/cpu/cpufreq/boost", "yes\n"}});
+}
+
+std::string InactiveNote(const CheckResult& r) {
+  for (const auto& [k, v] : r.evidence) {
+    if (k == "inactive policies") return v;
+  }
+  return "";
+}
+
+// An attribute the kernel left out or empty (the policy of an offline CPU, a driver without
+// EPP) is no malformed file: that policy is set aside with the reason and the rest judged.
+TEST(FrequencyTest, AbsentOrEmptyAttributesSetThePolicyAside) {
   TempHost t("healthy-8gpu");
+  for (const auto& [path, content] :
+       std::vector<std::pair<std::string, std::string>>{{Policy(3) + "/scaling_max_freq", ""},
+                                                        {Policy(3) + "/scaling_governor", ""},
+                                                        {Policy(3) + "/affected_cpus", ""}}) {
+    CheckResult r = testing::RunWithFileReplaced(t, kId, path, content);
+    EXPECT_OUTCOME(r, Outcome::kPass);
+    EXPECT_TRUE(r.findings.empty()) << testing::Describe(r);
+    EXPECT_NE(InactiveNote(r).find("policy3"), std::string::npos) << path;
+  }
+  // An empty EPP is no preference: nothing set aside, nothing found.
+  CheckResult epp =
+      testing::RunWithFileReplaced(t, kId, Policy(3) + "/energy_performance_preference", "\n");
+  EXPECT_OUTCOME(epp, Outcome::kPass);
   t.Remove(Policy(9) + "/scaling_driver");
   CheckResult r = t.Run(kId);
-  EXPECT_OUTCOME(r, Outcome::kError);
-  EXPECT_NE(r.summary.find(Policy(9) + "/scaling_driver"), std::string::npos) << r.summary;
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_NE(InactiveNote(r).find("policy9 (cpu9): scaling_driver absent"), std::string::npos)
+      << InactiveNote(r);
+  // Every policy inactive: nothing to judge, a skip with the reason.
+  TempHost off("healthy-8gpu");
+  for (int p = 0; p < 16; ++p) off.Write(Policy(p) + "/affected_cpus", "");
+  CheckResult none = off.Run(kId);
+  EXPECT_OUTCOME(none, Outcome::kSkip);
+  EXPECT_NE(none.summary.find("no active cpufreq policy"), std::string::npos) << none.summary;
 }
 
 }  // namespace

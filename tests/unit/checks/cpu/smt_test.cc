@@ -72,13 +72,20 @@ TEST(SmtTest, SkipsWhereSmtIsNotSupportedOrNotExposed) {
   EXPECT_NE(r.summary.find("smt"), std::string::npos) << r.summary;
 }
 
+// An empty control file records no SMT state: a skip with the reason, not an error.
+TEST(SmtTest, EmptyControlFileIsASkipWithTheReason) {
+  TempHost t("healthy-8gpu");
+  t.Write(std::string(kSmt) + "/control", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("control: empty file"), std::string::npos) << r.summary;
+}
+
 TEST(SmtTest, MalformedFilesGiveErrorsWithThePath) {
   const std::string smt = kSmt;
-  testing::ExpectErrorNamingPath(kId, "healthy-8gpu",
-                                 {{smt + "/control", "sometimes\n"},
-                                  {smt + "/control", ""},
-                                  {smt + "/active", "yes\n"},
-                                  {smt + "/active", "7\n"}});
+  testing::ExpectErrorNamingPath(
+      kId, "healthy-8gpu",
+      {{smt + "/control", "sometimes\n"}, {smt + "/active", "yes\n"}, {smt + "/active", "7\n"}});
 }
 
 }  // namespace

@@ -210,7 +210,6 @@ TEST(IbPortsTest, MalformedFilesGiveErrorsWithThePath) {
   };
   for (const Case& c : std::initializer_list<Case>{
            {kPort0 + "/state", "ACTIVE\n"},
-           {kPort0 + "/state", ""},
            {kPort0 + "/phys_state", "LinkUp"},
            {kPort0 + "/rate", "fast\n"},
            {kPort0 + "/rate", "400 Gb/sec (4X NDR\n"},  // truncated

@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include "testing/check_test_util.h"
-#include "testing/check_test_util.h"
 
 namespace ys {
 namespace {
@@ -86,6 +85,40 @@ TEST_F(CoreIsolationTest, NonSlurmVmOwnsEveryCpu) {
   EXPECT_OUTCOME(r, Outcome::kPass);
   EXPECT_EQ(Evidence(r, "slurm.job"), "");
   EXPECT_NE(Evidence(r, "siblings").find("not a Slurm job"), std::string::npos);
+}
+
+// A malformed file elsewhere (here an unrelated PCI attribute) leaves no hwloc topology; the
+// online CPUs still come from the kernel's list, so a process that owns every CPU is not told
+// that every IRQ fires on its cores.
+TEST_F(CoreIsolationTest, WithoutTopologyTheOnlineListStillCounts) {
+  TempHost t("quirk-hotplug-gap");
+  ASSERT_EQ(t.Run(kId).outcome, Outcome::kPass);
+  t.Write("/sys/bus/pci/devices/0000:10:01.0/max_link_width", "sixteen\n");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_FALSE(HasFinding(r, "YS-ISO-002")) << testing::Describe(r);
+  EXPECT_NE(Evidence(r, "online").find("0-3,6-7"), std::string::npos) << Evidence(r, "online");
+}
+
+// An empty /proc/self/cgroup records no membership: the process's affinity stands for the job.
+TEST_F(CoreIsolationTest, EmptyCgroupFileFallsBackToTheAffinity) {
+  testing::TempHost& t = *scratch_;
+  t.Write("/proc/self/cgroup", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_NE(r.outcome, Outcome::kError) << testing::Describe(r);
+  EXPECT_NE(Evidence(r, "cgroup").find("empty file"), std::string::npos) << Evidence(r, "cgroup");
+}
+
+// With no topology and an empty `online` file, the job's own cores cannot be told from the
+// housekeeping ones: IRQ placement is not judged rather than blamed on the job.
+TEST_F(CoreIsolationTest, UnknownOnlineCpusLeaveIrqsUnjudged) {
+  TempHost t("quirk-hotplug-gap");
+  t.Write("/sys/bus/pci/devices/0000:10:01.0/max_link_width", "sixteen\n");
+  t.Write("/sys/devices/system/cpu/online", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_FALSE(HasFinding(r, "YS-ISO-002")) << testing::Describe(r);
+  EXPECT_EQ(Evidence(r, "irqs"), "online CPUs unknown: IRQ placement not judged");
 }
 
 TEST_F(CoreIsolationTest, FindsEveryPlantedFaultOfTheMisconfiguredNode) {
@@ -290,7 +323,7 @@ TEST_F(CoreIsolationTest, MalformedFilesGiveErrorsWithThePath) {
   };
   testing::TempHost& t = *scratch_;
   for (const Case& c :
-       {Case{"/proc/self/cgroup", "garbage\n"}, Case{"/proc/self/cgroup", ""},
+       {Case{"/proc/self/cgroup", "garbage\n"},
         Case{"/proc/self/mountinfo", "26 22 0:26 / /sys/fs/cgroup rw\n"},
         Case{std::string(kJob) + "/cpuset.cpus.effective", "0-6,zz\n"},
         Case{std::string(kJob) + "/cpu.max", "lots\n"}, Case{"/proc/interrupts", "garbage\n"},

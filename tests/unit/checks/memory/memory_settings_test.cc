@@ -32,7 +32,8 @@ TEST(MemorySettingsTest, FailsWhenMemlockIsLimitedOnAnRdmaNode) {
 
 TEST(MemorySettingsTest, MemlockDoesNotMatterWithoutRdmaOrWhenSiteSaysAny) {
   TempHost t("healthy-8gpu");
-  t.Write("/proc/self/limits", "Max locked memory         8388608              8388608              bytes\n");
+  t.Write("/proc/self/limits",
+          "Max locked memory         8388608              8388608              bytes\n");
   checks::SiteExpectations any;
   any.memory.memlock_unlimited = false;
   EXPECT_FALSE(HasFinding(t.Run(kId, any), "YS-MEM-005"));
@@ -42,7 +43,8 @@ TEST(MemorySettingsTest, MemlockDoesNotMatterWithoutRdmaOrWhenSiteSaysAny) {
 
 TEST(MemorySettingsTest, WarnsOnDefragAlwaysSwapAndIdleHugetlb) {
   TempHost t("healthy-8gpu");
-  t.Write("/sys/kernel/mm/transparent_hugepage/defrag", "[always] defer defer+madvise madvise never\n");
+  t.Write("/sys/kernel/mm/transparent_hugepage/defrag",
+          "[always] defer defer+madvise madvise never\n");
   t.Write("/proc/meminfo",
           "MemTotal: 100 kB\nSwapTotal: 4096 kB\nSwapFree: 1024 kB\nHugePages_Total: 512\n"
           "HugePages_Free: 512\nHugepagesize: 2048 kB\n");
@@ -70,6 +72,30 @@ TEST(MemorySettingsTest, SkipsWhenProcIsAbsent) {
   TempHost t;
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kSkip);
+}
+
+// RLIM_INFINITY printed as a number (or 2^64-2) is no limit: no false alarm for RDMA.
+TEST(MemorySettingsTest, MemlockPrintedNearTwoToThe64IsUnlimited) {
+  TempHost t("healthy-8gpu");
+  for (const char* v : {"18446744073709551615", "18446744073709551614"}) {
+    t.Write("/proc/self/limits",
+            std::string("Max locked memory         ") + v + " " + v + " bytes\n");
+    CheckResult r = t.Run(kId);
+    EXPECT_OUTCOME(r, Outcome::kPass);
+    EXPECT_FALSE(HasFinding(r, "YS-MEM-005")) << v;
+  }
+}
+
+// An empty THP file is not judged (the rest of the check still runs).
+TEST(MemorySettingsTest, EmptyThpFileIsNotJudged) {
+  TempHost t("healthy-8gpu");
+  t.Write("/sys/kernel/mm/transparent_hugepage/enabled", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence)
+    noted |= k == "thp.enabled" && v == "empty file: not judged";
+  EXPECT_TRUE(noted) << testing::Describe(r);
 }
 
 TEST(MemorySettingsTest, MalformedFilesGiveErrorsWithThePath) {

@@ -2,7 +2,6 @@
 
 #include "checks/runner.h"
 #include "testing/check_test_util.h"
-#include "testing/check_test_util.h"
 
 namespace ys {
 namespace {
@@ -176,6 +175,11 @@ TEST_F(NumaPlacementTest, EmptyNumaMapsAndMissingOptionalFiles) {
   r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kPass);
   EXPECT_NE(Evidence(r, "memory").find("absent"), std::string::npos);
+  // An empty sysctl file (a copy that could not read it) is not judged either.
+  t.Write("/proc/sys/kernel/numa_balancing", "");
+  r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_EQ(Evidence(r, "kernel.numa_balancing"), "empty file: not judged");
 }
 
 TEST_F(NumaPlacementTest, SkipsWithoutNumaInformation) {

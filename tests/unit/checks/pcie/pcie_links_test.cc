@@ -136,7 +136,8 @@ TEST(PcieLinksTest, IdleGpuAtGen1IsNotedNotFlagged) {
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kPass);
   bool noted = false;
-  for (const auto& [k, v] : r.evidence) noted |= k == "0000:21:00.0 link speed" && v.find("idle") != std::string::npos;
+  for (const auto& [k, v] : r.evidence)
+    noted |= k == "0000:21:00.0 link speed" && v.find("idle") != std::string::npos;
   EXPECT_TRUE(noted);
   // A NIC at Gen1 is not in a GPU idle state: still a finding.
   t.Write("/sys/bus/pci/devices/0000:12:00.0/current_link_speed", "2.5 GT/s PCIe\n");
@@ -312,7 +313,6 @@ TEST(PcieLinksTest, MalformedFilesGiveErrorsWithThePath) {
            {"current_link_width", "garbage\n"},
            {"current_link_width", "99\n"},
            {"max_link_speed", "fast\n"},
-           {"current_link_speed", ""},
            {"vendor", "nvidia\n"},
            {"aer_dev_correctable", ""},
            {"aer_dev_correctable", "RxErr 0\nBadTLP 0\nBadDL"},  // truncated
@@ -330,15 +330,33 @@ TEST(PcieLinksTest, MalformedFilesGiveErrorsWithThePath) {
 
 TEST(PcieLinksTest, OddFilesOfAnUnrelatedDeviceDoNotHideTheGpus) {
   TempHost t("healthy-8gpu");
-  // An NVMe drive whose config space reads all-ones (width 63): not a device checked here.
+  // An NVMe drive with a width no link has: not a device checked here.
   WritePci(t, "/sys/devices/pci0000:05/0000:05:00.0", "0x144d", "0x010802",
-           {"Unknown", 63, kGen4, 63});
+           {"Unknown", 99, kGen4, 99});
   CheckResult r = t.Run(kId, Expect(8, 8));
   EXPECT_OUTCOME(r, Outcome::kPass);
   bool noted = false;
   for (const auto& [k, v] : r.evidence)
     noted |= k == "unreadable 0000:05:00.0" && v.find("current_link_width") != std::string::npos;
   EXPECT_TRUE(noted);
+}
+
+// A GPU in D3cold: speed "Unknown", width 0, and its port's capability read as all ones
+// (63) or PCIE_LNK_WIDTH_UNKNOWN (255). Nothing is known of the link: no finding, no error.
+TEST(PcieLinksTest, UnknownLinkOfASleepingGpuIsNoFinding) {
+  for (int port_width : {63, 255}) {
+    TempHost t("healthy-8gpu");
+    const std::string gpu = "/sys/bus/pci/devices/0000:41:00.0/";
+    const std::string port = "/sys/bus/pci/devices/0000:40:01.0/";
+    t.Write(gpu + "current_link_speed", port_width == 63 ? "Unknown\n" : "");  // empty: unread
+    t.Write(gpu + "current_link_width", "0\n");
+    t.Write(port + "max_link_width", std::to_string(port_width) + "\n");
+    t.Write(port + "current_link_width", std::to_string(port_width) + "\n");
+    t.Write(port + "current_link_speed", "Unknown\n");
+    CheckResult r = t.Run(kId, Expect(8, 8));
+    EXPECT_OUTCOME(r, Outcome::kPass) << port_width;
+    EXPECT_TRUE(r.findings.empty()) << testing::Describe(r);
+  }
 }
 
 TEST(PcieLinksTest, EnormousFileIsRefusedNotRead) {

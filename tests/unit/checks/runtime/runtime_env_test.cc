@@ -276,7 +276,6 @@ TEST(RuntimeEnvTest, MalformedInputsGiveErrorsNamingThem) {
       {"container-topo-missing", "/proc/self/mountinfo", "not mountinfo at all\n"},
       {"container-topo-missing", "/proc/self/mountinfo", "4101 3990 9:0 / / rw - xfs\n"},
       {"healthy-8gpu", "/sys/class/infiniband/mlx5_3/ports/1/rate", "fast\n"},
-      {"healthy-8gpu", "/sys/class/infiniband/mlx5_3/ports/1/rate", ""},
       {"healthy-8gpu", "/proc/driver/nvidia/version", "garbage\n"},
       {"healthy-8gpu", "/proc/driver/nvidia/version",
        "NVRM version: NVIDIA UNIX x86_64 Kernel Module\n"},
