@@ -137,11 +137,13 @@ Status MoveFinishedAside(const std::string& dir, const Checkpoint& c) {
   std::filesystem::rename(base, *aside, ec);
   if (ec) {
     std::filesystem::remove(*aside);
-    return Status::Invalid(dir + ": cannot move the finished burn-in to " + *aside + " (" + ec.message() + ")");
+    return Status::Invalid(dir + ": cannot move the finished burn-in to " + *aside + " (" +
+                           ec.message() + ")");
   }
   std::filesystem::create_directories(base, ec);
   if (ec) return Status::Invalid(dir + ": cannot create the directory (" + ec.message() + ")");
-  std::fprintf(stderr, "burn-in: the finished burn-in in %s was moved to %s; a new one starts in %s\n",
+  std::fprintf(stderr,
+               "burn-in: the finished burn-in in %s was moved to %s; a new one starts in %s\n",
                base.c_str(), aside->c_str(), base.c_str());
   return Status::Ok();
 }

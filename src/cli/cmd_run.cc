@@ -43,9 +43,10 @@ std::string DefaultRunDir() {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<RunArgs>();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/true, /*with_output=*/true);
-  sub.add_option("--out", a->out,
-                 "Directory for the run document and artefacts "
-                 "(default ./yardstick-runs/<UTC time>-<host>/, with -2, -3, ... when that exists)");
+  sub.add_option(
+      "--out", a->out,
+      "Directory for the run document and artefacts "
+      "(default ./yardstick-runs/<UTC time>-<host>/, with -2, -3, ... when that exists)");
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
   sub.add_flag("--no-bench", a->no_bench, "Only the preflight, no benchmarks");
   sub.add_option("--timeout", a->timeout_s,

@@ -2,12 +2,11 @@
 // with the recipes' flags (slurm/sbatch_script.h); `--wait` follows the jobs to their end, records
 // their submit-to-start latency and runs the same validation as `yardstick validate` on the runs
 // directory they wrote. Every job goes into the run history.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "core/exit_codes.h"

@@ -193,7 +193,8 @@ Status HistoryDb::Migrate(int64_t from_version) {
 
 Result<int64_t> HistoryDb::AddRun(const RunRecord& r) {
   Statement st(db_.get(),
-               "INSERT INTO runs (started_at, command, host, verdict, document_path, document_json, hosts, recorded) "
+               "INSERT INTO runs (started_at, command, host, verdict, document_path, "
+               "document_json, hosts, recorded) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, r.started_at);
@@ -282,14 +283,16 @@ Status HistoryDb::UpsertSlurmJob(const SlurmJobRecord& j) {
 }
 
 Result<std::vector<RunRecord>> HistoryDb::Runs() const {
-  Statement st(db_.get(), "SELECT id, started_at, command, host, verdict, document_path, document_json, hosts, recorded FROM runs "
-                          "ORDER BY id");
+  Statement st(db_.get(),
+               "SELECT id, started_at, command, host, verdict, document_path, document_json, "
+               "hosts, recorded FROM runs "
+               "ORDER BY id");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   std::vector<RunRecord> out;
   int rc;
   while ((rc = st.Step()) == SQLITE_ROW) {
-    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6), st.Text(7),
-                   st.Text(8)});
+    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5),
+                   st.Text(6), st.Text(7), st.Text(8)});
   }
   if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
   return out;
@@ -327,11 +330,12 @@ std::vector<double> ParseSamples(const std::string& text) {
 }  // namespace
 
 Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vector<int64_t>* counts) const {
-  Statement st(db_.get(),
-               "SELECT r.id, r.started_at, r.command, r.host, r.verdict, r.document_path, r.hosts, "
-               "(SELECT COUNT(*) FROM measurements m WHERE m.run_id = r.id), r.recorded FROM runs r "
-               "WHERE (?1 = '' OR r.host = ?1 OR instr(',' || r.hosts || ',', ',' || ?1 || ',') > 0) "
-               "AND (?2 = '' OR r.command = ?2) ORDER BY r.id DESC LIMIT ?3");
+  Statement st(
+      db_.get(),
+      "SELECT r.id, r.started_at, r.command, r.host, r.verdict, r.document_path, r.hosts, "
+      "(SELECT COUNT(*) FROM measurements m WHERE m.run_id = r.id), r.recorded FROM runs r "
+      "WHERE (?1 = '' OR r.host = ?1 OR instr(',' || r.hosts || ',', ',' || ?1 || ',') > 0) "
+      "AND (?2 = '' OR r.command = ?2) ORDER BY r.id DESC LIMIT ?3");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, f.host);
   st.Bind(2, f.command);
@@ -339,7 +343,8 @@ Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vect
   std::vector<RunRecord> out;
   int rc;
   while ((rc = st.Step()) == SQLITE_ROW) {
-    RunRecord r{st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), "", st.Text(6), st.Text(8)};
+    RunRecord r{st.Int(0),  st.Text(1), st.Text(2), st.Text(3), st.Text(4),
+                st.Text(5), "",         st.Text(6), st.Text(8)};
     out.push_back(std::move(r));
     if (counts != nullptr) counts->push_back(st.Int(7));
   }
@@ -349,13 +354,14 @@ Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vect
 
 Result<RunRecord> HistoryDb::GetRun(int64_t id) const {
   Statement st(db_.get(),
-               "SELECT id, started_at, command, host, verdict, document_path, document_json, hosts, recorded "
+               "SELECT id, started_at, command, host, verdict, document_path, document_json, "
+               "hosts, recorded "
                "FROM runs WHERE id = ?");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, id);
   int rc = st.Step();
   if (rc == SQLITE_ROW) {
-    return RunRecord{st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4),
+    return RunRecord{st.Int(0),  st.Text(1), st.Text(2), st.Text(3), st.Text(4),
                      st.Text(5), st.Text(6), st.Text(7), st.Text(8)};
   }
   if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
@@ -387,7 +393,8 @@ Result<std::vector<MeasurementRow>> HistoryDb::Measurements(int64_t run_id) cons
   return out;
 }
 
-Result<std::vector<PriorValue>> HistoryDb::PriorValues(const std::string& hosts, const std::string& recorded,
+Result<std::vector<PriorValue>> HistoryDb::PriorValues(const std::string& hosts,
+                                                       const std::string& recorded,
                                                        int64_t before_run_id, int n) const {
   // One window per measurement identity, so a measurement only some runs made still gets its
   // own last n values.
@@ -395,7 +402,8 @@ Result<std::vector<PriorValue>> HistoryDb::PriorValues(const std::string& hosts,
                "SELECT run_id, name, params, node, value FROM ("
                "  SELECT m.run_id, m.name, m.params, m.node, m.value, ROW_NUMBER() OVER ("
                "    PARTITION BY m.name, m.params, m.node ORDER BY m.run_id DESC) AS k"
-               "  FROM measurements m JOIN runs r ON r.id = m.run_id WHERE r.hosts = ? AND r.recorded = ? AND r.id < ?)"
+               "  FROM measurements m JOIN runs r ON r.id = m.run_id WHERE r.hosts = ? AND "
+               "r.recorded = ? AND r.id < ?)"
                " WHERE k <= ? ORDER BY name, params, node, run_id DESC");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, hosts);

@@ -1,8 +1,8 @@
 // The run history: one SQLite database (default ~/.local/share/yardstick/history.db, --db PATH)
 // recording each run, one row per measurement it made (so that compare and regressions are SQL
-// queries, not document re-parses) and the Slurm jobs it submitted. WAL mode, so that readers (a report, an
-// exporter) do not block a writer; a schema_version table so that later versions migrate it and
-// an older yardstick refuses a newer database instead of misreading it. Version 1 (runs and
+// queries, not document re-parses) and the Slurm jobs it submitted. WAL mode, so that readers (a
+// report, an exporter) do not block a writer; a schema_version table so that later versions migrate
+// it and an older yardstick refuses a newer database instead of misreading it. Version 1 (runs and
 // slurm_jobs only) is migrated in place to version 2 (runs.hosts, measurements), and version 2 to
 // version 3 (runs.recorded), on open.
 //

@@ -17,9 +17,10 @@ std::string MeasurementLabel(const MeasurementRow& m) {
 }
 
 Result<std::vector<Regression>> FindRegressions(const HistoryDb& db, const RunRecord& run,
-                                                const std::vector<MeasurementRow>& rows, int64_t before_run_id,
-                                                int n) {
-  auto prior = db.PriorValues(run.hosts.empty() ? run.host : run.hosts, run.recorded, before_run_id, n);
+                                                const std::vector<MeasurementRow>& rows,
+                                                int64_t before_run_id, int n) {
+  auto prior =
+      db.PriorValues(run.hosts.empty() ? run.host : run.hosts, run.recorded, before_run_id, n);
   if (!prior.ok()) return prior.status();
   using Key = std::tuple<std::string, std::string, std::string>;
   std::map<Key, std::vector<double>> history;

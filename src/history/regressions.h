@@ -22,8 +22,8 @@ struct Regression {
 // recorded source (a live run against live runs) with an id below `before_run_id` (pass INT64_MAX
 // for a document that is not in the database) that measured the same thing.
 Result<std::vector<Regression>> FindRegressions(const HistoryDb& db, const RunRecord& run,
-                                                const std::vector<MeasurementRow>& rows, int64_t before_run_id,
-                                                int n = kDefaultHistoryRuns);
+                                                const std::vector<MeasurementRow>& rows,
+                                                int64_t before_run_id, int n = kDefaultHistoryRuns);
 
 // "regression: mem.stream.triad (kernel=triad) 41.2 GB/s, -30.0% vs median 58.9 of 5 runs
 // (noise +-2.9)"

@@ -77,7 +77,8 @@ std::string RecordedSourceOf(const RunDocument& doc) {
   if (!doc.host.root.empty() && doc.host.root != "/") out = "root=" + doc.host.root;
   constexpr std::string_view kRecorded = "recorded: ";
   if (doc.host.gpu_source.starts_with(kRecorded)) {
-    out += (out.empty() ? "" : " ") + ("nvml-state=" + doc.host.gpu_source.substr(kRecorded.size()));
+    out +=
+        (out.empty() ? "" : " ") + ("nvml-state=" + doc.host.gpu_source.substr(kRecorded.size()));
   }
   return out;
 }
