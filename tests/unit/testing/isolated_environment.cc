@@ -2,6 +2,8 @@
 // the working directory point into a fresh temporary directory (removed after the last test), so
 // that nothing a test runs, in process or through the binary, writes into the user's run history
 // (~/.local/share/yardstick/history.db) or leaves ./yardstick-runs/ in the source or build tree.
+// TEST_TMPDIR (::testing::TempDir()) and TMPDIR point into it too, so that the tests' scratch
+// files go when the tests end.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -26,13 +28,19 @@ class IsolatedEnvironment : public ::testing::Environment {
     dir_ = tmpl;
     owner_ = ::getpid();
     std::error_code ec;
-    std::filesystem::create_directories(dir_ + "/home", ec);
-    std::filesystem::create_directories(dir_ + "/xdg", ec);
-    std::filesystem::create_directories(dir_ + "/cwd", ec);
-    if (ec || ::setenv("HOME", (dir_ + "/home").c_str(), 1) != 0 ||
+    for (const char* sub : {"/home", "/xdg", "/cwd", "/tmp"}) {
+      if (!std::filesystem::create_directories(dir_ + sub, ec) || ec) {
+        std::perror(("ys unit tests: cannot create " + dir_ + sub).c_str());
+        std::abort();
+      }
+    }
+    if (::setenv("HOME", (dir_ + "/home").c_str(), 1) != 0 ||
         ::setenv("XDG_DATA_HOME", (dir_ + "/xdg").c_str(), 1) != 0 ||
+        ::setenv("TEST_TMPDIR", (dir_ + "/tmp").c_str(), 1) != 0 ||
+        ::setenv("TMPDIR", (dir_ + "/tmp").c_str(), 1) != 0 ||
         ::chdir((dir_ + "/cwd").c_str()) != 0) {
-      std::perror("ys unit tests: cannot isolate HOME, XDG_DATA_HOME and the working directory");
+      std::perror(
+          "ys unit tests: cannot isolate HOME, XDG_DATA_HOME, TMPDIR and the working directory");
       std::abort();
     }
   }

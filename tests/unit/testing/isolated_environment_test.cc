@@ -27,6 +27,7 @@ TEST(IsolatedEnvironmentTest, HomeHistoryAndWorkingDirectoryAreScratch) {
   EXPECT_TRUE(Inside(history::DefaultHistoryPath(), scratch)) << history::DefaultHistoryPath();
   EXPECT_TRUE(Inside(std::filesystem::current_path().string(), scratch))
       << std::filesystem::current_path();
+  EXPECT_TRUE(Inside(::testing::TempDir(), scratch)) << ::testing::TempDir();
 }
 
 }  // namespace
