@@ -42,9 +42,9 @@ rc2=0; "${burn[@]}" >"$tmp/b2.out" 2>"$tmp/b2.err" || rc2=$?
 expect_in "$tmp/b2.err" "the finished burn-in in yardstick-runs/burnin-$host was moved to yardstick-runs/burnin-$host-" \
   "says where the finished burn-in went"
 aside=(yardstick-runs/burnin-"$host"-*/)
-[ "${#aside[@]}" -eq 1 ] && [ -f "${aside[0]}run.json" ] && grep -q '"finished": true' "${aside[0]}burnin.checkpoint.json" &&
+[ "${#aside[@]}" -eq 1 ] && [ -f "${aside[0]}run.json" ] && grep -Eq '"finished": ?true' "${aside[0]}burnin.checkpoint.json" &&
   ok || bad "the finished burn-in was not kept aside: ${aside[*]}"
-grep -q '"finished": true' "yardstick-runs/burnin-$host/burnin.checkpoint.json" && ok || bad "no new burn-in in the default folder"
+grep -Eq '"finished": ?true' "yardstick-runs/burnin-$host/burnin.checkpoint.json" && ok || bad "no new burn-in in the default folder"
 # A third run moves the second aside too: two finished ones kept, never overwritten.
 "${burn[@]}" >/dev/null 2>&1
 aside=(yardstick-runs/burnin-"$host"-*/)

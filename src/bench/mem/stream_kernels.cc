@@ -68,7 +68,7 @@ class SpinBarrier {
   }
 
  private:
-  static constexpr long kSpins = 200000;  // a few milliseconds of pause instructions
+  static constexpr long kSpins = 200000;  // 1-10 ms of pause instructions (5-140 cycles each)
   static void Pause() {
 #if defined(__x86_64__) || defined(__i386__)
     _mm_pause();
