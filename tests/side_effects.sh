@@ -68,14 +68,14 @@ snapshot() {
 
 case "$mode" in
   record)
-    mkdir -p "$(dirname "$state")" && snapshot | LC_ALL=C sort > "$state" || exit 1
+    mkdir -p "$(dirname "$state")" && snapshot | LC_ALL=C sort -u > "$state" || exit 1
     echo "recorded $(grep -vc '^#' "$state") entries of the home, the source tree and the build tree in $state"
     ;;
   compare)
     [ -f "$state" ] || { echo "no snapshot at $state: the record step did not run"; exit 1; }
     after=$(mktemp) || exit 1
     trap 'rm -f "$after"' EXIT
-    snapshot | LC_ALL=C sort > "$after"
+    snapshot | LC_ALL=C sort -u > "$after"
     if diff -q "$state" "$after" >/dev/null; then
       echo "home, source tree and build tree unchanged ($(grep -vc '^#' "$after") entries)"
       exit 0
