@@ -4,8 +4,31 @@
 # and placement (one thread per physical core, pinned: OMP_PLACES=cores OMP_PROC_BIND=close),
 # the same iteration count, and the same compiler flags for the kernels (-O3, which
 # CMakeLists.txt gives src/bench/mem/stream_kernels.cc; no -march=native, which the shipped
-# binary cannot assume). Prints, per kernel, the median over RUNS of each tool's best rate
-# (STREAM's "Best Rate" column) and the ratio yardstick / STREAM.
+# binary cannot assume).
+#
+# The method, side by side (what was checked to be the same, and how):
+#   bytes       copy, scale 2 arrays x 8 B x N; add, triad 3 x 8 B x N; 1 MB = 1e6 B (both)
+#   sample      the best (shortest) of the timed iterations after one untimed (stream.c's
+#               NTIMES = ITERS + 1, the first dropped; yardstick --warmup 1 --iters ITERS)
+#   timed span  clock read by the first thread before the threads start, read again after the
+#               last one ends (stream.c: mysecond() around the parallel loop; yardstick: thread 0
+#               before a spinning barrier and after another; both ~1 us for an empty kernel)
+#   placement   each thread first-touches the share it later streams (static schedule, the
+#               same contiguous shares), threads pinned one per core
+#   code        the same loops, vectorised the same (SSE2 at -O3 without -march; copy is a call
+#               to glibc's memcpy in both): `objdump -d` of stream_kernels.cc.o and of stream
+#   alignment   yardstick's arrays start on 2 MiB, stream.c's where the linker puts them; the
+#               offsets between the three arrays are multiples of 4 KiB in both
+#
+# Runs alternate strictly (STREAM, yardstick, STREAM, yardstick, ...): each pair ran next to each
+# other, so a pair's ratio sees the same neighbours. Printed per kernel: the median over runs of
+# each tool's best rate, the ratio of the medians, the median of the per-pair ratios, and the best
+# rate over all runs of each (the figure least moved by other load). The machine must be quiet:
+# with the 1-minute load average above MAX_LOAD (default 0.5) the script waits up to WAIT_S
+# seconds (default 600) for it to fall, then refuses (exit 3) unless FORCE=1; the load before
+# each run is printed with the figures. On a machine other processes share, STREAM's figure is the
+# slowest thread's: one neighbour on one core halves that core's share, so rates under load say
+# more about the load than about either tool.
 #
 #   STREAM_SRC=/path/to/stream.c bench/stream_vs_peer.sh [RUNS] [BINARY]
 #
@@ -42,6 +65,19 @@ stream_run() {  # the same four numbers from stream.c
          END {if (!ok) {print "STREAM did not validate" > "/dev/stderr"; exit 1}; print ""}'
 }
 
+max_load=${MAX_LOAD:-0.5}
+load1() { cut -d' ' -f1 /proc/loadavg; }
+quiet() { awk -v l="$(load1)" -v m="$max_load" 'BEGIN {exit !(l < m)}'; }
+waited=0
+until quiet; do
+  if [ "$waited" -ge "${WAIT_S:-600}" ]; then
+    if [ "${FORCE:-0}" = 1 ]; then echo "warning: load $(load1) >= $max_load: the figures measure the load too" >&2; break; fi
+    echo "the 1-minute load is $(load1) (>= $max_load): other processes share the cores; run when it is quiet, or FORCE=1" >&2
+    exit 3
+  fi
+  sleep 10; waited=$((waited + 10))
+done
+
 first=$(ys_run)
 read -r _ _ _ _ threads elements <<<"$first"
 "$cc" $cflags -fopenmp -DSTREAM_ARRAY_SIZE="$elements" -DNTIMES=$((iters + 1)) \
@@ -50,22 +86,28 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
 echo "array: $elements doubles ($((elements * 8)) bytes) x 3, threads: $threads, timed iterations: $iters"
 echo "kernels: yardstick $(c++ --version | head -1) -O3 (+ -O2 -g from RelWithDebInfo, -O3 wins);" \
      "STREAM $("$cc" --version | head -1) $cflags -fopenmp"
-echo "runs: $runs each, alternating; figures: median over runs of the best rate, MB/s (1e6 B/s)"
+echo "runs: $runs pairs, alternating (the first yardstick run, which sized the arrays, is not counted);" \
+     "figures: MB/s (1e6 B/s), each run's best rate"
 
-ys_rows=("$(cut -d' ' -f1-4 <<<"$first")")
-st_rows=()
+ys_rows=() st_rows=() loads=()
 for ((i = 0; i < runs; i++)); do
+  loads+=("$(load1)")
   st_rows+=("$(stream_run)")
-  [ "$i" -gt 0 ] && ys_rows+=("$(ys_run | cut -d' ' -f1-4)")
+  ys_rows+=("$(ys_run | cut -d' ' -f1-4)")
 done
-python3 - "${#ys_rows[@]}" "${ys_rows[@]}" "${st_rows[@]}" <<'PY'
+echo "1-minute load before each pair: ${loads[*]}"
+python3 - "$runs" "${ys_rows[@]}" "${st_rows[@]}" <<'PY'
 import statistics, sys
 n = int(sys.argv[1]); rows = sys.argv[2:]
 ys = [list(map(float, r.split())) for r in rows[:n]]
 st = [list(map(float, r.split())) for r in rows[n:]]
-print("%-7s %14s %14s %8s   %s" % ("kernel", "yardstick", "STREAM", "ratio", "yardstick runs / STREAM runs"))
+print("%-7s %11s %11s %7s %10s %11s %11s %7s   %s" % ("kernel", "yardstick", "STREAM", "ratio", "pair ratio",
+      "ys best", "STREAM best", "ratio", "yardstick runs / STREAM runs"))
 for i, k in enumerate(("copy", "scale", "add", "triad")):
     a = statistics.median(r[i] for r in ys); b = statistics.median(r[i] for r in st)
-    print("%-7s %14.1f %14.1f %8.3f   %s / %s" % (k, a, b, a / b, " ".join("%.0f" % r[i] for r in ys),
-                                                 " ".join("%.0f" % r[i] for r in st)))
+    pair = statistics.median(y[i] / s[i] for y, s in zip(ys, st))
+    ba = max(r[i] for r in ys); bb = max(r[i] for r in st)
+    print("%-7s %11.1f %11.1f %7.3f %10.3f %11.1f %11.1f %7.3f   %s / %s" % (
+        k, a, b, a / b, pair, ba, bb, ba / bb, " ".join("%.0f" % r[i] for r in ys),
+        " ".join("%.0f" % r[i] for r in st)))
 PY

@@ -16,6 +16,7 @@
 #include "burnin/checkpoint.h"
 #include "burnin/telemetry.h"
 #include "core/burnin_json.h"
+#include "core/fresh_dir.h"
 #include "core/report_json.h"
 #include "core/watchdog.h"
 #include "host/host_info.h"
@@ -121,6 +122,32 @@ Status WriteDocument(const std::string& dir, const RunDocument& doc) {
   return WriteFileDurably(dir + "/run.json", DumpJson(ToJson(doc)) + "\n");
 }
 
+// Moves the finished burn-in in `dir` to a new sibling named by when it finished
+// (dir-20261201T101500Z, then -2, -3, ...) and leaves `dir` empty for the next one. The sibling is
+// claimed with mkdir and `dir` renamed over it, so two burn-ins never take the same name.
+Status MoveFinishedAside(const std::string& dir, const Checkpoint& c) {
+  std::string stamp = c.saved_at;
+  std::erase(stamp, ':');
+  std::erase(stamp, '-');
+  std::string base = dir;
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  auto aside = MakeFreshDirectory(base + "-" + (stamp.empty() ? "finished" : stamp));
+  if (!aside.ok()) return aside.status();
+  std::error_code ec;
+  std::filesystem::rename(base, *aside, ec);
+  if (ec) {
+    std::filesystem::remove(*aside);
+    return Status::Invalid(dir + ": cannot move the finished burn-in to " + *aside + " (" +
+                           ec.message() + ")");
+  }
+  std::filesystem::create_directories(base, ec);
+  if (ec) return Status::Invalid(dir + ": cannot create the directory (" + ec.message() + ")");
+  std::fprintf(stderr,
+               "burn-in: the finished burn-in in %s was moved to %s; a new one starts in %s\n",
+               base.c_str(), aside->c_str(), base.c_str());
+  return Status::Ok();
+}
+
 // Rank 0's start: a fresh analyser or the checkpoint's, with the stop recorded.
 Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const json& settings) {
   std::error_code ec;
@@ -129,7 +156,9 @@ Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const j
   auto cp = LoadCheckpoint(o.out_dir);
   if (!cp.ok()) return cp.status();
   std::string path = o.out_dir + "/" + kCheckpointFile;
-  if (*cp && !o.restart) {
+  if (*cp && !o.restart && (*cp)->finished && o.keep_finished) {
+    YS_RETURN_IF_ERROR(MoveFinishedAside(o.out_dir, **cp));
+  } else if (*cp && !o.restart) {
     const Checkpoint& c = **cp;
     if (c.finished) {
       return Status::Invalid(path + ": this burn-in already finished; use --restart to run a new one "

@@ -15,7 +15,9 @@
 // becomes an interruption: "signal N" for a clean stop, "reboot" when the node's boot id
 // changed, "killed" otherwise (the load after the last checkpoint, known from the heartbeat, is
 // redone). A cycle that outlasts timeout_s ends the process (exit 2) with the last checkpoint
-// kept. A finished checkpoint is not run again (Invalid: use --restart or another --out).
+// kept. A finished checkpoint is not run again: in the default directory (keep_finished) the
+// finished burn-in is moved aside to DIR-<finish time> (-2, -3, ... when taken) and a new one
+// starts in DIR; in a directory given explicitly it is Invalid (use --restart or another --out).
 #ifndef YARDSTICK_BURNIN_BURNIN_H_
 #define YARDSTICK_BURNIN_BURNIN_H_
 
@@ -44,6 +46,9 @@ struct BurninOptions {
   Device device = Device::kAuto;
   std::string out_dir;                // rank 0: checkpoint, heartbeat, run.json
   bool restart = false;               // ignore (replace) a checkpoint in out_dir
+  // out_dir is the default one (not asked for by name): a finished burn-in found there is moved
+  // aside and a new one starts, rather than the run refused.
+  bool keep_finished = false;
   std::string nvml_state;             // a recorded state or timeline (tests)
   std::string kmsg_path;
   int gemm_n = 0;                     // test sizes (load.h)

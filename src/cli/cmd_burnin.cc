@@ -46,7 +46,9 @@ struct BurninArgs {
   std::string allreduce_bytes;
 };
 
-// ./yardstick-runs/burnin-<host>/: one place per host, so that the same command resumes.
+// ./yardstick-runs/burnin-<host>/: one place per host, so that the same command resumes a stopped
+// burn-in; a finished one found there is moved aside to burnin-<host>-<finish time>/ and a new
+// burn-in starts (burnin.h).
 std::string DefaultDir() {
   return "yardstick-runs/burnin-" + HostNameForPath();
 }
@@ -71,6 +73,7 @@ Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
   o.drift_threshold = a.drift_threshold;
   o.timeout_s = a.timeout_s;
   o.out_dir = a.out.empty() ? DefaultDir() : a.out;
+  o.keep_finished = a.out.empty();
   o.restart = a.restart;
   o.nvml_state = a.nvml_state;
   o.kmsg_path = a.kernel_log;
@@ -110,10 +113,15 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub.add_option("--backend", a->backend, "auto (GPUs when usable), cpu or gpu")->capture_default_str();
-  sub.add_option("--out", a->out,
-                 "Directory for the checkpoint, run document and report (default "
-                 "./yardstick-runs/burnin-<host>/); the same directory resumes a stopped burn-in");
-  sub.add_flag("--restart", a->restart, "Start anew even if --out holds a checkpoint");
+  sub.add_option(
+      "--out", a->out,
+      "Directory for the checkpoint, run document and report (default "
+      "./yardstick-runs/burnin-<host>/); the same directory resumes a stopped burn-in. "
+      "A finished burn-in in the default directory is moved to "
+      "./yardstick-runs/burnin-<host>-<finish time>/ and a new one starts; in a directory "
+      "given with --out it is kept and the run refused (use --restart or another --out)");
+  sub.add_flag("--restart", a->restart,
+               "Start anew even if --out holds a checkpoint (it is replaced)");
   sub.add_option("--nvml-state", a->nvml_state,
                  "A recorded NVML state or timeline to sample instead of the GPUs (tests, replays)");
   sub.add_option("--kernel-log", a->kernel_log, "A kernel log file to watch instead of /dev/kmsg");

@@ -145,7 +145,8 @@ Action Setup(CLI::App& sub) {
     std::optional<std::vector<history::Regression>> regs;
     if (std::filesystem::exists(db_path)) {
       auto db = history::HistoryDb::Open(db_path);
-      auto found = db.ok() ? history::FindRegressions(*db, sb->rows.run.hosts, sb->rows.measurements, sb->run_id, a->runs)
+      auto found = db.ok() ? history::FindRegressions(*db, sb->rows.run, sb->rows.measurements,
+                                                      sb->run_id, a->runs)
                            : Result<std::vector<history::Regression>>(db.status());
       if (found.ok()) {
         regs = std::move(*found);

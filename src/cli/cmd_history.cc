@@ -38,9 +38,15 @@ int List(const history::HistoryDb& db, const ListArgs& a) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (size_t i = 0; i < runs->size(); ++i) {
       const history::RunRecord& r = (*runs)[i];
-      out.push_back({{"id", r.id}, {"started_at", r.started_at}, {"command", r.command}, {"host", r.host},
-                     {"hosts", r.hosts}, {"verdict", r.verdict}, {"measurements", counts[i]},
-                     {"document_path", r.document_path}});
+      out.push_back({{"id", r.id},
+                     {"started_at", r.started_at},
+                     {"command", r.command},
+                     {"host", r.host},
+                     {"hosts", r.hosts},
+                     {"verdict", r.verdict},
+                     {"measurements", counts[i]},
+                     {"document_path", r.document_path},
+                     {"recorded", r.recorded}});
     }
     std::cout << DumpJson(out) << "\n";
     return kExitPass;
@@ -49,8 +55,11 @@ int List(const history::HistoryDb& db, const ListArgs& a) {
                            "HOSTS", "VERDICT", "MEAS", "DOCUMENT");
   for (size_t i = 0; i < runs->size(); ++i) {
     const history::RunRecord& r = (*runs)[i];
-    std::cout << fmt::format("{:>5}  {:<20}  {:<9}  {:<20}  {:<10}  {:>5}  {}\n", r.id, r.started_at, r.command,
-                             r.hosts, r.verdict, counts[i], r.document_path.empty() ? "-" : r.document_path);
+    // A replay of recorded state says so: its figures are not this machine's.
+    std::cout << fmt::format("{:>5}  {:<20}  {:<9}  {:<20}  {:<10}  {:>5}  {}{}\n", r.id,
+                             r.started_at, r.command, r.hosts, r.verdict, counts[i],
+                             r.document_path.empty() ? "-" : r.document_path,
+                             r.recorded.empty() ? "" : "  (recorded: " + r.recorded + ")");
   }
   if (runs->empty()) std::cout << "(no runs recorded in " << db.path() << ")\n";
   return kExitPass;
@@ -67,13 +76,15 @@ int Regressions(const history::HistoryDb& db, const ListArgs& a) {
     Log(LogLevel::kError, "{}", rows.status().message());
     return kExitCannotRun;
   }
-  auto found = history::FindRegressions(db, run->hosts, *rows, run->id, a.runs);
+  auto found = history::FindRegressions(db, *run, *rows, run->id, a.runs);
   if (!found.ok()) {
     Log(LogLevel::kError, "{}", found.status().message());
     return kExitCannotRun;
   }
-  std::cout << fmt::format("run {} ({} on {}, {}): {} measurements\n", run->id, run->command, run->hosts,
-                           run->started_at, rows->size())
+  std::cout << fmt::format("run {} ({} on {}, {}{}): {} measurements\n", run->id, run->command,
+                           run->hosts, run->started_at,
+                           run->recorded.empty() ? "" : ", recorded: " + run->recorded,
+                           rows->size())
             << history::RegressionRuleText(a.runs) << "\n";
   for (const history::Regression& r : *found) std::cout << history::RegressionLine(r) << "\n";
   if (found->empty()) std::cout << "no regression\n";

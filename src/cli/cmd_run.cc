@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
+#include "core/fresh_dir.h"
 #include "core/path_component.h"
 #include "core/log.h"
 #include "diagnose/engine.h"
@@ -41,9 +42,10 @@ std::string DefaultRunDir() {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<RunArgs>();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/true, /*with_output=*/true);
-  sub.add_option("--out", a->out,
-                 "Directory for the run document and artefacts "
-                 "(default ./yardstick-runs/<UTC time>-<host>/)");
+  sub.add_option(
+      "--out", a->out,
+      "Directory for the run document and artefacts "
+      "(default ./yardstick-runs/<UTC time>-<host>/, with -2, -3, ... when that exists)");
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
   sub.add_flag("--no-bench", a->no_bench, "Only the preflight, no benchmarks");
   sub.add_option("--timeout", a->timeout_s,
@@ -60,8 +62,15 @@ Action Setup(CLI::App& sub) {
     }
     bool leader = (*comm)->rank() == 0;
     std::string dir = a->out;
-    if (leader) {
-      if (dir.empty()) dir = DefaultRunDir();
+    if (leader && dir.empty()) {
+      // Never another run's folder: two runs started in the same second get -2, -3, ...
+      auto made = MakeFreshDirectory(DefaultRunDir());
+      if (!made.ok()) {
+        Log(LogLevel::kError, "{}", made.status().message());
+        return kExitCannotRun;
+      }
+      dir = *made;
+    } else if (leader) {
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
       if (ec) {

@@ -2,15 +2,15 @@
 // with the recipes' flags (slurm/sbatch_script.h); `--wait` follows the jobs to their end, records
 // their submit-to-start latency and runs the same validation as `yardstick validate` on the runs
 // directory they wrote. Every job goes into the run history.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "cli/command.h"
 #include "core/exit_codes.h"
+#include "core/fresh_dir.h"
 #include "core/log.h"
 #include "core/report.h"
 #include "core/report_json.h"
@@ -71,10 +71,19 @@ int RunSubmit(const SubmitArgs& a) {
     return Fail(Status::Invalid("--workload: no workload of suite " + suite->chip + " matches; its workloads:" + ids));
   }
   std::string runs = a.runs;
+  bool claimed = false;
   if (runs.empty()) {
     std::string stamp = UtcNowIso8601();
     for (char& c : stamp) c = (c == ':') ? '-' : c;
     runs = "yardstick-runs/" + stamp + "-submit";
+    // Two submits started in the same second get -2, -3, ...: each claims its own folder (a dry
+    // run only names one).
+    if (!a.dry_run) {
+      auto made = MakeFreshDirectory(runs);
+      if (!made.ok()) return Fail(made.status());
+      runs = *made;
+      claimed = true;
+    }
   }
   std::error_code ec;
   runs = fs::absolute(runs, ec).lexically_normal().string();
@@ -84,7 +93,10 @@ int RunSubmit(const SubmitArgs& a) {
   std::vector<slurm::SbatchJob> jobs;
   for (const auto* w : chosen) {
     auto job = slurm::MakeSbatchJob(*cluster, *suite, *w, runs);
-    if (!job.ok()) return Fail(Status::Invalid(a.cluster + ": " + job.status().message()));
+    if (!job.ok()) {
+      if (claimed) fs::remove(runs, ec);  // the empty folder claimed above
+      return Fail(Status::Invalid(a.cluster + ": " + job.status().message()));
+    }
     jobs.push_back(std::move(*job));
   }
   if (a.dry_run) {
@@ -170,7 +182,7 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--workload", a->workloads, "Only workloads whose ids match these globs")->delimiter(',');
   sub.add_option("--runs", a->runs,
                  "Directory the jobs write their logs into, on a file system the nodes share "
-                 "(default ./yardstick-runs/<UTC time>-submit)");
+                 "(default ./yardstick-runs/<UTC time>-submit, with -2, -3, ... when that exists)");
   sub.add_flag("--dry-run", a->dry_run, "Print the sbatch scripts; submit nothing");
   sub.add_flag("--wait", a->wait, "Follow the jobs until they end, then validate the runs directory");
   sub.add_option("--timeout", a->timeout_s, "With --wait: give up waiting after this many seconds (jobs are kept)")

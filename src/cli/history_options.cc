@@ -10,9 +10,11 @@ namespace ys::cli {
 std::string HistoryArgs::Path() const { return db.empty() ? history::DefaultHistoryPath() : db; }
 
 void AddHistoryOptions(CLI::App& sub, HistoryArgs& args, bool record) {
-  sub.add_option("--db", args.db,
-                 "Run history database (default $XDG_DATA_HOME/yardstick/history.db, else "
-                 "~/.local/share/yardstick/history.db)");
+  sub.add_option(
+      "--db", args.db,
+      "Run history database (default $XDG_DATA_HOME/yardstick/history.db, else "
+      "~/.local/share/yardstick/history.db). A run over a recorded tree (--root) or GPU "
+      "state (--nvml-state) is recorded only here, marked as recorded, never by default");
   if (record) sub.add_flag("--no-history", args.no_history, "Do not record this run in the history database");
 }
 
@@ -28,6 +30,15 @@ void RecordInHistory(const HistoryArgs& args, const std::function<Result<history
   auto doc = rows();
   if (!doc.ok()) {
     Log(LogLevel::kWarn, "not recorded in the run history: {}", doc.status().message());
+    return;
+  }
+  // A replay of a recorded tree or GPU state is not a run of this machine: in the default history
+  // it would stand beside this machine's runs and judge them. Only a database asked for by name
+  // gets it, marked as recorded (its regressions compare it with replays of the same state).
+  if (!doc->run.recorded.empty() && args.db.empty()) {
+    Log(LogLevel::kInfo,
+        "not recorded in the run history: a replay of recorded state ({}); give --db to record it",
+        doc->run.recorded);
     return;
   }
   auto rec = history::RecordAndCheck(args.Path(), std::move(*doc), path);

@@ -65,6 +65,13 @@ CREATE INDEX IF NOT EXISTS measurements_key ON measurements (name, params, node,
 UPDATE schema_version SET version = 2;
 )SQL";
 
+// Version 2 -> 3: what a replayed run read instead of this machine (RunRecord::recorded); every
+// run recorded before was taken as a run of its host.
+constexpr const char* kMigrateTo3 = R"SQL(
+ALTER TABLE runs ADD COLUMN recorded TEXT NOT NULL DEFAULT '';
+UPDATE schema_version SET version = 3;
+)SQL";
+
 // A prepared statement, finalized on every path.
 class Statement {
  public:
@@ -180,13 +187,15 @@ Status HistoryDb::Migrate(int64_t from_version) {
                            " is not one yardstick wrote (expected 1 to " + std::to_string(kSchemaVersion) + ")");
   }
   if (from_version < 2) YS_RETURN_IF_ERROR(Exec(kMigrateTo2));
+  if (from_version < 3) YS_RETURN_IF_ERROR(Exec(kMigrateTo3));
   return Status::Ok();
 }
 
 Result<int64_t> HistoryDb::AddRun(const RunRecord& r) {
   Statement st(db_.get(),
-               "INSERT INTO runs (started_at, command, host, verdict, document_path, document_json, hosts) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?)");
+               "INSERT INTO runs (started_at, command, host, verdict, document_path, "
+               "document_json, hosts, recorded) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, r.started_at);
   st.Bind(2, r.command);
@@ -195,6 +204,7 @@ Result<int64_t> HistoryDb::AddRun(const RunRecord& r) {
   st.Bind(5, r.document_path);
   st.Bind(6, r.document_json);
   st.Bind(7, r.hosts.empty() ? r.host : r.hosts);
+  st.Bind(8, r.recorded);
   if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": add run: " + sqlite3_errmsg(db_.get()));
   return static_cast<int64_t>(sqlite3_last_insert_rowid(db_.get()));
 }
@@ -273,12 +283,16 @@ Status HistoryDb::UpsertSlurmJob(const SlurmJobRecord& j) {
 }
 
 Result<std::vector<RunRecord>> HistoryDb::Runs() const {
-  Statement st(db_.get(), "SELECT id, started_at, command, host, verdict, document_path, document_json FROM runs ORDER BY id");
+  Statement st(db_.get(),
+               "SELECT id, started_at, command, host, verdict, document_path, document_json, "
+               "hosts, recorded FROM runs "
+               "ORDER BY id");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   std::vector<RunRecord> out;
   int rc;
   while ((rc = st.Step()) == SQLITE_ROW) {
-    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6)});
+    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5),
+                   st.Text(6), st.Text(7), st.Text(8)});
   }
   if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
   return out;
@@ -316,11 +330,12 @@ std::vector<double> ParseSamples(const std::string& text) {
 }  // namespace
 
 Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vector<int64_t>* counts) const {
-  Statement st(db_.get(),
-               "SELECT r.id, r.started_at, r.command, r.host, r.verdict, r.document_path, r.hosts, "
-               "(SELECT COUNT(*) FROM measurements m WHERE m.run_id = r.id) FROM runs r "
-               "WHERE (?1 = '' OR r.host = ?1 OR instr(',' || r.hosts || ',', ',' || ?1 || ',') > 0) "
-               "AND (?2 = '' OR r.command = ?2) ORDER BY r.id DESC LIMIT ?3");
+  Statement st(
+      db_.get(),
+      "SELECT r.id, r.started_at, r.command, r.host, r.verdict, r.document_path, r.hosts, "
+      "(SELECT COUNT(*) FROM measurements m WHERE m.run_id = r.id), r.recorded FROM runs r "
+      "WHERE (?1 = '' OR r.host = ?1 OR instr(',' || r.hosts || ',', ',' || ?1 || ',') > 0) "
+      "AND (?2 = '' OR r.command = ?2) ORDER BY r.id DESC LIMIT ?3");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, f.host);
   st.Bind(2, f.command);
@@ -328,7 +343,8 @@ Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vect
   std::vector<RunRecord> out;
   int rc;
   while ((rc = st.Step()) == SQLITE_ROW) {
-    RunRecord r{st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), "", st.Text(6)};
+    RunRecord r{st.Int(0),  st.Text(1), st.Text(2), st.Text(3), st.Text(4),
+                st.Text(5), "",         st.Text(6), st.Text(8)};
     out.push_back(std::move(r));
     if (counts != nullptr) counts->push_back(st.Int(7));
   }
@@ -338,13 +354,15 @@ Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vect
 
 Result<RunRecord> HistoryDb::GetRun(int64_t id) const {
   Statement st(db_.get(),
-               "SELECT id, started_at, command, host, verdict, document_path, document_json, hosts FROM runs "
-               "WHERE id = ?");
+               "SELECT id, started_at, command, host, verdict, document_path, document_json, "
+               "hosts, recorded "
+               "FROM runs WHERE id = ?");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, id);
   int rc = st.Step();
   if (rc == SQLITE_ROW) {
-    return RunRecord{st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6), st.Text(7)};
+    return RunRecord{st.Int(0),  st.Text(1), st.Text(2), st.Text(3), st.Text(4),
+                     st.Text(5), st.Text(6), st.Text(7), st.Text(8)};
   }
   if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
   return Status::NotFound("history " + path_ + ": no run " + std::to_string(id) +
@@ -375,20 +393,23 @@ Result<std::vector<MeasurementRow>> HistoryDb::Measurements(int64_t run_id) cons
   return out;
 }
 
-Result<std::vector<PriorValue>> HistoryDb::PriorValues(const std::string& hosts, int64_t before_run_id,
-                                                       int n) const {
+Result<std::vector<PriorValue>> HistoryDb::PriorValues(const std::string& hosts,
+                                                       const std::string& recorded,
+                                                       int64_t before_run_id, int n) const {
   // One window per measurement identity, so a measurement only some runs made still gets its
   // own last n values.
   Statement st(db_.get(),
                "SELECT run_id, name, params, node, value FROM ("
                "  SELECT m.run_id, m.name, m.params, m.node, m.value, ROW_NUMBER() OVER ("
                "    PARTITION BY m.name, m.params, m.node ORDER BY m.run_id DESC) AS k"
-               "  FROM measurements m JOIN runs r ON r.id = m.run_id WHERE r.hosts = ? AND r.id < ?)"
+               "  FROM measurements m JOIN runs r ON r.id = m.run_id WHERE r.hosts = ? AND "
+               "r.recorded = ? AND r.id < ?)"
                " WHERE k <= ? ORDER BY name, params, node, run_id DESC");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, hosts);
-  st.Bind(2, before_run_id);
-  st.Bind(3, static_cast<int64_t>(n));
+  st.Bind(2, recorded);
+  st.Bind(3, before_run_id);
+  st.Bind(4, static_cast<int64_t>(n));
   std::vector<PriorValue> out;
   int rc;
   while ((rc = st.Step()) == SQLITE_ROW) {

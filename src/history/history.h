@@ -1,9 +1,10 @@
 // The run history: one SQLite database (default ~/.local/share/yardstick/history.db, --db PATH)
 // recording each run, one row per measurement it made (so that compare and regressions are SQL
-// queries, not document re-parses) and the Slurm jobs it submitted. WAL mode, so that readers (a report, an
-// exporter) do not block a writer; a schema_version table so that later versions migrate it and
-// an older yardstick refuses a newer database instead of misreading it. Version 1 (runs and
-// slurm_jobs only) is migrated in place to version 2 (runs.hosts, measurements) on open.
+// queries, not document re-parses) and the Slurm jobs it submitted. WAL mode, so that readers (a
+// report, an exporter) do not block a writer; a schema_version table so that later versions migrate
+// it and an older yardstick refuses a newer database instead of misreading it. Version 1 (runs and
+// slurm_jobs only) is migrated in place to version 2 (runs.hosts, measurements), and version 2 to
+// version 3 (runs.recorded), on open.
 //
 // Thread safety: one HistoryDb per thread. Errors carry SQLite's own text.
 #ifndef YARDSTICK_HISTORY_HISTORY_H_
@@ -22,7 +23,7 @@ struct sqlite3;
 
 namespace ys::history {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 struct RunRecord {
   int64_t id = 0;           // assigned by AddRun
@@ -35,6 +36,10 @@ struct RunRecord {
   // Every node of the run, sorted and comma-separated ("node1,node2"); a single-node run's host.
   // Runs with the same hosts are one history for regressions. Empty: taken from `host`.
   std::string hosts;
+  // "" for a run of this machine; for a replay of recorded state, what it read instead
+  // ("root=/trees/h100-bad-07 nvml-state=/trees/gpus.json"). A replay is its own history:
+  // regressions compare live runs with live runs and a replay with replays of the same state.
+  std::string recorded;
 };
 
 // One measurement of a run as stored: identity (name, params, node), value and spread.
@@ -101,9 +106,10 @@ class HistoryDb {
   // NotFound naming the id when there is no such run.
   Result<RunRecord> GetRun(int64_t id) const;
   Result<std::vector<MeasurementRow>> Measurements(int64_t run_id) const;
-  // For each measurement identity, its values in the last `n` runs with these `hosts` and an id
-  // below `before_run_id` that measured it, newest first.
-  Result<std::vector<PriorValue>> PriorValues(const std::string& hosts, int64_t before_run_id, int n) const;
+  // For each measurement identity, its values in the last `n` runs with these `hosts`, the same
+  // `recorded` source and an id below `before_run_id` that measured it, newest first.
+  Result<std::vector<PriorValue>> PriorValues(const std::string& hosts, const std::string& recorded,
+                                              int64_t before_run_id, int n) const;
   int schema_version() const { return kSchemaVersion; }
   const std::string& path() const { return path_; }
 

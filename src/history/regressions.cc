@@ -16,10 +16,11 @@ std::string MeasurementLabel(const MeasurementRow& m) {
   return label;
 }
 
-Result<std::vector<Regression>> FindRegressions(const HistoryDb& db, const std::string& hosts,
-                                                const std::vector<MeasurementRow>& rows, int64_t before_run_id,
-                                                int n) {
-  auto prior = db.PriorValues(hosts, before_run_id, n);
+Result<std::vector<Regression>> FindRegressions(const HistoryDb& db, const RunRecord& run,
+                                                const std::vector<MeasurementRow>& rows,
+                                                int64_t before_run_id, int n) {
+  auto prior =
+      db.PriorValues(run.hosts.empty() ? run.host : run.hosts, run.recorded, before_run_id, n);
   if (!prior.ok()) return prior.status();
   using Key = std::tuple<std::string, std::string, std::string>;
   std::map<Key, std::vector<double>> history;
@@ -49,7 +50,7 @@ Result<Recorded> RecordAndCheck(const std::string& db_path, DocumentRows rows, c
   auto id = db->RecordRun(rows.run, rows.measurements);
   if (!id.ok()) return id.status();
   Recorded r{*id, {}};
-  auto reg = FindRegressions(*db, rows.run.hosts.empty() ? rows.run.host : rows.run.hosts, rows.measurements, *id, n);
+  auto reg = FindRegressions(*db, rows.run, rows.measurements, *id, n);
   if (!reg.ok()) return reg.status();
   r.regressions = std::move(*reg);
   return r;

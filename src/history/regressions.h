@@ -18,11 +18,12 @@ struct Regression {
   RegressionVerdict verdict;
 };
 
-// `rows` of a run on `hosts`, against the last `n` runs with an id below `before_run_id` (pass
-// INT64_MAX for a document that is not in the database) that measured the same thing.
-Result<std::vector<Regression>> FindRegressions(const HistoryDb& db, const std::string& hosts,
-                                                const std::vector<MeasurementRow>& rows, int64_t before_run_id,
-                                                int n = kDefaultHistoryRuns);
+// `rows` of `run` against the last `n` runs of its hosts (run.hosts, else run.host) and its
+// recorded source (a live run against live runs) with an id below `before_run_id` (pass INT64_MAX
+// for a document that is not in the database) that measured the same thing.
+Result<std::vector<Regression>> FindRegressions(const HistoryDb& db, const RunRecord& run,
+                                                const std::vector<MeasurementRow>& rows,
+                                                int64_t before_run_id, int n = kDefaultHistoryRuns);
 
 // "regression: mem.stream.triad (kernel=triad) 41.2 GB/s, -30.0% vs median 58.9 of 5 runs
 // (noise +-2.9)"

@@ -72,12 +72,24 @@ std::string HostsOf(const RunDocument& doc) {
   return out;
 }
 
+std::string RecordedSourceOf(const RunDocument& doc) {
+  std::string out;
+  if (!doc.host.root.empty() && doc.host.root != "/") out = "root=" + doc.host.root;
+  constexpr std::string_view kRecorded = "recorded: ";
+  if (doc.host.gpu_source.starts_with(kRecorded)) {
+    out +=
+        (out.empty() ? "" : " ") + ("nvml-state=" + doc.host.gpu_source.substr(kRecorded.size()));
+  }
+  return out;
+}
+
 DocumentRows RowsFromRunDocument(const RunDocument& doc) {
   DocumentRows d;
   d.run.started_at = doc.started_at;
   d.run.command = doc.command;
   d.run.host = doc.host.hostname;
   d.run.hosts = HostsOf(doc);
+  d.run.recorded = RecordedSourceOf(doc);
   d.run.verdict = doc.incomplete ? "incomplete" : OutcomeName(doc.Verdict());
   d.run.document_json = DumpJson(ToJson(doc));
   for (const Measurement& m : doc.measurements) d.measurements.push_back(RowOf(m, ""));

@@ -33,8 +33,13 @@ std::string DisplayParams(const std::string& identity_params);
 // Every node's hostname sorted and joined by ","; the document's host for a single-node run.
 std::string HostsOf(const RunDocument& doc);
 
+// What a document read instead of this machine: "root=DIR" for a recorded tree (host.root other
+// than "/"), "nvml-state=FILE" for recorded GPU state (host.gpu_source "recorded: FILE"), both
+// separated by a space; "" for a live run.
+std::string RecordedSourceOf(const RunDocument& doc);
+
 // Job-wide measurements (doc.measurements, doc.benchmarks) have node ""; a multi-node run's
-// per-node benchmarks carry their node's hostname.
+// per-node benchmarks carry their node's hostname. run.recorded is RecordedSourceOf(doc).
 DocumentRows RowsFromRunDocument(const RunDocument& doc);
 
 // A validation.json (validate/scorecard_json.cc): one row per workload for its score, MFU,

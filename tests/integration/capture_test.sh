@@ -3,7 +3,7 @@
 # --root gives the same outcomes and finding codes as the live run.
 set -euo pipefail
 bin=$1 src=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$src/tests/integration/lib.sh"  # $tmp, its own HOME, XDG_DATA_HOME and working directory
 
 "$bin" capture "$tmp/tree" > "$tmp/capture.out"
 grep -q "captured" "$tmp/capture.out"

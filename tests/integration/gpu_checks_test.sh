@@ -4,7 +4,7 @@
 # tree its GPUs belong to reports exactly the planted finding codes, with the exit code to match.
 set -euo pipefail
 bin=$1 src=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$src/tests/integration/lib.sh"  # $tmp, its own HOME, XDG_DATA_HOME and working directory
 nvml=$src/tests/fixtures/nvml
 root=$src/tests/fixtures/hosts/healthy-8gpu
 

@@ -84,6 +84,23 @@ expect_rc 0 "bench with the default database" -- bench
 [ -f "$XDG_DATA_HOME/yardstick/history.db" ] && passes=$((passes + 1)) || { echo "FAIL: no $XDG_DATA_HOME/yardstick/history.db"; fails=$((fails + 1)); }
 expect_rc 0 "bench --no-history" -- bench --db "$tmp/skip.db" --no-history
 [ ! -e "$tmp/skip.db" ] && passes=$((passes + 1)) || { echo "FAIL: --no-history wrote $tmp/skip.db"; fails=$((fails + 1)); }
+# A replay of recorded state (a --root tree, --nvml-state) is not this machine's run: it stays out
+# of the default history, and goes into a database given with --db marked as recorded.
+rows() { "$bin" history --db "$1" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+before=$(rows "$XDG_DATA_HOME/yardstick/history.db")
+fixture=$src/tests/fixtures/hosts/healthy-8gpu
+"$bin" preflight --root "$fixture" >/dev/null 2>&1
+"$bin" preflight --root "$fixture" --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json" >/dev/null 2>&1
+"$bin" run --no-bench --root "$fixture" --out "$tmp/replay-run" >/dev/null 2>&1
+[ "$(rows "$XDG_DATA_HOME/yardstick/history.db")" = "$before" ] && passes=$((passes + 1)) ||
+  { echo "FAIL: a replay of a recorded tree was written to the default history"; fails=$((fails + 1)); }
+"$bin" preflight --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json" --db "$tmp/replay.db" >/dev/null 2>&1
+"$bin" preflight --root "$fixture" --db "$tmp/replay.db" >/dev/null 2>&1
+expect_rc 0 "replays listed" -- "$bin" history --db "$tmp/replay.db"
+expect_in "$tmp/out" "(recorded: root=$fixture)" "a --root replay is marked"
+expect_in "$tmp/out" "(recorded: nvml-state=$src/tests/fixtures/nvml/healthy-h100x8.json)" "an --nvml-state replay is marked"
+expect_rc 0 "replays as JSON" -- "$bin" history --db "$tmp/replay.db" --json
+expect_in "$tmp/out" "\"recorded\": \"root=$fixture\"" "the mark in --json"
 # A database that cannot be written is a warning, never a failed run.
 expect_rc 0 "unwritable database" -- bench --db /proc/ys-no-such/history.db
 expect_in "$tmp/err" "not recorded in the run history" "warned"

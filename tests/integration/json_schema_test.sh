@@ -3,7 +3,7 @@
 # every recorded host tree; and the validator does reject a document that breaks the schema.
 set -euo pipefail
 bin=$1 src=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$src/tests/integration/lib.sh"  # $tmp, its own HOME, XDG_DATA_HOME and working directory
 validate() { /usr/bin/python3 "$src/tests/integration/validate_json.py" "$src/schemas/run.schema.json" "$@"; }
 
 "$bin" preflight --json > "$tmp/live.json" || [ $? -le 2 ]

@@ -1,7 +1,14 @@
 # Shared by the integration scripts: a scratch folder, pass/fail counters and the assertions.
 # Source it after setting bin and src; end the script with `finish`.
+#
+# No test writes outside its scratch folder: HOME and XDG_DATA_HOME (the run history) point into
+# it, and the working directory is $tmp/cwd, so that a default output (./yardstick-runs/, a Slurm
+# job's slurm-N.out) lands there rather than in the build or source tree. bin and src are made
+# absolute first, so that a script started with relative paths still finds them.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME=$tmp/xdg  # no test writes into the real home (run history)
+bin=$(realpath -- "$bin") src=$(realpath -- "$src")
+export XDG_DATA_HOME=$tmp/xdg HOME=$tmp/home
+mkdir -p "$HOME" "$tmp/cwd" && cd "$tmp/cwd" || exit 1
 fails=0 passes=0
 expect_rc() {  # expect_rc WANT DESCRIPTION -- command...   (output in $tmp/out, $tmp/err)
   local want=$1 what=$2; shift 3

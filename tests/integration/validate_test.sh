@@ -3,7 +3,7 @@
 # baseline, archive (signed), verify, and catch every kind of tampering.
 set -uo pipefail
 bin=$1 src=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$src/tests/integration/lib.sh"  # $tmp, its own HOME, XDG_DATA_HOME and working directory
 runs=$src/tests/fixtures/runs
 ref=$runs/golden-reference.toml
 fails=0 passes=0

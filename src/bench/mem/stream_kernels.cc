@@ -1,10 +1,13 @@
 #include "bench/mem/stream_kernels.h"
 
-#include <barrier>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "host/thread_affinity.h"
 
@@ -32,6 +35,50 @@ Result<Array> AllocateUntouched(uint64_t elements) {
   }
   return Array(static_cast<double*>(p));
 }
+
+// The barrier that starts and ends each timed kernel. It spins, as an OpenMP runtime's threads do
+// between parallel regions (libgomp spins about 300,000 times before it sleeps), and sleeps only
+// after kSpins: std::barrier sleeps in the kernel almost at once, and its futex wake-ups cost
+// 20-35 us per kernel on an idle 2-core VM, and a whole scheduler slice (milliseconds) on a
+// loaded one, where the sleeping thread hands its core to another process and waits to get it
+// back -- a cost stream.c's timed region does not have.
+class SpinBarrier {
+ public:
+  explicit SpinBarrier(int threads) : threads_(threads) {}
+
+  void ArriveAndWait() {
+    const uint32_t generation = generation_.load();
+    if (arrived_.fetch_add(1) + 1 == threads_) {
+      arrived_.store(0);
+      generation_.fetch_add(1);
+      if (sleepers_.load() > 0) generation_.notify_all();
+      return;
+    }
+    for (long spins = 0; generation_.load(std::memory_order_acquire) == generation; ++spins) {
+      if (spins < kSpins) {
+        Pause();
+        continue;
+      }
+      // Counted before the wait and seen by the last arrival after its increment (both seq_cst):
+      // either this thread sees the new generation or the last arrival sees a sleeper.
+      sleepers_.fetch_add(1);
+      generation_.wait(generation);
+      sleepers_.fetch_sub(1);
+    }
+  }
+
+ private:
+  static constexpr long kSpins = 200000;  // 1-10 ms of pause instructions (5-140 cycles each)
+  static void Pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+  }
+  const int threads_;
+  std::atomic<int> arrived_{0};
+  std::atomic<int> sleepers_{0};
+  std::atomic<uint32_t> generation_{0};
+};
 
 // The kernels, as stream.c writes them, over [begin, end).
 void Kernel(StreamKernel k, double* __restrict a, double* __restrict b, double* __restrict c,
@@ -139,7 +186,7 @@ Result<StreamRun> RunStream(const std::vector<int>& cpus, uint64_t elements, int
   double* pc = c->get();
 
   const uint64_t n_threads = cpus.size();
-  std::barrier sync(static_cast<std::ptrdiff_t>(n_threads));
+  SpinBarrier sync(static_cast<int>(n_threads));
   StreamRun run;
   using Clock = std::chrono::steady_clock;
   Status s = host::RunPinned(cpus, [&](int i) {
@@ -160,9 +207,9 @@ Result<StreamRun> RunStream(const std::vector<int>& cpus, uint64_t elements, int
         // reads the clock before the parallel loop forks).
         Clock::time_point t0;
         if (i == 0) t0 = Clock::now();
-        sync.arrive_and_wait();
+        sync.ArriveAndWait();
         Kernel(k, pa, pb, pc, begin, end);
-        sync.arrive_and_wait();
+        sync.ArriveAndWait();
         if (i == 0 && it >= warmup) {
           run.seconds[static_cast<int>(k)].push_back(
               std::chrono::duration<double>(Clock::now() - t0).count());

@@ -67,8 +67,11 @@ struct StreamRun {
 // cpus[i]) initialise its contiguous share of each (so its pages are placed on its NUMA node),
 // then runs `warmup` + `iters` iterations of copy, scale, add, triad, each kernel timed by thread
 // 0 from before the barrier that starts it to after the barrier that ends it on all threads (as
-// stream.c times an OpenMP parallel loop), and
-// validates the arrays. Error when memory cannot be allocated or a thread cannot be pinned.
+// stream.c times an OpenMP parallel loop), and validates the arrays. The barriers spin before
+// they sleep, as OpenMP's threads wait, so the timed span holds the kernel and about a
+// microsecond of synchronisation, not a futex wake-up (bench/stream_vs_peer.sh states the
+// method side by side with stream.c's). Error when memory cannot be allocated or a thread cannot
+// be pinned.
 Result<StreamRun> RunStream(const std::vector<int>& cpus, uint64_t elements, int warmup, int iters);
 
 }  // namespace ys::bench

@@ -36,6 +36,14 @@ constexpr uint64_t kStampMagic = 0x5953434b50540000ULL;  // "YSCKPT\0\0"
 
 std::string Errno(int err) { return std::strerror(err); }
 
+// This process among all that may write into a shared --path at once: the ranks of a job on many
+// nodes, where a process id alone repeats (containers start their processes with the same ids).
+std::string WriterTag() {
+  char host[256] = {};
+  ::gethostname(host, sizeof(host) - 1);
+  return std::string(host) + "-" + std::to_string(::getpid());
+}
+
 // Owns a file descriptor.
 class Fd {
  public:
@@ -107,7 +115,7 @@ Status CheckDirectory(const std::string& path, const Layout& layout) {
                            " (expected a writable directory)");
   }
   if (!S_ISDIR(st.st_mode)) return Status::Invalid("--path " + path + ": not a directory");
-  std::string probe = path + "/.yardstick-probe-" + std::to_string(::getpid());
+  std::string probe = path + "/.yardstick-probe-" + WriterTag();
   int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
   int fd = ::open(probe.c_str(), flags, 0600);
   if (fd < 0) {
@@ -181,7 +189,7 @@ Result<PassTimes> RunPass(const std::string& dir, const Layout& layout, int pass
                           unsigned char* pattern, unsigned char* readback) {
   FileSet files;
   for (int f = 0; f < layout.files; ++f) {
-    files.Add(fmt::format("{}/yardstick-checkpoint-{}-{}-{}.bin", dir, ::getpid(), pass, f));
+    files.Add(fmt::format("{}/yardstick-checkpoint-{}-{}-{}.bin", dir, WriterTag(), pass, f));
   }
   const int direct = layout.direct ? O_DIRECT : 0;
   const uint64_t blocks = layout.file_bytes / layout.block_bytes;

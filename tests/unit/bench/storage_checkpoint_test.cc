@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "testing/bench_test_util.h"
@@ -83,6 +84,22 @@ TEST(StorageCheckpointTest, LiveRunMeasuresWriteAndReadAndRemovesItsFiles) {
   }
   EXPECT_TRUE(r.findings.empty());
   EXPECT_TRUE(dir.List().empty()) << "checkpoint files left behind";
+}
+
+// A shared --path (a parallel file system) written by the ranks of many nodes at once: another
+// node's process with the same process id (as in containers) keeps its files, and this one runs.
+TEST(StorageCheckpointTest, AnotherNodesProcessWithTheSameIdDoesNotCollide) {
+  testing::TempDir dir;
+  const std::string pid = std::to_string(::getpid());
+  std::vector<std::string> theirs = {
+      "yardstick-checkpoint-" + pid + "-0-0.bin", "yardstick-checkpoint-" + pid + "-0-1.bin",
+      "yardstick-checkpoint-other-node-" + pid + "-0-0.bin", ".yardstick-probe-" + pid};
+  for (const auto& name : theirs) std::ofstream(dir.path() + "/" + name) << "theirs";
+  BenchmarkResult r = RunCheckpoint(dir.path());
+  EXPECT_EQ(r.outcome, Outcome::kPass) << r.summary;
+  std::vector<std::string> sorted = theirs;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(dir.List(), sorted);
 }
 
 TEST(StorageCheckpointTest, DirectIoRunsOrSaysTheFileSystemRefusesIt) {

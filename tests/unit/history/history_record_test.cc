@@ -71,7 +71,7 @@ TEST(HistoryRecordTest, MigratesAVersion1Database) {
 
   auto db = HistoryDb::Open(path);
   ASSERT_TRUE(db.ok()) << db.status().message();
-  EXPECT_EQ(Scalar(path, "SELECT version FROM schema_version"), "2");
+  EXPECT_EQ(Scalar(path, "SELECT version FROM schema_version"), std::to_string(kSchemaVersion));
   auto old = db->GetRun(1);
   ASSERT_TRUE(old.ok()) << old.status().message();
   EXPECT_EQ(old->command, "submit --suite h100");
@@ -146,11 +146,11 @@ TEST(HistoryRecordTest, RegressionAgainstTheLastRunsOfTheSameHosts) {
   ASSERT_TRUE(db.ok());
   auto rows = db->Measurements(rec->run_id);
   ASSERT_TRUE(rows.ok());
-  auto again = FindRegressions(*db, "node1", *rows, rec->run_id);
+  auto again = FindRegressions(*db, RunOn("node1"), *rows, rec->run_id);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->size(), 1u);
   // The first runs had too little history to judge.
-  auto first = FindRegressions(*db, "node1", {Row(10)}, 3);
+  auto first = FindRegressions(*db, RunOn("node1"), {Row(10)}, 3);
   ASSERT_TRUE(first.ok());
   EXPECT_TRUE(first->empty());
 }
