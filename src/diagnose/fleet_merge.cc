@@ -41,7 +41,11 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
     std::string list = input.substr(1);
     if (!open_lists.insert(list).second) return Status::Invalid(list + ": the list includes itself");
     auto text = ReadDocumentFile(list, kMaxListBytes, "a list of documents, one a line");
-    if (!text.ok()) return Status::Invalid(text.status().message() + " (the list of documents)");
+    if (!text.ok()) {
+      std::string why = text.status().message();
+      if (why.starts_with(list + ": ")) why.erase(0, list.size() + 2);
+      return Status::Invalid(list + ": cannot read the list of documents: " + why);
+    }
     std::istringstream in(*text);
     std::string line;
     int number = 0;
