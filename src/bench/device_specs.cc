@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 
+#include "core/document_file.h"
 #include "core/text.h"
 
 namespace ys::bench {
@@ -190,11 +190,9 @@ Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& pat
 }
 
 Result<DeviceSpec> LoadDeviceSpec(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot open the device spec");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParseDeviceSpec(ss.str(), path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
+  if (!text.ok()) return text.status();
+  return ParseDeviceSpec(*text, path);
 }
 
 Result<std::vector<DeviceSpec>> LoadDeviceSpecs(const std::string& specs_dir) {

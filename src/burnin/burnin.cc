@@ -78,7 +78,9 @@ std::string SettingsDiff(const json& saved, const json& now) {
   std::string out;
   for (const auto& [key, value] : now.items()) {
     json was = saved.contains(key) ? saved[key] : json(nullptr);
-    if (was != value) out += fmt::format("{}{} was {}, now {}", out.empty() ? "" : "; ", key, was.dump(), value.dump());
+    if (was != value)
+      out += fmt::format("{}{} was {}, now {}", out.empty() ? "" : "; ", key, JsonForMessage(was),
+                         JsonForMessage(value));
   }
   return out;
 }

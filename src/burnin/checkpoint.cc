@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/json_document.h"
 #include "core/text.h"
 
 namespace ys::burnin {
@@ -56,25 +57,25 @@ Status SaveCheckpoint(const std::string& dir, const Checkpoint& c) {
                       {"finished", c.finished},
                       {"settings", c.settings},
                       {"analyser", c.analyser}};
-  return WriteFileDurably(dir + "/" + kCheckpointFile, j.dump());
+  return WriteFileDurably(dir + "/" + kCheckpointFile,
+                          j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 Result<std::optional<Checkpoint>> LoadCheckpoint(const std::string& dir) {
   std::string path = dir + "/" + kCheckpointFile;
-  std::ifstream in(path);
-  if (!in) return std::optional<Checkpoint>();
-  std::stringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Invalid(path + ": not JSON: " + e.what());
+  auto text = ReadDocumentFile(path, DocumentKind::kState);
+  if (!text.ok()) {
+    if (text.status().code() == StatusCode::kNotFound) return std::optional<Checkpoint>();
+    return text.status();
   }
+  auto parsed = ParseJsonDocument(*text, path);
+  if (!parsed.ok()) return parsed.status();
+  const nlohmann::json& j = *parsed;
   auto bad = [&](const std::string& field, const char* what) {
     return Status::Invalid(path + ": " + field + ": expected " + what);
   };
-  if (!j.is_object() || j.value("kind", "") != "yardstick-burnin-checkpoint") {
+  auto kind = j.is_object() ? j.find("kind") : j.end();
+  if (kind == j.end() || *kind != "yardstick-burnin-checkpoint") {
     return bad("kind", "\"yardstick-burnin-checkpoint\"");
   }
   if (!j.contains("version") || j["version"] != 1) return bad("version", "1");
@@ -106,7 +107,9 @@ void WriteHeartbeat(const std::string& dir, const Heartbeat& h) {
 }
 
 std::optional<Heartbeat> ReadHeartbeat(const std::string& dir) {
-  std::ifstream in(dir + "/" + kHeartbeatFile);
+  auto text = ReadDocumentFile(dir + "/" + kHeartbeatFile, 4096, "a burn-in heartbeat file");
+  if (!text.ok()) return std::nullopt;
+  std::istringstream in(*text);
   std::string elapsed, at;
   if (!(in >> elapsed >> at)) return std::nullopt;
   auto e = ParseDouble(elapsed);

@@ -187,18 +187,13 @@ Result<Plant> ParsePlant(const nlohmann::json& j, const std::string& where) {
 }
 
 Result<nlohmann::json> ReadBounded(const std::string& path) {
-  std::error_code ec;
-  auto size = std::filesystem::file_size(path, ec);
-  if (ec) return Status::NotFound(path + ": cannot be opened: " + ec.message());
-  if (size > gpu::kMaxSnapshotFileBytes) {
-    return Status::Invalid(path + ": larger than " + std::to_string(gpu::kMaxSnapshotFileBytes) +
-                           " bytes");
-  }
-  return ReadJsonFile(path);
+  auto text = ReadDocumentFile(path, gpu::kMaxSnapshotFileBytes, "a recorded GPU timeline");
+  if (!text.ok()) return text.status();
+  return ParseJsonDocument(*text, path);
 }
 
 std::string PlainValue(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  return v.is_string() ? v.get<std::string>() : JsonForMessage(v);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 #include "checks/site_expectations.h"
 
-#include <fstream>
+#include <toml++/toml.h>
+
 #include <functional>
 #include <map>
-#include <sstream>
 
-#include <toml++/toml.h>
+#include "core/document_file.h"
 
 namespace ys::checks {
 
@@ -219,11 +219,9 @@ Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std:
 }
 
 Result<SiteExpectations> LoadSiteExpectations(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot open the site expectations file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParseSiteExpectations(ss.str(), path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
+  if (!text.ok()) return text.status();
+  return ParseSiteExpectations(*text, path);
 }
 
 }  // namespace ys::checks

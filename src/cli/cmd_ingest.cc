@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "core/text.h"
 #include "report/workload_console.h"
 #include "validate/ingest.h"
 #include "validate/retry_logs.h"
@@ -102,7 +103,7 @@ Action Setup(CLI::App& sub) {
         doc["superseded"].push_back({{"path", s.path}, {"newest", s.newest}});
       }
       doc["errors"] = errors;
-      fmt::print("{}\n", doc.dump(2));
+      fmt::print("{}\n", doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     } else {
       std::string summary;
       for (const auto& [status, n] : counts) {
@@ -112,7 +113,8 @@ Action Setup(CLI::App& sub) {
         summary += fmt::format("; {} older retr{} superseded", sel.superseded.size(),
                                sel.superseded.size() == 1 ? "y" : "ies");
       }
-      fmt::print("{}ingest: {} log(s): {}\n", text, sel.current.size(), summary);
+      fmt::print("{}ingest: {} log(s): {}\n", SanitizeForDisplay(text), sel.current.size(),
+                 summary);
     }
     return exit_code;
   };

@@ -11,6 +11,7 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
+#include "core/text.h"
 #include "diagnose/engine.h"
 #include "report/diagnosis_console.h"
 #include "report/output.h"
@@ -50,7 +51,7 @@ Action Setup(CLI::App& sub) {
       return kExitCannotRun;
     }
     // Why a workload is slow, from what its log shows (step-time analysis, MFU, scores).
-    const nlohmann::json validation_doc = nlohmann::json::parse(result->document.dump());
+    const nlohmann::json validation_doc = nlohmann::json(result->document);
     auto din = diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a->inputs.data));
     if (!din.ok()) {
       Log(LogLevel::kError, "{}", din.status().message());
@@ -97,9 +98,12 @@ Action Setup(CLI::App& sub) {
     } else {
       report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
       for (const auto& [id, run] : result->discovery.runs) {
-        for (const auto& s : run.superseded) std::cout << "superseded: " << s.path << " (" << s.why << ")\n";
+        for (const auto& s : run.superseded)
+          std::cout << "superseded: " << SanitizeForDisplay(s.path) << " ("
+                    << SanitizeForDisplay(s.why) << ")\n";
       }
-      for (const auto& i : result->discovery.ignored) std::cout << "ignored: " << i << "\n";
+      for (const auto& i : result->discovery.ignored)
+        std::cout << "ignored: " << SanitizeForDisplay(i) << "\n";
       std::cout << "\n";
       report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ::isatty(STDOUT_FILENO) == 1,
                              std::cout);
@@ -110,7 +114,7 @@ Action Setup(CLI::App& sub) {
         [&] {
           char host[256] = {0};
           ::gethostname(host, sizeof host - 1);
-          return history::RowsFromValidationDocument(nlohmann::json::parse(result->document.dump()), host);
+          return history::RowsFromValidationDocument(nlohmann::json(result->document), host);
         },
         a->out.empty() ? "" : a->out + "/validation.json", a->json ? std::cerr : std::cout);
     return result->card.pass ? kExitPass : kExitFail;

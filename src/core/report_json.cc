@@ -1,9 +1,10 @@
 #include "core/report_json.h"
 
-#include "core/burnin_json.h"
+#include <map>
+#include <type_traits>
+#include <vector>
 
-#include <fstream>
-#include <sstream>
+#include "core/burnin_json.h"
 
 namespace ys {
 
@@ -11,18 +12,6 @@ using ojson = nlohmann::ordered_json;
 
 std::string DumpJson(const ojson& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
-Result<nlohmann::json> ReadJsonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot be opened");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    return Status::Invalid(path + ": not JSON: " + e.what());
-  }
 }
 
 ojson ToJson(const Evidence& e) {
@@ -163,12 +152,24 @@ ojson ToJson(const Diagnosis& g) {
 namespace {
 
 template <typename T>
+const char* ExpectedPhrase() {
+  if constexpr (std::is_same_v<T, std::string>) return "a string";
+  if constexpr (std::is_same_v<T, bool>) return "true or false";
+  if constexpr (std::is_arithmetic_v<T>) return "a number";
+  if constexpr (std::is_same_v<T, std::vector<double>>) return "an array of numbers";
+  if constexpr (std::is_same_v<T, std::map<std::string, std::string>>)
+    return "an object of strings";
+  return "a value of another type";
+}
+
+template <typename T>
 Status Get(const nlohmann::json& j, const char* key, T* out, const std::string& where) {
   if (!j.contains(key)) return Status::Invalid(where + "." + key + ": missing");
   try {
     *out = j.at(key).get<T>();
   } catch (const nlohmann::json::exception&) {
-    return Status::Invalid(where + "." + key + ": wrong type");
+    return Status::Invalid(where + "." + key + ": expected " + ExpectedPhrase<T>() + ", found " +
+                           JsonTypePhrase(j.at(key)));
   }
   return Status::Ok();
 }

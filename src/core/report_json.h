@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_document.h"  // ReadJsonFile, the reader of every JSON document
 #include "core/report.h"
 
 namespace ys {
@@ -21,8 +22,6 @@ nlohmann::ordered_json ToJson(const Diagnosis& g);
 // Serialises for output. Text read from a host (a garbage file quoted in an error) may not be
 // UTF-8: invalid bytes become U+FFFD rather than failing the whole document.
 std::string DumpJson(const nlohmann::ordered_json& j);
-// A whole file parsed as JSON. NotFound "PATH: cannot be opened"; Invalid "PATH: not JSON: ...".
-Result<nlohmann::json> ReadJsonFile(const std::string& path);
 
 // Reads a run document back (schema version checked). Invalid names the field that is wrong.
 Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j);

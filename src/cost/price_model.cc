@@ -3,9 +3,10 @@
 #include <toml++/toml.h>
 
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <sstream>
+
+#include "core/document_file.h"
 
 namespace ys::cost {
 namespace {
@@ -147,11 +148,9 @@ Result<PriceModel> ParsePriceModel(std::string_view text, const std::string& pat
 }
 
 Result<PriceModel> LoadPriceModel(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParsePriceModel(ss.str(), path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
+  if (!text.ok()) return text.status();
+  return ParsePriceModel(*text, path);
 }
 
 }  // namespace ys::cost

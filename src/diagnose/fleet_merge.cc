@@ -1,8 +1,9 @@
 #include "diagnose/fleet_merge.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -11,6 +12,9 @@
 namespace ys::diagnose {
 namespace fs = std::filesystem;
 namespace {
+
+// An @LIST file names one input a line; a million paths fit well under this.
+constexpr size_t kMaxListBytes = size_t{256} << 20;
 
 bool IsRunDocumentName(const fs::path& p) {
   std::string name = p.filename().string();
@@ -36,8 +40,13 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
   if (input.starts_with("@")) {
     std::string list = input.substr(1);
     if (!open_lists.insert(list).second) return Status::Invalid(list + ": the list includes itself");
-    std::ifstream in(list);
-    if (!in) return Status::Invalid(list + ": cannot read the list of documents");
+    auto text = ReadDocumentFile(list, kMaxListBytes, "a list of documents, one a line");
+    if (!text.ok()) {
+      std::string why = text.status().message();
+      if (why.starts_with(list + ": ")) why.erase(0, list.size() + 2);
+      return Status::Invalid(list + ": cannot read the list of documents: " + why);
+    }
+    std::istringstream in(*text);
     std::string line;
     int number = 0;
     while (std::getline(in, line)) {
@@ -76,15 +85,9 @@ Status ForEachInputDocument(const std::vector<std::string>& inputs,
 }
 
 Result<RunDocument> ReadRunDocument(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return Status::Invalid(path + ": no such file");
-  if (!in) return Status::Invalid(path + ": cannot read");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Invalid(path + ": not JSON (expected a yardstick run document)");
-  auto doc = RunDocumentFromJson(j);
+  auto j = ReadJsonFile(path);
+  if (!j.ok()) return Status::Invalid(j.status().message());
+  auto doc = RunDocumentFromJson(*j);
   if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
   if (doc->host.hostname.empty()) {
     return Status::Invalid(path + ": run.host.hostname: empty (merge names nodes by it)");
@@ -98,25 +101,45 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
   std::set<std::string> skipped_paths;  // grows with the malformed documents only
   Status first_error = Status::Ok();
   uint64_t read = 0;
-  YS_RETURN_IF_ERROR(ForEachInputDocument(inputs, [&](const std::string& path) {
-    if (!first_error.ok()) return;
-    auto doc = ReadRunDocument(path);
-    if (!doc.ok()) {
-      if (!options.keep_going) {
-        first_error = doc.status();
-      } else if (skipped_paths.insert(path).second) {
-        skipped.push_back({path, doc.status().message()});
+  // With keep_going an input that cannot be walked (a directory without run documents, an
+  // unreadable list) is skipped and named like a malformed document.
+  std::vector<std::string> walked;
+  for (const std::string& input : inputs) {
+    Status s = ForEachInputDocument({input}, [&](const std::string& path) {
+      if (!first_error.ok()) return;
+      auto doc = ReadRunDocument(path);
+      if (!doc.ok()) {
+        if (!options.keep_going) {
+          first_error = doc.status();
+        } else if (skipped_paths.insert(path).second) {
+          skipped.push_back({path, doc.status().message()});
+        }
+        return;
       }
-      return;
+      ++read;
+      ForEachMeasurement(*doc,
+                         [&](const Measurement& m, const std::string&) { accumulator.Add(m); });
+    });
+    YS_RETURN_IF_ERROR(first_error);
+    if (s.ok()) {
+      walked.push_back(input);
+    } else if (!options.keep_going) {
+      return s;
+    } else if (skipped_paths.insert(input).second) {
+      skipped.push_back({input, s.message()});
     }
-    ++read;
-    ForEachMeasurement(*doc, [&](const Measurement& m, const std::string&) { accumulator.Add(m); });
-  }));
-  YS_RETURN_IF_ERROR(first_error);
-  if (read == 0) return Status::Invalid("no run document could be read from the inputs");
+  }
+  if (read == 0) {
+    std::string why;
+    for (size_t i = 0; i < skipped.size() && i < 3; ++i)
+      why += (i ? "; " : ": ") + skipped[i].error;
+    if (skipped.size() > 3) why += fmt::format("; and {} more", skipped.size() - 3);
+    return Status::Invalid(fmt::format(
+        "no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
+  }
 
   FleetJudge judge(accumulator.Finalize(), options.fleet);
-  YS_RETURN_IF_ERROR(ForEachInputDocument(inputs, [&](const std::string& path) {
+  YS_RETURN_IF_ERROR(ForEachInputDocument(walked, [&](const std::string& path) {
     if (skipped_paths.count(path)) return;
     auto doc = ReadRunDocument(path);
     if (!doc.ok()) {  // changed since pass 1

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/report.h"
+#include "core/text.h"
 
 namespace ys::diagnose {
 namespace {
@@ -140,10 +141,17 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
                          f.score.z);
     }
   }
-  for (const auto& s : r.skipped) out << "skipped: " << s.path << ": " << s.error << "\n";
-  for (const auto& w : r.warnings) out << "warning: " << w << "\n";
-  out << (r.Healthy() ? "verdict: pass (no node or device below its peers)\n"
-                      : "verdict: fail (see the slow nodes and devices above)\n");
+  for (const auto& s : r.skipped) {
+    std::string why = s.error.starts_with(s.path) ? s.error : s.path + ": " + s.error;
+    out << "skipped: " << SanitizeForDisplay(why) << "\n";
+  }
+  for (const auto& w : r.warnings) out << "warning: " << SanitizeForDisplay(w) << "\n";
+  std::string skipped = r.skipped.empty()
+                            ? ""
+                            : fmt::format("; {} input{} skipped, listed above", r.skipped.size(),
+                                          r.skipped.size() == 1 ? "" : "s");
+  out << (r.Healthy() ? "verdict: pass (no node or device below its peers" + skipped + ")\n"
+                      : "verdict: fail (see the slow nodes and devices above" + skipped + ")\n");
 }
 
 }  // namespace ys::diagnose

@@ -1,11 +1,10 @@
 #include "gpu/gpu_snapshot_json.h"
 
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <type_traits>
 
+#include "core/json_document.h"
 #include "gpu/gpu_snapshot_fields.h"
 #include "gpu/gpu_telemetry.h"
 
@@ -331,33 +330,6 @@ Status Decode(const json& j, const std::string& path, Field<T>* out) {
   return Status::Ok();
 }
 
-// Deepest nesting of arrays and objects, counted without parsing (strings skipped), so that a
-// hostile file cannot make the parser recurse without bound.
-int NestingDepth(std::string_view text) {
-  int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
 }  // namespace
 
 nlohmann::ordered_json ToJson(const GpuSnapshot& s) {
@@ -399,34 +371,11 @@ Result<GpuSnapshot> GpuSnapshotFromJson(const nlohmann::json& j) {
 namespace {
 
 Result<json> ParseStateText(std::string_view text, const std::string& where) {
-  if (NestingDepth(text) > kMaxSnapshotJsonDepth) {
-    return Status::Invalid(where + ": arrays and objects nested deeper than " +
-                           std::to_string(kMaxSnapshotJsonDepth) +
-                           " levels; not an NVML state file");
-  }
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    return Status::Invalid(where + ": not valid JSON: " + e.what());
-  }
+  return ParseJsonDocument(text, where, kMaxSnapshotJsonDepth);
 }
 
 Result<std::string> ReadStateFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::Invalid(path + ": is a directory, not an NVML state file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot open NVML state file");
-  std::string text(kMaxSnapshotFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) return Status::Io(path + ": read error");
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > kMaxSnapshotFileBytes) {
-    return Status::Invalid(path + ": larger than " + std::to_string(kMaxSnapshotFileBytes) +
-                           " bytes; not an NVML state file");
-  }
-  return text;
+  return ReadDocumentFile(path, kMaxSnapshotFileBytes, "an NVML state file");
 }
 
 }  // namespace

@@ -3,9 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "core/report_json.h"
 
@@ -38,8 +36,25 @@ std::string LocalHostName() {
 // An optional number of a workload row; Invalid when present but not a number.
 Result<std::optional<double>> OptNumber(const nlohmann::json& w, const char* key, const std::string& where) {
   if (!w.contains(key) || w[key].is_null()) return std::optional<double>();
-  if (!w[key].is_number()) return Status::Invalid(where + "." + key + ": expected a number or null, got " + w[key].dump());
+  if (!w[key].is_number()) {
+    return Status::Invalid(where + "." + key + ": expected a number or null, found " +
+                           JsonTypePhrase(w[key]));
+  }
   return std::optional<double>(w[key].get<double>());
+}
+
+// The validation document as stored in its history row: whole when it is small (a real one is a
+// few kB to a few MB), else a note of its size: a row never holds an arbitrarily large document.
+constexpr size_t kMaxStoredDocumentBytes = size_t{8} << 20;
+
+std::string StoredDocument(const nlohmann::json& doc) {
+  std::string text = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (text.size() <= kMaxStoredDocumentBytes) return text;
+  nlohmann::json stub = {
+      {"kind", "yardstick-validation"},
+      {"stored", "not stored: " + std::to_string(text.size()) + " bytes, over the " +
+                     std::to_string(kMaxStoredDocumentBytes) + "-byte limit of a history row"}};
+  return stub.dump();
 }
 
 }  // namespace
@@ -49,7 +64,7 @@ std::string IdentityParams(const std::map<std::string, std::string>& params) {
   for (const auto& [k, v] : params) {
     if (!IsDerivedParam(k)) j[k] = v;
   }
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string DisplayParams(const std::string& identity_params) {
@@ -110,14 +125,15 @@ Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const
   d.run.command = "validate";
   d.run.host = host;
   d.run.hosts = host;
-  d.run.started_at = doc.value("created_at", "");
+  YS_RETURN_IF_ERROR(
+      JsonString(doc, "created_at", &d.run.started_at, "validation", /*required=*/false));
   if (d.run.started_at.empty()) d.run.started_at = UtcNowIso8601();
   const nlohmann::json* verdict = doc.contains("verdict") ? &doc["verdict"] : nullptr;
   if (verdict == nullptr || !verdict->is_object() || !verdict->contains("pass") || !(*verdict)["pass"].is_boolean()) {
     return Status::Invalid("verdict.pass: expected true or false");
   }
   d.run.verdict = (*verdict)["pass"].get<bool>() ? "pass" : "fail";
-  d.run.document_json = doc.dump(2);
+  d.run.document_json = StoredDocument(doc);
   for (size_t i = 0; i < doc["workloads"].size(); ++i) {
     const nlohmann::json& w = doc["workloads"][i];
     std::string where = "workloads[" + std::to_string(i) + "]";
@@ -137,7 +153,10 @@ Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const
     std::vector<double> steps;
     if (w.contains("step_times_s") && w["step_times_s"].is_array()) {
       for (const auto& s : w["step_times_s"]) {
-        if (!s.is_number()) return Status::Invalid(where + ".step_times_s: expected numbers, got " + s.dump());
+        if (!s.is_number()) {
+          return Status::Invalid(where + ".step_times_s: expected numbers, found " +
+                                 JsonTypePhrase(s));
+        }
         steps.push_back(s.get<double>());
       }
     }
@@ -150,13 +169,11 @@ Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const
 }
 
 Result<DocumentRows> RowsFromFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::NotFound(path + ": cannot read (expected a run.json or validation.json file)");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Invalid(path + ": not JSON (expected a run.json or validation.json document)");
-  if (j.is_object() && j.value("kind", "") == "yardstick-validation") {
+  auto parsed = ReadJsonFile(path);
+  if (!parsed.ok()) return parsed.status();
+  const nlohmann::json& j = *parsed;
+  auto kind = j.is_object() ? j.find("kind") : j.end();
+  if (kind != j.end() && kind->is_string() && *kind == "yardstick-validation") {
     auto rows = RowsFromValidationDocument(j, LocalHostName());
     if (!rows.ok()) return Status::Invalid(path + ": " + rows.status().message());
     return rows;

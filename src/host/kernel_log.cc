@@ -1,8 +1,6 @@
 #include "host/kernel_log.h"
 
-#include <fstream>
-#include <sstream>
-
+#include "core/document_file.h"
 #include "core/text.h"
 
 namespace ys::host {
@@ -45,11 +43,9 @@ std::vector<KernelLogLine> ParseKernelLog(std::string_view content) {
 
 Result<std::vector<KernelLogLine>> ReadKernelLog(const Host& host, const std::string& override_path) {
   if (!override_path.empty()) {
-    std::ifstream in(override_path, std::ios::binary);
-    if (!in) return Status::NotFound(override_path + ": cannot open the kernel log file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ParseKernelLog(ss.str());
+    auto text = ReadDocumentFile(override_path, DocumentKind::kKernelLog);
+    if (!text.ok()) return text.status();
+    return ParseKernelLog(*text);
   }
   auto content = host.ReadFile("/dev/kmsg");
   if (!content.ok()) return content.status();

@@ -299,7 +299,9 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
         mine["error"] = preflight.status().message();
       }
     }
-    auto all = gather("the preflight", leader ? mine.dump() : "");
+    auto all = gather(
+        "the preflight",
+        leader ? mine.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) : "");
     if (!all.ok()) return all.status();
     std::string error;
     if (rank == 0) {

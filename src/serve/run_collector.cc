@@ -4,8 +4,6 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/report_json.h"
 #include "serve/collectors.h"
@@ -13,27 +11,6 @@
 namespace ys::serve {
 
 namespace {
-
-// Files larger than this are refused (a 64-node run.json is a few MB).
-constexpr uintmax_t kMaxDocumentBytes = 64u << 20;
-
-Result<nlohmann::json> ReadJsonFile(const std::string& path, const char* what) {
-  std::error_code ec;
-  auto size = std::filesystem::file_size(path, ec);
-  if (ec) return Status::NotFound(fmt::format("{}: cannot read {}: {}", path, what, ec.message()));
-  if (size > kMaxDocumentBytes) {
-    return Status::Invalid(fmt::format("{}: larger than {} bytes; not a {}", path,
-                                       kMaxDocumentBytes, what));
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Invalid(fmt::format("{}: not valid JSON ({}): {}", path, what, e.what()));
-  }
-}
 
 // 0 pass 1 warn 2 fail 3 skip 4 error: worse is larger, except skip (not applicable) after fail.
 int StatusCode(Outcome o) {
@@ -76,7 +53,7 @@ class RunCollector : public Collector {
 
   Result<Exposition> Collect() override {
     Exposition e;
-    auto j = ReadJsonFile(run_path_, "run document");
+    auto j = ReadJsonFile(run_path_);
     if (!j.ok()) return j.status();
     auto doc = RunDocumentFromJson(*j);
     if (!doc.ok()) return Status::Invalid(run_path_ + ": " + doc.status().message());
@@ -172,7 +149,7 @@ class RunCollector : public Collector {
   }
 
   static Status RenderValidation(const std::string& path, Exposition& e) {
-    auto j = ReadJsonFile(path, "validation document");
+    auto j = ReadJsonFile(path);
     if (!j.ok()) return j.status();
     if (!j->is_object() || !j->contains("suite") || !(*j)["suite"].is_object() ||
         !j->contains("workloads") || !(*j)["workloads"].is_array()) {
@@ -180,7 +157,8 @@ class RunCollector : public Collector {
                              "and \"workloads\" as `yardstick validate` writes)");
     }
     const auto& suite = (*j)["suite"];
-    std::string name = suite.value("chip", "");
+    std::string name;
+    YS_RETURN_IF_ERROR(JsonString(suite, "chip", &name, path + ": suite", /*required=*/false));
     if (auto rel = suite.find("recipe_release"); rel != suite.end() && rel->is_string()) {
       name += "/" + rel->get<std::string>();
     }

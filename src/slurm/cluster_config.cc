@@ -1,12 +1,12 @@
 #include "slurm/cluster_config.h"
 
-#include <toml++/toml.h>
-
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <initializer_list>
 #include <set>
 
+#include "core/document_file.h"
 #include "slurm/shell_quote.h"
 #include "validate/toml_util.h"
 
@@ -247,7 +247,7 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
 }
 
 Result<ClusterConfig> LoadClusterConfig(const std::string& path) {
-  auto text = validate::ReadTextFile(path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
   if (!text.ok()) return text.status();
   return ParseClusterConfig(*text, path);
 }

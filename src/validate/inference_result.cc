@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_document.h"
+
 namespace ys::validate {
 namespace {
 
@@ -105,8 +107,8 @@ class RecordReader {
  private:
   void Fail(const char* key, const char* expected) {
     if (!status_.ok()) return;
-    status_ = Status::Invalid(
-        fmt::format("{}: field '{}' is {}; expected {}", where_, key, r_.at(key).dump(), expected));
+    status_ = Status::Invalid(fmt::format("{}: field '{}' is {}; expected {}", where_, key,
+                                          JsonForMessage(r_.at(key)), expected));
   }
   const Record& r_;
   std::string where_;

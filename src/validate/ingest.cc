@@ -6,8 +6,10 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <istream>
+#include <streambuf>
 
+#include "core/document_file.h"
 #include "core/text.h"
 #include "validate/inference_result.h"
 #include "validate/line_reader.h"
@@ -18,6 +20,40 @@ namespace {
 
 constexpr size_t kSniffBytes = 1 << 16;
 constexpr size_t kTextBeforeNul = 512;
+
+// A FILE read through std::istream: `head` (bytes already read) first, then the rest of the file,
+// ending early once more than max_bytes came in all.
+class BoundedFileBuf : public std::streambuf {
+ public:
+  BoundedFileBuf(std::FILE* file, std::string head, uint64_t max_bytes)
+      : file_(file), head_(std::move(head)), max_bytes_(max_bytes), total_(head_.size()) {
+    setg(head_.data(), head_.data(), head_.data() + head_.size());
+  }
+  bool exceeded() const { return exceeded_; }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    if (exceeded_) return traits_type::eof();
+    size_t n = std::fread(buf_.data(), 1, buf_.size(), file_);
+    if (n == 0) return traits_type::eof();
+    total_ += n;
+    if (total_ > max_bytes_) {
+      exceeded_ = true;
+      return traits_type::eof();
+    }
+    setg(buf_.data(), buf_.data(), buf_.data() + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::FILE* file_;
+  std::string head_;
+  uint64_t max_bytes_;
+  uint64_t total_;
+  bool exceeded_ = false;
+  std::array<char, 1 << 16> buf_;
+};
 
 // Does the text start with a JSON object (or an array of objects)?
 bool LooksLikeJson(std::string_view head) {
@@ -140,20 +176,20 @@ Result<WorkloadRun> IngestText(std::string_view text, const IngestOptions& o,
 }
 
 Result<WorkloadRun> IngestLog(const std::string& path, const IngestOptions& options) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) {
+  // A regular file only: a FIFO or device is refused here instead of blocking or never ending.
+  auto f = OpenDocumentStream(path, "a training log or a serving-benchmark JSON");
+  if (!f.ok()) {
+    if (f.status().code() == StatusCode::kNotFound) {
       return Status::NotFound(
           fmt::format("{}: no such file; expected a training log or a "
                       "serving-benchmark JSON",
                       path));
     }
-    return Status::Io(fmt::format("{}: {}", path, std::strerror(errno)));
+    return f.status();
   }
-  if (S_ISDIR(st.st_mode)) {
-    return Status::Invalid(fmt::format("{}: is a directory; expected a log file", path));
-  }
-  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > options.max_bytes) {
+  struct stat st {};
+  if (::fstat(::fileno(f->get()), &st) == 0 &&
+      static_cast<uint64_t>(st.st_size) > options.max_bytes) {
     return Status::Invalid(fmt::format("{}: {} bytes, over the {}-byte limit for one log", path,
                                        st.st_size, options.max_bytes));
   }
@@ -168,15 +204,9 @@ Result<WorkloadRun> IngestLog(const std::string& path, const IngestOptions& opti
     }
   }
 
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) {
-    int err = errno;
-    if (err == EACCES) return Status::Denied(fmt::format("{}: permission denied", path));
-    return Status::Io(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
-  }
   std::string head(kSniffBytes, '\0');
-  head.resize(std::fread(head.data(), 1, head.size(), f.get()));
-  if (std::ferror(f.get())) {
+  head.resize(std::fread(head.data(), 1, head.size(), f->get()));
+  if (std::ferror(f->get())) {
     return Status::Io(fmt::format("{}: read error: {}", path, std::strerror(errno)));
   }
   if (std::string why = BinaryReason(head); !why.empty()) {
@@ -188,15 +218,20 @@ Result<WorkloadRun> IngestLog(const std::string& path, const IngestOptions& opti
   bool json = o.format == LogFormat::kInferenceJson ||
               (o.format == LogFormat::kAuto && LooksLikeJson(head));
   if (json) {
-    f.reset();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Status::Io(fmt::format("{}: cannot open", path));
+    // Streamed through the SAX reader from the file already open, bounded by the log limit.
+    BoundedFileBuf buf(f->get(), std::move(head), o.max_bytes);
+    std::istream in(&buf);
     Result<InferenceResult> parsed = ParseServingResults(in, path);
+    if (buf.exceeded()) {
+      return Status::Invalid(
+          fmt::format("{}: grew past the {}-byte limit while being read", path, o.max_bytes));
+    }
+    if (std::ferror(f->get())) return Status::Io(fmt::format("{}: read error", path));
     if (!parsed.ok()) return parsed.status();
     return EvaluateInference(std::move(*parsed), o, path);
   }
 
-  LineReader reader(std::move(f), std::move(head), path);
+  LineReader reader(std::move(*f), std::move(head), path);
   AnyFormatParser parser(o.format);
   std::string_view line;
   int64_t line_no = 0;

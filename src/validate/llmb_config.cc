@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "core/document_file.h"
 #include "core/text.h"
 #include "validate/retry_logs.h"
 
@@ -251,21 +252,9 @@ Result<LlmbConfig> ParseLlmbConfig(std::string_view text, std::string_view name)
 }
 
 Result<LlmbConfig> ReadLlmbConfig(const std::string& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) return Status::NotFound(fmt::format("{}: cannot open", path));
-  std::string text;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
-    text.append(buf, n);
-    if (text.size() > kMaxConfigBytes) {
-      return Status::Invalid(
-          fmt::format("{}: larger than {} bytes; expected a small llmb-config "
-                      "file",
-                      path, kMaxConfigBytes));
-    }
-  }
-  if (std::ferror(f.get())) return Status::Io(fmt::format("{}: read error", path));
+  auto read = ReadDocumentFile(path, kMaxConfigBytes, "a small llmb-config file");
+  if (!read.ok()) return read.status();
+  const std::string& text = *read;
   if (text.find('\0') != std::string::npos) {
     return Status::Invalid(fmt::format("{}: binary data; expected YAML text", path));
   }

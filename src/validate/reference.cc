@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/document_file.h"
 #include "validate/toml_util.h"
 
 namespace ys::validate {
@@ -29,7 +30,7 @@ Status ReferenceSet::AddDirectory(const std::string& dir) {
 }
 
 Status ReferenceSet::AddFile(const std::string& path) {
-  auto text = ReadTextFile(path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
   if (!text.ok()) return text.status();
   return AddText(*text, path);
 }

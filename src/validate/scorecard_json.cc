@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/build_info.h"
+#include "core/json_document.h"
 #include "workloads/step_time_json.h"
 
 namespace ys::validate {
@@ -91,11 +92,12 @@ void Diff(const nlohmann::json& a, const nlohmann::json& b, const std::string& w
   if (a.is_number() && b.is_number()) {
     double x = a.get<double>(), y = b.get<double>();
     double scale = std::max({std::fabs(x), std::fabs(y), 1e-300});
-    if (std::fabs(x - y) / scale > 1e-9) out.push_back(where + ": claimed " + a.dump() + ", recomputed " + b.dump());
+    if (std::fabs(x - y) / scale > 1e-9)
+      out.push_back(where + ": claimed " + JsonForMessage(a) + ", recomputed " + JsonForMessage(b));
     return;
   }
   if (a.type() != b.type()) {
-    out.push_back(where + ": claimed " + a.dump() + ", recomputed " + b.dump());
+    out.push_back(where + ": claimed " + JsonForMessage(a) + ", recomputed " + JsonForMessage(b));
     return;
   }
   if (a.is_object()) {
@@ -123,12 +125,14 @@ void Diff(const nlohmann::json& a, const nlohmann::json& b, const std::string& w
     }
     for (size_t i = 0; i < a.size(); ++i) {
       std::string w = where + "[" + std::to_string(i) + "]";
-      if (a[i].is_object() && a[i].contains("id")) w = where + "[" + a[i]["id"].dump() + "]";
+      if (a[i].is_object() && a[i].contains("id"))
+        w = where + "[" + JsonForMessage(a[i]["id"]) + "]";
       Diff(a[i], b[i], w, out);
     }
     return;
   }
-  if (a != b) out.push_back(where + ": claimed " + a.dump() + ", recomputed " + b.dump());
+  if (a != b)
+    out.push_back(where + ": claimed " + JsonForMessage(a) + ", recomputed " + JsonForMessage(b));
 }
 
 }  // namespace

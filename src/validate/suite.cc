@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/document_file.h"
 #include "core/path_component.h"
 #include "core/text.h"
 #include "validate/toml_util.h"
@@ -82,7 +83,7 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
 }
 
 Result<Suite> LoadSuite(const std::string& path) {
-  auto text = ReadTextFile(path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
   if (!text.ok()) return text.status();
   return ParseSuite(*text, path);
 }

@@ -1,6 +1,5 @@
 #include "validate/toml_util.h"
 
-#include <fstream>
 #include <sstream>
 
 namespace ys::validate {
@@ -12,14 +11,6 @@ Result<toml::table> ParseToml(std::string_view text, const std::string& path) {
     return Status::Invalid(path + ":" + std::to_string(e.source().begin.line) + ":" +
                            std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
   }
-}
-
-Result<std::string> ReadTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::string TableReader::At(const char* key) const {

@@ -15,7 +15,6 @@ namespace ys::validate {
 
 // Parses TOML text; a syntax error names path:line:column.
 Result<toml::table> ParseToml(std::string_view text, const std::string& path);
-Result<std::string> ReadTextFile(const std::string& path);
 
 // Reads fields of one table, remembering which keys were consumed.
 class TableReader {

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "core/document_file.h"
 #include "validate/ingest.h"
 #include "validate/scorecard_json.h"
 #include "validate/toml_util.h"
@@ -14,7 +15,7 @@ namespace ys::validate {
 namespace fs = std::filesystem;
 
 Result<std::map<std::string, double>> LoadPeakTflops(const std::string& path) {
-  auto text = ReadTextFile(path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
   if (!text.ok()) return text.status();
   auto doc = ParseToml(*text, path);
   if (!doc.ok()) return doc.status();

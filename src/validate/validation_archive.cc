@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/build_info.h"
+#include "core/json_document.h"
 #include "validate/archive.h"
 #include "validate/scorecard_json.h"
 #include "validate/toml_util.h"
@@ -114,16 +115,19 @@ Result<VerificationReport> VerifyValidationArchive(const std::string& archive_pa
     }
   } cleanup{work_dir};
 
-  auto claimed_text = ReadTextFile(root + "/validation.json");
+  auto claimed_text = ReadDocumentFile(root + "/validation.json", DocumentKind::kJson);
   if (!claimed_text.ok()) {
-    rep.problems.push_back("validation.json: missing from the archive");
+    rep.problems.push_back(claimed_text.status().code() == StatusCode::kNotFound
+                               ? "validation.json: missing from the archive"
+                               : "validation.json: cannot be read");
     return rep;
   }
-  nlohmann::json claimed = nlohmann::json::parse(*claimed_text, nullptr, /*allow_exceptions=*/false);
-  if (claimed.is_discarded()) {
-    rep.problems.push_back("validation.json: not valid JSON");
+  auto parsed = ParseJsonDocument(*claimed_text, "validation.json");
+  if (!parsed.ok()) {
+    rep.problems.push_back(parsed.status().message());
     return rep;
   }
+  const nlohmann::json& claimed = *parsed;
   ValidationInputs in;
   in.suite_path = root + "/suite.toml";
   in.reference_paths = {root + "/references"};
@@ -137,7 +141,7 @@ Result<VerificationReport> VerifyValidationArchive(const std::string& archive_pa
   }
   rep.recomputed_pass = again->card.pass;
   rep.recomputed_verdict = again->card.verdict;
-  nlohmann::json recomputed = nlohmann::json::parse(again->document.dump());
+  nlohmann::json recomputed(again->document);
   rep.differences = CompareValidation(claimed, recomputed);
   return rep;
 }

@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "core/document_file.h"
 
 namespace ys::workloads {
 namespace {
@@ -344,11 +345,9 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
 }
 
 Result<ModelSpec> LoadModelSpec(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot open the model spec");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParseModelSpec(ss.str(), path);
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
+  if (!text.ok()) return text.status();
+  return ParseModelSpec(*text, path);
 }
 
 Result<std::vector<ModelSpec>> LoadModelSpecs(const std::string& models_dir) {

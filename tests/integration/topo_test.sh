@@ -73,7 +73,7 @@ expect_rc 2 "malformed NVML state" -- "$bin" topo --root "$hosts/healthy-8gpu" -
 expect_in "$tmp/err" "bad.json: devices[0].temperature_c" "state error names file and field"
 head -c 2000 /dev/urandom > "$tmp/withstate/.yardstick/nvml.json"
 expect_rc 2 "garbage recorded state in the tree" -- "$bin" topo --root "$tmp/withstate"
-expect_in "$tmp/err" "withstate/.yardstick/nvml.json: not valid JSON" "tree state error names the file"
+expect_in "$tmp/err" "withstate/.yardstick/nvml.json: not JSON" "tree state error names the file"
 expect_rc 2 "root is not a directory" -- "$bin" topo --root /nonexistent/tree
 expect_in "$tmp/err" "/nonexistent/tree" "root error names the path"
 expect_rc 64 "unknown option" -- "$bin" topo --frobnicate

@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "core/document_file.h"
 #include "report/html/html_text.h"
 #include "report/html/report_input.h"
 #include "report/output.h"
@@ -66,15 +64,14 @@ constexpr char kDrawScript[] = R"js(
 }  // namespace
 
 Result<std::string> ReadChartJs(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto read = ReadDocumentFile(path, kMaxStateDocumentBytes, "the Chart.js script");
+  if (!read.ok()) {
+    if (read.status().code() != StatusCode::kNotFound) return read.status();
     return Status::NotFound(path +
                             ": Chart.js not found; install the Debian package libjs-chart.js "
                             "(apt-get install libjs-chart.js) or name a copy with --chartjs FILE");
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string js = ss.str();
+  std::string js = std::move(*read);
   if (js.find("Chart") == std::string::npos) {
     return Status::Invalid(path + ": does not look like Chart.js (no \"Chart\" in it)");
   }

@@ -104,7 +104,7 @@ TEST(FleetMergeTest, MalformedDocumentsNameTheFileAndTheField) {
       {"truncated", good.substr(0, good.size() / 2), "not JSON"},
       {"array", "[1, 2]", "expected a JSON object"},
       {"no_value", no_value, "run.measurements[0].value: missing"},
-      {"text_value", text_value, "run.measurements[0].value: wrong type"},
+      {"text_value", text_value, "run.measurements[0].value: expected a number, found a string"},
       {"no_host", no_host, "run.host.hostname: empty"},
       {"empty", "", "not JSON"},
   };

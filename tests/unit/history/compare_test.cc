@@ -120,6 +120,38 @@ TEST(CompareTest, MalformedInputsNameTheFileAndField) {
   ASSERT_FALSE(no_verdict.ok());
   EXPECT_NE(no_verdict.status().message().find("verdict.pass"), std::string::npos);
   EXPECT_EQ(DisplayParams("not json"), "not json");
+  // A wrong type where a string is expected is named, never a thrown type_error.
+  auto created =
+      RowsFromFile(WriteFile("created.json", R"({"kind": "yardstick-validation", "created_at": 5,
+      "verdict": {"pass": true}, "workloads": []})"));
+  EXPECT_NE(created.status().message().find(
+                "created.json: validation.created_at: expected a string, found a number"),
+            std::string::npos)
+      << created.status().message();
+}
+
+TEST(CompareTest, HostileDocumentsAreBoundedAndNamed) {
+  const int n = 100000;
+  auto deep = RowsFromFile(
+      WriteFile("deep.json", R"({"kind": "yardstick-validation", "verdict": {"pass": true},
+      "workloads": [], "x": )" + std::string(n, '[') +
+                                 std::string(n, ']') + "}"));
+  EXPECT_NE(deep.status().message().find("deep.json: arrays and objects nested deeper than"),
+            std::string::npos)
+      << deep.status().message();
+  auto huge = RowsFromFile(WriteFile("huge.json", R"({"command": "run", "x": 1e309})"));
+  EXPECT_NE(huge.status().message().find("huge.json: not JSON: number overflow"), std::string::npos)
+      << huge.status().message();
+  // A wide document is accepted, but its history row does not hold all of it.
+  auto wide = RowsFromFile(
+      WriteFile("wide.json", R"({"kind": "yardstick-validation", "verdict": {"pass": true},
+      "workloads": [], "x": ")" + std::string(9 << 20, 'x') +
+                                 "\"}"));
+  ASSERT_TRUE(wide.ok()) << wide.status().message();
+  EXPECT_LT(wide->run.document_json.size(), 4096u);
+  EXPECT_NE(wide->run.document_json.find("not stored"), std::string::npos);
+  // Invalid UTF-8 in a parameter never throws while the identity is written.
+  EXPECT_EQ(IdentityParams({{"path", "a\xff"}}), "{\"path\":\"a\xef\xbf\xbd\"}");
 }
 
 }  // namespace
