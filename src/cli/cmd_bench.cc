@@ -3,6 +3,7 @@
 // shares so that the launcher reports the same code from every rank.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -66,6 +67,12 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::NonNegativeNumber);
   AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout"),
+             // -1: not given (each benchmark's own).
+             CheckIntRange(std::max(a->warmup, 0), 0, bench::kMaxIterations, "--warmup"),
+             CheckIntRange(std::max(a->iters, 1), 1, bench::kMaxIterations, "--iters")}))
+      return rc;
     bench::BenchOptions o;
     o.filters = a->filters;
     if (!a->sizes.empty()) {

@@ -86,6 +86,7 @@ Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
   if (!o.nvml_state.empty() && !std::filesystem::exists(o.nvml_state)) {
     return Status::Invalid("--nvml-state " + o.nvml_state + ": no such file");
   }
+  YS_RETURN_IF_ERROR(burnin::CheckBurninOptions(o));
   return o;
 }
 

@@ -133,7 +133,14 @@ Action Setup(CLI::App& sub) {
                "Drain this node on a fail and resume it on a pass when yardstick drained it (default on)");
   sub.add_flag("--nagios", a->nagios, "Nagios exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
   sub.add_option("--node", a->node, "Slurm node name (default $SLURMD_NODENAME, else the short host name)");
-  return [a] { return RunHealthcheck(*a); };
+  return [a] {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
+             CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
+                        LowerBound::kExclusive)}))
+      return rc;
+    return RunHealthcheck(*a);
+  };
 }
 
 }  // namespace

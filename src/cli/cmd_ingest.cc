@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "bench/device_specs.h"
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
@@ -54,6 +55,12 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--json", a->json, "Print the workload runs as JSON");
 
   return [a] {
+    // 0: not given (MFU is then left out, with the reason).
+    if (a->peak_tflops != 0) {
+      if (int rc = RefuseOutOfRange({CheckRange(a->peak_tflops, bench::kMinPeakTflops,
+                                                bench::kMaxPeakTflops, "--peak-tflops")}))
+        return rc;
+    }
     validate::IngestOptions o;
     o.format = *validate::ParseLogFormat(a->format);
     o.window = *validate::ParseWindow(a->window);

@@ -53,6 +53,8 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::NonNegativeNumber);
   AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
+    if (int rc = RefuseOutOfRange({CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout")}))
+      return rc;
     host::Host live = host::Host::Live();
     auto comm = comm::OpenCommunicator(live.env());
     if (!comm.ok()) {

@@ -103,6 +103,9 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::PositiveNumber);
   sub.add_flag("--json", a->json, "Print the points and efficiencies as JSON");
   return [a]() -> int {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}))
+      return rc;
     if (!StartsWith(a->unit, "proxy.") && !IsCollective(a->unit)) {
       Log(LogLevel::kError, "--unit {}: expected a proxy (proxy.*) or a collective (coll.*)",
           a->unit);

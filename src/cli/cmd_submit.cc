@@ -182,7 +182,15 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
   sub.add_option("--baselines", a->baselines, "With --wait: reference directory (default <data>/baselines/<chip>)");
   sub.add_option("--reference", a->references, "With --wait: additional reference file (repeatable)");
-  return [a] { return RunSubmit(*a); };
+  return [a] {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
+             CheckRange(a->poll_s, 0, 3600, "--poll", LowerBound::kExclusive),
+             CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
+                        LowerBound::kExclusive)}))
+      return rc;
+    return RunSubmit(*a);
+  };
 }
 
 }  // namespace
