@@ -63,8 +63,7 @@ Action Setup(CLI::App& sub) {
                  "dies keeps what it measured)");
   sub.add_option("--timeout", a->timeout_s,
                  "Seconds a step may run without progress (a gather, a check pass, one size of a "
-                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
   AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
     if (int rc = RefuseOutOfRange(

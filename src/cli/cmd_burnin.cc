@@ -109,7 +109,6 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--timeout", a->timeout_s,
                  "Seconds one cycle may take before the burn-in gives up on a dead or hung rank (exit 2, "
                  "the checkpoint kept; 0: no limit)")
-      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub.add_option("--backend", a->backend, "auto (GPUs when usable), cpu or gpu")->capture_default_str();
   sub.add_option("--out", a->out,

@@ -50,8 +50,7 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--gpus", a->gpus, "GPUs in the job (default: scale in llmb-config_<JOBID>.yaml)")
       ->check(CLI::PositiveNumber);
   sub.add_option("--peak-tflops", a->peak_tflops,
-                 "Peak dense TFLOPS of one GPU at the run's precision, for MFU")
-      ->check(CLI::PositiveNumber);
+                 "Peak dense TFLOPS of one GPU at the run's precision, for MFU");
   sub.add_flag("--json", a->json, "Print the workload runs as JSON");
 
   return [a] {

@@ -173,11 +173,9 @@ Action Setup(CLI::App& sub) {
                  "(default ./yardstick-runs/<UTC time>-submit)");
   sub.add_flag("--dry-run", a->dry_run, "Print the sbatch scripts; submit nothing");
   sub.add_flag("--wait", a->wait, "Follow the jobs until they end, then validate the runs directory");
-  sub.add_option("--timeout", a->timeout_s, "With --wait: give up waiting after this many seconds (jobs are kept)")
-      ->check(CLI::PositiveNumber);
-  sub.add_option("--poll", a->poll_s, "With --wait: seconds between looks at the queue")->check(CLI::PositiveNumber);
-  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each sbatch/squeue/scontrol call may take")
-      ->check(CLI::PositiveNumber);
+  sub.add_option("--timeout", a->timeout_s, "With --wait: give up waiting after this many seconds (jobs are kept)");
+  sub.add_option("--poll", a->poll_s, "With --wait: seconds between looks at the queue");
+  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each sbatch/squeue/scontrol call may take");
   sub.add_option("--db", a->db, "Run history database (default ~/.local/share/yardstick/history.db)");
   sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
   sub.add_option("--baselines", a->baselines, "With --wait: reference directory (default <data>/baselines/<chip>)");

@@ -52,7 +52,7 @@ done
 # ingest: --peak-tflops below any GPU.
 log=$(find "$runs/h100-pass" -name 'log-*.out' | sort | head -1)
 expect_rc 2 "ingest --peak-tflops 1e-320" -- t "$bin" ingest --peak-tflops 1e-320 "$log"
-expect_in "$tmp/err" "--peak-tflops: 1e-320 is out of range (expected a number from 0.001 to 1e+07)" "peak flag named"
+expect_in "$tmp/err" "--peak-tflops: 9.99989e-321 is out of range (expected a number from 0.001 to 1e+07)" "peak flag named"
 
 # bench: a model file with a huge dimension is refused before the proxy allocates.
 mkdir -p "$tmp/data/models"
@@ -69,6 +69,8 @@ expect_in "$tmp/out" "[shape] layers (line 15): 0 is out of range (expected a wh
 # Flags with a watchdog or a size: an infinite timeout, a sweep of 2^40 sizes.
 expect_rc 2 "bench --timeout inf" -- t "$bin" bench --filter 'host.*' --timeout inf --no-history
 expect_in "$tmp/err" "--timeout: inf is out of range (expected a number from 0 to 2.592e+06)" "timeout flag named"
+expect_rc 2 "bench --timeout 1e300" -- t "$bin" bench --filter 'host.*' --timeout 1e300 --no-history
+expect_in "$tmp/err" "--timeout: 1e+300 is out of range" "huge timeout named"
 expect_rc 2 "bench --sizes 8:1T:+1" -- t "$bin" bench --filter 'coll.*' --sizes 8:1T:+1 --no-history
 expect_in "$tmp/err" "sizes is out of range (expected at most 4096)" "sweep length bound"
 expect_rc 2 "burnin --temp-threshold nan" -- t "$bin" burnin --duration 1m --temp-threshold nan --out "$tmp/burnin"
