@@ -30,7 +30,7 @@ Result<double> CostPerMillionTokens(double blended_per_gpu_hour, double tokens_p
 Result<TrainingCost> CostToTrain(const PriceModel& p, double tps, int gpus, double tokens) {
   YS_RETURN_IF_ERROR(CheckTokensPerSPerGpu(tps, "tokens/s/GPU"));
   YS_RETURN_IF_ERROR(CheckGpus(gpus, "GPUs"));
-  YS_RETURN_IF_ERROR(CheckRange(tokens, 0, kMaxTokens, "the token budget", LowerBound::kExclusive));
+  YS_RETURN_IF_ERROR(CheckRange(tokens, kMinTokens, kMaxTokens, "the token budget"));
   TrainingCost c;
   c.tokens = tokens;
   c.gpus = gpus;
@@ -137,7 +137,7 @@ Result<double> ParseTokenCount(const std::string& text, std::string_view where) 
     return Status::Invalid(fmt::format(
         "{} '{}': expected a number > 0 with an optional K, M, B or T suffix (15T, 300B, 2.5e12)",
         where, text));
-  YS_RETURN_IF_ERROR(CheckRange(v * mult, 0, kMaxTokens, where, LowerBound::kExclusive));
+  YS_RETURN_IF_ERROR(CheckRange(v * mult, kMinTokens, kMaxTokens, where));
   return v * mult;
 }
 

@@ -11,8 +11,8 @@
 //   per TB egress × TB egressed, once per training.
 // - At a score s = measured ÷ reference throughput, the same work costs 1/s − 1 more (0.9 ->
 //   11.1% more).
-// - Ranges (Invalid naming the input, its value and the range outside them): a token budget above
-//   0 and at most 1e18; tokens/s/GPU from 1e-6 to 1e9; 1 to 10,000,000 GPUs; a wall time of at
+// - Ranges (Invalid naming the input, its value and the range outside them): a token budget from
+//   1 to 1e18; tokens/s/GPU from 1e-6 to 1e9; 1 to 10,000,000 GPUs; a wall time of at
 //   most 2^53 billed minutes. With the price model's ranges every figure is then finite and
 //   non-negative; billed minutes are never cast from an unbounded double.
 //
@@ -30,6 +30,7 @@
 namespace ys::cost {
 
 inline constexpr double kHoursPerMonth = 730.0;
+inline constexpr double kMinTokens = 1;
 inline constexpr double kMaxTokens = 1e18;
 inline constexpr double kMinTokensPerSPerGpu = 1e-6;
 inline constexpr double kMaxTokensPerSPerGpu = 1e9;
@@ -90,7 +91,7 @@ struct Comparison {
 // Both profiles train the same token budget on the same number of GPUs.
 Result<Comparison> CompareProfiles(const Profile& a, const Profile& b, int gpus, double tokens);
 
-// "15T", "300B", "2.5e12", "7M", "4K" -> tokens, above 0 and at most kMaxTokens. Invalid names
+// "15T", "300B", "2.5e12", "7M", "4K" -> tokens, from kMinTokens to kMaxTokens. Invalid names
 // `where` (the flag) and the text or the value.
 Result<double> ParseTokenCount(const std::string& text, std::string_view where = "token count");
 

@@ -248,7 +248,7 @@ TEST(CostModelTest, TokenBudgetsPastTheBoundAreRefused) {
     EXPECT_NE(t.status().message().find("--tokens: "), std::string::npos) << t.status().message();
   }
   EXPECT_EQ(ParseTokenCount("1e300", "--tokens").status().message(),
-            "--tokens: 1e+300 is out of range (expected a number above 0 and at most 1e+18)");
+            "--tokens: 1e+300 is out of range (expected a number from 1 to 1e+18)");
 }
 
 TEST(CostModelTest, BilledMinutesAreNeverNegative) {
