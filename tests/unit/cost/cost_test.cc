@@ -242,7 +242,7 @@ TEST(CostModelTest, TokenCounts) {
 // 1e300 tokens once printed negative billed minutes and costs with exit 0.
 TEST(CostModelTest, TokenBudgetsPastTheBoundAreRefused) {
   EXPECT_DOUBLE_EQ(*ParseTokenCount("1e18"), 1e18);
-  for (const char* text : {"1e300", "1000000T", "inf", "nan", "1e-320", "0"}) {
+  for (const char* text : {"1e300", "2000000T", "inf", "nan", "1e-320", "0", "0.5"}) {
     auto t = ParseTokenCount(text, "--tokens");
     ASSERT_FALSE(t.ok()) << text;
     EXPECT_NE(t.status().message().find("--tokens: "), std::string::npos) << t.status().message();
