@@ -1,5 +1,7 @@
 #include "bench/benchmark.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <limits>
 
@@ -83,6 +85,15 @@ Result<SizeSweep> SizeSweep::Parse(std::string_view text) {
   }
   if (s.min_bytes == 0) return fail("sizes must be positive");
   if (s.max_bytes < s.min_bytes) return fail("MAX is below MIN");
+  if (s.max_bytes > kMaxSweepBytes) {
+    return fail(fmt::format("{} is out of range (expected sizes of at most {})",
+                            FormatByteSize(s.max_bytes), FormatByteSize(kMaxSweepBytes)));
+  }
+  // A +STEP sweep may list more sizes than anyone can run (8:1T:+1 is 2^40 of them).
+  if (s.step_bytes != 0 && (s.max_bytes - s.min_bytes) / s.step_bytes >= kMaxSweepSizes) {
+    return fail(fmt::format("{} sizes is out of range (expected at most {})",
+                            (s.max_bytes - s.min_bytes) / s.step_bytes + 1, kMaxSweepSizes));
+  }
   return s;
 }
 

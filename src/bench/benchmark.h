@@ -37,6 +37,11 @@ namespace ys::bench {
 
 // A message-size sweep as nccl-tests takes it (-b MIN -e MAX -f FACTOR | -i STEP):
 // "8:16G:x2", "1M:64M:+1M", or one size "128M". Sizes in bytes; K, M, G, T are powers of 1024.
+// Range: sizes from 1 byte to 1T, and at most 4096 sizes in a +STEP sweep.
+inline constexpr uint64_t kMaxSweepBytes = 1ULL << 40;
+inline constexpr uint64_t kMaxSweepSizes = 4096;
+// --warmup and --iters: at most this many.
+inline constexpr int kMaxIterations = 1'000'000;
 struct SizeSweep {
   uint64_t min_bytes = 0;
   uint64_t max_bytes = 0;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/document_file.h"
+#include "core/range_check.h"
 #include "core/text.h"
 
 namespace ys::bench {
@@ -37,20 +38,17 @@ Reader Text(std::string DeviceSpec::*field) {
   };
 }
 
-// A positive number below `hi` (integers are accepted: "bf16 = 989").
-Result<double> Number(const toml::node& n, const std::string& where, double hi) {
+// A number from `lo` to `hi` (integers are accepted: "bf16 = 989").
+Result<double> Number(const toml::node& n, const std::string& where, double lo, double hi) {
   auto v = (n.is_floating_point() || n.is_integer()) ? n.value<double>() : std::nullopt;
-  if (!v || !(*v > 0 && *v <= hi)) {
-    std::ostringstream ss;
-    ss << where << ": expected a number above 0 and at most " << hi;
-    return Status::Invalid(ss.str());
-  }
+  if (!v) return Status::Invalid(where + ": expected a number " + DescribeRange(lo, hi));
+  YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, where));
   return *v;
 }
 
-Reader Positive(std::optional<double> DeviceSpec::*field, double hi) {
-  return [field, hi](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
-    auto v = Number(n, where, hi);
+Reader Positive(std::optional<double> DeviceSpec::*field, double lo, double hi) {
+  return [field, lo, hi](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
+    auto v = Number(n, where, lo, hi);
     if (!v.ok()) return v.status();
     s.*field = *v;
     return Status::Ok();
@@ -60,10 +58,11 @@ Reader Positive(std::optional<double> DeviceSpec::*field, double hi) {
 Reader WholeNumber(std::optional<int> DeviceSpec::*field, int lo, int hi) {
   return [=](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
     auto v = n.is_integer() ? n.value<int64_t>() : std::nullopt;
-    if (!v || *v < lo || *v > hi) {
+    if (!v) {
       return Status::Invalid(where + ": expected a whole number from " + std::to_string(lo) + " to " +
                              std::to_string(hi));
     }
+    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, where));
     s.*field = static_cast<int>(*v);
     return Status::Ok();
   };
@@ -71,7 +70,7 @@ Reader WholeNumber(std::optional<int> DeviceSpec::*field, int lo, int hi) {
 
 Reader Tflops(const char* dtype) {
   return [dtype](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
-    auto v = Number(n, where, 1e6);
+    auto v = Number(n, where, kMinPeakTflops, kMaxPeakTflops);
     if (!v.ok()) return v.status();
     s.peak_dense_tflops[dtype] = *v;
     return Status::Ok();
@@ -91,28 +90,36 @@ Status ReadNames(const toml::node& n, const std::string& where, DeviceSpec& s) {
 
 const std::vector<Section>& Schema() {
   static const std::vector<Section> kSchema = {
-      {"device", true,
+      {"device",
+       true,
        {{"chip", true, Text(&DeviceSpec::chip)},
         {"name", true, Text(&DeviceSpec::name)},
         {"cuda_names", false, ReadNames}}},
-      {"peak_dense_tflops", true,
+      {"peak_dense_tflops",
+       true,
        {{"bf16", false, Tflops("bf16")},
         {"fp16", false, Tflops("fp16")},
         {"tf32", false, Tflops("tf32")},
         {"fp8", false, Tflops("fp8")},
         {"nvfp4", false, Tflops("nvfp4")},
         {"source", true, Text(&DeviceSpec::peak_source)}}},
-      {"memory", false,
-       {{"hbm_tb_per_s", true, Positive(&DeviceSpec::hbm_tb_per_s, 1000)},
+      {"memory",
+       false,
+       {{"hbm_tb_per_s", true, Positive(&DeviceSpec::hbm_tb_per_s, kMinHbmTbPerS, kMaxHbmTbPerS)},
         {"source", true, Text(&DeviceSpec::hbm_source)}}},
-      {"nvlink", false,
-       {{"bidirectional_gb_per_s", true, Positive(&DeviceSpec::nvlink_bidirectional_gb_per_s, 1e6)},
-        {"per_direction_gb_per_s", true, Positive(&DeviceSpec::nvlink_per_direction_gb_per_s, 1e6)},
+      {"nvlink",
+       false,
+       {{"bidirectional_gb_per_s", true,
+         Positive(&DeviceSpec::nvlink_bidirectional_gb_per_s, kMinLinkGbPerS, kMaxNvlinkGbPerS)},
+        {"per_direction_gb_per_s", true,
+         Positive(&DeviceSpec::nvlink_per_direction_gb_per_s, kMinLinkGbPerS, kMaxNvlinkGbPerS)},
         {"source", true, Text(&DeviceSpec::nvlink_source)}}},
-      {"pcie", false,
+      {"pcie",
+       false,
        {{"generation", true, WholeNumber(&DeviceSpec::pcie_generation, 1, 9)},
         {"lanes", true, WholeNumber(&DeviceSpec::pcie_lanes, 1, 32)},
-        {"per_direction_gb_per_s", true, Positive(&DeviceSpec::pcie_per_direction_gb_per_s, 1e4)},
+        {"per_direction_gb_per_s", true,
+         Positive(&DeviceSpec::pcie_per_direction_gb_per_s, kMinLinkGbPerS, kMaxPcieGbPerS)},
         {"source", true, Text(&DeviceSpec::pcie_source)}}},
   };
   return kSchema;

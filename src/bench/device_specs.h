@@ -6,8 +6,14 @@
 // rather than a guessed one. Each [section] carries the `source` its figures came from.
 //
 // Reading is strict: an unknown section or key, a value of the wrong type or out of range is
-// Invalid naming the file, the key and what was expected. (validate/ reads the same files for
-// [peak_dense_tflops] only; keep that table numbers-plus-source.)
+// Invalid naming the file, the key, the value and the range expected. (validate/ reads the same
+// files for [peak_dense_tflops] only, with the same bounds; keep that table numbers-plus-source.)
+//
+// Bounds of physical plausibility: a figure outside them is a typo or a unit error (TFLOPS given
+// in FLOPS, GB/s in TB/s), refused rather than turned into an MFU or % of peak of 0% or inf%:
+// - dense tensor peaks: 1e-3 to 1e7 TFLOPS;
+// - HBM bandwidth: 1e-3 to 1e3 TB/s;
+// - NVLink bandwidth: 1e-3 to 1e6 GB/s; PCIe bandwidth: 1e-3 to 1e4 GB/s.
 #ifndef YARDSTICK_BENCH_DEVICE_SPECS_H_
 #define YARDSTICK_BENCH_DEVICE_SPECS_H_
 
@@ -20,6 +26,14 @@
 #include "core/status.h"
 
 namespace ys::bench {
+
+inline constexpr double kMinPeakTflops = 1e-3;
+inline constexpr double kMaxPeakTflops = 1e7;
+inline constexpr double kMinHbmTbPerS = 1e-3;
+inline constexpr double kMaxHbmTbPerS = 1e3;
+inline constexpr double kMinLinkGbPerS = 1e-3;
+inline constexpr double kMaxNvlinkGbPerS = 1e6;
+inline constexpr double kMaxPcieGbPerS = 1e4;
 
 struct DeviceSpec {
   std::string path;                     // the file read, for peak_source

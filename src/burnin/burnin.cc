@@ -17,6 +17,7 @@
 #include "burnin/telemetry.h"
 #include "core/burnin_json.h"
 #include "core/fresh_dir.h"
+#include "core/range_check.h"
 #include "core/report_json.h"
 #include "core/watchdog.h"
 #include "host/host_info.h"
@@ -211,12 +212,28 @@ Status Agree(comm::Communicator& comm, const Status& mine) {
 
 }  // namespace
 
+Status CheckBurninOptions(const BurninOptions& o) {
+  constexpr auto kAbove = LowerBound::kExclusive;
+  YS_RETURN_IF_ERROR(CheckRange(o.duration_s, 0, kMaxDurationS, "--duration (seconds)", kAbove));
+  YS_RETURN_IF_ERROR(CheckRange(o.cycle_s, 0, kMaxCycleS, "--cycle", kAbove));
+  YS_RETURN_IF_ERROR(CheckRange(o.checkpoint_interval_s, 0, kMaxCheckpointIntervalS,
+                                "--checkpoint-interval", kAbove));
+  YS_RETURN_IF_ERROR(
+      CheckRange(o.temp_threshold_c, 0, kMaxTempThresholdC, "--temp-threshold", kAbove));
+  YS_RETURN_IF_ERROR(CheckRange(o.drift_threshold, 0, 1, "--drift-threshold", kAbove));
+  YS_RETURN_IF_ERROR(CheckRange(o.timeout_s, 0, kMaxTimeoutS, "--timeout"));
+  YS_RETURN_IF_ERROR(CheckIntRange(o.gemm_n, 0, kMaxGemmN, "--gemm-n"));
+  YS_RETURN_IF_ERROR(
+      CheckIntRange(static_cast<int64_t>(std::min<uint64_t>(o.stream_bytes, INT64_MAX)), 0,
+                    kMaxStreamBytes, "--stream-bytes"));
+  YS_RETURN_IF_ERROR(
+      CheckIntRange(static_cast<int64_t>(std::min<uint64_t>(o.allreduce_bytes, INT64_MAX)), 0,
+                    kMaxAllreduceBytes, "--allreduce-bytes"));
+  return Status::Ok();
+}
+
 Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, const host::Host& host) {
-  if (!(o.duration_s > 0)) return Status::Invalid("--duration: expected a time > 0 (\"2m\", \"72h\")");
-  if (!(o.cycle_s > 0)) return Status::Invalid("--cycle: expected seconds > 0");
-  if (!(o.checkpoint_interval_s > 0)) return Status::Invalid("--checkpoint-interval: expected seconds > 0");
-  if (!(o.temp_threshold_c > 0)) return Status::Invalid("--temp-threshold: expected degrees C > 0");
-  if (!(o.drift_threshold > 0 && o.drift_threshold < 1)) return Status::Invalid("--drift-threshold: expected a fraction in (0, 1)");
+  YS_RETURN_IF_ERROR(CheckBurninOptions(o));
   const bool leader = comm.rank() == 0;
   auto wall_start = std::chrono::steady_clock::now();
 

@@ -58,6 +58,21 @@ struct BurninOptions {
   std::function<void(const std::string&)> progress;
 };
 
+// Ranges of the options (Invalid naming the flag, the value and the range outside them): duration
+// above 0 and at most 366 days; cycle above 0 and at most 3600 s; checkpoint interval above 0 and
+// at most 7 days; temperature threshold above 0 and at most 100 °C; drift threshold above 0 and at
+// most 1; timeout 0 (no limit) to 30 days; GEMM n 0 (default) to 16384; STREAM bytes per core 0
+// (default) to 64 GiB; all_reduce bytes 0 (default) to 16 GiB.
+inline constexpr double kMaxDurationS = 366 * 86400.0;
+inline constexpr double kMaxCycleS = 3600;
+inline constexpr double kMaxCheckpointIntervalS = 7 * 86400.0;
+inline constexpr double kMaxTempThresholdC = 100;
+inline constexpr double kMaxTimeoutS = 30 * 86400.0;
+inline constexpr int kMaxGemmN = 16384;
+inline constexpr int64_t kMaxStreamBytes = int64_t{64} << 30;
+inline constexpr int64_t kMaxAllreduceBytes = int64_t{16} << 30;
+Status CheckBurninOptions(const BurninOptions& o);
+
 struct BurninRun {
   RunDocument doc;          // command "burnin", checks = [burnin.<profile>], burnin set
   bool stopped = false;     // ended by a signal before the duration (resumable)

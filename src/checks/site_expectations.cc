@@ -7,6 +7,8 @@
 
 #include "core/document_file.h"
 
+#include "core/range_check.h"
+
 namespace ys::checks {
 
 const char* PolicyName(Policy p) {
@@ -60,19 +62,24 @@ Setter StringSetter(std::string* out, std::vector<std::string> allowed) {
 
 Setter NumberSetter(double* out, double lo, double hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    auto v = n.value<double>();
-    if (v && *v >= lo && *v <= hi) { *out = *v; return {}; }
-    return Status::Invalid(where + ": expected a number from " + std::to_string(lo) + " to " +
-                           std::to_string(hi));
+    auto v = (n.is_floating_point() || n.is_integer()) ? n.value<double>() : std::nullopt;
+    if (!v) return Status::Invalid(where + ": expected a number " + DescribeRange(lo, hi));
+    YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, where));
+    *out = *v;
+    return {};
   };
 }
 
 Setter IntSetter(int* out, int lo, int hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
     auto v = n.is_integer() ? n.value<int64_t>() : std::nullopt;
-    if (v && *v >= lo && *v <= hi) { *out = static_cast<int>(*v); return {}; }
-    return Status::Invalid(where + ": expected a whole number from " + std::to_string(lo) +
-                           " to " + std::to_string(hi));
+    if (!v) {
+      return Status::Invalid(where + ": expected a whole number from " + std::to_string(lo) +
+                             " to " + std::to_string(hi));
+    }
+    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, where));
+    *out = static_cast<int>(*v);
+    return {};
   };
 }
 
@@ -137,7 +144,8 @@ Setter IntListSetter(std::vector<int>* out, int lo, int hi) {
     std::vector<int> v;
     for (const auto& e : *arr) {
       auto x = e.is_integer() ? e.value<int64_t>() : std::nullopt;
-      if (!x || *x < lo || *x > hi) return Status::Invalid(expect);
+      if (!x) return Status::Invalid(expect);
+      YS_RETURN_IF_ERROR(CheckIntRange(*x, lo, hi, where + "[" + std::to_string(v.size()) + "]"));
       v.push_back(static_cast<int>(*x));
     }
     *out = std::move(v);

@@ -3,6 +3,7 @@
 // shares so that the launcher reports the same code from every rank.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -62,10 +63,15 @@ Action Setup(CLI::App& sub) {
                  "dies keeps what it measured)");
   sub.add_option("--timeout", a->timeout_s,
                  "Seconds a step may run without progress (a gather, a check pass, one size of a "
-                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
   AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout"),
+             // -1: not given (each benchmark's own).
+             CheckIntRange(std::max(a->warmup, 0), 0, bench::kMaxIterations, "--warmup"),
+             CheckIntRange(std::max(a->iters, 1), 1, bench::kMaxIterations, "--iters")}))
+      return rc;
     bench::BenchOptions o;
     o.filters = a->filters;
     if (!a->sizes.empty()) {

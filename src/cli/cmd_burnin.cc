@@ -88,6 +88,7 @@ Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
   if (!o.nvml_state.empty() && !std::filesystem::exists(o.nvml_state)) {
     return Status::Invalid("--nvml-state " + o.nvml_state + ": no such file");
   }
+  YS_RETURN_IF_ERROR(burnin::CheckBurninOptions(o));
   return o;
 }
 
@@ -110,7 +111,6 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--timeout", a->timeout_s,
                  "Seconds one cycle may take before the burn-in gives up on a dead or hung rank (exit 2, "
                  "the checkpoint kept; 0: no limit)")
-      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub.add_option("--backend", a->backend, "auto (GPUs when usable), cpu or gpu")->capture_default_str();
   sub.add_option(

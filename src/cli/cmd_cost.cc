@@ -101,10 +101,16 @@ int Run(const CostArgs& a) {
     t = cost::WorkloadThroughput{.source = "--tokens-per-s-per-gpu",
                                  .tokens_per_s_per_gpu = *a.tps};
   if (!t.ok()) return fail(t.status());
-  auto tokens = cost::ParseTokenCount(a.tokens);
-  if (!tokens.ok()) return fail(Status::Invalid("--tokens: " + tokens.status().message()));
-  if (a.reference_tps && !(*a.reference_tps > 0))
-    return fail(Status::Invalid("--reference-tokens-per-s: expected a number > 0"));
+  auto tokens = cost::ParseTokenCount(a.tokens, "--tokens");
+  if (!tokens.ok()) return fail(tokens.status());
+  if (a.reference_tps) {
+    Status s = cost::CheckTokensPerSPerGpu(*a.reference_tps, "--reference-tokens-per-s");
+    if (!s.ok()) return fail(s);
+  }
+  if (a.compare_tps) {
+    Status s = cost::CheckTokensPerSPerGpu(*a.compare_tps, "--compare-tokens-per-s");
+    if (!s.ok()) return fail(s);
+  }
   // The gap: an explicit reference throughput, else the validation's score.
   auto c = cost::CostOfWorkload(*prices, *t, a.gpus, *tokens, a.reference_tps);
   if (!c.ok()) return fail(c.status());

@@ -140,10 +140,8 @@ int RunHealthcheck(const HealthArgs& a) {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<HealthArgs>();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/true, /*with_output=*/false);
-  sub.add_option("--timeout", a->timeout_s, "Watchdog: seconds the checks may take before they are killed")
-      ->check(CLI::PositiveNumber);
-  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each scontrol call may take")
-      ->check(CLI::PositiveNumber);
+  sub.add_option("--timeout", a->timeout_s, "Watchdog: seconds the checks may take before they are killed");
+  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each scontrol call may take");
   sub.add_flag("--drain,!--no-drain", a->drain,
                "Drain this node on a fail and resume it on a pass when yardstick drained it (default on)");
   sub.add_flag("--nagios", a->nagios, "Nagios exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
@@ -151,7 +149,14 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--state-dir", a->state_dir,
                  "Where the ids of yardstick's own drains are kept, a directory only this user can write "
                  "(default /var/lib/yardstick/healthcheck for root, else ~/.local/state/yardstick/healthcheck)");
-  return [a] { return RunHealthcheck(*a); };
+  return [a] {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
+             CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
+                        LowerBound::kExclusive)}))
+      return rc;
+    return RunHealthcheck(*a);
+  };
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "bench/device_specs.h"
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
@@ -50,11 +51,16 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--gpus", a->gpus, "GPUs in the job (default: scale in llmb-config_<JOBID>.yaml)")
       ->check(CLI::PositiveNumber);
   sub.add_option("--peak-tflops", a->peak_tflops,
-                 "Peak dense TFLOPS of one GPU at the run's precision, for MFU")
-      ->check(CLI::PositiveNumber);
+                 "Peak dense TFLOPS of one GPU at the run's precision, for MFU");
   sub.add_flag("--json", a->json, "Print the workload runs as JSON");
 
   return [a] {
+    // 0: not given (MFU is then left out, with the reason).
+    if (a->peak_tflops != 0) {
+      if (int rc = RefuseOutOfRange({CheckRange(a->peak_tflops, bench::kMinPeakTflops,
+                                                bench::kMaxPeakTflops, "--peak-tflops")}))
+        return rc;
+    }
     validate::IngestOptions o;
     o.format = *validate::ParseLogFormat(a->format);
     o.window = *validate::ParseWindow(a->window);

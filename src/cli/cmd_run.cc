@@ -50,10 +50,11 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--no-bench", a->no_bench, "Only the preflight, no benchmarks");
   sub.add_option("--timeout", a->timeout_s,
                  "Seconds a step may run without progress (a gather, a check pass, one size of a "
-                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
   AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
+    if (int rc = RefuseOutOfRange({CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout")}))
+      return rc;
     host::Host live = host::Host::Live();
     auto comm = comm::OpenCommunicator(live.env());
     if (!comm.ok()) {

@@ -99,10 +99,12 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--iters", a->iters, "Timed iterations (steps) per job");
   sub.add_option("--target", a->target, "Efficiency each count must keep (default 0.99)")
       ->check(CLI::Range(0.01, 1.0));
-  sub.add_option("--timeout", a->timeout_s, "Seconds each job may take")
-      ->check(CLI::PositiveNumber);
+  sub.add_option("--timeout", a->timeout_s, "Seconds each job may take");
   sub.add_flag("--json", a->json, "Print the points and efficiencies as JSON");
   return [a]() -> int {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}))
+      return rc;
     if (!StartsWith(a->unit, "proxy.") && !IsCollective(a->unit)) {
       Log(LogLevel::kError, "--unit {}: expected a proxy (proxy.*) or a collective (coll.*)",
           a->unit);

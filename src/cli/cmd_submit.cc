@@ -185,16 +185,22 @@ Action Setup(CLI::App& sub) {
                  "(default ./yardstick-runs/<UTC time>-submit, with -2, -3, ... when that exists)");
   sub.add_flag("--dry-run", a->dry_run, "Print the sbatch scripts; submit nothing");
   sub.add_flag("--wait", a->wait, "Follow the jobs until they end, then validate the runs directory");
-  sub.add_option("--timeout", a->timeout_s, "With --wait: give up waiting after this many seconds (jobs are kept)")
-      ->check(CLI::PositiveNumber);
-  sub.add_option("--poll", a->poll_s, "With --wait: seconds between looks at the queue")->check(CLI::PositiveNumber);
-  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each sbatch/squeue/scontrol call may take")
-      ->check(CLI::PositiveNumber);
+  sub.add_option("--timeout", a->timeout_s, "With --wait: give up waiting after this many seconds (jobs are kept)");
+  sub.add_option("--poll", a->poll_s, "With --wait: seconds between looks at the queue");
+  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each sbatch/squeue/scontrol call may take");
   sub.add_option("--db", a->db, "Run history database (default ~/.local/share/yardstick/history.db)");
   sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
   sub.add_option("--baselines", a->baselines, "With --wait: reference directory (default <data>/baselines/<chip>)");
   sub.add_option("--reference", a->references, "With --wait: additional reference file (repeatable)");
-  return [a] { return RunSubmit(*a); };
+  return [a] {
+    if (int rc = RefuseOutOfRange(
+            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
+             CheckRange(a->poll_s, 0, 3600, "--poll", LowerBound::kExclusive),
+             CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
+                        LowerBound::kExclusive)}))
+      return rc;
+    return RunSubmit(*a);
+  };
 }
 
 }  // namespace

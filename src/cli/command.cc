@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "core/build_info.h"
-#include <utility>
+#include "core/exit_codes.h"
+#include "core/log.h"
 
 namespace ys::cli {
 
@@ -23,6 +25,15 @@ bool RegisterCommand(CommandInfo info) {
 }
 
 const std::vector<CommandInfo>& Commands() { return Registry(); }
+
+int RefuseOutOfRange(std::initializer_list<Status> checks) {
+  for (const Status& s : checks) {
+    if (s.ok()) continue;
+    Log(LogLevel::kError, "{}", s.message());
+    return kExitCannotRun;
+  }
+  return 0;
+}
 
 std::string DataDir(const std::string& flag) {
   if (!flag.empty()) return flag;

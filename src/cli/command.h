@@ -5,12 +5,13 @@
 #define YARDSTICK_CLI_COMMAND_H_
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
 #include "checks/preflight.h"
+#include "core/range_check.h"
 
 namespace ys::cli {
 
@@ -52,6 +53,15 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool 
 // The preflight those options ask for; `command` is recorded in the run document.
 checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& args, std::string command);
 const std::vector<CommandInfo>& Commands();
+
+// Numeric flags are range-checked at the start of the action with core/range_check.h (NaN and
+// infinities are out of every range): the first failure is logged ("--timeout: inf is out of
+// range (expected a number from 0 to 2.592e+06)") and the result is 2, as for a bad input file;
+// 0 when every check passed.
+int RefuseOutOfRange(std::initializer_list<Status> checks);
+// The longest watchdog --timeout a command takes (30 days); a watchdog's deadline is kept in
+// nanoseconds, where 1e300 s would overflow.
+inline constexpr double kMaxTimeoutSeconds = 30 * 86400.0;
 
 }  // namespace ys::cli
 

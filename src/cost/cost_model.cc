@@ -1,7 +1,11 @@
 #include "cost/cost_model.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
+
+#include "core/range_check.h"
 
 namespace ys::cost {
 
@@ -10,17 +14,23 @@ double BlendedPricePerGpuHour(const PriceModel& p) {
          p.spot_share * p.spot_per_gpu_hour;
 }
 
+Status CheckTokensPerSPerGpu(double value, std::string_view where) {
+  return CheckRange(value, kMinTokensPerSPerGpu, kMaxTokensPerSPerGpu, where);
+}
+
+Status CheckGpus(int64_t value, std::string_view where) {
+  return CheckIntRange(value, 1, kMaxGpus, where);
+}
+
 Result<double> CostPerMillionTokens(double blended_per_gpu_hour, double tokens_per_s_per_gpu) {
-  if (!(tokens_per_s_per_gpu > 0) || !std::isfinite(tokens_per_s_per_gpu))
-    return Status::Invalid("tokens/s/GPU must be > 0");
+  YS_RETURN_IF_ERROR(CheckTokensPerSPerGpu(tokens_per_s_per_gpu, "tokens/s/GPU"));
   return blended_per_gpu_hour / (tokens_per_s_per_gpu * 3600.0) * 1e6;
 }
 
 Result<TrainingCost> CostToTrain(const PriceModel& p, double tps, int gpus, double tokens) {
-  if (!(tps > 0) || !std::isfinite(tps)) return Status::Invalid("tokens/s/GPU must be > 0");
-  if (gpus <= 0) return Status::Invalid("GPUs must be > 0");
-  if (!(tokens > 0) || !std::isfinite(tokens))
-    return Status::Invalid("the token budget must be > 0");
+  YS_RETURN_IF_ERROR(CheckTokensPerSPerGpu(tps, "tokens/s/GPU"));
+  YS_RETURN_IF_ERROR(CheckGpus(gpus, "GPUs"));
+  YS_RETURN_IF_ERROR(CheckRange(tokens, kMinTokens, kMaxTokens, "the token budget"));
   TrainingCost c;
   c.tokens = tokens;
   c.gpus = gpus;
@@ -31,6 +41,12 @@ Result<TrainingCost> CostToTrain(const PriceModel& p, double tps, int gpus, doub
   const double inc = p.billing_increment_minutes > 0 ? p.billing_increment_minutes : 1;
   double increments = std::ceil(wall_s / 60.0 / inc - 1e-9);
   if (increments < 1) increments = 1;
+  if (!(increments * inc <= kMaxBilledMinutes)) {
+    return Status::Invalid(fmt::format(
+        "{:.6g} tokens at {:.6g} tokens/s/GPU on {} GPUs would take {:.6g} days: more than 2^53 "
+        "billed minutes, beyond what the cost can be stated for",
+        tokens, tps, gpus, c.wall_days));
+  }
   c.billed_minutes = static_cast<int64_t>(increments * inc);
   double billed_hours = static_cast<double>(c.billed_minutes) / 60.0;
   c.gpu_hours_billed = billed_hours * gpus;
@@ -84,8 +100,9 @@ Result<Comparison> CompareProfiles(const Profile& a, const Profile& b, int gpus,
   return c;
 }
 
-Result<double> ParseTokenCount(const std::string& text) {
-  if (text.empty()) return Status::Invalid("token count: empty; expected e.g. 15T, 300B, 2.5e12");
+Result<double> ParseTokenCount(const std::string& text, std::string_view where) {
+  if (text.empty())
+    return Status::Invalid(fmt::format("{}: empty; expected e.g. 15T, 300B, 2.5e12", where));
   double mult = 1;
   std::string num = text;
   switch (text.back()) {
@@ -116,10 +133,11 @@ Result<double> ParseTokenCount(const std::string& text) {
   }
   char* end = nullptr;
   double v = std::strtod(num.c_str(), &end);
-  if (num.empty() || end != num.c_str() + num.size() || !std::isfinite(v) || !(v > 0))
-    return Status::Invalid(
-        "token count '" + text +
-        "': expected a number > 0 with an optional K, M, B or T suffix (15T, 300B, 2.5e12)");
+  if (num.empty() || end != num.c_str() + num.size())
+    return Status::Invalid(fmt::format(
+        "{} '{}': expected a number > 0 with an optional K, M, B or T suffix (15T, 300B, 2.5e12)",
+        where, text));
+  YS_RETURN_IF_ERROR(CheckRange(v * mult, kMinTokens, kMaxTokens, where));
   return v * mult;
 }
 

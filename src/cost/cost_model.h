@@ -11,6 +11,10 @@
 //   per TB egress × TB egressed, once per training.
 // - At a score s = measured ÷ reference throughput, the same work costs 1/s − 1 more (0.9 ->
 //   11.1% more).
+// - Ranges (Invalid naming the input, its value and the range outside them): a token budget from
+//   1 to 1e18; tokens/s/GPU from 1e-6 to 1e9; 1 to 10,000,000 GPUs; a wall time of at
+//   most 2^53 billed minutes. With the price model's ranges every figure is then finite and
+//   non-negative; billed minutes are never cast from an unbounded double.
 //
 // Thread safety: values only; no shared state.
 #ifndef YARDSTICK_COST_COST_MODEL_H_
@@ -18,6 +22,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/status.h"
 #include "cost/price_model.h"
@@ -25,6 +30,16 @@
 namespace ys::cost {
 
 inline constexpr double kHoursPerMonth = 730.0;
+inline constexpr double kMinTokens = 1;
+inline constexpr double kMaxTokens = 1e18;
+inline constexpr double kMinTokensPerSPerGpu = 1e-6;
+inline constexpr double kMaxTokensPerSPerGpu = 1e9;
+inline constexpr int kMaxGpus = 10'000'000;
+inline constexpr double kMaxBilledMinutes = 9007199254740992.0;  // 2^53: exact in a double
+
+// Range checks of the inputs above; `where` names the flag or the document and field.
+Status CheckTokensPerSPerGpu(double value, std::string_view where);
+Status CheckGpus(int64_t value, std::string_view where);
 
 double BlendedPricePerGpuHour(const PriceModel& prices);
 
@@ -76,8 +91,9 @@ struct Comparison {
 // Both profiles train the same token budget on the same number of GPUs.
 Result<Comparison> CompareProfiles(const Profile& a, const Profile& b, int gpus, double tokens);
 
-// "15T", "300B", "2.5e12", "7M", "4K" -> tokens. Invalid names the text.
-Result<double> ParseTokenCount(const std::string& text);
+// "15T", "300B", "2.5e12", "7M", "4K" -> tokens, from kMinTokens to kMaxTokens. Invalid names
+// `where` (the flag) and the text or the value.
+Result<double> ParseTokenCount(const std::string& text, std::string_view where = "token count");
 
 }  // namespace ys::cost
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/document_file.h"
+#include "core/range_check.h"
 
 namespace ys::cost {
 namespace {
@@ -20,14 +21,15 @@ class Reader {
  public:
   Reader(const toml::table& t, std::string where) : t_(t), where_(std::move(where)) {}
 
-  Status Number(const char* key, double* out, bool required) {
+  // A number from `lo` to `hi` (the bounds are in price_model.h).
+  Status Number(const char* key, double* out, double lo, double hi) {
     used_.insert(key);
     const toml::node* n = t_.get(key);
-    if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
+    if (n == nullptr) return Status::Invalid(where_ + ": missing " + key);
     auto v = (n->is_floating_point() || n->is_integer()) ? n->value<double>() : std::nullopt;
-    if (!v) return Status::Invalid(where_ + "." + key + LineOf(*n) + ": expected a number");
-    if (!std::isfinite(*v) || *v < 0)
-      return Status::Invalid(where_ + "." + key + LineOf(*n) + ": expected a number >= 0");
+    std::string at = where_ + "." + key + LineOf(*n);
+    if (!v) return Status::Invalid(at + ": expected a number " + DescribeRange(lo, hi));
+    YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, at));
     *out = *v;
     return Status::Ok();
   }
@@ -36,9 +38,10 @@ class Reader {
     const toml::node* n = t_.get(key);
     if (n == nullptr) return Status::Ok();
     auto v = n->is_integer() ? n->value<int64_t>() : std::nullopt;
-    if (!v || *v < lo || *v > hi)
+    if (!v)
       return Status::Invalid(where_ + "." + key + LineOf(*n) + ": expected a whole number from " +
                              std::to_string(lo) + " to " + std::to_string(hi));
+    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, where_ + "." + key + LineOf(*n)));
     *out = static_cast<int>(*v);
     return Status::Ok();
   }
@@ -96,9 +99,9 @@ Result<PriceModel> ParsePriceModel(std::string_view text, const std::string& pat
   if (*gpu == nullptr)
     return Status::Invalid(path + ": missing [gpu_hour] (on_demand, reserved, spot prices)");
   Reader g(**gpu, path + ": [gpu_hour]");
-  YS_RETURN_IF_ERROR(g.Number("on_demand", &p.on_demand_per_gpu_hour, true));
-  YS_RETURN_IF_ERROR(g.Number("reserved", &p.reserved_per_gpu_hour, true));
-  YS_RETURN_IF_ERROR(g.Number("spot", &p.spot_per_gpu_hour, true));
+  YS_RETURN_IF_ERROR(g.Number("on_demand", &p.on_demand_per_gpu_hour, 0, kMaxPricePerGpuHour));
+  YS_RETURN_IF_ERROR(g.Number("reserved", &p.reserved_per_gpu_hour, 0, kMaxPricePerGpuHour));
+  YS_RETURN_IF_ERROR(g.Number("spot", &p.spot_per_gpu_hour, 0, kMaxPricePerGpuHour));
   YS_RETURN_IF_ERROR(g.NoOtherKeys());
 
   auto shares = top.Table("shares");
@@ -106,9 +109,9 @@ Result<PriceModel> ParsePriceModel(std::string_view text, const std::string& pat
   if (*shares == nullptr)
     return Status::Invalid(path + ": missing [shares] (on_demand, reserved, spot; summing to 1)");
   Reader s(**shares, path + ": [shares]");
-  YS_RETURN_IF_ERROR(s.Number("on_demand", &p.on_demand_share, true));
-  YS_RETURN_IF_ERROR(s.Number("reserved", &p.reserved_share, true));
-  YS_RETURN_IF_ERROR(s.Number("spot", &p.spot_share, true));
+  YS_RETURN_IF_ERROR(s.Number("on_demand", &p.on_demand_share, 0, 1));
+  YS_RETURN_IF_ERROR(s.Number("reserved", &p.reserved_share, 0, 1));
+  YS_RETURN_IF_ERROR(s.Number("spot", &p.spot_share, 0, 1));
   YS_RETURN_IF_ERROR(s.NoOtherKeys());
   double sum = p.on_demand_share + p.reserved_share + p.spot_share;
   if (std::fabs(sum - 1.0) > 1e-6) {
@@ -130,16 +133,16 @@ Result<PriceModel> ParsePriceModel(std::string_view text, const std::string& pat
   if (!storage.ok()) return storage.status();
   if (*storage != nullptr) {
     Reader st(**storage, path + ": [storage]");
-    YS_RETURN_IF_ERROR(st.Number("per_tb_month", &p.storage_per_tb_month, true));
-    YS_RETURN_IF_ERROR(st.Number("tb_held", &p.storage_tb_held, true));
+    YS_RETURN_IF_ERROR(st.Number("per_tb_month", &p.storage_per_tb_month, 0, kMaxPricePerTb));
+    YS_RETURN_IF_ERROR(st.Number("tb_held", &p.storage_tb_held, 0, kMaxTerabytes));
     YS_RETURN_IF_ERROR(st.NoOtherKeys());
   }
   auto network = top.Table("network");
   if (!network.ok()) return network.status();
   if (*network != nullptr) {
     Reader n(**network, path + ": [network]");
-    YS_RETURN_IF_ERROR(n.Number("per_tb_egress", &p.network_per_tb_egress, true));
-    YS_RETURN_IF_ERROR(n.Number("tb_egress", &p.network_tb_egress, true));
+    YS_RETURN_IF_ERROR(n.Number("per_tb_egress", &p.network_per_tb_egress, 0, kMaxPricePerTb));
+    YS_RETURN_IF_ERROR(n.Number("tb_egress", &p.network_tb_egress, 0, kMaxTerabytes));
     YS_RETURN_IF_ERROR(n.NoOtherKeys());
   }
   YS_RETURN_IF_ERROR(top.NoOtherKeys());

@@ -6,9 +6,11 @@
 // up), and optional storage (per TB-month, TB held for the run) and network (per TB of egress, TB
 // egressed) lines. Prices are in one currency, named by `currency` (default "USD").
 //
-// Reading is strict: an unknown table or key, a value of the wrong type, a negative price or
-// shares that do not sum to 1 is Invalid naming the file, the table, the key, its line and what
-// was expected.
+// Reading is strict: an unknown table or key, a value of the wrong type or out of range, or
+// shares that do not sum to 1 is Invalid naming the file, the table, the key, its line, the value
+// and what was expected. Ranges (finite, and far past any real price, so that every cost derived
+// from them stays finite): prices per GPU-hour 0 to 1e6; shares 0 to 1; prices per TB 0 to 1e9;
+// TB held or egressed 0 to 1e9; the billing increment 1 to 44640 minutes (31 days).
 //
 // Thread safety: values only; no shared state.
 #ifndef YARDSTICK_COST_PRICE_MODEL_H_
@@ -20,6 +22,10 @@
 #include "core/status.h"
 
 namespace ys::cost {
+
+inline constexpr double kMaxPricePerGpuHour = 1e6;
+inline constexpr double kMaxPricePerTb = 1e9;
+inline constexpr double kMaxTerabytes = 1e9;
 
 struct PriceModel {
   std::string name;    // a label for tables ("example-cloud-a")

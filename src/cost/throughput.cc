@@ -75,12 +75,9 @@ Result<WorkloadThroughput> PickWorkload(const std::vector<WorkloadThroughput>& f
 Result<WorkloadCost> CostOfWorkload(const PriceModel& prices, const WorkloadThroughput& t,
                                     std::optional<int> gpus, double tokens,
                                     std::optional<double> reference) {
-  if (!(t.tokens_per_s_per_gpu > 0)) {
-    return Status::Invalid(
-        fmt::format("{}: tokens/s/GPU {}: expected > 0", t.source, t.tokens_per_s_per_gpu));
-  }
+  YS_RETURN_IF_ERROR(CheckTokensPerSPerGpu(t.tokens_per_s_per_gpu, t.source + ": tokens/s/GPU"));
   int n = gpus ? *gpus : t.gpus.value_or(kDefaultGpus);
-  if (n <= 0) return Status::Invalid("--gpus: expected a whole number > 0");
+  YS_RETURN_IF_ERROR(CheckGpus(n, gpus ? "--gpus" : t.source + ": gpus"));
   WorkloadCost c{.throughput = t};
   auto per_m = CostPerMillionTokens(BlendedPricePerGpuHour(prices), t.tokens_per_s_per_gpu);
   if (!per_m.ok()) return per_m.status();
@@ -89,10 +86,15 @@ Result<WorkloadCost> CostOfWorkload(const PriceModel& prices, const WorkloadThro
   if (!train.ok()) return train.status();
   c.training = *train;
   if (reference) {
-    if (!(*reference > 0)) return Status::Invalid("reference tokens/s/GPU: expected > 0");
+    YS_RETURN_IF_ERROR(CheckTokensPerSPerGpu(*reference, "reference tokens/s/GPU"));
     c.reference_tokens_per_s_per_gpu = reference;
   } else {
     c.reference_tokens_per_s_per_gpu = t.ReferenceTokensPerSPerGpu();
+    if (c.reference_tokens_per_s_per_gpu) {
+      YS_RETURN_IF_ERROR(
+          CheckTokensPerSPerGpu(*c.reference_tokens_per_s_per_gpu,
+                                t.source + ": reference tokens/s/GPU (tokens/s/GPU / score)"));
+    }
   }
   if (c.reference_tokens_per_s_per_gpu) {
     auto g = CostOfGap(prices, t.tokens_per_s_per_gpu, *c.reference_tokens_per_s_per_gpu, n,

@@ -161,7 +161,9 @@ Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& o
     }
     // The reference's MFU at the same shape: MFU scales with TFLOPS/GPU at a fixed peak.
     if (w.mfu && measured_tflops && reference_tflops && *measured_tflops > 0) {
-      w.reference_mfu = *w.mfu * *reference_tflops / *measured_tflops;
+      // Not shown when it is not a finite figure (a denormal measured TFLOPS divides to inf).
+      double reference_mfu = *w.mfu * *reference_tflops / *measured_tflops;
+      if (std::isfinite(reference_mfu)) w.reference_mfu = reference_mfu;
     }
     if (row.contains("step_times_s") && !row["step_times_s"].is_null()) {
       const auto& st = row["step_times_s"];

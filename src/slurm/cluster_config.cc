@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/document_file.h"
+#include "core/range_check.h"
 #include "slurm/shell_quote.h"
 #include "validate/toml_util.h"
 
@@ -30,10 +31,14 @@ class Reader {
   Reader(const toml::table& t, std::string path, std::string table)
       : t_(t), path_(std::move(path)), table_(std::move(table)) {}
 
-  Status Error(const toml::node* n, std::string_view key, std::string_view what) const {
+  // "cluster.toml:4: [slurm] gpus_per_node"
+  std::string Where(const toml::node* n, std::string_view key) const {
     int line = n != nullptr ? static_cast<int>(n->source().begin.line) : 0;
     if (line == 0) line = static_cast<int>(t_.source().begin.line);
-    return Status::Invalid(fmt::format("{}:{}: [{}] {}: {}", path_, line, table_, key, what));
+    return fmt::format("{}:{}: [{}] {}", path_, line, table_, key);
+  }
+  Status Error(const toml::node* n, std::string_view key, std::string_view what) const {
+    return Status::Invalid(fmt::format("{}: {}", Where(n, key), what));
   }
   Status Missing(std::string_view key, std::string_view what) const { return Error(nullptr, key, "missing; " + std::string(what)); }
 
@@ -54,7 +59,8 @@ class Reader {
     const toml::node* n = Get(key);
     if (n == nullptr) return required ? Missing(key, "expected a whole number") : Status::Ok();
     auto v = n->is_integer() ? n->value<int64_t>() : std::nullopt;
-    if (!v || *v < lo || *v > hi) return Error(n, key, fmt::format("expected a whole number from {} to {}", lo, hi));
+    if (!v) return Error(n, key, fmt::format("expected a whole number from {} to {}", lo, hi));
+    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, Where(n, key)));
     *out = static_cast<int>(*v);
     return Status::Ok();
   }

@@ -1,5 +1,11 @@
 #include "validate/derived_metrics.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/range_check.h"
+
 namespace ys::validate {
 
 DerivedMetrics DeriveMetrics(std::optional<double> step_time_s,
@@ -32,7 +38,14 @@ DerivedMetrics DeriveMetrics(std::optional<double> step_time_s,
   }
   if (tflops_per_gpu) {
     if (shape.peak_tflops && *shape.peak_tflops > 0) {
-      d.mfu = *tflops_per_gpu / *shape.peak_tflops;
+      double mfu = *tflops_per_gpu / *shape.peak_tflops;
+      if (std::isfinite(mfu) && mfu >= 0) {
+        d.mfu = mfu;
+      } else {
+        d.missing.push_back(fmt::format(
+            "MFU: {} TFLOPS/GPU / peak {} TFLOPS is not a finite figure (check the peak)",
+            FormatRangeValue(*tflops_per_gpu), FormatRangeValue(*shape.peak_tflops)));
+      }
     } else {
       d.missing.push_back("MFU needs the GPU's peak TFLOPS at this precision (--peak-tflops)");
     }

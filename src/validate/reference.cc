@@ -86,9 +86,12 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
     YS_RETURN_IF_ERROR(rr.Int("seq_len", &r.seq_len, 1, 1 << 24));
     YS_RETURN_IF_ERROR(rr.Int("gbs", &r.gbs, 1, 1 << 24));
     YS_RETURN_IF_ERROR(rr.Double("step_time_s", &r.step_time_s, 1e-6, 1e6));
-    YS_RETURN_IF_ERROR(rr.OptionalDouble("tflops_per_gpu", &r.tflops_per_gpu, 0, 1e6));
-    YS_RETURN_IF_ERROR(rr.OptionalDouble("published_tokens_per_s", &r.published_tokens_per_s, 0, 1e12));
-    YS_RETURN_IF_ERROR(rr.OptionalDouble("published_mfu", &r.published_mfu, 0, 1));
+    // Reference values are finite and positive, with floors far below any real figure (a
+    // denormal would divide into an infinite score or MFU).
+    YS_RETURN_IF_ERROR(rr.OptionalDouble("tflops_per_gpu", &r.tflops_per_gpu, 1e-3, 1e6));
+    YS_RETURN_IF_ERROR(
+        rr.OptionalDouble("published_tokens_per_s", &r.published_tokens_per_s, 1e-3, 1e12));
+    YS_RETURN_IF_ERROR(rr.OptionalDouble("published_mfu", &r.published_mfu, 1e-4, 1));
     YS_RETURN_IF_ERROR(rr.String("file", &r.file, /*required=*/false));
     YS_RETURN_IF_ERROR(rr.String("inconsistent", &r.inconsistent, /*required=*/false));
     YS_RETURN_IF_ERROR(rr.NoOtherKeys());

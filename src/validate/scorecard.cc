@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace ys::validate {
 
 Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
@@ -27,7 +29,10 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
             static_cast<double>(w.seq_len) * w.gbs / m.step_time_mean_s / w.gpus;
         auto peak = peak_tflops.find(w.dtype);
         if (m.tflops_per_gpu && peak != peak_tflops.end() && peak->second > 0) {
-          row.mfu = *m.tflops_per_gpu / peak->second;
+          // A figure that is not finite is not shown as inf% (the peaks are range-checked where
+          // they are read; a log's TFLOPS may still be absurd).
+          double mfu = *m.tflops_per_gpu / peak->second;
+          if (std::isfinite(mfu)) row.mfu = mfu;
         }
       }
     }

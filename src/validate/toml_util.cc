@@ -33,35 +33,35 @@ Status TableReader::Int(const char* key, int* out, int lo, int hi, bool required
   const toml::node* n = table_.get(key);
   if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
   auto v = n->is_integer() ? n->value<int64_t>() : std::nullopt;
-  if (!v || *v < lo || *v > hi) {
+  if (!v) {
     return Status::Invalid(At(key) + ": expected a whole number from " + std::to_string(lo) + " to " +
                            std::to_string(hi));
   }
+  YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, At(key)));
   *out = static_cast<int>(*v);
   return Status::Ok();
 }
 
-Status TableReader::Double(const char* key, double* out, double lo, double hi, bool required) {
+Status TableReader::Double(const char* key, double* out, double lo, double hi, bool required,
+                           LowerBound lower) {
   used_.insert(key);
   const toml::node* n = table_.get(key);
   if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
   auto v = (n->is_floating_point() || n->is_integer()) ? n->value<double>() : std::nullopt;
-  if (!v || !(*v >= lo && *v <= hi)) {
-    std::ostringstream ss;
-    ss << At(key) << ": expected a number from " << lo << " to " << hi;
-    return Status::Invalid(ss.str());
-  }
+  if (!v) return Status::Invalid(At(key) + ": expected a number " + DescribeRange(lo, hi, lower));
+  YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, At(key), lower));
   *out = *v;
   return Status::Ok();
 }
 
-Status TableReader::OptionalDouble(const char* key, std::optional<double>* out, double lo, double hi) {
+Status TableReader::OptionalDouble(const char* key, std::optional<double>* out, double lo,
+                                   double hi, LowerBound lower) {
   if (table_.get(key) == nullptr) {
     used_.insert(key);
     return Status::Ok();
   }
   double v = 0;
-  YS_RETURN_IF_ERROR(Double(key, &v, lo, hi));
+  YS_RETURN_IF_ERROR(Double(key, &v, lo, hi, true, lower));
   *out = v;
   return Status::Ok();
 }

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "core/range_check.h"
 #include "core/status.h"
 
 namespace ys::validate {
@@ -23,9 +24,14 @@ class TableReader {
   TableReader(const toml::table& table, std::string where) : table_(table), where_(std::move(where)) {}
 
   Status String(const char* key, std::string* out, bool required = true);
+  // Range-checked numbers (core/range_check.h): a value of another type, NaN, an infinity or a
+  // value outside [lo, hi] ((lo, hi] with LowerBound::kExclusive) is Invalid naming the file, the
+  // table, the key, its line, the value and the range.
   Status Int(const char* key, int* out, int lo, int hi, bool required = true);
-  Status Double(const char* key, double* out, double lo, double hi, bool required = true);
-  Status OptionalDouble(const char* key, std::optional<double>* out, double lo, double hi);
+  Status Double(const char* key, double* out, double lo, double hi, bool required = true,
+                LowerBound lower = LowerBound::kInclusive);
+  Status OptionalDouble(const char* key, std::optional<double>* out, double lo, double hi,
+                        LowerBound lower = LowerBound::kInclusive);
   // Marks a key read elsewhere (arrays, nested tables) as known.
   void Consume(const char* key) { used_.insert(key); }
   // Any key not read so far is an error ("unknown key").

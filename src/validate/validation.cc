@@ -5,7 +5,9 @@
 #include <ctime>
 #include <filesystem>
 
+#include "bench/device_specs.h"
 #include "core/document_file.h"
+#include "core/range_check.h"
 #include "validate/ingest.h"
 #include "validate/scorecard_json.h"
 #include "validate/toml_util.h"
@@ -25,8 +27,13 @@ Result<std::map<std::string, double>> LoadPeakTflops(const std::string& path) {
   for (const auto& [k, v] : *peaks) {
     std::string key(k.str());
     if (key == "source") continue;
-    auto d = v.value<double>();
-    if (!d || *d <= 0) return Status::Invalid(path + ": [peak_dense_tflops] " + key + ": expected a positive number");
+    std::string where = path + ": [peak_dense_tflops] " + key;
+    auto d = (v.is_floating_point() || v.is_integer()) ? v.value<double>() : std::nullopt;
+    if (!d) {
+      return Status::Invalid(where + ": expected a number " +
+                             DescribeRange(bench::kMinPeakTflops, bench::kMaxPeakTflops));
+    }
+    YS_RETURN_IF_ERROR(CheckRange(*d, bench::kMinPeakTflops, bench::kMaxPeakTflops, where));
     out[key] = *d;
   }
   return out;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/document_file.h"
+#include "core/range_check.h"
 
 namespace ys::workloads {
 namespace {
@@ -27,10 +28,11 @@ class Fields {
     const toml::node* n = t_.get(key);
     if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
     auto v = n->is_integer() ? n->value<int64_t>() : std::nullopt;
-    if (!v || *v < lo || *v > hi) {
+    if (!v) {
       return Status::Invalid(At(key, *n) + ": expected a whole number from " + std::to_string(lo) +
                              " to " + std::to_string(hi));
     }
+    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, At(key, *n)));
     *out = static_cast<int>(*v);
     return Status::Ok();
   }
@@ -49,11 +51,8 @@ class Fields {
     const toml::node* n = t_.get(key);
     if (n == nullptr) return Status::Invalid(where_ + ": missing " + key);
     auto v = (n->is_floating_point() || n->is_integer()) ? n->value<double>() : std::nullopt;
-    if (!v || !(*v >= lo && *v <= hi)) {
-      std::ostringstream ss;
-      ss << At(key, *n) << ": expected a number from " << lo << " to " << hi;
-      return Status::Invalid(ss.str());
-    }
+    if (!v) return Status::Invalid(At(key, *n) + ": expected a number " + DescribeRange(lo, hi));
+    YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, At(key, *n)));
     *out = *v;
     return Status::Ok();
   }
@@ -97,7 +96,13 @@ class Fields {
   std::set<std::string> used_;
 };
 
+// Bounds of the shape (see the header): every product the arithmetic and the proxy plan form
+// from them stays finite in double and within int64 before the proxy's memory budget is checked.
 constexpr int kMaxDim = 1 << 22;
+constexpr int kMaxLayers = 100000;
+constexpr int kMaxHeads = 65536;
+constexpr int kMaxVocab = 1 << 24;
+constexpr int kMaxTopK = 1024;
 
 Status ReadModel(Fields& f, ModelSpec& spec) {
   YS_RETURN_IF_ERROR(f.Text("name", &spec.name));
@@ -119,14 +124,14 @@ Status ReadModel(Fields& f, ModelSpec& spec) {
 }
 
 Status ReadShape(Fields& f, ModelShape& s) {
-  YS_RETURN_IF_ERROR(f.Int("layers", &s.layers, 1, 100000));
+  YS_RETURN_IF_ERROR(f.Int("layers", &s.layers, 1, kMaxLayers));
   YS_RETURN_IF_ERROR(f.Int("hidden_size", &s.hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("seq_length", &s.seq_length, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.OptInt("ffn_hidden_size", &s.ffn_hidden_size, 1, kMaxDim));
-  YS_RETURN_IF_ERROR(f.OptInt("attention_heads", &s.attention_heads, 1, 65536));
-  YS_RETURN_IF_ERROR(f.OptInt("kv_heads", &s.kv_heads, 1, 65536));
-  YS_RETURN_IF_ERROR(f.OptInt("head_dim", &s.head_dim, 1, 65536));
-  YS_RETURN_IF_ERROR(f.OptInt("vocab_size", &s.vocab_size, 1, 1 << 24));
+  YS_RETURN_IF_ERROR(f.OptInt("attention_heads", &s.attention_heads, 1, kMaxHeads));
+  YS_RETURN_IF_ERROR(f.OptInt("kv_heads", &s.kv_heads, 1, kMaxHeads));
+  YS_RETURN_IF_ERROR(f.OptInt("head_dim", &s.head_dim, 1, kMaxHeads));
+  YS_RETURN_IF_ERROR(f.OptInt("vocab_size", &s.vocab_size, 1, kMaxVocab));
   YS_RETURN_IF_ERROR(f.Bool("gated_mlp", &s.gated_mlp));
   YS_RETURN_IF_ERROR(f.Bool("tied_embeddings", &s.tied_embeddings));
   YS_RETURN_IF_ERROR(f.Text("source", &s.source));
@@ -140,7 +145,7 @@ Status ReadShape(Fields& f, ModelShape& s) {
 
 Status ReadMoe(Fields& f, MoeShape& m, int layers) {
   YS_RETURN_IF_ERROR(f.Int("experts", &m.experts, 1, 65536));
-  YS_RETURN_IF_ERROR(f.Int("top_k", &m.top_k, 1, 65536));
+  YS_RETURN_IF_ERROR(f.Int("top_k", &m.top_k, 1, kMaxTopK));
   YS_RETURN_IF_ERROR(f.Int("expert_ffn_hidden_size", &m.expert_ffn_hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("shared_experts", &m.shared_experts, 0, 65536, false));
   YS_RETURN_IF_ERROR(
@@ -208,10 +213,11 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
         f.where() + ": ep " + std::to_string(p.ep) +
         " does not divide dp·cp·tp = " + std::to_string(p.DataParallel() * p.cp * p.tp));
   }
-  if (p.global_batch % (p.micro_batch * p.DataParallel()) != 0) {
+  // In 64 bits: micro_batch and dp may each be up to 2^20.
+  const int64_t per_step = int64_t{p.micro_batch} * p.DataParallel();
+  if (p.global_batch % per_step != 0) {
     return Status::Invalid(f.where() + ": global_batch " + std::to_string(p.global_batch) +
-                           " is not a multiple of micro_batch × dp = " +
-                           std::to_string(p.micro_batch * p.DataParallel()));
+                           " is not a multiple of micro_batch × dp = " + std::to_string(per_step));
   }
   return Status::Ok();
 }

@@ -7,7 +7,11 @@
 // needs a missing figure returns Unsupported naming it, never a guess.
 //
 // Reading is strict: an unknown section or key, a value of the wrong type or out of range is
-// Invalid naming the file, the section, the key, its line and what was expected.
+// Invalid naming the file, the section, the key, its line, the value and the range expected.
+// Bounds: layers 1..100000; hidden, FFN and sequence sizes, MLA ranks 1..2^22; heads, head dims
+// and experts 1..65536; top_k 1..1024; vocab 1..2^24; gpus and micro_batch 1..2^20; global_batch
+// 1..2^24. They keep the arithmetic below finite; whether a shape fits in memory is the proxy's
+// question (it checks its buffers against a budget before allocating).
 //
 // Conventions of the arithmetic (stated, because MFU depends on them):
 // - Parameters are the weight matrices and embeddings; norms, biases and routers' biases are left
@@ -102,7 +106,9 @@ struct Parallelism {
 
   // Derived: gpus / (tp·pp·cp), and global_batch / (micro_batch·dp).
   int DataParallel() const { return gpus / (tp * pp * cp); }
-  int GradientAccumulation() const { return global_batch / (micro_batch * DataParallel()); }
+  int GradientAccumulation() const {
+    return static_cast<int>(global_batch / (int64_t{micro_batch} * DataParallel()));
+  }
 };
 
 // A published whole-model FLOPs figure to check the arithmetic against.

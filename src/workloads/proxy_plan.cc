@@ -233,6 +233,15 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
   if (seq % cp != 0)
     return Status::Invalid(fmt::format("{}: sequence {} does not divide by CP {}", where, seq, cp));
   const int64_t tokens = static_cast<int64_t>(mb) * seq / cp;
+  // Every size below is a product of these in 64 bits; past 2^40 elements (4 TiB of fp32) no
+  // buffer could be allocated anyway, so refuse before a product can wrap.
+  constexpr double kMaxElements = 1099511627776.0;  // 2^40
+  if (static_cast<double>(tokens) * h > kMaxElements ||
+      (spec.moe && static_cast<double>(tokens) * spec.moe->top_k * h > kMaxElements))
+    return Status::Invalid(fmt::format(
+        "{}: {} tokens x hidden {}{} is beyond 2^40 elements per activation (scaled by 1/{}); the "
+        "shape is too large for a proxy",
+        where, tokens, h, spec.moe ? fmt::format(" x top-{}", spec.moe->top_k) : "", f));
   if (tokens % tp != 0)
     return Status::Invalid(fmt::format("{}: {} tokens do not divide by TP {} (sequence parallelism)",
                                        where, tokens, tp));

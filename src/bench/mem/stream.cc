@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "bench/available_memory.h"
 #include "bench/benchmark.h"
 #include "bench/mem/stream_kernels.h"
 #include "core/finding_codes.h"
@@ -164,15 +165,6 @@ class StreamBenchmark final : public Benchmark {
     }
     r.tables.push_back(std::move(table));
     return r;
-  }
-
- private:
-  static Result<uint64_t> AvailableMemoryBytes(const host::Host& host) {
-    auto text = host.ReadFile("/proc/meminfo");
-    if (!text.ok()) return text.status();
-    auto mi = host::ParseMeminfo(*text);
-    if (!mi.ok() || !mi->count("MemAvailable")) return Status::NotFound("MemAvailable");
-    return mi->at("MemAvailable") * 1024;
   }
 };
 

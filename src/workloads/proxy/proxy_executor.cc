@@ -43,6 +43,40 @@ int GroupSizeFor(int ranks, int recipe) {
   return 1;
 }
 
+ProxyBuffers ProxyBufferSizes(const ProxyPlan& plan) {
+  ProxyBuffers out;
+  std::map<CommGroup, double> largest;
+  for (const auto* list : {&plan.micro_batch_ops, &plan.step_ops}) {
+    for (const ProxyOp& op : *list) {
+      if (op.is_gemm) {
+        // In double: the operands of an absurd shape overflow 64 bits.
+        const GemmShape3& s = op.gemm;
+        const double batch = static_cast<double>(s.batch);
+        out.a = std::max(out.a, batch * s.m * s.k);
+        out.b = std::max(out.b, batch * s.k * s.n);
+        out.c = std::max(out.c, batch * s.m * s.n);
+      } else {
+        largest[op.group] = std::max(largest[op.group], static_cast<double>(op.bytes));
+      }
+    }
+  }
+  for (const auto& [group, bytes] : largest) out.collective_bytes += 2 * bytes;  // send + receive
+  return out;
+}
+
+Status CheckProxyMemory(const ProxyPlan& plan, const std::string& where, double budget_bytes,
+                        const std::string& budget_why) {
+  ProxyBuffers need = ProxyBufferSizes(plan);
+  if (need.Bytes() <= budget_bytes) return Status::Ok();
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  return Status::Invalid(fmt::format(
+      "{}: the proxy needs {:.4g} GiB of buffers on this rank (GEMM operands of {:.4g}, {:.4g} and "
+      "{:.4g} fp32 elements, collectives {:.4g} GiB), more than the budget of {:.4g} GiB ({}); the "
+      "model's shape is too large to run",
+      where, need.Bytes() / kGiB, need.a, need.b, need.c, need.collective_bytes / kGiB,
+      budget_bytes / kGiB, budget_why));
+}
+
 Result<std::unique_ptr<ProxyExecutor>> ProxyExecutor::Open(const ProxyPlan& plan,
                                                            comm::Communicator& comm) {
   std::unique_ptr<ProxyExecutor> x(new ProxyExecutor(plan));

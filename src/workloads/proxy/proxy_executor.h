@@ -26,6 +26,22 @@ namespace ys::workloads {
 // The largest divisor of `ranks` that is at most `recipe` (at least 1).
 int GroupSizeFor(int ranks, int recipe);
 
+// What ProxyExecutor::Open allocates for a plan on one rank, counted in double so that no shape
+// overflows: the three GEMM operand buffers (fp32 elements, the largest A, B and C of any op) and
+// each group's largest collective message, send and receive.
+struct ProxyBuffers {
+  double a = 0, b = 0, c = 0;  // elements
+  double collective_bytes = 0;
+  double Bytes() const { return (a + b + c) * sizeof(float) + collective_bytes; }
+};
+ProxyBuffers ProxyBufferSizes(const ProxyPlan& plan);
+
+// Invalid, naming `where` (the model file), what the plan's buffers need and the budget
+// (`budget_why` says where it came from), when they exceed `budget_bytes`. Called before Open so
+// that a huge shape in a model file is a clear error, not an allocation failure.
+Status CheckProxyMemory(const ProxyPlan& plan, const std::string& where, double budget_bytes,
+                        const std::string& budget_why);
+
 class ProxyExecutor {
  public:
   // Opens the MPI data plane when the job has more than one rank; every rank must call it.

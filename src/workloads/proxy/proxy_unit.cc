@@ -8,6 +8,7 @@
 #include <climits>
 #include <sstream>
 
+#include "bench/available_memory.h"
 #include "bench/cpu_peak.h"
 #include "bench/gemm/openblas_util.h"
 #include "core/text.h"
@@ -120,6 +121,25 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
   int threads = std::max<int>(1, (allowed.ok() ? static_cast<int>(allowed->size()) : 1) /
                                      std::max(1, ctx.launch().local_size));
   bench::ScopedOpenBlasThreads blas_threads(threads);
+  // The buffers are checked against half the node's available memory, shared by its ranks, before
+  // anything is allocated: a huge shape in the model file is an error naming it, not bad_alloc.
+  const int local_ranks = std::max(1, ctx.launch().local_size);
+  double budget = 8.0 * (1ull << 30);
+  std::string budget_why = "8 GiB: /proc/meminfo has no MemAvailable";
+  if (auto avail = bench::AvailableMemoryBytes(ctx.host()); avail.ok()) {
+    budget = static_cast<double>(*avail) / 2 / local_ranks;
+    budget_why = fmt::format("half of MemAvailable shared by {} rank(s) on this node", local_ranks);
+  }
+  Status fits = CheckProxyMemory(*plan, path, budget, budget_why);
+  // Open is collective: the ranks decide together, so that one rank refusing alone does not leave
+  // the others waiting in it.
+  auto verdicts = comm.AllGather(fits.ok() ? "" : fits.message());
+  if (!verdicts.ok()) return BenchmarkResult::Error(verdicts.status());
+  for (size_t r = 0; r < verdicts->size(); ++r) {
+    if ((*verdicts)[r].empty()) continue;
+    return BenchmarkResult::Error(Status::Invalid(
+        static_cast<int>(r) == comm.rank() ? (*verdicts)[r] : fmt::format("rank {}: {}", r, (*verdicts)[r])));
+  }
   auto exec = ProxyExecutor::Open(*plan, comm);
   if (!exec.ok()) return BenchmarkResult::Error(exec.status());
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "testing/bad_numbers.h"
 #include "testing/text_edit.h"
 #include "validate/validation.h"
 
@@ -81,17 +82,25 @@ struct Bad {
 
 TEST(DeviceSpecsTest, MalformedFilesNameTheFileKeyAndExpectation) {
   const Bad cases[] = {
-      {"tf32 = 500.5", "tf32 = \"fast\"", "x.toml: [peak_dense_tflops] tf32 (line 9): expected a number"},
-      {"tf32 = 500.5", "tf32 = -1", "[peak_dense_tflops] tf32 (line 9): expected a number above 0"},
+      {"tf32 = 500.5", "tf32 = \"fast\"",
+       "x.toml: [peak_dense_tflops] tf32 (line 9): expected a number"},
+      {"tf32 = 500.5", "tf32 = -1",
+       "[peak_dense_tflops] tf32 (line 9): -1 is out of range (expected a number from 0.001 to "
+       "1e+07)"},
       {"tf32 = 500.5", "int4 = 7", "[peak_dense_tflops] int4 (line 9): unknown key"},
       {"hbm_tb_per_s = 4.8", "hbm_tbps = 4.8", "[memory] hbm_tbps (line 13): unknown key"},
-      {"generation = 5", "generation = 5.5", "[pcie] generation (line 22): expected a whole number from 1 to 9"},
-      {"cuda_names = [\"NVIDIA X100\"]", "cuda_names = \"NVIDIA X100\"", "[device] cuda_names (line 5): expected a non-empty array"},
-      {"cuda_names = [\"NVIDIA X100\"]", "cuda_names = [1]", "[device] cuda_names (line 5): expected a non-empty array"},
+      {"generation = 5", "generation = 5.5",
+       "[pcie] generation (line 22): expected a whole number from 1 to 9"},
+      {"cuda_names = [\"NVIDIA X100\"]", "cuda_names = \"NVIDIA X100\"",
+       "[device] cuda_names (line 5): expected a non-empty array"},
+      {"cuda_names = [\"NVIDIA X100\"]", "cuda_names = [1]",
+       "[device] cuda_names (line 5): expected a non-empty array"},
       {"[pcie]", "[pci]", "x.toml: [pci] (line 21): unknown section"},
       {"chip = \"x100\"\n", "", "x.toml: [device]: missing chip"},
-      {"source = \"datasheet\"\n\n[memory]", "\n[memory]", "x.toml: [peak_dense_tflops]: missing source"},
-      {"per_direction_gb_per_s = 450", "per_direction_gb_per_s = 9000", "per_direction_gb_per_s: larger than bidirectional"},
+      {"source = \"datasheet\"\n\n[memory]", "\n[memory]",
+       "x.toml: [peak_dense_tflops]: missing source"},
+      {"per_direction_gb_per_s = 450", "per_direction_gb_per_s = 9000",
+       "per_direction_gb_per_s: larger than bidirectional"},
       {"name = \"Example X100\"", "name = \"Example X100", "x.toml:4:"},
   };
   for (const Bad& c : cases) {
@@ -101,6 +110,63 @@ TEST(DeviceSpecsTest, MalformedFilesNameTheFileKeyAndExpectation) {
     EXPECT_NE(spec.status().message().find(c.expect), std::string::npos)
         << "got: " << spec.status().message() << "\nwanted: " << c.expect;
   }
+}
+
+// Mutated peaks (nan, inf, 1e-320 ...) once gave an MFU of "-", 0.0% or inf% with exit 0.
+TEST(DeviceSpecsTest, PeaksOutsidePhysicalPlausibilityAreRefused) {
+  struct Key {
+    const char* line;
+    const char* key;
+    const char* where;
+  };
+  const Key keys[] = {
+      {"bf16 = 1000", "bf16 = ", "x.toml: [peak_dense_tflops] bf16 (line 8): "},
+      {"hbm_tb_per_s = 4.8", "hbm_tb_per_s = ", "x.toml: [memory] hbm_tb_per_s (line 13): "},
+      {"bidirectional_gb_per_s = 900",
+       "bidirectional_gb_per_s = ", "x.toml: [nvlink] bidirectional_gb_per_s (line 17): "},
+      {"per_direction_gb_per_s = 64",
+       "per_direction_gb_per_s = ", "x.toml: [pcie] per_direction_gb_per_s (line 24): "},
+  };
+  for (const Key& k : keys) {
+    for (const std::string& v : ys::testing::kBadPositiveNumbers) {
+      auto spec = ParseDeviceSpec(Replace(kGood, k.line, k.key + v), "x.toml");
+      ASSERT_FALSE(spec.ok()) << k.key << v;
+      EXPECT_EQ(spec.status().code(), StatusCode::kInvalidInput);
+      EXPECT_NE(spec.status().message().find(std::string(k.where)), std::string::npos)
+          << spec.status().message();
+      EXPECT_NE(spec.status().message().find("is out of range (expected a number from 0.001 to"),
+                std::string::npos)
+          << spec.status().message();
+    }
+  }
+  auto huge = ParseDeviceSpec(
+      Replace(kGood, "lanes = 16", std::string("lanes = ") + ys::testing::kPastInt64), "x.toml");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.status().message().find("x.toml:23:"), std::string::npos)
+      << huge.status().message();
+  auto wide = ParseDeviceSpec(Replace(kGood, "lanes = 16", "lanes = 4294967312"), "x.toml");
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.status().message().find("[pcie] lanes (line 23): 4294967312 is out of range"),
+            std::string::npos)
+      << wide.status().message();
+}
+
+// validate/ reads [peak_dense_tflops] on its own: the same bounds hold there.
+TEST(DeviceSpecsTest, ValidationPeaksHaveTheSameBounds) {
+  char dir[] = "/tmp/ys-peaks-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  for (const std::string& v : ys::testing::kBadPositiveNumbers) {
+    std::string path = std::string(dir) + "/x.toml";
+    std::ofstream(path) << Replace(kGood, "bf16 = 1000", "bf16 = " + v);
+    auto peaks = validate::LoadPeakTflops(path);
+    ASSERT_FALSE(peaks.ok()) << v;
+    EXPECT_NE(peaks.status().message().find(path + ": [peak_dense_tflops] bf16: "),
+              std::string::npos)
+        << peaks.status().message();
+    EXPECT_NE(peaks.status().message().find("is out of range"), std::string::npos)
+        << peaks.status().message();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(DeviceSpecsTest, MissingTablesAndFiles) {

@@ -46,9 +46,20 @@ TEST(SizeSweepTest, ArithmeticStepAndSingleSize) {
   EXPECT_EQ(SizeSweep::Parse("128M")->Sizes(), (std::vector<uint64_t>{128ull << 20}));
   // The top of the 64-bit range ends the sweep instead of wrapping around.
   EXPECT_EQ(SizeSweep::Parse("8E0:16E0:x2").ok(), false);
+  // Past 1T a sweep is refused; a sweep near the top still ends instead of wrapping.
   auto big = SizeSweep::Parse("8T:16777215T:x4096");
-  ASSERT_TRUE(big.ok());
-  EXPECT_EQ(big->Sizes().size(), 2u);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.status().message().find("16777215T is out of range (expected sizes of at most 1T)"),
+            std::string::npos)
+      << big.status().message();
+  SizeSweep wide{.min_bytes = 8ull << 40, .max_bytes = 16777215ull << 40, .factor = 4096};
+  EXPECT_EQ(wide.Sizes().size(), 2u);
+  // A +STEP sweep of more sizes than anyone can run (2^40 of them) is refused, not listed.
+  auto many = SizeSweep::Parse("8:1T:+1");
+  ASSERT_FALSE(many.ok());
+  EXPECT_NE(many.status().message().find("sizes is out of range (expected at most 4096)"),
+            std::string::npos)
+      << many.status().message();
 }
 
 TEST(SizeSweepTest, MalformedSweepsNameWhatWasExpected) {

@@ -95,17 +95,50 @@ struct BadCase {
   const char* expect_in_message;
 };
 
+// Thresholds from a mutated file: NaN, infinities and values past the range are refused naming
+// the file, the key, the value and the range (NaN used to pass a comparison-only check elsewhere).
+TEST(SiteExpectationsTest, OutOfRangeThresholdsAreRefused) {
+  for (const char* key : {"[numa]\nmax_remote_share", "[gpu]\nmin_power_limit_ratio",
+                          "[cpu]\nmin_busy_clock_ratio", "[devices]\nmin_link_rate_gbps"}) {
+    for (const char* v : {"nan", "inf", "-inf", "-1", "1e300"}) {
+      std::string text = std::string(key) + " = " + v + "\n";
+      auto e = ParseSiteExpectations(text, "site.toml");
+      ASSERT_FALSE(e.ok()) << text;
+      std::string name = std::string(key).substr(std::string(key).find('\n') + 1);
+      EXPECT_NE(e.status().message().find("site.toml:2: "), std::string::npos)
+          << e.status().message();
+      EXPECT_NE(e.status().message().find(name + ": "), std::string::npos) << e.status().message();
+      EXPECT_NE(e.status().message().find("is out of range (expected a number from 0 to"),
+                std::string::npos)
+          << e.status().message();
+    }
+  }
+  auto big = ParseSiteExpectations("[gpu]\nmax_pcie_replays = 9223372036854775807\n", "site.toml");
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.status().message().find(
+                "[gpu] max_pcie_replays: 9223372036854775807 is out of range (expected a whole "
+                "number from 0 to 1000000000)"),
+            std::string::npos)
+      << big.status().message();
+  auto past = ParseSiteExpectations("[gpu]\nmax_pcie_replays = 9223372036854775808\n", "site.toml");
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.status().message().find("site.toml:2:"), std::string::npos)
+      << past.status().message();
+}
+
 TEST(SiteExpectationsTest, BadInputNamesFileKeyAndExpectation) {
   const BadCase cases[] = {
       {"[cpu]\nsmt = \"maybe\"\n", "site.toml:2: [cpu] smt: expected \"on\", \"off\" or \"any\""},
       {"[cpu]\nbusy_clock_cpus = 2.5\n", "[cpu] busy_clock_cpus: expected a whole number"},
-      {"[numa]\nmax_remote_share = 7\n", "[numa] max_remote_share: expected a number from"},
+      {"[numa]\nmax_remote_share = 7\n",
+       "site.toml:2: [numa] max_remote_share: 7 is out of range (expected a number from 0 to 1)"},
       {"[gpus]\ncount = 8\n", "unknown table [gpus]"},
       {"[gpu]\ncount = 8\n", "[gpu] count: unknown key; expected one of"},
-      {"[gpu]\nfatal_xids = [48, \"79\"]\n", "[gpu] fatal_xids: expected an array of whole numbers"},
+      {"[gpu]\nfatal_xids = [48, \"79\"]\n",
+       "[gpu] fatal_xids: expected an array of whole numbers"},
       {"[gpu]\nfatal_xids = 79\n", "[gpu] fatal_xids: expected an array of whole numbers"},
       {"[gpu]\nignored_xids = [0]\n", "from 1 to 1000"},
-      {"[gpu]\nmin_power_limit_ratio = 1.5\n", "[gpu] min_power_limit_ratio: expected a number"},
+      {"[gpu]\nmin_power_limit_ratio = 1.5\n", "[gpu] min_power_limit_ratio: 1.5 is out of range"},
       {"[gpu]\nmig = \"sometimes\"\n", "[gpu] mig: expected \"on\", \"off\" or \"any\""},
       {"[devices]\ngpu = 8\n", "[devices] gpu: unknown key; expected one of"},
       {"[memory]\nthp = \"sometimes\"\n", "expected one of \"always\""},

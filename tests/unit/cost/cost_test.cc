@@ -1,6 +1,7 @@
 // The price model (strict TOML) and the cost arithmetic against hand-computed figures.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "cost/cost_model.h"
@@ -85,7 +86,11 @@ TEST(PriceModelTest, NegativePriceNamesKeyAndLine) {
   std::string e = Error(
       "[gpu_hour]\non_demand = 4.0\nreserved = -2.0\nspot = 1.0\n"
       "[shares]\non_demand = 0.25\nreserved = 0.5\nspot = 0.25\n");
-  EXPECT_NE(e.find("[gpu_hour].reserved (line 3): expected a number >= 0"), std::string::npos) << e;
+  EXPECT_NE(
+      e.find(
+          "[gpu_hour].reserved (line 3): -2 is out of range (expected a number from 0 to 1e+06)"),
+      std::string::npos)
+      << e;
 }
 
 TEST(PriceModelTest, SharesNotSummingToOne) {
@@ -232,6 +237,67 @@ TEST(CostModelTest, TokenCounts) {
   EXPECT_FALSE(ParseTokenCount("").ok());
   EXPECT_FALSE(ParseTokenCount("15X").ok());
   EXPECT_FALSE(ParseTokenCount("-1T").ok());
+}
+
+// 1e300 tokens once printed negative billed minutes and costs with exit 0.
+TEST(CostModelTest, TokenBudgetsPastTheBoundAreRefused) {
+  EXPECT_DOUBLE_EQ(*ParseTokenCount("1e18"), 1e18);
+  for (const char* text : {"1e300", "2000000T", "inf", "nan", "1e-320", "0", "0.5"}) {
+    auto t = ParseTokenCount(text, "--tokens");
+    ASSERT_FALSE(t.ok()) << text;
+    EXPECT_NE(t.status().message().find("--tokens: "), std::string::npos) << t.status().message();
+  }
+  EXPECT_EQ(ParseTokenCount("1e300", "--tokens").status().message(),
+            "--tokens: 1e+300 is out of range (expected a number from 1 to 1e+18)");
+}
+
+TEST(CostModelTest, BilledMinutesAreNeverNegative) {
+  // The largest budget at the smallest throughput is refused, not cast to a negative count.
+  auto slow = CostToTrain(Prices(), kMinTokensPerSPerGpu, 1, kMaxTokens);
+  ASSERT_FALSE(slow.ok());
+  EXPECT_NE(slow.status().message().find("more than 2^53 billed minutes"), std::string::npos)
+      << slow.status().message();
+  auto big = CostToTrain(Prices(), 1000, 1024, kMaxTokens);
+  ASSERT_TRUE(big.ok()) << big.status().message();
+  EXPECT_GT(big->billed_minutes, 0);
+  EXPECT_TRUE(std::isfinite(big->total_cost));
+  EXPECT_GT(big->total_cost, 0);
+  EXPECT_FALSE(CostToTrain(Prices(), 1000, 8, 1e300).ok());
+  EXPECT_FALSE(CostToTrain(Prices(), std::nan(""), 8, 1e12).ok());
+}
+
+// Every figure of a price file is finite and within its stated range, or refused naming the file,
+// the table and key, the value and the range.
+TEST(PriceModelTest, OutOfRangeFiguresAreRefused) {
+  struct Key {
+    const char* line;
+    const char* where;
+  };
+  const Key keys[] = {
+      {"on_demand = 4.00", "prices.toml: [gpu_hour].on_demand (line 5): "},
+      {"reserved = 0.5", "prices.toml: [shares].reserved (line 10): "},
+      {"per_tb_month = 20.0", "prices.toml: [storage].per_tb_month (line 15): "},
+      {"tb_egress = 2", "prices.toml: [network].tb_egress (line 19): "},
+  };
+  for (const Key& k : keys) {
+    std::string key(k.line, std::string_view(k.line).find(" = "));
+    for (const char* v : {"nan", "+inf", "-inf", "-1", "1e300"}) {
+      std::string text = kPrices;
+      text.replace(text.find(k.line), std::string_view(k.line).size(), key + " = " + v);
+      auto p = ParsePriceModel(text, "prices.toml");
+      ASSERT_FALSE(p.ok()) << key << " = " << v;
+      EXPECT_NE(p.status().message().find(std::string(k.where) + ""), std::string::npos)
+          << p.status().message();
+      EXPECT_NE(p.status().message().find("is out of range (expected a number from 0 to "),
+                std::string::npos)
+          << p.status().message();
+    }
+  }
+  std::string text = kPrices;
+  text.replace(text.find("increment_minutes = 1"), 21, "increment_minutes = 9223372036854775808");
+  auto past = ParsePriceModel(text, "prices.toml");
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.status().message().find("prices.toml:"), std::string::npos);
 }
 
 }  // namespace

@@ -89,11 +89,23 @@ TEST(CostThroughput, InvalidInputsAreNamed) {
   WorkloadThroughput zero{.workload = "p", .source = "proxy.p in run.json"};
   auto c = CostOfWorkload(Flat250(), zero, std::nullopt, 1e12);
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.status().message(), "proxy.p in run.json: tokens/s/GPU 0: expected > 0");
+  EXPECT_EQ(c.status().message(),
+            "proxy.p in run.json: tokens/s/GPU: 0 is out of range (expected a number from 1e-06 to "
+            "1e+09)");
   WorkloadThroughput t{.workload = "p", .source = "x", .tokens_per_s_per_gpu = 1};
   EXPECT_FALSE(CostOfWorkload(Flat250(), t, 0, 1e12).ok());
   EXPECT_FALSE(CostOfWorkload(Flat250(), t, 8, 0).ok());
   EXPECT_FALSE(CostOfWorkload(Flat250(), t, 8, 1e12, -1.0).ok());
+  auto gpus = CostOfWorkload(Flat250(), t, 0, 1e12);
+  EXPECT_EQ(gpus.status().message(),
+            "--gpus: 0 is out of range (expected a whole number from 1 to 10000000)");
+  // A validation's score near 0 would make the reference throughput absurd.
+  WorkloadThroughput tiny_score{
+      .workload = "p", .source = "v.json", .tokens_per_s_per_gpu = 1000, .score = 1e-300};
+  auto gap = CostOfWorkload(Flat250(), tiny_score, 8, 1e12);
+  ASSERT_FALSE(gap.ok());
+  EXPECT_NE(gap.status().message().find("v.json: reference tokens/s/GPU"), std::string::npos)
+      << gap.status().message();
 }
 
 }  // namespace

@@ -71,6 +71,12 @@ gpus_per_node = "8"
 command = ["x"]
 )";
   EXPECT_EQ(Error(wrong_type), "cluster.toml:4: [slurm] gpus_per_node: expected a whole number from 1 to 64");
+  for (const char* v : {"0", "-1", "65", "9223372036854775807"}) {
+    std::string text = wrong_type;
+    text.replace(text.find("\"8\""), 3, v);
+    EXPECT_EQ(Error(text), std::string("cluster.toml:4: [slurm] gpus_per_node: ") + v +
+                               " is out of range (expected a whole number from 1 to 64)");
+  }
   std::string missing = "[slurm]\npartition = \"b\"\ngpus_per_node = 8\n[launch]\ncommand = [\"x\"]\n";
   EXPECT_NE(Error(missing).find("[slurm] time_limit: missing"), std::string::npos);
   EXPECT_EQ(Error("[slurm]\n"), "cluster.toml:1: [slurm] partition: missing; expected a string");

@@ -35,13 +35,20 @@ TEST(SuiteTest, ShippedSuitesMatchThePublishedCatalogue) {
 TEST(SuiteTest, MalformedSuitesNameFileWorkloadAndField) {
   const std::pair<const char*, const char*> cases[] = {
       {"[suite]\nchip = \"h100\"\n", "missing recipe_release"},
-      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=2.0\n", "threshold (line 5): expected a number"},
-      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n", "no [[workload]] entries"},
-      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\nrule=\"most\"\n", "rule: expected \"every\""},
-      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\nwindow=[44,35]\n", "window: expected"},
-      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n[[workload]]\nid=\"a\"\nmodel=\"m\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=\"8\"\nseq_len=1\ngbs=1\nframework=\"f\"\n",
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=2.0\n",
+       "threshold (line 5): 2 is out of range (expected a number from 0.01 to 1.5)"},
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n",
+       "no [[workload]] entries"},
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\nrule=\"most\"\n",
+       "rule: expected \"every\""},
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\nwindow=[44,35]\n",
+       "window: expected"},
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n[[workload]]\nid="
+       "\"a\"\nmodel=\"m\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=\"8\"\nseq_len=1\ngbs=1\nframework="
+       "\"f\"\n",
        "workload a: gpus (line 11): expected a whole number"},
-      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\ncolour=1\n", "unknown key colour"},
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\ncolour=1\n",
+       "unknown key colour"},
       {"[suites]\n", "unknown table [suites]"},
       {"not toml at all [", "s.toml:1:"},
       // Ids and the chip become directory and file names (runs/<id>/, the archive's name).
@@ -84,17 +91,76 @@ TEST(ReferenceTest, MalformedBaselines) {
   const std::pair<const char*, const char*> cases[] = {
       {"[[reference]]\nworkload=\"a\"\n", "missing [provenance]"},
       {"[provenance]\nchip=\"h100\"\nkind=\"guessed\"\n", "kind: expected"},
-      {"[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v1\"\nsource=\"s\"\ndate=\"d\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"m\"\nmetric=\"tokens\"\n", "metric: expected"},
-      {"[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v1\"\nsource=\"s\"\ndate=\"d\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"m\"\nmetric=\"step_time_s\"\n[[reference]]\nworkload=\"x_1b_bf16\"\nmodel=\"y\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=8\nseq_len=1\ngbs=1\nstep_time_s=1.0\n",
+      {"[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v1\"\nsource=\"s\"\ndate="
+       "\"d\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"m\"\nmetric=\"tokens\"\n",
+       "metric: expected"},
+      {"[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v1\"\nsource=\"s\"\ndate="
+       "\"d\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"m\"\nmetric=\"step_time_s\"\n[[reference]]"
+       "\nworkload=\"x_1b_bf16\"\nmodel=\"y\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=8\nseq_len=1\ngbs="
+       "1\nstep_time_s=1.0\n",
        "does not match model_size_dtype"},
-      {"[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v1\"\nsource=\"s\"\ndate=\"d\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"m\"\nmetric=\"step_time_s\"\n[[reference]]\nworkload=\"y_1b_bf16\"\nmodel=\"y\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=8\nseq_len=1\ngbs=1\nstep_time_s=-1.0\n",
-       "step_time_s (line 19): expected a number"},
+      {"[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v1\"\nsource=\"s\"\ndate="
+       "\"d\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"m\"\nmetric=\"step_time_s\"\n[[reference]]"
+       "\nworkload=\"y_1b_bf16\"\nmodel=\"y\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=8\nseq_len=1\ngbs="
+       "1\nstep_time_s=-1.0\n",
+       "step_time_s (line 19): -1 is out of range (expected a number from 1e-06 to 1e+06)"},
   };
   for (const auto& [text, want] : cases) {
     ReferenceSet set;
     Status s = set.AddText(text, "b.toml");
     ASSERT_FALSE(s.ok()) << text;
     EXPECT_NE(s.message().find(want), std::string::npos) << s.message();
+  }
+}
+
+// Mutated numbers in suites and baselines: thresholds, reference values and counts are finite and
+// within their ranges, or refused naming the file, the entry, the key, the value and the range.
+TEST(SuiteTest, OutOfRangeNumbersAreRefused) {
+  const std::string head = "[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\n";
+  const std::string workload =
+      "[[workload]]\nid=\"a\"\nmodel=\"m\"\nsize=\"1b\"\ndtype=\"bf16\"\nframework=\"f\"\n";
+  for (const char* v : {"nan", "inf", "-inf", "-1", "0", "1e-320", "1e300"}) {
+    auto s = ParseSuite(head + "threshold=" + v + "\n" + workload + "gpus=8\nseq_len=1\ngbs=1\n",
+                        "s.toml");
+    ASSERT_FALSE(s.ok()) << v;
+    EXPECT_NE(s.status().message().find("s.toml: [suite]: threshold (line 5): "), std::string::npos)
+        << s.status().message();
+    EXPECT_NE(s.status().message().find("is out of range"), std::string::npos)
+        << s.status().message();
+  }
+  for (const char* key : {"gpus", "seq_len", "gbs"}) {
+    for (const char* v : {"0", "-1", "9223372036854775807", "16777217000"}) {
+      std::string fields = "gpus=8\nseq_len=1\ngbs=1\n";
+      fields.replace(fields.find(std::string(key) + "="), std::string(key).size() + 2,
+                     std::string(key) + "=" + v);
+      auto s = ParseSuite(head + "threshold=0.95\n" + workload + fields, "s.toml");
+      ASSERT_FALSE(s.ok()) << key << "=" << v;
+      EXPECT_NE(s.status().message().find(std::string("workload a: ") + key), std::string::npos)
+          << s.status().message();
+      EXPECT_NE(s.status().message().find(std::string(v) + " is out of range"), std::string::npos)
+          << s.status().message();
+    }
+  }
+}
+
+TEST(ReferenceTest, OutOfRangeValuesAreRefused) {
+  const std::string text =
+      "[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v1\"\nsource=\"s\"\ndate=\"d\"\n"
+      "hardware=\"h\"\nsoftware=\"s\"\nmade_by=\"m\"\nmetric=\"step_time_s\"\n[[reference]]\n"
+      "workload=\"y_1b_bf16\"\nmodel=\"y\"\nsize=\"1b\"\ndtype=\"bf16\"\ngpus=8\nseq_len=1\ngbs="
+      "1\n";
+  for (const char* key :
+       {"step_time_s", "tflops_per_gpu", "published_tokens_per_s", "published_mfu"}) {
+    for (const char* v : {"nan", "inf", "-1", "0", "1e-320", "1e300"}) {
+      std::string extra = std::string(key) == "step_time_s" ? "" : "step_time_s=1.0\n";
+      ReferenceSet set;
+      Status s = set.AddText(text + extra + key + "=" + v + "\n", "b.toml");
+      // 1e-320 is a valid step time below 1e-6 only as a denormal: refused like the rest.
+      ASSERT_FALSE(s.ok()) << key << "=" << v;
+      EXPECT_NE(s.message().find(std::string("b.toml: [[reference]] 1: ") + key), std::string::npos)
+          << s.message();
+      EXPECT_NE(s.message().find("is out of range"), std::string::npos) << s.message();
+    }
   }
 }
 

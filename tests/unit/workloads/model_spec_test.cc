@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "testing/bad_numbers.h"
 #include "testing/text_edit.h"
 
 namespace ys::workloads {
@@ -113,7 +114,8 @@ TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
   const Bad cases[] = {
       {"layers = 2", "layers = \"two\"",
        "x.toml: [shape] layers (line 8): expected a whole number"},
-      {"layers = 2", "layers = 0", "[shape] layers (line 8): expected a whole number from 1"},
+      {"layers = 2", "layers = 0",
+       "[shape] layers (line 8): 0 is out of range (expected a whole number from 1 to 100000)"},
       {"vocab_size = 1000", "vocab = 1000", "x.toml: [shape] vocab (line 13): unknown key"},
       {"hidden_size = 64", "hidden_size = 64.5",
        "[shape] hidden_size (line 9): expected a whole number"},
@@ -143,6 +145,67 @@ TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
     EXPECT_NE(spec.status().message().find(c.expect), std::string::npos)
         << "got: " << spec.status().message() << "\nwanted: " << c.expect;
   }
+}
+
+// Every shape and batch figure is a positive whole number with a bound that keeps the arithmetic
+// finite: nan, inf, 1e300, -1, 0, 2^63 and a dimension past 2^22 are refused naming the key.
+TEST(ModelSpecTest, OutOfRangeNumbersNameTheFileKeyValueAndRange) {
+  struct Key {
+    const char* line;
+    const char* where;  // "x.toml: [shape] hidden_size (line 9): "
+    const char* too_big;
+  };
+  const Key keys[] = {
+      {"layers = 2", "x.toml: [shape] layers (line 8): ", "100001"},
+      {"hidden_size = 64", "x.toml: [shape] hidden_size (line 9): ", "4194305"},
+      {"ffn_hidden_size = 256", "x.toml: [shape] ffn_hidden_size (line 10): ", "4194305"},
+      {"attention_heads = 4", "x.toml: [shape] attention_heads (line 11): ", "65537"},
+      {"vocab_size = 1000", "x.toml: [shape] vocab_size (line 13): ", "16777217"},
+      {"seq_length = 128", "x.toml: [shape] seq_length (line 14): ", "4194305"},
+      {"micro_batch = 1", "[[parallelism]] 1 (line 17) micro_batch (line 26): ", "1048577"},
+      {"global_batch = 32", "[[parallelism]] 1 (line 17) global_batch (line 27): ", "16777217"},
+  };
+  for (const Key& k : keys) {
+    std::string key(k.line, std::string_view(k.line).find(" = "));
+    for (const std::string& v : {std::string("0"), std::string("-1"), std::string(k.too_big)}) {
+      auto spec = ParseModelSpec(Replace(kGood, k.line, key + " = " + v), "x.toml");
+      ASSERT_FALSE(spec.ok()) << key << " = " << v;
+      EXPECT_EQ(spec.status().code(), StatusCode::kInvalidInput);
+      EXPECT_NE(spec.status().message().find(
+                    k.where + v + " is out of range (expected a whole number from 1 to "),
+                std::string::npos)
+          << spec.status().message();
+    }
+    for (const char* v : {"nan", "inf", "1e300", "1e-320"}) {
+      auto spec = ParseModelSpec(Replace(kGood, k.line, key + " = " + v), "x.toml");
+      ASSERT_FALSE(spec.ok()) << key << " = " << v;
+      EXPECT_NE(spec.status().message().find(std::string(k.where) + "expected a whole number"),
+                std::string::npos)
+          << spec.status().message();
+    }
+    auto past =
+        ParseModelSpec(Replace(kGood, k.line, key + " = " + ys::testing::kPastInt64), "x.toml");
+    ASSERT_FALSE(past.ok());
+    EXPECT_NE(past.status().message().find("x.toml:"), std::string::npos)
+        << past.status().message();
+  }
+}
+
+// micro_batch x dp was an int product: 2^20 x 2^20 wrapped to 0 and the divisibility check
+// divided by it.
+TEST(ModelSpecTest, BatchProductsDoNotOverflow) {
+  std::string text = Replace(kGood, "gpus = 16", "gpus = 1048576");
+  text = Replace(text, "tp = 2", "tp = 1");
+  text = Replace(text, "pp = 2", "pp = 1");
+  text = Replace(text, "vp = 2\n", "");
+  text = Replace(text, "micro_batch = 1", "micro_batch = 1048576");
+  text = Replace(text, "global_batch = 32", "global_batch = 16777216");
+  auto spec = ParseModelSpec(text, "x.toml");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_NE(spec.status().message().find(
+                "global_batch 16777216 is not a multiple of micro_batch × dp = 1099511627776"),
+            std::string::npos)
+      << spec.status().message();
 }
 
 TEST(ModelSpecTest, DuplicateParallelismRowsAreRejected) {
