@@ -77,8 +77,12 @@ class Sampler final : public TelemetrySampler {
   Status Open() {
     std::string state = options_.nvml_state;
     if (state.empty() && !host_.live()) {
-      std::string recorded = host_.Resolve(gpu::kRecordedNvmlPath);
-      if (host_.Exists(gpu::kRecordedNvmlPath)) state = recorded;
+      if (host_.Exists(gpu::kRecordedNvmlPath)) {
+        // Resolved inside the tree: a link there to a file of this machine is not followed out.
+        auto recorded = host_.RegularFilePath(gpu::kRecordedNvmlPath);
+        if (!recorded.ok()) return Status::Invalid(recorded.status().message());
+        state = *recorded;
+      }
     }
     if (!state.empty()) {
       auto t = Timeline::Load(state);

@@ -22,13 +22,18 @@ std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc) 
 Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   RunDocument doc = StartRunDocument(o.command);
+  auto step = [&o](const std::string& name) {
+    if (o.on_step) o.on_step(name);
+  };
 
+  step("opening the host root");
   auto host = o.root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(o.root);
   if (!host.ok()) return host.status();
   if (o.recorder) host->set_recorder(o.recorder);
 
   SiteExpectations expect;
   if (!o.expect_path.empty()) {
+    step("reading the site expectations " + o.expect_path);
     auto loaded = LoadSiteExpectations(o.expect_path);
     if (!loaded.ok()) return loaded.status();
     expect = std::move(*loaded);
@@ -50,6 +55,7 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
     return Status::Invalid("--filter " + f + " selects no check (see `yardstick list`)");
   }
 
+  step("reading the host identity");
   doc.host = host::ReadHostInfo(*host);
   if (!host->live()) {
     doc.warnings.push_back("read from the recorded host tree " + doc.host.root +
@@ -60,6 +66,7 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
 
   CheckContext ctx(*host, expect, o.pid);
   if (!o.nvml_state.empty()) {
+    step("reading the NVML state " + o.nvml_state);
     auto snapshot = gpu::LoadGpuSnapshot(o.nvml_state);
     if (!snapshot.ok()) return Status::Invalid("--nvml-state: " + snapshot.status().message());
     doc.warnings.push_back("GPU state read from the recorded NVML file " + o.nvml_state +
@@ -70,6 +77,7 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   RunOptions ro;
   ro.filters = o.filters;
   ro.on_result = o.on_result;
+  if (o.on_step) ro.on_start = [&o](std::string_view id) { o.on_step("check " + std::string(id)); };
   doc.checks = RunChecks(ctx, ro);
   if (ctx.gpu_loaded()) {
     const auto& gpus = ctx.gpu();

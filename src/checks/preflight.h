@@ -24,6 +24,9 @@ struct PreflightOptions {
   std::string kernel_log;             // a kernel log file read instead of /dev/kmsg under the root
   std::string command = "preflight";
   std::function<void(const CheckResult&)> on_result;
+  // Names each step as it starts ("reading the host identity", "check cpu.numa"), e.g. for a
+  // watchdog to say where a run hung.
+  std::function<void(const std::string& step)> on_step;
   std::shared_ptr<host::PathRecorder> recorder;  // capture: every path the checks read
 };
 

@@ -41,6 +41,7 @@ std::vector<CheckResult> RunChecks(const CheckContext& ctx, const RunOptions& op
   std::vector<CheckResult> out;
   for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kCheck)) {
     if (!MatchesFilters(unit->info.id, options.filters)) continue;
+    if (options.on_start) options.on_start(unit->info.id);
     out.push_back(RunOne(ctx, *unit));
     if (options.on_result) options.on_result(out.back());
   }

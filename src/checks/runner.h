@@ -16,6 +16,8 @@ struct RunOptions {
   std::vector<std::string> filters;  // globs over unit ids; empty = all
   // Called after each unit, e.g. for progress on a terminal.
   std::function<void(const CheckResult&)> on_result;
+  // Called before each unit with its id, e.g. for a watchdog to say which unit hung.
+  std::function<void(std::string_view id)> on_start;
 };
 
 bool MatchesFilters(std::string_view id, const std::vector<std::string>& filters);

@@ -8,6 +8,7 @@
 
 #include "checks/preflight.h"
 #include "cli/command.h"
+#include "cli/command_watchdog.h"
 #include "core/build_info.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
@@ -21,14 +22,18 @@ namespace {
 struct CaptureArgs {
   CheckRunArgs checks;
   std::string dir;
+  double timeout_s = kDefaultCommandTimeoutS;
 };
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<CaptureArgs>();
   sub.add_option("DIR", a->dir, "New directory for the host tree (absent or empty)")->required();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/false, /*with_output=*/false);
+  AddTimeoutOption(sub, a->timeout_s, "the capture");
   return [a] {
+    CommandWatchdog dog("capture", a->timeout_s);
     checks::PreflightOptions o = PreflightOptionsFor(a->checks, "capture");  // the live host
+    o.on_step = dog.StepFn();
     o.recorder = std::make_shared<host::PathRecorder>();
     auto doc = checks::RunPreflight(o);
     if (!doc.ok()) {
@@ -40,6 +45,7 @@ Action Setup(CLI::App& sub) {
         fmt::format("captured by yardstick {} ({}) at {} on {}\n", kVersion, kGitDescribe,
                     doc->started_at, doc->host.hostname);
     for (const auto& [path, content] : checks::RecordedMeasurements(*doc)) extra[path] = content;
+    dog.Step("reading the GPU state");
     // The GPUs as NVML sees them now (or the --nvml-state recording the checks were given).
     auto gpus = a->checks.nvml_state.empty() ? gpu::ReadLiveGpuSnapshot()
                                              : gpu::LoadGpuSnapshot(a->checks.nvml_state);
@@ -51,6 +57,7 @@ Action Setup(CLI::App& sub) {
     } else {
       gpu_note = fmt::format("no NVML state recorded: {}\n", gpus.status().message());
     }
+    dog.Step("writing the host tree into " + a->dir);
     auto stats = host::WriteCapture(host::Host::Live(), o.recorder->Paths(), a->dir, extra);
     if (!stats.ok()) {
       Log(LogLevel::kError, "{}", stats.status().message());

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/command_watchdog.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
@@ -44,8 +45,12 @@ std::string NodeName(const std::string& flag) {
   return h.substr(0, h.find('.'));
 }
 
+// How long past --timeout the child may take to end itself (naming its step) before it is killed.
+constexpr double kChildGraceS = 2;
+
 // The checks, run by this same binary as `yardstick preflight --json` in a child that the
-// watchdog can kill: a check stuck in the kernel or in NVML cannot hang the health check.
+// watchdog can kill: a check stuck in the kernel or in NVML cannot hang the health check. The
+// child has the same --timeout and ends itself first when it can, saying which step hung.
 Result<RunDocument> RunChecksUnderWatchdog(const HealthArgs& a) {
   std::error_code ec;
   std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
@@ -55,16 +60,19 @@ Result<RunDocument> RunChecksUnderWatchdog(const HealthArgs& a) {
   for (const auto& f : filters) joined += (joined.empty() ? "" : ",") + f;
   host::SubprocessOptions o;
   o.argv = {self, "preflight", "--json", "--root", a.checks.root, "--filter", joined};
+  o.argv.insert(o.argv.end(), {"--timeout", fmt::format("{:g}", a.timeout_s)});
   if (!a.checks.expect.empty()) o.argv.insert(o.argv.end(), {"--expect", a.checks.expect});
   if (!a.checks.nvml_state.empty()) o.argv.insert(o.argv.end(), {"--nvml-state", a.checks.nvml_state});
   if (!a.checks.kernel_log.empty()) o.argv.insert(o.argv.end(), {"--kernel-log", a.checks.kernel_log});
-  o.timeout = std::chrono::milliseconds(static_cast<int64_t>(a.timeout_s * 1000));
+  o.timeout = std::chrono::milliseconds(static_cast<int64_t>((a.timeout_s + kChildGraceS) * 1000));
   auto r = host::RunSubprocess(o);
   if (!r.ok()) return r.status();
-  if (r->timed_out) {
-    return Status::Io(fmt::format("the checks ({}) did not finish within --timeout {:g} s and were killed; a check "
-                                  "is hung (often a GPU or driver that stopped answering)",
-                                  joined, a.timeout_s));
+  auto hung_step = StepOfExpiredWatchdog(r->err, "preflight");
+  if (r->timed_out || hung_step) {
+    return Status::Io(fmt::format(
+        "the checks ({}) did not finish within --timeout {:g} s and were killed; a check "
+        "is hung (often a GPU or driver that stopped answering){}",
+        joined, a.timeout_s, hung_step ? "; hung in: " + *hung_step : ""));
   }
   auto j = nlohmann::json::parse(r->out, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Io(r->Explain("preflight"));
@@ -86,6 +94,12 @@ int Report(const HealthArgs& a, HealthState state, const std::string& line, cons
 
 int RunHealthcheck(const HealthArgs& a) {
   const std::string node = NodeName(a.node);
+  // A backstop over the whole run: the checks and every Slurm call have deadlines of their own.
+  CommandWatchdog dog("healthcheck", a.timeout_s + kChildGraceS + 4 * a.slurm_timeout_s + 10,
+                      [&a, &node](const std::string& message) {
+                        return Report(a, HealthState::kUnknown, node + ": " + message, {});
+                      });
+  dog.Step("running the checks");
   auto doc = RunChecksUnderWatchdog(a);
   if (!doc.ok()) return Report(a, HealthState::kUnknown, node + ": " + doc.status().message() + "; node state left as it is", {});
   slurm::HealthVerdict v = slurm::JudgeHealth(*doc);
@@ -95,6 +109,7 @@ int RunHealthcheck(const HealthArgs& a) {
   }
 
   slurm::SlurmClient client(std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
+  dog.Step("reading the node's state from Slurm");
   auto info = client.Node(node);
   if (!info.ok()) {
     // A failing node still reports CRITICAL; a healthy one whose state cannot be checked is UNKNOWN.
@@ -111,6 +126,7 @@ int RunHealthcheck(const HealthArgs& a) {
   const slurm::DrainOwner owner{*id, slurm::EffectiveUserName()};
   slurm::NodeDecision d = slurm::DecideNodeAction(v, *info, owner);
   Status acted;
+  dog.Step("updating the node in Slurm");
   if (d.action == slurm::NodeAction::kDrain) {
     auto fresh = store->Create(node);  // recorded before the drain exists
     acted = fresh.ok() ? client.Drain(node, slurm::WithDrainId(v.drain_reason, *fresh)) : fresh.status();

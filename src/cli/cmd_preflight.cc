@@ -6,6 +6,7 @@
 
 #include "checks/preflight.h"
 #include "cli/command.h"
+#include "cli/command_watchdog.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
@@ -19,12 +20,18 @@ Action Setup(CLI::App& sub) {
   AddCheckRunOptions(sub, *a, /*with_root=*/true, /*with_output=*/true);
   auto hist = std::make_shared<HistoryArgs>();
   AddHistoryOptions(sub, *hist, /*record=*/true);
-  return [a, hist] {
-    auto doc = checks::RunPreflight(PreflightOptionsFor(*a, "preflight"));
+  auto timeout_s = std::make_shared<double>(kDefaultCommandTimeoutS);
+  AddTimeoutOption(sub, *timeout_s, "the preflight");
+  return [a, hist, timeout_s] {
+    CommandWatchdog dog("preflight", *timeout_s);
+    checks::PreflightOptions o = PreflightOptionsFor(*a, "preflight");
+    o.on_step = dog.StepFn();
+    auto doc = checks::RunPreflight(o);
     if (!doc.ok()) {
       Log(LogLevel::kError, "{}", doc.status().message());
       return kExitCannotRun;
     }
+    dog.Step("writing the results");
     report::OutputOptions out{.json = a->json, .junit_path = a->junit,
                               .color = ::isatty(STDOUT_FILENO) == 1};
     if (Status s = report::EmitRun(*doc, out); !s.ok()) {
@@ -32,6 +39,7 @@ Action Setup(CLI::App& sub) {
       return kExitCannotRun;
     }
     std::fflush(stdout);
+    dog.Step("recording the run in the history");
     RecordInHistory(*hist, [&doc] { return history::RowsFromRunDocument(*doc); }, "", a->json ? std::cerr : std::cout);
     return report::ExitCodeFor(*doc);
   };

@@ -8,6 +8,7 @@
 #include "checks/check.h"
 #include "checks/site_expectations.h"
 #include "cli/command.h"
+#include "cli/command_watchdog.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "report/topo_matrix.h"
@@ -20,6 +21,7 @@ struct TopoArgs {
   std::string nvml_state;
   bool json = false;
   bool strict = false;
+  double timeout_s = kDefaultCommandTimeoutS;
 };
 
 Action Setup(CLI::App& sub) {
@@ -30,7 +32,10 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--json", a->json, "Print the matrix as JSON");
   sub.add_flag("--strict", a->strict,
                "Exit 1 when a GPU's nearest NIC is across the CPU interconnect (SYS)");
+  AddTimeoutOption(sub, a->timeout_s, "topo");
   return [a] {
+    CommandWatchdog dog("topo", a->timeout_s);
+    dog.Step("opening the host root " + a->root);
     auto host =
         a->root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a->root);
     if (!host.ok()) {
@@ -40,11 +45,13 @@ Action Setup(CLI::App& sub) {
     checks::SiteExpectations expect;
     checks::CheckContext ctx(*host, expect);
     if (!a->nvml_state.empty()) ctx.set_nvml_state_path(a->nvml_state);
+    dog.Step("reading the topology (CPUs, NUMA nodes, PCI devices)");
     const auto& topo = ctx.topology();
     if (!topo.ok()) {
       Log(LogLevel::kError, "topology: {}", topo.status().message());
       return kExitCannotRun;
     }
+    dog.Step("reading the GPU state");
     const auto& gpus = ctx.gpu();
     // State the operator named, or recorded state that is malformed, is bad input; NVML that is
     // simply absent leaves the PCI matrix, which says so.
@@ -53,6 +60,7 @@ Action Setup(CLI::App& sub) {
       Log(LogLevel::kError, "NVML state: {}", gpus.status().message());
       return kExitCannotRun;
     }
+    dog.Step("building the matrix");
     report::TopoMatrix m = report::BuildTopoMatrix(*host, *topo, gpus);
     fmt::print("{}", a->json ? report::TopoMatrixJson(m) : report::TopoMatrixText(m));
     return a->strict && !m.flags.empty() ? kExitFail : kExitPass;

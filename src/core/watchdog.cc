@@ -26,6 +26,11 @@ void Watchdog::Enter(std::string step) {
   cv_.notify_all();
 }
 
+void Watchdog::Rename(std::string step) {
+  std::lock_guard<std::mutex> lock(mu_);
+  step_ = std::move(step);
+}
+
 void Watchdog::Leave() {
   std::lock_guard<std::mutex> lock(mu_);
   in_step_ = false;

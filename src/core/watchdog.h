@@ -27,6 +27,9 @@ class Watchdog {
   Watchdog& operator=(const Watchdog&) = delete;
 
   void Enter(std::string step);
+  // Names what the current step is doing now, without restarting its clock: a whole command
+  // bounded by one timeout still says where it stood.
+  void Rename(std::string step);
   void Leave();
   double timeout_s() const { return timeout_s_; }
 

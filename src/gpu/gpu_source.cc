@@ -9,13 +9,15 @@ Result<GpuSnapshot> LoadGpuSnapshotFor(const host::Host& host, const std::string
                                        const std::string& nvml_library) {
   if (!nvml_state_path.empty()) return LoadGpuSnapshot(nvml_state_path);
   if (!host.live()) {
-    std::string file = host.Resolve(kRecordedNvmlPath);
     if (!host.Exists(kRecordedNvmlPath)) {
-      return Status::NotFound("no recorded NVML state: " + file +
+      return Status::NotFound("no recorded NVML state: " + host.Resolve(kRecordedNvmlPath) +
                               " is absent (`yardstick capture` writes it on a node with GPUs; "
                               "or give --nvml-state FILE)");
     }
-    return LoadGpuSnapshot(file);
+    // Resolved inside the tree: a link there to a file of this machine is not followed out.
+    auto file = host.RegularFilePath(kRecordedNvmlPath);
+    if (!file.ok()) return Status::Invalid("recorded NVML state: " + file.status().message());
+    return LoadGpuSnapshot(*file);
   }
   return ReadLiveGpuSnapshot(nvml_library);
 }

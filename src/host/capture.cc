@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/text.h"
+#include "host/kernel_log.h"
 #include "host/tree_writer.h"
 
 namespace ys::host {
@@ -84,7 +85,9 @@ Result<CaptureStats> WriteCapture(const Host& live, const std::set<std::string>&
       stats.directories++;
       continue;
     }
-    auto content = live.ReadFile(path);
+    // The kernel log is the one device the checks read (host/kernel_log.h); it becomes a file.
+    auto content =
+        path == kKernelLogPath ? live.ReadDevice(path, Host::kMaxFileBytes) : live.ReadFile(path);
     if (!content.ok()) {
       stats.unreadable++;
       continue;

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "core/text.h"
+#include "host/rooted_open.h"
 
 namespace ys::host {
 
@@ -32,14 +33,64 @@ Status ErrnoStatus(int err, const std::string& shown) {
   std::string msg = shown + ": " + std::strerror(err);
   switch (err) {
     case ENOENT:
-    case ENOTDIR: return Status::NotFound(msg);
+    case ENOTDIR:
+      return Status::NotFound(msg);
     case EACCES:
-    case EPERM: return Status::Denied(msg);
-    default: return Status::Io(msg);
+    case EPERM:
+      return Status::Denied(msg);
+    default:
+      return Status::Io(msg);
   }
 }
 
+// Closes a descriptor when it goes out of scope.
+struct Fd {
+  int fd;
+  explicit Fd(int f) : fd(f) {}
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+};
+
+// "a FIFO" for what stat says is not a regular file; "" for a regular file.
+const char* NonRegularKind(mode_t mode) {
+  if (S_ISREG(mode)) return "";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
+}
+
+Status RefuseNonRegular(const struct stat& st, const std::string& shown) {
+  const char* kind = NonRegularKind(st.st_mode);
+  if (*kind == '\0') return Status::Ok();
+  if (S_ISDIR(st.st_mode)) return Status::Invalid(shown + ": expected a file, found a directory");
+  return Status::Invalid(shown + ": " + kind + ", expected a regular file");
+}
+
+std::string Bytes(size_t n) { return std::to_string(n) + "-byte limit"; }
+
 }  // namespace
+
+// The root directory of a recorded tree, held open so that every path is resolved against it.
+struct Host::RootDir {
+  int fd = -1;
+  int err = 0;  // why it could not be opened
+  explicit RootDir(const std::string& path) {
+    fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) err = errno;
+  }
+  ~RootDir() {
+    if (fd >= 0) ::close(fd);
+  }
+  RootDir(const RootDir&) = delete;
+  RootDir& operator=(const RootDir&) = delete;
+};
 
 Host Host::Live() { return Host("/", Environment::FromProcess(), /*live=*/true); }
 
@@ -61,6 +112,7 @@ Result<Host> Host::AtRoot(const std::string& root) {
 Host::Host(std::string root, Environment env, bool live)
     : root_(root == "/" ? "" : std::move(root)), env_(std::move(env)), live_(live) {
   while (!root_.empty() && root_.back() == '/') root_.pop_back();
+  if (!root_.empty()) dir_ = std::make_shared<const RootDir>(root_);
 }
 
 std::string Host::Resolve(std::string_view path) const {
@@ -74,49 +126,71 @@ void Host::Record(std::string_view path) const {
   if (recorder_) recorder_->Add(std::string(path));
 }
 
-Result<std::string> Host::ReadFile(std::string_view path) const {
+int Host::Open(std::string_view path, int flags) const {
+  if (dir_ == nullptr) {
+    int fd = ::open(Resolve(path).c_str(), flags | O_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+  }
+  if (dir_->fd < 0) return -dir_->err;
+  return OpenInRoot(dir_->fd, path, flags);
+}
+
+Result<std::string> Host::Read(std::string_view path, size_t max_bytes, ReadMode mode) const {
   Record(path);
-  std::string full = Resolve(path);
-  int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return ErrnoStatus(errno, full);
+  const std::string full = Resolve(path);
   struct stat st {};
-  if (::fstat(fd, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      return Status::Invalid(full + ": expected a file, found a directory");
-    }
-    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kMaxFileBytes) {
-      ::close(fd);
-      return Status::Invalid(full + ": file of " + std::to_string(st.st_size) +
-                             " bytes is larger than the " + std::to_string(kMaxFileBytes) +
-                             "-byte limit");
-    }
+  if (dir_ != nullptr) {
+    // Look before opening: opening a device node can have effects of its own.
+    Fd probe(Open(path, O_PATH));
+    if (probe.fd < 0) return ErrnoStatus(-probe.fd, full);
+    if (::fstat(probe.fd, &st) != 0) return ErrnoStatus(errno, full);
+    YS_RETURN_IF_ERROR(RefuseNonRegular(st, full));
+  }
+  // Non-blocking, so that not even the open waits on a FIFO.
+  Fd fd(Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY));
+  if (fd.fd < 0) return ErrnoStatus(-fd.fd, full);
+  if (::fstat(fd.fd, &st) != 0) return ErrnoStatus(errno, full);
+  const bool device = mode == ReadMode::kDevice && S_ISCHR(st.st_mode) && dir_ == nullptr;
+  if (!device) YS_RETURN_IF_ERROR(RefuseNonRegular(st, full));
+  if (mode != ReadMode::kFirstLine && S_ISREG(st.st_mode) &&
+      static_cast<uint64_t>(st.st_size) > max_bytes) {
+    return Status::Invalid(full + ": file of " + std::to_string(st.st_size) +
+                           " bytes is larger than the " + Bytes(max_bytes));
   }
   std::string out;
   char buf[65536];
   while (true) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    ssize_t n = ::read(fd.fd, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      if (err == EAGAIN) break;  // a character device with nothing more to give
-      return ErrnoStatus(err, full);
+      if (device && errno == EPIPE) continue;  // kmsg: records overwritten; the next read goes on
+      if (errno == EAGAIN) break;              // a device with nothing more to give now
+      return ErrnoStatus(errno, full);
     }
     if (n == 0) break;
+    size_t old = out.size();
     out.append(buf, static_cast<size_t>(n));
-    if (out.size() > kMaxFileBytes) {
-      ::close(fd);
-      return Status::Invalid(full + ": larger than the " + std::to_string(kMaxFileBytes) +
-                             "-byte limit");
+    if (mode == ReadMode::kFirstLine && out.find('\n', old) != std::string::npos) break;
+    if (out.size() > max_bytes) {
+      return Status::Invalid(
+          full +
+          (mode == ReadMode::kFirstLine ? ": first line longer than the " : ": larger than the ") +
+          Bytes(max_bytes));
     }
   }
-  ::close(fd);
   return out;
 }
 
+Result<std::string> Host::ReadFile(std::string_view path) const {
+  return Read(path, kMaxFileBytes, ReadMode::kWhole);
+}
+
+Result<std::string> Host::ReadDevice(std::string_view path, size_t max_bytes) const {
+  return Read(path, max_bytes, ReadMode::kDevice);
+}
+
 Result<std::string> Host::ReadLine(std::string_view path) const {
-  auto content = ReadFile(path);
+  auto content = Read(path, kMaxLineBytes, ReadMode::kFirstLine);
   if (!content.ok()) return content.status();
   std::string_view s = *content;
   size_t nl = s.find('\n');
@@ -136,20 +210,27 @@ Result<int64_t> Host::ReadInt(std::string_view path) const {
 
 bool Host::Exists(std::string_view path) const {
   Record(path);
-  struct stat st {};
-  return ::lstat(Resolve(path).c_str(), &st) == 0;
+  Fd fd(Open(path, O_PATH | O_NOFOLLOW));  // as lstat: a dangling link exists
+  return fd.fd >= 0;
 }
 
 bool Host::IsDirectory(std::string_view path) const {
+  Fd fd(Open(path, O_PATH));
   struct stat st {};
-  return ::stat(Resolve(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  return fd.fd >= 0 && ::fstat(fd.fd, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 Result<std::vector<std::string>> Host::ListDir(std::string_view path) const {
   Record(path);
   std::string full = Resolve(path);
-  DIR* d = ::opendir(full.c_str());
-  if (d == nullptr) return ErrnoStatus(errno, full);
+  int fd = Open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+  if (fd < 0) return ErrnoStatus(-fd, full);
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    int err = errno;
+    ::close(fd);
+    return ErrnoStatus(err, full);
+  }
   std::vector<std::string> names;
   while (dirent* e = ::readdir(d)) {
     std::string_view n(e->d_name);
@@ -175,8 +256,10 @@ std::vector<std::string> Host::ListMatching(std::string_view dir, std::string_vi
 Result<std::string> Host::ReadLink(std::string_view path) const {
   Record(path);
   std::string full = Resolve(path);
+  Fd fd(Open(path, O_PATH | O_NOFOLLOW));
+  if (fd.fd < 0) return ErrnoStatus(-fd.fd, full);
   char buf[PATH_MAX];
-  ssize_t n = ::readlink(full.c_str(), buf, sizeof buf - 1);
+  ssize_t n = ::readlinkat(fd.fd, "", buf, sizeof buf - 1);
   if (n < 0) return ErrnoStatus(errno, full);
   return std::string(buf, static_cast<size_t>(n));
 }
@@ -184,15 +267,28 @@ Result<std::string> Host::ReadLink(std::string_view path) const {
 Result<std::string> Host::RealPath(std::string_view path) const {
   Record(path);
   std::string full = Resolve(path);
-  char buf[PATH_MAX];
-  if (::realpath(full.c_str(), buf) == nullptr) return ErrnoStatus(errno, full);
-  std::string canon(buf);
-  if (root_.empty()) return canon;
-  if (canon == root_) return std::string("/");
-  if (!StartsWith(canon, root_ + "/")) {
-    return Status::Invalid(full + ": resolves outside the host root " + root_);
+  if (dir_ == nullptr) {
+    char buf[PATH_MAX];
+    if (::realpath(full.c_str(), buf) == nullptr) return ErrnoStatus(errno, full);
+    return std::string(buf);
   }
-  return canon.substr(root_.size());
+  if (dir_->fd < 0) return ErrnoStatus(dir_->err, full);
+  int err = 0;
+  std::string canon = CanonicalInRoot(dir_->fd, path, &err);
+  if (err != 0) return ErrnoStatus(err, full);
+  return canon;
+}
+
+Result<std::string> Host::RegularFilePath(std::string_view path) const {
+  auto canon = RealPath(path);
+  if (!canon.ok()) return canon.status();
+  const std::string full = Resolve(*canon);
+  Fd fd(Open(*canon, O_PATH | O_NOFOLLOW));
+  struct stat st {};
+  if (fd.fd < 0) return ErrnoStatus(-fd.fd, full);
+  if (::fstat(fd.fd, &st) != 0) return ErrnoStatus(errno, full);
+  YS_RETURN_IF_ERROR(RefuseNonRegular(st, Resolve(path)));
+  return full;
 }
 
 bool NaturalLess(std::string_view a, std::string_view b) {

@@ -47,7 +47,8 @@ Result<std::vector<KernelLogLine>> ReadKernelLog(const Host& host, const std::st
     if (!text.ok()) return text.status();
     return ParseKernelLog(*text);
   }
-  auto content = host.ReadFile("/dev/kmsg");
+  // The live /dev/kmsg is a character device: read what it holds now, without waiting for more.
+  auto content = host.ReadDevice(kKernelLogPath, Host::kMaxFileBytes);
   if (!content.ok()) return content.status();
   return ParseKernelLog(*content);
 }

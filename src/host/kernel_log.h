@@ -12,6 +12,9 @@
 
 namespace ys::host {
 
+// The kernel log under the root: a character device on the live host, a file in a recorded tree.
+inline constexpr const char* kKernelLogPath = "/dev/kmsg";
+
 struct KernelLogLine {
   int priority = -1;      // syslog priority from a kmsg record, -1 when unknown
   double seconds = -1;    // since boot, -1 when unknown

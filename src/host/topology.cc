@@ -9,6 +9,7 @@
 
 #include "core/log.h"
 #include "core/text.h"
+#include "host/hwloc_stage.h"
 #include "host/procfs.h"
 
 namespace ys::host {
@@ -78,17 +79,28 @@ struct HwlocCounts {
 // so loads are serialised.
 std::mutex g_hwloc_mu;
 
-Result<HwlocCounts> LoadWithHwloc(const Host& host) {
-  std::lock_guard<std::mutex> lock(g_hwloc_mu);
+// A recorded tree reaches hwloc only as a stage (host/hwloc_stage.h): a copy of the files hwloc
+// reads, taken through the rooted reader. `stage_error` gets why there is none.
+Result<HwlocCounts> LoadWithHwloc(const Host& host, Status* stage_error) {
+  std::unique_ptr<HwlocStage> stage;
   if (!host.root().empty()) {
-    ::setenv("HWLOC_FSROOT", host.root().c_str(), 1);
+    auto made = HwlocStage::Create(host);
+    if (!made.ok()) {
+      *stage_error = made.status();
+      return made.status();
+    }
+    stage = std::move(*made);
+  }
+  std::lock_guard<std::mutex> lock(g_hwloc_mu);
+  if (stage) {
+    ::setenv("HWLOC_FSROOT", stage->dir().c_str(), 1);
     ::setenv("HWLOC_COMPONENTS", "linux,stop", 1);  // never cpuid/x86 of this machine
     ::setenv("HWLOC_HIDE_ERRORS", "2", 1);  // a partial tree is reported by our own fallback
   }
   hwloc_topology_t topo;
   hwloc_topology_init(&topo);
   int rc = hwloc_topology_load(topo);
-  if (!host.root().empty()) {
+  if (stage) {
     ::unsetenv("HWLOC_FSROOT");
     ::unsetenv("HWLOC_COMPONENTS");
     ::unsetenv("HWLOC_HIDE_ERRORS");
@@ -181,7 +193,12 @@ Result<Topology> LoadTopology(const Host& host) {
     t.nodes.push_back(std::move(n));
   }
 
-  auto hw = LoadWithHwloc(host);
+  Status stage_error;
+  auto hw = LoadWithHwloc(host, &stage_error);
+  if (stage_error.code() == StatusCode::kInvalidInput) {
+    // A file hwloc would read is a FIFO, a device or oversized: not a tree to trust.
+    return Status(stage_error.code(), "topology not read: " + stage_error.message());
+  }
   if (!hw.ok()) {
     t.source = "sysfs (hwloc: " + hw.status().message() + ")";
   } else if (!(hw->pus == t.online_cpus)) {

@@ -1,6 +1,8 @@
 // Topology: CPUs, cores, packages, NUMA nodes and PCI devices with their locality.
 //
-// hwloc discovers cores, packages and NUMA nodes, pointed at the host root with HWLOC_FSROOT.
+// hwloc discovers cores, packages and NUMA nodes; for a recorded tree it is pointed (HWLOC_FSROOT)
+// at a stage of the files it reads, copied through the rooted reader (host/hwloc_stage.h), never
+// at the tree itself.
 // yardstick also parses the CPU and node lists from sysfs itself and compares: when hwloc did
 // not follow the root (or failed), the sysfs view is used and `source` says so. PCI devices are
 // always read from sysfs (hwloc does not report maximum link width).
@@ -52,8 +54,9 @@ struct Topology {
   int ThreadsPerCore() const;
 };
 
-// Reads the topology under the host root. Errors only when the CPU list itself is unreadable;
-// missing NUMA or PCI information gives empty lists.
+// Reads the topology under the host root. Errors when the CPU list itself is unreadable, or when
+// a file hwloc reads is not a regular file or is oversized (Invalid, naming it); missing NUMA or
+// PCI information gives empty lists.
 Result<Topology> LoadTopology(const Host& host);
 
 }  // namespace ys::host

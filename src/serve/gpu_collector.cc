@@ -41,7 +41,15 @@ class GpuCollector : public Collector {
  public:
   GpuCollector(const host::Host& host, std::string nvml_state)
       : host_(host), nvml_state_(std::move(nvml_state)) {
-    if (nvml_state_.empty() && !host_.live()) nvml_state_ = host_.Resolve(gpu::kRecordedNvmlPath);
+    if (nvml_state_.empty() && !host_.live()) {
+      // Resolved inside the tree: a link there to a file of this machine is not followed out.
+      auto recorded = host_.RegularFilePath(gpu::kRecordedNvmlPath);
+      nvml_state_ = recorded.ok() ? *recorded : host_.Resolve(gpu::kRecordedNvmlPath);
+      // Absent: loading says so, as before.
+      if (!recorded.ok() && recorded.status().code() != StatusCode::kNotFound) {
+        recorded_error_ = recorded.status();
+      }
+    }
   }
 
   std::string_view name() const override { return "gpu"; }
@@ -49,6 +57,7 @@ class GpuCollector : public Collector {
   Result<Exposition> Collect() override {
     gpu::GpuSnapshot snap;
     gpu::GpuTelemetry tel;
+    if (!recorded_error_.ok()) return recorded_error_;
     if (!nvml_state_.empty()) {
       auto s = gpu::LoadGpuSnapshot(nvml_state_);
       if (!s.ok()) return s.status();
@@ -224,6 +233,7 @@ class GpuCollector : public Collector {
 
   const host::Host& host_;
   std::string nvml_state_;
+  Status recorded_error_;  // the recorded state under the root is not a regular file
   std::optional<gpu::nvml::Library> library_;
   std::optional<gpu::nvml::Session> session_;
   std::optional<gpu::DynamicLibrary> telemetry_lib_;
