@@ -30,9 +30,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<nlohmann::json> j = ys::fuzz::ParseJson(text);
   if (!j) return 0;
   switch (*which) {
-    case 0: (void)ys::BurninReportFromJson(*j, "burnin"); break;
-    case 1: (void)ys::BurninEntityFromJson(*j, "entity"); break;
-    case 2: (void)EntitySamplesFromJson(*j, "samples"); break;
+    case 0:
+      (void)ys::BurninReportFromJson(*j, "burnin");
+      break;
+    case 1:
+      (void)ys::BurninEntityFromJson(*j, "entity");
+      break;
+    case 2:
+      (void)EntitySamplesFromJson(*j, "samples");
+      break;
   }
   return 0;
 }

@@ -8,12 +8,12 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace ys::fuzz {
 
@@ -37,8 +37,8 @@ inline std::optional<nlohmann::json> ParseJson(std::string_view text) {
   return j;
 }
 
-// A folder of this process's own under $TMPDIR (created once; left for the OS to clean, as the
-// fuzzer may be killed at any point).
+// A folder of this process's own under $TMPDIR, created on first use and removed at a normal
+// exit (a crash leaves it, with the input that caused it).
 inline const std::string& ScratchDir() {
   static const std::string dir = [] {
     const char* tmp = std::getenv("TMPDIR");
@@ -46,6 +46,13 @@ inline const std::string& ScratchDir() {
     if (::mkdtemp(pattern.data()) == nullptr) std::abort();
     return pattern;
   }();
+  static const bool cleanup = [] {
+    return std::atexit([] {
+             std::error_code ec;
+             std::filesystem::remove_all(dir, ec);
+           }) == 0;
+  }();
+  (void)cleanup;
   return dir;
 }
 

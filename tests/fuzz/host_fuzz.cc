@@ -52,47 +52,109 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view first = t.substr(0, nul);
   std::string_view second = nul == std::string_view::npos ? "" : t.substr(nul + 1);
   switch (*which) {
-    case 0: (void)ParseColonPairs(t); break;
-    case 1: (void)ParseMeminfo(t); break;
-    case 2: (void)ParseSelector(t); break;
-    case 3: (void)ParseNumberedState(t); break;
-    case 4: (void)ParseIommuCmdline(KernelCmdline::Parse(t)); break;
-    case 5: (void)ParseCpuInfo(t); break;
-    case 6: (void)ParseLimit(first, second); break;
-    case 7: (void)ParseDefaultStatus(t); break;
-    case 8: (void)ParseCpuWords(t); break;
-    case 9: (void)ParsePcieSpeed(t); break;
+    case 0:
+      (void)ParseColonPairs(t);
+      break;
+    case 1:
+      (void)ParseMeminfo(t);
+      break;
+    case 2:
+      (void)ParseSelector(t);
+      break;
+    case 3:
+      (void)ParseNumberedState(t);
+      break;
+    case 4:
+      (void)ParseIommuCmdline(KernelCmdline::Parse(t));
+      break;
+    case 5:
+      (void)ParseCpuInfo(t);
+      break;
+    case 6:
+      (void)ParseLimit(first, second);
+      break;
+    case 7:
+      (void)ParseDefaultStatus(t);
+      break;
+    case 8:
+      (void)ParseCpuWords(t);
+      break;
+    case 9:
+      (void)ParsePcieSpeed(t);
+      break;
     case 10: {
       auto entries = ParseNumaMaps(t);
       if (entries.ok()) (void)SummariseNumaMaps(*entries);
       break;
     }
-    case 11: (void)ParseVulnerability(first, second); break;
-    case 12: (void)ParseCacheSize(t); break;
-    case 13: (void)ParseIommuDomainType(t); break;
-    case 14: (void)ParseModuleBool(t); break;
-    case 15: (void)ParseAerCounters(t); break;
-    case 16: (void)ParseIbRate(t); break;
-    case 17: (void)ParseIdMap(t); break;
-    case 18: (void)ParseSysfsCount(t, "count"); break;
-    case 19: (void)ParsePciSysfsPath(t); break;
-    case 20: (void)ParseInterrupts(t); break;
-    case 21: (void)ParseProcStatus(t); break;
-    case 22: (void)ParseProcStat(t); break;
-    case 23: (void)ParseHwmonMillidegrees(t, "temp1_input"); break;
-    case 24: (void)ParseBusyClock(t); break;
-    case 25: (void)ParseSmtControl(t); break;
-    case 26: (void)ParseKernelConfig(t); break;
+    case 11:
+      (void)ParseVulnerability(first, second);
+      break;
+    case 12:
+      (void)ParseCacheSize(t);
+      break;
+    case 13:
+      (void)ParseIommuDomainType(t);
+      break;
+    case 14:
+      (void)ParseModuleBool(t);
+      break;
+    case 15:
+      (void)ParseAerCounters(t);
+      break;
+    case 16:
+      (void)ParseIbRate(t);
+      break;
+    case 17:
+      (void)ParseIdMap(t);
+      break;
+    case 18:
+      (void)ParseSysfsCount(t, "count");
+      break;
+    case 19:
+      (void)ParsePciSysfsPath(t);
+      break;
+    case 20:
+      (void)ParseInterrupts(t);
+      break;
+    case 21:
+      (void)ParseProcStatus(t);
+      break;
+    case 22:
+      (void)ParseProcStat(t);
+      break;
+    case 23:
+      (void)ParseHwmonMillidegrees(t, "temp1_input");
+      break;
+    case 24:
+      (void)ParseBusyClock(t);
+      break;
+    case 25:
+      (void)ParseSmtControl(t);
+      break;
+    case 26:
+      (void)ParseKernelConfig(t);
+      break;
     case 27: {
       auto text = Gunzip(t, 1 << 20);
       if (text.ok()) (void)ParseKernelConfig(*text);
       break;
     }
-    case 28: (void)ParseFlag(t); break;
-    case 29: (void)ParseNcclIbHca(t); break;
-    case 30: (void)ParseNcclConf(t); break;
-    case 31: (void)ParseNcclInt(t); break;
-    case 32: (void)ParseProcCpuSample(first, second); break;
+    case 28:
+      (void)ParseFlag(t);
+      break;
+    case 29:
+      (void)ParseNcclIbHca(t);
+      break;
+    case 30:
+      (void)ParseNcclConf(t);
+      break;
+    case 31:
+      (void)ParseNcclInt(t);
+      break;
+    case 32:
+      (void)ParseProcCpuSample(first, second);
+      break;
     case 33: {
       auto cgroups = ParseProcCgroup(first);
       auto mounts = ParseMountInfo(second);
@@ -104,12 +166,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       break;
     }
-    case 34: (void)ParseSlurmCgroupPath(t); break;
-    case 35: (void)ParseCpuMax(t); break;
-    case 36: (void)ParseNvidiaDriverVersion(t); break;
-    case 37: (void)ParseKernelRelease(t); break;
-    case 38: (void)ys::CpuSet::ParseList(t); break;
-    case 39: (void)ys::CpuSet::ParseMask(t); break;
+    case 34:
+      (void)ParseSlurmCgroupPath(t);
+      break;
+    case 35:
+      (void)ParseCpuMax(t);
+      break;
+    case 36:
+      (void)ParseNvidiaDriverVersion(t);
+      break;
+    case 37:
+      (void)ParseKernelRelease(t);
+      break;
+    case 38:
+      (void)ys::CpuSet::ParseList(t);
+      break;
+    case 39:
+      (void)ys::CpuSet::ParseMask(t);
+      break;
   }
   return 0;
 }

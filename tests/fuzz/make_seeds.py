@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes raw seed inputs for every fuzz target from the repository's fixtures and data files.
 
-    python3 tests/fuzz/make_seeds.py OUT_DIR
+    python3 tests/fuzz/make_seeds.py OUT_DIR [DOCUMENT.json...]
 
 OUT_DIR/<target>/ gets one file per seed, with the target's selector byte in front where the
 target has several readers (see the comment at the top of each tests/fuzz/<target>_fuzz.cc).
@@ -11,10 +11,13 @@ The committed corpus (tests/fuzz/corpus/<target>/) is these seeds minimised by l
 import fnmatch
 import glob
 import hashlib
+import io
 import json
 import os
 import re
+import subprocess
 import sys
+import tarfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIX = os.path.join(ROOT, "tests", "fixtures")
@@ -86,12 +89,25 @@ def tomls(out):
             emit(out, "toml", read(f), sel)
 
 
-def documents(out, extra_runs):
-    runs = files("tests/fixtures/runs/**/run.json", "tests/fixtures/exporter/run.json") + extra_runs
+def kind_of(path):
+    try:
+        doc = json.loads(open(path, "rb").read())
+        return doc.get("kind", "") if isinstance(doc, dict) else ""
+    except ValueError:
+        return ""
+
+
+def documents(out, extra):
+    runs = files("tests/fixtures/runs/**/run.json", "tests/fixtures/exporter/run.json") + [
+        f for f in extra if kind_of(f) not in ("yardstick-validation", "yardstick-burnin-checkpoint")]
     for f in runs:
         emit(out, "run_document", read(f))
     validations = files("tests/fixtures/runs/**/validation.json",
-                        "tests/fixtures/exporter/validation.json")
+                        "tests/fixtures/exporter/validation.json") + [
+        f for f in extra if kind_of(f) == "yardstick-validation"]
+    for f in extra:
+        if kind_of(f) == "yardstick-burnin-checkpoint":
+            emit(out, "burnin", read(f), 3)
     for f in validations:
         emit(out, "validation_document", read(f))
     for r in runs:
@@ -101,10 +117,10 @@ def documents(out, extra_runs):
         emit(out, "exporter", text, 0)
     for text in [b"2026-01-02T03:04:05Z", b"1970-01-01T00:00:00Z"]:
         emit(out, "exporter", text, 1)
-    burnin = os.path.join(FIX, "runs", "burnin", "run.json")
-    doc = json.loads(open(burnin).read())
-    report = doc.get("burnin")
-    if report is not None:
+    for burnin in runs:
+        report = json.loads(open(burnin, "rb").read()).get("burnin")
+        if report is None:
+            continue
         emit(out, "burnin", json.dumps(report).encode(), 0)
         for e in report.get("entities", [])[:4]:
             emit(out, "burnin", json.dumps(e).encode(), 1)
@@ -180,15 +196,66 @@ def slurm(out):
     emit(out, "slurm", b"2026-01-02T03:04:05", 4)
 
 
+def manifest_text(files):
+    entries = ",\n".join(
+        '    {\n      "path": %s,\n      "size": %d,\n      "sha256": "%s"\n    }'
+        % (json.dumps(p), len(b), hashlib.sha256(b).hexdigest()) for p, b in sorted(files.items()))
+    return ('{\n  "format": "yardstick-manifest",\n  "version": 1,\n  "files": [\n%s\n  ]\n}\n'
+            % entries).encode()
+
+
+def tar_bytes(members, compress=False):
+    """A tar of (name, bytes or None for a directory, or ("link", target))."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name, body in members:
+            info = tarfile.TarInfo(name)
+            if body is None:
+                info.type = tarfile.DIRTYPE
+                tar.addfile(info)
+            elif isinstance(body, tuple):
+                info.type = tarfile.SYMTYPE if body[0] == "link" else tarfile.LNKTYPE
+                info.linkname = body[1]
+                tar.addfile(info)
+            else:
+                info.size = len(body)
+                tar.addfile(info, io.BytesIO(body))
+    data = buf.getvalue()
+    if compress:
+        data = subprocess.run(["zstd", "-q", "-c"], input=data, capture_output=True,
+                              check=True).stdout
+    return data
+
+
+def archives(out):
+    files = {"run.json": b'{"schema_version": 1}\n', "logs/a.log": b"step 1\n"}
+    manifest = manifest_text(files)
+    good = [("r/", None)] + [("r/" + p, b) for p, b in sorted(files.items())] + [
+        ("r/manifest.json", manifest)]
+    emit(out, "archive", tar_bytes(good))
+    emit(out, "archive", tar_bytes(good, compress=True))
+    emit(out, "archive", tar_bytes(good + [("r/manifest.sig", b"A" * 86 + b"==\n")]))
+    emit(out, "archive", tar_bytes([("r/", None), ("r/x", ("link", "../../etc/passwd"))]))
+    emit(out, "archive", tar_bytes([("r/", None), ("r/h", ("hard", "r/run.json"))]))
+    emit(out, "archive", tar_bytes([("../r/x", b"1"), ("/abs", b"2")]))
+    emit(out, "manifest", manifest, 0)
+    emit(out, "manifest", b"A" * 86 + b"==\n", 1)
+    emit(out, "manifest", b"SGVsbG8gd29ybGQ=", 2)
+    emit(out, "manifest", b"logs/a.log", 3)
+
+
 def main():
     out = sys.argv[1]
-    extra_runs = sys.argv[2:]  # run documents made elsewhere (preflight over the host fixtures)
+    # Documents made elsewhere: run documents (preflight over the host fixtures, a short CPU
+    # burn-in), validation documents, burn-in checkpoints; told apart by their "kind".
+    extra = sys.argv[2:]
     training_logs(out)
     tomls(out)
-    documents(out, extra_runs)
+    documents(out, extra)
     gpu_states(out)
     host_files(out)
     slurm(out)
+    archives(out)
 
 
 if __name__ == "__main__":

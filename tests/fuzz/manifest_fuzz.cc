@@ -13,9 +13,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 4);
   if (!which) return 0;
   switch (*which) {
-    case 0: (void)ParseManifest(text, "manifest.json"); break;
-    case 1: (void)ParseSignatureFile(text, "manifest.sig"); break;
-    case 2: (void)Base64Decode(text); break;
+    case 0:
+      (void)ParseManifest(text, "manifest.json");
+      break;
+    case 1:
+      (void)ParseSignatureFile(text, "manifest.sig");
+      break;
+    case 2:
+      (void)Base64Decode(text);
+      break;
     case 3:
       (void)ValidateRelativePath(text);
       (void)QuotePath(text);

@@ -9,11 +9,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 5);
   if (!which) return 0;
   switch (*which) {
-    case 0: (void)ParseScontrolJob(text); break;
-    case 1: (void)ParseSqueue(text); break;
-    case 2: (void)ParseSacct(text, "4242"); break;
-    case 3: (void)ParseScontrolNode(text); break;
-    case 4: (void)ParseSlurmTime(text); break;
+    case 0:
+      (void)ParseScontrolJob(text);
+      break;
+    case 1:
+      (void)ParseSqueue(text);
+      break;
+    case 2:
+      (void)ParseSacct(text, "4242");
+      break;
+    case 3:
+      (void)ParseScontrolNode(text);
+      break;
+    case 4:
+      (void)ParseSlurmTime(text);
+      break;
   }
   return 0;
 }
