@@ -38,7 +38,7 @@ for t in "${targets[@]}"; do
     echo "fuzz: $t FAILED: see $build/fuzz-$t.log and $artifacts/" >&2
     failed+=("$t")
   fi
-  grep -E '^#[0-9]+ *DONE|stat::number_of_executed_units' "$build/fuzz-$t.log" | tail -2 >&2
+  grep -E '^#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units' "$build/fuzz-$t.log" | tail -2 >&2
 done
 
 if [ ${#failed[@]} -ne 0 ]; then
