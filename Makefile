@@ -2,7 +2,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test clean fixtures
+.PHONY: all deps configure build run test clean fixtures sanitize-configure sanitize fuzz
 
 all: build
 
@@ -27,6 +27,28 @@ test: build
 fixtures:
 	@python3 tests/fixtures/make_hosts.py
 	@python3 tests/fixtures/logs/make_logs.py
+
+# clang-14 with ASan + UBSan (CMakePresets.json "sanitize"): the unit suite and the corpus
+# replays under the sanitizers, in build-sanitize/.
+SANITIZE_DIR ?= build-sanitize
+export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+
+sanitize-configure: deps
+	@test -f $(SANITIZE_DIR)/build.ninja || cmake --preset sanitize -B $(SANITIZE_DIR) >/dev/null
+
+sanitize: sanitize-configure
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	@cd $(SANITIZE_DIR) && ctest -L unit --output-on-failure -j $(JOBS) --timeout 1200
+
+# Each libFuzzer target for FUZZ_SECONDS from its committed corpus (scripts/fuzz.sh); FUZZ_TARGETS
+# picks some ("training_log toml"). New inputs land in $(SANITIZE_DIR)/fuzz-new/, findings in
+# $(SANITIZE_DIR)/fuzz-artifacts/.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: sanitize-configure
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS) --target fuzz_targets
+	@bash scripts/fuzz.sh $(SANITIZE_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	@rm -rf $(BUILD_DIR)

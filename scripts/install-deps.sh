@@ -16,6 +16,7 @@ packages=(
   slurm-wlm slurm-client munge libpmix-dev
   chromium libjs-chart.js  # yardstick report: Chart.js inlined, the page checked in headless Chromium
   prometheus wrk curl  # exporter: integration test (real Prometheus, load)
+  clang-14 libclang-rt-14-dev  # make sanitize / make fuzz: ASan, UBSan and libFuzzer runtimes
 )
 
 missing=()

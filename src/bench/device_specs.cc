@@ -139,7 +139,7 @@ Status ReadSection(const Section& section, const toml::table& table, const std::
   std::string prefix = path + ": [" + section.name + "]";
   for (const auto& [k, node] : table) {
     auto key = std::find_if(section.keys.begin(), section.keys.end(),
-                            [&](const Key& c) { return k.str() == c.name; });
+                            [&k = k](const Key& c) { return k.str() == c.name; });
     std::string where = prefix + " " + std::string(k.str()) + LineOf(node);
     if (key == section.keys.end()) {
       return Status::Invalid(where + ": unknown key (expected one of " + KnownKeys(section) + ")");
@@ -172,7 +172,7 @@ Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& pat
   spec.path = path;
   const auto& schema = Schema();
   for (const auto& [k, node] : doc) {
-    auto section = std::find_if(schema.begin(), schema.end(), [&](const Section& s) { return k.str() == s.name; });
+    auto section = std::find_if(schema.begin(), schema.end(), [&k = k](const Section& s) { return k.str() == s.name; });
     if (section == schema.end()) {
       return Status::Invalid(path + ": [" + std::string(k.str()) + "]" + LineOf(node) +
                              ": unknown section (expected device, peak_dense_tflops, memory, nvlink, pcie)");

@@ -239,7 +239,7 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
   if (const toml::table* env = SubTable(root, "environment", path, &error); env != nullptr) {
     for (const auto& [k, v] : *env) {
       std::string key(k.str());
-      auto at = [&](std::string_view what) {
+      auto at = [&, &v = v](std::string_view what) {
         return Status::Invalid(fmt::format("{}:{}: [environment] {}: {}", path, v.source().begin.line, key, what));
       };
       if (Status st = ValidateEnvName("name", key); !st.ok()) return at(st.message());

@@ -153,8 +153,9 @@ Result<std::vector<QueueEntry>> ParseSqueue(std::string_view text) {
   for (std::string_view line : Lines(text)) {
     size_t b = line.find_first_not_of(" \t");
     size_t sp = line.find_first_of(" \t", b);
-    if (sp == std::string_view::npos) return Status::Invalid("squeue: '" + std::string(line) + "': expected 'JOBID STATE'");
-    size_t s = line.find_first_not_of(" \t", sp);
+    // A job id followed by blanks only ("4242 ") has no state either.
+    size_t s = sp == std::string_view::npos ? sp : line.find_first_not_of(" \t", sp);
+    if (s == std::string_view::npos) return Status::Invalid("squeue: '" + std::string(line) + "': expected 'JOBID STATE'");
     QueueEntry e{std::string(line.substr(b, sp - b)), std::string(line.substr(s))};
     while (!e.state.empty() && (e.state.back() == ' ' || e.state.back() == '\t')) e.state.pop_back();
     if (e.state.find_first_of(" \t") != std::string::npos || e.job_id.find_first_not_of("0123456789_[]-,+") != std::string::npos) {

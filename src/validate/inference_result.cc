@@ -89,7 +89,7 @@ class RecordReader {
   std::optional<int64_t> Count(const char* key) {
     std::optional<double> v = Number(key);
     if (!v) return std::nullopt;
-    if (*v < 0 || *v != std::floor(*v)) {
+    if (!(*v >= 0 && *v < 0x1p63) || *v != std::floor(*v)) {  // an int64_t holds it
       Fail(key, "a whole number >= 0");
       return std::nullopt;
     }

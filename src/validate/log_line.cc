@@ -202,4 +202,10 @@ std::optional<IterationMarker> FindIterationMarker(std::string_view line) {
   }
 }
 
+std::optional<int64_t> LogCount(std::optional<double> v) {
+  // 2^63 is the first double an int64_t cannot hold; NaN fails every comparison.
+  if (!v || !(*v >= 1 && *v < 0x1p63) || *v != std::floor(*v)) return std::nullopt;
+  return static_cast<int64_t>(*v);
+}
+
 }  // namespace ys::validate

@@ -54,6 +54,10 @@ std::optional<IterationMarker> FindIterationMarker(std::string_view line);
 // Parses one number token as described above; the whole of `token` must be the number.
 std::optional<double> ParseLogNumber(std::string_view token, bool allow_commas = false);
 
+// `v` as a count (steps, batch size, sequence length): a whole number >= 1 that an int64_t holds.
+// Nullopt otherwise: "global batch size: 1e30" or "inf" in a log is not a count.
+std::optional<int64_t> LogCount(std::optional<double> v);
+
 }  // namespace ys::validate
 
 #endif  // YARDSTICK_VALIDATE_LOG_LINE_H_

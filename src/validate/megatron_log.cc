@@ -91,8 +91,8 @@ class MegatronParser : public LogParser {
       it.inline_tflops = NumberAfter(line, "throughput per GPU (TFLOP/s/GPU):");
       it.grad_norm = grad;
       it.loss = NumberAfter(line, "lm loss:");
-      if (auto gbs = NumberAfter(line, "global batch size:"); gbs && *gbs > 0) {
-        out_.global_batch_size = static_cast<int64_t>(*gbs);
+      if (auto gbs = LogCount(NumberAfter(line, "global batch size:"))) {
+        out_.global_batch_size = gbs;
       }
       if (grad && !std::isfinite(*grad)) {
         out_.nonfinite_grad_norms.push_back({it.step, line_no, *grad});

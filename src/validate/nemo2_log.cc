@@ -49,8 +49,8 @@ class Nemo2Parser : public LogParser {
     if (grad && !std::isfinite(*grad)) {
       out_.nonfinite_grad_norms.push_back({s.step, line_no, *grad});
     }
-    if (auto gbs = NumberAfter(line, "global_batch_size:"); gbs && *gbs > 0) {
-      out_.global_batch_size = static_cast<int64_t>(*gbs);
+    if (auto gbs = LogCount(NumberAfter(line, "global_batch_size:"))) {
+      out_.global_batch_size = gbs;
     }
     if (out_.total_steps && *out_.total_steps != mk->m + 1 && !total_conflict_noted_) {
       total_conflict_noted_ = true;

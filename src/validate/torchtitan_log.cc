@@ -15,11 +15,6 @@
 namespace ys::validate {
 namespace {
 
-std::optional<int64_t> PositiveInt(std::optional<double> v) {
-  if (!v || !std::isfinite(*v) || *v <= 0 || *v != std::floor(*v)) return std::nullopt;
-  return static_cast<int64_t>(*v);
-}
-
 class TorchtitanParser : public LogParser {
  public:
   void Feed(std::string_view raw, int64_t line_no) override {
@@ -29,14 +24,14 @@ class TorchtitanParser : public LogParser {
     if (line.find("Training completed") != std::string_view::npos && completed_line_ == 0) {
       completed_line_ = line_no;
     }
-    if (auto v = PositiveInt(NumberAfter(line, "total steps"))) out_.total_steps = v;
-    if (auto v = PositiveInt(NumberAfter(line, "global batch size"))) out_.global_batch_size = v;
-    if (auto v = PositiveInt(NumberAfter(line, "sequence length"))) out_.seq_len = v;
-    if (auto v = PositiveInt(NumberBefore(line, "tokens per train step"))) out_.tokens_per_step = v;
+    if (auto v = LogCount(NumberAfter(line, "total steps"))) out_.total_steps = v;
+    if (auto v = LogCount(NumberAfter(line, "global batch size"))) out_.global_batch_size = v;
+    if (auto v = LogCount(NumberAfter(line, "sequence length"))) out_.seq_len = v;
+    if (auto v = LogCount(NumberBefore(line, "tokens per train step"))) out_.tokens_per_step = v;
 
     std::optional<double> grad = GradNormOnLine(line);
     std::optional<int64_t> step =
-        IsTorchtitanStepLine(line) ? PositiveInt(NumberAfter(line, "step:")) : std::nullopt;
+        IsTorchtitanStepLine(line) ? LogCount(NumberAfter(line, "step:")) : std::nullopt;
     if (!step) {
       if (grad && !std::isfinite(*grad)) {
         out_.nonfinite_grad_norms.push_back({last_step_, line_no, *grad});

@@ -88,7 +88,10 @@ TEST(SlurmStateTest, Squeue) {
   EXPECT_EQ((*q)[2].job_id, "14");
   EXPECT_EQ((*q)[2].state, "COMPLETING");
   EXPECT_TRUE(ParseSqueue("")->empty());
-  for (const char* bad : {"12", "12 RUNNING extra", "abc RUNNING"}) EXPECT_FALSE(ParseSqueue(bad).ok()) << bad;
+  // "12 " (found by fuzzing): a job id followed by blanks only threw std::out_of_range.
+  for (const char* bad : {"12", "12 ", "  12\t ", "12 RUNNING extra", "abc RUNNING"}) {
+    EXPECT_FALSE(ParseSqueue(bad).ok()) << bad;
+  }
 }
 
 TEST(SlurmStateTest, Sacct) {

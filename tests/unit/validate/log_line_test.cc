@@ -100,5 +100,17 @@ TEST(IngestFormatTest, DetectsEachFormatFromItsLines) {
   EXPECT_FALSE(DetectLogFormat("").has_value());
 }
 
+TEST(IngestLogLineTest, LogCountIsAWholeNumberAnInt64Holds) {
+  EXPECT_EQ(LogCount(512.0), 512);
+  EXPECT_EQ(LogCount(0x1p62), int64_t{1} << 62);
+  EXPECT_FALSE(LogCount(0x1p63).has_value());
+  EXPECT_FALSE(LogCount(1e30).has_value());
+  EXPECT_FALSE(LogCount(INFINITY).has_value());
+  EXPECT_FALSE(LogCount(NAN).has_value());
+  EXPECT_FALSE(LogCount(0.0).has_value());
+  EXPECT_FALSE(LogCount(3.5).has_value());
+  EXPECT_FALSE(LogCount(std::nullopt).has_value());
+}
+
 }  // namespace
 }  // namespace ys::validate

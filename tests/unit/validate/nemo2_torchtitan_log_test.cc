@@ -110,5 +110,22 @@ TEST(IngestTorchtitanTest, CompletionWithoutTotalSteps) {
   EXPECT_FALSE(cut.final_marker_seen);
 }
 
+// A count no int64_t holds (found by fuzzing: converting it was undefined behaviour) is no count.
+TEST(IngestTorchtitanTest, CountsBeyondInt64AreIgnored) {
+  ParsedLog log = ParseTorchtitanLog(
+      "[rank0]:[titan] INFO - global batch size 1e30, sequence length inf, total steps 9.3e18\n"
+      "[rank0]:[titan] INFO - step: 1.11111e23  loss: 1.0  tps: 612  tflops: 84.06  mfu: 8.50%\n");
+  EXPECT_FALSE(log.global_batch_size.has_value());
+  EXPECT_FALSE(log.seq_len.has_value());
+  EXPECT_FALSE(log.total_steps.has_value());
+  EXPECT_TRUE(log.samples.empty());
+}
+
+TEST(IngestNemo2Test, GlobalBatchSizeBeyondInt64IsIgnored) {
+  ParsedLog log = ParseNemo2Log(
+      "Training epoch 0, iteration 0/2 | global_batch_size: 1e30 | train_step_timing in s: 1.5\n");
+  EXPECT_FALSE(log.global_batch_size.has_value());
+}
+
 }  // namespace
 }  // namespace ys::validate

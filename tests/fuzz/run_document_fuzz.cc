@@ -1,0 +1,27 @@
+// Fuzz target: the run document (run.json) from outside: core/report_json.cc RunDocumentFromJson
+// (checks, findings, benchmarks, measurements, diagnosis), the history rows drawn from it
+// (history/run_rows.cc), the fleet merge over it as a file (diagnose/fleet_merge.cc), the
+// diagnosis input and rules, and the HTML report page (report_page.h).
+#include "core/report_json.h"
+#include "diagnose/fleet_merge.h"
+#include "fuzz_util.h"
+#include "history/run_rows.h"
+#include "report_page.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text = ys::fuzz::AsText(data, size);
+  std::optional<nlohmann::json> j = ys::fuzz::ParseJson(text);
+  if (!j) return 0;
+  auto doc = ys::RunDocumentFromJson(*j);
+  if (doc.ok()) {
+    (void)ys::history::RowsFromRunDocument(*doc);
+    (void)ys::history::HostsOf(*doc);
+    ys::fuzz::DiagnoseAndDraw(&*doc, *j);
+  }
+  static const std::string path = ys::fuzz::ScratchDir() + "/run.json";
+  ys::fuzz::WriteScratch("run.json", text);
+  ys::diagnose::MergeOptions options;
+  options.keep_going = true;
+  (void)ys::diagnose::MergeFleet({path}, options);
+  return 0;
+}
