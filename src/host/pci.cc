@@ -42,6 +42,8 @@ Result<std::optional<int>> ReadWidth(const Host& host, const std::string& path) 
     if (line.status().code() == StatusCode::kNotFound) return std::optional<int>();
     return line.status();
   }
+  // Empty: a read the kernel refused (a device gone to D3cold mid-copy): the width is unknown.
+  if (line->empty()) return std::optional<int>();
   std::string_view t = *line;
   if (StartsWith(t, "x")) t.remove_prefix(1);
   auto v = ParseInt(t);

@@ -316,6 +316,17 @@ TEST(PcieLinksTest, EmptyAerFilesAreNotJudged) {
   }
 }
 
+// An empty link width (a read the kernel refused) is an unknown width, as an empty speed is.
+TEST(PcieLinksTest, EmptyLinkWidthIsUnknownNotAnError) {
+  for (const char* file : {"current_link_width", "max_link_width"}) {
+    TempHost t("healthy-8gpu");
+    t.Write(std::string("/sys/bus/pci/devices/0000:41:00.0/") + file, "");
+    CheckResult r = t.Run(kId);
+    EXPECT_NE(r.outcome, Outcome::kError) << file << ": " << testing::Describe(r);
+    EXPECT_FALSE(HasFinding(r, "YS-PCI-001")) << file << ": " << testing::Describe(r);
+  }
+}
+
 // A function whose vendor or class file is empty cannot be identified: noted and left out, and
 // the device counts are not judged (it may be a GPU). Not an error.
 TEST(PcieLinksTest, EmptyIdentityFilesLeaveTheFunctionUnidentified) {
