@@ -319,6 +319,7 @@ Result<std::optional<CpuQuota>> ReadCpuQuota(const Host& host, const CgroupDir& 
         if (line.status().code() == StatusCode::kNotFound) continue;
         return line.status();
       }
+      if (line->empty()) continue;  // a copy that could not read it: no limit recorded there
       auto parsed = ParseCpuMax(*line);
       if (!parsed.ok()) {
         return Status::Invalid(host.Resolve(q.file) + ": " + parsed.status().message());

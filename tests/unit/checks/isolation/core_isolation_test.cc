@@ -325,6 +325,10 @@ TEST_F(CoreIsolationTest, EmptyInterruptsAndStatusAreNotErrors) {
   r = t.Run(kId);
   EXPECT_NE(r.outcome, Outcome::kError) << testing::Describe(r);
   t.Reset();
+  t.Write(std::string(kJob) + "/cpu.max", "");  // no limit recorded at that level
+  r = t.Run(kId);
+  EXPECT_NE(r.outcome, Outcome::kError) << testing::Describe(r);
+  t.Reset();
   t.Write("/proc/self/status", "");
   r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kSkip);
