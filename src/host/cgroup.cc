@@ -219,6 +219,10 @@ Result<CgroupDir> ReadCgroupDir(const Host& host, const std::string& proc_dir,
   const std::string mi_path = "/proc/self/mountinfo";
   auto mi_text = host.ReadFile(mi_path);
   if (!mi_text.ok()) return mi_text.status();
+  if (Trim(*mi_text).empty()) {
+    // A live kernel lists at least the root mount; an empty copy records no cgroup mount.
+    return Status::NotFound(host.Resolve(mi_path) + ": empty file, no mounts recorded");
+  }
   auto mounts = ParseMountInfo(*mi_text);
   if (!mounts.ok()) {
     return Status::Invalid(host.Resolve(mi_path) + ": " + mounts.status().message());
@@ -315,6 +319,7 @@ Result<std::optional<CpuQuota>> ReadCpuQuota(const Host& host, const CgroupDir& 
         if (line.status().code() == StatusCode::kNotFound) continue;
         return line.status();
       }
+      if (line->empty()) continue;  // a copy that could not read it: no limit recorded there
       auto parsed = ParseCpuMax(*line);
       if (!parsed.ok()) {
         return Status::Invalid(host.Resolve(q.file) + ": " + parsed.status().message());

@@ -72,10 +72,17 @@ Result<IdleState> ReadState(const Host& host, const std::string& dir, int index)
   auto residency = ReadOptionalInt(host, dir + "/residency");
   if (!residency.ok()) return residency.status();
   s.residency_us = *residency;
-  auto disable = ReadOptionalFlag(host, dir + "/disable");
-  if (!disable.ok()) return disable.status();
-  if (!disable->has_value()) return Missing(host, dir + "/disable");
-  s.disabled = **disable;
+  auto disable_line = ReadOptionalLine(host, dir + "/disable");
+  if (!disable_line.ok()) return disable_line.status();
+  if (disable_line->has_value() && (*disable_line)->empty()) {
+    // The kernel always prints 0 or 1; an empty copy leaves the state's use unknown.
+    s.disable_known = false;
+  } else {
+    auto disable = ReadOptionalFlag(host, dir + "/disable");
+    if (!disable.ok()) return disable.status();
+    if (!disable->has_value()) return Missing(host, dir + "/disable");
+    s.disabled = **disable;
+  }
   auto def = ReadOptionalLine(host, dir + "/default_status");
   if (!def.ok()) return def.status();
   if (def->has_value()) {

@@ -30,6 +30,7 @@ struct IdleState {
   int64_t latency_us = 0;               // exit latency
   std::optional<int64_t> residency_us;  // target residency
   bool disabled = false;                // `disable` == 1: the state is not entered now
+  bool disable_known = true;            // false: `disable` is empty, `disabled` means nothing
   std::optional<bool> default_enabled;  // `default_status` (5.6+): the driver's default
   std::optional<int64_t> usage;         // times entered since boot
 };

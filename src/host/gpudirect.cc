@@ -62,22 +62,23 @@ Result<GpuDirectState> ReadGpuDirectState(const Host& host) {
         "/sys/kernel/mm/memory_peers/nv_mem_nc/version", "/sys/module/nv_peer_mem"}) {
     if (host.Exists(p)) s.peer_memory.emplace_back(p);
   }
+  // An empty version or release file (a copy that could not read it) is unknown, as when absent.
   constexpr const char* kVersion = "/proc/driver/nvidia/version";
-  if (auto text = host.ReadFile(kVersion); text.ok()) {
-    auto v = ParseNvidiaDriverVersion(*text);
+  auto version = host.ReadFile(kVersion);
+  if (!version.ok() && version.status().code() != StatusCode::kNotFound) return version.status();
+  if (version.ok() && !Trim(*version).empty()) {
+    auto v = ParseNvidiaDriverVersion(*version);
     if (!v.ok()) return Status::Invalid(host.Resolve(kVersion) + ": " + v.status().message());
     s.driver = *v;
-  } else if (text.status().code() != StatusCode::kNotFound) {
-    return text.status();
   }
   constexpr const char* kRelease = "/proc/sys/kernel/osrelease";
-  if (auto text = host.ReadLine(kRelease); text.ok()) {
-    auto k = ParseKernelRelease(*text);
+  auto release = host.ReadLine(kRelease);
+  if (!release.ok() && release.status().code() != StatusCode::kNotFound) return release.status();
+  if (release.ok() && !release->empty()) {
+    auto k = ParseKernelRelease(*release);
     if (!k.ok()) return Status::Invalid(host.Resolve(kRelease) + ": " + k.status().message());
     s.kernel = *k;
-    s.kernel_text = *text;
-  } else if (text.status().code() != StatusCode::kNotFound) {
-    return text.status();
+    s.kernel_text = *release;
   }
   return s;
 }

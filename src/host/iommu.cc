@@ -58,6 +58,9 @@ Result<DeviceIommu> ReadDeviceIommu(const Host& host, const std::string& bdf) {
     if (text.status().code() == StatusCode::kNotFound) return d;  // kernel before 5.11
     return text.status();
   }
+  // The kernel always names the domain type; an empty file (a copy that could not read it)
+  // leaves the type unknown, as on a kernel before 5.11.
+  if (Trim(*text).empty()) return d;
   auto type = ParseIommuDomainType(*text);
   if (!type.ok())
     return Status::Invalid(host.Resolve(d.type_path) + ": " + type.status().message());

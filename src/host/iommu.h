@@ -38,7 +38,7 @@ inline bool IsTranslated(IommuDomainType t) {
 struct DeviceIommu {
   std::string bdf;
   std::optional<int> group;             // nullopt: no iommu_group link, nothing translates it
-  std::optional<IommuDomainType> type;  // nullopt: kernel without the type file
+  std::optional<IommuDomainType> type;  // nullopt: no type file, or an empty one
   std::string type_path;                // "/sys/kernel/iommu_groups/17/type" when a group
 };
 // Follows /sys/bus/pci/devices/<bdf>/iommu_group and reads the group's type.

@@ -42,6 +42,8 @@ Result<std::optional<int>> ReadWidth(const Host& host, const std::string& path) 
     if (line.status().code() == StatusCode::kNotFound) return std::optional<int>();
     return line.status();
   }
+  // Empty: a read the kernel refused (a device gone to D3cold mid-copy): the width is unknown.
+  if (line->empty()) return std::optional<int>();
   std::string_view t = *line;
   if (StartsWith(t, "x")) t.remove_prefix(1);
   auto v = ParseInt(t);
@@ -85,6 +87,9 @@ Result<PciDevice> ReadPciDevice(const Host& host, const std::string& bdf) {
     std::string p = dir + "/" + name;
     auto line = host.ReadLine(p);
     if (!line.ok()) return line.status();
+    // The kernel always prints the ID; an empty copy leaves the device unidentified.
+    if (line->empty())
+      return Status::NotFound(host.Resolve(p) + ": empty file, device not identified");
     auto v = ParseHex(*line);
     if (!v || *v > limit) {
       return Status::Invalid(host.Resolve(p) + ": expected a hex value like 0x10de, got \"" +
@@ -100,7 +105,10 @@ Result<PciDevice> ReadPciDevice(const Host& host, const std::string& bdf) {
   auto cls = hex("class", 0xffffff);
   if (!cls.ok()) return cls.status();
   d.class_code = static_cast<uint32_t>(*cls);
-  if (host.Exists(dir + "/numa_node")) {
+  // An empty numa_node (a copy that could not read it) records no affinity either way.
+  if (auto line = host.ReadLine(dir + "/numa_node"); line.ok() && line->empty()) {
+    d.numa_node_unknown = true;
+  } else if (host.Exists(dir + "/numa_node")) {
     auto node = host.ReadInt(dir + "/numa_node");
     if (!node.ok()) return node.status();
     d.numa_node = static_cast<int>(*node);
@@ -134,6 +142,7 @@ Result<std::vector<PciDevice>> ListPciDevices(const Host& host) {
   if (!names.ok()) return names.status();
   for (const auto& bdf : *names) {
     auto d = ReadPciDevice(host, bdf);
+    if (!d.ok() && d.status().code() == StatusCode::kNotFound) continue;  // gone or unidentified
     if (!d.ok()) return d.status();
     out.push_back(std::move(*d));
   }

@@ -25,20 +25,21 @@ struct PciLink {
 };
 
 struct PciDevice {
-  std::string bdf;          // "0000:1b:00.0"
-  std::string sysfs_path;   // canonical, root-relative: "/sys/devices/pci0000:00/.../0000:1b:00.0"
+  std::string bdf;         // "0000:1b:00.0"
+  std::string sysfs_path;  // canonical, root-relative: "/sys/devices/pci0000:00/.../0000:1b:00.0"
   uint16_t vendor = 0;
   uint16_t device = 0;
-  uint32_t class_code = 0;  // 0x030200
-  int numa_node = -1;       // -1: firmware gave no affinity
+  uint32_t class_code = 0;         // 0x030200
+  int numa_node = -1;              // -1: firmware gave no affinity (or numa_node_unknown)
+  bool numa_node_unknown = false;  // the numa_node file is empty: affinity not recorded
   CpuSet local_cpus;
-  std::string driver;       // basename of the driver link, "" when unbound
+  std::string driver;  // basename of the driver link, "" when unbound
   PciLink link;
 
-  bool IsNvidiaGpu() const;       // NVIDIA 3D or VGA controller
-  bool IsNvSwitch() const;        // NVIDIA class 0x068000
-  bool IsNetwork() const;         // class 0x02xxxx (Ethernet, InfiniBand)
-  bool IsBridge() const;          // class 0x0604xx
+  bool IsNvidiaGpu() const;  // NVIDIA 3D or VGA controller
+  bool IsNvSwitch() const;   // NVIDIA class 0x068000
+  bool IsNetwork() const;    // class 0x02xxxx (Ethernet, InfiniBand)
+  bool IsBridge() const;     // class 0x0604xx
 };
 
 // "16.0 GT/s PCIe", "8 GT/s", "Unknown" -> GT/s or nullopt; Invalid for anything else.

@@ -88,6 +88,9 @@ Result<std::vector<AerFile>> ReadAerCounters(const Host& host, const std::string
         if (text.status().code() == StatusCode::kNotFound) continue;
         return text.status();
       }
+      // The kernel always prints the TOTAL_ERR_* line; an empty file (a copy that could not read
+      // it) records no counts, as if the kind had no file.
+      if (Trim(*text).empty()) continue;
       auto counts = ParseAerCounters(*text);
       if (!counts.ok())
         return Status::Invalid(host.Resolve(path) + ": " + counts.status().message());

@@ -43,8 +43,8 @@ struct AerFile {
 };
 
 // The AER files of the device at `dev_dir` ("/sys/bus/pci/devices/0000:1b:00.0"). Kinds whose
-// file is absent (AER off, not supported, or a kernel before 4.19) are left out; a malformed
-// file is Invalid naming its resolved path.
+// file is absent (AER off, not supported, or a kernel before 4.19) or empty are left out; a
+// malformed file is Invalid naming its resolved path.
 Result<std::vector<AerFile>> ReadAerCounters(const Host& host, const std::string& dev_dir);
 
 }  // namespace ys::host

@@ -84,8 +84,8 @@ Result<ProcStat> ParseProcStat(std::string_view text) {
     auto utime = ParseUint(f[11]);
     auto stime = ParseUint(f[12]);
     if (!utime || !stime) {
-      return Status::Invalid("fields 14-15 (utime, stime) are not numbers: \"" + std::string(f[11]) +
-                             " " + std::string(f[12]) + "\"");
+      return Status::Invalid("fields 14-15 (utime, stime) are not numbers: \"" +
+                             std::string(f[11]) + " " + std::string(f[12]) + "\"");
     }
     st.utime = *utime;
     st.stime = *stime;
@@ -105,6 +105,10 @@ Result<ProcStatus> ReadProcStatus(const Host& host, const std::string& proc_dir)
   std::string path = proc_dir + "/status";
   auto text = host.ReadFile(path);
   if (!text.ok()) return text.status();
+  if (Trim(*text).empty()) {
+    // The kernel always prints Name, Pid and Cpus_allowed; an empty copy records no process.
+    return Status::NotFound(host.Resolve(path) + ": empty file, no process status recorded");
+  }
   auto s = ParseProcStatus(*text);
   if (!s.ok()) return Status::Invalid(host.Resolve(path) + ": " + s.status().message());
   return s;

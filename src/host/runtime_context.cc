@@ -83,7 +83,11 @@ Result<ContainerContext> DetectContainer(const Host& host, const std::string& pr
   }
 
   std::string uid_map_path = proc_dir + "/uid_map";
-  if (auto text = host.ReadFile(uid_map_path); text.ok()) {
+  if (auto text = host.ReadFile(uid_map_path); text.ok() && Trim(*text).empty()) {
+    // Every namespace the kernel sets up has a map (the initial one "0 0 4294967295"); an empty
+    // file (a namespace not yet mapped, or a copy that could not read it) says nothing either way.
+    c.markers.emplace_back(uid_map_path, "empty file: user namespace not judged");
+  } else if (text.ok()) {
     auto map = ParseIdMap(*text);
     if (!map.ok())
       return Status::Invalid(host.Resolve(uid_map_path) + ": " + map.status().message());

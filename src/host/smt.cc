@@ -50,6 +50,9 @@ Result<SmtState> ReadSmtState(const Host& host) {
     return Status::Invalid(host.Resolve(dir + "/control") + ": " + parsed.status().message());
   s.control = *parsed;
   s.control_text = *control;
+  // An empty `active` (a copy that could not read it) is unknown, as when absent: the control
+  // state stands for it.
+  if (auto line = host.ReadLine(dir + "/active"); line.ok() && line->empty()) return s;
   auto active = ReadOptionalFlag(host, dir + "/active");
   if (!active.ok()) return active.status();
   s.active = *active;

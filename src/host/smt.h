@@ -24,7 +24,7 @@ Result<SmtControl> ParseSmtControl(std::string_view text);
 struct SmtState {
   SmtControl control = SmtControl::kNotSupported;
   std::string control_text;
-  std::optional<bool> active;  // smt/active; unset when absent
+  std::optional<bool> active;  // smt/active; unset when absent or empty
 };
 
 // NotFound when the smt directory is absent; Invalid naming the file when malformed.

@@ -6,6 +6,7 @@
 // Why it matters: a core in C6 is power-gated, which leaves the package power and current budget
 // to the busy cores, so they turbo higher. With idle cores held in C1, busy cores lose that
 // headroom.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -36,6 +37,7 @@ std::string CpuEntity(const CpuSet& cpus) { return "cpu" + cpus.ToString(); }
 struct IdleSurvey {
   std::map<int, std::vector<host::IdleState>> states;  // CPUs with a cpuidle directory
   CpuSet without_states;
+  CpuSet disable_unknown;                         // CPUs with an empty `disable` file: not judged
   CpuSet deep_present;                            // CPUs offering a C6-class state
   CpuSet deep_enabled;                            // ... with at least one of them enabled
   std::map<std::string, CpuSet> deepest_enabled;  // state name -> CPUs whose deepest enabled it is
@@ -56,6 +58,11 @@ Result<IdleSurvey> Survey(const host::Host& h, const CpuSet& online, const std::
         continue;
       }
       return states.status();
+    }
+    if (std::any_of(states->begin(), states->end(),
+                    [](const host::IdleState& st) { return !st.disable_known; })) {
+      s.disable_unknown.Insert(cpu);
+      continue;
     }
     const host::IdleState* deepest = nullptr;
     bool has_deep = false, deep_on = false;
@@ -202,6 +209,10 @@ class CstatesCheck : public Check {
     auto survey = Survey(h, topo->online_cpus, drv);
     if (!survey.ok()) return CheckResult::Error(survey.status());
     const IdleSurvey& s = *survey;
+    if (s.states.empty() && !s.disable_unknown.empty()) {
+      return CheckResult::Skip("empty cpuidle state disable file on " +
+                               CpuEntity(s.disable_unknown) + ": idle states not judged");
+    }
     if (s.states.empty()) {
       return CheckResult::Skip("cpuidle driver " + drv +
                                " registered, but no online CPU has "
@@ -212,6 +223,9 @@ class CstatesCheck : public Check {
     r.Note("deepest enabled", DescribeDeepest(s));
     if (!s.without_states.empty())
       r.Note("CPUs without cpuidle states", CpuEntity(s.without_states));
+    if (!s.disable_unknown.empty()) {
+      r.Note("CPUs not judged (empty cpuidle state disable file)", CpuEntity(s.disable_unknown));
+    }
 
     // max_cstate limits of the active driver, from the module parameter (which reflects the
     // command line) and the command-line token itself.

@@ -32,7 +32,8 @@ struct ModuleVersion {
 Result<std::optional<ModuleVersion>> KernelModuleVersion(const host::Host& h, std::string* why) {
   constexpr const char* kSys = "/sys/module/nvidia/version";
   constexpr const char* kProc = "/proc/driver/nvidia/version";
-  if (auto v = h.ReadLine(kSys); v.ok()) {
+  // An empty file (a copy that could not read it) gives no version: the other one is read.
+  if (auto v = h.ReadLine(kSys); v.ok() && !v->empty()) {
     if (!LooksLikeVersion(*v)) {
       return Status::Invalid(h.Resolve(kSys) +
                              ": expected a driver version like 550.127.05, got \"" +
@@ -45,6 +46,10 @@ Result<std::optional<ModuleVersion>> KernelModuleVersion(const host::Host& h, st
     if (text.status().code() != StatusCode::kNotFound) return text.status();
     *why =
         std::string("no nvidia kernel module loaded (") + kSys + " and " + kProc + " are absent)";
+    return std::optional<ModuleVersion>();
+  }
+  if (Trim(*text).empty()) {
+    *why = std::string("no module version recorded (") + kProc + " is empty)";
     return std::optional<ModuleVersion>();
   }
   auto parsed = host::ParseNvidiaDriverVersion(*text);

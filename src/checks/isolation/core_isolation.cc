@@ -383,6 +383,11 @@ Status CheckIrqs(const CheckContext& ctx, const Job& job, const CpuSet& online, 
     r.Note("irqs", "/proc/irq or /proc/interrupts is absent");
     return Status::Ok();
   }
+  if (auto text = h.ReadFile("/proc/interrupts"); text.ok() && Trim(*text).empty()) {
+    // The kernel always prints the CPU header; an empty copy records no interrupt counts.
+    r.Note("irqs", h.Resolve("/proc/interrupts") + ": empty file: IRQ placement not judged");
+    return Status::Ok();
+  }
   auto table = host::ReadInterrupts(h);
   if (!table.ok()) return table.status();
   auto irqs = host::ReadIrqAffinities(h);
@@ -463,6 +468,10 @@ class CoreIsolationCheck : public Check {
       return CheckResult::Skip(h.Resolve(proc) + " is absent: not a Linux /proc");
     }
     auto self = host::ReadProcStatus(h, proc);
+    if (!self.ok() && self.status().code() == StatusCode::kNotFound && h.Exists(proc + "/status")) {
+      return CheckResult::Skip(self.status().message() +
+                               ": the process's CPUs are unknown, isolation not judged");
+    }
     if (!self.ok()) return CheckResult::Error(self.status());
     CheckResult r;
     auto job = ResolveJob(h, proc, *self, r);

@@ -2,8 +2,10 @@
 // (reference: linux-node-knobs.md §7).
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "checks/check.h"
+#include "core/text.h"
 #include "host/procfs.h"
 
 namespace ys::checks {
@@ -25,7 +27,11 @@ class MemorySettingsCheck : public Check {
     } else if (h.Exists(std::string(kThpDir) + "/enabled")) {
       auto enabled = ReadSelector(h, std::string(kThpDir) + "/enabled");
       if (!enabled.ok()) return CheckResult::Error(enabled.status());
-      auto defrag = ReadSelector(h, std::string(kThpDir) + "/defrag");
+      // An empty defrag file (a copy that could not read it) is not judged; `enabled` still is.
+      auto defrag_line = h.ReadLine(std::string(kThpDir) + "/defrag");
+      Result<std::string> defrag = defrag_line.ok() && defrag_line->empty()
+                                       ? Result<std::string>(std::string("empty file: not judged"))
+                                       : ReadSelector(h, std::string(kThpDir) + "/defrag");
       if (!defrag.ok()) return CheckResult::Error(defrag.status());
       r.Note("thp.enabled", *enabled);
       r.Note("thp.defrag", *defrag);
@@ -61,10 +67,68 @@ class MemorySettingsCheck : public Check {
       }
       return CheckResult::Error(meminfo_text.status());
     }
-    auto meminfo = host::ParseMeminfo(*meminfo_text);
+    if (Trim(*meminfo_text).empty()) {
+      // The kernel always lists MemTotal; an empty copy records no hugetlb or swap figures.
+      r.Note("meminfo", h.Resolve("/proc/meminfo") + ": empty file: hugetlb and swap not judged");
+    } else if (Status st = JudgeMeminfo(ctx, *meminfo_text, r); !st.ok()) {
+      return CheckResult::Error(st);
+    }
+
+    // Locked-memory limit of the process (RDMA registration needs it unlimited).
+    std::string limits_path = ctx.ProcDir() + "/limits";
+    auto limits_text = h.ReadFile(limits_path);
+    if (!limits_text.ok()) return CheckResult::Error(limits_text.status());  // --pid of no process
+    if (Trim(*limits_text).empty()) {
+      // The kernel always prints the limits table; an empty copy records no memlock limit.
+      r.Note("memlock.soft", h.Resolve(limits_path) + ": empty file: not judged");
+    } else if (Status st = JudgeMemlock(ctx, limits_path, *limits_text, r); !st.ok()) {
+      return CheckResult::Error(st);
+    }
+
+    if (r.findings.empty()) r.summary = "THP, hugetlb, swap and memlock as expected";
+    return r;
+  }
+
+ private:
+  // The locked-memory limit from the text of <proc>/limits (RDMA registration needs it
+  // unlimited).
+  static Status JudgeMemlock(const CheckContext& ctx, const std::string& limits_path,
+                             std::string_view text, CheckResult& r) {
+    const host::Host& h = ctx.host();
+    const auto& policy = ctx.expect().memory;
+    auto memlock = host::ParseLimit(text, "Max locked memory");
+    if (!memlock.ok()) {
+      return Status::Invalid(h.Resolve(limits_path) + ": " + memlock.status().message());
+    }
+    auto show = [](const std::optional<uint64_t>& v) {
+      return v ? std::to_string(*v) + " bytes" : std::string("unlimited");
+    };
+    r.Note("memlock.soft", show(memlock->soft));
+    bool rdma = !h.ListMatching("/sys/class/infiniband", "*").empty();
+    r.Note("rdma_devices", rdma ? "present" : "none");
+    if (policy.memlock_unlimited && rdma && memlock->soft.has_value()) {
+      Finding f = MakeFinding("YS-MEM-005", "process",
+                              "locked-memory limit is " + show(memlock->soft) +
+                                  ": RDMA memory registration (NCCL, UCX) fails or falls back");
+      f.evidence = {{limits_path + " Max locked memory (soft)", show(memlock->soft)},
+                    {limits_path + " Max locked memory (hard)", show(memlock->hard)}};
+      f.fix =
+          "memlock unlimited: '* soft memlock unlimited' and '* hard memlock unlimited' in "
+          "/etc/security/limits.d/, LimitMEMLOCK=infinity for slurmd and the container runtime, "
+          "PropagateResourceLimitsExcept=MEMLOCK in slurm.conf, docker run --ulimit memlock=-1";
+      f.reference = "Red Hat, Configuring InfiniBand and RDMA networks: memory users may pin";
+      r.Add(std::move(f));
+    }
+    return Status::Ok();
+  }
+
+  // Hugetlb reservations and swap use from the text of /proc/meminfo.
+  static Status JudgeMeminfo(const CheckContext& ctx, std::string_view text, CheckResult& r) {
+    const host::Host& h = ctx.host();
+    const auto& policy = ctx.expect().memory;
+    auto meminfo = host::ParseMeminfo(text);
     if (!meminfo.ok()) {
-      return CheckResult::Error(
-          Status::Invalid(h.Resolve("/proc/meminfo") + ": " + meminfo.status().message()));
+      return Status::Invalid(h.Resolve("/proc/meminfo") + ": " + meminfo.status().message());
     }
     auto field = [&](const char* k) -> uint64_t {
       auto it = meminfo->find(k);
@@ -112,41 +176,9 @@ class MemorySettingsCheck : public Check {
         r.Add(std::move(f));
       }
     }
-
-    // Locked-memory limit of the process (RDMA registration needs it unlimited).
-    std::string limits_path = ctx.ProcDir() + "/limits";
-    auto limits_text = h.ReadFile(limits_path);
-    if (!limits_text.ok()) return CheckResult::Error(limits_text.status());  // --pid of no process
-    auto memlock = host::ParseLimit(*limits_text, "Max locked memory");
-    if (!memlock.ok()) {
-      return CheckResult::Error(
-          Status::Invalid(h.Resolve(limits_path) + ": " + memlock.status().message()));
-    }
-    auto show = [](const std::optional<uint64_t>& v) {
-      return v ? std::to_string(*v) + " bytes" : std::string("unlimited");
-    };
-    r.Note("memlock.soft", show(memlock->soft));
-    bool rdma = !h.ListMatching("/sys/class/infiniband", "*").empty();
-    r.Note("rdma_devices", rdma ? "present" : "none");
-    if (policy.memlock_unlimited && rdma && memlock->soft.has_value()) {
-      Finding f = MakeFinding("YS-MEM-005", "process",
-                              "locked-memory limit is " + show(memlock->soft) +
-                                  ": RDMA memory registration (NCCL, UCX) fails or falls back");
-      f.evidence = {{limits_path + " Max locked memory (soft)", show(memlock->soft)},
-                    {limits_path + " Max locked memory (hard)", show(memlock->hard)}};
-      f.fix =
-          "memlock unlimited: '* soft memlock unlimited' and '* hard memlock unlimited' in "
-          "/etc/security/limits.d/, LimitMEMLOCK=infinity for slurmd and the container runtime, "
-          "PropagateResourceLimitsExcept=MEMLOCK in slurm.conf, docker run --ulimit memlock=-1";
-      f.reference = "Red Hat, Configuring InfiniBand and RDMA networks: memory users may pin";
-      r.Add(std::move(f));
-    }
-
-    if (r.findings.empty()) r.summary = "THP, hugetlb, swap and memlock as expected";
-    return r;
+    return Status::Ok();
   }
 
- private:
   static Result<std::string> ReadSelector(const host::Host& h, const std::string& path) {
     auto text = h.ReadFile(path);
     if (!text.ok()) return text.status();

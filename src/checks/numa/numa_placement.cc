@@ -168,9 +168,11 @@ void CheckDevices(const CheckContext& ctx, const host::Topology& topo, const Dev
   std::vector<const Device*> no_affinity;
   for (const auto* list : {&use.gpus, &use.nics}) {
     for (const auto& d : *list) {
-      r.Note(d.label + " " + d.pci->bdf, "node " + std::to_string(d.pci->numa_node) +
-                                             ", local CPUs " + d.pci->local_cpus.ToString());
-      if (d.pci->numa_node < 0) no_affinity.push_back(&d);
+      std::string node = d.pci->numa_node_unknown ? std::string("unknown (empty numa_node file)")
+                                                  : std::to_string(d.pci->numa_node);
+      r.Note(d.label + " " + d.pci->bdf,
+             "node " + node + ", local CPUs " + d.pci->local_cpus.ToString());
+      if (d.pci->numa_node < 0 && !d.pci->numa_node_unknown) no_affinity.push_back(&d);
     }
   }
   r.Note("devices.used_gpus", use.used_gpus.empty()
@@ -359,7 +361,9 @@ Status CheckSysctls(const CheckContext& ctx, const host::Topology& topo, CheckRe
     }
   }
   const char* kZone = "/proc/sys/vm/zone_reclaim_mode";
-  if (h.Exists(kZone)) {
+  if (auto line = h.ReadLine(kZone); line.ok() && line->empty()) {
+    r.Note("vm.zone_reclaim_mode", "empty file: not judged");
+  } else if (h.Exists(kZone)) {
     auto z = h.ReadInt(kZone);
     if (!z.ok()) return z.status();
     r.Note("vm.zone_reclaim_mode", std::to_string(*z));
@@ -404,6 +408,10 @@ class NumaPlacementCheck : public Check {
     r.Note("numa.nodes", nodes.empty() ? "none listed" : nodes);
 
     auto ps = host::ReadProcStatus(h, proc);
+    if (!ps.ok() && ps.status().code() == StatusCode::kNotFound && h.Exists(proc + "/status")) {
+      return CheckResult::Skip(ps.status().message() +
+                               ": the process's CPUs are unknown, placement not judged");
+    }
     if (!ps.ok()) return CheckResult::Error(ps.status());
     CpuSet cpu_nodes = topo->NodesOfCpus(ps->cpus_allowed);
     r.Note("process.cpus", ps->cpus_allowed.ToString() + " (nodes " + cpu_nodes.ToString() + ")");

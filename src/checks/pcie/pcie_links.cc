@@ -17,9 +17,9 @@
 #include "checks/check.h"
 #include "core/text.h"
 #include "host/infiniband.h"
-#include "host/virt.h"
 #include "host/pci.h"
 #include "host/pci_aer.h"
+#include "host/virt.h"
 
 namespace ys::checks {
 namespace {
@@ -133,7 +133,8 @@ class PcieLinksCheck : public Check {
       return CheckResult::Skip(h.Resolve(kPciDevices) + " is absent: no PCI sysfs to read");
     }
     CheckResult r;
-    auto all = ReadAllFunctions(h, r);
+    int unidentified = 0;
+    auto all = ReadAllFunctions(h, r, unidentified);
     if (!all.ok()) return CheckResult::Error(all.status());
 
     std::vector<Target> targets;
@@ -149,7 +150,12 @@ class PcieLinksCheck : public Check {
     int rdma = 0;
     for (const auto& ib : host::ListIbDevices(h)) rdma += !host::IsIbVirtualFunction(h, ib);
 
-    CheckCounts(want, gpus, rdma, pci_nics, r);
+    if (unidentified == 0) {
+      CheckCounts(want, gpus, rdma, pci_nics, r);
+    } else {
+      r.Note("device counts", "not judged: " + std::to_string(unidentified) +
+                                  " PCI functions with an empty vendor or class file");
+    }
     if (targets.empty() && r.findings.empty()) {
       return CheckResult::Skip("no NVIDIA GPU, NVSwitch or RDMA NIC among the " +
                                std::to_string(all->size()) + " PCI functions (" +
@@ -197,7 +203,10 @@ class PcieLinksCheck : public Check {
   // Every PCI function. One that cannot be read is noted and left out when its identity shows it
   // is neither a device checked here nor a bridge (odd sysfs of an unrelated device must not hide
   // the GPUs); otherwise the error, naming the file, is the result.
-  static Result<std::vector<PciDevice>> ReadAllFunctions(const host::Host& h, CheckResult& r) {
+  // A function whose vendor or class file is empty cannot be identified: it is noted, counted in
+  // `unidentified` and left out.
+  static Result<std::vector<PciDevice>> ReadAllFunctions(const host::Host& h, CheckResult& r,
+                                                         int& unidentified) {
     auto names = h.ListDir(kPciDevices);
     if (!names.ok()) return names.status();
     std::vector<PciDevice> out;
@@ -205,6 +214,11 @@ class PcieLinksCheck : public Check {
       auto d = host::ReadPciDevice(h, bdf);
       if (d.ok()) {
         out.push_back(std::move(*d));
+        continue;
+      }
+      if (d.status().code() == StatusCode::kNotFound) {
+        ++unidentified;
+        r.Note("unidentified " + bdf, d.status().message());
         continue;
       }
       PciDevice id;
@@ -292,7 +306,8 @@ class PcieLinksCheck : public Check {
     // An idle NVIDIA GPU drops its link to Gen1 (2.5 GT/s) with its performance state; that is
     // power management, not a fault, and on an idle node it would put a warning on every GPU.
     // A link held at an intermediate generation is not an idle state and stays a finding.
-    bool idle_gen1 = t.role == Role::kGpu && l.current_gts && host::PcieGeneration(*l.current_gts) == 1;
+    bool idle_gen1 =
+        t.role == Role::kGpu && l.current_gts && host::PcieGeneration(*l.current_gts) == 1;
     if (idle_gen1 && l.max_gts && Slower(*l.current_gts, *l.max_gts)) {
       r.Note(t.dev.bdf + " link speed", Speed(*l.current_gts) + " of " + Speed(*l.max_gts) +
                                             " (GPU idle power state; judged only under load)");

@@ -71,7 +71,11 @@ class VirtIommuCheck : public Check {
     }
     CheckResult r;
     std::vector<host::CpuInfoEntry> cpus;
-    if (auto text = h.ReadFile("/proc/cpuinfo"); text.ok()) {
+    if (auto text = h.ReadFile("/proc/cpuinfo"); text.ok() && Trim(*text).empty()) {
+      // The kernel lists every online CPU; an empty copy tells neither the architecture nor the
+      // hypervisor flag, the other signals still count.
+      r.Note("/proc/cpuinfo", "empty file: architecture and hypervisor flag unknown");
+    } else if (text.ok()) {
       auto parsed = host::ParseCpuInfo(*text);
       if (!parsed.ok()) {
         return CheckResult::Error(
@@ -126,9 +130,11 @@ class VirtIommuCheck : public Check {
     bool all_identity = !devices.empty();
     for (const auto& d : devices) {
       std::string type = !d.iommu.group ? "no IOMMU group"
-                         : d.iommu.type ? host::IommuDomainTypeName(*d.iommu.type)
-                                        : "group " + std::to_string(*d.iommu.group) +
-                                              ", type unknown (kernel < 5.11)";
+                         : d.iommu.type
+                             ? host::IommuDomainTypeName(*d.iommu.type)
+                             : "group " + std::to_string(*d.iommu.group) +
+                                   (h.Exists(d.iommu.type_path) ? ", type unknown (empty type file)"
+                                                                : ", type unknown (kernel < 5.11)");
       domain_notes.push_back(d.kind + " " + d.iommu.bdf + ": " + type);
       bool identity =
           !d.iommu.group || (d.iommu.type && *d.iommu.type == host::IommuDomainType::kIdentity);

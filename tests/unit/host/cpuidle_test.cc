@@ -100,5 +100,22 @@ TEST(CpuIdleReadTest, OptionalAttributesMayBeAbsent) {
   EXPECT_EQ((*states)[0].desc, "");
 }
 
+TEST(CpuIdleReadTest, EmptyDisableIsUnknownNotAnError) {
+  testing::TempHost t;
+  std::string d = "/sys/devices/system/cpu/cpu0/cpuidle/state1";
+  t.Write(d + "/name", "C1\n");
+  t.Write(d + "/latency", "2\n");
+  t.Write(d + "/disable", "");
+  auto states = ReadIdleStates(t.Host(), 0);
+  ASSERT_TRUE(states.ok()) << states.status().ToString();
+  ASSERT_EQ(states->size(), 1u);
+  EXPECT_FALSE((*states)[0].disable_known);
+  t.Write(d + "/disable", "1\n");
+  states = ReadIdleStates(t.Host(), 0);
+  ASSERT_TRUE(states.ok());
+  EXPECT_TRUE((*states)[0].disable_known);
+  EXPECT_TRUE((*states)[0].disabled);
+}
+
 }  // namespace
 }  // namespace ys::host

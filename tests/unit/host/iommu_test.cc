@@ -97,6 +97,11 @@ TEST(ReadDeviceIommuTest, LinkTypeAndMalformed) {
   ASSERT_TRUE(d.ok());
   EXPECT_FALSE(d->type.has_value());
 
+  t.Write("/sys/kernel/iommu_groups/7/type", "");  // a copy that could not read it
+  d = ReadDeviceIommu(t.Host(), "0000:11:00.0");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_FALSE(d->type.has_value());
+
   t.Write("/sys/kernel/iommu_groups/7/type", "sideways\n");
   d = ReadDeviceIommu(t.Host(), "0000:11:00.0");
   ASSERT_FALSE(d.ok());

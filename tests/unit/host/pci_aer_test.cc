@@ -69,6 +69,11 @@ TEST(AerCountersTest, ReadsBothLayouts) {
   ASSERT_TRUE(files.ok());
   EXPECT_TRUE(files->empty());
 
+  t.Write("/sys/bus/pci/devices/0000:01:00.0/aer/dev_fatal", "");  // no counts recorded
+  files = ReadAerCounters(t.Host(), "/sys/bus/pci/devices/0000:01:00.0");
+  ASSERT_TRUE(files.ok()) << files.status().message();
+  EXPECT_EQ(files->size(), 1u);
+
   t.Write("/sys/bus/pci/devices/0000:01:00.0/aer/dev_fatal", "many\n");
   files = ReadAerCounters(t.Host(), "/sys/bus/pci/devices/0000:01:00.0");
   ASSERT_FALSE(files.ok());

@@ -76,7 +76,13 @@ TEST(DetectContainerTest, MarkersAndPriority) {
   c = DetectContainer(ns.Host(), "/proc/self", Environment());
   ASSERT_TRUE(c.ok());
   EXPECT_TRUE(c->user_namespace);
-  EXPECT_FALSE(c->inside());  // a user namespace alone does not name a runtime
+  EXPECT_FALSE(c->inside());           // a user namespace alone does not name a runtime
+  ns.Write("/proc/self/uid_map", "");  // no mapping recorded: not judged, not an error
+  c = DetectContainer(ns.Host(), "/proc/self", Environment());
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_FALSE(c->user_namespace);
+  ASSERT_EQ(c->markers.size(), 1u);
+  EXPECT_EQ(c->markers[0].second, "empty file: user namespace not judged");
   ns.Write("/proc/self/uid_map", "garbage\n");
   c = DetectContainer(ns.Host(), "/proc/self", Environment());
   ASSERT_FALSE(c.ok());

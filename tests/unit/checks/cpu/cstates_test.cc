@@ -196,12 +196,28 @@ TEST(CstatesTest, EmptyDriverFileIsASkipWithTheReason) {
   EXPECT_NE(r.summary.find("current_driver: empty file"), std::string::npos) << r.summary;
 }
 
+// An empty `disable` file leaves that CPU's idle states unknown: the CPU is set aside with the
+// reason and the others are judged; with every CPU so, a skip. Never an error.
+TEST(CstatesTest, EmptyDisableFileSetsTheCpuAside) {
+  TempHost t("healthy-8gpu");
+  t.Write(StateDir(5, 3) + "/disable", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_EQ(EvidenceValue(r, "CPUs not judged (empty cpuidle state disable file)"), "cpu5");
+  EXPECT_EQ(EvidenceValue(r, "deepest enabled"), "C6 on cpu0-4,6-15");
+
+  TempHost all("h100-misconfigured");  // C6 disabled everywhere: still no finding from nothing
+  for (int cpu = 0; cpu < kCpus; ++cpu) all.Write(StateDir(cpu, 3) + "/disable", "");
+  r = all.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("empty cpuidle state disable file"), std::string::npos) << r.summary;
+}
+
 TEST(CstatesTest, MalformedFilesGiveErrorsWithThePath) {
   testing::ExpectErrorNamingPath(kId, "healthy-8gpu",
                                  {{StateDir(5, 3) + "/latency", "soon\n"},
                                   {StateDir(5, 3) + "/latency", "-4\n"},
                                   {StateDir(5, 3) + "/disable", "2\n"},
-                                  {StateDir(5, 3) + "/disable", ""},
                                   {StateDir(5, 3) + "/name", "\n"},
                                   {StateDir(5, 3) + "/default_status", "maybe\n"},
                                   {StateDir(5, 3) + "/usage", "99999999999999999999999\n"},

@@ -81,6 +81,16 @@ TEST(SmtTest, EmptyControlFileIsASkipWithTheReason) {
   EXPECT_NE(r.summary.find("control: empty file"), std::string::npos) << r.summary;
 }
 
+// An empty `active` is unknown, as when absent: the control state stands for it.
+TEST(SmtTest, EmptyActiveFileFallsBackToTheControl) {
+  TempHost t("healthy-8gpu");
+  t.Write(std::string(kSmt) + "/active", "");
+  CheckResult r = t.Run(kId, WithSmt(checks::Policy::kOff));
+  EXPECT_OUTCOME(r, Outcome::kWarn);  // control "on": SMT is active
+  EXPECT_TRUE(HasFinding(r, "YS-CPU-020")) << testing::Describe(r);
+  EXPECT_OUTCOME(t.Run(kId, WithSmt(checks::Policy::kAny)), Outcome::kPass);
+}
+
 TEST(SmtTest, MalformedFilesGiveErrorsWithThePath) {
   const std::string smt = kSmt;
   testing::ExpectErrorNamingPath(

@@ -89,13 +89,31 @@ TEST(GpuDriverTest, UnknownBranchAndMissingCudaArePartial) {
 
 TEST(GpuDriverTest, MalformedModuleVersionIsAnErrorNamingThePath) {
   testing::TempHost t("healthy-8gpu");
-  for (const char* bad : {"", "garbage\n", "550.\n", "\x01\x02"}) {
+  for (const char* bad : {"garbage\n", "550.\n", "\x01\x02"}) {
     t.Write("/sys/module/nvidia/version", bad);
     CheckResult r = testing::RunGpuSnapshotOnHost("gpu.driver", t.Host(),
                                                   testing::LoadNvmlFixture("healthy-h100x8"));
     EXPECT_OUTCOME(r, Outcome::kError);
     EXPECT_NE(r.summary.find("sys/module/nvidia/version"), std::string::npos) << r.summary;
   }
+}
+
+// An empty module version file gives no version: /proc/driver/nvidia/version is read instead,
+// and with both empty the module is not compared. Never an error.
+TEST(GpuDriverTest, EmptyVersionFilesAreUnknown) {
+  testing::TempHost t("healthy-8gpu");
+  t.Write("/sys/module/nvidia/version", "");
+  t.Write("/proc/driver/nvidia/version",
+          "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build\n");
+  CheckResult r = testing::RunGpuSnapshotOnHost("gpu.driver", t.Host(),
+                                                testing::LoadNvmlFixture("healthy-h100x8"));
+  const Finding* f = testing::FindFinding(r, "YS-GPU-003");
+  ASSERT_NE(f, nullptr) << testing::Describe(r);
+  EXPECT_EQ(f->evidence[0].first, "/proc/driver/nvidia/version");
+  t.Write("/proc/driver/nvidia/version", "");
+  r = testing::RunGpuSnapshotOnHost("gpu.driver", t.Host(),
+                                    testing::LoadNvmlFixture("healthy-h100x8"));
+  EXPECT_OUTCOME(r, Outcome::kPass);
 }
 
 TEST(GpuDriverTest, NoKernelModuleIsNoted) {

@@ -310,6 +310,31 @@ TEST_F(CoreIsolationTest, MissingInterruptFilesAreAStateNotAnError) {
   EXPECT_NE(Evidence(r, "irqs").find("absent"), std::string::npos);
 }
 
+// An empty /proc/interrupts leaves IRQ placement unjudged; an empty status of the judged process
+// is a skip with the reason. Neither is an error.
+TEST_F(CoreIsolationTest, EmptyInterruptsAndStatusAreNotErrors) {
+  testing::TempHost& t = *scratch_;
+  t.Write("/proc/interrupts", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_NE(Evidence(r, "irqs").find("/proc/interrupts: empty file: IRQ placement not judged"),
+            std::string::npos)
+      << Evidence(r, "irqs");
+  t.Reset();
+  t.Write("/proc/self/mountinfo", "");  // no cgroup mount recorded: the affinity stands in
+  r = t.Run(kId);
+  EXPECT_NE(r.outcome, Outcome::kError) << testing::Describe(r);
+  t.Reset();
+  t.Write(std::string(kJob) + "/cpu.max", "");  // no limit recorded at that level
+  r = t.Run(kId);
+  EXPECT_NE(r.outcome, Outcome::kError) << testing::Describe(r);
+  t.Reset();
+  t.Write("/proc/self/status", "");
+  r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("/proc/self/status: empty file"), std::string::npos) << r.summary;
+}
+
 TEST_F(CoreIsolationTest, SkipsWithoutProc) {
   TempHost t;
   CheckResult r = t.Run(kId);

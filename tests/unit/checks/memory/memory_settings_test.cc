@@ -98,8 +98,50 @@ TEST(MemorySettingsTest, EmptyThpFileIsNotJudged) {
   EXPECT_TRUE(noted) << testing::Describe(r);
 }
 
+// An empty /proc/meminfo records no hugetlb or swap figures: those are not judged, and THP and
+// memlock still are.
+TEST(MemorySettingsTest, EmptyMeminfoIsNotJudged) {
+  for (const char* empty : {"", "\n", "  \n\n"}) {
+    TempHost t("healthy-8gpu");
+    t.Write("/proc/meminfo", empty);
+    CheckResult r = t.Run(kId);
+    EXPECT_OUTCOME(r, Outcome::kPass);
+    bool noted = false;
+    for (const auto& [k, v] : r.evidence)
+      noted |= k == "meminfo" && v.find("/proc/meminfo: empty file") != std::string::npos;
+    EXPECT_TRUE(noted) << testing::Describe(r);
+  }
+  TempHost t("healthy-8gpu");
+  t.Write("/proc/meminfo", "");
+  t.Write("/proc/self/limits", "Max locked memory         65536 65536 bytes\n");
+  EXPECT_OUTCOME(t.Run(kId), Outcome::kFail);  // memlock is still judged (RDMA fixture)
+}
+
+// An empty limits file records no memlock limit: not judged, and no YS-MEM-005 on an RDMA node.
+TEST(MemorySettingsTest, EmptyLimitsIsNotJudged) {
+  TempHost t("healthy-8gpu");
+  t.Write("/proc/self/limits", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence)
+    noted |= k == "memlock.soft" && v.find("/proc/self/limits: empty file") != std::string::npos;
+  EXPECT_TRUE(noted) << testing::Describe(r);
+}
+
+// An empty THP defrag file is not judged; `enabled` still is.
+TEST(MemorySettingsTest, EmptyThpDefragIsNotJudged) {
+  TempHost t("healthy-8gpu");
+  t.Write("/sys/kernel/mm/transparent_hugepage/defrag", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) noted |= k == "thp.defrag" && v == "empty file: not judged";
+  EXPECT_TRUE(noted) << testing::Describe(r);
+}
+
 TEST(MemorySettingsTest, MalformedFilesGiveErrorsWithThePath) {
-  for (const char* bad : {"", "garbage", "MemTotal: lots kB\n", "SwapTotal:"}) {
+  for (const char* bad : {"garbage", "MemTotal: lots kB\n", "SwapTotal:"}) {
     TempHost t("healthy-8gpu");
     t.Write("/proc/meminfo", bad);
     CheckResult r = t.Run(kId);

@@ -193,6 +193,27 @@ TEST_F(NumaPlacementTest, SkipsWithoutNumaInformation) {
   EXPECT_NE(r.summary.find("CONFIG_NUMA"), std::string::npos);
 }
 
+// Empty attributes give no error and no finding: an empty numa_node is an unknown affinity (not
+// the -1 of YS-NUMA-005), an empty zone_reclaim_mode is not judged, an empty status of the judged
+// process is a skip with the reason.
+TEST_F(NumaPlacementTest, EmptyAttributesAreUnknownNotErrors) {
+  testing::TempHost& t = *scratch_;
+  t.Write("/sys/bus/pci/devices/0000:31:00.0/numa_node", "");
+  t.Write("/proc/sys/vm/zone_reclaim_mode", "\n");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_FALSE(HasFinding(r, "YS-NUMA-005")) << testing::Describe(r);
+  EXPECT_EQ(Evidence(r, "vm.zone_reclaim_mode"), "empty file: not judged");
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) noted |= v.find("unknown (empty numa_node file)") == 5;
+  EXPECT_TRUE(noted) << testing::Describe(r);
+  t.Reset();
+  t.Write("/proc/self/status", "");
+  r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("/proc/self/status: empty file"), std::string::npos) << r.summary;
+}
+
 TEST_F(NumaPlacementTest, MalformedFilesGiveErrorsWithThePath) {
   struct Case {
     const char* path;
@@ -204,10 +225,10 @@ TEST_F(NumaPlacementTest, MalformedFilesGiveErrorsWithThePath) {
         Case{"/proc/self/numa_maps", "7f00 default N0=\n"},
         Case{"/proc/self/numa_maps", "7f00 default N0=99999999999999999999999\n"},
         Case{"/proc/self/numa_maps", std::string(host::Host::kMaxFileBytes + 10, '7')},
-        Case{"/proc/self/status", ""}, Case{"/proc/self/status", "Cpus_allowed_list:\tlots\n"},
+        Case{"/proc/self/status", "Cpus_allowed_list:\tlots\n"},
         Case{"/proc/sys/kernel/numa_balancing", "garbage\n"},
         Case{"/proc/sys/kernel/numa_balancing", "-1\n"},
-        Case{"/proc/sys/vm/zone_reclaim_mode", "\n"}}) {
+        Case{"/proc/sys/vm/zone_reclaim_mode", "zero\n"}}) {
     t.Write(c.path, c.content);
     CheckResult r = t.Run(kId);
     EXPECT_OUTCOME(r, Outcome::kError);

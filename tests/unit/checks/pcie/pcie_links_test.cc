@@ -302,6 +302,47 @@ TEST(PcieLinksTest, SkipsWithoutGpusOrNicsAndWithoutPciSysfs) {
   EXPECT_NE(r.summary.find("/sys/bus/pci/devices"), std::string::npos) << r.summary;
 }
 
+// An empty AER counter file records no counts: that kind is not judged, and it is no error.
+TEST(PcieLinksTest, EmptyAerFilesAreNotJudged) {
+  for (const char* file : {"aer_dev_correctable", "aer_dev_nonfatal", "aer_dev_fatal"}) {
+    for (const char* dev :
+         {"/sys/bus/pci/devices/0000:41:00.0/", "/sys/bus/pci/devices/0000:40:01.0/"}) {
+      TempHost t("healthy-8gpu");
+      t.Write(std::string(dev) + file, "");
+      CheckResult r = t.Run(kId);
+      EXPECT_OUTCOME(r, Outcome::kPass);
+      EXPECT_FALSE(HasFinding(r, "YS-PCI-003")) << dev << file;
+    }
+  }
+}
+
+// An empty link width (a read the kernel refused) is an unknown width, as an empty speed is.
+TEST(PcieLinksTest, EmptyLinkWidthIsUnknownNotAnError) {
+  for (const char* file : {"current_link_width", "max_link_width"}) {
+    TempHost t("healthy-8gpu");
+    t.Write(std::string("/sys/bus/pci/devices/0000:41:00.0/") + file, "");
+    CheckResult r = t.Run(kId);
+    EXPECT_NE(r.outcome, Outcome::kError) << file << ": " << testing::Describe(r);
+    EXPECT_FALSE(HasFinding(r, "YS-PCI-001")) << file << ": " << testing::Describe(r);
+  }
+}
+
+// A function whose vendor or class file is empty cannot be identified: noted and left out, and
+// the device counts are not judged (it may be a GPU). Not an error.
+TEST(PcieLinksTest, EmptyIdentityFilesLeaveTheFunctionUnidentified) {
+  for (const char* file : {"vendor", "class"}) {
+    for (const char* dev : {"0000:40:01.0", "0000:41:00.0"}) {
+      TempHost t("healthy-8gpu");
+      t.Write(std::string("/sys/bus/pci/devices/") + dev + "/" + file, "");
+      checks::SiteExpectations want;
+      want.devices.gpus = 8;
+      CheckResult r = t.Run(kId, want);
+      EXPECT_NE(r.outcome, Outcome::kError) << dev << file << ": " << testing::Describe(r);
+      EXPECT_FALSE(HasFinding(r, "YS-PCI-004")) << testing::Describe(r);
+    }
+  }
+}
+
 TEST(PcieLinksTest, MalformedFilesGiveErrorsWithThePath) {
   struct Case {
     const char* path;
@@ -314,7 +355,6 @@ TEST(PcieLinksTest, MalformedFilesGiveErrorsWithThePath) {
            {"current_link_width", "99\n"},
            {"max_link_speed", "fast\n"},
            {"vendor", "nvidia\n"},
-           {"aer_dev_correctable", ""},
            {"aer_dev_correctable", "RxErr 0\nBadTLP 0\nBadDL"},  // truncated
            {"aer_dev_nonfatal", "Undefined 0\nTOTAL_ERR_NONFATAL 99999999999999999999999\n"},
            {"aer_dev_fatal", "garbage"}}) {

@@ -263,6 +263,21 @@ TEST(RuntimeEnvTest, SkipsWithoutARecordedEnvironment) {
   EXPECT_NE(r.summary.find("/proc/self/environ"), std::string::npos);
 }
 
+// Empty attributes are unknown, not errors: an empty uid_map, driver version or kernel release.
+TEST(RuntimeEnvTest, EmptyAttributesAreUnknownNotErrors) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"container-topo-missing", "/proc/self/uid_map"},
+      {"healthy-8gpu", "/proc/driver/nvidia/version"},
+      {"healthy-8gpu", "/proc/sys/kernel/osrelease"},
+  };
+  for (const auto& [fixture, path] : cases) {
+    TempHost t(fixture);
+    t.Write(path, "");
+    CheckResult r = t.Run(kId);
+    EXPECT_NE(r.outcome, Outcome::kError) << path << ": " << testing::Describe(r);
+  }
+}
+
 TEST(RuntimeEnvTest, MalformedInputsGiveErrorsNamingThem) {
   struct Case {
     const char* fixture;
@@ -271,7 +286,6 @@ TEST(RuntimeEnvTest, MalformedInputsGiveErrorsNamingThem) {
   };
   const Case cases[] = {
       {"container-topo-missing", "/proc/self/uid_map", "garbage\n"},
-      {"container-topo-missing", "/proc/self/uid_map", ""},
       {"container-topo-missing", "/proc/self/uid_map", "1000 1000\n"},
       {"container-topo-missing", "/proc/self/mountinfo", "not mountinfo at all\n"},
       {"container-topo-missing", "/proc/self/mountinfo", "4101 3990 9:0 / / rw - xfs\n"},
