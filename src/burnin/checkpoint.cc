@@ -9,24 +9,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/fd_write.h"
 #include "core/json_document.h"
 #include "core/text.h"
 
 namespace ys::burnin {
-
-namespace {
-
-Status WriteAll(int fd, const std::string& data, const std::string& path) {
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) return Status::Invalid(path + ": write failed: " + std::strerror(errno));
-    done += static_cast<size_t>(n);
-  }
-  return Status::Ok();
-}
-
-}  // namespace
 
 Status WriteFileDurably(const std::string& path, const std::string& content) {
   std::string tmp = path + ".tmp";

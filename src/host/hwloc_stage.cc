@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/fd_write.h"
 #include "core/text.h"
 
 namespace ys::host {
@@ -34,19 +35,9 @@ Status MakeDir(const std::string& path) {
 Status WriteNew(const std::string& path, std::string_view content) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return Status::Io(path + ": " + std::strerror(errno));
-  size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = errno;
-      ::close(fd);
-      return Status::Io(path + ": " + std::strerror(err));
-    }
-    done += static_cast<size_t>(n);
-  }
+  Status s = WriteAll(fd, content, path);
   ::close(fd);
-  return Status::Ok();
+  return s;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/fd_write.h"
 #include "core/text.h"
 
 namespace ys::host {
@@ -131,16 +132,9 @@ Status TreeWriter::WriteFile(std::string_view rel, std::string_view content) {
     return Status::Io(shown + (e == EEXIST ? ": already exists in the tree; not overwritten"
                                            : ": cannot create (" + Errno(e) + ")"));
   }
-  size_t off = 0;
-  while (off < content.size()) {
-    ssize_t n = ::write(fd, content.data() + off, content.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      e = errno;
-      ::close(fd);
-      return Status::Io(shown + ": write failed (" + Errno(e) + ")");
-    }
-    off += static_cast<size_t>(n);
+  if (Status s = WriteAll(fd, content, shown); !s.ok()) {
+    ::close(fd);
+    return s;
   }
   if (::close(fd) != 0) return Status::Io(shown + ": write failed (" + Errno(errno) + ")");
   return Status::Ok();

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/fd_write.h"
 #include "core/text.h"
 #include "validate/manifest.h"
 
@@ -232,17 +233,10 @@ Status WriteNewFile(const std::string& path, std::string_view content, unsigned 
     if (err == EEXIST) return Status::Invalid(path + ": already exists; refusing to overwrite");
     return Status::Io(path + ": cannot create (" + std::strerror(err) + ")");
   }
-  std::size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(path.c_str());
-      return Status::Io(path + ": write failed (" + std::strerror(err) + ")");
-    }
-    done += static_cast<std::size_t>(n);
+  if (Status s = WriteAll(fd, content, path); !s.ok()) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    return s;
   }
   if (::close(fd) != 0) {
     int err = errno;
