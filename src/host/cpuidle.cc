@@ -53,30 +53,33 @@ Result<IdleState> ReadState(const Host& host, const std::string& dir, int index)
   auto name = ReadOptionalLine(host, dir + "/name");
   if (!name.ok()) return name.status();
   if (!name->has_value()) return Missing(host, dir + "/name");
-  if ((*name)->empty()) {
-    return Status::Invalid(host.Resolve(dir + "/name") +
-                           ": expected a state name, got an empty file");
-  }
+  // The kernel always prints these; an empty copy leaves the state unknown (empty_attribute).
+  if ((*name)->empty()) s.empty_attribute = "name";
   s.name = **name;
   auto desc = ReadOptionalLine(host, dir + "/desc");
   if (!desc.ok()) return desc.status();
   s.desc = desc->value_or("");
-  auto latency = ReadOptionalInt(host, dir + "/latency");
+  bool empty = false;
+  auto latency = ReadOptionalIntOrEmpty(host, dir + "/latency", empty);
   if (!latency.ok()) return latency.status();
-  if (!latency->has_value()) return Missing(host, dir + "/latency");
-  if (**latency < 0) {
+  if (empty) {
+    if (s.empty_attribute.empty()) s.empty_attribute = "latency";
+  } else if (!latency->has_value()) {
+    return Missing(host, dir + "/latency");
+  } else if (**latency < 0) {
     return Status::Invalid(host.Resolve(dir + "/latency") +
                            ": expected a latency in us >= 0, got " + std::to_string(**latency));
+  } else {
+    s.latency_us = **latency;
   }
-  s.latency_us = **latency;
-  auto residency = ReadOptionalInt(host, dir + "/residency");
+  // residency and usage are optional: an empty one counts as absent.
+  auto residency = ReadOptionalIntOrEmpty(host, dir + "/residency", empty);
   if (!residency.ok()) return residency.status();
   s.residency_us = *residency;
   auto disable_line = ReadOptionalLine(host, dir + "/disable");
   if (!disable_line.ok()) return disable_line.status();
   if (disable_line->has_value() && (*disable_line)->empty()) {
-    // The kernel always prints 0 or 1; an empty copy leaves the state's use unknown.
-    s.disable_known = false;
+    if (s.empty_attribute.empty()) s.empty_attribute = "disable";
   } else {
     auto disable = ReadOptionalFlag(host, dir + "/disable");
     if (!disable.ok()) return disable.status();
@@ -93,7 +96,7 @@ Result<IdleState> ReadState(const Host& host, const std::string& dir, int index)
     }
     s.default_enabled = *parsed;
   }
-  auto usage = ReadOptionalInt(host, dir + "/usage");
+  auto usage = ReadOptionalIntOrEmpty(host, dir + "/usage", empty);
   if (!usage.ok()) return usage.status();
   s.usage = *usage;
   return s;

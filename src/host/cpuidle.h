@@ -30,7 +30,9 @@ struct IdleState {
   int64_t latency_us = 0;               // exit latency
   std::optional<int64_t> residency_us;  // target residency
   bool disabled = false;                // `disable` == 1: the state is not entered now
-  bool disable_known = true;            // false: `disable` is empty, `disabled` means nothing
+  // A required attribute ("name", "latency" or "disable") whose file is empty: the state cannot
+  // be judged and the fields it fills mean nothing. "" when every one was read.
+  std::string empty_attribute;
   std::optional<bool> default_enabled;  // `default_status` (5.6+): the driver's default
   std::optional<int64_t> usage;         // times entered since boot
 };
@@ -46,7 +48,9 @@ struct IdleDriver {
 Result<IdleDriver> ReadIdleDriver(const Host& host);
 
 // The states of one CPU, by index. NotFound when the CPU has no cpuidle directory (no driver
-// registered for it). Invalid names the file when an attribute is malformed.
+// registered for it). Invalid names the file when an attribute is malformed. An empty `name`,
+// `latency` or `disable` is recorded in IdleState::empty_attribute; an empty `residency` or
+// `usage` is absent.
 Result<std::vector<IdleState>> ReadIdleStates(const Host& host, int cpu);
 
 // "enabled" -> true, "disabled" -> false.

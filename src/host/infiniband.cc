@@ -105,7 +105,10 @@ Result<IbPort> ReadIbPort(const Host& host, const std::string& device, int port)
     return rate.status();
   }
 
-  if (auto ll = host.ReadLine(p.dir + "/link_layer"); ll.ok()) {
+  if (auto ll = host.ReadLine(p.dir + "/link_layer"); ll.ok() && ll->empty()) {
+    // The kernel always names the layer; an empty copy leaves it unknown: IB or RoCE.
+    p.link_layer_known = false;
+  } else if (ll.ok()) {
     if (*ll != "InfiniBand" && *ll != "Ethernet") {
       return Status::Invalid(host.Resolve(p.dir + "/link_layer") +
                              ": expected \"InfiniBand\" or \"Ethernet\", got \"" +
@@ -125,6 +128,8 @@ Result<IbPort> ReadIbPort(const Host& host, const std::string& device, int port)
       if (line.status().code() == StatusCode::kIoError) continue;
       return line.status();
     }
+    // The kernel always prints a number; an empty copy is an unknown counter, as if absent.
+    if (line->empty()) continue;
     auto v = ParseUint(*line);
     if (!v) {
       return Status::Invalid(host.Resolve(path) + ": expected a counter value, got \"" +

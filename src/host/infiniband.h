@@ -44,9 +44,10 @@ struct IbPort {
   std::optional<NumberedState> state;  // nullopt when the file is absent
   std::optional<NumberedState> phys_state;
   std::optional<IbRate> rate;
-  std::string link_layer;  // "InfiniBand", "Ethernet" (RoCE); "" when absent
+  std::string link_layer;        // "InfiniBand", "Ethernet" (RoCE); "" when absent or empty
+  bool link_layer_known = true;  // false: link_layer is empty, IB or RoCE is unknown
   // counters/<name> -> value, in name order; counters the driver refuses to read (EINVAL on
-  // some RoCE ports) are left out.
+  // some RoCE ports) and empty counter files are left out.
   std::vector<std::pair<std::string, uint64_t>> counters;
 
   std::string Entity() const { return device + "/" + std::to_string(port); }

@@ -22,6 +22,15 @@ Result<std::optional<int64_t>> ReadOptionalInt(const Host& host, std::string_vie
   return std::optional<int64_t>(*v);
 }
 
+Result<std::optional<int64_t>> ReadOptionalIntOrEmpty(const Host& host, std::string_view path,
+                                                      bool& empty) {
+  auto line = ReadOptionalLine(host, path);
+  if (!line.ok()) return line.status();
+  empty = line->has_value() && (*line)->empty();
+  if (empty) return std::optional<int64_t>();
+  return ReadOptionalInt(host, path);
+}
+
 std::optional<bool> ParseFlag(std::string_view text) {
   std::string_view t = Trim(text);
   if (t == "1" || t == "Y") return true;

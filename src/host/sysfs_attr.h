@@ -20,6 +20,11 @@ Result<std::optional<std::string>> ReadOptionalLine(const Host& host, std::strin
 // A decimal integer; nullopt when absent; Invalid (with the path) when not an integer.
 Result<std::optional<int64_t>> ReadOptionalInt(const Host& host, std::string_view path);
 
+// As ReadOptionalInt; `empty` says whether the file is present but empty (a copy that could not
+// read it), which also gives nullopt. For attributes where empty means unknown, not malformed.
+Result<std::optional<int64_t>> ReadOptionalIntOrEmpty(const Host& host, std::string_view path,
+                                                      bool& empty);
+
 // A 0/1 flag ("1\n"); nullopt when absent; Invalid (with the path) for anything else.
 Result<std::optional<bool>> ReadOptionalFlag(const Host& host, std::string_view path);
 

@@ -37,7 +37,7 @@ std::string CpuEntity(const CpuSet& cpus) { return "cpu" + cpus.ToString(); }
 struct IdleSurvey {
   std::map<int, std::vector<host::IdleState>> states;  // CPUs with a cpuidle directory
   CpuSet without_states;
-  CpuSet disable_unknown;                         // CPUs with an empty `disable` file: not judged
+  std::map<std::string, CpuSet> not_judged;       // empty state attribute -> CPUs set aside for it
   CpuSet deep_present;                            // CPUs offering a C6-class state
   CpuSet deep_enabled;                            // ... with at least one of them enabled
   std::map<std::string, CpuSet> deepest_enabled;  // state name -> CPUs whose deepest enabled it is
@@ -59,9 +59,11 @@ Result<IdleSurvey> Survey(const host::Host& h, const CpuSet& online, const std::
       }
       return states.status();
     }
-    if (std::any_of(states->begin(), states->end(),
-                    [](const host::IdleState& st) { return !st.disable_known; })) {
-      s.disable_unknown.Insert(cpu);
+    auto unknown = std::find_if(states->begin(), states->end(), [](const host::IdleState& st) {
+      return !st.empty_attribute.empty();
+    });
+    if (unknown != states->end()) {
+      s.not_judged[unknown->empty_attribute].Insert(cpu);
       continue;
     }
     const host::IdleState* deepest = nullptr;
@@ -209,9 +211,11 @@ class CstatesCheck : public Check {
     auto survey = Survey(h, topo->online_cpus, drv);
     if (!survey.ok()) return CheckResult::Error(survey.status());
     const IdleSurvey& s = *survey;
-    if (s.states.empty() && !s.disable_unknown.empty()) {
-      return CheckResult::Skip("empty cpuidle state disable file on " +
-                               CpuEntity(s.disable_unknown) + ": idle states not judged");
+    if (s.states.empty() && !s.not_judged.empty()) {
+      std::vector<std::string> why;
+      for (const auto& [attr, cpus] : s.not_judged)
+        why.push_back("empty cpuidle state " + attr + " file on " + CpuEntity(cpus));
+      return CheckResult::Skip(Join(why, "; ") + ": idle states not judged");
     }
     if (s.states.empty()) {
       return CheckResult::Skip("cpuidle driver " + drv +
@@ -223,9 +227,8 @@ class CstatesCheck : public Check {
     r.Note("deepest enabled", DescribeDeepest(s));
     if (!s.without_states.empty())
       r.Note("CPUs without cpuidle states", CpuEntity(s.without_states));
-    if (!s.disable_unknown.empty()) {
-      r.Note("CPUs not judged (empty cpuidle state disable file)", CpuEntity(s.disable_unknown));
-    }
+    for (const auto& [attr, cpus] : s.not_judged)
+      r.Note("CPUs not judged (empty cpuidle state " + attr + " file)", CpuEntity(cpus));
 
     // max_cstate limits of the active driver, from the module parameter (which reflects the
     // command line) and the command-line token itself.
@@ -241,15 +244,19 @@ class CstatesCheck : public Check {
                                  "intel_idle.max_cstate", 9},
                            Param{"acpi_idle", "/sys/module/processor/parameters/max_cstate",
                                  "processor.max_cstate", 8}}) {
-      auto v = host::ReadOptionalInt(h, p.path);
-      if (!v.ok()) return CheckResult::Error(v.status());
+      // An empty parameter file (a copy that could not read it) sets no limit that can be judged.
+      bool empty = false;
+      auto read = host::ReadOptionalIntOrEmpty(h, p.path, empty);
+      if (!read.ok()) return CheckResult::Error(read.status());
+      const std::optional<int64_t>& v = *read;
+      if (empty) r.Note(p.path, "empty file: the limit is not judged");
+      if (v) r.Note(p.path, std::to_string(*v));
       auto token = cmdline.Value(p.token);
-      if (v->has_value()) r.Note(p.path, std::to_string(**v));
       if (drv != p.driver) continue;
-      if ((v->has_value() && **v < p.unrestricted) || token) {
+      if ((v && *v < p.unrestricted) || token) {
         limit = token ? std::string(p.token) + "=" + *token
-                      : std::string(p.path) + " = " + std::to_string(**v);
-        if (v->has_value()) limit_evidence.emplace_back(p.path, std::to_string(**v));
+                      : std::string(p.path) + " = " + std::to_string(*v);
+        if (v) limit_evidence.emplace_back(p.path, std::to_string(*v));
         if (token)
           limit_evidence.emplace_back("/proc/cmdline", std::string(p.token) + "=" + *token);
       }

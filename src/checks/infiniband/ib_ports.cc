@@ -62,6 +62,13 @@ bool InScope(const std::vector<std::string>& intended, const host::IbPort& p) {
   return false;
 }
 
+std::string LinkLayerText(const host::IbPort& p) {
+  if (!p.link_layer.empty()) return p.link_layer;
+  return p.link_layer_known ? "link_layer absent"
+                            : "link_layer empty: InfiniBand or RoCE unknown, width and RoCE MTU "
+                              "not judged";
+}
+
 std::string StateText(const std::optional<host::NumberedState>& s) {
   return s ? std::to_string(s->number) + ": " + s->name : std::string("absent");
 }
@@ -93,7 +100,7 @@ class IbPortsCheck : public Check {
         ++checked;
         r.Note(p.Entity(), StateText(p.state) + ", " + StateText(p.phys_state) + ", " +
                                (p.rate ? p.rate->text : std::string("rate absent")) + ", " +
-                               (p.link_layer.empty() ? "link_layer absent" : p.link_layer));
+                               LinkLayerText(p));
         CheckState(h, p, r);
         bool up = p.state && p.state->number == host::kIbPortStateActive && p.phys_state &&
                   p.phys_state->number == host::kIbPhysStateLinkUp;
@@ -118,7 +125,8 @@ class IbPortsCheck : public Check {
   static void CheckState(const host::Host& h, const host::IbPort& p, CheckResult& r) {
     const std::string entity = p.Entity();
     if (p.state && p.state->number != host::kIbPortStateActive) {
-      bool init = p.state->number == host::kIbPortStateInit && !p.IsEthernet();
+      bool init =
+          p.state->number == host::kIbPortStateInit && p.link_layer_known && !p.IsEthernet();
       std::string msg = "port is " + StateText(p.state) + ", not 4: ACTIVE";
       if (init) {
         msg += ": the link is up but no subnet manager has configured the port";
@@ -162,8 +170,10 @@ class IbPortsCheck : public Check {
     const auto& rate = *p.rate;
     bool below_min = min_gbps && rate.gbps < *min_gbps;
     // A port the site declared fast enough may be split by design (NDR200 on 2X); on Ethernet the
-    // lane count follows the Ethernet mode (100GbE as 2X HDR), so width is judged on IB only.
-    bool narrow = !p.IsEthernet() && rate.width < kFullWidth && !(min_gbps && !below_min);
+    // lane count follows the Ethernet mode (100GbE as 2X HDR), so width is judged on IB only (not
+    // on a port whose link_layer is empty: it may be RoCE).
+    bool narrow = p.link_layer_known && !p.IsEthernet() && rate.width < kFullWidth &&
+                  !(min_gbps && !below_min);
     if (!below_min && !narrow) return;
     std::string msg = "port runs at " + rate.text;
     if (below_min) {

@@ -109,12 +109,40 @@ TEST(CpuIdleReadTest, EmptyDisableIsUnknownNotAnError) {
   auto states = ReadIdleStates(t.Host(), 0);
   ASSERT_TRUE(states.ok()) << states.status().ToString();
   ASSERT_EQ(states->size(), 1u);
-  EXPECT_FALSE((*states)[0].disable_known);
+  EXPECT_EQ((*states)[0].empty_attribute, "disable");
   t.Write(d + "/disable", "1\n");
   states = ReadIdleStates(t.Host(), 0);
   ASSERT_TRUE(states.ok());
-  EXPECT_TRUE((*states)[0].disable_known);
+  EXPECT_EQ((*states)[0].empty_attribute, "");
   EXPECT_TRUE((*states)[0].disabled);
+}
+
+// An empty name or latency leaves the state unknown (empty_attribute names the first); an empty
+// residency or usage is absent, as these are optional.
+TEST(CpuIdleReadTest, EmptyNameOrLatencyIsUnknownEmptyResidencyOrUsageIsAbsent) {
+  testing::TempHost t;
+  std::string d = "/sys/devices/system/cpu/cpu0/cpuidle/state1";
+  t.Write(d + "/name", "C1\n");
+  t.Write(d + "/latency", "");
+  t.Write(d + "/disable", "0\n");
+  t.Write(d + "/residency", "");
+  t.Write(d + "/usage", "\n");
+  auto states = ReadIdleStates(t.Host(), 0);
+  ASSERT_TRUE(states.ok()) << states.status().ToString();
+  ASSERT_EQ(states->size(), 1u);
+  EXPECT_EQ((*states)[0].empty_attribute, "latency");
+  EXPECT_EQ((*states)[0].residency_us, std::nullopt);
+  EXPECT_EQ((*states)[0].usage, std::nullopt);
+  t.Write(d + "/name", "");
+  states = ReadIdleStates(t.Host(), 0);
+  ASSERT_TRUE(states.ok()) << states.status().ToString();
+  EXPECT_EQ((*states)[0].empty_attribute, "name");
+  t.Write(d + "/latency", "2\n");
+  t.Write(d + "/name", "C1\n");
+  states = ReadIdleStates(t.Host(), 0);
+  ASSERT_TRUE(states.ok()) << states.status().ToString();
+  EXPECT_EQ((*states)[0].empty_attribute, "");
+  EXPECT_EQ((*states)[0].latency_us, 2);
 }
 
 }  // namespace

@@ -120,6 +120,27 @@ TEST(IbPortReaderTest, EmptyRateIsUnset) {
   EXPECT_FALSE(p->phys_state.has_value());
 }
 
+// An empty link_layer is an unknown layer (neither IB nor RoCE); an empty counter is left out.
+TEST(IbPortReaderTest, EmptyLinkLayerAndCounterAreUnknown) {
+  TempHost t;
+  const std::string port = "/sys/class/infiniband/mlx5_0/ports/1";
+  t.Write(port + "/link_layer", "");
+  t.Write(port + "/counters/symbol_error", "");
+  t.Write(port + "/counters/link_downed", "3\n");
+  auto p = ReadIbPort(t.Host(), "mlx5_0", 1);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_FALSE(p->link_layer_known);
+  EXPECT_FALSE(p->IsEthernet());
+  EXPECT_FALSE(p->Counter("symbol_error").has_value());
+  EXPECT_EQ(p->Counter("link_downed"), 3u);
+  ASSERT_EQ(p->counters.size(), 1u);
+  t.Write(port + "/link_layer", "Ethernet\n");
+  p = ReadIbPort(t.Host(), "mlx5_0", 1);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_TRUE(p->link_layer_known);
+  EXPECT_TRUE(p->IsEthernet());
+}
+
 TEST(IbPortReaderTest, MalformedFilesNameTheResolvedPath) {
   TempHost t;
   t.Write("/sys/class/infiniband/mlx5_0/ports/1/rate", "400 Gb/sec\n");

@@ -213,12 +213,48 @@ TEST(CstatesTest, EmptyDisableFileSetsTheCpuAside) {
   EXPECT_NE(r.summary.find("empty cpuidle state disable file"), std::string::npos) << r.summary;
 }
 
+// An empty `latency` or `name` sets the CPU aside like an empty `disable`; an empty `residency`
+// or `usage` is absent (C6 enabled with no usage count: no never-entered finding).
+TEST(CstatesTest, EmptyLatencyOrNameSetsTheCpuAsideEmptyUsageIsAbsent) {
+  TempHost t("healthy-8gpu");
+  t.Write(StateDir(5, 3) + "/latency", "");
+  t.Write(StateDir(6, 3) + "/name", "\n");
+  for (int cpu = 0; cpu < kCpus; ++cpu) {
+    t.Write(StateDir(cpu, 3) + "/residency", "");
+    t.Write(StateDir(cpu, 3) + "/usage", "");
+  }
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_EQ(EvidenceValue(r, "CPUs not judged (empty cpuidle state latency file)"), "cpu5");
+  EXPECT_EQ(EvidenceValue(r, "CPUs not judged (empty cpuidle state name file)"), "cpu6");
+  EXPECT_EQ(EvidenceValue(r, "deepest enabled"), "C6 on cpu0-4,7-15");
+
+  TempHost all("healthy-8gpu");
+  for (int cpu = 0; cpu < kCpus; ++cpu) all.Write(StateDir(cpu, 2) + "/latency", "");
+  r = all.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("empty cpuidle state latency file on cpu0-15"), std::string::npos)
+      << r.summary;
+}
+
+// An empty max_cstate module parameter is noted and sets no limit, for the active driver too.
+TEST(CstatesTest, EmptyMaxCstateIsNotedNotJudged) {
+  TempHost t("healthy-8gpu");
+  t.Write("/sys/module/processor/parameters/max_cstate", "");
+  t.Write("/sys/module/intel_idle/parameters/max_cstate", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_EQ(EvidenceValue(r, "/sys/module/processor/parameters/max_cstate"),
+            "empty file: the limit is not judged");
+  EXPECT_EQ(EvidenceValue(r, "/sys/module/intel_idle/parameters/max_cstate"),
+            "empty file: the limit is not judged");
+}
+
 TEST(CstatesTest, MalformedFilesGiveErrorsWithThePath) {
   testing::ExpectErrorNamingPath(kId, "healthy-8gpu",
                                  {{StateDir(5, 3) + "/latency", "soon\n"},
                                   {StateDir(5, 3) + "/latency", "-4\n"},
                                   {StateDir(5, 3) + "/disable", "2\n"},
-                                  {StateDir(5, 3) + "/name", "\n"},
                                   {StateDir(5, 3) + "/default_status", "maybe\n"},
                                   {StateDir(5, 3) + "/usage", "99999999999999999999999\n"},
                                   {"/sys/module/intel_idle/parameters/max_cstate", "nine\n"}});

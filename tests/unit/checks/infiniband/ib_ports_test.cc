@@ -15,7 +15,9 @@ using testing::TempHost;
 constexpr const char* kId = "ib.ports";
 const std::string kPort0 = "/sys/class/infiniband/mlx5_0/ports/1";
 
-std::string EvidenceValue(const Finding& f, std::string_view key_part) {
+// The value of the first evidence entry whose key contains key_part, of a Finding or a CheckResult.
+template <typename WithEvidence>
+std::string EvidenceValue(const WithEvidence& f, std::string_view key_part) {
   for (const auto& [k, v] : f.evidence) {
     if (k.find(key_part) != std::string::npos) return v;
   }
@@ -166,6 +168,21 @@ TEST(IbPortsTest, RoceNetdevMtuBelow4200Warns) {
   f = FindFinding(r, "YS-IB-005");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(EvidenceValue(*f, "/sys/class/net/bond0/mtu"), "1500");
+}
+
+// An empty link_layer leaves IB or RoCE unknown: neither the IB width nor the RoCE MTU is
+// judged, and the note says so; an empty counter is left out. Never an error.
+TEST(IbPortsTest, EmptyLinkLayerAndCountersAreNotJudged) {
+  TempHost t("healthy-8gpu");
+  t.Write(kPort0 + "/link_layer", "");
+  t.Write(kPort0 + "/rate", "100 Gb/sec (2X HDR)\n");  // narrow on IB, fine as 100GbE
+  t.Write("/sys/class/infiniband/mlx5_0/device/net/ens1f0np0/mtu", "1500\n");
+  t.Write(kPort0 + "/counters/symbol_error", "");
+  t.Write(kPort0 + "/counters/link_downed", "");
+  CheckResult r = t.Run(kId);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_NE(EvidenceValue(r, "mlx5_0/1").find("link_layer empty"), std::string::npos)
+      << testing::Describe(r);
 }
 
 TEST(IbPortsTest, IpoibMtuDoesNotMatterOnInfiniband) {

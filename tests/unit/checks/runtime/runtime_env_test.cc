@@ -263,12 +263,15 @@ TEST(RuntimeEnvTest, SkipsWithoutARecordedEnvironment) {
   EXPECT_NE(r.summary.find("/proc/self/environ"), std::string::npos);
 }
 
-// Empty attributes are unknown, not errors: an empty uid_map, driver version or kernel release.
+// Empty attributes are unknown, not errors: an empty uid_map, driver version, kernel release,
+// InfiniBand link layer or port counter.
 TEST(RuntimeEnvTest, EmptyAttributesAreUnknownNotErrors) {
   const std::pair<const char*, const char*> cases[] = {
       {"container-topo-missing", "/proc/self/uid_map"},
       {"healthy-8gpu", "/proc/driver/nvidia/version"},
       {"healthy-8gpu", "/proc/sys/kernel/osrelease"},
+      {"healthy-8gpu", "/sys/class/infiniband/mlx5_0/ports/1/link_layer"},
+      {"healthy-8gpu", "/sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error"},
   };
   for (const auto& [fixture, path] : cases) {
     TempHost t(fixture);
