@@ -33,6 +33,9 @@ fixtures:
 SANITIZE_DIR ?= build-sanitize
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+# Leaks kept until exit by OpenMPI, hwloc and dlopened vendor libraries (the file says which);
+# full stacks so that the suppressions can see the library frames.
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:fast_unwind_on_malloc=0
 
 sanitize-configure: deps
 	@test -f $(SANITIZE_DIR)/build.ninja || cmake --preset sanitize -B $(SANITIZE_DIR) >/dev/null
