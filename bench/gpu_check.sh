@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One short GPU check for a machine with NVIDIA GPUs (written for one H200; any count works):
 # builds yardstick (cmake preset), runs the GPU benchmark units, a short GPU burn-in (compute and
-# memory) and, when mpirun and NCCL are present, the GPU collectives, then the gpu-labelled
-# tests. About 7 minutes in all; each step
+# memory), the GPU collectives from one process over every GPU (nccl-tests -g) and, when mpirun
+# and NCCL are present, one rank per GPU, then the gpu-labelled tests. About 8 minutes in all;
+# each step
 # has its own time limit so that one hang cannot eat the budget.
 #
 #   bench/gpu_check.sh            # results under $OUT if set, else ./gpu-check-<time>
@@ -63,8 +64,21 @@ burn() {  # burn PROFILE SECONDS LIMIT
 burn compute 45 75
 burn memory 20 45
 
-# GPU collectives over NCCL, one rank per GPU, when the launcher and library are there.
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+# GPU collectives from one process driving every visible GPU (nccl-tests -g N; no launcher): the
+# default of `bench` and `run` on a GPU node. coll-one-process.json holds the figures (params
+# ranks=N, gpus_per_process=N). With a single GPU every collective is skipped with the reason
+# "one rank, one device: nothing to exchange": that outcome is the check there, not a failure.
+if ldconfig -p 2>/dev/null | grep -q libnccl.so.2 || [ -n "${YARDSTICK_LIBNCCL:-}" ]; then
+  log "coll.* over NCCL from one process, $ngpu GPU(s) (limit 90s)"
+  timeout 90 "$bin" bench --data "$src" --backend gpu --filter 'coll.*' --sizes 8:1G:x8 --json \
+    >"$out/coll-one-process.json" 2>"$out/coll-one-process.err"
+  log "coll-one-process: exit $?"
+else
+  log "coll.* one process: skipped (libnccl.so.2 missing)" | tee "$out/coll-one-process.skipped"
+fi
+
+# GPU collectives over NCCL, one rank per GPU, when the launcher and library are there.
 if command -v mpirun >/dev/null && ldconfig -p 2>/dev/null | grep -q libnccl.so.2 && [ "${ngpu:-0}" -ge 1 ]; then
   log "coll.* over NCCL with $ngpu ranks (limit 60s)"
   timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$ngpu" "$bin" bench --data "$src" --backend gpu \
@@ -109,7 +123,7 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
         for fl in b["faults"]:
             print(f"   FAULT {fl['at_s']:.0f} s {fl['entity']} {fl['kind']} {fl['severity']}: {fl['message']}")
     for u in walk(doc):
-        print(f"== {u['id']}: {u['outcome']}: {u.get('summary', '')}")
+        print(f"== {os.path.basename(f)}: {u['id']}: {u['outcome']}: {u.get('summary', '')}")
         for fd in u.get("findings", []):
             print(f"   FINDING {fd.get('code')} {fd.get('entity')}: {fd.get('message')}")
         ev = u.get("evidence") or []
@@ -124,7 +138,8 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
                 print("   " + line)
         for m in u.get("measurements", []):
             p = m.get("params", {})
-            keys = [k for k in ("device", "dtype", "shape", "method", "size", "host_numa_node", "peer") if k in p]
+            keys = [k for k in ("device", "dtype", "shape", "method", "size", "inplace", "ranks", "gpus_per_process",
+                                "host_numa_node", "peer") if k in p]
             what = " ".join(f"{k}={p[k]}" for k in keys)
             pct = p.get("pct_of_peak", "-")
             st = m.get("stats", {})

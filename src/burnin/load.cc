@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "burnin/load_internal.h"
+#include "comm/collectives.h"
 #include "gpu/cuda_api.h"
 #include "host/busy_clock.h"
 
@@ -103,9 +104,13 @@ Result<std::vector<std::unique_ptr<Load>>> MakeLoads(Profile profile, const Load
   }
   const bool use_gpu = ctx.device != Device::kCpu && every_rank >= 1;
   const bool network = profile == Profile::kNetwork || profile == Profile::kMixed;
-  if (profile == Profile::kNetwork && ranks < 2) {
-    return Status::Invalid(
-        "--profile network needs at least 2 ranks (mpirun or srun); this job has 1");
+  // The all_reduce's ranks: the job's, or every local GPU where one process drives them all.
+  const int collective_ranks =
+      use_gpu && comm::ChooseGpuLayout(ctx.launch, ranks, *gpus) == comm::GpuLayout::kOneProcess
+          ? *gpus
+          : ranks;
+  if (profile == Profile::kNetwork && collective_ranks < 2) {
+    return Status::Invalid(std::string("--profile network: ") + comm::kNothingToExchange);
   }
   std::vector<std::unique_ptr<Load>> loads;
   std::vector<int> ordinals = use_gpu ? GpuOrdinals(ctx, *gpus) : std::vector<int>{};
@@ -124,7 +129,7 @@ Result<std::vector<std::unique_ptr<Load>>> MakeLoads(Profile profile, const Load
       YS_RETURN_IF_ERROR(AppendLoad(MakeCpuStreamLoad(ctx, cpus), loads));
     }
   }
-  if (network && ranks >= 2) {
+  if (network && collective_ranks >= 2) {
     YS_RETURN_IF_ERROR(AppendLoad(MakeNetworkLoad(ctx, use_gpu), loads));
   }
   return loads;

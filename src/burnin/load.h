@@ -70,8 +70,9 @@ class Load {
 std::vector<int> CpuWorkers(const LoadContext& ctx);
 
 // The loads of `profile` for this rank, in rotation order. Invalid when the profile cannot run
-// here (network on one rank: "needs at least 2 ranks (mpirun or srun)"; --backend gpu without a
-// usable GPU); every rank gets the same answer.
+// here (network on one rank and one device: comm::kNothingToExchange; --backend gpu without a
+// usable GPU); every rank gets the same answer. On a GPU node without a launcher, the network
+// load's all_reduce spans every local GPU from this one process.
 Result<std::vector<std::unique_ptr<Load>>> MakeLoads(Profile profile, const LoadContext& ctx);
 
 }  // namespace ys::burnin

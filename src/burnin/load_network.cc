@@ -8,6 +8,9 @@
 // rank's. At the cycle's end the wrong-element counts are gathered to rank 0 and summed, as the
 // collective sweep gathers #wrong; rank 0 alone appends the "net" sample.
 //
+// On a GPU node without a launcher, one process drives every visible GPU (nccl-tests -g,
+// comm::OpenNcclForJob): the all_reduce spans the node's GPUs, each GPU a rank of the check.
+//
 // A bit flip planted on "net" corrupts one element of rank 0's first checked output of the cycle
 // after it was read back (CollectiveBackend::CorruptNextCheck), so the real check catches it.
 #include <fmt/format.h>
@@ -44,21 +47,23 @@ class NetworkLoad final : public Load {
     const auto start = Clock::now();
     for (;;) {
       ++seed_;
-      YS_RETURN_IF_ERROR(comm::PrepareData(*backend_, op_, false, seed_));
+      YS_RETURN_IF_ERROR(comm::PrepareLocalData(*backend_, op_, false, seed_));
       YS_RETURN_IF_ERROR(world.Barrier());
       auto t0 = Clock::now();
       YS_RETURN_IF_ERROR(backend_->Launch(op_, false, 0));
       YS_RETURN_IF_ERROR(backend_->Synchronize());
       double mine = std::chrono::duration<double>(Clock::now() - t0).count();
-      auto wrong = comm::CheckData(*backend_, op_, false, seed_);
+      auto wrong = comm::CheckLocalData(*backend_, op_, false, seed_);
       if (!wrong.ok()) return wrong.status();
       ++tally.iterations;
-      if (*wrong > 0) {
+      const std::vector<comm::CollectiveBackend*> ranks = backend_->LocalRanks();
+      for (size_t i = 0; i < wrong->size(); ++i) {
+        if ((*wrong)[i] == 0) continue;
         if (tally.miscompares == 0) {
           tally.detail = fmt::format("all_reduce round {}: rank {}: {} wrong element(s)", seed_,
-                                     world.rank(), *wrong);
+                                     ranks[i]->rank(), (*wrong)[i]);
         }
-        tally.miscompares += *wrong;
+        tally.miscompares += (*wrong)[i];
       }
       auto slowest = world.AllReduceMax(mine);
       if (!slowest.ok()) return slowest.status();
@@ -106,18 +111,19 @@ class NetworkLoad final : public Load {
 }  // namespace
 
 Result<std::unique_ptr<Load>> MakeNetworkLoad(const LoadContext& ctx, bool use_gpu) {
-  if (ctx.comm == nullptr || ctx.comm->size() < 2) {
-    return Status::Invalid(
-        "--profile network needs at least 2 ranks (mpirun or srun); this job has 1");
+  if (ctx.comm == nullptr || (!use_gpu && ctx.comm->size() < 2)) {
+    return Status::Invalid(std::string("--profile network: ") + comm::kNothingToExchange);
   }
   Result<std::unique_ptr<comm::CollectiveBackend>> backend =
-      use_gpu ? comm::OpenNcclCollectives(*ctx.comm, ctx.launch.local_rank)
-              : comm::OpenMpiCollectives(*ctx.comm);
+      use_gpu ? comm::OpenNcclForJob(*ctx.comm, ctx.launch) : comm::OpenMpiCollectives(*ctx.comm);
   if (!backend.ok()) return backend.status();
+  if ((*backend)->size() < 2) {
+    return Status::Invalid(std::string("--profile network: ") + comm::kNothingToExchange);
+  }
   uint64_t bytes = ctx.allreduce_bytes > 0 ? ctx.allreduce_bytes
                                            : (use_gpu ? kDefaultNcclBytes : kDefaultMpiBytes);
   comm::CollectiveOp op = comm::MakeCollectiveOp(comm::Collective::kAllReduce, bytes,
-                                                 comm::DataType::kFloat32, ctx.comm->size());
+                                                 comm::DataType::kFloat32, (*backend)->size());
   if (op.counts.recv_count == 0) {
     return Status::Invalid("network: all_reduce of " + std::to_string(bytes) +
                            " bytes has no element");

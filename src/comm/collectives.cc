@@ -77,6 +77,33 @@ Result<int64_t> CheckData(CollectiveBackend& backend, const CollectiveOp& op, bo
   return CountWrong(op, backend.rank(), seed, in_place, output.data());
 }
 
+Status PrepareLocalData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place,
+                        uint32_t seed) {
+  for (CollectiveBackend* rank : backend.LocalRanks())
+    YS_RETURN_IF_ERROR(PrepareData(*rank, op, in_place, seed));
+  return Status::Ok();
+}
+
+Result<std::vector<int64_t>> CheckLocalData(CollectiveBackend& backend, const CollectiveOp& op,
+                                            bool in_place, uint32_t seed) {
+  std::vector<int64_t> wrong;
+  for (CollectiveBackend* rank : backend.LocalRanks()) {
+    auto w = CheckData(*rank, op, in_place, seed);
+    if (!w.ok()) return w.status();
+    wrong.push_back(*w);
+  }
+  return wrong;
+}
+
+const char* GpuLayoutName(GpuLayout layout) {
+  return layout == GpuLayout::kOneProcess ? "one-process" : "per-rank";
+}
+
+GpuLayout ChooseGpuLayout(const LaunchInfo& launch, int processes, int visible_gpus) {
+  if (launch.launched() || processes != 1 || visible_gpus < 2) return GpuLayout::kPerRank;
+  return GpuLayout::kOneProcess;
+}
+
 Status CheckBufferRange(size_t offset, size_t bytes, size_t have) {
   if (offset + bytes > have) {
     return Status::Internal("collective buffer access [" + std::to_string(offset) + ", " +

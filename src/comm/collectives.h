@@ -3,8 +3,9 @@
 //
 // Two backends: MPI on host buffers (collectives_mpi.cc) and NCCL on device buffers
 // (collectives_nccl.cc; libnccl.so.2 and libcuda.so.1 opened at run time, the NCCL unique id
-// broadcast over the control-plane Communicator, one GPU per local rank). Every rank of the group
-// makes the same calls in the same order; Split() is collective over the group.
+// broadcast over the control-plane Communicator, one GPU per local rank; or, without a launcher,
+// one process driving every local GPU). Every rank of the group makes the same calls in the same
+// order; Split() is collective over the group.
 //
 // Buffers follow nccl-tests: a send and a receive buffer, each as large as the largest
 // max(send, receive) bytes of the sweep; iteration i of a timed loop works at byte offset
@@ -19,8 +20,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "comm/collective_data.h"
 #include "comm/communicator.h"
@@ -98,9 +100,15 @@ class CollectiveBackend {
   virtual BufferRegion InputRegion(const CollectiveOp& op, bool in_place) const;
   virtual BufferRegion OutputRegion(const CollectiveOp& op, bool in_place) const;
 
-  // Test hook: the next CheckData() flips element `index` of the output it read, as a fault
-  // would, once. Lets a test prove that the check catches a single wrong element.
-  void CorruptNextCheck(size_t index) { corrupt_index_ = index; }
+  // The ranks this process drives, each a backend of its own for the data check (its rank,
+  // Upload, Download, Zero and regions): {this} where a process drives one rank (MPI; NCCL with
+  // one GPU per rank); one per GPU in the one-process mode (OpenNcclLocalGpus), whose Launch,
+  // Synchronize and Reserve cover them all. Owned by this backend.
+  virtual std::vector<CollectiveBackend*> LocalRanks() { return {this}; }
+
+  // Test hook: the next CheckData() of the first local rank flips element `index` of the output
+  // it read, as a fault would, once. Lets a test prove that the check catches a wrong element.
+  void CorruptNextCheck(size_t index) { LocalRanks().front()->corrupt_index_ = index; }
 
  private:
   friend Status PrepareData(CollectiveBackend&, const CollectiveOp&, bool, uint32_t);
@@ -117,6 +125,28 @@ Status PrepareData(CollectiveBackend& backend, const CollectiveOp& op, bool in_p
 // this rank's output elements that differ from the expected result.
 Result<int64_t> CheckData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place, uint32_t seed);
 
+// PrepareData and CheckData for every rank this process drives (backend.LocalRanks()); the
+// wrong-element counts are indexed by local rank.
+Status PrepareLocalData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place,
+                        uint32_t seed);
+Result<std::vector<int64_t>> CheckLocalData(CollectiveBackend& backend, const CollectiveOp& op,
+                                            bool in_place, uint32_t seed);
+
+// How a job's GPUs map to its processes, as nccl-tests runs them: one GPU per rank under a
+// launcher (mpirun -np 8 ... -g 1), or one process driving every local GPU (-g 8).
+enum class GpuLayout { kPerRank, kOneProcess };
+const char* GpuLayoutName(GpuLayout layout);  // "per-rank", "one-process"
+// kOneProcess when no launcher started the job (a single process) and the node shows two or
+// more GPUs; kPerRank otherwise: under mpirun/srun each rank drives GPU local_rank, and with one
+// GPU there is nothing for one process to exchange with.
+GpuLayout ChooseGpuLayout(const LaunchInfo& launch, int processes, int visible_gpus);
+
+// The reason a collective over one rank on one device is not measured: there is nothing to
+// exchange, so its "bandwidth" would be a local copy (or 0 for all_reduce's factor), not a link.
+inline constexpr const char* kNothingToExchange =
+    "one rank, one device: nothing to exchange; run under mpirun/srun or on a node with several "
+    "GPUs";
+
 // MPI on host buffers over all ranks of `control` (MPI_COMM_WORLD; a single process initialises
 // MPI as a singleton). bf16 reductions use a user-defined MPI_Op.
 Result<std::unique_ptr<CollectiveBackend>> OpenMpiCollectives(Communicator& control);
@@ -129,6 +159,20 @@ Status NcclAvailable();
 // call it (the unique id travels over `control`). NotFound when libnccl.so.2 or libcuda.so.1
 // cannot be loaded, with the loader's text.
 Result<std::unique_ptr<CollectiveBackend>> OpenNcclCollectives(Communicator& control, int local_rank);
+
+// The GPUs the CUDA driver shows this process; NotFound with the loader's reason without a driver.
+Result<int> VisibleGpuCount();
+
+// One process driving GPUs 0 .. gpus-1 (nccl-tests -g): ncclCommInitAll, one stream per GPU,
+// every collective issued for all of them inside one ncclGroupStart/ncclGroupEnd. size() = gpus;
+// LocalRanks() has one backend per GPU (rank = GPU index).
+Result<std::unique_ptr<CollectiveBackend>> OpenNcclLocalGpus(int gpus);
+
+// The NCCL backend for this job's layout (ChooseGpuLayout): OpenNcclLocalGpus over every visible
+// GPU when one process drives them, else OpenNcclCollectives(control, launch.local_rank). Every
+// rank must call it.
+Result<std::unique_ptr<CollectiveBackend>> OpenNcclForJob(Communicator& control,
+                                                          const LaunchInfo& launch);
 
 }  // namespace ys::comm
 

@@ -5,11 +5,15 @@
 // libnccl.so.2 ($YARDSTICK_LIBNCCL overrides) and libcuda.so.1 are opened at run time. Rank 0
 // creates the ncclUniqueId and broadcasts it over the control-plane Communicator (nccl-tests does
 // the same over MPI), then every rank calls ncclCommInitRank with its GPU's primary context
-// current: GPU = local rank mod the number of visible GPUs.
+// current: GPU = local rank mod the number of visible GPUs. Without a launcher, one process may
+// drive every visible GPU instead (nccl-tests -g): ncclCommInitAll makes one communicator per
+// GPU, each with its own stream, and every collective is issued for all of them inside one
+// ncclGroupStart/ncclGroupEnd, as NCCL requires when one thread drives several devices.
 #include <nccl.h>
 
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #include "comm/collectives.h"
 #include "gpu/cuda_api.h"
@@ -18,11 +22,12 @@
 namespace ys::comm {
 namespace {
 
-#define YS_NCCL_FUNCTIONS(X)                                                                   \
-  X(ncclGetVersion) X(ncclGetUniqueId) X(ncclCommInitRank) X(ncclCommDestroy)                  \
-  X(ncclGetErrorString) X(ncclAllReduce) X(ncclAllGather) X(ncclReduceScatter) X(ncclBroadcast) \
-  X(ncclReduce) X(ncclSend) X(ncclRecv) X(ncclGroupStart) X(ncclGroupEnd) X(ncclCommCount)      \
-  X(ncclCommUserRank)
+#define YS_NCCL_FUNCTIONS(X)                                                                       \
+  X(ncclGetVersion)                                                                                \
+  X(ncclGetUniqueId) X(ncclCommInitRank) X(ncclCommDestroy) X(ncclGetErrorString) X(ncclAllReduce) \
+      X(ncclAllGather) X(ncclReduceScatter) X(ncclBroadcast) X(ncclReduce) X(ncclSend) X(ncclRecv) \
+          X(ncclGroupStart) X(ncclGroupEnd) X(ncclCommCount) X(ncclCommUserRank)                   \
+              X(ncclCommInitAll)
 // Present in newer libraries only; nullptr otherwise.
 #define YS_NCCL_OPTIONAL_FUNCTIONS(X) X(ncclAlltoAll) X(ncclCommSplit) X(ncclGetLastError)
 
@@ -92,6 +97,9 @@ class NcclCollectives final : public CollectiveBackend {
       : nccl_(nccl), device_(std::move(device)), stream_(std::move(stream)), comm_(comm), rank_(rank),
         size_(size) {}
   ~NcclCollectives() override {
+    // This GPU's context current for the stream, the buffers and the communicator it frees (one
+    // process may drive several GPUs).
+    (void)device_->MakeCurrent();
     if (comm_ != nullptr) {
       (void)stream_.Synchronize();
       nccl_.ncclCommDestroy(comm_);
@@ -125,18 +133,21 @@ class NcclCollectives final : public CollectiveBackend {
   }
   Status Upload(BufferKind b, size_t offset, const void* src, size_t bytes) override {
     YS_RETURN_IF_ERROR(CheckRange(b, offset, bytes));
+    YS_RETURN_IF_ERROR(device_->MakeCurrent());  // one process may drive several GPUs
     const gpu::CudaApi& cu = device_->api();
     YS_CU_RETURN(cu, cuMemcpyHtoD(Base(b) + offset, src, bytes));
     return Status::Ok();
   }
   Status Download(BufferKind b, size_t offset, void* dst, size_t bytes) override {
     YS_RETURN_IF_ERROR(CheckRange(b, offset, bytes));
+    YS_RETURN_IF_ERROR(device_->MakeCurrent());
     const gpu::CudaApi& cu = device_->api();
     YS_CU_RETURN(cu, cuMemcpyDtoH(dst, Base(b) + offset, bytes));
     return Status::Ok();
   }
   Status Zero(BufferKind b, size_t bytes) override {
     YS_RETURN_IF_ERROR(CheckRange(b, 0, bytes));
+    YS_RETURN_IF_ERROR(device_->MakeCurrent());
     const gpu::CudaApi& cu = device_->api();
     YS_CU_RETURN(cu, cuMemsetD8Async(Base(b), 0, bytes, stream_.get()));
     return stream_.Synchronize();
@@ -144,6 +155,7 @@ class NcclCollectives final : public CollectiveBackend {
 
   Status Launch(const CollectiveOp& op, bool in_place, size_t shift) override;
   Status Synchronize() override { return stream_.Synchronize(); }
+  ncclComm_t comm() const { return comm_; }
 
   Result<std::unique_ptr<CollectiveBackend>> Split(int color, int key) override {
     if (nccl_.ncclCommSplit == nullptr) {
@@ -238,7 +250,118 @@ Status NcclCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shi
   return Status::Ok();
 }
 
+// One process, every GPU of the clique (nccl-tests -g): one NcclCollectives per GPU, launched
+// together in one NCCL group. The data-plane calls of the group itself act on GPU 0's rank; the
+// data check goes through LocalRanks().
+class NcclLocalGpus final : public CollectiveBackend {
+ public:
+  NcclLocalGpus(const NcclApi& nccl, std::vector<std::unique_ptr<NcclCollectives>> gpus)
+      : nccl_(nccl), gpus_(std::move(gpus)) {}
+
+  const char* name() const override { return "nccl"; }
+  std::string device() const override { return "gpu0..gpu" + std::to_string(gpus_.size() - 1); }
+  std::string library() const override { return gpus_.front()->library(); }
+  int rank() const override { return 0; }
+  int size() const override { return static_cast<int>(gpus_.size()); }
+  bool Supports(DataType) const override { return true; }
+
+  Status Reserve(size_t bytes) override {
+    for (auto& g : gpus_) YS_RETURN_IF_ERROR(g->Reserve(bytes));
+    return Status::Ok();
+  }
+  Status Upload(BufferKind b, size_t offset, const void* src, size_t bytes) override {
+    return gpus_.front()->Upload(b, offset, src, bytes);
+  }
+  Status Download(BufferKind b, size_t offset, void* dst, size_t bytes) override {
+    return gpus_.front()->Download(b, offset, dst, bytes);
+  }
+  Status Zero(BufferKind b, size_t bytes) override { return gpus_.front()->Zero(b, bytes); }
+
+  Status Launch(const CollectiveOp& op, bool in_place, size_t shift) override {
+    YS_NCCL_RETURN(nccl_, ncclGroupStart(), nullptr);
+    Status s = Status::Ok();
+    for (auto& g : gpus_) {
+      s = g->Launch(op, in_place, shift);
+      if (!s.ok()) break;
+    }
+    Status end = nccl_.Check(nccl_.ncclGroupEnd(), "ncclGroupEnd", gpus_.front()->comm());
+    return s.ok() ? end : s;
+  }
+  Status Synchronize() override {
+    for (auto& g : gpus_) YS_RETURN_IF_ERROR(g->Synchronize());
+    return Status::Ok();
+  }
+  Result<std::unique_ptr<CollectiveBackend>> Split(int, int) override {
+    return Status::Unsupported(
+        "sub-groups of the one-process mode (one process driving every GPU) are not built");
+  }
+  std::vector<CollectiveBackend*> LocalRanks() override {
+    std::vector<CollectiveBackend*> out;
+    for (auto& g : gpus_) out.push_back(g.get());
+    return out;
+  }
+
+ private:
+  const NcclApi& nccl_;
+  std::vector<std::unique_ptr<NcclCollectives>> gpus_;  // index = rank = GPU ordinal
+};
+
 }  // namespace
+
+Result<int> VisibleGpuCount() {
+  auto cu = gpu::CudaApi::Get();
+  if (!cu.ok()) return cu.status();
+  int count = 0;
+  YS_CU_RETURN(**cu, cuDeviceGetCount(&count));
+  return count;
+}
+
+Result<std::unique_ptr<CollectiveBackend>> OpenNcclLocalGpus(int gpus) {
+  YS_RETURN_IF_ERROR(NcclAvailable());
+  const NcclApi* nccl = *NcclApi::Get();
+  auto visible = VisibleGpuCount();
+  if (!visible.ok()) return visible.status();
+  if (gpus < 1 || gpus > *visible) {
+    return Status::Invalid("cannot drive " + std::to_string(gpus) +
+                           " GPUs from one process: " + std::to_string(*visible) + " visible");
+  }
+  // The devices' primary contexts first (ncclCommInitAll uses them through the runtime).
+  std::vector<std::shared_ptr<gpu::CudaDevice>> devices;
+  std::vector<gpu::CudaStream> streams;
+  for (int d = 0; d < gpus; ++d) {
+    auto device = gpu::CudaDevice::Open(d);
+    if (!device.ok()) return device.status();
+    devices.push_back(std::make_shared<gpu::CudaDevice>(std::move(*device)));
+    YS_RETURN_IF_ERROR(devices.back()->MakeCurrent());
+    auto stream = gpu::CudaStream::Create(devices.back()->api());
+    if (!stream.ok()) return stream.status();
+    streams.push_back(std::move(*stream));
+  }
+  std::vector<ncclComm_t> comms(gpus, nullptr);
+  std::vector<int> ordinals(gpus);
+  for (int d = 0; d < gpus; ++d) ordinals[d] = d;
+  YS_NCCL_RETURN(*nccl, ncclCommInitAll(comms.data(), gpus, ordinals.data()), nullptr);
+  std::vector<std::unique_ptr<NcclCollectives>> ranks;
+  for (int d = 0; d < gpus; ++d) {
+    ranks.push_back(std::make_unique<NcclCollectives>(*nccl, devices[d], std::move(streams[d]),
+                                                      comms[d], d, gpus));
+  }
+  return std::unique_ptr<CollectiveBackend>(
+      std::make_unique<NcclLocalGpus>(*nccl, std::move(ranks)));
+}
+
+Result<std::unique_ptr<CollectiveBackend>> OpenNcclForJob(Communicator& control,
+                                                          const LaunchInfo& launch) {
+  int visible = 0;
+  if (!launch.launched() && control.size() == 1) {
+    auto n = VisibleGpuCount();
+    if (n.ok()) visible = *n;
+  }
+  if (ChooseGpuLayout(launch, control.size(), visible) == GpuLayout::kOneProcess) {
+    return OpenNcclLocalGpus(visible);
+  }
+  return OpenNcclCollectives(control, launch.local_rank);
+}
 
 Status NcclAvailable() {
   auto cu = gpu::CudaApi::Get();

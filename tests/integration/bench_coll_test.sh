@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The collective benchmarks the way an operator runs them: 4 MPI ranks over the seven
 # collectives (nccl-tests tables, footers, exit code, JSON), a 2-rank --pairwise run, one process
-# without a launcher, and bad input.
+# without a launcher (one rank, one device: skipped with the reason), and bad input.
 set -uo pipefail
 bin=$1 src=$2
 . "$src/tests/integration/lib.sh"
@@ -52,6 +52,7 @@ for u in units.values():
     assert {uid + ".busbw", uid + ".algbw", uid + ".time_us", uid + ".avg_busbw"} <= names, names
     m = next(m for m in u["measurements"] if m["name"] == uid + ".busbw")
     assert m["params"]["ranks"] == "4" and m["params"]["backend"] == "mpi", m["params"]
+    assert "gpus_per_process" not in m["params"], m["params"]  # per-rank series keep their identity
     assert len(m["samples"]) == 4, m  # one per rank
 EOF
 
@@ -59,9 +60,22 @@ expect_rc 0 "2 ranks, pairwise" -- mpi 2 "$bin" bench --filter coll.sendrecv --s
 expect_in "$tmp/out" "coll.sendrecv --pairwise: 65536 bytes" "pairwise table"
 grep -Eq '^ +0-1 ' "$tmp/out" && passes=$((passes + 1)) || { echo "FAIL: pair 0-1 row"; fails=$((fails + 1)); }
 
-expect_rc 0 "one process, no launcher, bf16" -- "$bin" bench --filter coll.reduce_scatter --sizes 1K:4K:x2 --iters 2 --dtype bf16
-expect_in "$tmp/out" "on host buffers, 1 rank, bfloat16" "single rank title"
-expect_in "$tmp/out" "# Avg bus bandwidth    : 0" "one rank: busbw 0 as in nccl-tests"
+# One process without a launcher and without GPUs: one rank on one device has nothing to
+# exchange. Every collective is skipped with the reason; no figure, no table (it used to print
+# all_reduce at 0 GB/s and broadcast/reduce at a memcpy's speed).
+expect_rc 0 "one process, no launcher: skipped with the reason" -- "$bin" bench --filter 'coll.*' --sizes 1K:4K:x2 --iters 2 --dtype bf16
+[ "$(grep -c 'one rank, one device: nothing to exchange; run under mpirun/srun or on a node with several GPUs' "$tmp/out")" -eq 7 ] \
+  && passes=$((passes + 1)) || { echo "FAIL: 7 collectives skipped with the reason"; cat "$tmp/out"; fails=$((fails + 1)); }
+expect_not_in "$tmp/out" "Avg bus bandwidth" "no one-rank table"
+expect_not_in "$tmp/out" "GB/s" "no one-rank figure"
+expect_rc 0 "one process, JSON: no measurement" -- "$bin" bench --filter 'coll.broadcast,coll.all_reduce' --sizes 1K --iters 2 --json
+/usr/bin/python3 - "$tmp/out" <<'EOF' && passes=$((passes + 1)) || fails=$((fails + 1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for u in doc["benchmarks"]:
+    assert u["outcome"] == "skip" and u["measurements"] == [], u
+    assert u["summary"].startswith("one rank, one device: nothing to exchange"), u["summary"]
+EOF
 
 expect_rc 2 "bad --dtype" -- "$bin" bench --filter coll.all_reduce --sizes 1K --dtype half
 expect_in "$tmp/out" '--dtype "half": expected float or bfloat16' "names the option"

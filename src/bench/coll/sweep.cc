@@ -39,7 +39,9 @@ struct Opened {
 };
 
 // --backend cpu -> MPI; gpu -> NCCL or skip; auto -> NCCL when every rank can use it, else MPI.
-// Every rank reaches the same decision (the availability is agreed over the job).
+// Every rank reaches the same decision (the availability is agreed over the job). NCCL follows
+// the job's GPU layout: one process driving every local GPU without a launcher, one GPU per rank
+// under mpirun/srun (comm::OpenNcclForJob).
 Result<Opened> OpenBackend(const BenchContext& ctx) {
   Opened o;
   const Backend want = ctx.options().backend;
@@ -48,7 +50,7 @@ Result<Opened> OpenBackend(const BenchContext& ctx) {
     auto everywhere = ctx.comm().AllReduceMin(local.ok() ? 1.0 : 0.0);
     if (!everywhere.ok()) return everywhere.status();
     if (*everywhere >= 1.0) {
-      auto b = comm::OpenNcclCollectives(ctx.comm(), ctx.launch().local_rank);
+      auto b = comm::OpenNcclForJob(ctx.comm(), ctx.launch());
       if (!b.ok()) return b.status();
       o.backend = std::move(*b);
       return o;
@@ -82,7 +84,8 @@ Result<std::vector<comm::DataType>> SelectedDataTypes(const BenchOptions& option
   return out;
 }
 
-// Per-rank samples of one step, index = world rank; NaN time for ranks outside the group.
+// Per-rank samples of one step, index = rank of the group (processes in order, each with its local
+// ranks); NaN time for ranks outside the group.
 struct StepSamples {
   std::vector<double> time_us;
   std::vector<int64_t> wrong;
@@ -101,13 +104,15 @@ Status WarmUp(CollectiveBackend& b, const CollectiveOp& op, int warmup, size_t b
   return b.Synchronize();
 }
 
-// One measurement on this rank: input, an untimed call, barrier, `iters` timed calls, then the
-// data check with a new seed.
-Status TimeAndCheck(comm::Communicator& world, CollectiveBackend* b, const CollectiveOp& op, bool in_place,
-                    int iters, size_t buffer_bytes, uint32_t seed, double& time_us, int64_t& wrong) {
+// One measurement by this process: input, an untimed call, barrier, `iters` timed calls, then the
+// data check with a new seed (`wrong`: one count per local rank). A process driving several GPUs
+// times them together, as nccl-tests -g does.
+Status TimeAndCheck(comm::Communicator& world, CollectiveBackend* b, const CollectiveOp& op,
+                    bool in_place, int iters, size_t buffer_bytes, uint32_t seed, double& time_us,
+                    std::vector<int64_t>& wrong) {
   Status s = Status::Ok();
   if (b != nullptr) {
-    s = comm::PrepareData(*b, op, in_place, seed);
+    s = comm::PrepareLocalData(*b, op, in_place, seed);
     if (s.ok()) s = b->Launch(op, in_place, 0);
     if (s.ok()) s = b->Synchronize();
   }
@@ -120,12 +125,12 @@ Status TimeAndCheck(comm::Communicator& world, CollectiveBackend* b, const Colle
   auto elapsed = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   YS_RETURN_IF_ERROR(s);
   time_us = elapsed / iters;
-  YS_RETURN_IF_ERROR(comm::PrepareData(*b, op, in_place, seed + 1));
+  YS_RETURN_IF_ERROR(comm::PrepareLocalData(*b, op, in_place, seed + 1));
   YS_RETURN_IF_ERROR(b->Launch(op, in_place, 0));
   YS_RETURN_IF_ERROR(b->Synchronize());
-  auto w = comm::CheckData(*b, op, in_place, seed + 1);
+  auto w = comm::CheckLocalData(*b, op, in_place, seed + 1);
   if (!w.ok()) return w.status();
-  wrong = *w;
+  wrong = std::move(*w);
   return Status::Ok();
 }
 
@@ -134,9 +139,13 @@ Status TimeAndCheck(comm::Communicator& world, CollectiveBackend* b, const Colle
 Result<StepSamples> MeasureStep(comm::Communicator& world, CollectiveBackend* b, const CollectiveOp& op,
                                 bool in_place, int iters, size_t buffer_bytes, uint32_t seed) {
   double time_us = kNaN;
-  int64_t wrong = 0;
+  std::vector<int64_t> wrong;
   Status s = TimeAndCheck(world, b, op, in_place, iters, buffer_bytes, seed, time_us, wrong);
-  auto all = world.AllGather(fmt::format("{}|{:.17g}|{}|{}", s.ok() ? 1 : 0, time_us, wrong, s.message()));
+  if (wrong.empty()) wrong.push_back(0);  // outside the group, or failed: one rank's slot
+  std::vector<std::string> counts;
+  for (int64_t w : wrong) counts.push_back(std::to_string(w));
+  auto all = world.AllGather(
+      fmt::format("{}|{:.17g}|{}|{}", s.ok() ? 1 : 0, time_us, Join(counts, ","), s.message()));
   if (!all.ok()) return all.status();
   StepSamples out;
   for (size_t r = 0; r < all->size(); ++r) {
@@ -146,8 +155,10 @@ Result<StepSamples> MeasureStep(comm::Communicator& world, CollectiveBackend* b,
       std::string_view msg = std::string_view((*all)[r]).substr(f[0].size() + f[1].size() + f[2].size() + 3);
       return Status(s.ok() ? StatusCode::kIoError : s.code(), "rank " + std::to_string(r) + ": " + std::string(msg));
     }
-    out.time_us.push_back(ParseDouble(f[1]).value_or(kNaN));
-    out.wrong.push_back(ParseInt(f[2]).value_or(0));
+    for (const auto& w : Split(f[2], ',')) {  // a process's local ranks share its time
+      out.time_us.push_back(ParseDouble(f[1]).value_or(kNaN));
+      out.wrong.push_back(ParseInt(w).value_or(0));
+    }
   }
   return out;
 }
@@ -165,6 +176,7 @@ struct Context {
   std::string id;  // "coll.all_reduce"
   std::string backend, library, device;
   int ranks = 1;
+  int gpus_per_process = 1;  // > 1: one process drives every local GPU (nccl-tests -g)
 };
 
 void AddPlaceMeasurements(BenchmarkResult& r, const Context& c, const CollectiveOp& op, const PlaceResult& p,
@@ -175,6 +187,8 @@ void AddPlaceMeasurements(BenchmarkResult& r, const Context& c, const Collective
       {"backend", c.backend},                           {"library", c.library},
       {"device", c.device},                             {"ranks", std::to_string(op.nranks)},
       {"value", "time averaged over ranks (nccl-tests); samples per rank"}};
+  // Only the one-process mode names it, so a per-rank series keeps its identity in the history.
+  if (c.gpus_per_process > 1) params["gpus_per_process"] = std::to_string(c.gpus_per_process);
   params.insert(extra.begin(), extra.end());
   std::vector<double> times = Finite(p.rank_time_us), algbw, busbw;
   for (double t : times) {
@@ -197,6 +211,12 @@ void AddPairwise(const BenchContext& ctx, CollectiveBackend& world_backend, cons
                  comm::Collective coll, comm::DataType dtype, uint64_t size, int iters, int warmup,
                  const std::vector<std::string>& hostnames, BenchmarkResult& r) {
   const int n = ctx.comm().size();
+  if (c.gpus_per_process > 1) {
+    r.Note("pairwise",
+           "not run: one process drives every GPU here, without pair sub-groups; run under "
+           "mpirun/srun (one rank per GPU) for --pairwise");
+    return;
+  }
   if (n < 2) {
     r.Note("pairwise", "not run: needs 2 or more ranks");
     return;
@@ -285,22 +305,37 @@ BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective col
   if (!opened.ok()) return BenchmarkResult::Error(opened.status());
   if (!opened->skip_reason.empty()) return BenchmarkResult::Skip(opened->skip_reason);
   CollectiveBackend& backend = *opened->backend;
+  // One rank on one device moves nothing between devices: its "bandwidth" would be a local copy
+  // (broadcast, reduce) or 0 (all_reduce's factor), never a link's. Every rank agrees (size()).
+  if (backend.size() < 2) return BenchmarkResult::Skip(comm::kNothingToExchange);
   if (hooks.on_backend) hooks.on_backend(backend);
-  auto hostnames = ctx.comm().Hostnames();
-  if (!hostnames.ok()) return BenchmarkResult::Error(hostnames.status());
+  auto process_hosts = ctx.comm().Hostnames();
+  if (!process_hosts.ok()) return BenchmarkResult::Error(process_hosts.status());
+  const int gpus_per_process = static_cast<int>(backend.LocalRanks().size());
+  // Index = rank of the group: a process's local ranks share its host.
+  std::vector<std::string> hostnames;
+  for (const auto& h : *process_hosts) hostnames.insert(hostnames.end(), gpus_per_process, h);
 
   const bool gpu = std::string(backend.name()) == "nccl";
   SizeSweep sweep = ctx.options().sizes ? *ctx.options().sizes : *SizeSweep::Parse(DefaultSizes(ctx.quick(), gpu));
   const int iters = ctx.Iters(ctx.quick() ? kQuickIters : kFullIters);
   const int warmup = ctx.Warmup(kWarmup);
   const int n = backend.size();
-  Context c{.id = id, .backend = backend.name(), .library = backend.library(), .device = gpu ? "gpu" : "cpu",
-            .ranks = n};
+  Context c{.id = id,
+            .backend = backend.name(),
+            .library = backend.library(),
+            .device = gpu ? "gpu" : "cpu",
+            .ranks = n,
+            .gpus_per_process = gpus_per_process};
 
   BenchmarkResult r;
   r.Note("backend", c.backend + " (" + c.library + ")" + (gpu ? ", device buffers" : ", host buffers"));
   if (!opened->nccl_missing.empty()) r.Note("nccl", "not used: " + opened->nccl_missing);
   r.Note("ranks", std::to_string(n));
+  if (gpus_per_process > 1) {
+    r.Note("layout", fmt::format("one process drives {} GPUs ({}; nccl-tests -g {})",
+                                 gpus_per_process, backend.device(), gpus_per_process));
+  }
   r.Note("sizes", FormatByteSize(sweep.min_bytes) + ".." + FormatByteSize(sweep.max_bytes));
   r.Note("warmup_iters", std::to_string(warmup));
   r.Note("iters", std::to_string(iters));
@@ -348,10 +383,12 @@ BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective col
     m.value = avg;
     r.measurements.push_back(std::move(m));
     r.tables.push_back(MakeSweepTable(
-        fmt::format("{}: {} ({}) on {} buffers, {} rank{}, {}: out-of-place then in-place; size in B, "
-                    "count in elements, time in us, algbw and busbw in GB/s",
-                    id, c.backend, c.library, gpu ? "device" : "host", n, n == 1 ? "" : "s",
-                    comm::DataTypeName(dtype)),
+        fmt::format(
+            "{}: {} ({}) on {} buffers, {} rank{}{}, {}: out-of-place then in-place; size in B, "
+            "count in elements, time in us, algbw and busbw in GB/s",
+            id, c.backend, c.library, gpu ? "device" : "host", n, n == 1 ? "" : "s",
+            gpus_per_process > 1 ? fmt::format(" (one process, {} GPUs)", gpus_per_process) : "",
+            comm::DataTypeName(dtype)),
         rows));
     const SweepRow& big = rows.back();
     summaries.push_back(fmt::format("{}: avg busbw {:.4g} GB/s; at {} B busbw {:.3g} out of place, {:.3g} in "
@@ -359,14 +396,17 @@ BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective col
                                     comm::DataTypeName(dtype), avg,
                                     big.op.counts.size_bytes(), big.out_of_place.bw.busbw_gbps,
                                     big.in_place.bw.busbw_gbps, OutOfBoundsValues(rows)));
-    for (auto& f : WrongDataFindings(id, rows, *hostnames, c.backend)) r.Add(std::move(f));
-    for (auto& f : SlowRankFindings(id, rows, *hostnames)) r.Add(std::move(f));
+    for (auto& f : WrongDataFindings(id, rows, hostnames, c.backend)) r.Add(std::move(f));
+    for (auto& f : SlowRankFindings(id, rows, hostnames)) r.Add(std::move(f));
     if (ctx.options().pairwise && dtype == dtypes->front()) {
-      AddPairwise(ctx, backend, c, coll, dtype, sweep.Sizes().back(), iters, warmup, *hostnames, r);
+      AddPairwise(ctx, backend, c, coll, dtype, sweep.Sizes().back(), iters, warmup, hostnames, r);
     }
   }
   if (summaries.empty()) return BenchmarkResult::Skip("no selected dtype is supported by " + c.backend);
-  r.summary = fmt::format("{} on {} rank{} ({}): {}", c.backend, n, n == 1 ? "" : "s", c.device, Join(summaries, "; "));
+  r.summary = fmt::format(
+      "{} on {} rank{} ({}{}): {}", c.backend, n, n == 1 ? "" : "s", c.device,
+      gpus_per_process > 1 ? fmt::format(", one process, {} GPUs", gpus_per_process) : "",
+      Join(summaries, "; "));
   return r;
 }
 

@@ -1,8 +1,11 @@
 // Bus bandwidth against message size, one chart per collective (coll.<name>.busbw), one series
 // per placement (in place, out of place), data type, backend and, for node-local collectives,
-// node; the size axis is logarithmic as nccl-tests' sweeps are.
+// node; the size axis is logarithmic as nccl-tests' sweeps are. A point of one rank on one device
+// (ranks=1, from a document written before such sweeps were skipped) is never drawn: nothing
+// crossed a link, so its "bandwidth" is 0 or a local copy's; the section says how many it left out.
 #include <map>
 
+#include "comm/collectives.h"
 #include "core/text.h"
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
@@ -29,22 +32,32 @@ HtmlSection CollectivesSection(const ReportInput& in, ChartIds& ids) {
   // collective -> series label -> size -> GB/s (sorted by size through the map).
   std::map<std::string, std::map<std::string, std::map<double, double>>> sweeps;
   std::map<std::string, std::string> units;
+  size_t one_rank = 0;
   if (in.run) {
     for (const PlacedMeasurement& p : AllMeasurements(*in.run)) {
       const Measurement& m = *p.m;
       if (!StartsWith(m.name, "coll.") || !EndsWith(m.name, ".busbw")) continue;
       auto size = ParseDouble(Param(m, "size"));
       if (!size || *size <= 0) continue;  // a point without a size has no place on the axis
+      if (Param(m, "ranks") == "1") {
+        ++one_rank;
+        continue;
+      }
       std::string coll = m.name.substr(5, m.name.size() - 5 - 6);
       sweeps[coll][SeriesLabel(p)][*size] = m.value;
       units[coll] = m.unit;
     }
   }
+  const std::string left_out =
+      one_rank == 0
+          ? ""
+          : EmptyNote(std::to_string(one_rank) +
+                      " point(s) of one rank not drawn: " + comm::kNothingToExchange + ".");
   if (sweeps.empty()) {
-    s.body = EmptyNote("No collective bus bandwidth measured (coll.*.busbw).");
+    s.body = EmptyNote("No collective bus bandwidth measured (coll.*.busbw).") + left_out;
     return s;
   }
-  s.body = "<div class=\"grid\">\n";
+  s.body = left_out + "<div class=\"grid\">\n";
   for (const auto& [coll, series] : sweeps) {
     nlohmann::ordered_json datasets = nlohmann::ordered_json::array();
     size_t i = 0;

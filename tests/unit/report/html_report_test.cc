@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 
 #include "core/report_json.h"
@@ -119,6 +120,36 @@ TEST(HtmlReport, HostileTextStaysText) {
   EXPECT_NE(page.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
   json data = json::parse(DataBlock(page));  // still one block that parses
   EXPECT_TRUE(data["charts"].is_array());
+}
+
+TEST(HtmlReport, OneRankCollectivePointsAreNeverDrawn) {
+  // A document from before one-rank sweeps were skipped: its broadcast points say ranks=1.
+  auto j = json::parse(ReadAll(kFixture + "/run.json"));
+  size_t marked = 0;
+  std::function<void(json&)> mark = [&](json& v) {
+    if (v.is_object()) {
+      if (v.contains("name") && v["name"].is_string() &&
+          v["name"].get<std::string>() == "coll.broadcast.busbw" && v.contains("params") &&
+          v["params"].is_object()) {
+        v["params"]["ranks"] = "1";
+        ++marked;
+      }
+      for (auto& [k, child] : v.items()) mark(child);
+    } else if (v.is_array()) {
+      for (auto& child : v) mark(child);
+    }
+  };
+  mark(j);
+  ASSERT_GT(marked, 0u);
+  std::string page = BuildHtmlReport(FromJsonText(j.dump()), kFakeChartJs);
+  EXPECT_EQ(page.find("broadcast bus bandwidth against message size"), std::string::npos);
+  EXPECT_NE(page.find("all_reduce bus bandwidth against message size"), std::string::npos);
+  EXPECT_NE(
+      page.find(
+          std::to_string(marked) +
+          " point(s) of one rank not drawn: one rank, one device: nothing to exchange; run under "
+          "mpirun/srun or on a node with several GPUs."),
+      std::string::npos);
 }
 
 TEST(HtmlText, Escaping) {
