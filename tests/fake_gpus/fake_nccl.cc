@@ -350,8 +350,8 @@ YS_FAKE_EXPORT ncclResult_t ncclGroupStart() {
 YS_FAKE_EXPORT ncclResult_t ncclGroupEnd() {
   if (group_depth == 0) return Fail(ncclInvalidUsage, "ncclGroupEnd without ncclGroupStart");
   if (--group_depth > 0) return ncclSuccess;
-  std::set<Clique*> now;
-  now.swap(touched);
+  const std::vector<Clique*> now(touched.begin(), touched.end());
+  touched.clear();
   for (Clique* c : now) {
     if (ncclResult_t rc = Progress(*c); rc != ncclSuccess) return rc;
   }

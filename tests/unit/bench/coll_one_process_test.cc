@@ -261,5 +261,35 @@ TEST(FakeGpusBurnin, TheNetworkLoadSpansEveryGpuAndCatchesAWrongElement) {
       << out[0].miscompare_detail;
 }
 
+// On a real GPU node (ctest -L gpu, unit.gpu_live): the same sweep over the real NCCL, every
+// visible GPU from this process; with one GPU, the skip and its reason. Shapes and ranges only.
+TEST(CollGpuLive, OneProcessSweepOverEveryVisibleGpu) {
+  if (FakesLoaded()) GTEST_SKIP() << "the fake GPUs are loaded";
+  if (Status s = comm::NcclAvailable(); !s.ok()) GTEST_SKIP() << s.message();
+  auto gpus = comm::VisibleGpuCount();
+  ASSERT_TRUE(gpus.ok()) << gpus.status().ToString();
+  host::Host host = host::Host::Live();
+  comm::SingleProcessCommunicator single;
+  BenchOptions options;
+  options.sizes = *SizeSweep::Parse("1M:64M:x8");
+  options.iters = 5;
+  options.backend = Backend::kGpu;
+  BenchContext ctx(host, single, options);
+  BenchmarkResult r = RunCollectiveSweep(ctx, Collective::kAllReduce);
+  if (*gpus < 2) {
+    EXPECT_EQ(r.outcome, Outcome::kSkip);
+    EXPECT_EQ(r.summary, comm::kNothingToExchange);
+    return;
+  }
+  ASSERT_EQ(r.outcome, Outcome::kPass) << r.summary;
+  for (const auto& m : r.measurements) {
+    if (m.name != "coll.all_reduce.busbw") continue;
+    EXPECT_EQ(m.params.at("ranks"), std::to_string(*gpus));
+    EXPECT_EQ(m.params.at("gpus_per_process"), std::to_string(*gpus));
+    EXPECT_GT(m.value, 0);
+    EXPECT_LT(m.value, 10000);  // GB/s: no link of this decade carries more
+  }
+}
+
 }  // namespace
 }  // namespace ys::bench::coll
