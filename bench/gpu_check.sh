@@ -8,6 +8,8 @@
 #
 #   bench/gpu_check.sh            # results under $OUT if set, else ./gpu-check-<time>
 #   PROFILE=quick bench/gpu_check.sh
+#   ONLY=coll bench/gpu_check.sh  # build, then only the collectives (one process over every GPU,
+#                                 # and one rank per GPU under mpirun): about 3 minutes
 #
 # Writes: <step>.json (the run document of each step) and <step>.err (its log), summary.txt (each
 # unit's outcome, findings, notes and tables, and one line per measurement with its % of peak),
@@ -17,6 +19,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$PWD/gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 profile=${PROFILE:-full}
+only=${ONLY:-}
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }  # want GROUP: whether this run includes it
 bin=$src/build/yardstick
 log() { echo "[gpu_check $(date -u +%H:%M:%S)] $*" | tee -a "$out/log.txt" >&2; }
 
@@ -48,10 +52,12 @@ run_unit() {  # run_unit NAME SECONDS ARGS...
   return 0
 }
 # The GPU units, one process each so that a failure in one leaves the others' results.
-run_unit gemm.gpu 120 --filter gemm.gpu "${quick[@]}"
-run_unit mem.gpu 45 --filter mem.gpu "${quick[@]}"
-run_unit copy 75 --filter 'copy.*' "${quick[@]}"
-run_unit launch_latency 20 --filter host.launch_latency
+if want units; then
+  run_unit gemm.gpu 120 --filter gemm.gpu "${quick[@]}"
+  run_unit mem.gpu 45 --filter mem.gpu "${quick[@]}"
+  run_unit copy 75 --filter 'copy.*' "${quick[@]}"
+  run_unit launch_latency 20 --filter host.launch_latency
+fi
 
 # Burn-in on the GPUs: cuBLASLt GEMMs checked bit for bit across repeats and GPUs, then device
 # copies checked element by element, with NVML telemetry every second.
@@ -61,15 +67,19 @@ burn() {  # burn PROFILE SECONDS LIMIT
     --checkpoint-interval 10 --json >"$out/burnin-$1.json" 2>"$out/burnin-$1.err"
   log "burnin $1: exit $?"
 }
-burn compute 45 75
-burn memory 20 45
+if want burnin; then
+  burn compute 45 75
+  burn memory 20 45
+fi
 
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 # GPU collectives from one process driving every visible GPU (nccl-tests -g N; no launcher): the
 # default of `bench` and `run` on a GPU node. coll-one-process.json holds the figures (params
 # ranks=N, gpus_per_process=N). With a single GPU every collective is skipped with the reason
 # "one rank, one device: nothing to exchange": that outcome is the check there, not a failure.
-if ldconfig -p 2>/dev/null | grep -q libnccl.so.2 || [ -n "${YARDSTICK_LIBNCCL:-}" ]; then
+if ! want coll; then
+  :
+elif ldconfig -p 2>/dev/null | grep -q libnccl.so.2 || [ -n "${YARDSTICK_LIBNCCL:-}" ]; then
   log "coll.* over NCCL from one process, $ngpu GPU(s) (limit 90s)"
   timeout 90 "$bin" bench --data "$src" --backend gpu --filter 'coll.*' --sizes 8:1G:x8 --json \
     >"$out/coll-one-process.json" 2>"$out/coll-one-process.err"
@@ -79,7 +89,9 @@ else
 fi
 
 # GPU collectives over NCCL, one rank per GPU, when the launcher and library are there.
-if command -v mpirun >/dev/null && ldconfig -p 2>/dev/null | grep -q libnccl.so.2 && [ "${ngpu:-0}" -ge 1 ]; then
+if ! want coll; then
+  :
+elif command -v mpirun >/dev/null && ldconfig -p 2>/dev/null | grep -q libnccl.so.2 && [ "${ngpu:-0}" -ge 1 ]; then
   log "coll.* over NCCL with $ngpu ranks (limit 60s)"
   timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$ngpu" "$bin" bench --data "$src" --backend gpu \
     --filter 'coll.*' --sizes 8:1G:x8 --json >"$out/coll.json" 2>"$out/coll.err"
@@ -88,9 +100,11 @@ else
   log "coll.*: skipped (mpirun, libnccl.so.2 or a GPU missing)" | tee "$out/coll.skipped"
 fi
 
-log "gpu-labelled tests (limit 120s)"
-(cd "$src/build" && timeout 120 ctest -L gpu --output-on-failure >"$out/ctest-gpu.txt" 2>&1)
-log "ctest -L gpu: exit $?"
+if want tests; then
+  log "gpu-labelled tests (limit 120s)"
+  (cd "$src/build" && timeout 120 ctest -L gpu --output-on-failure >"$out/ctest-gpu.txt" 2>&1)
+  log "ctest -L gpu: exit $?"
+fi
 
 # Text summary from the JSON documents (a burn-in's entities and faults too): every measurement with its % of peak, and every unit's
 # outcome, findings and notes.
