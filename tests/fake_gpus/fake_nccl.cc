@@ -196,7 +196,10 @@ ncclResult_t Progress(Clique& c) {
     }
     if (ncclResult_t rc = Execute(ops); rc != ncclSuccess) return rc;
   }
+  // Every matched send is read before any receive is written: in place, a rank's receive
+  // buffer is also what it sends.
   const int corrupt = EnvInt("YS_FAKE_NCCL_CORRUPT_RANK", -1);
+  std::vector<std::pair<P2p*, std::vector<char>>> deliveries;
   for (int r = 0; r < c.nranks; ++r) {
     for (P2p& send : c.p2p[r]) {
       if (send.send == nullptr || send.done) continue;
@@ -205,13 +208,16 @@ ncclResult_t Progress(Clique& c) {
         if (recv.count != send.count || recv.type != send.type) {
           return Fail(ncclInvalidUsage, "a send and its receive differ in count or type");
         }
-        std::memmove(recv.recv, send.send, send.count * ElementSize(send.type));
-        if (send.peer == corrupt && send.count > 0) static_cast<char*>(recv.recv)[0] ^= 1;
+        const char* from = static_cast<const char*>(send.send);
+        deliveries.emplace_back(
+            &recv, std::vector<char>(from, from + send.count * ElementSize(send.type)));
+        if (send.peer == corrupt && send.count > 0) deliveries.back().second[0] ^= 1;
         send.done = recv.done = true;
         break;
       }
     }
   }
+  for (auto& [recv, bytes] : deliveries) std::memcpy(recv->recv, bytes.data(), bytes.size());
   for (auto& list : c.p2p) std::erase_if(list, [](const P2p& p) { return p.done; });
   return ncclSuccess;
 }
