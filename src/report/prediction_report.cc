@@ -218,6 +218,49 @@ nlohmann::json ErrorTableJson(const validate::ErrorTable& t) {
   return {{"rows", rows}, {"fitted", stats(t.fitted)}, {"held_out", stats(t.held_out)}};
 }
 
+std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,
+                                   double threshold) {
+  auto num = [](const std::optional<double>& v, const char* f) {
+    return v ? fmt::format(fmt::runtime(f), *v) : std::string("-");
+  };
+  std::string out = fmt::format(
+      "predicted before the runs (step-time model; score = predicted at the reference rates / "
+      "predicted at this cluster's):\n{:<28} {:>5} {:>5}  {:>9} {:>9} {:>9} {:>8}  {}\n",
+      "workload", "prec", "GPUs", "model s", "ref s", "pred s", "score", "why");
+  int under = 0;
+  for (const auto& r : rows) {
+    under += r.under;
+    out += fmt::format("{:<28} {:>5} {:>5}  {:>9} {:>9} {:>9} {:>8}  {}{}\n", r.workload.id,
+                       r.workload.dtype, r.workload.gpus, num(r.model_step_s, "{:.3f}"),
+                       num(r.reference_step_s, "{:.3f}"), num(r.predicted_step_s, "{:.3f}"),
+                       r.predicted_score ? fmt::format("{:.1f}%", 100 * *r.predicted_score) : "-",
+                       r.under ? "UNDER: " : "", r.why);
+  }
+  out += fmt::format("predicted: {} of {} workloads under {:.0f}%\n", under, rows.size(),
+                     100 * threshold);
+  return out;
+}
+
+nlohmann::json SuitePredictionJson(const std::vector<validate::WorkloadPrediction>& rows,
+                                   double threshold) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& r : rows) {
+    auto opt = [](const std::optional<double>& v) {
+      return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+    };
+    a.push_back({{"workload", r.workload.id},
+                 {"dtype", r.workload.dtype},
+                 {"gpus", r.workload.gpus},
+                 {"model_step_s", opt(r.model_step_s)},
+                 {"reference_step_s", opt(r.reference_step_s)},
+                 {"predicted_step_s", opt(r.predicted_step_s)},
+                 {"predicted_score", opt(r.predicted_score)},
+                 {"under", r.under},
+                 {"why", r.why}});
+  }
+  return {{"threshold", threshold}, {"workloads", a}};
+}
+
 std::string ConstantsToml(const workloads::predict::Constants& c) {
   std::string out = "[constants]\n";
   for (const auto& info : workloads::predict::ConstantTable()) {

@@ -13,6 +13,7 @@
 
 #include "diagnose/rate_what_if.h"
 #include "validate/published_predictions.h"
+#include "validate/suite_prediction.h"
 #include "workloads/predict/step_model.h"
 
 namespace ys::report {
@@ -39,6 +40,12 @@ nlohmann::json PredictionJson(const PredictionView& v);
 
 std::string ErrorTableConsole(const validate::ErrorTable& t);
 nlohmann::json ErrorTableJson(const validate::ErrorTable& t);
+
+// `validate --predict`: the predicted column beside each workload of a suite.
+std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,
+                                   double threshold);
+nlohmann::json SuitePredictionJson(const std::vector<validate::WorkloadPrediction>& rows,
+                                   double threshold);
 
 // The constants as the [constants] table of calibration/step_model.toml.
 std::string ConstantsToml(const workloads::predict::Constants& c);

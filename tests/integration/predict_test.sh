@@ -32,8 +32,9 @@ cp "$tmp/out" "$tmp/proxy.json"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["recipe"]["layers"]==8 and j["recipe"]["gpus"]==16 and j["recipe"]["data_parallel"]==2, j["recipe"]' "$tmp/proxy.json" \
   && passes=$((passes + 1)) || { echo "FAIL: command-line recipe"; fails=$((fails + 1)); }
 
-# What-if: a slow network all-gather shows in the ranking, with its cost.
-expect_rc 0 "predict what-if" -- "$bin" predict --model llama3.1_8b --chip gb300 --dtype fp8 --gpus 128 --set coll.all_gather.busbw=28GB/s --set coll.reduce_scatter.busbw=28GB/s --json
+# What-if (Exemplar case 3): with one micro-batch a step, a slow network all-gather and
+# reduce-scatter no longer hide under compute and show in the ranking, with their cost.
+expect_rc 0 "predict what-if" -- "$bin" predict --model llama3.1_8b --chip gb300 --dtype fp8 --gpus 128 --gbs 512 --set coll.all_gather.busbw=28GB/s --set coll.reduce_scatter.busbw=28GB/s --json
 cp "$tmp/out" "$tmp/whatif.json"
 python3 - "$tmp/whatif.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: what-if ranking"; fails=$((fails + 1)); }
 import json, sys

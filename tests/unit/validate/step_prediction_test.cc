@@ -10,6 +10,7 @@
 #include "validate/published_predictions.h"
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
+#include "validate/suite_prediction.h"
 
 namespace ys::validate {
 namespace {
@@ -243,6 +244,50 @@ TEST(RateWhatIfTest, ExemplarCase3CollectivesAreALargeShareOfTheIteration) {
   EXPECT_GT(1 - fast->step_time_s / slow->step_time_s, 0.5 * published_share)
       << "slow " << slow->step_time_s << " s, fast " << fast->step_time_s << " s";
   EXPECT_GT(share, 0.5 * published_share);
+}
+
+}  // namespace
+}  // namespace ys::validate
+
+namespace ys::validate {
+namespace {
+
+// validate --predict: at the reference rates every predicted score is 1 (the model is used as a
+// ratio); a slow network all-gather and reduce-scatter put the data-parallel-heavy workloads under
+// the threshold, with the rate named as the reason; a workload without a model file says so.
+TEST(SuitePredictionTest, SlowCollectivesPutWorkloadsUnderTheThreshold) {
+  auto suite = LoadSuiteByName("gb300", kData);
+  ASSERT_TRUE(suite.ok()) << suite.status().message();
+  ReferenceSet refs;
+  SuitePredictionInputs in;
+  in.data_dir = kData;
+  auto reference = PredictSuite(*suite, refs, in);
+  ASSERT_TRUE(reference.ok()) << reference.status().message();
+  int predicted = 0, missing = 0;
+  for (const auto& row : *reference) {
+    if (!row.predicted_score) {
+      EXPECT_NE(row.why.find("models/"), std::string::npos) << row.workload.id << ": " << row.why;
+      ++missing;
+      continue;
+    }
+    EXPECT_DOUBLE_EQ(*row.predicted_score, 1.0) << row.workload.id;
+    EXPECT_FALSE(row.under);
+    ++predicted;
+  }
+  EXPECT_GT(predicted, 5);
+  in.sets = {"coll.all_gather.busbw=28GB/s", "coll.reduce_scatter.busbw=28GB/s"};
+  auto slow = PredictSuite(*suite, refs, in);
+  ASSERT_TRUE(slow.ok());
+  int under = 0;
+  for (const auto& row : *slow) {
+    if (!row.under) continue;
+    ++under;
+    EXPECT_LT(*row.predicted_score, suite->threshold);
+    EXPECT_NE(row.why.find("coll."), std::string::npos) << row.why;
+  }
+  EXPECT_GT(under, 0);
+  in.sets = {"coll.all_gather.busbw=slow"};
+  EXPECT_FALSE(PredictSuite(*suite, refs, in).ok());
 }
 
 }  // namespace

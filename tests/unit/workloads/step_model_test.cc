@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "workloads/predict/fit.h"
+#include "workloads/scaling.h"
 #include "workloads/predict/step_flops.h"
 
 namespace ys::workloads::predict {
@@ -206,3 +207,46 @@ TEST(FitTest, HeldOutSplitIsByWorkloadId) {
 
 }  // namespace
 }  // namespace ys::workloads::predict
+
+namespace ys::workloads {
+namespace {
+
+// The predicted weak-scaling curve: the recipe's parallelism and micro-batches kept, data
+// parallel grown; on the network the DP collectives stay hidden until they outgrow their window,
+// so the efficiency stays near 1 (a little above it at most: each GPU's optimizer shard shrinks).
+TEST(PredictedScalingTest, WeakScalingKeepsTheRecipeAndGrowsDataParallel) {
+  auto spec = LoadModelSpec(std::string(YS_SOURCE_DIR) + "/models/llama3.1_70b.toml");
+  ASSERT_TRUE(spec.ok());
+  predict::Constants c;
+  predict::SystemRates rates;
+  rates.chip = "h100";
+  rates.peak_flops = {{"bf16", 989e12}};
+  rates.hbm_bytes_per_s = 3.35e12;
+  predict::SetReferenceLinks(rates, 450e9, 50e9, c);
+  predict::Recipe r;
+  r.model = &*spec;
+  r.par.chip = "h100";
+  r.par.gpus = 64;
+  r.par.tp = 4;
+  r.par.pp = 4;
+  r.par.cp = 2;
+  r.par.vp = 5;
+  r.par.micro_batch = 1;
+  r.par.global_batch = 128;
+  r.layers = 80;
+  r.seq = 8192;
+  r.dtype = "bf16";
+  auto curve = PredictWeakScaling(r, rates, c, {8, 16, 32, 64, 128, 256, 512, 1024, 2048});
+  ASSERT_TRUE(curve.ok()) << curve.status().message();
+  ASSERT_EQ(curve->points.size(), 7u);  // 8 and 16 GPUs cannot hold tp·pp·cp = 32
+  EXPECT_EQ(curve->skipped.size(), 2u);
+  EXPECT_EQ(curve->points.front().gpus, 32);
+  for (const auto& p : curve->points) {
+    EXPECT_GT(p.efficiency, 0.8) << p.gpus;
+    EXPECT_LT(p.efficiency, 1.01) << p.gpus;
+  }
+  EXPECT_FALSE(PredictWeakScaling(r, rates, c, {8, 16}).ok());
+}
+
+}  // namespace
+}  // namespace ys::workloads
