@@ -71,6 +71,10 @@ std::optional<std::pair<double, double>> NearestBusbw(const std::vector<const Me
     auto inplace = m->params.find("inplace");
     if (size == m->params.end() || inplace == m->params.end() || inplace->second != "0") continue;
     if (ranks != m->params.end() && ranks->second == "1") continue;  // nothing was exchanged
+    // GPU collectives only (NCCL): a CPU backend's (MPI on host buffers) says nothing of NVLink
+    // or of the GPUs' network path.
+    auto backend = m->params.find("backend");
+    if (backend == m->params.end() || backend->second != "nccl") continue;
     auto s = ParseDouble(size->second);
     if (!s || !(*s > 0) || !(m->value > 0) || !std::isfinite(m->value)) continue;
     const double d = std::fabs(std::log(*s / bytes));

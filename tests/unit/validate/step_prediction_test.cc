@@ -93,7 +93,9 @@ TEST(PublishedPredictionTest, StoredConstantsAreWhatTheFitGives) {
   moved.gemm_efficiency_bf16 *= 1.1;
   EXPECT_GT(FitLoss(moved), stored * 1.02);
   for (const wp::ConstantInfo& info : wp::ConstantTable()) {
-    if (!info.fitted) EXPECT_EQ(Calibration().constants.*(info.field), (*fitted).*(info.field));
+    if (!info.fitted) {
+      EXPECT_EQ(Calibration().constants.*(info.field), (*fitted).*(info.field)) << info.name;
+    }
   }
 }
 
@@ -177,7 +179,8 @@ Measurement Busbw(const std::string& coll, double size, double gbs, int ranks) {
   m.unit = "GB/s";
   m.params = {{"size", std::to_string(static_cast<int64_t>(size))},
               {"inplace", "0"},
-              {"ranks", std::to_string(ranks)}};
+              {"ranks", std::to_string(ranks)},
+              {"backend", "nccl"}};
   return m;
 }
 
@@ -191,6 +194,9 @@ TEST(StepRatesTest, MeasuredRatesComeAtTheRecipesSizes) {
   for (double size : {1e6, 16e6, 64e6, 256e6})
     b.measurements.push_back(Busbw("all_gather", size, size / 1e6, 8));
   b.measurements.push_back(Busbw("all_gather", 64e6, 9999, 1));  // one rank: never taken
+  Measurement cpu = Busbw("all_gather", 64e6, 7777, 8);
+  cpu.params["backend"] = "mpi";  // host buffers: never taken
+  b.measurements.push_back(cpu);
   Measurement g;
   g.name = "gemm.gpu.tflops";
   g.value = 650;
