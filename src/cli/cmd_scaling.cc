@@ -5,6 +5,10 @@
 // efficiency at each step (workloads/scaling.h: a proxy's tokens/s per GPU, a collective's busbw
 // at --size). Exit 0 when every count stays at or above the target, 1 when one falls below, 2
 // when a job fails or its document lacks the figure (the command, its exit and its stderr named).
+// `--model NAME --chip CHIP --dtype DTYPE [--base-gpus N] [--set KEY=VALUE ...]`: beside the
+// measured points (or alone, without --unit), the predicted weak-scaling curve of that recipe
+// from 8 to 2,048 GPUs (workloads/scaling.h PredictWeakScaling) at the reference rates, or with
+// --set overrides.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -18,6 +22,9 @@
 #include "core/report_json.h"
 #include "core/text.h"
 #include "host/subprocess.h"
+#include "validate/step_calibration.h"
+#include "validate/step_rates.h"
+#include "workloads/model_spec.h"
 #include "workloads/scaling.h"
 
 namespace ys::cli {
@@ -30,7 +37,82 @@ struct ScalingArgs {
   double target = 0.99;
   double timeout_s = 600;
   bool oversubscribe = false, json = false;
+  std::string model, chip, dtype, data;
+  std::optional<int> base_gpus;
+  std::vector<std::string> sets;
 };
+
+// The predicted weak-scaling curve of --model on --chip at --dtype: the model file's recipe at
+// --base-gpus (default: its smallest entry for the chip and dtype) grown from 8 to 2,048 GPUs.
+Result<workloads::PredictedScaling> PredictedCurve(const ScalingArgs& a) {
+  const std::string data = DataDir(a.data);
+  auto spec = workloads::LoadModelSpec(
+      a.model.ends_with(".toml") ? a.model : data + "/models/" + a.model + ".toml");
+  if (!spec.ok()) return spec.status();
+  const workloads::Parallelism* base = nullptr;
+  for (const auto& p : spec->parallelism) {
+    if (p.chip != a.chip || p.dtype != a.dtype || !p.release.empty()) continue;
+    if (a.base_gpus ? p.gpus == *a.base_gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
+  }
+  if (base == nullptr) {
+    auto found = workloads::FindParallelism(*spec, a.chip, a.dtype, a.base_gpus.value_or(0));
+    return Status::Invalid("--model " + a.model + ": " + found.status().message());
+  }
+  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
+  if (!cal.ok()) return cal.status();
+  auto device = bench::LoadDeviceSpec(data + "/specs/" + a.chip + ".toml");
+  if (!device.ok()) return device.status();
+  auto rates = validate::ReferenceRates(*device, *cal, cal->constants);
+  if (!rates.ok()) return rates.status();
+  for (const std::string& s : a.sets) YS_RETURN_IF_ERROR(validate::ApplyRateOverride(*rates, s));
+  workloads::predict::Recipe r;
+  r.model = &*spec;
+  r.par = *base;
+  r.layers = spec->shape.layers;
+  r.seq = spec->shape.seq_length;
+  r.dtype = a.dtype;
+  std::vector<int> gpus;
+  for (int g = 8; g <= 2048; g *= 2) gpus.push_back(g);
+  return workloads::PredictWeakScaling(r, *rates, cal->constants, gpus);
+}
+
+// The predicted curve, with the measured per-rank figure and efficiency beside it where a
+// measured count matches.
+void PrintPredicted(const ScalingArgs& a, const workloads::PredictedScaling& curve,
+                    const workloads::ScalingReport* measured) {
+  fmt::print(
+      "# predicted weak scaling of {} on {} ({}): recipe parallelism kept, data parallel "
+      "and GBS grown; efficiency = tokens/s/GPU / that at {} GPUs\n",
+      a.model, a.chip, a.dtype, curve.points.front().gpus);
+  fmt::print("# {:>6} {:>10} {:>14} {:>10} {:>12} {:>14} {:>10}\n", "GPUs", "step s",
+             "tokens/s/GPU", "efficiency", "exposed comm", "measured", "meas. eff");
+  for (const auto& p : curve.points) {
+    std::string mv = "-", me = "-";
+    if (measured != nullptr) {
+      for (const auto& r : measured->rows) {
+        if (r.ranks == p.gpus) {
+          mv = fmt::format("{:.6g}", r.value);
+          me = fmt::format("{:.1f}%", 100 * r.efficiency);
+        }
+      }
+    }
+    fmt::print("  {:>6} {:>10.3f} {:>14.1f} {:>9.1f}% {:>11.3f}s {:>14} {:>10}\n", p.gpus, p.step_s,
+               p.tokens_per_s_per_gpu, 100 * p.efficiency, p.exposed_comm_s, mv, me);
+  }
+  for (const auto& s : curve.skipped) fmt::print("# skipped: {}\n", s);
+}
+
+nlohmann::ordered_json PredictedJson(const workloads::PredictedScaling& curve) {
+  nlohmann::ordered_json pts = nlohmann::ordered_json::array();
+  for (const auto& p : curve.points) {
+    pts.push_back({{"gpus", p.gpus},
+                   {"step_s", p.step_s},
+                   {"tokens_per_s_per_gpu", p.tokens_per_s_per_gpu},
+                   {"efficiency", p.efficiency},
+                   {"exposed_comm_s", p.exposed_comm_s}});
+  }
+  return pts;
+}
 
 bool IsCollective(const std::string& unit) { return StartsWith(unit, "coll."); }
 
@@ -86,8 +168,16 @@ std::vector<std::string> JobArgv(const ScalingArgs& a, int ranks, const std::str
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ScalingArgs>();
-  sub.add_option("--unit", a->unit, "A proxy (proxy.llama3.1_8b) or collective (coll.all_reduce)")
-      ->required();
+  sub.add_option("--unit", a->unit, "A proxy (proxy.llama3.1_8b) or collective (coll.all_reduce)");
+  sub.add_option("--model", a->model,
+                 "Also print the predicted weak-scaling curve (8 to 2048 GPUs) of this model's "
+                 "recipe (a name from models/ or a model file)");
+  sub.add_option("--chip", a->chip, "With --model: the chip (specs/)");
+  sub.add_option("--dtype", a->dtype, "With --model: bf16, fp8 or nvfp4");
+  sub.add_option("--base-gpus", a->base_gpus,
+                 "With --model: the recipe entry to grow (default: the smallest for the chip)");
+  sub.add_option("--set", a->sets, "With --model: override a rate, as predict --set");
+  sub.add_option("--data", a->data, "Directory holding models/, specs/, calibration/");
   sub.add_option("--ranks", a->ranks,
                  "Rank counts, comma-separated (default 1, 2, 4 ... --max-ranks)");
   sub.add_option("--max-ranks", a->max_ranks, "Largest rank count of the default series")
@@ -105,6 +195,32 @@ Action Setup(CLI::App& sub) {
     if (int rc = RefuseOutOfRange(
             {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}))
       return rc;
+    std::optional<workloads::PredictedScaling> curve;
+    if (!a->model.empty()) {
+      if (a->chip.empty() || a->dtype.empty()) {
+        Log(LogLevel::kError, "scaling: --model needs --chip and --dtype");
+        return kExitUsage;
+      }
+      auto c = PredictedCurve(*a);
+      if (!c.ok()) {
+        Log(LogLevel::kError, "scaling: {}", c.status().message());
+        return kExitCannotRun;
+      }
+      curve = std::move(*c);
+      if (a->unit.empty()) {
+        if (a->json) {
+          std::cout << DumpJson(nlohmann::ordered_json{{"model", a->model},
+                                                       {"predicted", PredictedJson(*curve)}})
+                    << "\n";
+        } else {
+          PrintPredicted(*a, *curve, nullptr);
+        }
+        return kExitPass;
+      }
+    } else if (a->unit.empty()) {
+      Log(LogLevel::kError, "scaling: give --unit (measure) or --model (predict), or both");
+      return kExitUsage;
+    }
     if (!StartsWith(a->unit, "proxy.") && !IsCollective(a->unit)) {
       Log(LogLevel::kError, "--unit {}: expected a proxy (proxy.*) or a collective (coll.*)",
           a->unit);
@@ -186,6 +302,7 @@ Action Setup(CLI::App& sub) {
         if (r.speedup) p["speedup"] = *r.speedup;
         j["points"].push_back(p);
       }
+      if (curve) j["predicted"] = PredictedJson(*curve);
       std::cout << DumpJson(j) << "\n";
     } else {
       std::vector<std::string> shown;
@@ -204,6 +321,7 @@ Action Setup(CLI::App& sub) {
       fmt::print("scaling: worst efficiency {:.1f}% against a target of {:.1f}%: {}\n",
                  report->worst_efficiency * 100, report->target * 100,
                  report->linear ? "LINEAR" : "BELOW TARGET");
+      if (curve) PrintPredicted(*a, *curve, &*report);
     }
     return report->linear ? kExitPass : kExitFail;
   };

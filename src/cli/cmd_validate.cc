@@ -1,6 +1,10 @@
 // `yardstick validate --suite h100 --runs DIR`: the Exemplar verdict. Finds each workload's log,
 // ingests it, scores it against its reference and passes the suite only when every workload is
 // above the threshold. `--record-baseline FILE` turns a golden run into a reference.
+// `--predict [--measured RUN.json ...] [--set KEY=VALUE ...]`: beside each workload, the step the
+// step-time model predicts on this cluster and whether it would land under the threshold, and
+// why (validate/suite_prediction.h); without --runs, only the prediction (exit 0), before any
+// run is booked.
 #include <unistd.h>
 
 #include <filesystem>
@@ -15,7 +19,9 @@
 #include "diagnose/engine.h"
 #include "report/diagnosis_console.h"
 #include "report/output.h"
+#include "report/prediction_report.h"
 #include "report/scorecard_reporter.h"
+#include "validate/suite_prediction.h"
 #include "validate/validation.h"
 
 namespace ys::cli {
@@ -25,20 +31,95 @@ struct ValidateArgs {
   ValidationArgs inputs;
   std::string out, record, by, hardware, software;
   bool json = false;
+  bool predict = false;
+  std::vector<std::string> measured, sets;
   HistoryArgs history;
 };
+
+// The predicted column (validate --predict); nullopt after logging when an input is bad.
+std::optional<std::vector<validate::WorkloadPrediction>> Predicted(
+    const ValidateArgs& a, const validate::Suite& suite, const validate::ReferenceSet& refs) {
+  validate::SuitePredictionInputs in;
+  in.data_dir = DataDir(a.inputs.data);
+  for (const std::string& path : a.measured) {
+    auto j = ReadJsonFile(path);
+    if (!j.ok()) {
+      Log(LogLevel::kError, "{}", j.status().message());
+      return std::nullopt;
+    }
+    auto doc = RunDocumentFromJson(*j);
+    if (!doc.ok()) {
+      Log(LogLevel::kError, "{}: {}", path, doc.status().message());
+      return std::nullopt;
+    }
+    in.measured.emplace_back(path, std::move(*doc));
+  }
+  in.sets = a.sets;
+  auto rows = validate::PredictSuite(suite, refs, in);
+  if (!rows.ok()) {
+    Log(LogLevel::kError, "{}", rows.status().message());
+    return std::nullopt;
+  }
+  return std::move(*rows);
+}
+
+// validate --predict without --runs: the prediction alone.
+int PredictOnly(const ValidateArgs& a) {
+  const std::string data = DataDir(a.inputs.data);
+  auto suite = validate::LoadSuiteByName(a.inputs.suite, data);
+  if (!suite.ok()) {
+    Log(LogLevel::kError, "{}", suite.status().message());
+    return kExitCannotRun;
+  }
+  validate::ReferenceSet refs;
+  Status st = refs.AddDirectory(a.inputs.baselines.empty() ? data + "/baselines/" + suite->chip
+                                                           : a.inputs.baselines);
+  for (const std::string& r : a.inputs.references) {
+    if (st.ok()) st = refs.AddFile(r);
+  }
+  if (!st.ok()) {
+    Log(LogLevel::kError, "{}", st.message());
+    return kExitCannotRun;
+  }
+  auto rows = Predicted(a, *suite, refs);
+  if (!rows) return kExitCannotRun;
+  if (a.json) {
+    std::cout << report::SuitePredictionJson(*rows, suite->threshold).dump(2) << "\n";
+  } else {
+    std::cout << report::SuitePredictionConsole(*rows, suite->threshold);
+  }
+  return kExitPass;
+}
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ValidateArgs>();
   AddValidationOptions(sub, a->inputs);
   sub.add_flag("--json", a->json, "Print the validation document as JSON");
   sub.add_option("--out", a->out, "Also write validation.json into this directory");
-  sub.add_option("--record-baseline", a->record, "Write a reference recorded from this (golden) run to FILE");
+  sub.add_option("--record-baseline", a->record,
+                 "Write a reference recorded from this (golden) run to FILE");
   sub.add_option("--by", a->by, "With --record-baseline: who made the reference");
   sub.add_option("--hardware", a->hardware, "With --record-baseline: the golden system");
   sub.add_option("--software", a->software, "With --record-baseline: software versions");
   AddHistoryOptions(sub, a->history, /*record=*/true);
+  sub.add_flag("--predict", a->predict,
+               "Add the step-time model's predicted step and score beside each workload (without "
+               "--runs: the prediction alone)");
+  sub.add_option("--measured", a->measured,
+                 "With --predict: a run document whose gemm.gpu and coll.* rates are this "
+                 "cluster's (repeatable)");
+  sub.add_option("--set", a->sets, "With --predict: override a rate, as predict --set");
+  sub.get_option("--runs")->required(false);
   return [a] {
+    if (a->inputs.runs.empty()) {
+      if (a->predict) return PredictOnly(*a);
+      Log(LogLevel::kError, "validate: --runs is required (or --predict for the prediction alone)");
+      return kExitUsage;
+    }
+    if ((!a->measured.empty() || !a->sets.empty()) && !a->predict) {
+      Log(LogLevel::kError, "validate: --measured and --set go with --predict");
+      return kExitUsage;
+    }
     auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,
                                       a->inputs.references, a->inputs.runs);
     if (!in.ok()) {
@@ -61,7 +142,8 @@ Action Setup(CLI::App& sub) {
     if (!a->out.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(a->out, ec);
-      Status s = report::WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
+      Status s =
+          report::WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
       if (s.ok()) {
         nlohmann::ordered_json dj = {{"diagnosis", nlohmann::ordered_json::array()},
                                      {"not_evaluated", diagnosis.not_evaluated}};
@@ -75,7 +157,8 @@ Action Setup(CLI::App& sub) {
     }
     if (!a->record.empty()) {
       if (std::filesystem::exists(a->record)) {
-        Log(LogLevel::kError, "--record-baseline {}: exists; a reference is never overwritten", a->record);
+        Log(LogLevel::kError, "--record-baseline {}: exists; a reference is never overwritten",
+            a->record);
         return kExitCannotRun;
       }
       std::string by = a->by;
@@ -85,8 +168,9 @@ Action Setup(CLI::App& sub) {
         const char* user = std::getenv("USER");
         by = std::string(user ? user : "unknown") + "@" + host;
       }
-      std::string text = validate::RecordBaseline(*result, by, a->hardware.empty() ? "not stated" : a->hardware,
-                                                  a->software.empty() ? "not stated" : a->software);
+      std::string text =
+          validate::RecordBaseline(*result, by, a->hardware.empty() ? "not stated" : a->hardware,
+                                   a->software.empty() ? "not stated" : a->software);
       if (Status s = report::WriteFileAtomic(a->record, text); !s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
         return kExitCannotRun;
@@ -105,8 +189,13 @@ Action Setup(CLI::App& sub) {
       for (const auto& i : result->discovery.ignored)
         std::cout << "ignored: " << SanitizeForDisplay(i) << "\n";
       std::cout << "\n";
-      report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ::isatty(STDOUT_FILENO) == 1,
-                             std::cout);
+      if (a->predict) {
+        auto rows = Predicted(*a, result->suite, result->references);
+        if (!rows) return kExitCannotRun;
+        std::cout << report::SuitePredictionConsole(*rows, result->suite.threshold) << "\n";
+      }
+      report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated,
+                             ::isatty(STDOUT_FILENO) == 1, std::cout);
     }
     std::cout.flush();
     RecordInHistory(
@@ -123,7 +212,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("validate", "Score a suite's runs against their references: pass only when every workload is above 95%",
-                    Setup)
+YS_REGISTER_COMMAND(
+    "validate",
+    "Score a suite's runs against their references: pass only when every workload is above 95%",
+    Setup)
 
 }  // namespace ys::cli

@@ -151,7 +151,13 @@ Status ReadMoe(Fields& f, MoeShape& m, int layers) {
   YS_RETURN_IF_ERROR(
       f.OptInt("shared_expert_ffn_hidden_size", &m.shared_expert_ffn_hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("dense_layers", &m.dense_layers, 0, layers, false));
+  YS_RETURN_IF_ERROR(f.Int("layer_interval", &m.layer_interval, 1, layers, false));
   YS_RETURN_IF_ERROR(f.Text("source", &m.source));
+  if (m.MoeLayers(layers) < 1) {
+    return Status::Invalid(f.where() + ": no MoE layer is left (layers " + std::to_string(layers) +
+                           ", dense_layers " + std::to_string(m.dense_layers) +
+                           ", layer_interval " + std::to_string(m.layer_interval) + ")");
+  }
   if (m.top_k > m.experts) {
     return Status::Invalid(f.where() + " top_k: " + std::to_string(m.top_k) +
                            " is more than experts " + std::to_string(m.experts));
@@ -197,7 +203,14 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   YS_RETURN_IF_ERROR(f.Int("cp", &p.cp, 1, 1024));
   YS_RETURN_IF_ERROR(f.Int("ep", &p.ep, 1, 65536));
   YS_RETURN_IF_ERROR(f.OptInt("vp", &p.vp, 1, 1024));
+  YS_RETURN_IF_ERROR(f.OptInt("etp", &p.etp, 1, 1024));
   YS_RETURN_IF_ERROR(f.Bool("fsdp", &p.fsdp));
+  YS_RETURN_IF_ERROR(f.Text("recompute", &p.recompute, false));
+  if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "full") {
+    return Status::Invalid(f.where() + " recompute: \"" + p.recompute +
+                           "\" (expected none, selective or full)");
+  }
+  YS_RETURN_IF_ERROR(f.Text("release", &p.release, false));
   YS_RETURN_IF_ERROR(f.Int("micro_batch", &p.micro_batch, 1, 1 << 20));
   YS_RETURN_IF_ERROR(f.Int("global_batch", &p.global_batch, 1, 1 << 24));
   YS_RETURN_IF_ERROR(f.Text("source", &p.source));
@@ -342,6 +355,7 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
       Parallelism p;
       YS_RETURN_IF_ERROR(ReadParallelism(f, p));
       std::string key = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
+      if (!p.release.empty()) key += "/" + p.release + "/gbs " + std::to_string(p.global_batch);
       if (!seen.insert(key).second)
         return Status::Invalid(f.where() + ": a second entry for " + key);
       spec.parallelism.push_back(std::move(p));
@@ -378,29 +392,7 @@ Result<std::vector<ModelSpec>> LoadModelSpecs(const std::string& models_dir) {
   return specs;
 }
 
-Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
-                                    std::string_view dtype, int gpus) {
-  std::string known;
-  for (const Parallelism& p : spec.parallelism) {
-    if (p.chip == chip && p.dtype == dtype && p.gpus == gpus) return p;
-    known += (known.empty() ? "" : ", ") + p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
-  }
-  return Status::NotFound(spec.path + ": no parallelism for " + std::string(chip) + "/" +
-                          std::string(dtype) + "/" + std::to_string(gpus) +
-                          " (known: " + (known.empty() ? "none" : known) + ")");
-}
-
-namespace {
-
-// Attention weights of one layer and the head dims of its score (qk) and value products.
-struct AttentionShape {
-  double params = 0;
-  double qk_dim = 0;  // per head
-  double v_dim = 0;
-  double heads = 0;
-};
-
-Result<AttentionShape> Attention(const ModelSpec& spec) {
+Result<AttentionShape> AttentionOf(const ModelSpec& spec) {
   const ModelShape& s = spec.shape;
   if (!s.attention_heads)
     return Status::Unsupported(spec.path + ": [shape] attention_heads is not given");
@@ -427,7 +419,11 @@ Result<AttentionShape> Attention(const ModelSpec& spec) {
   return a;
 }
 
-double Mlp(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h * ffn; }
+double MlpParams(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h * ffn; }
+
+namespace {
+
+double Mlp(double h, double ffn, bool gated) { return MlpParams(h, ffn, gated); }
 
 }  // namespace
 
@@ -437,7 +433,7 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec) {
   double h = s.hidden_size;
   double embed = static_cast<double>(*s.vocab_size) * h;
   double head = s.tied_embeddings ? 0 : embed;
-  auto attn = Attention(spec);
+  auto attn = AttentionOf(spec);
   if (!attn.ok()) return attn.status();
 
   ParameterCount c;
@@ -468,9 +464,13 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec) {
         return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
       dense_mlp = Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
     }
-    double moe_layers = s.layers - m.dense_layers;
+    double moe_layers = m.MoeLayers(s.layers);
+    double dense_layers = s.layers - moe_layers;
+    if (dense_layers > 0 && !s.ffn_hidden_size)
+      return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
+    if (dense_layers > 0) dense_mlp = Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
     double common =
-        s.layers * attn->params + m.dense_layers * dense_mlp + moe_layers * (shared + router);
+        s.layers * attn->params + dense_layers * dense_mlp + moe_layers * (shared + router);
     c.total = embed + head + common + moe_layers * m.experts * expert;
     c.active = embed + head + common + moe_layers * m.top_k * expert;
     c.active_matmul = c.active - embed;
@@ -487,7 +487,7 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec) {
 Result<double> TrainingFlopsPerToken(const ModelSpec& spec) {
   auto params = CountParameters(spec);
   if (!params.ok()) return params.status();
-  auto attn = Attention(spec);
+  auto attn = AttentionOf(spec);
   if (!attn.ok()) return attn.status();
   double seq = spec.shape.seq_length;
   int attention_layers = spec.hybrid ? spec.hybrid->attention_layers : spec.shape.layers;

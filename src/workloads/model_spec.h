@@ -62,7 +62,13 @@ struct MoeShape {
   int shared_experts = 0;
   std::optional<int> shared_expert_ffn_hidden_size;  // when absent: expert_ffn_hidden_size
   int dense_layers = 0;  // the first layers that keep a dense MLP (DeepSeek-V3: 3)
+  // Of the layers after dense_layers, every layer_interval-th is MoE, the others dense (Llama 4
+  // Maverick interleaves: 2). 1: every one.
+  int layer_interval = 1;
   std::string source;
+
+  // MoE layers of a `layers`-layer stack, and the dense-MLP layers beside them.
+  int MoeLayers(int layers) const { return (layers - dense_layers) / layer_interval; }
 };
 
 // Multi-head latent attention (DeepSeek-V3): low-rank query and key/value projections.
@@ -98,10 +104,17 @@ struct Parallelism {
   int pp = 1;
   int cp = 1;
   int ep = 1;
-  std::optional<int> vp;  // virtual pipeline stages, where the recipe uses them
+  std::optional<int> vp;   // virtual pipeline stages, where the recipe uses them
+  std::optional<int> etp;  // expert tensor parallelism (MoE); when absent: tp, Megatron's default
   bool fsdp = false;
+  // Activation recompute: "none", "selective" (the attention core, Megatron's selective
+  // recompute and NeMo's recompute_modules core_attn) or "full" (every layer's forward again).
+  std::string recompute = "none";
   int micro_batch = 0;
   int global_batch = 0;
+  // The recipe release the entry is transcribed from ("v25.05.05"); empty: the current recipes.
+  // Entries of a release match the published rows of that release (FindRecipe).
+  std::string release;
   std::string source;
 
   // Derived: gpus / (tp·pp·cp), and global_batch / (micro_batch·dp).
@@ -137,13 +150,31 @@ struct ParameterCount {
   double active_matmul = 0;  // active less the input embedding (what FLOPs are counted on)
 };
 
+// Attention weights of one layer and the head dims of its score (qk) and value products.
+struct AttentionShape {
+  double params = 0;
+  double qk_dim = 0;  // per head
+  double v_dim = 0;
+  double heads = 0;
+};
+// Unsupported naming the [shape] figure that is missing.
+Result<AttentionShape> AttentionOf(const ModelSpec& spec);
+// Weights of one MLP: 3 matrices when gated (SwiGLU), else 2.
+double MlpParams(double hidden, double ffn, bool gated);
+
 Result<ParameterCount> CountParameters(const ModelSpec& spec);
 // Training (fwd + bwd) FLOPs per token at the spec's sequence length; see the conventions above.
 Result<double> TrainingFlopsPerToken(const ModelSpec& spec);
 
-// The parallelism for a chip, dtype and GPU count; NotFound listing what the file has.
+// The parallelism for a chip, dtype and GPU count, an entry of the current recipes (no release)
+// before a release's; NotFound listing what the file has.
 Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
                                     std::string_view dtype, int gpus);
+
+// The entry of a recipe release for a published row: chip, dtype, GPU count, release and global
+// batch all equal; NotFound listing what the file has for that chip.
+Result<Parallelism> FindRecipe(const ModelSpec& spec, std::string_view chip, std::string_view dtype,
+                               int gpus, std::string_view release, int global_batch);
 
 // Parses one model file's text; `path` names it in errors.
 Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path);

@@ -69,4 +69,37 @@ std::vector<int> PowersOfTwoUpTo(int max_ranks) {
   return out;
 }
 
+Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
+                                            const predict::SystemRates& rates,
+                                            const predict::Constants& c,
+                                            const std::vector<int>& gpus) {
+  const int micro_batches = predict::MicroBatches(base);
+  PredictedScaling out;
+  for (int g : gpus) {
+    predict::Recipe r = base;
+    r.par.gpus = g;
+    const int model_parallel = r.par.tp * r.par.pp * r.par.cp;
+    if (g % model_parallel != 0) {
+      out.skipped.push_back(std::to_string(g) + " GPUs: not a multiple of tp·pp·cp = " +
+                            std::to_string(model_parallel));
+      continue;
+    }
+    if ((int64_t{g} / (r.par.tp * r.par.pp)) % r.par.ep != 0) {
+      out.skipped.push_back(
+          std::to_string(g) + " GPUs: ep " + std::to_string(r.par.ep) +
+          " does not divide dp·cp·tp = " + std::to_string(g / (r.par.tp * r.par.pp)));
+      continue;
+    }
+    r.par.global_batch = micro_batches * r.par.micro_batch * predict::DataParallel(r);
+    auto p = predict::PredictStep(r, rates, c);
+    if (!p.ok()) return p.status();
+    out.points.push_back({g, p->step_time_s, p->tokens_per_s_per_gpu, 0, p->ExposedComm()});
+  }
+  if (out.points.empty()) return Status::Invalid("no GPU count the recipe's parallelism divides");
+  for (auto& pt : out.points) {
+    pt.efficiency = pt.tokens_per_s_per_gpu / out.points.front().tokens_per_s_per_gpu;
+  }
+  return out;
+}
+
 }  // namespace ys::workloads

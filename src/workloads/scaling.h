@@ -16,9 +16,11 @@
 #define YARDSTICK_WORKLOADS_SCALING_H_
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/status.h"
+#include "workloads/predict/step_model.h"
 
 namespace ys::workloads {
 
@@ -50,6 +52,26 @@ struct ScalingReport {
 // are dropped (no data moves).
 Result<ScalingReport> AnalyseScaling(std::vector<ScalingPoint> points, ScalingKind kind,
                                      double target);
+
+// The predicted weak-scaling curve of a recipe (workloads/predict/step_model.h): the recipe's
+// parallelism and micro-batches per step kept, the data-parallel size and the global batch grown
+// with the GPU count; tokens/s per GPU at each count and its efficiency against the smallest.
+// Counts the parallelism does not divide are left out (listed in `skipped` with the reason).
+struct PredictedScalingPoint {
+  int gpus = 0;
+  double step_s = 0;
+  double tokens_per_s_per_gpu = 0;
+  double efficiency = 0;
+  double exposed_comm_s = 0;
+};
+struct PredictedScaling {
+  std::vector<PredictedScalingPoint> points;
+  std::vector<std::string> skipped;
+};
+Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
+                                            const predict::SystemRates& rates,
+                                            const predict::Constants& c,
+                                            const std::vector<int>& gpus);
 
 // 1, 2, 4 ... up to and including max_ranks (max_ranks itself even when not a power of two).
 std::vector<int> PowersOfTwoUpTo(int max_ranks);

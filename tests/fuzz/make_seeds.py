@@ -89,6 +89,20 @@ def tomls(out):
             emit(out, "toml", read(f), sel)
 
 
+# The step-time model's readers (tests/fuzz/predict_fuzz.cc): the calibration file (selector 0)
+# and --set rate assignments (selector 1).
+PREDICT_SETS = [b"coll.all_gather.busbw=28GB/s", b"nvlink.alltoall.busbw=0.3TB/s",
+                b"gemm.fp8.tflops=1.2PFLOPS", b"hbm.bandwidth=3", b"coll.all_gather.busbw=-5GB/s",
+                b"coll.reduce_scatter.busbw=1e400", b"gemm.fp64.tflops=1", b"=3"]
+
+
+def predict(out):
+    for f in files("calibration/*.toml"):
+        emit(out, "predict", read(f), 0)
+    for s in PREDICT_SETS:
+        emit(out, "predict", s, 1)
+
+
 def kind_of(path):
     try:
         doc = json.loads(open(path, "rb").read())
@@ -251,6 +265,7 @@ def main():
     extra = sys.argv[2:]
     training_logs(out)
     tomls(out)
+    predict(out)
     documents(out, extra)
     gpu_states(out)
     host_files(out)

@@ -34,4 +34,19 @@ expect_in "$tmp/err" "expected a proxy (proxy.*) or a collective (coll.*)" "says
 expect_rc 64 "bad --ranks" -- "$bin" scaling --unit proxy.llama3.1_8b --ranks 1,x
 expect_rc 2 "a unit that does not exist" -- "$bin" scaling --unit proxy.nope --ranks 1,2 --oversubscribe
 expect_in "$tmp/err" "1 ranks" "names the rank count that failed"
+# The predicted weak-scaling curve of a recipe (no job is started): 8 to 2,048 GPUs, the counts
+# the recipe's parallelism cannot hold skipped, the efficiency near 1 for Llama 3.1 70B.
+expect_rc 0 "predicted curve" -- "$bin" scaling --model llama3.1_70b --chip h100 --dtype bf16 --json
+python3 - "$tmp/out" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: predicted curve"; fails=$((fails + 1)); }
+import json, sys
+j = json.load(open(sys.argv[1]))
+gpus = [p["gpus"] for p in j["predicted"]]
+assert gpus == [32, 64, 128, 256, 512, 1024, 2048], gpus
+assert all(0.9 < p["efficiency"] < 1.01 for p in j["predicted"]), j["predicted"]
+PY
+expect_rc 0 "predicted curve, console" -- "$bin" scaling --model llama3.1_70b --chip h100 --dtype bf16
+expect_in "$tmp/out" "predicted weak scaling" "the predicted table"
+expect_rc 64 "neither --unit nor --model" -- "$bin" scaling
+expect_rc 64 "--model without --chip" -- "$bin" scaling --model llama3.1_70b --dtype bf16
+expect_rc 2 "unknown model" -- "$bin" scaling --model nosuch --chip h100 --dtype bf16
 finish

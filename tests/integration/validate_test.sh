@@ -33,6 +33,20 @@ check 2 "runs directory absent" -- "$bin" validate --suite h100 --runs "$tmp/not
 check 2 "unknown suite" -- "$bin" validate --suite h300 --runs "$runs/h100-pass"
 has "no suite file" "unknown suite explained"
 
+# --predict: before any run (no --runs), the predicted step and score of each workload; a slow
+# network all-gather and reduce-scatter put data-parallel-heavy workloads under 95%, named.
+check 0 "predict alone" -- "$bin" validate --suite gb300 --predict
+has "predicted: 0 of" "no workload under 95% at the reference rates"
+check 0 "predict with slow collectives" -- "$bin" validate --suite gb300 --predict --set coll.all_gather.busbw=28GB/s --set coll.reduce_scatter.busbw=28GB/s
+has "UNDER: coll." "a workload under 95% with the rate named"
+check 0 "predict json" -- "$bin" validate --suite gb300 --predict --json
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['threshold']==0.95 and len(d['workloads'])>5" "$tmp/out" \
+  && passes=$((passes + 1)) || { echo "FAIL: predict json"; fails=$((fails + 1)); }
+check 2 "predict, bad --set" -- "$bin" validate --suite gb300 --predict --set coll.all_gather.busbw=slow
+check 64 "neither --runs nor --predict" -- "$bin" validate --suite h100
+check 0 "predict beside the scorecard" -- "$bin" validate --suite h100 --runs "$runs/h100-pass" --reference "$ref" --predict
+has "predicted before the runs" "the predicted column beside the verdict"
+
 # JSON document.
 check 0 "json" -- "$bin" validate --suite h100 --runs "$runs/h100-pass" --reference "$ref" --json
 /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['verdict']['pass'] and len(d['workloads'])==5" "$tmp/out" \

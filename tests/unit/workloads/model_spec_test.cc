@@ -235,17 +235,28 @@ TEST(ModelSpecTest, EveryShippedModelLoadsAndCountsNearItsName) {
     double active;
   };
   const Expect expects[] = {
-      {"llama3.1_8b", 8.03e9, 8.03e9},     {"llama3.1_70b", 70.6e9, 70.6e9},
-      {"llama3.1_405b", 405.9e9, 405.9e9}, {"gpt_oss_120b", 116.8e9, 5.7e9},
-      {"qwen3_235b", 235e9, 22e9},         {"deepseek-v3_671b", 671e9, 37e9},
+      {"llama3.1_8b", 8.03e9, 8.03e9},
+      {"llama3.1_70b", 70.6e9, 70.6e9},
+      {"llama3.1_405b", 405.9e9, 405.9e9},
+      {"gpt_oss_120b", 116.8e9, 5.7e9},
+      {"qwen3_235b", 235e9, 22e9},
+      {"deepseek-v3_671b", 671e9, 37e9},
       {"nemotron-h_56b", 56e9, 56e9},
+      // Families the published tables of v25.04-v25.05 name (release-tagged recipes only).
+      {"grok1_314b", 314e9, 86e9},
+      {"nemotron4_15b", 15.7e9, 15.7e9},
+      {"nemotron4_340b", 340e9, 340e9},
+      {"llama4-maverick_400b", 400e9, 17.2e9},
   };
   ASSERT_EQ(specs->size(), std::size(expects));
   for (const Expect& e : expects) {
     const ModelSpec* spec = Named(*specs, e.name);
     ASSERT_NE(spec, nullptr) << e.name;
     EXPECT_FALSE(spec->parallelism.empty()) << e.name;
+    bool current = false;  // the current recipes run it (entries without a release)
+    for (const Parallelism& p : spec->parallelism) current |= p.release.empty();
     for (const char* chip : {"h100", "b200", "gb200"}) {
+      if (!current) break;
       bool found = false;
       for (const Parallelism& p : spec->parallelism) found |= p.chip == chip;
       EXPECT_TRUE(found) << e.name << " has no " << chip << " parallelism";
@@ -260,7 +271,9 @@ TEST(ModelSpecTest, EveryShippedModelLoadsAndCountsNearItsName) {
   EXPECT_NEAR(CountParameters(*Named(*specs, "llama3.1_70b"))->total, 70.6e9, 0.3e9);
 }
 
-// NVIDIA's published per-sample model FLOPs (the MFU numerators) come out of the shape within 2%.
+// NVIDIA's published per-sample model FLOPs (the MFU numerators) come out of the shape within 2%:
+// our convention (non-causal attention) for Llama 3.1 405B, Nemotron-H and Nemotron-4 15B; the
+// Grok-1 and Llama 4 recipes count the attention scores causally (half), which the files state.
 TEST(ModelSpecTest, FlopsMatchNvidiasPublishedFigures) {
   auto specs = LoadModelSpecs(kModels);
   ASSERT_TRUE(specs.ok()) << specs.status().message();
@@ -270,11 +283,19 @@ TEST(ModelSpecTest, FlopsMatchNvidiasPublishedFigures) {
     auto f = TrainingFlopsPerToken(s);
     ASSERT_TRUE(f.ok()) << s.name;
     double per_sample = *f * s.shape.seq_length;
+    if (s.name == "grok1_314b" || s.name == "llama4-maverick_400b") {
+      auto a = AttentionOf(s);
+      ASSERT_TRUE(a.ok());
+      const double attention = 6.0 * s.shape.seq_length * a->heads * (a->qk_dim + a->v_dim) *
+                               s.shape.layers * s.shape.seq_length;
+      EXPECT_GT(per_sample / s.reference->model_flops_per_sample, 1.03) << s.name;
+      per_sample -= attention / 2;  // causal
+    }
     EXPECT_NEAR(per_sample / s.reference->model_flops_per_sample, 1.0, 0.02)
         << s.name << ": " << per_sample << " vs " << s.reference->model_flops_per_sample;
     ++checked;
   }
-  EXPECT_EQ(checked, 2);  // Llama 3.1 405B and Nemotron-H 56B
+  EXPECT_EQ(checked, 5);  // Llama 3.1 405B, Nemotron-H 56B, Nemotron-4 15B, Grok-1, Llama 4
 }
 
 }  // namespace

@@ -1,0 +1,240 @@
+// `yardstick predict --model NAME|FILE --chip CHIP --dtype DTYPE --gpus N [--tp N --pp N --cp N
+// --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute none|selective|full]
+// [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
+// will reach, with its breakdown (workloads/predict/step_model.h), at the reference rates or at
+// this cluster's measured ones, and what each measured shortfall costs.
+// `yardstick predict --published [--fit] [--json]`: a prediction for every published row of
+// baselines/ with the error table (in fit / held out); --fit re-fits the constants on the rows
+// outside the held-out set and prints them as calibration/step_model.toml's [constants].
+// Exit 0 on a prediction, 2 when an input cannot be read or a value is out of range, 64 on a
+// usage error.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "bench/device_specs.h"
+#include "cli/command.h"
+#include "core/exit_codes.h"
+#include "core/log.h"
+#include "core/report_json.h"
+#include "diagnose/rate_what_if.h"
+#include "report/prediction_report.h"
+#include "validate/published_predictions.h"
+#include "validate/step_calibration.h"
+#include "validate/step_rates.h"
+
+namespace ys::cli {
+namespace {
+
+namespace wp = workloads::predict;
+
+struct PredictArgs {
+  std::string model, chip, dtype, data, recompute;
+  std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers;
+  std::vector<std::string> measured, sets;
+  bool json = false, published = false, fit = false;
+};
+
+int Fail(const Status& s) {
+  Log(LogLevel::kError, "predict: {}", s.message());
+  return kExitCannotRun;
+}
+
+Result<workloads::ModelSpec> LoadModel(const std::string& data, const std::string& model) {
+  if (model.find('/') != std::string::npos || model.ends_with(".toml"))
+    return workloads::LoadModelSpec(model);
+  const std::string path = data + "/models/" + model + ".toml";
+  if (!std::filesystem::exists(path)) {
+    return Status::Invalid("--model " + model + ": no " + path +
+                           " (give a name from models/ or a path to a model file)");
+  }
+  return workloads::LoadModelSpec(path);
+}
+
+// The model file's entry for the chip, dtype and GPU count, with the command line's fields laid
+// over it; with no entry, the command line's fields over tp = pp = cp = ep = 1, micro-batch 1
+// (then --gbs is required).
+Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec& spec) {
+  wp::Recipe r;
+  r.model = &spec;
+  r.dtype = a.dtype;
+  auto found = workloads::FindParallelism(spec, a.chip, a.dtype, *a.gpus);
+  if (found.ok()) {
+    r.par = *found;
+  } else if (a.gbs) {
+    r.par.chip = a.chip;
+    r.par.dtype = a.dtype;
+    r.par.gpus = *a.gpus;
+    r.par.micro_batch = 1;
+    r.par.source = "command line";
+  } else {
+    return Status::Invalid(found.status().message() +
+                           "; give the recipe's parallelism on the command line (at least --gbs)");
+  }
+  if (a.tp) r.par.tp = *a.tp;
+  if (a.pp) r.par.pp = *a.pp;
+  if (a.cp) r.par.cp = *a.cp;
+  if (a.ep) r.par.ep = *a.ep;
+  if (a.etp) r.par.etp = *a.etp;
+  if (a.vp) r.par.vp = *a.vp;
+  if (a.mbs) r.par.micro_batch = *a.mbs;
+  if (a.gbs) r.par.global_batch = *a.gbs;
+  if (!a.recompute.empty()) r.par.recompute = a.recompute;
+  r.layers = a.layers.value_or(spec.shape.layers);
+  r.seq = a.seq.value_or(spec.shape.seq_length);
+  if (r.par.ep > 1 && !spec.moe)
+    return Status::Invalid("--ep " + std::to_string(r.par.ep) + ": " + spec.name +
+                           " has no experts");
+  return r;
+}
+
+int RunPublished(const PredictArgs& a, const std::string& data,
+                 const validate::StepCalibration& cal) {
+  auto set = validate::PublishedSet::Load(data);
+  if (!set.ok()) return Fail(set.status());
+  wp::Constants k = cal.constants;
+  if (a.fit) {
+    auto fitted = validate::FitPublished(*set, cal);
+    if (!fitted.ok()) return Fail(fitted.status());
+    k = *fitted;
+  }
+  auto table = validate::EvaluatePublished(*set, cal, k);
+  if (!table.ok()) return Fail(table.status());
+  if (a.json) {
+    nlohmann::json j = report::ErrorTableJson(*table);
+    j["calibration"] = cal.path;
+    j["split"] = cal.split;
+    if (a.fit) {
+      nlohmann::json c;
+      for (const auto& info : wp::ConstantTable()) c[info.name] = k.*(info.field);
+      j["fitted_constants"] = c;
+    }
+    std::cout << j.dump(2) << "\n";
+    return kExitPass;
+  }
+  std::cout << report::ErrorTableConsole(*table);
+  std::cout << "split: " << cal.split << "\n";
+  if (a.fit) std::cout << "\nfitted (for " << cal.path << "):\n" << report::ConstantsToml(k);
+  return kExitPass;
+}
+
+int Run(const PredictArgs& a) {
+  for (auto [flag, v] : {std::pair{"--gpus", a.gpus},
+                         {"--tp", a.tp},
+                         {"--pp", a.pp},
+                         {"--cp", a.cp},
+                         {"--ep", a.ep},
+                         {"--etp", a.etp},
+                         {"--vp", a.vp},
+                         {"--mbs", a.mbs}}) {
+    if (v && RefuseOutOfRange({CheckIntRange(*v, 1, 1 << 20, flag)}) != 0) return kExitCannotRun;
+  }
+  for (auto [flag, v] : {std::pair{"--gbs", a.gbs}, {"--seq", a.seq}, {"--layers", a.layers}}) {
+    if (v && RefuseOutOfRange({CheckIntRange(*v, 1, 1 << 24, flag)}) != 0) return kExitCannotRun;
+  }
+  if (!a.recompute.empty() && a.recompute != "none" && a.recompute != "selective" &&
+      a.recompute != "full") {
+    return Fail(
+        Status::Invalid("--recompute " + a.recompute + ": expected none, selective or full"));
+  }
+  const std::string data = DataDir(a.data);
+  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
+  if (!cal.ok()) return Fail(cal.status());
+  if (a.published) return RunPublished(a, data, *cal);
+  if (a.fit) {
+    Log(LogLevel::kError, "predict: --fit goes with --published");
+    return kExitUsage;
+  }
+  if (a.model.empty() || a.chip.empty() || a.dtype.empty() || !a.gpus) {
+    Log(LogLevel::kError, "predict: give --model, --chip, --dtype and --gpus (or --published)");
+    return kExitUsage;
+  }
+  auto spec = LoadModel(data, a.model);
+  if (!spec.ok()) return Fail(spec.status());
+  auto recipe = BuildRecipe(a, *spec);
+  if (!recipe.ok()) return Fail(recipe.status());
+  auto devices = bench::LoadDeviceSpecs(data + "/specs");
+  if (!devices.ok()) return Fail(devices.status());
+  const bench::DeviceSpec* device = nullptr;
+  for (const auto& d : *devices) {
+    if (d.chip == a.chip) device = &d;
+  }
+  if (device == nullptr) {
+    return Fail(Status::Invalid("--chip " + a.chip + ": no specs/" + a.chip + ".toml in " + data));
+  }
+  auto reference = validate::ReferenceRates(*device, *cal, cal->constants);
+  if (!reference.ok()) return Fail(reference.status());
+  wp::SystemRates rates = *reference;
+  report::PredictionView view;
+  for (const std::string& path : a.measured) {
+    auto j = ReadJsonFile(path);
+    if (!j.ok()) return Fail(j.status());
+    auto doc = RunDocumentFromJson(*j);
+    if (!doc.ok()) return Fail(Status::Invalid(path + ": " + doc.status().message()));
+    auto taken = validate::ApplyMeasured(rates, *doc, path, *recipe);
+    if (!taken.ok()) return Fail(taken.status());
+    view.measured.insert(view.measured.end(), taken->taken.begin(), taken->taken.end());
+  }
+  for (const std::string& s : a.sets) {
+    Status st = validate::ApplyRateOverride(rates, s);
+    if (!st.ok()) return Fail(st);
+  }
+  auto prediction = wp::PredictStep(*recipe, rates, cal->constants);
+  if (!prediction.ok()) return Fail(prediction.status());
+  auto what_if = diagnose::RankRateShortfalls(*recipe, rates, *reference, cal->constants);
+  if (!what_if.ok()) return Fail(what_if.status());
+  view.recipe = &*recipe;
+  view.prediction = &*prediction;
+  view.rates = &rates;
+  view.calibration_path = cal->path;
+  view.what_if = *what_if;
+  if (a.json) {
+    std::cout << report::PredictionJson(view).dump(2) << "\n";
+  } else {
+    std::cout << report::PredictionConsole(view);
+  }
+  return kExitPass;
+}
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<PredictArgs>();
+  sub.add_option("--model", a->model, "A model name from models/ (llama3.1_405b) or a model file");
+  sub.add_option("--chip", a->chip, "Chip of specs/: h100, h200, b200, b300, gb200, gb300");
+  sub.add_option("--dtype", a->dtype, "bf16, fp8 or nvfp4");
+  sub.add_option("--gpus", a->gpus, "GPUs of the job");
+  sub.add_option("--tp", a->tp, "Tensor parallel size (default: the model file's recipe)");
+  sub.add_option("--pp", a->pp, "Pipeline parallel size");
+  sub.add_option("--cp", a->cp, "Context parallel size");
+  sub.add_option("--ep", a->ep, "Expert parallel size");
+  sub.add_option("--etp", a->etp, "Expert tensor parallel size (default: tp)");
+  sub.add_option("--vp", a->vp, "Virtual pipeline stages per pipeline rank");
+  sub.add_option("--mbs", a->mbs, "Micro-batch size");
+  sub.add_option("--gbs", a->gbs, "Global batch size");
+  sub.add_option("--seq", a->seq, "Sequence length (default: the model file's)");
+  sub.add_option("--layers", a->layers, "Layers (a proxy of fewer layers)");
+  sub.add_option("--recompute", a->recompute, "Activation recompute: none, selective or full");
+  sub.add_option("--measured", a->measured,
+                 "A run document whose gemm.gpu and coll.* measurements replace the reference "
+                 "rates (repeatable)");
+  sub.add_option("--set", a->sets,
+                 "Override a rate: coll.all_gather.busbw=28GB/s, nvlink.alltoall.busbw=300GB/s, "
+                 "gemm.fp8.tflops=1200, hbm.bandwidth=3TB/s (repeatable)");
+  sub.add_flag("--published", a->published,
+               "Predict every published row of baselines/ and print the error table");
+  sub.add_flag("--fit", a->fit, "With --published: re-fit the constants on the rows in the fit");
+  sub.add_flag("--json", a->json, "Print one JSON document (top-level step_time_s)");
+  sub.add_option("--data", a->data, "Directory holding models/, specs/, baselines/, calibration/");
+  return [a] { return Run(*a); };
+}
+
+}  // namespace
+
+YS_REGISTER_COMMAND("predict",
+                    "The step time a recipe will reach at a GPU count, with its breakdown, from "
+                    "the reference rates or this cluster's measurements; the error table over "
+                    "the published rows",
+                    Setup)
+
+}  // namespace ys::cli

@@ -1,0 +1,55 @@
+// Console and JSON renderings of `yardstick predict`: one recipe's predicted step with its
+// breakdown (compute, each exposed communication, bubble, optimizer: they add up to the total),
+// tokens/s/GPU and MFU, the rates used and where each came from, and the what-if ranking of
+// measured shortfalls; and the error table over the published rows.
+//
+// Thread safety: pure functions.
+#ifndef YARDSTICK_REPORT_PREDICTION_REPORT_H_
+#define YARDSTICK_REPORT_PREDICTION_REPORT_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "diagnose/rate_what_if.h"
+#include "validate/published_predictions.h"
+#include "validate/suite_prediction.h"
+#include "workloads/predict/step_model.h"
+
+namespace ys::report {
+
+struct PredictionView {
+  const workloads::predict::Recipe* recipe = nullptr;
+  const workloads::predict::StepPrediction* prediction = nullptr;
+  const workloads::predict::SystemRates* rates = nullptr;
+  std::string calibration_path;
+  std::vector<std::string> measured;  // what --measured gave, one line each
+  std::vector<diagnose::RateWhatIf> what_if;
+};
+
+// The breakdown rows in order: compute, each exposed comm term, bubble, optimizer.
+struct BreakdownRow {
+  std::string name;
+  double seconds = 0;
+  std::string detail;
+};
+std::vector<BreakdownRow> Breakdown(const workloads::predict::StepPrediction& p);
+
+std::string PredictionConsole(const PredictionView& v);
+nlohmann::json PredictionJson(const PredictionView& v);
+
+std::string ErrorTableConsole(const validate::ErrorTable& t);
+nlohmann::json ErrorTableJson(const validate::ErrorTable& t);
+
+// `validate --predict`: the predicted column beside each workload of a suite.
+std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,
+                                   double threshold);
+nlohmann::json SuitePredictionJson(const std::vector<validate::WorkloadPrediction>& rows,
+                                   double threshold);
+
+// The constants as the [constants] table of calibration/step_model.toml.
+std::string ConstantsToml(const workloads::predict::Constants& c);
+
+}  // namespace ys::report
+
+#endif  // YARDSTICK_REPORT_PREDICTION_REPORT_H_

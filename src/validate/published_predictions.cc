@@ -1,0 +1,103 @@
+#include "validate/published_predictions.h"
+
+#include <filesystem>
+#include <map>
+
+#include "validate/step_rates.h"
+
+namespace ys::validate {
+
+using workloads::predict::Constants;
+using workloads::predict::StepPrediction;
+
+Result<PublishedSet> PublishedSet::Load(const std::string& data_dir) {
+  PublishedSet set;
+  auto models = workloads::LoadModelSpecs(data_dir + "/models");
+  if (!models.ok()) return models.status();
+  std::map<std::string, const workloads::ModelSpec*> by_name;
+  for (auto& m : *models) {
+    set.models_.push_back(std::move(m));
+    by_name[set.models_.back().name] = &set.models_.back();
+  }
+  auto specs = bench::LoadDeviceSpecs(data_dir + "/specs");
+  if (!specs.ok()) return specs.status();
+  std::map<std::string, const bench::DeviceSpec*> by_chip;
+  for (auto& s : *specs) {
+    set.specs_.push_back(std::move(s));
+    by_chip[set.specs_.back().chip] = &set.specs_.back();
+  }
+  auto refs = ReferenceSet::LoadDirectory(data_dir + "/baselines");
+  if (!refs.ok()) return refs.status();
+  for (const Reference& ref : refs->all()) {
+    if (ref.provenance.kind != "published") continue;
+    const std::string row = ref.provenance.path + ": " + ref.workload + " at " +
+                            std::to_string(ref.gpus) + " GPUs, GBS " + std::to_string(ref.gbs);
+    const std::string suffix = "_" + ref.dtype;
+    if (ref.workload.size() <= suffix.size() ||
+        ref.workload.compare(ref.workload.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      return Status::Invalid(row + ": the workload id does not end in _" + ref.dtype);
+    }
+    const std::string name = ref.workload.substr(0, ref.workload.size() - suffix.size());
+    auto m = by_name.find(name);
+    if (m == by_name.end())
+      return Status::Invalid(row + ": no model file " + data_dir + "/models/" + name + ".toml");
+    auto spec = by_chip.find(ref.provenance.chip);
+    if (spec == by_chip.end())
+      return Status::Invalid(row + ": no specs/ file for chip " + ref.provenance.chip);
+    auto par = workloads::FindRecipe(*m->second, ref.provenance.chip, ref.dtype, ref.gpus,
+                                     ref.provenance.release, ref.gbs);
+    if (!par.ok()) return Status::Invalid(row + ": " + par.status().message());
+    PublishedCase c;
+    c.ref = ref;
+    c.model = m->second;
+    c.spec = spec->second;
+    c.recipe.model = m->second;
+    c.recipe.par = *par;
+    c.recipe.layers = m->second->shape.layers;
+    c.recipe.seq = ref.seq_len;
+    c.recipe.dtype = ref.dtype;
+    c.held_out = workloads::predict::HeldOut(ref.workload);
+    set.cases_.push_back(std::move(c));
+  }
+  if (set.cases_.empty()) return Status::Invalid(data_dir + "/baselines: no published row");
+  return set;
+}
+
+Result<StepPrediction> PredictCase(const PublishedCase& c, const StepCalibration& cal,
+                                   const Constants& k) {
+  auto rates = ReferenceRates(*c.spec, cal, k);
+  if (!rates.ok()) return rates.status();
+  return workloads::predict::PredictStep(c.recipe, *rates, k);
+}
+
+Result<ErrorTable> EvaluatePublished(const PublishedSet& set, const StepCalibration& cal,
+                                     const Constants& k) {
+  ErrorTable t;
+  std::vector<double> fitted, held;
+  for (const PublishedCase& c : set.cases()) {
+    auto p = PredictCase(c, cal, k);
+    if (!p.ok()) return Status::Invalid(c.ref.workload + ": " + p.status().message());
+    ErrorRow row{&c, *p, p->step_time_s / c.ref.step_time_s - 1};
+    (c.held_out ? held : fitted).push_back(row.error);
+    t.rows.push_back(std::move(row));
+  }
+  t.fitted = workloads::predict::SummariseErrors(fitted);
+  t.held_out = workloads::predict::SummariseErrors(held);
+  return t;
+}
+
+Result<Constants> FitPublished(const PublishedSet& set, const StepCalibration& cal) {
+  std::vector<workloads::predict::FitRow> rows;
+  for (const PublishedCase& c : set.cases()) {
+    if (c.held_out) continue;
+    rows.push_back(
+        {c.ref.workload, c.ref.step_time_s, [&c, &cal](const Constants& k) -> Result<double> {
+           auto p = PredictCase(c, cal, k);
+           if (!p.ok()) return p.status();
+           return p->step_time_s;
+         }});
+  }
+  return workloads::predict::FitConstants(rows, cal.constants);
+}
+
+}  // namespace ys::validate

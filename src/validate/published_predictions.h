@@ -1,0 +1,69 @@
+// `yardstick predict` over the published rows of baselines/: every row paired with its model file
+// (models/<workload id less the dtype>.toml), the [[parallelism]] entry of the row's release, chip,
+// GPU count and global batch (FindRecipe), and the chip's specs/ file; predicted with the step
+// model (workloads/predict/step_model.h) at the reference rates; the error table; the fit of the
+// constants on the rows outside the held-out set (workloads/predict/fit.h HeldOut).
+//
+// Thread safety: a loaded set is read-only.
+#ifndef YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_
+#define YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "bench/device_specs.h"
+#include "core/status.h"
+#include "validate/reference.h"
+#include "validate/step_calibration.h"
+#include "workloads/model_spec.h"
+#include "workloads/predict/fit.h"
+#include "workloads/predict/step_model.h"
+
+namespace ys::validate {
+
+struct PublishedCase {
+  Reference ref;
+  const workloads::ModelSpec* model = nullptr;  // owned by the set
+  const bench::DeviceSpec* spec = nullptr;      // owned by the set
+  workloads::predict::Recipe recipe;
+  bool held_out = false;
+};
+
+class PublishedSet {
+ public:
+  // models/, specs/ and baselines/ under `data_dir`. Invalid naming the row and what is missing
+  // (its model file, its release's parallelism, its chip's specs) for any published row that
+  // cannot be predicted: every row must be.
+  static Result<PublishedSet> Load(const std::string& data_dir);
+  const std::vector<PublishedCase>& cases() const { return cases_; }
+
+ private:
+  std::deque<workloads::ModelSpec> models_;
+  std::deque<bench::DeviceSpec> specs_;
+  std::vector<PublishedCase> cases_;
+};
+
+Result<workloads::predict::StepPrediction> PredictCase(const PublishedCase& c,
+                                                       const StepCalibration& cal,
+                                                       const workloads::predict::Constants& k);
+
+struct ErrorRow {
+  const PublishedCase* c = nullptr;
+  workloads::predict::StepPrediction prediction;
+  double error = 0;  // predicted / published − 1
+};
+struct ErrorTable {
+  std::vector<ErrorRow> rows;  // in the set's order
+  workloads::predict::ErrorStats fitted, held_out;
+};
+Result<ErrorTable> EvaluatePublished(const PublishedSet& set, const StepCalibration& cal,
+                                     const workloads::predict::Constants& k);
+
+// The constants fitted on the rows outside the held-out set, starting from `cal`'s.
+Result<workloads::predict::Constants> FitPublished(const PublishedSet& set,
+                                                   const StepCalibration& cal);
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_

@@ -1,0 +1,52 @@
+// `validate --predict`: before the suite's runs are booked, the step each workload is predicted
+// to reach on this cluster and whether it would land under the threshold, and why.
+//
+// The step-time model is used as a ratio, so that its own error cancels: for each workload the
+// model predicts the step at the reference system's rates (specs/ and calibration/) and at this
+// cluster's (the same, with --measured documents' rates and --set overrides laid over them);
+//   predicted score = predicted at reference rates / predicted at this cluster's rates
+//   predicted step  = the reference's published (or recorded) step ÷ predicted score
+// (the model's own predicted step is shown beside it). Without measurements the score is 1 by
+// construction: the column then shows the model's step against the reference, and which term
+// dominates it. A workload whose model file, recipe or reference is missing says so.
+//
+// Thread safety: pure functions over values.
+#ifndef YARDSTICK_VALIDATE_SUITE_PREDICTION_H_
+#define YARDSTICK_VALIDATE_SUITE_PREDICTION_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/report.h"
+#include "core/status.h"
+#include "validate/reference.h"
+#include "validate/suite.h"
+
+namespace ys::validate {
+
+struct WorkloadPrediction {
+  SuiteWorkload workload;
+  std::optional<double> model_step_s;      // the model at this cluster's rates
+  std::optional<double> reference_step_s;  // the suite's reference, where one is comparable
+  std::optional<double> predicted_step_s;  // reference ÷ predicted score
+  std::optional<double> predicted_score;
+  bool under = false;  // predicted score below the threshold
+  std::string why;     // the largest cost (a measured shortfall, or the dominant term), or why
+                       // there is no prediction
+};
+
+struct SuitePredictionInputs {
+  std::string data_dir;
+  std::vector<std::pair<std::string, RunDocument>> measured;  // (path, document)
+  std::vector<std::string> sets;                              // --set assignments
+};
+
+// Invalid for unreadable data (calibration, specs) or a bad --set; a workload that cannot be
+// predicted is a row with its reason.
+Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const ReferenceSet& refs,
+                                                     const SuitePredictionInputs& in);
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_VALIDATE_SUITE_PREDICTION_H_

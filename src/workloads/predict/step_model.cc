@@ -1,0 +1,230 @@
+#include "workloads/predict/step_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ys::workloads::predict {
+namespace {
+
+constexpr ConstantInfo kConstants[] = {
+    {"gemm_efficiency_bf16", &Constants::gemm_efficiency_bf16, 0.05, 1, true,
+     "share of the bf16 dense peak a large GEMM sustains in a training step (Hopper)"},
+    {"gemm_efficiency_fp8", &Constants::gemm_efficiency_fp8, 0.05, 1, true,
+     "share of the fp8 dense peak a large GEMM sustains (per-tensor scaling, Transformer Engine)"},
+    {"gemm_efficiency_nvfp4", &Constants::gemm_efficiency_nvfp4, 0.05, 1, false,
+     "share of the nvfp4 dense peak; no published row runs nvfp4, so this is a prior, not a fit"},
+    {"gemm_half_dim", &Constants::gemm_half_dim, 1, 65536, false,
+     "per-GPU GEMM dimension at which the efficiency is half its large-GEMM value: e × d/(d + d½)"},
+    {"attention_efficiency", &Constants::attention_efficiency, 0.05, 1, true,
+     "share of the bf16 peak the attention core (flash attention) and the Mamba scan sustain"},
+    {"elementwise_passes", &Constants::elementwise_passes, 0, 1000, true,
+     "HBM traffic of the non-GEMM work (norms, activations, residuals, casts) per token and layer, "
+     "in tensors of hidden_size × 2 bytes"},
+    {"fp8_elementwise_extra", &Constants::fp8_elementwise_extra, 0, 10, true,
+     "extra elementwise traffic of an fp8 recipe (casts, amax), as a share of elementwise_passes"},
+    {"tp_exposed", &Constants::tp_exposed, 0, 1, true,
+     "share of the tensor-, context- and pipeline-parallel transfers the step waits for"},
+    {"dp_overlap_microbatches", &Constants::dp_overlap_microbatches, 0, 64, true,
+     "micro-batches of compute a step's data-parallel reduce-scatter and all-gather hide under "
+     "(distributed optimizer, overlapped grad reduce and param gather); beyond it they are "
+     "exposed"},
+    {"alltoall_efficiency", &Constants::alltoall_efficiency, 0.01, 1, true,
+     "all-to-all bus bandwidth as a share of the ring collectives' on the same link"},
+    {"blackwell_efficiency", &Constants::blackwell_efficiency, 0.2, 1.5, true,
+     "sustained compute share of a Blackwell GPU relative to Hopper at the same share of peak"},
+    {"nvlink_busbw_efficiency", &Constants::nvlink_busbw_efficiency, 0.05, 1, false,
+     "nccl-tests bus bandwidth inside an NVLink domain as a share of per-direction NVLink"},
+    {"network_busbw_efficiency", &Constants::network_busbw_efficiency, 0.05, 1, false,
+     "nccl-tests bus bandwidth across the network as a share of the per-GPU line rate"},
+    {"optimizer_bytes_per_param", &Constants::optimizer_bytes_per_param, 1, 1000, false,
+     "HBM bytes the Adam step moves per parameter shard (fp32 master, moments and gradient, read "
+     "and written)"},
+};
+
+bool InDomain(int64_t span, int domain) { return span <= domain && domain % span == 0; }
+
+struct Link {
+  const char* name;
+  double busbw;
+};
+
+Result<Link> LinkFor(const SystemRates& rates, const char* collective, int64_t span) {
+  const bool nvlink = InDomain(span, rates.nvlink_domain);
+  const auto& table = nvlink ? rates.nvlink_busbw : rates.network_busbw;
+  auto it = table.find(collective);
+  const char* name = nvlink ? "nvlink" : "network";
+  if (it == table.end() || !(it->second > 0)) {
+    return Status::Invalid(std::string("no positive ") + name + " bus bandwidth for " + collective +
+                           " on " + rates.chip);
+  }
+  return Link{name, it->second};
+}
+
+}  // namespace
+
+std::span<const ConstantInfo> ConstantTable() { return kConstants; }
+
+void SetReferenceLinks(SystemRates& rates, double nvlink_per_direction, double network_per_gpu,
+                       const Constants& c) {
+  for (const char* coll : kCollectives) {
+    const double a2a = std::string_view(coll) == "alltoall" ? c.alltoall_efficiency : 1.0;
+    rates.nvlink_busbw[coll] = nvlink_per_direction * c.nvlink_busbw_efficiency * a2a;
+    rates.network_busbw[coll] = network_per_gpu * c.network_busbw_efficiency * a2a;
+    rates.origin[std::string("nvlink.") + coll + ".busbw"] = "reference";
+    rates.origin[std::string("coll.") + coll + ".busbw"] = "reference";
+  }
+}
+
+double StepPrediction::ExposedComm() const {
+  double s = 0;
+  for (const CommTerm& t : comm) s += t.exposed_s;
+  return s;
+}
+
+Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, const Constants& c) {
+  auto work = ComputeStepWork(r);
+  if (!work.ok()) return work.status();
+  const StepWork& w = *work;
+  const Parallelism& p = r.par;
+  auto peak_of = [&](const std::string& dtype) -> Result<double> {
+    auto it = rates.peak_flops.find(dtype);
+    if (it == rates.peak_flops.end() || !(it->second > 0))
+      return Status::Invalid(rates.chip + ": no " + dtype + " peak in specs/");
+    return it->second;
+  };
+  auto bf16_peak = peak_of("bf16");
+  if (!bf16_peak.ok()) return bf16_peak.status();
+  double efficiency = 0;
+  if (r.dtype == "bf16")
+    efficiency = c.gemm_efficiency_bf16;
+  else if (r.dtype == "fp8")
+    efficiency = c.gemm_efficiency_fp8;
+  else if (r.dtype == "nvfp4")
+    efficiency = c.gemm_efficiency_nvfp4;
+  else
+    return Status::Invalid("dtype \"" + r.dtype + "\" (expected bf16, fp8 or nvfp4)");
+  auto measured_gemm = rates.gemm_flops.find(r.dtype);
+  const bool gemm_measured = measured_gemm != rates.gemm_flops.end();
+  double peak = 0;
+  if (!gemm_measured) {
+    auto pk = peak_of(r.dtype);
+    if (!pk.ok()) return pk.status();
+    peak = *pk;
+  }
+  if (!(rates.hbm_bytes_per_s > 0)) return Status::Invalid(rates.chip + ": no HBM bandwidth");
+
+  StepPrediction out;
+  out.data_parallel = DataParallel(r);
+  out.micro_batches = MicroBatches(r);
+  const double m = out.micro_batches;
+  const double share = 1.0 / (static_cast<double>(p.tp) * p.cp * p.pp);
+  const double tokens_mb = static_cast<double>(p.micro_batch) * r.seq;
+
+  // Compute of one micro-batch on one GPU.
+  double gemm_mb = 0;
+  for (const GemmGroup& g : w.gemms) {
+    const double rate = gemm_measured ? measured_gemm->second
+                                      : peak * efficiency * rates.chip_efficiency * g.dim /
+                                            (g.dim + c.gemm_half_dim);
+    gemm_mb += g.flops_per_token * tokens_mb * share / rate;
+  }
+  const double attention_mb = w.attention_flops_per_token * tokens_mb * share /
+                              (*bf16_peak * c.attention_efficiency * rates.chip_efficiency);
+  const double passes =
+      c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
+  const double elementwise_mb =
+      passes * tokens_mb * w.elementwise_width * 2.0 * share / rates.hbm_bytes_per_s;
+
+  // Communication per micro-batch (tp, cp, ep, pp) and per step (dp).
+  const double layers_stage = static_cast<double>(r.layers) / p.pp;
+  const int64_t dp = out.data_parallel;
+  auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,
+                 double bytes, double count_per_step, double bus_factor,
+                 double exposed_share) -> Status {
+    auto link = LinkFor(rates, rate_coll, span);
+    if (!link.ok()) return link.status();
+    CommTerm t{name, coll_label, link->name, bytes, link->busbw, 0, 0};
+    t.raw_s = count_per_step * bytes * bus_factor / link->busbw;
+    t.exposed_s = t.raw_s * exposed_share;
+    out.comm.push_back(t);
+    return Status::Ok();
+  };
+  if (p.tp > 1) {
+    // Sequence parallel: per layer an all-gather and a reduce-scatter before and after attention
+    // and the MLP, forward and backward: 4 + 4.
+    YS_RETURN_IF_ERROR(add("tp", "all_gather+reduce_scatter", "all_gather", p.tp,
+                           w.tp_message_bytes, m * 8 * layers_stage, (p.tp - 1.0) / p.tp,
+                           c.tp_exposed));
+  }
+  if (p.cp > 1 && w.cp_message_bytes > 0) {
+    // Ring attention: cp − 1 key/value blocks forward, twice that backward (keys/values and
+    // their gradients).
+    YS_RETURN_IF_ERROR(add("cp", "sendrecv", "sendrecv", int64_t{p.tp} * p.cp, w.cp_message_bytes,
+                           m * 3.0 * (p.cp - 1) * w.attention_layers / p.pp, 1.0, c.tp_exposed));
+  }
+  if (w.moe_layers > 0 && p.ep > 1) {
+    // Dispatch and combine, forward and backward.
+    YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", int64_t{p.ep} * r.Etp(),
+                           w.ep_message_bytes, m * 4.0 * w.moe_layers / p.pp, (p.ep - 1.0) / p.ep,
+                           1.0));
+  }
+  if (p.pp > 1) {
+    YS_RETURN_IF_ERROR(add("pp", "sendrecv", "sendrecv", p.gpus, w.pp_message_bytes,
+                           m * 2.0 * r.Vp(), 1.0, c.tp_exposed));
+  }
+  double per_mb_exposed = 0;
+  for (const CommTerm& t : out.comm) per_mb_exposed += t.exposed_s / m;
+  const double compute_mb = gemm_mb + attention_mb + elementwise_mb;
+  const double mb_time = compute_mb + per_mb_exposed;
+  const int64_t dp_span = int64_t{p.tp} * p.cp * dp;
+  // Data parallel: gradients reduce-scattered in fp32 and parameters all-gathered in bf16, once a
+  // step (distributed optimizer) or every micro-batch (FSDP: gathered forward and backward). Both
+  // overlap compute (bucketed reduce-scatter under the backward, all-gather under the forward):
+  // within dp_overlap_microbatches micro-batches' compute a step, or under every micro-batch with
+  // FSDP.
+  const double dp_rounds = p.fsdp ? m : 1.0;
+  const double gather_bytes = p.fsdp ? 4.0 : 2.0;
+  double rs_raw = 0, ag_raw = 0;
+  for (auto [params, group] : {std::pair{w.dense_params_per_gpu, w.dense_dp},
+                               std::pair{w.expert_params_per_gpu, w.expert_dp}}) {
+    if (group <= 1 || params <= 0) continue;
+    const double factor = (group - 1.0) / group;
+    YS_RETURN_IF_ERROR(
+        add("dp", "reduce_scatter", "reduce_scatter", dp_span, params * 4.0, dp_rounds, factor, 0));
+    rs_raw += out.comm.back().raw_s;
+    YS_RETURN_IF_ERROR(add("dp", "all_gather", "all_gather", dp_span, params * gather_bytes,
+                           dp_rounds, factor, 0));
+    ag_raw += out.comm.back().raw_s;
+  }
+  // What does not fit under the window is exposed, shared between the two by their raw times.
+  const double window = (p.fsdp ? m : std::min(m, c.dp_overlap_microbatches)) * compute_mb;
+  const double dp_raw = rs_raw + ag_raw;
+  const double dp_exposed = std::max(0.0, dp_raw - window);
+  const double rs_exposed = dp_raw > 0 ? dp_exposed * rs_raw / dp_raw : 0;
+  const double ag_exposed = dp_raw > 0 ? dp_exposed * ag_raw / dp_raw : 0;
+  for (CommTerm& t : out.comm) {
+    if (t.name != "dp") continue;
+    const bool rs = t.collective == "reduce_scatter";
+    const double raw = rs ? rs_raw : ag_raw;
+    t.exposed_s = raw > 0 ? t.raw_s / raw * (rs ? rs_exposed : ag_exposed) : 0;
+  }
+
+  out.gemm_s = m * gemm_mb;
+  out.attention_s = m * attention_mb;
+  out.elementwise_s = m * elementwise_mb;
+  out.compute_s = out.gemm_s + out.attention_s + out.elementwise_s;
+  out.bubble_s = (p.pp - 1.0) / r.Vp() * mb_time;
+  out.optimizer_s = (w.dense_params_per_gpu / w.dense_dp + w.expert_params_per_gpu / w.expert_dp) *
+                    c.optimizer_bytes_per_param / rates.hbm_bytes_per_s;
+  out.step_time_s = out.compute_s + out.ExposedComm() + out.bubble_s + out.optimizer_s;
+  out.tokens_per_step = static_cast<double>(p.global_batch) * r.seq;
+  out.tokens_per_s_per_gpu = out.tokens_per_step / out.step_time_s / p.gpus;
+  out.model_flops_per_token = w.model_flops_per_token;
+  auto mfu_peak = peak_of(r.dtype);
+  if (mfu_peak.ok()) {
+    out.mfu = w.model_flops_per_token * out.tokens_per_s_per_gpu / *mfu_peak;
+  }
+  return out;
+}
+
+}  // namespace ys::workloads::predict

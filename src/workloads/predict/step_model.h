@@ -1,0 +1,123 @@
+// The step-time model of `yardstick predict`: from the work of a step (step_flops.h) and the rates
+// of a system (peak and calibrated efficiencies, or this cluster's measurements), the time of one
+// training step and its breakdown:
+//
+//   step = compute + Σ exposed communication + pipeline bubble + optimizer
+//   compute      = m × (Σ GEMM FLOPs / (peak[dtype] × e[dtype] × chip × d/(d + d½))
+//                       + attention FLOPs / (peak[bf16] × e_attn × chip)
+//                       + elementwise bytes / HBM)                   per micro-batch and GPU
+//   exposed      = m × (tp_exposed × (TP + CP + PP) + EP) + DP beyond its overlap window
+//   bubble       = (pp − 1) / vp × (time of one micro-batch: its compute and exposed comm)
+//   optimizer    = parameters per GPU / data-parallel shards × bytes per parameter / HBM
+// where m is the number of micro-batches of a step and each collective's time is its nccl-tests
+// size × the bus factor ((n−1)/n for all-gather, reduce-scatter, all-to-all; 1 for send/recv)
+// ÷ the bus bandwidth of the link it crosses: NVLink when its group of ranks lies inside one
+// NVLink domain (span ≤ domain and the domain a multiple of the span, so that no group straddles
+// two domains), the network otherwise. Megatron's rank order (tp, cp, ep, dp, pp from the inside)
+// gives the spans: TP tp, CP tp·cp, EP ep·etp, DP tp·cp·dp, PP the whole job.
+// The expert all-to-all is exposed in full (the recipes modelled do not overlap it). The DP
+// reduce-scatter and all-gather hide under dp_overlap_microbatches micro-batches of compute;
+// only what exceeds that window is exposed (FSDP: under every micro-batch).
+//
+// The constants (e[dtype], e_attn, d½, the exposed shares, ...) are named in kConstants with
+// their meaning and whether they are fitted; their values live in calibration/step_model.toml.
+//
+// Thread safety: values only.
+#ifndef YARDSTICK_WORKLOADS_PREDICT_STEP_MODEL_H_
+#define YARDSTICK_WORKLOADS_PREDICT_STEP_MODEL_H_
+
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "workloads/predict/step_flops.h"
+
+namespace ys::workloads::predict {
+
+struct Constants {
+  double gemm_efficiency_bf16 = 0.7;
+  double gemm_efficiency_fp8 = 0.6;
+  double gemm_efficiency_nvfp4 = 0.5;
+  double gemm_half_dim = 256;
+  double attention_efficiency = 0.3;
+  double elementwise_passes = 30;
+  double fp8_elementwise_extra = 0;
+  double tp_exposed = 0.5;
+  double dp_overlap_microbatches = 2;
+  double alltoall_efficiency = 0.5;
+  double blackwell_efficiency = 0.85;
+  double nvlink_busbw_efficiency = 0.8;
+  double network_busbw_efficiency = 0.85;
+  double optimizer_bytes_per_param = 32;
+};
+
+// One named constant: its key in the calibration file, where it lives, the range a value may
+// take, whether `predict --fit` fits it, and what it means.
+struct ConstantInfo {
+  const char* name;
+  double Constants::*field;
+  double lo, hi;
+  bool fitted;
+  const char* meaning;
+};
+std::span<const ConstantInfo> ConstantTable();
+
+// The collectives a rate is kept for, as the coll.* units name them.
+inline constexpr const char* kCollectives[] = {"all_reduce", "all_gather", "reduce_scatter",
+                                               "alltoall", "sendrecv"};
+
+// What one system offers: peaks from specs/, links from the calibration file, rates in units of
+// bytes/s and FLOP/s. `origin` says where each rate came from ("reference", a measured run's
+// path, "--set").
+struct SystemRates {
+  std::string chip;
+  std::map<std::string, double> peak_flops;  // by dtype: dense peak
+  double hbm_bytes_per_s = 0;
+  int nvlink_domain = 8;
+  double chip_efficiency = 1;                  // sustained share relative to Hopper
+  std::map<std::string, double> nvlink_busbw;  // by collective
+  std::map<std::string, double> network_busbw;
+  std::map<std::string, double> gemm_flops;   // measured achieved GEMM rate by dtype (overrides)
+  std::map<std::string, std::string> origin;  // rate key → where it came from
+};
+
+// The reference rates of a chip's links: per-direction NVLink and the network's line rate per GPU
+// (bytes/s) times the busbw efficiencies (the all-to-all times alltoall_efficiency as well).
+void SetReferenceLinks(SystemRates& rates, double nvlink_per_direction, double network_per_gpu,
+                       const Constants& c);
+
+// One communication term of the breakdown.
+struct CommTerm {
+  std::string name;        // "tp", "cp", "ep", "pp", "dp"
+  std::string collective;  // "all_gather+reduce_scatter", "sendrecv", "alltoall", ...
+  std::string link;        // "nvlink" | "network"
+  double message_bytes = 0;
+  double busbw = 0;      // bytes/s used
+  double raw_s = 0;      // per step, were nothing overlapped
+  double exposed_s = 0;  // per step, what the step waits for
+};
+
+struct StepPrediction {
+  double step_time_s = 0;
+  double compute_s = 0;  // gemm_s + attention_s + elementwise_s
+  double gemm_s = 0, attention_s = 0, elementwise_s = 0;
+  std::vector<CommTerm> comm;
+  double bubble_s = 0;
+  double optimizer_s = 0;
+  int micro_batches = 0, data_parallel = 0;
+  double tokens_per_step = 0;
+  double tokens_per_s_per_gpu = 0;
+  double model_flops_per_token = 0;
+  double mfu = 0;  // model FLOPs / (step × peak[dtype] × GPUs)
+  double ExposedComm() const;
+};
+
+// Invalid when the recipe's dtype has no peak (or measured GEMM rate), or a rate is not positive.
+Result<StepPrediction> PredictStep(const Recipe& recipe, const SystemRates& rates,
+                                   const Constants& c);
+
+}  // namespace ys::workloads::predict
+
+#endif  // YARDSTICK_WORKLOADS_PREDICT_STEP_MODEL_H_

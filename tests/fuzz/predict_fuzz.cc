@@ -1,0 +1,23 @@
+// Fuzz target: the readers of the step-time model's inputs, by selector byte:
+//   0 the calibration file (validate/step_calibration.cc ParseStepCalibration)
+//   1 a --set rate assignment (validate/step_rates.cc ApplyRateOverride)
+#include "fuzz_util.h"
+#include "validate/step_calibration.h"
+#include "validate/step_rates.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text = ys::fuzz::AsText(data, size);
+  std::optional<int> which = ys::fuzz::TakeSelector(&text, 2);
+  if (!which) return 0;
+  switch (*which) {
+    case 0:
+      (void)ys::validate::ParseStepCalibration(text, "fuzz.toml");
+      break;
+    case 1: {
+      ys::workloads::predict::SystemRates rates;
+      (void)ys::validate::ApplyRateOverride(rates, text);
+      break;
+    }
+  }
+  return 0;
+}

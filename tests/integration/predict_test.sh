@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `yardstick predict` the way an operator runs it: a recipe from models/ at its recorded
+# parallelism (console and JSON, the JSON valid against schemas/predict.schema.json and its
+# breakdown adding up to step_time_s), a recipe at a scale the file does not list, a what-if with
+# --set, every published row of baselines/ predicted, and bad input (exit 2 naming the flag or the
+# file, exit 64 without a recipe).
+set -uo pipefail
+bin=$1 src=$2
+. "$src/tests/integration/lib.sh"
+
+expect_rc 0 "predict 405b" -- "$bin" predict --model llama3.1_405b --chip h100 --dtype bf16 --gpus 1024
+expect_in "$tmp/out" "step time (total)" "the total line"
+expect_in "$tmp/out" "pipeline bubble" "the bubble row"
+expect_in "$tmp/out" "tensor-parallel comm (tp)" "the TP row"
+expect_in "$tmp/out" "tokens/s/GPU" "tokens/s/GPU"
+
+expect_rc 0 "predict json" -- "$bin" predict --model llama3.1_405b --chip h100 --dtype bf16 --gpus 1024 --json
+cp "$tmp/out" "$tmp/405b.json"
+python3 - "$tmp/405b.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: predict JSON adds up"; fails=$((fails + 1)); }
+import json, sys
+j = json.load(open(sys.argv[1]))
+total = sum(r["seconds"] for r in j["breakdown"])
+assert abs(total - j["step_time_s"]) < 1e-9 * j["step_time_s"], (total, j["step_time_s"])
+assert j["recipe"]["tp"] == 8 and j["recipe"]["pp"] == 8 and j["recipe"]["micro_batches"] == 192, j["recipe"]
+assert 0 < j["mfu"] < 1, j["mfu"]
+assert j["what_if"] == [], j["what_if"]
+PY
+
+# A model file given as a path, at a GPU count and layer count the file does not list.
+expect_rc 0 "predict file, fewer layers" -- "$bin" predict --model "$src/models/llama3.1_70b.toml" --chip h100 --dtype fp8 --gpus 16 --tp 4 --pp 2 --gbs 32 --layers 8 --json
+cp "$tmp/out" "$tmp/proxy.json"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["recipe"]["layers"]==8 and j["recipe"]["gpus"]==16 and j["recipe"]["data_parallel"]==2, j["recipe"]' "$tmp/proxy.json" \
+  && passes=$((passes + 1)) || { echo "FAIL: command-line recipe"; fails=$((fails + 1)); }
+
+# What-if (Exemplar case 3): with one micro-batch a step, a slow network all-gather and
+# reduce-scatter no longer hide under compute and show in the ranking, with their cost.
+expect_rc 0 "predict what-if" -- "$bin" predict --model llama3.1_8b --chip gb300 --dtype fp8 --gpus 128 --gbs 512 --set coll.all_gather.busbw=28GB/s --set coll.reduce_scatter.busbw=28GB/s --json
+cp "$tmp/out" "$tmp/whatif.json"
+python3 - "$tmp/whatif.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: what-if ranking"; fails=$((fails + 1)); }
+import json, sys
+j = json.load(open(sys.argv[1]))
+rates = [w["rate"] for w in j["what_if"]]
+assert set(rates) == {"coll.all_gather.busbw", "coll.reduce_scatter.busbw"}, rates
+assert all(w["recovery_s"] > 0 for w in j["what_if"]), j["what_if"]
+assert j["rates_origin"]["coll.all_gather.busbw"] == "--set", j["rates_origin"]
+PY
+
+if /usr/bin/python3 "$src/tests/integration/validate_json.py" "$src/schemas/predict.schema.json" "$tmp/405b.json" "$tmp/proxy.json" "$tmp/whatif.json"; then
+  passes=$((passes + 1))
+else
+  echo "FAIL: predict documents against the schema"; fails=$((fails + 1))
+fi
+
+# Every published row.
+expect_rc 0 "predict published" -- "$bin" predict --published --json
+python3 - "$tmp/out" "$src" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: every published row"; fails=$((fails + 1)); }
+import json, sys, tomllib, glob
+j = json.load(open(sys.argv[1]))
+rows = sum(len(tomllib.load(open(f, "rb")).get("reference", [])) for f in glob.glob(sys.argv[2] + "/baselines/*/*.toml"))
+assert len(j["rows"]) == rows, (len(j["rows"]), rows)
+assert all(r["step_time_s"] > 0 for r in j["rows"])
+assert j["held_out"]["rows"] > 0 and j["fitted"]["rows"] > 0
+PY
+expect_rc 0 "predict published table" -- "$bin" predict --published
+expect_in "$tmp/out" "held out:" "the held-out summary"
+
+# Bad input.
+expect_rc 2 "bad --set" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 8 --tp 1 --gbs 128 --set coll.all_gather.busbw=fast
+expect_in "$tmp/err" "--set coll.all_gather.busbw=fast" "the bad assignment named"
+expect_rc 2 "unknown rate" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 8 --gbs 128 --set cpu.speed=1
+expect_in "$tmp/err" "unknown rate" "unknown rate named"
+expect_rc 2 "unknown model" -- "$bin" predict --model nosuch_1b --chip h100 --dtype bf16 --gpus 8
+expect_in "$tmp/err" "nosuch_1b" "the model named"
+expect_rc 2 "no recipe at that scale" -- "$bin" predict --model llama3.1_405b --chip h100 --dtype bf16 --gpus 96
+expect_in "$tmp/err" "--gbs" "what to give named"
+expect_rc 2 "gpus not divisible" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 12 --tp 8 --gbs 64
+expect_rc 2 "out of range" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 0
+expect_in "$tmp/err" "--gpus" "the flag named"
+echo '{"schema_version": 1}' >"$tmp/bad.json"
+expect_rc 2 "bad measured document" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 8 --gbs 128 --measured "$tmp/bad.json"
+expect_in "$tmp/err" "bad.json" "the document named"
+expect_rc 64 "no recipe" -- "$bin" predict --chip h100
+finish

@@ -1,0 +1,252 @@
+// The step-time model on literal recipes: the breakdown adds up to the total, each term follows
+// its formula (bubble, links, overlap windows), and the FLOPs counted reproduce the published MFU
+// of the rows whose tables give one.
+#include "workloads/predict/step_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "workloads/predict/fit.h"
+#include "workloads/scaling.h"
+#include "workloads/predict/step_flops.h"
+
+namespace ys::workloads::predict {
+namespace {
+
+const std::string kModels = std::string(YS_SOURCE_DIR) + "/models";
+
+SystemRates H100Like(const Constants& c) {
+  SystemRates r;
+  r.chip = "h100";
+  r.peak_flops = {{"bf16", 989e12}, {"fp8", 1979e12}};
+  r.hbm_bytes_per_s = 3.35e12;
+  r.nvlink_domain = 8;
+  SetReferenceLinks(r, 450e9, 50e9, c);
+  return r;
+}
+
+Recipe RecipeOf(const ModelSpec& spec, Parallelism p, const std::string& dtype) {
+  Recipe r;
+  r.model = &spec;
+  r.par = std::move(p);
+  r.layers = spec.shape.layers;
+  r.seq = spec.shape.seq_length;
+  r.dtype = dtype;
+  return r;
+}
+
+Parallelism Par(int gpus, int tp, int pp, int cp, int ep, int vp, int gbs) {
+  Parallelism p;
+  p.chip = "h100";
+  p.gpus = gpus;
+  p.tp = tp;
+  p.pp = pp;
+  p.cp = cp;
+  p.ep = ep;
+  p.vp = vp;
+  p.micro_batch = 1;
+  p.global_batch = gbs;
+  return p;
+}
+
+TEST(StepModelTest, BreakdownAddsUpToTheTotalForEveryShippedRecipe) {
+  auto specs = LoadModelSpecs(kModels);
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  int predicted = 0;
+  for (const ModelSpec& s : *specs) {
+    for (const Parallelism& p : s.parallelism) {
+      if (p.dtype == "nvfp4") continue;  // no nvfp4 peak on this system
+      auto step = PredictStep(RecipeOf(s, p, p.dtype), rates, c);
+      ASSERT_TRUE(step.ok()) << s.name << " " << p.chip << "/" << p.gpus << ": "
+                             << step.status().message();
+      const double sum = step->compute_s + step->ExposedComm() + step->bubble_s + step->optimizer_s;
+      EXPECT_NEAR(sum / step->step_time_s, 1.0, 1e-12) << s.name;
+      EXPECT_NEAR(step->compute_s, step->gemm_s + step->attention_s + step->elementwise_s,
+                  1e-9 * step->compute_s);
+      EXPECT_GT(step->mfu, 0.0);
+      EXPECT_LT(step->mfu, 1.0) << s.name;
+      for (const CommTerm& t : step->comm) {
+        EXPECT_LE(t.exposed_s, t.raw_s * (1 + 1e-12)) << s.name << " " << t.name;
+        EXPECT_GE(t.exposed_s, 0.0);
+      }
+      ++predicted;
+    }
+  }
+  EXPECT_GT(predicted, 100);
+}
+
+TEST(StepModelTest, BubbleFollowsPipelineVirtualStagesAndMicroBatches) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_70b.toml");
+  ASSERT_TRUE(spec.ok());
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  auto flat = PredictStep(RecipeOf(*spec, Par(64, 8, 1, 1, 1, 1, 64), "bf16"), rates, c);
+  ASSERT_TRUE(flat.ok()) << flat.status().message();
+  EXPECT_EQ(flat->bubble_s, 0.0);
+  auto piped = PredictStep(RecipeOf(*spec, Par(64, 8, 4, 1, 1, 1, 64), "bf16"), rates, c);
+  auto interleaved = PredictStep(RecipeOf(*spec, Par(64, 8, 4, 1, 1, 5, 64), "bf16"), rates, c);
+  ASSERT_TRUE(piped.ok() && interleaved.ok());
+  // (pp − 1)/vp of one micro-batch's time: 5 virtual stages cut it about fivefold (the
+  // micro-batch's send/recv grows with vp, so not exactly).
+  const double mb =
+      (piped->step_time_s - piped->bubble_s - piped->optimizer_s) / piped->micro_batches;
+  EXPECT_NEAR(piped->bubble_s / mb, 3.0, 0.05);
+  EXPECT_NEAR(piped->bubble_s / interleaved->bubble_s, 5.0, 0.3);
+}
+
+TEST(StepModelTest, LinksFollowTheNvlinkDomain) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_405b.toml");
+  ASSERT_TRUE(spec.ok());
+  Constants c;
+  SystemRates rates = H100Like(c);
+  auto step = PredictStep(RecipeOf(*spec, Par(512, 8, 8, 2, 1, 8, 256), "bf16"), rates, c);
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  std::map<std::string, std::string> link;
+  for (const CommTerm& t : step->comm) link[t.name] = t.link;
+  EXPECT_EQ(link["tp"], "nvlink");   // 8 ranks on one HGX board
+  EXPECT_EQ(link["cp"], "network");  // tp·cp = 16 > 8
+  EXPECT_EQ(link["dp"], "network");
+  // On an NVL72 domain a group of 16 would straddle two domains (72 is no multiple of 16): the
+  // network; a group of 8 fits (72 = 9 × 8).
+  rates.nvlink_domain = 72;
+  step = PredictStep(RecipeOf(*spec, Par(512, 8, 8, 2, 1, 8, 256), "bf16"), rates, c);
+  ASSERT_TRUE(step.ok());
+  for (const CommTerm& t : step->comm) link[t.name] = t.link;
+  EXPECT_EQ(link["tp"], "nvlink");
+  EXPECT_EQ(link["cp"], "network");
+}
+
+// A slower network shows in the data-parallel term only once it no longer fits under one
+// micro-batch's compute: the overlap window is a window, not a share.
+TEST(StepModelTest, DataParallelCommIsHiddenUntilItOutgrowsItsWindow) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_8b.toml");
+  ASSERT_TRUE(spec.ok());
+  Constants c;
+  SystemRates rates = H100Like(c);
+  const Recipe r = RecipeOf(*spec, Par(64, 1, 1, 1, 1, 1, 256), "bf16");  // 4 micro-batches
+  auto fast = PredictStep(r, rates, c);
+  ASSERT_TRUE(fast.ok());
+  rates.network_busbw["reduce_scatter"] = 1e9;
+  rates.network_busbw["all_gather"] = 1e9;
+  auto slow = PredictStep(r, rates, c);
+  ASSERT_TRUE(slow.ok());
+  double fast_dp = 0, slow_dp = 0, slow_raw = 0;
+  for (const CommTerm& t : fast->comm) fast_dp += t.name == "dp" ? t.exposed_s : 0;
+  for (const CommTerm& t : slow->comm) {
+    slow_dp += t.name == "dp" ? t.exposed_s : 0;
+    slow_raw += t.name == "dp" ? t.raw_s : 0;
+  }
+  EXPECT_EQ(fast_dp, 0.0);
+  EXPECT_GT(slow_dp, 0.5 * slow_raw);
+  EXPECT_NEAR(slow->step_time_s - fast->step_time_s, slow_dp, 1e-9);
+}
+
+TEST(StepModelTest, BadRecipesAreInvalidNotCrashes) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_8b.toml");
+  ASSERT_TRUE(spec.ok());
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  EXPECT_FALSE(PredictStep(RecipeOf(*spec, Par(10, 4, 1, 1, 1, 1, 64), "bf16"), rates, c).ok());
+  EXPECT_FALSE(PredictStep(RecipeOf(*spec, Par(8, 1, 1, 1, 1, 1, 12), "bf16"), rates, c).ok());
+  EXPECT_FALSE(PredictStep(RecipeOf(*spec, Par(8, 1, 1, 3, 1, 1, 8), "bf16"), rates, c)
+                   .ok());  // cp 3: 8 GPUs
+  auto no_peak = PredictStep(RecipeOf(*spec, Par(8, 1, 1, 1, 1, 1, 8), "nvfp4"), rates, c);
+  ASSERT_FALSE(no_peak.ok());
+  EXPECT_NE(no_peak.status().message().find("nvfp4"), std::string::npos);
+}
+
+TEST(FitTest, ErrorStatisticsUseNearestRank) {
+  auto s = SummariseErrors({0.01, -0.02, 0.03, -0.04, 0.05, 0.06, -0.07, 0.08, 0.09, -0.10});
+  EXPECT_EQ(s.rows, 10);
+  EXPECT_NEAR(s.median_abs, 0.055, 1e-12);
+  EXPECT_NEAR(s.p90_abs, 0.09, 1e-12);
+  EXPECT_EQ(SummariseErrors({}).rows, 0);
+}
+
+// Rows predicted with known constants are fitted back to within 1% from a start away from them.
+TEST(FitTest, FitsRowsPredictedWithKnownConstants) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_70b.toml");
+  ASSERT_TRUE(spec.ok());
+  Constants truth;
+  truth.gemm_efficiency_bf16 = 0.55;
+  std::vector<FitRow> rows;
+  for (int gpus : {64, 128, 256}) {
+    Recipe r = RecipeOf(*spec, Par(gpus, 4, 4, 2, 1, 5, gpus * 2), "bf16");
+    auto published = PredictStep(r, H100Like(truth), truth);
+    ASSERT_TRUE(published.ok());
+    rows.push_back({"70b", published->step_time_s, [r](const Constants& c) -> Result<double> {
+                      auto p = PredictStep(r, H100Like(c), c);
+                      if (!p.ok()) return p.status();
+                      return p->step_time_s;
+                    }});
+  }
+  Constants start = truth;
+  start.gemm_efficiency_bf16 = 0.8;
+  auto fitted = FitConstants(rows, start);
+  ASSERT_TRUE(fitted.ok()) << fitted.status().message();
+  double worst = 0;
+  for (const FitRow& row : rows) {
+    worst = std::max(worst, std::fabs(*row.predict(*fitted) / row.published_s - 1));
+  }
+  EXPECT_LT(worst, 0.01);
+}
+
+TEST(FitTest, HeldOutSplitIsByWorkloadId) {
+  EXPECT_EQ(HeldOut("llama3.1_8b_bf16"), HeldOut("llama3.1_8b_bf16"));
+  int held = 0;
+  for (const char* id : {"llama3.1_8b_bf16", "llama3.1_8b_fp8", "llama3.1_70b_bf16",
+                         "llama3.1_70b_fp8", "grok1_314b_bf16", "deepseek-v3_671b_bf16"}) {
+    held += HeldOut(id);
+  }
+  EXPECT_GT(held, 0);
+  EXPECT_LT(held, 6);
+}
+
+}  // namespace
+}  // namespace ys::workloads::predict
+
+namespace ys::workloads {
+namespace {
+
+// The predicted weak-scaling curve: the recipe's parallelism and micro-batches kept, data
+// parallel grown; on the network the DP collectives stay hidden until they outgrow their window,
+// so the efficiency stays near 1 (a little above it at most: each GPU's optimizer shard shrinks).
+TEST(PredictedScalingTest, WeakScalingKeepsTheRecipeAndGrowsDataParallel) {
+  auto spec = LoadModelSpec(std::string(YS_SOURCE_DIR) + "/models/llama3.1_70b.toml");
+  ASSERT_TRUE(spec.ok());
+  predict::Constants c;
+  predict::SystemRates rates;
+  rates.chip = "h100";
+  rates.peak_flops = {{"bf16", 989e12}};
+  rates.hbm_bytes_per_s = 3.35e12;
+  predict::SetReferenceLinks(rates, 450e9, 50e9, c);
+  predict::Recipe r;
+  r.model = &*spec;
+  r.par.chip = "h100";
+  r.par.gpus = 64;
+  r.par.tp = 4;
+  r.par.pp = 4;
+  r.par.cp = 2;
+  r.par.vp = 5;
+  r.par.micro_batch = 1;
+  r.par.global_batch = 128;
+  r.layers = 80;
+  r.seq = 8192;
+  r.dtype = "bf16";
+  auto curve = PredictWeakScaling(r, rates, c, {8, 16, 32, 64, 128, 256, 512, 1024, 2048});
+  ASSERT_TRUE(curve.ok()) << curve.status().message();
+  ASSERT_EQ(curve->points.size(), 7u);  // 8 and 16 GPUs cannot hold tp·pp·cp = 32
+  EXPECT_EQ(curve->skipped.size(), 2u);
+  EXPECT_EQ(curve->points.front().gpus, 32);
+  for (const auto& p : curve->points) {
+    EXPECT_GT(p.efficiency, 0.8) << p.gpus;
+    EXPECT_LT(p.efficiency, 1.01) << p.gpus;
+  }
+  EXPECT_FALSE(PredictWeakScaling(r, rates, c, {8, 16}).ok());
+}
+
+}  // namespace
+}  // namespace ys::workloads
