@@ -2,10 +2,10 @@
 // predicted; the error on the rows the fit never saw stays within the bounds (median
 // |error| at most 5%, 90th percentile at most 12%); the stored constants are what the fit gives;
 // the calibration file, --set values and measured documents are read strictly.
-#include <iostream>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 
 #include "diagnose/rate_what_if.h"
 #include "validate/published_predictions.h"
