@@ -39,6 +39,12 @@ class SparseHistogram {
   // Calls f(v) count() times in ascending order: each bin's count values spread evenly over its
   // [min, max] (its min alone when it holds one value). Matched rank for rank with the values
   // added, each is within one bin width of its partner.
+  // Calls f(count, min, max) for each occupied bin in ascending order.
+  template <typename F>
+  void ForEachBin(F&& f) const {
+    for (const auto& [code, bin] : bins_) f(bin.count, bin.min, bin.max);
+  }
+
   template <typename F>
   void ForEachApproximateValue(F&& f) const {
     for (const auto& [code, bin] : bins_) {
