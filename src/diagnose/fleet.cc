@@ -179,7 +179,7 @@ std::map<std::string, KeyStats> FleetAccumulator::Finalize(uint64_t documents) c
 
 std::string FleetReport::Verdict() const {
   for (const RankedFinding& f : ranked) {
-    if (f.kind != "unreadable") return "fail";
+    if (f.kind != "corrupt") return "fail";
   }
   if (!skipped.empty() || !ranked.empty()) return "incomplete";
   if (too_small) return "inconclusive";

@@ -15,7 +15,7 @@ std::string ActionFor(FigureKind kind, const std::string& entity, const std::str
   if (kind_name == "version") return "align the node's software with the fleet (driver, CUDA, NCCL, firmware), then rerun yardstick run";
   if (kind_name == "hardware") return "confirm the node belongs in this fleet: it was judged only against nodes of its own GPU model";
   if (kind_name == "duplicate") return "give each node one document: the duplicate was counted once";
-  if (kind_name == "unreadable") return "regenerate the node's document (yardstick run --out DIR): it could not be read";
+  if (kind_name == "corrupt") return "regenerate the node's document (yardstick run --out DIR): it could not be read";
   switch (kind) {
     case FigureKind::kGemm:
       return node ? "every GPU is slow in GEMM: check power caps, clocks and cooling (nvidia-smi -q -d PERFORMANCE,POWER), "

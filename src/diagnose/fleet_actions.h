@@ -11,7 +11,7 @@ namespace ys::diagnose {
 
 // `entity` is "node" or a device label; `kind` overrides the figure kind for the non-numeric
 // kinds ("spread", "check", "missing_units", "incomplete", "version", "hardware", "duplicate",
-// "unreadable").
+// "corrupt").
 std::string ActionFor(FigureKind kind, const std::string& entity, const std::string& kind_name = "");
 
 }  // namespace ys::diagnose

@@ -179,7 +179,7 @@ std::string NodeNameOfPath(const std::string& path) {
 void SortRanked(std::vector<RankedFinding>& ranked) {
   auto severe = [](const RankedFinding& f) {
     if (f.kind == "check") return f.drain ? 0 : 1;
-    if (f.kind == "incomplete" || f.kind == "unreadable") return 0;
+    if (f.kind == "incomplete" || f.kind == "corrupt") return 0;
     if (f.kind == "version" || f.kind == "missing_units" || f.kind == "hardware" || f.kind == "duplicate" ||
         f.kind == "spread") {
       return 1;
@@ -280,9 +280,9 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
   for (const SkippedDocument& s : skipped) {
     RankedFinding f;
     f.node = NodeNameOfPath(s.path);
-    f.kind = "unreadable";
+    f.kind = "corrupt";
     f.evidence = s.error;
-    f.action = ActionFor(FigureKind::kOther, "node", "unreadable");
+    f.action = ActionFor(FigureKind::kOther, "node", "corrupt");
     f.drain = false;
     f.sources = {s.path};
     judge.AddRanked(std::move(f));

@@ -34,7 +34,7 @@ struct MergeOptions {
 // Both passes, each reading the documents in parallel (fleet_reader.h) and using them in input
 // order. The same file named twice (same inode, or the same bytes under another name) is read
 // once and reported (kind duplicate). Fails on the first malformed document unless keep_going,
-// which skips it, lists it and ranks it (kind unreadable: the verdict is then never pass); fails
+// which skips it, lists it and ranks it (kind corrupt: the verdict is then never pass); fails
 // when no document could be read. Memory: the paths, the keys' histograms, the census
 // (fleet_evidence.h) and what is reported; two small windows of documents at a time.
 Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const MergeOptions& options);

@@ -212,7 +212,7 @@ TEST(FleetRankTest, ACorruptDocumentNeverYieldsAPass) {
   auto r = MergeFleet({tmp.Sub("nodes")}, o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->Verdict(), "incomplete");
-  EXPECT_EQ(Rows(*r), (std::set<Row>{{"node9999", "node", "unreadable"}}));
+  EXPECT_EQ(Rows(*r), (std::set<Row>{{"node9999", "node", "corrupt"}}));
 }
 
 TEST(FleetRankTest, NonNumericEvidenceJoinsTheVerdict) {
