@@ -124,7 +124,7 @@ std::string FleetKeyOf(const Measurement& m, const std::string& model) {
   return key;
 }
 
-void FleetAccumulator::Add(const Measurement& m, const std::string& key) {
+uint32_t FleetAccumulator::Add(const Measurement& m, const std::string& key) {
   auto it = keys_.find(key);
   if (it == keys_.end()) {
     Accumulated a{.proto = {},
@@ -137,6 +137,8 @@ void FleetAccumulator::Add(const Measurement& m, const std::string& key) {
     a.proto.kind = KindOf(m.name);
     a.proto.params = KeyParams(m);
     it = keys_.emplace(key, std::move(a)).first;
+    it->second.id = static_cast<uint32_t>(names_.size());
+    names_.push_back(&it->first);
   } else if (it->second.proto.better != m.better) {
     std::string line = key + ": both higher- and lower-is-better; judged as the first seen";
     if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end()) conflicts_.push_back(line);
@@ -146,6 +148,28 @@ void FleetAccumulator::Add(const Measurement& m, const std::string& key) {
     it->second.spread.Add(std::fabs(m.stats.stdev / m.stats.median));
   }
   ++figures_;
+  return it->second.id;
+}
+
+void FleetAccumulator::Merge(const FleetAccumulator& other) {
+  for (const auto& [key, a] : other.keys_) {
+    auto [it, fresh] = keys_.try_emplace(key, a);
+    if (fresh) {
+      it->second.id = static_cast<uint32_t>(names_.size());
+      names_.push_back(&it->first);
+        continue;
+    }
+    if (it->second.proto.better != a.proto.better) {
+      std::string line = key + ": both higher- and lower-is-better; judged as the first seen";
+      if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end()) conflicts_.push_back(line);
+    }
+    it->second.values.Merge(a.values);
+    it->second.spread.Merge(a.spread);
+  }
+  for (const std::string& c : other.conflicts_) {
+    if (std::find(conflicts_.begin(), conflicts_.end(), c) == conflicts_.end()) conflicts_.push_back(c);
+  }
+  figures_ += other.figures_;
 }
 
 std::map<std::string, KeyStats> FleetAccumulator::Finalize(uint64_t documents) const {

@@ -118,8 +118,13 @@ class FleetAccumulator {
   explicit FleetAccumulator(FleetOptions options) : options_(options) {}
   // A measurement whose `better` contradicts the first of its key is added and counted in
   // conflicts(). Values must be finite (JSON cannot carry anything else).
-  void Add(const Measurement& m) { Add(m, ComparisonKey(m)); }
-  void Add(const Measurement& m, const std::string& key);
+  // Returns the key's id in this accumulator (KeyName), stable for its life.
+  uint32_t Add(const Measurement& m) { return Add(m, ComparisonKey(m)); }
+  uint32_t Add(const Measurement& m, const std::string& key);
+  const std::string& KeyName(uint32_t id) const { return *names_[id]; }
+  size_t ids() const { return names_.size(); }
+  // Adds what another accumulator (of another thread) saw.
+  void Merge(const FleetAccumulator& other);
   // `documents`: how many documents were read (a fleet under min_fleet is judged by the spec only).
   std::map<std::string, KeyStats> Finalize(uint64_t documents = UINT64_MAX) const;
   uint64_t figures() const { return figures_; }
@@ -130,9 +135,11 @@ class FleetAccumulator {
     KeyStats proto;
     SparseHistogram values;
     SparseHistogram spread;
+    uint32_t id = 0;
   };
   FleetOptions options_;
   std::unordered_map<std::string, Accumulated> keys_;
+  std::vector<const std::string*> names_;   // by id: into keys_ (nodes do not move)
   uint64_t figures_ = 0;
   std::vector<std::string> conflicts_;  // one line per key
 };
@@ -206,7 +213,10 @@ struct FleetReport {
   bool Healthy() const { return Verdict() == "pass"; }
 };
 
-// Pass 2.
+struct DocumentDigest;  // fleet_digest.h
+
+// Pass 2. Evaluate is const and thread-safe (it reads the key statistics only); Record, AddRanked
+// and Finish are not: one thread records.
 class FleetJudge {
  public:
   FleetJudge(std::map<std::string, KeyStats> stats, FleetOptions options)
@@ -214,14 +224,40 @@ class FleetJudge {
   FleetJudge(const FleetJudge&) = delete;
   FleetJudge& operator=(const FleetJudge&) = delete;
 
-  void AddDocument(const RunDocument& doc, const std::string& source);
+  struct Verdict {
+    bool slow = false;
+    size_t figures = 0, low = 0;
+    double median_deficit = 0, z = 0;  // z negative = worse
+    double low_bound = 0, high_bound = 0;
+  };
+  // What one document shows, before it is recorded.
+  struct Findings {
+    uint64_t figures = 0;
+    struct Slow {
+      std::string node;
+      Entity entity;
+      Verdict verdict;
+    };
+    std::vector<Slow> slow;
+    std::vector<FlaggedFigure> flagged;
+    std::vector<RankedFinding> ranked;
+    std::string source;
+  };
+
+  // `resolve[id]`: the key of the accumulator id a digest's figure holds (nullptr: not judged).
+  Findings Evaluate(const DocumentDigest& digest, const std::vector<const KeyStats*>& resolve) const;
+  Findings Evaluate(const RunDocument& doc, const std::string& source) const;
+  // The resolve table of an accumulator's ids.
+  std::vector<const KeyStats*> Resolve(const FleetAccumulator& accumulator) const;
+  void Record(Findings findings);
+  void AddDocument(const RunDocument& doc, const std::string& source) { Record(Evaluate(doc, source)); }
   // A row from other evidence (fleet_evidence.h); the same node, entity and kind is kept once.
   void AddRanked(RankedFinding f) { Rank(std::move(f)); }
   // Sorted, with the same node/device from several documents reported once.
   FleetReport Finish();
 
   struct Scored {
-    KeyStats* key;  // into stats_
+    const KeyStats* key;  // into stats_
     Entity entity;
     std::optional<Entity> peer;
     double value;
@@ -229,18 +265,12 @@ class FleetJudge {
     double spread;  // relative stdev of the samples, -1 when unknown
     double pct_of_peak;  // -1 when the unit gave none
   };
-  struct Verdict {
-    bool slow = false;
-    size_t figures = 0, low = 0;
-    double median_deficit = 0, z = 0;  // z negative = worse
-    double low_bound = 0, high_bound = 0;
-  };
 
  private:
-  void JudgeNode(const std::string& node, const std::vector<Scored>& figures, const std::string& source);
-  void PoolNode(const std::string& node, const std::vector<Scored>& figures, const std::string& source);
-  void JudgeSpread(const std::string& node, const std::vector<Scored>& figures, const std::string& source);
-  void JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures, const std::string& source);
+  void JudgeNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  void PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  void JudgeSpread(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  void JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
   Verdict JudgeGroup(const std::vector<const Scored*>& group) const;
   void RecordSlow(const std::string& node, const Entity& entity, const Verdict& v, const std::string& source);
   void Rank(RankedFinding f);

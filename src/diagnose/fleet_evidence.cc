@@ -3,92 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
+#include <string_view>
 
 #include "diagnose/fleet_actions.h"
+#include "diagnose/fleet_digest.h"
 
 namespace ys::diagnose {
 namespace {
-
-struct NodeFacts {
-  std::string node;
-  std::map<std::string, const Finding*> codes;  // code -> its worst finding on the node
-  std::map<std::string, Outcome> units;         // unit id -> outcome
-  std::map<std::string, std::string> versions;  // field -> value
-};
-
-bool IsVersionParam(const std::string& k) {
-  static const char* kNames[] = {"library", "nccl", "cuda", "cublaslt", "cudnn", "blas", "driver",
-                                 "firmware", "vbios", "ofed", "version"};
-  for (const char* n : kNames) {
-    if (k == n) return true;
-  }
-  return k.ends_with("_version") || k.ends_with("_firmware");
-}
-
-bool IsVersionEvidence(const std::string& k) {
-  return k.find("version") != std::string::npos || k.find("firmware") != std::string::npos ||
-         k.find("vbios") != std::string::npos;
-}
-
-void AddUnit(NodeFacts& f, const CheckResult& u) {
-  for (const Finding& x : u.findings) {
-    auto [it, fresh] = f.codes.try_emplace(x.code, &x);
-    if (!fresh && x.severity == Severity::kFail) it->second = &x;
-  }
-  auto [it, fresh] = f.units.try_emplace(u.unit_id, u.outcome);
-  // A unit that ran on any rank of the node ran there.
-  if (!fresh && (u.outcome == Outcome::kPass || u.outcome == Outcome::kWarn || u.outcome == Outcome::kFail)) {
-    it->second = u.outcome;
-  }
-  for (const auto& [k, v] : u.evidence) {
-    if (IsVersionEvidence(k) && !v.empty()) f.versions.try_emplace(u.unit_id + ": " + k, v);
-  }
-}
-
-void AddBenchmark(NodeFacts& f, const BenchmarkResult& b) {
-  AddUnit(f, b);
-  for (const Measurement& m : b.measurements) {
-    for (const auto& [k, v] : m.params) {
-      if (IsVersionParam(k) && !v.empty()) f.versions.try_emplace(k, v);
-    }
-  }
-}
-
-std::vector<NodeFacts> FactsOf(const RunDocument& doc) {
-  std::vector<NodeFacts> out;
-  auto common = [&](NodeFacts& f) {
-    if (!doc.host.gpu_driver.empty()) f.versions["gpu_driver"] = doc.host.gpu_driver;
-    if (!doc.host.kernel.empty()) f.versions["kernel"] = doc.host.kernel;
-    if (!doc.tool.version.empty()) f.versions["yardstick"] = doc.tool.version;
-  };
-  if (doc.nodes.size() <= 1) {
-    NodeFacts f;
-    f.node = doc.nodes.empty() ? doc.host.hostname : doc.nodes[0].hostname;
-    for (const auto& c : doc.checks) AddUnit(f, c);
-    for (const auto& b : doc.benchmarks) AddBenchmark(f, b);
-    for (const auto& n : doc.nodes) {
-      for (const auto& c : n.checks) AddUnit(f, c);
-      for (const auto& b : n.benchmarks) AddBenchmark(f, b);
-    }
-    for (const auto& m : doc.measurements) {
-      for (const auto& [k, v] : m.params) {
-        if (IsVersionParam(k) && !v.empty()) f.versions.try_emplace(k, v);
-      }
-    }
-    common(f);
-    out.push_back(std::move(f));
-    return out;
-  }
-  for (const auto& n : doc.nodes) {
-    NodeFacts f;
-    f.node = n.hostname;
-    for (const auto& c : n.checks) AddUnit(f, c);
-    for (const auto& b : n.benchmarks) AddBenchmark(f, b);
-    common(f);
-    out.push_back(std::move(f));
-  }
-  return out;
-}
 
 bool Ran(Outcome o) { return o == Outcome::kPass || o == Outcome::kWarn || o == Outcome::kFail; }
 
@@ -103,9 +25,9 @@ std::string FindingEntity(const std::string& e) {
 
 }  // namespace
 
-void FleetCensus::Add(const RunDocument& doc) {
-  std::string model = GpuModelOf(doc);
-  for (const NodeFacts& f : FactsOf(doc)) {
+void FleetCensus::Add(const DocumentDigest& doc) {
+  const std::string& model = doc.model;
+  for (const NodeFacts& f : doc.facts) {
     ++nodes_;
     ++hosts_[f.node];
     for (const auto& [code, finding] : f.codes) ++codes_[code];
@@ -117,13 +39,22 @@ void FleetCensus::Add(const RunDocument& doc) {
   }
 }
 
-void FleetCensus::Judge(const RunDocument& doc, const std::string& source, FleetJudge& judge) const {
-  std::string model = GpuModelOf(doc);
-  std::vector<std::string> lost;  // nodes of lost ranks
-  for (const RankStatus& r : doc.ranks) {
-    if (r.state != "ok") lost.push_back(r.hostname);
+void FleetCensus::Merge(const FleetCensus& o) {
+  nodes_ += o.nodes_;
+  for (const auto& [k, n] : o.codes_) codes_[k] += n;
+  for (const auto& [k, n] : o.units_) units_[k] += n;
+  for (const auto& [field, values] : o.versions_) {
+    for (const auto& [v, n] : values) versions_[field][v] += n;
   }
-  for (const NodeFacts& f : FactsOf(doc)) {
+  for (const auto& [k, n] : o.models_) models_[k] += n;
+  for (const auto& [k, n] : o.hosts_) hosts_[k] += n;
+}
+
+void FleetCensus::Judge(const DocumentDigest& doc, std::vector<RankedFinding>& out) const {
+  const std::string& model = doc.model;
+  const std::string& source = doc.source;
+  const std::vector<std::string>& lost = doc.lost;
+  for (const NodeFacts& f : doc.facts) {
     auto add = [&](const std::string& kind, const std::string& entity, std::string evidence, bool drain) {
       RankedFinding r;
       r.node = f.node;
@@ -133,15 +64,15 @@ void FleetCensus::Judge(const RunDocument& doc, const std::string& source, Fleet
       r.action = ActionFor(FigureKind::kOther, entity, kind);
       r.drain = drain;
       r.sources = {source};
-      judge.AddRanked(std::move(r));
+      out.push_back(std::move(r));
     };
     for (const auto& [code, finding] : f.codes) {
       uint64_t n = codes_.count(code) ? codes_.at(code) : 0;
       if (static_cast<double>(n) > kRareShare * static_cast<double>(nodes_)) continue;
-      bool fail = finding->severity == Severity::kFail;
-      add("check", FindingEntity(finding->entity),
-          fmt::format("{} {} on {}: {} (on {} of {} nodes)", code, fail ? "fail" : "warn", finding->entity,
-                      finding->message, n, nodes_),
+      bool fail = finding.severity == Severity::kFail;
+      add("check", FindingEntity(finding.entity),
+          fmt::format("{} {} on {}: {} (on {} of {} nodes)", code, fail ? "fail" : "warn", finding.entity,
+                      finding.message, n, nodes_),
           fail);
     }
     std::vector<std::string> missing;

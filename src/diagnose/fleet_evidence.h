@@ -26,6 +26,7 @@
 
 #include "core/report.h"
 #include "diagnose/fleet.h"
+#include "diagnose/fleet_digest.h"
 
 namespace ys::diagnose {
 
@@ -34,8 +35,11 @@ class FleetCensus {
   static constexpr double kRareShare = 0.25;   // at most this share of nodes: an outlier
   static constexpr double kCommonShare = 0.9;  // units on this share of nodes are expected
 
-  void Add(const RunDocument& doc);
-  void Judge(const RunDocument& doc, const std::string& source, FleetJudge& judge) const;
+  void Add(const DocumentDigest& doc);
+  // Adds what another census (of another thread) counted.
+  void Merge(const FleetCensus& other);
+  // Thread-safe (const).
+  void Judge(const DocumentDigest& doc, std::vector<RankedFinding>& out) const;
   // Fleet-level observations: mixed GPU models, fleet-wide findings, versions with no majority.
   std::vector<std::string> Warnings() const;
   uint64_t nodes() const { return nodes_; }

@@ -7,43 +7,60 @@
 #include <cmath>
 
 #include "diagnose/fleet.h"
+#include "diagnose/fleet_digest.h"
 
 namespace ys::diagnose {
-namespace {
 
-double PctOfPeak(const Measurement& m) {
-  auto it = m.params.find("pct_of_peak");
-  if (it == m.params.end()) return -1;
-  char* end = nullptr;
-  double v = std::strtod(it->second.c_str(), &end);
-  return end != it->second.c_str() && std::isfinite(v) && v >= 0 ? v : -1;
-}
-
-}  // namespace
-
-void FleetJudge::AddDocument(const RunDocument& doc, const std::string& source) {
-  ++documents_;
-  std::string model = GpuModelOf(doc);
-  std::map<std::string, std::vector<Scored>> by_node;
-  ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node_name) {
-    ++figures_;
-    auto it = stats_.find(FleetKeyOf(m, model));
-    if (it == stats_.end()) return;  // not seen in pass 1: the document changed in between
-    FigureScore score = ScoreFigure(it->second, m.value);
-    double spread = m.stats.n >= 2 && m.stats.median != 0 ? std::fabs(m.stats.stdev / m.stats.median) : -1;
-    by_node[NodeOf(m, node_name)].push_back(
-        {&it->second, EntityOf(m), PeerOf(m), m.value, score, spread, PctOfPeak(m)});
-  });
-  for (const auto& [node, figures] : by_node) {
+FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d, const std::vector<const KeyStats*>& resolve) const {
+  Findings out;
+  out.source = d.source;
+  out.figures = d.figures.size();
+  std::map<uint32_t, std::vector<Scored>> by_node;  // label id -> figures
+  for (const DocumentDigest::Figure& f : d.figures) {
+    const KeyStats* key = f.key < resolve.size() ? resolve[f.key] : nullptr;
+    if (key == nullptr) continue;  // not seen in pass 1
+    Scored s{key, Entity{static_cast<EntityKind>(f.entity_kind), d.labels[f.entity]}, std::nullopt, f.value,
+             ScoreFigure(*key, f.value), f.spread, f.pct_of_peak};
+    if (f.peer != UINT32_MAX) s.peer = Entity{static_cast<EntityKind>(f.peer_kind), d.labels[f.peer]};
+    by_node[f.node].push_back(std::move(s));
+  }
+  for (const auto& [node_id, figures] : by_node) {
+    const std::string& node = d.labels[node_id];
     std::vector<Scored> judged;
     for (const Scored& s : figures) {
       if (s.score.judged) judged.push_back(s);
     }
-    JudgeNode(node, judged, source);
-    PoolNode(node, judged, source);
-    JudgeSpread(node, judged, source);
-    JudgeAgainstSpec(node, figures, source);
+    JudgeNode(node, judged, out);
+    PoolNode(node, judged, out);
+    JudgeSpread(node, judged, out);
+    JudgeAgainstSpec(node, figures, out);
   }
+  return out;
+}
+
+std::vector<const KeyStats*> FleetJudge::Resolve(const FleetAccumulator& accumulator) const {
+  std::vector<const KeyStats*> out(accumulator.ids(), nullptr);
+  for (uint32_t id = 0; id < out.size(); ++id) {
+    if (auto it = stats_.find(accumulator.KeyName(id)); it != stats_.end()) out[id] = &it->second;
+  }
+  return out;
+}
+
+FleetJudge::Findings FleetJudge::Evaluate(const RunDocument& doc, const std::string& source) const {
+  FleetAccumulator local(options_);
+  DocumentDigest d = Digest(doc, source, local);
+  return Evaluate(d, Resolve(local));
+}
+
+void FleetJudge::Record(Findings f) {
+  ++documents_;
+  figures_ += f.figures;
+  for (const auto& s : f.slow) RecordSlow(s.node, s.entity, s.verdict, f.source);
+  for (FlaggedFigure& x : f.flagged) {
+    if (auto it = stats_.find(x.key); it != stats_.end()) ++it->second.outliers;
+    flagged_.push_back(std::move(x));
+  }
+  for (RankedFinding& r : f.ranked) Rank(std::move(r));
 }
 
 FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& group) const {
@@ -87,7 +104,7 @@ void FleetJudge::RecordSlow(const std::string& node, const Entity& entity, const
   g.sources.push_back(source);
 }
 
-void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& figures, const std::string& source) {
+void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const {
   std::vector<const Scored*> all;
   std::map<std::string, std::vector<const Scored*>> by_entity;
   for (const Scored& s : figures) {
@@ -97,13 +114,13 @@ void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& f
     if (s.entity.kind != EntityKind::kNode && !s.peer) by_entity[s.entity.label].push_back(&s);
   }
   Verdict node_verdict = JudgeGroup(all);
-  if (node_verdict.slow) RecordSlow(node, Entity{}, node_verdict, source);
+  if (node_verdict.slow) out.slow.push_back({node, Entity{}, node_verdict});
   std::map<std::string, const char*> slow_entities;
   for (const auto& [label, group] : by_entity) {
     Verdict v = JudgeGroup(group);
     if (!v.slow) continue;
     if (node_verdict.slow && v.median_deficit - node_verdict.median_deficit < options_.min_deficit) continue;
-    RecordSlow(node, group.front()->entity, v, source);
+    out.slow.push_back({node, group.front()->entity, v});
     slow_entities[label] = EntityKindName(group.front()->entity.kind);
   }
   for (const Scored& s : figures) {
@@ -117,10 +134,9 @@ void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& f
     bool reported = attributed.empty() ? IsOutlier(s.score, options_, options_.isolated_deficit)
                                        : s.score.deficit >= options_.min_deficit;
     if (!reported) continue;
-    ++s.key->outliers;
-    flagged_.push_back({.node = node, .entity = s.entity, .key = s.key->key, .value = s.value,
-                        .median = s.key->median, .score = s.score, .outlier = outlier,
-                        .attributed_to = attributed, .source = source});
+    out.flagged.push_back({.node = node, .entity = s.entity, .key = s.key->key, .value = s.value,
+                           .median = s.key->median, .score = s.score, .outlier = outlier,
+                           .attributed_to = attributed, .source = out.source});
   }
 }
 

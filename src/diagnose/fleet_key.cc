@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cctype>
+#include <set>
+#include <unordered_map>
 
 namespace ys::diagnose {
 namespace {
@@ -107,15 +109,42 @@ FigureKind KindOf(std::string_view n) {
   return FigureKind::kOther;
 }
 
-bool IsEntityParam(const std::string& param) {
+namespace {
+
+enum : uint8_t { kNaming = 1, kReference = 2, kVersion = 4 };
+
+uint8_t ComputeFlags(const std::string& param) {
+  uint8_t f = 0;
   for (std::string_view p : kEntityParams) {
-    if (param == p) return true;
+    if (param == p) f |= kNaming;
   }
-  return param == "baseline" || StartsWith(param, "peak") || StartsWith(param, "pct_");
+  if (param == "baseline" || StartsWith(param, "peak") || StartsWith(param, "pct_")) f |= kReference;
+  static const std::set<std::string_view> kVersions = {"library", "nccl", "cuda", "cublaslt", "cudnn", "blas",
+                                                       "driver", "firmware", "vbios", "ofed", "version"};
+  if (kVersions.count(param) > 0 || param.ends_with("_version") || param.ends_with("_firmware")) f |= kVersion;
+  return f;
 }
 
+// What a param's name says, cached per thread: a run has a few dozen distinct param names and
+// millions of params.
+uint8_t FlagsOf(const std::string& param) {
+  thread_local std::unordered_map<std::string, uint8_t> cache;
+  if (auto it = cache.find(param); it != cache.end()) return it->second;
+  uint8_t f = ComputeFlags(param);
+  if (cache.size() < 4096) cache.emplace(param, f);
+  return f;
+}
+
+}  // namespace
+
+bool IsEntityNamingParam(const std::string& param) { return FlagsOf(param) & kNaming; }
+
+bool IsEntityParam(const std::string& param) { return FlagsOf(param) & (kNaming | kReference); }
+
+bool IsVersionParam(const std::string& param) { return FlagsOf(param) & kVersion; }
+
 bool IsDescriptionParam(const std::string& param, const std::string& value) {
-  return IsEntityParam(param) || CarriesFractionalNumber(value);
+  return (FlagsOf(param) & (kNaming | kReference)) || CarriesFractionalNumber(value);
 }
 
 std::map<std::string, std::string> KeyParams(const Measurement& m) {
@@ -165,7 +194,7 @@ std::optional<Entity> PeerOf(const Measurement& m) {
   const std::string* v = Param(m, "peer");
   if (v == nullptr) return std::nullopt;
   Entity e = DeviceEntity(*v);
-  if (e.kind == EntityKind::kNode) return std::nullopt;
+  if (e.kind != EntityKind::kGpu && e.kind != EntityKind::kNic) return std::nullopt;  // "loopback ..."
   return e;
 }
 

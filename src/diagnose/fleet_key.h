@@ -51,6 +51,11 @@ FigureKind KindOf(std::string_view measurement_name);
 bool IsDescriptionParam(const std::string& param, const std::string& value);
 // Kept for the callers that only have a name: rule 1 and 3.
 bool IsEntityParam(const std::string& param);
+// Rule 1 alone: the params EntityOf, PeerOf and NodeOf read.
+bool IsEntityNamingParam(const std::string& param);
+// A param naming a library, driver or firmware version ("library", "nccl", "cuda", "blas",
+// "driver", "firmware", "vbios", "ofed", "version", "*_version", "*_firmware").
+bool IsVersionParam(const std::string& param);
 
 // "gemm.gpu.tflops [TFLOPS] dtype=bf16": stable, readable, unique per comparison group.
 std::string ComparisonKey(const Measurement& m);

@@ -8,7 +8,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
-#include <future>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -16,6 +16,7 @@
 #include "core/document_file.h"
 #include "core/report_json.h"
 #include "diagnose/fleet_actions.h"
+#include "diagnose/fleet_digest.h"
 #include "diagnose/fleet_evidence.h"
 #include "diagnose/fleet_reader.h"
 
@@ -111,16 +112,11 @@ namespace {
 struct Loaded {
   std::optional<RunDocument> doc;
   Status error = Status::Ok();
-  uint64_t device = 0, inode = 0, hash = 0, bytes = 0;
+  uint64_t hash = 0, bytes = 0;
 };
 
 Loaded Load(const std::string& path) {
   Loaded l;
-  struct stat st{};
-  if (::stat(path.c_str(), &st) == 0) {
-    l.device = static_cast<uint64_t>(st.st_dev);
-    l.inode = static_cast<uint64_t>(st.st_ino);
-  }
   auto text = ReadDocumentFile(path, DocumentKind::kJson);
   if (text.ok()) {
     l.hash = std::hash<std::string_view>{}(*text);
@@ -139,31 +135,17 @@ Loaded Load(const std::string& path) {
   return l;
 }
 
-// Loads paths in windows, in parallel, and hands them to `use` in order; the next window loads
-// while this one is used.
-void LoadAll(const std::vector<std::string>& paths, unsigned threads,
-             const std::function<void(size_t, Loaded&)>& use) {
-  const size_t window = 4 * threads;
-  auto load = [&](size_t begin) {
-    size_t end = std::min(paths.size(), begin + window);
-    std::vector<Loaded> out(end - begin);
-    std::atomic<size_t> next{begin};
-    auto work = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < end;) out[i - begin] = Load(paths[i]);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
-    return out;
+// Calls f(i, worker) for every i in [0, n) on `threads` threads (worker < threads), in no
+// particular order.
+void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t, unsigned)>& f) {
+  std::atomic<size_t> next{0};
+  auto work = [&](unsigned w) {
+    for (size_t i; (i = next.fetch_add(1)) < n;) f(i, w);
   };
-  if (paths.empty()) return;
-  std::future<std::vector<Loaded>> ahead = std::async(std::launch::async, load, 0);
-  for (size_t begin = 0; begin < paths.size(); begin += window) {
-    std::vector<Loaded> batch = ahead.get();
-    if (begin + window < paths.size()) ahead = std::async(std::launch::async, load, begin + window);
-    for (size_t i = 0; i < batch.size(); ++i) use(begin + i, batch[i]);
-  }
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& t : pool) t.join();
 }
 
 std::string NodeNameOfPath(const std::string& path) {
@@ -204,48 +186,87 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
     skipped.push_back({input, s.message()});
   }
   unsigned threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, paths.size())));
 
-  FleetAccumulator accumulator(options.fleet);
-  FleetCensus census;
-  std::vector<char> use(paths.size(), 0);  // 1: judged in pass 2
-  std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
-  std::map<std::pair<uint64_t, uint64_t>, size_t> by_content;  // (hash, bytes)
+  // The same file named twice: by inode here, by content (another name, the same bytes) below.
   struct Duplicate {
     std::string node, path, first;
   };
   std::vector<Duplicate> duplicates;
-  Status first_error = Status::Ok();
-  uint64_t read = 0;
-  LoadAll(paths, threads, [&](size_t i, Loaded& l) {
-    if (!first_error.ok()) return;
+  std::vector<size_t> same_file(paths.size(), SIZE_MAX);  // index of the first name of the file
+  {
+    std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
+    for (size_t i = 0; i < paths.size(); ++i) {
+      struct stat st{};
+      if (::stat(paths[i].c_str(), &st) != 0) continue;
+      auto [it, fresh] = by_inode.try_emplace({static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)}, i);
+      if (!fresh) same_file[i] = it->second;
+    }
+  }
+
+  // Pass 1, over the JSON: per thread an accumulator, a census and a file of digests.
+  std::vector<FleetAccumulator> accumulators(threads, FleetAccumulator(options.fleet));
+  std::vector<FleetCensus> censuses(threads);
+  std::vector<std::unique_ptr<DigestSpill>> spills;
+  for (unsigned t = 0; t < threads; ++t) {
+    auto spill = DigestSpill::Create();
+    if (!spill.ok()) return spill.status();
+    spills.push_back(std::move(*spill));
+  }
+  std::vector<char> use(paths.size(), 0);  // 1: read and judged
+  std::vector<std::string> host(paths.size());
+  std::mutex mu;  // guards what follows
+  std::map<std::pair<uint64_t, uint64_t>, size_t> by_content;  // (hash, bytes) -> index
+  std::vector<std::pair<size_t, size_t>> same_content;          // (index, first index)
+  std::map<size_t, Status> errors;                              // by index: the first is reported
+  Status spill_error = Status::Ok();
+  std::atomic<bool> stop{false};
+  ParallelFor(paths.size(), threads, [&](size_t i, unsigned w) {
+    if (stop || same_file[i] != SIZE_MAX) return;
+    Loaded l = Load(paths[i]);
     if (!l.doc) {
-      if (!options.keep_going) {
-        first_error = l.error;
-      } else {
-        skipped.push_back({paths[i], l.error.message()});
-      }
+      std::lock_guard lock(mu);
+      errors.emplace(i, l.error);
+      if (!options.keep_going) stop = true;
       return;
     }
-    size_t* first = nullptr;
-    if (l.inode != 0) {
-      auto [it, fresh] = by_inode.try_emplace({l.device, l.inode}, i);
-      if (!fresh) first = &it->second;
-    }
-    if (first == nullptr) {
+    {
+      std::lock_guard lock(mu);
+      host[i] = l.doc->host.hostname;
       auto [it, fresh] = by_content.try_emplace({l.hash, l.bytes}, i);
-      if (!fresh) first = &it->second;
+      if (!fresh) {
+        // The same bytes under two names: counted once (the statistics do not depend on which),
+        // reported with the lower index as the first name.
+        same_content.emplace_back(std::max(it->second, i), std::min(it->second, i));
+        use[std::min(it->second, i)] = 1;
+        it->second = std::min(it->second, i);
+        return;
+      }
+      use[i] = 1;
     }
-    if (first != nullptr) {
-      duplicates.push_back({l.doc->host.hostname, paths[i], paths[*first]});
-      return;
+    DocumentDigest digest = Digest(*l.doc, paths[i], accumulators[w]);
+    censuses[w].Add(digest);
+    if (Status s = spills[w]->Write(digest); !s.ok()) {
+      std::lock_guard lock(mu);
+      spill_error = s;
+      stop = true;
     }
-    use[i] = 1;
-    ++read;
-    std::string model = GpuModelOf(*l.doc);
-    ForEachMeasurement(*l.doc, [&](const Measurement& m, const std::string&) { accumulator.Add(m, FleetKeyOf(m, model)); });
-    census.Add(*l.doc);
   });
-  YS_RETURN_IF_ERROR(first_error);
+  YS_RETURN_IF_ERROR(spill_error);
+  if (!options.keep_going && !errors.empty()) return Status::Invalid(errors.begin()->second.message());
+  for (const auto& [i, error] : errors) skipped.push_back({paths[i], error.message()});
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (same_file[i] != SIZE_MAX && use[same_file[i]]) {
+      duplicates.push_back({host[same_file[i]], paths[i], paths[same_file[i]]});
+    }
+  }
+  for (const auto& [second, first] : same_content) duplicates.push_back({host[first], paths[second], paths[first]});
+  for (unsigned t = 1; t < threads; ++t) {
+    accumulators[0].Merge(accumulators[t]);
+    censuses[0].Merge(censuses[t]);
+  }
+  FleetCensus& census = censuses[0];
+  uint64_t read = std::count(use.begin(), use.end(), 1);
   if (read == 0) {
     std::string why;
     for (size_t i = 0; i < skipped.size() && i < 3; ++i) why += (i ? "; " : ": ") + skipped[i].error;
@@ -253,20 +274,28 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
     return Status::Invalid(fmt::format("no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
   }
 
-  FleetJudge judge(accumulator.Finalize(census.nodes()), options.fleet);
-  std::vector<std::string> pass2;
-  std::vector<size_t> index;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    if (use[i]) pass2.push_back(paths[i]), index.push_back(i);
-  }
-  LoadAll(pass2, threads, [&](size_t k, Loaded& l) {
-    if (!l.doc) {  // changed since pass 1
-      skipped.push_back({pass2[k], l.error.message()});
-      return;
+  // Pass 2, over the digests: each thread its own file, recorded under the lock.
+  FleetJudge judge(accumulators[0].Finalize(census.nodes()), options.fleet);
+  ParallelFor(threads, threads, [&](size_t t, unsigned) {
+    std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
+    Status s = spills[t]->Rewind();
+    DocumentDigest d;
+    while (s.ok()) {
+      auto more = spills[t]->Read(&d);
+      if (!more.ok()) s = more.status();
+      if (!s.ok() || !*more) break;
+      FleetJudge::Findings f = judge.Evaluate(d, resolve);
+      census.Judge(d, f.ranked);
+      std::lock_guard lock(mu);
+      judge.Record(std::move(f));
     }
-    judge.AddDocument(*l.doc, pass2[k]);
-    census.Judge(*l.doc, pass2[k], judge);
+    if (!s.ok()) {
+      std::lock_guard lock(mu);
+      spill_error = s;
+    }
   });
+  YS_RETURN_IF_ERROR(spill_error);
+  spills.clear();
   for (const Duplicate& d : duplicates) {
     RankedFinding f;
     f.node = d.node;
@@ -292,7 +321,7 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
   std::sort(skipped.begin(), skipped.end(),
             [](const SkippedDocument& a, const SkippedDocument& b) { return a.path < b.path; });
   report.skipped = std::move(skipped);
-  report.warnings = accumulator.conflicts();
+  report.warnings = accumulators[0].conflicts();
   for (std::string& w : census.Warnings()) report.warnings.push_back(std::move(w));
   report.too_small = census.nodes() < static_cast<uint64_t>(options.fleet.min_fleet);
   if (report.too_small) {

@@ -25,7 +25,7 @@ const FleetJudge::Scored* Worst(const std::vector<const FleetJudge::Scored*>& gr
 
 }  // namespace
 
-void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures, const std::string& source) {
+void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const {
   std::map<FigureKind, std::vector<const Scored*>> node_groups;
   std::map<std::pair<FigureKind, std::string>, std::vector<const Scored*>> device_groups;
   for (const Scored& s : figures) {
@@ -56,8 +56,8 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
                                 Pct(worst->key->slow_mode_share), Pct(worst->key->slow_mode_deficit));
     }
     f.action = ActionFor(kind, entity);
-    f.sources = {source};
-    Rank(std::move(f));
+    f.sources = {out.source};
+    out.ranked.push_back(std::move(f));
   };
   for (const auto& [kind, group] : node_groups) {
     Verdict node_v = JudgeGroup(group);
@@ -71,7 +71,7 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
   }
 }
 
-void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>& figures, const std::string& source) {
+void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>& figures, Findings& out) const {
   // Each figure's spread relative to its key's median spread; pooled per device and per node.
   std::map<std::string, std::vector<std::pair<double, double>>> groups;  // label -> (ratio, spread)
   for (const Scored& s : figures) {
@@ -104,13 +104,13 @@ void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>&
                              g.size(), Pct(spread), ratio);
     f.action = ActionFor(FigureKind::kOther, label, "spread");
     f.drain = false;
-    f.sources = {source};
-    Rank(std::move(f));
+    f.sources = {out.source};
+    out.ranked.push_back(std::move(f));
   }
 }
 
 void FleetJudge::JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures,
-                                  const std::string& source) {
+                                  Findings& out) const {
   for (const Scored& s : figures) {
     if (s.score.judged || s.pct_of_peak < 0) continue;
     double floor = 100 * (s.key->kind == FigureKind::kGemm ? options_.spec_gemm_share : options_.spec_share);
@@ -126,8 +126,8 @@ void FleetJudge::JudgeAgainstSpec(const std::string& node, const std::vector<Sco
                              "(too few peers to compare: {} figure{} of this key)",
                              s.key->key, s.value, s.key->unit, s.pct_of_peak, floor, s.key->n, s.key->n == 1 ? "" : "s");
     f.action = ActionFor(s.key->kind, entity);
-    f.sources = {source};
-    Rank(std::move(f));
+    f.sources = {out.source};
+    out.ranked.push_back(std::move(f));
   }
 }
 

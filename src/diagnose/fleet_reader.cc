@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/json_document.h"
+#include "diagnose/fleet_key.h"
 
 namespace ys::diagnose {
 namespace {
@@ -73,6 +74,14 @@ class Scanner {
   bool Number(double* out) {
     Ws();
     const char* start = p_;
+    if (!NumberSyntax()) return false;
+    auto [ptr, ec] = std::from_chars(start, p_, *out);
+    return ec == std::errc() && ptr == p_ && std::isfinite(*out);
+  }
+
+  // A number's text, not converted.
+  bool NumberSyntax() {
+    Ws();
     if (p_ < end_ && *p_ == '-') ++p_;
     if (p_ == end_ || !Digit(*p_)) return false;
     if (*p_ == '0') {
@@ -91,8 +100,7 @@ class Scanner {
       if (p_ == end_ || !Digit(*p_)) return false;
       while (p_ < end_ && Digit(*p_)) ++p_;
     }
-    auto [ptr, ec] = std::from_chars(start, p_, *out);
-    return ec == std::errc() && ptr == p_ && std::isfinite(*out);
+    return true;
   }
 
   bool Bool(bool* out) {
@@ -217,11 +225,15 @@ bool Int(Scanner& s, int64_t* out) {
   return true;
 }
 
-bool StringMap(Scanner& s, std::map<std::string, std::string>* out) {
-  std::string v;
+// A measurement's params, only those fleet analysis uses (see the header).
+bool FleetParams(Scanner& s, std::map<std::string, std::string>* out) {
+  std::string v, key;
   return s.Object([&](std::string_view k) {
     if (!s.String(&v)) return false;
-    (*out)[std::string(k)] = v;
+    key.assign(k);
+    if (!IsDescriptionParam(key, v) || IsEntityNamingParam(key) || key == "pct_of_peak" || IsVersionParam(key)) {
+      (*out)[key] = v;
+    }
     return true;
   });
 }
@@ -286,12 +298,9 @@ bool MeasurementsOf(Scanner& s, std::vector<Measurement>* out) {
         m.better = better == "higher" ? Better::kHigher : Better::kLower;
         return true;
       }
-      if (k == "params") return StringMap(s, &m.params);
+      if (k == "params") return FleetParams(s, &m.params);
       if (k == "stats") return StatsOf(s, &m.stats);
-      if (k == "samples") {
-        double d;
-        return s.Array([&] { return s.Number(&d); });  // checked, not kept
-      }
+      if (k == "samples") return s.Array([&] { return s.NumberSyntax(); });  // checked, not kept
       return s.Skip();
     });
     if (!ok || !seen.All(4)) return false;

@@ -2,8 +2,10 @@
 // JSON tree, and keeps only what the fleet uses: the host and tool, `incomplete`, the ranks'
 // states, every check and benchmark (id, outcome, summary, findings' code, severity and entity,
 // evidence), every measurement (name, value, unit, better, params, stats) and each node of a
-// multi-rank document; samples, tables, diagnosis and burn-in are skipped. It is several times
-// faster than the full reader (core/report_json.h), which is what bounds `merge` at 10,000 nodes.
+// multi-rank document; samples, tables, diagnosis and burn-in are skipped, and of a measurement's
+// params only those fleet analysis reads are kept: the identity (fleet_key.h), the entity-naming
+// ones, pct_of_peak and versions (IsVersionParam). It is several times faster than the full reader
+// (core/report_json.h), which is what bounds `merge` at 10,000 nodes.
 //
 // It accepts only what the full reader accepts of those fields (the same required fields and
 // types); on anything else it says no without a message, and the caller asks the full reader

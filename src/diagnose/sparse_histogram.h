@@ -28,6 +28,8 @@ class SparseHistogram {
 
   // `x` must be finite.
   void Add(double x);
+  // Adds another histogram's values; both must have the same bins (the same factory and width).
+  void Merge(const SparseHistogram& other);
 
   uint64_t count() const { return count_; }
   size_t bins() const { return bins_.size(); }
