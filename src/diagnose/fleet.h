@@ -67,8 +67,8 @@ struct FleetOptions {
   double bimodal_min_share = 0.05;  // a mode holds at least this share of a key's figures
   double spread_ratio = 4;     // a group's samples spread this many times its peers' median...
   double spread_floor = 0.01;  // ...and at least this (relative stdev) is a spread fault
-  double spec_gemm_share = 0.6;  // tiny fleets: GEMM below 60% of its spec peak is slow
-  double spec_share = 0.5;       // ...any other figure with a peak below 50% of it
+  double spec_gemm_share = 0.6;  // too few peers: GPU GEMM below 60% of its spec peak is slow
+  double spec_share = 0.5;       // ...HBM, NVLink, PCIe, collectives below 50% of theirs
 };
 
 double MedianErrorBound(const FleetOptions& o, double median);

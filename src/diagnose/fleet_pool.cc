@@ -11,6 +11,14 @@
 namespace ys::diagnose {
 namespace {
 
+// The kinds whose share of the spec peak says whether a device is healthy (the shares of
+// workload.low_mfu and fabric.collective_bandwidth): GPU GEMM, HBM, NVLink, PCIe, collectives. A
+// CPU GEMM or a proxy is far below its peak on a healthy node.
+bool HasHealthyShare(FigureKind k) {
+  return k == FigureKind::kGemm || k == FigureKind::kMemory || k == FigureKind::kNvlink || k == FigureKind::kPcie ||
+         k == FigureKind::kCollective;
+}
+
 bool IsDevice(const Entity& e) { return e.kind == EntityKind::kGpu || e.kind == EntityKind::kNic; }
 
 std::string Pct(double x) { return fmt::format("{:.1f}%", 100 * x); }
@@ -112,7 +120,7 @@ void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>&
 void FleetJudge::JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures,
                                   Findings& out) const {
   for (const Scored& s : figures) {
-    if (s.score.judged || s.pct_of_peak < 0) continue;
+    if (s.score.judged || s.pct_of_peak < 0 || !HasHealthyShare(s.key->kind)) continue;
     double floor = 100 * (s.key->kind == FigureKind::kGemm ? options_.spec_gemm_share : options_.spec_share);
     if (s.pct_of_peak >= floor) continue;
     std::string entity = IsDevice(s.entity) ? BareLabel(s.entity) : "node";
