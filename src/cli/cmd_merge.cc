@@ -31,14 +31,17 @@ struct MergeArgs {
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<MergeArgs>();
-  sub.add_option("DOC", a->inputs,
-                 "Run documents: files, directories (every run.json and *.run.json under them) or @LIST "
-                 "(a file naming one input a line)")
+  sub.add_option(
+         "DOC", a->inputs,
+         "Run documents: files, directories (every run.json and *.run.json under them) or @LIST "
+         "(a file naming one input a line)")
       ->required();
   sub.add_option("-o,--output", a->output, "Also write the fleet document (JSON) to this file");
-  sub.add_flag("--json", a->json, "Print the fleet document as JSON instead of the summary (--format json)");
+  sub.add_flag("--json", a->json,
+               "Print the fleet document as JSON instead of the summary (--format json)");
   sub.add_option("--format", a->format,
-                 "console: the ranked list as a table; json: the fleet document; slurm: one `scontrol update "
+                 "console: the ranked list as a table; json: the fleet document; slurm: one "
+                 "`scontrol update "
                  "nodename=X state=drain reason=...` line per node to drain")
       ->check(CLI::IsMember({"console", "json", "slurm"}));
   sub.add_option("--html", a->html, "Also write the fleet heat map (HTML) to this file");
@@ -47,7 +50,8 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::Range(0, 256));
   sub.add_flag("--keep-going", a->options.keep_going,
                "Skip malformed documents and list them, instead of stopping at the first (exit 2)");
-  sub.add_option("--z", a->options.fleet.z_threshold, "Robust z a figure must be beyond to be flagged")
+  sub.add_option("--z", a->options.fleet.z_threshold,
+                 "Robust z a figure must be beyond to be flagged")
       ->default_val(5.0)
       ->check(CLI::PositiveNumber);
   sub.add_option("--min-deficit", a->min_deficit_pct,
@@ -55,14 +59,16 @@ Action Setup(CLI::App& sub) {
       ->default_val(5.0)
       ->check(CLI::Range(0.0, 100.0));
   sub.add_option("--isolated-deficit", a->isolated_deficit_pct,
-                 "How much worse a lone figure (not corroborated by its device or node) must be, in percent")
+                 "How much worse a lone figure (not corroborated by its device or node) must be, "
+                 "in percent")
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 100.0));
   sub.add_option("--noise-floor", a->noise_floor_pct,
                  "Smallest spread assumed, in percent of the median (used when MAD is 0)")
       ->default_val(0.5)
       ->check(CLI::Range(0.0, 100.0));
-  sub.add_option("--min-peers", a->options.fleet.min_peers, "Figures a key needs before any is judged")
+  sub.add_option("--min-peers", a->options.fleet.min_peers,
+                 "Figures a key needs before any is judged")
       ->default_val(3)
       ->check(CLI::Range(1, 1 << 30));
   sub.add_option("--bin-width", a->options.fleet.bin_relative_width,
@@ -87,7 +93,8 @@ Action Setup(CLI::App& sub) {
       }
     }
     if (!a->html.empty()) {
-      if (Status s = report::WriteFileAtomic(a->html, report::html::FleetHeatMapPage(document)); !s.ok()) {
+      if (Status s = report::WriteFileAtomic(a->html, report::html::FleetHeatMapPage(document));
+          !s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
         return kExitCannotRun;
       }
@@ -107,8 +114,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("merge",
-                    "Merge per-node run documents: peer median and MAD of every figure, slow nodes, GPUs and NICs",
-                    Setup)
+YS_REGISTER_COMMAND(
+    "merge",
+    "Merge per-node run documents: peer median and MAD of every figure, slow nodes, GPUs and NICs",
+    Setup)
 
 }  // namespace ys::cli

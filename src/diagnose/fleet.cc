@@ -56,14 +56,17 @@ Mode FindModes(const SparseHistogram& h, const FleetOptions& o) {
   double gap = best.high_mean - best.low_mean;
   double sd = std::sqrt((best_var0 + best_var1) / 2);
   double reference = std::max(std::fabs(best.high_mean), std::fabs(best.low_mean));
-  best.found = reference > 0 && gap / reference >= o.min_deficit && (sd == 0 || gap / sd >= kBimodalSeparation);
+  best.found = reference > 0 && gap / reference >= o.min_deficit &&
+               (sd == 0 || gap / sd >= kBimodalSeparation);
   return best;
 }
 
 // Median and MAD of the values of ranks [first, last) of a histogram.
-std::pair<double, double> MedianAndMad(const SparseHistogram& h, uint64_t first, uint64_t last, double w) {
+std::pair<double, double> MedianAndMad(const SparseHistogram& h, uint64_t first, uint64_t last,
+                                       double w) {
   uint64_t n = last - first;
-  double median = n % 2 ? h.Quantile(first + n / 2) : (h.Quantile(first + n / 2 - 1) + h.Quantile(first + n / 2)) / 2;
+  double median = n % 2 ? h.Quantile(first + n / 2)
+                        : (h.Quantile(first + n / 2 - 1) + h.Quantile(first + n / 2)) / 2;
   SparseHistogram deviations = median != 0 ? SparseHistogram::Linear(w * std::fabs(median))
                                            : SparseHistogram::Logarithmic(w);
   uint64_t rank = 0;
@@ -108,7 +111,8 @@ bool IsOutlier(const FigureScore& s, const FleetOptions& o, double deficit) {
 std::string GpuModelOf(const RunDocument& doc) {
   std::map<std::string, int> seen;
   ForEachMeasurement(doc, [&](const Measurement& m, const std::string&) {
-    if (auto it = m.params.find("gpu_name"); it != m.params.end() && !it->second.empty()) ++seen[it->second];
+    if (auto it = m.params.find("gpu_name"); it != m.params.end() && !it->second.empty())
+      ++seen[it->second];
   });
   std::string best;
   int count = 0;
@@ -141,7 +145,8 @@ uint32_t FleetAccumulator::Add(const Measurement& m, const std::string& key) {
     names_.push_back(&it->first);
   } else if (it->second.proto.better != m.better) {
     std::string line = key + ": both higher- and lower-is-better; judged as the first seen";
-    if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end()) conflicts_.push_back(line);
+    if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end())
+      conflicts_.push_back(line);
   }
   it->second.values.Add(m.value);
   if (m.stats.n >= 2 && m.stats.median != 0 && std::isfinite(m.stats.stdev)) {
@@ -157,17 +162,19 @@ void FleetAccumulator::Merge(const FleetAccumulator& other) {
     if (fresh) {
       it->second.id = static_cast<uint32_t>(names_.size());
       names_.push_back(&it->first);
-        continue;
+      continue;
     }
     if (it->second.proto.better != a.proto.better) {
       std::string line = key + ": both higher- and lower-is-better; judged as the first seen";
-      if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end()) conflicts_.push_back(line);
+      if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end())
+        conflicts_.push_back(line);
     }
     it->second.values.Merge(a.values);
     it->second.spread.Merge(a.spread);
   }
   for (const std::string& c : other.conflicts_) {
-    if (std::find(conflicts_.begin(), conflicts_.end(), c) == conflicts_.end()) conflicts_.push_back(c);
+    if (std::find(conflicts_.begin(), conflicts_.end(), c) == conflicts_.end())
+      conflicts_.push_back(c);
   }
   figures_ += other.figures_;
 }
@@ -184,8 +191,10 @@ std::map<std::string, KeyStats> FleetAccumulator::Finalize(uint64_t documents) c
       uint64_t first = higher ? mode.split : 0, last = higher ? s.n : mode.split;
       std::tie(median, mad) = MedianAndMad(a.values, first, last, options_.bin_relative_width);
       s.bimodal = true;
-      s.slow_mode_share = static_cast<double>(higher ? mode.split : s.n - mode.split) / static_cast<double>(s.n);
-      double good = higher ? mode.high_mean : mode.low_mean, bad = higher ? mode.low_mean : mode.high_mean;
+      s.slow_mode_share =
+          static_cast<double>(higher ? mode.split : s.n - mode.split) / static_cast<double>(s.n);
+      double good = higher ? mode.high_mean : mode.low_mean,
+             bad = higher ? mode.low_mean : mode.high_mean;
       s.slow_mode_deficit = std::fabs(good - bad) / std::fabs(good);
     }
     s.median = median;

@@ -57,18 +57,18 @@
 namespace ys::diagnose {
 
 struct FleetOptions {
-  double z_threshold = 5.0;    // robust z a figure (or a group's scaled median z) must reach
-  double min_deficit = 0.05;   // relative shortfall from the median it must reach as well
+  double z_threshold = 5.0;        // robust z a figure (or a group's scaled median z) must reach
+  double min_deficit = 0.05;       // relative shortfall from the median it must reach as well
   double isolated_deficit = 0.10;  // the shortfall a lone figure must reach (see above)
-  double noise_floor = 0.005;  // the scale is at least this fraction of |median|
-  int64_t min_peers = 3;       // keys with fewer figures are reported, not judged
-  int64_t min_fleet = 5;       // fewer documents: too small to judge peer-wise (spec only)
+  double noise_floor = 0.005;      // the scale is at least this fraction of |median|
+  int64_t min_peers = 3;           // keys with fewer figures are reported, not judged
+  int64_t min_fleet = 5;           // fewer documents: too small to judge peer-wise (spec only)
   double bin_relative_width = 5e-4;
   double bimodal_min_share = 0.05;  // a mode holds at least this share of a key's figures
-  double spread_ratio = 4;     // a group's samples spread this many times its peers' median...
-  double spread_floor = 0.01;  // ...and at least this (relative stdev) is a spread fault
-  double spec_gemm_share = 0.6;  // too few peers: GPU GEMM below 60% of its spec peak is slow
-  double spec_share = 0.5;       // ...HBM, NVLink, PCIe, collectives below 50% of theirs
+  double spread_ratio = 4;          // a group's samples spread this many times its peers' median...
+  double spread_floor = 0.01;       // ...and at least this (relative stdev) is a spread fault
+  double spec_gemm_share = 0.6;     // too few peers: GPU GEMM below 60% of its spec peak is slow
+  double spec_share = 0.5;          // ...HBM, NVLink, PCIe, collectives below 50% of theirs
 };
 
 double MedianErrorBound(const FleetOptions& o, double median);
@@ -84,11 +84,11 @@ struct KeyStats {
   std::map<std::string, std::string> params;  // KeyParams
   uint64_t n = 0;
   double median = 0, mad = 0;  // of the better mode when bimodal
-  double scale = 0;  // max(1.4826 MAD, noise_floor |median|)
+  double scale = 0;            // max(1.4826 MAD, noise_floor |median|)
   double median_error_bound = 0, mad_error_bound = 0;
   size_t bins = 0;  // occupied histogram bins (memory)
   bool judged = false;
-  uint64_t outliers = 0;  // figures reported (FleetJudge)
+  uint64_t outliers = 0;     // figures reported (FleetJudge)
   double spread_median = 0;  // median relative stdev of the samples (0: none recorded)
   // Two modes: the share of figures in the worse mode and how far its median is from the better.
   bool bimodal = false;
@@ -139,7 +139,7 @@ class FleetAccumulator {
   };
   FleetOptions options_;
   std::unordered_map<std::string, Accumulated> keys_;
-  std::vector<const std::string*> names_;   // by id: into keys_ (nodes do not move)
+  std::vector<const std::string*> names_;  // by id: into keys_ (nodes do not move)
   uint64_t figures_ = 0;
   std::vector<std::string> conflicts_;  // one line per key
 };
@@ -151,19 +151,19 @@ struct FlaggedFigure {
   std::string key;  // into FleetReport::keys
   double value = 0, median = 0;
   FigureScore score;
-  bool outlier = false;           // beyond z_threshold and min_deficit on its own
-  std::string attributed_to;      // "node", "gpu", "nic", "device"; empty for a lone outlier
-  std::string source;             // the document it came from
+  bool outlier = false;       // beyond z_threshold and min_deficit on its own
+  std::string attributed_to;  // "node", "gpu", "nic", "device"; empty for a lone outlier
+  std::string source;         // the document it came from
 };
 
 // A slow node or device over all its figures (the summary by entity, kept beside the ranked list).
 struct SlowGroup {
   std::string node;
-  Entity entity;          // kind kNode for a slow node
-  size_t figures = 0;     // judged figures in the group
-  size_t low_figures = 0; // of which at least min_deficit worse than their median
+  Entity entity;           // kind kNode for a slow node
+  size_t figures = 0;      // judged figures in the group
+  size_t low_figures = 0;  // of which at least min_deficit worse than their median
   double median_deficit = 0;
-  double z = 0;           // the group's scaled median z, negative = worse
+  double z = 0;  // the group's scaled median z, negative = worse
   std::vector<std::string> sources;
 };
 
@@ -199,7 +199,7 @@ struct FleetReport {
   FleetOptions options;
   uint64_t documents = 0, figures = 0;
   std::map<std::string, KeyStats> keys;
-  std::vector<SlowGroup> slow;       // slow nodes, then devices; by node, entity
+  std::vector<SlowGroup> slow;  // slow nodes, then devices; by node, entity
   std::vector<FlaggedFigure> flagged;
   std::vector<RankedFinding> ranked;  // most severe first
   std::vector<SlowMode> slow_modes;
@@ -245,12 +245,15 @@ class FleetJudge {
   };
 
   // `resolve[id]`: the key of the accumulator id a digest's figure holds (nullptr: not judged).
-  Findings Evaluate(const DocumentDigest& digest, const std::vector<const KeyStats*>& resolve) const;
+  Findings Evaluate(const DocumentDigest& digest,
+                    const std::vector<const KeyStats*>& resolve) const;
   Findings Evaluate(const RunDocument& doc, const std::string& source) const;
   // The resolve table of an accumulator's ids.
   std::vector<const KeyStats*> Resolve(const FleetAccumulator& accumulator) const;
   void Record(Findings findings);
-  void AddDocument(const RunDocument& doc, const std::string& source) { Record(Evaluate(doc, source)); }
+  void AddDocument(const RunDocument& doc, const std::string& source) {
+    Record(Evaluate(doc, source));
+  }
   // A row from other evidence (fleet_evidence.h); the same node, entity and kind is kept once.
   void AddRanked(RankedFinding f) { Rank(std::move(f)); }
   // Sorted, with the same node/device from several documents reported once.
@@ -262,17 +265,20 @@ class FleetJudge {
     std::optional<Entity> peer;
     double value;
     FigureScore score;
-    double spread;  // relative stdev of the samples, -1 when unknown
+    double spread;       // relative stdev of the samples, -1 when unknown
     double pct_of_peak;  // -1 when the unit gave none
   };
 
  private:
   void JudgeNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
   void PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
-  void JudgeSpread(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
-  void JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  void JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
+                   Findings& out) const;
+  void JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures,
+                        Findings& out) const;
   Verdict JudgeGroup(const std::vector<const Scored*>& group) const;
-  void RecordSlow(const std::string& node, const Entity& entity, const Verdict& v, const std::string& source);
+  void RecordSlow(const std::string& node, const Entity& entity, const Verdict& v,
+                  const std::string& source);
   void Rank(RankedFinding f);
 
   std::map<std::string, KeyStats> stats_;
@@ -280,7 +286,8 @@ class FleetJudge {
   uint64_t documents_ = 0, figures_ = 0;
   std::map<std::pair<std::string, std::string>, SlowGroup> slow_;  // (node, entity label)
   std::vector<FlaggedFigure> flagged_;
-  std::map<std::tuple<std::string, std::string, std::string>, RankedFinding> ranked_;  // node, entity, kind
+  std::map<std::tuple<std::string, std::string, std::string>, RankedFinding>
+      ranked_;  // node, entity, kind
 };
 
 // Most severe first: performance faults, failing checks, incomplete and unreadable documents,

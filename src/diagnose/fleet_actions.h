@@ -12,7 +12,8 @@ namespace ys::diagnose {
 // `entity` is "node" or a device label; `kind` overrides the figure kind for the non-numeric
 // kinds ("spread", "check", "missing_units", "incomplete", "version", "hardware", "duplicate",
 // "corrupt").
-std::string ActionFor(FigureKind kind, const std::string& entity, const std::string& kind_name = "");
+std::string ActionFor(FigureKind kind, const std::string& entity,
+                      const std::string& kind_name = "");
 
 }  // namespace ys::diagnose
 

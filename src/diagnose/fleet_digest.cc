@@ -19,11 +19,13 @@ bool Ran(Outcome o) { return o == Outcome::kPass || o == Outcome::kWarn || o == 
 
 void AddUnit(NodeFacts& f, const CheckResult& u) {
   for (const Finding& x : u.findings) {
-    auto [it, fresh] = f.codes.try_emplace(x.code, NodeFacts::Code{x.severity, x.entity, x.message});
+    auto [it, fresh] =
+        f.codes.try_emplace(x.code, NodeFacts::Code{x.severity, x.entity, x.message});
     if (!fresh && x.severity == Severity::kFail) it->second = {x.severity, x.entity, x.message};
   }
   auto [it, fresh] = f.units.try_emplace(u.unit_id, u.outcome);
-  if (!fresh && Ran(u.outcome)) it->second = u.outcome;  // a unit that ran on any rank of the node ran there
+  if (!fresh && Ran(u.outcome))
+    it->second = u.outcome;  // a unit that ran on any rank of the node ran there
   for (const auto& [k, v] : u.evidence) {
     if (IsVersionEvidence(k) && !v.empty()) f.versions.try_emplace(u.unit_id + ": " + k, v);
   }
@@ -114,7 +116,8 @@ std::vector<NodeFacts> FactsOf(const RunDocument& doc) {
   return out;
 }
 
-DocumentDigest Digest(const RunDocument& doc, const std::string& source, FleetAccumulator& accumulator) {
+DocumentDigest Digest(const RunDocument& doc, const std::string& source,
+                      FleetAccumulator& accumulator) {
   DocumentDigest d;
   d.source = source;
   d.model = GpuModelOf(doc);
@@ -136,7 +139,8 @@ DocumentDigest Digest(const RunDocument& doc, const std::string& source, FleetAc
       f.peer_kind = static_cast<uint8_t>(peer->kind);
     }
     f.value = m.value;
-    if (m.stats.n >= 2 && m.stats.median != 0) f.spread = static_cast<float>(std::fabs(m.stats.stdev / m.stats.median));
+    if (m.stats.n >= 2 && m.stats.median != 0)
+      f.spread = static_cast<float>(std::fabs(m.stats.stdev / m.stats.median));
     f.pct_of_peak = static_cast<float>(PctOfPeak(m));
     d.figures.push_back(f);
   });
@@ -172,7 +176,8 @@ Status DigestSpill::Write(const DocumentDigest& d) {
   o.U32(static_cast<uint32_t>(d.labels.size()));
   for (const auto& l : d.labels) o.Str(l);
   o.U32(static_cast<uint32_t>(d.figures.size()));
-  o.buf.append(reinterpret_cast<const char*>(d.figures.data()), d.figures.size() * sizeof(DocumentDigest::Figure));
+  o.buf.append(reinterpret_cast<const char*>(d.figures.data()),
+               d.figures.size() * sizeof(DocumentDigest::Figure));
   o.U32(d.incomplete ? 1 : 0);
   o.Str(d.incomplete_reason);
   o.U32(static_cast<uint32_t>(d.lost.size()));
@@ -199,8 +204,10 @@ Status DigestSpill::Write(const DocumentDigest& d) {
     }
   }
   uint64_t size = o.buf.size();
-  if (std::fwrite(&size, sizeof size, 1, file_) != 1 || std::fwrite(o.buf.data(), 1, o.buf.size(), file_) != o.buf.size()) {
-    return Status::Io(std::string("cannot write the temporary file of digests: ") + std::strerror(errno));
+  if (std::fwrite(&size, sizeof size, 1, file_) != 1 ||
+      std::fwrite(o.buf.data(), 1, o.buf.size(), file_) != o.buf.size()) {
+    return Status::Io(std::string("cannot write the temporary file of digests: ") +
+                      std::strerror(errno));
   }
   bytes_ += sizeof size + size;
   return Status::Ok();
@@ -208,7 +215,8 @@ Status DigestSpill::Write(const DocumentDigest& d) {
 
 Status DigestSpill::Rewind() {
   if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
-    return Status::Io(std::string("cannot reread the temporary file of digests: ") + std::strerror(errno));
+    return Status::Io(std::string("cannot reread the temporary file of digests: ") +
+                      std::strerror(errno));
   }
   return Status::Ok();
 }
@@ -217,7 +225,8 @@ Result<bool> DigestSpill::Read(DocumentDigest* d) {
   uint64_t size = 0;
   if (std::fread(&size, sizeof size, 1, file_) != 1) return false;
   std::string buf(size, '\0');
-  if (std::fread(buf.data(), 1, size, file_) != size) return Status::Invalid("the temporary file of digests is truncated");
+  if (std::fread(buf.data(), 1, size, file_) != size)
+    return Status::Invalid("the temporary file of digests is truncated");
   In in{buf.data(), buf.data() + buf.size()};
   *d = DocumentDigest{};
   d->source = in.Str();

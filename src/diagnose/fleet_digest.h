@@ -26,20 +26,20 @@ struct NodeFacts {
     std::string entity, message;
   };
   std::string node;
-  std::map<std::string, Code> codes;            // finding code -> its worst finding on the node
-  std::map<std::string, Outcome> units;         // unit id -> outcome (pass/warn/fail if it ran anywhere)
+  std::map<std::string, Code> codes;     // finding code -> its worst finding on the node
+  std::map<std::string, Outcome> units;  // unit id -> outcome (pass/warn/fail if it ran anywhere)
   std::map<std::string, std::string> versions;  // field -> value
 };
 
 struct DocumentDigest {
   struct Figure {
-    uint32_t key = 0;                  // FleetAccumulator id
-    uint32_t node = 0, entity = 0;     // into labels
-    uint32_t peer = UINT32_MAX;        // into labels; UINT32_MAX: none
+    uint32_t key = 0;                        // FleetAccumulator id
+    uint32_t node = 0, entity = 0;           // into labels
+    uint32_t peer = UINT32_MAX;              // into labels; UINT32_MAX: none
     uint8_t entity_kind = 0, peer_kind = 0;  // EntityKind
     double value = 0;
-    float spread = -1;                 // relative stdev of the samples, -1 unknown
-    float pct_of_peak = -1;            // -1: none
+    float spread = -1;       // relative stdev of the samples, -1 unknown
+    float pct_of_peak = -1;  // -1: none
   };
   std::string source;
   std::string model;  // GpuModelOf
@@ -54,7 +54,8 @@ struct DocumentDigest {
 std::vector<NodeFacts> FactsOf(const RunDocument& doc);
 
 // The digest of `doc`, its figures added to `accumulator` (whose ids the digest holds).
-DocumentDigest Digest(const RunDocument& doc, const std::string& source, FleetAccumulator& accumulator);
+DocumentDigest Digest(const RunDocument& doc, const std::string& source,
+                      FleetAccumulator& accumulator);
 
 // A temporary file of digests, removed when closed (unlinked at once). Not thread-safe.
 class DigestSpill {

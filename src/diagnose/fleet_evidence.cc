@@ -14,7 +14,9 @@ namespace {
 
 bool Ran(Outcome o) { return o == Outcome::kPass || o == Outcome::kWarn || o == Outcome::kFail; }
 
-std::string Share(uint64_t k, uint64_t n) { return fmt::format("{:.1f}%", n ? 100.0 * k / n : 0.0); }
+std::string Share(uint64_t k, uint64_t n) {
+  return fmt::format("{:.1f}%", n ? 100.0 * k / n : 0.0);
+}
 
 std::string FindingEntity(const std::string& e) {
   Measurement m;
@@ -55,7 +57,8 @@ void FleetCensus::Judge(const DocumentDigest& doc, std::vector<RankedFinding>& o
   const std::string& source = doc.source;
   const std::vector<std::string>& lost = doc.lost;
   for (const NodeFacts& f : doc.facts) {
-    auto add = [&](const std::string& kind, const std::string& entity, std::string evidence, bool drain) {
+    auto add = [&](const std::string& kind, const std::string& entity, std::string evidence,
+                   bool drain) {
       RankedFinding r;
       r.node = f.node;
       r.entity = entity;
@@ -71,8 +74,8 @@ void FleetCensus::Judge(const DocumentDigest& doc, std::vector<RankedFinding>& o
       if (static_cast<double>(n) > kRareShare * static_cast<double>(nodes_)) continue;
       bool fail = finding.severity == Severity::kFail;
       add("check", FindingEntity(finding.entity),
-          fmt::format("{} {} on {}: {} (on {} of {} nodes)", code, fail ? "fail" : "warn", finding.entity,
-                      finding.message, n, nodes_),
+          fmt::format("{} {} on {}: {} (on {} of {} nodes)", code, fail ? "fail" : "warn",
+                      finding.entity, finding.message, n, nodes_),
           fail);
     }
     std::vector<std::string> missing;
@@ -90,14 +93,17 @@ void FleetCensus::Judge(const DocumentDigest& doc, std::vector<RankedFinding>& o
       std::string list;
       for (size_t i = 0; i < missing.size() && i < 8; ++i) list += (i ? ", " : "") + missing[i];
       if (missing.size() > 8) list += fmt::format(" and {} more", missing.size() - 8);
-      add("missing_units", "node", fmt::format("{} unit{} that ran on {}+ of the nodes did not run here: {}",
-                                               missing.size(), missing.size() == 1 ? "" : "s",
-                                               Share(static_cast<uint64_t>(kCommonShare * 100), 100), list),
+      add("missing_units", "node",
+          fmt::format("{} unit{} that ran on {}+ of the nodes did not run here: {}", missing.size(),
+                      missing.size() == 1 ? "" : "s",
+                      Share(static_cast<uint64_t>(kCommonShare * 100), 100), list),
           true);
     }
-    if (doc.incomplete && (lost.empty() || std::find(lost.begin(), lost.end(), f.node) != lost.end())) {
+    if (doc.incomplete &&
+        (lost.empty() || std::find(lost.begin(), lost.end(), f.node) != lost.end())) {
       add("incomplete", "node",
-          "the document is marked incomplete" + (doc.incomplete_reason.empty() ? "" : ": " + doc.incomplete_reason),
+          "the document is marked incomplete" +
+              (doc.incomplete_reason.empty() ? "" : ": " + doc.incomplete_reason),
           true);
     }
     for (const auto& [field, value] : f.versions) {
@@ -108,19 +114,22 @@ void FleetCensus::Judge(const DocumentDigest& doc, std::vector<RankedFinding>& o
         total += n;
         if (n > top) top = n, top_value = v;
       }
-      if (top_value == value || static_cast<double>(mine) > kRareShare * static_cast<double>(total) ||
-          2 * top < total) {
+      if (top_value == value ||
+          static_cast<double>(mine) > kRareShare * static_cast<double>(total) || 2 * top < total) {
         continue;
       }
       add("version", "node",
-          fmt::format("{} {} (the fleet: {} on {} of {} nodes)", field, value, top_value, top, total), true);
+          fmt::format("{} {} (the fleet: {} on {} of {} nodes)", field, value, top_value, top,
+                      total),
+          true);
     }
     if (models_.size() > 1 && !model.empty()) {
       auto top = std::max_element(models_.begin(), models_.end(),
                                   [](const auto& a, const auto& b) { return a.second < b.second; });
       if (top->first != model) {
         add("hardware", "node",
-            fmt::format("GPU model {} (the fleet: {} on {} of {} nodes); judged only against its {} peer{} of "
+            fmt::format("GPU model {} (the fleet: {} on {} of {} nodes); judged only against its "
+                        "{} peer{} of "
                         "the same model",
                         model, top->first, top->second, nodes_, models_.at(model) - 1,
                         models_.at(model) == 2 ? "" : "s"),
@@ -129,7 +138,8 @@ void FleetCensus::Judge(const DocumentDigest& doc, std::vector<RankedFinding>& o
     }
     if (auto it = hosts_.find(f.node); it != hosts_.end() && it->second > 1) {
       add("duplicate", "node",
-          fmt::format("host name {} is in {} documents (every one was judged; see the sources)", f.node, it->second),
+          fmt::format("host name {} is in {} documents (every one was judged; see the sources)",
+                      f.node, it->second),
           false);
     }
   }
@@ -139,24 +149,29 @@ std::vector<std::string> FleetCensus::Warnings() const {
   std::vector<std::string> out;
   if (models_.size() > 1) {
     std::string list;
-    for (const auto& [model, n] : models_) list += fmt::format("{}{} on {} nodes", list.empty() ? "" : ", ", model, n);
-    out.push_back("mixed GPU models (" + list +
-                  "): the fleet is split by model and each node judged only against nodes of its own model");
+    for (const auto& [model, n] : models_)
+      list += fmt::format("{}{} on {} nodes", list.empty() ? "" : ", ", model, n);
+    out.push_back(
+        "mixed GPU models (" + list +
+        "): the fleet is split by model and each node judged only against nodes of its own model");
   }
   std::vector<std::pair<std::string, uint64_t>> wide;
   for (const auto& [code, n] : codes_) {
-    if (static_cast<double>(n) > kRareShare * static_cast<double>(nodes_)) wide.emplace_back(code, n);
+    if (static_cast<double>(n) > kRareShare * static_cast<double>(nodes_))
+      wide.emplace_back(code, n);
   }
   std::sort(wide.begin(), wide.end());
   for (const auto& [code, n] : wide) {
-    out.push_back(fmt::format("{} on {} of {} nodes: a fleet-wide condition, not ranked node by node", code, n, nodes_));
+    out.push_back(fmt::format(
+        "{} on {} of {} nodes: a fleet-wide condition, not ranked node by node", code, n, nodes_));
   }
   for (const auto& [field, values] : versions_) {
     uint64_t total = 0, top = 0;
     for (const auto& [v, n] : values) total += n, top = std::max(top, n);
     if (values.size() > 1 && 2 * top < total) {
-      out.push_back(fmt::format("{}: {} values and none on most nodes (version skew across the fleet)", field,
-                                values.size()));
+      out.push_back(
+          fmt::format("{}: {} values and none on most nodes (version skew across the fleet)", field,
+                      values.size()));
     }
   }
   return out;

@@ -11,7 +11,8 @@
 
 namespace ys::diagnose {
 
-FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d, const std::vector<const KeyStats*>& resolve) const {
+FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
+                                          const std::vector<const KeyStats*>& resolve) const {
   Findings out;
   out.source = d.source;
   out.figures = d.figures.size();
@@ -19,9 +20,15 @@ FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d, const std::ve
   for (const DocumentDigest::Figure& f : d.figures) {
     const KeyStats* key = f.key < resolve.size() ? resolve[f.key] : nullptr;
     if (key == nullptr) continue;  // not seen in pass 1
-    Scored s{key, Entity{static_cast<EntityKind>(f.entity_kind), d.labels[f.entity]}, std::nullopt, f.value,
-             ScoreFigure(*key, f.value), f.spread, f.pct_of_peak};
-    if (f.peer != UINT32_MAX) s.peer = Entity{static_cast<EntityKind>(f.peer_kind), d.labels[f.peer]};
+    Scored s{key,
+             Entity{static_cast<EntityKind>(f.entity_kind), d.labels[f.entity]},
+             std::nullopt,
+             f.value,
+             ScoreFigure(*key, f.value),
+             f.spread,
+             f.pct_of_peak};
+    if (f.peer != UINT32_MAX)
+      s.peer = Entity{static_cast<EntityKind>(f.peer_kind), d.labels[f.peer]};
     by_node[f.node].push_back(std::move(s));
   }
   for (const auto& [node_id, figures] : by_node) {
@@ -104,7 +111,8 @@ void FleetJudge::RecordSlow(const std::string& node, const Entity& entity, const
   g.sources.push_back(source);
 }
 
-void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const {
+void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& figures,
+                           Findings& out) const {
   std::vector<const Scored*> all;
   std::map<std::string, std::vector<const Scored*>> by_entity;
   for (const Scored& s : figures) {
@@ -119,13 +127,15 @@ void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& f
   for (const auto& [label, group] : by_entity) {
     Verdict v = JudgeGroup(group);
     if (!v.slow) continue;
-    if (node_verdict.slow && v.median_deficit - node_verdict.median_deficit < options_.min_deficit) continue;
+    if (node_verdict.slow && v.median_deficit - node_verdict.median_deficit < options_.min_deficit)
+      continue;
     out.slow.push_back({node, group.front()->entity, v});
     slow_entities[label] = EntityKindName(group.front()->entity.kind);
   }
   for (const Scored& s : figures) {
     std::string attributed;
-    if (auto it = slow_entities.find(s.entity.label); s.entity.kind != EntityKind::kNode && it != slow_entities.end()) {
+    if (auto it = slow_entities.find(s.entity.label);
+        s.entity.kind != EntityKind::kNode && it != slow_entities.end()) {
       attributed = it->second;
     } else if (node_verdict.slow) {
       attributed = "node";
@@ -134,9 +144,15 @@ void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& f
     bool reported = attributed.empty() ? IsOutlier(s.score, options_, options_.isolated_deficit)
                                        : s.score.deficit >= options_.min_deficit;
     if (!reported) continue;
-    out.flagged.push_back({.node = node, .entity = s.entity, .key = s.key->key, .value = s.value,
-                           .median = s.key->median, .score = s.score, .outlier = outlier,
-                           .attributed_to = attributed, .source = out.source});
+    out.flagged.push_back({.node = node,
+                           .entity = s.entity,
+                           .key = s.key->key,
+                           .value = s.value,
+                           .median = s.key->median,
+                           .score = s.score,
+                           .outlier = outlier,
+                           .attributed_to = attributed,
+                           .source = out.source});
   }
 }
 
@@ -166,7 +182,8 @@ FleetReport FleetJudge::Finish() {
     return a.entity.kind < b.entity.kind;
   });
   std::sort(flagged_.begin(), flagged_.end(), [](const FlaggedFigure& a, const FlaggedFigure& b) {
-    return std::tie(a.node, a.entity.label, a.key, a.source) < std::tie(b.node, b.entity.label, b.key, b.source);
+    return std::tie(a.node, a.entity.label, a.key, a.source) <
+           std::tie(b.node, b.entity.label, b.key, b.source);
   });
   r.flagged = std::move(flagged_);
   for (auto& [where, f] : ranked_) {

@@ -9,14 +9,17 @@ namespace ys::diagnose {
 namespace {
 
 constexpr std::array<std::string_view, 12> kEntityParams = {
-    "device", "gpu", "peer", "nic", "hca", "port", "rank", "local_rank", "host", "node", "hostname", "cpus"};
+    "device", "gpu",        "peer", "nic",  "hca",      "port",
+    "rank",   "local_rank", "host", "node", "hostname", "cpus"};
 
 const std::string* Param(const Measurement& m, const char* name) {
   auto it = m.params.find(name);
   return it == m.params.end() || it->second.empty() ? nullptr : &it->second;
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 bool LooksLikeNic(const std::string& v) {
   for (std::string_view p : {"mlx", "ib", "hfi", "bnxt", "irdma", "efa", "qedr", "rxe", "eth"}) {
@@ -66,29 +69,46 @@ Entity DeviceEntity(const std::string& v) {
 
 const char* EntityKindName(EntityKind kind) {
   switch (kind) {
-    case EntityKind::kNode: return "node";
-    case EntityKind::kGpu: return "gpu";
-    case EntityKind::kNic: return "nic";
-    case EntityKind::kOther: return "device";
+    case EntityKind::kNode:
+      return "node";
+    case EntityKind::kGpu:
+      return "gpu";
+    case EntityKind::kNic:
+      return "nic";
+    case EntityKind::kOther:
+      return "device";
   }
   return "device";
 }
 
 const char* FigureKindName(FigureKind kind) {
   switch (kind) {
-    case FigureKind::kGemm: return "gemm";
-    case FigureKind::kMemory: return "memory";
-    case FigureKind::kNvlink: return "nvlink";
-    case FigureKind::kPcie: return "pcie";
-    case FigureKind::kNetwork: return "network";
-    case FigureKind::kCollective: return "collective";
-    case FigureKind::kClock: return "clock";
-    case FigureKind::kCpuGemm: return "cpu_gemm";
-    case FigureKind::kStream: return "stream";
-    case FigureKind::kProxy: return "proxy";
-    case FigureKind::kStorage: return "storage";
-    case FigureKind::kLaunch: return "launch";
-    case FigureKind::kOther: return "other";
+    case FigureKind::kGemm:
+      return "gemm";
+    case FigureKind::kMemory:
+      return "memory";
+    case FigureKind::kNvlink:
+      return "nvlink";
+    case FigureKind::kPcie:
+      return "pcie";
+    case FigureKind::kNetwork:
+      return "network";
+    case FigureKind::kCollective:
+      return "collective";
+    case FigureKind::kClock:
+      return "clock";
+    case FigureKind::kCpuGemm:
+      return "cpu_gemm";
+    case FigureKind::kStream:
+      return "stream";
+    case FigureKind::kProxy:
+      return "proxy";
+    case FigureKind::kStorage:
+      return "storage";
+    case FigureKind::kLaunch:
+      return "launch";
+    case FigureKind::kOther:
+      return "other";
   }
   return "other";
 }
@@ -99,7 +119,8 @@ FigureKind KindOf(std::string_view n) {
   if (StartsWith(n, "gemm.")) return FigureKind::kGemm;
   if (StartsWith(n, "mem.stream") || StartsWith(n, "stream.")) return FigureKind::kStream;
   if (StartsWith(n, "mem.")) return FigureKind::kMemory;
-  if (StartsWith(n, "copy.d2d") || StartsWith(n, "copy.p2p") || StartsWith(n, "nvlink.")) return FigureKind::kNvlink;
+  if (StartsWith(n, "copy.d2d") || StartsWith(n, "copy.p2p") || StartsWith(n, "nvlink."))
+    return FigureKind::kNvlink;
   if (StartsWith(n, "copy.")) return FigureKind::kPcie;
   if (StartsWith(n, "net.") || StartsWith(n, "ib.")) return FigureKind::kNetwork;
   if (StartsWith(n, "coll.")) return FigureKind::kCollective;
@@ -118,10 +139,13 @@ uint8_t ComputeFlags(const std::string& param) {
   for (std::string_view p : kEntityParams) {
     if (param == p) f |= kNaming;
   }
-  if (param == "baseline" || StartsWith(param, "peak") || StartsWith(param, "pct_")) f |= kReference;
-  static const std::set<std::string_view> kVersions = {"library", "nccl", "cuda", "cublaslt", "cudnn", "blas",
-                                                       "driver", "firmware", "vbios", "ofed", "version"};
-  if (kVersions.count(param) > 0 || param.ends_with("_version") || param.ends_with("_firmware")) f |= kVersion;
+  if (param == "baseline" || StartsWith(param, "peak") || StartsWith(param, "pct_"))
+    f |= kReference;
+  static const std::set<std::string_view> kVersions = {"library", "nccl", "cuda",   "cublaslt",
+                                                       "cudnn",   "blas", "driver", "firmware",
+                                                       "vbios",   "ofed", "version"};
+  if (kVersions.count(param) > 0 || param.ends_with("_version") || param.ends_with("_firmware"))
+    f |= kVersion;
   return f;
 }
 
@@ -194,7 +218,8 @@ std::optional<Entity> PeerOf(const Measurement& m) {
   const std::string* v = Param(m, "peer");
   if (v == nullptr) return std::nullopt;
   Entity e = DeviceEntity(*v);
-  if (e.kind != EntityKind::kGpu && e.kind != EntityKind::kNic) return std::nullopt;  // "loopback ..."
+  if (e.kind != EntityKind::kGpu && e.kind != EntityKind::kNic)
+    return std::nullopt;  // "loopback ..."
   return e;
 }
 

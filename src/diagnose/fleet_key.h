@@ -41,8 +41,19 @@ struct Entity {
 // copy.h2d/d2h.* pcie, net.* / ib.* network, coll.* collective, names with "clock" clock,
 // proxy.* / workload.* proxy, storage.* storage, host.launch_latency.* launch, else other.
 enum class FigureKind {
-  kGemm, kMemory, kNvlink, kPcie, kNetwork, kCollective, kClock, kCpuGemm, kStream, kProxy,
-  kStorage, kLaunch, kOther
+  kGemm,
+  kMemory,
+  kNvlink,
+  kPcie,
+  kNetwork,
+  kCollective,
+  kClock,
+  kCpuGemm,
+  kStream,
+  kProxy,
+  kStorage,
+  kLaunch,
+  kOther
 };
 const char* FigureKindName(FigureKind kind);
 FigureKind KindOf(std::string_view measurement_name);

@@ -1,7 +1,6 @@
 #include "diagnose/fleet_merge.h"
 
 #include <fmt/format.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -32,7 +31,8 @@ bool IsRunDocumentName(const fs::path& p) {
   return name == "run.json" || (name.size() > 9 && name.ends_with(".run.json"));
 }
 
-Status VisitDirectory(const std::string& dir, const std::function<void(const std::string&)>& visit) {
+Status VisitDirectory(const std::string& dir,
+                      const std::function<void(const std::string&)>& visit) {
   // In directory order, not sorted: a sorted walk would hold a directory's listing, and one
   // directory may hold every node's document. The statistics do not depend on the order and the
   // report is sorted.
@@ -50,7 +50,8 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
                   const std::function<void(const std::string&)>& visit) {
   if (input.starts_with("@")) {
     std::string list = input.substr(1);
-    if (!open_lists.insert(list).second) return Status::Invalid(list + ": the list includes itself");
+    if (!open_lists.insert(list).second)
+      return Status::Invalid(list + ": the list includes itself");
     auto text = ReadDocumentFile(list, kMaxListBytes, "a list of documents, one a line");
     if (!text.ok()) {
       std::string why = text.status().message();
@@ -62,7 +63,8 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
     int number = 0;
     while (std::getline(in, line)) {
       ++number;
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+        line.pop_back();
       size_t start = line.find_first_not_of(" \t");
       if (start == std::string::npos || line[start] == '#') continue;
       Status s = VisitInput(line.substr(start), open_lists, visit);
@@ -78,7 +80,9 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
       any = true;
       visit(p);
     }));
-    if (!any) return Status::Invalid(input + ": no run documents (run.json or *.run.json) under this directory");
+    if (!any)
+      return Status::Invalid(input +
+                             ": no run documents (run.json or *.run.json) under this directory");
     return Status::Ok();
   }
   // A file, or a path that does not exist: ReadRunDocument says which.
@@ -151,7 +155,8 @@ void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t, un
 std::string NodeNameOfPath(const std::string& path) {
   std::string name = fs::path(path).filename().string();
   for (const char* suffix : {".run.json", ".json"}) {
-    if (name.ends_with(suffix) && name.size() > std::strlen(suffix)) return name.substr(0, name.size() - std::strlen(suffix));
+    if (name.ends_with(suffix) && name.size() > std::strlen(suffix))
+      return name.substr(0, name.size() - std::strlen(suffix));
   }
   return name;
 }
@@ -162,30 +167,34 @@ void SortRanked(std::vector<RankedFinding>& ranked) {
   auto severe = [](const RankedFinding& f) {
     if (f.kind == "check") return f.drain ? 0 : 1;
     if (f.kind == "incomplete" || f.kind == "corrupt") return 0;
-    if (f.kind == "version" || f.kind == "missing_units" || f.kind == "hardware" || f.kind == "duplicate" ||
-        f.kind == "spread") {
+    if (f.kind == "version" || f.kind == "missing_units" || f.kind == "hardware" ||
+        f.kind == "duplicate" || f.kind == "spread") {
       return 1;
     }
     return 0;
   };
-  std::stable_sort(ranked.begin(), ranked.end(), [&](const RankedFinding& a, const RankedFinding& b) {
-    int sa = severe(a), sb = severe(b);
-    if (sa != sb) return sa < sb;
-    if (a.deficit != b.deficit) return a.deficit > b.deficit;
-    return std::tie(a.node, a.entity, a.kind) < std::tie(b.node, b.entity, b.kind);
-  });
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](const RankedFinding& a, const RankedFinding& b) {
+                     int sa = severe(a), sb = severe(b);
+                     if (sa != sb) return sa < sb;
+                     if (a.deficit != b.deficit) return a.deficit > b.deficit;
+                     return std::tie(a.node, a.entity, a.kind) < std::tie(b.node, b.entity, b.kind);
+                   });
 }
 
-Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const MergeOptions& options) {
+Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
+                               const MergeOptions& options) {
   std::vector<SkippedDocument> skipped;
   std::vector<std::string> paths;
   for (const std::string& input : inputs) {
-    Status s = ForEachInputDocument({input}, [&](const std::string& path) { paths.push_back(path); });
+    Status s =
+        ForEachInputDocument({input}, [&](const std::string& path) { paths.push_back(path); });
     if (s.ok()) continue;
     if (!options.keep_going) return s;
     skipped.push_back({input, s.message()});
   }
-  unsigned threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads =
+      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, paths.size())));
 
   // The same file named twice: by inode here, by content (another name, the same bytes) below.
@@ -197,9 +206,10 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
   {
     std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
     for (size_t i = 0; i < paths.size(); ++i) {
-      struct stat st{};
+      struct stat st {};
       if (::stat(paths[i].c_str(), &st) != 0) continue;
-      auto [it, fresh] = by_inode.try_emplace({static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)}, i);
+      auto [it, fresh] = by_inode.try_emplace(
+          {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)}, i);
       if (!fresh) same_file[i] = it->second;
     }
   }
@@ -215,10 +225,10 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
   }
   std::vector<char> use(paths.size(), 0);  // 1: read and judged
   std::vector<std::string> host(paths.size());
-  std::mutex mu;  // guards what follows
+  std::mutex mu;                                               // guards what follows
   std::map<std::pair<uint64_t, uint64_t>, size_t> by_content;  // (hash, bytes) -> index
-  std::vector<std::pair<size_t, size_t>> same_content;          // (index, first index)
-  std::map<size_t, Status> errors;                              // by index: the first is reported
+  std::vector<std::pair<size_t, size_t>> same_content;         // (index, first index)
+  std::map<size_t, Status> errors;                             // by index: the first is reported
   Status spill_error = Status::Ok();
   std::atomic<bool> stop{false};
   ParallelFor(paths.size(), threads, [&](size_t i, unsigned w) {
@@ -253,14 +263,16 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
     }
   });
   YS_RETURN_IF_ERROR(spill_error);
-  if (!options.keep_going && !errors.empty()) return Status::Invalid(errors.begin()->second.message());
+  if (!options.keep_going && !errors.empty())
+    return Status::Invalid(errors.begin()->second.message());
   for (const auto& [i, error] : errors) skipped.push_back({paths[i], error.message()});
   for (size_t i = 0; i < paths.size(); ++i) {
     if (same_file[i] != SIZE_MAX && use[same_file[i]]) {
       duplicates.push_back({host[same_file[i]], paths[i], paths[same_file[i]]});
     }
   }
-  for (const auto& [second, first] : same_content) duplicates.push_back({host[first], paths[second], paths[first]});
+  for (const auto& [second, first] : same_content)
+    duplicates.push_back({host[first], paths[second], paths[first]});
   for (unsigned t = 1; t < threads; ++t) {
     accumulators[0].Merge(accumulators[t]);
     censuses[0].Merge(censuses[t]);
@@ -269,9 +281,11 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
   uint64_t read = std::count(use.begin(), use.end(), 1);
   if (read == 0) {
     std::string why;
-    for (size_t i = 0; i < skipped.size() && i < 3; ++i) why += (i ? "; " : ": ") + skipped[i].error;
+    for (size_t i = 0; i < skipped.size() && i < 3; ++i)
+      why += (i ? "; " : ": ") + skipped[i].error;
     if (skipped.size() > 3) why += fmt::format("; and {} more", skipped.size() - 3);
-    return Status::Invalid(fmt::format("no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
+    return Status::Invalid(fmt::format(
+        "no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
   }
 
   // Pass 2, over the digests: each thread its own file, recorded under the lock.
@@ -325,15 +339,17 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
   for (std::string& w : census.Warnings()) report.warnings.push_back(std::move(w));
   report.too_small = census.nodes() < static_cast<uint64_t>(options.fleet.min_fleet);
   if (report.too_small) {
-    report.warnings.push_back(fmt::format(
-        "the fleet is too small to judge peer-wise ({} node{}, fewer than {}): figures were judged against their "
-        "spec peak where the unit gave one (pct_of_peak), the others not at all",
-        census.nodes(), census.nodes() == 1 ? "" : "s", options.fleet.min_fleet));
+    report.warnings.push_back(
+        fmt::format("the fleet is too small to judge peer-wise ({} node{}, fewer than {}): figures "
+                    "were judged against their "
+                    "spec peak where the unit gave one (pct_of_peak), the others not at all",
+                    census.nodes(), census.nodes() == 1 ? "" : "s", options.fleet.min_fleet));
   }
   for (const SlowMode& m : report.slow_modes) {
-    report.warnings.push_back(fmt::format("{}: two modes, {:.1f}% of the figures {:.1f}% below the rest: judged "
-                                          "against the faster mode; the slow mode's nodes are ranked",
-                                          m.key, 100 * m.share, 100 * m.deficit));
+    report.warnings.push_back(
+        fmt::format("{}: two modes, {:.1f}% of the figures {:.1f}% below the rest: judged "
+                    "against the faster mode; the slow mode's nodes are ranked",
+                    m.key, 100 * m.share, 100 * m.deficit));
   }
   return report;
 }

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "core/report.h"
-#include "core/text.h"
-
 #include <cctype>
 #include <map>
+
+#include "core/report.h"
+#include "core/text.h"
 
 namespace ys::diagnose {
 namespace {
@@ -49,7 +49,10 @@ ojson ToJson(const FleetReport& r) {
   }
   j["slow_modes"] = ojson::array();
   for (const SlowMode& m : r.slow_modes) {
-    j["slow_modes"].push_back({{"key", m.key}, {"kind", FigureKindName(m.kind)}, {"share", m.share}, {"deficit", m.deficit}});
+    j["slow_modes"].push_back({{"key", m.key},
+                               {"kind", FigureKindName(m.kind)},
+                               {"share", m.share},
+                               {"deficit", m.deficit}});
   }
   j["skipped"] = ojson::array();
   for (const auto& s : r.skipped) j["skipped"].push_back({{"path", s.path}, {"error", s.error}});
@@ -74,7 +77,9 @@ ojson ToJson(const FleetReport& r) {
                          {"bimodal", k.bimodal},
                          {"outliers", k.outliers}});
   }
-  ojson slow = {{"nodes", ojson::array()}, {"gpus", ojson::array()}, {"nics", ojson::array()},
+  ojson slow = {{"nodes", ojson::array()},
+                {"gpus", ojson::array()},
+                {"nics", ojson::array()},
                 {"devices", ojson::array()}};
   for (const auto& g : r.slow) {
     const char* section = g.entity.kind == EntityKind::kNode  ? "nodes"
@@ -116,16 +121,18 @@ ojson ToJson(const FleetReport& r) {
 void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
   size_t judged = 0;
   for (const auto& [key, k] : r.keys) judged += k.judged ? 1 : 0;
-  out << fmt::format("fleet: {} documents, {} figures, {} keys ({} judged: >= {} peers, >= {} nodes)\n", r.documents,
-                     r.figures, r.keys.size(), judged, r.options.min_peers, r.options.min_fleet);
   out << fmt::format(
-      "rule: per node, GPU and NIC and kind of figure, the median of the figures {:.1f}% or more worse than the peer "
+      "fleet: {} documents, {} figures, {} keys ({} judged: >= {} peers, >= {} nodes)\n",
+      r.documents, r.figures, r.keys.size(), judged, r.options.min_peers, r.options.min_fleet);
+  out << fmt::format(
+      "rule: per node, GPU and NIC and kind of figure, the median of the figures {:.1f}% or more "
+      "worse than the peer "
       "median AND their scaled median robust z beyond {:.1f} ({:.1f}% for a lone figure)\n",
       100 * r.options.min_deficit, r.options.z_threshold, 100 * r.options.isolated_deficit);
   if (!r.ranked.empty()) {
     out << fmt::format("ranked ({}):\n", r.ranked.size());
-    out << fmt::format("  {:>4}  {:<24} {:<8} {:<13} {:>7} {:>17}  {}\n", "#", "node", "entity", "kind", "deficit",
-                       "95% interval", "evidence");
+    out << fmt::format("  {:>4}  {:<24} {:<8} {:<13} {:>7} {:>17}  {}\n", "#", "node", "entity",
+                       "kind", "deficit", "95% interval", "evidence");
     size_t shown = 0;
     for (const RankedFinding& f : r.ranked) {
       if (shown++ == limit) {
@@ -135,11 +142,13 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
       bool numeric = f.figures > 0 && f.kind != "spread";
       std::string deficit = numeric ? fmt::format("{:.1f}%", 100 * f.deficit) : "-";
       std::string interval =
-          numeric ? fmt::format("[{:.1f}, {:.1f}]%", 100 * f.deficit_low, 100 * f.deficit_high) : "-";
+          numeric ? fmt::format("[{:.1f}, {:.1f}]%", 100 * f.deficit_low, 100 * f.deficit_high)
+                  : "-";
       std::string evidence = SanitizeForDisplay(f.evidence);
       if (evidence.size() > 140) evidence = evidence.substr(0, 137) + "...";
-      out << fmt::format("  {:>4}  {:<24} {:<8} {:<13} {:>7} {:>17}  {}\n", shown, SanitizeForDisplay(f.node),
-                         SanitizeForDisplay(f.entity), f.kind, deficit, interval, evidence);
+      out << fmt::format("  {:>4}  {:<24} {:<8} {:<13} {:>7} {:>17}  {}\n", shown,
+                         SanitizeForDisplay(f.node), SanitizeForDisplay(f.entity), f.kind, deficit,
+                         interval, evidence);
       out << fmt::format("  {:>4}  next: {}\n", "", SanitizeForDisplay(f.action));
     }
   }
@@ -158,7 +167,8 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
   } else if (verdict == "fail") {
     out << "verdict: fail (see the ranked list above" + skipped + ")\n";
   } else if (verdict == "incomplete") {
-    out << "verdict: incomplete (nothing below its peers among the documents read" + skipped + ")\n";
+    out << "verdict: incomplete (nothing below its peers among the documents read" + skipped +
+               ")\n";
   } else {
     out << "verdict: inconclusive (too few nodes to compare peers; nothing below its spec)\n";
   }
@@ -169,7 +179,8 @@ namespace {
 bool SafeNodeName(const std::string& n) {
   if (n.empty() || n.size() > 255 || n[0] == '-') return false;
   for (char c : n) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+      return false;
   }
   return true;
 }
@@ -203,14 +214,16 @@ void WriteSlurmDrain(const FleetReport& r, std::ostream& out) {
       it->second += "; " + what;
     }
   }
-  out << fmt::format("# yardstick merge: {} node{} to drain (verdict {})\n", order.size(), order.size() == 1 ? "" : "s",
-                     r.Verdict());
+  out << fmt::format("# yardstick merge: {} node{} to drain (verdict {})\n", order.size(),
+                     order.size() == 1 ? "" : "s", r.Verdict());
   for (const std::string& node : order) {
     if (!SafeNodeName(node)) {
-      out << "# not listed, the name is not a plain host name: " << SanitizeForDisplay(node) << "\n";
+      out << "# not listed, the name is not a plain host name: " << SanitizeForDisplay(node)
+          << "\n";
       continue;
     }
-    out << "scontrol update nodename=" << node << " state=drain reason=\"" << DrainReason(reasons[node]) << "\"\n";
+    out << "scontrol update nodename=" << node << " state=drain reason=\""
+        << DrainReason(reasons[node]) << "\"\n";
   }
 }
 

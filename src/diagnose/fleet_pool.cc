@@ -15,8 +15,8 @@ namespace {
 // workload.low_mfu and fabric.collective_bandwidth): GPU GEMM, HBM, NVLink, PCIe, collectives. A
 // CPU GEMM or a proxy is far below its peak on a healthy node.
 bool HasHealthyShare(FigureKind k) {
-  return k == FigureKind::kGemm || k == FigureKind::kMemory || k == FigureKind::kNvlink || k == FigureKind::kPcie ||
-         k == FigureKind::kCollective;
+  return k == FigureKind::kGemm || k == FigureKind::kMemory || k == FigureKind::kNvlink ||
+         k == FigureKind::kPcie || k == FigureKind::kCollective;
 }
 
 bool IsDevice(const Entity& e) { return e.kind == EntityKind::kGpu || e.kind == EntityKind::kNic; }
@@ -33,7 +33,8 @@ const FleetJudge::Scored* Worst(const std::vector<const FleetJudge::Scored*>& gr
 
 }  // namespace
 
-void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const {
+void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures,
+                          Findings& out) const {
   std::map<FigureKind, std::vector<const Scored*>> node_groups;
   std::map<std::pair<FigureKind, std::string>, std::vector<const Scored*>> device_groups;
   for (const Scored& s : figures) {
@@ -55,13 +56,16 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
     f.z = -v.z;
     f.figures = v.figures;
     f.evidence = fmt::format(
-        "{} {} figure{} {} below the peer median (scaled median z {:.1f}), {} of them {} or more; worst: {} "
+        "{} {} figure{} {} below the peer median (scaled median z {:.1f}), {} of them {} or more; "
+        "worst: {} "
         "{:.4g} vs median {:.4g} {}",
-        v.figures, f.kind, v.figures == 1 ? "" : "s", Pct(v.median_deficit), -v.z, v.low, Pct(options_.min_deficit),
-        worst->key->key, worst->value, worst->key->median, worst->key->unit);
+        v.figures, f.kind, v.figures == 1 ? "" : "s", Pct(v.median_deficit), -v.z, v.low,
+        Pct(options_.min_deficit), worst->key->key, worst->value, worst->key->median,
+        worst->key->unit);
     if (worst->key->bimodal) {
-      f.evidence += fmt::format("; part of a slow mode: {} of the fleet's figures of this key are {} below the rest",
-                                Pct(worst->key->slow_mode_share), Pct(worst->key->slow_mode_deficit));
+      f.evidence += fmt::format(
+          "; part of a slow mode: {} of the fleet's figures of this key are {} below the rest",
+          Pct(worst->key->slow_mode_share), Pct(worst->key->slow_mode_deficit));
     }
     f.action = ActionFor(kind, entity);
     f.sources = {out.source};
@@ -70,7 +74,8 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
   for (const auto& [kind, group] : node_groups) {
     Verdict node_v = JudgeGroup(group);
     if (node_v.slow) row("node", kind, node_v, group);
-    for (auto it = device_groups.lower_bound({kind, ""}); it != device_groups.end() && it->first.first == kind; ++it) {
+    for (auto it = device_groups.lower_bound({kind, ""});
+         it != device_groups.end() && it->first.first == kind; ++it) {
       Verdict v = JudgeGroup(it->second);
       if (!v.slow) continue;
       if (node_v.slow && v.median_deficit - node_v.median_deficit < options_.min_deficit) continue;
@@ -79,7 +84,8 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
   }
 }
 
-void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>& figures, Findings& out) const {
+void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
+                             Findings& out) const {
   // Each figure's spread relative to its key's median spread; pooled per device and per node.
   std::map<std::string, std::vector<std::pair<double, double>>> groups;  // label -> (ratio, spread)
   for (const Scored& s : figures) {
@@ -108,8 +114,9 @@ void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>&
     f.entity = label;
     f.kind = "spread";
     f.figures = g.size();
-    f.evidence = fmt::format("samples of {} figures spread {} (relative stdev, median), {:.1f}x their peers' median",
-                             g.size(), Pct(spread), ratio);
+    f.evidence = fmt::format(
+        "samples of {} figures spread {} (relative stdev, median), {:.1f}x their peers' median",
+        g.size(), Pct(spread), ratio);
     f.action = ActionFor(FigureKind::kOther, label, "spread");
     f.drain = false;
     f.sources = {out.source};
@@ -121,7 +128,8 @@ void FleetJudge::JudgeAgainstSpec(const std::string& node, const std::vector<Sco
                                   Findings& out) const {
   for (const Scored& s : figures) {
     if (s.score.judged || s.pct_of_peak < 0 || !HasHealthyShare(s.key->kind)) continue;
-    double floor = 100 * (s.key->kind == FigureKind::kGemm ? options_.spec_gemm_share : options_.spec_share);
+    double floor =
+        100 * (s.key->kind == FigureKind::kGemm ? options_.spec_gemm_share : options_.spec_share);
     if (s.pct_of_peak >= floor) continue;
     std::string entity = IsDevice(s.entity) ? BareLabel(s.entity) : "node";
     RankedFinding f;
@@ -130,9 +138,10 @@ void FleetJudge::JudgeAgainstSpec(const std::string& node, const std::vector<Sco
     f.kind = FigureKindName(s.key->kind);
     f.deficit = f.deficit_low = f.deficit_high = (floor - s.pct_of_peak) / floor;
     f.figures = 1;
-    f.evidence = fmt::format("{} {:.4g} {} is {:.1f}% of its spec peak, below the {:.0f}% a healthy device reaches "
-                             "(too few peers to compare: {} figure{} of this key)",
-                             s.key->key, s.value, s.key->unit, s.pct_of_peak, floor, s.key->n, s.key->n == 1 ? "" : "s");
+    f.evidence = fmt::format(
+        "{} {:.4g} {} is {:.1f}% of its spec peak, below the {:.0f}% a healthy device reaches "
+        "(too few peers to compare: {} figure{} of this key)",
+        s.key->key, s.value, s.key->unit, s.pct_of_peak, floor, s.key->n, s.key->n == 1 ? "" : "s");
     f.action = ActionFor(s.key->kind, entity);
     f.sources = {out.source};
     out.ranked.push_back(std::move(f));

@@ -35,7 +35,8 @@ class Scanner {
     out->clear();
     while (p_ < end_) {
       const char* run = p_;
-      while (p_ < end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+      while (p_ < end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20)
+        ++p_;
       out->append(run, p_);
       if (p_ == end_) return false;
       char c = *p_++;
@@ -44,12 +45,26 @@ class Scanner {
       if (p_ == end_) return false;
       c = *p_++;
       switch (c) {
-        case '"': case '\\': case '/': out->push_back(c); break;
-        case 'b': out->push_back('\b'); break;
-        case 'f': out->push_back('\f'); break;
-        case 'n': out->push_back('\n'); break;
-        case 'r': out->push_back('\r'); break;
-        case 't': out->push_back('\t'); break;
+        case '"':
+        case '\\':
+        case '/':
+          out->push_back(c);
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
         case 'u': {
           uint32_t cp = 0;
           if (!Hex4(&cp)) return false;
@@ -65,7 +80,8 @@ class Scanner {
           Utf8(cp, out);
           break;
         }
-        default: return false;
+        default:
+          return false;
       }
     }
     return false;
@@ -117,13 +133,20 @@ class Scanner {
     if (p_ == end_) return false;
     double d;
     switch (*p_) {
-      case '"': return SkipString();
-      case '{': return Object([&](std::string_view) { return Skip(depth + 1); });
-      case '[': return Array([&] { return Skip(depth + 1); });
-      case 't': return Literal("true");
-      case 'f': return Literal("false");
-      case 'n': return Literal("null");
-      default: return Number(&d);
+      case '"':
+        return SkipString();
+      case '{':
+        return Object([&](std::string_view) { return Skip(depth + 1); });
+      case '[':
+        return Array([&] { return Skip(depth + 1); });
+      case 't':
+        return Literal("true");
+      case 'f':
+        return Literal("false");
+      case 'n':
+        return Literal("null");
+      default:
+        return Number(&d);
     }
   }
 
@@ -155,7 +178,8 @@ class Scanner {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
   bool Literal(std::string_view word) {
-    if (static_cast<size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word) return false;
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
+      return false;
     p_ += word.size();
     return true;
   }
@@ -183,7 +207,10 @@ class Scanner {
     *out = 0;
     for (int i = 0; i < 4; ++i) {
       char c = *p_++;
-      int v = Digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+      int v = Digit(c)                 ? c - '0'
+              : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+              : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                       : -1;
       if (v < 0) return false;
       *out = *out * 16 + static_cast<uint32_t>(v);
     }
@@ -231,7 +258,8 @@ bool FleetParams(Scanner& s, std::map<std::string, std::string>* out) {
   return s.Object([&](std::string_view k) {
     if (!s.String(&v)) return false;
     key.assign(k);
-    if (!IsDescriptionParam(key, v) || IsEntityNamingParam(key) || key == "pct_of_peak" || IsVersionParam(key)) {
+    if (!IsDescriptionParam(key, v) || IsEntityNamingParam(key) || key == "pct_of_peak" ||
+        IsVersionParam(key)) {
       (*out)[key] = v;
     }
     return true;

@@ -65,7 +65,8 @@ void SparseHistogram::Merge(const SparseHistogram& other) {
 
 double SparseHistogram::Interpolate(const Bin& bin, uint64_t j) {
   if (bin.count <= 1) return bin.min;
-  return bin.min + (bin.max - bin.min) * static_cast<double>(j) / static_cast<double>(bin.count - 1);
+  return bin.min +
+         (bin.max - bin.min) * static_cast<double>(j) / static_cast<double>(bin.count - 1);
 }
 
 double SparseHistogram::Quantile(uint64_t rank) const {

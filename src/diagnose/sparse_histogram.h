@@ -63,8 +63,8 @@ class SparseHistogram {
   int64_t CodeOf(double x) const;
   static double Interpolate(const Bin& bin, uint64_t j);
 
-  double log_step_ = 0;  // log(1 + relative_width); 0 for linear bins
-  double width_ = 0;     // linear bin width; 0 for logarithmic bins
+  double log_step_ = 0;          // log(1 + relative_width); 0 for linear bins
+  double width_ = 0;             // linear bin width; 0 for logarithmic bins
   std::map<int64_t, Bin> bins_;  // ordered by value
   uint64_t count_ = 0;
 };

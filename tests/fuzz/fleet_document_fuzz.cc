@@ -28,8 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!lean) return 0;
   if (std::optional<nlohmann::json> j = ys::fuzz::ParseJson(text)) {
     auto full = ys::RunDocumentFromJson(*j);
-    if (full.ok() && (full->host.hostname != lean->host.hostname || full->checks.size() != lean->checks.size() ||
-                      full->nodes.size() != lean->nodes.size() || Measurements(*full) != Measurements(*lean))) {
+    if (full.ok() &&
+        (full->host.hostname != lean->host.hostname || full->checks.size() != lean->checks.size() ||
+         full->nodes.size() != lean->nodes.size() || Measurements(*full) != Measurements(*lean))) {
       std::abort();  // the two readers disagree on a document both accept
     }
   }

@@ -49,17 +49,21 @@ struct Cell {
 }  // namespace
 
 std::string FleetHeatMapPage(const ojson& doc) {
-  std::string b = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>yardstick fleet</title><style>";
+  std::string b =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>yardstick fleet</title><style>";
   b += kCss;
   b += "</style></head><body>\n<h1>Fleet heat map</h1>\n";
   if (!doc.is_object() || !doc.contains("ranked") || !doc["ranked"].is_array()) {
     return b + "<p>No ranked list in this document.</p></body></html>\n";
   }
   std::string verdict = Str(doc, "verdict");
-  const ojson& inputs = doc.contains("inputs") && doc["inputs"].is_object() ? doc["inputs"] : ojson::object();
-  b += "<p>verdict: <b class=\"verdict-" + EscapeHtml(verdict) + "\">" + EscapeHtml(verdict) + "</b>; " +
-       EscapeHtml(fmt::format("{:.0f} documents, {:.0f} figures, {:.0f} keys", Num(inputs, "documents"),
-                              Num(inputs, "figures"), Num(inputs, "keys"))) +
+  const ojson& inputs =
+      doc.contains("inputs") && doc["inputs"].is_object() ? doc["inputs"] : ojson::object();
+  b += "<p>verdict: <b class=\"verdict-" + EscapeHtml(verdict) + "\">" + EscapeHtml(verdict) +
+       "</b>; " +
+       EscapeHtml(fmt::format("{:.0f} documents, {:.0f} figures, {:.0f} keys",
+                              Num(inputs, "documents"), Num(inputs, "figures"),
+                              Num(inputs, "keys"))) +
        "</p>\n";
   std::vector<std::string> nodes;
   std::set<std::string> kinds;
@@ -85,9 +89,10 @@ std::string FleetHeatMapPage(const ojson& doc) {
     b += "<p>Nothing ranked: no node, GPU or NIC stands out from its peers.</p>\n";
   } else {
     b += "<p>" +
-         EscapeHtml(fmt::format("{} node{} with something ranked; each cell the worst deficit of that kind and where "
-                                "it was placed (red: worse, full colour at 20%). Hover for the evidence.",
-                                nodes.size(), nodes.size() == 1 ? "" : "s")) +
+         EscapeHtml(fmt::format(
+             "{} node{} with something ranked; each cell the worst deficit of that kind and where "
+             "it was placed (red: worse, full colour at 20%). Hover for the evidence.",
+             nodes.size(), nodes.size() == 1 ? "" : "s")) +
          "</p>\n<div class=\"scroll\"><table class=\"heat\"><tr><th>node</th>";
     for (const std::string& k : kinds) b += "<th>" + EscapeHtml(k) + "</th>";
     b += "</tr>\n";
@@ -100,25 +105,30 @@ std::string FleetHeatMapPage(const ojson& doc) {
           continue;
         }
         const Cell& c = it->second;
-        std::string text = c.numeric ? fmt::format("{} {:.1f}%", c.entity, 100 * c.deficit) : c.entity + " !";
-        b += "<td class=\"cell\" style=\"background:" + (c.numeric ? Red(c.deficit) : std::string("rgb(255,230,160)")) +
-             "\" title=\"" + EscapeHtml(c.evidence) + "\">" + EscapeHtml(text) + "</td>";
+        std::string text =
+            c.numeric ? fmt::format("{} {:.1f}%", c.entity, 100 * c.deficit) : c.entity + " !";
+        b += "<td class=\"cell\" style=\"background:" +
+             (c.numeric ? Red(c.deficit) : std::string("rgb(255,230,160)")) + "\" title=\"" +
+             EscapeHtml(c.evidence) + "\">" + EscapeHtml(text) + "</td>";
       }
       b += "</tr>\n";
     }
     b += "</table></div>\n";
-    b += "<h2>Ranked list</h2>\n<table><tr><th>#</th><th>node</th><th>entity</th><th>kind</th><th>deficit</th>"
+    b += "<h2>Ranked "
+         "list</h2>\n<table><tr><th>#</th><th>node</th><th>entity</th><th>kind</th><th>deficit</th>"
          "<th>evidence</th><th>next</th></tr>\n";
     int i = 0;
     for (const ojson& r : doc["ranked"]) {
       if (!r.is_object() || i >= static_cast<int>(kFleetHeatMapMaxRows)) break;
       bool numeric = Num(r, "figures") > 0 && Str(r, "kind") != "spread";
-      std::string d = numeric ? fmt::format("{:.1f}% [{:.1f}, {:.1f}]", 100 * Num(r, "deficit"),
-                                            100 * Num(r, "deficit_low"), 100 * Num(r, "deficit_high"))
-                              : "-";
+      std::string d = numeric
+                          ? fmt::format("{:.1f}% [{:.1f}, {:.1f}]", 100 * Num(r, "deficit"),
+                                        100 * Num(r, "deficit_low"), 100 * Num(r, "deficit_high"))
+                          : "-";
       b += fmt::format("<tr><td>{}</td>", ++i) + "<td>" + EscapeHtml(Str(r, "node")) + "</td><td>" +
-           EscapeHtml(Str(r, "entity")) + "</td><td>" + EscapeHtml(Str(r, "kind")) + "</td><td>" + EscapeHtml(d) +
-           "</td><td>" + EscapeHtml(Str(r, "evidence")) + "</td><td>" + EscapeHtml(Str(r, "action")) + "</td></tr>\n";
+           EscapeHtml(Str(r, "entity")) + "</td><td>" + EscapeHtml(Str(r, "kind")) + "</td><td>" +
+           EscapeHtml(d) + "</td><td>" + EscapeHtml(Str(r, "evidence")) + "</td><td>" +
+           EscapeHtml(Str(r, "action")) + "</td></tr>\n";
     }
     b += "</table>\n";
   }
@@ -126,7 +136,8 @@ std::string FleetHeatMapPage(const ojson& doc) {
     if (!doc.contains(section) || !doc[section].is_array() || doc[section].empty()) continue;
     b += std::string("<h2>") + section + "</h2>\n<ul>\n";
     for (const ojson& w : doc[section]) {
-      std::string text = w.is_string() ? w.get<std::string>() : Str(w, "path") + ": " + Str(w, "error");
+      std::string text =
+          w.is_string() ? w.get<std::string>() : Str(w, "path") + ": " + Str(w, "error");
       b += "<li>" + EscapeHtml(text) + "</li>\n";
     }
     b += "</ul>\n";

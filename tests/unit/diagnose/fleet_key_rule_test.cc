@@ -30,7 +30,9 @@ bool HasFractionalNumber(const std::string& v) {
     if (!std::isdigit(static_cast<unsigned char>(v[i]))) continue;
     char* end = nullptr;
     double d = std::strtod(v.c_str() + i, &end);
-    if (d != std::floor(d) || (end && *end == '.' && std::isdigit(static_cast<unsigned char>(end[1])))) return true;
+    if (d != std::floor(d) ||
+        (end && *end == '.' && std::isdigit(static_cast<unsigned char>(end[1]))))
+      return true;
     i = static_cast<size_t>(end - v.c_str());
   }
   return false;
@@ -45,8 +47,10 @@ TEST(FleetKeyRuleTest, NoFixtureMeasurementKeepsAMeasuredQuantityInItsKey) {
       ++walked;
       for (const auto& [k, v] : KeyParams(m)) {
         EXPECT_FALSE(HasFractionalNumber(v)) << path << ": " << m.name << " " << k << "=" << v;
-        EXPECT_FALSE(k.starts_with("peak") || k.starts_with("pct_") || k == "baseline") << m.name << " " << k;
-        EXPECT_FALSE(k == "device" || k == "peer" || k == "cpus" || k == "rank") << m.name << " " << k;
+        EXPECT_FALSE(k.starts_with("peak") || k.starts_with("pct_") || k == "baseline")
+            << m.name << " " << k;
+        EXPECT_FALSE(k == "device" || k == "peer" || k == "cpus" || k == "rank")
+            << m.name << " " << k;
       }
     });
   }
@@ -59,7 +63,9 @@ TEST(FleetKeyRuleTest, EveryNodeOfAMultiNodeDocumentHasTheSameKeys) {
   auto doc = ReadRunDocument(FixtureDocuments()[0]);
   ASSERT_TRUE(doc.ok());
   std::map<std::string, std::multiset<std::string>> keys;
-  ForEachMeasurement(*doc, [&](const Measurement& m, const std::string& node) { keys[node].insert(ComparisonKey(m)); });
+  ForEachMeasurement(*doc, [&](const Measurement& m, const std::string& node) {
+    keys[node].insert(ComparisonKey(m));
+  });
   ASSERT_EQ(keys.size(), 3u);
   for (const auto& [node, k] : keys) EXPECT_EQ(k, keys.begin()->second) << node;
 }
@@ -67,7 +73,8 @@ TEST(FleetKeyRuleTest, EveryNodeOfAMultiNodeDocumentHasTheSameKeys) {
 // What the units write beside their value (src/bench, src/workloads): the same figure measured
 // twice at different values has one key.
 TEST(FleetKeyRuleTest, ParamsDerivedFromTheValueDoNotSplitAGroup) {
-  auto two = [](std::string name, std::map<std::string, std::string> a, std::map<std::string, std::string> b) {
+  auto two = [](std::string name, std::map<std::string, std::string> a,
+                std::map<std::string, std::string> b) {
     Measurement x, y;
     x.name = y.name = std::move(name);
     x.params = std::move(a);
@@ -75,26 +82,47 @@ TEST(FleetKeyRuleTest, ParamsDerivedFromTheValueDoNotSplitAGroup) {
     return std::pair{ComparisonKey(x), ComparisonKey(y)};
   };
   std::vector<std::pair<std::string, std::string>> cases = {
-      two("mem.gpu.copy_ce", {{"device", "gpu0"}, {"size", "1073741824"}, {"hbm_traffic_gb_per_s", "5801.2"},
-                              {"peak", "3350"}, {"pct_of_peak", "86.6"}, {"peak_source", "specs/h100.toml"}},
-          {{"device", "gpu1"}, {"size", "1073741824"}, {"hbm_traffic_gb_per_s", "5410.0"}, {"peak", "3350"},
-           {"pct_of_peak", "80.7"}, {"peak_source", "specs/h100.toml"}}),
-      two("copy.d2d.ce", {{"device", "gpu0"}, {"peer", "gpu3"}, {"size", "268435456"}, {"pct_of_peak", "81.0"}},
+      two("mem.gpu.copy_ce",
+          {{"device", "gpu0"},
+           {"size", "1073741824"},
+           {"hbm_traffic_gb_per_s", "5801.2"},
+           {"peak", "3350"},
+           {"pct_of_peak", "86.6"},
+           {"peak_source", "specs/h100.toml"}},
+          {{"device", "gpu1"},
+           {"size", "1073741824"},
+           {"hbm_traffic_gb_per_s", "5410.0"},
+           {"peak", "3350"},
+           {"pct_of_peak", "80.7"},
+           {"peak_source", "specs/h100.toml"}}),
+      two("copy.d2d.ce",
+          {{"device", "gpu0"}, {"peer", "gpu3"}, {"size", "268435456"}, {"pct_of_peak", "81.0"}},
           {{"device", "gpu3"}, {"peer", "gpu0"}, {"size", "268435456"}, {"pct_of_peak", "79.5"}}),
-      two("mem.stream.triad", {{"threads", "112"}, {"best", "498.20"}}, {{"threads", "112"}, {"best", "431.07"}}),
-      two("gemm.cpu.sgemm", {{"n", "4096"}, {"peak", "264.4"}, {"peak_formula", "1 cores x 4.132 GHz x 64 flops"}},
+      two("mem.stream.triad", {{"threads", "112"}, {"best", "498.20"}},
+          {{"threads", "112"}, {"best", "431.07"}}),
+      two("gemm.cpu.sgemm",
+          {{"n", "4096"}, {"peak", "264.4"}, {"peak_formula", "1 cores x 4.132 GHz x 64 flops"}},
           {{"n", "4096"}, {"peak", "250.1"}, {"peak_formula", "1 cores x 3.908 GHz x 64 flops"}}),
-      two("proxy.llama3.1_8b.predicted_step_time", {{"recipe", "h100/bf16/128"}, {"comm_s", "0.0325935"},
-                                                    {"compute_s", "0.0290221"}, {"flops_per_step", "3.52322e+09"}},
-          {{"recipe", "h100/bf16/128"}, {"comm_s", "0.041"}, {"compute_s", "0.0301"}, {"flops_per_step", "3.52322e+09"}}),
-      two("coll.all_reduce.busbw", {{"size", "1024"}, {"library", "NCCL 2.21.5"}}, {{"size", "1024"}, {"library", "NCCL 2.19.3"}}),
-      two("burnin.sgemm", {{"device", "cpu0"}, {"baseline", "128.997"}}, {{"device", "cpu1"}, {"baseline", "129.007"}}),
+      two("proxy.llama3.1_8b.predicted_step_time",
+          {{"recipe", "h100/bf16/128"},
+           {"comm_s", "0.0325935"},
+           {"compute_s", "0.0290221"},
+           {"flops_per_step", "3.52322e+09"}},
+          {{"recipe", "h100/bf16/128"},
+           {"comm_s", "0.041"},
+           {"compute_s", "0.0301"},
+           {"flops_per_step", "3.52322e+09"}}),
+      two("coll.all_reduce.busbw", {{"size", "1024"}, {"library", "NCCL 2.21.5"}},
+          {{"size", "1024"}, {"library", "NCCL 2.19.3"}}),
+      two("burnin.sgemm", {{"device", "cpu0"}, {"baseline", "128.997"}},
+          {{"device", "cpu1"}, {"baseline", "129.007"}}),
   };
   for (const auto& [a, b] : cases) EXPECT_EQ(a, b);
   // Configuration stays: sizes, dtypes, shapes, methods, the GPU model.
   auto [s1, s2] = two("gemm.gpu.tflops", {{"dtype", "bf16"}}, {{"dtype", "fp8"}});
   EXPECT_NE(s1, s2);
-  auto [m1, m2] = two("gemm.gpu.tflops", {{"gpu_name", "NVIDIA H100"}}, {{"gpu_name", "NVIDIA A100"}});
+  auto [m1, m2] =
+      two("gemm.gpu.tflops", {{"gpu_name", "NVIDIA H100"}}, {{"gpu_name", "NVIDIA A100"}});
   EXPECT_NE(m1, m2);
   auto [z1, z2] = two("copy.h2d.ce", {{"size", "1024"}}, {{"size", "268435456"}});
   EXPECT_NE(z1, z2);
@@ -144,7 +172,8 @@ TEST(FleetReaderTest, TheLeanReaderGivesTheFullReadersDocument) {
       EXPECT_EQ(lean->checks[i].unit_id, full->checks[i].unit_id);
       EXPECT_EQ(lean->checks[i].outcome, full->checks[i].outcome);
       EXPECT_EQ(lean->checks[i].findings.size(), full->checks[i].findings.size());
-      Evidence x = lean->checks[i].evidence, y = full->checks[i].evidence;  // the full reader sorts keys
+      Evidence x = lean->checks[i].evidence,
+               y = full->checks[i].evidence;  // the full reader sorts keys
       std::sort(x.begin(), x.end());
       std::sort(y.begin(), y.end());
       EXPECT_EQ(x, y);
@@ -185,7 +214,8 @@ TEST(FleetReaderTest, TheLeanReaderRefusesWhatTheFullReaderRefuses) {
   std::string bad_better = good;
   bad_better.replace(bad_better.find("\"higher\""), 8, "\"faster\"");
   bad.push_back(bad_better);
-  for (const std::string& b : bad) EXPECT_FALSE(ReadFleetDocument(b).has_value()) << b.substr(0, 60);
+  for (const std::string& b : bad)
+    EXPECT_FALSE(ReadFleetDocument(b).has_value()) << b.substr(0, 60);
 }
 
 }  // namespace

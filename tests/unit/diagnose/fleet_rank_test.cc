@@ -20,8 +20,10 @@ using testing::NodeName;
 
 using Row = std::tuple<std::string, std::string, std::string>;  // node, entity, kind
 
-FleetReport Merge(const ScopedTempDir& tmp, const std::vector<RunDocument>& docs, MergeOptions o = {}) {
-  for (const RunDocument& d : docs) WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+FleetReport Merge(const ScopedTempDir& tmp, const std::vector<RunDocument>& docs,
+                  MergeOptions o = {}) {
+  for (const RunDocument& d : docs)
+    WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
   auto r = MergeFleet({tmp.Sub("nodes")}, o);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? std::move(*r) : FleetReport{};
@@ -37,7 +39,8 @@ std::set<Row> Rows(const FleetReport& r, const std::string& kind = "") {
 
 std::string Dump(const FleetReport& r) {
   std::string s;
-  for (const RankedFinding& f : r.ranked) s += f.node + " " + f.entity + " " + f.kind + ": " + f.evidence + "\n";
+  for (const RankedFinding& f : r.ranked)
+    s += f.node + " " + f.entity + " " + f.kind + ": " + f.evidence + "\n";
   return s;
 }
 
@@ -50,14 +53,15 @@ TEST(FleetRankTest, EachFaultIsPlacedOnTheEntityThatExplainsIt) {
   p.nvlink_gpu[{NodeName(11), "gpu4"}] = 0.80;  // one GPU's NVLinks, every pair both ways
   p.pcie_gpu[{NodeName(13), "gpu1"}] = 0.50;    // a PCIe link at half width
   p.nic[{NodeName(17), "mlx5_3"}] = 0.80;
-  p.net_node[NodeName(19)] = 0.85;              // every NIC: the node
+  p.net_node[NodeName(19)] = 0.85;  // every NIC: the node
   p.stream_node[NodeName(23)] = 0.85;
   ScopedTempDir tmp;
   FleetReport r = Merge(tmp, MakeFleetDocuments(p));
   std::set<Row> want = {
-      {NodeName(3), "node", "gemm"},      {NodeName(5), "gpu2", "gemm"},     {NodeName(7), "gpu6", "memory"},
-      {NodeName(11), "gpu4", "nvlink"},   {NodeName(13), "gpu1", "pcie"},    {NodeName(17), "mlx5_3", "network"},
-      {NodeName(19), "node", "network"},  {NodeName(23), "node", "stream"},
+      {NodeName(3), "node", "gemm"},     {NodeName(5), "gpu2", "gemm"},
+      {NodeName(7), "gpu6", "memory"},   {NodeName(11), "gpu4", "nvlink"},
+      {NodeName(13), "gpu1", "pcie"},    {NodeName(17), "mlx5_3", "network"},
+      {NodeName(19), "node", "network"}, {NodeName(23), "node", "stream"},
   };
   EXPECT_EQ(Rows(r), want) << Dump(r);
   EXPECT_EQ(r.Verdict(), "fail");
@@ -95,7 +99,8 @@ TEST(FleetRankTest, DerivedParamsDoNotSplitTheGroups) {
   p.nodes = 20;
   ScopedTempDir tmp;
   FleetReport r = Merge(tmp, MakeFleetDocuments(p));
-  // gemm: 2 dtypes x 2 shapes; mem; h2d, d2h; d2d; ib bw, latency; 2 collectives; 4 STREAM; sgemm: 17.
+  // gemm: 2 dtypes x 2 shapes; mem; h2d, d2h; d2d; ib bw, latency; 2 collectives; 4 STREAM;
+  // sgemm: 17.
   std::string keys;
   for (const auto& [key, k] : r.keys) keys += key + "\n";
   EXPECT_EQ(r.keys.size(), 17u) << keys;
@@ -146,7 +151,8 @@ TEST(FleetRankTest, ATinyFleetIsJudgedAgainstTheSpec) {
   EXPECT_EQ(Rows(r), (std::set<Row>{{NodeName(1), "gpu0", "gemm"}})) << Dump(r);
   EXPECT_EQ(r.Verdict(), "fail");
   bool said = false;
-  for (const auto& w : r.warnings) said |= w.find("too small to judge peer-wise") != std::string::npos;
+  for (const auto& w : r.warnings)
+    said |= w.find("too small to judge peer-wise") != std::string::npos;
   EXPECT_TRUE(said);
   p.edit = nullptr;
   ScopedTempDir tmp2;
@@ -185,7 +191,8 @@ TEST(FleetRankTest, DuplicatesAreCountedOnceAndReported) {
   p.nodes = 50;
   auto docs = MakeFleetDocuments(p);
   ScopedTempDir tmp;
-  for (const RunDocument& d : docs) WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+  for (const RunDocument& d : docs)
+    WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
   // The same file through a second input, a byte-identical copy, and another job on node0004.
   WriteFile(tmp.Sub("copy/again.run.json"), DumpJson(ToJson(docs[2])));
   RunDocument second = docs[4];
@@ -205,7 +212,8 @@ TEST(FleetRankTest, ACorruptDocumentNeverYieldsAPass) {
   p.nodes = 40;
   ScopedTempDir tmp;
   auto docs = MakeFleetDocuments(p);
-  for (const RunDocument& d : docs) WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+  for (const RunDocument& d : docs)
+    WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
   std::string text = DumpJson(ToJson(docs[0]));
   WriteFile(tmp.Sub("nodes/node9999.run.json"), text.substr(0, text.size() / 3));
   MergeOptions o;
@@ -264,10 +272,12 @@ TEST(FleetRankTest, JobLevelFiguresOfAOneNodeDocumentAreTheNodes) {
   FleetPlan p;
   p.nodes = 100;
   p.edit = [](int i, RunDocument& d) {
-    if (i % 2 == 0) {  // an 8-rank document: per-node benchmarks under nodes[], collectives job-level
+    if (i % 2 ==
+        0) {  // an 8-rank document: per-node benchmarks under nodes[], collectives job-level
       NodeReport n{.hostname = d.host.hostname, .ranks = {0, 1, 2, 3, 4, 5, 6, 7}};
       std::vector<BenchmarkResult> job;
-      for (auto& b : d.benchmarks) (b.unit_id.starts_with("coll.") ? job : n.benchmarks).push_back(b);
+      for (auto& b : d.benchmarks)
+        (b.unit_id.starts_with("coll.") ? job : n.benchmarks).push_back(b);
       d.benchmarks = job;
       d.nodes.push_back(std::move(n));
     }
