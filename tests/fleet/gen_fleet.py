@@ -126,7 +126,7 @@ def benchmark(uid, measurements, evidence=None, findings=(), summary=None):
     for m in measurements:
         m["params"] = dict(sorted(m["params"].items()))
     rows = [[m["params"].get("device", ""), m["name"].rsplit(".", 1)[-1], m["params"].get("size", ""),
-             "%.4g" % m["value"]] for m in measurements]
+             "%.4g" % m["value"]] for m in measurements[:8]]  # the tool's tables are longer: not read here
     return {"id": uid, "outcome": "pass", "summary": summary or "%d figures" % len(measurements),
             "duration_ms": 1000.0 + 37.0 * len(measurements), "evidence": evidence or {}, "findings": list(findings),
             "measurements": measurements,
