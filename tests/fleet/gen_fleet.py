@@ -3,10 +3,10 @@
 realistic noise and planted faults, and the ground truth the fleet analysis is judged by.
 
     gen_fleet.py --nodes 1000 --out DIR [--seed 1] [--fault-rate 0.01] [--rank-docs 0.3]
-                 [--mixed] [--duplicates] [--corrupt K] [--bimodal FRACTION] [--jobs 2]
+                 [--gpu h100|h200|a100] [--mixed] [--duplicates] [--corrupt K] [--bimodal FRACTION] [--jobs 2]
 
 DIR/nodes/*.run.json   run documents (schemas/run.schema.json): an 8x H100 SXM node each, about
-                       470 figures; a --rank-docs fraction are 8-rank one-node documents (nodes[]
+                       520 figures; a --rank-docs fraction are 8-rank one-node documents (nodes[]
                        with per-node benchmarks, the collectives and the proxy job-level), the
                        rest one-process documents
 DIR/truth.json         {"faults": [{"node", "entity", "kind", "size", "detail"}...], "nodes": [...],
@@ -21,7 +21,7 @@ three of "check"), sizes spread evenly over each kind's range so that the mildes
   network  node: every NIC 8-15% slow                   clock   gpuN: SW thermal slowdown
   cpu_gemm, stream, proxy, storage  node: 12-50% slow   check   a failing/warning code
   missing_units, incomplete, version (driver skew): node; spread gpuN: samples 8x the spread
-Fleet options: --mixed (a few H200 and A100 documents: kind hardware), --duplicates (a host name
+Fleet options: --mixed (a few documents of the other two GPU models: kind hardware), --duplicates (a host name
 twice and one file twice: kind duplicate), --corrupt K (K truncated documents: kind corrupt),
 --bimodal F (a fraction F of the healthy nodes 12% slow in GEMM: kind gemm, group "bimodal").
 Deterministic for a seed (each node has its own random stream), whatever --jobs.
@@ -90,7 +90,7 @@ def plant(rng, names, a):
     if a.mixed:
         for i in range(max(2, n // 300)):
             node = pool.pop()
-            hw = ("a100", "h200")[i % 2]
+            hw = [h for h in ("a100", "h200", "h100") if h != a.gpu][i % 2]
             hardware[node] = hw
             faults.append({"node": node, "kind": "hardware", "entity": "node", "size": 0, "detail": hw})
     if a.bimodal:
@@ -123,8 +123,6 @@ def plant(rng, names, a):
 
 
 def benchmark(uid, measurements, evidence=None, findings=(), summary=None):
-    for m in measurements:
-        m["params"] = dict(sorted(m["params"].items()))
     rows = [[m["params"].get("device", ""), m["name"].rsplit(".", 1)[-1], m["params"].get("size", ""),
              "%.4g" % m["value"]] for m in measurements[:8]]  # the tool's tables are longer: not read here
     return {"id": uid, "outcome": "pass", "summary": summary or "%d figures" % len(measurements),
@@ -204,11 +202,14 @@ def node_document(idx, name, faults, hw, seed, rank_doc, rerun, a):
 def write_chunk(job):
     items, a = job
     nodes_dir = os.path.join(a.out, "nodes")
+    figures = 0
     for idx, name, faults, hw, rank_doc, suffix in items:
         doc = node_document(idx, name, faults, hw, a.seed, rank_doc, suffix == ".rerun", a)
+        for b in doc["benchmarks"] + [b for n in doc.get("nodes", ()) for b in n["benchmarks"]]:
+            figures += len(b["measurements"])
         with open(os.path.join(nodes_dir, name + suffix + ".run.json"), "w") as f:
             f.write(json.dumps(doc, separators=(",", ":")))
-    return len(items)
+    return len(items), figures
 
 
 def main():
@@ -218,7 +219,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--fault-rate", type=float, default=0.01, help="about this fraction of nodes faulty (default 1%%)")
     ap.add_argument("--rank-docs", type=float, default=0.3, help="fraction of 8-rank one-node documents")
-    ap.add_argument("--mixed", action="store_true", help="a few A100 and H200 documents among the H100s")
+    ap.add_argument("--gpu", choices=("h100", "h200", "a100"), default="h100", help="the fleet's GPU model")
+    ap.add_argument("--mixed", action="store_true", help="a few documents of the two other GPU models")
     ap.add_argument("--duplicates", action="store_true", help="a host name twice and one file twice")
     ap.add_argument("--corrupt", type=int, default=0, metavar="K", help="K truncated documents")
     ap.add_argument("--bimodal", type=float, default=0.0, metavar="FRACTION", help="that fraction 12%% slow in GEMM")
@@ -235,18 +237,20 @@ def main():
         ap.error("too few nodes for the planted faults")
     rank_docs = set(rng.sample(names, int(a.rank_docs * a.nodes)))
     os.makedirs(os.path.join(a.out, "nodes"), exist_ok=True)
-    items = [(i, n, by_node.get(n, {}), hardware.get(n, "h100"), n in rank_docs, "") for i, n in enumerate(names)]
+    items = [(i, n, by_node.get(n, {}), hardware.get(n, a.gpu), n in rank_docs, "") for i, n in enumerate(names)]
     if "rerun" in extra:
         i = names.index(extra["rerun"])
-        items.append((i, extra["rerun"], {}, "h100", False, ".rerun"))
+        items.append((i, extra["rerun"], {}, a.gpu, False, ".rerun"))
     chunks = [(items[i::a.jobs * 4], a) for i in range(a.jobs * 4)]
     if a.jobs > 1:
         with multiprocessing.Pool(a.jobs) as pool:
-            written = sum(pool.map(write_chunk, chunks))
+            done = pool.map(write_chunk, chunks)
     else:
-        written = sum(map(write_chunk, chunks))
+        done = list(map(write_chunk, chunks))
+    written, figures = sum(d[0] for d in done), sum(d[1] for d in done)
     nodes_dir = os.path.join(a.out, "nodes")
     if "copy" in extra:
+        figures += figures // max(1, written)
         src = os.path.join(nodes_dir, extra["copy"] + ".run.json")
         with open(src, "rb") as f, open(os.path.join(nodes_dir, extra["copy"] + ".copy.run.json"), "wb") as g:
             g.write(f.read())
@@ -258,7 +262,8 @@ def main():
             f.truncate(int(size * rng.uniform(0.3, 0.9)))
     real = [f for f in faults if f.get("group") != "bimodal"]
     truth = {"generator": "tests/fleet/gen_fleet.py", "seed": a.seed, "nodes": a.nodes, "documents": written,
-             "options": {k: getattr(a, k) for k in ("fault_rate", "rank_docs", "mixed", "duplicates", "corrupt",
+             "figures": figures,
+             "options": {k: getattr(a, k) for k in ("gpu", "fault_rate", "rank_docs", "mixed", "duplicates", "corrupt",
                                                     "bimodal", "p_dip", "p_sample_dip")},
              "gpus_per_node": 8, "nics_per_node": NICS, "driver": DRIVER, "cuda": CUDA,
              "faulty_nodes": sorted({f["node"] for f in faults}),

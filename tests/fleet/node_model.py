@@ -94,7 +94,8 @@ class Node:
         self.rng, self.host, self.hw, self.hwname = rng, hostname, HARDWARE[hw], hw
         self.faults, self.p_dip, self.p_sample_dip = faults, p_dip, p_sample_dip
         g = rng.gauss
-        self.gpu_off = [g(0, 0.007) for _ in range(8)]   # silicon, cooling: persistent per GPU
+        node_gpu = g(0, 0.004)                            # the node's cooling and power delivery
+        self.gpu_off = [node_gpu + g(0, 0.007) for _ in range(8)]  # and each GPU's silicon
         self.mem_off = [g(0, 0.004) for _ in range(8)]
         self.link_off = [g(0, 0.003) for _ in range(8)]
         self.nic_off = [g(0, 0.003) for _ in range(NICS)]
@@ -239,10 +240,10 @@ class Node:
         out = []
         for gpu in gpus:
             e = "gpu%d" % gpu
-            p = {"backend": "cuda", "device": e, "gpu_name": self.hw["gpu_name"], "launches_per_sample": "200",
+            p = {"backend": "cuda", "device": e, "gpu_name": self.hw["gpu_name"], "launches_per_sample": "100",
                  "kernel": "ys_empty <<<1, 32>>>"}
             for what, base in zip(("launch", "gpu", "sync"), self.hw["launch"]):
-                out.append(self.figure("host.launch_latency." + what, "us", "lower", p, base, 0.02, 20, 0.03))
+                out.append(self.figure("host.launch_latency." + what, "us", "lower", p, base, 0.02, 5, 0.03))
         return out
 
     # ---- collectives (NCCL over the node's GPUs; one rank in a one-process document) ------------
@@ -347,7 +348,7 @@ class Node:
                       "array_rule": "4 x last-level cache", "llc_bytes": "352321536"}
             for kernel, kf, bpe in (("copy", 0.93, 16), ("scale", 0.925, 16), ("add", 1.0, 24), ("triad", 1.0, 24)):
                 p = dict(params, bytes_per_pass=str(176160768 * bpe))
-                x = self.figure("mem.stream." + kernel, "GB/s", "higher", p, base * kf * (1 + self.node_off), 0.008, 20,
+                x = self.figure("mem.stream." + kernel, "GB/s", "higher", p, base * kf * (1 + self.node_off), 0.008, 5,
                                 0.01, f)
                 p["best"] = "%.2f" % x["stats"]["max"]
                 out.append(x)
@@ -367,9 +368,9 @@ class Node:
         common = {"backend": "cpu", "device": "cpu", "dtype": "fp32", "scale": "1/16", "layers": "2",
                   "micro_batches": "1", "ranks": str(ranks), "recipe": "h100/bf16/128"}
         base = 0.0412 * (1 + self.node_off) * (ranks / 8 if ranks > 1 else 0.85)
-        steps = [base / f * x for x in self.rng.noise(20, 0.01)]
+        steps = [base / f * x for x in self.rng.noise(8, 0.01)]
         if self.rng.random() < self.p_dip:
-            steps[self.rng.randrange(20)] *= 1.4                 # one slow step (a stall)
+            steps[self.rng.randrange(8)] *= 1.4                  # one slow step (a stall)
         out = [{"name": "proxy.llama3.1_8b.step_time", "value": stats(steps)["median"], "unit": "s", "better": "lower",
                 "params": dict(common), "stats": stats(steps), "samples": steps}]
         for rk in range(ranks):

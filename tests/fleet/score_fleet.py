@@ -44,6 +44,14 @@ KNOWN_KINDS = ("gemm", "memory", "nvlink", "pcie", "network", "collective", "clo
                "corrupt")
 
 
+# For a fleet document without "ranked" (the schema before it, `slow` groups and flagged
+# `figures`): the kind of a figure by its name's prefix, longest first.
+KIND_OF_NAME = (("gemm.gpu", "gemm"), ("mem.gpu", "memory"), ("copy.d2d", "nvlink"), ("copy.h2d", "pcie"),
+                ("copy.d2h", "pcie"), ("net.", "network"), ("coll.", "collective"), ("gemm.cpu", "cpu_gemm"),
+                ("mem.stream", "stream"), ("proxy.", "proxy"), ("storage.", "storage"), ("host.busy_clock", "clock"),
+                ("host.launch_latency", "launch"))
+
+
 class BadInput(Exception):
     pass
 
@@ -62,7 +70,44 @@ def bare(entity):
     return str(entity).strip().split("/")[0].lower() or "node"
 
 
+def kind_of_name(name):
+    for prefix, kind in KIND_OF_NAME:
+        if name.startswith(prefix):
+            return kind
+    return "other"
+
+
+def legacy_rows(fleet):
+    """Rows from the older fleet document: each slow group with the commonest kind of its flagged
+    figures, each lone outlier figure, each skipped document (kind corrupt)."""
+    figs = fleet.get("figures") or []
+    kinds = {}
+    for f in figs:
+        kinds.setdefault((f.get("node"), f.get("entity") or "node"), []).append(kind_of_name(f.get("name", "")))
+    rows = []
+    for section in ("nodes", "gpus", "nics", "devices"):
+        for g in (fleet.get("slow") or {}).get(section, []):
+            entity = g.get("entity") or "node"
+            ks = kinds.get((g.get("node"), entity)) or [kind_of_name(f.get("name", "")) for f in figs
+                                                        if f.get("node") == g.get("node")] or ["other"]
+            kind = max(sorted(set(ks)), key=ks.count)
+            rows.append({"node": g.get("node"), "entity": entity, "kind": kind,
+                         "deficit": (g.get("median_deficit_pct") or 0) / 100})
+    seen = {(r["node"], bare(r["entity"])) for r in rows}
+    for f in figs:
+        entity = f.get("entity") or "node"
+        if f.get("outlier") and not f.get("attributed_to") and (f.get("node"), bare(entity)) not in seen:
+            rows.append({"node": f.get("node"), "entity": entity, "kind": kind_of_name(f.get("name", "")),
+                         "deficit": (f.get("deficit_pct") or 0) / 100})
+    for s in fleet.get("skipped") or []:
+        rows.append({"node": s.get("path", ""), "entity": "node", "kind": "corrupt", "deficit": None})
+    return rows
+
+
 def rows_of(fleet, path):
+    if isinstance(fleet, dict) and "ranked" not in fleet and isinstance(fleet.get("slow"), dict):
+        print('(%s has no "ranked" list: rows derived from its "slow" groups and flagged "figures")' % path)
+        fleet = {"ranked": legacy_rows(fleet)}
     if not isinstance(fleet, dict) or not isinstance(fleet.get("ranked"), list):
         raise BadInput('%s: expected a top-level "ranked" array (the ranked list of the fleet document)' % path)
     rows = []
