@@ -35,7 +35,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from node_checks import PLANTED_CODES, node_checks  # noqa: E402
-from node_model import CUDA, DRIVER, NICS, Node  # noqa: E402
+from node_model import COLLECTIVES, CUDA, DRIVER, HARDWARE, NICS, Node  # noqa: E402
 
 # kind label, truth kind, entity ("node", "gpu", "nic", "code"), size range (fraction of performance lost)
 FAULT_KINDS = [
@@ -75,7 +75,7 @@ def plant(rng, names, a):
                 f["entity"] = "mlx5_%d" % rng.randrange(NICS)
             elif etype == "code":
                 code = codes[i % len(codes)]
-                where = PLANTED_CODES[code][2]
+                where = PLANTED_CODES[code][1]
                 f["entity"] = {"gpu": "gpu%d" % rng.randrange(8), "nic": "mlx5_%d" % rng.randrange(NICS),
                                "node": "node"}[where]
                 f["detail"] = code
@@ -156,7 +156,7 @@ def node_document(idx, name, faults, hw, seed, rank_doc, rerun, a):
                    ("storage.checkpoint", nd.storage(), {})]
     job_units = [("coll." + c[0], nd.collective(*c, nranks=ranks),
                   {"backend": "nccl (NCCL 2.21.5), device buffers", "ranks": str(ranks), "sizes": "1K..256M"})
-                 for c in __import__("node_model").COLLECTIVES]
+                 for c in COLLECTIVES]
     job_units.append(("proxy.llama3.1_8b", nd.proxy(ranks, mhz[0]["value"]), {"recipe": "h100/bf16/128"}))
     missing = set()
     for f in faults.get("missing_units", ()):
@@ -168,7 +168,8 @@ def node_document(idx, name, faults, hw, seed, rank_doc, rerun, a):
     planted = [(f["detail"], f["entity"] if f["entity"] != "node" else "node") for f in faults.get("check", ())]
     planted = [(c, e + "/1" if e.startswith("mlx5") else e) for c, e in planted]
     driver = SKEWED_DRIVER if faults.get("version") else DRIVER
-    checks = node_checks(hw, driver, planted, [(f["entity"], f["size"]) for f in faults.get("clock", ())])
+    checks = node_checks(HARDWARE[hw]["gpu_name"], HARDWARE[hw]["max_mhz"], driver, planted,
+                         [(f["entity"], f["size"]) for f in faults.get("clock", ())])
     nodeb = [benchmark(u, m, ev) for u, m, ev in node_units]
     jobb = [benchmark(u, m, ev) for u, m, ev in job_units]
     counts = {"pass": 0, "warn": 0, "fail": 0, "skip": 0, "error": 0}

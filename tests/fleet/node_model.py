@@ -14,7 +14,8 @@ style would write it (device = the RDMA device), see README.md.
 
 Noise: each figure = base x hardware x (1 + per-device persistent offset) x (1 + Gaussian noise at
 the figure's level, 0.3% to 3%) x faults; its samples scatter around it; one-off dips (heavy tail)
-hit a figure's value (p_dip) or one of its samples (p_sample_dip) on any node.
+hit a figure's value (p_dip, depth 2% + an exponential tail of mean 2%, at most 15%) or one of its
+samples (p_sample_dip, 5-25%) on any node.
 """
 import math
 from statistics import NormalDist
@@ -30,6 +31,7 @@ class FastRandom:
     def __init__(self, rng):
         self.rng = rng
         self.random, self.uniform, self.randrange = rng.random, rng.uniform, rng.randrange
+        self.expovariate = rng.expovariate
         self._bits = rng.getrandbits
 
     def gauss(self, mu, sigma):
@@ -56,17 +58,17 @@ NICS = 8
 
 # GPU models: cuDeviceGetName, specs file (None: the tool ships no spec), peaks, typical figures.
 HARDWARE = {
-    "h100": dict(gpu_name="NVIDIA H100 80GB HBM3", spec="h100", cc=90,
+    "h100": dict(gpu_name="NVIDIA H100 80GB HBM3", spec="h100", cc=90, max_mhz=1980,
                  peak={"bf16": 989, "fp16": 989, "tf32": 494.5, "fp8": 1979}, hbm=3350.0, nvlink=450, pcie=64,
                  gemm={"bf16": 735.0, "fp16": 742.0, "tf32": 392.0, "fp8": 1290.0},
                  mem={"ce": 1342.0, "sm": 1461.0}, d2d={"ce": 371.0, "sm": 389.0},
                  host={"ce": 55.3, "sm": 51.8}, coll=1.0, launch=(2.1, 4.3, 9.8)),
-    "h200": dict(gpu_name="NVIDIA H200", spec="h200", cc=90,
+    "h200": dict(gpu_name="NVIDIA H200", spec="h200", cc=90, max_mhz=1980,
                  peak={"bf16": 989, "fp16": 989, "tf32": 494.5, "fp8": 1979}, hbm=4800.0, nvlink=450, pcie=64,
                  gemm={"bf16": 761.0, "fp16": 766.0, "tf32": 401.0, "fp8": 1352.0},
                  mem={"ce": 1922.0, "sm": 2088.0}, d2d={"ce": 372.0, "sm": 390.0},
                  host={"ce": 55.6, "sm": 52.0}, coll=1.01, launch=(2.1, 4.2, 9.7)),
-    "a100": dict(gpu_name="NVIDIA A100-SXM4-80GB", spec=None, cc=80, peak=None, hbm=None, nvlink=None, pcie=None,
+    "a100": dict(gpu_name="NVIDIA A100-SXM4-80GB", spec=None, cc=80, max_mhz=1410, peak=None, hbm=None, nvlink=None, pcie=None,
                  gemm={"bf16": 276.0, "fp16": 281.0, "tf32": 142.0},
                  mem={"ce": 812.0, "sm": 871.0}, d2d={"ce": 242.0, "sm": 254.0},
                  host={"ce": 24.6, "sm": 22.9}, coll=0.55, launch=(2.4, 4.9, 11.2)),
@@ -110,6 +112,11 @@ class Node:
                 f *= 1 - fk["size"]
         return f
 
+    def dip(self):
+        """A one-off dip's depth: 2% plus an exponential tail of mean 2%, at most 15% (13% of the
+        dips are deeper than 6%, 2% deeper than 10%)."""
+        return min(0.15, 0.02 + self.rng.expovariate(50.0))
+
     def jitter(self, entity):
         return any(fk["entity"] == entity for fk in self.faults.get("spread", ()))
 
@@ -118,7 +125,7 @@ class Node:
         rng = self.rng
         v = base * (1 + rng.gauss(0, sd))
         if rng.random() < self.p_dip:
-            v *= 1 - rng.uniform(0.02, 0.07)                  # a one-off dip of the whole figure
+            v *= 1 - self.dip()                              # a one-off dip of the whole figure
         v = v * factor if better == "higher" else v / factor
         ssd = spread * (8 if jittery else 1)
         samples = [v * x for x in rng.noise(n, ssd)]
@@ -264,7 +271,7 @@ class Node:
                 sd = 0.025 if size < 1 << 20 else 0.008
                 t = t * (1 + self.rng.gauss(0, sd)) / (f_coll if size >= 1 << 22 else 1.0)
                 if self.rng.random() < self.p_dip:
-                    t *= 1 + self.rng.uniform(0.02, 0.07)
+                    t /= 1 - self.dip()
                 ranks_t = [t * x for x in self.rng.noise(nranks, sd / 3)]
                 tm = sum(ranks_t) / nranks
                 alg = [size / 1e9 / (x * 1e-6) for x in ranks_t]
