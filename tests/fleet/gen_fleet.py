@@ -3,26 +3,29 @@
 realistic noise and planted faults, and the ground truth the fleet analysis is judged by.
 
     gen_fleet.py --nodes 1000 --out DIR [--seed 1] [--fault-rate 0.01] [--rank-docs 0.3]
-                 [--gpu h100|h200|a100] [--mixed] [--duplicates] [--corrupt K] [--bimodal FRACTION] [--jobs 2]
+                 [--gpu h100|h200|a100] [--mixed] [--duplicates] [--corrupt K] [--bimodal FRACTION]
+                 [--p-dip P] [--p-sample-dip P] [--jobs 2]
 
 DIR/nodes/*.run.json   run documents (schemas/run.schema.json): an 8x H100 SXM node each, about
                        520 figures; a --rank-docs fraction are 8-rank one-node documents (nodes[]
                        with per-node benchmarks, the collectives and the proxy job-level), the
                        rest one-process documents
-DIR/truth.json         {"faults": [{"node", "entity", "kind", "size", "detail"}...], "nodes": [...],
-                        "faulty_nodes": [...], ...}: every planted fault; "entity" is the bare label
-                       ("node", "gpu3", "mlx5_0"), "kind" the scorer's kind (score_fleet.py)
+DIR/truth.json         {"faults": [{"node", "entity", "kind", "size", "detail", "accept_entities"}...],
+                        "node_names": [...], "faulty_nodes": [...], ...}: every planted fault; "entity"
+                       is the bare label ("node", "gpu3", "mlx5_0"), "accept_entities" other labels of
+                       the same place ("cpu", "storage"), "kind" the scorer's kind (score_fleet.py)
 
 Faults, on distinct nodes, about --fault-rate of the nodes over 17 kinds (at least one of each,
 three of "check"), sizes spread evenly over each kind's range so that the mildest is planted:
   gemm     node: every GPU's GEMM 6-10% slow            gemm    gpuN: one GPU's GEMM 8-20% slow
   memory   gpuN: HBM copy 12-20% low                    nvlink  gpuN: all its pairs, both ways
   pcie     gpuN: h2d and d2h 30-50% low                 network mlx5_N: one NIC 10-30% slow
-  network  node: every NIC 8-15% slow                   clock   gpuN: SW thermal slowdown
-  cpu_gemm, stream, proxy, storage  node: 12-50% slow   check   a failing/warning code
+  network  node: every NIC 8-15% slow                   clock   gpuN: HW thermal slowdown (YS-GPU-011,
+  cpu_gemm, stream, proxy, storage  node: 12-50% slow           -020), its clock and GEMM 10-20% low
+  check    a failing/warning code (gpuN, mlx5_N or node)
   missing_units, incomplete, version (driver skew): node; spread gpuN: samples 8x the spread
-Fleet options: --mixed (a few documents of the other two GPU models: kind hardware), --duplicates (a host name
-twice and one file twice: kind duplicate), --corrupt K (K truncated documents: kind corrupt),
+Fleet options: --mixed (a few documents of the other two GPU models: kind hardware),
+--duplicates (a host name twice and one file twice: kind duplicate), --corrupt K (K truncated documents: kind corrupt),
 --bimodal F (a fraction F of the healthy nodes 12% slow in GEMM: kind gemm, group "bimodal").
 Deterministic for a seed (each node has its own random stream), whatever --jobs.
 """
@@ -49,6 +52,9 @@ FAULT_KINDS = [
     ("incomplete", "incomplete", "node", (0, 0)), ("version", "version", "node", (0, 0)),
     ("spread", "spread", "gpu", (0, 0)),
 ]
+# Node-wide kinds whose figures name the node's only such device (device = "cpu", "storage"): a
+# row on that device is on the right entity.
+SOLE_DEVICE = {"cpu_gemm": "cpu", "stream": "cpu", "proxy": "cpu", "storage": "storage"}
 MISSABLE_UNITS = ("copy.d2d", "mem.stream", "host.launch_latency", "storage.checkpoint", "gemm.cpu")
 SKEWED_DRIVER = "535.183.01"
 
@@ -81,6 +87,8 @@ def plant(rng, names, a):
                 f["detail"] = code
             else:
                 f["entity"] = "node"
+            if kind in SOLE_DEVICE:                # the node's one CPU complex or checkpoint store
+                f["accept_entities"] = [SOLE_DEVICE[kind]]
             if label == "missing_units":
                 f["detail"] = sorted(rng.sample(MISSABLE_UNITS, rng.randint(1, 2)))
             if label == "version":

@@ -77,14 +77,14 @@ DRIVER, CUDA, NCCL, CUBLASLT = "550.127.05", "12.4", "NCCL 2.21.5", "120405"
 
 
 def stats(samples):
+    n = len(samples)
+    if n == 1:
+        x = samples[0]
+        return {"n": 1, "min": x, "median": x, "max": x, "mean": x, "stdev": 0.0}
     s = sorted(samples)
-    n = len(s)
     mean = sum(s) / n
     med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-    if n > 1:
-        sd = math.sqrt(max(0.0, sum([(x - mean) * (x - mean) for x in s]) / (n - 1)))
-    else:
-        sd = 0.0
+    sd = math.sqrt(max(0.0, sum([(x - mean) * (x - mean) for x in s]) / (n - 1)))
     return {"n": n, "min": s[0], "median": med, "max": s[-1], "mean": mean, "stdev": sd}
 
 
@@ -93,6 +93,7 @@ class Node:
 
     def __init__(self, rng, hostname, hw, faults, p_dip, p_sample_dip):
         rng = FastRandom(rng)
+        self._bits = rng._bits
         self.rng, self.host, self.hw, self.hwname = rng, hostname, HARDWARE[hw], hw
         self.faults, self.p_dip, self.p_sample_dip = faults, p_dip, p_sample_dip
         g = rng.gauss
@@ -122,13 +123,13 @@ class Node:
 
     def figure(self, name, unit, better, params, base, sd, n, spread, factor=1.0, jittery=False):
         """A measurement: value = median of n samples around base x (1 + noise) x factor."""
-        rng = self.rng
-        v = base * (1 + rng.gauss(0, sd))
+        rng, table, bits = self.rng, _NORMAL, self._bits
+        v = base * (1 + sd * table[bits(16)])
         if rng.random() < self.p_dip:
             v *= 1 - self.dip()                              # a one-off dip of the whole figure
         v = v * factor if better == "higher" else v / factor
-        ssd = spread * (8 if jittery else 1)
-        samples = [v * x for x in rng.noise(n, ssd)]
+        vs = v * spread * (8 if jittery else 1)
+        samples = [v + vs * table[bits(16)] for _ in range(n)]
         if n > 1 and rng.random() < self.p_sample_dip:
             i = rng.randrange(n)                             # one sample hit by a transient
             d = rng.uniform(0.05, 0.25)
