@@ -37,7 +37,7 @@ for i in 1 2 3; do
 done
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 wall=$(median "${walls[@]}") peak=$(median "${rss[@]}")
-rate=$(awk -v f="$figures" -v w="$wall" 'BEGIN {printf "%.3g", w > 0 ? f / w : 0}')
+rate=$(awk -v f="$figures" -v w="$wall" 'BEGIN {printf "%.3g", (w > 0) ? f / w : 0}')
 echo "merge: median wall ${wall} s (runs ${walls[*]}), peak RSS ${peak} MB (runs ${rss[*]}), ${rate} figures/s"
 rc=0
 python3 "$src/tests/fleet/score_fleet.py" "$work/fleet1.json" "$work/fleet/truth.json" || rc=$?
