@@ -62,8 +62,8 @@ SKEWED_DRIVER = "535.183.01"
 def plant(rng, names, a):
     """The truth: (faults list, per-node {kind: [fault]}, per-node hardware)."""
     n = len(names)
-    per_kind = max(1, round(a.fault_rate * n / len(FAULT_KINDS)))
-    counts = {label: (max(3, per_kind) if label == "check" else per_kind) for label, *_ in FAULT_KINDS}
+    per_kind = max(1, round(a.fault_rate * n / len(FAULT_KINDS))) if a.fault_rate > 0 else 0
+    counts = {label: (max(3, per_kind) if label == "check" and per_kind else per_kind) for label, *_ in FAULT_KINDS}
     pool = list(names)
     rng.shuffle(pool)
     faults = []
@@ -226,7 +226,7 @@ def main():
     ap.add_argument("--nodes", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--fault-rate", type=float, default=0.01, help="about this fraction of nodes faulty (default 1%%)")
+    ap.add_argument("--fault-rate", type=float, default=0.01, help="about this fraction of nodes faulty (default 1%%; 0: none)")
     ap.add_argument("--rank-docs", type=float, default=0.3, help="fraction of 8-rank one-node documents")
     ap.add_argument("--gpu", choices=("h100", "h200", "a100"), default="h100", help="the fleet's GPU model")
     ap.add_argument("--mixed", action="store_true", help="a few documents of the two other GPU models")

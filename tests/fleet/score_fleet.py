@@ -9,7 +9,8 @@ The fleet document's contract: a top-level "ranked" array of objects with at lea
 
 For every planted fault: found (a row of an accepted kind on its node and entity, and none of
 those kinds on another entity of the node), wrong (rows of an accepted kind on the node, on
-another entity: the fault misplaced or blamed on healthy peers too), or missed. False alarms:
+another entity: the fault misplaced or blamed on healthy peers too; for a node of another GPU
+model or a duplicate, a row of any other kind on it), or missed. False alarms:
 rows on nodes where nothing was planted; their rate = such nodes / healthy nodes.
 Exit 0 when nothing is missed or wrong and the rate is at most R; 1 otherwise; 2 on bad input.
 """
@@ -39,6 +40,9 @@ ACCEPTED_KINDS = {
     "duplicate": ("duplicate",),
     "corrupt": ("corrupt", "incomplete"),  # a document that could not be read
 }
+# Planted kinds that explain everything else on their node: a node of another GPU model, or one
+# given twice, is healthy as such, so a row of any other kind on it is a misdiagnosis (wrong).
+EXCLUSIVE_KINDS = ("hardware", "duplicate")
 KNOWN_KINDS = ("gemm", "memory", "nvlink", "pcie", "network", "collective", "clock", "cpu_gemm", "stream", "proxy",
                "storage", "check", "missing_units", "incomplete", "version", "hardware", "duplicate", "spread",
                "corrupt")
@@ -143,6 +147,8 @@ def score(rows, truth):
         on_node = [r for r in rows if matches_node(r, f) and r["kind"] in kinds]
         right = [r for r in on_node if r["entity"] in want]
         wrong = [r for r in on_node if r["entity"] not in want]
+        if f["kind"] in EXCLUSIVE_KINDS:
+            wrong += [r for r in rows if matches_node(r, f) and r["kind"] not in kinds]
         verdict = "wrong" if wrong else "found" if right else "missed"
         results.append({"fault": f, "verdict": verdict, "right": right, "wrong": wrong})
     alarms = [r for r in rows if r["node"] in healthy]

@@ -4,7 +4,8 @@
 # one-off dips, 1% of nodes with planted faults of 17 kinds, plus a few A100/H200 documents, a
 # host name twice, one file twice and two truncated documents. The scorer
 # (tests/fleet/score_fleet.py) fails when a planted fault is missed or placed on the wrong
-# entity, or when healthy nodes are reported beyond the stated false-alarm rate.
+# entity, or when healthy nodes are reported beyond the stated false-alarm rate. Then a bimodal
+# fleet (30% of the nodes 12% slow in GEMM) must have its slow mode reported, nothing else.
 bin=$1 src=$2
 . "$src/tests/integration/lib.sh"
 validate() { /usr/bin/python3 "$src/tests/integration/validate_json.py" "$@"; }
@@ -27,9 +28,21 @@ cp "$tmp/out" "$tmp/fleet.json"
 expect_rc 0 "the fleet document is JSON with a ranked list" -- python3 -c "
 import json, sys; d = json.load(open(sys.argv[1])); assert isinstance(d.get('ranked'), list), 'no ranked list'" \
   "$tmp/fleet.json"
+before=$fails
 expect_rc 0 "every planted fault found on its entity, false alarms within $max_rate" -- \
   python3 "$src/tests/fleet/score_fleet.py" "$tmp/fleet.json" "$tmp/fleet/truth.json" --max-false-alarm-rate "$max_rate"
-[ "$fails" -eq 0 ] || sed 's/^/  score: /' "$tmp/out" | head -60
+[ "$fails" -eq "$before" ] || sed 's/^/  score: /' "$tmp/out" | head -60
+
+# A fleet the median cannot describe: 30% of 300 nodes 12% slow in GEMM and nothing else planted.
+# The slow mode must be reported (each node, or a group row listing them), and nothing else.
+python3 "$src/tests/fleet/gen_fleet.py" --nodes 300 --seed 16 --fault-rate 0 --bimodal 0.3 \
+  --out "$tmp/bimodal" >/dev/null || { echo "FAIL: gen_fleet.py --bimodal"; exit 1; }
+expect_rc 1 "merge --json reports the slow mode" -- "$bin" merge "$tmp/bimodal/nodes" --json
+cp "$tmp/out" "$tmp/bimodal.json"
+before=$fails
+expect_rc 0 "every node of the slow mode found, no false alarm" -- \
+  python3 "$src/tests/fleet/score_fleet.py" "$tmp/bimodal.json" "$tmp/bimodal/truth.json" --max-false-alarm-rate 0
+[ "$fails" -eq "$before" ] || sed 's/^/  score: /' "$tmp/out" | head -30
 
 # The scorer itself can fail: a ranked list missing one planted fault and blaming a healthy GPU.
 python3 - "$tmp/fleet/truth.json" "$tmp/wrong.json" <<'EOF'
