@@ -40,8 +40,8 @@ python3 "$src/tests/fleet/gen_fleet.py" --nodes 300 --seed 16 --fault-rate 0 --b
 expect_rc 1 "merge --json reports the slow mode" -- "$bin" merge "$tmp/bimodal/nodes" --json
 cp "$tmp/out" "$tmp/bimodal.json"
 before=$fails
-expect_rc 0 "every node of the slow mode found, no false alarm" -- \
-  python3 "$src/tests/fleet/score_fleet.py" "$tmp/bimodal.json" "$tmp/bimodal/truth.json" --max-false-alarm-rate 0
+expect_rc 0 "every node of the slow mode found, false alarms within $max_rate" -- \
+  python3 "$src/tests/fleet/score_fleet.py" "$tmp/bimodal.json" "$tmp/bimodal/truth.json" --max-false-alarm-rate "$max_rate"
 [ "$fails" -eq "$before" ] || sed 's/^/  score: /' "$tmp/out" | head -30
 
 # The scorer itself can fail: a ranked list missing one planted fault and blaming a healthy GPU.
