@@ -23,7 +23,7 @@ three of "check"), sizes spread evenly over each kind's range so that the mildes
   network  node: every NIC 8-15% slow                   clock   gpuN: HW thermal slowdown (YS-GPU-011,
   cpu_gemm, stream, proxy, storage  node: 12-50% slow           -020), its clock and GEMM 10-20% low
   check    a failing/warning code (gpuN, mlx5_N or node)
-  missing_units, incomplete, version (driver skew): node; spread gpuN: samples 8x the spread
+  missing_units, incomplete, version (driver or NCCL skew): node; spread gpuN: samples 8x the spread
 Fleet options: --mixed (a few documents of the other two GPU models: kind hardware),
 --duplicates (a host name twice and one file twice: kind duplicate), --corrupt K (K truncated documents: kind corrupt),
 --bimodal F (a fraction F of the healthy nodes 12% slow in GEMM: kind gemm, group "bimodal").
@@ -38,7 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from node_checks import PLANTED_CODES, node_checks  # noqa: E402
-from node_model import COLLECTIVES, CUDA, DRIVER, HARDWARE, NICS, Node  # noqa: E402
+from node_model import COLLECTIVES, CUDA, DRIVER, HARDWARE, NCCL, NICS, Node  # noqa: E402
 
 # kind label, truth kind, entity ("node", "gpu", "nic", "code"), size range (fraction of performance lost)
 FAULT_KINDS = [
@@ -56,7 +56,7 @@ FAULT_KINDS = [
 # row on that device is on the right entity.
 SOLE_DEVICE = {"cpu_gemm": "cpu", "stream": "cpu", "proxy": "cpu", "storage": "storage"}
 MISSABLE_UNITS = ("copy.d2d", "mem.stream", "host.launch_latency", "storage.checkpoint", "gemm.cpu")
-SKEWED_DRIVER = "535.183.01"
+SKEWED_DRIVER, SKEWED_NCCL = "535.183.01", "NCCL 2.19.3"
 
 
 def plant(rng, names, a):
@@ -91,8 +91,9 @@ def plant(rng, names, a):
                 f["accept_entities"] = [SOLE_DEVICE[kind]]
             if label == "missing_units":
                 f["detail"] = sorted(rng.sample(MISSABLE_UNITS, rng.randint(1, 2)))
-            if label == "version":
-                f["detail"] = "driver %s (fleet %s)" % (SKEWED_DRIVER, DRIVER)
+            if label == "version":                  # driver and NCCL skew in turn
+                f["detail"] = ("driver %s (fleet %s)" % (SKEWED_DRIVER, DRIVER) if i % 2 == 0 else
+                               "%s (fleet %s)" % (SKEWED_NCCL, NCCL))
             faults.append(f)
     hardware = {}
     if a.mixed:
@@ -142,6 +143,8 @@ def benchmark(uid, measurements, evidence=None, findings=(), summary=None):
 def node_document(idx, name, faults, hw, seed, rank_doc, rerun, a):
     rng = random.Random(seed * 1000003 + idx * 7 + (1 if rerun else 0))
     nd = Node(rng, name, hw, faults, a.p_dip, a.p_sample_dip)
+    if any(f["detail"].startswith("NCCL") for f in faults.get("version", ())):
+        nd.nccl = SKEWED_NCCL
     gpus = list(range(8))
     ranks = 8 if rank_doc else 1
     mhz = nd.busy_clock()
@@ -163,7 +166,7 @@ def node_document(idx, name, faults, hw, seed, rank_doc, rerun, a):
     node_units += [("mem.stream", nd.stream(), {}), ("net.ib", nd.network(), {}),
                    ("storage.checkpoint", nd.storage(), {})]
     job_units = [("coll." + c[0], nd.collective(*c, nranks=ranks),
-                  {"backend": "nccl (NCCL 2.21.5), device buffers", "ranks": str(ranks), "sizes": "1K..256M"})
+                  {"backend": "nccl (%s), device buffers" % nd.nccl, "ranks": str(ranks), "sizes": "1K..256M"})
                  for c in COLLECTIVES]
     job_units.append(("proxy.llama3.1_8b", nd.proxy(ranks, mhz[0]["value"]), {"recipe": "h100/bf16/128"}))
     missing = set()
@@ -175,7 +178,8 @@ def node_document(idx, name, faults, hw, seed, rank_doc, rerun, a):
     node_units = [u for u in node_units if u[0] not in missing]
     planted = [(f["detail"], f["entity"] if f["entity"] != "node" else "node") for f in faults.get("check", ())]
     planted = [(c, e + "/1" if e.startswith("mlx5") else e) for c, e in planted]
-    driver = SKEWED_DRIVER if faults.get("version") else DRIVER
+    skew = [f["detail"] for f in faults.get("version", ())]
+    driver = SKEWED_DRIVER if any(d.startswith("driver") for d in skew) else DRIVER
     checks = node_checks(HARDWARE[hw]["gpu_name"], HARDWARE[hw]["max_mhz"], driver, planted,
                          [(f["entity"], f["size"]) for f in faults.get("clock", ())])
     nodeb = [benchmark(u, m, ev) for u, m, ev in node_units]

@@ -96,6 +96,7 @@ class Node:
         self._bits = rng._bits
         self.rng, self.host, self.hw, self.hwname = rng, hostname, HARDWARE[hw], hw
         self.faults, self.p_dip, self.p_sample_dip = faults, p_dip, p_sample_dip
+        self.nccl = NCCL
         g = rng.gauss
         node_gpu = g(0, 0.004)                            # the node's cooling and power delivery
         self.gpu_off = [node_gpu + g(0, 0.007) for _ in range(8)]  # and each GPU's silicon
@@ -278,7 +279,7 @@ class Node:
                 alg = [size / 1e9 / (x * 1e-6) for x in ranks_t]
                 bfac = factor(nranks)
                 p = {"size": str(size), "count": str(count), "dtype": "float", "inplace": inplace, "backend": "nccl",
-                     "library": NCCL, "device": "gpu", "ranks": str(nranks),
+                     "library": self.nccl, "device": "gpu", "ranks": str(nranks),
                      "value": "time averaged over ranks (nccl-tests); samples per rank"}
                 algv = size / 1e9 / (tm * 1e-6)
                 for suffix, unit, better, samples, value in (
@@ -290,7 +291,7 @@ class Node:
                 busbws.append(algv * bfac)
         avg = sum(busbws) / len(busbws)
         out.append({"name": "coll.%s.avg_busbw" % name, "value": avg, "unit": "GB/s", "better": "higher",
-                    "params": {"dtype": "float", "backend": "nccl", "library": NCCL, "device": "gpu",
+                    "params": {"dtype": "float", "backend": "nccl", "library": self.nccl, "device": "gpu",
                                "ranks": str(nranks), "sizes": "1K..256M",
                                "value": "mean busbw over all sizes, out of place and in place (nccl-tests)"},
                     "stats": stats(busbws), "samples": busbws})
