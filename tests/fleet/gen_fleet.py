@@ -67,13 +67,20 @@ def plant(rng, names, a):
     pool = list(names)
     rng.shuffle(pool)
     faults = []
+
+    def take():
+        if not pool:
+            sys.exit("gen_fleet.py: --nodes %d is too few for the faults asked for (distinct nodes); "
+                     "give more nodes or a lower --fault-rate" % n)
+        return pool.pop()
+
     for label, kind, etype, (lo, hi) in FAULT_KINDS:
         k = counts[label]
         sizes = [lo + (hi - lo) * i / max(1, k - 1) for i in range(k)]
         rng.shuffle(sizes)
         codes = sorted(PLANTED_CODES)
         for i in range(k):
-            node = pool.pop()
+            node = take()
             f = {"node": node, "kind": kind, "size": round(sizes[i], 4), "label": label}
             if etype == "gpu":
                 f["entity"] = "gpu%d" % rng.randrange(8)
@@ -98,7 +105,7 @@ def plant(rng, names, a):
     hardware = {}
     if a.mixed:
         for i in range(max(2, n // 300)):
-            node = pool.pop()
+            node = take()
             hw = [h for h in ("a100", "h200", "h100") if h != a.gpu][i % 2]
             hardware[node] = hw
             faults.append({"node": node, "kind": "hardware", "entity": "node", "size": 0, "detail": hw})
@@ -109,14 +116,14 @@ def plant(rng, names, a):
         pool = pool[int(a.bimodal * n):]
     extra = {}
     if a.duplicates:
-        twice, copied = pool.pop(), pool.pop()
+        twice, copied = take(), take()
         extra["rerun"], extra["copy"] = twice, copied
         faults.append({"node": twice, "kind": "duplicate", "entity": "node", "size": 0,
                        "detail": "host name in two documents (a second run)"})
         faults.append({"node": copied, "kind": "duplicate", "entity": "node", "size": 0,
                        "detail": "the same document given twice (a byte-identical copy)"})
     if a.corrupt:
-        extra["corrupt"] = [pool.pop() for _ in range(a.corrupt)]
+        extra["corrupt"] = [take() for _ in range(a.corrupt)]
         for node in extra["corrupt"]:
             faults.append({"node": node, "kind": "corrupt", "entity": "node", "size": 0,
                            "detail": "truncated document", "file": "nodes/%s.run.json" % node})
@@ -246,8 +253,6 @@ def main():
     rng = random.Random(a.seed)
     names = ["node%05d" % i for i in range(a.nodes)]
     faults, by_node, hardware, extra = plant(rng, names, a)
-    if len({f["node"] for f in faults if f.get("group") != "bimodal"}) > a.nodes:
-        ap.error("too few nodes for the planted faults")
     rank_docs = set(rng.sample(names, int(a.rank_docs * a.nodes)))
     os.makedirs(os.path.join(a.out, "nodes"), exist_ok=True)
     items = [(i, n, by_node.get(n, {}), hardware.get(n, a.gpu), n in rank_docs, "") for i, n in enumerate(names)]
