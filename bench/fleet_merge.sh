@@ -1,6 +1,6 @@
 #!/bin/bash
 # yardstick merge on an independent test fleet (tests/fleet/gen_fleet.py: 8x H100 nodes of about
-# 520 figures, 1% of nodes with planted faults of 17 kinds, realistic noise and one-off dips):
+# 490 figures, 1% of nodes with planted faults of 17 kinds, realistic noise and one-off dips):
 # median wall time of 3 merges, peak RSS (/usr/bin/time -v), figures per second, then the
 # scorer's table (found / planted per kind, false alarms). The fleet lives in a temp dir, removed
 # at the end.

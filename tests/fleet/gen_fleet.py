@@ -7,7 +7,7 @@ realistic noise and planted faults, and the ground truth the fleet analysis is j
                  [--p-dip P] [--p-sample-dip P] [--jobs 2]
 
 DIR/nodes/*.run.json   run documents (schemas/run.schema.json): an 8x H100 SXM node each, about
-                       520 figures; a --rank-docs fraction are 8-rank one-node documents (nodes[]
+                       490 figures; a --rank-docs fraction are 8-rank one-node documents (nodes[]
                        with per-node benchmarks, the collectives and the proxy job-level), the
                        rest one-process documents
 DIR/truth.json         {"faults": [{"node", "entity", "kind", "size", "detail", "accept_entities"}...],

@@ -208,7 +208,7 @@ class Node:
         for gpu in gpus:
             e, gnode = "gpu%d" % gpu, gpu // 4
             f = self.fault("pcie", e)
-            for numa in (0, 1):
+            for numa in (gnode,):  # the quick profile: the GPU's own NUMA node (the full one: all)
                 local = "yes" if numa == gnode else "no"
                 for method in ("ce", "sm"):
                     p = {"backend": "cuda", "device": e, "gpu_name": hw["gpu_name"], "size": "536870912",

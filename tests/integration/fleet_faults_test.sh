@@ -1,6 +1,6 @@
 #!/bin/bash
 # yardstick merge judged by an independent test fleet (tests/fleet/gen_fleet.py): 1,000 nodes of
-# 8x H100, about 520 figures each, one-process and 8-rank documents mixed, realistic noise and
+# 8x H100, about 490 figures each, one-process and 8-rank documents mixed, realistic noise and
 # one-off dips, 1% of nodes with planted faults of 17 kinds, plus a few A100/H200 documents, a
 # host name twice, one file twice and two truncated documents. The scorer
 # (tests/fleet/score_fleet.py) fails when a planted fault is missed or placed on the wrong
