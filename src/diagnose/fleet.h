@@ -21,7 +21,8 @@
 // normals (sqrt(pi / 2k)), and the median deficit. Threshold: a group is slow when that scaled
 // median reaches z_threshold AND its median deficit reaches min_deficit (isolated_deficit when
 // k = 1: a lone figure has no corroboration and single measurements have long tails). The
-// median keeps one transient dip among a group's figures from deciding anything.
+// median keeps one transient dip among a group's figures from deciding anything; for k = 2 (a
+// median of two is their mean) both figures must reach the threshold on their own.
 // Placement: a slow node-wide group is reported on the node (every or most GPUs, NICs slow: the
 // median of the node's figures is low); otherwise each slow GPU or NIC on its own. A GPU with slow
 // NVLinks is the one whose pairs are slow (its healthy peers each have only one slow pair of

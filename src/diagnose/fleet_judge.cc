@@ -89,10 +89,13 @@ FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& gro
   double half = 1.96 * (k == 1 ? s : 1.2533 * s / std::sqrt(static_cast<double>(k)));
   v.low_bound = v.median_deficit - half;
   v.high_bound = v.median_deficit + half;
-  double z = MedianOf(std::move(badness)) / MedianStdev(k);
+  // Two figures: their median is their mean, which one dip can carry past the threshold; both
+  // must then be low on their own (the smaller badness and deficit decide).
+  double z = k == 2 ? std::min(badness[0], badness[1]) : MedianOf(badness) / MedianStdev(k);
+  double decisive = k == 2 ? std::min(deficit[0], deficit[1]) : v.median_deficit;
   v.z = -z;
   double needed = k == 1 ? options_.isolated_deficit : options_.min_deficit;
-  v.slow = z >= options_.z_threshold && v.median_deficit >= needed;
+  v.slow = z >= options_.z_threshold && decisive >= needed;
   return v;
 }
 
