@@ -1,6 +1,8 @@
 // `yardstick merge DOC...`: fleet analysis over per-node run documents from many jobs — the peer
-// median and MAD of every figure, outliers, slow nodes, GPUs and NICs — streamed from disk in two
-// passes, in memory that does not grow with the node count (diagnose/fleet.h).
+// median and MAD of every figure, evidence pooled per node, GPU, NIC and kind of figure, checks,
+// versions, missing units — streamed from disk in two passes, in memory that does not grow with
+// the node count (diagnose/fleet.h). Exit: 0 pass; 1 fail, incomplete (documents skipped under
+// --keep-going) or inconclusive (too few nodes to compare); 2 bad input.
 #include <unistd.h>
 
 #include <iostream>
@@ -11,6 +13,7 @@
 #include "core/report_json.h"
 #include "diagnose/fleet_merge.h"
 #include "diagnose/fleet_output.h"
+#include "report/html/html_fleet_page.h"
 #include "report/output.h"
 
 namespace ys::cli {
@@ -20,21 +23,35 @@ struct MergeArgs {
   std::vector<std::string> inputs;
   std::string output;
   bool json = false;
+  std::string format = "console";
+  std::string html;
   diagnose::MergeOptions options;
   double min_deficit_pct = 5, isolated_deficit_pct = 10, noise_floor_pct = 0.5;
 };
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<MergeArgs>();
-  sub.add_option("DOC", a->inputs,
-                 "Run documents: files, directories (every run.json and *.run.json under them) or @LIST "
-                 "(a file naming one input a line)")
+  sub.add_option(
+         "DOC", a->inputs,
+         "Run documents: files, directories (every run.json and *.run.json under them) or @LIST "
+         "(a file naming one input a line)")
       ->required();
   sub.add_option("-o,--output", a->output, "Also write the fleet document (JSON) to this file");
-  sub.add_flag("--json", a->json, "Print the fleet document as JSON instead of the summary");
+  sub.add_flag("--json", a->json,
+               "Print the fleet document as JSON instead of the summary (--format json)");
+  sub.add_option("--format", a->format,
+                 "console: the ranked list as a table; json: the fleet document; slurm: one "
+                 "`scontrol update "
+                 "nodename=X state=drain reason=...` line per node to drain")
+      ->check(CLI::IsMember({"console", "json", "slurm"}));
+  sub.add_option("--html", a->html, "Also write the fleet heat map (HTML) to this file");
+  sub.add_option("--threads", a->options.threads, "Documents read in parallel (0: one per core)")
+      ->default_val(0)
+      ->check(CLI::Range(0, 256));
   sub.add_flag("--keep-going", a->options.keep_going,
                "Skip malformed documents and list them, instead of stopping at the first (exit 2)");
-  sub.add_option("--z", a->options.fleet.z_threshold, "Robust z a figure must be beyond to be flagged")
+  sub.add_option("--z", a->options.fleet.z_threshold,
+                 "Robust z a figure must be beyond to be flagged")
       ->default_val(5.0)
       ->check(CLI::PositiveNumber);
   sub.add_option("--min-deficit", a->min_deficit_pct,
@@ -42,14 +59,16 @@ Action Setup(CLI::App& sub) {
       ->default_val(5.0)
       ->check(CLI::Range(0.0, 100.0));
   sub.add_option("--isolated-deficit", a->isolated_deficit_pct,
-                 "How much worse a lone figure (not corroborated by its device or node) must be, in percent")
+                 "How much worse a lone figure (not corroborated by its device or node) must be, "
+                 "in percent")
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 100.0));
   sub.add_option("--noise-floor", a->noise_floor_pct,
                  "Smallest spread assumed, in percent of the median (used when MAD is 0)")
       ->default_val(0.5)
       ->check(CLI::Range(0.0, 100.0));
-  sub.add_option("--min-peers", a->options.fleet.min_peers, "Figures a key needs before any is judged")
+  sub.add_option("--min-peers", a->options.fleet.min_peers,
+                 "Figures a key needs before any is judged")
       ->default_val(3)
       ->check(CLI::Range(1, 1 << 30));
   sub.add_option("--bin-width", a->options.fleet.bin_relative_width,
@@ -73,11 +92,21 @@ Action Setup(CLI::App& sub) {
         return kExitCannotRun;
       }
     }
-    if (a->json) {
+    if (!a->html.empty()) {
+      if (Status s = report::WriteFileAtomic(a->html, report::html::FleetHeatMapPage(document));
+          !s.ok()) {
+        Log(LogLevel::kError, "{}", s.message());
+        return kExitCannotRun;
+      }
+    }
+    if (a->json || a->format == "json") {
       std::cout << DumpJson(document) << "\n";
+    } else if (a->format == "slurm") {
+      diagnose::WriteSlurmDrain(*report, std::cout);
     } else {
       diagnose::WriteFleetSummary(*report, std::cout);
       if (!a->output.empty()) std::cout << "fleet document: " << a->output << "\n";
+      if (!a->html.empty()) std::cout << "fleet heat map: " << a->html << "\n";
     }
     return report->Healthy() ? kExitPass : kExitFail;
   };
@@ -85,8 +114,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("merge",
-                    "Merge per-node run documents: peer median and MAD of every figure, slow nodes, GPUs and NICs",
-                    Setup)
+YS_REGISTER_COMMAND(
+    "merge",
+    "Merge per-node run documents: peer median and MAD of every figure, slow nodes, GPUs and NICs",
+    Setup)
 
 }  // namespace ys::cli

@@ -8,6 +8,74 @@ namespace ys::diagnose {
 namespace {
 
 constexpr double kMadToSigma = 1.4826;  // MAD of a normal distribution = 0.6745 sigma
+constexpr double kSpreadBinWidth = 0.02;
+constexpr uint64_t kBimodalMinFigures = 20;
+constexpr double kBimodalSeparation = 4;  // Ashman's D; a unimodal normal split by Otsu gives 2.7
+
+struct Mode {
+  bool found = false;
+  uint64_t split = 0;  // ranks below it are the lower mode
+  double low_mean = 0, high_mean = 0;
+};
+
+// Otsu's split of a histogram into two modes, kept when both are real (see fleet.h).
+Mode FindModes(const SparseHistogram& h, const FleetOptions& o) {
+  Mode best;
+  if (h.count() < kBimodalMinFigures || h.bins() < 2) return best;
+  struct B {
+    double n, sum, sq;
+  };
+  std::vector<B> bins;
+  double total = 0, total_sum = 0, total_sq = 0;
+  h.ForEachBin([&](uint64_t count, double lo, double hi) {
+    double n = static_cast<double>(count), mid = (lo + hi) / 2;
+    bins.push_back({n, n * mid, n * mid * mid});
+    total += n;
+    total_sum += n * mid;
+    total_sq += n * mid * mid;
+  });
+  double c = 0, s = 0, q = 0, best_between = -1;
+  double best_var0 = 0, best_var1 = 0;
+  for (size_t i = 0; i + 1 < bins.size(); ++i) {
+    c += bins[i].n;
+    s += bins[i].sum;
+    q += bins[i].sq;
+    double w0 = c / total, w1 = 1 - w0;
+    if (w0 < o.bimodal_min_share || w1 < o.bimodal_min_share) continue;
+    double mu0 = s / c, mu1 = (total_sum - s) / (total - c);
+    double between = w0 * w1 * (mu1 - mu0) * (mu1 - mu0);
+    if (between <= best_between) continue;
+    best_between = between;
+    best.split = static_cast<uint64_t>(c);
+    best.low_mean = mu0;
+    best.high_mean = mu1;
+    best_var0 = std::max(0.0, q / c - mu0 * mu0);
+    best_var1 = std::max(0.0, (total_sq - q) / (total - c) - mu1 * mu1);
+  }
+  if (best_between < 0) return best;
+  double gap = best.high_mean - best.low_mean;
+  double sd = std::sqrt((best_var0 + best_var1) / 2);
+  double reference = std::max(std::fabs(best.high_mean), std::fabs(best.low_mean));
+  best.found = reference > 0 && gap / reference >= o.min_deficit &&
+               (sd == 0 || gap / sd >= kBimodalSeparation);
+  return best;
+}
+
+// Median and MAD of the values of ranks [first, last) of a histogram.
+std::pair<double, double> MedianAndMad(const SparseHistogram& h, uint64_t first, uint64_t last,
+                                       double w) {
+  uint64_t n = last - first;
+  double median = n % 2 ? h.Quantile(first + n / 2)
+                        : (h.Quantile(first + n / 2 - 1) + h.Quantile(first + n / 2)) / 2;
+  SparseHistogram deviations = median != 0 ? SparseHistogram::Linear(w * std::fabs(median))
+                                           : SparseHistogram::Logarithmic(w);
+  uint64_t rank = 0;
+  h.ForEachApproximateValue([&](double v) {
+    if (rank >= first && rank < last) deviations.Add(std::fabs(v - median));
+    ++rank;
+  });
+  return {median, deviations.Median()};
+}
 
 }  // namespace
 
@@ -40,165 +108,115 @@ bool IsOutlier(const FigureScore& s, const FleetOptions& o, double deficit) {
   return s.judged && s.badness >= o.z_threshold && s.deficit >= deficit;
 }
 
-void FleetAccumulator::Add(const Measurement& m) {
+std::string GpuModelOf(const RunDocument& doc) {
+  std::map<std::string, int> seen;
+  ForEachMeasurement(doc, [&](const Measurement& m, const std::string&) {
+    if (auto it = m.params.find("gpu_name"); it != m.params.end() && !it->second.empty())
+      ++seen[it->second];
+  });
+  std::string best;
+  int count = 0;
+  for (const auto& [model, n] : seen) {
+    if (n > count) best = model, count = n;
+  }
+  return best;
+}
+
+std::string FleetKeyOf(const Measurement& m, const std::string& model) {
   std::string key = ComparisonKey(m);
+  if (!model.empty() && m.params.find("gpu_name") == m.params.end()) key += " gpu_model=" + model;
+  return key;
+}
+
+uint32_t FleetAccumulator::Add(const Measurement& m, const std::string& key) {
   auto it = keys_.find(key);
   if (it == keys_.end()) {
-    Accumulated a{.proto = {}, .values = SparseHistogram::Logarithmic(options_.bin_relative_width)};
+    Accumulated a{.proto = {},
+                  .values = SparseHistogram::Logarithmic(options_.bin_relative_width),
+                  .spread = SparseHistogram::Logarithmic(kSpreadBinWidth)};
     a.proto.key = key;
     a.proto.name = m.name;
     a.proto.unit = m.unit;
     a.proto.better = m.better;
+    a.proto.kind = KindOf(m.name);
     a.proto.params = KeyParams(m);
     it = keys_.emplace(key, std::move(a)).first;
+    it->second.id = static_cast<uint32_t>(names_.size());
+    names_.push_back(&it->first);
   } else if (it->second.proto.better != m.better) {
     std::string line = key + ": both higher- and lower-is-better; judged as the first seen";
-    if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end()) conflicts_.push_back(line);
+    if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end())
+      conflicts_.push_back(line);
   }
   it->second.values.Add(m.value);
+  if (m.stats.n >= 2 && m.stats.median != 0 && std::isfinite(m.stats.stdev)) {
+    it->second.spread.Add(std::fabs(m.stats.stdev / m.stats.median));
+  }
   ++figures_;
+  return it->second.id;
 }
 
-std::map<std::string, KeyStats> FleetAccumulator::Finalize() const {
+void FleetAccumulator::Merge(const FleetAccumulator& other) {
+  for (const auto& [key, a] : other.keys_) {
+    auto [it, fresh] = keys_.try_emplace(key, a);
+    if (fresh) {
+      it->second.id = static_cast<uint32_t>(names_.size());
+      names_.push_back(&it->first);
+      continue;
+    }
+    if (it->second.proto.better != a.proto.better) {
+      std::string line = key + ": both higher- and lower-is-better; judged as the first seen";
+      if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end())
+        conflicts_.push_back(line);
+    }
+    it->second.values.Merge(a.values);
+    it->second.spread.Merge(a.spread);
+  }
+  for (const std::string& c : other.conflicts_) {
+    if (std::find(conflicts_.begin(), conflicts_.end(), c) == conflicts_.end())
+      conflicts_.push_back(c);
+  }
+  figures_ += other.figures_;
+}
+
+std::map<std::string, KeyStats> FleetAccumulator::Finalize(uint64_t documents) const {
   std::map<std::string, KeyStats> out;
   for (const auto& [key, a] : keys_) {
     KeyStats s = a.proto;
     s.n = a.values.count();
     s.bins = a.values.bins();
-    s.median = a.values.Median();
-    // The deviations of the reconstructed values from the median, in linear bins as fine as the
-    // median's own error: no third pass over the documents.
-    double m = s.median;
-    SparseHistogram deviations = m != 0 ? SparseHistogram::Linear(options_.bin_relative_width * std::fabs(m))
-                                        : SparseHistogram::Logarithmic(options_.bin_relative_width);
-    a.values.ForEachApproximateValue([&](double v) { deviations.Add(std::fabs(v - m)); });
-    s.mad = deviations.Median();
-    s.scale = std::max(kMadToSigma * s.mad, options_.noise_floor * std::fabs(m));
-    s.median_error_bound = MedianErrorBound(options_, m);
-    s.mad_error_bound = MadErrorBound(options_, m, s.mad);
-    s.judged = static_cast<int64_t>(s.n) >= options_.min_peers && m != 0 && s.scale > 0;
+    auto [median, mad] = MedianAndMad(a.values, 0, s.n, options_.bin_relative_width);
+    if (Mode mode = FindModes(a.values, options_); mode.found) {
+      bool higher = s.better == Better::kHigher;
+      uint64_t first = higher ? mode.split : 0, last = higher ? s.n : mode.split;
+      std::tie(median, mad) = MedianAndMad(a.values, first, last, options_.bin_relative_width);
+      s.bimodal = true;
+      s.slow_mode_share =
+          static_cast<double>(higher ? mode.split : s.n - mode.split) / static_cast<double>(s.n);
+      double good = higher ? mode.high_mean : mode.low_mean,
+             bad = higher ? mode.low_mean : mode.high_mean;
+      s.slow_mode_deficit = std::fabs(good - bad) / std::fabs(good);
+    }
+    s.median = median;
+    s.mad = mad;
+    s.scale = std::max(kMadToSigma * s.mad, options_.noise_floor * std::fabs(median));
+    s.median_error_bound = MedianErrorBound(options_, median);
+    s.mad_error_bound = MadErrorBound(options_, median, s.mad);
+    s.spread_median = a.spread.Median();
+    s.judged = static_cast<int64_t>(s.n) >= options_.min_peers && median != 0 && s.scale > 0 &&
+               documents >= static_cast<uint64_t>(options_.min_fleet);
     out.emplace(key, std::move(s));
   }
   return out;
 }
 
-struct FleetJudge::Scored {
-  KeyStats* key;  // into stats_
-  Entity entity;
-  double value;
-  FigureScore score;
-};
-
-struct FleetJudge::Verdict {
-  bool slow = false;
-  size_t figures = 0, low = 0;
-  double median_deficit = 0, z = 0;
-};
-
-void FleetJudge::AddDocument(const RunDocument& doc, const std::string& source) {
-  ++documents_;
-  std::map<std::string, std::vector<Scored>> by_node;
-  ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node_name) {
-    ++figures_;
-    auto it = stats_.find(ComparisonKey(m));
-    if (it == stats_.end()) return;  // not seen in pass 1: the document changed in between
-    FigureScore score = ScoreFigure(it->second, m.value);
-    if (!score.judged) return;
-    by_node[NodeOf(m, node_name)].push_back({&it->second, EntityOf(m), m.value, score});
-  });
-  for (const auto& [node, figures] : by_node) JudgeNode(node, figures, source);
-}
-
-FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& group) const {
-  Verdict v;
-  std::vector<double> badness, deficit;
-  for (const Scored* s : group) {
-    badness.push_back(s->score.badness);
-    deficit.push_back(s->score.deficit);
-    if (s->score.deficit >= options_.min_deficit) ++v.low;
+std::string FleetReport::Verdict() const {
+  for (const RankedFinding& f : ranked) {
+    if (f.kind != "corrupt") return "fail";
   }
-  v.figures = group.size();
-  v.median_deficit = MedianOf(deficit);
-  double z = MedianOf(std::move(badness)) / MedianStdev(group.size());
-  v.z = -z;
-  // One figure alone is judged as a lone figure.
-  double needed = group.size() == 1 ? options_.isolated_deficit : options_.min_deficit;
-  v.slow = !group.empty() && z >= options_.z_threshold && v.median_deficit >= needed;
-  return v;
-}
-
-void FleetJudge::RecordSlow(const std::string& node, const Entity& entity, const Verdict& v,
-                            const std::string& source) {
-  auto [it, fresh] = slow_.try_emplace({node, entity.label});
-  SlowGroup& g = it->second;
-  if (fresh || v.median_deficit > g.median_deficit) {
-    g.node = node;
-    g.entity = entity;
-    g.figures = v.figures;
-    g.low_figures = v.low;
-    g.median_deficit = v.median_deficit;
-    g.z = v.z;
-  }
-  g.sources.push_back(source);
-}
-
-void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& figures, const std::string& source) {
-  std::vector<const Scored*> all;
-  std::map<std::string, std::vector<const Scored*>> by_entity;
-  for (const Scored& s : figures) {
-    all.push_back(&s);
-    if (s.entity.kind != EntityKind::kNode) by_entity[s.entity.label].push_back(&s);
-  }
-  Verdict node_verdict = JudgeGroup(all);
-  if (node_verdict.slow) RecordSlow(node, Entity{}, node_verdict, source);
-  std::map<std::string, const char*> slow_entities;
-  for (const auto& [label, group] : by_entity) {
-    Verdict v = JudgeGroup(group);
-    if (!v.slow) continue;
-    // On a slow node, a device is news only when it is clearly worse than its node.
-    if (node_verdict.slow && v.median_deficit - node_verdict.median_deficit < options_.min_deficit) {
-      continue;
-    }
-    RecordSlow(node, group.front()->entity, v, source);
-    slow_entities[label] = EntityKindName(group.front()->entity.kind);
-  }
-  for (const Scored& s : figures) {
-    std::string attributed;
-    if (auto it = slow_entities.find(s.entity.label); s.entity.kind != EntityKind::kNode && it != slow_entities.end()) {
-      attributed = it->second;
-    } else if (node_verdict.slow) {
-      attributed = "node";
-    }
-    bool outlier = IsOutlier(s.score, options_, options_.min_deficit);
-    bool reported = attributed.empty() ? IsOutlier(s.score, options_, options_.isolated_deficit)
-                                       : s.score.deficit >= options_.min_deficit;
-    if (!reported) continue;
-    ++s.key->outliers;
-    flagged_.push_back({.node = node, .entity = s.entity, .key = s.key->key, .value = s.value,
-                        .median = s.key->median, .score = s.score, .outlier = outlier,
-                        .attributed_to = attributed, .source = source});
-  }
-}
-
-FleetReport FleetJudge::Finish() {
-  FleetReport r;
-  r.options = options_;
-  r.documents = documents_;
-  r.figures = figures_;
-  for (auto& [key, g] : slow_) {
-    std::sort(g.sources.begin(), g.sources.end());
-    r.slow.push_back(std::move(g));
-  }
-  // Slow nodes first, then GPUs, NICs, other devices; each by node and label.
-  std::stable_sort(r.slow.begin(), r.slow.end(), [](const SlowGroup& a, const SlowGroup& b) {
-    return a.entity.kind < b.entity.kind;
-  });
-  std::sort(flagged_.begin(), flagged_.end(), [](const FlaggedFigure& a, const FlaggedFigure& b) {
-    return std::tie(a.node, a.entity.label, a.key, a.source) < std::tie(b.node, b.entity.label, b.key, b.source);
-  });
-  r.flagged = std::move(flagged_);
-  r.keys = std::move(stats_);
-  return r;
+  if (!skipped.empty() || !ranked.empty()) return "incomplete";
+  if (too_small) return "inconclusive";
+  return slow.empty() && flagged.empty() ? "pass" : "fail";
 }
 
 }  // namespace ys::diagnose

@@ -1,29 +1,42 @@
 // Fleet analysis: every figure (one measurement on one node or device) compared with its peers —
 // every figure of the same comparison key (fleet_key.h) across the fleet — by the peer median and
 // the median absolute deviation (MAD), in two streaming passes and bounded memory:
-//   pass 1  FleetAccumulator::Add: per key, a sparse logarithmic histogram of the values
-//           (sparse_histogram.h); Finalize() gives each key's median and MAD.
-//   pass 2  FleetJudge::AddDocument: scores each figure, judges each node and each device on it,
-//           keeps only what it flags.
-// Memory: keys x occupied bins (the spread of the values, not their number) plus what is flagged.
+//   pass 1  FleetAccumulator::Add: per key, a sparse logarithmic histogram of the values and one
+//           of the samples' relative spread (sparse_histogram.h); Finalize() gives each key's
+//           median, MAD, spread median and, for a two-mode key, the better mode (below).
+//   pass 2  FleetJudge::AddDocument: scores each figure, pools the evidence of each node and each
+//           device on it by kind of figure, keeps only what it reports.
+// Memory: keys x occupied bins (the spread of the values, not their number) plus what is reported.
 //
-// The rule (FleetOptions): a figure is an outlier when BOTH its robust z, (x - median) / scale with
-// scale = max(1.4826 MAD, noise_floor * |median|), is beyond z_threshold in the worse direction
-// AND it is worse than the median by at least min_deficit (relative). "Worse" follows the
-// measurement's `better`: lower for higher-is-better figures, higher for lower-is-better ones.
-// The noise floor handles MAD = 0 (identical values, quantised figures): the rule then reduces to
-// the relative deficit. Keys with fewer than min_peers figures, or a median of 0, are not judged.
+// A figure's score: robust z = (x - median) / scale with scale = max(1.4826 MAD, noise_floor *
+// |median|); badness = z turned so that positive = worse (the measurement's `better`); deficit =
+// how much worse than the median, relative. Keys with fewer than min_peers figures, a median of
+// 0, or a fleet of fewer than min_fleet documents are not judged against peers (see the spec
+// check in fleet_judge.cc).
 //
-// Aggregation (report once, not 40 times): the figures of one node in one document form the node's
-// group; those of one GPU, NIC or other device form the device's group. A group of k >= 2 figures
-// is slow when the median of its figures' deficits reaches min_deficit and the median of their
-// robust z, divided by the standard deviation of a median of k standard normals (sqrt(pi / 2k), an
-// over-estimate for small k, so the test errs towards not flagging), reaches z_threshold. A device
-// on a slow node is reported as well only when its median deficit exceeds its node's by min_deficit.
+// Pooling (the ranked list). The figures of one kind (gemm, memory, nvlink, ..., fleet_key.h) on
+// one entity form a group: on a GPU or NIC its own figures (a GPU-to-GPU copy counts for both
+// GPUs of the pair), on the node every figure of that kind on the node. Statistic: the median
+// badness of the group's k figures divided by the standard deviation of a median of k standard
+// normals (sqrt(pi / 2k)), and the median deficit. Threshold: a group is slow when that scaled
+// median reaches z_threshold AND its median deficit reaches min_deficit (isolated_deficit when
+// k = 1: a lone figure has no corroboration and single measurements have long tails). The
+// median keeps one transient dip among a group's figures from deciding anything; for k = 2 (a
+// median of two is their mean) both figures must reach the threshold on their own.
+// Placement: a slow node-wide group is reported on the node (every or most GPUs, NICs slow: the
+// median of the node's figures is low); otherwise each slow GPU or NIC on its own. A GPU with slow
+// NVLinks is the one whose pairs are slow (its healthy peers each have only one slow pair of
+// seven, their median is not). A device on a slow node is reported as well only when its median
+// deficit exceeds the node's by min_deficit.
+// Deficit interval: median deficit +- 1.96 x 1.2533 s / sqrt(k), s the larger of the group's
+// robust spread of deficits (1.4826 MAD) and its figures' median relative scale (the standard
+// error of a median of k normal values); for k = 1, the figure's relative scale.
 //
-// A lone figure — low while the other figures of its device and node are not, or the only figure
-// of its device — has no corroboration, and single measurements have long tails (a transient dip
-// of a few percent): it is reported only when its deficit reaches isolated_deficit as well.
+// Fleets the median cannot describe. A key whose values fall into two modes (Otsu's split of its
+// histogram with each side at least bimodal_min_share of the figures, the modes at least
+// min_deficit apart and separated by Ashman's D >= 3) is judged against the better mode's median
+// and MAD: a healthy fleet is as fast as its hardware, a slow mode is a group of slow nodes (30%
+// or 50% of the fleet 12% slow is found, and reported as a group as well as node by node).
 //
 // Error bound of the histogram (w = bin_relative_width): |median - exact| <= w |median|;
 // |MAD - exact| <= w (3 |median| + MAD) (1 + 3w). See MedianErrorBound, MadErrorBound.
@@ -32,7 +45,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/report.h"
@@ -43,12 +58,18 @@
 namespace ys::diagnose {
 
 struct FleetOptions {
-  double z_threshold = 5.0;    // robust z a figure (or a group's scaled median z) must reach
-  double min_deficit = 0.05;   // relative shortfall from the median it must reach as well
+  double z_threshold = 5.0;        // robust z a figure (or a group's scaled median z) must reach
+  double min_deficit = 0.05;       // relative shortfall from the median it must reach as well
   double isolated_deficit = 0.10;  // the shortfall a lone figure must reach (see above)
-  double noise_floor = 0.005;  // the scale is at least this fraction of |median|
-  int64_t min_peers = 3;       // keys with fewer figures are reported, not judged
+  double noise_floor = 0.005;      // the scale is at least this fraction of |median|
+  int64_t min_peers = 3;           // keys with fewer figures are reported, not judged
+  int64_t min_fleet = 5;           // fewer documents: too small to judge peer-wise (spec only)
   double bin_relative_width = 5e-4;
+  double bimodal_min_share = 0.05;  // a mode holds at least this share of a key's figures
+  double spread_ratio = 4;          // a group's samples spread this many times its peers' median...
+  double spread_floor = 0.01;       // ...and at least this (relative stdev) is a spread fault
+  double spec_gemm_share = 0.6;     // too few peers: GPU GEMM below 60% of its spec peak is slow
+  double spec_share = 0.5;          // ...HBM, NVLink, PCIe, collectives below 50% of theirs
 };
 
 double MedianErrorBound(const FleetOptions& o, double median);
@@ -57,17 +78,22 @@ double MadErrorBound(const FleetOptions& o, double median, double mad);
 double MedianStdev(size_t k);
 
 struct KeyStats {
-  std::string key;  // ComparisonKey
+  std::string key;  // ComparisonKey (with the GPU model of a mixed fleet)
   std::string name, unit;
   Better better = Better::kHigher;
+  FigureKind kind = FigureKind::kOther;
   std::map<std::string, std::string> params;  // KeyParams
   uint64_t n = 0;
-  double median = 0, mad = 0;
-  double scale = 0;  // max(1.4826 MAD, noise_floor |median|)
+  double median = 0, mad = 0;  // of the better mode when bimodal
+  double scale = 0;            // max(1.4826 MAD, noise_floor |median|)
   double median_error_bound = 0, mad_error_bound = 0;
   size_t bins = 0;  // occupied histogram bins (memory)
   bool judged = false;
-  uint64_t outliers = 0;  // figures reported (FleetJudge)
+  uint64_t outliers = 0;     // figures reported (FleetJudge)
+  double spread_median = 0;  // median relative stdev of the samples (0: none recorded)
+  // Two modes: the share of figures in the worse mode and how far its median is from the better.
+  bool bimodal = false;
+  double slow_mode_share = 0, slow_mode_deficit = 0;
 };
 
 struct FigureScore {
@@ -80,14 +106,28 @@ FigureScore ScoreFigure(const KeyStats& stats, double value);
 // Beyond z_threshold and at least `deficit` worse.
 bool IsOutlier(const FigureScore& s, const FleetOptions& o, double deficit);
 
+// The GPU model of a document: its measurements' most common "gpu_name" param ("" when none).
+std::string GpuModelOf(const RunDocument& doc);
+// The key a measurement of a document of GPU model `model` is compared under: the comparison key,
+// and the model for figures that do not name it themselves, so that a fleet of two GPU models is
+// split by model (a node's collectives on H200s are not compared with H100 nodes').
+std::string FleetKeyOf(const Measurement& m, const std::string& model);
+
 // Pass 1.
 class FleetAccumulator {
  public:
   explicit FleetAccumulator(FleetOptions options) : options_(options) {}
   // A measurement whose `better` contradicts the first of its key is added and counted in
   // conflicts(). Values must be finite (JSON cannot carry anything else).
-  void Add(const Measurement& m);
-  std::map<std::string, KeyStats> Finalize() const;
+  // Returns the key's id in this accumulator (KeyName), stable for its life.
+  uint32_t Add(const Measurement& m) { return Add(m, ComparisonKey(m)); }
+  uint32_t Add(const Measurement& m, const std::string& key);
+  const std::string& KeyName(uint32_t id) const { return *names_[id]; }
+  size_t ids() const { return names_.size(); }
+  // Adds what another accumulator (of another thread) saw.
+  void Merge(const FleetAccumulator& other);
+  // `documents`: how many documents were read (a fleet under min_fleet is judged by the spec only).
+  std::map<std::string, KeyStats> Finalize(uint64_t documents = UINT64_MAX) const;
   uint64_t figures() const { return figures_; }
   const std::vector<std::string>& conflicts() const { return conflicts_; }
 
@@ -95,9 +135,12 @@ class FleetAccumulator {
   struct Accumulated {
     KeyStats proto;
     SparseHistogram values;
+    SparseHistogram spread;
+    uint32_t id = 0;
   };
   FleetOptions options_;
-  std::map<std::string, Accumulated> keys_;
+  std::unordered_map<std::string, Accumulated> keys_;
+  std::vector<const std::string*> names_;  // by id: into keys_ (nodes do not move)
   uint64_t figures_ = 0;
   std::vector<std::string> conflicts_;  // one line per key
 };
@@ -109,19 +152,44 @@ struct FlaggedFigure {
   std::string key;  // into FleetReport::keys
   double value = 0, median = 0;
   FigureScore score;
-  bool outlier = false;           // beyond z_threshold and min_deficit on its own
-  std::string attributed_to;      // "node", "gpu", "nic", "device"; empty for a lone outlier
-  std::string source;             // the document it came from
+  bool outlier = false;       // beyond z_threshold and min_deficit on its own
+  std::string attributed_to;  // "node", "gpu", "nic", "device"; empty for a lone outlier
+  std::string source;         // the document it came from
 };
 
+// A slow node or device over all its figures (the summary by entity, kept beside the ranked list).
 struct SlowGroup {
   std::string node;
-  Entity entity;          // kind kNode for a slow node
-  size_t figures = 0;     // judged figures in the group
-  size_t low_figures = 0; // of which at least min_deficit worse than their median
+  Entity entity;           // kind kNode for a slow node
+  size_t figures = 0;      // judged figures in the group
+  size_t low_figures = 0;  // of which at least min_deficit worse than their median
   double median_deficit = 0;
-  double z = 0;           // the group's scaled median z, negative = worse
+  double z = 0;  // the group's scaled median z, negative = worse
   std::vector<std::string> sources;
+};
+
+// One row of the ranked list: what an operator acts on.
+// kind: a FigureKindName for a performance fault, "spread" for jittery samples, or one of the
+// non-numeric kinds (fleet_evidence.h): check, missing_units, incomplete, version, hardware,
+// duplicate, unreadable.
+struct RankedFinding {
+  std::string node;
+  std::string entity = "node";  // "node", "gpu3", "mlx5_0"
+  std::string kind;
+  double deficit = 0, deficit_low = 0, deficit_high = 0;  // relative, 0.12 = 12% worse
+  double z = 0;        // the group's scaled median badness (positive = worse); 0 when not numeric
+  size_t figures = 0;  // figures pooled
+  std::string evidence;
+  std::string action;  // the fix or the next test
+  bool drain = true;   // listed by --format slurm
+  std::vector<std::string> sources;
+};
+
+// A key's worse mode, reported as a group.
+struct SlowMode {
+  std::string key;
+  FigureKind kind = FigureKind::kOther;
+  double share = 0, deficit = 0;
 };
 
 struct SkippedDocument {
@@ -132,14 +200,24 @@ struct FleetReport {
   FleetOptions options;
   uint64_t documents = 0, figures = 0;
   std::map<std::string, KeyStats> keys;
-  std::vector<SlowGroup> slow;       // slow nodes, then devices; by node, entity
+  std::vector<SlowGroup> slow;  // slow nodes, then devices; by node, entity
   std::vector<FlaggedFigure> flagged;
+  std::vector<RankedFinding> ranked;  // most severe first
+  std::vector<SlowMode> slow_modes;
   std::vector<SkippedDocument> skipped;
   std::vector<std::string> warnings;
-  bool Healthy() const { return slow.empty() && flagged.empty(); }
+  bool too_small = false;  // fewer than min_fleet documents
+  // pass: nothing ranked, nothing skipped, fleet large enough; fail: something ranked;
+  // incomplete: documents skipped (--keep-going), nothing else; inconclusive: a fleet too small
+  // to judge peer-wise whose spec check found nothing. Exit 0 only for pass.
+  std::string Verdict() const;
+  bool Healthy() const { return Verdict() == "pass"; }
 };
 
-// Pass 2.
+struct DocumentDigest;  // fleet_digest.h
+
+// Pass 2. Evaluate is const and thread-safe (it reads the key statistics only); Record, AddRanked
+// and Finish are not: one thread records.
 class FleetJudge {
  public:
   FleetJudge(std::map<std::string, KeyStats> stats, FleetOptions options)
@@ -147,37 +225,90 @@ class FleetJudge {
   FleetJudge(const FleetJudge&) = delete;
   FleetJudge& operator=(const FleetJudge&) = delete;
 
-  void AddDocument(const RunDocument& doc, const std::string& source);
+  struct Verdict {
+    bool slow = false;
+    size_t figures = 0, low = 0;
+    double median_deficit = 0, z = 0;  // z negative = worse
+    double low_bound = 0, high_bound = 0;
+  };
+  // What one document shows, before it is recorded.
+  struct Findings {
+    uint64_t figures = 0;
+    struct Slow {
+      std::string node;
+      Entity entity;
+      Verdict verdict;
+    };
+    std::vector<Slow> slow;
+    std::vector<FlaggedFigure> flagged;
+    std::vector<RankedFinding> ranked;
+    std::string source;
+  };
+
+  // `resolve[id]`: the key of the accumulator id a digest's figure holds (nullptr: not judged).
+  Findings Evaluate(const DocumentDigest& digest,
+                    const std::vector<const KeyStats*>& resolve) const;
+  Findings Evaluate(const RunDocument& doc, const std::string& source) const;
+  // The resolve table of an accumulator's ids.
+  std::vector<const KeyStats*> Resolve(const FleetAccumulator& accumulator) const;
+  void Record(Findings findings);
+  void AddDocument(const RunDocument& doc, const std::string& source) {
+    Record(Evaluate(doc, source));
+  }
+  // A row from other evidence (fleet_evidence.h); the same node, entity and kind is kept once.
+  void AddRanked(RankedFinding f) { Rank(std::move(f)); }
   // Sorted, with the same node/device from several documents reported once.
   FleetReport Finish();
 
+  struct Scored {
+    const KeyStats* key;  // into stats_
+    Entity entity;
+    std::optional<Entity> peer;
+    double value;
+    FigureScore score;
+    double spread;       // relative stdev of the samples, -1 when unknown
+    double pct_of_peak;  // -1 when the unit gave none
+  };
+
  private:
-  struct Scored;
-  struct Verdict;
-  void JudgeNode(const std::string& node, const std::vector<Scored>& figures, const std::string& source);
+  void JudgeNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  void PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  void JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
+                   Findings& out) const;
+  void JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures,
+                        Findings& out) const;
   Verdict JudgeGroup(const std::vector<const Scored*>& group) const;
-  void RecordSlow(const std::string& node, const Entity& entity, const Verdict& v, const std::string& source);
+  void RecordSlow(const std::string& node, const Entity& entity, const Verdict& v,
+                  const std::string& source);
+  void Rank(RankedFinding f);
 
   std::map<std::string, KeyStats> stats_;
   FleetOptions options_;
   uint64_t documents_ = 0, figures_ = 0;
   std::map<std::pair<std::string, std::string>, SlowGroup> slow_;  // (node, entity label)
   std::vector<FlaggedFigure> flagged_;
+  std::map<std::tuple<std::string, std::string, std::string>, RankedFinding>
+      ranked_;  // node, entity, kind
 };
+
+// Most severe first: performance faults, failing checks, incomplete and unreadable documents,
+// then the rest (warnings, versions, hardware, duplicates, spread); by deficit within each.
+void SortRanked(std::vector<RankedFinding>& ranked);
 
 // Every per-node measurement of a run document with the node it belongs to: a one-node
 // document's own (top-level, then each benchmark's) under its host name; a multi-rank
-// document's per-node benchmarks under each node's name. A multi-rank document's top-level
-// benchmarks are job-wide figures (a collective across nodes), not any one node's: they are
-// left out.
+// document's per-node benchmarks under each node's name, and, when the job ran on one node, its
+// job-level figures (collectives across its ranks, proxies) under that node too. A multi-node
+// document's job-level figures are the job's, not any one node's: they are left out.
 template <typename F>
 void ForEachMeasurement(const RunDocument& doc, F&& f) {
-  if (doc.nodes.empty()) {
-    for (const auto& m : doc.measurements) f(m, doc.host.hostname);
+  if (doc.nodes.size() <= 1) {
+    const std::string& host = doc.nodes.empty() ? doc.host.hostname : doc.nodes[0].hostname;
+    for (const auto& m : doc.measurements) f(m, host);
     for (const auto& b : doc.benchmarks) {
-      for (const auto& m : b.measurements) f(m, doc.host.hostname);
+      for (const auto& m : b.measurements) f(m, host);
     }
-    return;
+    if (doc.nodes.empty()) return;
   }
   for (const auto& n : doc.nodes) {
     for (const auto& b : n.benchmarks) {

@@ -1,21 +1,25 @@
 #include "diagnose/fleet_key.h"
 
 #include <array>
-#include <string_view>
+#include <cctype>
+#include <set>
+#include <unordered_map>
 
 namespace ys::diagnose {
 namespace {
 
-constexpr std::array<std::string_view, 11> kEntityParams = {
-    "device", "gpu", "nic", "hca", "port", "rank", "local_rank", "host", "node", "hostname",
-    "pct_of_peak"};
+constexpr std::array<std::string_view, 12> kEntityParams = {
+    "device", "gpu",        "peer", "nic",  "hca",      "port",
+    "rank",   "local_rank", "host", "node", "hostname", "cpus"};
 
 const std::string* Param(const Measurement& m, const char* name) {
   auto it = m.params.find(name);
   return it == m.params.end() || it->second.empty() ? nullptr : &it->second;
 }
 
-bool StartsWith(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 bool LooksLikeNic(const std::string& v) {
   for (std::string_view p : {"mlx", "ib", "hfi", "bnxt", "irdma", "efa", "qedr", "rxe", "eth"}) {
@@ -24,37 +28,170 @@ bool LooksLikeNic(const std::string& v) {
   return false;
 }
 
+bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// A digit, then '.' or 'e'/'E' (with an optional sign), then a digit: "59.4", "3.5e+09", "v4.1".
+bool CarriesFractionalNumber(std::string_view v) {
+  for (size_t i = 0; i + 1 < v.size(); ++i) {
+    if (!IsDigit(v[i])) continue;
+    char c = v[i + 1];
+    size_t j = i + 2;
+    if (c == 'e' || c == 'E') {
+      if (j < v.size() && (v[j] == '+' || v[j] == '-')) ++j;
+    } else if (c != '.') {
+      continue;
+    }
+    if (j < v.size() && IsDigit(v[j])) return true;
+  }
+  return false;
+}
+
+// "gpu" followed by digits only: a GPU's own label.
+bool IsGpuLabel(std::string_view v) {
+  if (!StartsWith(v, "gpu") || v.size() == 3) return false;
+  for (char c : v.substr(3)) {
+    if (!IsDigit(c)) return false;
+  }
+  return true;
+}
+
+Entity DeviceEntity(const std::string& v) {
+  if (v == "cpu" || v == "node" || v == "gpu" || v == "all") return {};
+  if (IsGpuLabel(v)) return {EntityKind::kGpu, v};
+  bool digits = !v.empty();
+  for (char c : v) digits = digits && IsDigit(c);
+  if (digits) return {EntityKind::kGpu, "gpu" + v};
+  if (LooksLikeNic(v)) return {EntityKind::kNic, v};
+  return {EntityKind::kOther, v};
+}
+
 }  // namespace
 
 const char* EntityKindName(EntityKind kind) {
   switch (kind) {
-    case EntityKind::kNode: return "node";
-    case EntityKind::kGpu: return "gpu";
-    case EntityKind::kNic: return "nic";
-    case EntityKind::kOther: return "device";
+    case EntityKind::kNode:
+      return "node";
+    case EntityKind::kGpu:
+      return "gpu";
+    case EntityKind::kNic:
+      return "nic";
+    case EntityKind::kOther:
+      return "device";
   }
   return "device";
 }
 
-bool IsEntityParam(const std::string& param) {
-  for (std::string_view p : kEntityParams) {
-    if (param == p) return true;
+const char* FigureKindName(FigureKind kind) {
+  switch (kind) {
+    case FigureKind::kGemm:
+      return "gemm";
+    case FigureKind::kMemory:
+      return "memory";
+    case FigureKind::kNvlink:
+      return "nvlink";
+    case FigureKind::kPcie:
+      return "pcie";
+    case FigureKind::kNetwork:
+      return "network";
+    case FigureKind::kCollective:
+      return "collective";
+    case FigureKind::kClock:
+      return "clock";
+    case FigureKind::kCpuGemm:
+      return "cpu_gemm";
+    case FigureKind::kStream:
+      return "stream";
+    case FigureKind::kProxy:
+      return "proxy";
+    case FigureKind::kStorage:
+      return "storage";
+    case FigureKind::kLaunch:
+      return "launch";
+    case FigureKind::kOther:
+      return "other";
   }
-  return false;
+  return "other";
+}
+
+FigureKind KindOf(std::string_view n) {
+  if (n.find("clock") != std::string_view::npos) return FigureKind::kClock;
+  if (StartsWith(n, "gemm.cpu")) return FigureKind::kCpuGemm;
+  if (StartsWith(n, "gemm.")) return FigureKind::kGemm;
+  if (StartsWith(n, "mem.stream") || StartsWith(n, "stream.")) return FigureKind::kStream;
+  if (StartsWith(n, "mem.")) return FigureKind::kMemory;
+  if (StartsWith(n, "copy.d2d") || StartsWith(n, "copy.p2p") || StartsWith(n, "nvlink."))
+    return FigureKind::kNvlink;
+  if (StartsWith(n, "copy.")) return FigureKind::kPcie;
+  if (StartsWith(n, "net.") || StartsWith(n, "ib.")) return FigureKind::kNetwork;
+  if (StartsWith(n, "coll.")) return FigureKind::kCollective;
+  if (StartsWith(n, "proxy.") || StartsWith(n, "workload.")) return FigureKind::kProxy;
+  if (StartsWith(n, "storage.")) return FigureKind::kStorage;
+  if (StartsWith(n, "host.launch_latency")) return FigureKind::kLaunch;
+  return FigureKind::kOther;
+}
+
+namespace {
+
+enum : uint8_t { kNaming = 1, kReference = 2, kVersion = 4 };
+
+uint8_t ComputeFlags(const std::string& param) {
+  uint8_t f = 0;
+  for (std::string_view p : kEntityParams) {
+    if (param == p) f |= kNaming;
+  }
+  if (param == "baseline" || StartsWith(param, "peak") || StartsWith(param, "pct_"))
+    f |= kReference;
+  static const std::set<std::string_view> kVersions = {"library", "nccl", "cuda",   "cublaslt",
+                                                       "cudnn",   "blas", "driver", "firmware",
+                                                       "vbios",   "ofed", "version"};
+  if (kVersions.count(param) > 0 || param.ends_with("_version") || param.ends_with("_firmware"))
+    f |= kVersion;
+  return f;
+}
+
+// What a param's name says, cached per thread: a run has a few dozen distinct param names and
+// millions of params.
+uint8_t FlagsOf(const std::string& param) {
+  thread_local std::unordered_map<std::string, uint8_t> cache;
+  if (auto it = cache.find(param); it != cache.end()) return it->second;
+  uint8_t f = ComputeFlags(param);
+  if (cache.size() < 4096) cache.emplace(param, f);
+  return f;
+}
+
+}  // namespace
+
+bool IsEntityNamingParam(const std::string& param) { return FlagsOf(param) & kNaming; }
+
+bool IsEntityParam(const std::string& param) { return FlagsOf(param) & (kNaming | kReference); }
+
+bool IsVersionParam(const std::string& param) { return FlagsOf(param) & kVersion; }
+
+bool IsDescriptionParam(const std::string& param, const std::string& value) {
+  return (FlagsOf(param) & (kNaming | kReference)) || CarriesFractionalNumber(value);
 }
 
 std::map<std::string, std::string> KeyParams(const Measurement& m) {
   std::map<std::string, std::string> out;
   for (const auto& [k, v] : m.params) {
-    if (!IsEntityParam(k)) out.emplace(k, v);
+    if (!IsDescriptionParam(k, v)) out.emplace(k, v);
   }
   return out;
 }
 
 std::string ComparisonKey(const Measurement& m) {
-  std::string key = m.name + " [" + m.unit + "]";
+  std::string key;
+  key.reserve(96);
+  key += m.name;
+  key += " [";
+  key += m.unit;
+  key += "]";
   for (const auto& [k, v] : m.params) {
-    if (!IsEntityParam(k)) key += " " + k + "=" + v;
+    if (IsDescriptionParam(k, v)) continue;
+    key += ' ';
+    key += k;
+    key += '=';
+    key += v;
   }
   return key;
 }
@@ -62,18 +199,12 @@ std::string ComparisonKey(const Measurement& m) {
 Entity EntityOf(const Measurement& m) {
   Entity e;
   if (const std::string* v = Param(m, "gpu")) {
-    e = {EntityKind::kGpu, StartsWith(*v, "gpu") ? *v : "gpu" + *v};
+    e = DeviceEntity(IsGpuLabel(*v) ? *v : "gpu" + *v);
+    if (e.kind != EntityKind::kGpu) e = {};
   } else if (const std::string* v = Param(m, "nic") ? Param(m, "nic") : Param(m, "hca")) {
     e = {EntityKind::kNic, *v};
   } else if (const std::string* v = Param(m, "device")) {
-    if (*v == "cpu" || *v == "node") return e;
-    if (StartsWith(*v, "gpu")) {
-      e = {EntityKind::kGpu, *v};
-    } else if (LooksLikeNic(*v)) {
-      e = {EntityKind::kNic, *v};
-    } else {
-      e = {EntityKind::kOther, *v};
-    }
+    e = DeviceEntity(*v);
   } else if (const std::string* v = Param(m, "rank")) {
     e = {EntityKind::kOther, "rank" + *v};
   }
@@ -81,6 +212,20 @@ Entity EntityOf(const Measurement& m) {
     if (const std::string* port = Param(m, "port")) e.label += "/" + *port;
   }
   return e;
+}
+
+std::optional<Entity> PeerOf(const Measurement& m) {
+  const std::string* v = Param(m, "peer");
+  if (v == nullptr) return std::nullopt;
+  Entity e = DeviceEntity(*v);
+  if (e.kind != EntityKind::kGpu && e.kind != EntityKind::kNic)
+    return std::nullopt;  // "loopback ..."
+  return e;
+}
+
+std::string BareLabel(const Entity& e) {
+  if (e.kind != EntityKind::kGpu && e.kind != EntityKind::kNic) return "node";
+  return e.label.substr(0, e.label.find('/'));
 }
 
 std::string NodeOf(const Measurement& m, const std::string& document_host) {

@@ -1,15 +1,28 @@
-// What fleet analysis compares: a measurement's comparison key (its name, unit and the params that
-// describe WHAT was measured) and its entity (WHICH device on which node measured it).
+// What fleet analysis compares: a measurement's comparison key (WHAT was measured) and its entity
+// (WHICH device on which node measured it).
 //
-// The entity-naming params ("device", "gpu", "nic", "hca", "port", "rank", "local_rank", "host",
-// "node", "hostname") and values derived from the value itself ("pct_of_peak") are left out of
-// the key, so a per-GPU figure is compared with every GPU's figure of the same key across the
-// fleet, and a per-NIC figure with every NIC's.
+// The grouping rule. A figure's identity is its name, its unit and its configuration: the params
+// that were fixed before the value was measured (backend, dtype, shape, size, ranks, method, the
+// GPU model...). Every other param describes the figure and stays out of the key:
+//   1. params naming who measured: device, gpu, peer, nic, hca, port, rank, local_rank, host,
+//      node, hostname, cpus (the entity, see EntityOf);
+//   2. params whose value carries a measured quantity: any number with a fractional part or an
+//      exponent anywhere in the value ("59.4", "5900.1", "3.5e+09", "1 cores x 4.132 GHz x 32
+//      flops", "Open MPI v4.1.4"). Configuration is counts, sizes and words; rates, times,
+//      shares, measured clocks and version strings are not (versions are compared on their own:
+//      fleet_evidence.h);
+//   3. the reference a unit compares its value with: "baseline" and every param whose name
+//      starts with "peak" or "pct_" (peak, peak_source, peak_formula, pct_of_peak...).
+// So pct_of_peak, hbm_traffic_gb_per_s, STREAM's best rate, the CPU peak built from the measured
+// clock and a proxy's time breakdown never split a comparison group, whatever unit writes them;
+// a test walks every measurement of the fixture documents against this rule.
 #ifndef YARDSTICK_DIAGNOSE_FLEET_KEY_H_
 #define YARDSTICK_DIAGNOSE_FLEET_KEY_H_
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/report.h"
 
@@ -20,20 +33,55 @@ const char* EntityKindName(EntityKind kind);  // "node", "gpu", "nic", "device"
 
 struct Entity {
   EntityKind kind = EntityKind::kNode;
-  std::string label;  // "gpu3", "mlx5_2", "cpu12", "rank5"; empty for the node itself
+  std::string label;  // "gpu3", "mlx5_2/1", "cpu12", "rank5"; empty for the node itself
 };
 
-// True for params that name an entity or derive from the value (left out of the key).
+// The kind of figure evidence is pooled by (a benchmark family), from the measurement's name:
+// gemm.gpu.* gemm, gemm.cpu.* cpu_gemm, mem.gpu.* memory, mem.stream.* stream, copy.d2d.* nvlink,
+// copy.h2d/d2h.* pcie, net.* / ib.* network, coll.* collective, names with "clock" clock,
+// proxy.* / workload.* proxy, storage.* storage, host.launch_latency.* launch, else other.
+enum class FigureKind {
+  kGemm,
+  kMemory,
+  kNvlink,
+  kPcie,
+  kNetwork,
+  kCollective,
+  kClock,
+  kCpuGemm,
+  kStream,
+  kProxy,
+  kStorage,
+  kLaunch,
+  kOther
+};
+const char* FigureKindName(FigureKind kind);
+FigureKind KindOf(std::string_view measurement_name);
+
+// True for a param that describes the figure rather than identifies it (the rule above).
+bool IsDescriptionParam(const std::string& param, const std::string& value);
+// Kept for the callers that only have a name: rule 1 and 3.
 bool IsEntityParam(const std::string& param);
+// Rule 1 alone: the params EntityOf, PeerOf and NodeOf read.
+bool IsEntityNamingParam(const std::string& param);
+// A param naming a library, driver or firmware version ("library", "nccl", "cuda", "blas",
+// "driver", "firmware", "vbios", "ofed", "version", "*_version", "*_firmware").
+bool IsVersionParam(const std::string& param);
 
 // "gemm.gpu.tflops [TFLOPS] dtype=bf16": stable, readable, unique per comparison group.
 std::string ComparisonKey(const Measurement& m);
 // The params that stay in the key.
 std::map<std::string, std::string> KeyParams(const Measurement& m);
 
-// Which entity on its node measured `m`: "device"/"gpu"/"nic"/"hca" name it ("cpu" and "node"
-// mean the node itself), else "rank"; "port" is appended to a NIC ("mlx5_0/1").
+// Which entity on its node measured `m`: "device"/"gpu"/"nic"/"hca" name it ("cpu", "node" and a
+// bare "gpu" — a one-process document's collectives over all its GPUs — mean the node itself),
+// else "rank"; "port" is appended to a NIC ("mlx5_0/1").
 Entity EntityOf(const Measurement& m);
+// The other end of a figure measured between two devices (copy.d2d's "peer"), if any.
+std::optional<Entity> PeerOf(const Measurement& m);
+// The device label an operator acts on: a GPU's or NIC's label without the port ("mlx5_0"),
+// "node" for the node itself and for everything that is not a GPU or NIC.
+std::string BareLabel(const Entity& e);
 
 // The node `m` belongs to: its "host", "node" or "hostname" param (a gathered multi-node
 // document), else the document's host name.

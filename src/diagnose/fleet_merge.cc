@@ -1,13 +1,23 @@
 #include "diagnose/fleet_merge.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 
+#include "core/document_file.h"
 #include "core/report_json.h"
+#include "diagnose/fleet_actions.h"
+#include "diagnose/fleet_digest.h"
+#include "diagnose/fleet_evidence.h"
+#include "diagnose/fleet_reader.h"
 
 namespace ys::diagnose {
 namespace fs = std::filesystem;
@@ -21,7 +31,8 @@ bool IsRunDocumentName(const fs::path& p) {
   return name == "run.json" || (name.size() > 9 && name.ends_with(".run.json"));
 }
 
-Status VisitDirectory(const std::string& dir, const std::function<void(const std::string&)>& visit) {
+Status VisitDirectory(const std::string& dir,
+                      const std::function<void(const std::string&)>& visit) {
   // In directory order, not sorted: a sorted walk would hold a directory's listing, and one
   // directory may hold every node's document. The statistics do not depend on the order and the
   // report is sorted.
@@ -39,7 +50,8 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
                   const std::function<void(const std::string&)>& visit) {
   if (input.starts_with("@")) {
     std::string list = input.substr(1);
-    if (!open_lists.insert(list).second) return Status::Invalid(list + ": the list includes itself");
+    if (!open_lists.insert(list).second)
+      return Status::Invalid(list + ": the list includes itself");
     auto text = ReadDocumentFile(list, kMaxListBytes, "a list of documents, one a line");
     if (!text.ok()) {
       std::string why = text.status().message();
@@ -51,7 +63,8 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
     int number = 0;
     while (std::getline(in, line)) {
       ++number;
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+        line.pop_back();
       size_t start = line.find_first_not_of(" \t");
       if (start == std::string::npos || line[start] == '#') continue;
       Status s = VisitInput(line.substr(start), open_lists, visit);
@@ -67,7 +80,9 @@ Status VisitInput(const std::string& input, std::set<std::string>& open_lists,
       any = true;
       visit(p);
     }));
-    if (!any) return Status::Invalid(input + ": no run documents (run.json or *.run.json) under this directory");
+    if (!any)
+      return Status::Invalid(input +
+                             ": no run documents (run.json or *.run.json) under this directory");
     return Status::Ok();
   }
   // A file, or a path that does not exist: ReadRunDocument says which.
@@ -95,40 +110,175 @@ Result<RunDocument> ReadRunDocument(const std::string& path) {
   return doc;
 }
 
-Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const MergeOptions& options) {
-  FleetAccumulator accumulator(options.fleet);
-  std::vector<SkippedDocument> skipped;
-  std::set<std::string> skipped_paths;  // grows with the malformed documents only
-  Status first_error = Status::Ok();
-  uint64_t read = 0;
-  // With keep_going an input that cannot be walked (a directory without run documents, an
-  // unreadable list) is skipped and named like a malformed document.
-  std::vector<std::string> walked;
-  for (const std::string& input : inputs) {
-    Status s = ForEachInputDocument({input}, [&](const std::string& path) {
-      if (!first_error.ok()) return;
-      auto doc = ReadRunDocument(path);
-      if (!doc.ok()) {
-        if (!options.keep_going) {
-          first_error = doc.status();
-        } else if (skipped_paths.insert(path).second) {
-          skipped.push_back({path, doc.status().message()});
-        }
-        return;
-      }
-      ++read;
-      ForEachMeasurement(*doc,
-                         [&](const Measurement& m, const std::string&) { accumulator.Add(m); });
-    });
-    YS_RETURN_IF_ERROR(first_error);
-    if (s.ok()) {
-      walked.push_back(input);
-    } else if (!options.keep_going) {
-      return s;
-    } else if (skipped_paths.insert(input).second) {
-      skipped.push_back({input, s.message()});
+namespace {
+
+// One document as the merge reads it: the lean reader first, the full reader for its message.
+struct Loaded {
+  std::optional<RunDocument> doc;
+  Status error = Status::Ok();
+  uint64_t hash = 0, bytes = 0;
+};
+
+Loaded Load(const std::string& path) {
+  Loaded l;
+  auto text = ReadDocumentFile(path, DocumentKind::kJson);
+  if (text.ok()) {
+    l.hash = std::hash<std::string_view>{}(*text);
+    l.bytes = text->size();
+    l.doc = ReadFleetDocument(*text);
+    if (l.doc && l.doc->host.hostname.empty()) l.doc.reset();
+  }
+  if (!l.doc) {
+    auto full = ReadRunDocument(path);
+    if (full.ok()) {
+      l.doc = std::move(*full);
+    } else {
+      l.error = full.status();
     }
   }
+  return l;
+}
+
+// Calls f(i, worker) for every i in [0, n) on `threads` threads (worker < threads), in no
+// particular order.
+void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t, unsigned)>& f) {
+  std::atomic<size_t> next{0};
+  auto work = [&](unsigned w) {
+    for (size_t i; (i = next.fetch_add(1)) < n;) f(i, w);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& t : pool) t.join();
+}
+
+std::string NodeNameOfPath(const std::string& path) {
+  std::string name = fs::path(path).filename().string();
+  for (const char* suffix : {".run.json", ".json"}) {
+    if (name.ends_with(suffix) && name.size() > std::strlen(suffix))
+      return name.substr(0, name.size() - std::strlen(suffix));
+  }
+  return name;
+}
+
+}  // namespace
+
+void SortRanked(std::vector<RankedFinding>& ranked) {
+  auto severe = [](const RankedFinding& f) {
+    if (f.kind == "check") return f.drain ? 0 : 1;
+    if (f.kind == "incomplete" || f.kind == "corrupt") return 0;
+    if (f.kind == "version" || f.kind == "missing_units" || f.kind == "hardware" ||
+        f.kind == "duplicate" || f.kind == "spread") {
+      return 1;
+    }
+    return 0;
+  };
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](const RankedFinding& a, const RankedFinding& b) {
+                     int sa = severe(a), sb = severe(b);
+                     if (sa != sb) return sa < sb;
+                     if (a.deficit != b.deficit) return a.deficit > b.deficit;
+                     return std::tie(a.node, a.entity, a.kind) < std::tie(b.node, b.entity, b.kind);
+                   });
+}
+
+Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
+                               const MergeOptions& options) {
+  std::vector<SkippedDocument> skipped;
+  std::vector<std::string> paths;
+  for (const std::string& input : inputs) {
+    Status s =
+        ForEachInputDocument({input}, [&](const std::string& path) { paths.push_back(path); });
+    if (s.ok()) continue;
+    if (!options.keep_going) return s;
+    skipped.push_back({input, s.message()});
+  }
+  unsigned threads =
+      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, paths.size())));
+
+  // The same file named twice: by inode here, by content (another name, the same bytes) below.
+  struct Duplicate {
+    std::string node, path, first;
+  };
+  std::vector<Duplicate> duplicates;
+  std::vector<size_t> same_file(paths.size(), SIZE_MAX);  // index of the first name of the file
+  {
+    std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
+    for (size_t i = 0; i < paths.size(); ++i) {
+      struct stat st {};
+      if (::stat(paths[i].c_str(), &st) != 0) continue;
+      auto [it, fresh] = by_inode.try_emplace(
+          {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)}, i);
+      if (!fresh) same_file[i] = it->second;
+    }
+  }
+
+  // Pass 1, over the JSON: per thread an accumulator, a census and a file of digests.
+  std::vector<FleetAccumulator> accumulators(threads, FleetAccumulator(options.fleet));
+  std::vector<FleetCensus> censuses(threads);
+  std::vector<std::unique_ptr<DigestSpill>> spills;
+  for (unsigned t = 0; t < threads; ++t) {
+    auto spill = DigestSpill::Create();
+    if (!spill.ok()) return spill.status();
+    spills.push_back(std::move(*spill));
+  }
+  std::vector<char> use(paths.size(), 0);  // 1: read and judged
+  std::vector<std::string> host(paths.size());
+  std::mutex mu;                                               // guards what follows
+  std::map<std::pair<uint64_t, uint64_t>, size_t> by_content;  // (hash, bytes) -> index
+  std::vector<std::pair<size_t, size_t>> same_content;         // (index, first index)
+  std::map<size_t, Status> errors;                             // by index: the first is reported
+  Status spill_error = Status::Ok();
+  std::atomic<bool> stop{false};
+  ParallelFor(paths.size(), threads, [&](size_t i, unsigned w) {
+    if (stop || same_file[i] != SIZE_MAX) return;
+    Loaded l = Load(paths[i]);
+    if (!l.doc) {
+      std::lock_guard lock(mu);
+      errors.emplace(i, l.error);
+      if (!options.keep_going) stop = true;
+      return;
+    }
+    {
+      std::lock_guard lock(mu);
+      host[i] = l.doc->host.hostname;
+      auto [it, fresh] = by_content.try_emplace({l.hash, l.bytes}, i);
+      if (!fresh) {
+        // The same bytes under two names: counted once (the statistics do not depend on which),
+        // reported with the lower index as the first name.
+        same_content.emplace_back(std::max(it->second, i), std::min(it->second, i));
+        use[std::min(it->second, i)] = 1;
+        it->second = std::min(it->second, i);
+        return;
+      }
+      use[i] = 1;
+    }
+    DocumentDigest digest = Digest(*l.doc, paths[i], accumulators[w]);
+    censuses[w].Add(digest);
+    if (Status s = spills[w]->Write(digest); !s.ok()) {
+      std::lock_guard lock(mu);
+      spill_error = s;
+      stop = true;
+    }
+  });
+  YS_RETURN_IF_ERROR(spill_error);
+  if (!options.keep_going && !errors.empty())
+    return Status::Invalid(errors.begin()->second.message());
+  for (const auto& [i, error] : errors) skipped.push_back({paths[i], error.message()});
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (same_file[i] != SIZE_MAX && use[same_file[i]]) {
+      duplicates.push_back({host[same_file[i]], paths[i], paths[same_file[i]]});
+    }
+  }
+  for (const auto& [second, first] : same_content)
+    duplicates.push_back({host[first], paths[second], paths[first]});
+  for (unsigned t = 1; t < threads; ++t) {
+    accumulators[0].Merge(accumulators[t]);
+    censuses[0].Merge(censuses[t]);
+  }
+  FleetCensus& census = censuses[0];
+  uint64_t read = std::count(use.begin(), use.end(), 1);
   if (read == 0) {
     std::string why;
     for (size_t i = 0; i < skipped.size() && i < 3; ++i)
@@ -138,21 +288,69 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs, const Mer
         "no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
   }
 
-  FleetJudge judge(accumulator.Finalize(), options.fleet);
-  YS_RETURN_IF_ERROR(ForEachInputDocument(walked, [&](const std::string& path) {
-    if (skipped_paths.count(path)) return;
-    auto doc = ReadRunDocument(path);
-    if (!doc.ok()) {  // changed since pass 1
-      if (skipped_paths.insert(path).second) skipped.push_back({path, doc.status().message()});
-      return;
+  // Pass 2, over the digests: each thread its own file, recorded under the lock.
+  FleetJudge judge(accumulators[0].Finalize(census.nodes()), options.fleet);
+  ParallelFor(threads, threads, [&](size_t t, unsigned) {
+    std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
+    Status s = spills[t]->Rewind();
+    DocumentDigest d;
+    while (s.ok()) {
+      auto more = spills[t]->Read(&d);
+      if (!more.ok()) s = more.status();
+      if (!s.ok() || !*more) break;
+      FleetJudge::Findings f = judge.Evaluate(d, resolve);
+      census.Judge(d, f.ranked);
+      std::lock_guard lock(mu);
+      judge.Record(std::move(f));
     }
-    judge.AddDocument(*doc, path);
-  }));
+    if (!s.ok()) {
+      std::lock_guard lock(mu);
+      spill_error = s;
+    }
+  });
+  YS_RETURN_IF_ERROR(spill_error);
+  spills.clear();
+  for (const Duplicate& d : duplicates) {
+    RankedFinding f;
+    f.node = d.node;
+    f.kind = "duplicate";
+    f.evidence = "the same document given twice (" + d.first + " and " + d.path + "): counted once";
+    f.action = ActionFor(FigureKind::kOther, "node", "duplicate");
+    f.drain = false;
+    f.sources = {d.first, d.path};
+    judge.AddRanked(std::move(f));
+  }
+  for (const SkippedDocument& s : skipped) {
+    RankedFinding f;
+    f.node = NodeNameOfPath(s.path);
+    f.kind = "corrupt";
+    f.evidence = s.error;
+    f.action = ActionFor(FigureKind::kOther, "node", "corrupt");
+    f.drain = false;
+    f.sources = {s.path};
+    judge.AddRanked(std::move(f));
+  }
   FleetReport report = judge.Finish();
+  SortRanked(report.ranked);
   std::sort(skipped.begin(), skipped.end(),
             [](const SkippedDocument& a, const SkippedDocument& b) { return a.path < b.path; });
   report.skipped = std::move(skipped);
-  report.warnings = accumulator.conflicts();
+  report.warnings = accumulators[0].conflicts();
+  for (std::string& w : census.Warnings()) report.warnings.push_back(std::move(w));
+  report.too_small = census.nodes() < static_cast<uint64_t>(options.fleet.min_fleet);
+  if (report.too_small) {
+    report.warnings.push_back(
+        fmt::format("the fleet is too small to judge peer-wise ({} node{}, fewer than {}): figures "
+                    "were judged against their "
+                    "spec peak where the unit gave one (pct_of_peak), the others not at all",
+                    census.nodes(), census.nodes() == 1 ? "" : "s", options.fleet.min_fleet));
+  }
+  for (const SlowMode& m : report.slow_modes) {
+    report.warnings.push_back(
+        fmt::format("{}: two modes, {:.1f}% of the figures {:.1f}% below the rest: judged "
+                    "against the faster mode; the slow mode's nodes are ranked",
+                    m.key, 100 * m.share, 100 * m.deficit));
+  }
   return report;
 }
 

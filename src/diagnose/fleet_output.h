@@ -15,9 +15,14 @@ inline constexpr int kFleetSchemaVersion = 1;
 // (x - median) / scale as measured (negative = below the median), a group's z is negative = worse.
 nlohmann::ordered_json ToJson(const FleetReport& report);
 
-// Slow nodes, slow GPUs, slow NICs, slow other devices, isolated outliers, skipped documents;
-// at most `limit` lines per section.
+// The ranked list as a table (node, entity, kind, deficit and its 95% interval, evidence, the next
+// step), at most `limit` rows; skipped documents, warnings, the verdict.
 void WriteFleetSummary(const FleetReport& report, std::ostream& out, size_t limit = 50);
+
+// `--format slurm`: one `scontrol update nodename=X state=drain reason="..."` line per node with a
+// row to drain (RankedFinding::drain), in ranked order, the reason naming its rows. Host names
+// that are not plain (letters, digits, '-', '_', '.') are listed as comments, never as commands.
+void WriteSlurmDrain(const FleetReport& report, std::ostream& out);
 
 }  // namespace ys::diagnose
 

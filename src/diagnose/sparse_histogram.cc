@@ -49,9 +49,24 @@ void SparseHistogram::Add(double x) {
   ++count_;
 }
 
+void SparseHistogram::Merge(const SparseHistogram& other) {
+  for (const auto& [code, b] : other.bins_) {
+    Bin& bin = bins_[code];
+    if (bin.count == 0) {
+      bin = b;
+    } else {
+      bin.min = std::min(bin.min, b.min);
+      bin.max = std::max(bin.max, b.max);
+      bin.count += b.count;
+    }
+  }
+  count_ += other.count_;
+}
+
 double SparseHistogram::Interpolate(const Bin& bin, uint64_t j) {
   if (bin.count <= 1) return bin.min;
-  return bin.min + (bin.max - bin.min) * static_cast<double>(j) / static_cast<double>(bin.count - 1);
+  return bin.min +
+         (bin.max - bin.min) * static_cast<double>(j) / static_cast<double>(bin.count - 1);
 }
 
 double SparseHistogram::Quantile(uint64_t rank) const {

@@ -28,6 +28,8 @@ class SparseHistogram {
 
   // `x` must be finite.
   void Add(double x);
+  // Adds another histogram's values; both must have the same bins (the same factory and width).
+  void Merge(const SparseHistogram& other);
 
   uint64_t count() const { return count_; }
   size_t bins() const { return bins_.size(); }
@@ -39,6 +41,12 @@ class SparseHistogram {
   // Calls f(v) count() times in ascending order: each bin's count values spread evenly over its
   // [min, max] (its min alone when it holds one value). Matched rank for rank with the values
   // added, each is within one bin width of its partner.
+  // Calls f(count, min, max) for each occupied bin in ascending order.
+  template <typename F>
+  void ForEachBin(F&& f) const {
+    for (const auto& [code, bin] : bins_) f(bin.count, bin.min, bin.max);
+  }
+
   template <typename F>
   void ForEachApproximateValue(F&& f) const {
     for (const auto& [code, bin] : bins_) {
@@ -55,8 +63,8 @@ class SparseHistogram {
   int64_t CodeOf(double x) const;
   static double Interpolate(const Bin& bin, uint64_t j);
 
-  double log_step_ = 0;  // log(1 + relative_width); 0 for linear bins
-  double width_ = 0;     // linear bin width; 0 for logarithmic bins
+  double log_step_ = 0;          // log(1 + relative_width); 0 for linear bins
+  double width_ = 0;             // linear bin width; 0 for logarithmic bins
   std::map<int64_t, Bin> bins_;  // ordered by value
   uint64_t count_ = 0;
 };

@@ -116,6 +116,7 @@ def documents(out, extra):
         f for f in extra if kind_of(f) not in ("yardstick-validation", "yardstick-burnin-checkpoint")]
     for f in runs:
         emit(out, "run_document", read(f))
+        emit(out, "fleet_document", read(f))
     validations = files("tests/fixtures/runs/**/validation.json",
                         "tests/fixtures/exporter/validation.json") + [
         f for f in extra if kind_of(f) == "yardstick-validation"]

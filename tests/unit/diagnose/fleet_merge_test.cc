@@ -68,7 +68,10 @@ TEST(FleetMergeTest, InputsAreFilesDirectoriesAndLists) {
   ASSERT_EQ(report->keys.size(), 2u);
   EXPECT_EQ(report->keys.at("gemm.gpu.tflops [TFLOPS] dtype=bf16").n, 16u);
   EXPECT_EQ(report->keys.at("mem.stream.triad [GB/s]").median, 498);
-  EXPECT_TRUE(report->Healthy());
+  // Four nodes are fewer than min_fleet: nothing is judged peer-wise, and the verdict says so.
+  EXPECT_TRUE(report->too_small);
+  EXPECT_TRUE(report->ranked.empty());
+  EXPECT_EQ(report->Verdict(), "inconclusive");
 }
 
 TEST(FleetMergeTest, FindsTheSlowGpuAcrossJobs) {

@@ -1,0 +1,20 @@
+// The next step an operator takes for each row of the fleet's ranked list: the fix, or the test
+// that narrows the fault down (yardstick bench --pairwise for a suspect NVLink).
+#ifndef YARDSTICK_DIAGNOSE_FLEET_ACTIONS_H_
+#define YARDSTICK_DIAGNOSE_FLEET_ACTIONS_H_
+
+#include <string>
+
+#include "diagnose/fleet_key.h"
+
+namespace ys::diagnose {
+
+// `entity` is "node" or a device label; `kind` overrides the figure kind for the non-numeric
+// kinds ("spread", "check", "missing_units", "incomplete", "version", "hardware", "duplicate",
+// "corrupt").
+std::string ActionFor(FigureKind kind, const std::string& entity,
+                      const std::string& kind_name = "");
+
+}  // namespace ys::diagnose
+
+#endif  // YARDSTICK_DIAGNOSE_FLEET_ACTIONS_H_

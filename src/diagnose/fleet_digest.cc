@@ -1,0 +1,273 @@
+#include "diagnose/fleet_digest.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+
+namespace ys::diagnose {
+namespace {
+
+bool IsVersionEvidence(const std::string& k) {
+  return k.find("version") != std::string::npos || k.find("firmware") != std::string::npos ||
+         k.find("vbios") != std::string::npos;
+}
+
+bool Ran(Outcome o) { return o == Outcome::kPass || o == Outcome::kWarn || o == Outcome::kFail; }
+
+void AddUnit(NodeFacts& f, const CheckResult& u) {
+  for (const Finding& x : u.findings) {
+    auto [it, fresh] =
+        f.codes.try_emplace(x.code, NodeFacts::Code{x.severity, x.entity, x.message});
+    if (!fresh && x.severity == Severity::kFail) it->second = {x.severity, x.entity, x.message};
+  }
+  auto [it, fresh] = f.units.try_emplace(u.unit_id, u.outcome);
+  if (!fresh && Ran(u.outcome))
+    it->second = u.outcome;  // a unit that ran on any rank of the node ran there
+  for (const auto& [k, v] : u.evidence) {
+    if (IsVersionEvidence(k) && !v.empty()) f.versions.try_emplace(u.unit_id + ": " + k, v);
+  }
+}
+
+void AddVersions(NodeFacts& f, const std::vector<Measurement>& ms) {
+  for (const Measurement& m : ms) {
+    for (const auto& [k, v] : m.params) {
+      if (!v.empty() && IsVersionParam(k)) f.versions.try_emplace(k, v);
+    }
+  }
+}
+
+void AddBenchmark(NodeFacts& f, const BenchmarkResult& b) {
+  AddUnit(f, b);
+  AddVersions(f, b.measurements);
+}
+
+double PctOfPeak(const Measurement& m) {
+  auto it = m.params.find("pct_of_peak");
+  if (it == m.params.end()) return -1;
+  char* end = nullptr;
+  double v = std::strtod(it->second.c_str(), &end);
+  return end != it->second.c_str() && std::isfinite(v) && v >= 0 ? v : -1;
+}
+
+// Writing and reading the digest file.
+struct Out {
+  std::string buf;
+  void U32(uint32_t v) { buf.append(reinterpret_cast<const char*>(&v), 4); }
+  void Str(const std::string& s) {
+    U32(static_cast<uint32_t>(s.size()));
+    buf += s;
+  }
+};
+
+struct In {
+  const char* p;
+  const char* end;
+  bool ok = true;
+  uint32_t U32() {
+    uint32_t v = 0;
+    if (end - p < 4) return ok = false, 0;
+    std::memcpy(&v, p, 4);
+    p += 4;
+    return v;
+  }
+  std::string Str() {
+    uint32_t n = U32();
+    if (!ok || static_cast<size_t>(end - p) < n) return ok = false, std::string();
+    std::string s(p, n);
+    p += n;
+    return s;
+  }
+};
+
+}  // namespace
+
+std::vector<NodeFacts> FactsOf(const RunDocument& doc) {
+  std::vector<NodeFacts> out;
+  auto common = [&](NodeFacts& f) {
+    if (!doc.host.gpu_driver.empty()) f.versions["gpu_driver"] = doc.host.gpu_driver;
+    if (!doc.host.kernel.empty()) f.versions["kernel"] = doc.host.kernel;
+    if (!doc.tool.version.empty()) f.versions["yardstick"] = doc.tool.version;
+  };
+  if (doc.nodes.size() <= 1) {
+    NodeFacts f;
+    f.node = doc.nodes.empty() ? doc.host.hostname : doc.nodes[0].hostname;
+    for (const auto& c : doc.checks) AddUnit(f, c);
+    for (const auto& b : doc.benchmarks) AddBenchmark(f, b);
+    for (const auto& n : doc.nodes) {
+      for (const auto& c : n.checks) AddUnit(f, c);
+      for (const auto& b : n.benchmarks) AddBenchmark(f, b);
+    }
+    AddVersions(f, doc.measurements);
+    common(f);
+    out.push_back(std::move(f));
+    return out;
+  }
+  for (const auto& n : doc.nodes) {
+    NodeFacts f;
+    f.node = n.hostname;
+    for (const auto& c : n.checks) AddUnit(f, c);
+    for (const auto& b : n.benchmarks) AddBenchmark(f, b);
+    common(f);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+DocumentDigest Digest(const RunDocument& doc, const std::string& source,
+                      FleetAccumulator& accumulator) {
+  DocumentDigest d;
+  d.source = source;
+  d.model = GpuModelOf(doc);
+  std::unordered_map<std::string, uint32_t> labels;
+  auto label = [&](const std::string& s) {
+    auto [it, fresh] = labels.try_emplace(s, static_cast<uint32_t>(d.labels.size()));
+    if (fresh) d.labels.push_back(s);
+    return it->second;
+  };
+  ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node) {
+    DocumentDigest::Figure f;
+    f.key = accumulator.Add(m, FleetKeyOf(m, d.model));
+    f.node = label(NodeOf(m, node));
+    Entity e = EntityOf(m);
+    f.entity = label(e.label);
+    f.entity_kind = static_cast<uint8_t>(e.kind);
+    if (auto peer = PeerOf(m)) {
+      f.peer = label(peer->label);
+      f.peer_kind = static_cast<uint8_t>(peer->kind);
+    }
+    f.value = m.value;
+    if (m.stats.n >= 2 && m.stats.median != 0)
+      f.spread = static_cast<float>(std::fabs(m.stats.stdev / m.stats.median));
+    f.pct_of_peak = static_cast<float>(PctOfPeak(m));
+    d.figures.push_back(f);
+  });
+  d.incomplete = doc.incomplete;
+  d.incomplete_reason = doc.incomplete_reason;
+  for (const RankStatus& r : doc.ranks) {
+    if (r.state != "ok") d.lost.push_back(r.hostname);
+  }
+  d.facts = FactsOf(doc);
+  return d;
+}
+
+Result<std::unique_ptr<DigestSpill>> DigestSpill::Create() {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/yardstick-merge-XXXXXX";
+  int fd = ::mkstemp(path.data());
+  if (fd < 0) return Status::Io(path + ": cannot create a temporary file: " + std::strerror(errno));
+  ::unlink(path.c_str());
+  std::FILE* f = ::fdopen(fd, "w+b");
+  if (f == nullptr) {
+    ::close(fd);
+    return Status::Io("cannot open a temporary file: " + std::string(std::strerror(errno)));
+  }
+  return std::unique_ptr<DigestSpill>(new DigestSpill(f));
+}
+
+DigestSpill::~DigestSpill() { std::fclose(file_); }
+
+Status DigestSpill::Write(const DocumentDigest& d) {
+  Out o;
+  o.Str(d.source);
+  o.Str(d.model);
+  o.U32(static_cast<uint32_t>(d.labels.size()));
+  for (const auto& l : d.labels) o.Str(l);
+  o.U32(static_cast<uint32_t>(d.figures.size()));
+  o.buf.append(reinterpret_cast<const char*>(d.figures.data()),
+               d.figures.size() * sizeof(DocumentDigest::Figure));
+  o.U32(d.incomplete ? 1 : 0);
+  o.Str(d.incomplete_reason);
+  o.U32(static_cast<uint32_t>(d.lost.size()));
+  for (const auto& l : d.lost) o.Str(l);
+  o.U32(static_cast<uint32_t>(d.facts.size()));
+  for (const NodeFacts& f : d.facts) {
+    o.Str(f.node);
+    o.U32(static_cast<uint32_t>(f.codes.size()));
+    for (const auto& [code, c] : f.codes) {
+      o.Str(code);
+      o.U32(c.severity == Severity::kFail ? 1 : 0);
+      o.Str(c.entity);
+      o.Str(c.message);
+    }
+    o.U32(static_cast<uint32_t>(f.units.size()));
+    for (const auto& [unit, outcome] : f.units) {
+      o.Str(unit);
+      o.U32(static_cast<uint32_t>(outcome));
+    }
+    o.U32(static_cast<uint32_t>(f.versions.size()));
+    for (const auto& [k, v] : f.versions) {
+      o.Str(k);
+      o.Str(v);
+    }
+  }
+  uint64_t size = o.buf.size();
+  if (std::fwrite(&size, sizeof size, 1, file_) != 1 ||
+      std::fwrite(o.buf.data(), 1, o.buf.size(), file_) != o.buf.size()) {
+    return Status::Io(std::string("cannot write the temporary file of digests: ") +
+                      std::strerror(errno));
+  }
+  bytes_ += sizeof size + size;
+  return Status::Ok();
+}
+
+Status DigestSpill::Rewind() {
+  if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
+    return Status::Io(std::string("cannot reread the temporary file of digests: ") +
+                      std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+Result<bool> DigestSpill::Read(DocumentDigest* d) {
+  uint64_t size = 0;
+  if (std::fread(&size, sizeof size, 1, file_) != 1) return false;
+  std::string buf(size, '\0');
+  if (std::fread(buf.data(), 1, size, file_) != size)
+    return Status::Invalid("the temporary file of digests is truncated");
+  In in{buf.data(), buf.data() + buf.size()};
+  *d = DocumentDigest{};
+  d->source = in.Str();
+  d->model = in.Str();
+  d->labels.resize(in.U32());
+  for (auto& l : d->labels) l = in.Str();
+  uint32_t n = in.U32();
+  if (!in.ok || static_cast<size_t>(in.end - in.p) < n * sizeof(DocumentDigest::Figure)) {
+    return Status::Invalid("the temporary file of digests is damaged");
+  }
+  d->figures.resize(n);
+  std::memcpy(d->figures.data(), in.p, n * sizeof(DocumentDigest::Figure));
+  in.p += n * sizeof(DocumentDigest::Figure);
+  d->incomplete = in.U32() != 0;
+  d->incomplete_reason = in.Str();
+  d->lost.resize(in.U32());
+  for (auto& l : d->lost) l = in.Str();
+  uint32_t facts = in.U32();
+  for (uint32_t i = 0; in.ok && i < facts; ++i) {
+    NodeFacts f;
+    f.node = in.Str();
+    for (uint32_t k = in.U32(); in.ok && k > 0; --k) {
+      std::string code = in.Str();
+      NodeFacts::Code c;
+      c.severity = in.U32() ? Severity::kFail : Severity::kWarn;
+      c.entity = in.Str();
+      c.message = in.Str();
+      f.codes.emplace(std::move(code), std::move(c));
+    }
+    for (uint32_t k = in.U32(); in.ok && k > 0; --k) {
+      std::string unit = in.Str();
+      f.units.emplace(std::move(unit), static_cast<Outcome>(in.U32()));
+    }
+    for (uint32_t k = in.U32(); in.ok && k > 0; --k) {
+      std::string key = in.Str();
+      f.versions.emplace(std::move(key), in.Str());
+    }
+    d->facts.push_back(std::move(f));
+  }
+  if (!in.ok) return Status::Invalid("the temporary file of digests is damaged");
+  return true;
+}
+
+}  // namespace ys::diagnose

@@ -1,0 +1,151 @@
+// The ranked list of fleet analysis (fleet.h "Pooling"): evidence pooled per entity and kind of
+// figure, the spread of samples, and, where peers cannot judge, the spec.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "diagnose/fleet.h"
+#include "diagnose/fleet_actions.h"
+
+namespace ys::diagnose {
+namespace {
+
+// The kinds whose share of the spec peak says whether a device is healthy (the shares of
+// workload.low_mfu and fabric.collective_bandwidth): GPU GEMM, HBM, NVLink, PCIe, collectives. A
+// CPU GEMM or a proxy is far below its peak on a healthy node.
+bool HasHealthyShare(FigureKind k) {
+  return k == FigureKind::kGemm || k == FigureKind::kMemory || k == FigureKind::kNvlink ||
+         k == FigureKind::kPcie || k == FigureKind::kCollective;
+}
+
+bool IsDevice(const Entity& e) { return e.kind == EntityKind::kGpu || e.kind == EntityKind::kNic; }
+
+std::string Pct(double x) { return fmt::format("{:.1f}%", 100 * x); }
+
+const FleetJudge::Scored* Worst(const std::vector<const FleetJudge::Scored*>& group) {
+  const FleetJudge::Scored* worst = group.front();
+  for (const auto* s : group) {
+    if (s->score.deficit > worst->score.deficit) worst = s;
+  }
+  return worst;
+}
+
+}  // namespace
+
+void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures,
+                          Findings& out) const {
+  std::map<FigureKind, std::vector<const Scored*>> node_groups;
+  std::map<std::pair<FigureKind, std::string>, std::vector<const Scored*>> device_groups;
+  for (const Scored& s : figures) {
+    FigureKind kind = s.key->kind;
+    node_groups[kind].push_back(&s);
+    if (IsDevice(s.entity)) device_groups[{kind, BareLabel(s.entity)}].push_back(&s);
+    if (s.peer && IsDevice(*s.peer)) device_groups[{kind, BareLabel(*s.peer)}].push_back(&s);
+  }
+  auto row = [&](const std::string& entity, FigureKind kind, const Verdict& v,
+                 const std::vector<const Scored*>& group) {
+    const Scored* worst = Worst(group);
+    RankedFinding f;
+    f.node = node;
+    f.entity = entity;
+    f.kind = FigureKindName(kind);
+    f.deficit = v.median_deficit;
+    f.deficit_low = v.low_bound;
+    f.deficit_high = v.high_bound;
+    f.z = -v.z;
+    f.figures = v.figures;
+    f.evidence = fmt::format(
+        "{} {} figure{} {} below the peer median (scaled median z {:.1f}), {} of them {} or more; "
+        "worst: {} "
+        "{:.4g} vs median {:.4g} {}",
+        v.figures, f.kind, v.figures == 1 ? "" : "s", Pct(v.median_deficit), -v.z, v.low,
+        Pct(options_.min_deficit), worst->key->key, worst->value, worst->key->median,
+        worst->key->unit);
+    if (worst->key->bimodal) {
+      f.evidence += fmt::format(
+          "; part of a slow mode: {} of the fleet's figures of this key are {} below the rest",
+          Pct(worst->key->slow_mode_share), Pct(worst->key->slow_mode_deficit));
+    }
+    f.action = ActionFor(kind, entity);
+    f.sources = {out.source};
+    out.ranked.push_back(std::move(f));
+  };
+  for (const auto& [kind, group] : node_groups) {
+    Verdict node_v = JudgeGroup(group);
+    if (node_v.slow) row("node", kind, node_v, group);
+    for (auto it = device_groups.lower_bound({kind, ""});
+         it != device_groups.end() && it->first.first == kind; ++it) {
+      Verdict v = JudgeGroup(it->second);
+      if (!v.slow) continue;
+      if (node_v.slow && v.median_deficit - node_v.median_deficit < options_.min_deficit) continue;
+      row(it->first.second, kind, v, it->second);
+    }
+  }
+}
+
+void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
+                             Findings& out) const {
+  // Each figure's spread relative to its key's median spread; pooled per device and per node.
+  std::map<std::string, std::vector<std::pair<double, double>>> groups;  // label -> (ratio, spread)
+  for (const Scored& s : figures) {
+    if (s.spread < 0) continue;
+    double peers = s.key->spread_median;
+    double ratio = peers > 0 ? s.spread / peers : (s.spread > 0 ? 1e9 : 0);
+    groups["node"].emplace_back(ratio, s.spread);
+    if (IsDevice(s.entity)) groups[BareLabel(s.entity)].emplace_back(ratio, s.spread);
+  }
+  auto judge = [&](const std::vector<std::pair<double, double>>& g, double* ratio, double* spread) {
+    if (g.size() < 3) return false;
+    std::vector<double> r, s;
+    for (const auto& [a, b] : g) r.push_back(a), s.push_back(b);
+    *ratio = MedianOf(std::move(r));
+    *spread = MedianOf(std::move(s));
+    return *ratio >= options_.spread_ratio && *spread >= options_.spread_floor;
+  };
+  double node_ratio = 0, node_spread = 0;
+  bool node_jittery = groups.count("node") && judge(groups["node"], &node_ratio, &node_spread);
+  for (const auto& [label, g] : groups) {
+    double ratio = 0, spread = 0;
+    if (label == "node" ? !node_jittery : (node_jittery || !judge(g, &ratio, &spread))) continue;
+    if (label == "node") ratio = node_ratio, spread = node_spread;
+    RankedFinding f;
+    f.node = node;
+    f.entity = label;
+    f.kind = "spread";
+    f.figures = g.size();
+    f.evidence = fmt::format(
+        "samples of {} figures spread {} (relative stdev, median), {:.1f}x their peers' median",
+        g.size(), Pct(spread), ratio);
+    f.action = ActionFor(FigureKind::kOther, label, "spread");
+    f.drain = false;
+    f.sources = {out.source};
+    out.ranked.push_back(std::move(f));
+  }
+}
+
+void FleetJudge::JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures,
+                                  Findings& out) const {
+  for (const Scored& s : figures) {
+    if (s.score.judged || s.pct_of_peak < 0 || !HasHealthyShare(s.key->kind)) continue;
+    double floor =
+        100 * (s.key->kind == FigureKind::kGemm ? options_.spec_gemm_share : options_.spec_share);
+    if (s.pct_of_peak >= floor) continue;
+    std::string entity = IsDevice(s.entity) ? BareLabel(s.entity) : "node";
+    RankedFinding f;
+    f.node = node;
+    f.entity = entity;
+    f.kind = FigureKindName(s.key->kind);
+    f.deficit = f.deficit_low = f.deficit_high = (floor - s.pct_of_peak) / floor;
+    f.figures = 1;
+    f.evidence = fmt::format(
+        "{} {:.4g} {} is {:.1f}% of its spec peak, below the {:.0f}% a healthy device reaches "
+        "(too few peers to compare: {} figure{} of this key)",
+        s.key->key, s.value, s.key->unit, s.pct_of_peak, floor, s.key->n, s.key->n == 1 ? "" : "s");
+    f.action = ActionFor(s.key->kind, entity);
+    f.sources = {out.source};
+    out.ranked.push_back(std::move(f));
+  }
+}
+
+}  // namespace ys::diagnose

@@ -1,0 +1,148 @@
+#include "report/html/html_fleet_page.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "report/html/html_text.h"
+
+namespace ys::report::html {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr char kCss[] = R"css(
+body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;font-size:13px}
+td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}
+td.cell{text-align:center;min-width:5em}
+.verdict-pass{color:#070}.verdict-fail{color:#b00}.verdict-incomplete,.verdict-inconclusive{color:#a60}
+.scroll{overflow:auto;max-height:70vh}
+)css";
+
+std::string Str(const ojson& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+double Num(const ojson& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0;
+}
+
+std::string Red(double deficit) {
+  double d = std::clamp(deficit / 0.20, 0.0, 1.0);
+  int fade = static_cast<int>(std::lround(255 * (1 - d)));
+  return fmt::format("rgb(255,{},{})", fade, fade);
+}
+
+struct Cell {
+  double deficit = -1;
+  std::string entity, evidence;
+  bool numeric = false;
+};
+
+}  // namespace
+
+std::string FleetHeatMapPage(const ojson& doc) {
+  std::string b =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>yardstick fleet</title><style>";
+  b += kCss;
+  b += "</style></head><body>\n<h1>Fleet heat map</h1>\n";
+  if (!doc.is_object() || !doc.contains("ranked") || !doc["ranked"].is_array()) {
+    return b + "<p>No ranked list in this document.</p></body></html>\n";
+  }
+  std::string verdict = Str(doc, "verdict");
+  const ojson& inputs =
+      doc.contains("inputs") && doc["inputs"].is_object() ? doc["inputs"] : ojson::object();
+  b += "<p>verdict: <b class=\"verdict-" + EscapeHtml(verdict) + "\">" + EscapeHtml(verdict) +
+       "</b>; " +
+       EscapeHtml(fmt::format("{:.0f} documents, {:.0f} figures, {:.0f} keys",
+                              Num(inputs, "documents"), Num(inputs, "figures"),
+                              Num(inputs, "keys"))) +
+       "</p>\n";
+  std::vector<std::string> nodes;
+  std::set<std::string> kinds;
+  std::map<std::pair<std::string, std::string>, Cell> cells;
+  for (const ojson& r : doc["ranked"]) {
+    if (!r.is_object()) continue;
+    std::string node = Str(r, "node"), kind = Str(r, "kind");
+    if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) {
+      if (nodes.size() == kFleetHeatMapMaxRows) continue;
+      nodes.push_back(node);
+    }
+    kinds.insert(kind);
+    Cell& c = cells[{node, kind}];
+    bool numeric = Num(r, "figures") > 0 && kind != "spread";
+    double d = numeric ? Num(r, "deficit") : 0;
+    if (c.deficit < 0 || d > c.deficit) {
+      c = {d, Str(r, "entity"), Str(r, "evidence"), numeric};
+    } else if (c.entity.find(Str(r, "entity")) == std::string::npos) {
+      c.entity += ", " + Str(r, "entity");
+    }
+  }
+  if (nodes.empty()) {
+    b += "<p>Nothing ranked: no node, GPU or NIC stands out from its peers.</p>\n";
+  } else {
+    b += "<p>" +
+         EscapeHtml(fmt::format(
+             "{} node{} with something ranked; each cell the worst deficit of that kind and where "
+             "it was placed (red: worse, full colour at 20%). Hover for the evidence.",
+             nodes.size(), nodes.size() == 1 ? "" : "s")) +
+         "</p>\n<div class=\"scroll\"><table class=\"heat\"><tr><th>node</th>";
+    for (const std::string& k : kinds) b += "<th>" + EscapeHtml(k) + "</th>";
+    b += "</tr>\n";
+    for (const std::string& n : nodes) {
+      b += "<tr><td>" + EscapeHtml(n) + "</td>";
+      for (const std::string& k : kinds) {
+        auto it = cells.find({n, k});
+        if (it == cells.end()) {
+          b += "<td class=\"cell\"></td>";
+          continue;
+        }
+        const Cell& c = it->second;
+        std::string text =
+            c.numeric ? fmt::format("{} {:.1f}%", c.entity, 100 * c.deficit) : c.entity + " !";
+        b += "<td class=\"cell\" style=\"background:" +
+             (c.numeric ? Red(c.deficit) : std::string("rgb(255,230,160)")) + "\" title=\"" +
+             EscapeHtml(c.evidence) + "\">" + EscapeHtml(text) + "</td>";
+      }
+      b += "</tr>\n";
+    }
+    b += "</table></div>\n";
+    b += "<h2>Ranked "
+         "list</h2>\n<table><tr><th>#</th><th>node</th><th>entity</th><th>kind</th><th>deficit</th>"
+         "<th>evidence</th><th>next</th></tr>\n";
+    int i = 0;
+    for (const ojson& r : doc["ranked"]) {
+      if (!r.is_object() || i >= static_cast<int>(kFleetHeatMapMaxRows)) break;
+      bool numeric = Num(r, "figures") > 0 && Str(r, "kind") != "spread";
+      std::string d = numeric
+                          ? fmt::format("{:.1f}% [{:.1f}, {:.1f}]", 100 * Num(r, "deficit"),
+                                        100 * Num(r, "deficit_low"), 100 * Num(r, "deficit_high"))
+                          : "-";
+      b += fmt::format("<tr><td>{}</td>", ++i) + "<td>" + EscapeHtml(Str(r, "node")) + "</td><td>" +
+           EscapeHtml(Str(r, "entity")) + "</td><td>" + EscapeHtml(Str(r, "kind")) + "</td><td>" +
+           EscapeHtml(d) + "</td><td>" + EscapeHtml(Str(r, "evidence")) + "</td><td>" +
+           EscapeHtml(Str(r, "action")) + "</td></tr>\n";
+    }
+    b += "</table>\n";
+  }
+  for (const char* section : {"skipped", "warnings"}) {
+    if (!doc.contains(section) || !doc[section].is_array() || doc[section].empty()) continue;
+    b += std::string("<h2>") + section + "</h2>\n<ul>\n";
+    for (const ojson& w : doc[section]) {
+      std::string text =
+          w.is_string() ? w.get<std::string>() : Str(w, "path") + ": " + Str(w, "error");
+      b += "<li>" + EscapeHtml(text) + "</li>\n";
+    }
+    b += "</ul>\n";
+  }
+  return b + "</body></html>\n";
+}
+
+}  // namespace ys::report::html
