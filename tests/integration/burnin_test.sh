@@ -155,7 +155,7 @@ expect_in "$tmp/err" '--duration "5x": expected a time' "names the flag and what
 expect_rc 2 "an unknown profile" -- "$bin" burnin --duration 1m --profile heavy --out "$tmp/bad"
 expect_in "$tmp/err" "--profile" "names the flag"
 expect_rc 2 "network on one process" -- "$bin" burnin --duration 1m --profile network --out "$tmp/bad"
-expect_in "$tmp/err" "2 ranks" "says it needs ranks"
+expect_in "$tmp/err" "nothing to exchange; run under mpirun/srun" "says it needs ranks or GPUs"
 expect_rc 2 "a missing recorded state" -- "$bin" burnin --duration 1m --nvml-state "$tmp/nope.json" --out "$tmp/bad"
 echo '{"kind": "yardstick-nvml-timeline", "base": "healthy-h100x8.json", "steps": [{"at_s": "soon"}]}' >"$tmp/bad-timeline.json"
 cp "$src/tests/fixtures/nvml/healthy-h100x8.json" "$tmp/"

@@ -117,11 +117,13 @@ no_internal "ingest non-UTF-8"
 expect_rc 0 "ingest on a non-UTF-8 log path" -- t ingest "$tmp/$log" --seq 8192 --gpus 8
 expect_in "$tmp/out" 'nemo2-\xfe.log' "console shows the byte escaped"
 
-# --- merge --keep-going names every input it skipped, on stderr, in the summary and the document.
+# --- merge --keep-going names every input it skipped, on stderr, in the summary and the document;
+# a skipped input never vanishes from the verdict: it is ranked as corrupt and the verdict is
+# incomplete (exit 1), not pass.
 mkdir -p "$tmp/fleet/a" "$tmp/fleet/empty"
 cp "$good_run" "$tmp/fleet/a/run.json"
 head -c 100 "$good_run" > "$tmp/fleet/cut.run.json"
-expect_rc 0 "merge --keep-going" -- t merge --keep-going "$tmp/fleet/a" "$tmp/fleet/cut.run.json" "$tmp/fleet/empty" /dev/zero -o "$tmp/fleet.json"
+expect_rc 1 "merge --keep-going" -- t merge --keep-going "$tmp/fleet/a" "$tmp/fleet/cut.run.json" "$tmp/fleet/empty" /dev/zero -o "$tmp/fleet.json"
 for p in cut.run.json fleet/empty /dev/zero; do
   expect_in "$tmp/err" "$p" "merge: $p named on stderr"
   expect_in "$tmp/out" "skipped: " "merge: skipped listed"
