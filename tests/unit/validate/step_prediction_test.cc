@@ -55,10 +55,10 @@ TEST(PublishedPredictionTest, EveryPublishedRowIsPredicted) {
 
 // The gate of the issue: the rows outside the fit.
 // The held-out error of the shipped calibration. The target of the predictor is a median |error| of
-// at most 5% and a 90th percentile of at most 12%; today's model reaches 6.1% and 21.2% (DeepSeek-V3:
-// nothing in the fitted rows constrains the cost of all-to-all over the network). Until the model
-// reaches the target, this test guards against a regression past today's figures with a small margin,
-// and the shortfall is printed; it is not a claim that the target is met.
+// at most 5% and a 90th percentile of at most 12%; today's model reaches 6.1% and 21.2%
+// (DeepSeek-V3: nothing in the fitted rows constrains the cost of all-to-all over the network).
+// Until the model reaches the target, this test guards against a regression past today's figures
+// with a small margin, and the shortfall is printed; it is not a claim that the target is met.
 constexpr double kHeldOutMedianBound = 0.065;  // target 0.05
 constexpr double kHeldOutP90Bound = 0.22;      // target 0.12
 TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {
@@ -74,7 +74,8 @@ TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {
   EXPECT_LE(table->held_out.p90_abs, kHeldOutP90Bound) << rows;
   if (table->held_out.median_abs > 0.05 || table->held_out.p90_abs > 0.12) {
     std::cout << "[ note ] held-out error above the 5% / 12% target: median "
-              << 100 * table->held_out.median_abs << "%, p90 " << 100 * table->held_out.p90_abs << "%\n";
+              << 100 * table->held_out.median_abs << "%, p90 " << 100 * table->held_out.p90_abs
+              << "%\n";
   }
 }
 

@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "workloads/predict/fit.h"
-#include "workloads/scaling.h"
 #include "workloads/predict/step_flops.h"
+#include "workloads/scaling.h"
 
 namespace ys::workloads::predict {
 namespace {
