@@ -22,11 +22,12 @@
 namespace ys::comm {
 namespace {
 
-#define YS_NCCL_FUNCTIONS(X)                                                                       \
-  X(ncclGetVersion)                                                                                \
-  X(ncclGetUniqueId) X(ncclCommInitRank) X(ncclCommDestroy) X(ncclGetErrorString) X(ncclAllReduce) \
-      X(ncclAllGather) X(ncclReduceScatter) X(ncclBroadcast) X(ncclReduce) X(ncclSend) X(ncclRecv) \
-          X(ncclGroupStart) X(ncclGroupEnd) X(ncclCommCount) X(ncclCommUserRank)                   \
+#define YS_NCCL_FUNCTIONS(X)                                                                     \
+  X(ncclGetVersion)                                                                              \
+  X(ncclGetUniqueId)                                                                             \
+  X(ncclCommInitRank) X(ncclCommDestroy) X(ncclGetErrorString) X(ncclAllReduce) X(ncclAllGather) \
+      X(ncclReduceScatter) X(ncclBroadcast) X(ncclReduce) X(ncclSend) X(ncclRecv)                \
+          X(ncclGroupStart) X(ncclGroupEnd) X(ncclCommCount) X(ncclCommUserRank)                 \
               X(ncclCommInitAll)
 // Present in newer libraries only; nullptr otherwise.
 #define YS_NCCL_OPTIONAL_FUNCTIONS(X) X(ncclAlltoAll) X(ncclCommSplit) X(ncclGetLastError)
