@@ -3,9 +3,10 @@
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
 // will reach, with its breakdown (workloads/predict/step_model.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
-// `yardstick predict --published [--fit] [--json]`: a prediction for every published row of
+// `yardstick predict --published [--fit] [--cv] [--json]`: a prediction for every published row of
 // baselines/ with the error table (in fit / held out); --fit re-fits the constants on the rows
-// outside the held-out set and prints them as calibration/step_model.toml's [constants].
+// outside the held-out set and prints them as calibration/step_model.toml's [constants]; --cv adds
+// the leave-one-model-out figures (validate/published_predictions.h LeaveOneModelOut).
 // Exit 0 on a prediction, 2 when an input cannot be read or a value is out of range, 64 on a
 // usage error.
 #include <fmt/format.h>
@@ -34,7 +35,7 @@ struct PredictArgs {
   std::string model, chip, dtype, data, recompute;
   std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers;
   std::vector<std::string> measured, sets;
-  bool json = false, published = false, fit = false;
+  bool json = false, published = false, fit = false, cv = false;
 };
 
 int Fail(const Status& s) {
@@ -102,8 +103,15 @@ int RunPublished(const PredictArgs& a, const std::string& data,
   }
   auto table = validate::EvaluatePublished(*set, cal, k);
   if (!table.ok()) return Fail(table.status());
+  std::optional<validate::CrossValidation> cv;
+  if (a.cv) {
+    auto folds = validate::LeaveOneModelOut(*set, cal);
+    if (!folds.ok()) return Fail(folds.status());
+    cv = std::move(*folds);
+  }
   if (a.json) {
     nlohmann::json j = report::ErrorTableJson(*table);
+    if (cv) j["leave_one_model_out"] = report::CrossValidationJson(*cv);
     j["calibration"] = cal.path;
     j["split"] = cal.split;
     if (a.fit) {
@@ -116,6 +124,7 @@ int RunPublished(const PredictArgs& a, const std::string& data,
   }
   std::cout << report::ErrorTableConsole(*table);
   std::cout << "split: " << cal.split << "\n";
+  if (cv) std::cout << report::CrossValidationConsole(*cv);
   if (a.fit) std::cout << "\nfitted (for " << cal.path << "):\n" << report::ConstantsToml(k);
   return kExitPass;
 }
@@ -143,8 +152,8 @@ int Run(const PredictArgs& a) {
   auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
   if (!cal.ok()) return Fail(cal.status());
   if (a.published) return RunPublished(a, data, *cal);
-  if (a.fit) {
-    Log(LogLevel::kError, "predict: --fit goes with --published");
+  if (a.fit || a.cv) {
+    Log(LogLevel::kError, "predict: --fit and --cv go with --published");
     return kExitUsage;
   }
   if (a.model.empty() || a.chip.empty() || a.dtype.empty() || !a.gpus) {
@@ -224,6 +233,9 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--published", a->published,
                "Predict every published row of baselines/ and print the error table");
   sub.add_flag("--fit", a->fit, "With --published: re-fit the constants on the rows in the fit");
+  sub.add_flag("--cv", a->cv,
+               "With --published: leave-one-model-out cross-validation (fit without each model "
+               "family, predict it)");
   sub.add_flag("--json", a->json, "Print one JSON document (top-level step_time_s)");
   sub.add_option("--data", a->data, "Directory holding models/, specs/, baselines/, calibration/");
   return [a] { return Run(*a); };

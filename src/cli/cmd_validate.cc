@@ -3,8 +3,9 @@
 // above the threshold. `--record-baseline FILE` turns a golden run into a reference.
 // `--predict [--measured RUN.json ...] [--set KEY=VALUE ...]`: beside each workload, the step the
 // step-time model predicts on this cluster and whether it would land under the threshold, and
-// why (validate/suite_prediction.h); without --runs, only the prediction (exit 0), before any
-// run is booked.
+// why (validate/suite_prediction.h); with --json and in validation.json the same rows as the
+// document's "prediction" (predicted step and score, under, why: the costliest term); without
+// --runs, only the prediction (exit 0), before any run is booked.
 #include <unistd.h>
 
 #include <filesystem>
@@ -139,6 +140,14 @@ Action Setup(CLI::App& sub) {
       return kExitCannotRun;
     }
     diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*din);
+    // The predicted column goes into the document (validation.json, --json) as "prediction".
+    std::optional<std::vector<validate::WorkloadPrediction>> predicted;
+    if (a->predict) {
+      predicted = Predicted(*a, result->suite, result->references);
+      if (!predicted) return kExitCannotRun;
+      result->document["prediction"] = nlohmann::ordered_json::parse(
+          report::SuitePredictionJson(*predicted, result->suite.threshold).dump());
+    }
     if (!a->out.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(a->out, ec);
@@ -189,10 +198,8 @@ Action Setup(CLI::App& sub) {
       for (const auto& i : result->discovery.ignored)
         std::cout << "ignored: " << SanitizeForDisplay(i) << "\n";
       std::cout << "\n";
-      if (a->predict) {
-        auto rows = Predicted(*a, result->suite, result->references);
-        if (!rows) return kExitCannotRun;
-        std::cout << report::SuitePredictionConsole(*rows, result->suite.threshold) << "\n";
+      if (predicted) {
+        std::cout << report::SuitePredictionConsole(*predicted, result->suite.threshold) << "\n";
       }
       report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated,
                              ::isatty(STDOUT_FILENO) == 1, std::cout);

@@ -218,6 +218,34 @@ nlohmann::json ErrorTableJson(const validate::ErrorTable& t) {
   return {{"rows", rows}, {"fitted", stats(t.fitted)}, {"held_out", stats(t.held_out)}};
 }
 
+std::string CrossValidationConsole(const validate::CrossValidation& cv) {
+  std::string out = fmt::format(
+      "\nleave one model out (fit without the family, predict it):\n{:<20} {:>5} {:>14} {:>10}\n",
+      "family", "rows", "median |error|", "p90");
+  for (const auto& f : cv.folds) {
+    out += fmt::format("{:<20} {:>5} {:>13.1f}% {:>9.1f}%\n", f.family, f.stats.rows,
+                       100 * f.stats.median_abs, 100 * f.stats.p90_abs);
+  }
+  out += fmt::format("all families: {} rows, median |error| {:.1f}%, 90th percentile {:.1f}%\n",
+                     cv.all.rows, 100 * cv.all.median_abs, 100 * cv.all.p90_abs);
+  return out;
+}
+
+nlohmann::json CrossValidationJson(const validate::CrossValidation& cv) {
+  auto stats = [](const workloads::predict::ErrorStats& s) {
+    return nlohmann::json{
+        {"rows", s.rows}, {"median_abs_error", s.median_abs}, {"p90_abs_error", s.p90_abs}};
+  };
+  nlohmann::json folds = nlohmann::json::array();
+  for (const auto& f : cv.folds) {
+    nlohmann::json j = stats(f.stats);
+    j["family"] = f.family;
+    j["errors"] = f.errors;
+    folds.push_back(std::move(j));
+  }
+  return {{"folds", folds}, {"all", stats(cv.all)}};
+}
+
 std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,
                                    double threshold) {
   auto num = [](const std::optional<double>& v, const char* f) {

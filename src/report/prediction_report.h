@@ -40,6 +40,9 @@ nlohmann::json PredictionJson(const PredictionView& v);
 
 std::string ErrorTableConsole(const validate::ErrorTable& t);
 nlohmann::json ErrorTableJson(const validate::ErrorTable& t);
+// Leave-one-model-out figures: per family and over every row.
+std::string CrossValidationConsole(const validate::CrossValidation& cv);
+nlohmann::json CrossValidationJson(const validate::CrossValidation& cv);
 
 // `validate --predict`: the predicted column beside each workload of a suite.
 std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,

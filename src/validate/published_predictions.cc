@@ -1,5 +1,6 @@
 #include "validate/published_predictions.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -86,10 +87,14 @@ Result<ErrorTable> EvaluatePublished(const PublishedSet& set, const StepCalibrat
   return t;
 }
 
-Result<Constants> FitPublished(const PublishedSet& set, const StepCalibration& cal) {
+namespace {
+
+// The constants fitted on the rows `in_fit` accepts, starting from `cal`'s.
+template <typename Pred>
+Result<Constants> FitOn(const PublishedSet& set, const StepCalibration& cal, Pred in_fit) {
   std::vector<workloads::predict::FitRow> rows;
   for (const PublishedCase& c : set.cases()) {
-    if (c.held_out) continue;
+    if (!in_fit(c)) continue;
     rows.push_back(
         {c.ref.workload, c.ref.step_time_s, [&c, &cal](const Constants& k) -> Result<double> {
            auto p = PredictCase(c, cal, k);
@@ -98,6 +103,38 @@ Result<Constants> FitPublished(const PublishedSet& set, const StepCalibration& c
          }});
   }
   return workloads::predict::FitConstants(rows, cal.constants);
+}
+
+}  // namespace
+
+Result<Constants> FitPublished(const PublishedSet& set, const StepCalibration& cal) {
+  return FitOn(set, cal, [](const PublishedCase& c) { return !c.held_out; });
+}
+
+Result<CrossValidation> LeaveOneModelOut(const PublishedSet& set, const StepCalibration& cal) {
+  std::vector<std::string> families;
+  for (const PublishedCase& c : set.cases()) {
+    if (std::find(families.begin(), families.end(), c.ref.model) == families.end())
+      families.push_back(c.ref.model);
+  }
+  CrossValidation cv;
+  std::vector<double> all;
+  for (const std::string& family : families) {
+    auto k = FitOn(set, cal, [&](const PublishedCase& c) { return c.ref.model != family; });
+    if (!k.ok()) return Status::Invalid("without " + family + ": " + k.status().message());
+    FamilyFold fold{family, {}, {}};
+    for (const PublishedCase& c : set.cases()) {
+      if (c.ref.model != family) continue;
+      auto p = PredictCase(c, cal, *k);
+      if (!p.ok()) return Status::Invalid(c.ref.workload + ": " + p.status().message());
+      fold.errors.push_back(p->step_time_s / c.ref.step_time_s - 1);
+    }
+    fold.stats = workloads::predict::SummariseErrors(fold.errors);
+    all.insert(all.end(), fold.errors.begin(), fold.errors.end());
+    cv.folds.push_back(std::move(fold));
+  }
+  cv.all = workloads::predict::SummariseErrors(all);
+  return cv;
 }
 
 }  // namespace ys::validate

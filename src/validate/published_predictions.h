@@ -64,6 +64,21 @@ Result<ErrorTable> EvaluatePublished(const PublishedSet& set, const StepCalibrat
 Result<workloads::predict::Constants> FitPublished(const PublishedSet& set,
                                                    const StepCalibration& cal);
 
+// Leave-one-model-out cross-validation: for each model family of the published rows (the
+// reference's `model`: llama3.1, grok1, ...), the constants fitted on every other family's rows
+// (the held-out split aside: every row not of the family), and that family's rows predicted with
+// them. An estimate of the error on a model the calibration has never seen.
+struct FamilyFold {
+  std::string family;
+  std::vector<double> errors;  // predicted / published − 1, in the set's order
+  workloads::predict::ErrorStats stats;
+};
+struct CrossValidation {
+  std::vector<FamilyFold> folds;
+  workloads::predict::ErrorStats all;  // over every row, each predicted by its family's fold
+};
+Result<CrossValidation> LeaveOneModelOut(const PublishedSet& set, const StepCalibration& cal);
+
 }  // namespace ys::validate
 
 #endif  // YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_

@@ -73,6 +73,13 @@ Result<StepCalibration> ParseStepCalibration(std::string_view text, const std::s
                              "\" (expected hopper or blackwell)");
     }
     YS_RETURN_IF_ERROR(r.Int("nvlink_domain", &c.nvlink_domain, 1, 1 << 16));
+    c.gpus_per_node = c.nvlink_domain;
+    YS_RETURN_IF_ERROR(r.Int("gpus_per_node", &c.gpus_per_node, 1, 1 << 16, false));
+    if (c.nvlink_domain % c.gpus_per_node != 0) {
+      return Status::Invalid(r.where() + ": nvlink_domain " + std::to_string(c.nvlink_domain) +
+                             " is not a multiple of gpus_per_node " +
+                             std::to_string(c.gpus_per_node));
+    }
     YS_RETURN_IF_ERROR(
         r.Double("network_gb_per_s", &c.network_gb_per_s, 0, 1e5, true, LowerBound::kExclusive));
     YS_RETURN_IF_ERROR(

@@ -23,6 +23,8 @@ struct ChipSystem {
   std::string chip;
   std::string family;  // "hopper" | "blackwell"
   int nvlink_domain = 8;
+  // GPUs of one node (one compute tray of an NVL72 rack: 4); the NVLink domain when absent (HGX).
+  int gpus_per_node = 8;
   double network_gb_per_s = 0;  // per GPU, line rate, one direction (decimal GB/s)
   std::optional<double> hbm_tb_per_s;
   std::string source;

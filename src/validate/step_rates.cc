@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include "core/range_check.h"
@@ -59,12 +60,14 @@ Result<double> ParseQuantity(std::string_view flag, std::string_view text,
 
 constexpr double kGB = 1e9;
 
-// The measurement of `name` (out of place, more than one rank) whose size is nearest `bytes` on a
-// log scale; nullopt when there is none.
-std::optional<std::pair<double, double>> NearestBusbw(const std::vector<const Measurement*>& ms,
-                                                      double bytes) {
-  std::optional<std::pair<double, double>> best;
-  double best_d = 0;
+// The bus bandwidth of the measurements `ms` (out of place, more than one rank, NCCL) at the
+// message size `bytes`: log-log interpolation between the two measured sizes around it (the median
+// of the figures at each size), the nearest size's figure outside the measured range; nullopt when
+// there is none. The pair is (the size the figure stands for, GB/s); an interpolated figure
+// stands for `bytes`.
+std::optional<std::pair<double, double>> BusbwAt(const std::vector<const Measurement*>& ms,
+                                                 double bytes) {
+  std::map<double, std::vector<double>> by_size;
   for (const Measurement* m : ms) {
     auto size = m->params.find("size");
     auto ranks = m->params.find("ranks");
@@ -76,14 +79,27 @@ std::optional<std::pair<double, double>> NearestBusbw(const std::vector<const Me
     auto backend = m->params.find("backend");
     if (backend == m->params.end() || backend->second != "nccl") continue;
     auto s = ParseDouble(size->second);
-    if (!s || !(*s > 0) || !(m->value > 0) || !std::isfinite(m->value)) continue;
-    const double d = std::fabs(std::log(*s / bytes));
-    if (!best || d < best_d) {
-      best = std::pair{*s, m->value};
-      best_d = d;
-    }
+    if (!s || !(*s > 0) || !std::isfinite(*s) || !(m->value > 0) || !std::isfinite(m->value))
+      continue;
+    by_size[*s].push_back(m->value);
   }
-  return best;
+  if (by_size.empty()) return std::nullopt;
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  auto above = by_size.lower_bound(bytes);
+  if (above == by_size.end()) {
+    auto last = std::prev(by_size.end());
+    return std::pair{last->first, median(last->second)};
+  }
+  if (above->first == bytes || above == by_size.begin())
+    return std::pair{above->first, median(above->second)};
+  auto below = std::prev(above);
+  const double lo = median(below->second), hi = median(above->second);
+  const double t = std::log(bytes / below->first) / std::log(above->first / below->first);
+  return std::pair{bytes, std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo)))};
 }
 
 }  // namespace
@@ -110,6 +126,7 @@ Result<SystemRates> ReferenceRates(const bench::DeviceSpec& spec, const StepCali
     return Status::Invalid(spec.path + ": no [nvlink] per_direction_gb_per_s for " + spec.chip);
   }
   r.nvlink_domain = sys->nvlink_domain;
+  r.gpus_per_node = sys->gpus_per_node;
   r.chip_efficiency = sys->family == "blackwell" ? c.blackwell_efficiency : 1.0;
   workloads::predict::SetReferenceLinks(r, *spec.nvlink_per_direction_gb_per_s * kGB,
                                         sys->network_gb_per_s * kGB, c);
@@ -189,7 +206,7 @@ Result<MeasuredRates> ApplyMeasured(SystemRates& rates, const RunDocument& doc,
     if (network && (c == "all_gather" || c == "reduce_scatter"))
       bytes = work->dense_params_per_gpu * (c == "all_gather" ? 2.0 : 4.0);
     if (!(bytes > 0)) continue;
-    auto found = NearestBusbw(it->second, bytes);
+    auto found = BusbwAt(it->second, bytes);
     if (!found) continue;
     const double busbw = found->second * kGB;  // coll.* units report GB/s
     (network ? rates.network_busbw : rates.nvlink_busbw)[c] = busbw;

@@ -3,7 +3,8 @@
 //   calibration/step_model.toml;
 // - measured (`--measured RUN.json`): this cluster's GEMM TFLOPS at the recipe's shape
 //   (gemm.gpu.tflops) and bus bandwidth at the recipe's message sizes (coll.<name>.busbw,
-//   out-of-place), read through the run-document reader (core/report_json.h). A document of one
+//   out-of-place; log-log interpolated between the two measured sizes around the recipe's, the
+//   nearest measured size's outside the sweep), read through the run-document reader (core/report_json.h). A document of one
 //   node gives NVLink rates (its collectives stay inside the node's NVLink domain); one of several
 //   nodes gives network rates. Single-rank collectives (nothing exchanged) are never taken;
 // - overrides (`--set KEY=VALUE`), for what-ifs:

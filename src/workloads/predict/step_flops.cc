@@ -95,6 +95,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     w.gemms.push_back({"experts", passes * expert * e.top_k * moe_layers,
                        std::min({h, e.expert_ffn_hidden_size / etp, tokens_per_expert})});
     expert_params = expert * e.experts * moe_layers;
+    w.routed_width = static_cast<double>(e.top_k) * h * moe_layers;
     const double router = h * e.experts;
     dense_params += router * moe_layers;
     if (e.shared_experts > 0) {

@@ -51,6 +51,7 @@ struct StepWork {
   std::vector<GemmGroup> gemms;
   double attention_flops_per_token = 0;  // attention core and Mamba scan (bf16 kernels)
   double elementwise_width = 0;          // hidden size × layers: what elementwise work scales with
+  double routed_width = 0;               // top_k × hidden size × MoE layers: the routed copies
   double model_flops_per_token = 0;      // MFU convention (model_spec.h)
   int attention_layers = 0, moe_layers = 0;
   // Parameters held by one GPU (its stage, its tensor/expert shard).

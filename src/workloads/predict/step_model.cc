@@ -17,11 +17,15 @@ constexpr ConstantInfo kConstants[] = {
      "per-GPU GEMM dimension at which the efficiency is half its large-GEMM value: e × d/(d + d½)"},
     {"attention_efficiency", &Constants::attention_efficiency, 0.05, 1, true,
      "share of the bf16 peak the attention core (flash attention) and the Mamba scan sustain"},
-    {"elementwise_passes", &Constants::elementwise_passes, 0, 1000, true,
+    {"elementwise_passes", &Constants::elementwise_passes, 0, 1000, false,
      "HBM traffic of the non-GEMM work (norms, activations, residuals, casts) per token and layer, "
      "in tensors of hidden_size × 2 bytes"},
     {"fp8_elementwise_extra", &Constants::fp8_elementwise_extra, 0, 10, true,
      "extra elementwise traffic of an fp8 recipe (casts, amax), as a share of elementwise_passes"},
+    {"moe_dispatch_passes", &Constants::moe_dispatch_passes, 0, 1000, true,
+     "HBM traffic of a MoE layer's token dispatch per token, in tensors of top_k × hidden_size × "
+     "2 bytes: the routed copies permuted, sorted by expert, unsorted and combined, forward and "
+     "backward (Megatron's all-to-all dispatcher)"},
     {"tp_exposed", &Constants::tp_exposed, 0, 1, true,
      "share of the tensor-, context- and pipeline-parallel transfers the step waits for"},
     {"dp_overlap_microbatches", &Constants::dp_overlap_microbatches, 0, 64, true,
@@ -48,8 +52,8 @@ struct Link {
   double busbw;
 };
 
-Result<Link> LinkFor(const SystemRates& rates, const char* collective, int64_t span) {
-  const bool nvlink = InDomain(span, rates.nvlink_domain);
+Result<Link> LinkFor(const SystemRates& rates, const char* collective, int64_t span, int domain) {
+  const bool nvlink = InDomain(span, domain);
   const auto& table = nvlink ? rates.nvlink_busbw : rates.network_busbw;
   auto it = table.find(collective);
   const char* name = nvlink ? "nvlink" : "network";
@@ -63,6 +67,21 @@ Result<Link> LinkFor(const SystemRates& rates, const char* collective, int64_t s
 }  // namespace
 
 std::span<const ConstantInfo> ConstantTable() { return kConstants; }
+
+int JobNvlinkDomain(const SystemRates& rates, int64_t gpus) {
+  const int per_node = std::max(1, rates.gpus_per_node);
+  if (rates.nvlink_domain <= per_node || gpus <= per_node) return rates.nvlink_domain;
+  const int64_t nodes = gpus / per_node;
+  const int64_t domain_nodes = rates.nvlink_domain / per_node;
+  int64_t segment = 1;
+  for (int64_t d = std::min(nodes, domain_nodes); d >= 1; --d) {
+    if (nodes % d == 0) {
+      segment = d;
+      break;
+    }
+  }
+  return static_cast<int>(segment * per_node);
+}
 
 void SetReferenceLinks(SystemRates& rates, double nvlink_per_direction, double network_per_gpu,
                        const Constants& c) {
@@ -133,15 +152,17 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
   const double elementwise_mb =
-      passes * tokens_mb * w.elementwise_width * 2.0 * share / rates.hbm_bytes_per_s;
+      (passes * w.elementwise_width + c.moe_dispatch_passes * w.routed_width) * tokens_mb * 2.0 *
+      share / rates.hbm_bytes_per_s;
 
   // Communication per micro-batch (tp, cp, ep, pp) and per step (dp).
   const double layers_stage = static_cast<double>(r.layers) / p.pp;
   const int64_t dp = out.data_parallel;
+  const int domain = JobNvlinkDomain(rates, p.gpus);
   auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,
                  double bytes, double count_per_step, double bus_factor,
                  double exposed_share) -> Status {
-    auto link = LinkFor(rates, rate_coll, span);
+    auto link = LinkFor(rates, rate_coll, span, domain);
     if (!link.ok()) return link.status();
     CommTerm t{name, coll_label, link->name, bytes, link->busbw, 0, 0};
     t.raw_s = count_per_step * bytes * bus_factor / link->busbw;

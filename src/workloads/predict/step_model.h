@@ -5,19 +5,24 @@
 //   step = compute + Σ exposed communication + pipeline bubble + optimizer
 //   compute      = m × (Σ GEMM FLOPs / (peak[dtype] × e[dtype] × chip × d/(d + d½))
 //                       + attention FLOPs / (peak[bf16] × e_attn × chip)
-//                       + elementwise bytes / HBM)                   per micro-batch and GPU
+//                       + elementwise bytes / HBM                    per micro-batch and GPU
+//                       + routed-token bytes / HBM)
 //   exposed      = m × (tp_exposed × (TP + CP + PP) + EP) + DP beyond its overlap window
 //   bubble       = (pp − 1) / vp × (time of one micro-batch: its compute and exposed comm)
 //   optimizer    = parameters per GPU / data-parallel shards × bytes per parameter / HBM
 // where m is the number of micro-batches of a step and each collective's time is its nccl-tests
 // size × the bus factor ((n−1)/n for all-gather, reduce-scatter, all-to-all; 1 for send/recv)
-// ÷ the bus bandwidth of the link it crosses: NVLink when its group of ranks lies inside one
-// NVLink domain (span ≤ domain and the domain a multiple of the span, so that no group straddles
-// two domains), the network otherwise. Megatron's rank order (tp, cp, ep, dp, pp from the inside)
-// gives the spans: TP tp, CP tp·cp, EP ep·etp, DP tp·cp·dp, PP the whole job.
-// The expert all-to-all is exposed in full (the recipes modelled do not overlap it). The DP
-// reduce-scatter and all-gather hide under dp_overlap_microbatches micro-batches of compute;
-// only what exceeds that window is exposed (FSDP: under every micro-batch).
+// ÷ the bus bandwidth of the link it crosses: NVLink when its group of ranks lies inside the part
+// of one NVLink domain the job holds (span ≤ that part and the part a multiple of the span, so that
+// no group straddles two domains), the network otherwise. On an NVL72 rack (18 nodes of 4 GPUs)
+// a job holds a Slurm segment of nodes per domain: all its nodes up to 18, otherwise the largest
+// divisor of its node count not above 18 (16 nodes, 64 GPUs, for 32 to 512 nodes), as the
+// recipes' launcher (llmb-run, Megatron-Bridge executors) sets --segment; JobNvlinkDomain.
+// Megatron's rank order (tp, cp, ep, dp, pp from the inside) gives the spans: TP tp, CP tp·cp, EP
+// ep·etp, DP tp·cp·dp, PP the whole job. The expert all-to-all is exposed in full (the recipes
+// modelled do not overlap it). The DP reduce-scatter and all-gather hide under
+// dp_overlap_microbatches micro-batches of compute; only what exceeds that window is exposed (FSDP:
+// under every micro-batch).
 //
 // The constants (e[dtype], e_attn, d½, the exposed shares, ...) are named in kConstants with
 // their meaning and whether they are fitted; their values live in calibration/step_model.toml.
@@ -44,6 +49,7 @@ struct Constants {
   double attention_efficiency = 0.3;
   double elementwise_passes = 30;
   double fp8_elementwise_extra = 0;
+  double moe_dispatch_passes = 8;
   double tp_exposed = 0.5;
   double dp_overlap_microbatches = 2;
   double alltoall_efficiency = 0.5;
@@ -76,7 +82,8 @@ struct SystemRates {
   std::map<std::string, double> peak_flops;  // by dtype: dense peak
   double hbm_bytes_per_s = 0;
   int nvlink_domain = 8;
-  double chip_efficiency = 1;                  // sustained share relative to Hopper
+  int gpus_per_node = 8;       // a domain larger than a node (NVL72) is allocated in nodes
+  double chip_efficiency = 1;  // sustained share relative to Hopper
   std::map<std::string, double> nvlink_busbw;  // by collective
   std::map<std::string, double> network_busbw;
   std::map<std::string, double> gemm_flops;   // measured achieved GEMM rate by dtype (overrides)
@@ -113,6 +120,9 @@ struct StepPrediction {
   double mfu = 0;  // model FLOPs / (step × peak[dtype] × GPUs)
   double ExposedComm() const;
 };
+
+// The GPUs of one NVLink domain a job of `gpus` holds (see above).
+int JobNvlinkDomain(const SystemRates& rates, int64_t gpus);
 
 // Invalid when the recipe's dtype has no peak (or measured GEMM rate), or a rate is not positive.
 Result<StepPrediction> PredictStep(const Recipe& recipe, const SystemRates& rates,

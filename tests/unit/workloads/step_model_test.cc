@@ -109,14 +109,29 @@ TEST(StepModelTest, LinksFollowTheNvlinkDomain) {
   EXPECT_EQ(link["tp"], "nvlink");   // 8 ranks on one HGX board
   EXPECT_EQ(link["cp"], "network");  // tp·cp = 16 > 8
   EXPECT_EQ(link["dp"], "network");
-  // On an NVL72 domain a group of 16 would straddle two domains (72 is no multiple of 16): the
-  // network; a group of 8 fits (72 = 9 × 8).
+  // A 72-GPU domain taken whole (one node of 72): a group of 16 would straddle two domains (72 is
+  // no multiple of 16): the network; a group of 8 fits (72 = 9 × 8).
   rates.nvlink_domain = 72;
+  rates.gpus_per_node = 72;
+  step = PredictStep(RecipeOf(*spec, Par(504, 8, 7, 1, 1, 1, 63), "bf16"), rates, c);
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  for (const CommTerm& t : step->comm) link[t.name] = t.link;
+  EXPECT_EQ(link["tp"], "nvlink");
+  step = PredictStep(RecipeOf(*spec, Par(576, 8, 4, 2, 1, 8, 288), "bf16"), rates, c);
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  for (const CommTerm& t : step->comm) link[t.name] = t.link;
+  EXPECT_EQ(link["cp"], "network");
+  // An NVL72 rack of 18 nodes of 4 GPUs: a 512-GPU job holds segments of 16 nodes (64 GPUs), so
+  // the group of 16 lies inside one (the recipes' --segment), and so does the data-parallel group
+  // (tp·cp·dp = 64); the pipeline spans the job: the network.
+  rates.gpus_per_node = 4;
   step = PredictStep(RecipeOf(*spec, Par(512, 8, 8, 2, 1, 8, 256), "bf16"), rates, c);
   ASSERT_TRUE(step.ok());
   for (const CommTerm& t : step->comm) link[t.name] = t.link;
   EXPECT_EQ(link["tp"], "nvlink");
-  EXPECT_EQ(link["cp"], "network");
+  EXPECT_EQ(link["cp"], "nvlink");
+  EXPECT_EQ(link["dp"], "nvlink");
+  EXPECT_EQ(link["pp"], "network");
 }
 
 // A slower network shows in the data-parallel term only once it no longer fits under one
