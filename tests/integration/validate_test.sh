@@ -46,6 +46,14 @@ check 2 "predict, bad --set" -- "$bin" validate --suite gb300 --predict --set co
 check 64 "neither --runs nor --predict" -- "$bin" validate --suite h100
 check 0 "predict beside the scorecard" -- "$bin" validate --suite h100 --runs "$runs/h100-pass" --reference "$ref" --predict
 has "predicted before the runs" "the predicted column beside the verdict"
+check 0 "predict in the json document" -- "$bin" validate --suite h100 --runs "$runs/h100-pass" --reference "$ref" --predict --json --set coll.all_gather.busbw=10GB/s --set coll.reduce_scatter.busbw=10GB/s
+/usr/bin/python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1])); p=d['prediction']
+assert d['verdict']['pass'] and p['threshold']==0.95 and len(p['workloads'])==5
+assert all(set(w) >= {'predicted_step_s','predicted_score','under','why'} for w in p['workloads'])
+assert any(w['under'] and 'coll.' in w['why'] for w in p['workloads'])" "$tmp/out" \
+  && passes=$((passes + 1)) || { echo "FAIL: predict in the json document"; fails=$((fails + 1)); }
 
 # JSON document.
 check 0 "json" -- "$bin" validate --suite h100 --runs "$runs/h100-pass" --reference "$ref" --json
