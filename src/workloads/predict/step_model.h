@@ -16,8 +16,9 @@
 // of one NVLink domain the job holds (span ≤ that part and the part a multiple of the span, so that
 // no group straddles two domains), the network otherwise. On an NVL72 rack (18 nodes of 4 GPUs)
 // a job holds a Slurm segment of nodes per domain: all its nodes up to 18, otherwise the largest
-// divisor of its node count not above 18 (16 nodes, 64 GPUs, for 32 to 512 nodes), as the
-// recipes' launcher (llmb-run, Megatron-Bridge executors) sets --segment; JobNvlinkDomain.
+// divisor of its node count not above 18 (16 nodes, 64 GPUs, for a power-of-two job of 32 nodes
+// or more), as the recipes' launcher (llmb-run, Megatron-Bridge executors) sets --segment;
+// JobNvlinkDomain.
 // Megatron's rank order (tp, cp, ep, dp, pp from the inside) gives the spans: TP tp, CP tp·cp, EP
 // ep·etp, DP tp·cp·dp, PP the whole job. The expert all-to-all is exposed in full (the recipes
 // modelled do not overlap it). The DP reduce-scatter and all-gather hide under
