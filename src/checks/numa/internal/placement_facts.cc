@@ -1,52 +1,21 @@
-// numa.placement: where the checked process's memory lives relative to its home NUMA node, the
-// locality of the GPUs and NICs it uses, automatic NUMA balancing and zone reclaim
-// (reference: linux-node-knobs.md §5; Exemplar case 2: 18% of accesses remote).
-//
-// Home node(s). The node of the GPU(s) the process uses when the environment identifies them,
-// otherwise the nodes of its allowed CPUs (Cpus_allowed_list). The GPU is the better anchor: a
-// rank's host buffers are DMA'd to and from its GPU, so memory near the CPUs but away from the
-// GPU still crosses the inter-socket link. GPUs are identified from SLURM_STEP_GPUS or
-// SLURM_JOB_GPUS (global ids, preferred: under ConstrainDevices CUDA_VISIBLE_DEVICES is relative
-// to the device cgroup), else CUDA_VISIBLE_DEVICES; ids are ordinals in PCI bus order (the order
-// nvidia-smi numbers GPUs). When several are listed, LOCAL_RANK or SLURM_LOCALID picks the rank's
-// own (torch.cuda.set_device(local_rank)); without either, all listed GPUs count. UUIDs and MIG
-// ids cannot be mapped without NVML: then the CPUs' nodes are home and the evidence says why.
-//
-// Memory counted. Pages of numa_maps weighted by kernelpagesize_kB, split into process data
-// (anonymous, heap, stack, hugetlb, shared memory) and ordinary file mappings (libraries, page
-// cache). The remote share is judged on process data only; file pages are reported as
-// evidence. Data under an interleave policy is spread on purpose and left out of the share.
+#include "checks/numa/internal/placement_facts.h"
+
 #include <fmt/format.h>
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "checks/check.h"
 #include "core/text.h"
 #include "host/nccl_env.h"
 #include "host/numa_maps.h"
 #include "host/proc_pid.h"
 
-namespace ys::checks {
+namespace ys::checks::placement {
 namespace {
 
 // Below this much process data the share says nothing (a tool's own few pages).
 constexpr double kMinJudgedKb = 4096;
-
-struct Device {
-  std::string label;  // "gpu0", "mlx5_3"
-  const host::PciDevice* pci = nullptr;
-};
-
-struct DeviceUse {
-  std::vector<Device> gpus;  // all GPUs, PCI order
-  std::vector<Device> nics;  // RDMA (or network) devices
-  std::vector<Device> used_gpus;
-  std::string gpu_source;  // how used_gpus was decided
-  std::vector<Device> used_nics;
-  std::string nic_source;
-};
 
 std::string Mib(double kb) { return fmt::format("{:.1f} MiB", kb / 1024.0); }
 std::string Pct(double share) { return fmt::format("{:.1f}%", share * 100.0); }
@@ -81,6 +50,8 @@ std::optional<std::vector<int>> ParseOrdinals(std::string_view list) {
   }
   return out;
 }
+
+}  // namespace
 
 DeviceUse IdentifyDevices(const host::Host& h, const host::Topology& topo) {
   DeviceUse u;
@@ -381,69 +352,61 @@ Status CheckSysctls(const CheckContext& ctx, const host::Topology& topo, CheckRe
   return Status::Ok();
 }
 
-class NumaPlacementCheck : public Check {
- public:
-  CheckResult Run(const CheckContext& ctx) const override {
-    const host::Host& h = ctx.host();
-    const auto& topo = ctx.topology();
-    if (!topo.ok()) {
-      if (topo.status().code() == StatusCode::kNotFound) {
-        return CheckResult::Skip("no CPU topology: " + topo.status().message());
-      }
-      return CheckResult::Error(topo.status());
+std::variant<PlacementFacts, CheckResult> ReadPlacement(const CheckContext& ctx) {
+  const host::Host& h = ctx.host();
+  const auto& topo = ctx.topology();
+  if (!topo.ok()) {
+    if (topo.status().code() == StatusCode::kNotFound) {
+      return CheckResult::Skip("no CPU topology: " + topo.status().message());
     }
-    const std::string proc = ctx.ProcDir();
-    // hwloc invents one node when sysfs lists none, so ask sysfs itself.
-    if (!h.Exists("/sys/devices/system/node") && !h.Exists(proc + "/numa_maps")) {
-      return CheckResult::Skip("no NUMA information: " + h.Resolve("/sys/devices/system/node") +
-                               " and " + h.Resolve(proc + "/numa_maps") +
-                               " are absent (kernel without CONFIG_NUMA)");
-    }
-    CheckResult r;
-    std::string nodes;
-    for (const auto& n : topo->nodes) {
-      nodes +=
-          (nodes.empty() ? "" : "; ") + fmt::format("node{}: CPUs {}", n.id, n.cpus.ToString());
-    }
-    r.Note("numa.nodes", nodes.empty() ? "none listed" : nodes);
-
-    auto ps = host::ReadProcStatus(h, proc);
-    if (!ps.ok() && ps.status().code() == StatusCode::kNotFound && h.Exists(proc + "/status")) {
-      return CheckResult::Skip(ps.status().message() +
-                               ": the process's CPUs are unknown, placement not judged");
-    }
-    if (!ps.ok()) return CheckResult::Error(ps.status());
-    CpuSet cpu_nodes = topo->NodesOfCpus(ps->cpus_allowed);
-    r.Note("process.cpus", ps->cpus_allowed.ToString() + " (nodes " + cpu_nodes.ToString() + ")");
-    if (ps->mems_allowed) r.Note("process.mems", ps->mems_allowed->ToString());
-
-    DeviceUse use = IdentifyDevices(h, *topo);
-    CheckDevices(ctx, *topo, use, *ps, r);
-
-    CpuSet home = NodesOf(use.used_gpus);
-    std::string why = "node of " + Labels(use.used_gpus);
-    if (home.empty()) {
-      home = cpu_nodes;
-      why = "nodes of the allowed CPUs";
-    }
-    if (Status s = CheckMemory(ctx, *topo, home, why, r); !s.ok()) return CheckResult::Error(s);
-    if (Status s = CheckSysctls(ctx, *topo, r); !s.ok()) return CheckResult::Error(s);
-
-    if (r.findings.empty()) {
-      r.summary = topo->nodes.size() <= 1 ? "one NUMA node: nothing can be remote"
-                                          : "memory on the home node " + home.ToString() +
-                                                ", devices local, balancing as expected";
-    }
-    return r;
+    return CheckResult::Error(topo.status());
   }
-};
+  const std::string proc = ctx.ProcDir();
+  // hwloc invents one node when sysfs lists none, so ask sysfs itself.
+  if (!h.Exists("/sys/devices/system/node") && !h.Exists(proc + "/numa_maps")) {
+    return CheckResult::Skip("no NUMA information: " + h.Resolve("/sys/devices/system/node") +
+                             " and " + h.Resolve(proc + "/numa_maps") +
+                             " are absent (kernel without CONFIG_NUMA)");
+  }
+  PlacementFacts f;
+  f.topo = &*topo;
+  std::string nodes;
+  for (const auto& n : topo->nodes) {
+    nodes += (nodes.empty() ? "" : "; ") + fmt::format("node{}: CPUs {}", n.id, n.cpus.ToString());
+  }
+  f.notes.emplace_back("numa.nodes", nodes.empty() ? "none listed" : nodes);
+  auto ps = host::ReadProcStatus(h, proc);
+  if (!ps.ok() && ps.status().code() == StatusCode::kNotFound && h.Exists(proc + "/status")) {
+    return CheckResult::Skip(ps.status().message() +
+                             ": the process's CPUs are unknown, placement not judged");
+  }
+  if (!ps.ok()) return CheckResult::Error(ps.status());
+  f.ps = std::move(*ps);
+  CpuSet cpu_nodes = topo->NodesOfCpus(f.ps.cpus_allowed);
+  f.notes.emplace_back("process.cpus",
+                       f.ps.cpus_allowed.ToString() + " (nodes " + cpu_nodes.ToString() + ")");
+  if (f.ps.mems_allowed) f.notes.emplace_back("process.mems", f.ps.mems_allowed->ToString());
+  f.use = IdentifyDevices(h, *topo);
+  f.home = NodesOf(f.use.used_gpus);
+  f.home_why = "node of " + Labels(f.use.used_gpus);
+  if (f.home.empty()) {
+    f.home = cpu_nodes;
+    f.home_why = "nodes of the allowed CPUs";
+  }
+  return f;
+}
 
-}  // namespace
+CheckResult StartResult(const PlacementFacts& f) {
+  CheckResult r;
+  r.evidence = f.notes;
+  return r;
+}
 
-YS_REGISTER_CHECK(NumaPlacementCheck,
-                  {.id = "numa.placement",
-                   .summary = "Share of the process's memory on remote NUMA nodes, locality of its "
-                              "GPUs and NICs, automatic NUMA balancing and zone reclaim.",
-                   .needs = {}})
+void Conclude(const PlacementFacts& f, CheckResult& r) {
+  if (!r.findings.empty()) return;
+  r.summary = f.topo->nodes.size() <= 1 ? "one NUMA node: nothing can be remote"
+                                        : "memory on the home node " + f.home.ToString() +
+                                              ", devices local, balancing as expected";
+}
 
-}  // namespace ys::checks
+}  // namespace ys::checks::placement
