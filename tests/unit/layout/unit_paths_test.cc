@@ -80,6 +80,7 @@ std::string KindDir(const RegisteredUnit& u) {
 TEST(UnitPaths, EveryUnitLivesWhereItsIdSays) {
   size_t n = 0;
   for (const RegisteredUnit* u : UnitRegistry::Global().ListAll()) {
+    if (u->info.id.starts_with("zz_test.")) continue;  // units that tests register for themselves
     ++n;
     EXPECT_EQ(CheckPath(KindDir(*u), u->info.id), "") << UnitKindName(u->kind) << " " << u->info.id;
   }
@@ -89,6 +90,7 @@ TEST(UnitPaths, EveryUnitLivesWhereItsIdSays) {
 TEST(UnitPaths, EveryRuleLivesWhereItsIdSays) {
   size_t n = 0;
   for (const diagnose::RegisteredRule* r : diagnose::RuleRegistry::Global().List()) {
+    if (r->info.id.starts_with("zz_test.")) continue;
     ++n;
     EXPECT_EQ(CheckPath("diagnose/rules", r->info.id), "") << "rule " << r->info.id;
   }

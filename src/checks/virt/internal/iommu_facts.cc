@@ -92,6 +92,36 @@ void ClassifyDomains(const host::Host& h, IommuFacts& f) {
   if (!f.devices.empty()) f.notes.emplace_back("iommu.domains", Join(domain_notes, "; "));
 }
 
+// The base page size and the kernel configuration.
+Status ReadPageSize(const CheckContext& ctx, IommuFacts& f) {
+  const host::Host& h = ctx.host();
+  auto page = host::ReadBasePageSize(h, ctx.ProcDir());
+  if (!page.ok()) return page.status();
+  f.page = *page;
+  if (f.page) {
+    f.notes.emplace_back("page_size", std::to_string(f.page->kb) + " kB (" + f.page->source + ")");
+  } else {
+    f.notes.emplace_back("page_size",
+                         "unknown (no smaps or numa_maps in " + h.Resolve(ctx.ProcDir()) + ")");
+  }
+  f.config = host::ReadKernelConfig(h);
+  if (f.config.ok()) {
+    f.notes.emplace_back("kernel_config", f.config->path);
+    for (const char* opt :
+         {"CONFIG_ARM64_4K_PAGES", "CONFIG_ARM64_16K_PAGES", "CONFIG_ARM64_64K_PAGES"}) {
+      if (f.config->Get(opt) == "y") {
+        f.notes.emplace_back("kernel_config.page_size", std::string(opt) + "=y");
+      }
+    }
+  } else if (f.config.status().code() == StatusCode::kNotFound ||
+             f.config.status().code() == StatusCode::kPermissionDenied) {
+    f.notes.emplace_back("kernel_config", "unreadable: " + f.config.status().message());
+  } else {
+    return f.config.status();
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::variant<IommuFacts, CheckResult> ReadIommu(const CheckContext& ctx) {
@@ -126,48 +156,28 @@ std::variant<IommuFacts, CheckResult> ReadIommu(const CheckContext& ctx) {
                        f.ic.tokens.empty() ? "no IOMMU parameters" : Join(f.ic.tokens, " "));
   if (Status s = ReadDevices(ctx, f); !s.ok()) return CheckResult::Error(s);
   ClassifyDomains(h, f);
+  if (Status s = ReadPageSize(ctx, f); !s.ok()) return CheckResult::Error(s);
   return f;
 }
 
-std::variant<GraceFacts, CheckResult> ReadGrace(const CheckContext& ctx, const IommuFacts& f,
-                                                Evidence& notes) {
-  const host::Host& h = ctx.host();
+std::optional<CheckResult> GraceGate(const CheckContext& ctx, const IommuFacts& f,
+                                     Evidence& notes) {
+  std::string why;
   if (f.arch != host::CpuArch::kArm64) {
-    return CheckResult::Skip(std::string("not applicable: ") + host::CpuArchName(f.arch) +
-                             " host (CMDQV is an extension of the Arm SMMUv3 on NVIDIA Grace)");
-  }
-  auto grace = GraceSignals(h, f.cpus, f.nvidia_gpu);
-  if (grace.empty()) {
-    return CheckResult::Skip(
+    why = std::string("not applicable: ") + host::CpuArchName(f.arch) +
+          " host (CMDQV is an extension of the Arm SMMUv3 on NVIDIA Grace)";
+  } else if (auto grace = GraceSignals(ctx.host(), f.cpus, f.nvidia_gpu); grace.empty()) {
+    why =
         "not applicable: aarch64 but no Grace signal (soc_id jep106:036b:0241, "
-        "NVDA200C ACPI device, or Neoverse V2 cores with an NVIDIA GPU)");
-  }
-  notes.emplace_back("grace", Join(grace));
-  GraceFacts g;
-  auto page = host::ReadBasePageSize(h, ctx.ProcDir());
-  if (!page.ok()) return CheckResult::Error(page.status());
-  g.page = *page;
-  if (g.page) {
-    notes.emplace_back("page_size", std::to_string(g.page->kb) + " kB (" + g.page->source + ")");
+        "NVDA200C ACPI device, or Neoverse V2 cores with an NVIDIA GPU)";
   } else {
-    notes.emplace_back("page_size",
-                       "unknown (no smaps or numa_maps in " + h.Resolve(ctx.ProcDir()) + ")");
+    notes.emplace_back("grace", Join(grace));
+    return std::nullopt;
   }
-  g.config = host::ReadKernelConfig(h);
-  if (g.config.ok()) {
-    notes.emplace_back("kernel_config", g.config->path);
-    for (const char* opt :
-         {"CONFIG_ARM64_4K_PAGES", "CONFIG_ARM64_16K_PAGES", "CONFIG_ARM64_64K_PAGES"}) {
-      if (g.config->Get(opt) == "y")
-        notes.emplace_back("kernel_config.page_size", std::string(opt) + "=y");
-    }
-  } else if (g.config.status().code() == StatusCode::kNotFound ||
-             g.config.status().code() == StatusCode::kPermissionDenied) {
-    notes.emplace_back("kernel_config", "unreadable: " + g.config.status().message());
-  } else {
-    return CheckResult::Error(g.config.status());
-  }
-  return g;
+  CheckResult skip = CheckResult::Skip(why);
+  skip.evidence = notes;
+  skip.Note("grace", why);
+  return skip;
 }
 
 CheckResult StartResult(const IommuFacts& f) {
@@ -181,7 +191,8 @@ void Conclude(const IommuFacts& f, CheckResult& r) {
   r.summary = std::string(f.virt.vm ? f.virt.hypervisor + " guest" : "bare metal") + ", " +
               (f.devices.empty() ? "no GPU/NIC"
                : f.all_identity  ? "GPUs/NICs untranslated"
-                                 : "IOMMU as policy allows");
+                                 : "IOMMU as policy allows") +
+              (f.page ? ", " + std::to_string(f.page->kb) + " kB pages" : "");
 }
 
 }  // namespace ys::checks::iommu

@@ -49,23 +49,18 @@ struct IommuFacts {
   std::vector<size_t> translated, strict_domains;  // indices into devices
   bool all_identity = false;
   bool nvidia_gpu = false;
-  Evidence notes;
-};
-
-// The page size and kernel configuration, for the Grace units.
-struct GraceFacts {
-  std::optional<host::PageSize> page;
+  std::optional<host::PageSize> page;  // the base page size, when known
   Result<host::KernelConfig> config = Status::NotFound("not read");
+  Evidence notes;
 };
 
 // The facts, or the result the units give instead: a skip on a tree that is not a Linux host,
 // an error for unreadable files.
 std::variant<IommuFacts, CheckResult> ReadIommu(const CheckContext& ctx);
 
-// For the Grace units: the skip off Grace (the reason), else the page size and configuration
-// with their notes added to `notes`; an error for unreadable files.
-std::variant<GraceFacts, CheckResult> ReadGrace(const CheckContext& ctx, const IommuFacts& f,
-                                                Evidence& notes);
+// For the Grace units: the skip off Grace (with the reason also noted as "grace"), else nothing,
+// with the Grace signals added to `notes`.
+std::optional<CheckResult> GraceGate(const CheckContext& ctx, const IommuFacts& f, Evidence& notes);
 
 CheckResult StartResult(const IommuFacts& f);
 // The pass summary of every virt.iommu.* unit.

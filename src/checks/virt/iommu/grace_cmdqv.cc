@@ -44,7 +44,7 @@ Status ReadParams(const host::Host& h, Cmdqv& c, CheckResult& r) {
   return Status::Ok();
 }
 
-void ReadSignals(const host::Host& h, const GraceFacts& g, Cmdqv& c, CheckResult& r) {
+void ReadSignals(const host::Host& h, const IommuFacts& g, Cmdqv& c, CheckResult& r) {
   c.acpi = h.ListMatching("/sys/bus/acpi/devices", "NVDA200C:*");
   r.Note("cmdqv.acpi",
          c.acpi.empty() ? "no NVDA200C device" : "/sys/bus/acpi/devices/" + Join(c.acpi));
@@ -76,7 +76,7 @@ Finding Disabled(const Cmdqv& c) {
 }
 
 // Why CMDQV is not active, with the evidence; no causes when nothing could be read.
-std::vector<std::string> Causes(const IommuFacts& q, const GraceFacts& g, const Cmdqv& c,
+std::vector<std::string> Causes(const IommuFacts& q, const IommuFacts& g, const Cmdqv& c,
                                 Evidence& ev) {
   std::vector<std::string> causes;
   if (g.config.ok() && (!c.cfg || *c.cfg == "n")) {
@@ -132,7 +132,7 @@ Finding Missing(const IommuFacts& q, const std::vector<std::string>& causes, Evi
 }
 
 // The CMDQV judgement once Grace is established; an error for an unparsable parameter file.
-Status Judge(const CheckContext& ctx, const IommuFacts& q, const GraceFacts& g, CheckResult& r) {
+Status Judge(const CheckContext& ctx, const IommuFacts& q, const IommuFacts& g, CheckResult& r) {
   const host::Host& h = ctx.host();
   Cmdqv c;
   c.log = host::ReadKernelLog(h);
@@ -178,9 +178,8 @@ class GraceCmdqvCheck : public Check {
     if (auto* early = std::get_if<CheckResult>(&read)) return std::move(*early);
     const IommuFacts& q = std::get<IommuFacts>(read);
     CheckResult r = StartResult(q);
-    auto grace = ReadGrace(ctx, q, r.evidence);
-    if (auto* early = std::get_if<CheckResult>(&grace)) return std::move(*early);
-    if (Status s = Judge(ctx, q, std::get<GraceFacts>(grace), r); !s.ok()) {
+    if (auto skip = GraceGate(ctx, q, r.evidence)) return std::move(*skip);
+    if (Status s = Judge(ctx, q, q, r); !s.ok()) {
       return CheckResult::Error(s);
     }
     Conclude(q, r);

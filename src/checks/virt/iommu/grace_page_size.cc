@@ -15,9 +15,8 @@ class GracePageSizeCheck : public Check {
     if (auto* early = std::get_if<CheckResult>(&read)) return std::move(*early);
     const IommuFacts& q = std::get<IommuFacts>(read);
     CheckResult r = StartResult(q);
-    auto grace = ReadGrace(ctx, q, r.evidence);
-    if (auto* early = std::get_if<CheckResult>(&grace)) return std::move(*early);
-    const GraceFacts& g = std::get<GraceFacts>(grace);
+    if (auto skip = GraceGate(ctx, q, r.evidence)) return std::move(*skip);
+    const IommuFacts& g = q;
     std::optional<std::string> cfg4k =
         g.config.ok() ? g.config->Get("CONFIG_ARM64_4K_PAGES") : std::nullopt;
     bool four_k = g.page ? g.page->kb == 4 : (cfg4k && *cfg4k == "y");
@@ -40,7 +39,6 @@ class GracePageSizeCheck : public Check {
       r.Add(std::move(f));
     }
     Conclude(q, r);
-    if (r.findings.empty() && g.page) r.summary += ", " + std::to_string(g.page->kb) + " kB pages";
     return r;
   }
 };
