@@ -3,7 +3,7 @@
 # size (yardstick's, 4 x the last-level cache unless ARRAY_BYTES is set), the same thread count
 # and placement (one thread per physical core, pinned: OMP_PLACES=cores OMP_PROC_BIND=close),
 # the same iteration count, and the same compiler flags for the kernels (-O3, which
-# CMakeLists.txt gives src/bench/mem/stream_kernels.cc; no -march=native, which the shipped
+# CMakeLists.txt gives src/bench/mem/internal/stream_kernels.cc; no -march=native, which the shipped
 # binary cannot assume).
 #
 # The method, side by side (what was checked to be the same, and how):

@@ -12,7 +12,7 @@
 //   arm sve      4 FMA pipes x 128 bit (Neoverse V2, Grace; the SVE length is not in cpuinfo):
 //                fp64 16, fp32 32.
 //   arm asimd    2 FMA pipes x 128 bit (Neoverse N1): fp64 8, fp32 16.
-// The clock is the busy clock of one active core (host/busy_clock.h); under an all-core vector
+// The clock is the busy clock of one active core (host/busy_core_clock.h); under an all-core vector
 // load many CPUs run slower, so the peak is an upper bound and the % of it a lower bound.
 #ifndef YARDSTICK_BENCH_CPU_PEAK_H_
 #define YARDSTICK_BENCH_CPU_PEAK_H_

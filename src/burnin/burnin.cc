@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "burnin/analyser.h"
-#include "burnin/checkpoint.h"
+#include "burnin/resume_checkpoint.h"
 #include "burnin/telemetry.h"
 #include "core/burnin_json.h"
 #include "core/fresh_dir.h"
@@ -53,9 +53,12 @@ class StopSignals {
 
 const char* DeviceName(Device d) {
   switch (d) {
-    case Device::kCpu: return "cpu";
-    case Device::kGpu: return "gpu";
-    case Device::kAuto: break;
+    case Device::kCpu:
+      return "cpu";
+    case Device::kGpu:
+      return "gpu";
+    case Device::kAuto:
+      break;
   }
   return "auto";
 }
@@ -89,15 +92,17 @@ std::string SettingsDiff(const json& saved, const json& now) {
 std::string Secs(double s) { return fmt::format("{:.0f}", s); }
 
 // The run document of the burn-in so far.
-RunDocument MakeDocument(const BurninReport& report, const host::Host& host, const std::string& gpu_source,
-                         double wall_s, const std::string& incomplete_reason) {
+RunDocument MakeDocument(const BurninReport& report, const host::Host& host,
+                         const std::string& gpu_source, double wall_s,
+                         const std::string& incomplete_reason) {
   RunDocument doc = StartRunDocument("burnin");
   doc.started_at = report.started_at;
   doc.duration_ms = wall_s * 1000;
   doc.host = host::ReadHostInfo(host);
   doc.host.gpu_source = gpu_source;
   if (!report.planted.empty()) {
-    doc.warnings.push_back("faults were planted by a recorded timeline (" + report.telemetry_source +
+    doc.warnings.push_back("faults were planted by a recorded timeline (" +
+                           report.telemetry_source +
                            "): a test of the burn-in, not an acceptance result");
   }
   doc.incomplete = !incomplete_reason.empty();
@@ -155,7 +160,9 @@ Status MoveFinishedAside(const std::string& dir, const Checkpoint& c) {
 Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const json& settings) {
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
-  if (ec) return Status::Invalid("--out " + o.out_dir + ": cannot create the directory (" + ec.message() + ")");
+  if (ec)
+    return Status::Invalid("--out " + o.out_dir + ": cannot create the directory (" + ec.message() +
+                           ")");
   auto cp = LoadCheckpoint(o.out_dir);
   if (!cp.ok()) return cp.status();
   std::string path = o.out_dir + "/" + kCheckpointFile;
@@ -164,7 +171,8 @@ Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const j
   } else if (*cp && !o.restart) {
     const Checkpoint& c = **cp;
     if (c.finished) {
-      return Status::Invalid(path + ": this burn-in already finished; use --restart to run a new one "
+      return Status::Invalid(path +
+                             ": this burn-in already finished; use --restart to run a new one "
                              "here, or another --out");
     }
     std::string diff = SettingsDiff(c.settings, settings);
@@ -207,7 +215,9 @@ Status Agree(comm::Communicator& comm, const Status& mine) {
   auto any = comm.AllReduceMax(mine.ok() ? 0.0 : 1.0);
   if (!any.ok()) return any.status();
   if (*any == 0) return Status::Ok();
-  return mine.ok() ? Status::Invalid("another rank could not start the burn-in (its error is in its log)") : mine;
+  return mine.ok()
+             ? Status::Invalid("another rank could not start the burn-in (its error is in its log)")
+             : mine;
 }
 
 }  // namespace
@@ -232,7 +242,8 @@ Status CheckBurninOptions(const BurninOptions& o) {
   return Status::Ok();
 }
 
-Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, const host::Host& host) {
+Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
+                            const host::Host& host) {
   YS_RETURN_IF_ERROR(CheckBurninOptions(o));
   const bool leader = comm.rank() == 0;
   auto wall_start = std::chrono::steady_clock::now();
@@ -250,8 +261,10 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
   Status start = Status::Ok();
   if (leader) {
     auto a = Prepare(o, host, settings);
-    if (a.ok()) analyser.emplace(std::move(*a));
-    else start = a.status();
+    if (a.ok())
+      analyser.emplace(std::move(*a));
+    else
+      start = a.status();
   }
   YS_RETURN_IF_ERROR(Agree(comm, start));
   std::string state = leader ? fmt::format("{} {}", analyser->elapsed_s(), analyser->cycles()) : "";
@@ -263,46 +276,66 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
   // Telemetry and loads on every rank.
   comm::LaunchInfo launch = comm::DetectLaunch(host.env());
   launch.local_rank = local_rank;
-  LoadContext lc{.host = &host, .comm = &comm, .launch = launch, .node = node, .device = o.device,
-                 .gemm_n = o.gemm_n, .stream_bytes = o.stream_bytes, .allreduce_bytes = o.allreduce_bytes};
-  TelemetryOptions to{.node = node, .nvml_state = o.nvml_state, .kmsg_path = o.kmsg_path,
-                      .cpus = CpuWorkers(lc), .node_wide = local_rank == 0};
+  LoadContext lc{.host = &host,
+                 .comm = &comm,
+                 .launch = launch,
+                 .node = node,
+                 .device = o.device,
+                 .gemm_n = o.gemm_n,
+                 .stream_bytes = o.stream_bytes,
+                 .allreduce_bytes = o.allreduce_bytes};
+  TelemetryOptions to{.node = node,
+                      .nvml_state = o.nvml_state,
+                      .kmsg_path = o.kmsg_path,
+                      .cpus = CpuWorkers(lc),
+                      .node_wide = local_rank == 0};
   std::unique_ptr<TelemetrySampler> sampler;
   std::vector<std::unique_ptr<Load>> loads;
   Status opened = Status::Ok();
   if (auto s = TelemetrySampler::Open(host, to); s.ok()) {
     sampler = std::move(*s);
     lc.timeline = sampler->timeline();
-    if (auto l = MakeLoads(o.profile, lc); l.ok()) loads = std::move(*l);
-    else opened = l.status();
+    if (auto l = MakeLoads(o.profile, lc); l.ok())
+      loads = std::move(*l);
+    else
+      opened = l.status();
   } else {
     opened = s.status();
   }
   YS_RETURN_IF_ERROR(Agree(comm, opened));
-  if (loads.empty()) return Status::Invalid("profile " + std::string(ProfileName(o.profile)) + ": no load can run here");
+  if (loads.empty())
+    return Status::Invalid("profile " + std::string(ProfileName(o.profile)) +
+                           ": no load can run here");
 
   BurninRun run;
-  auto save = [&](bool finished, const std::string& clean_stop, const std::string& reason) -> Status {
+  auto save = [&](bool finished, const std::string& clean_stop,
+                  const std::string& reason) -> Status {
     if (!leader) return Status::Ok();
-    Checkpoint c{.saved_at = UtcNowIso8601(), .boot_id = BootId(host), .clean_stop = clean_stop,
-                 .finished = finished, .settings = settings, .analyser = analyser->SaveState()};
+    Checkpoint c{.saved_at = UtcNowIso8601(),
+                 .boot_id = BootId(host),
+                 .clean_stop = clean_stop,
+                 .finished = finished,
+                 .settings = settings,
+                 .analyser = analyser->SaveState()};
     YS_RETURN_IF_ERROR(SaveCheckpoint(o.out_dir, c));
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     run.doc = MakeDocument(analyser->Report(), host, sampler->source(), wall, reason);
     return WriteDocument(o.out_dir, run.doc);
   };
   if (leader) {
-    analyser->SetSource(sampler->source(),
-                        sampler->timeline() ? sampler->timeline()->Describe() : std::vector<std::string>{});
+    analyser->SetSource(sampler->source(), sampler->timeline() ? sampler->timeline()->Describe()
+                                                               : std::vector<std::string>{});
   }
 
   // A hung collective cannot be interrupted: past the timeout the process says where it stood and
   // ends; the checkpoint on disk is the resume point.
   Watchdog dog(o.timeout_s, [&o, rank = comm.rank()](const std::string& step, double seconds) {
-    std::fprintf(stderr,
-                 "yardstick: error: burn-in rank %d: %s made no progress for %.0f s (--timeout): a rank "
-                 "died or hangs; the last checkpoint in %s is kept: run the same command to resume\n",
-                 rank, step.c_str(), seconds, o.out_dir.c_str());
+    std::fprintf(
+        stderr,
+        "yardstick: error: burn-in rank %d: %s made no progress for %.0f s (--timeout): a rank "
+        "died or hangs; the last checkpoint in %s is kept: run the same command to resume\n",
+        rank, step.c_str(), seconds, o.out_dir.c_str());
     std::fflush(stderr);
     std::_Exit(2);
   });
@@ -318,8 +351,10 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
     Status ran = load.RunCycle(elapsed, want, samples);
     double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!ran.ok()) {
-      EntitySample s{.node = node, .entity = local_rank == 0 ? "node" : fmt::format("rank{}", comm.rank()),
-                     .kind = "node", .metric = std::string(load.name())};
+      EntitySample s{.node = node,
+                     .entity = local_rank == 0 ? "node" : fmt::format("rank{}", comm.rank()),
+                     .kind = "node",
+                     .metric = std::string(load.name())};
       s.load_error = ran.message();
       samples.push_back(std::move(s));
     }
@@ -350,15 +385,17 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
       break;
     }
     if (leader && elapsed < o.duration_s &&
-        std::chrono::steady_clock::now() - last_checkpoint >= std::chrono::duration<double>(o.checkpoint_interval_s)) {
-      YS_RETURN_IF_ERROR(save(false, "", fmt::format("burn-in in progress: {} s of {} s of load done and "
-                                                     "checkpointed; if this process is gone, run the same "
-                                                     "command to resume",
-                                                     Secs(elapsed), Secs(o.duration_s))));
+        std::chrono::steady_clock::now() - last_checkpoint >=
+            std::chrono::duration<double>(o.checkpoint_interval_s)) {
+      YS_RETURN_IF_ERROR(save(false, "",
+                              fmt::format("burn-in in progress: {} s of {} s of load done and "
+                                          "checkpointed; if this process is gone, run the same "
+                                          "command to resume",
+                                          Secs(elapsed), Secs(o.duration_s))));
       last_checkpoint = std::chrono::steady_clock::now();
       if (o.progress) {  // the document just saved holds the report
-        o.progress(fmt::format("burn-in: {} of {} s of load, {} faults, checkpoint saved", Secs(elapsed),
-                               Secs(o.duration_s), run.doc.burnin->faults.size()));
+        o.progress(fmt::format("burn-in: {} of {} s of load, {} faults, checkpoint saved",
+                               Secs(elapsed), Secs(o.duration_s), run.doc.burnin->faults.size()));
       }
     }
     dog.Leave();
@@ -368,9 +405,10 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm, co
     run.stopped = true;
     run.stop_reason = fmt::format("signal {}", stop_signal);
   }
-  std::string reason = run.stopped ? fmt::format("stopped by {} at {} s of {} s of load; run the same "
-                                                 "command to resume",
-                                                 run.stop_reason, Secs(elapsed), Secs(o.duration_s))
+  std::string reason = run.stopped ? fmt::format(
+                                         "stopped by {} at {} s of {} s of load; run the same "
+                                         "command to resume",
+                                         run.stop_reason, Secs(elapsed), Secs(o.duration_s))
                                    : "";
   YS_RETURN_IF_ERROR(save(finished, run.stopped ? run.stop_reason : "", reason));
   return run;

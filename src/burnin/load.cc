@@ -6,7 +6,7 @@
 #include "burnin/load_internal.h"
 #include "comm/collectives.h"
 #include "gpu/cuda_api.h"
-#include "host/busy_clock.h"
+#include "host/busy_core_clock.h"
 
 namespace ys::burnin {
 

@@ -17,7 +17,7 @@
 
 #include "bench/bitwise_compare.h"
 #include "bench/deterministic_data.h"
-#include "bench/gemm/openblas_util.h"
+#include "bench/gemm/internal/openblas_util.h"
 #include "burnin/digest.h"
 #include "burnin/load_internal.h"
 

@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "bench/bitwise_compare.h"
-#include "bench/gemm/gpu_gemm_data.h"
+#include "bench/gemm/internal/gpu_gemm_data.h"
 #include "bench/gpu_bench.h"
 #include "burnin/digest.h"
 #include "burnin/load_internal.h"

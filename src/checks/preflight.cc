@@ -7,6 +7,7 @@
 
 #include "checks/runner.h"
 #include "checks/site_expectations.h"
+#include "checks/unit_aliases.h"
 #include "core/registry.h"
 #include "gpu/gpu_snapshot_json.h"
 #include "host/host_info.h"
@@ -45,9 +46,11 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
                               host->Resolve(dir) + " is absent)");
     }
   }
+  // A retired id (cpu.cstates) selects the units that replaced it.
+  const std::vector<std::string> filters = ExpandAliasFilters(o.filters);
   bool any = false;
   for (const auto* unit : UnitRegistry::Global().List(UnitKind::kCheck)) {
-    if (MatchesFilters(unit->info.id, o.filters)) any = true;
+    if (MatchesFilters(unit->info.id, filters)) any = true;
   }
   if (!any) {
     std::string f;
@@ -61,7 +64,8 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
     doc.warnings.push_back("read from the recorded host tree " + doc.host.root +
                            ", not from this machine");
   } else if (::geteuid() != 0) {
-    doc.warnings.push_back("not running as root: some files (MSRs, other users' processes) may be unreadable");
+    doc.warnings.push_back(
+        "not running as root: some files (MSRs, other users' processes) may be unreadable");
   }
 
   CheckContext ctx(*host, expect, o.pid);
@@ -75,7 +79,7 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   }
   if (!o.kernel_log.empty()) ctx.set_kernel_log_path(o.kernel_log);
   RunOptions ro;
-  ro.filters = o.filters;
+  ro.filters = filters;
   ro.on_result = o.on_result;
   if (o.on_step) ro.on_start = [&o](std::string_view id) { o.on_step("check " + std::string(id)); };
   doc.checks = RunChecks(ctx, ro);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks/runner.h"
+#include "checks/unit_aliases.h"
 #include "cli/command.h"
 #include "core/registry.h"
 
@@ -25,8 +26,10 @@ Action Setup(CLI::App& sub) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     size_t width = 2;
     for (const auto* u : units) width = std::max(width, u->info.id.size());
+    // A retired id (cpu.cstates) lists the units that replaced it.
+    const std::vector<std::string> filters = checks::ExpandAliasFilters(args->filters);
     for (const auto* u : units) {
-      if (!checks::MatchesFilters(u->info.id, args->filters)) continue;
+      if (!checks::MatchesFilters(u->info.id, filters)) continue;
       std::string needs;
       std::vector<std::string> need_list;
       for (Need n : u->info.needs) {

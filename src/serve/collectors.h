@@ -4,7 +4,7 @@
 //                modelName, Hostname as dcgm-exporter sets them; yardstick_* for the rest.
 //   infiniband — /sys/class/infiniband port state, rate and counters; throughput from two
 //                successive readings.
-//   cpu_clock  — the busy-core clock (host/busy_clock.h) of up to 4 cores, one core at a time,
+//   cpu_clock  — the busy-core clock (host/busy_core_clock.h) of up to 4 cores, one core at a time,
 //                10 ms each, at most once a minute: about 40 ms of one core a minute. A recorded
 //                tree replays <root>/.yardstick/busy-clock.
 //   run        — a run.json (and validation.json beside it, or --validation): check outcomes,

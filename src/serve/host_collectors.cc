@@ -3,7 +3,7 @@
 #include <map>
 #include <optional>
 
-#include "host/busy_clock.h"
+#include "host/busy_core_clock.h"
 #include "host/infiniband.h"
 #include "host/topology.h"
 #include "serve/collectors.h"
@@ -113,8 +113,8 @@ class CpuClockCollector : public Collector {
       auto text = host_.ReadFile(host::kBusyClockPath);
       if (!text.ok()) return text.status();
       auto m = host::ParseBusyClock(*text);
-      if (!m.ok()) return Status::Invalid(host_.Resolve(host::kBusyClockPath) + ": " +
-                                          m.status().message());
+      if (!m.ok())
+        return Status::Invalid(host_.Resolve(host::kBusyClockPath) + ": " + m.status().message());
       mhz = std::move(m).value();
     }
     Exposition e;

@@ -2,12 +2,12 @@
 //   0 the burn-in report in a run document (core/burnin_json.cc BurninReportFromJson)
 //   1 one burn-in entity (core/burnin_json.cc BurninEntityFromJson)
 //   2 a cycle's entity samples (burnin/observation.cc EntitySamplesFromJson)
-//   3 the checkpoint file (burnin/checkpoint.cc LoadCheckpoint) and the analyser state in it
+//   3 the checkpoint file (burnin/resume_checkpoint.cc LoadCheckpoint) and the analyser state in it
 //     (burnin/analyser_state.cc Analyser::LoadState), as a resumed burn-in reads them
-//   4 the heartbeat file (burnin/checkpoint.cc ReadHeartbeat)
+//   4 the heartbeat file (burnin/resume_checkpoint.cc ReadHeartbeat)
 #include "burnin/analyser.h"
-#include "burnin/checkpoint.h"
 #include "burnin/observation.h"
+#include "burnin/resume_checkpoint.h"
 #include "core/burnin_json.h"
 #include "fuzz_util.h"
 

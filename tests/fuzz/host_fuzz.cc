@@ -18,7 +18,7 @@
 //   core/cpu_set.cc 38 cpu list, 39 cpu mask
 #include "core/cpu_set.h"
 #include "fuzz_util.h"
-#include "host/busy_clock.h"
+#include "host/busy_core_clock.h"
 #include "host/cgroup.h"
 #include "host/cpu_cache.h"
 #include "host/cpu_vulnerabilities.h"

@@ -1,5 +1,6 @@
-// coll.all_gather: nccl-tests' all_gather_perf measurement over every rank of the job (bench/coll/sweep.h).
-#include "bench/coll/sweep.h"
+// coll.all_gather: nccl-tests' all_gather_perf measurement over every rank of the job
+// (bench/coll/sweep.h).
+#include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {
 namespace {
@@ -14,9 +15,11 @@ class AllGatherBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(AllGatherBenchmark,
-                      {.id = "coll.all_gather",
-                       .summary = "Every rank's chunk gathered on every rank (nccl-tests all_gather_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
-                       .needs = {Need::kMpi}})
+YS_REGISTER_BENCHMARK(
+    AllGatherBenchmark,
+    {.id = "coll.all_gather",
+     .summary = "Every rank's chunk gathered on every rank (nccl-tests all_gather_perf): time, "
+                "algbw, busbw = algbw x (n-1)/n, data check",
+     .needs = {Need::kMpi}})
 
 }  // namespace ys::bench

@@ -1,5 +1,6 @@
-// coll.all_reduce: nccl-tests' all_reduce_perf measurement over every rank of the job (bench/coll/sweep.h).
-#include "bench/coll/sweep.h"
+// coll.all_reduce: nccl-tests' all_reduce_perf measurement over every rank of the job
+// (bench/coll/sweep.h).
+#include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {
 namespace {
@@ -14,9 +15,11 @@ class AllReduceBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(AllReduceBenchmark,
-                      {.id = "coll.all_reduce",
-                       .summary = "Sum across all ranks, result on every rank (nccl-tests all_reduce_perf): time, algbw, busbw = algbw x 2(n-1)/n, data check",
-                       .needs = {Need::kMpi}})
+YS_REGISTER_BENCHMARK(
+    AllReduceBenchmark,
+    {.id = "coll.all_reduce",
+     .summary = "Sum across all ranks, result on every rank (nccl-tests all_reduce_perf): time, "
+                "algbw, busbw = algbw x 2(n-1)/n, data check",
+     .needs = {Need::kMpi}})
 
 }  // namespace ys::bench

@@ -1,5 +1,6 @@
-// coll.alltoall: nccl-tests' alltoall_perf measurement over every rank of the job (bench/coll/sweep.h).
-#include "bench/coll/sweep.h"
+// coll.alltoall: nccl-tests' alltoall_perf measurement over every rank of the job
+// (bench/coll/sweep.h).
+#include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {
 namespace {
@@ -14,9 +15,11 @@ class AlltoAllBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(AlltoAllBenchmark,
-                      {.id = "coll.alltoall",
-                       .summary = "Each rank sends a distinct chunk to every rank (nccl-tests alltoall_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
-                       .needs = {Need::kMpi}})
+YS_REGISTER_BENCHMARK(
+    AlltoAllBenchmark,
+    {.id = "coll.alltoall",
+     .summary = "Each rank sends a distinct chunk to every rank (nccl-tests alltoall_perf): time, "
+                "algbw, busbw = algbw x (n-1)/n, data check",
+     .needs = {Need::kMpi}})
 
 }  // namespace ys::bench

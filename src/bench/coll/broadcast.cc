@@ -1,5 +1,6 @@
-// coll.broadcast: nccl-tests' broadcast_perf measurement over every rank of the job (bench/coll/sweep.h).
-#include "bench/coll/sweep.h"
+// coll.broadcast: nccl-tests' broadcast_perf measurement over every rank of the job
+// (bench/coll/sweep.h).
+#include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {
 namespace {
@@ -16,7 +17,8 @@ class BroadcastBenchmark final : public Benchmark {
 
 YS_REGISTER_BENCHMARK(BroadcastBenchmark,
                       {.id = "coll.broadcast",
-                       .summary = "Root's buffer copied to every rank (nccl-tests broadcast_perf): time, algbw, busbw = algbw, data check",
+                       .summary = "Root's buffer copied to every rank (nccl-tests broadcast_perf): "
+                                  "time, algbw, busbw = algbw, data check",
                        .needs = {Need::kMpi}})
 
 }  // namespace ys::bench

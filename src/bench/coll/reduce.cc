@@ -1,5 +1,5 @@
 // coll.reduce: nccl-tests' reduce_perf measurement over every rank of the job (bench/coll/sweep.h).
-#include "bench/coll/sweep.h"
+#include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {
 namespace {
@@ -16,7 +16,8 @@ class ReduceBenchmark final : public Benchmark {
 
 YS_REGISTER_BENCHMARK(ReduceBenchmark,
                       {.id = "coll.reduce",
-                       .summary = "Sum across ranks onto the root (nccl-tests reduce_perf): time, algbw, busbw = algbw, data check",
+                       .summary = "Sum across ranks onto the root (nccl-tests reduce_perf): time, "
+                                  "algbw, busbw = algbw, data check",
                        .needs = {Need::kMpi}})
 
 }  // namespace ys::bench

@@ -1,5 +1,6 @@
-// coll.reduce_scatter: nccl-tests' reduce_scatter_perf measurement over every rank of the job (bench/coll/sweep.h).
-#include "bench/coll/sweep.h"
+// coll.reduce_scatter: nccl-tests' reduce_scatter_perf measurement over every rank of the job
+// (bench/coll/sweep.h).
+#include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {
 namespace {
@@ -14,9 +15,11 @@ class ReduceScatterBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(ReduceScatterBenchmark,
-                      {.id = "coll.reduce_scatter",
-                       .summary = "Sum across ranks, one chunk per rank (nccl-tests reduce_scatter_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
-                       .needs = {Need::kMpi}})
+YS_REGISTER_BENCHMARK(
+    ReduceScatterBenchmark,
+    {.id = "coll.reduce_scatter",
+     .summary = "Sum across ranks, one chunk per rank (nccl-tests reduce_scatter_perf): time, "
+                "algbw, busbw = algbw x (n-1)/n, data check",
+     .needs = {Need::kMpi}})
 
 }  // namespace ys::bench

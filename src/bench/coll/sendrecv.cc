@@ -1,5 +1,6 @@
-// coll.sendrecv: nccl-tests' sendrecv_perf measurement over every rank of the job (bench/coll/sweep.h).
-#include "bench/coll/sweep.h"
+// coll.sendrecv: nccl-tests' sendrecv_perf measurement over every rank of the job
+// (bench/coll/sweep.h).
+#include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {
 namespace {
@@ -16,7 +17,8 @@ class SendRecvBenchmark final : public Benchmark {
 
 YS_REGISTER_BENCHMARK(SendRecvBenchmark,
                       {.id = "coll.sendrecv",
-                       .summary = "Each rank sends to rank+1 and receives from rank-1 (nccl-tests sendrecv_perf): time, algbw, busbw = algbw, data check",
+                       .summary = "Each rank sends to rank+1 and receives from rank-1 (nccl-tests "
+                                  "sendrecv_perf): time, algbw, busbw = algbw, data check",
                        .needs = {Need::kMpi}})
 
 }  // namespace ys::bench

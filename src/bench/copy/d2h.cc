@@ -1,6 +1,6 @@
 // copy.d2h: device -> host copy bandwidth per GPU and per NUMA node of the pinned host memory;
 // copy engine and SM kernel (bench/copy/host_copy.h).
-#include "bench/copy/host_copy.h"
+#include "bench/copy/internal/host_copy.h"
 
 namespace ys::bench {
 namespace {
@@ -14,9 +14,11 @@ class DeviceToHostBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(DeviceToHostBenchmark,
-                      {.id = "copy.d2h",
-                       .summary = "Device-to-host copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
-                       .needs = {Need::kGpu}})
+YS_REGISTER_BENCHMARK(
+    DeviceToHostBenchmark,
+    {.id = "copy.d2h",
+     .summary =
+         "Device-to-host copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
+     .needs = {Need::kGpu}})
 
 }  // namespace ys::bench

@@ -1,6 +1,6 @@
 // copy.h2d: host -> device copy bandwidth per GPU and per NUMA node of the pinned host memory;
 // copy engine and SM kernel (bench/copy/host_copy.h).
-#include "bench/copy/host_copy.h"
+#include "bench/copy/internal/host_copy.h"
 
 namespace ys::bench {
 namespace {
@@ -14,9 +14,11 @@ class HostToDeviceBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(HostToDeviceBenchmark,
-                      {.id = "copy.h2d",
-                       .summary = "Host-to-device copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
-                       .needs = {Need::kGpu}})
+YS_REGISTER_BENCHMARK(
+    HostToDeviceBenchmark,
+    {.id = "copy.h2d",
+     .summary =
+         "Host-to-device copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
+     .needs = {Need::kGpu}})
 
 }  // namespace ys::bench

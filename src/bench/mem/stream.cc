@@ -16,9 +16,9 @@
 
 #include "bench/available_memory.h"
 #include "bench/benchmark.h"
-#include "bench/mem/stream_kernels.h"
+#include "bench/mem/internal/stream_kernels.h"
 #include "core/finding_codes.h"
-#include "host/busy_clock.h"
+#include "host/busy_core_clock.h"
 #include "host/cpu_cache.h"
 #include "host/procfs.h"
 

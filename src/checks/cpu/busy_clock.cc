@@ -3,17 +3,17 @@
 // settings alone do not show (C6 disabled in BIOS, power caps, thermal limits) and works where
 // there are no cpufreq files, as in a VM (reference: linux-node-knobs.md §2, "Measuring actual
 // busy-core frequency"). On a recorded tree it replays <root>/.yardstick/busy-clock.
-#include "host/busy_clock.h"
-
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checks/check.h"
+#include "host/busy_core_clock.h"
 #include "host/cpufreq.h"
-#include "host/virt.h"
 #include "host/procfs.h"
+#include "host/virt.h"
 
 namespace ys::checks {
 namespace {
@@ -69,6 +69,54 @@ Result<std::optional<Rated>> RatedMaximum(const host::Host& h, const CpuSet& cpu
                                               "higher, so this comparison is lenient)"});
 }
 
+// Measures the busy clock of up to site cpu.busy_clock_cpus CPUs (one thread per core) into
+// `mhz`, with the recording that lets `yardstick capture` replay it; or the result to give
+// instead.
+std::optional<CheckResult> MeasureLive(const CheckContext& ctx, std::map<int, double>& mhz,
+                                       std::string& method, CheckResult& r) {
+  const auto& site = ctx.expect().cpu;
+  auto allowed = host::AllowedCpusOfThisProcess();
+  if (!allowed.ok()) return CheckResult::Error(allowed.status());
+  host::Topology none;
+  const auto& topo = ctx.topology();
+  const host::Topology& t = topo.ok() ? *topo : none;
+  CpuSet usable = topo.ok() ? allowed->Intersect(t.online_cpus) : *allowed;
+  CpuSet cpus = host::SelectBusyClockCpus(t, usable, site.busy_clock_cpus);
+  if (cpus.empty()) return CheckResult::Skip("no online CPU is available to this process");
+  auto measured = host::MeasureBusyClockMhz(cpus, site.busy_clock_ms);
+  if (!measured.ok()) return CheckResult::Error(measured.status());
+  mhz = std::move(*measured);
+  r.recordings[host::kBusyClockPath] = host::FormatBusyClock(mhz);  // for `yardstick capture`
+  method = "measured live: dependent-add chain pinned to each CPU in turn, fastest of " +
+           std::to_string(site.busy_clock_ms) + " 1 ms windows after a 5 ms warm-up, one " +
+           "thread per core (" + std::to_string(cpus.size()) + " of " +
+           std::to_string(usable.size()) + " allowed CPUs)";
+  return std::nullopt;
+}
+
+// The busy clock a recorded tree carries (host::kBusyClockPath); or the result to give instead.
+std::optional<CheckResult> ReadRecorded(const host::Host& h, std::map<int, double>& mhz,
+                                        std::string& method) {
+  auto text = h.ReadFile(host::kBusyClockPath);
+  if (!text.ok()) {
+    if (text.status().code() == StatusCode::kNotFound) {
+      return CheckResult::Skip("recorded tree without a busy-clock recording (" +
+                               h.Resolve(host::kBusyClockPath) +
+                               " absent): the clock can "
+                               "only be measured on the live machine");
+    }
+    return CheckResult::Error(text.status());
+  }
+  auto parsed = host::ParseBusyClock(*text);
+  if (!parsed.ok()) {
+    return CheckResult::Error(
+        Status::Invalid(h.Resolve(host::kBusyClockPath) + ": " + parsed.status().message()));
+  }
+  mhz = std::move(*parsed);
+  method = std::string("recorded: ") + host::kBusyClockPath;
+  return std::nullopt;
+}
+
 class BusyClockCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
@@ -80,42 +128,9 @@ class BusyClockCheck : public Check {
     CheckResult r;
     std::map<int, double> mhz;
     std::string method;
-    if (h.live()) {
-      auto allowed = host::AllowedCpusOfThisProcess();
-      if (!allowed.ok()) return CheckResult::Error(allowed.status());
-      host::Topology none;
-      const auto& topo = ctx.topology();
-      const host::Topology& t = topo.ok() ? *topo : none;
-      CpuSet usable = topo.ok() ? allowed->Intersect(t.online_cpus) : *allowed;
-      CpuSet cpus = host::SelectBusyClockCpus(t, usable, site.busy_clock_cpus);
-      if (cpus.empty()) return CheckResult::Skip("no online CPU is available to this process");
-      auto measured = host::MeasureBusyClockMhz(cpus, site.busy_clock_ms);
-      if (!measured.ok()) return CheckResult::Error(measured.status());
-      mhz = std::move(*measured);
-      r.recordings[host::kBusyClockPath] = host::FormatBusyClock(mhz);  // for `yardstick capture`
-      method = "measured live: dependent-add chain pinned to each CPU in turn, fastest of " +
-               std::to_string(site.busy_clock_ms) + " 1 ms windows after a 5 ms warm-up, one " +
-               "thread per core (" + std::to_string(cpus.size()) + " of " +
-               std::to_string(usable.size()) + " allowed CPUs)";
-    } else {
-      auto text = h.ReadFile(host::kBusyClockPath);
-      if (!text.ok()) {
-        if (text.status().code() == StatusCode::kNotFound) {
-          return CheckResult::Skip("recorded tree without a busy-clock recording (" +
-                                   h.Resolve(host::kBusyClockPath) +
-                                   " absent): the clock can "
-                                   "only be measured on the live machine");
-        }
-        return CheckResult::Error(text.status());
-      }
-      auto parsed = host::ParseBusyClock(*text);
-      if (!parsed.ok()) {
-        return CheckResult::Error(
-            Status::Invalid(h.Resolve(host::kBusyClockPath) + ": " + parsed.status().message()));
-      }
-      mhz = std::move(*parsed);
-      method = std::string("recorded: ") + host::kBusyClockPath;
-    }
+    std::optional<CheckResult> stop =
+        h.live() ? MeasureLive(ctx, mhz, method, r) : ReadRecorded(h, mhz, method);
+    if (stop) return std::move(*stop);
     r.Note("method", method);
 
     CpuSet cpus;

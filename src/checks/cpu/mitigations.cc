@@ -29,6 +29,50 @@ Evidence PerFile(const std::vector<const host::Vulnerability*>& vs) {
   return e;
 }
 
+using Vulns = std::vector<const host::Vulnerability*>;
+
+// The vulnerabilities by state; those that need microcode apart from the other vulnerable ones.
+struct ByState {
+  Vulns mitigated, vulnerable, microcode, unknown;
+  int not_affected = 0;
+};
+
+ByState SortByState(const std::vector<host::Vulnerability>& vulns) {
+  ByState b;
+  for (const auto& v : vulns) {
+    switch (v.state) {
+      case host::VulnState::kNotAffected:
+        ++b.not_affected;
+        break;
+      case host::VulnState::kMitigated:
+        b.mitigated.push_back(&v);
+        break;
+      case host::VulnState::kVulnerable:
+        (v.needs_microcode ? b.microcode : b.vulnerable).push_back(&v);
+        break;
+      case host::VulnState::kUnknown:
+        b.unknown.push_back(&v);
+        break;
+    }
+  }
+  return b;
+}
+
+// YS-CPU-022: mitigations that lack the microcode they need.
+Finding MicrocodeFinding(const Vulns& microcode) {
+  Finding f = MakeFinding("YS-CPU-022", "node",
+                          std::to_string(microcode.size()) + " vulnerabilit" +
+                              (microcode.size() == 1 ? "y lacks" : "ies lack") +
+                              " the microcode its mitigation needs: " + Names(microcode));
+  f.evidence = PerFile(microcode);
+  f.fix =
+      "update the CPU microcode (intel-microcode or amd64-microcode package, or a BIOS "
+      "update) and reboot; in a VM the host's microcode and the CPU features it passes "
+      "through decide";
+  f.reference = kReference;
+  return f;
+}
+
 class MitigationsCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
@@ -55,24 +99,7 @@ class MitigationsCheck : public Check {
     bool mitigations_off = mode && (*mode == "off" || StartsWith(*mode, "off,"));
 
     CheckResult r;
-    std::vector<const host::Vulnerability*> mitigated, vulnerable, microcode, unknown;
-    int not_affected = 0;
-    for (const auto& v : *vulns) {
-      switch (v.state) {
-        case host::VulnState::kNotAffected:
-          ++not_affected;
-          break;
-        case host::VulnState::kMitigated:
-          mitigated.push_back(&v);
-          break;
-        case host::VulnState::kVulnerable:
-          (v.needs_microcode ? microcode : vulnerable).push_back(&v);
-          break;
-        case host::VulnState::kUnknown:
-          unknown.push_back(&v);
-          break;
-      }
-    }
+    auto [mitigated, vulnerable, microcode, unknown, not_affected] = SortByState(*vulns);
     r.Note("mitigations=", mode ? *mode : "(not set: kernel default, auto)");
     r.Note("site.cpu.mitigations", PolicyName(policy));
     const std::string counts = std::to_string(not_affected) + " not affected, " +
@@ -84,19 +111,7 @@ class MitigationsCheck : public Check {
       if (v.state != host::VulnState::kNotAffected) r.Note(v.name, v.text);
     }
 
-    if (policy != Policy::kOff && !microcode.empty()) {
-      Finding f = MakeFinding("YS-CPU-022", "node",
-                              std::to_string(microcode.size()) + " vulnerabilit" +
-                                  (microcode.size() == 1 ? "y lacks" : "ies lack") +
-                                  " the microcode its mitigation needs: " + Names(microcode));
-      f.evidence = PerFile(microcode);
-      f.fix =
-          "update the CPU microcode (intel-microcode or amd64-microcode package, or a BIOS "
-          "update) and reboot; in a VM the host's microcode and the CPU features it passes "
-          "through decide";
-      f.reference = kReference;
-      r.Add(std::move(f));
-    }
+    if (policy != Policy::kOff && !microcode.empty()) r.Add(MicrocodeFinding(microcode));
     if (policy == Policy::kOn && !vulnerable.empty()) {
       Finding f = MakeFinding(
           "YS-CPU-021", "node",

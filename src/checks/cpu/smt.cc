@@ -15,6 +15,46 @@ constexpr const char* kReference =
     "Documentation/ABI/testing/sysfs-devices-system-cpu (smt/control, smt/active); "
     "linux-node-knobs.md §3";
 
+// The nosmt token of the kernel command line, "" for none.
+std::string NosmtToken(const host::Host& h) {
+  auto cmdline_text = h.ReadFile("/proc/cmdline");
+  auto cmdline = host::KernelCmdline::Parse(cmdline_text.ok() ? *cmdline_text : "");
+  std::string nosmt;
+  for (const auto& t : cmdline.tokens()) {
+    if (t == "nosmt" || t == "nosmt=force" ||
+        (StartsWith(t, "mitigations=") && EndsWith(t, ",nosmt"))) {
+      nosmt = t;
+    }
+  }
+  return nosmt;
+}
+
+// YS-CPU-020 when site policy wants SMT and it is not active.
+Finding SmtInactive(const host::SmtState& state, bool active, const std::string& nosmt) {
+  const std::string dir = host::kSmtDir;
+  bool forced = state.control == host::SmtControl::kForceOff;
+  std::string why = state.control == host::SmtControl::kOn
+                        ? "SMT control is on but no sibling thread is online"
+                        : "SMT is " + state.control_text;
+  Finding f = MakeFinding("YS-CPU-020", "node", why + "; site policy cpu.smt is on");
+  f.evidence = {{dir + "/control", state.control_text},
+                {dir + "/active", active ? "1" : "0"},
+                {"site.cpu.smt", "on"}};
+  if (!nosmt.empty()) f.evidence.emplace_back("/proc/cmdline", nosmt);
+  if (state.control == host::SmtControl::kOn) {
+    f.fix = "bring the sibling threads online: echo 1 > /sys/devices/system/cpu/cpu<N>/online";
+  } else if (forced || !nosmt.empty()) {
+    f.fix = "remove " + (nosmt.empty() ? std::string("nosmt=force") : nosmt) +
+            " from the kernel command line and enable Hyper-Threading/SMT in the BIOS, then reboot";
+  } else {
+    f.fix =
+        "echo on > /sys/devices/system/cpu/smt/control (and enable SMT in the BIOS if it "
+        "is off there)";
+  }
+  f.reference = kReference;
+  return f;
+}
+
 class SmtCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
@@ -38,15 +78,7 @@ class SmtCheck : public Check {
       threads = topo->ThreadsPerCore();
       r.Note("threads per core", std::to_string(threads));
     }
-    auto cmdline_text = h.ReadFile("/proc/cmdline");
-    auto cmdline = host::KernelCmdline::Parse(cmdline_text.ok() ? *cmdline_text : "");
-    std::string nosmt;
-    for (const auto& t : cmdline.tokens()) {
-      if (t == "nosmt" || t == "nosmt=force" ||
-          (StartsWith(t, "mitigations=") && EndsWith(t, ",nosmt"))) {
-        nosmt = t;
-      }
-    }
+    std::string nosmt = NosmtToken(h);
     if (!nosmt.empty()) r.Note("/proc/cmdline", nosmt);
     r.Note("site.cpu.smt", PolicyName(policy));
 
@@ -60,28 +92,7 @@ class SmtCheck : public Check {
     }
     bool active = state->active.value_or(state->control == host::SmtControl::kOn);
     if (policy == Policy::kOn && !active) {
-      bool forced = state->control == host::SmtControl::kForceOff;
-      std::string why = state->control == host::SmtControl::kOn
-                            ? "SMT control is on but no sibling thread is online"
-                            : "SMT is " + state->control_text;
-      Finding f = MakeFinding("YS-CPU-020", "node", why + "; site policy cpu.smt is on");
-      f.evidence = {{dir + "/control", state->control_text},
-                    {dir + "/active", active ? "1" : "0"},
-                    {"site.cpu.smt", "on"}};
-      if (!nosmt.empty()) f.evidence.emplace_back("/proc/cmdline", nosmt);
-      if (state->control == host::SmtControl::kOn) {
-        f.fix = "bring the sibling threads online: echo 1 > /sys/devices/system/cpu/cpu<N>/online";
-      } else if (forced || !nosmt.empty()) {
-        f.fix =
-            "remove " + (nosmt.empty() ? std::string("nosmt=force") : nosmt) +
-            " from the kernel command line and enable Hyper-Threading/SMT in the BIOS, then reboot";
-      } else {
-        f.fix =
-            "echo on > /sys/devices/system/cpu/smt/control (and enable SMT in the BIOS if it "
-            "is off there)";
-      }
-      f.reference = kReference;
-      r.Add(std::move(f));
+      r.Add(SmtInactive(*state, active, nosmt));
     } else if (policy == Policy::kOff && active) {
       Finding f =
           MakeFinding("YS-CPU-020", "node",

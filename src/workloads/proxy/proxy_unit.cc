@@ -10,11 +10,11 @@
 
 #include "bench/available_memory.h"
 #include "bench/cpu_peak.h"
-#include "bench/gemm/openblas_util.h"
+#include "bench/gemm/internal/openblas_util.h"
 #include "core/text.h"
-#include "host/busy_clock.h"
+#include "host/busy_core_clock.h"
 #include "host/foreign_cpu.h"
-#include "workloads/proxy/proxy_executor.h"
+#include "workloads/proxy/internal/proxy_executor.h"
 #include "workloads/step_time.h"
 
 namespace ys::workloads {
@@ -48,7 +48,8 @@ Result<JobCpus> GatherJobCpus(comm::Communicator& comm) {
 }
 
 // Every rank's step times gathered: [rank][step].
-Result<std::vector<std::vector<double>>> GatherSteps(comm::Communicator& comm, const std::vector<double>& mine) {
+Result<std::vector<std::vector<double>>> GatherSteps(comm::Communicator& comm,
+                                                     const std::vector<double>& mine) {
   std::string text;
   for (double s : mine) text += fmt::format("{:.9e} ", s);
   auto all = comm.AllGather(text);
@@ -65,7 +66,8 @@ Result<std::vector<std::vector<double>>> GatherSteps(comm::Communicator& comm, c
 
 // The CPU's fp32 peak in TFLOPS for `threads` BLAS threads, with its formula; nullopt and a note
 // when it cannot be computed.
-std::optional<bench::CpuPeak> CpuPeakFp32(const BenchContext& ctx, int threads, BenchmarkResult& r) {
+std::optional<bench::CpuPeak> CpuPeakFp32(const BenchContext& ctx, int threads,
+                                          BenchmarkResult& r) {
   const auto& topo = ctx.topology();
   auto allowed = host::AllowedCpusOfThisProcess();
   auto cpuinfo = ctx.host().ReadFile("/proc/cpuinfo");
@@ -96,12 +98,14 @@ std::string Fmt(double v) { return fmt::format("{:.6g}", v); }
 BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
   const std::string id = "proxy." + std::string(model);
   if (ctx.quick() && model != kQuickProxyModel)
-    return BenchmarkResult::Skip(fmt::format(
-        "the quick profile runs proxy.{} only; `yardstick bench --filter 'proxy.*'` runs this model",
-        kQuickProxyModel));
+    return BenchmarkResult::Skip(
+        fmt::format("the quick profile runs proxy.{} only; `yardstick bench --filter 'proxy.*'` "
+                    "runs this model",
+                    kQuickProxyModel));
   if (!ctx.host().live()) return BenchmarkResult::Skip("not the live host: nothing to measure");
   if (!ctx.Allows(bench::Backend::kCpu))
-    return BenchmarkResult::Skip("--backend gpu: the GPU proxy (cuBLASLt, NCCL) is not implemented yet");
+    return BenchmarkResult::Skip(
+        "--backend gpu: the GPU proxy (cuBLASLt, NCCL) is not implemented yet");
   std::string path = ctx.options().data_dir + "/models/" + std::string(model) + ".toml";
   auto spec = LoadModelSpec(path);
   if (!spec.ok()) return BenchmarkResult::Error(spec.status());
@@ -113,7 +117,8 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
                  .micro_batches = 1,
                  .dtype_bytes = 4};
   auto plan = PlanProxyStep(*spec, *recipe, po);
-  if (!plan.ok()) return BenchmarkResult::Skip("the CPU proxy cannot run this model: " + plan.status().message());
+  if (!plan.ok())
+    return BenchmarkResult::Skip("the CPU proxy cannot run this model: " + plan.status().message());
 
   comm::Communicator& comm = ctx.comm();
   // OpenBLAS threads: the node's cores shared by the job's ranks on it.
@@ -138,7 +143,8 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
   for (size_t r = 0; r < verdicts->size(); ++r) {
     if ((*verdicts)[r].empty()) continue;
     return BenchmarkResult::Error(Status::Invalid(
-        static_cast<int>(r) == comm.rank() ? (*verdicts)[r] : fmt::format("rank {}: {}", r, (*verdicts)[r])));
+        static_cast<int>(r) == comm.rank() ? (*verdicts)[r]
+                                           : fmt::format("rank {}: {}", r, (*verdicts)[r])));
   }
   auto exec = ProxyExecutor::Open(*plan, comm);
   if (!exec.ok()) return BenchmarkResult::Error(exec.status());
@@ -147,7 +153,8 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
   bench::OpenBlasInfo blas = bench::QueryOpenBlas();
   r.Note("recipe", why);
   // Evidence keys are unique (the JSON document is an object): "plan.1", "plan.2", ...
-  for (size_t i = 0; i < plan->notes.size(); ++i) r.Note(fmt::format("plan.{}", i + 1), plan->notes[i]);
+  for (size_t i = 0; i < plan->notes.size(); ++i)
+    r.Note(fmt::format("plan.{}", i + 1), plan->notes[i]);
   for (size_t i = 0; i < (*exec)->notes().size(); ++i)
     r.Note(fmt::format("collectives.{}", i + 1), (*exec)->notes()[i]);
   r.Note("backend", fmt::format("cpu: OpenBLAS sgemm fp32 ({} kernel, {} threads), collectives {}",
@@ -204,36 +211,46 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
   }
 
   const std::map<std::string, std::string> common{
-      {"backend", "cpu"}, {"device", "cpu"}, {"dtype", "fp32"},
-      {"scale", fmt::format("1/{}", po.scale)}, {"layers", std::to_string(plan->layers.size())},
-      {"micro_batches", std::to_string(plan->micro_batches)}, {"ranks", std::to_string(comm.size())},
+      {"backend", "cpu"},
+      {"device", "cpu"},
+      {"dtype", "fp32"},
+      {"scale", fmt::format("1/{}", po.scale)},
+      {"layers", std::to_string(plan->layers.size())},
+      {"micro_batches", std::to_string(plan->micro_batches)},
+      {"ranks", std::to_string(comm.size())},
       {"recipe", fmt::format("{}/{}/{}", recipe->chip, recipe->dtype, recipe->gpus)}};
   auto with = [&](std::map<std::string, std::string> extra) {
     extra.insert(common.begin(), common.end());
     return extra;
   };
-  Measurement step = bench::MakeMeasurement(id + ".step_time", "s", Better::kLower, job_steps, with({}));
+  Measurement step =
+      bench::MakeMeasurement(id + ".step_time", "s", Better::kLower, job_steps, with({}));
   r.measurements.push_back(step);
   for (size_t rk = 0; rk < ranks->size(); ++rk)
     r.measurements.push_back(bench::MakeMeasurement(id + ".rank_step_time", "s", Better::kLower,
-                                                    (*ranks)[rk], with({{"rank", std::to_string(rk)}})));
-  r.measurements.push_back(bench::MakeMeasurement(
-      id + ".predicted_step_time", "s", Better::kLower, {roof->serial_s},
-      with({{"overlapped_bound_s", Fmt(roof->overlapped_s)}, {"compute_s", Fmt(roof->compute_s)},
-            {"comm_s", Fmt(roof->comm_s)}, {"assumption", roof->assumption}})));
+                                                    (*ranks)[rk],
+                                                    with({{"rank", std::to_string(rk)}})));
+  r.measurements.push_back(
+      bench::MakeMeasurement(id + ".predicted_step_time", "s", Better::kLower, {roof->serial_s},
+                             with({{"overlapped_bound_s", Fmt(roof->overlapped_s)},
+                                   {"compute_s", Fmt(roof->compute_s)},
+                                   {"comm_s", Fmt(roof->comm_s)},
+                                   {"assumption", roof->assumption}})));
   std::vector<double> tokens_s, tflops;
   for (double s : job_steps) {
     tokens_s.push_back(plan->StepTokens() / s);
     tflops.push_back(plan->StepGemmFlops() / s / 1e12);
   }
-  Measurement tokens = bench::MakeMeasurement(
-      id + ".tokens_per_s_per_gpu", "tokens/s", Better::kHigher, tokens_s,
-      with({{"tokens_per_step", Fmt(plan->StepTokens())}, {"note", "per rank (one rank stands for one GPU)"}}));
+  Measurement tokens =
+      bench::MakeMeasurement(id + ".tokens_per_s_per_gpu", "tokens/s", Better::kHigher, tokens_s,
+                             with({{"tokens_per_step", Fmt(plan->StepTokens())},
+                                   {"note", "per rank (one rank stands for one GPU)"}}));
   r.measurements.push_back(tokens);
   Measurement mf = bench::MakeMeasurement(
       id + ".model_tflops_per_gpu", "TFLOPS", Better::kHigher, tflops,
       with({{"flops_per_step", Fmt(plan->StepGemmFlops())},
-            {"flops_formula", "the plan's GEMMs: 2 m n k x batch, fwd + dgrad + wgrad (excl. head, scan)"}}));
+            {"flops_formula",
+             "the plan's GEMMs: 2 m n k x batch, fwd + dgrad + wgrad (excl. head, scan)"}}));
   if (auto peak = CpuPeakFp32(ctx, threads, r)) {
     double p = peak->gflops / 1000;
     mf.params["peak"] = Fmt(p);
@@ -249,8 +266,8 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
 
   double gap = PredictionGap(step.value, roof->serial_s).value_or(0);
   r.Note("prediction", roof->assumption);
-  r.Note("prediction_gap", fmt::format("{:+.1f}% (measured {:.4g} s / predicted {:.4g} s - 1)", gap * 100,
-                                       step.value, roof->serial_s));
+  r.Note("prediction_gap", fmt::format("{:+.1f}% (measured {:.4g} s / predicted {:.4g} s - 1)",
+                                       gap * 100, step.value, roof->serial_s));
   if (auto a = AnalyzeStepTimes(tagged); a.ok()) {
     r.Note("step_time_analysis",
            fmt::format("median {:.4g} s, p99 {:.4g} s, CV {:.3f}, bimodal {}, periodic stalls {} "
@@ -262,9 +279,10 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
     r.Note("step_time_analysis", a.status().message());
   }
 
-  ResultTable table{.title = fmt::format("{} proxy step (per step; measured = sum over the timed steps / {})",
-                                         spec->display_name, steps),
-                    .columns = {"op class", "count", "GFLOP or MB", "measured ms", "predicted ms"}};
+  ResultTable table{
+      .title = fmt::format("{} proxy step (per step; measured = sum over the timed steps / {})",
+                           spec->display_name, steps),
+      .columns = {"op class", "count", "GFLOP or MB", "measured ms", "predicted ms"}};
   for (const ClassPrediction& c : roof->classes) {
     bool gemm = c.cls == OpClass::kGemmFwd || c.cls == OpClass::kGemmBwd;
     table.rows.push_back({OpClassName(c.cls), std::to_string(c.count),
@@ -272,14 +290,16 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
                           fmt::format("{:.3f}", measured[c.cls] / steps * 1e3),
                           fmt::format("{:.3f}", c.predicted_s * 1e3)});
   }
-  table.footer.push_back(fmt::format("# step: measured {:.4g} s (median of {}), predicted {:.4g} s serial, "
-                                     "{:.4g} s fully overlapped; gap {:+.1f}%",
-                                     step.value, steps, roof->serial_s, roof->overlapped_s, gap * 100));
+  table.footer.push_back(
+      fmt::format("# step: measured {:.4g} s (median of {}), predicted {:.4g} s serial, "
+                  "{:.4g} s fully overlapped; gap {:+.1f}%",
+                  step.value, steps, roof->serial_s, roof->overlapped_s, gap * 100));
   r.tables.push_back(std::move(table));
-  r.summary = fmt::format("step {:.4g} s (predicted {:.4g} s, gap {:+.1f}%), {:.0f} tokens/s/GPU, {:.3g} "
-                          "TFLOPS/GPU; 1/{} scale, {} layers, {} rank(s); foreign CPU {:.1f}%",
-                          step.value, roof->serial_s, gap * 100, tokens.value,
-                          mf.value, po.scale, plan->layers.size(), comm.size(), *worst * 100);
+  r.summary = fmt::format(
+      "step {:.4g} s (predicted {:.4g} s, gap {:+.1f}%), {:.0f} tokens/s/GPU, {:.3g} "
+      "TFLOPS/GPU; 1/{} scale, {} layers, {} rank(s); foreign CPU {:.1f}%",
+      step.value, roof->serial_s, gap * 100, tokens.value, mf.value, po.scale, plan->layers.size(),
+      comm.size(), *worst * 100);
   return r;
 }
 

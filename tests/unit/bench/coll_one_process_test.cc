@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "bench/coll/sweep.h"
+#include "bench/coll/internal/sweep.h"
 #include "burnin/load.h"
 #include "comm/collectives.h"
 

@@ -2,13 +2,12 @@
 // format, the per-rank and per-pair findings, the pairwise schedule and the skip and error paths.
 // The sweep over several ranks, its arithmetic and the fault-injection proof that one wrong
 // element fails the unit with YS-BENCH-001 run against the fake GPUs (coll_one_process_test.cc).
-#include "bench/coll/sweep.h"
-
 #include <gtest/gtest.h>
 
 #include <set>
 #include <sstream>
 
+#include "bench/coll/internal/sweep.h"
 #include "report/console_reporter.h"
 
 namespace ys::bench::coll {
@@ -75,7 +74,8 @@ TEST_F(CollSweepTest, GpuBackendSkipsWithTheReasonWhenNcclIsAbsent) {
   EXPECT_EQ(a.summary, comm::kNothingToExchange);
 }
 
-SweepRow Row(Collective c, uint64_t size, int n, std::vector<double> oop_us, std::vector<double> ip_us) {
+SweepRow Row(Collective c, uint64_t size, int n, std::vector<double> oop_us,
+             std::vector<double> ip_us) {
   SweepRow row{.op = comm::MakeCollectiveOp(c, size, comm::DataType::kFloat32, n)};
   row.out_of_place.rank_time_us = std::move(oop_us);
   row.out_of_place.rank_wrong.assign(n, 0);
@@ -90,20 +90,22 @@ TEST(CollSweepTableTest, NcclTestsColumnsAndFooter) {
   // 4 ranks, all_reduce (factor 2*3/4 = 1.5). 1 MiB out of place: 100 us on every rank ->
   // 1048576 / 1e9 / 1e-4 = 10.48576 GB/s algbw, 15.72864 busbw; in place the ranks' 150, 250,
   // 200, 200 us average to 200 us -> 5.24288 / 7.86432; one rank saw 3 wrong elements.
-  std::vector<SweepRow> rows = {Row(Collective::kAllReduce, 8, 4, {10, 10, 10, 10}, {10, 10, 10, 10}),
-                                Row(Collective::kAllReduce, 1 << 20, 4, {100, 100, 100, 100}, {150, 250, 200, 200})};
+  std::vector<SweepRow> rows = {
+      Row(Collective::kAllReduce, 8, 4, {10, 10, 10, 10}, {10, 10, 10, 10}),
+      Row(Collective::kAllReduce, 1 << 20, 4, {100, 100, 100, 100}, {150, 250, 200, 200})};
   rows[1].in_place.rank_wrong = {0, 3, 0, 0};
   Summarise(rows[1].op, rows[1].in_place);
   ResultTable t = MakeSweepTable("coll.all_reduce: test", rows);
   std::ostringstream out;
   report::WriteTable(t, out);
-  EXPECT_EQ(out.str(),
-            "# coll.all_reduce: test\n"
-            "#    size  count  type redop root   time algbw busbw #wrong   time algbw busbw #wrong\n"
-            "        8      2 float   sum   -1  10.00  0.00  0.00      0  10.00  0.00  0.00      0\n"
-            "  1048576 262144 float   sum   -1 100.00 10.49 15.73      0 200.00  5.24  7.86      3\n"
-            "# Out of bounds values : 1 FAILED\n"
-            "# Avg bus bandwidth    : 5.89884\n");
+  EXPECT_EQ(
+      out.str(),
+      "# coll.all_reduce: test\n"
+      "#    size  count  type redop root   time algbw busbw #wrong   time algbw busbw #wrong\n"
+      "        8      2 float   sum   -1  10.00  0.00  0.00      0  10.00  0.00  0.00      0\n"
+      "  1048576 262144 float   sum   -1 100.00 10.49 15.73      0 200.00  5.24  7.86      3\n"
+      "# Out of bounds values : 1 FAILED\n"
+      "# Avg bus bandwidth    : 5.89884\n");
   // 8 B: 8 / 1e9 / 1e-5 = 0.0008 GB/s algbw, x 1.5 = 0.0012 busbw, both placements.
   // (0.0012 + 0.0012 + 15.72864 + 7.86432) / 4 = 5.89884
   EXPECT_NEAR(AverageBusBandwidth(rows), 5.89884, 1e-9);
@@ -111,14 +113,16 @@ TEST(CollSweepTableTest, NcclTestsColumnsAndFooter) {
 
 TEST(CollSweepFindingsTest, ASlowRankIsFlaggedOnlyWhenItIsSlowMostOfTheTime) {
   std::vector<std::string> hosts = {"a", "b", "c", "d"};
-  std::vector<SweepRow> slow = {Row(Collective::kAllReduce, 1024, 4, {10, 10, 10, 30}, {10, 11, 10, 25}),
-                                Row(Collective::kAllReduce, 2048, 4, {20, 20, 21, 50}, {20, 20, 20, 20})};
+  std::vector<SweepRow> slow = {
+      Row(Collective::kAllReduce, 1024, 4, {10, 10, 10, 30}, {10, 11, 10, 25}),
+      Row(Collective::kAllReduce, 2048, 4, {20, 20, 21, 50}, {20, 20, 20, 20})};
   auto f = SlowRankFindings("coll.all_reduce", slow, hosts);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].code, "YS-BENCH-002");
   EXPECT_EQ(f[0].entity, "rank3 (d)");
-  std::vector<SweepRow> sporadic = {Row(Collective::kAllReduce, 1024, 4, {10, 10, 10, 30}, {10, 10, 10, 10}),
-                                    Row(Collective::kAllReduce, 2048, 4, {20, 20, 20, 20}, {20, 20, 20, 20})};
+  std::vector<SweepRow> sporadic = {
+      Row(Collective::kAllReduce, 1024, 4, {10, 10, 10, 30}, {10, 10, 10, 10}),
+      Row(Collective::kAllReduce, 2048, 4, {20, 20, 20, 20}, {20, 20, 20, 20})};
   EXPECT_TRUE(SlowRankFindings("coll.all_reduce", sporadic, hosts).empty());
   std::vector<SweepRow> two = {Row(Collective::kAllReduce, 1024, 2, {10, 30}, {10, 30})};
   EXPECT_TRUE(SlowRankFindings("coll.all_reduce", two, hosts).empty());  // no median to speak of
@@ -142,7 +146,8 @@ TEST(CollPairwiseTest, RoundsCoverEveryPairOnceWithDisjointPairs) {
       std::set<int> busy;
       for (auto [a, b] : round) {
         EXPECT_LT(a, b);
-        EXPECT_TRUE(busy.insert(a).second && busy.insert(b).second) << "rank twice in a round, n=" << n;
+        EXPECT_TRUE(busy.insert(a).second && busy.insert(b).second)
+            << "rank twice in a round, n=" << n;
         EXPECT_TRUE(seen.insert({a, b}).second) << "pair twice, n=" << n;
       }
     }
@@ -160,7 +165,8 @@ TEST(CollPairwiseTest, RoundsCoverEveryPairOnceWithDisjointPairs) {
 }
 
 TEST(CollPairwiseTest, APairFarBelowTheMedianIsFlagged) {
-  comm::CollectiveOp op = comm::MakeCollectiveOp(Collective::kSendRecv, 1 << 20, comm::DataType::kFloat32, 2);
+  comm::CollectiveOp op =
+      comm::MakeCollectiveOp(Collective::kSendRecv, 1 << 20, comm::DataType::kFloat32, 2);
   std::vector<PairResult> pairs;
   for (auto [a, b, us] : {std::tuple{0, 1, 100.0}, {2, 3, 105.0}, {0, 2, 98.0}, {1, 3, 400.0}}) {
     PairResult p{.a = a, .b = b};

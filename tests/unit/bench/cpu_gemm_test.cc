@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/cpu_peak.h"
-#include "bench/gemm/openblas_util.h"
+#include "bench/gemm/internal/openblas_util.h"
 #include "comm/communicator.h"
 #include "testing/bench_test_util.h"
 

@@ -1,4 +1,4 @@
-#include "bench/gemm/gemm_determinism.h"
+#include "bench/gemm/internal/gemm_determinism.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,8 @@
 // The GPU benchmark units without a GPU: their arithmetic, data checks, PTX (assembled by ptxas
 // when the toolkit is installed), the cuBLASLt symbol table, and their skip reasons. The tests
 // named *Gpu*Live* need a GPU and check shapes and ranges only (ctest label "gpu").
+#include "bench/gpu_bench.h"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,13 +10,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <set>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "bench/benchmark.h"
-#include "bench/gemm/gpu_gemm_data.h"
-#include "bench/gpu_bench.h"
+#include "bench/gemm/internal/gpu_gemm_data.h"
 #include "bench/runner.h"
 #include "comm/communicator.h"
 #include "gpu/cublaslt.h"
@@ -26,7 +27,8 @@ namespace {
 
 using gpu::GemmPrecision;
 
-const char* kGpuUnits[] = {"gemm.gpu", "mem.gpu", "copy.h2d", "copy.d2h", "copy.d2d", "host.launch_latency"};
+const char* kGpuUnits[] = {"gemm.gpu", "mem.gpu",  "copy.h2d",
+                           "copy.d2h", "copy.d2d", "host.launch_latency"};
 
 TEST(GpuBenchArithmeticTest, BandwidthIsDecimalGigabytesPerSecond) {
   EXPECT_DOUBLE_EQ(GBps(512.0 * 1024 * 1024, 1.0), 536.870912);
@@ -49,7 +51,8 @@ TEST(GpuBenchArithmeticTest, GemmFlopsBytesAndTflops) {
 
 TEST(GpuBenchArithmeticTest, PeakParamsStatePercentAndSource) {
   std::map<std::string, std::string> params;
-  auto pct = AddPeakParams(params, 2400, Peak{4800, "specs/h200.toml [memory] hbm_tb_per_s"}, "unused");
+  auto pct =
+      AddPeakParams(params, 2400, Peak{4800, "specs/h200.toml [memory] hbm_tb_per_s"}, "unused");
   ASSERT_TRUE(pct);
   EXPECT_DOUBLE_EQ(*pct, 50);
   EXPECT_EQ(params["peak"], "4800");
@@ -67,7 +70,8 @@ TEST(GpuBenchDataCheckTest, PatternMismatchesAreCountedPerWord) {
   std::vector<unsigned char> buf(1001);
   FillPattern(buf.data(), buf.size(), 7);
   EXPECT_EQ(CountPatternMismatches(buf.data(), buf.size(), 7), 0u);
-  EXPECT_GT(CountPatternMismatches(buf.data(), buf.size(), 8), 100u);  // another seed: another pattern
+  EXPECT_GT(CountPatternMismatches(buf.data(), buf.size(), 8),
+            100u);  // another seed: another pattern
   buf[17] ^= 0x01;
   buf[1000] ^= 0x80;  // the trailing partial word
   EXPECT_EQ(CountPatternMismatches(buf.data(), buf.size(), 7), 2u);
@@ -110,7 +114,8 @@ TEST(GpuGemmDataTest, InputTilesAreFiniteNormalAndSeeded) {
     ASSERT_EQ(tile.size(), kGemmTileElements * gpu::GemmInputBytes(p));
     for (size_t i = 0; i < kGemmTileElements; i += 997) {
       double v = std::fabs(DecodeGemmInput(p, tile.data() + i * gpu::GemmInputBytes(p)));
-      EXPECT_TRUE(v >= 0.125 && v < 1.0) << gpu::GemmPrecisionName(p) << " element " << i << " = " << v;
+      EXPECT_TRUE(v >= 0.125 && v < 1.0)
+          << gpu::GemmPrecisionName(p) << " element " << i << " = " << v;
     }
     EXPECT_EQ(tile, MakeGemmInputTile(p, 42));
     EXPECT_NE(tile, MakeGemmInputTile(p, 43));
@@ -119,7 +124,8 @@ TEST(GpuGemmDataTest, InputTilesAreFiniteNormalAndSeeded) {
 
 // D computed on the CPU the way the GPU should: double sums rounded to FP32 (TF32) or to BF16
 // (BF16 and FP8, whose GEMMs write BF16) to nearest even.
-std::vector<unsigned char> CpuGemm(GemmPrecision p, const gpu::GemmShape& s, const std::vector<unsigned char>& a,
+std::vector<unsigned char> CpuGemm(GemmPrecision p, const gpu::GemmShape& s,
+                                   const std::vector<unsigned char>& a,
                                    const std::vector<unsigned char>& b, bool transpose_mistake) {
   const size_t in = gpu::GemmInputBytes(p), out = gpu::GemmOutputBytes(p);
   const size_t ae = a.size() / in, be = b.size() / in;
@@ -128,8 +134,10 @@ std::vector<unsigned char> CpuGemm(GemmPrecision p, const gpu::GemmShape& s, con
     for (int64_t i = 0; i < s.m; ++i) {
       double sum = 0;
       for (int64_t k = 0; k < s.k; ++k) {
-        size_t ai = transpose_mistake ? static_cast<size_t>(k * s.m + i) % ae : static_cast<size_t>(i * s.k + k) % ae;
-        sum += DecodeGemmInput(p, a.data() + ai * in) * DecodeGemmInput(p, b.data() + static_cast<size_t>(j * s.k + k) % be * in);
+        size_t ai = transpose_mistake ? static_cast<size_t>(k * s.m + i) % ae
+                                      : static_cast<size_t>(i * s.k + k) % ae;
+        sum += DecodeGemmInput(p, a.data() + ai * in) *
+               DecodeGemmInput(p, b.data() + static_cast<size_t>(j * s.k + k) % be * in);
       }
       float f = static_cast<float>(sum);
       unsigned char* e = d.data() + static_cast<size_t>(j * s.m + i) * out;
@@ -156,13 +164,15 @@ TEST(GpuGemmDataTest, ReferenceCheckAcceptsCorrectOutputsAndCatchesWrongOnes) {
     EXPECT_EQ(good.checked, 64);
     EXPECT_EQ(good.outside, 0) << gpu::GemmPrecisionName(p) << " worst " << good.worst_ratio;
     auto corrupt = d;
-    corrupt[gpu::GemmOutputBytes(p) - 1] ^= 0x40;  // exponent bits of element (0, 0), a sampled corner
+    corrupt[gpu::GemmOutputBytes(p) - 1] ^=
+        0x40;  // exponent bits of element (0, 0), a sampled corner
     ReferenceCheck bad = CheckAgainstReference(p, s, a, b, corrupt, 64);
     EXPECT_GE(bad.outside, 1) << gpu::GemmPrecisionName(p);
     EXPECT_EQ(bad.first_row, 0);
     EXPECT_EQ(bad.first_col, 0);
     ReferenceCheck transposed = CheckAgainstReference(p, s, a, b, CpuGemm(p, s, a, b, true), 64);
-    EXPECT_GT(transposed.outside, 32) << gpu::GemmPrecisionName(p) << ": a layout mistake must show";
+    EXPECT_GT(transposed.outside, 32)
+        << gpu::GemmPrecisionName(p) << ": a layout mistake must show";
     EXPECT_EQ(CountDifferentElements(p, d, corrupt), 1u);
     EXPECT_EQ(CountDifferentElements(p, d, d), 0u);
   }
@@ -170,8 +180,10 @@ TEST(GpuGemmDataTest, ReferenceCheckAcceptsCorrectOutputsAndCatchesWrongOnes) {
 
 TEST(GpuKernelsPtxTest, PtxasAssemblesTheKernels) {
   const std::string ptxas = "/usr/local/cuda/bin/ptxas";
-  if (!std::filesystem::exists(ptxas)) GTEST_SKIP() << ptxas << " not installed: PTX not assembled here";
-  std::string dir = std::filesystem::temp_directory_path() / ("ys-ptx-" + std::to_string(::getpid()));
+  if (!std::filesystem::exists(ptxas))
+    GTEST_SKIP() << ptxas << " not installed: PTX not assembled here";
+  std::string dir =
+      std::filesystem::temp_directory_path() / ("ys-ptx-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/k.ptx") << gpu::BenchKernelsPtx();
   for (const char* arch : {"sm_80", "sm_90", "sm_100"}) {
@@ -225,7 +237,8 @@ TEST(GpuUnitsTest, SkipWithTheCpuBackend) {
 }
 
 TEST(GpuUnitsTest, SkipWithTheDriverNotFoundReason) {
-  if (gpu::CudaApi::Get().ok()) GTEST_SKIP() << "a CUDA driver is present (the integration test forces its absence)";
+  if (gpu::CudaApi::Get().ok())
+    GTEST_SKIP() << "a CUDA driver is present (the integration test forces its absence)";
   for (const char* id : kGpuUnits) {
     BenchmarkResult r = RunUnit(id, Backend::kAuto);
     EXPECT_EQ(r.outcome, Outcome::kSkip) << id;
@@ -249,7 +262,8 @@ void ExpectSane(const BenchmarkResult& r, const char* id) {
     EXPECT_GE(m.stats.n, 1) << m.name;
     if (m.params.count("pct_of_peak")) {
       EXPECT_GT(Param(m, "pct_of_peak"), 0) << m.name;
-      EXPECT_LE(Param(m, "pct_of_peak"), 100.0) << m.name << ": above the physical peak means wrong arithmetic";
+      EXPECT_LE(Param(m, "pct_of_peak"), 100.0)
+          << m.name << ": above the physical peak means wrong arithmetic";
     }
   }
 }
@@ -288,7 +302,8 @@ TEST_F(GpuBenchLiveTest, GemmRunsEveryPrecisionTheGpuHas) {
 TEST_F(GpuBenchLiveTest, LaunchLatencyIsMicroseconds) {
   BenchmarkResult r = RunUnit("host.launch_latency", Backend::kGpu);
   ExpectSane(r, "host.launch_latency");
-  for (const Measurement& m : r.measurements) EXPECT_LT(m.value, 1e6) << m.name << ": a launch is not a second";
+  for (const Measurement& m : r.measurements)
+    EXPECT_LT(m.value, 1e6) << m.name << ": a launch is not a second";
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "bench/mem/stream_kernels.h"
-#include "host/busy_clock.h"
+#include "bench/mem/internal/stream_kernels.h"
+#include "host/busy_core_clock.h"
 #include "testing/bench_test_util.h"
 
 namespace ys::bench {

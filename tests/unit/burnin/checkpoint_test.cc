@@ -1,11 +1,10 @@
 // The burn-in checkpoint and heartbeat files, and the duration parser of --duration.
-#include "burnin/checkpoint.h"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "burnin/resume_checkpoint.h"
 #include "core/text.h"
 
 namespace ys::burnin {
@@ -27,8 +26,12 @@ class BurninCheckpoint : public ::testing::Test {
 };
 
 TEST_F(BurninCheckpoint, SavesAndLoadsAndLeavesNoTemporaryFile) {
-  Checkpoint c{.saved_at = "2026-11-30T01:02:03Z", .boot_id = "abc", .clean_stop = "signal 15",
-               .finished = false, .settings = {{"profile", "compute"}}, .analyser = {{"elapsed_s", 47.5}}};
+  Checkpoint c{.saved_at = "2026-11-30T01:02:03Z",
+               .boot_id = "abc",
+               .clean_stop = "signal 15",
+               .finished = false,
+               .settings = {{"profile", "compute"}},
+               .analyser = {{"elapsed_s", 47.5}}};
   ASSERT_TRUE(SaveCheckpoint(dir(), c).ok());
   EXPECT_FALSE(std::filesystem::exists(dir_ / (std::string(kCheckpointFile) + ".tmp")));
   auto back = LoadCheckpoint(dir());
@@ -47,15 +50,17 @@ TEST_F(BurninCheckpoint, NoFileIsNoCheckpoint) {
 }
 
 TEST_F(BurninCheckpoint, MalformedFilesAreNamedErrors) {
-  for (const char* text : {"", "{", "[]", R"({"kind":"other"})",
-                           R"({"kind":"yardstick-burnin-checkpoint","version":2})",
-                           R"({"kind":"yardstick-burnin-checkpoint","version":1,"saved_at":3})",
-                           R"({"kind":"yardstick-burnin-checkpoint","version":1,"saved_at":"x","boot_id":"",
+  for (const char* text :
+       {"", "{", "[]", R"({"kind":"other"})",
+        R"({"kind":"yardstick-burnin-checkpoint","version":2})",
+        R"({"kind":"yardstick-burnin-checkpoint","version":1,"saved_at":3})",
+        R"({"kind":"yardstick-burnin-checkpoint","version":1,"saved_at":"x","boot_id":"",
                                "clean_stop":"","finished":"no"})"}) {
     Write(text);
     auto r = LoadCheckpoint(dir());
     ASSERT_FALSE(r.ok()) << text;
-    EXPECT_NE(r.status().message().find(kCheckpointFile), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find(kCheckpointFile), std::string::npos)
+        << r.status().message();
   }
 }
 

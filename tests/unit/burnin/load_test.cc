@@ -9,7 +9,7 @@
 #include <regex>
 
 #include "burnin/load_internal.h"
-#include "host/busy_clock.h"
+#include "host/busy_core_clock.h"
 #include "testing/bench_test_util.h"
 #include "testing/gpu_test_util.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "burnin/digest.h"
-#include "host/busy_clock.h"
+#include "host/busy_core_clock.h"
 
 namespace ys::burnin {
 namespace {

@@ -1,9 +1,9 @@
-#include "host/busy_clock.h"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cmath>
+
+#include "host/busy_core_clock.h"
 
 namespace ys::host {
 namespace {

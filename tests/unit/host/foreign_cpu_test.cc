@@ -14,8 +14,8 @@
 #include <fstream>
 #include <thread>
 
+#include "host/busy_core_clock.h"
 #include "host/proc_pid.h"
-#include "host/busy_clock.h"
 #include "testing/bench_test_util.h"
 
 namespace ys::host {
@@ -58,8 +58,8 @@ TEST(ForeignCpuTest, MalformedLinesAreErrors) {
 TEST(ForeignCpuTest, AttributesByTheShareOfAllowedCpus) {
   ProcessSnapshot before, after;
   auto add = [](ProcessSnapshot& s, int pid, const char* comm, const char* cpus, uint64_t ticks) {
-    s.processes.push_back({.pid = pid, .comm = comm, .allowed = *CpuSet::ParseList(cpus),
-                           .ticks = ticks});
+    s.processes.push_back(
+        {.pid = pid, .comm = comm, .allowed = *CpuSet::ParseList(cpus), .ticks = ticks});
   };
   add(before, 10, "hog", "0-1", 1000);
   add(after, 10, "hog", "0-1", 1000 + 150);  // 1.5 s on our 2 cpus

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "checks/runner.h"
+#include "checks/unit_aliases.h"
 
 namespace ys::testing {
 
@@ -20,7 +21,7 @@ std::string FixturePath(std::string_view name) {
 CheckResult RunOnHost(std::string_view id, const host::Host& host,
                       const checks::SiteExpectations& expect) {
   checks::CheckContext ctx(host, expect);
-  return checks::RunCheck(ctx, id);
+  return checks::RunCheckOrAlias(ctx, id);
 }
 
 CheckResult RunOnFixture(std::string_view id, std::string_view fixture,
@@ -37,7 +38,9 @@ const Finding* FindFinding(const CheckResult& r, std::string_view code) {
   return nullptr;
 }
 
-bool HasFinding(const CheckResult& r, std::string_view code) { return FindFinding(r, code) != nullptr; }
+bool HasFinding(const CheckResult& r, std::string_view code) {
+  return FindFinding(r, code) != nullptr;
+}
 
 std::string Describe(const CheckResult& r) {
   std::string s = std::string(r.unit_id) + ": " + OutcomeName(r.outcome) + " (" + r.summary + ")";

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "testing/text_edit.h"
-#include "workloads/proxy/proxy_executor.h"
+#include "workloads/proxy/internal/proxy_executor.h"
 #include "workloads/proxy_plan.h"
 
 namespace ys::workloads {

@@ -1,10 +1,9 @@
-#include "host/busy_clock.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "checks/cpu/cpu_test_util.h"
+#include "host/busy_core_clock.h"
 
 namespace ys {
 namespace {

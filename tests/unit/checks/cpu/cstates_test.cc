@@ -208,9 +208,11 @@ TEST(CstatesTest, EmptyDisableFileSetsTheCpuAside) {
 
   TempHost all("h100-misconfigured");  // C6 disabled everywhere: still no finding from nothing
   for (int cpu = 0; cpu < kCpus; ++cpu) all.Write(StateDir(cpu, 3) + "/disable", "");
-  r = all.Run(kId);
+  // The per-CPU units skip with the reason; cpu.cstates.idle_framework still judges the driver.
+  r = all.Run("cpu.cstates.deepest_enabled");
   EXPECT_OUTCOME(r, Outcome::kSkip);
   EXPECT_NE(r.summary.find("empty cpuidle state disable file"), std::string::npos) << r.summary;
+  EXPECT_OUTCOME(all.Run(kId), Outcome::kPass);
 }
 
 // An empty `latency` or `name` sets the CPU aside like an empty `disable`; an empty `residency`
@@ -231,7 +233,7 @@ TEST(CstatesTest, EmptyLatencyOrNameSetsTheCpuAsideEmptyUsageIsAbsent) {
 
   TempHost all("healthy-8gpu");
   for (int cpu = 0; cpu < kCpus; ++cpu) all.Write(StateDir(cpu, 2) + "/latency", "");
-  r = all.Run(kId);
+  r = all.Run("cpu.cstates.kernel_limit");  // every per-CPU unit skips alike
   EXPECT_OUTCOME(r, Outcome::kSkip);
   EXPECT_NE(r.summary.find("empty cpuidle state latency file on cpu0-15"), std::string::npos)
       << r.summary;

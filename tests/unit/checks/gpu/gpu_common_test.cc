@@ -1,4 +1,4 @@
-#include "checks/gpu/gpu_common.h"
+#include "checks/gpu/internal/gpu_common.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "checks/runner.h"
+#include "checks/unit_aliases.h"
 #include "testing/check_test_util.h"
 
 namespace ys {
@@ -243,7 +244,7 @@ TEST_F(NumaPlacementTest, ANamedProcessThatIsGoneIsAnError) {
   ASSERT_TRUE(host.ok());
   checks::SiteExpectations e;
   checks::CheckContext ctx(*host, e, 4242);
-  CheckResult r = checks::RunCheck(ctx, kId);
+  CheckResult r = checks::RunCheckOrAlias(ctx, kId);
   EXPECT_OUTCOME(r, Outcome::kError);
   EXPECT_NE(r.summary.find("/proc/4242/status"), std::string::npos) << r.summary;
 }

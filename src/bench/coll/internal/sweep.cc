@@ -1,0 +1,445 @@
+// The collective engine: backend choice, the timed steps, the sweep and --pairwise (sweep.h).
+#include "bench/coll/internal/sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "core/finding_codes.h"
+#include "core/text.h"
+
+namespace ys::bench::coll {
+namespace {
+
+using comm::CollectiveBackend;
+using comm::CollectiveOp;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Defaults per profile and backend: the full CPU sweep is the 8:128M:x2; GPUs get larger
+// messages, where their links saturate; the quick profile (yardstick run) stays small.
+const char* DefaultSizes(bool quick, bool gpu) {
+  if (quick) return gpu ? "1K:256M:x16" : "1K:1M:x32";
+  return gpu ? "8:1G:x2" : "8:128M:x2";
+}
+constexpr int kFullIters = 20;  // nccl-tests -n
+constexpr int kQuickIters = 5;
+constexpr int kWarmup = 1;       // nccl-tests -w (since 2025; 5 before)
+constexpr int kPairRepeats = 3;  // --pairwise: measurements per pair, the median kept
+
+struct Opened {
+  std::unique_ptr<CollectiveBackend> backend;
+  std::string skip_reason;   // set: skip the unit
+  std::string nccl_missing;  // auto fell back to MPI: why
+};
+
+// --backend cpu -> MPI; gpu -> NCCL or skip; auto -> NCCL when every rank can use it, else MPI.
+// Every rank reaches the same decision (the availability is agreed over the job). NCCL follows
+// the job's GPU layout: one process driving every local GPU without a launcher, one GPU per rank
+// under mpirun/srun (comm::OpenNcclForJob).
+Result<Opened> OpenBackend(const BenchContext& ctx) {
+  Opened o;
+  const Backend want = ctx.options().backend;
+  if (want != Backend::kCpu) {
+    Status local = comm::NcclAvailable();
+    auto everywhere = ctx.comm().AllReduceMin(local.ok() ? 1.0 : 0.0);
+    if (!everywhere.ok()) return everywhere.status();
+    if (*everywhere >= 1.0) {
+      auto b = comm::OpenNcclForJob(ctx.comm(), ctx.launch());
+      if (!b.ok()) return b.status();
+      o.backend = std::move(*b);
+      return o;
+    }
+    o.nccl_missing = local.ok() ? "NCCL is not usable on every rank of the job" : local.message();
+    if (want == Backend::kGpu) {
+      o.skip_reason = o.nccl_missing;
+      return o;
+    }
+  }
+  auto b = comm::OpenMpiCollectives(ctx.comm());
+  if (!b.ok()) {
+    if (b.status().code() == StatusCode::kNotFound) {
+      o.skip_reason = b.status().message();
+      return o;
+    }
+    return b.status();
+  }
+  o.backend = std::move(*b);
+  return o;
+}
+
+Result<std::vector<comm::DataType>> SelectedDataTypes(const BenchOptions& options) {
+  std::vector<comm::DataType> out;
+  for (const auto& name : options.dtypes) {
+    auto t = comm::ParseDataType(name);
+    if (!t) return Status::Invalid("--dtype \"" + name + "\": expected float or bfloat16");
+    if (std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
+  }
+  if (out.empty()) out.push_back(comm::DataType::kFloat32);  // nccl-tests' default
+  return out;
+}
+
+// Per-rank samples of one step, index = rank of the group (processes in order, each with its local
+// ranks); NaN time for ranks outside the group.
+struct StepSamples {
+  std::vector<double> time_us;
+  std::vector<int64_t> wrong;
+};
+
+size_t RotationSteps(const CollectiveOp& op, size_t buffer_bytes) {
+  size_t total = op.counts.size_bytes();
+  return total == 0 ? 1 : std::max<size_t>(1, buffer_bytes / total);
+}
+
+Status WarmUp(CollectiveBackend& b, const CollectiveOp& op, int warmup, size_t buffer_bytes) {
+  size_t steps = RotationSteps(op, buffer_bytes);
+  for (int i = 0; i < warmup; ++i) {
+    YS_RETURN_IF_ERROR(b.Launch(op, false, op.counts.size_bytes() * (i % steps)));
+  }
+  return b.Synchronize();
+}
+
+// One measurement by this process: input, an untimed call, barrier, `iters` timed calls, then the
+// data check with a new seed (`wrong`: one count per local rank). A process driving several GPUs
+// times them together, as nccl-tests -g does.
+Status TimeAndCheck(comm::Communicator& world, CollectiveBackend* b, const CollectiveOp& op,
+                    bool in_place, int iters, size_t buffer_bytes, uint32_t seed, double& time_us,
+                    std::vector<int64_t>& wrong) {
+  Status s = Status::Ok();
+  if (b != nullptr) {
+    s = comm::PrepareLocalData(*b, op, in_place, seed);
+    if (s.ok()) s = b->Launch(op, in_place, 0);
+    if (s.ok()) s = b->Synchronize();
+  }
+  YS_RETURN_IF_ERROR(world.Barrier());  // every rank of the job, also those outside the group
+  if (b == nullptr || !s.ok()) return s;
+  const size_t steps = RotationSteps(op, buffer_bytes);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters && s.ok(); ++i)
+    s = b->Launch(op, in_place, op.counts.size_bytes() * (i % steps));
+  if (s.ok()) s = b->Synchronize();
+  auto elapsed =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  YS_RETURN_IF_ERROR(s);
+  time_us = elapsed / iters;
+  YS_RETURN_IF_ERROR(comm::PrepareLocalData(*b, op, in_place, seed + 1));
+  YS_RETURN_IF_ERROR(b->Launch(op, in_place, 0));
+  YS_RETURN_IF_ERROR(b->Synchronize());
+  auto w = comm::CheckLocalData(*b, op, in_place, seed + 1);
+  if (!w.ok()) return w.status();
+  wrong = std::move(*w);
+  return Status::Ok();
+}
+
+// Every rank of the job calls this; `b` is null on ranks outside the measured group. The
+// per-rank results are gathered over the job so that every rank builds the same report.
+Result<StepSamples> MeasureStep(comm::Communicator& world, CollectiveBackend* b,
+                                const CollectiveOp& op, bool in_place, int iters,
+                                size_t buffer_bytes, uint32_t seed) {
+  double time_us = kNaN;
+  std::vector<int64_t> wrong;
+  Status s = TimeAndCheck(world, b, op, in_place, iters, buffer_bytes, seed, time_us, wrong);
+  if (wrong.empty()) wrong.push_back(0);  // outside the group, or failed: one rank's slot
+  std::vector<std::string> counts;
+  for (int64_t w : wrong) counts.push_back(std::to_string(w));
+  auto all = world.AllGather(
+      fmt::format("{}|{:.17g}|{}|{}", s.ok() ? 1 : 0, time_us, Join(counts, ","), s.message()));
+  if (!all.ok()) return all.status();
+  StepSamples out;
+  for (size_t r = 0; r < all->size(); ++r) {
+    auto f = Split((*all)[r], '|');
+    if (f.size() < 4)
+      return Status::Internal("malformed step result from rank " + std::to_string(r));
+    if (f[0] != "1") {
+      std::string_view msg =
+          std::string_view((*all)[r]).substr(f[0].size() + f[1].size() + f[2].size() + 3);
+      return Status(s.ok() ? StatusCode::kIoError : s.code(),
+                    "rank " + std::to_string(r) + ": " + std::string(msg));
+    }
+    for (const auto& w : Split(f[2], ',')) {  // a process's local ranks share its time
+      out.time_us.push_back(ParseDouble(f[1]).value_or(kNaN));
+      out.wrong.push_back(ParseInt(w).value_or(0));
+    }
+  }
+  return out;
+}
+
+std::vector<double> Finite(const std::vector<double>& v) {
+  std::vector<double> out;
+  for (double x : v) {
+    if (!std::isnan(x)) out.push_back(x);
+  }
+  return out;
+}
+
+// The facts every measurement of one table shares.
+struct Context {
+  std::string id;  // "coll.all_reduce"
+  std::string backend, library, device;
+  int ranks = 1;
+  int gpus_per_process = 1;  // > 1: one process drives every local GPU (nccl-tests -g)
+};
+
+void AddPlaceMeasurements(BenchmarkResult& r, const Context& c, const CollectiveOp& op,
+                          const PlaceResult& p, bool in_place,
+                          std::map<std::string, std::string> extra = {}) {
+  std::map<std::string, std::string> params = {
+      {"size", std::to_string(op.counts.size_bytes())},
+      {"count", std::to_string(op.counts.param_count)},
+      {"dtype", comm::DataTypeName(op.dtype)},
+      {"inplace", in_place ? "1" : "0"},
+      {"backend", c.backend},
+      {"library", c.library},
+      {"device", c.device},
+      {"ranks", std::to_string(op.nranks)},
+      {"value", "time averaged over ranks (nccl-tests); samples per rank"}};
+  // Only the one-process mode names it, so a per-rank series keeps its identity in the history.
+  if (c.gpus_per_process > 1) params["gpus_per_process"] = std::to_string(c.gpus_per_process);
+  params.insert(extra.begin(), extra.end());
+  std::vector<double> times = Finite(p.rank_time_us), algbw, busbw;
+  for (double t : times) {
+    auto bw = comm::ComputeBandwidth(op.collective, op.counts, op.nranks, t * 1e-6);
+    algbw.push_back(bw.algbw_gbps);
+    busbw.push_back(bw.busbw_gbps);
+  }
+  std::string prefix = c.id + (extra.count("pair") ? ".pair" : "");
+  for (auto [name, unit, better, samples, value] :
+       {std::tuple{".busbw", "GB/s", Better::kHigher, busbw, p.bw.busbw_gbps},
+        std::tuple{".algbw", "GB/s", Better::kHigher, algbw, p.bw.algbw_gbps},
+        std::tuple{".time_us", "us", Better::kLower, times, p.time_us}}) {
+    Measurement m = MakeMeasurement(prefix + name, unit, better, samples, params);
+    m.value = value;  // nccl-tests' figure; the stats describe the per-rank spread
+    r.measurements.push_back(std::move(m));
+  }
+}
+
+void AddPairwise(const BenchContext& ctx, CollectiveBackend& world_backend, const Context& c,
+                 comm::Collective coll, comm::DataType dtype, uint64_t size, int iters, int warmup,
+                 const std::vector<std::string>& hostnames, BenchmarkResult& r) {
+  const int n = ctx.comm().size();
+  if (c.gpus_per_process > 1) {
+    r.Note("pairwise",
+           "not run: one process drives every GPU here, without pair sub-groups; run under "
+           "mpirun/srun (one rank per GPU) for --pairwise");
+    return;
+  }
+  if (n < 2) {
+    r.Note("pairwise", "not run: needs 2 or more ranks");
+    return;
+  }
+  const int me = ctx.comm().rank();
+  CollectiveOp op = comm::MakeCollectiveOp(coll, size, dtype, 2, 0);
+  std::vector<PairResult> pairs;
+  uint32_t seed = 1000;
+  for (const auto& round : PairRounds(n)) {
+    ctx.Progress("pairwise round");
+    int color = -1;
+    for (size_t i = 0; i < round.size(); ++i) {
+      if (round[i].first == me || round[i].second == me) color = static_cast<int>(i);
+    }
+    auto sub = world_backend.Split(color, me);  // key = world rank: the lower rank is the pair's 0
+    Status s = sub.ok() ? Status::Ok() : sub.status();
+    CollectiveBackend* b = sub.ok() ? sub->get() : nullptr;
+    if (b != nullptr && s.ok()) s = b->Reserve(op.counts.size_bytes());
+    if (b != nullptr && s.ok()) s = WarmUp(*b, op, warmup, op.counts.size_bytes());
+    auto agreed = ctx.comm().AllReduceMin(s.ok() ? 1.0 : 0.0);
+    if (!s.ok() || !agreed.ok() || *agreed < 1.0) {
+      r.Note("pairwise",
+             "not run: " + (s.ok() ? std::string("a rank could not form its pair") : s.message()));
+      return;
+    }
+    // Each round is measured kPairRepeats times and each pair keeps its median repetition: one
+    // pair is judged against the others, so a single scheduling hiccup must not make it "slow".
+    std::vector<std::vector<PlaceResult>> reps(round.size());
+    for (int rep = 0; rep < kPairRepeats; ++rep) {
+      auto samples =
+          MeasureStep(ctx.comm(), b, op, false, iters, op.counts.size_bytes(), seed += 2);
+      if (!samples.ok()) {
+        r.Note("pairwise", "stopped: " + samples.status().message());
+        return;
+      }
+      for (size_t i = 0; i < round.size(); ++i) {
+        auto [a, bb] = round[i];
+        PlaceResult p;
+        p.rank_time_us = {samples->time_us[a], samples->time_us[bb]};
+        p.rank_wrong = {samples->wrong[a], samples->wrong[bb]};
+        Summarise(op, p);
+        reps[i].push_back(std::move(p));
+      }
+    }
+    for (size_t i = 0; i < round.size(); ++i) {
+      int64_t wrong = 0;
+      for (const auto& p : reps[i]) wrong += p.wrong;
+      std::sort(reps[i].begin(), reps[i].end(),
+                [](const auto& x, const auto& y) { return x.time_us < y.time_us; });
+      PairResult pair{
+          .a = round[i].first, .b = round[i].second, .result = reps[i][reps[i].size() / 2]};
+      pair.result.wrong = wrong;  // a wrong element in any repetition counts
+      pairs.push_back(std::move(pair));
+    }
+  }
+  std::sort(pairs.begin(), pairs.end(),
+            [](const auto& x, const auto& y) { return std::pair(x.a, x.b) < std::pair(y.a, y.b); });
+  ResultTable t{
+      .title = fmt::format("{} --pairwise: {} bytes, {}, {} pairs ({}); time us, algbw/busbw GB/s",
+                           c.id, op.counts.size_bytes(), comm::DataTypeName(dtype), pairs.size(),
+                           n <= kExhaustivePairRanks ? "every pair" : "ring neighbours"),
+      .columns = {"ranks", "hosts", "size", "time", "algbw", "busbw", "#wrong"}};
+  for (const auto& p : pairs) {
+    std::string hosts = hostnames.at(p.a) + "," + hostnames.at(p.b);
+    t.rows.push_back({fmt::format("{}-{}", p.a, p.b), hosts, std::to_string(op.counts.size_bytes()),
+                      std::string(Trim(comm::FormatNcclFloat(p.result.time_us, 7))),
+                      std::string(Trim(comm::FormatNcclFloat(p.result.bw.algbw_gbps, 6))),
+                      std::string(Trim(comm::FormatNcclFloat(p.result.bw.busbw_gbps, 6))),
+                      std::to_string(p.result.wrong)});
+    AddPlaceMeasurements(r, c, op, p.result, false,
+                         {{"pair", fmt::format("{}-{}", p.a, p.b)}, {"hosts", hosts}});
+    if (p.result.wrong > 0) {
+      Finding f = MakeFinding("YS-BENCH-001", fmt::format("rank{} - rank{}", p.a, p.b),
+                              fmt::format("{} between ranks {} and {}: {} wrong element(s)", c.id,
+                                          p.a, p.b, p.result.wrong));
+      f.evidence = {{"wrong_elements", std::to_string(p.result.wrong)}, {"hosts", hosts}};
+      f.fix =
+          "Check both ranks' nodes (memory/GPU errors: yardstick preflight) and the link between "
+          "them";
+      f.reference = "nccl-tests data check (-c 1, #wrong column)";
+      r.Add(std::move(f));
+    }
+  }
+  for (auto& f : SlowPairFindings(c.id, pairs, hostnames)) r.Add(std::move(f));
+  r.tables.push_back(std::move(t));
+}
+
+}  // namespace
+
+BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective coll,
+                                   const SweepHooks& hooks) {
+  const std::string id = std::string("coll.") + comm::CollectiveName(coll);
+  auto dtypes = SelectedDataTypes(ctx.options());
+  if (!dtypes.ok()) return BenchmarkResult::Error(dtypes.status());
+  auto opened = OpenBackend(ctx);
+  if (!opened.ok()) return BenchmarkResult::Error(opened.status());
+  if (!opened->skip_reason.empty()) return BenchmarkResult::Skip(opened->skip_reason);
+  CollectiveBackend& backend = *opened->backend;
+  // One rank on one device moves nothing between devices: its "bandwidth" would be a local copy
+  // (broadcast, reduce) or 0 (all_reduce's factor), never a link's. Every rank agrees (size()).
+  if (backend.size() < 2) return BenchmarkResult::Skip(comm::kNothingToExchange);
+  if (hooks.on_backend) hooks.on_backend(backend);
+  auto process_hosts = ctx.comm().Hostnames();
+  if (!process_hosts.ok()) return BenchmarkResult::Error(process_hosts.status());
+  const int gpus_per_process = static_cast<int>(backend.LocalRanks().size());
+  // Index = rank of the group: a process's local ranks share its host.
+  std::vector<std::string> hostnames;
+  for (const auto& h : *process_hosts) hostnames.insert(hostnames.end(), gpus_per_process, h);
+
+  const bool gpu = std::string(backend.name()) == "nccl";
+  SizeSweep sweep = ctx.options().sizes ? *ctx.options().sizes
+                                        : *SizeSweep::Parse(DefaultSizes(ctx.quick(), gpu));
+  const int iters = ctx.Iters(ctx.quick() ? kQuickIters : kFullIters);
+  const int warmup = ctx.Warmup(kWarmup);
+  const int n = backend.size();
+  Context c{.id = id,
+            .backend = backend.name(),
+            .library = backend.library(),
+            .device = gpu ? "gpu" : "cpu",
+            .ranks = n,
+            .gpus_per_process = gpus_per_process};
+
+  BenchmarkResult r;
+  r.Note("backend",
+         c.backend + " (" + c.library + ")" + (gpu ? ", device buffers" : ", host buffers"));
+  if (!opened->nccl_missing.empty()) r.Note("nccl", "not used: " + opened->nccl_missing);
+  r.Note("ranks", std::to_string(n));
+  if (gpus_per_process > 1) {
+    r.Note("layout", fmt::format("one process drives {} GPUs ({}; nccl-tests -g {})",
+                                 gpus_per_process, backend.device(), gpus_per_process));
+  }
+  r.Note("sizes", FormatByteSize(sweep.min_bytes) + ".." + FormatByteSize(sweep.max_bytes));
+  r.Note("warmup_iters", std::to_string(warmup));
+  r.Note("iters", std::to_string(iters));
+
+  std::vector<std::string> summaries;
+  uint32_t seed = 1;
+  for (comm::DataType dtype : *dtypes) {
+    if (!backend.Supports(dtype)) {
+      r.Note(comm::DataTypeName(dtype), "not supported by " + c.backend);
+      continue;
+    }
+    std::vector<SweepRow> rows;
+    size_t buffer_bytes = 1;
+    for (uint64_t size : sweep.Sizes()) {
+      rows.push_back({.op = comm::MakeCollectiveOp(coll, size, dtype, n, 0)});
+      buffer_bytes = std::max(buffer_bytes, rows.back().op.counts.size_bytes());
+    }
+    if (Status s = backend.Reserve(buffer_bytes); !s.ok()) return BenchmarkResult::Error(s);
+    for (const auto& row : rows) {
+      ctx.Progress("warm-up " + FormatByteSize(row.op.counts.size_bytes()));
+      if (Status s = WarmUp(backend, row.op, warmup, buffer_bytes); !s.ok())
+        return BenchmarkResult::Error(s);
+    }
+    for (auto& row : rows) {
+      for (auto [place, in_place] :
+           {std::pair{&row.out_of_place, false}, std::pair{&row.in_place, true}}) {
+        ctx.Progress(FormatByteSize(row.op.counts.size_bytes()) +
+                     (in_place ? " in place" : " out of place"));
+        auto samples =
+            MeasureStep(ctx.comm(), &backend, row.op, in_place, iters, buffer_bytes, seed += 2);
+        if (!samples.ok()) return BenchmarkResult::Error(samples.status());
+        place->rank_time_us = std::move(samples->time_us);
+        place->rank_wrong = std::move(samples->wrong);
+        Summarise(row.op, *place);
+        AddPlaceMeasurements(r, c, row.op, *place, in_place);
+      }
+    }
+    double avg = AverageBusBandwidth(rows);
+    std::vector<double> all_busbw;
+    for (const auto& row : rows) {
+      all_busbw.push_back(row.out_of_place.bw.busbw_gbps);
+      all_busbw.push_back(row.in_place.bw.busbw_gbps);
+    }
+    Measurement m = MakeMeasurement(
+        id + ".avg_busbw", "GB/s", Better::kHigher, all_busbw,
+        {{"dtype", comm::DataTypeName(dtype)},
+         {"backend", c.backend},
+         {"library", c.library},
+         {"device", c.device},
+         {"ranks", std::to_string(n)},
+         {"sizes", FormatByteSize(sweep.min_bytes) + ".." + FormatByteSize(sweep.max_bytes)},
+         {"value", "mean busbw over all sizes, out of place and in place (nccl-tests)"}});
+    m.value = avg;
+    r.measurements.push_back(std::move(m));
+    r.tables.push_back(MakeSweepTable(
+        fmt::format(
+            "{}: {} ({}) on {} buffers, {} rank{}{}, {}: out-of-place then in-place; size in B, "
+            "count in elements, time in us, algbw and busbw in GB/s",
+            id, c.backend, c.library, gpu ? "device" : "host", n, n == 1 ? "" : "s",
+            gpus_per_process > 1 ? fmt::format(" (one process, {} GPUs)", gpus_per_process) : "",
+            comm::DataTypeName(dtype)),
+        rows));
+    const SweepRow& big = rows.back();
+    summaries.push_back(fmt::format(
+        "{}: avg busbw {:.4g} GB/s; at {} B busbw {:.3g} out of place, {:.3g} in "
+        "place; {} out of bounds",
+        comm::DataTypeName(dtype), avg, big.op.counts.size_bytes(), big.out_of_place.bw.busbw_gbps,
+        big.in_place.bw.busbw_gbps, OutOfBoundsValues(rows)));
+    for (auto& f : WrongDataFindings(id, rows, hostnames, c.backend)) r.Add(std::move(f));
+    for (auto& f : SlowRankFindings(id, rows, hostnames)) r.Add(std::move(f));
+    if (ctx.options().pairwise && dtype == dtypes->front()) {
+      AddPairwise(ctx, backend, c, coll, dtype, sweep.Sizes().back(), iters, warmup, hostnames, r);
+    }
+  }
+  if (summaries.empty())
+    return BenchmarkResult::Skip("no selected dtype is supported by " + c.backend);
+  r.summary = fmt::format(
+      "{} on {} rank{} ({}{}): {}", c.backend, n, n == 1 ? "" : "s", c.device,
+      gpus_per_process > 1 ? fmt::format(", one process, {} GPUs", gpus_per_process) : "",
+      Join(summaries, "; "));
+  return r;
+}
+
+}  // namespace ys::bench::coll

@@ -1,0 +1,186 @@
+#include "bench/copy/internal/host_copy.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <thread>
+
+#include "bench/gpu_bench.h"
+
+namespace ys::bench {
+namespace {
+
+constexpr uint64_t kSeed = 0x636f70792e686f73ull;
+
+struct HostNode {
+  int id = -1;  // -1: no NUMA information, the buffer is where the kernel puts it
+  CpuSet cpus;
+};
+
+// The NUMA nodes to place host memory on: all with CPUs, or only the GPU's own in the quick
+// profile (node 0 when the GPU's node is unknown).
+std::vector<HostNode> NodesFor(const BenchContext& ctx, int gpu_node) {
+  std::vector<HostNode> out;
+  const auto& topo = ctx.topology();
+  if (!topo.ok() || topo->nodes.empty()) return {HostNode{}};
+  for (const host::NumaNode& n : topo->nodes) {
+    if (n.cpus.empty()) continue;
+    if (ctx.quick() && n.id != (gpu_node >= 0 ? gpu_node : topo->nodes.front().id)) continue;
+    out.push_back({n.id, n.cpus});
+  }
+  if (out.empty()) out.push_back(HostNode{});
+  return out;
+}
+
+// Pinned, device-mapped host memory allocated from a thread bound to the node's CPUs, so that
+// first touch (the driver pins the pages on the allocating thread) places it on that node.
+// cuMemHostAlloc needs a current context: the worker makes the device's primary context current.
+Result<gpu::PinnedHostBuffer> AllocateOnNode(const gpu::CudaDevice& device, const HostNode& node,
+                                             size_t bytes) {
+  const gpu::CudaApi& api = device.api();
+  Result<gpu::PinnedHostBuffer> out = Status::Internal("unset");
+  std::thread worker([&] {
+    if (Status s = device.MakeCurrent(); !s.ok()) {
+      out = s;
+      return;
+    }
+    if (node.id >= 0) {
+      if (Status s = BindThisThread(node.cpus); !s.ok()) {
+        out = s;
+        return;
+      }
+    }
+    out = gpu::PinnedHostBuffer::Allocate(api, bytes,
+                                          CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+    if (out.ok()) FillPattern(out->get(), bytes, kSeed);  // touch every page from the node
+  });
+  worker.join();
+  return out;
+}
+
+Status MeasureGpu(const BenchContext& ctx, HostCopyDirection dir, int ordinal, BenchmarkResult& r,
+                  ResultTable& table, std::vector<std::string>& notes) {
+  const bool h2d = dir == HostCopyDirection::kHostToDevice;
+  const std::string unit = h2d ? "copy.h2d" : "copy.d2h";
+  auto dev = gpu::CudaDevice::Open(ordinal);
+  if (!dev.ok()) return dev.status();
+  const gpu::CudaApi& api = dev->api();
+  SpecLookup spec = LookupSpec(ctx, dev->name());
+  std::optional<Peak> peak = spec.spec ? PeakPciePerDirectionGBps(*spec.spec) : std::nullopt;
+  std::string why =
+      spec.spec ? spec.spec->path + " gives no PCIe figure (host link not PCIe, or unpublished)"
+                : spec.why_not;
+  if (!peak) notes.push_back(GpuEntity(ordinal) + ": " + why);
+  auto timer = GpuTimer::Create(*dev);
+  if (!timer.ok()) return timer.status();
+  const int gpu_node = GpuNumaNode(ctx, *dev);
+  const int samples = 3, warmup = ctx.Warmup(4), iters = ctx.Iters(ctx.quick() ? 4 : 16);
+  for (uint64_t bytes : CopySizes(ctx, 512ull << 20, 64ull << 20)) {
+    auto device_buf = gpu::DeviceBuffer::Allocate(api, bytes);
+    if (!device_buf.ok()) return device_buf.status();
+    for (const HostNode& node : NodesFor(ctx, gpu_node)) {
+      auto host = AllocateOnNode(*dev, node, bytes);
+      if (!host.ok()) return host.status();
+      CUdeviceptr mapped = 0;
+      YS_CU_RETURN(api, cuMemHostGetDevicePointer(&mapped, host->get(), 0));
+      CUdeviceptr d = device_buf->get();
+      void* hp = host->get();
+      CUstream stream = timer->get();
+      if (!h2d) YS_CU_RETURN(api, cuMemcpyHtoD(d, hp, bytes));  // the device holds the pattern
+      struct Method {
+        const char* name;
+        std::function<Status()> enqueue;
+      };
+      Method methods[] = {
+          {"ce",
+           [&] {
+             return h2d ? api.Check(api.cuMemcpyHtoDAsync(d, hp, bytes, stream),
+                                    "cuMemcpyHtoDAsync")
+                        : api.Check(api.cuMemcpyDtoHAsync(hp, d, bytes, stream),
+                                    "cuMemcpyDtoHAsync");
+           }},
+          {"sm",
+           [&] {
+             return h2d ? timer->EnqueueSmCopy(d, mapped, bytes)
+                        : timer->EnqueueSmCopy(mapped, d, bytes);
+           }},
+      };
+      for (const Method& m : methods) {
+        if (h2d) {
+          YS_CU_RETURN(api, cuMemsetD8Async(d, 0, bytes, stream));
+        } else {
+          std::memset(hp, 0, bytes);
+        }
+        auto ms = timer->SampleMsPerCall(samples, warmup, iters, m.enqueue);
+        if (!ms.ok()) return ms.status();
+        uint64_t wrong = 0;
+        if (h2d) {
+          std::vector<unsigned char> back(bytes);
+          YS_CU_RETURN(api, cuMemcpyDtoH(back.data(), d, bytes));
+          wrong = CountPatternMismatches(back.data(), bytes, kSeed);
+        } else {
+          wrong = CountPatternMismatches(hp, bytes, kSeed);
+        }
+        std::string node_name = node.id >= 0 ? "node" + std::to_string(node.id) : "any";
+        if (wrong > 0)
+          r.Add(CopyDataFinding(GpuEntity(ordinal), unit + " " + m.name + " from/to " + node_name,
+                                wrong, bytes));
+        std::vector<double> gbps;
+        for (double v : *ms) gbps.push_back(GBps(static_cast<double>(bytes), v));
+        std::string local =
+            node.id < 0 || gpu_node < 0 ? "unknown" : (node.id == gpu_node ? "yes" : "no");
+        Measurement meas =
+            MakeMeasurement(unit + "." + m.name, "GB/s", Better::kHigher, std::move(gbps),
+                            {{"backend", "cuda"},
+                             {"device", GpuEntity(ordinal)},
+                             {"gpu_name", dev->name()},
+                             {"size", std::to_string(bytes)},
+                             {"method", m.name},
+                             {"host_numa_node", std::to_string(node.id)},
+                             {"gpu_numa_node", std::to_string(gpu_node)},
+                             {"local", local},
+                             {"copies_per_sample", std::to_string(iters)}});
+        auto pct = AddPeakParams(meas.params, meas.value, peak, why);
+        table.rows.push_back({GpuEntity(ordinal), node_name, local, FormatByteSize(bytes), m.name,
+                              fmt::format("{:.2f}", meas.value), FormatPercent(pct)});
+        r.measurements.push_back(std::move(meas));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+BenchmarkResult RunHostCopy(const BenchContext& ctx, HostCopyDirection direction) {
+  if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);
+  // Host copies share host memory and PCIe switches: the node's first rank measures every GPU
+  // in turn rather than all ranks at once.
+  auto gpus = GpusToMeasure(ctx, /*one_per_local_rank=*/false);
+  if (!gpus.ok()) return BenchmarkResult::Skip(gpus.status().message());
+  const bool h2d = direction == HostCopyDirection::kHostToDevice;
+  BenchmarkResult r;
+  ResultTable table{
+      .title = std::string(h2d ? "host -> device" : "device -> host") +
+               " copy, pinned memory per NUMA node (GB/s, one direction)",
+      .columns = {"gpu", "host node", "local", "size", "method", "GB/s", "% of PCIe"}};
+  std::vector<std::string> notes;
+  for (int ordinal : *gpus) {
+    if (Status s = MeasureGpu(ctx, direction, ordinal, r, table, notes); !s.ok())
+      return BenchmarkResult::Error(s);
+  }
+  std::string summary;
+  for (const Measurement& m : r.measurements) {
+    if (m.params.at("local") == "no") continue;
+    summary += fmt::format("{}{} {} {:.1f} GB/s", summary.empty() ? "" : ", ",
+                           m.params.at("device"), m.params.at("method"), m.value);
+    if (auto p = m.params.find("pct_of_peak"); p != m.params.end())
+      summary += " (" + p->second + "% of PCIe)";
+  }
+  r.summary = summary.empty() ? "measured" : summary + " (GPU-local node)";
+  r.tables.push_back(std::move(table));
+  for (const std::string& n : notes) r.Note("peak", n);
+  return r;
+}
+
+}  // namespace ys::bench

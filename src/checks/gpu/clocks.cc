@@ -1,0 +1,130 @@
+// gpu.clocks: the current clocks and why NVML says they are held down (clock-event reasons,
+// formerly "throttle reasons"). Hardware slowdown, thermal slowdown, power brake and the software
+// thermal and power caps are faults on a node about to be validated; idle, application-clock,
+// sync-boost and display settings are not.
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "checks/gpu/internal/gpu_common.h"
+
+namespace ys::checks {
+namespace {
+
+struct Reason {
+  uint64_t bit;
+  const char* name;
+  const char* code;  // nullptr: not a fault
+  const char* fix;
+};
+
+constexpr const char* kCoolingFix =
+    "check the GPU's cooling (fans, airflow, inlet temperature, liquid loop) and the BMC's "
+    "thermal events (ipmitool sel list); nvidia-smi -q -d PERFORMANCE,TEMPERATURE -i ";
+
+// NVML nvmlClocksEventReason* bits. The specific hardware causes come first: when HW slowdown
+// is set together with HW thermal or power brake, the specific one names the cause.
+constexpr std::array kReasons = {
+    Reason{gpu::kClocksEventHwThermalSlowdown, "HW thermal slowdown", "YS-GPU-011", kCoolingFix},
+    Reason{gpu::kClocksEventHwPowerBrakeSlowdown, "HW power brake slowdown", "YS-GPU-012",
+           "the system asserted the external power brake: check PSU redundancy and the BMC's "
+           "power events (ipmitool sel list); nvidia-smi -q -d PERFORMANCE,POWER -i "},
+    Reason{gpu::kClocksEventHwSlowdown, "HW slowdown", "YS-GPU-010",
+           "hardware slowdown (temperature, power brake or over-current protection): check "
+           "cooling, PSUs and the BMC event log; nvidia-smi -q -d PERFORMANCE -i "},
+    Reason{gpu::kClocksEventSwThermalSlowdown, "SW thermal slowdown", "YS-GPU-013", kCoolingFix},
+    Reason{gpu::kClocksEventSwPowerCap, "SW power cap", "YS-GPU-014",
+           "the GPU draws its enforced power limit (expected under full load; at idle the limit "
+           "is too low): nvidia-smi -q -d POWER,PERFORMANCE -i "},
+    Reason{gpu::kClocksEventGpuIdle, "GPU idle", nullptr, nullptr},
+    Reason{gpu::kClocksEventApplicationsClocksSetting, "applications clocks setting", nullptr,
+           nullptr},
+    Reason{gpu::kClocksEventSyncBoost, "sync boost", nullptr, nullptr},
+    Reason{gpu::kClocksEventDisplayClockSetting, "display clock setting", nullptr, nullptr},
+};
+
+std::string Hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// "HW slowdown, HW thermal slowdown" (and unknown bits in hex); "none" for 0.
+std::string ReasonNames(uint64_t mask) {
+  std::string out;
+  uint64_t known = 0;
+  for (const auto& reason : kReasons) {
+    known |= reason.bit;
+    if (mask & reason.bit) out += (out.empty() ? "" : ", ") + std::string(reason.name);
+  }
+  if (mask & ~known) out += (out.empty() ? "" : ", ") + Hex(mask & ~known);
+  return out.empty() ? "none" : out;
+}
+
+class GpuClocksCheck : public Check {
+ public:
+  CheckResult Run(const CheckContext& ctx) const override {
+    CheckResult r;
+    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
+    if (s == nullptr) return r;
+    Unanswered un;
+    int judged = 0;
+    for (const auto& d : s->devices) {
+      const uint32_t* sm = un.Get(d, d.sm_clock_mhz, "sm_clock_mhz");
+      const uint32_t* max_sm = un.Get(d, d.max_sm_clock_mhz, "max_sm_clock_mhz");
+      const uint64_t* mask = un.Get(d, d.clocks_event_reasons, "clocks_event_reasons");
+      std::string clocks = (sm ? std::to_string(*sm) : std::string("?")) + "/" +
+                           (max_sm ? std::to_string(*max_sm) : std::string("?")) + " MHz SM";
+      if (mask == nullptr) {
+        if (sm) r.Note(GpuEntity(d), clocks);
+        continue;
+      }
+      ++judged;
+      r.Note(GpuEntity(d), clocks + ", reasons: " + ReasonNames(*mask));
+      bool hw_specific =
+          (*mask & (gpu::kClocksEventHwThermalSlowdown | gpu::kClocksEventHwPowerBrakeSlowdown)) !=
+          0;
+      for (const auto& reason : kReasons) {
+        if (reason.code == nullptr || (*mask & reason.bit) == 0) continue;
+        if (reason.bit == gpu::kClocksEventHwSlowdown && hw_specific) continue;
+        std::string msg = std::string("clocks held down by ") + reason.name + " (" + clocks + ")";
+        if (reason.bit == gpu::kClocksEventHwThermalSlowdown &&
+            (*mask & gpu::kClocksEventHwSlowdown)) {
+          msg += "; HW slowdown active";
+        }
+        if (d.temperature_c.has()) msg += ", " + std::to_string(*d.temperature_c) + " C";
+        Finding f = MakeFinding(reason.code, GpuEntity(d), msg);
+        f.evidence = GpuIdentity(d);
+        f.evidence.emplace_back("nvmlDeviceGetCurrentClocksEventReasons",
+                                Hex(*mask) + " (" + ReasonNames(*mask) + ")");
+        if (sm) f.evidence.emplace_back("sm_clock_mhz", std::to_string(*sm));
+        if (max_sm) f.evidence.emplace_back("max_sm_clock_mhz", std::to_string(*max_sm));
+        if (d.temperature_c.has()) {
+          f.evidence.emplace_back("temperature_c", std::to_string(*d.temperature_c));
+        }
+        if (d.power_usage_mw.has() && d.enforced_power_limit_mw.has()) {
+          f.evidence.emplace_back("power", std::to_string(*d.power_usage_mw / 1000) + " W of " +
+                                               std::to_string(*d.enforced_power_limit_mw / 1000) +
+                                               " W enforced");
+        }
+        f.fix = reason.fix + std::to_string(d.index);
+        f.reference =
+            std::string(kNvmlApiReference) +
+            ": nvmlDeviceGetCurrentClocksEventReasons; DCGM health watch (thermal, power)";
+        r.Add(std::move(f));
+      }
+    }
+    return FinishGpuUnit(std::move(r), judged, "clock-event reasons", un,
+                         "no clock slowdown on " + std::to_string(judged) + " GPUs");
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_CHECK(GpuClocksCheck,
+                  {.id = "gpu.clocks",
+                   .summary = "Current clocks and clock-event reasons by name: HW slowdown, HW "
+                              "thermal, power brake, SW thermal and SW power cap.",
+                   .needs = {Need::kGpu}})
+
+}  // namespace ys::checks

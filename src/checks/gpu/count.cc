@@ -1,0 +1,116 @@
+// gpu.count: the GPUs NVML lists against the site's expected count, and against the NVIDIA GPUs
+// on the PCI bus. A GPU on the bus that NVML does not list has fallen off the bus, was excluded
+// (NVreg_ExcludedGpus) or is bound to another driver: the node has fewer GPUs than it seems.
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "checks/gpu/internal/gpu_common.h"
+#include "host/runtime_context.h"
+
+namespace ys::checks {
+namespace {
+
+// YS-GPU-002: a GPU on the PCI bus that NVML does not list.
+Finding OffTheBus(const host::PciDevice& p, const std::string& driver, int n, size_t pci_count) {
+  char id[16];
+  std::snprintf(id, sizeof id, "%04x:%04x", p.vendor, p.device);
+  Finding f = MakeFinding("YS-GPU-002", p.bdf,
+                          "GPU " + p.bdf + " (" + id + ", " + driver +
+                              ") is on the PCI bus but NVML does not "
+                              "list it: fallen off the bus, excluded, or bound to another driver");
+  f.evidence = {{p.sysfs_path, std::string(id)},
+                {p.sysfs_path + "/driver", p.driver.empty() ? "(none)" : p.driver},
+                {"nvml device count", std::to_string(n)},
+                {"pci NVIDIA GPUs", std::to_string(pci_count)}};
+  f.fix = p.driver.empty() || p.driver == "nvidia"
+              ? "look for XID 79 (fallen off the bus) in the kernel log (dmesg | grep Xid); "
+                "drain the node and reboot; check NVreg_ExcludedGpus in /etc/modprobe.d; "
+                "RMA the GPU if it does not come back"
+              : "bind the GPU to the nvidia driver (it is bound to " + p.driver +
+                    "), or remove it from the node's expected count";
+  f.reference = "NVIDIA XID catalog (XID 79); NVML nvmlDeviceGetCount_v2";
+  return f;
+}
+
+class GpuCountCheck : public Check {
+ public:
+  CheckResult Run(const CheckContext& ctx) const override {
+    CheckResult r;
+    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r, /*require_devices=*/false);
+    if (s == nullptr) return r;
+    const host::Host& h = ctx.host();
+    int n = static_cast<int>(s->devices.size());
+    std::set<std::string> nvml_bdfs;
+    std::string names;
+    for (const auto& d : s->devices) {
+      if (auto b = CanonicalBdf(d.pci_bus_id)) nvml_bdfs.insert(*b);
+      names += (names.empty() ? "" : ", ") + GpuEntity(d) + " " + d.pci_bus_id;
+    }
+    r.Note("nvml.gpus", std::to_string(n) + (names.empty() ? "" : " (" + names + ")"));
+
+    const auto& expected = ctx.expect().devices.gpus;
+    if (expected && n != *expected) {
+      Finding f = MakeFinding("YS-GPU-001", "node",
+                              "NVML lists " + std::to_string(n) + " GPUs, the site expects " +
+                                  std::to_string(*expected));
+      f.evidence = {{"nvml device count", std::to_string(n)},
+                    {"site.devices.gpus", std::to_string(*expected)},
+                    {"source", s->source}};
+      f.fix =
+          "nvidia-smi -L; compare with lspci -d 10de: and look for XID 79 in the kernel log; "
+          "a missing GPU needs a reboot, then an RMA if it stays missing";
+      f.reference = "dcgmi diag software plugin (device count); NVML nvmlDeviceGetCount_v2";
+      r.Add(std::move(f));
+    }
+
+    // The PCI bus view. Inside a container sysfs shows every GPU of the host while NVML sees only
+    // the container's, so a GPU absent from NVML there is noted, not flagged.
+    const auto& topo = ctx.topology();
+    if (!topo.ok()) {
+      r.Note("pci.gpus", "unavailable: " + topo.status().message());
+    } else {
+      auto pci_gpus = topo->Gpus();
+      r.Note("pci.gpus", std::to_string(pci_gpus.size()));
+      bool in_container = false;
+      if (auto c = host::DetectContainer(h, ctx.ProcDir(), h.env()); c.ok() && c->inside()) {
+        in_container = true;
+        r.Note("container", c->runtime);
+      }
+      std::set<std::string> pci_bdfs;
+      for (const host::PciDevice* p : pci_gpus) {
+        pci_bdfs.insert(p->bdf);
+        if (nvml_bdfs.count(p->bdf) != 0) continue;
+        std::string driver = p->driver.empty() ? "no driver" : "driver " + p->driver;
+        if (in_container) {
+          r.Note(p->bdf, "on the PCI bus, not visible to NVML in this container (" + driver + ")");
+          continue;
+        }
+        r.Add(OffTheBus(*p, driver, n, pci_gpus.size()));
+      }
+      for (const auto& d : s->devices) {
+        auto b = CanonicalBdf(d.pci_bus_id);
+        if (!pci_gpus.empty() && (!b || pci_bdfs.count(*b) == 0)) {
+          r.Note(GpuEntity(d), "listed by NVML at " + d.pci_bus_id + ", not found on the PCI bus");
+        }
+      }
+    }
+    if (r.findings.empty()) {
+      r.summary =
+          std::to_string(n) + " GPUs in NVML" +
+          (topo.ok() ? ", " + std::to_string(topo->Gpus().size()) + " on the PCI bus" : "") +
+          (expected ? ", as the site expects" : "");
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_CHECK(GpuCountCheck,
+                  {.id = "gpu.count",
+                   .summary = "GPUs NVML lists against the site's count and the NVIDIA GPUs on "
+                              "the PCI bus (a GPU missing from NVML fell off the bus).",
+                   .needs = {Need::kGpu}})
+
+}  // namespace ys::checks

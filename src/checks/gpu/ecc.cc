@@ -1,0 +1,79 @@
+// gpu.ecc: ECC mode against the site's policy, volatile (since the last driver load or reset)
+// uncorrected errors, and the aggregate (lifetime) counts for the record.
+#include <string>
+
+#include "checks/gpu/internal/gpu_common.h"
+
+namespace ys::checks {
+namespace {
+
+std::string Count(const gpu::Field<uint64_t>& f) {
+  return f.has() ? std::to_string(*f) : std::string("?");
+}
+
+class GpuEccCheck : public Check {
+ public:
+  CheckResult Run(const CheckContext& ctx) const override {
+    CheckResult r;
+    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
+    if (s == nullptr) return r;
+    Policy want = ctx.expect().gpu.ecc;
+    Unanswered un;
+    int judged = 0;
+    for (const auto& d : s->devices) {
+      const bool* on = un.Get(d, d.ecc_enabled, "ecc_enabled");
+      const uint64_t* vol_unc = un.Get(d, d.ecc_volatile_uncorrected, "ecc_volatile_uncorrected");
+      if (on == nullptr && vol_unc == nullptr) continue;
+      ++judged;
+      r.Note(GpuEntity(d), std::string("ECC ") + (on ? (*on ? "on" : "off") : "?") + "; volatile " +
+                               Count(d.ecc_volatile_corrected) + " corrected, " +
+                               Count(d.ecc_volatile_uncorrected) + " uncorrected; aggregate " +
+                               Count(d.ecc_aggregate_corrected) + " corrected, " +
+                               Count(d.ecc_aggregate_uncorrected) + " uncorrected");
+      std::string i = std::to_string(d.index);
+      if (on && want != Policy::kAny && *on != (want == Policy::kOn)) {
+        Finding f = MakeFinding("YS-GPU-025", GpuEntity(d),
+                                std::string("ECC is ") + (*on ? "enabled" : "disabled") +
+                                    ", the site wants it " + PolicyName(want));
+        f.evidence = GpuIdentity(d);
+        f.evidence.emplace_back("nvmlDeviceGetEccMode (current)", *on ? "enabled" : "disabled");
+        f.evidence.emplace_back("site.gpu.ecc", PolicyName(want));
+        f.fix = "nvidia-smi -i " + i + " -e " + (want == Policy::kOn ? "1" : "0") +
+                ", then reset the GPU (nvidia-smi -r -i " + i +
+                ") or reboot: the new mode is "
+                "pending until then";
+        f.reference = std::string(kNvmlApiReference) + ": nvmlDeviceGetEccMode";
+        r.Add(std::move(f));
+      }
+      if (vol_unc && *vol_unc > 0) {
+        Finding f = MakeFinding(
+            "YS-GPU-026", GpuEntity(d),
+            std::to_string(*vol_unc) + " uncorrected ECC errors since the driver loaded");
+        f.evidence = GpuIdentity(d);
+        f.evidence.emplace_back("ecc_volatile_uncorrected", std::to_string(*vol_unc));
+        f.evidence.emplace_back("ecc_volatile_corrected", Count(d.ecc_volatile_corrected));
+        f.evidence.emplace_back("ecc_aggregate_uncorrected", Count(d.ecc_aggregate_uncorrected));
+        if (d.remapped_rows_pending.has()) {
+          f.evidence.emplace_back("remapped_rows_pending", *d.remapped_rows_pending ? "yes" : "no");
+        }
+        f.fix = "drain the node; check nvidia-smi -q -d ECC,ROW_REMAPPER -i " + i +
+                " and the kernel log for XID 48/94/95; reset the GPU (nvidia-smi -r -i " + i +
+                ") or reboot; run dcgmi diag -r 3; RMA if errors return";
+        f.reference = std::string(kDcgmHealthReference) + " (memory: volatile DBE > 0 fails)";
+        r.Add(std::move(f));
+      }
+    }
+    return FinishGpuUnit(std::move(r), judged, "ECC mode and counts", un,
+                         "ECC as the site wants it and no uncorrected errors on " +
+                             std::to_string(judged) + " GPUs");
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_CHECK(GpuEccCheck,
+                  {.id = "gpu.ecc",
+                   .summary = "ECC mode, volatile uncorrected errors, and the aggregate counts.",
+                   .needs = {Need::kGpu}})
+
+}  // namespace ys::checks

@@ -1,0 +1,182 @@
+// gpu.nvlink: NVLink link state and error counters. An inactive link (or fewer active links than
+// the site expects) cuts the GPU's NVLink bandwidth; replay errors mean the link retransmits,
+// recovery errors mean it retrained - DCGM's health watch flags any increase of either. CRC
+// counts are reported: DCGM judges them only as a rate (100 per second), which one snapshot
+// cannot give.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/gpu/internal/gpu_common.h"
+
+namespace ys::checks {
+namespace {
+
+struct LinkCounts {
+  uint64_t total = 0;
+  std::string per_link;  // "link 7: 1843"
+  void Add(int link, uint64_t v) {
+    if (v == 0) return;
+    total += v;
+    per_link += (per_link.empty() ? "" : ", ") + std::string("link ") + std::to_string(link) +
+                ": " + std::to_string(v);
+  }
+};
+
+std::string Links(const std::vector<int>& links) {
+  std::string s;
+  for (int l : links) s += (s.empty() ? "" : ", ") + std::to_string(l);
+  return s;
+}
+
+constexpr const char* kNvlinkReference =
+    "DCGM health watch (NVLink: link down, any replay or recovery increase); NVML "
+    "nvmlDeviceGetNvLinkState / nvmlDeviceGetNvLinkErrorCounter";
+
+// What the NVLinks of one GPU say.
+struct LinkSurvey {
+  std::vector<int> inactive;
+  int active = 0, known = 0;
+  LinkCounts replay, recovery;
+  uint64_t crc_total = 0;
+  std::string crc_links;  // "link 7: 412 flit, 96 data"
+  bool counters = false;  // some error counter answered
+};
+
+LinkSurvey SurveyLinks(const gpu::GpuDevice& d, Unanswered& un) {
+  LinkSurvey k;
+  for (const auto& l : d.nvlinks) {
+    k.counters = k.counters || l.replay_errors.has() || l.recovery_errors.has();
+    std::string what = "nvlink.active";
+    if (const bool* a = un.Get(d, l.active, what)) {
+      ++k.known;
+      if (*a) {
+        ++k.active;
+      } else {
+        k.inactive.push_back(l.link);
+      }
+    }
+    if (l.replay_errors.has()) k.replay.Add(l.link, *l.replay_errors);
+    if (l.recovery_errors.has()) k.recovery.Add(l.link, *l.recovery_errors);
+    uint64_t flit = l.crc_flit_errors.has() ? *l.crc_flit_errors : 0;
+    uint64_t data = l.crc_data_errors.has() ? *l.crc_data_errors : 0;
+    if (flit + data > 0) {
+      k.crc_total += flit + data;
+      k.crc_links += (k.crc_links.empty() ? "" : ", ") + std::string("link ") +
+                     std::to_string(l.link) + ": " + std::to_string(flit) + " flit, " +
+                     std::to_string(data) + " data";
+    }
+  }
+  return k;
+}
+
+// YS-GPU-045/046/047 for one GPU: links down (or fewer than the site expects), replay errors,
+// recovery errors.
+void JudgeLinks(const gpu::GpuDevice& d, const LinkSurvey& k, const std::optional<int>& expected,
+                CheckResult& r) {
+  std::string i = std::to_string(d.index);
+  auto identity = [&] {
+    Evidence e = GpuIdentity(d);
+    e.emplace_back("active links",
+                   std::to_string(k.active) + " of " + std::to_string(d.nvlinks.size()));
+    return e;
+  };
+  bool short_of_site = expected && k.active < *expected;
+  if (!k.inactive.empty() || short_of_site) {
+    std::string msg = k.inactive.empty()
+                          ? std::to_string(k.active) + " NVLinks active, the site expects " +
+                                std::to_string(*expected)
+                          : "NVLink " + std::string(k.inactive.size() > 1 ? "links " : "link ") +
+                                Links(k.inactive) + " inactive (" + std::to_string(k.active) +
+                                " of " + std::to_string(d.nvlinks.size()) + " active)";
+    Finding f = MakeFinding("YS-GPU-045", GpuEntity(d), msg);
+    f.evidence = identity();
+    if (!k.inactive.empty()) f.evidence.emplace_back("inactive links", Links(k.inactive));
+    if (expected)
+      f.evidence.emplace_back("site.gpu.nvlinks_expected_up", std::to_string(*expected));
+    if (k.replay.total || k.recovery.total) {
+      f.evidence.emplace_back("replay errors", k.replay.per_link.empty() ? "0" : k.replay.per_link);
+      f.evidence.emplace_back("recovery errors",
+                              k.recovery.per_link.empty() ? "0" : k.recovery.per_link);
+    }
+    f.fix = "nvidia-smi nvlink -s -i " + i +
+            "; check the fabric manager (systemctl status "
+            "nvidia-fabricmanager, /var/log/fabricmanager.log) and NVSwitch SXIDs in the kernel "
+            "log; drain the node and reset the GPUs or reboot; RMA the baseboard if the link "
+            "stays down";
+    f.reference = kNvlinkReference;
+    r.Add(std::move(f));
+  }
+  if (k.replay.total > 0) {
+    Finding f = MakeFinding(
+        "YS-GPU-046", GpuEntity(d),
+        std::to_string(k.replay.total) + " NVLink replay errors (" + k.replay.per_link + ")");
+    f.evidence = identity();
+    f.evidence.emplace_back("nvmlDeviceGetNvLinkErrorCounter DL_REPLAY", k.replay.per_link);
+    if (k.crc_total) f.evidence.emplace_back("CRC errors", k.crc_links);
+    f.fix = "watch nvidia-smi nvlink -e -i " + i +
+            ": counts that keep rising mark a bad link; "
+            "run dcgmi diag -r 2; reseat or RMA the baseboard if they do";
+    f.reference = kNvlinkReference;
+    r.Add(std::move(f));
+  }
+  if (k.recovery.total > 0) {
+    Finding f = MakeFinding("YS-GPU-047", GpuEntity(d),
+                            std::to_string(k.recovery.total) + " NVLink recovery errors (" +
+                                k.recovery.per_link + "): the link retrained");
+    f.evidence = identity();
+    f.evidence.emplace_back("nvmlDeviceGetNvLinkErrorCounter DL_RECOVERY", k.recovery.per_link);
+    f.fix = "drain the node; nvidia-smi nvlink -e -i " + i + " and nvidia-smi nvlink -s -i " + i +
+            "; run dcgmi diag -r 2; reset the GPUs or reboot; RMA the baseboard if recoveries "
+            "return";
+    f.reference = kNvlinkReference;
+    r.Add(std::move(f));
+  }
+}
+
+class GpuNvlinkCheck : public Check {
+ public:
+  CheckResult Run(const CheckContext& ctx) const override {
+    CheckResult r;
+    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
+    if (s == nullptr) return r;
+    const std::optional<int>& expected = ctx.expect().gpu.nvlinks_expected_up;
+    Unanswered un;
+    int judged = 0, links_up = 0;
+    for (const auto& d : s->devices) {
+      LinkSurvey k = SurveyLinks(d, un);
+      if (k.known == 0 && !expected && !k.counters) {
+        if (d.nvlinks.empty()) r.Note(GpuEntity(d), "no NVLink");
+        continue;  // no NVLink on this GPU (or NVML gave no link state: noted)
+      }
+      ++judged;
+      links_up += k.active;
+      r.Note(GpuEntity(d), std::to_string(k.active) + " of " + std::to_string(d.nvlinks.size()) +
+                               " links active" +
+                               (k.crc_total ? "; CRC errors " + k.crc_links : std::string()));
+      JudgeLinks(d, k, expected, r);
+    }
+    if (judged == 0) {
+      CheckResult skip = un.empty() ? CheckResult::Skip("no NVLink on any GPU")
+                                    : SkipNoneJudged("NVLink state", un);
+      skip.evidence = r.evidence;
+      un.NoteInto(skip);
+      return skip;
+    }
+    un.NoteInto(r);
+    if (r.findings.empty()) {
+      r.summary = std::to_string(links_up) + " NVLinks active on " + std::to_string(judged) +
+                  " GPUs, no replay or recovery errors";
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_CHECK(GpuNvlinkCheck,
+                  {.id = "gpu.nvlink",
+                   .summary = "NVLink links inactive, replay and recovery errors, CRC counts.",
+                   .needs = {Need::kGpu}})
+
+}  // namespace ys::checks

@@ -1,0 +1,32 @@
+// numa.placement.devices: the locality of the GPUs and NICs the process uses: devices without NUMA
+// affinity, and GPUs or NICs on other nodes than the process's CPUs (see internal/placement_facts.h
+// for how the used devices are identified).
+#include "checks/check.h"
+#include "checks/numa/internal/placement_facts.h"
+
+namespace ys::checks {
+namespace {
+
+using namespace placement;  // NOLINT(build/namespaces): the facts of this unit's own area
+
+class DevicesCheck : public Check {
+ public:
+  CheckResult Run(const CheckContext& ctx) const override {
+    auto read = ReadPlacement(ctx);
+    if (auto* early = std::get_if<CheckResult>(&read)) return std::move(*early);
+    const PlacementFacts& q = std::get<PlacementFacts>(read);
+    CheckResult r = StartResult(q);
+    CheckDevices(ctx, *q.topo, q.use, q.ps, r);
+    Conclude(q, r);
+    return r;
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_CHECK(DevicesCheck, {.id = "numa.placement.devices",
+                                 .summary = "Locality of the GPUs and NICs the process uses: NUMA "
+                                            "affinity known, devices on the process's nodes.",
+                                 .needs = {}})
+
+}  // namespace ys::checks

@@ -1,0 +1,31 @@
+// numa.placement.kernel_policy: automatic NUMA balancing (kernel.numa_balancing) against site
+// policy numa.balancing, and zone reclaim (vm.zone_reclaim_mode) on a multi-node machine.
+#include "checks/check.h"
+#include "checks/numa/internal/placement_facts.h"
+
+namespace ys::checks {
+namespace {
+
+using namespace placement;  // NOLINT(build/namespaces): the facts of this unit's own area
+
+class KernelPolicyCheck : public Check {
+ public:
+  CheckResult Run(const CheckContext& ctx) const override {
+    auto read = ReadPlacement(ctx);
+    if (auto* early = std::get_if<CheckResult>(&read)) return std::move(*early);
+    const PlacementFacts& q = std::get<PlacementFacts>(read);
+    CheckResult r = StartResult(q);
+    if (Status s = CheckSysctls(ctx, *q.topo, r); !s.ok()) return CheckResult::Error(s);
+    Conclude(q, r);
+    return r;
+  }
+};
+
+}  // namespace
+
+YS_REGISTER_CHECK(KernelPolicyCheck,
+                  {.id = "numa.placement.kernel_policy",
+                   .summary = "Automatic NUMA balancing and zone reclaim as site policy asks.",
+                   .needs = {}})
+
+}  // namespace ys::checks

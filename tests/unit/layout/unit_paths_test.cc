@@ -1,0 +1,125 @@
+// The id gives the path: every registered unit `<area>.<name>` lives in
+// src/<kind>/<area>/<name>.cc, where a dot or dash inside the name becomes an underscore, or a
+// dot a folder (cpu.cstates.kernel_limit in src/checks/cpu/cstates/kernel_limit.cc). The file
+// must name the id (or, for proxies, whose registration names the model, the name) as a string,
+// so that the test holds whatever the registration line looks like.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "checks/unit_aliases.h"
+#include "core/registry.h"
+#include "diagnose/rule.h"
+
+namespace ys {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Underscored(std::string s) {
+  for (char& c : s) {
+    if (c == '.' || c == '-') c = '_';
+  }
+  return s;
+}
+
+// The files the id may live in, relative to the source tree.
+std::vector<std::string> Candidates(const std::string& kind_dir, std::string_view id) {
+  std::string s(id);
+  size_t dot = s.find('.');
+  std::string area = s.substr(0, dot);
+  std::string name = dot == std::string::npos ? s : s.substr(dot + 1);
+  std::string base = "src/" + kind_dir + "/" + area + "/";
+  std::vector<std::string> out = {base + Underscored(name) + ".cc"};
+  // Each dot a folder, the last part the file.
+  std::string nested = name;
+  size_t last = nested.rfind('.');
+  if (last != std::string::npos) {
+    std::string folders = nested.substr(0, last);
+    for (char& c : folders) {
+      if (c == '.') c = '/';
+    }
+    out.push_back(base + Underscored(folders) + "/" + Underscored(nested.substr(last + 1)) + ".cc");
+  }
+  return out;
+}
+
+std::string ReadSource(const std::string& rel) {
+  std::ifstream in(fs::path(YS_SOURCE_DIR) / rel);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Empty when the id's file exists and names it; else what is wrong.
+std::string CheckPath(const std::string& kind_dir, std::string_view id) {
+  std::vector<std::string> files = Candidates(kind_dir, id);
+  std::string name(id.substr(id.find('.') + 1));
+  for (const std::string& f : files) {
+    if (!fs::exists(fs::path(YS_SOURCE_DIR) / f)) continue;
+    std::string text = ReadSource(f);
+    if (text.find("\"" + std::string(id) + "\"") != std::string::npos) return "";
+    if (text.find("\"" + name + "\"") != std::string::npos) return "";
+    return f + " does not name \"" + std::string(id) + "\"";
+  }
+  std::string tried;
+  for (const std::string& f : files) tried += (tried.empty() ? "" : " or ") + f;
+  return "no " + tried;
+}
+
+// Proxy workloads register as benchmarks; they are workloads and live with them.
+std::string KindDir(const RegisteredUnit& u) {
+  if (u.kind == UnitKind::kCheck) return "checks";
+  std::string_view id = u.info.id;
+  if (id.substr(0, id.find('.')) == "proxy") return "workloads";
+  return u.kind == UnitKind::kBenchmark ? "bench" : "workloads";
+}
+
+TEST(UnitPaths, EveryUnitLivesWhereItsIdSays) {
+  size_t n = 0;
+  for (const RegisteredUnit* u : UnitRegistry::Global().ListAll()) {
+    if (u->info.id.starts_with("zz_test.")) continue;  // units that tests register for themselves
+    ++n;
+    EXPECT_EQ(CheckPath(KindDir(*u), u->info.id), "") << UnitKindName(u->kind) << " " << u->info.id;
+  }
+  EXPECT_GT(n, 40u);
+}
+
+TEST(UnitPaths, EveryRuleLivesWhereItsIdSays) {
+  size_t n = 0;
+  for (const diagnose::RegisteredRule* r : diagnose::RuleRegistry::Global().List()) {
+    if (r->info.id.starts_with("zz_test.")) continue;
+    ++n;
+    EXPECT_EQ(CheckPath("diagnose/rules", r->info.id), "") << "rule " << r->info.id;
+  }
+  EXPECT_GT(n, 10u);
+}
+
+TEST(UnitPaths, CandidatesFollowTheRule) {
+  EXPECT_EQ(Candidates("checks", "cpu.cstates.kernel_limit"),
+            (std::vector<std::string>{"src/checks/cpu/cstates_kernel_limit.cc",
+                                      "src/checks/cpu/cstates/kernel_limit.cc"}));
+  EXPECT_EQ(Candidates("workloads", "proxy.llama3.1_8b"),
+            (std::vector<std::string>{"src/workloads/proxy/llama3_1_8b.cc",
+                                      "src/workloads/proxy/llama3/1_8b.cc"}));
+  EXPECT_EQ(Candidates("bench", "mem.gpu"), (std::vector<std::string>{"src/bench/mem/gpu.cc"}));
+  EXPECT_NE(CheckPath("checks", "cpu.no_such_unit"), "");
+}
+
+// A retired id must not be registered again, and each id that replaced it must be.
+TEST(UnitPaths, AliasesNameRegisteredUnits) {
+  for (const checks::UnitAlias& a : checks::UnitAliases()) {
+    EXPECT_EQ(UnitRegistry::Global().Find(a.old_id), nullptr) << a.old_id;
+    EXPECT_FALSE(a.ids.empty()) << a.old_id;
+    for (std::string_view id : a.ids) {
+      const RegisteredUnit* u = UnitRegistry::Global().Find(id);
+      ASSERT_NE(u, nullptr) << a.old_id << " -> " << id;
+      EXPECT_EQ(u->kind, UnitKind::kCheck) << id;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ys
