@@ -64,7 +64,7 @@ expect_in "$tmp/out" "more than the budget of" "budget stated"
 expect_not_in "$tmp/out" "bad_alloc" "no allocation failure"
 sed 's/^layers = 32$/layers = 0/' "$src/models/llama3.1_8b.toml" >"$tmp/data/models/llama3.1_8b.toml"
 expect_rc 2 "proxy of a model with 0 layers" -- t "$bin" bench --filter proxy.llama3.1_8b --data "$tmp/data" --no-history
-expect_in "$tmp/out" "[shape] layers (line 15): 0 is out of range (expected a whole number from 1 to 100000)" "layers named"
+expect_in "$tmp/out" "llama3.1_8b.toml:15: [shape] layers: 0 is out of range (expected a whole number from 1 to 100000)" "layers named"
 
 # Flags with a watchdog or a size: an infinite timeout, a sweep of 2^40 sizes.
 expect_rc 2 "bench --timeout inf" -- t "$bin" bench --filter 'host.*' --timeout inf --no-history

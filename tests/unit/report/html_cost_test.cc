@@ -182,7 +182,7 @@ TEST_F(HtmlCostCommand, BadPriceModelExits2NamingTheFile) {
   r = Yardstick(Args("--prices '" + neg + "'"));
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find(neg), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("[gpu_hour].reserved (line 3)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(neg + ":3: [gpu_hour] reserved: "), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ + "/r.html"));
 }
 
