@@ -1,15 +1,13 @@
 #include "bench/device_specs.h"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <sstream>
 
 #include "core/document_file.h"
-#include "core/range_check.h"
 #include "core/text.h"
+#include "core/toml_reader.h"
 
 namespace ys::bench {
 namespace {
@@ -31,24 +29,16 @@ struct Section {
 
 Reader Text(std::string DeviceSpec::*field) {
   return [field](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
-    auto v = n.value<std::string>();
-    if (!n.is_string() || !v || v->empty()) return Status::Invalid(where + ": expected a non-empty string");
+    auto v = ReadTomlString(n, where, /*allow_empty=*/false);
+    if (!v.ok()) return v.status();
     s.*field = *v;
     return Status::Ok();
   };
 }
 
-// A number from `lo` to `hi` (integers are accepted: "bf16 = 989").
-Result<double> Number(const toml::node& n, const std::string& where, double lo, double hi) {
-  auto v = (n.is_floating_point() || n.is_integer()) ? n.value<double>() : std::nullopt;
-  if (!v) return Status::Invalid(where + ": expected a number " + DescribeRange(lo, hi));
-  YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, where));
-  return *v;
-}
-
 Reader Positive(std::optional<double> DeviceSpec::*field, double lo, double hi) {
   return [field, lo, hi](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
-    auto v = Number(n, where, lo, hi);
+    auto v = ReadTomlNumber(n, where, lo, hi);
     if (!v.ok()) return v.status();
     s.*field = *v;
     return Status::Ok();
@@ -57,20 +47,16 @@ Reader Positive(std::optional<double> DeviceSpec::*field, double lo, double hi) 
 
 Reader WholeNumber(std::optional<int> DeviceSpec::*field, int lo, int hi) {
   return [=](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
-    auto v = n.is_integer() ? n.value<int64_t>() : std::nullopt;
-    if (!v) {
-      return Status::Invalid(where + ": expected a whole number from " + std::to_string(lo) + " to " +
-                             std::to_string(hi));
-    }
-    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, where));
-    s.*field = static_cast<int>(*v);
+    auto v = ReadTomlInt(n, where, lo, hi);
+    if (!v.ok()) return v.status();
+    s.*field = *v;
     return Status::Ok();
   };
 }
 
 Reader Tflops(const char* dtype) {
   return [dtype](const toml::node& n, const std::string& where, DeviceSpec& s) -> Status {
-    auto v = Number(n, where, kMinPeakTflops, kMaxPeakTflops);
+    auto v = ReadTomlNumber(n, where, kMinPeakTflops, kMaxPeakTflops);
     if (!v.ok()) return v.status();
     s.peak_dense_tflops[dtype] = *v;
     return Status::Ok();
@@ -78,12 +64,12 @@ Reader Tflops(const char* dtype) {
 }
 
 Status ReadNames(const toml::node& n, const std::string& where, DeviceSpec& s) {
-  const toml::array* arr = n.as_array();
-  if (arr == nullptr || arr->empty()) return Status::Invalid(where + ": expected a non-empty array of strings");
-  for (const toml::node& e : *arr) {
-    auto v = e.value<std::string>();
-    if (!e.is_string() || !v || Trim(*v).empty()) return Status::Invalid(where + ": expected a non-empty array of strings");
-    s.cuda_names.emplace_back(Trim(*v));
+  auto names = ReadTomlStrings(n, where, /*allow_empty_list=*/false);
+  if (!names.ok()) return names.status();
+  for (const std::string& v : *names) {
+    if (Trim(v).empty())
+      return Status::Invalid(where + ": expected a non-empty array of non-empty strings");
+    s.cuda_names.emplace_back(Trim(v));
   }
   return Status::Ok();
 }
@@ -125,10 +111,6 @@ const std::vector<Section>& Schema() {
   return kSchema;
 }
 
-std::string LineOf(const toml::node& n) {
-  return n.source().begin.line > 0 ? " (line " + std::to_string(n.source().begin.line) + ")" : "";
-}
-
 std::string KnownKeys(const Section& section) {
   std::string out;
   for (const Key& k : section.keys) out += (out.empty() ? "" : ", ") + std::string(k.name);
@@ -136,18 +118,20 @@ std::string KnownKeys(const Section& section) {
 }
 
 Status ReadSection(const Section& section, const toml::table& table, const std::string& path, DeviceSpec& spec) {
-  std::string prefix = path + ": [" + section.name + "]";
+  const std::string name = "[" + std::string(section.name) + "]";
   for (const auto& [k, node] : table) {
     auto key = std::find_if(section.keys.begin(), section.keys.end(),
                             [&k = k](const Key& c) { return k.str() == c.name; });
-    std::string where = prefix + " " + std::string(k.str()) + LineOf(node);
+    std::string where = TomlWhere(path, name, k.str(), &node);
     if (key == section.keys.end()) {
       return Status::Invalid(where + ": unknown key (expected one of " + KnownKeys(section) + ")");
     }
     YS_RETURN_IF_ERROR(key->read(node, where, spec));
   }
   for (const Key& key : section.keys) {
-    if (key.required && !table.contains(key.name)) return Status::Invalid(prefix + ": missing " + key.name);
+    if (key.required && !table.contains(key.name)) {
+      return Status::Invalid(TomlWhere(path, name, key.name, nullptr, &table) + ": missing");
+    }
   }
   return Status::Ok();
 }
@@ -161,28 +145,22 @@ std::string FormatNumber(double v) {
 }  // namespace
 
 Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& path) {
-  toml::table doc;
-  try {
-    doc = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    return Status::Invalid(path + ":" + std::to_string(e.source().begin.line) + ":" +
-                           std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
-  }
+  auto parsed = ParseToml(text, path);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& doc = *parsed;
   DeviceSpec spec;
   spec.path = path;
   const auto& schema = Schema();
   for (const auto& [k, node] : doc) {
     auto section = std::find_if(schema.begin(), schema.end(), [&k = k](const Section& s) { return k.str() == s.name; });
     if (section == schema.end()) {
-      return Status::Invalid(path + ": [" + std::string(k.str()) + "]" + LineOf(node) +
-                             ": unknown section (expected device, peak_dense_tflops, memory, nvlink, pcie)");
+      return Status::Invalid(
+          TomlWhere(path, "[" + std::string(k.str()) + "]", "", &node) +
+          ": unknown section (expected device, peak_dense_tflops, memory, nvlink, pcie)");
     }
-    const toml::table* table = node.as_table();
-    if (table == nullptr) {
-      return Status::Invalid(path + ": " + std::string(k.str()) + LineOf(node) + ": expected a [" +
-                             section->name + "] table");
-    }
-    YS_RETURN_IF_ERROR(ReadSection(*section, *table, path, spec));
+    auto table = TomlSubTable(doc, path, k.str());
+    if (!table.ok()) return table.status();
+    YS_RETURN_IF_ERROR(ReadSection(*section, **table, path, spec));
   }
   for (const Section& s : schema) {
     if (s.required && !doc.contains(s.name)) return Status::Invalid(path + ": missing [" + s.name + "]");

@@ -5,9 +5,9 @@
 // source gives is left out of the file, and a unit measuring it then reports no % of peak
 // rather than a guessed one. Each [section] carries the `source` its figures came from.
 //
-// Reading is strict: an unknown section or key, a value of the wrong type or out of range is
-// Invalid naming the file, the key, the value and the range expected. (validate/ reads the same
-// files for [peak_dense_tflops] only, with the same bounds; keep that table numbers-plus-source.)
+// Reading is strict (core/toml_reader.h): an unknown section or key, a value of the wrong type
+// or out of range is Invalid naming the file, the line, the key, the value and the range
+// expected. validate/ reads the same files through this reader.
 //
 // Bounds of physical plausibility: a figure outside them is a typo or a unit error (TFLOPS given
 // in FLOPS, GB/s in TB/s), refused rather than turned into an MFU or % of peak of 0% or inf%:

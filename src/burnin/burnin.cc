@@ -15,6 +15,7 @@
 #include "burnin/analyser.h"
 #include "burnin/resume_checkpoint.h"
 #include "burnin/telemetry.h"
+#include "core/atomic_file.h"
 #include "core/burnin_json.h"
 #include "core/fresh_dir.h"
 #include "core/range_check.h"
@@ -127,7 +128,7 @@ RunDocument MakeDocument(const BurninReport& report, const host::Host& host,
 }
 
 Status WriteDocument(const std::string& dir, const RunDocument& doc) {
-  return WriteFileDurably(dir + "/run.json", DumpJson(ToJson(doc)) + "\n");
+  return WriteFileAtomic(dir + "/run.json", DumpJson(ToJson(doc)) + "\n", {.durable = true});
 }
 
 // Moves the finished burn-in in `dir` to a new sibling named by when it finished

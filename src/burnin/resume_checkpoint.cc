@@ -1,40 +1,15 @@
 #include "burnin/resume_checkpoint.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
-#include "core/fd_write.h"
+#include "core/atomic_file.h"
 #include "core/json_document.h"
 #include "core/text.h"
 
 namespace ys::burnin {
-
-Status WriteFileDurably(const std::string& path, const std::string& content) {
-  std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::Invalid(tmp + ": cannot be written: " + std::strerror(errno));
-  Status s = WriteAll(fd, content, tmp);
-  if (s.ok() && ::fsync(fd) != 0)
-    s = Status::Invalid(tmp + ": fsync failed: " + std::strerror(errno));
-  ::close(fd);
-  if (!s.ok()) return s;
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    return Status::Invalid(path + ": rename failed: " + std::strerror(errno));
-  }
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return Status::Ok();
-}
 
 Status SaveCheckpoint(const std::string& dir, const Checkpoint& c) {
   nlohmann::json j = {{"kind", "yardstick-burnin-checkpoint"},
@@ -45,8 +20,9 @@ Status SaveCheckpoint(const std::string& dir, const Checkpoint& c) {
                       {"finished", c.finished},
                       {"settings", c.settings},
                       {"analyser", c.analyser}};
-  return WriteFileDurably(dir + "/" + kCheckpointFile,
-                          j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return WriteFileAtomic(dir + "/" + kCheckpointFile,
+                         j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                         {.durable = true});
 }
 
 Result<std::optional<Checkpoint>> LoadCheckpoint(const std::string& dir) {
@@ -86,13 +62,9 @@ Result<std::optional<Checkpoint>> LoadCheckpoint(const std::string& dir) {
 
 void WriteHeartbeat(const std::string& dir, const Heartbeat& h) {
   std::string path = dir + "/" + kHeartbeatFile;
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << h.elapsed_s << " " << h.at << "\n";
-    if (!out) return;
-  }
-  ::rename(tmp.c_str(), path.c_str());
+  std::ostringstream out;
+  out << h.elapsed_s << " " << h.at << "\n";
+  (void)WriteFileAtomic(path, out.str());
 }
 
 std::optional<Heartbeat> ReadHeartbeat(const std::string& dir) {

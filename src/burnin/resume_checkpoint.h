@@ -32,10 +32,6 @@ struct Heartbeat {
   std::string at;  // UTC
 };
 
-// Writes `content` to `path` durably: a temporary file beside it, fsync, rename, fsync of the
-// directory. Invalid names the file and the failing call.
-Status WriteFileDurably(const std::string& path, const std::string& content);
-
 // Writes DIR/burnin.checkpoint.json: a temporary file, fsync, rename, fsync of the directory.
 Status SaveCheckpoint(const std::string& dir, const Checkpoint& c);
 // nullopt when there is none; Invalid naming the file and field when it does not parse.

@@ -1,13 +1,10 @@
 #include "checks/site_expectations.h"
 
-#include <toml++/toml.h>
-
 #include <functional>
 #include <map>
 
 #include "core/document_file.h"
-
-#include "core/range_check.h"
+#include "core/toml_reader.h"
 
 namespace ys::checks {
 
@@ -27,10 +24,15 @@ using Setter = std::function<Status(const toml::node&, const std::string& where)
 
 std::string Where(const std::string& path, const std::string& table, const std::string& key,
                   const toml::node& n) {
-  const auto& src = n.source();
-  std::string w = path;
-  if (src.begin.line > 0) w += ":" + std::to_string(src.begin.line);
-  return w + ": [" + table + "] " + key;
+  return TomlWhere(path, "[" + table + "]", key, &n);
+}
+
+// Stores the value of a core/toml_reader.h read, or passes its error on.
+template <typename T, typename Out>
+Status Store(Result<T> v, Out* out) {
+  if (!v.ok()) return v.status();
+  *out = std::move(*v);
+  return Status::Ok();
 }
 
 Setter PolicySetter(Policy* out, bool allow_enabled_words = false) {
@@ -62,50 +64,31 @@ Setter StringSetter(std::string* out, std::vector<std::string> allowed) {
 
 Setter NumberSetter(double* out, double lo, double hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    auto v = (n.is_floating_point() || n.is_integer()) ? n.value<double>() : std::nullopt;
-    if (!v) return Status::Invalid(where + ": expected a number " + DescribeRange(lo, hi));
-    YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, where));
-    *out = *v;
-    return {};
+    return Store(ReadTomlNumber(n, where, lo, hi), out);
   };
 }
 
 Setter IntSetter(int* out, int lo, int hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    auto v = n.is_integer() ? n.value<int64_t>() : std::nullopt;
-    if (!v) {
-      return Status::Invalid(where + ": expected a whole number from " + std::to_string(lo) +
-                             " to " + std::to_string(hi));
-    }
-    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, where));
-    *out = static_cast<int>(*v);
-    return {};
+    return Store(ReadTomlInt(n, where, lo, hi), out);
   };
 }
 
 Setter OptIntSetter(std::optional<int>* out, int lo, int hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    int v = 0;
-    YS_RETURN_IF_ERROR(IntSetter(&v, lo, hi)(n, where));
-    *out = v;
-    return {};
+    return Store(ReadTomlInt(n, where, lo, hi), out);
   };
 }
 
 Setter OptNumberSetter(std::optional<double>* out, double lo, double hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    double v = 0;
-    YS_RETURN_IF_ERROR(NumberSetter(&v, lo, hi)(n, where));
-    *out = v;
-    return {};
+    return Store(ReadTomlNumber(n, where, lo, hi), out);
   };
 }
 
 Setter BoolSetter(bool* out) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    auto v = n.value<bool>();
-    if (v && n.is_boolean()) { *out = *v; return {}; }
-    return Status::Invalid(where + ": expected true or false");
+    return Store(ReadTomlBool(n, where), out);
   };
 }
 
@@ -120,36 +103,13 @@ Setter MemlockSetter(bool* out) {
 
 Setter StringListSetter(std::vector<std::string>* out) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    const toml::array* arr = n.as_array();
-    if (arr != nullptr) {
-      std::vector<std::string> v;
-      for (const auto& e : *arr) {
-        auto s = e.value<std::string>();
-        if (!s || !e.is_string()) return Status::Invalid(where + ": expected an array of strings");
-        v.push_back(*s);
-      }
-      *out = std::move(v);
-      return {};
-    }
-    return Status::Invalid(where + ": expected an array of strings");
+    return Store(ReadTomlStrings(n, where), out);
   };
 }
 
 Setter IntListSetter(std::vector<int>* out, int lo, int hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    const toml::array* arr = n.as_array();
-    std::string expect = where + ": expected an array of whole numbers from " +
-                         std::to_string(lo) + " to " + std::to_string(hi);
-    if (arr == nullptr) return Status::Invalid(expect);
-    std::vector<int> v;
-    for (const auto& e : *arr) {
-      auto x = e.is_integer() ? e.value<int64_t>() : std::nullopt;
-      if (!x) return Status::Invalid(expect);
-      YS_RETURN_IF_ERROR(CheckIntRange(*x, lo, hi, where + "[" + std::to_string(v.size()) + "]"));
-      v.push_back(static_cast<int>(*x));
-    }
-    *out = std::move(v);
-    return {};
+    return Store(ReadTomlInts(n, where, lo, hi), out);
   };
 }
 
@@ -158,14 +118,9 @@ Setter IntListSetter(std::vector<int>* out, int lo, int hi) {
 Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std::string& path) {
   SiteExpectations e;
   e.source = path;
-  toml::table doc;
-  try {
-    doc = toml::parse(text, path);
-  } catch (const toml::parse_error& err) {
-    return Status::Invalid(path + ":" + std::to_string(err.source().begin.line) + ":" +
-                           std::to_string(err.source().begin.column) + ": " +
-                           std::string(err.description()));
-  }
+  auto parsed = ParseToml(text, path);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& doc = *parsed;
   const std::map<std::string, std::map<std::string, Setter>> schema = {
       {"cpu",
        {{"smt", PolicySetter(&e.cpu.smt)},

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
@@ -87,14 +88,13 @@ Action Setup(CLI::App& sub) {
     for (const auto& s : report->skipped) Log(LogLevel::kWarn, "skipped {}", s.error);
     auto document = diagnose::ToJson(*report);
     if (!a->output.empty()) {
-      if (Status s = report::WriteFileAtomic(a->output, DumpJson(document) + "\n"); !s.ok()) {
+      if (Status s = WriteFileAtomic(a->output, DumpJson(document) + "\n"); !s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
         return kExitCannotRun;
       }
     }
     if (!a->html.empty()) {
-      if (Status s = report::WriteFileAtomic(a->html, report::html::FleetHeatMapPage(document));
-          !s.ok()) {
+      if (Status s = WriteFileAtomic(a->html, report::html::FleetHeatMapPage(document)); !s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
         return kExitCannotRun;
       }

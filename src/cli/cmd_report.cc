@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "cost/cost_model.h"
@@ -84,7 +85,7 @@ Action Setup(CLI::App& sub) {
     }
     in->cost = std::move(cost);
     std::string page = report::html::BuildHtmlReport(*in, *chartjs);
-    if (Status s = report::WriteFileAtomic(a->output, page); !s.ok()) {
+    if (Status s = WriteFileAtomic(a->output, page); !s.ok()) {
       Log(LogLevel::kError, "{}", s.message());
       return kExitCannotRun;
     }

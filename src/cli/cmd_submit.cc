@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/fresh_dir.h"
 #include "core/log.h"
@@ -117,7 +118,7 @@ int RunSubmit(const SubmitArgs& a) {
   for (const auto& j : jobs) {
     fs::create_directories(j.log_dir, ec);
     if (ec) return Fail(Status::Io(j.log_dir + ": " + ec.message()));
-    if (Status s = report::WriteFileAtomic(j.script_path, j.script); !s.ok()) return Fail(s);
+    if (Status s = WriteFileAtomic(j.script_path, j.script); !s.ok()) return Fail(s);
     auto id = client.Submit(j.script_path);
     if (!id.ok()) {
       std::string done;
@@ -168,7 +169,7 @@ int RunSubmit(const SubmitArgs& a) {
   if (!result.ok()) return Fail(result.status());
   std::string doc_path = runs + "/validation.json";
   std::string doc = DumpJson(result->document);
-  if (Status s = report::WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return Fail(s);
+  if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return Fail(s);
   report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
   if (Status s = db->SetRunVerdict(*run_id, result->card.pass ? "pass" : "fail", doc_path, doc); !s.ok()) return Fail(s);
   std::cout << "validation document: " << doc_path << "\nhistory: " << db->path() << " (run " << *run_id << ")\n";

@@ -13,6 +13,7 @@
 
 #include "cli/command.h"
 #include "cli/history_options.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
@@ -151,13 +152,12 @@ Action Setup(CLI::App& sub) {
     if (!a->out.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(a->out, ec);
-      Status s =
-          report::WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
+      Status s = WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
       if (s.ok()) {
         nlohmann::ordered_json dj = {{"diagnosis", nlohmann::ordered_json::array()},
                                      {"not_evaluated", diagnosis.not_evaluated}};
         for (const Diagnosis& g : diagnosis.ranked) dj["diagnosis"].push_back(ToJson(g));
-        s = report::WriteFileAtomic(a->out + "/diagnosis.json", DumpJson(dj) + "\n");
+        s = WriteFileAtomic(a->out + "/diagnosis.json", DumpJson(dj) + "\n");
       }
       if (!s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
@@ -180,7 +180,7 @@ Action Setup(CLI::App& sub) {
       std::string text =
           validate::RecordBaseline(*result, by, a->hardware.empty() ? "not stated" : a->hardware,
                                    a->software.empty() ? "not stated" : a->software);
-      if (Status s = report::WriteFileAtomic(a->record, text); !s.ok()) {
+      if (Status s = WriteFileAtomic(a->record, text); !s.ok()) {
         Log(LogLevel::kError, "{}", s.message());
         return kExitCannotRun;
       }

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/text.h"
+#include "core/validation_document.h"
 
 namespace ys::diagnose {
 
@@ -104,79 +105,24 @@ void AddProxies(const BenchmarkResult& b, const std::string& node, bool several_
   for (auto& [id, samples] : ranked) workload(id).steps = std::move(samples);
 }
 
-Status Expect(bool ok, const std::string& field, std::string_view expected) {
-  if (ok) return Status::Ok();
-  return Status::Invalid(fmt::format("validation document: {}: expected {}", field, expected));
-}
-
-// An optional number: absent or null gives nullopt; anything but a number is Invalid.
-Result<std::optional<double>> OptionalNumber(const nlohmann::json& j, const char* key,
-                                             const std::string& where) {
-  if (!j.contains(key) || j.at(key).is_null()) return std::optional<double>();
-  const auto& v = j.at(key);
-  YS_RETURN_IF_ERROR(Expect(v.is_number(), where + "." + key, "a number or null"));
-  return std::optional<double>(v.get<double>());
-}
-
 Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& out) {
-  YS_RETURN_IF_ERROR(Expect(doc.is_object(), "(top level)", "an object"));
-  std::optional<double> threshold;
-  if (doc.contains("suite")) {
-    YS_RETURN_IF_ERROR(Expect(doc["suite"].is_object(), "suite", "an object"));
-    auto t = OptionalNumber(doc["suite"], "threshold", "suite");
-    if (!t.ok()) return t.status();
-    threshold = *t;
-  }
-  YS_RETURN_IF_ERROR(Expect(doc.contains("workloads") && doc["workloads"].is_array(), "workloads",
-                            "an array of workload rows"));
-  size_t i = 0;
-  for (const auto& row : doc["workloads"]) {
-    std::string where = fmt::format("workloads[{}]", i++);
-    YS_RETURN_IF_ERROR(Expect(row.is_object(), where, "an object"));
-    YS_RETURN_IF_ERROR(
-        Expect(row.contains("id") && row["id"].is_string(), where + ".id", "a string"));
+  auto v = ValidationDocumentFromJson(doc, "validation document");
+  if (!v.ok()) return v.status();
+  for (const ValidationWorkload& row : v->workloads) {
     WorkloadEvidence w;
-    w.id = row["id"].get<std::string>();
-    w.source = "validation workload " + w.id;
-    w.threshold = threshold;
-    auto score = OptionalNumber(row, "score", where);
-    if (!score.ok()) return score.status();
-    w.score = *score;
-    auto mfu = OptionalNumber(row, "mfu", where);
-    if (!mfu.ok()) return mfu.status();
-    w.mfu = *mfu;
-    std::optional<double> measured_tflops, reference_tflops;
-    for (auto [key, dest] :
-         {std::pair{"measured", &measured_tflops}, std::pair{"reference", &reference_tflops}}) {
-      if (!row.contains(key) || row[key].is_null()) continue;
-      YS_RETURN_IF_ERROR(Expect(row[key].is_object(), where + "." + key, "an object or null"));
-      auto t = OptionalNumber(row[key], "tflops_per_gpu", where + "." + key);
-      if (!t.ok()) return t.status();
-      *dest = *t;
-    }
-    if (row.contains("measured") && row["measured"].is_object() &&
-        row["measured"].contains("log") && row["measured"]["log"].is_string() &&
-        !row["measured"]["log"].get<std::string>().empty()) {
-      w.source = "log " + row["measured"]["log"].get<std::string>();
-    }
+    w.id = row.id;
+    w.source = row.log.empty() ? "validation workload " + w.id : "log " + row.log;
+    w.threshold = v->threshold;
+    w.score = row.score;
+    w.mfu = row.mfu;
     // The reference's MFU at the same shape: MFU scales with TFLOPS/GPU at a fixed peak.
-    if (w.mfu && measured_tflops && reference_tflops && *measured_tflops > 0) {
+    if (w.mfu && row.measured_tflops_per_gpu && row.reference_tflops_per_gpu &&
+        *row.measured_tflops_per_gpu > 0) {
       // Not shown when it is not a finite figure (a denormal measured TFLOPS divides to inf).
-      double reference_mfu = *w.mfu * *reference_tflops / *measured_tflops;
+      double reference_mfu = *w.mfu * *row.reference_tflops_per_gpu / *row.measured_tflops_per_gpu;
       if (std::isfinite(reference_mfu)) w.reference_mfu = reference_mfu;
     }
-    if (row.contains("step_times_s") && !row["step_times_s"].is_null()) {
-      const auto& st = row["step_times_s"];
-      YS_RETURN_IF_ERROR(Expect(st.is_array(), where + ".step_times_s", "an array of seconds"));
-      size_t k = 0;
-      for (const auto& s : st) {
-        YS_RETURN_IF_ERROR(
-            Expect(s.is_number() && s.get<double>() > 0 && std::isfinite(s.get<double>()),
-                   fmt::format("{}.step_times_s[{}]", where, k), "a positive number of seconds"));
-        w.steps.push_back({s.get<double>(), std::nullopt});
-        ++k;
-      }
-    }
+    for (double s : row.step_times_s) w.steps.push_back({s, std::nullopt});
     out.push_back(std::move(w));
   }
   return Status::Ok();

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/report_json.h"
+#include "core/validation_document.h"
 
 namespace ys::history {
 namespace {
@@ -31,16 +32,6 @@ std::string LocalHostName() {
   char host[256] = {};
   ::gethostname(host, sizeof(host) - 1);
   return host;
-}
-
-// An optional number of a workload row; Invalid when present but not a number.
-Result<std::optional<double>> OptNumber(const nlohmann::json& w, const char* key, const std::string& where) {
-  if (!w.contains(key) || w[key].is_null()) return std::optional<double>();
-  if (!w[key].is_number()) {
-    return Status::Invalid(where + "." + key + ": expected a number or null, found " +
-                           JsonTypePhrase(w[key]));
-  }
-  return std::optional<double>(w[key].get<double>());
 }
 
 // The validation document as stored in its history row: whole when it is small (a real one is a
@@ -118,51 +109,30 @@ DocumentRows RowsFromRunDocument(const RunDocument& doc) {
 }
 
 Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const std::string& host) {
-  if (!doc.is_object() || !doc.contains("workloads") || !doc["workloads"].is_array()) {
-    return Status::Invalid("workloads: expected an array of workload rows");
-  }
+  auto v = ValidationDocumentFromJson(doc, "");
+  if (!v.ok()) return v.status();
+  if (!v->pass) return Status::Invalid("verdict.pass: missing, expected true or false");
   DocumentRows d;
   d.run.command = "validate";
   d.run.host = host;
   d.run.hosts = host;
-  YS_RETURN_IF_ERROR(
-      JsonString(doc, "created_at", &d.run.started_at, "validation", /*required=*/false));
-  if (d.run.started_at.empty()) d.run.started_at = UtcNowIso8601();
-  const nlohmann::json* verdict = doc.contains("verdict") ? &doc["verdict"] : nullptr;
-  if (verdict == nullptr || !verdict->is_object() || !verdict->contains("pass") || !(*verdict)["pass"].is_boolean()) {
-    return Status::Invalid("verdict.pass: expected true or false");
-  }
-  d.run.verdict = (*verdict)["pass"].get<bool>() ? "pass" : "fail";
+  d.run.started_at = v->created_at.empty() ? UtcNowIso8601() : v->created_at;
+  d.run.verdict = *v->pass ? "pass" : "fail";
   d.run.document_json = StoredDocument(doc);
-  for (size_t i = 0; i < doc["workloads"].size(); ++i) {
-    const nlohmann::json& w = doc["workloads"][i];
-    std::string where = "workloads[" + std::to_string(i) + "]";
-    if (!w.is_object() || !w.contains("id") || !w["id"].is_string()) {
-      return Status::Invalid(where + ".id: expected the workload id as a string");
-    }
-    std::map<std::string, std::string> params = {{"workload", w["id"].get<std::string>()}};
-    auto add = [&](const char* key, const char* name, const char* unit, Better better) -> Status {
-      auto v = OptNumber(w, key, where);
-      if (!v.ok()) return v.status();
-      if (*v) d.measurements.push_back({name, IdentityParams(params), "", **v, unit, better, {}, {}});
-      return Status::Ok();
+  for (const ValidationWorkload& w : v->workloads) {
+    std::map<std::string, std::string> params = {{"workload", w.id}};
+    auto add = [&](const std::optional<double>& value, const char* name, const char* unit,
+                   Better better) {
+      if (value)
+        d.measurements.push_back({name, IdentityParams(params), "", *value, unit, better, {}, {}});
     };
-    YS_RETURN_IF_ERROR(add("score", "validate.score", "ratio", Better::kHigher));
-    YS_RETURN_IF_ERROR(add("mfu", "validate.mfu", "ratio", Better::kHigher));
-    YS_RETURN_IF_ERROR(add("tokens_per_s_per_gpu", "validate.tokens_per_s_per_gpu", "tokens/s", Better::kHigher));
-    std::vector<double> steps;
-    if (w.contains("step_times_s") && w["step_times_s"].is_array()) {
-      for (const auto& s : w["step_times_s"]) {
-        if (!s.is_number()) {
-          return Status::Invalid(where + ".step_times_s: expected numbers, found " +
-                                 JsonTypePhrase(s));
-        }
-        steps.push_back(s.get<double>());
-      }
-    }
-    if (!steps.empty()) {
-      SampleStats st = ComputeStats(steps);
-      d.measurements.push_back({"validate.step_time", IdentityParams(params), "", st.median, "s", Better::kLower, st, steps});
+    add(w.score, "validate.score", "ratio", Better::kHigher);
+    add(w.mfu, "validate.mfu", "ratio", Better::kHigher);
+    add(w.tokens_per_s_per_gpu, "validate.tokens_per_s_per_gpu", "tokens/s", Better::kHigher);
+    if (!w.step_times_s.empty()) {
+      SampleStats st = ComputeStats(w.step_times_s);
+      d.measurements.push_back({"validate.step_time", IdentityParams(params), "", st.median, "s",
+                                Better::kLower, st, w.step_times_s});
     }
   }
   return d;
@@ -172,8 +142,7 @@ Result<DocumentRows> RowsFromFile(const std::string& path) {
   auto parsed = ReadJsonFile(path);
   if (!parsed.ok()) return parsed.status();
   const nlohmann::json& j = *parsed;
-  auto kind = j.is_object() ? j.find("kind") : j.end();
-  if (kind != j.end() && kind->is_string() && *kind == "yardstick-validation") {
+  if (IsValidationDocument(j)) {
     auto rows = RowsFromValidationDocument(j, LocalHostName());
     if (!rows.ok()) return Status::Invalid(path + ": " + rows.status().message());
     return rows;

@@ -18,13 +18,14 @@
 #include "bench/runner.h"
 #include "bench/session.h"
 #include "comm/liveness.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
 #include "core/text.h"
+#include "core/watchdog.h"
 #include "diagnose/fleet_findings.h"
 #include "host/host_info.h"
-#include "core/watchdog.h"
 #include "report/output.h"
 
 namespace ys::job {
@@ -118,7 +119,7 @@ class JobState {
  private:
   void SaveLocked() {
     if (out_path_.empty()) return;
-    if (Status s = report::WriteFileAtomic(out_path_, DumpJson(ToJson(doc_)) + "\n"); !s.ok()) {
+    if (Status s = WriteFileAtomic(out_path_, DumpJson(ToJson(doc_)) + "\n"); !s.ok()) {
       Log(LogLevel::kWarn, "{}", s.message());
     }
   }

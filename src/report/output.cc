@@ -1,39 +1,17 @@
 #include "report/output.h"
 
-#include "report/diagnosis_console.h"
-
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/report_json.h"
 #include "report/burnin_console.h"
 #include "report/console_reporter.h"
+#include "report/diagnosis_console.h"
 #include "report/junit_reporter.h"
 
 namespace ys::report {
-
-Status WriteFileAtomic(const std::string& path, const std::string& content) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::Io(path + ": cannot write (" + std::strerror(errno) + ")");
-    out << content;
-    out.flush();
-    if (!out) return Status::Io(path + ": write failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Status::Io(path + ": cannot rename into place (" + std::strerror(errno) + ")");
-  }
-  return Status::Ok();
-}
 
 Status EmitRun(const RunDocument& doc, const OutputOptions& o) {
   if (!o.junit_path.empty()) {

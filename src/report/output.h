@@ -18,9 +18,6 @@ struct OutputOptions {
 
 Status EmitRun(const RunDocument& doc, const OutputOptions& options);
 
-// Writes `content` to `path` atomically (temporary file, then rename), creating no directories.
-Status WriteFileAtomic(const std::string& path, const std::string& content);
-
 // Exit code of a finished run: 1 when a check failed; else 2 when a check could not be
 // evaluated; else 0 (warnings and skips pass).
 int ExitCodeFor(const RunDocument& doc);

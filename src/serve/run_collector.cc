@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/report_json.h"
+#include "core/validation_document.h"
 #include "serve/collectors.h"
 
 namespace ys::serve {
@@ -151,43 +152,28 @@ class RunCollector : public Collector {
   static Status RenderValidation(const std::string& path, Exposition& e) {
     auto j = ReadJsonFile(path);
     if (!j.ok()) return j.status();
-    if (!j->is_object() || !j->contains("suite") || !(*j)["suite"].is_object() ||
-        !j->contains("workloads") || !(*j)["workloads"].is_array()) {
+    auto v = ValidationDocumentFromJson(*j, path);
+    if (!v.ok()) return v.status();
+    if (!v->has_suite) {
       return Status::Invalid(path + ": expected a validation document (an object with \"suite\" "
                              "and \"workloads\" as `yardstick validate` writes)");
     }
-    const auto& suite = (*j)["suite"];
-    std::string name;
-    YS_RETURN_IF_ERROR(JsonString(suite, "chip", &name, path + ": suite", /*required=*/false));
-    if (auto rel = suite.find("recipe_release"); rel != suite.end() && rel->is_string()) {
-      name += "/" + rel->get<std::string>();
-    }
-    if (auto th = suite.find("threshold"); th != suite.end() && th->is_number()) {
+    std::string name = v->chip;
+    if (!v->recipe_release.empty()) name += "/" + v->recipe_release;
+    if (v->threshold) {
       e.Add("yardstick_score_threshold", MetricType::kGauge,
-            "The suite's pass threshold for a workload score", {{"suite", name}},
-            th->get<double>());
+            "The suite's pass threshold for a workload score", {{"suite", name}}, *v->threshold);
     }
-    const auto& workloads = (*j)["workloads"];
-    for (size_t i = 0; i < workloads.size(); ++i) {
-      const auto& w = workloads[i];
-      if (!w.is_object() || !w.contains("id") || !w["id"].is_string()) {
-        return Status::Invalid(fmt::format("{}: workloads[{}].id: expected a string", path, i));
-      }
-      std::string id = w["id"].get<std::string>();
-      auto score = w.find("score");
-      if (score != w.end() && !score->is_null()) {
-        if (!score->is_number()) {
-          return Status::Invalid(
-              fmt::format("{}: workloads[{}].score: expected a number or null", path, i));
-        }
+    for (const ValidationWorkload& w : v->workloads) {
+      if (w.score) {
         e.Add("yardstick_score", MetricType::kGauge,
               "Score of a workload in the latest validation (measured / reference)",
-              {{"suite", name}, {"workload", id}}, score->get<double>());
+              {{"suite", name}, {"workload", w.id}}, *w.score);
       }
-      if (auto o = w.find("outcome"); o != w.end() && o->is_string()) {
+      if (!w.outcome.empty()) {
         e.Add("yardstick_workload_pass", MetricType::kGauge,
               "1 when the workload passed the latest validation, else 0",
-              {{"suite", name}, {"workload", id}}, o->get<std::string>() == "pass" ? 1 : 0);
+              {{"suite", name}, {"workload", w.id}}, w.outcome == "pass" ? 1 : 0);
       }
     }
     return Status::Ok();

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/atomic_file.h"
 #include "core/path_component.h"
 
 namespace ys::slurm {
@@ -125,21 +126,9 @@ Result<std::string> DrainTokenStore::Create(const std::string& node) const {
   }
   std::string id;
   for (unsigned char b : raw) id += fmt::format("{:02x}", b);
-  // A fresh file beside the final one, then an atomic rename: no link is followed, no reader sees
-  // half an id.
-  std::string tmp = *path + ".tmp";
-  ::unlink(tmp.c_str());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return Status::Io(tmp + ": cannot create (" + Errno() + ")");
-  std::string text = id + "\n";
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-            ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path->c_str()) != 0) {
-    std::string why = Errno();
-    ::unlink(tmp.c_str());
-    return Status::Io(*path + ": cannot record the drain id (" + why + ")");
-  }
+  // Atomic and durable: no link is followed, no reader sees half an id, a crash keeps it.
+  Status s = WriteFileAtomic(*path, id + "\n", {.durable = true, .mode = 0600});
+  if (!s.ok()) return Status::Io(*path + ": cannot record the drain id (" + s.message() + ")");
   return id;
 }
 

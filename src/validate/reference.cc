@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "core/document_file.h"
-#include "validate/toml_util.h"
+#include "core/toml_reader.h"
 
 namespace ys::validate {
 
@@ -48,11 +48,11 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
   if (prov == nullptr) return Status::Invalid(path + ": missing [provenance]: a reference without provenance is not used");
   Provenance p;
   p.path = path;
-  TableReader pr(*prov, path + ": [provenance]");
+  TomlTableReader pr(*prov, path, "[provenance]");
   YS_RETURN_IF_ERROR(pr.String("chip", &p.chip));
   YS_RETURN_IF_ERROR(pr.String("kind", &p.kind));
   if (p.kind != "published" && p.kind != "recorded") {
-    return Status::Invalid(path + ": [provenance] kind: expected \"published\" or \"recorded\"");
+    return pr.Error("kind", "expected \"published\" or \"recorded\"");
   }
   YS_RETURN_IF_ERROR(pr.String("release", &p.release));
   YS_RETURN_IF_ERROR(pr.String("source", &p.source));
@@ -63,7 +63,7 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
   std::string metric;
   YS_RETURN_IF_ERROR(pr.String("metric", &metric));
   if (metric != "step_time_s") {
-    return Status::Invalid(path + ": [provenance] metric: expected \"step_time_s\"");
+    return pr.Error("metric", "expected \"step_time_s\"");
   }
   YS_RETURN_IF_ERROR(pr.String("note", &p.note, /*required=*/false));
   YS_RETURN_IF_ERROR(pr.NoOtherKeys());
@@ -77,7 +77,7 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
     if (t == nullptr) return Status::Invalid(path + ": [[reference]] " + std::to_string(i) + ": expected a table");
     Reference r;
     r.provenance = p;
-    TableReader rr(*t, path + ": [[reference]] " + std::to_string(i));
+    TomlTableReader rr(*t, path, "[[reference]] " + std::to_string(i));
     YS_RETURN_IF_ERROR(rr.String("workload", &r.workload));
     YS_RETURN_IF_ERROR(rr.String("model", &r.model));
     YS_RETURN_IF_ERROR(rr.String("size", &r.size));
@@ -97,8 +97,8 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
     YS_RETURN_IF_ERROR(rr.NoOtherKeys());
     std::string expect_id = r.model + "_" + r.size + "_" + r.dtype;
     if (r.workload != expect_id) {
-      return Status::Invalid(rr.where() + ": workload \"" + r.workload + "\" does not match model_size_dtype \"" +
-                             expect_id + "\"");
+      return Status::Invalid(rr.Where() + ": workload \"" + r.workload +
+                             "\" does not match model_size_dtype \"" + expect_id + "\"");
     }
     refs_.push_back(std::move(r));
   }

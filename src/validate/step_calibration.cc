@@ -3,7 +3,7 @@
 #include <set>
 
 #include "core/document_file.h"
-#include "validate/toml_util.h"
+#include "core/toml_reader.h"
 
 namespace ys::validate {
 namespace {
@@ -43,7 +43,7 @@ Result<StepCalibration> ParseStepCalibration(std::string_view text, const std::s
   cal.path = path;
   const toml::table* prov = TableAt(*doc, "provenance");
   if (prov == nullptr) return Status::Invalid(path + ": missing [provenance] table");
-  TableReader pr(*prov, path + ": [provenance]");
+  TomlTableReader pr(*prov, path, "[provenance]");
   YS_RETURN_IF_ERROR(pr.String("source", &cal.source));
   YS_RETURN_IF_ERROR(pr.String("fitted_by", &cal.fitted_by));
   YS_RETURN_IF_ERROR(pr.String("split", &cal.split));
@@ -51,7 +51,7 @@ Result<StepCalibration> ParseStepCalibration(std::string_view text, const std::s
 
   const toml::table* consts = TableAt(*doc, "constants");
   if (consts == nullptr) return Status::Invalid(path + ": missing [constants] table");
-  TableReader cr(*consts, path + ": [constants]");
+  TomlTableReader cr(*consts, path, "[constants]");
   for (const ConstantInfo& info : ConstantTable()) {
     YS_RETURN_IF_ERROR(cr.Double(info.name, &(cal.constants.*(info.field)), info.lo, info.hi));
   }
@@ -64,31 +64,31 @@ Result<StepCalibration> ParseStepCalibration(std::string_view text, const std::s
     return Status::Invalid(path + ": chip: expected [[chip]] tables");
   std::set<std::string> seen;
   for (size_t i = 0; i < arr->size(); ++i) {
-    TableReader r(*arr->get(i)->as_table(), path + ": [[chip]] " + std::to_string(i + 1));
+    TomlTableReader r(*arr->get(i)->as_table(), path, "[[chip]] " + std::to_string(i + 1));
     ChipSystem c;
     YS_RETURN_IF_ERROR(r.String("chip", &c.chip));
     YS_RETURN_IF_ERROR(r.String("family", &c.family));
     if (c.family != "hopper" && c.family != "blackwell") {
-      return Status::Invalid(r.where() + ": family \"" + c.family +
+      return Status::Invalid(r.Where() + ": family \"" + c.family +
                              "\" (expected hopper or blackwell)");
     }
     YS_RETURN_IF_ERROR(r.Int("nvlink_domain", &c.nvlink_domain, 1, 1 << 16));
     c.gpus_per_node = c.nvlink_domain;
-    YS_RETURN_IF_ERROR(r.Int("gpus_per_node", &c.gpus_per_node, 1, 1 << 16, false));
+    YS_RETURN_IF_ERROR(r.Int("gpus_per_node", &c.gpus_per_node, 1, 1 << 16, /*required=*/false));
     if (c.nvlink_domain % c.gpus_per_node != 0) {
-      return Status::Invalid(r.where() + ": nvlink_domain " + std::to_string(c.nvlink_domain) +
-                             " is not a multiple of gpus_per_node " +
-                             std::to_string(c.gpus_per_node));
+      return r.Error("gpus_per_node", "nvlink_domain " + std::to_string(c.nvlink_domain) +
+                                          " is not a multiple of gpus_per_node " +
+                                          std::to_string(c.gpus_per_node));
     }
-    YS_RETURN_IF_ERROR(
-        r.Double("network_gb_per_s", &c.network_gb_per_s, 0, 1e5, true, LowerBound::kExclusive));
+    YS_RETURN_IF_ERROR(r.Double("network_gb_per_s", &c.network_gb_per_s, 0, 1e5, /*required=*/true,
+                                LowerBound::kExclusive));
     YS_RETURN_IF_ERROR(
         r.OptionalDouble("hbm_tb_per_s", &c.hbm_tb_per_s, 0, 1e3, LowerBound::kExclusive));
     YS_RETURN_IF_ERROR(r.String("source", &c.source));
     YS_RETURN_IF_ERROR(r.NoOtherKeys());
-    if (c.chip.empty()) return Status::Invalid(r.where() + ": chip: expected a chip name");
+    if (c.chip.empty()) return Status::Invalid(r.Where() + ": chip: expected a chip name");
     if (!seen.insert(c.chip).second)
-      return Status::Invalid(r.where() + ": a second [[chip]] for " + c.chip);
+      return Status::Invalid(r.Where() + ": a second [[chip]] for " + c.chip);
     cal.chips.push_back(std::move(c));
   }
   return cal;

@@ -3,7 +3,7 @@
 // specs/ does not hold (the NVLink domain size, the network line rate per GPU, the chip's
 // architecture family, and an HBM figure where specs/ has none).
 //
-// Reading is strict (validate/toml_util.h): every key known, every value in its range, each
+// Reading is strict (core/toml_reader.h): every key known, every value in its range, each
 // constant within the range ConstantTable() states; a missing constant is an error.
 //
 // Thread safety: values only.

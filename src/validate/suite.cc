@@ -5,7 +5,7 @@
 #include "core/document_file.h"
 #include "core/path_component.h"
 #include "core/text.h"
-#include "validate/toml_util.h"
+#include "core/toml_reader.h"
 
 namespace ys::validate {
 
@@ -29,7 +29,7 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   }
   const toml::table* head = (*doc)["suite"].as_table();
   if (head == nullptr) return Status::Invalid(path + ": missing [suite] table");
-  TableReader r(*head, path + ": [suite]");
+  TomlTableReader r(*head, path, "[suite]");
   YS_RETURN_IF_ERROR(r.String("chip", &s.chip));
   // The chip names the validation archive and the workload ids name directories under --runs.
   YS_RETURN_IF_ERROR(ValidatePathComponent(path + ": [suite] chip", s.chip));
@@ -38,7 +38,7 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   YS_RETURN_IF_ERROR(r.Double("threshold", &s.threshold, 0.01, 1.5));
   YS_RETURN_IF_ERROR(r.String("rule", &s.rule, /*required=*/false));
   if (s.rule != "every") {
-    return Status::Invalid(path + ": [suite] rule: expected \"every\" (every workload must pass)");
+    return r.Error("rule", "expected \"every\" (every workload must pass)");
   }
   const toml::node* window = head->get("window");
   if (window != nullptr) {
@@ -46,7 +46,7 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
     auto first = a && a->size() == 2 ? (*a)[0].value<int64_t>() : std::nullopt;
     auto last = a && a->size() == 2 ? (*a)[1].value<int64_t>() : std::nullopt;
     if (!first || !last || *first < 1 || *last < *first || *last > 1000000) {
-      return Status::Invalid(path + ": [suite] window: expected [first, last] iterations, 1 <= first <= last");
+      return r.Error("window", "expected [first, last] iterations, 1 <= first <= last");
     }
     s.window_first = static_cast<int>(*first);
     s.window_last = static_cast<int>(*last);
@@ -63,10 +63,10 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
     const toml::table* t = node.as_table();
     if (t == nullptr) return Status::Invalid(path + ": [[workload]] " + std::to_string(i) + ": expected a table");
     SuiteWorkload w;
-    TableReader wr(*t, path + ": [[workload]] " + std::to_string(i));
+    TomlTableReader wr(*t, path, "[[workload]] " + std::to_string(i));
     YS_RETURN_IF_ERROR(wr.String("id", &w.id));
     YS_RETURN_IF_ERROR(ValidatePathComponent(path + ": [[workload]] " + std::to_string(i) + " id", w.id));
-    TableReader named(*t, path + ": workload " + w.id);
+    TomlTableReader named(*t, path, "workload " + w.id);
     YS_RETURN_IF_ERROR(named.String("id", &w.id));
     YS_RETURN_IF_ERROR(named.String("model", &w.model));
     YS_RETURN_IF_ERROR(named.String("size", &w.size));

@@ -6,37 +6,18 @@
 #include <filesystem>
 
 #include "bench/device_specs.h"
-#include "core/document_file.h"
-#include "core/range_check.h"
 #include "validate/ingest.h"
 #include "validate/scorecard_json.h"
-#include "validate/toml_util.h"
 
 namespace ys::validate {
 
 namespace fs = std::filesystem;
 
+// The spec is read by its one reader (bench/device_specs.h), so its bounds and wording hold here.
 Result<std::map<std::string, double>> LoadPeakTflops(const std::string& path) {
-  auto text = ReadDocumentFile(path, DocumentKind::kToml);
-  if (!text.ok()) return text.status();
-  auto doc = ParseToml(*text, path);
-  if (!doc.ok()) return doc.status();
-  const toml::table* peaks = (*doc)["peak_dense_tflops"].as_table();
-  if (peaks == nullptr) return Status::Invalid(path + ": missing [peak_dense_tflops]");
-  std::map<std::string, double> out;
-  for (const auto& [k, v] : *peaks) {
-    std::string key(k.str());
-    if (key == "source") continue;
-    std::string where = path + ": [peak_dense_tflops] " + key;
-    auto d = (v.is_floating_point() || v.is_integer()) ? v.value<double>() : std::nullopt;
-    if (!d) {
-      return Status::Invalid(where + ": expected a number " +
-                             DescribeRange(bench::kMinPeakTflops, bench::kMaxPeakTflops));
-    }
-    YS_RETURN_IF_ERROR(CheckRange(*d, bench::kMinPeakTflops, bench::kMaxPeakTflops, where));
-    out[key] = *d;
-  }
-  return out;
+  auto spec = bench::LoadDeviceSpec(path);
+  if (!spec.ok()) return spec.status();
+  return spec->peak_dense_tflops;
 }
 
 namespace {

@@ -12,7 +12,6 @@
 #include "core/json_document.h"
 #include "validate/archive.h"
 #include "validate/scorecard_json.h"
-#include "validate/toml_util.h"
 
 namespace ys::validate {
 

@@ -1,7 +1,5 @@
 #include "workloads/model_spec.h"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -9,92 +7,12 @@
 #include <sstream>
 
 #include "core/document_file.h"
-#include "core/range_check.h"
+#include "core/toml_reader.h"
 
 namespace ys::workloads {
 namespace {
 
-std::string LineOf(const toml::node& n) {
-  return n.source().begin.line > 0 ? " (line " + std::to_string(n.source().begin.line) + ")" : "";
-}
-
-// Reads the keys of one table, remembering which were read; anything left over is unknown.
-class Fields {
- public:
-  Fields(const toml::table& t, std::string where) : t_(t), where_(std::move(where)) {}
-
-  Status Int(const char* key, int* out, int lo, int hi, bool required = true) {
-    used_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
-    auto v = n->is_integer() ? n->value<int64_t>() : std::nullopt;
-    if (!v) {
-      return Status::Invalid(At(key, *n) + ": expected a whole number from " + std::to_string(lo) +
-                             " to " + std::to_string(hi));
-    }
-    YS_RETURN_IF_ERROR(CheckIntRange(*v, lo, hi, At(key, *n)));
-    *out = static_cast<int>(*v);
-    return Status::Ok();
-  }
-  Status OptInt(const char* key, std::optional<int>* out, int lo, int hi) {
-    if (t_.get(key) == nullptr) {
-      used_.insert(key);
-      return Status::Ok();
-    }
-    int v = 0;
-    YS_RETURN_IF_ERROR(Int(key, &v, lo, hi));
-    *out = v;
-    return Status::Ok();
-  }
-  Status Double(const char* key, double* out, double lo, double hi) {
-    used_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return Status::Invalid(where_ + ": missing " + key);
-    auto v = (n->is_floating_point() || n->is_integer()) ? n->value<double>() : std::nullopt;
-    if (!v) return Status::Invalid(At(key, *n) + ": expected a number " + DescribeRange(lo, hi));
-    YS_RETURN_IF_ERROR(CheckRange(*v, lo, hi, At(key, *n)));
-    *out = *v;
-    return Status::Ok();
-  }
-  Status Bool(const char* key, bool* out) {
-    used_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return Status::Ok();  // every flag has a stated default
-    if (!n->is_boolean()) return Status::Invalid(At(key, *n) + ": expected true or false");
-    *out = *n->value<bool>();
-    return Status::Ok();
-  }
-  Status Text(const char* key, std::string* out, bool required = true) {
-    used_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return required ? Status::Invalid(where_ + ": missing " + key) : Status::Ok();
-    auto v = n->value<std::string>();
-    if (!n->is_string() || !v || v->empty())
-      return Status::Invalid(At(key, *n) + ": expected a non-empty string");
-    *out = *v;
-    return Status::Ok();
-  }
-  Status NoOtherKeys() const {
-    for (const auto& [k, n] : t_) {
-      if (!used_.count(std::string(k.str()))) {
-        std::string known;
-        for (const std::string& u : used_) known += (known.empty() ? "" : ", ") + u;
-        return Status::Invalid(where_ + " " + std::string(k.str()) + LineOf(n) +
-                               ": unknown key (expected one of " + known + ")");
-      }
-    }
-    return Status::Ok();
-  }
-  const std::string& where() const { return where_; }
-
- private:
-  std::string At(const char* key, const toml::node& n) const {
-    return where_ + " " + key + LineOf(n);
-  }
-  const toml::table& t_;
-  std::string where_;
-  std::set<std::string> used_;
-};
+using Fields = TomlTableReader;
 
 // Bounds of the shape (see the header): every product the arithmetic and the proxy plan form
 // from them stays finite in double and within int64 before the proxy's memory budget is checked.
@@ -105,10 +23,11 @@ constexpr int kMaxVocab = 1 << 24;
 constexpr int kMaxTopK = 1024;
 
 Status ReadModel(Fields& f, ModelSpec& spec) {
-  YS_RETURN_IF_ERROR(f.Text("name", &spec.name));
-  YS_RETURN_IF_ERROR(f.Text("display_name", &spec.display_name));
+  YS_RETURN_IF_ERROR(f.String("name", &spec.name, /*required=*/true, /*allow_empty=*/false));
+  YS_RETURN_IF_ERROR(
+      f.String("display_name", &spec.display_name, /*required=*/true, /*allow_empty=*/false));
   std::string arch;
-  YS_RETURN_IF_ERROR(f.Text("architecture", &arch));
+  YS_RETURN_IF_ERROR(f.String("architecture", &arch, /*required=*/true, /*allow_empty=*/false));
   if (arch == "dense") {
     spec.architecture = Architecture::kDense;
   } else if (arch == "moe") {
@@ -116,10 +35,10 @@ Status ReadModel(Fields& f, ModelSpec& spec) {
   } else if (arch == "hybrid") {
     spec.architecture = Architecture::kHybrid;
   } else {
-    return Status::Invalid(f.where() + " architecture: \"" + arch +
+    return Status::Invalid(f.Where("architecture") + ": \"" + arch +
                            "\" (expected dense, moe or hybrid)");
   }
-  YS_RETURN_IF_ERROR(f.Text("source", &spec.source));
+  YS_RETURN_IF_ERROR(f.String("source", &spec.source, /*required=*/true, /*allow_empty=*/false));
   return f.NoOtherKeys();
 }
 
@@ -127,16 +46,16 @@ Status ReadShape(Fields& f, ModelShape& s) {
   YS_RETURN_IF_ERROR(f.Int("layers", &s.layers, 1, kMaxLayers));
   YS_RETURN_IF_ERROR(f.Int("hidden_size", &s.hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("seq_length", &s.seq_length, 1, kMaxDim));
-  YS_RETURN_IF_ERROR(f.OptInt("ffn_hidden_size", &s.ffn_hidden_size, 1, kMaxDim));
-  YS_RETURN_IF_ERROR(f.OptInt("attention_heads", &s.attention_heads, 1, kMaxHeads));
-  YS_RETURN_IF_ERROR(f.OptInt("kv_heads", &s.kv_heads, 1, kMaxHeads));
-  YS_RETURN_IF_ERROR(f.OptInt("head_dim", &s.head_dim, 1, kMaxHeads));
-  YS_RETURN_IF_ERROR(f.OptInt("vocab_size", &s.vocab_size, 1, kMaxVocab));
+  YS_RETURN_IF_ERROR(f.OptionalInt("ffn_hidden_size", &s.ffn_hidden_size, 1, kMaxDim));
+  YS_RETURN_IF_ERROR(f.OptionalInt("attention_heads", &s.attention_heads, 1, kMaxHeads));
+  YS_RETURN_IF_ERROR(f.OptionalInt("kv_heads", &s.kv_heads, 1, kMaxHeads));
+  YS_RETURN_IF_ERROR(f.OptionalInt("head_dim", &s.head_dim, 1, kMaxHeads));
+  YS_RETURN_IF_ERROR(f.OptionalInt("vocab_size", &s.vocab_size, 1, kMaxVocab));
   YS_RETURN_IF_ERROR(f.Bool("gated_mlp", &s.gated_mlp));
   YS_RETURN_IF_ERROR(f.Bool("tied_embeddings", &s.tied_embeddings));
-  YS_RETURN_IF_ERROR(f.Text("source", &s.source));
+  YS_RETURN_IF_ERROR(f.String("source", &s.source, /*required=*/true, /*allow_empty=*/false));
   if (s.kv_heads && s.attention_heads && *s.attention_heads % *s.kv_heads != 0) {
-    return Status::Invalid(f.where() + " kv_heads: " + std::to_string(*s.kv_heads) +
+    return Status::Invalid(f.Where("kv_heads") + ": " + std::to_string(*s.kv_heads) +
                            " does not divide attention_heads " +
                            std::to_string(*s.attention_heads));
   }
@@ -149,17 +68,17 @@ Status ReadMoe(Fields& f, MoeShape& m, int layers) {
   YS_RETURN_IF_ERROR(f.Int("expert_ffn_hidden_size", &m.expert_ffn_hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("shared_experts", &m.shared_experts, 0, 65536, false));
   YS_RETURN_IF_ERROR(
-      f.OptInt("shared_expert_ffn_hidden_size", &m.shared_expert_ffn_hidden_size, 1, kMaxDim));
+      f.OptionalInt("shared_expert_ffn_hidden_size", &m.shared_expert_ffn_hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("dense_layers", &m.dense_layers, 0, layers, false));
   YS_RETURN_IF_ERROR(f.Int("layer_interval", &m.layer_interval, 1, layers, false));
-  YS_RETURN_IF_ERROR(f.Text("source", &m.source));
+  YS_RETURN_IF_ERROR(f.String("source", &m.source, /*required=*/true, /*allow_empty=*/false));
   if (m.MoeLayers(layers) < 1) {
-    return Status::Invalid(f.where() + ": no MoE layer is left (layers " + std::to_string(layers) +
+    return Status::Invalid(f.Where() + ": no MoE layer is left (layers " + std::to_string(layers) +
                            ", dense_layers " + std::to_string(m.dense_layers) +
                            ", layer_interval " + std::to_string(m.layer_interval) + ")");
   }
   if (m.top_k > m.experts) {
-    return Status::Invalid(f.where() + " top_k: " + std::to_string(m.top_k) +
+    return Status::Invalid(f.Where("top_k") + ": " + std::to_string(m.top_k) +
                            " is more than experts " + std::to_string(m.experts));
   }
   return f.NoOtherKeys();
@@ -171,7 +90,7 @@ Status ReadMla(Fields& f, MlaShape& m) {
   YS_RETURN_IF_ERROR(f.Int("qk_nope_head_dim", &m.qk_nope_head_dim, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("qk_rope_head_dim", &m.qk_rope_head_dim, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("v_head_dim", &m.v_head_dim, 1, 65536));
-  YS_RETURN_IF_ERROR(f.Text("source", &m.source));
+  YS_RETURN_IF_ERROR(f.String("source", &m.source, /*required=*/true, /*allow_empty=*/false));
   return f.NoOtherKeys();
 }
 
@@ -185,9 +104,9 @@ Status ReadHybrid(Fields& f, HybridShape& h, int layers) {
   YS_RETURN_IF_ERROR(f.Int("groups", &h.groups, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("chunk_size", &h.chunk_size, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("expand", &h.expand, 1, 64));
-  YS_RETURN_IF_ERROR(f.Text("source", &h.source));
+  YS_RETURN_IF_ERROR(f.String("source", &h.source, /*required=*/true, /*allow_empty=*/false));
   if (h.mamba_layers + h.attention_layers + h.mlp_layers != layers) {
-    return Status::Invalid(f.where() + ": mamba_layers + attention_layers + mlp_layers = " +
+    return Status::Invalid(f.Where() + ": mamba_layers + attention_layers + mlp_layers = " +
                            std::to_string(h.mamba_layers + h.attention_layers + h.mlp_layers) +
                            ", expected [shape] layers = " + std::to_string(layers));
   }
@@ -195,47 +114,46 @@ Status ReadHybrid(Fields& f, HybridShape& h, int layers) {
 }
 
 Status ReadParallelism(Fields& f, Parallelism& p) {
-  YS_RETURN_IF_ERROR(f.Text("chip", &p.chip));
-  YS_RETURN_IF_ERROR(f.Text("dtype", &p.dtype));
+  YS_RETURN_IF_ERROR(f.String("chip", &p.chip, /*required=*/true, /*allow_empty=*/false));
+  YS_RETURN_IF_ERROR(f.String("dtype", &p.dtype, /*required=*/true, /*allow_empty=*/false));
   YS_RETURN_IF_ERROR(f.Int("gpus", &p.gpus, 1, 1 << 20));
   YS_RETURN_IF_ERROR(f.Int("tp", &p.tp, 1, 1024));
   YS_RETURN_IF_ERROR(f.Int("pp", &p.pp, 1, 1024));
   YS_RETURN_IF_ERROR(f.Int("cp", &p.cp, 1, 1024));
   YS_RETURN_IF_ERROR(f.Int("ep", &p.ep, 1, 65536));
-  YS_RETURN_IF_ERROR(f.OptInt("vp", &p.vp, 1, 1024));
-  YS_RETURN_IF_ERROR(f.OptInt("etp", &p.etp, 1, 1024));
+  YS_RETURN_IF_ERROR(f.OptionalInt("vp", &p.vp, 1, 1024));
+  YS_RETURN_IF_ERROR(f.OptionalInt("etp", &p.etp, 1, 1024));
   YS_RETURN_IF_ERROR(f.Bool("fsdp", &p.fsdp));
-  YS_RETURN_IF_ERROR(f.Text("recompute", &p.recompute, false));
+  YS_RETURN_IF_ERROR(
+      f.String("recompute", &p.recompute, /*required=*/false, /*allow_empty=*/false));
   if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "full") {
-    return Status::Invalid(f.where() + " recompute: \"" + p.recompute +
+    return Status::Invalid(f.Where("recompute") + ": \"" + p.recompute +
                            "\" (expected none, selective or full)");
   }
-  YS_RETURN_IF_ERROR(f.Text("release", &p.release, false));
+  YS_RETURN_IF_ERROR(f.String("release", &p.release, /*required=*/false, /*allow_empty=*/false));
   YS_RETURN_IF_ERROR(f.Int("micro_batch", &p.micro_batch, 1, 1 << 20));
   YS_RETURN_IF_ERROR(f.Int("global_batch", &p.global_batch, 1, 1 << 24));
-  YS_RETURN_IF_ERROR(f.Text("source", &p.source));
+  YS_RETURN_IF_ERROR(f.String("source", &p.source, /*required=*/true, /*allow_empty=*/false));
   YS_RETURN_IF_ERROR(f.NoOtherKeys());
   int model_parallel = p.tp * p.pp * p.cp;
   if (p.gpus % model_parallel != 0) {
-    return Status::Invalid(f.where() + ": gpus " + std::to_string(p.gpus) +
+    return Status::Invalid(f.Where() + ": gpus " + std::to_string(p.gpus) +
                            " is not a multiple of tp·pp·cp = " + std::to_string(model_parallel));
   }
   // Megatron's expert parallelism splits the data-parallel × context-parallel ranks of one stage.
   if ((p.DataParallel() * p.cp * p.tp) % p.ep != 0) {
     return Status::Invalid(
-        f.where() + ": ep " + std::to_string(p.ep) +
+        f.Where() + ": ep " + std::to_string(p.ep) +
         " does not divide dp·cp·tp = " + std::to_string(p.DataParallel() * p.cp * p.tp));
   }
   // In 64 bits: micro_batch and dp may each be up to 2^20.
   const int64_t per_step = int64_t{p.micro_batch} * p.DataParallel();
   if (p.global_batch % per_step != 0) {
-    return Status::Invalid(f.where() + ": global_batch " + std::to_string(p.global_batch) +
+    return Status::Invalid(f.Where() + ": global_batch " + std::to_string(p.global_batch) +
                            " is not a multiple of micro_batch × dp = " + std::to_string(per_step));
   }
   return Status::Ok();
 }
-
-const toml::table* AsTable(const toml::node& n) { return n.as_table(); }
 
 }  // namespace
 
@@ -252,19 +170,14 @@ const char* ArchitectureName(Architecture a) {
 }
 
 Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path) {
-  toml::table doc;
-  try {
-    doc = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    return Status::Invalid(path + ":" + std::to_string(e.source().begin.line) + ":" +
-                           std::to_string(e.source().begin.column) + ": " +
-                           std::string(e.description()));
-  }
+  auto parsed = ParseToml(text, path);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& doc = *parsed;
   static const std::set<std::string> kSections = {"model",  "shape",     "moe",        "mla",
                                                   "hybrid", "reference", "parallelism"};
   for (const auto& [k, n] : doc) {
     if (!kSections.count(std::string(k.str()))) {
-      return Status::Invalid(path + ": [" + std::string(k.str()) + "]" + LineOf(n) +
+      return Status::Invalid(TomlWhere(path, "[" + std::string(k.str()) + "]", "", &n) +
                              ": unknown section (expected model, shape, moe, mla, hybrid, "
                              "reference, [[parallelism]])");
     }
@@ -275,28 +188,25 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
       if (required) return Status::Invalid(path + ": missing [" + name + "]");
       return static_cast<const toml::table*>(nullptr);
     }
-    const toml::table* t = AsTable(*n);
-    if (t == nullptr)
-      return Status::Invalid(path + ": " + name + LineOf(*n) + ": expected a [" + name + "] table");
-    return t;
+    return TomlSubTable(doc, path, name);
   };
 
   ModelSpec spec;
   spec.path = path;
   auto model = table("model", true);
   if (!model.ok()) return model.status();
-  Fields mf(**model, path + ": [model]");
+  Fields mf(**model, path, "[model]");
   YS_RETURN_IF_ERROR(ReadModel(mf, spec));
 
   auto shape = table("shape", true);
   if (!shape.ok()) return shape.status();
-  Fields sf(**shape, path + ": [shape]");
+  Fields sf(**shape, path, "[shape]");
   YS_RETURN_IF_ERROR(ReadShape(sf, spec.shape));
 
   auto moe = table("moe", false);
   if (!moe.ok()) return moe.status();
   if (*moe) {
-    Fields f(**moe, path + ": [moe]");
+    Fields f(**moe, path, "[moe]");
     MoeShape m;
     YS_RETURN_IF_ERROR(ReadMoe(f, m, spec.shape.layers));
     spec.moe = m;
@@ -304,7 +214,7 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
   auto mla = table("mla", false);
   if (!mla.ok()) return mla.status();
   if (*mla) {
-    Fields f(**mla, path + ": [mla]");
+    Fields f(**mla, path, "[mla]");
     MlaShape m;
     YS_RETURN_IF_ERROR(ReadMla(f, m));
     spec.mla = m;
@@ -312,7 +222,7 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
   auto hybrid = table("hybrid", false);
   if (!hybrid.ok()) return hybrid.status();
   if (*hybrid) {
-    Fields f(**hybrid, path + ": [hybrid]");
+    Fields f(**hybrid, path, "[hybrid]");
     HybridShape h;
     YS_RETURN_IF_ERROR(ReadHybrid(f, h, spec.shape.layers));
     spec.hybrid = h;
@@ -320,10 +230,10 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
   auto reference = table("reference", false);
   if (!reference.ok()) return reference.status();
   if (*reference) {
-    Fields f(**reference, path + ": [reference]");
+    Fields f(**reference, path, "[reference]");
     ReferenceFlops r;
     YS_RETURN_IF_ERROR(f.Double("model_flops_per_sample", &r.model_flops_per_sample, 1, 1e30));
-    YS_RETURN_IF_ERROR(f.Text("source", &r.source));
+    YS_RETURN_IF_ERROR(f.String("source", &r.source, /*required=*/true, /*allow_empty=*/false));
     YS_RETURN_IF_ERROR(f.NoOtherKeys());
     spec.reference = r;
   }
@@ -345,19 +255,19 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
   if (const toml::node* n = doc.get("parallelism")) {
     const toml::array* arr = n->as_array();
     if (arr == nullptr || !arr->is_array_of_tables()) {
-      return Status::Invalid(path + ": parallelism" + LineOf(*n) +
+      return Status::Invalid(TomlWhere(path, "", "parallelism", n) +
                              ": expected [[parallelism]] tables");
     }
     std::set<std::string> seen;
     for (size_t i = 0; i < arr->size(); ++i) {
       const toml::table& t = *arr->get(i)->as_table();
-      Fields f(t, path + ": [[parallelism]] " + std::to_string(i + 1) + LineOf(t));
+      Fields f(t, path, "[[parallelism]] " + std::to_string(i + 1));
       Parallelism p;
       YS_RETURN_IF_ERROR(ReadParallelism(f, p));
       std::string key = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
       if (!p.release.empty()) key += "/" + p.release + "/gbs " + std::to_string(p.global_batch);
       if (!seen.insert(key).second)
-        return Status::Invalid(f.where() + ": a second entry for " + key);
+        return Status::Invalid(f.Where() + ": a second entry for " + key);
       spec.parallelism.push_back(std::move(p));
     }
   }

@@ -1,8 +1,9 @@
 // Fuzz target: the validation document (validation.json, validate/scorecard_json.cc) from
-// outside, through every reader of it: the history rows (history/run_rows.cc
-// RowsFromValidationDocument), the report's view (report/html/validation_view.cc), the ingested
-// runs in it (validate/workload_run_json.cc), the diagnosis input and rules (diagnose/engine.cc)
-// and the HTML page (report_page.h).
+// outside, through its reader (core/validation_document.cc) and every user of it: the history
+// rows (history/run_rows.cc RowsFromValidationDocument), the report's view
+// (report/html/validation_view.cc), the ingested runs in it (validate/workload_run_json.cc), the
+// diagnosis input and rules (diagnose/engine.cc) and the HTML page (report_page.h).
+#include "core/validation_document.h"
 #include "fuzz_util.h"
 #include "history/run_rows.h"
 #include "report/html/validation_view.h"
@@ -12,6 +13,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<nlohmann::json> j = ys::fuzz::ParseJson(ys::fuzz::AsText(data, size));
   if (!j) return 0;
+  (void)ys::ValidationDocumentFromJson(*j, "fuzz.json");
   (void)ys::history::RowsFromValidationDocument(*j, "node1");
   (void)ys::report::html::ValidationViewFromJson(*j, "fuzz.json");
   if (j->is_object() || j->is_array()) {

@@ -54,10 +54,10 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["compare"]
 # Bad input.
 printf '[gpu_hour]\non_demand = 4.0\nreserved = -2.0\nspot = 1.0\n[shares]\non_demand = 0.25\nreserved = 0.5\nspot = 0.25\n' >"$tmp/neg.toml"
 expect_rc 2 "negative price" -- "$bin" cost --prices "$tmp/neg.toml" --tokens-per-s-per-gpu 1000
-expect_in "$tmp/err" "[gpu_hour].reserved (line 3): -2 is out of range (expected a number from 0 to 1e+06)" "negative price named"
+expect_in "$tmp/err" "neg.toml:3: [gpu_hour] reserved: -2 is out of range (expected a number from 0 to 1e+06)" "negative price named"
 printf '[gpu_hour]\non_demand = 4.0\nreserved = 2.0\nspot = 1.0\nspto = 1\n[shares]\non_demand = 1\nreserved = 0\nspot = 0\n' >"$tmp/typo.toml"
 expect_rc 2 "unknown key" -- "$bin" cost --prices "$tmp/typo.toml" --tokens-per-s-per-gpu 1000
-expect_in "$tmp/err" "unknown key spto (line 5)" "unknown key named"
+expect_in "$tmp/err" "typo.toml:5: [gpu_hour] spto: unknown key" "unknown key named"
 expect_rc 2 "missing prices" -- "$bin" cost --prices "$tmp/none.toml" --tokens-per-s-per-gpu 1000
 expect_rc 2 "bad token budget" -- "$bin" cost --prices "$prices" --tokens-per-s-per-gpu 1000 --tokens 15X
 expect_rc 64 "no throughput" -- "$bin" cost --prices "$prices"

@@ -92,7 +92,7 @@ c = json.loads(json.dumps(v)); c["workloads"][0]["score"] = [1] * 100000
 json.dump(c, open(sys.argv[2] + "/score.json", "w"))
 PY
 expect_rc 2 "history --add: created_at a number" -- t history --db "$db" --add "$tmp/created.json"
-expect_in "$tmp/err" "created.json: validation.created_at: expected a string, found a number" "created_at named"
+expect_in "$tmp/err" "created.json: created_at: expected a string, found a number" "created_at named"
 no_internal "created_at"
 expect_rc 2 "compare: workload id a number" -- t compare "$tmp/wid.json" "$good_val" --db "$db"
 expect_in "$tmp/err" "wid.json: workloads[0].id" "workload id named"

@@ -33,7 +33,8 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["training"]; assert 
 sed 's/^on_demand = 4.*/on_demand = nan/' "$prices" >"$tmp/nan-prices.toml"
 grep -q "on_demand = nan" "$tmp/nan-prices.toml" || { echo "FAIL: the price fixture was not edited"; fails=$((fails + 1)); }
 expect_rc 2 "price nan" -- t "$bin" cost --prices "$tmp/nan-prices.toml" --tokens-per-s-per-gpu 1000
-expect_in "$tmp/err" "$tmp/nan-prices.toml: [gpu_hour].on_demand" "price file and key named"
+line=$(grep -n "^on_demand = nan" "$tmp/nan-prices.toml" | cut -d: -f1)
+expect_in "$tmp/err" "$tmp/nan-prices.toml:$line: [gpu_hour] on_demand" "price file, line and key named"
 expect_in "$tmp/err" "nan is out of range (expected a number from 0 to 1e+06)" "price value and range"
 
 # validate: a spec peak of nan, inf or 1e-320 in the data directory's specs/.
@@ -44,7 +45,8 @@ for v in nan inf 1e-320; do
   sed -i "s/^bf16 = .*/bf16 = $v/" "$tmp/data/specs/h100.toml"
   expect_rc 2 "validate with spec bf16 = $v" -- t "$bin" validate --suite h100 --runs "$runs/h100-pass" \
     --reference "$runs/golden-reference.toml" --data "$tmp/data"
-  expect_in "$tmp/err" "$tmp/data/specs/h100.toml: [peak_dense_tflops] bf16" "spec file and key named ($v)"
+  line=$(grep -n "^bf16 = " "$tmp/data/specs/h100.toml" | cut -d: -f1)
+  expect_in "$tmp/err" "$tmp/data/specs/h100.toml:$line: [peak_dense_tflops] bf16" "spec file, line and key named ($v)"
   expect_in "$tmp/err" "is out of range (expected a number from 0.001 to 1e+07)" "spec range stated ($v)"
   expect_not_in "$tmp/out" "inf%" "no inf% ($v)"
 done
@@ -64,7 +66,7 @@ expect_in "$tmp/out" "more than the budget of" "budget stated"
 expect_not_in "$tmp/out" "bad_alloc" "no allocation failure"
 sed 's/^layers = 32$/layers = 0/' "$src/models/llama3.1_8b.toml" >"$tmp/data/models/llama3.1_8b.toml"
 expect_rc 2 "proxy of a model with 0 layers" -- t "$bin" bench --filter proxy.llama3.1_8b --data "$tmp/data" --no-history
-expect_in "$tmp/out" "[shape] layers (line 15): 0 is out of range (expected a whole number from 1 to 100000)" "layers named"
+expect_in "$tmp/out" "llama3.1_8b.toml:15: [shape] layers: 0 is out of range (expected a whole number from 1 to 100000)" "layers named"
 
 # Flags with a watchdog or a size: an infinite timeout, a sweep of 2^40 sizes.
 expect_rc 2 "bench --timeout inf" -- t "$bin" bench --filter 'host.*' --timeout inf --no-history

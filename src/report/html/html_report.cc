@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.h"
 #include "core/document_file.h"
 #include "report/html/html_text.h"
 #include "report/html/report_input.h"
-#include "report/output.h"
 
 namespace ys::report::html {
 namespace {

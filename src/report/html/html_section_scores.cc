@@ -13,6 +13,8 @@ HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids) {
     return s;
   }
   const ValidationView& v = *in.validation;
+  // ValidationViewFromJson requires the threshold; a view built in code may leave it out.
+  const double limit = v.threshold.value_or(kDefaultScoreThreshold);
   nlohmann::ordered_json labels = nlohmann::ordered_json::array();
   nlohmann::ordered_json scores = nlohmann::ordered_json::array();
   nlohmann::ordered_json colours = nlohmann::ordered_json::array();
@@ -29,7 +31,7 @@ HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids) {
     if (!w.score) continue;
     labels.push_back(w.id);
     scores.push_back(*w.score * 100);
-    colours.push_back(*w.score >= v.threshold ? "#2ca02c" : "#d62728");
+    colours.push_back(*w.score >= limit ? "#2ca02c" : "#d62728");
   }
   table += "</table>\n";
   if (scores.empty()) {
@@ -37,8 +39,8 @@ HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids) {
     return s;
   }
   nlohmann::ordered_json threshold = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < scores.size(); ++i) threshold.push_back(v.threshold * 100);
-  std::string threshold_label = fmt::format("threshold {:.0f}%", v.threshold * 100);
+  for (size_t i = 0; i < scores.size(); ++i) threshold.push_back(limit * 100);
+  std::string threshold_label = fmt::format("threshold {:.0f}%", limit * 100);
   ChartSpec c{.canvas_id = ids.Next()};
   c.config = {{"type", "bar"},
               {"data",

@@ -21,7 +21,7 @@ std::string BannerClass(const ReportInput& in) {
     if (v == Outcome::kFail || v == Outcome::kError) level = 2;
     if (in.run->incomplete) level = std::max(level, 1);
   }
-  if (in.validation && !in.validation->pass) level = 2;
+  if (in.validation && !in.validation->pass.value_or(false)) level = 2;
   return level == 0 ? "pass" : level == 1 ? "warn" : "fail";
 }
 
@@ -63,12 +63,13 @@ HtmlSection VerdictSection(const ReportInput& in) {
     const ValidationView& v = *in.validation;
     int passed = 0;
     for (const auto& w : v.workloads) passed += w.outcome == "pass";
-    b += "<div class=\"big\">validation: " + std::string(v.pass ? "PASS" : "FAIL") + "</div>\n";
+    b += "<div class=\"big\">validation: " + std::string(v.pass.value_or(false) ? "PASS" : "FAIL") +
+         "</div>\n";
     b += "<div>" +
-         EscapeHtml(fmt::format("{} suite{}: {} of {} workloads above {:.0f}% of the reference; ",
-                                v.chip,
-                                v.recipe_release.empty() ? "" : " (" + v.recipe_release + ")",
-                                passed, v.workloads.size(), v.threshold * 100)) +
+         EscapeHtml(
+             fmt::format("{} suite{}: {} of {} workloads above {:.0f}% of the reference; ", v.chip,
+                         v.recipe_release.empty() ? "" : " (" + v.recipe_release + ")", passed,
+                         v.workloads.size(), v.threshold.value_or(kDefaultScoreThreshold) * 100)) +
          EscapeHtml(v.verdict) + "</div>\n";
   }
   b += "<div class=\"source\">from " + EscapeHtml(in.source) + "</div>\n";

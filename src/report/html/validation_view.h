@@ -1,6 +1,7 @@
 // What the HTML report reads from a validation document (validation.json, "kind":
-// "yardstick-validation", written by validate/scorecard_json.cc), checked field by field so that
-// a malformed document gets an error naming the field and what was expected.
+// "yardstick-validation", written by validate/scorecard_json.cc), read by its one reader
+// (core/validation_document.h) so that a malformed document gets an error naming the field and
+// what was expected.
 #ifndef YARDSTICK_REPORT_HTML_VALIDATION_VIEW_H_
 #define YARDSTICK_REPORT_HTML_VALIDATION_VIEW_H_
 
@@ -10,32 +11,19 @@
 #include <vector>
 
 #include "core/status.h"
+#include "core/validation_document.h"
 #include "cost/throughput.h"
 
 namespace ys::report::html {
 
-struct ValidationWorkload {
-  std::string id;
-  std::string outcome;  // "pass" | "fail"
-  std::string reason;
-  std::optional<double> score;  // measured / reference; absent when no reference or no run
-  std::optional<double> mfu;
-  std::optional<double> tokens_per_s_per_gpu;  // absent when the workload was not measured
-  std::optional<int> gpus;
-  std::vector<double> step_times_s;
-};
+// The report reads the one typed model of the document (core/validation_document.h).
+using ValidationWorkload = ys::ValidationWorkload;
+using ValidationView = ys::ValidationDocument;
+using ys::IsValidationDocument;
 
-struct ValidationView {
-  std::string chip, recipe_release, tool;
-  double threshold = 0.95;
-  bool pass = false;
-  std::string verdict;
-  std::vector<ValidationWorkload> workloads;
-};
-
-bool IsValidationDocument(const nlohmann::json& j);
-
-// `where` names the document in errors ("run/validation.json").
+// The document, with what the report cannot do without: the kind, suite.chip, suite.threshold,
+// verdict.pass, verdict.text and each row's outcome. `where` names the document in errors
+// ("run/validation.json").
 Result<ValidationView> ValidationViewFromJson(const nlohmann::json& j, const std::string& where);
 
 // The measured workloads' throughput, GPUs and score, in document order, for the cost arithmetic

@@ -185,7 +185,7 @@ TEST(DiagnoseEngineTest, MalformedValidationNamesTheField) {
   for (const Case& c :
        {Case{"/workloads", 3, "workloads: expected an array"},
         Case{"/workloads/0/score", "high", "workloads[0].score: expected a number or null"},
-        Case{"/workloads/0/id", 7, "workloads[0].id: expected a string"},
+        Case{"/workloads/0/id", 7, "workloads[0].id: expected the workload id as a string"},
         Case{"/workloads/0/step_times_s/2", -1, "workloads[0].step_times_s[2]"},
         Case{"/workloads/0/measured", "x", "workloads[0].measured: expected an object or null"},
         Case{"/suite/threshold", "0.95", "suite.threshold"}}) {

@@ -125,7 +125,7 @@ TEST(CompareTest, MalformedInputsNameTheFileAndField) {
       RowsFromFile(WriteFile("created.json", R"({"kind": "yardstick-validation", "created_at": 5,
       "verdict": {"pass": true}, "workloads": []})"));
   EXPECT_NE(created.status().message().find(
-                "created.json: validation.created_at: expected a string, found a number"),
+                "created.json: created_at: expected a string, found a number"),
             std::string::npos)
       << created.status().message();
 }

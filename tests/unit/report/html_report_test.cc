@@ -187,7 +187,7 @@ TEST(HtmlReport, ValidationAlone) {
   ASSERT_TRUE(in.ok()) << in.status().message();
   EXPECT_FALSE(in->run.has_value());
   ASSERT_EQ(in->validation->workloads.size(), 5u);
-  EXPECT_DOUBLE_EQ(in->validation->threshold, 0.95);
+  EXPECT_EQ(in->validation->threshold, 0.95);
   std::string page = BuildHtmlReport(*in, kFakeChartJs);
   json data = json::parse(DataBlock(page));
   EXPECT_EQ(data["charts"].size(), 6u);  // scores and five histograms

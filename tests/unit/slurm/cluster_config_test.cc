@@ -79,7 +79,8 @@ command = ["x"]
   }
   std::string missing = "[slurm]\npartition = \"b\"\ngpus_per_node = 8\n[launch]\ncommand = [\"x\"]\n";
   EXPECT_NE(Error(missing).find("[slurm] time_limit: missing"), std::string::npos);
-  EXPECT_EQ(Error("[slurm]\n"), "cluster.toml:1: [slurm] partition: missing; expected a string");
+  EXPECT_EQ(Error("[slurm]\n"),
+            "cluster.toml:1: [slurm] partition: missing; expected a non-empty string");
   EXPECT_EQ(Error(""), "cluster.toml: missing table [slurm]");
   EXPECT_NE(Error("[slurm\npartition="), "");  // TOML syntax: path:line:column
   EXPECT_NE(Error("[slurm\n").find("cluster.toml:1:"), std::string::npos);
@@ -100,7 +101,8 @@ TEST(ClusterConfigTest, RejectsUnsafeOrWrongValues) {
   EXPECT_NE(Error(with("sbatch_options = [\"--gres=gpu:4\"]")).find("--gres"), std::string::npos);
   EXPECT_NE(Error(with("sbatch_options = [\"reservation\"]")).find("expected an option"), std::string::npos);
   EXPECT_NE(Error(with("sbatch_options = [\"--comment=a b\"]")).find("not safe"), std::string::npos);
-  EXPECT_NE(Error(with("sbatch_options = \"--x\"")).find("expected a list of strings"), std::string::npos);
+  EXPECT_NE(Error(with("sbatch_options = \"--x\"")).find("expected an array of strings"),
+            std::string::npos);
   EXPECT_NE(Error(with("sbatch_options = [1]")).find("an element is not a string"), std::string::npos);
   EXPECT_NE(Error(with("time_limit2 = 1")).find("unknown key"), std::string::npos);
   EXPECT_NE(Error(with("gres = \"yes\"")).find("expected true or false"), std::string::npos);
@@ -123,9 +125,10 @@ TEST(ClusterConfigTest, RejectsUnsafeOrWrongValues) {
   EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=[\"{nope}\"]\n")
                 .find("unknown placeholder"),
             std::string::npos);
-  EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=[]\n")
-                .find("non-empty list"),
-            std::string::npos);
+  EXPECT_NE(
+      Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=[]\n")
+          .find("non-empty array of strings"),
+      std::string::npos);
   EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n").find("missing table [launch]"),
             std::string::npos);
   EXPECT_NE(Error("slurm = 3\n").find("expected a table [slurm]"), std::string::npos);

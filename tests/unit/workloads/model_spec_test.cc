@@ -112,30 +112,29 @@ struct Bad {
 
 TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
   const Bad cases[] = {
-      {"layers = 2", "layers = \"two\"",
-       "x.toml: [shape] layers (line 8): expected a whole number"},
+      {"layers = 2", "layers = \"two\"", "x.toml:8: [shape] layers: expected a whole number"},
       {"layers = 2", "layers = 0",
-       "[shape] layers (line 8): 0 is out of range (expected a whole number from 1 to 100000)"},
-      {"vocab_size = 1000", "vocab = 1000", "x.toml: [shape] vocab (line 13): unknown key"},
+       "x.toml:8: [shape] layers: 0 is out of range (expected a whole number from 1 to 100000)"},
+      {"vocab_size = 1000", "vocab = 1000", "x.toml:13: [shape] vocab: unknown key"},
       {"hidden_size = 64", "hidden_size = 64.5",
-       "[shape] hidden_size (line 9): expected a whole number"},
+       "x.toml:9: [shape] hidden_size: expected a whole number"},
       {"kv_heads = 2", "kv_heads = 3", "[shape] kv_heads: 3 does not divide attention_heads 4"},
       {"architecture = \"dense\"", "architecture = \"sparse\"", "[model] architecture: \"sparse\""},
       {"architecture = \"dense\"", "architecture = \"moe\"",
        "architecture \"moe\" needs a [moe] table"},
-      {"name = \"tiny\"\n", "", "x.toml: [model]: missing name"},
-      {"[shape]", "[shapes]", "x.toml: [shapes] (line 7): unknown section"},
+      {"name = \"tiny\"\n", "", "x.toml:1: [model] name: missing; expected a non-empty string"},
+      {"[shape]", "[shapes]", "x.toml:7: [shapes]: unknown section"},
       {"source = \"test\"\n\n[[parallelism]]", "\n[[parallelism]]",
-       "x.toml: [shape]: missing source"},
+       "x.toml:7: [shape] source: missing; expected a non-empty string"},
       {"gpus = 16", "gpus = 18",
-       "[[parallelism]] 1 (line 17): gpus 18 is not a multiple of tp·pp·cp = 4"},
+       "x.toml:17: [[parallelism]] 1: gpus 18 is not a multiple of tp·pp·cp = 4"},
       {"global_batch = 32", "global_batch = 30",
        "global_batch 30 is not a multiple of micro_batch × dp = 4"},
       {"ep = 1", "ep = 3", "ep 3 does not divide dp·cp·tp = 8"},
-      {"vp = 2", "vp = true", "[[parallelism]] 1 (line 17) vp (line 25): expected a whole number"},
-      {"tp = 2", "tp = 2\ntensor = 2", "[[parallelism]] 1 (line 17) tensor (line 22): unknown key"},
+      {"vp = 2", "vp = true", "x.toml:25: [[parallelism]] 1 vp: expected a whole number"},
+      {"tp = 2", "tp = 2\ntensor = 2", "x.toml:22: [[parallelism]] 1 tensor: unknown key"},
       {"[[parallelism]]", "[parallelism]",
-       "parallelism (line 17): expected [[parallelism]] tables"},
+       "x.toml:17: parallelism: expected [[parallelism]] tables"},
       {"name = \"tiny\"", "name = \"tiny", "x.toml:2:"},
   };
   for (const Bad& c : cases) {
@@ -152,18 +151,18 @@ TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
 TEST(ModelSpecTest, OutOfRangeNumbersNameTheFileKeyValueAndRange) {
   struct Key {
     const char* line;
-    const char* where;  // "x.toml: [shape] hidden_size (line 9): "
+    const char* where;  // "x.toml:9: [shape] hidden_size: "
     const char* too_big;
   };
   const Key keys[] = {
-      {"layers = 2", "x.toml: [shape] layers (line 8): ", "100001"},
-      {"hidden_size = 64", "x.toml: [shape] hidden_size (line 9): ", "4194305"},
-      {"ffn_hidden_size = 256", "x.toml: [shape] ffn_hidden_size (line 10): ", "4194305"},
-      {"attention_heads = 4", "x.toml: [shape] attention_heads (line 11): ", "65537"},
-      {"vocab_size = 1000", "x.toml: [shape] vocab_size (line 13): ", "16777217"},
-      {"seq_length = 128", "x.toml: [shape] seq_length (line 14): ", "4194305"},
-      {"micro_batch = 1", "[[parallelism]] 1 (line 17) micro_batch (line 26): ", "1048577"},
-      {"global_batch = 32", "[[parallelism]] 1 (line 17) global_batch (line 27): ", "16777217"},
+      {"layers = 2", "x.toml:8: [shape] layers: ", "100001"},
+      {"hidden_size = 64", "x.toml:9: [shape] hidden_size: ", "4194305"},
+      {"ffn_hidden_size = 256", "x.toml:10: [shape] ffn_hidden_size: ", "4194305"},
+      {"attention_heads = 4", "x.toml:11: [shape] attention_heads: ", "65537"},
+      {"vocab_size = 1000", "x.toml:13: [shape] vocab_size: ", "16777217"},
+      {"seq_length = 128", "x.toml:14: [shape] seq_length: ", "4194305"},
+      {"micro_batch = 1", "x.toml:26: [[parallelism]] 1 micro_batch: ", "1048577"},
+      {"global_batch = 32", "x.toml:27: [[parallelism]] 1 global_batch: ", "16777217"},
   };
   for (const Key& k : keys) {
     std::string key(k.line, std::string_view(k.line).find(" = "));

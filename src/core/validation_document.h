@@ -1,0 +1,65 @@
+// The validation document (validation.json, "kind": "yardstick-validation") as its readers see
+// it: written by validate/scorecard_json.cc, read here once for history, the exporter, the
+// diagnosis, the HTML report and cost. Every field that is present is checked for its type and
+// range; which fields a reader cannot do without is that reader's business (the report needs the
+// suite and the verdict text, history needs only the verdict).
+//
+// Messages name the document and the field from the root, with what was expected and found:
+//   "run/validation.json: workloads[2].score: expected a number or null, found a string".
+//
+// Thread safety: pure functions.
+#ifndef YARDSTICK_CORE_VALIDATION_DOCUMENT_H_
+#define YARDSTICK_CORE_VALIDATION_DOCUMENT_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys {
+
+inline constexpr char kValidationDocumentKind[] = "yardstick-validation";
+// The suites' pass rule (a score above 95% of the reference), for a document that states none.
+inline constexpr double kDefaultScoreThreshold = 0.95;
+
+// One workload row (workloads[i]).
+struct ValidationWorkload {
+  std::string id;
+  std::string outcome;  // "pass" | "fail"; empty when the row has none
+  std::string reason;
+  std::optional<double> score;  // measured / reference; absent when no reference or no run
+  std::optional<double> mfu;
+  std::optional<double> tokens_per_s_per_gpu;  // absent when the workload was not measured
+  std::optional<int> gpus;
+  std::vector<double> step_times_s;                // after warm-up; each > 0 and finite
+  std::optional<double> measured_tflops_per_gpu;   // measured.tflops_per_gpu
+  std::optional<double> reference_tflops_per_gpu;  // reference.tflops_per_gpu
+  std::string log;                                 // measured.log, the ingested log's path
+};
+
+struct ValidationDocument {
+  std::string kind;        // "yardstick-validation" when the writer said so
+  std::string created_at;  // UTC, ISO 8601; empty when absent
+  std::string tool;        // tool.version
+  bool has_suite = false;
+  std::string chip, recipe_release;  // suite.chip, suite.recipe_release
+  std::optional<double> threshold;   // suite.threshold, in (0, 2]
+  std::optional<bool> pass;          // verdict.pass
+  std::string verdict;               // verdict.text
+  std::vector<ValidationWorkload> workloads;
+};
+
+// Whether `j` says it is a validation document ("kind": "yardstick-validation").
+bool IsValidationDocument(const nlohmann::json& j);
+
+// Reads `j`; `where` names it in messages ("run/validation.json"). Invalid when it is not an
+// object, has no "workloads" array, a row has no string id, or any present field has the wrong
+// type or range.
+Result<ValidationDocument> ValidationDocumentFromJson(const nlohmann::json& j,
+                                                      const std::string& where);
+
+}  // namespace ys
+
+#endif  // YARDSTICK_CORE_VALIDATION_DOCUMENT_H_
