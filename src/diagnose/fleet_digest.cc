@@ -234,11 +234,12 @@ DocumentDigest Digest(const FleetDocument& lean, const std::string& source,
   uint32_t host_label = 0;
   for_each([&](const LeanFigure& x, const std::string& node) {
     FigureShape& s = shapes.Get(x.shape);
-    if (!s.has_id || s.id_model != d.model) {
+    if (!s.has_id || s.id_owner != &accumulator || s.id_model != d.model) {
       std::string key = s.key;
       if (!d.model.empty() && !s.names_gpu_model) key += " gpu_model=" + d.model;  // FleetKeyOf
       s.id = accumulator.Intern(s.proto, key);
       s.id_model = d.model;
+      s.id_owner = &accumulator;
       s.has_id = true;
     }
     DocumentDigest::Figure f;

@@ -171,7 +171,7 @@ bool IsDescriptionParam(const std::string& param, const std::string& value) {
   return (FlagsOf(param) & (kNaming | kReference)) || CarriesFractionalNumber(value);
 }
 
-bool IsKeptForFleet(const std::string& param, const std::string& value) {
+bool IsKeptForFleet(const std::string& param, std::string_view value) {
   uint8_t f = FlagsOf(param);
   return (f & (kNaming | kVersion)) || (!(f & kReference) && !CarriesFractionalNumber(value));
 }

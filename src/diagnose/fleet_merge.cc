@@ -154,23 +154,32 @@ bool ReadWhole(const std::string& path, std::string& text) {
 }
 
 // A hash of a document's bytes for finding the same document under two names (with its size):
-// eight bytes a step, several times faster than std::hash over the few GB of a large fleet.
+// four lanes of eight bytes a step (independent multiplies), several times faster than std::hash
+// over the few GB of a large fleet.
 uint64_t ContentHash(std::string_view s) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
-  auto mix = [&](uint64_t w) {
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 29;
+  constexpr uint64_t kMul = 0xff51afd7ed558ccdull;
+  uint64_t h[4] = {0x9E3779B97F4A7C15ull ^ s.size(), 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+                   0x27D4EB2F165667C5ull};
+  auto mix = [](uint64_t x, uint64_t w) {
+    x = (x ^ w) * kMul;
+    return x ^ (x >> 29);
   };
   size_t i = 0;
+  for (; i + 32 <= s.size(); i += 32) {
+    uint64_t w[4];
+    std::memcpy(w, s.data() + i, 32);
+    for (int j = 0; j < 4; ++j) h[j] = mix(h[j], w[j]);
+  }
   for (; i + 8 <= s.size(); i += 8) {
     uint64_t w;
     std::memcpy(&w, s.data() + i, 8);
-    mix(w);
+    h[0] = mix(h[0], w);
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, s.data() + i, s.size() - i);
-  mix(tail);
-  return h;
+  if (i < s.size()) std::memcpy(&tail, s.data() + i, s.size() - i);
+  uint64_t out = mix(h[0], tail);
+  for (int j = 1; j < 4; ++j) out = mix(out, h[j]);
+  return out;
 }
 
 // One document as the merge reads it: the lean reader first, the full reader for its message.

@@ -38,8 +38,10 @@ struct Ctx {
   ShapeCache& shapes;
   FleetDocument* out;
   uint32_t group = 0, bench = 0;  // where the measurements being read are (LeanFigure)
-  // Buffers reused from figure to figure.
-  std::string name, unit, flat, identity, key, value;
+  // The figure being read (views into the text or the buffers), and buffers reused from figure
+  // to figure.
+  std::string_view name, unit;
+  std::string name_buf, unit_buf, flat, identity, key, value;
 };
 
 void AppendSized(std::string& to, std::string_view s) {
@@ -60,15 +62,16 @@ std::string_view TakeSized(std::string_view& from) {
 // figure, the others (identity, entity-naming, versions) into c.flat, as sized key, value pairs.
 bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
   return s.Object([&](std::string_view k) {
-    if (!s.String(&c.value)) return false;
+    std::string_view v;
+    if (!s.StringView(&v, &c.value)) return false;
     if (Is(k, "pct_of_peak")) {
       fig->has_pct = true;
       fig->pct_offset = static_cast<uint32_t>(c.out->text.size());
-      fig->pct_size = static_cast<uint32_t>(c.value.size());
-      c.out->text += c.value;
-    } else if (c.key.assign(k), IsKeptForFleet(c.key, c.value)) {
-      AppendSized(c.flat, c.key);
-      AppendSized(c.flat, c.value);
+      fig->pct_size = static_cast<uint32_t>(v.size());
+      c.out->text += v;
+    } else if (c.key.assign(k), IsKeptForFleet(c.key, v)) {
+      AppendSized(c.flat, k);
+      AppendSized(c.flat, v);
     }
     return true;
   });
@@ -76,8 +79,8 @@ bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
 
 FigureShape MakeShape(const Ctx& c, Better better) {
   FigureShape sh;
-  sh.proto.name = c.name;
-  sh.proto.unit = c.unit;
+  sh.proto.name = std::string(c.name);
+  sh.proto.unit = std::string(c.unit);
   sh.proto.better = better;
   for (std::string_view flat = c.flat; !flat.empty();) {
     std::string_view k = TakeSized(flat);
@@ -149,14 +152,13 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
     fig.group = c.group;
     fig.bench = c.bench;
     Better better = Better::kHigher;
-    c.name.clear();
-    c.unit.clear();
+    c.name = c.unit = std::string_view();
     c.flat.clear();
     Seen seen;
     bool ok = s.Object([&](std::string_view k) {
-      if (Is(k, "name")) return seen.Set(0), s.String(&c.name);
+      if (Is(k, "name")) return seen.Set(0), s.StringView(&c.name, &c.name_buf);
       if (Is(k, "value")) return seen.Set(1), s.Number(&fig.value);
-      if (Is(k, "unit")) return seen.Set(2), s.String(&c.unit);
+      if (Is(k, "unit")) return seen.Set(2), s.StringView(&c.unit, &c.unit_buf);
       if (Is(k, "better")) {
         seen.Set(3);
         if (!s.String(&better_text) || (!Is(better_text, "higher") && !Is(better_text, "lower")))

@@ -40,7 +40,9 @@ struct FigureShape {
   Entity entity;
   std::optional<Entity> peer;
   std::vector<std::pair<std::string, std::string>> versions;  // non-empty IsVersionParam params
-  // The accumulator id of the key under the document's GPU model (FleetKeyOf), for the last model.
+  // The accumulator id of the key under the document's GPU model (FleetKeyOf), for the last model
+  // and accumulator.
+  const void* id_owner = nullptr;
   bool has_id = false;
   std::string id_model;
   uint32_t id = 0;
@@ -49,7 +51,8 @@ struct FigureShape {
   uint32_t entity_label = 0, peer_label = 0;
 };
 
-// The shapes seen by one thread. Not thread-safe: one per reading thread.
+// The shapes seen by one thread. Not thread-safe: one per reading thread, used with one
+// FleetAccumulator (the shapes remember its ids).
 class ShapeCache {
  public:
   // The shape of an identity text (see fleet_reader.cc), built by `make` when new.

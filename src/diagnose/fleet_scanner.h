@@ -89,6 +89,23 @@ class FleetScanner {
     return false;
   }
 
+  // A string's text: a view into the scanned text when it has no escapes (most keys and values),
+  // else decoded into *scratch. The view lives as long as the text or *scratch.
+  bool StringView(std::string_view* out, std::string* scratch) {
+    if (!Eat('"')) return false;
+    const char* start = p_;
+    SkipPlain();
+    if (p_ < end_ && *p_ == '"') {
+      *out = std::string_view(start, static_cast<size_t>(p_ - start));
+      ++p_;
+      return true;
+    }
+    p_ = start - 1;  // an escape (or an error): decode from the quote
+    if (!String(scratch)) return false;
+    *out = *scratch;
+    return true;
+  }
+
   bool Number(double* out) {
     Ws();
     const char* start = p_;
@@ -157,9 +174,10 @@ class FleetScanner {
   bool Object(F&& f) {
     if (!Eat('{')) return false;
     if (Eat('}')) return true;
-    std::string key;
+    std::string scratch;
+    std::string_view key;
     do {
-      if (!String(&key) || !Eat(':') || !f(std::string_view(key))) return false;
+      if (!StringView(&key, &scratch) || !Eat(':') || !f(key)) return false;
     } while (Eat(','));
     return Eat('}');
   }
