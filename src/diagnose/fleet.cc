@@ -128,7 +128,7 @@ std::string FleetKeyOf(const Measurement& m, const std::string& model) {
   return key;
 }
 
-uint32_t FleetAccumulator::Add(const Measurement& m, const std::string& key) {
+uint32_t FleetAccumulator::Intern(const Measurement& m, const std::string& key) {
   auto it = keys_.find(key);
   if (it == keys_.end()) {
     Accumulated a{.proto = {},
@@ -143,17 +143,22 @@ uint32_t FleetAccumulator::Add(const Measurement& m, const std::string& key) {
     it = keys_.emplace(key, std::move(a)).first;
     it->second.id = static_cast<uint32_t>(names_.size());
     names_.push_back(&it->first);
+    by_id_.push_back(&it->second);
   } else if (it->second.proto.better != m.better) {
     std::string line = key + ": both higher- and lower-is-better; judged as the first seen";
     if (std::find(conflicts_.begin(), conflicts_.end(), line) == conflicts_.end())
       conflicts_.push_back(line);
   }
-  it->second.values.Add(m.value);
-  if (m.stats.n >= 2 && m.stats.median != 0 && std::isfinite(m.stats.stdev)) {
-    it->second.spread.Add(std::fabs(m.stats.stdev / m.stats.median));
+  return it->second.id;
+}
+
+void FleetAccumulator::AddValue(uint32_t id, double value, const SampleStats& stats) {
+  Accumulated& a = *by_id_[id];
+  a.values.Add(value);
+  if (stats.n >= 2 && stats.median != 0 && std::isfinite(stats.stdev)) {
+    a.spread.Add(std::fabs(stats.stdev / stats.median));
   }
   ++figures_;
-  return it->second.id;
 }
 
 void FleetAccumulator::Merge(const FleetAccumulator& other) {
@@ -162,6 +167,7 @@ void FleetAccumulator::Merge(const FleetAccumulator& other) {
     if (fresh) {
       it->second.id = static_cast<uint32_t>(names_.size());
       names_.push_back(&it->first);
+      by_id_.push_back(&it->second);
       continue;
     }
     if (it->second.proto.better != a.proto.better) {

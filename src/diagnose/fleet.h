@@ -21,8 +21,12 @@
 // normals (sqrt(pi / 2k)), and the median deficit. Threshold: a group is slow when that scaled
 // median reaches z_threshold AND its median deficit reaches min_deficit (isolated_deficit when
 // k = 1: a lone figure has no corroboration and single measurements have long tails). The
-// median keeps one transient dip among a group's figures from deciding anything; for k = 2 (a
-// median of two is their mean) both figures must reach the threshold on their own.
+// median keeps one transient dip among a group's figures from deciding anything. For k = 2 (a
+// median of two is their mean, which one dip carries) each figure must be low on its own: both
+// min_deficit worse and both at least z_threshold / sqrt(2), i.e. their combined z (z1 + z2) /
+// sqrt(2) reaches z_threshold with neither below an even share; the group's z is then sqrt(2)
+// times the smaller. (A NIC's two figures, bandwidth and latency, with the latency's 1.6% noise:
+// a 10% slow NIC shows latency near z = 5, which a rule of z >= 5 for each misses half the time.)
 // Placement: a slow node-wide group is reported on the node (every or most GPUs, NICs slow: the
 // median of the node's figures is low); otherwise each slow GPU or NIC on its own. A GPU with slow
 // NVLinks is the one whose pairs are slow (its healthy peers each have only one slow pair of
@@ -37,6 +41,19 @@
 // min_deficit apart and separated by Ashman's D >= 3) is judged against the better mode's median
 // and MAD: a healthy fleet is as fast as its hardware, a slow mode is a group of slow nodes (30%
 // or 50% of the fleet 12% slow is found, and reported as a group as well as node by node).
+//
+// Fleets too small for peers (fewer than min_fleet = 5 documents, or a key with fewer than
+// min_peers figures): a figure whose unit gave its share of the spec peak (pct_of_peak, from
+// specs/*.toml) is judged against a floor instead: GPU GEMM below 60% of its dense peak
+// (spec_gemm_share), HBM, NVLink, PCIe and collectives below 50% of theirs (spec_share). The
+// floors are the healthy shares the single-node rules already use: workload.low_mfu
+// (rules/low_mfu.cc: healthy GEMM reaches 60%+ of the dense peak, collectives 50%+) and
+// fabric.collective_bandwidth (rules/collective_bandwidth.cc: below half the peak is far below;
+// nccl-tests on healthy NVLink reach 80%+). HBM, NVLink and host copies of healthy H100s reach
+// 80-88% of their peaks (tests/fleet/node_model.py), so half the peak is far outside health too.
+// Kinds without such a share (CPU GEMM, STREAM, proxies, storage) are not judged by the spec: far
+// below peak is normal for them. The deficit reported is the shortfall from the floor, (floor -
+// pct) / floor.
 //
 // Error bound of the histogram (w = bin_relative_width): |median - exact| <= w |median|;
 // |MAD - exact| <= w (3 |median| + MAD) (1 + 3w). See MedianErrorBound, MadErrorBound.
@@ -121,7 +138,15 @@ class FleetAccumulator {
   // conflicts(). Values must be finite (JSON cannot carry anything else).
   // Returns the key's id in this accumulator (KeyName), stable for its life.
   uint32_t Add(const Measurement& m) { return Add(m, ComparisonKey(m)); }
-  uint32_t Add(const Measurement& m, const std::string& key);
+  uint32_t Add(const Measurement& m, const std::string& key) {
+    uint32_t id = Intern(m, key);
+    AddValue(id, m.value, m.stats);
+    return id;
+  }
+  // Add in two steps: the key's id (created from m's name, unit, better and params when new),
+  // then a figure of that key. m's value and stats are not read by Intern.
+  uint32_t Intern(const Measurement& m, const std::string& key);
+  void AddValue(uint32_t id, double value, const SampleStats& stats);
   const std::string& KeyName(uint32_t id) const { return *names_[id]; }
   size_t ids() const { return names_.size(); }
   // Adds what another accumulator (of another thread) saw.
@@ -141,6 +166,7 @@ class FleetAccumulator {
   FleetOptions options_;
   std::unordered_map<std::string, Accumulated> keys_;
   std::vector<const std::string*> names_;  // by id: into keys_ (nodes do not move)
+  std::vector<Accumulated*> by_id_;        // by id: into keys_
   uint64_t figures_ = 0;
   std::vector<std::string> conflicts_;  // one line per key
 };

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
 
 namespace ys::diagnose {
@@ -39,19 +41,6 @@ void AddVersions(NodeFacts& f, const std::vector<Measurement>& ms) {
   }
 }
 
-void AddBenchmark(NodeFacts& f, const BenchmarkResult& b) {
-  AddUnit(f, b);
-  AddVersions(f, b.measurements);
-}
-
-double PctOfPeak(const Measurement& m) {
-  auto it = m.params.find("pct_of_peak");
-  if (it == m.params.end()) return -1;
-  char* end = nullptr;
-  double v = std::strtod(it->second.c_str(), &end);
-  return end != it->second.c_str() && std::isfinite(v) && v >= 0 ? v : -1;
-}
-
 // Writing and reading the digest file.
 struct Out {
   std::string buf;
@@ -84,36 +73,88 @@ struct In {
 
 }  // namespace
 
-std::vector<NodeFacts> FactsOf(const RunDocument& doc) {
+namespace {
+
+// FactsOf over a document whose measurements may live apart from it (the lean reader's figures):
+// bench_versions(f, group, i) adds the versions of the measurements of benchmark i of a group
+// (LeanFigure::group), top_versions(f) those of the document's own measurements.
+template <typename BenchVersions, typename TopVersions>
+std::vector<NodeFacts> FactsOfImpl(const RunDocument& doc, BenchVersions&& bench_versions,
+                                   TopVersions&& top_versions) {
   std::vector<NodeFacts> out;
   auto common = [&](NodeFacts& f) {
     if (!doc.host.gpu_driver.empty()) f.versions["gpu_driver"] = doc.host.gpu_driver;
     if (!doc.host.kernel.empty()) f.versions["kernel"] = doc.host.kernel;
     if (!doc.tool.version.empty()) f.versions["yardstick"] = doc.tool.version;
   };
+  auto benchmarks = [&](NodeFacts& f, const std::vector<BenchmarkResult>& bs, uint32_t group) {
+    for (size_t i = 0; i < bs.size(); ++i) {
+      AddUnit(f, bs[i]);
+      bench_versions(f, group, i);
+    }
+  };
   if (doc.nodes.size() <= 1) {
     NodeFacts f;
     f.node = doc.nodes.empty() ? doc.host.hostname : doc.nodes[0].hostname;
     for (const auto& c : doc.checks) AddUnit(f, c);
-    for (const auto& b : doc.benchmarks) AddBenchmark(f, b);
+    benchmarks(f, doc.benchmarks, 1);
     for (const auto& n : doc.nodes) {
       for (const auto& c : n.checks) AddUnit(f, c);
-      for (const auto& b : n.benchmarks) AddBenchmark(f, b);
+      benchmarks(f, n.benchmarks, 2);
     }
-    AddVersions(f, doc.measurements);
+    top_versions(f);
     common(f);
     out.push_back(std::move(f));
     return out;
   }
-  for (const auto& n : doc.nodes) {
+  for (size_t j = 0; j < doc.nodes.size(); ++j) {
     NodeFacts f;
-    f.node = n.hostname;
-    for (const auto& c : n.checks) AddUnit(f, c);
-    for (const auto& b : n.benchmarks) AddBenchmark(f, b);
+    f.node = doc.nodes[j].hostname;
+    for (const auto& c : doc.nodes[j].checks) AddUnit(f, c);
+    benchmarks(f, doc.nodes[j].benchmarks, static_cast<uint32_t>(2 + j));
     common(f);
     out.push_back(std::move(f));
   }
   return out;
+}
+
+double PctOfPeak(std::string_view text) {
+  std::string s(text);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  return end != s.c_str() && std::isfinite(v) && v >= 0 ? v : -1;
+}
+
+double PctOfPeak(const Measurement& m) {
+  auto it = m.params.find("pct_of_peak");
+  return it == m.params.end() ? -1 : PctOfPeak(it->second);
+}
+
+// Reuses its table from document to document.
+class Labels {
+ public:
+  explicit Labels(DocumentDigest& d) : d_(d) {}
+  uint32_t operator()(const std::string& s) {
+    auto [it, fresh] = ids_.try_emplace(s, static_cast<uint32_t>(d_.labels.size()));
+    if (fresh) d_.labels.push_back(s);
+    return it->second;
+  }
+
+ private:
+  DocumentDigest& d_;
+  std::unordered_map<std::string, uint32_t> ids_;
+};
+
+}  // namespace
+
+std::vector<NodeFacts> FactsOf(const RunDocument& doc) {
+  return FactsOfImpl(
+      doc,
+      [&](NodeFacts& f, uint32_t group, size_t i) {
+        const auto& bs = group == 1 ? doc.benchmarks : doc.nodes[group - 2].benchmarks;
+        AddVersions(f, bs[i].measurements);
+      },
+      [&](NodeFacts& f) { AddVersions(f, doc.measurements); });
 }
 
 DocumentDigest Digest(const RunDocument& doc, const std::string& source,
@@ -121,12 +162,7 @@ DocumentDigest Digest(const RunDocument& doc, const std::string& source,
   DocumentDigest d;
   d.source = source;
   d.model = GpuModelOf(doc);
-  std::unordered_map<std::string, uint32_t> labels;
-  auto label = [&](const std::string& s) {
-    auto [it, fresh] = labels.try_emplace(s, static_cast<uint32_t>(d.labels.size()));
-    if (fresh) d.labels.push_back(s);
-    return it->second;
-  };
+  Labels label(d);
   ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node) {
     DocumentDigest::Figure f;
     f.key = accumulator.Add(m, FleetKeyOf(m, d.model));
@@ -150,6 +186,111 @@ DocumentDigest Digest(const RunDocument& doc, const std::string& source,
     if (r.state != "ok") d.lost.push_back(r.hostname);
   }
   d.facts = FactsOf(doc);
+  return d;
+}
+
+DocumentDigest Digest(const FleetDocument& lean, const std::string& source,
+                      FleetAccumulator& accumulator, ShapeCache& shapes) {
+  const RunDocument& doc = lean.doc;
+  DocumentDigest d;
+  d.source = source;
+  // The figures of one group, and of one benchmark of it (figures are ordered by group).
+  auto group_range = [&](uint32_t group) {
+    auto lo = std::lower_bound(lean.figures.begin(), lean.figures.end(), group,
+                               [](const LeanFigure& f, uint32_t g) { return f.group < g; });
+    auto hi = std::upper_bound(lo, lean.figures.end(), group,
+                               [](uint32_t g, const LeanFigure& f) { return g < f.group; });
+    return std::make_pair(lo, hi);
+  };
+  auto for_each = [&](auto&& f) {  // ForEachMeasurement's order and nodes
+    if (doc.nodes.size() <= 1) {
+      const std::string& host = doc.nodes.empty() ? doc.host.hostname : doc.nodes[0].hostname;
+      for (uint32_t g : {0u, 1u}) {
+        auto [lo, hi] = group_range(g);
+        for (auto it = lo; it != hi; ++it) f(*it, host);
+      }
+      if (doc.nodes.empty()) return;
+    }
+    for (size_t j = 0; j < doc.nodes.size(); ++j) {
+      auto [lo, hi] = group_range(static_cast<uint32_t>(2 + j));
+      for (auto it = lo; it != hi; ++it) f(*it, doc.nodes[j].hostname);
+    }
+  };
+  // GpuModelOf.
+  {
+    std::map<std::string, int> seen;
+    for_each([&](const LeanFigure& x, const std::string&) {
+      const FigureShape& s = shapes.Get(x.shape);
+      if (!s.gpu_name.empty()) ++seen[s.gpu_name];
+    });
+    int count = 0;
+    for (const auto& [model, n] : seen) {
+      if (n > count) d.model = model, count = n;
+    }
+  }
+  Labels label(d);
+  const uint64_t generation = shapes.NextGeneration();
+  const std::string* last_host = nullptr;
+  uint32_t host_label = 0;
+  for_each([&](const LeanFigure& x, const std::string& node) {
+    FigureShape& s = shapes.Get(x.shape);
+    if (!s.has_id || s.id_owner != &accumulator || s.id_model != d.model) {
+      std::string key = s.key;
+      if (!d.model.empty() && !s.names_gpu_model) key += " gpu_model=" + d.model;  // FleetKeyOf
+      s.id = accumulator.Intern(s.proto, key);
+      s.id_model = d.model;
+      s.id_owner = &accumulator;
+      s.has_id = true;
+    }
+    DocumentDigest::Figure f;
+    f.key = s.id;
+    accumulator.AddValue(f.key, x.value, x.stats);
+    if (!s.node.empty()) {
+      f.node = label(s.node);
+    } else {
+      if (&node != last_host) last_host = &node, host_label = label(node);
+      f.node = host_label;
+    }
+    if (s.stamp != generation) {  // the shape's first figure in this document
+      s.stamp = generation;
+      s.entity_label = label(s.entity.label);
+      if (s.peer) s.peer_label = label(s.peer->label);
+    }
+    f.entity = s.entity_label;
+    f.entity_kind = static_cast<uint8_t>(s.entity.kind);
+    if (s.peer) {
+      f.peer = s.peer_label;
+      f.peer_kind = static_cast<uint8_t>(s.peer->kind);
+    }
+    f.value = x.value;
+    if (x.stats.n >= 2 && x.stats.median != 0)
+      f.spread = static_cast<float>(std::fabs(x.stats.stdev / x.stats.median));
+    f.pct_of_peak = x.has_pct ? static_cast<float>(PctOfPeak(
+                                    std::string_view(lean.text).substr(x.pct_offset, x.pct_size)))
+                              : -1.0f;
+    d.figures.push_back(f);
+  });
+  d.incomplete = doc.incomplete;
+  d.incomplete_reason = doc.incomplete_reason;
+  for (const RankStatus& r : doc.ranks) {
+    if (r.state != "ok") d.lost.push_back(r.hostname);
+  }
+  auto add_versions = [&](NodeFacts& f, auto lo, auto hi, auto&& keep) {
+    for (auto it = lo; it != hi; ++it) {
+      if (!keep(*it)) continue;
+      for (const auto& [k, v] : shapes.Get(it->shape).versions) f.versions.try_emplace(k, v);
+    }
+  };
+  d.facts = FactsOfImpl(
+      doc,
+      [&](NodeFacts& f, uint32_t group, size_t i) {
+        auto [lo, hi] = group_range(group);
+        add_versions(f, lo, hi, [&](const LeanFigure& x) { return x.bench == i; });
+      },
+      [&](NodeFacts& f) {
+        auto [lo, hi] = group_range(0);
+        add_versions(f, lo, hi, [](const LeanFigure&) { return true; });
+      });
   return d;
 }
 

@@ -16,6 +16,7 @@
 #include "core/report.h"
 #include "core/status.h"
 #include "diagnose/fleet.h"
+#include "diagnose/fleet_reader.h"
 
 namespace ys::diagnose {
 
@@ -56,6 +57,11 @@ std::vector<NodeFacts> FactsOf(const RunDocument& doc);
 // The digest of `doc`, its figures added to `accumulator` (whose ids the digest holds).
 DocumentDigest Digest(const RunDocument& doc, const std::string& source,
                       FleetAccumulator& accumulator);
+
+// The same of a document read by the lean reader, its shapes from `shapes` (the cache it was read
+// with, which remembers each shape's accumulator id: one cache per accumulator).
+DocumentDigest Digest(const FleetDocument& doc, const std::string& source,
+                      FleetAccumulator& accumulator, ShapeCache& shapes);
 
 // A temporary file of digests, removed when closed (unlinked at once). Not thread-safe.
 class DigestSpill {

@@ -89,9 +89,13 @@ FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& gro
   double half = 1.96 * (k == 1 ? s : 1.2533 * s / std::sqrt(static_cast<double>(k)));
   v.low_bound = v.median_deficit - half;
   v.high_bound = v.median_deficit + half;
-  // Two figures: their median is their mean, which one dip can carry past the threshold; both
-  // must then be low on their own (the smaller badness and deficit decide).
-  double z = k == 2 ? std::min(badness[0], badness[1]) : MedianOf(badness) / MedianStdev(k);
+  // Two figures: their median is their mean, which one dip can carry past the threshold; each
+  // must then be low on its own: both min_deficit worse, and both at least z_threshold / sqrt(2),
+  // so that their combined z, (z1 + z2) / sqrt(2), reaches z_threshold with neither below an even
+  // share of it (the smaller badness and deficit decide). Two healthy figures do that with
+  // probability P(z >= 3.54)^2 = 4e-8, below the 3e-7 of one figure at z >= 5.
+  double z = k == 2 ? std::sqrt(2.0) * std::min(badness[0], badness[1])
+                    : MedianOf(badness) / MedianStdev(k);
   double decisive = k == 2 ? std::min(deficit[0], deficit[1]) : v.median_deficit;
   v.z = -z;
   double needed = k == 1 ? options_.isolated_deficit : options_.min_deficit;

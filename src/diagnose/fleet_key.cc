@@ -171,6 +171,11 @@ bool IsDescriptionParam(const std::string& param, const std::string& value) {
   return (FlagsOf(param) & (kNaming | kReference)) || CarriesFractionalNumber(value);
 }
 
+bool IsKeptForFleet(const std::string& param, std::string_view value) {
+  uint8_t f = FlagsOf(param);
+  return (f & (kNaming | kVersion)) || (!(f & kReference) && !CarriesFractionalNumber(value));
+}
+
 std::map<std::string, std::string> KeyParams(const Measurement& m) {
   std::map<std::string, std::string> out;
   for (const auto& [k, v] : m.params) {

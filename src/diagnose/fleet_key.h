@@ -60,6 +60,9 @@ FigureKind KindOf(std::string_view measurement_name);
 
 // True for a param that describes the figure rather than identifies it (the rule above).
 bool IsDescriptionParam(const std::string& param, const std::string& value);
+// What the lean reader keeps of a param (fleet_reader.h): the identity, the entity-naming params
+// and versions (!IsDescriptionParam || IsEntityNamingParam || IsVersionParam), at one look-up.
+bool IsKeptForFleet(const std::string& param, std::string_view value);
 // Kept for the callers that only have a name: rule 1 and 3.
 bool IsEntityParam(const std::string& param);
 // Rule 1 alone: the params EntityOf, PeerOf and NodeOf read.

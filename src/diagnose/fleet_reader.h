@@ -14,14 +14,102 @@
 #ifndef YARDSTICK_DIAGNOSE_FLEET_READER_H_
 #define YARDSTICK_DIAGNOSE_FLEET_READER_H_
 
+#include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "core/report.h"
+#include "diagnose/fleet_key.h"
 
 namespace ys::diagnose {
 
-// The document, or nullopt when the text is not a run document this reader can vouch for.
+// What a measurement is, apart from its value: its name, unit, direction and the params the fleet
+// keeps (all but pct_of_peak), and what fleet analysis derives from them. Many documents share
+// each shape (the same benchmark on the same device), so the reader interns shapes and the
+// derivation (comparison key, entity, peer, versions) runs once per shape, not once per figure.
+struct FigureShape {
+  Measurement proto;             // name, unit, better, params; no value, stats or pct_of_peak
+  std::string key;               // ComparisonKey(proto)
+  bool names_gpu_model = false;  // has a "gpu_name" param (FleetKeyOf)
+  std::string gpu_name;          // its value ("" when none or empty: GpuModelOf ignores it)
+  std::string node;              // NodeOf's param ("" when the document's host names the node)
+  Entity entity;
+  std::optional<Entity> peer;
+  std::vector<std::pair<std::string, std::string>> versions;  // non-empty IsVersionParam params
+  // The accumulator id of the key under the document's GPU model (FleetKeyOf), for the last model
+  // and accumulator.
+  const void* id_owner = nullptr;
+  bool has_id = false;
+  std::string id_model;
+  uint32_t id = 0;
+  // The digest's label ids of the entity and the peer, for the document of generation `stamp`.
+  uint64_t stamp = 0;
+  uint32_t entity_label = 0, peer_label = 0;
+};
+
+// The shapes seen by one thread. Not thread-safe: one per reading thread, used with one
+// FleetAccumulator (the shapes remember its ids).
+class ShapeCache {
+ public:
+  // The shape of an identity text (see fleet_reader.cc), built by `make` when new.
+  template <typename Make>
+  uint32_t Intern(const std::string& identity, Make&& make) {
+    if (auto it = index_.find(identity); it != index_.end()) return it->second;
+    auto id = static_cast<uint32_t>(shapes_.size());
+    shapes_.push_back(std::make_unique<FigureShape>(make()));
+    index_.emplace(identity, id);
+    return id;
+  }
+  const FigureShape& Get(uint32_t id) const { return *shapes_[id]; }
+  FigureShape& Get(uint32_t id) { return *shapes_[id]; }
+  size_t size() const { return shapes_.size(); }
+  // A new document's generation (FigureShape::stamp); never 0.
+  uint64_t NextGeneration() { return ++generation_; }
+  // Between documents: forgets every shape when there are more than `limit` (a fleet whose params
+  // name each node would otherwise grow the cache with the fleet).
+  void Trim(size_t limit = 1 << 16) {
+    if (shapes_.size() <= limit) return;
+    shapes_.clear();
+    index_.clear();
+  }
+
+ private:
+  std::unordered_map<std::string, uint32_t> index_;
+  std::vector<std::unique_ptr<FigureShape>> shapes_;
+  uint64_t generation_ = 0;
+};
+
+// A measurement as the lean reader keeps it: its shape, where it was (group 0: the document's
+// measurements, 1: its benchmarks, 2 + j: node j's benchmarks; bench: the benchmark's index
+// there), its value and stats, and its pct_of_peak text (in FleetDocument::text).
+struct LeanFigure {
+  uint32_t shape = 0;
+  uint32_t group = 0, bench = 0;
+  uint32_t pct_offset = 0, pct_size = 0;
+  bool has_pct = false;
+  double value = 0;
+  SampleStats stats;
+};
+
+// A run document as the lean reader keeps it: the document without its measurements, and the
+// figures, ordered by group (within a group, in the document's order).
+struct FleetDocument {
+  RunDocument doc;
+  std::vector<LeanFigure> figures;
+  std::string text;  // pct_of_peak values
+};
+
+// Reads `text` into `out` (reused: its buffers keep their capacity). False when the text is not a
+// run document this reader can vouch for.
+bool ReadFleetDocument(std::string_view text, ShapeCache& shapes, FleetDocument* out);
+
+// The document, or nullopt when the text is not a run document this reader can vouch for (the
+// lean document with its measurements put back: tests and the fuzz target compare it with the
+// full reader's).
 std::optional<RunDocument> ReadFleetDocument(std::string_view text);
 
 }  // namespace ys::diagnose

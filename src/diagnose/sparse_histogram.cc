@@ -47,6 +47,17 @@ void SparseHistogram::Add(double x) {
   }
   ++bin.count;
   ++count_;
+  sorted_valid_ = false;
+}
+
+const std::vector<std::pair<int64_t, SparseHistogram::Bin>>& SparseHistogram::Sorted() const {
+  if (!sorted_valid_) {
+    sorted_.assign(bins_.begin(), bins_.end());
+    std::sort(sorted_.begin(), sorted_.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    sorted_valid_ = true;
+  }
+  return sorted_;
 }
 
 void SparseHistogram::Merge(const SparseHistogram& other) {
@@ -61,6 +72,7 @@ void SparseHistogram::Merge(const SparseHistogram& other) {
     }
   }
   count_ += other.count_;
+  sorted_valid_ = false;
 }
 
 double SparseHistogram::Interpolate(const Bin& bin, uint64_t j) {
@@ -71,11 +83,11 @@ double SparseHistogram::Interpolate(const Bin& bin, uint64_t j) {
 
 double SparseHistogram::Quantile(uint64_t rank) const {
   uint64_t before = 0;
-  for (const auto& [code, bin] : bins_) {
+  for (const auto& [code, bin] : Sorted()) {
     if (rank < before + bin.count) return Interpolate(bin, rank - before);
     before += bin.count;
   }
-  return bins_.empty() ? 0 : bins_.rbegin()->second.max;
+  return bins_.empty() ? 0 : Sorted().back().second.max;
 }
 
 double SparseHistogram::Median() const {

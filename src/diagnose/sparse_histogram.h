@@ -14,7 +14,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace ys::diagnose {
 
@@ -44,12 +46,12 @@ class SparseHistogram {
   // Calls f(count, min, max) for each occupied bin in ascending order.
   template <typename F>
   void ForEachBin(F&& f) const {
-    for (const auto& [code, bin] : bins_) f(bin.count, bin.min, bin.max);
+    for (const auto& [code, bin] : Sorted()) f(bin.count, bin.min, bin.max);
   }
 
   template <typename F>
   void ForEachApproximateValue(F&& f) const {
-    for (const auto& [code, bin] : bins_) {
+    for (const auto& [code, bin] : Sorted()) {
       for (uint64_t j = 0; j < bin.count; ++j) f(Interpolate(bin, j));
     }
   }
@@ -63,9 +65,14 @@ class SparseHistogram {
   int64_t CodeOf(double x) const;
   static double Interpolate(const Bin& bin, uint64_t j);
 
-  double log_step_ = 0;          // log(1 + relative_width); 0 for linear bins
-  double width_ = 0;             // linear bin width; 0 for logarithmic bins
-  std::map<int64_t, Bin> bins_;  // ordered by value
+  double log_step_ = 0;  // log(1 + relative_width); 0 for linear bins
+  double width_ = 0;     // linear bin width; 0 for logarithmic bins
+  // Adding goes to a hash table (a figure's value lands in one of a few hundred occupied bins);
+  // the queries read the bins sorted by code, so by value, sorted once after the last Add.
+  std::unordered_map<int64_t, Bin> bins_;
+  mutable std::vector<std::pair<int64_t, Bin>> sorted_;
+  mutable bool sorted_valid_ = true;
+  const std::vector<std::pair<int64_t, Bin>>& Sorted() const;
   uint64_t count_ = 0;
 };
 

@@ -7,30 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
+#include "diagnose/fleet_key.h"
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
 
 namespace ys::report::html {
 namespace {
-
-// Params that name who measured or derive from the value or the node's own clock: left out of
-// the row key so that the same measurement on every node lands in one row.
-bool IsPerNodeParam(const std::string& k) {
-  static const std::set<std::string> kPerNode = {
-      "device", "gpu",      "nic",  "hca",         "port", "rank",         "local_rank", "host",
-      "node",   "hostname", "cpus", "pct_of_peak", "peak", "peak_formula", "best",       "value"};
-  return kPerNode.count(k) > 0;
-}
-
-std::string RowKey(const Measurement& m) {
-  std::string key = m.name + " [" + m.unit + "]";
-  for (const auto& [k, v] : m.params) {
-    if (!IsPerNodeParam(k)) key += " " + k + "=" + v;
-  }
-  return key;
-}
 
 // Short row label: the name and the params that tell its rows apart (shape, size, dtype).
 std::string RowLabel(const Measurement& m) {
@@ -70,7 +53,9 @@ HtmlSection FleetSection(const ReportInput& in) {
   std::map<std::string, Row> rows;
   for (const PlacedMeasurement& p : AllMeasurements(*in.run)) {
     if (p.node.empty() || !std::isfinite(p.m->value)) continue;
-    Row& r = rows[RowKey(*p.m)];
+    // One row per comparison key: the grouping rule of fleet analysis (diagnose/fleet_key.h), so
+    // that params naming the device or computed from the value never split a row.
+    Row& r = rows[diagnose::ComparisonKey(*p.m)];
     r.label = RowLabel(*p.m);
     r.unit = p.m->unit;
     r.better = p.m->better;

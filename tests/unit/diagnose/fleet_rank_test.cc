@@ -161,6 +161,39 @@ TEST(FleetRankTest, ATinyFleetIsJudgedAgainstTheSpec) {
   EXPECT_EQ(healthy.Verdict(), "inconclusive");
 }
 
+// Under min_fleet documents the spec floor judges: HBM at 40% of its peak is below the 50% floor
+// (FleetOptions::spec_share), a healthy HBM copy (about 87% of the peak in HBM traffic) is not.
+TEST(FleetRankTest, ATinyFleetJudgesHbmAgainstItsSpecFloor) {
+  auto plan = [](bool slow) {
+    FleetPlan p;
+    p.nodes = 3;
+    p.edit = [slow](int i, RunDocument& d) {
+      for (auto& b : d.benchmarks) {
+        for (auto& m : b.measurements) {
+          if (m.name != "mem.gpu.copy_ce") continue;
+          bool bad = slow && i == 2 && m.params["device"] == "gpu5";
+          m.params["pct_of_peak"] = bad ? "40.0" : "86.6";
+          if (bad) m.value *= 40.0 / 86.6;
+        }
+      }
+    };
+    return p;
+  };
+  ScopedTempDir tmp;
+  FleetReport r = Merge(tmp, MakeFleetDocuments(plan(true)));
+  EXPECT_TRUE(r.too_small);
+  EXPECT_EQ(Rows(r), (std::set<Row>{{NodeName(2), "gpu5", "memory"}})) << Dump(r);
+  ASSERT_EQ(r.ranked.size(), 1u);
+  EXPECT_NEAR(r.ranked[0].deficit, (50.0 - 40.0) / 50.0, 1e-9);  // short of the floor by 20%
+  EXPECT_NE(r.ranked[0].evidence.find("below the 50% a healthy device reaches"), std::string::npos)
+      << r.ranked[0].evidence;
+  EXPECT_EQ(r.Verdict(), "fail");
+  ScopedTempDir tmp2;
+  FleetReport healthy = Merge(tmp2, MakeFleetDocuments(plan(false)));
+  EXPECT_TRUE(healthy.ranked.empty()) << Dump(healthy);
+  EXPECT_EQ(healthy.Verdict(), "inconclusive");
+}
+
 TEST(FleetRankTest, AMixedFleetIsSplitByGpuModel) {
   FleetPlan h100;
   h100.nodes = 100;
