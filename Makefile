@@ -2,7 +2,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test clean fixtures sanitize-configure sanitize fuzz
+.PHONY: all deps configure build program run test format clean fixtures sanitize-configure sanitize fuzz
 
 all: build
 
@@ -12,15 +12,25 @@ deps:
 configure: deps
 	@test -f $(BUILD_DIR)/build.ninja || cmake --preset default -B $(BUILD_DIR) >/dev/null
 
+# Everything: the program, the tests, the fuzz replays.
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The main job on this machine: the preflight for now (later: micro-benchmarks and proxies).
-run: build
+# The program alone: what `make run` needs.
+program: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target yardstick
+
+# The main job on this machine: preflight, the micro-benchmarks and a proxy (`yardstick run`).
+run: program
 	@$(BUILD_DIR)/yardstick run
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+# Rewrites every C++ source under src/ and tests/ with clang-format 14 (.clang-format); the
+# ctest test style.format fails when one differs.
+format: deps
+	@bash tests/style/format_check.sh $(CURDIR) --fix
 
 # Rewrites the synthetic host trees under tests/fixtures/hosts/ from tests/fixtures/gen/, and the
 # training-log fixtures under tests/fixtures/logs/.

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config lld
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
   libopenmpi-dev openmpi-bin libopenblas-dev
   libhwloc-dev hwloc
@@ -17,6 +17,7 @@ packages=(
   chromium libjs-chart.js  # yardstick report: Chart.js inlined, the page checked in headless Chromium
   prometheus wrk curl  # exporter: integration test (real Prometheus, load)
   clang-14 libclang-rt-14-dev  # make sanitize / make fuzz: ASan, UBSan and libFuzzer runtimes
+  clang-format-14  # make format and the style.format test
 )
 
 missing=()
