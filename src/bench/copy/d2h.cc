@@ -14,9 +14,11 @@ class DeviceToHostBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(DeviceToHostBenchmark,
-                      {.id = "copy.d2h",
-                       .summary = "Device-to-host copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
-                       .needs = {Need::kGpu}})
+YS_REGISTER(
+    DeviceToHostBenchmark,
+    {.id = "copy.d2h",
+     .summary =
+         "Device-to-host copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
+     .needs = {Need::kGpu}})
 
 }  // namespace ys::bench

@@ -14,9 +14,11 @@ class HostToDeviceBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(HostToDeviceBenchmark,
-                      {.id = "copy.h2d",
-                       .summary = "Host-to-device copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
-                       .needs = {Need::kGpu}})
+YS_REGISTER(
+    HostToDeviceBenchmark,
+    {.id = "copy.h2d",
+     .summary =
+         "Host-to-device copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
+     .needs = {Need::kGpu}})
 
 }  // namespace ys::bench

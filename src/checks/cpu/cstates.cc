@@ -378,10 +378,10 @@ class CstatesCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(CstatesCheck,
-                  {.id = "cpu.cstates",
-                   .summary = "Deepest enabled CPU idle state per CPU: C6-class states disabled, "
-                              "limited by max_cstate or idle= on the kernel command line.",
-                   .needs = {}})
+YS_REGISTER(CstatesCheck,
+            {.id = "cpu.cstates",
+             .summary = "Deepest enabled CPU idle state per CPU: C6-class states disabled, "
+                        "limited by max_cstate or idle= on the kernel command line.",
+             .needs = {}})
 
 }  // namespace ys::checks

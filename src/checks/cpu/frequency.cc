@@ -301,10 +301,10 @@ class FrequencyCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(FrequencyCheck,
-                  {.id = "cpu.frequency",
-                   .summary = "cpufreq governor, turbo permission, frequency caps and energy "
-                              "preference, and their consistency across CPUs.",
-                   .needs = {}})
+YS_REGISTER(FrequencyCheck,
+            {.id = "cpu.frequency",
+             .summary = "cpufreq governor, turbo permission, frequency caps and energy "
+                        "preference, and their consistency across CPUs.",
+             .needs = {}})
 
 }  // namespace ys::checks

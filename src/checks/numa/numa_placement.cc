@@ -440,10 +440,10 @@ class NumaPlacementCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(NumaPlacementCheck,
-                  {.id = "numa.placement",
-                   .summary = "Share of the process's memory on remote NUMA nodes, locality of its "
-                              "GPUs and NICs, automatic NUMA balancing and zone reclaim.",
-                   .needs = {}})
+YS_REGISTER(NumaPlacementCheck,
+            {.id = "numa.placement",
+             .summary = "Share of the process's memory on remote NUMA nodes, locality of its "
+                        "GPUs and NICs, automatic NUMA balancing and zone reclaim.",
+             .needs = {}})
 
 }  // namespace ys::checks

@@ -416,7 +416,7 @@ class RuntimeEnvCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     RuntimeEnvCheck,
     {.id = "env.runtime",
      .summary = "Container and Slurm context, NCCL variables that silently cost throughput, "

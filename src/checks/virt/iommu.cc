@@ -403,11 +403,10 @@ class VirtIommuCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
-    VirtIommuCheck,
-    {.id = "virt.iommu",
-     .summary = "VM detection, the IOMMU mode of GPUs and NICs, page size, and on Grace "
-                "whether the SMMUv3 CMDQV command-queue path is active.",
-     .needs = {}})
+YS_REGISTER(VirtIommuCheck,
+            {.id = "virt.iommu",
+             .summary = "VM detection, the IOMMU mode of GPUs and NICs, page size, and on Grace "
+                        "whether the SMMUv3 CMDQV command-queue path is active.",
+             .needs = {}})
 
 }  // namespace ys::checks

@@ -63,11 +63,11 @@ class SlowGpuRule : public SlowMemberRule {
 
 }  // namespace
 
-YS_REGISTER_RULE(SlowNodeRule, {.id = "fleet.slow_node",
-                                .summary = "A node far below its peers' median (YS-FLEET-001) "
-                                           "holds a synchronous job to its pace"});
-YS_REGISTER_RULE(SlowGpuRule, {.id = "fleet.slow_gpu",
-                               .summary = "A GPU, NIC or other device far below its peers' median "
-                                          "(YS-FLEET-002) holds a synchronous job to its pace"});
+YS_REGISTER(SlowNodeRule, {.id = "fleet.slow_node",
+                           .summary = "A node far below its peers' median (YS-FLEET-001) "
+                                      "holds a synchronous job to its pace"});
+YS_REGISTER(SlowGpuRule, {.id = "fleet.slow_gpu",
+                          .summary = "A GPU, NIC or other device far below its peers' median "
+                                     "(YS-FLEET-002) holds a synchronous job to its pace"});
 
 }  // namespace ys::diagnose

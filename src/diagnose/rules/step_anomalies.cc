@@ -120,14 +120,14 @@ class DriftRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(DriftRule, {.id = "workload.drift",
-                             .summary = "Step times slowing down over the run (thermal or power "
-                                        "slowdown) with no throttling finding to name the cause"});
-YS_REGISTER_RULE(SlowRankRule, {.id = "workload.slow_rank",
-                                .summary = "One rank's steps slower than the others': the job "
-                                           "waits for it every step"});
-YS_REGISTER_RULE(PeriodicStallsRule, {.id = "workload.periodic_stalls",
-                                      .summary = "Regular spikes in the step times (Exemplar case "
-                                                 "2's 50-100 ms stalls)"});
+YS_REGISTER(DriftRule, {.id = "workload.drift",
+                        .summary = "Step times slowing down over the run (thermal or power "
+                                   "slowdown) with no throttling finding to name the cause"});
+YS_REGISTER(SlowRankRule, {.id = "workload.slow_rank",
+                           .summary = "One rank's steps slower than the others': the job "
+                                      "waits for it every step"});
+YS_REGISTER(PeriodicStallsRule, {.id = "workload.periodic_stalls",
+                                 .summary = "Regular spikes in the step times (Exemplar case "
+                                            "2's 50-100 ms stalls)"});
 
 }  // namespace ys::diagnose
