@@ -3,7 +3,11 @@
 // A benchmark is one file that defines a class deriving from Benchmark and registers it in one
 // line:
 //
-//   YS_REGISTER_BENCHMARK(StreamBenchmark, {.id = "mem.stream", .summary = "...", .needs = {}});
+//   YS_REGISTER(StreamBenchmark, {.id = "mem.stream", .summary = "...", .needs = {}});
+//
+// What it needs (Need::kGpu: the GPU backend allowed and CUDA present; Need::kLiveHost ...) is
+// declared there; the runner skips the unit with the reason, without calling it, when the
+// context does not provide it (bench/runner.h).
 //
 // Run() measures (warm-up, then timed iterations; median and spread; samples kept), returns
 // what it measured as Measurements and, where a table is how operators read the result (the
@@ -78,6 +82,7 @@ struct BenchOptions {
   Profile profile = Profile::kFull;
   std::string data_dir;               // where specs/ is
   std::vector<std::string> dtypes;    // --dtype for the collectives (float, bfloat16); empty = float
+  bool allow_disruptive = false;      // run units declared disruptive
 };
 
 // Everything a benchmark may use. Borrowed references; the caller keeps them alive.
@@ -120,6 +125,7 @@ class BenchContext {
 
 class Benchmark : public Unit {
  public:
+  static constexpr UnitKind kKind = UnitKind::kBenchmark;
   // Returns the result; the runner sets unit_id, timing and the final outcome.
   virtual BenchmarkResult Run(const BenchContext& ctx) const = 0;
   // Where a unit runs in a job of several ranks:
@@ -140,16 +146,5 @@ Measurement MakeMeasurement(std::string name, std::string unit, Better better,
                             std::map<std::string, std::string> params = {});
 
 }  // namespace ys::bench
-
-#define YS_BENCH_CONCAT_INNER_(a, b) a##b
-#define YS_BENCH_CONCAT_(a, b) YS_BENCH_CONCAT_INNER_(a, b)
-
-// Registers a benchmark class with its UnitInfo (designated initialisers).
-#define YS_REGISTER_BENCHMARK(Class, ...)                                                   \
-  namespace {                                                                               \
-  [[maybe_unused]] const bool YS_BENCH_CONCAT_(ys_bench_registered_, __LINE__) =            \
-      ::ys::UnitRegistry::Global().Add(::ys::UnitKind::kBenchmark, ::ys::UnitInfo __VA_ARGS__, \
-                                       [] { return std::make_unique<Class>(); });           \
-  }
 
 #endif  // YARDSTICK_BENCH_BENCHMARK_H_

@@ -1,28 +1,38 @@
 #include "bench/runner.h"
 
-#include <chrono>
-#include <exception>
-
+#include "bench/gpu_bench.h"
 #include "core/text.h"
+#include "core/unit_runner.h"
+#include "host/needs.h"
 
 namespace ys::bench {
+
+Status BenchContextProvides(const BenchContext& ctx, Need need) {
+  switch (need) {
+    case Need::kGpu:
+      if (auto why = GpuUnavailable(ctx)) return Status::Unsupported(*why);
+      return Status::Ok();
+    case Need::kLiveHost:
+      return ctx.host().live() ? Status::Ok() : Status::Unsupported(host::kNotLiveNothingToMeasure);
+    case Need::kMpi:
+      return ctx.comm().size() > 1
+                 ? Status::Ok()
+                 : Status::Unsupported("one process: not launched under MPI with several ranks");
+    default:
+      return host::HostProvides(ctx.host(), need);
+  }
+}
+
 namespace {
 
-BenchmarkResult RunOne(const BenchContext& ctx, const RegisteredUnit& unit, const Benchmark* bench) {
-  auto t0 = std::chrono::steady_clock::now();
-  BenchmarkResult r;
-  try {
-    r = bench != nullptr ? bench->Run(ctx)
-                         : BenchmarkResult::Error(Status::Internal("unit is not a benchmark"));
-  } catch (const std::exception& e) {
-    r = BenchmarkResult::Error(Status::Internal(std::string("unexpected exception: ") + e.what()));
-  } catch (...) {
-    r = BenchmarkResult::Error(Status::Internal("unexpected exception"));
-  }
-  r.Seal(unit.info.id);
-  r.duration_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  return r;
+BenchmarkResult RunOne(const BenchContext& ctx, const RegisteredUnit& unit,
+                       const Benchmark* bench) {
+  UnitGate gate{.provides = [&ctx](Need n) { return BenchContextProvides(ctx, n); },
+                .allow_disruptive = ctx.options().allow_disruptive};
+  return RunUnit<BenchmarkResult>(unit.info, gate, [&] {
+    return bench != nullptr ? bench->Run(ctx)
+                            : BenchmarkResult::Error(Status::Internal("unit is not a benchmark"));
+  });
 }
 
 }  // namespace
@@ -32,7 +42,8 @@ bool RunsOnThisRank(const Benchmark* bench, const BenchContext& ctx) {
   return all_ranks || ctx.launch().local_rank == 0;
 }
 
-std::vector<BenchmarkResult> RunBenchmarks(const BenchContext& ctx, const OnBenchmarkResult& on_result) {
+std::vector<BenchmarkResult> RunBenchmarks(const BenchContext& ctx,
+                                           const OnBenchmarkResult& on_result) {
   std::vector<BenchmarkResult> out;
   for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kBenchmark)) {
     if (!MatchesAnyGlob(unit->info.id, ctx.options().filters)) continue;
@@ -46,8 +57,8 @@ std::vector<BenchmarkResult> RunBenchmarks(const BenchContext& ctx, const OnBenc
 }
 
 BenchmarkResult RunBenchmark(const BenchContext& ctx, std::string_view id) {
-  const RegisteredUnit* unit = UnitRegistry::Global().Find(id);
-  if (unit == nullptr || unit->kind != UnitKind::kBenchmark) {
+  const RegisteredUnit* unit = UnitRegistry::Global().Find(UnitKind::kBenchmark, id);
+  if (unit == nullptr) {
     auto r = BenchmarkResult::Error(Status::NotFound("no benchmark unit " + std::string(id)));
     r.unit_id = std::string(id);
     return r;

@@ -1,5 +1,7 @@
 #include "checks/check.h"
 
+#include <stdexcept>
+
 #include "gpu/gpu_source.h"
 
 namespace ys::checks {
@@ -17,6 +19,14 @@ const Result<gpu::GpuSnapshot>& CheckContext::gpu() const {
         gpu::LoadGpuSnapshotFor(host_, nvml_state_path_));
   });
   return *gpu_;
+}
+
+const gpu::GpuSnapshot& CheckContext::gpus() const {
+  const Result<gpu::GpuSnapshot>& s = gpu();
+  if (!s.ok() || s->devices.empty()) {
+    throw std::logic_error("a unit read the GPUs without declaring Need::kGpu");
+  }
+  return *s;
 }
 
 void CheckContext::set_gpu(Result<gpu::GpuSnapshot> snapshot) {

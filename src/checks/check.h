@@ -2,7 +2,11 @@
 //
 // A check is one file that defines a class deriving from Check and registers it in one line:
 //
-//   YS_REGISTER_CHECK(CstatesCheck, {.id = "cpu.cstates", .summary = "...", .needs = {}});
+//   YS_REGISTER(CstatesCheck, {.id = "cpu.cstates", .summary = "...", .needs = {}});
+//
+// What the check needs (Need::kGpu: the node's GPU state with at least one GPU; the live host;
+// root ...) is declared there, and the runner skips the check with the reason, without calling
+// it, when the context does not provide it (checks/runner.h).
 //
 // Run() must not change system state, must not throw across its boundary (the runner turns an
 // exception into an error outcome for that check alone), and reads every path through
@@ -46,6 +50,9 @@ class CheckContext {
   // shared by all checks of the run. An error status says why there is none ("NVML not found:
   // libnvidia-ml.so.1: cannot open shared object file: ...") -> GPU units skip with it.
   const Result<gpu::GpuSnapshot>& gpu() const;
+  // The snapshot, for a unit that declares Need::kGpu (the runner has checked that it loaded and
+  // lists a GPU). Throws std::logic_error otherwise, which the runner reports as an error.
+  const gpu::GpuSnapshot& gpus() const;
   // Set by the CLI (--nvml-state) before the checks run.
   void set_nvml_state_path(std::string path) { nvml_state_path_ = std::move(path); }
   // Use this snapshot (or this reason for having none) instead of loading one; tests, and the
@@ -74,21 +81,11 @@ class CheckContext {
 
 class Check : public Unit {
  public:
+  static constexpr UnitKind kKind = UnitKind::kCheck;
   // Returns the result with findings; the runner sets unit_id, timing and the final outcome.
   virtual CheckResult Run(const CheckContext& ctx) const = 0;
 };
 
 }  // namespace ys::checks
-
-#define YS_CONCAT_INNER_(a, b) a##b
-#define YS_CONCAT_(a, b) YS_CONCAT_INNER_(a, b)
-
-// Registers a check class with its UnitInfo (designated initialisers).
-#define YS_REGISTER_CHECK(Class, ...)                                                  \
-  namespace {                                                                          \
-  [[maybe_unused]] const bool YS_CONCAT_(ys_registered_, __LINE__) =                   \
-      ::ys::UnitRegistry::Global().Add(::ys::UnitKind::kCheck, ::ys::UnitInfo __VA_ARGS__, \
-                                       [] { return std::make_unique<Class>(); });      \
-  }
 
 #endif  // YARDSTICK_CHECKS_CHECK_H_

@@ -1,9 +1,8 @@
 #include "checks/runner.h"
 
-#include <chrono>
-#include <exception>
-
 #include "core/text.h"
+#include "core/unit_runner.h"
+#include "host/needs.h"
 
 namespace ys::checks {
 
@@ -11,28 +10,32 @@ bool MatchesFilters(std::string_view id, const std::vector<std::string>& filters
   return MatchesAnyGlob(id, filters);
 }
 
+Status CheckContextProvides(const CheckContext& ctx, Need need) {
+  switch (need) {
+    case Need::kGpu: {
+      const Result<gpu::GpuSnapshot>& s = ctx.gpu();
+      if (!s.ok()) return s.status();
+      if (s->devices.empty()) return Status::Unsupported("NVML lists no GPU (" + s->source + ")");
+      return Status::Ok();
+    }
+    case Need::kMpi:
+      return Status::Unsupported("checks run in one process, without MPI");
+    default:
+      return host::HostProvides(ctx.host(), need);
+  }
+}
+
 namespace {
 
-CheckResult RunOne(const CheckContext& ctx, const RegisteredUnit& unit) {
-  auto t0 = std::chrono::steady_clock::now();
-  CheckResult r;
-  try {
+CheckResult RunOne(const CheckContext& ctx, const RegisteredUnit& unit, bool allow_disruptive) {
+  UnitGate gate{.provides = [&ctx](Need n) { return CheckContextProvides(ctx, n); },
+                .allow_disruptive = allow_disruptive};
+  return RunUnit<CheckResult>(unit.info, gate, [&] {
     auto made = unit.factory();
-    auto* check = dynamic_cast<Check*>(made.get());
-    if (check == nullptr) {
-      r = CheckResult::Error(Status::Internal("unit is not a check"));
-    } else {
-      r = check->Run(ctx);
-    }
-  } catch (const std::exception& e) {
-    r = CheckResult::Error(Status::Internal(std::string("unexpected exception: ") + e.what()));
-  } catch (...) {
-    r = CheckResult::Error(Status::Internal("unexpected exception"));
-  }
-  r.Seal(unit.info.id);
-  r.duration_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  return r;
+    const auto* check = dynamic_cast<const Check*>(made.get());
+    return check != nullptr ? check->Run(ctx)
+                            : CheckResult::Error(Status::Internal("unit is not a check"));
+  });
 }
 
 }  // namespace
@@ -42,20 +45,20 @@ std::vector<CheckResult> RunChecks(const CheckContext& ctx, const RunOptions& op
   for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kCheck)) {
     if (!MatchesFilters(unit->info.id, options.filters)) continue;
     if (options.on_start) options.on_start(unit->info.id);
-    out.push_back(RunOne(ctx, *unit));
+    out.push_back(RunOne(ctx, *unit, options.allow_disruptive));
     if (options.on_result) options.on_result(out.back());
   }
   return out;
 }
 
-CheckResult RunCheck(const CheckContext& ctx, std::string_view id) {
-  const RegisteredUnit* unit = UnitRegistry::Global().Find(id);
-  if (unit == nullptr || unit->kind != UnitKind::kCheck) {
+CheckResult RunCheck(const CheckContext& ctx, std::string_view id, bool allow_disruptive) {
+  const RegisteredUnit* unit = UnitRegistry::Global().Find(UnitKind::kCheck, id);
+  if (unit == nullptr) {
     CheckResult r = CheckResult::Error(Status::NotFound("no check with id " + std::string(id)));
     r.unit_id = std::string(id);
     return r;
   }
-  return RunOne(ctx, *unit);
+  return RunOne(ctx, *unit, allow_disruptive);
 }
 
 }  // namespace ys::checks

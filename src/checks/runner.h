@@ -1,5 +1,7 @@
-// Runs check units: selects them by glob, times each, contains failures (an exception or an
-// unknown finding code becomes an error outcome for that unit alone) and derives outcomes.
+// Runs check units through the one unit runner (core/unit_runner.h): selects them by glob and
+// answers their needs from the check context (the GPU state, then what the host provides); the
+// runner skips a unit with the reason when a need is not met, and contains failures (an
+// exception or an unknown finding code becomes an error outcome for that unit alone).
 #ifndef YARDSTICK_CHECKS_RUNNER_H_
 #define YARDSTICK_CHECKS_RUNNER_H_
 
@@ -14,6 +16,7 @@ namespace ys::checks {
 
 struct RunOptions {
   std::vector<std::string> filters;  // globs over unit ids; empty = all
+  bool allow_disruptive = false;     // run units declared disruptive
   // Called after each unit, e.g. for progress on a terminal.
   std::function<void(const CheckResult&)> on_result;
   // Called before each unit with its id, e.g. for a watchdog to say which unit hung.
@@ -22,10 +25,14 @@ struct RunOptions {
 
 bool MatchesFilters(std::string_view id, const std::vector<std::string>& filters);
 
+// Ok when the check context provides `need`. Need::kGpu: the GPU state loaded (an invalid
+// recording is an error) and NVML lists at least one GPU ("NVML lists no GPU (<source>)").
+Status CheckContextProvides(const CheckContext& ctx, Need need);
+
 std::vector<CheckResult> RunChecks(const CheckContext& ctx, const RunOptions& options);
 
 // Runs one registered check by id (tests use this). Error outcome when the id is unknown.
-CheckResult RunCheck(const CheckContext& ctx, std::string_view id);
+CheckResult RunCheck(const CheckContext& ctx, std::string_view id, bool allow_disruptive = false);
 
 }  // namespace ys::checks
 

@@ -44,7 +44,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("archive", "Validate a suite's runs and pack a re-derivable, hashed (and signed) archive",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "archive",
+     .summary = "Validate a suite's runs and pack a re-derivable, hashed (and signed) archive"})
 
 }  // namespace ys::cli

@@ -126,6 +126,8 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("bench", "Micro-benchmarks: collectives, memory, GEMM, copies, storage, host", Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "bench",
+             .summary = "Micro-benchmarks: collectives, memory, GEMM, copies, storage, host"})
 
 }  // namespace ys::cli

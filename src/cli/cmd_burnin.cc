@@ -178,7 +178,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("burnin", "Sustained checked load with telemetry: faults, stability, MTBF, availability",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "burnin",
+     .summary = "Sustained checked load with telemetry: faults, stability, MTBF, availability"})
 
 }  // namespace ys::cli

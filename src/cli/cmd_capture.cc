@@ -73,7 +73,8 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("capture", "Record what the checks read on this node into a replayable host tree",
-                    Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "capture",
+             .summary = "Record what the checks read on this node into a replayable host tree"})
 
 }  // namespace ys::cli

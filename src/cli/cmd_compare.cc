@@ -165,6 +165,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("compare", "Compare two runs measurement by measurement, with a noise-aware judgement", Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "compare",
+     .summary = "Compare two runs measurement by measurement, with a noise-aware judgement"})
 
 }  // namespace ys::cli

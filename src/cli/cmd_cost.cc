@@ -234,10 +234,11 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("cost",
-                    "What training costs at the measured throughput: $ per million tokens, cost "
-                    "and days for a token budget, the cost of the gap to the reference, and a "
-                    "comparison of two price/performance profiles",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "cost",
+     .summary = "What training costs at the measured throughput: $ per million tokens, cost "
+                "and days for a token budget, the cost of the gap to the reference, and a "
+                "comparison of two price/performance profiles"})
 
 }  // namespace ys::cli

@@ -122,9 +122,10 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("diagnose",
-                    "Name the causes of a slow run: typed rules over findings, measurements and "
-                    "step times, ranked by what each fix is expected to recover",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "diagnose",
+     .summary = "Name the causes of a slow run: typed rules over findings, measurements and "
+                "step times, ranked by what each fix is expected to recover"})
 
 }  // namespace ys::cli

@@ -154,7 +154,8 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("exporter", "Serve node telemetry and the latest results to Prometheus",
-                    Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "exporter",
+             .summary = "Serve node telemetry and the latest results to Prometheus"})
 
 }  // namespace ys::cli

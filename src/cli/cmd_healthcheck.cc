@@ -177,9 +177,11 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("healthcheck",
-                    "Slurm HealthCheckProgram: fast checks under a watchdog; drain on fail, resume only "
-                    "yardstick's own drains",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "healthcheck",
+     .summary =
+         "Slurm HealthCheckProgram: fast checks under a watchdog; drain on fail, resume only "
+         "yardstick's own drains"})
 
 }  // namespace ys::cli

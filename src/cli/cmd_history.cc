@@ -138,6 +138,8 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("history", "List recorded runs, check one for regressions, or record a run document", Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "history",
+             .summary = "List recorded runs, check one for regressions, or record a run document"})
 
 }  // namespace ys::cli

@@ -128,9 +128,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("ingest",
-                    "Read training logs or serving-benchmark results: window step time, "
-                    "TFLOPS/GPU, tokens/s/GPU, MFU and a status per workload",
-                    Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "ingest",
+             .summary = "Read training logs or serving-benchmark results: window step time, "
+                        "TFLOPS/GPU, tokens/s/GPU, MFU and a status per workload"})
 
 }  // namespace ys::cli

@@ -22,7 +22,8 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--filter", args->filters, "Only ids matching these globs (e.g. 'cpu.*')")
       ->delimiter(',');
   return [args] {
-    auto units = UnitRegistry::Global().ListAll();
+    // The units that run on a node; rules and subcommands have their own listings.
+    auto units = UnitRegistry::Global().List({UnitKind::kCheck, UnitKind::kBenchmark});
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     size_t width = 2;
     for (const auto* u : units) width = std::max(width, u->info.id.size());
@@ -32,7 +33,9 @@ Action Setup(CLI::App& sub) {
       if (!checks::MatchesFilters(u->info.id, filters)) continue;
       std::string needs;
       std::vector<std::string> need_list;
-      for (Need n : u->info.needs) {
+      std::vector<Need> declared = u->info.needs;
+      declared.insert(declared.end(), u->info.uses.begin(), u->info.uses.end());
+      for (Need n : declared) {
         needs += (needs.empty() ? "" : ",") + std::string(NeedName(n));
         need_list.emplace_back(NeedName(n));
       }
@@ -54,6 +57,7 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("list", "List every unit: id, kind, needs, summary", Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "list", .summary = "List every unit: id, kind, needs, summary"})
 
 }  // namespace ys::cli

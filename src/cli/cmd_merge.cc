@@ -114,9 +114,8 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND(
-    "merge",
-    "Merge per-node run documents: peer median and MAD of every figure, slow nodes, GPUs and NICs",
-    Setup)
+YS_REGISTER(CommandOf<Setup>, {.id = "merge",
+                               .summary = "Merge per-node run documents: peer median and MAD of "
+                                          "every figure, slow nodes, GPUs and NICs"})
 
 }  // namespace ys::cli

@@ -243,10 +243,11 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("predict",
-                    "The step time a recipe will reach at a GPU count, with its breakdown, from "
-                    "the reference rates or this cluster's measurements; the error table over "
-                    "the published rows",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "predict",
+     .summary = "The step time a recipe will reach at a GPU count, with its breakdown, from "
+                "the reference rates or this cluster's measurements; the error table over "
+                "the published rows"})
 
 }  // namespace ys::cli

@@ -47,8 +47,9 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("preflight",
-                    "Check this node's configuration (run inside the job's container and allocation)",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "preflight",
+     .summary = "Check this node's configuration (run inside the job's container and allocation)"})
 
 }  // namespace ys::cli

@@ -96,9 +96,10 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("report",
-                    "Write one self-contained HTML page (charts, findings, diagnosis) from a run, "
-                    "a validation, a run directory or an archive",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "report",
+     .summary = "Write one self-contained HTML page (charts, findings, diagnosis) from a run, "
+                "a validation, a run directory or an archive"})
 
 }  // namespace ys::cli

@@ -136,6 +136,8 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("run", "Run the main job (preflight, quick benchmarks) and keep its results", Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "run",
+             .summary = "Run the main job (preflight, quick benchmarks) and keep its results"})
 
 }  // namespace ys::cli

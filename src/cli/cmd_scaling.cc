@@ -329,8 +329,10 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND(
-    "scaling", "Run a proxy or collective at 1, 2, 4 ... N ranks and report the scaling efficiency",
-    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "scaling",
+     .summary =
+         "Run a proxy or collective at 1, 2, 4 ... N ranks and report the scaling efficiency"})
 
 }  // namespace ys::cli

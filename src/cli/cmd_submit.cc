@@ -206,7 +206,10 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("submit", "Submit a suite's recipes to Slurm, one sbatch job per workload; --wait validates them",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "submit",
+     .summary =
+         "Submit a suite's recipes to Slurm, one sbatch job per workload; --wait validates them"})
 
 }  // namespace ys::cli

@@ -69,9 +69,10 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("topo",
-                    "GPU-GPU, GPU-NIC and GPU-CPU/NUMA affinity matrix (as nvidia-smi topo -m); "
-                    "flags GPUs whose nearest NIC is across the CPU interconnect",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "topo",
+     .summary = "GPU-GPU, GPU-NIC and GPU-CPU/NUMA affinity matrix (as nvidia-smi topo -m); "
+                "flags GPUs whose nearest NIC is across the CPU interconnect"})
 
 }  // namespace ys::cli

@@ -219,9 +219,8 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND(
-    "validate",
-    "Score a suite's runs against their references: pass only when every workload is above 95%",
-    Setup)
+YS_REGISTER(CommandOf<Setup>, {.id = "validate",
+                               .summary = "Score a suite's runs against their references: pass "
+                                          "only when every workload is above 95%"})
 
 }  // namespace ys::cli

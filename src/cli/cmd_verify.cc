@@ -81,7 +81,10 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("verify", "Check an archive's hashes and signature and re-derive its verdict from the raw logs",
-                    Setup)
+YS_REGISTER(
+    CommandOf<Setup>,
+    {.id = "verify",
+     .summary =
+         "Check an archive's hashes and signature and re-derive its verdict from the raw logs"})
 
 }  // namespace ys::cli

@@ -26,6 +26,7 @@ Action Setup(CLI::App& sub) {
 
 }  // namespace
 
-YS_REGISTER_COMMAND("version", "Print the version, build type and compiler", Setup)
+YS_REGISTER(CommandOf<Setup>,
+            {.id = "version", .summary = "Print the version, build type and compiler"})
 
 }  // namespace ys::cli

@@ -1,6 +1,10 @@
-// Subcommand registration: each subcommand is one file that adds itself to the CLI in one line.
-// Setup() declares the subcommand's options on its CLI11 App and returns the action to run when
-// the subcommand is chosen; the action returns the process exit code.
+// Subcommands: each is one file that registers itself as a unit in one line,
+//
+//   YS_REGISTER(CommandOf<Setup>, {.id = "list", .summary = "List every unit: ..."});
+//
+// where Setup() declares the subcommand's options on its CLI11 App and returns the action to run
+// when the subcommand is chosen; the action returns the process exit code. The id is the
+// subcommand's name, the summary its description in --help.
 #ifndef YARDSTICK_CLI_COMMAND_H_
 #define YARDSTICK_CLI_COMMAND_H_
 
@@ -12,19 +16,25 @@
 
 #include "checks/preflight.h"
 #include "core/range_check.h"
+#include "core/registry.h"
 
 namespace ys::cli {
 
 using Action = std::function<int()>;
 using CommandSetup = Action (*)(CLI::App& sub);
 
-struct CommandInfo {
-  std::string_view name;
-  std::string_view description;
-  CommandSetup setup;
+class Command : public Unit {
+ public:
+  static constexpr UnitKind kKind = UnitKind::kCommand;
+  virtual Action Setup(CLI::App& sub) const = 0;
 };
 
-bool RegisterCommand(CommandInfo info);
+// The command whose Setup is the function `kSetup`.
+template <CommandSetup kSetup>
+class CommandOf final : public Command {
+ public:
+  Action Setup(CLI::App& sub) const override { return kSetup(sub); }
+};
 
 // Where suites/, baselines/ and specs/ are: --data, else $YARDSTICK_DATA, else the source tree
 // the binary was built from.
@@ -52,7 +62,6 @@ struct CheckRunArgs {
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);
 // The preflight those options ask for; `command` is recorded in the run document.
 checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& args, std::string command);
-const std::vector<CommandInfo>& Commands();
 
 // Numeric flags are range-checked at the start of the action with core/range_check.h (NaN and
 // infinities are out of every range): the first failure is logged ("--timeout: inf is out of
@@ -64,11 +73,5 @@ int RefuseOutOfRange(std::initializer_list<Status> checks);
 inline constexpr double kMaxTimeoutSeconds = 30 * 86400.0;
 
 }  // namespace ys::cli
-
-#define YS_REGISTER_COMMAND(name, description, setup)                                      \
-  namespace {                                                                              \
-  [[maybe_unused]] const bool ys_command_registered_ =                                     \
-      ::ys::cli::RegisterCommand({name, description, setup});                              \
-  }
 
 #endif  // YARDSTICK_CLI_COMMAND_H_

@@ -19,9 +19,12 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every subcommand");
 
   ys::cli::Action chosen;
-  for (const auto& cmd : ys::cli::Commands()) {
-    CLI::App* sub = app.add_subcommand(std::string(cmd.name), std::string(cmd.description));
-    ys::cli::Action action = cmd.setup(*sub);
+  for (const ys::RegisteredUnit* cmd : ys::UnitRegistry::Global().List(ys::UnitKind::kCommand)) {
+    std::unique_ptr<ys::Unit> made = cmd->factory();
+    const auto* command = dynamic_cast<const ys::cli::Command*>(made.get());
+    if (command == nullptr) continue;
+    CLI::App* sub = app.add_subcommand(std::string(cmd->info.id), std::string(cmd->info.summary));
+    ys::cli::Action action = command->Setup(*sub);
     sub->callback([&chosen, action] { chosen = action; });
   }
 

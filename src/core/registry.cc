@@ -10,7 +10,10 @@ const char* UnitKindName(UnitKind kind) {
   switch (kind) {
     case UnitKind::kCheck: return "check";
     case UnitKind::kBenchmark: return "benchmark";
-    case UnitKind::kWorkload: return "workload";
+    case UnitKind::kRule:
+      return "rule";
+    case UnitKind::kCommand:
+      return "command";
   }
   return "unit";
 }
@@ -34,9 +37,9 @@ UnitRegistry& UnitRegistry::Global() {
 }
 
 bool UnitRegistry::Add(UnitKind kind, UnitInfo info, UnitFactory factory) {
-  if (Find(info.id) != nullptr) {
-    std::fprintf(stderr, "yardstick: internal error: unit id %.*s registered twice\n",
-                 static_cast<int>(info.id.size()), info.id.data());
+  if (Find(kind, info.id) != nullptr) {
+    std::fprintf(stderr, "yardstick: internal error: %s id %.*s registered twice\n",
+                 UnitKindName(kind), static_cast<int>(info.id.size()), info.id.data());
     std::abort();
   }
   units_.push_back(std::make_unique<RegisteredUnit>(
@@ -52,17 +55,19 @@ std::vector<const RegisteredUnit*> UnitRegistry::ListAll() const {
   return out;
 }
 
-std::vector<const RegisteredUnit*> UnitRegistry::List(UnitKind kind) const {
+std::vector<const RegisteredUnit*> UnitRegistry::List(std::initializer_list<UnitKind> kinds) const {
   std::vector<const RegisteredUnit*> out;
   for (const auto* u : ListAll()) {
-    if (u->kind == kind) out.push_back(u);
+    if (std::find(kinds.begin(), kinds.end(), u->kind) != kinds.end()) out.push_back(u);
   }
   return out;
 }
 
-const RegisteredUnit* UnitRegistry::Find(std::string_view id) const {
+std::vector<const RegisteredUnit*> UnitRegistry::List(UnitKind kind) const { return List({kind}); }
+
+const RegisteredUnit* UnitRegistry::Find(UnitKind kind, std::string_view id) const {
   for (const auto& u : units_) {
-    if (u->info.id == id) return u.get();
+    if (u->kind == kind && u->info.id == id) return u.get();
   }
   return nullptr;
 }

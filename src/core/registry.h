@@ -1,10 +1,17 @@
-// The unit registry. A unit (check, benchmark, workload) registers itself in one line at static
-// initialisation with a constant description and a factory; nothing runs at start-up. The
+// The unit registry. Every unit - check, benchmark (proxy workloads are benchmarks), diagnosis
+// rule, subcommand - registers itself in one line at static initialisation with a constant
+// description and a factory; nothing runs at start-up:
+//
+//   YS_REGISTER(GpuPowerCheck, {.id = "gpu.power", .summary = "...", .needs = {Need::kGpu}});
+//
+// The class derives from its kind's base class (checks::Check, bench::Benchmark,
+// diagnose::Rule, cli::Command), which derives from Unit and names the kind in `kKind`. The
 // registry is filled before main() and read-only afterwards, so reads need no lock.
 #ifndef YARDSTICK_CORE_REGISTRY_H_
 #define YARDSTICK_CORE_REGISTRY_H_
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,24 +19,31 @@
 
 namespace ys {
 
-enum class UnitKind { kCheck, kBenchmark, kWorkload };
+enum class UnitKind { kCheck, kBenchmark, kRule, kCommand };
 const char* UnitKindName(UnitKind kind);
 
-// What a unit needs to be meaningful; a unit whose need is not met skips with the reason.
+// What a unit needs to be meaningful. The runner (core/unit_runner.h) weighs a unit's `needs`
+// against what the run's context provides and skips the unit with the reason, without calling
+// it, when one is not met.
 enum class Need { kRoot, kGpu, kMpi, kContainer, kLiveHost, kSlurm, kInfiniband };
 const char* NeedName(Need need);
 
 struct UnitInfo {
-  std::string_view id;       // stable dotted id: "cpu.cstates"
+  std::string_view id;       // stable dotted id: "cpu.cstates"; a subcommand's name: "list"
   std::string_view summary;  // one sentence
-  std::vector<Need> needs;
-  bool disruptive = false;   // changes system state or loads it heavily
+  std::vector<Need> needs;   // enforced by the runner
+  // Read when the context has it, judged by the unit itself when it does not (gpu.xid reads the
+  // kernel log without NVML; a collective runs over one process's GPUs without MPI). Listed
+  // after `needs` by `yardstick list`, never enforced.
+  std::vector<Need> uses;
+  bool disruptive = false;  // changes system state or loads it heavily: runs only when asked
   // Part of `yardstick run`'s quick profile when no --filter narrows the selection (one proxy
   // stands for the seven there; the others run under `yardstick bench`).
   bool in_quick_profile = true;
 };
 
-// Base of every unit type; the layer that defines a kind (checks, bench) derives from it.
+// Base of every unit type; the layer that defines a kind derives from it and declares
+//   static constexpr UnitKind kKind = UnitKind::k...;
 class Unit {
  public:
   virtual ~Unit() = default;
@@ -47,19 +61,34 @@ class UnitRegistry {
  public:
   static UnitRegistry& Global();
 
-  // Returns true so that it can initialise a namespace-scope bool. Aborts on a duplicate id:
-  // two units with one id are a build error that must not reach a user.
+  // Returns true so that it can initialise a namespace-scope bool. Aborts on an id registered
+  // twice for one kind: two units with one id are a build error that must not reach a user.
   bool Add(UnitKind kind, UnitInfo info, UnitFactory factory);
 
   // Sorted by id.
   std::vector<const RegisteredUnit*> List(UnitKind kind) const;
+  std::vector<const RegisteredUnit*> List(std::initializer_list<UnitKind> kinds) const;
   std::vector<const RegisteredUnit*> ListAll() const;
-  const RegisteredUnit* Find(std::string_view id) const;
+  // The unit of this kind with this id, or nullptr.
+  const RegisteredUnit* Find(UnitKind kind, std::string_view id) const;
 
  private:
   std::vector<std::unique_ptr<RegisteredUnit>> units_;
 };
 
 }  // namespace ys
+
+#define YS_CONCAT_INNER_(a, b) a##b
+#define YS_CONCAT_(a, b) YS_CONCAT_INNER_(a, b)
+
+// Registers `Class` (a default-constructible unit class; its base names the kind) with its
+// UnitInfo, given as designated initialisers.
+#define YS_REGISTER(Class, ...)                                                       \
+  namespace {                                                                         \
+  [[maybe_unused]] const bool YS_CONCAT_(ys_registered_, __LINE__) =                  \
+      ::ys::UnitRegistry::Global().Add(Class::kKind, ::ys::UnitInfo __VA_ARGS__, [] { \
+        return std::unique_ptr<::ys::Unit>(std::make_unique<Class>());                \
+      });                                                                             \
+  }
 
 #endif  // YARDSTICK_CORE_REGISTRY_H_

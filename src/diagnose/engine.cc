@@ -14,10 +14,15 @@ namespace ys::diagnose {
 
 DiagnosisReport Diagnose(const DiagnosisInput& in) {
   DiagnosisReport report;
-  for (const RegisteredRule* r : RuleRegistry::Global().List()) {
+  for (const RegisteredUnit* r : UnitRegistry::Global().List(UnitKind::kRule)) {
     ++report.rules_run;
     try {
-      std::unique_ptr<Rule> rule = r->factory();
+      std::unique_ptr<Unit> made = r->factory();
+      const auto* rule = dynamic_cast<const Rule*>(made.get());
+      if (rule == nullptr) {
+        report.not_evaluated.push_back(fmt::format("{}: not a diagnosis rule", r->info.id));
+        continue;
+      }
       std::vector<Diagnosis> found = rule->Evaluate(in);
       for (auto& d : found) report.ranked.push_back(std::move(d));
       for (const auto& why : rule->Unjudged(in)) {

@@ -14,38 +14,6 @@
 
 namespace ys::diagnose {
 
-RuleRegistry& RuleRegistry::Global() {
-  static RuleRegistry* registry =
-      new RuleRegistry();  // never destroyed: registrars run at start-up
-  return *registry;
-}
-
-bool RuleRegistry::Add(RuleInfo info, std::function<std::unique_ptr<Rule>()> factory) {
-  if (Find(info.id) != nullptr) {
-    std::fprintf(stderr, "yardstick: diagnosis rule %.*s registered twice\n",
-                 static_cast<int>(info.id.size()), info.id.data());
-    std::abort();
-  }
-  rules_.push_back(std::make_unique<RegisteredRule>(RegisteredRule{info, std::move(factory)}));
-  return true;
-}
-
-std::vector<const RegisteredRule*> RuleRegistry::List() const {
-  std::vector<const RegisteredRule*> out;
-  for (const auto& r : rules_) out.push_back(r.get());
-  std::sort(out.begin(), out.end(), [](const RegisteredRule* a, const RegisteredRule* b) {
-    return a->info.id < b->info.id;
-  });
-  return out;
-}
-
-const RegisteredRule* RuleRegistry::Find(std::string_view id) const {
-  for (const auto& r : rules_) {
-    if (r->info.id == id) return r.get();
-  }
-  return nullptr;
-}
-
 namespace {
 
 // Every unit of the document with the node it ran on: job-wide units under the document's host.

@@ -5,7 +5,7 @@
 //
 // A rule is one file under src/diagnose/rules/, registered in one line:
 //
-//   YS_REGISTER_RULE(SmmuCmdqvRule, {.id = "virt.smmu_cmdqv", .summary = "..."});
+//   YS_REGISTER(SmmuCmdqvRule, {.id = "virt.smmu_cmdqv", .summary = "..."});
 //
 // Evaluate() returns zero or more Diagnoses (zero: the rule does not apply, or its evidence is
 // absent: a rule never guesses). It must not throw; the engine turns anything thrown into a
@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/registry.h"
 #include "core/report.h"
 #include "workloads/step_time.h"
 
@@ -135,14 +136,9 @@ std::vector<PeakShare> CollectivePeakShares(const DiagnosisInput& in);
 // GEMM rates with a stated pct_of_peak (gemm.*).
 std::vector<PeakShare> GemmPeakShares(const DiagnosisInput& in);
 
-struct RuleInfo {
-  std::string_view id;       // "host.core_sharing"
-  std::string_view summary;  // one sentence: what it looks for
-};
-
-class Rule {
+class Rule : public Unit {
  public:
-  virtual ~Rule() = default;
+  static constexpr UnitKind kKind = UnitKind::kRule;
   virtual std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const = 0;
   // Evidence present that the rule cannot judge, and why ("coll.all_reduce (mpi): no stated peak
   // to judge its bus bandwidth against"): reported as "not evaluated" so that silence is not
@@ -150,31 +146,6 @@ class Rule {
   virtual std::vector<std::string> Unjudged(const DiagnosisInput& /*in*/) const { return {}; }
 };
 
-struct RegisteredRule {
-  RuleInfo info;
-  std::function<std::unique_ptr<Rule>()> factory;
-};
-
-class RuleRegistry {
- public:
-  static RuleRegistry& Global();
-  bool Add(RuleInfo info, std::function<std::unique_ptr<Rule>()> factory);  // aborts on a dup id
-  std::vector<const RegisteredRule*> List() const;                          // sorted by id
-  const RegisteredRule* Find(std::string_view id) const;
-
- private:
-  std::vector<std::unique_ptr<RegisteredRule>> rules_;
-};
-
 }  // namespace ys::diagnose
-
-#define YS_RULE_CONCAT_INNER_(a, b) a##b
-#define YS_RULE_CONCAT_(a, b) YS_RULE_CONCAT_INNER_(a, b)
-#define YS_REGISTER_RULE(Class, ...)                                                        \
-  namespace {                                                                               \
-  [[maybe_unused]] const bool YS_RULE_CONCAT_(ys_rule_registered_, __LINE__) =              \
-      ::ys::diagnose::RuleRegistry::Global().Add(::ys::diagnose::RuleInfo __VA_ARGS__,      \
-                                                 [] { return std::make_unique<Class>(); }); \
-  }
 
 #endif  // YARDSTICK_DIAGNOSE_RULE_H_

@@ -339,7 +339,7 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
     ctx.set_on_progress([&](const std::string& what) { dog.Enter(current + ": " + what); });
     if (rank == 0) state->Update([&](RunDocument& doc) { AddWarnings(doc, bench::SessionWarnings(ctx)); });
     for (const std::string& id : bench::SelectedBenchmarks(*o.bench)) {
-      const RegisteredUnit* unit = UnitRegistry::Global().Find(id);
+      const RegisteredUnit* unit = UnitRegistry::Global().Find(UnitKind::kBenchmark, id);
       auto made = unit->factory();
       const auto* b = dynamic_cast<const bench::Benchmark*>(made.get());
       auto reach = b != nullptr ? b->reach() : bench::Benchmark::Reach::kNode;

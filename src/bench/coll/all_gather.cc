@@ -15,11 +15,10 @@ class AllGatherBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(
-    AllGatherBenchmark,
-    {.id = "coll.all_gather",
-     .summary = "Every rank's chunk gathered on every rank (nccl-tests all_gather_perf): time, "
-                "algbw, busbw = algbw x (n-1)/n, data check",
-     .needs = {Need::kMpi}})
+YS_REGISTER(AllGatherBenchmark,
+            {.id = "coll.all_gather",
+             .summary = "Every rank's chunk gathered on every rank (nccl-tests all_gather_perf): "
+                        "time, algbw, busbw = algbw x (n-1)/n, data check",
+             .uses = {Need::kMpi}})
 
 }  // namespace ys::bench

@@ -15,11 +15,10 @@ class AllReduceBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(
-    AllReduceBenchmark,
-    {.id = "coll.all_reduce",
-     .summary = "Sum across all ranks, result on every rank (nccl-tests all_reduce_perf): time, "
-                "algbw, busbw = algbw x 2(n-1)/n, data check",
-     .needs = {Need::kMpi}})
+YS_REGISTER(AllReduceBenchmark,
+            {.id = "coll.all_reduce",
+             .summary = "Sum across all ranks, result on every rank (nccl-tests all_reduce_perf): "
+                        "time, algbw, busbw = algbw x 2(n-1)/n, data check",
+             .uses = {Need::kMpi}})
 
 }  // namespace ys::bench

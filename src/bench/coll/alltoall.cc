@@ -15,11 +15,10 @@ class AlltoAllBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(
-    AlltoAllBenchmark,
-    {.id = "coll.alltoall",
-     .summary = "Each rank sends a distinct chunk to every rank (nccl-tests alltoall_perf): time, "
-                "algbw, busbw = algbw x (n-1)/n, data check",
-     .needs = {Need::kMpi}})
+YS_REGISTER(AlltoAllBenchmark,
+            {.id = "coll.alltoall",
+             .summary = "Each rank sends a distinct chunk to every rank (nccl-tests "
+                        "alltoall_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
+             .uses = {Need::kMpi}})
 
 }  // namespace ys::bench

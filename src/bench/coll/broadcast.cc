@@ -15,10 +15,10 @@ class BroadcastBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(BroadcastBenchmark,
-                      {.id = "coll.broadcast",
-                       .summary = "Root's buffer copied to every rank (nccl-tests broadcast_perf): "
-                                  "time, algbw, busbw = algbw, data check",
-                       .needs = {Need::kMpi}})
+YS_REGISTER(BroadcastBenchmark,
+            {.id = "coll.broadcast",
+             .summary = "Root's buffer copied to every rank (nccl-tests broadcast_perf): time, "
+                        "algbw, busbw = algbw, data check",
+             .uses = {Need::kMpi}})
 
 }  // namespace ys::bench

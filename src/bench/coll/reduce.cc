@@ -14,10 +14,9 @@ class ReduceBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(ReduceBenchmark,
-                      {.id = "coll.reduce",
-                       .summary = "Sum across ranks onto the root (nccl-tests reduce_perf): time, "
-                                  "algbw, busbw = algbw, data check",
-                       .needs = {Need::kMpi}})
+YS_REGISTER(ReduceBenchmark, {.id = "coll.reduce",
+                              .summary = "Sum across ranks onto the root (nccl-tests reduce_perf): "
+                                         "time, algbw, busbw = algbw, data check",
+                              .uses = {Need::kMpi}})
 
 }  // namespace ys::bench

@@ -15,11 +15,10 @@ class ReduceScatterBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(
-    ReduceScatterBenchmark,
-    {.id = "coll.reduce_scatter",
-     .summary = "Sum across ranks, one chunk per rank (nccl-tests reduce_scatter_perf): time, "
-                "algbw, busbw = algbw x (n-1)/n, data check",
-     .needs = {Need::kMpi}})
+YS_REGISTER(ReduceScatterBenchmark,
+            {.id = "coll.reduce_scatter",
+             .summary = "Sum across ranks, one chunk per rank (nccl-tests reduce_scatter_perf): "
+                        "time, algbw, busbw = algbw x (n-1)/n, data check",
+             .uses = {Need::kMpi}})
 
 }  // namespace ys::bench

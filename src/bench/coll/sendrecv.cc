@@ -15,10 +15,10 @@ class SendRecvBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(SendRecvBenchmark,
-                      {.id = "coll.sendrecv",
-                       .summary = "Each rank sends to rank+1 and receives from rank-1 (nccl-tests "
-                                  "sendrecv_perf): time, algbw, busbw = algbw, data check",
-                       .needs = {Need::kMpi}})
+YS_REGISTER(SendRecvBenchmark,
+            {.id = "coll.sendrecv",
+             .summary = "Each rank sends to rank+1 and receives from rank-1 (nccl-tests "
+                        "sendrecv_perf): time, algbw, busbw = algbw, data check",
+             .uses = {Need::kMpi}})
 
 }  // namespace ys::bench

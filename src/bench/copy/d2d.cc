@@ -30,7 +30,6 @@ Status EnablePeer(const gpu::CudaApi& api, Gpu& from, const Gpu& to) {
 class PeerCopyBenchmark final : public Benchmark {
  public:
   BenchmarkResult Run(const BenchContext& ctx) const override {
-    if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);
     auto ordinals = GpusToMeasure(ctx, /*one_per_local_rank=*/false);
     if (!ordinals.ok()) return BenchmarkResult::Skip(ordinals.status().message());
     if (ordinals->size() < 2) {
@@ -151,9 +150,9 @@ class PeerCopyBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(PeerCopyBenchmark,
-                      {.id = "copy.d2d",
-                       .summary = "GPU-to-GPU peer copy bandwidth for every pair, copy engine and SM (GB/s)",
-                       .needs = {Need::kGpu}})
+YS_REGISTER(PeerCopyBenchmark,
+            {.id = "copy.d2d",
+             .summary = "GPU-to-GPU peer copy bandwidth for every pair, copy engine and SM (GB/s)",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::bench

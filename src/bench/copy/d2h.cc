@@ -14,7 +14,7 @@ class DeviceToHostBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(
+YS_REGISTER(
     DeviceToHostBenchmark,
     {.id = "copy.d2h",
      .summary =

@@ -14,7 +14,7 @@ class HostToDeviceBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(
+YS_REGISTER(
     HostToDeviceBenchmark,
     {.id = "copy.h2d",
      .summary =

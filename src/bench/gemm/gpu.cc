@@ -65,7 +65,6 @@ class GpuGemmBenchmark final : public Benchmark {
   Reach reach() const override { return Reach::kRank; }
 
   BenchmarkResult Run(const BenchContext& ctx) const override {
-    if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);
     auto lt = gpu::CublasLtApi::Get();
     if (!lt.ok()) return BenchmarkResult::Skip(lt.status().message());
     auto gpus = GpusToMeasure(ctx, /*one_per_local_rank=*/true);
@@ -261,10 +260,9 @@ class GpuGemmBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(GpuGemmBenchmark,
-                      {.id = "gemm.gpu",
-                       .summary = "GPU GEMM rate through cuBLASLt (BF16, FP16, TF32, FP8) with "
-                                  "result and determinism checks (TFLOPS)",
-                       .needs = {Need::kGpu}})
+YS_REGISTER(GpuGemmBenchmark, {.id = "gemm.gpu",
+                               .summary = "GPU GEMM rate through cuBLASLt (BF16, FP16, TF32, FP8) "
+                                          "with result and determinism checks (TFLOPS)",
+                               .needs = {Need::kGpu}})
 
 }  // namespace ys::bench

@@ -21,7 +21,6 @@ double Us(Clock::duration d) { return std::chrono::duration<double, std::micro>(
 class LaunchLatencyBenchmark final : public Benchmark {
  public:
   BenchmarkResult Run(const BenchContext& ctx) const override {
-    if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);
     auto gpus = GpusToMeasure(ctx, /*one_per_local_rank=*/false);
     if (!gpus.ok()) return BenchmarkResult::Skip(gpus.status().message());
     BenchmarkResult r;
@@ -93,9 +92,11 @@ class LaunchLatencyBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(LaunchLatencyBenchmark,
-                      {.id = "host.launch_latency",
-                       .summary = "GPU kernel-launch cost: host time per launch, GPU time per kernel, sync round trip (us)",
-                       .needs = {Need::kGpu}})
+YS_REGISTER(
+    LaunchLatencyBenchmark,
+    {.id = "host.launch_latency",
+     .summary =
+         "GPU kernel-launch cost: host time per launch, GPU time per kernel, sync round trip (us)",
+     .needs = {Need::kGpu}})
 
 }  // namespace ys::bench

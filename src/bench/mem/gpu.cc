@@ -21,7 +21,6 @@ class GpuMemoryBenchmark final : public Benchmark {
   Reach reach() const override { return Reach::kRank; }
 
   BenchmarkResult Run(const BenchContext& ctx) const override {
-    if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);
     auto gpus = GpusToMeasure(ctx, /*one_per_local_rank=*/true);
     if (!gpus.ok()) return BenchmarkResult::Skip(gpus.status().message());
     BenchmarkResult r;
@@ -122,7 +121,7 @@ class GpuMemoryBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER_BENCHMARK(
+YS_REGISTER(
     GpuMemoryBenchmark,
     {.id = "mem.gpu",
      .summary =

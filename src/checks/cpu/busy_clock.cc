@@ -187,10 +187,10 @@ class BusyClockCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(BusyClockCheck,
-                  {.id = "cpu.busy_clock",
-                   .summary = "Measured busy-core clock (a timed dependent-add loop on each "
-                              "sampled core) against the rated maximum.",
-                   .needs = {}})
+YS_REGISTER(BusyClockCheck,
+            {.id = "cpu.busy_clock",
+             .summary = "Measured busy-core clock (a timed dependent-add loop on each "
+                        "sampled core) against the rated maximum.",
+             .needs = {}})
 
 }  // namespace ys::checks

@@ -514,11 +514,11 @@ class CoreIsolationCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(CoreIsolationCheck,
-                  {.id = "cpu.isolation",
-                   .summary = "The job's effective cpuset and what else may run on it: other jobs' "
-                              "cpusets, foreign processes and threads, device IRQs, CPU quota, "
-                              "isolcpus/nohz_full.",
-                   .needs = {}})
+YS_REGISTER(CoreIsolationCheck,
+            {.id = "cpu.isolation",
+             .summary = "The job's effective cpuset and what else may run on it: other jobs' "
+                        "cpusets, foreign processes and threads, device IRQs, CPU quota, "
+                        "isolcpus/nohz_full.",
+             .needs = {}})
 
 }  // namespace ys::checks

@@ -152,10 +152,10 @@ class MitigationsCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(MitigationsCheck,
-                  {.id = "cpu.mitigations",
-                   .summary = "Speculative-execution mitigations per vulnerability against site "
-                              "policy, and mitigations missing their microcode.",
-                   .needs = {}})
+YS_REGISTER(MitigationsCheck,
+            {.id = "cpu.mitigations",
+             .summary = "Speculative-execution mitigations per vulnerability against site "
+                        "policy, and mitigations missing their microcode.",
+             .needs = {}})
 
 }  // namespace ys::checks

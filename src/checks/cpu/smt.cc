@@ -120,9 +120,8 @@ class SmtCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(SmtCheck,
-                  {.id = "cpu.smt",
-                   .summary = "SMT (hyper-threading) control and state against site policy.",
-                   .needs = {}})
+YS_REGISTER(SmtCheck, {.id = "cpu.smt",
+                       .summary = "SMT (hyper-threading) control and state against site policy.",
+                       .needs = {}})
 
 }  // namespace ys::checks

@@ -65,8 +65,7 @@ class GpuClocksCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     Unanswered un;
     int judged = 0;
     for (const auto& d : s->devices) {
@@ -121,10 +120,10 @@ class GpuClocksCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuClocksCheck,
-                  {.id = "gpu.clocks",
-                   .summary = "Current clocks and clock-event reasons by name: HW slowdown, HW "
-                              "thermal, power brake, SW thermal and SW power cap.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuClocksCheck,
+            {.id = "gpu.clocks",
+             .summary = "Current clocks and clock-event reasons by name: HW slowdown, HW "
+                        "thermal, power brake, SW thermal and SW power cap.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -37,7 +37,7 @@ class GpuCountCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r, /*require_devices=*/false);
+    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
     if (s == nullptr) return r;
     const host::Host& h = ctx.host();
     int n = static_cast<int>(s->devices.size());
@@ -107,10 +107,10 @@ class GpuCountCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuCountCheck,
-                  {.id = "gpu.count",
-                   .summary = "GPUs NVML lists against the site's count and the NVIDIA GPUs on "
-                              "the PCI bus (a GPU missing from NVML fell off the bus).",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuCountCheck,
+            {.id = "gpu.count",
+             .summary = "GPUs NVML lists against the site's count and the NVIDIA GPUs on "
+                        "the PCI bus (a GPU missing from NVML fell off the bus).",
+             .uses = {Need::kGpu}})
 
 }  // namespace ys::checks

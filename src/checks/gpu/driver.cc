@@ -141,7 +141,7 @@ class GpuDriverCheck : public Check {
       return r;
     }
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r, /*require_devices=*/false);
+    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
     if (s == nullptr) return r;
 
     const std::string* driver = s->driver_version.has() ? &*s->driver_version : nullptr;
@@ -189,10 +189,10 @@ class GpuDriverCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuDriverCheck,
-                  {.id = "gpu.driver",
-                   .summary = "NVML's driver version against the loaded kernel module and the "
-                              "site's driver; the CUDA driver version against the driver branch.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuDriverCheck,
+            {.id = "gpu.driver",
+             .summary = "NVML's driver version against the loaded kernel module and the "
+                        "site's driver; the CUDA driver version against the driver branch.",
+             .uses = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -15,8 +15,7 @@ class GpuEccCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     Policy want = ctx.expect().gpu.ecc;
     Unanswered un;
     int judged = 0;
@@ -71,9 +70,9 @@ class GpuEccCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuEccCheck,
-                  {.id = "gpu.ecc",
-                   .summary = "ECC mode, volatile uncorrected errors, and the aggregate counts.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuEccCheck,
+            {.id = "gpu.ecc",
+             .summary = "ECC mode, volatile uncorrected errors, and the aggregate counts.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

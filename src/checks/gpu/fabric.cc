@@ -17,8 +17,7 @@ class GpuFabricCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     Unanswered un;
     int judged = 0, unsupported = 0;
     for (const auto& d : s->devices) {
@@ -70,10 +69,10 @@ class GpuFabricCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuFabricCheck,
-                  {.id = "gpu.fabric",
-                   .summary = "NVLink fabric (NVSwitch, NVL72) registration state and status of "
-                              "every GPU.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuFabricCheck,
+            {.id = "gpu.fabric",
+             .summary = "NVLink fabric (NVSwitch, NVL72) registration state and status of "
+                        "every GPU.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -61,8 +61,7 @@ class GpuMemoryRepairCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     Unanswered un;
     int judged = 0;
     for (const auto& d : s->devices) {
@@ -118,10 +117,10 @@ class GpuMemoryRepairCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuMemoryRepairCheck,
-                  {.id = "gpu.memory_repair",
-                   .summary = "Retired pages and remapped rows: pending (a reset activates them), "
-                              "failed, and at DCGM's limits.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuMemoryRepairCheck,
+            {.id = "gpu.memory_repair",
+             .summary = "Retired pages and remapped rows: pending (a reset activates them), "
+                        "failed, and at DCGM's limits.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

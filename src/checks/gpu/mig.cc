@@ -11,8 +11,7 @@ class GpuMigCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     Policy want = ctx.expect().gpu.mig;
     Unanswered un;
     int judged = 0, enabled = 0;
@@ -58,8 +57,8 @@ class GpuMigCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuMigCheck, {.id = "gpu.mig",
-                                .summary = "MIG mode of every GPU against the site's policy.",
-                                .needs = {Need::kGpu}})
+YS_REGISTER(GpuMigCheck, {.id = "gpu.mig",
+                          .summary = "MIG mode of every GPU against the site's policy.",
+                          .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -138,8 +138,7 @@ class GpuNvlinkCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     const std::optional<int>& expected = ctx.expect().gpu.nvlinks_expected_up;
     Unanswered un;
     int judged = 0, links_up = 0;
@@ -174,7 +173,7 @@ class GpuNvlinkCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuNvlinkCheck,
+YS_REGISTER(GpuNvlinkCheck,
                   {.id = "gpu.nvlink",
                    .summary = "NVLink links inactive, replay and recovery errors, CRC counts.",
                    .needs = {Need::kGpu}})

@@ -17,8 +17,7 @@ class GpuPcieCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     int max_replays = ctx.expect().gpu.max_pcie_replays;
     Unanswered un;
     int judged = 0;
@@ -91,10 +90,10 @@ class GpuPcieCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuPcieCheck,
-                  {.id = "gpu.pcie",
-                   .summary = "GPU PCIe width and generation against the maximum (generation only "
-                              "under load) and the PCIe replay counter.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuPcieCheck,
+            {.id = "gpu.pcie",
+             .summary = "GPU PCIe width and generation against the maximum (generation only "
+                        "under load) and the PCIe replay counter.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

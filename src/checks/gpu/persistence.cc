@@ -12,8 +12,7 @@ class GpuPersistenceCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     Policy want = ctx.expect().gpu.persistence;
     Unanswered un;
     int judged = 0, on = 0;
@@ -59,9 +58,9 @@ class GpuPersistenceCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuPersistenceCheck,
-                  {.id = "gpu.persistence",
-                   .summary = "Persistence mode on every GPU, against the site's policy.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuPersistenceCheck,
+            {.id = "gpu.persistence",
+             .summary = "Persistence mode on every GPU, against the site's policy.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

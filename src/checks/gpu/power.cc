@@ -21,8 +21,7 @@ class GpuPowerCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     double ratio = ctx.expect().gpu.min_power_limit_ratio;
     Unanswered un;
     int judged = 0;
@@ -58,9 +57,9 @@ class GpuPowerCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuPowerCheck,
-                  {.id = "gpu.power",
-                   .summary = "Enforced power limit of every GPU against its default limit.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuPowerCheck,
+            {.id = "gpu.power",
+             .summary = "Enforced power limit of every GPU against its default limit.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -16,8 +16,7 @@ class GpuProcessesCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     const host::Host& h = ctx.host();
     std::optional<uint32_t> own_uid;
     if (auto self = host::ReadProcStatus(h, ctx.ProcDir()); self.ok()) own_uid = self->uid;
@@ -72,10 +71,10 @@ class GpuProcessesCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuProcessesCheck,
-                  {.id = "gpu.processes",
-                   .summary = "Compute processes already on the GPUs before a run, and those of "
-                              "other users.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuProcessesCheck,
+            {.id = "gpu.processes",
+             .summary = "Compute processes already on the GPUs before a run, and those of "
+                        "other users.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -14,8 +14,7 @@ class GpuThermalCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpus();
     int margin = ctx.expect().gpu.temperature_margin_c;
     Unanswered un;
     int judged = 0;
@@ -80,10 +79,10 @@ class GpuThermalCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuThermalCheck,
-                  {.id = "gpu.thermal",
-                   .summary = "GPU temperature against the GPU's own slowdown, shutdown and "
-                              "maximum operating thresholds, with a margin.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuThermalCheck,
+            {.id = "gpu.thermal",
+             .summary = "GPU temperature against the GPU's own slowdown, shutdown and "
+                        "maximum operating thresholds, with a margin.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -198,10 +198,10 @@ class GpuXidCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GpuXidCheck,
-                  {.id = "gpu.xid",
-                   .summary = "XIDs in the kernel log by GPU, classified with DCGM's fatal list "
-                              "or the site's.",
-                   .needs = {Need::kGpu}})
+YS_REGISTER(GpuXidCheck,
+            {.id = "gpu.xid",
+             .summary = "XIDs in the kernel log by GPU, classified with DCGM's fatal list "
+                        "or the site's.",
+             .uses = {Need::kGpu}})
 
 }  // namespace ys::checks

@@ -259,10 +259,10 @@ class IbPortsCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(IbPortsCheck,
-                  {.id = "ib.ports",
-                   .summary = "InfiniBand/RoCE port state, physical state, rate and width, error "
-                              "counters, and the MTU of RoCE netdevs.",
-                   .needs = {}})
+YS_REGISTER(IbPortsCheck,
+            {.id = "ib.ports",
+             .summary = "InfiniBand/RoCE port state, physical state, rate and width, error "
+                        "counters, and the MTU of RoCE netdevs.",
+             .needs = {}})
 
 }  // namespace ys::checks

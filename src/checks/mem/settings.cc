@@ -190,10 +190,10 @@ class MemorySettingsCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(MemorySettingsCheck,
-                  {.id = "mem.settings",
-                   .summary = "Transparent hugepages, hugetlb reservations, swap and the "
-                              "locked-memory limit RDMA needs.",
-                   .needs = {}})
+YS_REGISTER(MemorySettingsCheck,
+            {.id = "mem.settings",
+             .summary = "Transparent hugepages, hugetlb reservations, swap and the "
+                        "locked-memory limit RDMA needs.",
+             .needs = {}})
 
 }  // namespace ys::checks

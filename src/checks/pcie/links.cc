@@ -421,10 +421,10 @@ class PcieLinksCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(PcieLinksCheck,
-                  {.id = "pcie.links",
-                   .summary = "PCIe width and speed of GPU, NVSwitch and RDMA NIC links and the "
-                              "bridges above them, AER errors, and the GPU and NIC counts.",
-                   .needs = {}})
+YS_REGISTER(PcieLinksCheck,
+            {.id = "pcie.links",
+             .summary = "PCIe width and speed of GPU, NVSwitch and RDMA NIC links and the "
+                        "bridges above them, AER errors, and the GPU and NIC counts.",
+             .needs = {}})
 
 }  // namespace ys::checks

@@ -1,4 +1,15 @@
 // proxy.deepseek-v3_671b: the DeepSeek-V3 671B training-step proxy (models/deepseek-v3_671b.toml; see proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
-YS_REGISTER_PROXY(deepseek_v3_671b, "deepseek-v3_671b", "DeepSeek-V3 671B")
+namespace ys::workloads {
+namespace {
+constexpr char kModel[] = "deepseek-v3_671b";
+}  // namespace
+
+YS_REGISTER(ProxyBenchmark<kModel>,
+            {.id = "proxy.deepseek-v3_671b",
+             .summary = "DeepSeek-V3 671B training step proxy: step time vs roofline",
+             .needs = {Need::kLiveHost},
+             .in_quick_profile = false})
+
+}  // namespace ys::workloads

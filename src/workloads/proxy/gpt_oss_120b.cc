@@ -1,4 +1,15 @@
 // proxy.gpt_oss_120b: the GPT-OSS 120B training-step proxy (models/gpt_oss_120b.toml; see proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
-YS_REGISTER_PROXY(gpt_oss_120b, "gpt_oss_120b", "GPT-OSS 120B")
+namespace ys::workloads {
+namespace {
+constexpr char kModel[] = "gpt_oss_120b";
+}  // namespace
+
+YS_REGISTER(ProxyBenchmark<kModel>,
+            {.id = "proxy.gpt_oss_120b",
+             .summary = "GPT-OSS 120B training step proxy: step time vs roofline",
+             .needs = {Need::kLiveHost},
+             .in_quick_profile = false})
+
+}  // namespace ys::workloads

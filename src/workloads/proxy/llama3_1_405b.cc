@@ -1,4 +1,15 @@
 // proxy.llama3.1_405b: the Llama 3.1 405B training-step proxy (models/llama3.1_405b.toml; see proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
-YS_REGISTER_PROXY(llama3_1_405b, "llama3.1_405b", "Llama 3.1 405B")
+namespace ys::workloads {
+namespace {
+constexpr char kModel[] = "llama3.1_405b";
+}  // namespace
+
+YS_REGISTER(ProxyBenchmark<kModel>,
+            {.id = "proxy.llama3.1_405b",
+             .summary = "Llama 3.1 405B training step proxy: step time vs roofline",
+             .needs = {Need::kLiveHost},
+             .in_quick_profile = false})
+
+}  // namespace ys::workloads

@@ -1,4 +1,15 @@
 // proxy.llama3.1_8b: the Llama 3.1 8B training-step proxy (models/llama3.1_8b.toml; see proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
-YS_REGISTER_PROXY(llama3_1_8b, "llama3.1_8b", "Llama 3.1 8B")
+namespace ys::workloads {
+namespace {
+constexpr char kModel[] = "llama3.1_8b";
+}  // namespace
+
+YS_REGISTER(ProxyBenchmark<kModel>,
+            {.id = "proxy.llama3.1_8b",
+             .summary = "Llama 3.1 8B training step proxy: step time vs roofline",
+             .needs = {Need::kLiveHost},
+             .in_quick_profile = true})
+
+}  // namespace ys::workloads

@@ -1,4 +1,15 @@
 // proxy.nemotron-h_56b: the Nemotron-H 56B training-step proxy (models/nemotron-h_56b.toml; see proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
-YS_REGISTER_PROXY(nemotron_h_56b, "nemotron-h_56b", "Nemotron-H 56B")
+namespace ys::workloads {
+namespace {
+constexpr char kModel[] = "nemotron-h_56b";
+}  // namespace
+
+YS_REGISTER(ProxyBenchmark<kModel>,
+            {.id = "proxy.nemotron-h_56b",
+             .summary = "Nemotron-H 56B training step proxy: step time vs roofline",
+             .needs = {Need::kLiveHost},
+             .in_quick_profile = false})
+
+}  // namespace ys::workloads

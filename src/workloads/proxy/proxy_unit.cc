@@ -102,7 +102,6 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
         fmt::format("the quick profile runs proxy.{} only; `yardstick bench --filter 'proxy.*'` "
                     "runs this model",
                     kQuickProxyModel));
-  if (!ctx.host().live()) return BenchmarkResult::Skip("not the live host: nothing to measure");
   if (!ctx.Allows(bench::Backend::kCpu))
     return BenchmarkResult::Skip(
         "--backend gpu: the GPU proxy (cuBLASLt, NCCL) is not implemented yet");

@@ -27,6 +27,8 @@ inline constexpr std::string_view kQuickProxyModel = "llama3.1_8b";
 
 BenchmarkResult RunProxy(const bench::BenchContext& ctx, std::string_view model);
 
+// One unit per model file, registered with YS_REGISTER(ProxyBenchmark<kModel>, {...}) and
+// needs = {Need::kLiveHost}: on a recorded tree there is nothing to measure.
 template <const char* kModel>
 class ProxyBenchmark final : public bench::Benchmark {
  public:
@@ -35,16 +37,5 @@ class ProxyBenchmark final : public bench::Benchmark {
 };
 
 }  // namespace ys::workloads
-
-// One line per model file: YS_REGISTER_PROXY(llama3_1_8b, "llama3.1_8b", "Llama 3.1 8B").
-#define YS_REGISTER_PROXY(tag, model, display)                                              \
-  namespace ys::bench {                                                                    \
-  inline constexpr char kProxyModel_##tag[] = model;                                       \
-  YS_REGISTER_BENCHMARK(::ys::workloads::ProxyBenchmark<kProxyModel_##tag>,                \
-                        {.id = "proxy." model,                                             \
-                         .summary = display " training step proxy: step time vs roofline", \
-                         .needs = {Need::kLiveHost},                                       \
-                         .in_quick_profile = std::string_view(model) == ::ys::workloads::kQuickProxyModel}) \
-  }
 
 #endif  // YARDSTICK_WORKLOADS_PROXY_PROXY_UNIT_H_

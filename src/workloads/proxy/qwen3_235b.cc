@@ -1,4 +1,15 @@
 // proxy.qwen3_235b: the Qwen3 235B-A22B training-step proxy (models/qwen3_235b.toml; see proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
-YS_REGISTER_PROXY(qwen3_235b, "qwen3_235b", "Qwen3 235B-A22B")
+namespace ys::workloads {
+namespace {
+constexpr char kModel[] = "qwen3_235b";
+}  // namespace
+
+YS_REGISTER(ProxyBenchmark<kModel>,
+            {.id = "proxy.qwen3_235b",
+             .summary = "Qwen3 235B-A22B training step proxy: step time vs roofline",
+             .needs = {Need::kLiveHost},
+             .in_quick_profile = false})
+
+}  // namespace ys::workloads

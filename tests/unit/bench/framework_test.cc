@@ -100,10 +100,26 @@ class PerRankBenchmark final : public Benchmark {
   Reach reach() const override { return Reach::kRank; }
   BenchmarkResult Run(const BenchContext&) const override { return BenchmarkResult{}; }
 };
-YS_REGISTER_BENCHMARK(PerRankBenchmark, {.id = "zz_test.per_rank", .summary = "test"})
-YS_REGISTER_BENCHMARK(ThrowingBenchmark, {.id = "zz_test.throws", .summary = "test"})
-YS_REGISTER_BENCHMARK(BadCodeBenchmark, {.id = "zz_test.bad_code", .summary = "test"})
-YS_REGISTER_BENCHMARK(MeasuringBenchmark, {.id = "zz_test.measure", .summary = "test"})
+// Count their calls: the runner must skip them, without calling them, when their needs are unmet
+// or when they are disruptive and the run did not ask for that.
+int g_needy_calls = 0;
+class CountingBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext&) const override {
+    ++g_needy_calls;
+    return BenchmarkResult{};
+  }
+};
+YS_REGISTER(CountingBenchmark,
+            {.id = "zz_test.needs_live", .summary = "test", .needs = {Need::kLiveHost}})
+YS_REGISTER(CountingBenchmark,
+            {.id = "zz_test.bench_needs_gpu", .summary = "test", .needs = {Need::kGpu}})
+YS_REGISTER(CountingBenchmark,
+            {.id = "zz_test.bench_disruptive", .summary = "test", .disruptive = true})
+YS_REGISTER(PerRankBenchmark, {.id = "zz_test.per_rank", .summary = "test"})
+YS_REGISTER(ThrowingBenchmark, {.id = "zz_test.throws", .summary = "test"})
+YS_REGISTER(BadCodeBenchmark, {.id = "zz_test.bad_code", .summary = "test"})
+YS_REGISTER(MeasuringBenchmark, {.id = "zz_test.measure", .summary = "test"})
 
 class RunnerTest : public ::testing::Test {
  protected:
@@ -122,6 +138,42 @@ TEST_F(RunnerTest, ContainsExceptionsAndUnknownCodes) {
   EXPECT_NE(bad.summary.find("YS-NOPE-001"), std::string::npos);
   EXPECT_EQ(RunBenchmark(ctx, "zz_test.absent").outcome, Outcome::kError);
   EXPECT_EQ(RunBenchmark(ctx, "cpu.cstates").outcome, Outcome::kError);  // a check, not a benchmark
+}
+
+TEST_F(RunnerTest, UnmetNeedsSkipWithTheReasonWithoutCallingTheUnit) {
+  g_needy_calls = 0;
+  auto recorded = host::Host::AtRoot(YS_SOURCE_DIR "/tests/fixtures/hosts/healthy-8gpu");
+  ASSERT_TRUE(recorded.ok());
+  BenchOptions o;
+  o.backend = Backend::kCpu;
+  BenchContext on_tree(*recorded, comm_, o);
+  BenchmarkResult r = RunBenchmark(on_tree, "zz_test.needs_live");
+  EXPECT_EQ(r.outcome, Outcome::kSkip);
+  EXPECT_EQ(r.summary, "not the live host: nothing to measure");
+  r = RunBenchmark(on_tree, "zz_test.bench_needs_gpu");
+  EXPECT_EQ(r.outcome, Outcome::kSkip);
+  EXPECT_EQ(r.summary, "--backend cpu");
+  EXPECT_EQ(g_needy_calls, 0);
+  BenchContext live(host_, comm_, o);
+  EXPECT_EQ(RunBenchmark(live, "zz_test.needs_live").outcome, Outcome::kPass);
+  EXPECT_EQ(g_needy_calls, 1);
+}
+
+TEST_F(RunnerTest, DisruptiveUnitRunsOnlyWhenAsked) {
+  g_needy_calls = 0;
+  BenchOptions o;
+  o.filters = {"zz_test.bench_disruptive"};
+  BenchContext ctx(host_, comm_, o);
+  auto results = RunBenchmarks(ctx);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::kSkip);
+  EXPECT_NE(results[0].summary.find("disruptive"), std::string::npos) << results[0].summary;
+  EXPECT_EQ(g_needy_calls, 0);
+  o.allow_disruptive = true;
+  results = RunBenchmarks(ctx);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::kPass);
+  EXPECT_EQ(g_needy_calls, 1);
 }
 
 TEST_F(RunnerTest, SelectsByFilterAndHonoursIters) {

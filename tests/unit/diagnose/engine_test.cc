@@ -17,7 +17,7 @@ using diagnose::DiagnosisInputFor;
 
 TEST(DiagnoseEngineTest, RegisteredRulesMatchTheGoldenList) {
   std::string list;
-  for (const auto* r : diagnose::RuleRegistry::Global().List()) {
+  for (const auto* r : UnitRegistry::Global().List(UnitKind::kRule)) {
     if (r->info.id.starts_with("zz_test.")) continue;
     list += std::string(r->info.id) + "\n";
     EXPECT_FALSE(r->info.summary.empty()) << r->info.id;
@@ -35,7 +35,7 @@ class ThrowingRule : public diagnose::Rule {
     return {};
   }
 };
-YS_REGISTER_RULE(ThrowingRule, {.id = "zz_test.throws", .summary = "throws on request"});
+YS_REGISTER(ThrowingRule, {.id = "zz_test.throws", .summary = "throws on request"});
 
 TEST(DiagnoseEngineTest, RanksByRecoveryThenConfidenceAndSurvivesAThrowingRule) {
   // Case 1 (12%), case 4 (15-113%) and a downtrained link (not quantified).

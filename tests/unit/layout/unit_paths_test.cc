@@ -13,7 +13,6 @@
 
 #include "checks/unit_aliases.h"
 #include "core/registry.h"
-#include "diagnose/rule.h"
 
 namespace ys {
 namespace {
@@ -69,32 +68,45 @@ std::string CheckPath(const std::string& kind_dir, std::string_view id) {
   return "no " + tried;
 }
 
-// Proxy workloads register as benchmarks; they are workloads and live with them.
+// The folder of a unit's kind. Proxy workloads register as benchmarks; they are workloads and
+// live with them.
 std::string KindDir(const RegisteredUnit& u) {
-  if (u.kind == UnitKind::kCheck) return "checks";
-  std::string_view id = u.info.id;
-  if (id.substr(0, id.find('.')) == "proxy") return "workloads";
-  return u.kind == UnitKind::kBenchmark ? "bench" : "workloads";
+  switch (u.kind) {
+    case UnitKind::kCheck:
+      return "checks";
+    case UnitKind::kRule:
+      return "diagnose/rules";
+    case UnitKind::kBenchmark:
+      return u.info.id.starts_with("proxy.") ? "workloads" : "bench";
+    case UnitKind::kCommand:
+      return "cli";
+  }
+  return "";
 }
 
 TEST(UnitPaths, EveryUnitLivesWhereItsIdSays) {
-  size_t n = 0;
+  size_t units = 0, rules = 0;
   for (const RegisteredUnit* u : UnitRegistry::Global().ListAll()) {
     if (u->info.id.starts_with("zz_test.")) continue;  // units that tests register for themselves
-    ++n;
+    if (u->kind == UnitKind::kCommand) continue;       // EveryCommandHasItsFile
+    ++(u->kind == UnitKind::kRule ? rules : units);
     EXPECT_EQ(CheckPath(KindDir(*u), u->info.id), "") << UnitKindName(u->kind) << " " << u->info.id;
   }
-  EXPECT_GT(n, 40u);
+  EXPECT_GT(units, 40u);
+  EXPECT_GT(rules, 10u);
 }
 
-TEST(UnitPaths, EveryRuleLivesWhereItsIdSays) {
+// A subcommand `yardstick NAME` lives in src/cli/cmd_NAME.cc.
+TEST(UnitPaths, EveryCommandHasItsFile) {
   size_t n = 0;
-  for (const diagnose::RegisteredRule* r : diagnose::RuleRegistry::Global().List()) {
-    if (r->info.id.starts_with("zz_test.")) continue;
+  for (const RegisteredUnit* u : UnitRegistry::Global().List(UnitKind::kCommand)) {
     ++n;
-    EXPECT_EQ(CheckPath("diagnose/rules", r->info.id), "") << "rule " << r->info.id;
+    std::string file = "src/cli/cmd_" + Underscored(std::string(u->info.id)) + ".cc";
+    EXPECT_TRUE(fs::exists(fs::path(YS_SOURCE_DIR) / file)) << file;
+    EXPECT_NE(ReadSource(file).find("\"" + std::string(u->info.id) + "\""), std::string::npos)
+        << file << " does not name \"" << u->info.id << "\"";
   }
-  EXPECT_GT(n, 10u);
+  EXPECT_GT(n, 15u);
 }
 
 TEST(UnitPaths, CandidatesFollowTheRule) {
@@ -111,10 +123,10 @@ TEST(UnitPaths, CandidatesFollowTheRule) {
 // A retired id must not be registered again, and each id that replaced it must be.
 TEST(UnitPaths, AliasesNameRegisteredUnits) {
   for (const checks::UnitAlias& a : checks::UnitAliases()) {
-    EXPECT_EQ(UnitRegistry::Global().Find(a.old_id), nullptr) << a.old_id;
+    EXPECT_EQ(UnitRegistry::Global().Find(UnitKind::kCheck, a.old_id), nullptr) << a.old_id;
     EXPECT_FALSE(a.ids.empty()) << a.old_id;
     for (std::string_view id : a.ids) {
-      const RegisteredUnit* u = UnitRegistry::Global().Find(id);
+      const RegisteredUnit* u = UnitRegistry::Global().Find(UnitKind::kCheck, id);
       ASSERT_NE(u, nullptr) << a.old_id << " -> " << id;
       EXPECT_EQ(u->kind, UnitKind::kCheck) << id;
     }

@@ -120,8 +120,8 @@ TEST(NodeHealthTest, AYardstickReasonFromSomeoneElseIsNotOurs) {
 
 TEST(NodeHealthTest, DefaultSubsetIsRegistered) {
   for (const auto& id : DefaultHealthChecks()) {
-    const RegisteredUnit* u = UnitRegistry::Global().Find(id);
-    EXPECT_TRUE(u != nullptr && u->kind == UnitKind::kCheck) << id << " is not a registered check";
+    EXPECT_NE(UnitRegistry::Global().Find(UnitKind::kCheck, id), nullptr)
+        << id << " is not a registered check";
   }
 }
 

@@ -153,7 +153,6 @@ Status MeasureGpu(const BenchContext& ctx, HostCopyDirection dir, int ordinal, B
 }  // namespace
 
 BenchmarkResult RunHostCopy(const BenchContext& ctx, HostCopyDirection direction) {
-  if (auto why = GpuUnavailable(ctx)) return BenchmarkResult::Skip(*why);
   // Host copies share host memory and PCIe switches: the node's first rank measures every GPU
   // in turn rather than all ranks at once.
   auto gpus = GpusToMeasure(ctx, /*one_per_local_rank=*/false);

@@ -39,7 +39,7 @@ class DeepEnteredCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(DeepEnteredCheck,
+YS_REGISTER(DeepEnteredCheck,
                   {.id = "cpu.cstates.deep_entered",
                    .summary = "Enabled C6-class idle states are entered (usage above 0 since "
                               "boot).",

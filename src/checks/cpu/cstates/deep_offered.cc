@@ -36,7 +36,7 @@ class DeepOfferedCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(DeepOfferedCheck,
+YS_REGISTER(DeepOfferedCheck,
                   {.id = "cpu.cstates.deep_offered",
                    .summary = "The idle driver offers a C6-class state (the BIOS does not hide "
                               "it).",

@@ -96,7 +96,7 @@ class IdleFrameworkCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(IdleFrameworkCheck,
+YS_REGISTER(IdleFrameworkCheck,
                   {.id = "cpu.cstates.idle_framework",
                    .summary = "CPU idle management on: no idle=poll|halt or cpuidle.off=1 on the "
                               "kernel command line, a cpuidle driver registered.",

@@ -38,7 +38,7 @@ class KernelLimitCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(KernelLimitCheck,
+YS_REGISTER(KernelLimitCheck,
                   {.id = "cpu.cstates.kernel_limit",
                    .summary = "No max_cstate limit of the idle driver removes the C6-class states.",
                    .needs = {}})

@@ -39,7 +39,7 @@ class BiosLimitCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     BiosLimitCheck,
     {.id = "cpu.frequency.bios_limit",
      .summary = "The firmware does not limit the CPU clock below its maximum (cpufreq bios_limit).",

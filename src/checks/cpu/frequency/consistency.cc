@@ -44,7 +44,7 @@ class ConsistencyCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(ConsistencyCheck, {.id = "cpu.frequency.consistency",
+YS_REGISTER(ConsistencyCheck, {.id = "cpu.frequency.consistency",
                                      .summary = "One frequency policy for all CPUs: driver, "
                                                 "governor, maximum and energy preference agree.",
                                      .needs = {}})

@@ -35,7 +35,7 @@ class EnergyPreferenceCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(EnergyPreferenceCheck,
+YS_REGISTER(EnergyPreferenceCheck,
                   {.id = "cpu.frequency.energy_preference",
                    .summary = "No CPU has an energy-performance preference that favours power.",
                    .needs = {}})

@@ -40,7 +40,7 @@ class GovernorCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     GovernorCheck,
     {.id = "cpu.frequency.governor",
      .summary = "Every CPU runs the scaling governor the site expects (cpu.governor).",

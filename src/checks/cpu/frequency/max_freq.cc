@@ -36,7 +36,7 @@ class MaxFreqCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     MaxFreqCheck,
     {.id = "cpu.frequency.max_freq",
      .summary =

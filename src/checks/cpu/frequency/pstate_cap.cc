@@ -32,7 +32,7 @@ class PstateCapCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     PstateCapCheck,
     {.id = "cpu.frequency.pstate_cap",
      .summary = "intel_pstate max_perf_pct does not hold the CPUs below their maximum performance.",

@@ -60,7 +60,7 @@ class TurboCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     TurboCheck,
     {.id = "cpu.frequency.turbo",
      .summary =

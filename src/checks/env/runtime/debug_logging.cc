@@ -35,7 +35,7 @@ class DebugLoggingCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(DebugLoggingCheck, {.id = "env.runtime.debug_logging",
+YS_REGISTER(DebugLoggingCheck, {.id = "env.runtime.debug_logging",
                                       .summary = "NCCL_DEBUG is not INFO or TRACE.",
                                       .needs = {}})
 

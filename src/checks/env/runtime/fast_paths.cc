@@ -68,7 +68,7 @@ class FastPathsCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     FastPathsCheck,
     {.id = "env.runtime.fast_paths",
      .summary =

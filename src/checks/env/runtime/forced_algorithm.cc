@@ -40,7 +40,7 @@ class ForcedAlgorithmCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(ForcedAlgorithmCheck,
+YS_REGISTER(ForcedAlgorithmCheck,
                   {.id = "env.runtime.forced_algorithm",
                    .summary = "No NCCL_ALGO or NCCL_PROTO overrides NCCL's tuner.",
                    .needs = {}})

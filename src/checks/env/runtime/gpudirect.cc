@@ -61,7 +61,7 @@ class GpuDirectCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     GpuDirectCheck,
     {.id = "env.runtime.gpudirect",
      .summary = "A GPU + RDMA node has a GPUDirect RDMA path (peer memory or DMA-BUF).",

@@ -100,7 +100,7 @@ class IbHcaCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(IbHcaCheck,
+YS_REGISTER(IbHcaCheck,
                   {.id = "env.runtime.ib_hca",
                    .summary = "NCCL_IB_HCA selects the intended RDMA devices, not more by prefix.",
                    .needs = {}})

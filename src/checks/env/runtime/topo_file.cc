@@ -84,7 +84,7 @@ class TopoFileCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(
+YS_REGISTER(
     TopoFileCheck,
     {.id = "env.runtime.topo_file",
      .summary =

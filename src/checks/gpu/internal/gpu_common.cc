@@ -7,17 +7,12 @@
 
 namespace ys::checks {
 
-const gpu::GpuSnapshot* SnapshotOrSkip(const CheckContext& ctx, CheckResult* instead,
-                                       bool require_devices) {
+const gpu::GpuSnapshot* SnapshotOrSkip(const CheckContext& ctx, CheckResult* instead) {
   const Result<gpu::GpuSnapshot>& s = ctx.gpu();
   if (!s.ok()) {
     *instead = s.status().code() == StatusCode::kInvalidInput
                    ? CheckResult::Error(s.status())
                    : CheckResult::Skip(s.status().message());
-    return nullptr;
-  }
-  if (require_devices && s->devices.empty()) {
-    *instead = CheckResult::Skip("NVML lists no GPU (" + s->source + ")");
     return nullptr;
   }
   return &*s;

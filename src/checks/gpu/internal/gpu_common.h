@@ -21,11 +21,11 @@ inline constexpr const char* kNvmlApiReference =
 inline constexpr const char* kDcgmHealthReference =
     "DCGM health watches (modules/health/DcgmHealthWatch.cpp) and dcgmi diag";
 
-// The run's snapshot, or nullptr with `*instead` set: skip with the reason when there is none
-// (NVML absent, no recording), error when a recording is malformed, and - when
-// `require_devices` - skip when NVML lists no GPU.
-const gpu::GpuSnapshot* SnapshotOrSkip(const CheckContext& ctx, CheckResult* instead,
-                                       bool require_devices = true);
+// For the units that use the GPU state without needing a GPU (gpu.count judges a count of zero,
+// gpu.driver a driver that NVML cannot reach): the run's snapshot, or nullptr with `*instead`
+// set: skip with the reason when there is none (NVML absent, no recording), error when a
+// recording is malformed. Units that need a GPU declare Need::kGpu and read ctx.gpus().
+const gpu::GpuSnapshot* SnapshotOrSkip(const CheckContext& ctx, CheckResult* instead);
 
 // "gpu3" (the NVML index).
 std::string GpuEntity(const gpu::GpuDevice& d);

@@ -24,7 +24,7 @@ class DevicesCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(DevicesCheck, {.id = "numa.placement.devices",
+YS_REGISTER(DevicesCheck, {.id = "numa.placement.devices",
                                  .summary = "Locality of the GPUs and NICs the process uses: NUMA "
                                             "affinity known, devices on the process's nodes.",
                                  .needs = {}})

@@ -23,7 +23,7 @@ class KernelPolicyCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(KernelPolicyCheck,
+YS_REGISTER(KernelPolicyCheck,
                   {.id = "numa.placement.kernel_policy",
                    .summary = "Automatic NUMA balancing and zone reclaim as site policy asks.",
                    .needs = {}})

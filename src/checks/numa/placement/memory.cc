@@ -26,7 +26,7 @@ class MemoryCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(MemoryCheck, {.id = "numa.placement.memory",
+YS_REGISTER(MemoryCheck, {.id = "numa.placement.memory",
                                 .summary = "Share of the process's memory on remote NUMA nodes "
                                            "(from numa_maps) below the site's maximum.",
                                 .needs = {}})

@@ -45,7 +45,7 @@ class GracePageSizeCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(GracePageSizeCheck,
+YS_REGISTER(GracePageSizeCheck,
                   {.id = "virt.iommu.grace_page_size",
                    .summary = "On NVIDIA Grace, 64 KiB base pages rather than 4 KiB.",
                    .needs = {}})

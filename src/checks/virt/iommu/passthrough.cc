@@ -51,7 +51,7 @@ class PassthroughCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(PassthroughCheck,
+YS_REGISTER(PassthroughCheck,
                   {.id = "virt.iommu.passthrough",
                    .summary = "VM detection, and on bare metal GPUs and NICs in passthrough "
                               "(identity) IOMMU domains as site policy asks.",

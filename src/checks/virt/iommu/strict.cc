@@ -50,7 +50,7 @@ class StrictCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER_CHECK(StrictCheck,
+YS_REGISTER(StrictCheck,
                   {.id = "virt.iommu.strict",
                    .summary = "IOMMU invalidation not strict for GPU and NIC domains (lazy "
                               "DMA-FQ or passthrough).",

@@ -47,9 +47,9 @@ class TopologyFileRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(TopologyFileRule,
-                 {.id = "container.topology_file",
-                  .summary = "NCCL_TOPO_FILE absent in the container: the bind mount is missing "
-                             "(Exemplar case 4, 13-53% gap)"});
+YS_REGISTER(TopologyFileRule,
+            {.id = "container.topology_file",
+             .summary = "NCCL_TOPO_FILE absent in the container: the bind mount is missing "
+                        "(Exemplar case 4, 13-53% gap)"});
 
 }  // namespace ys::diagnose

@@ -77,9 +77,9 @@ class CollectiveBandwidthRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(CollectiveBandwidthRule,
-                 {.id = "fabric.collective_bandwidth",
-                  .summary = "Collective bus bandwidth at large messages below half the fabric's "
-                             "stated peak"});
+YS_REGISTER(CollectiveBandwidthRule,
+            {.id = "fabric.collective_bandwidth",
+             .summary = "Collective bus bandwidth at large messages below half the fabric's "
+                        "stated peak"});
 
 }  // namespace ys::diagnose

@@ -32,9 +32,9 @@ class DowntrainedLinkRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(DowntrainedLinkRule,
-                 {.id = "fabric.downtrained_link",
-                  .summary = "A PCIe, InfiniBand or NVLink link trained below its maximum "
-                             "(YS-PCI-001/002, YS-GPU-055/056, YS-IB-003, YS-GPU-045)"});
+YS_REGISTER(DowntrainedLinkRule,
+            {.id = "fabric.downtrained_link",
+             .summary = "A PCIe, InfiniBand or NVLink link trained below its maximum "
+                        "(YS-PCI-001/002, YS-GPU-055/056, YS-IB-003, YS-GPU-045)"});
 
 }  // namespace ys::diagnose

@@ -34,9 +34,9 @@ class NcclQpsRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(NcclQpsRule,
-                 {.id = "fabric.nccl_qps",
-                  .summary = "NCCL_IB_QPS_PER_CONNECTION=1 on 400G+ links (Exemplar case 3: 31% "
-                             "of iteration time in QP-limited collectives)"});
+YS_REGISTER(NcclQpsRule,
+            {.id = "fabric.nccl_qps",
+             .summary = "NCCL_IB_QPS_PER_CONNECTION=1 on 400G+ links (Exemplar case 3: 31% "
+                        "of iteration time in QP-limited collectives)"});
 
 }  // namespace ys::diagnose

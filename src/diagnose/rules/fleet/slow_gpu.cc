@@ -12,7 +12,7 @@ class SlowGpuRule : public SlowMemberRule {
 
 }  // namespace
 
-YS_REGISTER_RULE(SlowGpuRule, {.id = "fleet.slow_gpu",
+YS_REGISTER(SlowGpuRule, {.id = "fleet.slow_gpu",
                                .summary = "A GPU, NIC or other device far below its peers' median "
                                           "(YS-FLEET-002) holds a synchronous job to its pace"});
 

@@ -12,7 +12,7 @@ class SlowNodeRule : public SlowMemberRule {
 
 }  // namespace
 
-YS_REGISTER_RULE(SlowNodeRule, {.id = "fleet.slow_node",
+YS_REGISTER(SlowNodeRule, {.id = "fleet.slow_node",
                                 .summary = "A node far below its peers' median (YS-FLEET-001) "
                                            "holds a synchronous job to its pace"});
 

@@ -70,9 +70,9 @@ class GpuThrottlingRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(GpuThrottlingRule,
-                 {.id = "gpu.throttling",
-                  .summary = "GPU clocks held down by thermal, power or hardware slowdown "
-                             "(YS-GPU-010..015, 020/021); a drift in step times strengthens it"});
+YS_REGISTER(GpuThrottlingRule,
+            {.id = "gpu.throttling",
+             .summary = "GPU clocks held down by thermal, power or hardware slowdown "
+                        "(YS-GPU-010..015, 020/021); a drift in step times strengthens it"});
 
 }  // namespace ys::diagnose

@@ -121,9 +121,9 @@ class CoreSharingRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(CoreSharingRule,
-                 {.id = "host.core_sharing",
-                  .summary = "A noisy neighbour: processes outside the job take CPU time on its "
-                             "cores (measured share or YS-ISO-001)"});
+YS_REGISTER(CoreSharingRule,
+            {.id = "host.core_sharing",
+             .summary = "A noisy neighbour: processes outside the job take CPU time on its "
+                        "cores (measured share or YS-ISO-001)"});
 
 }  // namespace ys::diagnose

@@ -76,10 +76,10 @@ class CpuPlacementRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(CpuPlacementRule,
-                 {.id = "host.cpu_placement",
-                  .summary = "Shared cpusets, NUMA placement and a held-down busy-core clock slow "
-                             "the host side of the step (Exemplar case 2: gap 12% -> 3%, C6 "
-                             "about 4%)"});
+YS_REGISTER(CpuPlacementRule,
+            {.id = "host.cpu_placement",
+             .summary = "Shared cpusets, NUMA placement and a held-down busy-core clock slow "
+                        "the host side of the step (Exemplar case 2: gap 12% -> 3%, C6 "
+                        "about 4%)"});
 
 }  // namespace ys::diagnose

@@ -49,9 +49,9 @@ class SmmuCmdqvRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(SmmuCmdqvRule,
-                 {.id = "virt.smmu_cmdqv",
-                  .summary = "Grace SMMUv3 without CMDQV (in a VM): IOMMU invalidations serialise "
-                             "on one command queue (Exemplar case 1, about 12%)"});
+YS_REGISTER(SmmuCmdqvRule,
+            {.id = "virt.smmu_cmdqv",
+             .summary = "Grace SMMUv3 without CMDQV (in a VM): IOMMU invalidations serialise "
+                        "on one command queue (Exemplar case 1, about 12%)"});
 
 }  // namespace ys::diagnose

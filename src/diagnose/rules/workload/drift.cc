@@ -44,7 +44,7 @@ class DriftRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(DriftRule, {.id = "workload.drift",
+YS_REGISTER(DriftRule, {.id = "workload.drift",
                              .summary = "Step times slowing down over the run (thermal or power "
                                         "slowdown) with no throttling finding to name the cause"});
 

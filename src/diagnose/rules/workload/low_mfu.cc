@@ -92,9 +92,9 @@ class LowMfuRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(LowMfuRule,
-                 {.id = "workload.low_mfu",
-                  .summary = "MFU far below the reference (or score below threshold) with healthy "
-                             "micro-benchmarks: the gap is in the workload's tuning"});
+YS_REGISTER(LowMfuRule,
+            {.id = "workload.low_mfu",
+             .summary = "MFU far below the reference (or score below threshold) with healthy "
+                        "micro-benchmarks: the gap is in the workload's tuning"});
 
 }  // namespace ys::diagnose

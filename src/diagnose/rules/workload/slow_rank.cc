@@ -47,7 +47,7 @@ class SlowRankRule : public Rule {
 
 }  // namespace
 
-YS_REGISTER_RULE(SlowRankRule, {.id = "workload.slow_rank",
+YS_REGISTER(SlowRankRule, {.id = "workload.slow_rank",
                                 .summary = "One rank's steps slower than the others': the job "
                                            "waits for it every step"});
 

@@ -143,10 +143,7 @@ TEST(CollectiveBandwidthRuleTest, StatedPeakAndSilentForMpiWithoutOne) {
   RunDocument no_peak = CollDoc(1, {{"backend", "mpi"}, {"library", "Open MPI v4.1.4"}});
   EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(no_peak)).empty())
       << "no stated peak: nothing to judge against";
-  auto why = diagnose::RuleRegistry::Global()
-                 .Find("fabric.collective_bandwidth")
-                 ->factory()
-                 ->Unjudged(InputFor(no_peak));
+  auto why = testing::MakeRule("fabric.collective_bandwidth")->Unjudged(InputFor(no_peak));
   ASSERT_EQ(why.size(), 1u);
   EXPECT_EQ(
       why[0],

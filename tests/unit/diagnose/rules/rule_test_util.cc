@@ -27,10 +27,18 @@ Finding MakeTestFinding(std::string_view code, std::string entity, std::string m
 }
 
 std::vector<Diagnosis> EvaluateRule(std::string_view id, const diagnose::DiagnosisInput& in) {
-  const diagnose::RegisteredRule* r = diagnose::RuleRegistry::Global().Find(id);
+  std::unique_ptr<diagnose::Rule> rule = MakeRule(id);
+  if (rule == nullptr) return {};
+  return rule->Evaluate(in);
+}
+
+std::unique_ptr<diagnose::Rule> MakeRule(std::string_view id) {
+  const RegisteredUnit* r = UnitRegistry::Global().Find(UnitKind::kRule, id);
   EXPECT_NE(r, nullptr) << "rule " << id << " is not registered";
-  if (r == nullptr) return {};
-  return r->factory()->Evaluate(in);
+  if (r == nullptr) return nullptr;
+  std::unique_ptr<Unit> made = r->factory();
+  if (dynamic_cast<diagnose::Rule*>(made.get()) == nullptr) return nullptr;
+  return std::unique_ptr<diagnose::Rule>(static_cast<diagnose::Rule*>(made.release()));
 }
 
 diagnose::DiagnosisInput InputFor(const RunDocument& doc) {

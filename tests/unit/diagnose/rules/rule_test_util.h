@@ -4,6 +4,7 @@
 #ifndef YARDSTICK_TESTS_UNIT_DIAGNOSE_RULES_RULE_TEST_UTIL_H_
 #define YARDSTICK_TESTS_UNIT_DIAGNOSE_RULES_RULE_TEST_UTIL_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,8 @@ Finding MakeTestFinding(std::string_view code, std::string entity, std::string m
                         Evidence evidence = {});
 // Evaluates rule `id` (registered) over `in`; fails the test when the rule is not registered.
 std::vector<Diagnosis> EvaluateRule(std::string_view id, const diagnose::DiagnosisInput& in);
+// A new instance of the registered rule `id` (a test failure and nullptr when there is none).
+std::unique_ptr<diagnose::Rule> MakeRule(std::string_view id);
 diagnose::DiagnosisInput InputFor(const RunDocument& doc);
 // A workload whose step times are `steps` (analysed as the engine does).
 diagnose::WorkloadEvidence WorkloadWithSteps(std::string id, std::vector<double> steps);
