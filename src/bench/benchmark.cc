@@ -11,9 +11,12 @@ namespace ys::bench {
 
 const char* BackendName(Backend b) {
   switch (b) {
-    case Backend::kAuto: return "auto";
-    case Backend::kCpu: return "cpu";
-    case Backend::kGpu: return "gpu";
+    case Backend::kAuto:
+      return "auto";
+    case Backend::kCpu:
+      return "cpu";
+    case Backend::kGpu:
+      return "gpu";
   }
   return "?";
 }
@@ -23,17 +26,27 @@ Result<uint64_t> ParseByteSize(std::string_view text) {
   if (t.empty()) return Status::Invalid("size \"\": expected a byte count such as 8, 64K, 16G");
   uint64_t multiplier = 1;
   switch (std::toupper(static_cast<unsigned char>(t.back()))) {
-    case 'K': multiplier = 1ULL << 10; break;
-    case 'M': multiplier = 1ULL << 20; break;
-    case 'G': multiplier = 1ULL << 30; break;
-    case 'T': multiplier = 1ULL << 40; break;
-    default: break;
+    case 'K':
+      multiplier = 1ULL << 10;
+      break;
+    case 'M':
+      multiplier = 1ULL << 20;
+      break;
+    case 'G':
+      multiplier = 1ULL << 30;
+      break;
+    case 'T':
+      multiplier = 1ULL << 40;
+      break;
+    default:
+      break;
   }
   std::string_view digits = multiplier == 1 ? t : t.substr(0, t.size() - 1);
   auto n = ParseInt(digits);
   if (!n || *n < 0) {
-    return Status::Invalid("size \"" + std::string(text) +
-                           "\": expected a byte count such as 8, 64K, 16G (K, M, G, T are powers of 1024)");
+    return Status::Invalid(
+        "size \"" + std::string(text) +
+        "\": expected a byte count such as 8, 64K, 16G (K, M, G, T are powers of 1024)");
   }
   if (*n != 0 && static_cast<uint64_t>(*n) > std::numeric_limits<uint64_t>::max() / multiplier) {
     return Status::Invalid("size \"" + std::string(text) + "\": too large");
@@ -69,7 +82,8 @@ Result<SizeSweep> SizeSweep::Parse(std::string_view text) {
     s.min_bytes = *lo;
     s.max_bytes = *hi;
     std::string_view step = Trim(parts[2]);
-    if (step.size() < 2 || (step[0] != 'x' && step[0] != '+')) return fail("step must start with x or +");
+    if (step.size() < 2 || (step[0] != 'x' && step[0] != '+'))
+      return fail("step must start with x or +");
     if (step[0] == 'x') {
       auto f = ParseInt(step.substr(1));
       if (!f || *f < 2) return fail("factor must be an integer of at least 2");
@@ -116,7 +130,8 @@ const Result<host::Topology>& BenchContext::topology() const {
 }
 
 Measurement MakeMeasurement(std::string name, std::string unit, Better better,
-                            std::vector<double> samples, std::map<std::string, std::string> params) {
+                            std::vector<double> samples,
+                            std::map<std::string, std::string> params) {
   Measurement m;
   m.name = std::move(name);
   m.unit = std::move(unit);

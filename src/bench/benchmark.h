@@ -71,18 +71,18 @@ const char* BackendName(Backend b);
 enum class Profile { kFull, kQuick };
 
 struct BenchOptions {
-  std::vector<std::string> filters;   // globs over unit ids; empty = all
-  std::optional<SizeSweep> sizes;     // --sizes; unset = the unit's default for the profile
-  int warmup = -1;                    // --warmup; -1 = the unit's default
-  int iters = -1;                     // --iters; -1 = the unit's default
+  std::vector<std::string> filters;  // globs over unit ids; empty = all
+  std::optional<SizeSweep> sizes;    // --sizes; unset = the unit's default for the profile
+  int warmup = -1;                   // --warmup; -1 = the unit's default
+  int iters = -1;                    // --iters; -1 = the unit's default
   Backend backend = Backend::kAuto;
-  bool pairwise = false;              // collectives over every pair / ring neighbour
-  std::string storage_path;           // --path for the storage benchmark; empty = skip it
-  bool direct_io = false;             // --direct: O_DIRECT for the storage benchmark
+  bool pairwise = false;     // collectives over every pair / ring neighbour
+  std::string storage_path;  // --path for the storage benchmark; empty = skip it
+  bool direct_io = false;    // --direct: O_DIRECT for the storage benchmark
   Profile profile = Profile::kFull;
-  std::string data_dir;               // where specs/ is
-  std::vector<std::string> dtypes;    // --dtype for the collectives (float, bfloat16); empty = float
-  bool allow_disruptive = false;      // run units declared disruptive
+  std::string data_dir;             // where specs/ is
+  std::vector<std::string> dtypes;  // --dtype for the collectives (float, bfloat16); empty = float
+  bool allow_disruptive = false;    // run units declared disruptive
 };
 
 // Everything a benchmark may use. Borrowed references; the caller keeps them alive.
@@ -100,7 +100,9 @@ class BenchContext {
   const Result<host::Topology>& topology() const;
 
   // The unit's default unless the operator set --warmup / --iters.
-  int Warmup(int unit_default) const { return options_.warmup >= 0 ? options_.warmup : unit_default; }
+  int Warmup(int unit_default) const {
+    return options_.warmup >= 0 ? options_.warmup : unit_default;
+  }
   int Iters(int unit_default) const { return options_.iters > 0 ? options_.iters : unit_default; }
   bool quick() const { return options_.profile == Profile::kQuick; }
   // A long unit reports progress ("4M out-of-place"): the job's watchdog then times each piece
@@ -111,7 +113,9 @@ class BenchContext {
   }
   void set_on_progress(std::function<void(const std::string&)> f) { on_progress_ = std::move(f); }
   // Whether the operator allows this backend: kAuto allows both.
-  bool Allows(Backend b) const { return options_.backend == Backend::kAuto || options_.backend == b; }
+  bool Allows(Backend b) const {
+    return options_.backend == Backend::kAuto || options_.backend == b;
+  }
 
  private:
   const host::Host& host_;

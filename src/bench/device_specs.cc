@@ -117,7 +117,8 @@ std::string KnownKeys(const Section& section) {
   return out;
 }
 
-Status ReadSection(const Section& section, const toml::table& table, const std::string& path, DeviceSpec& spec) {
+Status ReadSection(const Section& section, const toml::table& table, const std::string& path,
+                   DeviceSpec& spec) {
   const std::string name = "[" + std::string(section.name) + "]";
   for (const auto& [k, node] : table) {
     auto key = std::find_if(section.keys.begin(), section.keys.end(),
@@ -152,7 +153,8 @@ Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& pat
   spec.path = path;
   const auto& schema = Schema();
   for (const auto& [k, node] : doc) {
-    auto section = std::find_if(schema.begin(), schema.end(), [&k = k](const Section& s) { return k.str() == s.name; });
+    auto section = std::find_if(schema.begin(), schema.end(),
+                                [&k = k](const Section& s) { return k.str() == s.name; });
     if (section == schema.end()) {
       return Status::Invalid(
           TomlWhere(path, "[" + std::string(k.str()) + "]", "", &node) +
@@ -163,13 +165,18 @@ Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& pat
     YS_RETURN_IF_ERROR(ReadSection(*section, **table, path, spec));
   }
   for (const Section& s : schema) {
-    if (s.required && !doc.contains(s.name)) return Status::Invalid(path + ": missing [" + s.name + "]");
+    if (s.required && !doc.contains(s.name))
+      return Status::Invalid(path + ": missing [" + s.name + "]");
   }
   if (spec.peak_dense_tflops.empty()) {
-    return Status::Invalid(path + ": [peak_dense_tflops]: no figure (expected at least one of bf16, fp16, tf32, fp8, nvfp4)");
+    return Status::Invalid(
+        path +
+        ": [peak_dense_tflops]: no figure (expected at least one of bf16, fp16, tf32, fp8, nvfp4)");
   }
-  if (spec.nvlink_bidirectional_gb_per_s && *spec.nvlink_per_direction_gb_per_s > *spec.nvlink_bidirectional_gb_per_s) {
-    return Status::Invalid(path + ": [nvlink] per_direction_gb_per_s: larger than bidirectional_gb_per_s");
+  if (spec.nvlink_bidirectional_gb_per_s &&
+      *spec.nvlink_per_direction_gb_per_s > *spec.nvlink_bidirectional_gb_per_s) {
+    return Status::Invalid(path +
+                           ": [nvlink] per_direction_gb_per_s: larger than bidirectional_gb_per_s");
   }
   return spec;
 }
@@ -195,14 +202,17 @@ Result<std::vector<DeviceSpec>> LoadDeviceSpecs(const std::string& specs_dir) {
     if (!spec.ok()) return spec.status();
     for (const std::string& n : spec->cuda_names) {
       auto [it, fresh] = owner.emplace(n, f);
-      if (!fresh) return Status::Invalid(f + ": [device] cuda_names: \"" + n + "\" is also claimed by " + it->second);
+      if (!fresh)
+        return Status::Invalid(f + ": [device] cuda_names: \"" + n + "\" is also claimed by " +
+                               it->second);
     }
     specs.push_back(std::move(*spec));
   }
   return specs;
 }
 
-Result<DeviceSpec> MatchDeviceSpec(const std::vector<DeviceSpec>& specs, std::string_view gpu_name) {
+Result<DeviceSpec> MatchDeviceSpec(const std::vector<DeviceSpec>& specs,
+                                   std::string_view gpu_name) {
   std::string_view wanted = Trim(gpu_name);
   std::string known;
   for (const DeviceSpec& s : specs) {
@@ -211,8 +221,8 @@ Result<DeviceSpec> MatchDeviceSpec(const std::vector<DeviceSpec>& specs, std::st
       known += (known.empty() ? "\"" : ", \"") + n + "\"";
     }
   }
-  return Status::NotFound("no device spec for \"" + std::string(wanted) + "\" (known: " +
-                          (known.empty() ? "none" : known) + ")");
+  return Status::NotFound("no device spec for \"" + std::string(wanted) +
+                          "\" (known: " + (known.empty() ? "none" : known) + ")");
 }
 
 Result<DeviceSpec> FindDeviceSpec(const std::string& data_dir, std::string_view gpu_name) {
@@ -229,7 +239,8 @@ std::optional<Peak> PeakTflops(const DeviceSpec& spec, std::string_view dtype) {
 
 std::optional<Peak> PeakHbmGBps(const DeviceSpec& spec) {
   if (!spec.hbm_tb_per_s) return std::nullopt;
-  return Peak{*spec.hbm_tb_per_s * 1000.0, spec.path + " [memory] hbm_tb_per_s = " + FormatNumber(*spec.hbm_tb_per_s)};
+  return Peak{*spec.hbm_tb_per_s * 1000.0,
+              spec.path + " [memory] hbm_tb_per_s = " + FormatNumber(*spec.hbm_tb_per_s)};
 }
 
 std::optional<Peak> PeakNvlinkPerDirectionGBps(const DeviceSpec& spec) {

@@ -46,7 +46,8 @@ Result<std::vector<int>> GpusToMeasure(const BenchContext& ctx, bool one_per_loc
   const comm::LaunchInfo& l = ctx.launch();
   if (one_per_local_rank && l.launched() && l.local_size > 1) {
     if (l.local_rank >= count) {
-      return Status::NotFound(fmt::format("local rank {} has no GPU of its own ({} visible)", l.local_rank, count));
+      return Status::NotFound(
+          fmt::format("local rank {} has no GPU of its own ({} visible)", l.local_rank, count));
     }
     return std::vector<int>{l.local_rank};
   }
@@ -56,14 +57,16 @@ Result<std::vector<int>> GpusToMeasure(const BenchContext& ctx, bool one_per_loc
 }
 
 SpecLookup LookupSpec(const BenchContext& ctx, const std::string& gpu_name) {
-  if (ctx.options().data_dir.empty()) return {std::nullopt, "no data directory (--data) to read specs/ from"};
+  if (ctx.options().data_dir.empty())
+    return {std::nullopt, "no data directory (--data) to read specs/ from"};
   auto spec = FindDeviceSpec(ctx.options().data_dir, gpu_name);
   if (!spec.ok()) return {std::nullopt, spec.status().message()};
   return {std::move(*spec), ""};
 }
 
 std::optional<double> AddPeakParams(std::map<std::string, std::string>& params, double value,
-                                    const std::optional<Peak>& peak, const std::string& why_unknown) {
+                                    const std::optional<Peak>& peak,
+                                    const std::string& why_unknown) {
   if (!peak || peak->value <= 0) {
     params["peak"] = "unknown";
     params["peak_note"] = why_unknown;
@@ -76,7 +79,9 @@ std::optional<double> AddPeakParams(std::map<std::string, std::string>& params, 
   return pct;
 }
 
-std::string FormatPercent(const std::optional<double>& pct) { return pct ? fmt::format("{:.1f}", *pct) : "-"; }
+std::string FormatPercent(const std::optional<double>& pct) {
+  return pct ? fmt::format("{:.1f}", *pct) : "-";
+}
 
 Status BindThisThread(const CpuSet& cpus) {
   if (cpus.empty()) return Status::Invalid("no CPU to bind to");
@@ -88,15 +93,19 @@ Status BindThisThread(const CpuSet& cpus) {
   for (int c : cpus.ids()) CPU_SET_S(static_cast<size_t>(c), bytes, set);
   int rc = pthread_setaffinity_np(pthread_self(), bytes, set);
   CPU_FREE(set);
-  if (rc != 0) return Status::Unsupported("cannot bind a thread to CPUs " + cpus.ToString() + ": " + std::strerror(rc));
+  if (rc != 0)
+    return Status::Unsupported("cannot bind a thread to CPUs " + cpus.ToString() + ": " +
+                               std::strerror(rc));
   return Status::Ok();
 }
 
 int GpuNumaNode(const BenchContext& ctx, const gpu::CudaDevice& device) {
   char bus_id[64] = {};
-  if (device.api().cuDeviceGetPCIBusId(bus_id, sizeof(bus_id) - 1, device.device()) != CUDA_SUCCESS) return -1;
+  if (device.api().cuDeviceGetPCIBusId(bus_id, sizeof(bus_id) - 1, device.device()) != CUDA_SUCCESS)
+    return -1;
   std::string bdf(bus_id);
-  std::transform(bdf.begin(), bdf.end(), bdf.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(bdf.begin(), bdf.end(), bdf.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   const auto& topo = ctx.topology();
   if (!topo.ok()) return -1;
   const host::PciDevice* pci = topo->FindPci(bdf);
@@ -128,13 +137,15 @@ Result<GpuTimer> GpuTimer::Create(const gpu::CudaDevice& device) {
   auto module = gpu::CudaModule::LoadPtx(api, gpu::BenchKernelsPtx());
   if (!module.ok()) return module.status();
   t.module_ = std::move(*module);
-  for (auto [name, fn] : {std::pair{gpu::kCopyKernel, &t.copy_}, std::pair{gpu::kSpinKernel, &t.spin_},
-                          std::pair{gpu::kEmptyKernel, &t.empty_}}) {
+  for (auto [name, fn] :
+       {std::pair{gpu::kCopyKernel, &t.copy_}, std::pair{gpu::kSpinKernel, &t.spin_},
+        std::pair{gpu::kEmptyKernel, &t.empty_}}) {
     auto f = t.module_.Function(name);
     if (!f.ok()) return f.status();
     *fn = *f;
   }
-  auto gate = gpu::PinnedHostBuffer::Allocate(api, 64, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+  auto gate = gpu::PinnedHostBuffer::Allocate(api, 64,
+                                              CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
   if (!gate.ok()) return gate.status();
   t.gate_ = std::move(*gate);
   std::memset(t.gate_.get(), 0, t.gate_.bytes());
@@ -151,29 +162,35 @@ Result<GpuTimer> GpuTimer::Create(const gpu::CudaDevice& device) {
 }
 
 Status GpuTimer::EnqueueSmCopy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) const {
-  if (bytes % 16 != 0) return Status::Invalid(fmt::format("SM copy of {} bytes: not a multiple of 16", bytes));
+  if (bytes % 16 != 0)
+    return Status::Invalid(fmt::format("SM copy of {} bytes: not a multiple of 16", bytes));
   uint64_t count = bytes / 16;
   void* args[] = {&dst, &src, &count};
   const gpu::CudaApi& api = device_->api();
-  return api.Check(api.cuLaunchKernel(copy_, wave_.grid, 1, 1, wave_.block, 1, 1, 0, stream_.get(), args, nullptr),
+  return api.Check(api.cuLaunchKernel(copy_, wave_.grid, 1, 1, wave_.block, 1, 1, 0, stream_.get(),
+                                      args, nullptr),
                    "cuLaunchKernel(ys_copy16)");
 }
 
-Result<double> GpuTimer::OneSampleMs(int warmup, int iters, const std::function<Status()>& enqueue) {
+Result<double> GpuTimer::OneSampleMs(int warmup, int iters,
+                                     const std::function<Status()>& enqueue) {
   const gpu::CudaApi& api = device_->api();
   auto* flag = static_cast<uint32_t*>(gate_.get());
   std::atomic_ref<uint32_t>(*flag).store(0, std::memory_order_release);
   uint64_t timeout = kGateTimeoutNs;
   void* args[] = {&gate_device_, &timeout};
-  YS_RETURN_IF_ERROR(api.Check(api.cuLaunchKernel(spin_, 1, 1, 1, 1, 1, 1, 0, stream_.get(), args, nullptr),
-                               "cuLaunchKernel(ys_spin_wait)"));
+  YS_RETURN_IF_ERROR(
+      api.Check(api.cuLaunchKernel(spin_, 1, 1, 1, 1, 1, 1, 0, stream_.get(), args, nullptr),
+                "cuLaunchKernel(ys_spin_wait)"));
   auto held_since = std::chrono::steady_clock::now();
   Status queued = Status::Ok();
   for (int i = 0; i < warmup && queued.ok(); ++i) queued = enqueue();
   if (queued.ok()) queued = start_.Record(stream_);
   for (int i = 0; i < iters && queued.ok(); ++i) queued = enqueue();
   if (queued.ok()) queued = end_.Record(stream_);
-  double held_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - held_since).count();
+  double held_ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - held_since)
+          .count();
   std::atomic_ref<uint32_t>(*flag).store(1, std::memory_order_release);  // release the stream
   if (!queued.ok()) {
     (void)stream_.Synchronize();  // drain what was queued before reporting
@@ -182,7 +199,8 @@ Result<double> GpuTimer::OneSampleMs(int warmup, int iters, const std::function<
   auto ms = gpu::CudaEvent::ElapsedMs(start_, end_);
   if (!ms.ok()) return ms.status();
   if (held_ns >= static_cast<double>(kGateTimeoutNs)) {
-    return Status::Internal("enqueueing took longer than the timing gate holds the stream; the sample is void");
+    return Status::Internal(
+        "enqueueing took longer than the timing gate holds the stream; the sample is void");
   }
   return static_cast<double>(*ms);
 }
@@ -190,8 +208,9 @@ Result<double> GpuTimer::OneSampleMs(int warmup, int iters, const std::function<
 Result<std::vector<double>> GpuTimer::SampleMsPerCall(int samples, int warmup, int iters,
                                                       const std::function<Status()>& enqueue) {
   if (iters < 1 || iters > kMaxGatedCalls || warmup < 0 || warmup > kMaxGatedCalls || samples < 1) {
-    return Status::Invalid(fmt::format("timed calls per sample must be 1..{} (got {}), warm-up 0..{} (got {})",
-                                       kMaxGatedCalls, iters, kMaxGatedCalls, warmup));
+    return Status::Invalid(
+        fmt::format("timed calls per sample must be 1..{} (got {}), warm-up 0..{} (got {})",
+                    kMaxGatedCalls, iters, kMaxGatedCalls, warmup));
   }
   YS_RETURN_IF_ERROR(device_->MakeCurrent());
   // One call ungated first: CUDA (and cuBLASLt) load kernels lazily at their first launch, and a
@@ -247,34 +266,42 @@ Status FillDevicePattern(const gpu::CudaApi& api, CUdeviceptr dst, size_t bytes,
   return Status::Ok();
 }
 
-Result<uint64_t> CheckDevicePattern(const gpu::CudaApi& api, CUdeviceptr src, size_t bytes, uint64_t seed,
-                                    const gpu::PinnedHostBuffer& staging) {
+Result<uint64_t> CheckDevicePattern(const gpu::CudaApi& api, CUdeviceptr src, size_t bytes,
+                                    uint64_t seed, const gpu::PinnedHostBuffer& staging) {
   if (staging.bytes() < bytes) return Status::Internal("staging buffer smaller than the copy");
   std::memset(staging.get(), 0, bytes);
   YS_CU_RETURN(api, cuMemcpyDtoH(staging.get(), src, bytes));
   return CountPatternMismatches(staging.get(), bytes, seed);
 }
 
-Finding CopyDataFinding(const std::string& entity, const std::string& what, uint64_t wrong_words, size_t bytes) {
+Finding CopyDataFinding(const std::string& entity, const std::string& what, uint64_t wrong_words,
+                        size_t bytes) {
   Finding f;
   f.code = "YS-BENCH-021";
   f.severity = Severity::kFail;
   f.entity = entity;
-  f.message = fmt::format("{}: destination differs from the source in {} of {} 8-byte words", what, wrong_words,
-                          (bytes + 7) / 8);
-  f.evidence = {{"copy", what}, {"wrong_words", std::to_string(wrong_words)}, {"bytes", std::to_string(bytes)}};
-  f.fix = "rerun; if it repeats, run dcgmi diag -r 3 on this GPU and check ECC and XID counters (nvidia-smi -q -d ECC)";
-  f.reference = "nvbandwidth verifies every copy against the source pattern (memcpy.cpp memcmpPattern)";
+  f.message = fmt::format("{}: destination differs from the source in {} of {} 8-byte words", what,
+                          wrong_words, (bytes + 7) / 8);
+  f.evidence = {{"copy", what},
+                {"wrong_words", std::to_string(wrong_words)},
+                {"bytes", std::to_string(bytes)}};
+  f.fix =
+      "rerun; if it repeats, run dcgmi diag -r 3 on this GPU and check ECC and XID counters "
+      "(nvidia-smi -q -d ECC)";
+  f.reference =
+      "nvbandwidth verifies every copy against the source pattern (memcpy.cpp memcmpPattern)";
   return f;
 }
 
 std::vector<uint64_t> CopySizes(const BenchContext& ctx, uint64_t full, uint64_t quick) {
-  std::vector<uint64_t> sizes = ctx.options().sizes ? ctx.options().sizes->Sizes()
-                                                    : std::vector<uint64_t>{ctx.quick() ? quick : full};
+  std::vector<uint64_t> sizes = ctx.options().sizes
+                                    ? ctx.options().sizes->Sizes()
+                                    : std::vector<uint64_t>{ctx.quick() ? quick : full};
   std::vector<uint64_t> out;
   for (uint64_t s : sizes) {
     uint64_t rounded = s / 16 * 16;
-    if (rounded > 0 && std::find(out.begin(), out.end(), rounded) == out.end()) out.push_back(rounded);
+    if (rounded > 0 && std::find(out.begin(), out.end(), rounded) == out.end())
+      out.push_back(rounded);
   }
   return out;
 }

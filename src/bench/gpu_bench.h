@@ -47,7 +47,8 @@ SpecLookup LookupSpec(const BenchContext& ctx, const std::string& gpu_name);
 // Sets params "peak", "peak_source", "pct_of_peak" when `peak` is known, else "peak" = "unknown"
 // and "peak_note" = why. Returns the percentage, if any.
 std::optional<double> AddPeakParams(std::map<std::string, std::string>& params, double value,
-                                    const std::optional<Peak>& peak, const std::string& why_unknown);
+                                    const std::optional<Peak>& peak,
+                                    const std::string& why_unknown);
 
 // "42.1" or "-" for the tables.
 std::string FormatPercent(const std::optional<double>& pct);
@@ -117,11 +118,12 @@ uint64_t CountPatternMismatches(const void* host, size_t bytes, uint64_t seed);
 Status FillDevicePattern(const gpu::CudaApi& api, CUdeviceptr dst, size_t bytes, uint64_t seed,
                          const gpu::PinnedHostBuffer& staging);
 // Copies device memory back through `staging` and counts words differing from the pattern.
-Result<uint64_t> CheckDevicePattern(const gpu::CudaApi& api, CUdeviceptr src, size_t bytes, uint64_t seed,
-                                    const gpu::PinnedHostBuffer& staging);
+Result<uint64_t> CheckDevicePattern(const gpu::CudaApi& api, CUdeviceptr src, size_t bytes,
+                                    uint64_t seed, const gpu::PinnedHostBuffer& staging);
 
 // The Finding for a copy whose destination did not hold the source's bytes (YS-BENCH-021).
-Finding CopyDataFinding(const std::string& entity, const std::string& what, uint64_t wrong_words, size_t bytes);
+Finding CopyDataFinding(const std::string& entity, const std::string& what, uint64_t wrong_words,
+                        size_t bytes);
 
 // Sizes for a copy unit: --sizes when given, else `full` (or `quick` in the quick profile),
 // each rounded down to a multiple of 16 bytes (the SM copy moves 16-byte elements).

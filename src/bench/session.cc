@@ -7,7 +7,8 @@ namespace ys::bench {
 std::vector<std::string> SelectedBenchmarks(const BenchOptions& options) {
   std::vector<std::string> ids;
   for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kBenchmark)) {
-    if (options.profile == Profile::kQuick && options.filters.empty() && !unit->info.in_quick_profile) {
+    if (options.profile == Profile::kQuick && options.filters.empty() &&
+        !unit->info.in_quick_profile) {
       continue;
     }
     if (MatchesAnyGlob(unit->info.id, options.filters)) ids.emplace_back(unit->info.id);

@@ -30,10 +30,9 @@
 #ifndef YARDSTICK_BURNIN_ANALYSER_H_
 #define YARDSTICK_BURNIN_ANALYSER_H_
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -35,7 +35,7 @@ namespace ys::burnin {
 struct BurninOptions {
   Profile profile = Profile::kMixed;
   double duration_s = 0;
-  double cycle_s = 1;                 // load per cycle
+  double cycle_s = 1;  // load per cycle
   double checkpoint_interval_s = 60;
   double temp_threshold_c = 2;
   double drift_threshold = 0.05;
@@ -44,14 +44,14 @@ struct BurninOptions {
   // where it stood and exits 2, keeping the last checkpoint to resume from. <= 0: no limit.
   double timeout_s = 600;
   Device device = Device::kAuto;
-  std::string out_dir;                // rank 0: checkpoint, heartbeat, run.json
-  bool restart = false;               // ignore (replace) a checkpoint in out_dir
+  std::string out_dir;   // rank 0: checkpoint, heartbeat, run.json
+  bool restart = false;  // ignore (replace) a checkpoint in out_dir
   // out_dir is the default one (not asked for by name): a finished burn-in found there is moved
   // aside and a new one starts, rather than the run refused.
   bool keep_finished = false;
-  std::string nvml_state;             // a recorded state or timeline (tests)
+  std::string nvml_state;  // a recorded state or timeline (tests)
   std::string kmsg_path;
-  int gemm_n = 0;                     // test sizes (load.h)
+  int gemm_n = 0;  // test sizes (load.h)
   uint64_t stream_bytes = 0;
   uint64_t allreduce_bytes = 0;
   // Rank 0, after every checkpoint: a line for the terminal ("checkpoint at 60 s of 120 s").

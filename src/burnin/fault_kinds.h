@@ -27,7 +27,7 @@ struct CounterInfo {
   std::string_view kind;     // "ecc"
   Severity severity;
   bool sticky;
-  std::string_view what;     // "uncorrectable ECC errors (volatile)"
+  std::string_view what;  // "uncorrectable ECC errors (volatile)"
 };
 // The counter's entry; nullptr for a name the analyser does not know (ignored, with a note).
 const CounterInfo* LookupCounter(std::string_view counter);

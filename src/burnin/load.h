@@ -43,14 +43,14 @@ struct LoadContext {
   const host::Host* host = nullptr;
   comm::Communicator* comm = nullptr;
   comm::LaunchInfo launch;
-  std::string node;                 // this rank's host name (EntitySample::node)
+  std::string node;  // this rank's host name (EntitySample::node)
   Device device = Device::kAuto;
   // A recorded timeline's planted faults (tests), or nullptr: a load asks it whether to flip a
   // bit of an entity's output before the check, so the check itself is what catches it.
   const Timeline* timeline = nullptr;
   // Test sizes: smaller operands so a short burn-in cycles quickly (0: the load's default).
   int gemm_n = 0;
-  uint64_t stream_bytes = 0;        // per array per worker
+  uint64_t stream_bytes = 0;  // per array per worker
   uint64_t allreduce_bytes = 0;
 };
 

@@ -94,7 +94,8 @@ Status PerGpuLoad::InitEach(const std::function<Status(int)>& init) {
   for (size_t i = 0; i < result.size(); ++i) {
     YS_RETURN_IF_ERROR(thrown[i]);
     if (!result[i].ok()) {
-      return Status(result[i].code(), "gpu" + std::to_string(ordinals_[i]) + ": " + result[i].message());
+      return Status(result[i].code(),
+                    "gpu" + std::to_string(ordinals_[i]) + ": " + result[i].message());
     }
   }
   return Status::Ok();

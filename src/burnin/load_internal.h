@@ -84,7 +84,6 @@ class PinnedCpuLoad : public CheckedLoad {
   std::string digest_;  // of the reference output
 };
 
-
 // Runs work(i) for i in [0, n) on n threads (one per GPU) and joins them; entry i is Internal
 // with the text of an exception work(i) threw.
 std::vector<Status> RunOnThreads(size_t n, const std::function<void(int)>& work);
@@ -92,7 +91,8 @@ std::vector<Status> RunOnThreads(size_t n, const std::function<void(int)>& work)
 // A GPU load: one thread per GPU ordinal for each round of work.
 class PerGpuLoad : public CheckedLoad {
  protected:
-  PerGpuLoad(const LoadContext& ctx, std::vector<int> ordinals, const char* metric, const char* unit)
+  PerGpuLoad(const LoadContext& ctx, std::vector<int> ordinals, const char* metric,
+             const char* unit)
       : CheckedLoad(ctx, "gpu", metric, unit), ordinals_(std::move(ordinals)) {}
   const std::vector<int>& ids() const override { return ordinals_; }
   std::vector<Status> RunWorkers(const std::function<void(int)>& work) override {

@@ -6,10 +6,9 @@
 #ifndef YARDSTICK_BURNIN_OBSERVATION_H_
 #define YARDSTICK_BURNIN_OBSERVATION_H_
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,15 +23,15 @@ struct EntitySample {
   std::string kind;    // "cpu", "gpu", "net", "node"
 
   // The load, when this entity carried one this cycle (metric empty otherwise).
-  std::string metric;            // "sgemm", "triad", "all_reduce.busbw", "gemm.bf16"
-  std::string unit;              // "GFLOPS", "GB/s"
-  std::optional<double> perf;    // the cycle's median rate
-  int64_t iterations = 0;        // operations whose result was checked
-  int64_t miscompares = 0;       // of which differed from the reference
-  std::string miscompare_detail; // the first: "element 17: expected 0x3f800000, got 0x3f800001"
-  std::string digest;            // SHA-256 (hex) of the reference output: equal on every entity
-                                 // and across resumes for the same load and inputs
-  std::string load_error;        // the load could not run this cycle (the error's text)
+  std::string metric;             // "sgemm", "triad", "all_reduce.busbw", "gemm.bf16"
+  std::string unit;               // "GFLOPS", "GB/s"
+  std::optional<double> perf;     // the cycle's median rate
+  int64_t iterations = 0;         // operations whose result was checked
+  int64_t miscompares = 0;        // of which differed from the reference
+  std::string miscompare_detail;  // the first: "element 17: expected 0x3f800000, got 0x3f800001"
+  std::string digest;             // SHA-256 (hex) of the reference output: equal on every entity
+                                  // and across resumes for the same load and inputs
+  std::string load_error;         // the load could not run this cycle (the error's text)
 
   // Telemetry at the cycle's end; absent fields were not readable (see telemetry_note).
   std::optional<double> temp_c;
@@ -49,13 +48,13 @@ struct EntitySample {
   // New events since the previous sample, one line each ("Xid 79 at 0000:1b:00: GPU has
   // fallen off the bus"): quoted in the fault's evidence.
   std::vector<std::string> events;
-  std::string telemetry_note;    // why a reading is missing ("no hwmon sensor for cpu3")
+  std::string telemetry_note;  // why a reading is missing ("no hwmon sensor for cpu3")
 };
 
 struct CycleObservation {
   double start_s = 0;  // load time at the cycle's start
   double end_s = 0;
-  std::string at;      // UTC of the cycle's end
+  std::string at;  // UTC of the cycle's end
   std::vector<EntitySample> samples;
 };
 

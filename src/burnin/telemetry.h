@@ -27,12 +27,12 @@
 namespace ys::burnin {
 
 struct TelemetryOptions {
-  std::string node;           // EntitySample::node
-  std::string nvml_state;     // --nvml-state: a recorded state or timeline; empty: see above
-  std::string kmsg_path;      // --kmsg: kernel log read instead of /dev/kmsg (real file system)
-  std::vector<int> cpus;      // the CPUs loaded on this rank (sampled as "cpuN"); empty: none
-  std::vector<int> gpus;      // the GPU indices this rank watches; empty with no GPU
-  bool node_wide = true;      // this rank samples the "node" entity (the node's first rank)
+  std::string node;        // EntitySample::node
+  std::string nvml_state;  // --nvml-state: a recorded state or timeline; empty: see above
+  std::string kmsg_path;   // --kmsg: kernel log read instead of /dev/kmsg (real file system)
+  std::vector<int> cpus;   // the CPUs loaded on this rank (sampled as "cpuN"); empty: none
+  std::vector<int> gpus;   // the GPU indices this rank watches; empty with no GPU
+  bool node_wide = true;   // this rank samples the "node" entity (the node's first rank)
 };
 
 class TelemetrySampler {

@@ -5,7 +5,8 @@
 //   {"kind": "yardstick-nvml-timeline",
 //    "base": "h200x8-throttle-remap.json",          // a recorded NVML state (gpu_snapshot_json.h),
 //                                                   // relative to this file
-//    "steps": [                                     // from load time at_s on, set fields of one GPU
+//    "steps": [                                     // from load time at_s on, set fields of one
+//    GPU
 //      {"at_s": 30, "gpu": 2, "set": {"temperature_c": 74}},
 //      {"at_s": 50, "gpu": 2, "set": {"temperature_c": 68, "clocks_event_reasons": 64}},
 //      {"at_s": 60, "kmsg": "NVRM: Xid (PCI:0000:1b:00): 79, pid=..., GPU has fallen off the bus."}

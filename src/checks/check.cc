@@ -30,9 +30,8 @@ const gpu::GpuSnapshot& CheckContext::gpus() const {
 }
 
 void CheckContext::set_gpu(Result<gpu::GpuSnapshot> snapshot) {
-  std::call_once(gpu_once_, [&] {
-    gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(snapshot));
-  });
+  std::call_once(gpu_once_,
+                 [&] { gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(snapshot)); });
 }
 
 }  // namespace ys::checks

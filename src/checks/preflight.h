@@ -17,11 +17,11 @@ namespace ys::checks {
 
 struct PreflightOptions {
   std::string root = "/";
-  std::vector<std::string> filters;   // globs over check ids
-  std::string expect_path;            // site.toml; empty = defaults
-  std::string nvml_state;             // recorded NVML state (JSON) instead of the host's GPUs
-  std::optional<int> pid;             // judge this process instead of yardstick itself
-  std::string kernel_log;             // a kernel log file read instead of /dev/kmsg under the root
+  std::vector<std::string> filters;  // globs over check ids
+  std::string expect_path;           // site.toml; empty = defaults
+  std::string nvml_state;            // recorded NVML state (JSON) instead of the host's GPUs
+  std::optional<int> pid;            // judge this process instead of yardstick itself
+  std::string kernel_log;            // a kernel log file read instead of /dev/kmsg under the root
   std::string command = "preflight";
   std::function<void(const CheckResult&)> on_result;
   // Names each step as it starts ("reading the host identity", "check cpu.numa"), e.g. for a

@@ -10,9 +10,12 @@ namespace ys::checks {
 
 const char* PolicyName(Policy p) {
   switch (p) {
-    case Policy::kAny: return "any";
-    case Policy::kOn: return "on";
-    case Policy::kOff: return "off";
+    case Policy::kAny:
+      return "any";
+    case Policy::kOn:
+      return "on";
+    case Policy::kOff:
+      return "off";
   }
   return "any";
 }
@@ -39,9 +42,18 @@ Setter PolicySetter(Policy* out, bool allow_enabled_words = false) {
   return [=](const toml::node& n, const std::string& where) -> Status {
     auto s = n.value<std::string>();
     if (s) {
-      if (*s == "on" || (allow_enabled_words && *s == "enabled")) { *out = Policy::kOn; return {}; }
-      if (*s == "off" || (allow_enabled_words && *s == "disabled")) { *out = Policy::kOff; return {}; }
-      if (*s == "any") { *out = Policy::kAny; return {}; }
+      if (*s == "on" || (allow_enabled_words && *s == "enabled")) {
+        *out = Policy::kOn;
+        return {};
+      }
+      if (*s == "off" || (allow_enabled_words && *s == "disabled")) {
+        *out = Policy::kOff;
+        return {};
+      }
+      if (*s == "any") {
+        *out = Policy::kAny;
+        return {};
+      }
     }
     return Status::Invalid(where + ": expected \"on\", \"off\" or \"any\"");
   };
@@ -51,14 +63,21 @@ Setter StringSetter(std::string* out, std::vector<std::string> allowed) {
   return [=](const toml::node& n, const std::string& where) -> Status {
     auto s = n.value<std::string>();
     if (s) {
-      if (allowed.empty()) { *out = *s; return {}; }
+      if (allowed.empty()) {
+        *out = *s;
+        return {};
+      }
       for (const auto& a : allowed) {
-        if (*s == a) { *out = *s; return {}; }
+        if (*s == a) {
+          *out = *s;
+          return {};
+        }
       }
     }
     std::string expect;
     for (const auto& a : allowed) expect += (expect.empty() ? "\"" : ", \"") + a + "\"";
-    return Status::Invalid(where + ": expected " + (allowed.empty() ? "a string" : "one of " + expect));
+    return Status::Invalid(where + ": expected " +
+                           (allowed.empty() ? "a string" : "one of " + expect));
   };
 }
 
@@ -95,8 +114,14 @@ Setter BoolSetter(bool* out) {
 Setter MemlockSetter(bool* out) {
   return [=](const toml::node& n, const std::string& where) -> Status {
     auto s = n.value<std::string>();
-    if (s && *s == "unlimited") { *out = true; return {}; }
-    if (s && *s == "any") { *out = false; return {}; }
+    if (s && *s == "unlimited") {
+      *out = true;
+      return {};
+    }
+    if (s && *s == "any") {
+      *out = false;
+      return {};
+    }
     return Status::Invalid(where + ": expected \"unlimited\" or \"any\"");
   };
 }
@@ -173,7 +198,8 @@ Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std:
       if (setter == st->second.end()) {
         std::string known;
         for (const auto& [kk, _] : st->second) known += (known.empty() ? "" : ", ") + kk;
-        return Status::Invalid(Where(path, tname, k, value) + ": unknown key; expected one of " + known);
+        return Status::Invalid(Where(path, tname, k, value) + ": unknown key; expected one of " +
+                               known);
       }
       YS_RETURN_IF_ERROR(setter->second(value, Where(path, tname, k, value)));
     }

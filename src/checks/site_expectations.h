@@ -54,18 +54,18 @@ struct SiteExpectations {
   } isolation;
   // GPU health policy (the gpu.* checks; the expected GPU count is devices.gpus).
   struct Gpu {
-    Policy persistence = Policy::kOn;  // persistence mode (nvidia-persistenced)
-    Policy ecc = Policy::kOn;          // ECC mode
-    Policy mig = Policy::kOff;         // MIG mode
-    std::string driver_version;        // exact driver the site runs, e.g. "550.127.05"; "" = any
+    Policy persistence = Policy::kOn;    // persistence mode (nvidia-persistenced)
+    Policy ecc = Policy::kOn;            // ECC mode
+    Policy mig = Policy::kOff;           // MIG mode
+    std::string driver_version;          // exact driver the site runs, e.g. "550.127.05"; "" = any
     double min_power_limit_ratio = 1.0;  // enforced power limit / default limit
     int temperature_margin_c = 5;        // warn this close to the GPU's own slowdown threshold
     // XIDs that fail the node (DCGM's health-module fatal list by default); other XIDs of
     // DCGM's subsystem lists warn, application XIDs warn only when repeated on one GPU.
     std::vector<int> fatal_xids = {48, 64, 74, 79, 95, 119, 120, 140};
-    std::vector<int> ignored_xids;       // never reported (noted only)
+    std::vector<int> ignored_xids;           // never reported (noted only)
     std::optional<int> nvlinks_expected_up;  // active NVLinks per GPU; unset: every link NVML lists
-    int max_pcie_replays = 80;           // since the driver loaded (DCGM pcie test: 80 per test)
+    int max_pcie_replays = 80;  // since the driver loaded (DCGM pcie test: 80 per test)
   } gpu;
 
   std::string source = "defaults";  // the file it came from

@@ -18,7 +18,8 @@ struct ArchiveArgs {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ArchiveArgs>();
   AddValidationOptions(sub, a->inputs);
-  sub.add_option("-o,--output", a->output, "Archive to write (.tar.zst); never overwritten")->required();
+  sub.add_option("-o,--output", a->output, "Archive to write (.tar.zst); never overwritten")
+      ->required();
   sub.add_option("--sign", a->sign, "Ed25519 private key (PEM) to sign the manifest with");
   return [a] {
     auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,

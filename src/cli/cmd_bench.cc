@@ -39,7 +39,8 @@ struct BenchArgs {
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<BenchArgs>();
-  sub.add_option("--filter", a->filters, "Only benchmarks whose ids match these globs (e.g. 'coll.*')")
+  sub.add_option("--filter", a->filters,
+                 "Only benchmarks whose ids match these globs (e.g. 'coll.*')")
       ->delimiter(',');
   sub.add_option("--sizes", a->sizes,
                  "Message/array sizes MIN:MAX:xFACTOR or MIN:MAX:+STEP or SIZE (e.g. 8:16G:x2)");
@@ -51,9 +52,11 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   sub.add_flag("--pairwise", a->pairwise,
                "Also run the collectives over every pair of ranks to localise a slow node or link");
-  sub.add_option("--path", a->path, "Directory for the storage benchmark (it is skipped without one)");
+  sub.add_option("--path", a->path,
+                 "Directory for the storage benchmark (it is skipped without one)");
   sub.add_flag("--direct", a->direct, "Storage benchmark with O_DIRECT (bypass the page cache)");
-  sub.add_option("--dtype", a->dtypes, "Element types of the collectives: float (default), bfloat16")
+  sub.add_option("--dtype", a->dtypes,
+                 "Element types of the collectives: float (default), bfloat16")
       ->delimiter(',');
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
   sub.add_flag("--json", a->json, "Print the run document as JSON instead of the tables");
@@ -61,9 +64,10 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--out", a->out,
                  "Keep the run document in this file, updated after every benchmark (a run that "
                  "dies keeps what it measured)");
-  sub.add_option("--timeout", a->timeout_s,
-                 "Seconds a step may run without progress (a gather, a check pass, one size of a "
-                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
+  sub.add_option(
+      "--timeout", a->timeout_s,
+      "Seconds a step may run without progress (a gather, a check pass, one size of a "
+      "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
   AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
     if (int rc = RefuseOutOfRange(
@@ -84,7 +88,7 @@ Action Setup(CLI::App& sub) {
     }
     o.warmup = a->warmup;
     o.iters = a->iters;
-    o.backend = a->backend == "cpu" ? bench::Backend::kCpu
+    o.backend = a->backend == "cpu"   ? bench::Backend::kCpu
                 : a->backend == "gpu" ? bench::Backend::kGpu
                                       : bench::Backend::kAuto;
     o.pairwise = a->pairwise;
@@ -100,21 +104,26 @@ Action Setup(CLI::App& sub) {
       return kExitCannotRun;
     }
     bool leader = (*comm)->rank() == 0;
-    report::OutputOptions out{.json = a->json, .junit_path = a->junit,
-                              .color = ::isatty(STDOUT_FILENO) == 1};
-    job::JobOptions jo{.command = "bench", .bench = o, .timeout_s = a->timeout_s,
-                       .out_path = leader ? a->out : "",
-                       .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); },
-                       .emit = [out, a](const RunDocument& doc) {
-                         if (Status s = report::EmitRun(doc, out); !s.ok()) {
-                           Log(LogLevel::kError, "{}", s.message());
-                           return kExitCannotRun;
-                         }
-                         std::fflush(stdout);
-                         RecordInHistory(a->history, [&doc] { return history::RowsFromRunDocument(doc); },
-                                         a->out, a->json ? std::cerr : std::cout);
-                         return report::ExitCodeFor(doc);
-                       }};
+    report::OutputOptions out{
+        .json = a->json, .junit_path = a->junit, .color = ::isatty(STDOUT_FILENO) == 1};
+    job::JobOptions jo{
+        .command = "bench",
+        .bench = o,
+        .timeout_s = a->timeout_s,
+        .out_path = leader ? a->out : "",
+        .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); },
+        .emit =
+            [out, a](const RunDocument& doc) {
+              if (Status s = report::EmitRun(doc, out); !s.ok()) {
+                Log(LogLevel::kError, "{}", s.message());
+                return kExitCannotRun;
+              }
+              std::fflush(stdout);
+              RecordInHistory(
+                  a->history, [&doc] { return history::RowsFromRunDocument(doc); }, a->out,
+                  a->json ? std::cerr : std::cout);
+              return report::ExitCodeFor(doc);
+            }};
     auto code = job::RunJob(jo, **comm, host);
     if (!code.ok()) {
       if (leader) Log(LogLevel::kError, "{}", code.status().message());

@@ -49,24 +49,27 @@ struct BurninArgs {
 // ./yardstick-runs/burnin-<host>/: one place per host, so that the same command resumes a stopped
 // burn-in; a finished one found there is moved aside to burnin-<host>-<finish time>/ and a new
 // burn-in starts (burnin.h).
-std::string DefaultDir() {
-  return "yardstick-runs/burnin-" + HostNameForPath();
-}
+std::string DefaultDir() { return "yardstick-runs/burnin-" + HostNameForPath(); }
 
 Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
   burnin::BurninOptions o;
   auto d = ParseDurationSeconds(a.duration);
   if (!d || *d <= 0) {
-    return Status::Invalid("--duration \"" + a.duration + "\": expected a time > 0 such as 90s, 2m, 72h, 1d or 1h30m");
+    return Status::Invalid("--duration \"" + a.duration +
+                           "\": expected a time > 0 such as 90s, 2m, 72h, 1d or 1h30m");
   }
   o.duration_s = *d;
   auto p = burnin::ParseProfile(a.profile);
   if (!p.ok()) return p.status();
   o.profile = *p;
-  if (a.backend == "auto") o.device = burnin::Device::kAuto;
-  else if (a.backend == "cpu") o.device = burnin::Device::kCpu;
-  else if (a.backend == "gpu") o.device = burnin::Device::kGpu;
-  else return Status::Invalid("--backend \"" + a.backend + "\": expected auto, cpu or gpu");
+  if (a.backend == "auto")
+    o.device = burnin::Device::kAuto;
+  else if (a.backend == "cpu")
+    o.device = burnin::Device::kCpu;
+  else if (a.backend == "gpu")
+    o.device = burnin::Device::kGpu;
+  else
+    return Status::Invalid("--backend \"" + a.backend + "\": expected auto, cpu or gpu");
   o.cycle_s = a.cycle_s;
   o.checkpoint_interval_s = a.checkpoint_s;
   o.temp_threshold_c = a.temp_threshold_c;
@@ -78,8 +81,9 @@ Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
   o.nvml_state = a.nvml_state;
   o.kmsg_path = a.kernel_log;
   o.gemm_n = a.gemm_n;
-  for (auto [text, out, flag] : {std::tuple{&a.stream_bytes, &o.stream_bytes, "--stream-bytes"},
-                                 std::tuple{&a.allreduce_bytes, &o.allreduce_bytes, "--allreduce-bytes"}}) {
+  for (auto [text, out, flag] :
+       {std::tuple{&a.stream_bytes, &o.stream_bytes, "--stream-bytes"},
+        std::tuple{&a.allreduce_bytes, &o.allreduce_bytes, "--allreduce-bytes"}}) {
     if (text->empty()) continue;
     auto b = bench::ParseByteSize(*text);
     if (!b.ok()) return Status::Invalid(std::string(flag) + ": " + b.status().message());
@@ -94,12 +98,15 @@ Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<BurninArgs>();
-  sub.add_option("--duration", a->duration, "How long to load: 90s, 2m, 72h, 1d, 1h30m")->required();
-  sub.add_option("--profile", a->profile,
-                 "compute (GEMM), memory (STREAM triad / device copies), network (all_reduce across "
-                 "the job's ranks) or mixed (each in turn)")
+  sub.add_option("--duration", a->duration, "How long to load: 90s, 2m, 72h, 1d, 1h30m")
+      ->required();
+  sub.add_option(
+         "--profile", a->profile,
+         "compute (GEMM), memory (STREAM triad / device copies), network (all_reduce across "
+         "the job's ranks) or mixed (each in turn)")
       ->capture_default_str();
-  sub.add_option("--cycle", a->cycle_s, "Seconds of load between two telemetry samples")->capture_default_str();
+  sub.add_option("--cycle", a->cycle_s, "Seconds of load between two telemetry samples")
+      ->capture_default_str();
   sub.add_option("--checkpoint-interval", a->checkpoint_s, "Seconds between two checkpoints")
       ->capture_default_str();
   sub.add_option("--temp-threshold", a->temp_threshold_c,
@@ -108,11 +115,13 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--drift-threshold", a->drift_threshold,
                  "Fraction a window's rate may fall below the first hour's before it is a fault")
       ->capture_default_str();
-  sub.add_option("--timeout", a->timeout_s,
-                 "Seconds one cycle may take before the burn-in gives up on a dead or hung rank (exit 2, "
-                 "the checkpoint kept; 0: no limit)")
+  sub.add_option(
+         "--timeout", a->timeout_s,
+         "Seconds one cycle may take before the burn-in gives up on a dead or hung rank (exit 2, "
+         "the checkpoint kept; 0: no limit)")
       ->capture_default_str();
-  sub.add_option("--backend", a->backend, "auto (GPUs when usable), cpu or gpu")->capture_default_str();
+  sub.add_option("--backend", a->backend, "auto (GPUs when usable), cpu or gpu")
+      ->capture_default_str();
   sub.add_option(
       "--out", a->out,
       "Directory for the checkpoint, run document and report (default "
@@ -122,15 +131,19 @@ Action Setup(CLI::App& sub) {
       "given with --out it is kept and the run refused (use --restart or another --out)");
   sub.add_flag("--restart", a->restart,
                "Start anew even if --out holds a checkpoint (it is replaced)");
-  sub.add_option("--nvml-state", a->nvml_state,
-                 "A recorded NVML state or timeline to sample instead of the GPUs (tests, replays)");
+  sub.add_option(
+      "--nvml-state", a->nvml_state,
+      "A recorded NVML state or timeline to sample instead of the GPUs (tests, replays)");
   sub.add_option("--kernel-log", a->kernel_log, "A kernel log file to watch instead of /dev/kmsg");
   sub.add_flag("--json", a->json, "The run document as JSON on stdout");
   sub.add_option("--junit", a->junit, "Also write JUnit XML here");
-  sub.add_option("--gemm-n", a->gemm_n, "GEMM size n (default 512 on CPUs): smaller for quick tests")
+  sub.add_option("--gemm-n", a->gemm_n,
+                 "GEMM size n (default 512 on CPUs): smaller for quick tests")
       ->check(CLI::NonNegativeNumber);
-  sub.add_option("--stream-bytes", a->stream_bytes, "Bytes per STREAM array per core (default: 4 x its cache share)");
-  sub.add_option("--allreduce-bytes", a->allreduce_bytes, "Bytes per all_reduce of the network load");
+  sub.add_option("--stream-bytes", a->stream_bytes,
+                 "Bytes per STREAM array per core (default: 4 x its cache share)");
+  sub.add_option("--allreduce-bytes", a->allreduce_bytes,
+                 "Bytes per all_reduce of the network load");
   return [a] {
     host::Host live = host::Host::Live();
     auto comm = comm::OpenCommunicator(live.env());
@@ -165,13 +178,15 @@ Action Setup(CLI::App& sub) {
     if (!a->json) {
       fmt::print("run document: {}/run.json\n", options->out_dir);
       if (page.ok()) fmt::print("report: {}/report.html\n", options->out_dir);
-      if (run->stopped) fmt::print("stopped by {}: run the same command to resume\n", run->stop_reason);
+      if (run->stopped)
+        fmt::print("stopped by {}: run the same command to resume\n", run->stop_reason);
     }
     std::fflush(stdout);
     if (run->stopped) return kExitCannotRun;
     // Any fault fails acceptance (a warn-severity one too: a temperature swing is a fault).
     int code = report::ExitCodeFor(doc);
-    if (code == kExitPass && doc.burnin && report::VerdictOf(*doc.burnin).outcome != Outcome::kPass) code = kExitFail;
+    if (code == kExitPass && doc.burnin && report::VerdictOf(*doc.burnin).outcome != Outcome::kPass)
+      code = kExitFail;
     return code;
   };
 }

@@ -3,12 +3,12 @@
 // noise-aware judgement (better, worse, within noise; the rule is printed), those only one made,
 // and B's regressions against the last runs of its hosts in the database. Exit 0 when compared,
 // 2 when an input cannot be read (an unknown id, a file that is not a run document), naming it.
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/history_options.h"
@@ -42,7 +42,8 @@ Result<Side> Resolve(const std::string& what, const std::string& db_path) {
   Side s;
   if (IsRunId(what) && !std::filesystem::exists(what)) {
     if (!std::filesystem::exists(db_path)) {
-      return Status::NotFound("run " + what + ": no run history at " + db_path + " (--db names another)");
+      return Status::NotFound("run " + what + ": no run history at " + db_path +
+                              " (--db names another)");
     }
     auto db = history::HistoryDb::Open(db_path);
     if (!db.ok()) return db.status();
@@ -52,13 +53,15 @@ Result<Side> Resolve(const std::string& what, const std::string& db_path) {
     if (!rows.ok()) return rows.status();
     s.run_id = run->id;
     s.rows = {*run, std::move(*rows)};
-    s.label = fmt::format("run {} ({} on {}, {})", run->id, run->command, run->hosts, run->started_at);
+    s.label =
+        fmt::format("run {} ({} on {}, {})", run->id, run->command, run->hosts, run->started_at);
     return s;
   }
   auto rows = history::RowsFromFile(what);
   if (!rows.ok()) return rows.status();
   s.rows = std::move(*rows);
-  s.label = fmt::format("{} ({} on {}, {})", what, s.rows.run.command, s.rows.run.hosts, s.rows.run.started_at);
+  s.label = fmt::format("{} ({} on {}, {})", what, s.rows.run.command, s.rows.run.hosts,
+                        s.rows.run.started_at);
   return s;
 }
 
@@ -66,22 +69,30 @@ std::string Value(double v, const std::string& unit) { return fmt::format("{:.4g
 
 nlohmann::ordered_json RowJson(const history::MeasurementRow& m) {
   return {{"name", m.name}, {"params", nlohmann::ordered_json::parse(m.params, nullptr, false)},
-          {"node", m.node}, {"value", m.value}, {"unit", m.unit}, {"n", m.stats.n}};
+          {"node", m.node}, {"value", m.value},
+          {"unit", m.unit}, {"n", m.stats.n}};
 }
 
 void PrintText(const Side& a, const Side& b, const history::Comparison& c,
                const std::optional<std::vector<history::Regression>>& regs, int runs) {
-  std::cout << "A: " << a.label << "\nB: " << b.label << "\n" << history::CompareRuleText() << "\n\n";
-  std::cout << fmt::format("{:<48}  {:>14}  {:>14}  {:>8}  {:<12}  {}\n", "MEASUREMENT", "A", "B", "CHANGE",
-                           "JUDGEMENT", "RULE");
+  std::cout << "A: " << a.label << "\nB: " << b.label << "\n"
+            << history::CompareRuleText() << "\n\n";
+  std::cout << fmt::format("{:<48}  {:>14}  {:>14}  {:>8}  {:<12}  {}\n", "MEASUREMENT", "A", "B",
+                           "CHANGE", "JUDGEMENT", "RULE");
   for (const history::MeasurementChange& m : c.both) {
-    std::string change = m.verdict.change_pct ? fmt::format("{:+.1f}%", *m.verdict.change_pct) : "n/a";
-    std::cout << fmt::format("{:<48}  {:>14}  {:>14}  {:>8}  {:<12}  {}\n", history::MeasurementLabel(m.b),
-                             Value(m.a.value, m.a.unit), Value(m.b.value, m.b.unit), change,
+    std::string change =
+        m.verdict.change_pct ? fmt::format("{:+.1f}%", *m.verdict.change_pct) : "n/a";
+    std::cout << fmt::format("{:<48}  {:>14}  {:>14}  {:>8}  {:<12}  {}\n",
+                             history::MeasurementLabel(m.b), Value(m.a.value, m.a.unit),
+                             Value(m.b.value, m.b.unit), change,
                              history::JudgementName(m.verdict.judgement), m.verdict.rule);
   }
-  for (const auto& m : c.only_a) std::cout << "only in A: " << history::MeasurementLabel(m) << " " << Value(m.value, m.unit) << "\n";
-  for (const auto& m : c.only_b) std::cout << "only in B: " << history::MeasurementLabel(m) << " " << Value(m.value, m.unit) << "\n";
+  for (const auto& m : c.only_a)
+    std::cout << "only in A: " << history::MeasurementLabel(m) << " " << Value(m.value, m.unit)
+              << "\n";
+  for (const auto& m : c.only_b)
+    std::cout << "only in B: " << history::MeasurementLabel(m) << " " << Value(m.value, m.unit)
+              << "\n";
   if (regs) {
     std::cout << "\n" << history::RegressionRuleText(runs) << "\n";
     for (const auto& r : *regs) std::cout << history::RegressionLine(r) << "\n";
@@ -91,7 +102,9 @@ void PrintText(const Side& a, const Side& b, const history::Comparison& c,
 
 void PrintJson(const Side& a, const Side& b, const history::Comparison& c,
                const std::optional<std::vector<history::Regression>>& regs, int runs) {
-  nlohmann::ordered_json j = {{"a", a.label}, {"b", b.label}, {"rule", history::CompareRuleText()},
+  nlohmann::ordered_json j = {{"a", a.label},
+                              {"b", b.label},
+                              {"rule", history::CompareRuleText()},
                               {"measurements", nlohmann::ordered_json::array()},
                               {"only_in_a", nlohmann::ordered_json::array()},
                               {"only_in_b", nlohmann::ordered_json::array()}};
@@ -102,7 +115,8 @@ void PrintJson(const Side& a, const Side& b, const history::Comparison& c,
     r["better"] = m.b.better == Better::kLower ? "lower" : "higher";
     r["a"] = m.a.value;
     r["b"] = m.b.value;
-    r["change_pct"] = m.verdict.change_pct ? nlohmann::ordered_json(*m.verdict.change_pct) : nullptr;
+    r["change_pct"] =
+        m.verdict.change_pct ? nlohmann::ordered_json(*m.verdict.change_pct) : nullptr;
     r["judgement"] = history::JudgementName(m.verdict.judgement);
     r["rule"] = m.verdict.rule;
     j["measurements"].push_back(std::move(r));
@@ -126,8 +140,11 @@ void PrintJson(const Side& a, const Side& b, const history::Comparison& c,
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<CompareArgs>();
-  sub.add_option("A", a->a, "The earlier run: a recorded run id or a run.json / validation.json path")->required();
-  sub.add_option("B", a->b, "The later run: a recorded run id or a run.json / validation.json path")->required();
+  sub.add_option("A", a->a,
+                 "The earlier run: a recorded run id or a run.json / validation.json path")
+      ->required();
+  sub.add_option("B", a->b, "The later run: a recorded run id or a run.json / validation.json path")
+      ->required();
   AddHistoryOptions(sub, a->db, /*record=*/false);
   sub.add_option("--runs", a->runs, "How many earlier runs B's regression check looks at")
       ->check(CLI::PositiveNumber);

@@ -184,8 +184,8 @@ int Run(const CostArgs& a) {
   row("token budget", fmt::format("{:.4g} tokens on {} GPUs", *tokens, gpus));
   row("wall time",
       fmt::format("{:.2f} days ({} billed minutes)", train.wall_days, train.billed_minutes));
-  row("compute", Money(train.compute_cost, cur) +
-                     fmt::format(" ({:.0f} GPU-hours)", train.gpu_hours_billed));
+  row("compute",
+      Money(train.compute_cost, cur) + fmt::format(" ({:.0f} GPU-hours)", train.gpu_hours_billed));
   row("storage", Money(train.storage_cost, cur));
   row("network", Money(train.network_cost, cur));
   row("total", Money(train.total_cost, cur));

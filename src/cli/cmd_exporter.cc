@@ -1,7 +1,6 @@
 // `yardstick exporter`: node telemetry and the latest run's results for Prometheus, and a page
 // with live GPU curves (serve/).
 #include <fmt/format.h>
-
 #include <signal.h>
 
 #include <atomic>
@@ -133,9 +132,11 @@ Action Setup(CLI::App& sub) {
       ->capture_default_str();
   sub.add_flag("--allow-remote", a->allow_remote,
                "Allow a non-loopback --listen address (/metrics has no authentication)");
-  sub.add_option("--allow-host", a->allow_hosts,
-                 "A name clients may give in the Host header besides this machine's own names and addresses "
-                 "(e.g. a DNS alias or a proxy's name; repeatable). Others are refused (421), against DNS rebinding");
+  sub.add_option(
+      "--allow-host", a->allow_hosts,
+      "A name clients may give in the Host header besides this machine's own names and addresses "
+      "(e.g. a DNS alias or a proxy's name; repeatable). Others are refused (421), against DNS "
+      "rebinding");
   sub.add_option("--run", a->run, "The latest run document (run.json) to export results from");
   sub.add_option("--validation", a->validation,
                  "A validation.json (default: validation.json beside --run, when present)");
@@ -143,8 +144,7 @@ Action Setup(CLI::App& sub) {
       ->capture_default_str();
   sub.add_option("--nvml-state", a->nvml_state,
                  "Recorded NVML state (JSON) instead of <root>/.yardstick/nvml.json or live NVML");
-  sub.add_option("--interval", a->interval_s, "Seconds between collections")
-      ->capture_default_str();
+  sub.add_option("--interval", a->interval_s, "Seconds between collections")->capture_default_str();
   sub.add_option("--collector-timeout", a->collector_timeout_s,
                  "Seconds after which a running collector is reported late (up 0); a scrape "
                  "never waits for it")

@@ -5,13 +5,12 @@
 // --state-dir and the user it runs as (slurm/drain_token.h), never a reason anyone could type.
 // Every Slurm call has its own deadline, so an unreachable slurmctld is reported, not waited on.
 // --nagios: exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN and a one-line status.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/command_watchdog.h"
@@ -55,15 +54,18 @@ Result<RunDocument> RunChecksUnderWatchdog(const HealthArgs& a) {
   std::error_code ec;
   std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   if (ec) return Status::Io("/proc/self/exe: " + ec.message());
-  std::vector<std::string> filters = a.checks.filters.empty() ? slurm::DefaultHealthChecks() : a.checks.filters;
+  std::vector<std::string> filters =
+      a.checks.filters.empty() ? slurm::DefaultHealthChecks() : a.checks.filters;
   std::string joined;
   for (const auto& f : filters) joined += (joined.empty() ? "" : ",") + f;
   host::SubprocessOptions o;
   o.argv = {self, "preflight", "--json", "--root", a.checks.root, "--filter", joined};
   o.argv.insert(o.argv.end(), {"--timeout", fmt::format("{:g}", a.timeout_s)});
   if (!a.checks.expect.empty()) o.argv.insert(o.argv.end(), {"--expect", a.checks.expect});
-  if (!a.checks.nvml_state.empty()) o.argv.insert(o.argv.end(), {"--nvml-state", a.checks.nvml_state});
-  if (!a.checks.kernel_log.empty()) o.argv.insert(o.argv.end(), {"--kernel-log", a.checks.kernel_log});
+  if (!a.checks.nvml_state.empty())
+    o.argv.insert(o.argv.end(), {"--nvml-state", a.checks.nvml_state});
+  if (!a.checks.kernel_log.empty())
+    o.argv.insert(o.argv.end(), {"--kernel-log", a.checks.kernel_log});
   o.timeout = std::chrono::milliseconds(static_cast<int64_t>((a.timeout_s + kChildGraceS) * 1000));
   auto r = host::RunSubprocess(o);
   if (!r.ok()) return r.status();
@@ -79,15 +81,19 @@ Result<RunDocument> RunChecksUnderWatchdog(const HealthArgs& a) {
   return RunDocumentFromJson(j);
 }
 
-int Report(const HealthArgs& a, HealthState state, const std::string& line, const std::vector<std::string>& details) {
+int Report(const HealthArgs& a, HealthState state, const std::string& line,
+           const std::vector<std::string>& details) {
   std::cout << "HEALTHCHECK " << slurm::HealthStateName(state) << " - " << line << "\n";
   for (const auto& d : details) std::cout << d << "\n";
   if (a.nagios) return static_cast<int>(state);
   switch (state) {
     case HealthState::kOk:
-    case HealthState::kWarning: return kExitPass;
-    case HealthState::kCritical: return kExitFail;
-    case HealthState::kUnknown: return kExitCannotRun;
+    case HealthState::kWarning:
+      return kExitPass;
+    case HealthState::kCritical:
+      return kExitFail;
+    case HealthState::kUnknown:
+      return kExitCannotRun;
   }
   return kExitCannotRun;
 }
@@ -101,23 +107,33 @@ int RunHealthcheck(const HealthArgs& a) {
                       });
   dog.Step("running the checks");
   auto doc = RunChecksUnderWatchdog(a);
-  if (!doc.ok()) return Report(a, HealthState::kUnknown, node + ": " + doc.status().message() + "; node state left as it is", {});
+  if (!doc.ok())
+    return Report(a, HealthState::kUnknown,
+                  node + ": " + doc.status().message() + "; node state left as it is", {});
   slurm::HealthVerdict v = slurm::JudgeHealth(*doc);
   std::string line = node + ": " + v.summary;
   if (!a.drain || v.state == HealthState::kUnknown) {
-    return Report(a, v.state, line + (v.state == HealthState::kUnknown ? "; node state left as it is" : ""), v.details);
+    return Report(a, v.state,
+                  line + (v.state == HealthState::kUnknown ? "; node state left as it is" : ""),
+                  v.details);
   }
 
-  slurm::SlurmClient client(std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
+  slurm::SlurmClient client(
+      std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
   dog.Step("reading the node's state from Slurm");
   auto info = client.Node(node);
   if (!info.ok()) {
-    // A failing node still reports CRITICAL; a healthy one whose state cannot be checked is UNKNOWN.
+    // A failing node still reports CRITICAL; a healthy one whose state cannot be checked is
+    // UNKNOWN.
     HealthState s = v.state == HealthState::kCritical ? v.state : HealthState::kUnknown;
-    return Report(a, s, line + "; cannot reach Slurm to " + (v.state == HealthState::kCritical ? "drain" : "check") +
-                            " the node: " + info.status().message(), v.details);
+    return Report(a, s,
+                  line + "; cannot reach Slurm to " +
+                      (v.state == HealthState::kCritical ? "drain" : "check") +
+                      " the node: " + info.status().message(),
+                  v.details);
   }
-  auto store = slurm::DrainTokenStore::Open(a.state_dir.empty() ? slurm::DefaultDrainStateDir() : a.state_dir);
+  auto store = slurm::DrainTokenStore::Open(a.state_dir.empty() ? slurm::DefaultDrainStateDir()
+                                                                : a.state_dir);
   auto id = store.ok() ? store->Load(node) : Result<std::string>(store.status());
   if (!id.ok()) {
     HealthState s = v.state == HealthState::kCritical ? v.state : HealthState::kUnknown;
@@ -129,7 +145,8 @@ int RunHealthcheck(const HealthArgs& a) {
   dog.Step("updating the node in Slurm");
   if (d.action == slurm::NodeAction::kDrain) {
     auto fresh = store->Create(node);  // recorded before the drain exists
-    acted = fresh.ok() ? client.Drain(node, slurm::WithDrainId(v.drain_reason, *fresh)) : fresh.status();
+    acted = fresh.ok() ? client.Drain(node, slurm::WithDrainId(v.drain_reason, *fresh))
+                       : fresh.status();
   } else if (d.action == slurm::NodeAction::kUpdateReason) {
     acted = client.Drain(node, slurm::WithDrainId(v.drain_reason, owner.id));
   } else if (!info->Drained() && !owner.id.empty()) {
@@ -156,15 +173,20 @@ int RunHealthcheck(const HealthArgs& a) {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<HealthArgs>();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/true, /*with_output=*/false);
-  sub.add_option("--timeout", a->timeout_s, "Watchdog: seconds the checks may take before they are killed");
+  sub.add_option("--timeout", a->timeout_s,
+                 "Watchdog: seconds the checks may take before they are killed");
   sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each scontrol call may take");
-  sub.add_flag("--drain,!--no-drain", a->drain,
-               "Drain this node on a fail and resume it on a pass when yardstick drained it (default on)");
+  sub.add_flag(
+      "--drain,!--no-drain", a->drain,
+      "Drain this node on a fail and resume it on a pass when yardstick drained it (default on)");
   sub.add_flag("--nagios", a->nagios, "Nagios exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
-  sub.add_option("--node", a->node, "Slurm node name (default $SLURMD_NODENAME, else the short host name)");
-  sub.add_option("--state-dir", a->state_dir,
-                 "Where the ids of yardstick's own drains are kept, a directory only this user can write "
-                 "(default /var/lib/yardstick/healthcheck for root, else ~/.local/state/yardstick/healthcheck)");
+  sub.add_option("--node", a->node,
+                 "Slurm node name (default $SLURMD_NODENAME, else the short host name)");
+  sub.add_option(
+      "--state-dir", a->state_dir,
+      "Where the ids of yardstick's own drains are kept, a directory only this user can write "
+      "(default /var/lib/yardstick/healthcheck for root, else "
+      "~/.local/state/yardstick/healthcheck)");
   return [a] {
     if (int rc = RefuseOutOfRange(
             {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),

@@ -2,11 +2,11 @@
 // against the last N runs of its hosts: exit 1 when it has regressions) and `--add FILE` (records
 // a run.json or validation.json through the same path as `run`, then checks it). Exit 2 when the
 // database or an input cannot be read, naming it.
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/history_options.h"
@@ -51,8 +51,8 @@ int List(const history::HistoryDb& db, const ListArgs& a) {
     std::cout << DumpJson(out) << "\n";
     return kExitPass;
   }
-  std::cout << fmt::format("{:>5}  {:<20}  {:<9}  {:<20}  {:<10}  {:>5}  {}\n", "ID", "STARTED", "COMMAND",
-                           "HOSTS", "VERDICT", "MEAS", "DOCUMENT");
+  std::cout << fmt::format("{:>5}  {:<20}  {:<9}  {:<20}  {:<10}  {:>5}  {}\n", "ID", "STARTED",
+                           "COMMAND", "HOSTS", "VERDICT", "MEAS", "DOCUMENT");
   for (size_t i = 0; i < runs->size(); ++i) {
     const history::RunRecord& r = (*runs)[i];
     // A replay of recorded state says so: its figures are not this machine's.
@@ -105,26 +105,34 @@ int Add(const ListArgs& a) {
     return kExitCannotRun;
   }
   std::cout << "recorded run " << rec->run_id << " from " << a.add << "\n";
-  for (const history::Regression& r : rec->regressions) std::cout << history::RegressionLine(r) << "\n";
+  for (const history::Regression& r : rec->regressions)
+    std::cout << history::RegressionLine(r) << "\n";
   return kExitPass;
 }
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ListArgs>();
   AddHistoryOptions(sub, a->db, /*record=*/false);
-  sub.add_option("--host", a->host, "Only runs on this host (alone or among a cluster run's hosts)");
-  sub.add_option("--command", a->command, "Only runs of this command (run, bench, preflight, validate)");
-  sub.add_option("--limit", a->limit, "At most this many runs, newest first (0: all)")->check(CLI::NonNegativeNumber);
+  sub.add_option("--host", a->host,
+                 "Only runs on this host (alone or among a cluster run's hosts)");
+  sub.add_option("--command", a->command,
+                 "Only runs of this command (run, bench, preflight, validate)");
+  sub.add_option("--limit", a->limit, "At most this many runs, newest first (0: all)")
+      ->check(CLI::NonNegativeNumber);
   sub.add_flag("--json", a->json, "Print the runs as JSON");
-  sub.add_option("--regressions", a->regressions,
-                 "Check this recorded run against the last --runs runs of its hosts (exit 1 on a regression)");
-  sub.add_option("--add", a->add, "Record a run.json or validation.json file, then check it for regressions");
-  sub.add_option("--runs", a->runs, "How many earlier runs a regression check looks at")->check(CLI::PositiveNumber);
+  sub.add_option(
+      "--regressions", a->regressions,
+      "Check this recorded run against the last --runs runs of its hosts (exit 1 on a regression)");
+  sub.add_option("--add", a->add,
+                 "Record a run.json or validation.json file, then check it for regressions");
+  sub.add_option("--runs", a->runs, "How many earlier runs a regression check looks at")
+      ->check(CLI::PositiveNumber);
   return [a] {
     if (!a->add.empty()) return Add(*a);
     std::string path = a->db.Path();
     if (!std::filesystem::exists(path)) {
-      Log(LogLevel::kError, "no run history at {} (runs record themselves there; --db names another)", path);
+      Log(LogLevel::kError,
+          "no run history at {} (runs record themselves there; --db names another)", path);
       return kExitCannotRun;
     }
     auto db = history::HistoryDb::Open(path);

@@ -32,15 +32,17 @@ Action Setup(CLI::App& sub) {
       return kExitCannotRun;
     }
     dog.Step("writing the results");
-    report::OutputOptions out{.json = a->json, .junit_path = a->junit,
-                              .color = ::isatty(STDOUT_FILENO) == 1};
+    report::OutputOptions out{
+        .json = a->json, .junit_path = a->junit, .color = ::isatty(STDOUT_FILENO) == 1};
     if (Status s = report::EmitRun(*doc, out); !s.ok()) {
       Log(LogLevel::kError, "{}", s.message());
       return kExitCannotRun;
     }
     std::fflush(stdout);
     dog.Step("recording the run in the history");
-    RecordInHistory(*hist, [&doc] { return history::RowsFromRunDocument(*doc); }, "", a->json ? std::cerr : std::cout);
+    RecordInHistory(
+        *hist, [&doc] { return history::RowsFromRunDocument(*doc); }, "",
+        a->json ? std::cerr : std::cout);
     return report::ExitCodeFor(*doc);
   };
 }

@@ -12,8 +12,8 @@
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/fresh_dir.h"
-#include "core/path_component.h"
 #include "core/log.h"
+#include "core/path_component.h"
 #include "diagnose/engine.h"
 #include "job/job.h"
 #include "report/html/html_report.h"
@@ -48,9 +48,10 @@ Action Setup(CLI::App& sub) {
       "(default ./yardstick-runs/<UTC time>-<host>/, with -2, -3, ... when that exists)");
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
   sub.add_flag("--no-bench", a->no_bench, "Only the preflight, no benchmarks");
-  sub.add_option("--timeout", a->timeout_s,
-                 "Seconds a step may run without progress (a gather, a check pass, one size of a "
-                 "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
+  sub.add_option(
+      "--timeout", a->timeout_s,
+      "Seconds a step may run without progress (a gather, a check pass, one size of a "
+      "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
   AddHistoryOptions(sub, a->history, /*record=*/true);
   return [a] {
     if (int rc = RefuseOutOfRange({CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout")}))
@@ -79,16 +80,19 @@ Action Setup(CLI::App& sub) {
         return kExitCannotRun;
       }
     }
-    report::OutputOptions out{.json = a->checks.json, .junit_path = a->checks.junit,
+    report::OutputOptions out{.json = a->checks.json,
+                              .junit_path = a->checks.junit,
                               .color = ::isatty(STDOUT_FILENO) == 1};
-    job::JobOptions jo{.command = "run",
-                       .preflight = PreflightOptionsFor(a->checks, "run"),
-                       .timeout_s = a->timeout_s,
-                       .out_path = leader ? dir + "/run.json" : "",
-                       .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); }};
+    job::JobOptions jo{
+        .command = "run",
+        .preflight = PreflightOptionsFor(a->checks, "run"),
+        .timeout_s = a->timeout_s,
+        .out_path = leader ? dir + "/run.json" : "",
+        .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); }};
     // Benchmarks measure this machine: a recorded tree (--root) has nothing to run them on.
     if (!a->no_bench && a->checks.root == "/") {
-      jo.bench = bench::BenchOptions{.profile = bench::Profile::kQuick, .data_dir = DataDir(a->data)};
+      jo.bench =
+          bench::BenchOptions{.profile = bench::Profile::kQuick, .data_dir = DataDir(a->data)};
     } else if (!a->no_bench) {
       jo.warnings.push_back("benchmarks not run: --root reads a recorded tree, not this machine");
     }
@@ -121,8 +125,9 @@ Action Setup(CLI::App& sub) {
       }
       std::fflush(stdout);
       // With --json stdout holds only the document: the regression lines go to stderr.
-      RecordInHistory(hist, [&doc] { return history::RowsFromRunDocument(doc); }, dir + "/run.json",
-                      json ? std::cerr : std::cout);
+      RecordInHistory(
+          hist, [&doc] { return history::RowsFromRunDocument(doc); }, dir + "/run.json",
+          json ? std::cerr : std::cout);
       return report::ExitCodeFor(doc);
     };
     auto code = job::RunJob(jo, **comm, live);

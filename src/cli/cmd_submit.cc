@@ -41,9 +41,19 @@ std::string HostName() {
   return host;
 }
 
-history::SlurmJobRecord JobRecord(int64_t run_id, const slurm::TrackedJob& j, const std::string& script) {
-  return {run_id, j.job_id, j.workload, j.info.state.empty() ? "SUBMITTED" : j.info.state, j.info.submit_time,
-          j.info.start_time, j.info.end_time, j.info.SubmitToStartSeconds(), j.info.exit_code, j.info.node_list, script};
+history::SlurmJobRecord JobRecord(int64_t run_id, const slurm::TrackedJob& j,
+                                  const std::string& script) {
+  return {run_id,
+          j.job_id,
+          j.workload,
+          j.info.state.empty() ? "SUBMITTED" : j.info.state,
+          j.info.submit_time,
+          j.info.start_time,
+          j.info.end_time,
+          j.info.SubmitToStartSeconds(),
+          j.info.exit_code,
+          j.info.node_list,
+          script};
 }
 
 std::string Latency(const slurm::JobInfo& info) {
@@ -69,7 +79,8 @@ int RunSubmit(const SubmitArgs& a) {
   if (chosen.empty()) {
     std::string ids;
     for (const auto& w : suite->workloads) ids += " " + w.id;
-    return Fail(Status::Invalid("--workload: no workload of suite " + suite->chip + " matches; its workloads:" + ids));
+    return Fail(Status::Invalid("--workload: no workload of suite " + suite->chip +
+                                " matches; its workloads:" + ids));
   }
   std::string runs = a.runs;
   bool claimed = false;
@@ -102,7 +113,8 @@ int RunSubmit(const SubmitArgs& a) {
   }
   if (a.dry_run) {
     for (const auto& j : jobs) {
-      std::cout << "# ---- " << j.script_path << " (sbatch --parsable " << j.script_path << ")\n" << j.script;
+      std::cout << "# ---- " << j.script_path << " (sbatch --parsable " << j.script_path << ")\n"
+                << j.script;
     }
     return kExitPass;
   }
@@ -113,7 +125,8 @@ int RunSubmit(const SubmitArgs& a) {
   auto run_id = db->AddRun({0, UtcNowIso8601(), command, HostName(), "submitted", runs, ""});
   if (!run_id.ok()) return Fail(run_id.status());
 
-  slurm::SlurmClient client(std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
+  slurm::SlurmClient client(
+      std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
   std::vector<slurm::TrackedJob> tracked;
   for (const auto& j : jobs) {
     fs::create_directories(j.log_dir, ec);
@@ -129,13 +142,15 @@ int RunSubmit(const SubmitArgs& a) {
       return kExitCannotRun;
     }
     tracked.push_back({j.workload, *id, {}});
-    std::cout << fmt::format("submitted {}: job {} ({} node(s) x {} tasks), log {}\n", j.workload, *id, j.nodes,
-                             j.tasks_per_node, j.log_pattern);
-    if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, tracked.back(), j.script_path)); !s.ok()) return Fail(s);
+    std::cout << fmt::format("submitted {}: job {} ({} node(s) x {} tasks), log {}\n", j.workload,
+                             *id, j.nodes, j.tasks_per_node, j.log_pattern);
+    if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, tracked.back(), j.script_path)); !s.ok())
+      return Fail(s);
   }
   std::cout << "runs directory: " << runs << "\n";
   if (!a.wait) {
-    std::cout << "validate when they have ended: yardstick validate --suite " << a.suite << " --runs " << runs << "\n";
+    std::cout << "validate when they have ended: yardstick validate --suite " << a.suite
+              << " --runs " << runs << "\n";
     return kExitPass;
   }
 
@@ -145,18 +160,21 @@ int RunSubmit(const SubmitArgs& a) {
   opts.on_change = [&](const slurm::TrackedJob& j) {
     std::cerr << fmt::format("job {} {}: {}\n", j.job_id, j.workload, j.info.state);
     for (size_t i = 0; i < tracked.size(); ++i) {
-      if (tracked[i].job_id == j.job_id) (void)db->UpsertSlurmJob(JobRecord(*run_id, j, jobs[i].script_path));
+      if (tracked[i].job_id == j.job_id)
+        (void)db->UpsertSlurmJob(JobRecord(*run_id, j, jobs[i].script_path));
     }
   };
   Status waited = slurm::TrackJobs(client, &tracked, opts);
-  std::cout << fmt::format("{:<28} {:>8} {:<11} {:>9} {:>16}  {}\n", "workload", "job", "state", "exit", "submit->start",
-                           "nodes");
+  std::cout << fmt::format("{:<28} {:>8} {:<11} {:>9} {:>16}  {}\n", "workload", "job", "state",
+                           "exit", "submit->start", "nodes");
   for (size_t i = 0; i < tracked.size(); ++i) {
     const auto& t = tracked[i];
     std::cout << fmt::format("{:<28} {:>8} {:<11} {:>9} {:>16}  {}\n", t.workload, t.job_id,
-                             t.info.state.empty() ? "?" : t.info.state, t.info.exit_code.empty() ? "-" : t.info.exit_code,
-                             Latency(t.info), t.info.node_list.empty() ? "-" : t.info.node_list);
-    if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, t, jobs[i].script_path)); !s.ok()) return Fail(s);
+                             t.info.state.empty() ? "?" : t.info.state,
+                             t.info.exit_code.empty() ? "-" : t.info.exit_code, Latency(t.info),
+                             t.info.node_list.empty() ? "-" : t.info.node_list);
+    if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, t, jobs[i].script_path)); !s.ok())
+      return Fail(s);
   }
   if (!waited.ok()) {
     (void)db->SetRunVerdict(*run_id, "error", runs, "");
@@ -171,28 +189,40 @@ int RunSubmit(const SubmitArgs& a) {
   std::string doc = DumpJson(result->document);
   if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return Fail(s);
   report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
-  if (Status s = db->SetRunVerdict(*run_id, result->card.pass ? "pass" : "fail", doc_path, doc); !s.ok()) return Fail(s);
-  std::cout << "validation document: " << doc_path << "\nhistory: " << db->path() << " (run " << *run_id << ")\n";
+  if (Status s = db->SetRunVerdict(*run_id, result->card.pass ? "pass" : "fail", doc_path, doc);
+      !s.ok())
+    return Fail(s);
+  std::cout << "validation document: " << doc_path << "\nhistory: " << db->path() << " (run "
+            << *run_id << ")\n";
   return result->card.pass ? kExitPass : kExitFail;
 }
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<SubmitArgs>();
   sub.add_option("--suite", a->suite, "Suite: a chip name (h100, ...) or a .toml")->required();
-  sub.add_option("--cluster", a->cluster, "cluster.toml: partition, account, container, launch command")->required();
-  sub.add_option("--workload", a->workloads, "Only workloads whose ids match these globs")->delimiter(',');
+  sub.add_option("--cluster", a->cluster,
+                 "cluster.toml: partition, account, container, launch command")
+      ->required();
+  sub.add_option("--workload", a->workloads, "Only workloads whose ids match these globs")
+      ->delimiter(',');
   sub.add_option("--runs", a->runs,
                  "Directory the jobs write their logs into, on a file system the nodes share "
                  "(default ./yardstick-runs/<UTC time>-submit, with -2, -3, ... when that exists)");
   sub.add_flag("--dry-run", a->dry_run, "Print the sbatch scripts; submit nothing");
-  sub.add_flag("--wait", a->wait, "Follow the jobs until they end, then validate the runs directory");
-  sub.add_option("--timeout", a->timeout_s, "With --wait: give up waiting after this many seconds (jobs are kept)");
+  sub.add_flag("--wait", a->wait,
+               "Follow the jobs until they end, then validate the runs directory");
+  sub.add_option("--timeout", a->timeout_s,
+                 "With --wait: give up waiting after this many seconds (jobs are kept)");
   sub.add_option("--poll", a->poll_s, "With --wait: seconds between looks at the queue");
-  sub.add_option("--slurm-timeout", a->slurm_timeout_s, "Seconds each sbatch/squeue/scontrol call may take");
-  sub.add_option("--db", a->db, "Run history database (default ~/.local/share/yardstick/history.db)");
+  sub.add_option("--slurm-timeout", a->slurm_timeout_s,
+                 "Seconds each sbatch/squeue/scontrol call may take");
+  sub.add_option("--db", a->db,
+                 "Run history database (default ~/.local/share/yardstick/history.db)");
   sub.add_option("--data", a->data, "Directory holding suites/, baselines/, specs/");
-  sub.add_option("--baselines", a->baselines, "With --wait: reference directory (default <data>/baselines/<chip>)");
-  sub.add_option("--reference", a->references, "With --wait: additional reference file (repeatable)");
+  sub.add_option("--baselines", a->baselines,
+                 "With --wait: reference directory (default <data>/baselines/<chip>)");
+  sub.add_option("--reference", a->references,
+                 "With --wait: additional reference file (repeatable)");
   return [a] {
     if (int rc = RefuseOutOfRange(
             {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),

@@ -45,15 +45,18 @@ int RunVerify(const VerifyArgs& a) {
     Log(LogLevel::kError, "{}: {}", a.archive, rep.status().message());
     return kExitCannotRun;
   }
-  if (a.require_signature && a.pubkey.empty()) {  // with --pubkey, a missing or bad signature is a problem already
-    rep->problems.push_back("manifest.sig: " + rep->signature +
-                            "; --require-signature needs --pubkey, the key the signature must verify with");
+  if (a.require_signature &&
+      a.pubkey.empty()) {  // with --pubkey, a missing or bad signature is a problem already
+    rep->problems.push_back(
+        "manifest.sig: " + rep->signature +
+        "; --require-signature needs --pubkey, the key the signature must verify with");
   }
   std::cout << "archive:    " << a.archive << "\n"
             << "files:      " << rep->files_checked << " listed in the manifest\n"
             << "signature:  " << rep->signature << "\n";
   for (const auto& p : rep->problems) std::cout << "PROBLEM     " << p << "\n";
-  if (!rep->recomputed_verdict.empty()) std::cout << "recomputed: " << rep->recomputed_verdict << "\n";
+  if (!rep->recomputed_verdict.empty())
+    std::cout << "recomputed: " << rep->recomputed_verdict << "\n";
   for (const auto& d : rep->differences) std::cout << "DIFFERS     " << d << "\n";
   if (!rep->ok()) {
     std::cout << "NOT VERIFIED\n";
@@ -62,9 +65,11 @@ int RunVerify(const VerifyArgs& a) {
   if (rep->signature_ok) {
     std::cout << "verified: hashes, signature and every score re-derived from the raw logs agree\n";
   } else {
-    std::cout << "verified: hashes and every score re-derived from the raw logs agree; "
-              << (a.pubkey.empty() ? "signature not checked (no --pubkey): who made the archive is not verified\n"
-                                   : "unsigned: who made the archive is not verified\n");
+    std::cout
+        << "verified: hashes and every score re-derived from the raw logs agree; "
+        << (a.pubkey.empty()
+                ? "signature not checked (no --pubkey): who made the archive is not verified\n"
+                : "unsigned: who made the archive is not verified\n");
   }
   return kExitPass;
 }
@@ -72,8 +77,9 @@ int RunVerify(const VerifyArgs& a) {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<VerifyArgs>();
   sub.add_option("ARCHIVE", a->archive, "The .tar.zst written by `yardstick archive`")->required();
-  sub.add_option("--pubkey", a->pubkey,
-                 "Ed25519 public key (PEM) the manifest must be signed with (an unsigned archive then fails)");
+  sub.add_option(
+      "--pubkey", a->pubkey,
+      "Ed25519 public key (PEM) the manifest must be signed with (an unsigned archive then fails)");
   sub.add_flag("--require-signature", a->require_signature,
                "Fail (exit 1) unless manifest.sig is present and verifies with --pubkey");
   return [a] { return RunVerify(*a); };

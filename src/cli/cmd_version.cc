@@ -13,9 +13,10 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--json", *json, "Print as JSON");
   return [json] {
     if (*json) {
-      fmt::print("{{\"name\":\"yardstick\",\"version\":\"{}\",\"git\":\"{}\",\"build_type\":\"{}\","
-                 "\"compiler\":\"{}\",\"run_schema_version\":{}}}\n",
-                 kVersion, kGitDescribe, kBuildType, kCompiler, kRunSchemaVersion);
+      fmt::print(
+          "{{\"name\":\"yardstick\",\"version\":\"{}\",\"git\":\"{}\",\"build_type\":\"{}\","
+          "\"compiler\":\"{}\",\"run_schema_version\":{}}}\n",
+          kVersion, kGitDescribe, kBuildType, kCompiler, kRunSchemaVersion);
     } else {
       fmt::print("yardstick {} ({}, {} build, {})\nrun document schema version {}\n", kVersion,
                  kGitDescribe, kBuildType, kCompiler, kRunSchemaVersion);

@@ -26,13 +26,16 @@ std::string DataDir(const std::string& flag) {
 }
 
 void AddValidationOptions(CLI::App& sub, ValidationArgs& a) {
-  sub.add_option("--suite", a.suite, "Suite: a chip name (h100, h200, b200, b300, gb200, gb300) or a .toml")
+  sub.add_option("--suite", a.suite,
+                 "Suite: a chip name (h100, h200, b200, b300, gb200, gb300) or a .toml")
       ->required();
   sub.add_option("--runs", a.runs,
-                 "Runs directory: llmb-run's install (workloads/*/experiments) or one folder per workload id")
+                 "Runs directory: llmb-run's install (workloads/*/experiments) or one folder per "
+                 "workload id")
       ->required();
   sub.add_option("--data", a.data, "Directory holding suites/, baselines/, specs/");
-  sub.add_option("--baselines", a.baselines, "Reference directory (default <data>/baselines/<chip>)");
+  sub.add_option("--baselines", a.baselines,
+                 "Reference directory (default <data>/baselines/<chip>)");
   sub.add_option("--reference", a.references, "Additional reference file (repeatable)");
 }
 
@@ -47,7 +50,8 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
   sub.add_option("--nvml-state", a.nvml_state,
                  "Recorded NVML state (JSON, as `yardstick capture` writes it) instead of this "
                  "host's GPUs");
-  sub.add_option("--pid", a.pid, "Judge this process (placement, limits) instead of yardstick itself")
+  sub.add_option("--pid", a.pid,
+                 "Judge this process (placement, limits) instead of yardstick itself")
       ->check(CLI::PositiveNumber);
   sub.add_option("--kernel-log", a.kernel_log,
                  "Read the kernel log (XIDs) from this file (dmesg or /dev/kmsg format) instead "

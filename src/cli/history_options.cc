@@ -15,10 +15,12 @@ void AddHistoryOptions(CLI::App& sub, HistoryArgs& args, bool record) {
       "Run history database (default $XDG_DATA_HOME/yardstick/history.db, else "
       "~/.local/share/yardstick/history.db). A run over a recorded tree (--root) or GPU "
       "state (--nvml-state) is recorded only here, marked as recorded, never by default");
-  if (record) sub.add_flag("--no-history", args.no_history, "Do not record this run in the history database");
+  if (record)
+    sub.add_flag("--no-history", args.no_history, "Do not record this run in the history database");
 }
 
-void RecordInHistory(const HistoryArgs& args, const std::function<Result<history::DocumentRows>()>& rows,
+void RecordInHistory(const HistoryArgs& args,
+                     const std::function<Result<history::DocumentRows>()>& rows,
                      const std::string& document_path, std::ostream& out) {
   if (args.no_history) return;
   std::string path = document_path;

@@ -5,7 +5,6 @@
 #define YARDSTICK_CLI_HISTORY_OPTIONS_H_
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <ostream>
 #include <string>
@@ -26,7 +25,8 @@ void AddHistoryOptions(CLI::App& sub, HistoryArgs& args, bool record);
 // Records the document and prints a line per regression against the last runs of its hosts to
 // `out`. `rows` is only built when recording is on; its error is the warning. A replay of
 // recorded state (rows' run.recorded set) is recorded only in a database given with --db.
-void RecordInHistory(const HistoryArgs& args, const std::function<Result<history::DocumentRows>()>& rows,
+void RecordInHistory(const HistoryArgs& args,
+                     const std::function<Result<history::DocumentRows>()>& rows,
                      const std::string& document_path, std::ostream& out);
 
 }  // namespace ys::cli

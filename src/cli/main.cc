@@ -1,6 +1,5 @@
 // yardstick: does this node or cluster perform like the reference it was built to match?
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <exception>
 

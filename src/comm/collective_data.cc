@@ -88,7 +88,8 @@ void StoreElement(DataType t, void* buffer, size_t index, float value) {
 }
 
 float InputValue(const CollectiveOp& op, int rank, size_t index, uint32_t seed) {
-  return Reduces(op.collective) ? ReductionInput(op, rank, index, seed) : MovedInput(rank, index, seed);
+  return Reduces(op.collective) ? ReductionInput(op, rank, index, seed)
+                                : MovedInput(rank, index, seed);
 }
 
 void WriteInput(const CollectiveOp& op, int rank, uint32_t seed, void* dst) {
@@ -126,7 +127,8 @@ float ExpectedValue(const CollectiveOp& op, int rank, size_t index, uint32_t see
   return 0.0f;
 }
 
-int64_t CountWrong(const CollectiveOp& op, int rank, uint32_t seed, bool in_place, const void* output) {
+int64_t CountWrong(const CollectiveOp& op, int rank, uint32_t seed, bool in_place,
+                   const void* output) {
   int64_t wrong = 0;
   for (size_t i = 0; i < op.counts.recv_count; ++i) {
     // Exact comparison: every expected value is exactly representable (see the header).

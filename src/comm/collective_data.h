@@ -27,7 +27,8 @@ struct CollectiveOp {
   int root = 0;  // broadcast, reduce
   CollectiveCounts counts;
 };
-CollectiveOp MakeCollectiveOp(Collective c, uint64_t size_bytes, DataType t, int nranks, int root = 0);
+CollectiveOp MakeCollectiveOp(Collective c, uint64_t size_bytes, DataType t, int nranks,
+                              int root = 0);
 
 // Element `index` of rank `rank`'s input in check round `seed`.
 float InputValue(const CollectiveOp& op, int rank, size_t index, uint32_t seed);
@@ -42,7 +43,8 @@ void WriteInput(const CollectiveOp& op, int rank, uint32_t seed, void* dst);
 float ExpectedValue(const CollectiveOp& op, int rank, size_t index, uint32_t seed, bool in_place);
 
 // The number of the op.counts.recv_count elements at `output` that differ from ExpectedValue.
-int64_t CountWrong(const CollectiveOp& op, int rank, uint32_t seed, bool in_place, const void* output);
+int64_t CountWrong(const CollectiveOp& op, int rank, uint32_t seed, bool in_place,
+                   const void* output);
 
 // bfloat16 <-> float (round to nearest even; NaN stays NaN).
 uint16_t FloatToBfloat16(float f);

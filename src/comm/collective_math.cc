@@ -8,13 +8,20 @@ namespace ys::comm {
 
 const char* CollectiveName(Collective c) {
   switch (c) {
-    case Collective::kAllReduce: return "all_reduce";
-    case Collective::kAllGather: return "all_gather";
-    case Collective::kReduceScatter: return "reduce_scatter";
-    case Collective::kAlltoAll: return "alltoall";
-    case Collective::kBroadcast: return "broadcast";
-    case Collective::kReduce: return "reduce";
-    case Collective::kSendRecv: return "sendrecv";
+    case Collective::kAllReduce:
+      return "all_reduce";
+    case Collective::kAllGather:
+      return "all_gather";
+    case Collective::kReduceScatter:
+      return "reduce_scatter";
+    case Collective::kAlltoAll:
+      return "alltoall";
+    case Collective::kBroadcast:
+      return "broadcast";
+    case Collective::kReduce:
+      return "reduce";
+    case Collective::kSendRecv:
+      return "sendrecv";
   }
   return "?";
 }
@@ -40,8 +47,10 @@ int RootColumn(Collective c, int root) { return HasRoot(c) ? root : -1; }
 
 const char* DataTypeName(DataType t) {
   switch (t) {
-    case DataType::kFloat32: return "float";
-    case DataType::kBfloat16: return "bfloat16";
+    case DataType::kFloat32:
+      return "float";
+    case DataType::kBfloat16:
+      return "bfloat16";
   }
   return "?";
 }
@@ -95,26 +104,31 @@ CollectiveCounts CountsFor(Collective c, uint64_t size_bytes, DataType t, int nr
 double BusBandwidthFactor(Collective c, int nranks) {
   const double n = nranks;
   switch (c) {
-    case Collective::kAllReduce: return 2.0 * (n - 1) / n;
+    case Collective::kAllReduce:
+      return 2.0 * (n - 1) / n;
     case Collective::kAllGather:
     case Collective::kReduceScatter:
-    case Collective::kAlltoAll: return (n - 1) / n;
+    case Collective::kAlltoAll:
+      return (n - 1) / n;
     case Collective::kBroadcast:
     case Collective::kReduce:
-    case Collective::kSendRecv: return 1.0;
+    case Collective::kSendRecv:
+      return 1.0;
   }
   return 1.0;
 }
 
 double AlgorithmBytes(Collective c, const CollectiveCounts& counts, int nranks) {
   double bytes = static_cast<double>(counts.param_count * counts.element_size);
-  if (c == Collective::kAllGather || c == Collective::kReduceScatter || c == Collective::kAlltoAll) {
+  if (c == Collective::kAllGather || c == Collective::kReduceScatter ||
+      c == Collective::kAlltoAll) {
     bytes *= nranks;
   }
   return bytes;
 }
 
-Bandwidth ComputeBandwidth(Collective c, const CollectiveCounts& counts, int nranks, double seconds) {
+Bandwidth ComputeBandwidth(Collective c, const CollectiveCounts& counts, int nranks,
+                           double seconds) {
   Bandwidth bw;
   if (seconds <= 0) return bw;
   bw.algbw_gbps = AlgorithmBytes(c, counts, nranks) / 1.0e9 / seconds;

@@ -24,10 +24,19 @@
 
 namespace ys::comm {
 
-enum class Collective { kAllReduce, kAllGather, kReduceScatter, kAlltoAll, kBroadcast, kReduce, kSendRecv };
+enum class Collective {
+  kAllReduce,
+  kAllGather,
+  kReduceScatter,
+  kAlltoAll,
+  kBroadcast,
+  kReduce,
+  kSendRecv
+};
 inline constexpr std::array<Collective, 7> kAllCollectives = {
-    Collective::kAllReduce, Collective::kAllGather, Collective::kReduceScatter, Collective::kAlltoAll,
-    Collective::kBroadcast, Collective::kReduce,    Collective::kSendRecv};
+    Collective::kAllReduce, Collective::kAllGather, Collective::kReduceScatter,
+    Collective::kAlltoAll,  Collective::kBroadcast, Collective::kReduce,
+    Collective::kSendRecv};
 
 // "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "reduce", "sendrecv"
 // (the nccl-tests binary names without _perf; also the unit ids' suffixes).
@@ -81,7 +90,8 @@ struct Bandwidth {
   double busbw_gbps = 0;
 };
 // algbw and busbw for one operation taking `seconds` (> 0).
-Bandwidth ComputeBandwidth(Collective c, const CollectiveCounts& counts, int nranks, double seconds);
+Bandwidth ComputeBandwidth(Collective c, const CollectiveCounts& counts, int nranks,
+                           double seconds);
 
 // nccl-tests getFloatStr: `value` right-aligned in `width` characters with 2 decimals, else 1,
 // else 0, else in exponent notation.

@@ -1,10 +1,9 @@
 #include "comm/collectives.h"
 
-#include <algorithm>
-
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -33,7 +32,8 @@ Status MappedBuffer::Grow(size_t bytes) {
   const size_t mapped = std::max<size_t>(page, (bytes + page - 1) / page * page);
   void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
-    return Status::Io("cannot map " + std::to_string(bytes) + " bytes of host memory: " + std::strerror(errno));
+    return Status::Io("cannot map " + std::to_string(bytes) +
+                      " bytes of host memory: " + std::strerror(errno));
   }
   if (data_ != nullptr) ::munmap(data_, mapped_);
   data_ = static_cast<char*>(p);
@@ -52,7 +52,8 @@ BufferRegion CollectiveBackend::OutputRegion(const CollectiveOp& op, bool in_pla
   return {BufferKind::kRecv, op.counts.recv_inplace_offset * op.counts.element_size * rank()};
 }
 
-Status PrepareData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place, uint32_t seed) {
+Status PrepareData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place,
+                   uint32_t seed) {
   YS_RETURN_IF_ERROR(backend.Zero(BufferKind::kRecv, op.counts.size_bytes()));
   if (op.collective == Collective::kBroadcast && backend.rank() != op.root) return Status::Ok();
   if (op.counts.send_count == 0) return Status::Ok();
@@ -63,12 +64,14 @@ Status PrepareData(CollectiveBackend& backend, const CollectiveOp& op, bool in_p
   return backend.Upload(where.buffer, where.offset, input.data(), op.counts.send_bytes());
 }
 
-Result<int64_t> CheckData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place, uint32_t seed) {
+Result<int64_t> CheckData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place,
+                          uint32_t seed) {
   if (op.counts.recv_count == 0) return int64_t{0};
   MappedBuffer& output = backend.staging_;
   YS_RETURN_IF_ERROR(output.Grow(op.counts.recv_bytes()));
   BufferRegion where = backend.OutputRegion(op, in_place);
-  YS_RETURN_IF_ERROR(backend.Download(where.buffer, where.offset, output.data(), op.counts.recv_bytes()));
+  YS_RETURN_IF_ERROR(
+      backend.Download(where.buffer, where.offset, output.data(), op.counts.recv_bytes()));
   if (backend.corrupt_index_ && *backend.corrupt_index_ < op.counts.recv_count) {
     size_t i = *backend.corrupt_index_;
     StoreElement(op.dtype, output.data(), i, LoadElement(op.dtype, output.data(), i) + 1.0f);
@@ -107,7 +110,8 @@ GpuLayout ChooseGpuLayout(const LaunchInfo& launch, int processes, int visible_g
 Status CheckBufferRange(size_t offset, size_t bytes, size_t have) {
   if (offset + bytes > have) {
     return Status::Internal("collective buffer access [" + std::to_string(offset) + ", " +
-                            std::to_string(offset + bytes) + ") beyond its " + std::to_string(have) + " bytes");
+                            std::to_string(offset + bytes) + ") beyond its " +
+                            std::to_string(have) + " bytes");
   }
   return Status::Ok();
 }

@@ -52,8 +52,8 @@ class MappedBuffer {
 
  private:
   char* data_ = nullptr;
-  size_t bytes_ = 0;     // usable
-  size_t mapped_ = 0;    // rounded up to pages
+  size_t bytes_ = 0;   // usable
+  size_t mapped_ = 0;  // rounded up to pages
 };
 
 // Where a collective's input or output lies: a buffer and a byte offset into it.
@@ -119,11 +119,13 @@ class CollectiveBackend {
 
 // Zeroes the receive buffer and writes this rank's input for check round `seed` where `op` reads
 // it (offset 0, no shift).
-Status PrepareData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place, uint32_t seed);
+Status PrepareData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place,
+                   uint32_t seed);
 
 // After one Launch(op, in_place, 0) and Synchronize on data from PrepareData(seed): the number of
 // this rank's output elements that differ from the expected result.
-Result<int64_t> CheckData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place, uint32_t seed);
+Result<int64_t> CheckData(CollectiveBackend& backend, const CollectiveOp& op, bool in_place,
+                          uint32_t seed);
 
 // PrepareData and CheckData for every rank this process drives (backend.LocalRanks()); the
 // wrong-element counts are indexed by local rank.
@@ -158,7 +160,8 @@ Status NcclAvailable();
 // NCCL over all ranks of `control`, on GPU `local_rank` mod the number of GPUs. Every rank must
 // call it (the unique id travels over `control`). NotFound when libnccl.so.2 or libcuda.so.1
 // cannot be loaded, with the loader's text.
-Result<std::unique_ptr<CollectiveBackend>> OpenNcclCollectives(Communicator& control, int local_rank);
+Result<std::unique_ptr<CollectiveBackend>> OpenNcclCollectives(Communicator& control,
+                                                               int local_rank);
 
 // The GPUs the CUDA driver shows this process; NotFound with the loader's reason without a driver.
 Result<int> VisibleGpuCount();

@@ -18,17 +18,17 @@
 namespace ys::comm {
 namespace {
 
-
-#define YS_MPI_RETURN(call)                              \
-  do {                                                   \
-    int ys_rc_ = (call);                                 \
+#define YS_MPI_RETURN(call)                                    \
+  do {                                                         \
+    int ys_rc_ = (call);                                       \
     if (ys_rc_ != MPI_SUCCESS) return MpiError(#call, ys_rc_); \
   } while (0)
 
 void Bf16Sum(void* in, void* inout, int* len, MPI_Datatype*) {
   auto* a = static_cast<const uint16_t*>(in);
   auto* b = static_cast<uint16_t*>(inout);
-  for (int i = 0; i < *len; ++i) b[i] = FloatToBfloat16(Bfloat16ToFloat(a[i]) + Bfloat16ToFloat(b[i]));
+  for (int i = 0; i < *len; ++i)
+    b[i] = FloatToBfloat16(Bfloat16ToFloat(a[i]) + Bfloat16ToFloat(b[i]));
 }
 
 class MpiCollectives final : public CollectiveBackend {
@@ -60,7 +60,8 @@ class MpiCollectives final : public CollectiveBackend {
     for (MappedBuffer* b : {&send_, &recv_}) {
       if (b->bytes() >= bytes && b->data() != nullptr) continue;
       YS_RETURN_IF_ERROR(b->Grow(bytes));
-      std::memset(b->data(), 0, bytes);  // first touch here, on this rank's NUMA node, not in a timed call
+      std::memset(b->data(), 0,
+                  bytes);  // first touch here, on this rank's NUMA node, not in a timed call
     }
     return Status::Ok();
   }
@@ -95,7 +96,8 @@ class MpiCollectives final : public CollectiveBackend {
     // MPI_Reduce_scatter_block with MPI_IN_PLACE leaves the result at the start of the buffer.
     if (in_place && op.collective == Collective::kReduceScatter) return {BufferKind::kRecv, 0};
     // MPI_Bcast has one buffer: out of place, the root broadcasts from its send buffer.
-    if (!in_place && op.collective == Collective::kBroadcast && rank_ == op.root) return {BufferKind::kSend, 0};
+    if (!in_place && op.collective == Collective::kBroadcast && rank_ == op.root)
+      return {BufferKind::kSend, 0};
     return CollectiveBackend::OutputRegion(op, in_place);
   }
 
@@ -116,7 +118,8 @@ Status MpiCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shif
   const size_t need = shift + op.counts.size_bytes();
   if (need > send_.bytes() || need > recv_.bytes()) {
     return Status::Internal("collective of " + std::to_string(op.counts.size_bytes()) +
-                            " bytes at offset " + std::to_string(shift) + " exceeds the reserved buffers");
+                            " bytes at offset " + std::to_string(shift) +
+                            " exceeds the reserved buffers");
   }
   if (op.counts.send_count > INT_MAX || op.counts.recv_count > INT_MAX) {
     return Status::Unsupported("MPI counts are int: " + std::to_string(op.counts.recv_count) +
@@ -151,7 +154,8 @@ Status MpiCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shif
       }
       break;
     case Collective::kBroadcast:
-      YS_MPI_RETURN(MPI_Bcast(!in_place && rank_ == op.root ? send : recv, count, dt, op.root, comm_));
+      YS_MPI_RETURN(
+          MPI_Bcast(!in_place && rank_ == op.root ? send : recv, count, dt, op.root, comm_));
       break;
     case Collective::kReduce:
       if (in_place && rank_ != op.root) {
@@ -165,7 +169,8 @@ Status MpiCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shif
       const int from = (rank_ - 1 + size_) % size_;
       constexpr int kTag = 0x5953;  // "YS"
       if (in_place) {
-        YS_MPI_RETURN(MPI_Sendrecv_replace(recv, count, dt, to, kTag, from, kTag, comm_, MPI_STATUS_IGNORE));
+        YS_MPI_RETURN(
+            MPI_Sendrecv_replace(recv, count, dt, to, kTag, from, kTag, comm_, MPI_STATUS_IGNORE));
       } else {
         YS_MPI_RETURN(MPI_Sendrecv(send, count, dt, to, kTag, recv, count, dt, from, kTag, comm_,
                                    MPI_STATUS_IGNORE));

@@ -22,13 +22,26 @@
 namespace ys::comm {
 namespace {
 
-#define YS_NCCL_FUNCTIONS(X)                                                                     \
-  X(ncclGetVersion)                                                                              \
-  X(ncclGetUniqueId)                                                                             \
-  X(ncclCommInitRank) X(ncclCommDestroy) X(ncclGetErrorString) X(ncclAllReduce) X(ncclAllGather) \
-      X(ncclReduceScatter) X(ncclBroadcast) X(ncclReduce) X(ncclSend) X(ncclRecv)                \
-          X(ncclGroupStart) X(ncclGroupEnd) X(ncclCommCount) X(ncclCommUserRank)                 \
-              X(ncclCommInitAll)
+// clang-format off
+#define YS_NCCL_FUNCTIONS(X)                                                                       \
+  X(ncclGetVersion)                                                                                \
+  X(ncclGetUniqueId)                                                                               \
+  X(ncclCommInitRank)                                                                              \
+  X(ncclCommDestroy)                                                                               \
+  X(ncclGetErrorString)                                                                            \
+  X(ncclAllReduce)                                                                                 \
+  X(ncclAllGather)                                                                                 \
+  X(ncclReduceScatter)                                                                             \
+  X(ncclBroadcast)                                                                                 \
+  X(ncclReduce)                                                                                    \
+  X(ncclSend)                                                                                      \
+  X(ncclRecv)                                                                                      \
+  X(ncclGroupStart)                                                                                \
+  X(ncclGroupEnd)                                                                                  \
+  X(ncclCommCount)                                                                                 \
+  X(ncclCommUserRank)                                                                              \
+  X(ncclCommInitAll)
+// clang-format on
 // Present in newer libraries only; nullptr otherwise.
 #define YS_NCCL_OPTIONAL_FUNCTIONS(X) X(ncclAlltoAll) X(ncclCommSplit) X(ncclGetLastError)
 
@@ -56,18 +69,19 @@ struct NcclApi {
     static std::unique_ptr<gpu::DynamicLibrary> library;
     std::call_once(once, [] {
       const char* override_name = std::getenv("YARDSTICK_LIBNCCL");
-      std::string name = override_name != nullptr && *override_name ? override_name : "libnccl.so.2";
+      std::string name =
+          override_name != nullptr && *override_name ? override_name : "libnccl.so.2";
       auto lib = gpu::DynamicLibrary::Open(name);
       if (!lib.ok()) {
         result = Status::NotFound("NCCL not found: " + lib.status().message());
         return;
       }
       library = std::make_unique<gpu::DynamicLibrary>(std::move(*lib));
-#define YS_NCCL_LOAD_(fn)                                                                  \
-  api.fn = library->Function<decltype(api.fn)>(#fn);                                       \
-  if (api.fn == nullptr) {                                                                 \
-    result = Status::Unsupported(name + " does not export " #fn " (NCCL too old)");        \
-    return;                                                                                \
+#define YS_NCCL_LOAD_(fn)                                                           \
+  api.fn = library->Function<decltype(api.fn)>(#fn);                                \
+  if (api.fn == nullptr) {                                                          \
+    result = Status::Unsupported(name + " does not export " #fn " (NCCL too old)"); \
+    return;                                                                         \
   }
       YS_NCCL_FUNCTIONS(YS_NCCL_LOAD_)
 #undef YS_NCCL_LOAD_
@@ -88,14 +102,20 @@ struct NcclApi {
 
 #define YS_NCCL_RETURN(api, call, comm) YS_RETURN_IF_ERROR((api).Check((api).call, #call, comm))
 
-ncclDataType_t NcclType(DataType t) { return t == DataType::kBfloat16 ? ncclBfloat16 : ncclFloat32; }
+ncclDataType_t NcclType(DataType t) {
+  return t == DataType::kBfloat16 ? ncclBfloat16 : ncclFloat32;
+}
 
 // What one GPU and its NCCL communicator own. The device outlives every group split from it.
 class NcclCollectives final : public CollectiveBackend {
  public:
-  NcclCollectives(const NcclApi& nccl, std::shared_ptr<gpu::CudaDevice> device, gpu::CudaStream stream,
-                  ncclComm_t comm, int rank, int size)
-      : nccl_(nccl), device_(std::move(device)), stream_(std::move(stream)), comm_(comm), rank_(rank),
+  NcclCollectives(const NcclApi& nccl, std::shared_ptr<gpu::CudaDevice> device,
+                  gpu::CudaStream stream, ncclComm_t comm, int rank, int size)
+      : nccl_(nccl),
+        device_(std::move(device)),
+        stream_(std::move(stream)),
+        comm_(comm),
+        rank_(rank),
         size_(size) {}
   ~NcclCollectives() override {
     // This GPU's context current for the stream, the buffers and the communicator it frees (one
@@ -160,10 +180,12 @@ class NcclCollectives final : public CollectiveBackend {
 
   Result<std::unique_ptr<CollectiveBackend>> Split(int color, int key) override {
     if (nccl_.ncclCommSplit == nullptr) {
-      return Status::Unsupported("NCCL " + library() + " has no ncclCommSplit (needs 2.18 or later)");
+      return Status::Unsupported("NCCL " + library() +
+                                 " has no ncclCommSplit (needs 2.18 or later)");
     }
     ncclComm_t sub = nullptr;
-    YS_NCCL_RETURN(nccl_, ncclCommSplit(comm_, color < 0 ? NCCL_SPLIT_NOCOLOR : color, key, &sub, nullptr),
+    YS_NCCL_RETURN(nccl_,
+                   ncclCommSplit(comm_, color < 0 ? NCCL_SPLIT_NOCOLOR : color, key, &sub, nullptr),
                    comm_);
     if (sub == nullptr) return std::unique_ptr<CollectiveBackend>();
     auto stream = gpu::CudaStream::Create(device_->api());
@@ -178,8 +200,8 @@ class NcclCollectives final : public CollectiveBackend {
       nccl_.ncclCommDestroy(sub);
       return s;
     }
-    return std::unique_ptr<CollectiveBackend>(
-        std::make_unique<NcclCollectives>(nccl_, device_, std::move(*stream), sub, sub_rank, sub_size));
+    return std::unique_ptr<CollectiveBackend>(std::make_unique<NcclCollectives>(
+        nccl_, device_, std::move(*stream), sub, sub_rank, sub_size));
   }
 
  private:
@@ -198,9 +220,11 @@ class NcclCollectives final : public CollectiveBackend {
 };
 
 Status NcclCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shift) {
-  if (shift + op.counts.size_bytes() > send_.bytes() || shift + op.counts.size_bytes() > recv_.bytes()) {
+  if (shift + op.counts.size_bytes() > send_.bytes() ||
+      shift + op.counts.size_bytes() > recv_.bytes()) {
     return Status::Internal("collective of " + std::to_string(op.counts.size_bytes()) +
-                            " bytes at offset " + std::to_string(shift) + " exceeds the reserved buffers");
+                            " bytes at offset " + std::to_string(shift) +
+                            " exceeds the reserved buffers");
   }
   auto* send = reinterpret_cast<char*>(send_.get() + shift);
   auto* recv = reinterpret_cast<char*>(recv_.get() + shift);
@@ -239,12 +263,14 @@ Status NcclCollectives::Launch(const CollectiveOp& op, bool in_place, size_t shi
       YS_NCCL_RETURN(nccl_, ncclBroadcast(sptr, rptr, count, t, op.root, comm_, stream), comm_);
       break;
     case Collective::kReduce:
-      YS_NCCL_RETURN(nccl_, ncclReduce(sptr, rptr, count, t, ncclSum, op.root, comm_, stream), comm_);
+      YS_NCCL_RETURN(nccl_, ncclReduce(sptr, rptr, count, t, ncclSum, op.root, comm_, stream),
+                     comm_);
       break;
     case Collective::kSendRecv:
       YS_NCCL_RETURN(nccl_, ncclGroupStart(), comm_);
       YS_NCCL_RETURN(nccl_, ncclSend(sptr, count, t, (rank_ + 1) % size_, comm_, stream), comm_);
-      YS_NCCL_RETURN(nccl_, ncclRecv(rptr, count, t, (rank_ - 1 + size_) % size_, comm_, stream), comm_);
+      YS_NCCL_RETURN(nccl_, ncclRecv(rptr, count, t, (rank_ - 1 + size_) % size_, comm_, stream),
+                     comm_);
       YS_NCCL_RETURN(nccl_, ncclGroupEnd(), comm_);
       break;
   }
@@ -375,7 +401,8 @@ Status NcclAvailable() {
   return Status::Ok();
 }
 
-Result<std::unique_ptr<CollectiveBackend>> OpenNcclCollectives(Communicator& control, int local_rank) {
+Result<std::unique_ptr<CollectiveBackend>> OpenNcclCollectives(Communicator& control,
+                                                               int local_rank) {
   // Every rank takes part in the id broadcast even when it cannot go on, so no rank hangs.
   Status ready = NcclAvailable();
   std::string id_bytes;

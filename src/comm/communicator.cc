@@ -33,7 +33,8 @@ LaunchInfo DetectLaunch(const host::Environment& env) {
     info.local_size = IntVar(env, "SLURM_NTASKS_PER_NODE", 1);
     if (auto tasks = env.Get("SLURM_STEP_TASKS_PER_NODE")) {
       // "4" or "2(x3)" or "3,2": the first node's count is this node's when the layout is even.
-      if (auto n = ParseInt(Split(Split(*tasks, ',')[0], '(')[0])) info.local_size = static_cast<int>(*n);
+      if (auto n = ParseInt(Split(Split(*tasks, ',')[0], '(')[0]))
+        info.local_size = static_cast<int>(*n);
     }
   } else if (env.Has("PMIX_RANK")) {
     info.launcher = "pmix";

@@ -29,7 +29,7 @@ struct LaunchInfo {
   std::string launcher;  // "mpirun", "srun", "pmix", "pmi"; empty: not launched as a job
   int rank = 0;
   int size = 1;
-  int local_rank = 0;    // rank among the processes on this node, when the launcher says
+  int local_rank = 0;  // rank among the processes on this node, when the launcher says
   int local_size = 1;
   bool launched() const { return !launcher.empty(); }
 };

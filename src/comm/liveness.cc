@@ -22,7 +22,8 @@ void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONB
 
 }  // namespace
 
-Result<std::unique_ptr<LivenessResponder>> LivenessResponder::Start(const std::string& advertised_host) {
+Result<std::unique_ptr<LivenessResponder>> LivenessResponder::Start(
+    const std::string& advertised_host) {
   std::unique_ptr<LivenessResponder> r(new LivenessResponder());
   r->listen_fd_ = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
   bool v6 = r->listen_fd_ >= 0;
@@ -52,8 +53,10 @@ Result<std::unique_ptr<LivenessResponder>> LivenessResponder::Start(const std::s
     ::getsockname(r->listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
     port = ntohs(a.sin_port);
   }
-  if (::listen(r->listen_fd_, 64) != 0) return Status::Io(std::string("liveness listen: ") + std::strerror(errno));
-  if (::pipe2(r->wake_, O_CLOEXEC) != 0) return Status::Io(std::string("liveness pipe: ") + std::strerror(errno));
+  if (::listen(r->listen_fd_, 64) != 0)
+    return Status::Io(std::string("liveness listen: ") + std::strerror(errno));
+  if (::pipe2(r->wake_, O_CLOEXEC) != 0)
+    return Status::Io(std::string("liveness pipe: ") + std::strerror(errno));
   r->endpoint_ = advertised_host + ":" + std::to_string(port);
   int listen_fd = r->listen_fd_, wake = r->wake_[0];
   r->thread_ = std::thread([listen_fd, wake] {
@@ -125,7 +128,8 @@ std::vector<int> UnansweredEndpoints(const std::vector<std::string>& endpoints, 
       fds.push_back({probes[i].fd, static_cast<short>(probes[i].sent ? POLLIN : POLLOUT), 0});
       index.push_back(i);
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
     if (fds.empty() || left.count() <= 0) break;
     if (::poll(fds.data(), fds.size(), static_cast<int>(left.count())) <= 0) continue;
     for (size_t k = 0; k < fds.size(); ++k) {

@@ -13,7 +13,6 @@
 namespace ys::comm {
 namespace {
 
-
 // MPI is initialised once per process and finalised at exit (after main returns).
 Status EnsureMpiInitialised() {
   static std::once_flag once;
@@ -68,8 +67,8 @@ class MpiCommunicator final : public Communicator {
       total += lens[r];
     }
     std::string all(static_cast<size_t>(total), '\0');
-    rc = MPI_Allgatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR,
-                        MPI_COMM_WORLD);
+    rc = MPI_Allgatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(),
+                        MPI_CHAR, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS) return MpiError("MPI_Allgatherv", rc);
     std::vector<std::string> out;
     out.reserve(size_);

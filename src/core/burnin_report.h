@@ -24,15 +24,15 @@ namespace ys {
 
 // One fault: a condition that started at a time on one entity.
 struct BurninFault {
-  double at_s = 0;        // load time when first seen
-  std::string at;         // UTC, ISO 8601
-  std::string node;       // host name
-  std::string entity;     // "gpu2", "cpu1", "net", "node"
+  double at_s = 0;     // load time when first seen
+  std::string at;      // UTC, ISO 8601
+  std::string node;    // host name
+  std::string entity;  // "gpu2", "cpu1", "net", "node"
   // "miscompare", "temperature", "throttle", "ecc", "xid", "link", "memory_error", "pcie",
   // "perf_drift", "load_error", "reboot"
   std::string kind;
   Severity severity = Severity::kWarn;
-  std::string message;    // one line
+  std::string message;  // one line
   Evidence evidence;
   // Load time when the condition was last seen to clear; unset while still present at the end
   // (and always for a sticky fault such as a miscompare: the part is suspect until repaired).
@@ -43,10 +43,10 @@ struct BurninFault {
 // One window of one entity's series.
 struct BurninWindow {
   double start_s = 0;
-  std::optional<double> perf;        // median rate over the window's cycles
+  std::optional<double> perf;  // median rate over the window's cycles
   std::optional<double> temp_min_c;
   std::optional<double> temp_max_c;
-  int faults = 0;                    // faults that started in this window
+  int faults = 0;  // faults that started in this window
   bool operator==(const BurninWindow&) const = default;
 };
 
@@ -54,14 +54,14 @@ struct BurninWindow {
 struct BurninEntity {
   std::string node;
   std::string entity;
-  std::string kind;          // "cpu", "gpu", "net", "node"
-  std::string metric;        // "sgemm", "triad", "all_reduce.busbw"; empty: watched, not loaded
-  std::string unit;          // "GFLOPS", "GB/s"
-  int64_t cycles = 0;        // cycles that carried a sample for it
-  int64_t iterations = 0;    // load operations checked (GEMMs, triads, collectives)
-  int64_t miscompares = 0;   // operations whose result differed from the reference
-  std::optional<double> perf_baseline;  // median rate over the baseline window (first hour)
-  std::optional<double> perf_median;    // over the whole run
+  std::string kind;         // "cpu", "gpu", "net", "node"
+  std::string metric;       // "sgemm", "triad", "all_reduce.busbw"; empty: watched, not loaded
+  std::string unit;         // "GFLOPS", "GB/s"
+  int64_t cycles = 0;       // cycles that carried a sample for it
+  int64_t iterations = 0;   // load operations checked (GEMMs, triads, collectives)
+  int64_t miscompares = 0;  // operations whose result differed from the reference
+  std::optional<double> perf_baseline;    // median rate over the baseline window (first hour)
+  std::optional<double> perf_median;      // over the whole run
   std::optional<double> perf_min_window;  // the lowest window median
   std::optional<double> perf_last_window;
   std::optional<double> temp_steady_c;  // the steady-state reference temperature
@@ -81,15 +81,15 @@ struct BurninEntity {
 
 // A stop and a later resume.
 struct BurninInterruption {
-  double at_s = 0;            // load time at the last checkpoint before the stop
-  std::string stopped_at;     // UTC of that checkpoint (or of the clean stop)
-  std::string resumed_at;     // UTC
-  double gap_s = 0;           // wall seconds between the two
+  double at_s = 0;         // load time at the last checkpoint before the stop
+  std::string stopped_at;  // UTC of that checkpoint (or of the clean stop)
+  std::string resumed_at;  // UTC
+  double gap_s = 0;        // wall seconds between the two
   // "signal 15" (a clean stop, checkpointed on the way out), "killed" (no clean stop: SIGKILL, a
   // crash or OOM; the work since the last checkpoint was redone), "reboot" (the node booted in
   // between: its boot id changed).
   std::string how;
-  double redone_s = 0;        // load time lost by the stop and measured again (0 for a clean stop)
+  double redone_s = 0;  // load time lost by the stop and measured again (0 for a clean stop)
   bool operator==(const BurninInterruption&) const = default;
 };
 
@@ -102,11 +102,11 @@ struct BurninNode {
 };
 
 struct BurninReport {
-  std::string profile;  // "compute", "memory", "network", "mixed"
-  double duration_s = 0;        // asked for
-  double elapsed_s = 0;         // load time done
-  bool complete = false;        // elapsed >= duration
-  double cycle_s = 0;           // load per cycle, seconds
+  std::string profile;    // "compute", "memory", "network", "mixed"
+  double duration_s = 0;  // asked for
+  double elapsed_s = 0;   // load time done
+  bool complete = false;  // elapsed >= duration
+  double cycle_s = 0;     // load per cycle, seconds
   double window_s = 0;
   double warmup_s = 0;          // load time before the steady state begins
   double baseline_s = 0;        // the perf baseline window (the first hour, or less for short runs)
@@ -114,16 +114,16 @@ struct BurninReport {
   double drift_threshold = 0.05;  // fault when a window's rate is this far below the baseline
   double checkpoint_interval_s = 0;
   int64_t cycles = 0;
-  std::string started_at;       // UTC of the first start
-  std::string telemetry_source; // "nvml", "recorded: FILE", "none: ..."
+  std::string started_at;            // UTC of the first start
+  std::string telemetry_source;      // "nvml", "recorded: FILE", "none: ..."
   std::vector<std::string> planted;  // faults a recorded timeline planted (tests): never a real run
   std::vector<BurninInterruption> interruptions;
-  std::vector<BurninFault> faults;      // in time order
+  std::vector<BurninFault> faults;  // in time order
   std::vector<BurninEntity> entities;
   std::vector<BurninNode> nodes;
-  double entity_hours = 0;              // observed load time summed over entities, hours
-  std::optional<double> mtbf_h;         // entity_hours / faults; unset with no fault
-  double availability = 1;              // over all entities, load-time weighted
+  double entity_hours = 0;       // observed load time summed over entities, hours
+  std::optional<double> mtbf_h;  // entity_hours / faults; unset with no fault
+  double availability = 1;       // over all entities, load-time weighted
   bool operator==(const BurninReport&) const = default;
 };
 

@@ -37,8 +37,8 @@ Result<CpuSet> CpuSet::ParseMask(std::string_view text) {
   for (auto it = words.rbegin(); it != words.rend(); ++it, bit_base += 32) {
     std::string_view w = Trim(*it);
     if (w.empty() || w.size() > 8) {
-      return Status::Invalid("expected comma-separated 32-bit hex words, got \"" +
-                             std::string(t) + "\"");
+      return Status::Invalid("expected comma-separated 32-bit hex words, got \"" + std::string(t) +
+                             "\"");
     }
     auto v = ParseHex(w);
     if (!v) return Status::Invalid("expected a hex CPU mask, got \"" + std::string(t) + "\"");

@@ -4,10 +4,10 @@
 
 namespace ys {
 
-inline constexpr int kExitPass = 0;        // everything passed
-inline constexpr int kExitFail = 1;        // a check failed or the verdict is fail
-inline constexpr int kExitCannotRun = 2;   // bad input, missing file, unreachable backend
-inline constexpr int kExitUsage = 64;      // usage error (EX_USAGE)
+inline constexpr int kExitPass = 0;       // everything passed
+inline constexpr int kExitFail = 1;       // a check failed or the verdict is fail
+inline constexpr int kExitCannotRun = 2;  // bad input, missing file, unreachable backend
+inline constexpr int kExitUsage = 64;     // usage error (EX_USAGE)
 
 }  // namespace ys
 

@@ -10,7 +10,8 @@ constexpr Severity F = Severity::kFail;
 
 constexpr std::array kCodes = {
     // CPU idle states
-    FindingCodeInfo{"YS-CPU-001", W, "CPU idle driver off: no deep C-states (idle=poll/halt, cpuidle.off)"},
+    FindingCodeInfo{"YS-CPU-001", W,
+                    "CPU idle driver off: no deep C-states (idle=poll/halt, cpuidle.off)"},
     FindingCodeInfo{"YS-CPU-002", W, "deep C-state disabled on every CPU"},
     FindingCodeInfo{"YS-CPU-003", W, "deep C-state disabled on some CPUs only"},
     FindingCodeInfo{"YS-CPU-004", W, "deep C-states removed by max_cstate"},
@@ -62,7 +63,8 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-ENV-004", W, "NCCL algorithm or protocol forced"},
     FindingCodeInfo{"YS-ENV-005", W, "NCCL_DEBUG left at INFO or TRACE"},
     FindingCodeInfo{"YS-ENV-006", F, "NCCL fast path disabled"},
-    FindingCodeInfo{"YS-ENV-007", W, "GPUDirect RDMA not available (no peer-memory module, no DMA-BUF)"},
+    FindingCodeInfo{"YS-ENV-007", W,
+                    "GPUDirect RDMA not available (no peer-memory module, no DMA-BUF)"},
     // PCIe
     FindingCodeInfo{"YS-PCI-001", F, "PCIe link width below the device maximum"},
     FindingCodeInfo{"YS-PCI-002", W, "PCIe link speed below the device maximum"},
@@ -77,8 +79,10 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-IB-005", W, "RoCE interface MTU too small for 4096-byte IB MTU"},
     // GPU health (NVML answers through GpuSnapshot; XIDs from the kernel log)
     FindingCodeInfo{"YS-GPU-001", F, "GPU count seen by NVML differs from site expectation"},
-    FindingCodeInfo{"YS-GPU-002", F, "GPU on the PCI bus missing from NVML (fallen off the bus or excluded)"},
-    FindingCodeInfo{"YS-GPU-003", F, "kernel module and NVML driver versions differ (driver/library mismatch)"},
+    FindingCodeInfo{"YS-GPU-002", F,
+                    "GPU on the PCI bus missing from NVML (fallen off the bus or excluded)"},
+    FindingCodeInfo{"YS-GPU-003", F,
+                    "kernel module and NVML driver versions differ (driver/library mismatch)"},
     FindingCodeInfo{"YS-GPU-004", W, "driver version differs from site expectation"},
     FindingCodeInfo{"YS-GPU-005", W, "CUDA driver library older than the kernel driver's branch"},
     FindingCodeInfo{"YS-GPU-006", W, "persistence mode differs from site policy"},
@@ -89,7 +93,8 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-GPU-014", W, "clocks held down: SW power cap"},
     FindingCodeInfo{"YS-GPU-015", F, "enforced power limit below the default"},
     FindingCodeInfo{"YS-GPU-020", F, "temperature at or above the GPU's slowdown threshold"},
-    FindingCodeInfo{"YS-GPU-021", W, "temperature near the slowdown threshold or above max operating"},
+    FindingCodeInfo{"YS-GPU-021", W,
+                    "temperature near the slowdown threshold or above max operating"},
     FindingCodeInfo{"YS-GPU-025", F, "ECC mode differs from site policy"},
     FindingCodeInfo{"YS-GPU-026", F, "volatile uncorrected ECC errors"},
     FindingCodeInfo{"YS-GPU-030", W, "page retirement pending (a reset retires the pages)"},
@@ -117,29 +122,36 @@ constexpr std::array kCodes = {
     // Benchmarks: collectives (YS-BENCH-001..009)
     FindingCodeInfo{"YS-BENCH-001", F, "collective data check found wrong elements"},
     FindingCodeInfo{"YS-BENCH-002", W, "one rank's collective time far above the other ranks'"},
-    FindingCodeInfo{"YS-BENCH-003", W, "pairwise collective: a pair or ring neighbour far below the others"},
+    FindingCodeInfo{"YS-BENCH-003", W,
+                    "pairwise collective: a pair or ring neighbour far below the others"},
 
     // Benchmarks: CPU memory, GEMM, storage, host (YS-BENCH-010..019)
-    FindingCodeInfo{"YS-BENCH-010", F, "CPU GEMM results not bit-identical across repeats or cores"},
-    FindingCodeInfo{"YS-BENCH-011", F, "STREAM arrays hold wrong values after the kernels (validation failed)"},
+    FindingCodeInfo{"YS-BENCH-010", F,
+                    "CPU GEMM results not bit-identical across repeats or cores"},
+    FindingCodeInfo{"YS-BENCH-011", F,
+                    "STREAM arrays hold wrong values after the kernels (validation failed)"},
     FindingCodeInfo{"YS-BENCH-012", F, "checkpoint files read back differ from what was written"},
 
     // Benchmarks: GPU GEMM, memory, copies (YS-BENCH-020..029)
     FindingCodeInfo{"YS-BENCH-020", F, "GPU GEMM results not bit-identical across repeats or GPUs"},
     FindingCodeInfo{"YS-BENCH-021", F, "GPU copy delivered bytes that differ from the source"},
-    FindingCodeInfo{"YS-BENCH-022", F, "GPU GEMM result outside the error bound of a double-precision reference"},
+    FindingCodeInfo{"YS-BENCH-022", F,
+                    "GPU GEMM result outside the error bound of a double-precision reference"},
 
     // Burn-in faults (burnin/fault_kinds.h maps each fault kind to its code)
-    FindingCodeInfo{"YS-BURN-001", F, "burn-in result differs from the reference output (miscompare)"},
+    FindingCodeInfo{"YS-BURN-001", F,
+                    "burn-in result differs from the reference output (miscompare)"},
     FindingCodeInfo{"YS-BURN-002", W, "temperature left the steady-state band during burn-in"},
-    FindingCodeInfo{"YS-BURN-003", F, "clocks throttled (thermal or hardware slowdown) during burn-in"},
+    FindingCodeInfo{"YS-BURN-003", F,
+                    "clocks throttled (thermal or hardware slowdown) during burn-in"},
     FindingCodeInfo{"YS-BURN-004", F, "new ECC errors or row-remap failure during burn-in"},
     FindingCodeInfo{"YS-BURN-005", F, "new XID reported by the NVIDIA driver during burn-in"},
     FindingCodeInfo{"YS-BURN-006", W, "new NVLink or PCIe link errors during burn-in"},
     FindingCodeInfo{"YS-BURN-007", W, "performance drifted below the burn-in's first hour"},
     FindingCodeInfo{"YS-BURN-008", F, "burn-in load could not run"},
     FindingCodeInfo{"YS-BURN-009", F, "node rebooted during burn-in"},
-    FindingCodeInfo{"YS-BURN-010", W, "new host memory errors (EDAC, machine check) during burn-in"},
+    FindingCodeInfo{"YS-BURN-010", W,
+                    "new host memory errors (EDAC, machine check) during burn-in"},
 };
 
 }  // namespace

@@ -1,10 +1,10 @@
 #include "core/log.h"
 
-#include "core/text.h"
-
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+
+#include "core/text.h"
 
 namespace ys {
 namespace {

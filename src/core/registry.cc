@@ -8,8 +8,10 @@ namespace ys {
 
 const char* UnitKindName(UnitKind kind) {
   switch (kind) {
-    case UnitKind::kCheck: return "check";
-    case UnitKind::kBenchmark: return "benchmark";
+    case UnitKind::kCheck:
+      return "check";
+    case UnitKind::kBenchmark:
+      return "benchmark";
     case UnitKind::kRule:
       return "rule";
     case UnitKind::kCommand:
@@ -20,13 +22,20 @@ const char* UnitKindName(UnitKind kind) {
 
 const char* NeedName(Need need) {
   switch (need) {
-    case Need::kRoot: return "root";
-    case Need::kGpu: return "gpu";
-    case Need::kMpi: return "mpi";
-    case Need::kContainer: return "container";
-    case Need::kLiveHost: return "live-host";
-    case Need::kSlurm: return "slurm";
-    case Need::kInfiniband: return "infiniband";
+    case Need::kRoot:
+      return "root";
+    case Need::kGpu:
+      return "gpu";
+    case Need::kMpi:
+      return "mpi";
+    case Need::kContainer:
+      return "container";
+    case Need::kLiveHost:
+      return "live-host";
+    case Need::kSlurm:
+      return "slurm";
+    case Need::kInfiniband:
+      return "infiniband";
   }
   return "?";
 }
@@ -42,16 +51,17 @@ bool UnitRegistry::Add(UnitKind kind, UnitInfo info, UnitFactory factory) {
                  UnitKindName(kind), static_cast<int>(info.id.size()), info.id.data());
     std::abort();
   }
-  units_.push_back(std::make_unique<RegisteredUnit>(
-      RegisteredUnit{kind, std::move(info), std::move(factory)}));
+  units_.push_back(
+      std::make_unique<RegisteredUnit>(RegisteredUnit{kind, std::move(info), std::move(factory)}));
   return true;
 }
 
 std::vector<const RegisteredUnit*> UnitRegistry::ListAll() const {
   std::vector<const RegisteredUnit*> out;
   for (const auto& u : units_) out.push_back(u.get());
-  std::sort(out.begin(), out.end(),
-            [](const RegisteredUnit* a, const RegisteredUnit* b) { return a->info.id < b->info.id; });
+  std::sort(out.begin(), out.end(), [](const RegisteredUnit* a, const RegisteredUnit* b) {
+    return a->info.id < b->info.id;
+  });
   return out;
 }
 

@@ -1,29 +1,34 @@
 #include "core/report.h"
 
-#include "core/build_info.h"
-#include "core/finding_codes.h"
-#include "core/text.h"
-
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+
+#include "core/build_info.h"
+#include "core/finding_codes.h"
+#include "core/text.h"
 
 namespace ys {
 
 const char* OutcomeName(Outcome o) {
   switch (o) {
-    case Outcome::kPass: return "pass";
-    case Outcome::kSkip: return "skip";
-    case Outcome::kWarn: return "warn";
-    case Outcome::kFail: return "fail";
-    case Outcome::kError: return "error";
+    case Outcome::kPass:
+      return "pass";
+    case Outcome::kSkip:
+      return "skip";
+    case Outcome::kWarn:
+      return "warn";
+    case Outcome::kFail:
+      return "fail";
+    case Outcome::kError:
+      return "error";
   }
   return "error";
 }
 
 std::optional<Outcome> ParseOutcome(std::string_view name) {
-  for (Outcome o : {Outcome::kPass, Outcome::kSkip, Outcome::kWarn, Outcome::kFail,
-                    Outcome::kError}) {
+  for (Outcome o :
+       {Outcome::kPass, Outcome::kSkip, Outcome::kWarn, Outcome::kFail, Outcome::kError}) {
     if (name == OutcomeName(o)) return o;
   }
   return std::nullopt;
@@ -31,9 +36,12 @@ std::optional<Outcome> ParseOutcome(std::string_view name) {
 
 const char* ConfidenceName(Confidence c) {
   switch (c) {
-    case Confidence::kLow: return "low";
-    case Confidence::kMedium: return "medium";
-    case Confidence::kHigh: return "high";
+    case Confidence::kLow:
+      return "low";
+    case Confidence::kMedium:
+      return "medium";
+    case Confidence::kHigh:
+      return "high";
   }
   return "low";
 }
@@ -179,7 +187,8 @@ RunDocument StartRunDocument(std::string command) {
   doc.tool.version = std::string(kVersion) + " (" + kGitDescribe + ")";
   doc.tool.build_type = kBuildType;
   doc.tool.compiler = kCompiler;
-  if (std::string(kBuildType) == "Debug") doc.warnings.push_back("debug build: timings are not representative");
+  if (std::string(kBuildType) == "Debug")
+    doc.warnings.push_back("debug build: timings are not representative");
   return doc;
 }
 

@@ -28,14 +28,14 @@ using Evidence = std::vector<std::pair<std::string, std::string>>;
 
 // What a warn or fail carries. `code` must be in the finding-code table (core/finding_codes.h).
 struct Finding {
-  std::string code;         // "YS-CPU-011"
+  std::string code;  // "YS-CPU-011"
   Severity severity = Severity::kWarn;
-  std::string entity;       // "cpu12", "gpu3", "mlx5_0/1", "0000:1b:00.0", "node"
-  std::string message;      // one line
+  std::string entity;   // "cpu12", "gpu3", "mlx5_0/1", "0000:1b:00.0", "node"
+  std::string message;  // one line
   Evidence evidence;
-  std::string fix;          // a concrete command or setting
+  std::string fix;                // a concrete command or setting
   std::string expected_recovery;  // "about 4% of step time"; empty when unknown
-  std::string reference;    // where the rule comes from
+  std::string reference;          // where the rule comes from
 };
 
 // The result of one check unit.
@@ -78,9 +78,9 @@ double MedianOf(std::vector<double> values);
 enum class Better { kHigher, kLower };
 
 struct Measurement {
-  std::string name;    // "coll.all_gather.busbw", "cpu.busy_clock"
+  std::string name;  // "coll.all_gather.busbw", "cpu.busy_clock"
   double value = 0;
-  std::string unit;    // "MHz", "GB/s"
+  std::string unit;  // "MHz", "GB/s"
   Better better = Better::kHigher;
   std::map<std::string, std::string> params;
   SampleStats stats;
@@ -111,7 +111,7 @@ struct HostInfo {
   std::string hostname;
   std::string kernel;
   std::string arch;
-  std::string root;    // "/" or the fixture tree the run read
+  std::string root;  // "/" or the fixture tree the run read
   std::string cpu_model;
   int logical_cpus = 0;
   // Where the GPU units' state came from: "nvml" (live), "recorded: FILE", or "none: <why>".
@@ -170,7 +170,7 @@ struct Diagnosis {
   std::string entity;  // "node", "cpu0-1", "gpu3", "node7", "coll.all_reduce"
   Evidence evidence;   // what the rule used, key -> observed value
   Confidence confidence = Confidence::kMedium;
-  std::string fix;     // a concrete command or setting
+  std::string fix;  // a concrete command or setting
   Recovery recovery;
   std::vector<std::string> finding_codes;  // the findings it rests on, if any
   std::string reference;

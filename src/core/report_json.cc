@@ -52,8 +52,8 @@ ojson ToJson(const Measurement& m) {
   j["unit"] = m.unit;
   j["better"] = m.better == Better::kHigher ? "higher" : "lower";
   j["params"] = m.params;
-  j["stats"] = {{"n", m.stats.n},         {"min", m.stats.min},   {"median", m.stats.median},
-                {"max", m.stats.max},     {"mean", m.stats.mean}, {"stdev", m.stats.stdev}};
+  j["stats"] = {{"n", m.stats.n},     {"min", m.stats.min},   {"median", m.stats.median},
+                {"max", m.stats.max}, {"mean", m.stats.mean}, {"stdev", m.stats.stdev}};
   j["samples"] = m.samples;
   return j;
 }
@@ -97,7 +97,8 @@ ojson ToJson(const RunDocument& d) {
   j["warnings"] = d.warnings;
   ojson counts = ojson::object();
   auto c = d.Counts();
-  for (Outcome o : {Outcome::kPass, Outcome::kWarn, Outcome::kFail, Outcome::kSkip, Outcome::kError}) {
+  for (Outcome o :
+       {Outcome::kPass, Outcome::kWarn, Outcome::kFail, Outcome::kSkip, Outcome::kError}) {
     counts[OutcomeName(o)] = c.count(o) ? c.at(o) : 0;
   }
   j["counts"] = counts;
@@ -110,7 +111,10 @@ ojson ToJson(const RunDocument& d) {
   if (!d.ranks.empty()) {
     j["ranks"] = ojson::array();
     for (const auto& r : d.ranks) {
-      ojson rj = {{"rank", r.rank}, {"hostname", r.hostname}, {"local_rank", r.local_rank}, {"state", r.state}};
+      ojson rj = {{"rank", r.rank},
+                  {"hostname", r.hostname},
+                  {"local_rank", r.local_rank},
+                  {"state", r.state}};
       if (!r.detail.empty()) rj["detail"] = r.detail;
       j["ranks"].push_back(rj);
     }
@@ -193,7 +197,8 @@ Status ParseCheckResult(const nlohmann::json& c, const std::string& where, Check
   r->outcome = *o;
   YS_RETURN_IF_ERROR(Get(c, "summary", &r->summary, where));
   YS_RETURN_IF_ERROR(Get(c, "duration_ms", &r->duration_ms, where));
-  if (c.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(c["evidence"], &r->evidence, where + ".evidence"));
+  if (c.contains("evidence"))
+    YS_RETURN_IF_ERROR(GetEvidence(c["evidence"], &r->evidence, where + ".evidence"));
   if (c.contains("findings")) {
     int k = 0;
     for (const auto& fj : c["findings"]) {
@@ -202,13 +207,16 @@ Status ParseCheckResult(const nlohmann::json& c, const std::string& where, Check
       std::string sev;
       YS_RETURN_IF_ERROR(Get(fj, "code", &f.code, fw));
       YS_RETURN_IF_ERROR(Get(fj, "severity", &sev, fw));
-      if (sev != "warn" && sev != "fail") return Status::Invalid(fw + ".severity: expected warn or fail");
+      if (sev != "warn" && sev != "fail")
+        return Status::Invalid(fw + ".severity: expected warn or fail");
       f.severity = sev == "fail" ? Severity::kFail : Severity::kWarn;
       YS_RETURN_IF_ERROR(Get(fj, "entity", &f.entity, fw));
       YS_RETURN_IF_ERROR(Get(fj, "message", &f.message, fw));
       YS_RETURN_IF_ERROR(Get(fj, "fix", &f.fix, fw));
-      if (fj.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(fj["evidence"], &f.evidence, fw + ".evidence"));
-      if (fj.contains("expected_recovery")) YS_RETURN_IF_ERROR(Get(fj, "expected_recovery", &f.expected_recovery, fw));
+      if (fj.contains("evidence"))
+        YS_RETURN_IF_ERROR(GetEvidence(fj["evidence"], &f.evidence, fw + ".evidence"));
+      if (fj.contains("expected_recovery"))
+        YS_RETURN_IF_ERROR(Get(fj, "expected_recovery", &f.expected_recovery, fw));
       if (fj.contains("reference")) YS_RETURN_IF_ERROR(Get(fj, "reference", &f.reference, fw));
       r->findings.push_back(std::move(f));
     }
@@ -216,7 +224,8 @@ Status ParseCheckResult(const nlohmann::json& c, const std::string& where, Check
   return Status::Ok();
 }
 
-Status ParseMeasurements(const nlohmann::json& j, const std::string& where, std::vector<Measurement>* out) {
+Status ParseMeasurements(const nlohmann::json& j, const std::string& where,
+                         std::vector<Measurement>* out) {
   if (!j.is_array()) return Status::Invalid(where + ": expected an array");
   int i = 0;
   for (const auto& mj : j) {
@@ -227,7 +236,8 @@ Status ParseMeasurements(const nlohmann::json& j, const std::string& where, std:
     YS_RETURN_IF_ERROR(Get(mj, "value", &m.value, mw));
     YS_RETURN_IF_ERROR(Get(mj, "unit", &m.unit, mw));
     YS_RETURN_IF_ERROR(Get(mj, "better", &better, mw));
-    if (better != "higher" && better != "lower") return Status::Invalid(mw + ".better: expected higher or lower");
+    if (better != "higher" && better != "lower")
+      return Status::Invalid(mw + ".better: expected higher or lower");
     m.better = better == "higher" ? Better::kHigher : Better::kLower;
     if (mj.contains("params")) YS_RETURN_IF_ERROR(Get(mj, "params", &m.params, mw));
     if (mj.contains("samples")) YS_RETURN_IF_ERROR(Get(mj, "samples", &m.samples, mw));
@@ -246,7 +256,8 @@ Status ParseMeasurements(const nlohmann::json& j, const std::string& where, std:
   return Status::Ok();
 }
 
-Status ParseBenchmarks(const nlohmann::json& j, const std::string& at, std::vector<BenchmarkResult>* out) {
+Status ParseBenchmarks(const nlohmann::json& j, const std::string& at,
+                       std::vector<BenchmarkResult>* out) {
   if (!j.is_array()) return Status::Invalid(at + ": expected an array");
   int i = 0;
   for (const auto& b : j) {
@@ -254,7 +265,8 @@ Status ParseBenchmarks(const nlohmann::json& j, const std::string& at, std::vect
     BenchmarkResult r;
     YS_RETURN_IF_ERROR(ParseCheckResult(b, where, &r));
     if (b.contains("measurements")) {
-      YS_RETURN_IF_ERROR(ParseMeasurements(b["measurements"], where + ".measurements", &r.measurements));
+      YS_RETURN_IF_ERROR(
+          ParseMeasurements(b["measurements"], where + ".measurements", &r.measurements));
     }
     if (b.contains("tables")) {
       if (!b["tables"].is_array()) return Status::Invalid(where + ".tables: expected an array");
@@ -295,19 +307,25 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
   YS_RETURN_IF_ERROR(Get(h, "kernel", &d.host.kernel, "run.host"));
   YS_RETURN_IF_ERROR(Get(h, "arch", &d.host.arch, "run.host"));
   YS_RETURN_IF_ERROR(Get(h, "root", &d.host.root, "run.host"));
-  if (h.contains("gpu_source")) YS_RETURN_IF_ERROR(Get(h, "gpu_source", &d.host.gpu_source, "run.host"));
-  if (h.contains("gpu_driver")) YS_RETURN_IF_ERROR(Get(h, "gpu_driver", &d.host.gpu_driver, "run.host"));
+  if (h.contains("gpu_source"))
+    YS_RETURN_IF_ERROR(Get(h, "gpu_source", &d.host.gpu_source, "run.host"));
+  if (h.contains("gpu_driver"))
+    YS_RETURN_IF_ERROR(Get(h, "gpu_driver", &d.host.gpu_driver, "run.host"));
   if (!j.contains("tool") || !j["tool"].is_object()) return Status::Invalid("run.tool: missing");
   YS_RETURN_IF_ERROR(Get(j["tool"], "version", &d.tool.version, "run.tool"));
   // Written by ToJson; optional on reading so that older and hand-made documents still read
   // (the HTML report shows them).
-  if (h.contains("cpu_model")) YS_RETURN_IF_ERROR(Get(h, "cpu_model", &d.host.cpu_model, "run.host"));
-  if (h.contains("logical_cpus")) YS_RETURN_IF_ERROR(Get(h, "logical_cpus", &d.host.logical_cpus, "run.host"));
-  for (auto [key, field] : {std::pair{"name", &d.tool.name}, std::pair{"build_type", &d.tool.build_type},
-                            std::pair{"compiler", &d.tool.compiler}}) {
+  if (h.contains("cpu_model"))
+    YS_RETURN_IF_ERROR(Get(h, "cpu_model", &d.host.cpu_model, "run.host"));
+  if (h.contains("logical_cpus"))
+    YS_RETURN_IF_ERROR(Get(h, "logical_cpus", &d.host.logical_cpus, "run.host"));
+  for (auto [key, field] :
+       {std::pair{"name", &d.tool.name}, std::pair{"build_type", &d.tool.build_type},
+        std::pair{"compiler", &d.tool.compiler}}) {
     if (j["tool"].contains(key)) YS_RETURN_IF_ERROR(Get(j["tool"], key, field, "run.tool"));
   }
-  if (!j.contains("checks") || !j["checks"].is_array()) return Status::Invalid("run.checks: expected an array");
+  if (!j.contains("checks") || !j["checks"].is_array())
+    return Status::Invalid("run.checks: expected an array");
   int i = 0;
   for (const auto& c : j["checks"]) {
     CheckResult r;
@@ -317,8 +335,10 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
   if (j.contains("measurements")) {
     YS_RETURN_IF_ERROR(ParseMeasurements(j["measurements"], "run.measurements", &d.measurements));
   }
-  if (j.contains("benchmarks")) YS_RETURN_IF_ERROR(ParseBenchmarks(j["benchmarks"], "run.benchmarks", &d.benchmarks));
-  if (j.contains("incomplete_reason")) YS_RETURN_IF_ERROR(Get(j, "incomplete_reason", &d.incomplete_reason, "run"));
+  if (j.contains("benchmarks"))
+    YS_RETURN_IF_ERROR(ParseBenchmarks(j["benchmarks"], "run.benchmarks", &d.benchmarks));
+  if (j.contains("incomplete_reason"))
+    YS_RETURN_IF_ERROR(Get(j, "incomplete_reason", &d.incomplete_reason, "run"));
   if (j.contains("ranks")) {
     if (!j["ranks"].is_array()) return Status::Invalid("run.ranks: expected an array");
     i = 0;
@@ -346,7 +366,8 @@ Result<RunDocument> RunDocumentFromJson(const nlohmann::json& j) {
         int k = 0;
         for (const auto& c : nj["checks"]) {
           CheckResult r;
-          YS_RETURN_IF_ERROR(ParseCheckResult(c, where + ".checks[" + std::to_string(k++) + "]", &r));
+          YS_RETURN_IF_ERROR(
+              ParseCheckResult(c, where + ".checks[" + std::to_string(k++) + "]", &r));
           n.checks.push_back(std::move(r));
         }
       }
@@ -396,8 +417,10 @@ Result<Diagnosis> DiagnosisFromJson(const nlohmann::json& j, const std::string& 
     return Status::Invalid(where + ".recovery: expected 0 <= low <= high");
   }
   YS_RETURN_IF_ERROR(Get(j, "fix", &g.fix, where));
-  if (j.contains("evidence")) YS_RETURN_IF_ERROR(GetEvidence(j["evidence"], &g.evidence, where + ".evidence"));
-  if (j.contains("finding_codes")) YS_RETURN_IF_ERROR(Get(j, "finding_codes", &g.finding_codes, where));
+  if (j.contains("evidence"))
+    YS_RETURN_IF_ERROR(GetEvidence(j["evidence"], &g.evidence, where + ".evidence"));
+  if (j.contains("finding_codes"))
+    YS_RETURN_IF_ERROR(Get(j, "finding_codes", &g.finding_codes, where));
   if (j.contains("reference")) YS_RETURN_IF_ERROR(Get(j, "reference", &g.reference, where));
   return g;
 }

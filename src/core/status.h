@@ -14,10 +14,10 @@ namespace ys {
 
 enum class StatusCode {
   kOk = 0,
-  kNotFound,         // a file, device or library that is absent
-  kInvalidInput,     // malformed content or arguments; the message says what was expected
+  kNotFound,      // a file, device or library that is absent
+  kInvalidInput,  // malformed content or arguments; the message says what was expected
   kPermissionDenied,
-  kUnsupported,      // the platform or library cannot answer this question
+  kUnsupported,  // the platform or library cannot answer this question
   kIoError,
   kInternal,
 };
@@ -51,7 +51,7 @@ const char* StatusCodeName(StatusCode code);
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
   Result(Status status) : v_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(v_); }
@@ -74,9 +74,9 @@ class [[nodiscard]] Result {
 
 }  // namespace ys
 
-#define YS_RETURN_IF_ERROR(expr)          \
-  do {                                    \
-    ::ys::Status ys_status_ = (expr);     \
+#define YS_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::ys::Status ys_status_ = (expr);        \
     if (!ys_status_.ok()) return ys_status_; \
   } while (0)
 

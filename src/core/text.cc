@@ -1,8 +1,8 @@
 #include "core/text.h"
 
 #include <cctype>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 namespace ys {
@@ -122,11 +122,20 @@ std::optional<double> ParseDurationSeconds(std::string_view s) {
     if (!number || !std::isfinite(*number)) return std::nullopt;
     double unit = 0;
     switch (s[j]) {
-      case 's': unit = 1; break;
-      case 'm': unit = 60; break;
-      case 'h': unit = 3600; break;
-      case 'd': unit = 86400; break;
-      default: return std::nullopt;
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      default:
+        return std::nullopt;
     }
     total += *number * unit;
     i = j + 1;
@@ -158,9 +167,13 @@ std::string SanitizeForDisplay(std::string_view s) {
       continue;
     }
     // Length of a UTF-8 sequence from its lead byte; reject overlong and out-of-range leads.
-    size_t len = (c >= 0xc2 && c <= 0xdf) ? 2 : (c >= 0xe0 && c <= 0xef) ? 3 : (c >= 0xf0 && c <= 0xf4) ? 4 : 0;
+    size_t len = (c >= 0xc2 && c <= 0xdf)   ? 2
+                 : (c >= 0xe0 && c <= 0xef) ? 3
+                 : (c >= 0xf0 && c <= 0xf4) ? 4
+                                            : 0;
     bool ok = len > 0 && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    for (size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
     if (ok) {
       out.append(s.substr(i, len));
       i += len;

@@ -22,9 +22,9 @@ std::string ToLower(std::string_view s);
 // {"a", "b"} -> "a, b".
 std::string Join(const std::vector<std::string>& parts, std::string_view sep = ", ");
 
-std::optional<int64_t> ParseInt(std::string_view s);      // decimal, optional sign
-std::optional<uint64_t> ParseUint(std::string_view s);    // decimal
-std::optional<uint64_t> ParseHex(std::string_view s);     // with or without 0x
+std::optional<int64_t> ParseInt(std::string_view s);    // decimal, optional sign
+std::optional<uint64_t> ParseUint(std::string_view s);  // decimal
+std::optional<uint64_t> ParseHex(std::string_view s);   // with or without 0x
 std::optional<double> ParseDouble(std::string_view s);
 // A duration in seconds: "90", "90s", "2m", "72h", "1d", "1h30m", "0.5h" (units s, m, h, d; a
 // bare number is seconds). nullopt for anything else, a negative part or a non-finite number.

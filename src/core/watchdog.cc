@@ -51,7 +51,8 @@ void Watchdog::Loop() {
         since_ == entered) {
       fired_ = true;
       std::string step = step_;
-      double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+      double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
       lock.unlock();
       on_expire_(step, seconds);
       lock.lock();

@@ -21,7 +21,8 @@ class Watchdog {
  public:
   // `on_expire(step, seconds)` is called when a step has lasted `timeout_s`. timeout_s <= 0
   // disables the watchdog.
-  Watchdog(double timeout_s, std::function<void(const std::string& step, double seconds)> on_expire);
+  Watchdog(double timeout_s,
+           std::function<void(const std::string& step, double seconds)> on_expire);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;

@@ -42,8 +42,8 @@ std::vector<WorkloadThroughput> RunThroughputs(const RunDocument& doc, const std
 }
 
 WorkloadThroughput ValidatedWorkloadThroughput(const std::string& id, double tokens_per_s_per_gpu,
-                                               std::optional<double> score,
-                                               std::optional<int> gpus, const std::string& where) {
+                                               std::optional<double> score, std::optional<int> gpus,
+                                               const std::string& where) {
   return {.workload = id,
           .source = id + " in " + where,
           .tokens_per_s_per_gpu = tokens_per_s_per_gpu,
@@ -97,8 +97,8 @@ Result<WorkloadCost> CostOfWorkload(const PriceModel& prices, const WorkloadThro
     }
   }
   if (c.reference_tokens_per_s_per_gpu) {
-    auto g = CostOfGap(prices, t.tokens_per_s_per_gpu, *c.reference_tokens_per_s_per_gpu, n,
-                       tokens);
+    auto g =
+        CostOfGap(prices, t.tokens_per_s_per_gpu, *c.reference_tokens_per_s_per_gpu, n, tokens);
     if (!g.ok()) return g.status();
     c.gap = *g;
   }

@@ -41,8 +41,8 @@ std::vector<WorkloadThroughput> RunThroughputs(const RunDocument& doc, const std
 
 // One validated workload; `where` names the document.
 WorkloadThroughput ValidatedWorkloadThroughput(const std::string& id, double tokens_per_s_per_gpu,
-                                               std::optional<double> score,
-                                               std::optional<int> gpus, const std::string& where);
+                                               std::optional<double> score, std::optional<int> gpus,
+                                               const std::string& where);
 
 // The one workload a cost is asked for: `workload` by name ("llama3.1_8b" or "proxy.llama3.1_8b"
 // for a proxy), or the only one when `workload` is empty. Invalid names `where`, what is present

@@ -10,10 +10,9 @@
 #ifndef YARDSTICK_DIAGNOSE_ENGINE_H_
 #define YARDSTICK_DIAGNOSE_ENGINE_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/report.h"
 #include "core/status.h"

@@ -26,19 +26,24 @@ CheckResult FleetOutliers(const RunDocument& doc, const FleetOptions& options) {
   CheckResult r;
   for (const SlowGroup& g : report.slow) {
     bool node = g.entity.kind == EntityKind::kNode;
-    std::string what = node ? "node " + g.node : fmt::format("{} {} on {}", EntityKindName(g.entity.kind), g.entity.label, g.node);
-    Finding f = MakeFinding(node ? "YS-FLEET-001" : "YS-FLEET-002", node ? g.node : g.node + "/" + g.entity.label,
-                            fmt::format("{} is {:.1f}% below its peers' median over {} figures ({} of them at least "
-                                        "{:.0f}% low; scaled robust z {:.1f})",
-                                        what, 100 * g.median_deficit, g.figures, g.low_figures,
-                                        100 * options.min_deficit, g.z));
+    std::string what =
+        node ? "node " + g.node
+             : fmt::format("{} {} on {}", EntityKindName(g.entity.kind), g.entity.label, g.node);
+    Finding f = MakeFinding(
+        node ? "YS-FLEET-001" : "YS-FLEET-002", node ? g.node : g.node + "/" + g.entity.label,
+        fmt::format("{} is {:.1f}% below its peers' median over {} figures ({} of them at least "
+                    "{:.0f}% low; scaled robust z {:.1f})",
+                    what, 100 * g.median_deficit, g.figures, g.low_figures,
+                    100 * options.min_deficit, g.z));
     f.evidence = {{"median deficit", fmt::format("{:.1f}%", 100 * g.median_deficit)},
                   {"figures judged", std::to_string(g.figures)},
                   {"z", fmt::format("{:.1f}", g.z)}};
-    f.fix = node ? "take the node out of service (drain it) and compare its preflight with a healthy "
-                   "node's: clocks, C-states, NUMA placement, cpusets, PCIe and NIC links"
-                 : "reset or replace the device after checking its clocks, throttle reasons, link width "
-                   "and error counters (yardstick preflight --filter 'gpu.*,pcie.*,ib.*' on that node)";
+    f.fix =
+        node
+            ? "take the node out of service (drain it) and compare its preflight with a healthy "
+              "node's: clocks, C-states, NUMA placement, cpusets, PCIe and NIC links"
+            : "reset or replace the device after checking its clocks, throttle reasons, link width "
+              "and error counters (yardstick preflight --filter 'gpu.*,pcie.*,ib.*' on that node)";
     f.reference = "fleet median and MAD across the nodes and devices of this run";
     r.Add(std::move(f));
   }

@@ -36,13 +36,13 @@ namespace ys::diagnose {
 struct WorkloadEvidence {
   std::string id;      // "proxy.llama3.1_8b", "pretrain_llama3.1_70b_fp8"
   std::string source;  // "proxy measurement proxy.llama3.1_8b.step_time", "log /runs/.../log.txt"
-  std::vector<workloads::StepSample> steps;              // in step order; may be empty
-  std::optional<workloads::StepTimeAnalysis> analysis;   // of `steps` (filled by the engine)
-  std::optional<double> predicted_step_s;  // a proxy's roofline prediction
-  std::optional<double> score;             // validation: reference step time / measured
-  std::optional<double> threshold;         // the suite's pass threshold (0.95)
-  std::optional<double> mfu;               // measured model FLOPs utilisation, 0..1
-  std::optional<double> reference_mfu;     // the reference's MFU at the same shape
+  std::vector<workloads::StepSample> steps;             // in step order; may be empty
+  std::optional<workloads::StepTimeAnalysis> analysis;  // of `steps` (filled by the engine)
+  std::optional<double> predicted_step_s;               // a proxy's roofline prediction
+  std::optional<double> score;          // validation: reference step time / measured
+  std::optional<double> threshold;      // the suite's pass threshold (0.95)
+  std::optional<double> mfu;            // measured model FLOPs utilisation, 0..1
+  std::optional<double> reference_mfu;  // the reference's MFU at the same shape
   // A proxy's share of the job cores' CPU time that processes outside the job took while it ran
   // (0..1), and those processes ("pid 4242 (stress) on cpus 0-1: 46%"), largest first.
   std::optional<double> foreign_cpu_share;
@@ -68,7 +68,8 @@ struct LocatedMeasurement {
   const Measurement* measurement;
   std::string node;
 };
-std::vector<LocatedMeasurement> MeasurementsMatching(const DiagnosisInput& in, std::string_view glob);
+std::vector<LocatedMeasurement> MeasurementsMatching(const DiagnosisInput& in,
+                                                     std::string_view glob);
 
 // Helpers shared by the rules (one place for each piece of arithmetic and wording).
 

@@ -20,10 +20,14 @@ struct TypeSet {
 
 TypeSet TypesOf(GemmPrecision p) {
   switch (p) {
-    case GemmPrecision::kBf16: return {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F};
-    case GemmPrecision::kFp16: return {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F};
-    case GemmPrecision::kTf32: return {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32};
-    case GemmPrecision::kFp8E4m3: return {CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case GemmPrecision::kBf16:
+      return {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case GemmPrecision::kFp16:
+      return {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case GemmPrecision::kTf32:
+      return {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32};
+    case GemmPrecision::kFp8E4m3:
+      return {CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F};
   }
   return {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F};
 }
@@ -32,10 +36,14 @@ TypeSet TypesOf(GemmPrecision p) {
 
 const char* GemmPrecisionName(GemmPrecision p) {
   switch (p) {
-    case GemmPrecision::kBf16: return "bf16";
-    case GemmPrecision::kFp16: return "fp16";
-    case GemmPrecision::kTf32: return "tf32";
-    case GemmPrecision::kFp8E4m3: return "fp8";
+    case GemmPrecision::kBf16:
+      return "bf16";
+    case GemmPrecision::kFp16:
+      return "fp16";
+    case GemmPrecision::kTf32:
+      return "tf32";
+    case GemmPrecision::kFp8E4m3:
+      return "fp8";
   }
   return "?";
 }
@@ -43,9 +51,12 @@ const char* GemmPrecisionName(GemmPrecision p) {
 size_t GemmInputBytes(GemmPrecision p) {
   switch (p) {
     case GemmPrecision::kBf16:
-    case GemmPrecision::kFp16: return 2;
-    case GemmPrecision::kTf32: return 4;
-    case GemmPrecision::kFp8E4m3: return 1;
+    case GemmPrecision::kFp16:
+      return 2;
+    case GemmPrecision::kTf32:
+      return 4;
+    case GemmPrecision::kFp8E4m3:
+      return 1;
   }
   return 0;
 }
@@ -63,8 +74,8 @@ Result<CublasLtApi> CublasLtApi::Open(const std::string& file) {
   CublasLtApi api;
   api.library_name_ = file;
   api.library_ = std::make_shared<DynamicLibrary>(std::move(*lib));
-#define YS_CUBLASLT_LOAD_(fn)                                                             \
-  api.fn = api.library_->Function<decltype(&::fn)>(YS_LT_STR_(fn));                       \
+#define YS_CUBLASLT_LOAD_(fn)                                       \
+  api.fn = api.library_->Function<decltype(&::fn)>(YS_LT_STR_(fn)); \
   if (api.fn == nullptr) return Status::Unsupported(file + " does not export " YS_LT_STR_(fn));
   YS_CUBLASLT_FUNCTIONS(YS_CUBLASLT_LOAD_)
 #undef YS_CUBLASLT_LOAD_
@@ -104,9 +115,11 @@ Result<const CublasLtApi*> CublasLtApi::Get() {
 
 Status CublasLtApi::Check(cublasStatus_t rc, const char* what) const {
   if (rc == CUBLAS_STATUS_SUCCESS) return Status::Ok();
-  std::string message = std::string(what) + ": cublasStatus " + std::to_string(static_cast<int>(rc));
+  std::string message =
+      std::string(what) + ": cublasStatus " + std::to_string(static_cast<int>(rc));
   if (cublasLtGetStatusString != nullptr) {
-    if (const char* text = cublasLtGetStatusString(rc); text != nullptr) message += " (" + std::string(text) + ")";
+    if (const char* text = cublasLtGetStatusString(rc); text != nullptr)
+      message += " (" + std::string(text) + ")";
   }
   return Status::Io(message);
 }
@@ -130,10 +143,12 @@ CublasLtHandle::~CublasLtHandle() {
   if (handle_ != nullptr) api_->cublasLtDestroy(handle_);
 }
 
-Result<GemmPlan> GemmPlan::Create(const CublasLtHandle& handle, GemmPrecision precision, GemmShape shape,
-                                  size_t workspace_bytes, uint64_t scale_a, uint64_t scale_b) {
+Result<GemmPlan> GemmPlan::Create(const CublasLtHandle& handle, GemmPrecision precision,
+                                  GemmShape shape, size_t workspace_bytes, uint64_t scale_a,
+                                  uint64_t scale_b) {
   const CublasLtApi& api = handle.api();
-  if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0) return Status::Invalid("GEMM shape must be positive");
+  if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0)
+    return Status::Invalid("GEMM shape must be positive");
   if (precision == GemmPrecision::kFp8E4m3 && (scale_a == 0 || scale_b == 0)) {
     return Status::Invalid("FP8 GEMM needs the A and B scale pointers");
   }
@@ -144,14 +159,18 @@ Result<GemmPlan> GemmPlan::Create(const CublasLtHandle& handle, GemmPrecision pr
   plan.workspace_bytes_ = workspace_bytes;
   YS_LT_RETURN(api, cublasLtMatmulDescCreate(&plan.op_, t.compute, t.scale));
   const int32_t trans_a = CUBLAS_OP_T, trans_b = CUBLAS_OP_N;
-  YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_TRANSA, &trans_a, sizeof(trans_a)));
-  YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_TRANSB, &trans_b, sizeof(trans_b)));
+  YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_TRANSA, &trans_a,
+                                                   sizeof(trans_a)));
+  YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_TRANSB, &trans_b,
+                                                   sizeof(trans_b)));
   if (precision == GemmPrecision::kFp8E4m3) {
     // The attribute value is the device pointer itself (const float*).
     const void* pa = reinterpret_cast<const void*>(scale_a);
     const void* pb = reinterpret_cast<const void*>(scale_b);
-    YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &pa, sizeof(pa)));
-    YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &pb, sizeof(pb)));
+    YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+                                                     &pa, sizeof(pa)));
+    YS_LT_RETURN(api, cublasLtMatmulDescSetAttribute(plan.op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
+                                                     &pb, sizeof(pb)));
   }
   // A is stored k x m (op T), B k x n (op N), D m x n; column-major.
   YS_LT_RETURN(api, cublasLtMatrixLayoutCreate(&plan.a_, t.in, static_cast<uint64_t>(shape.k),
@@ -165,17 +184,19 @@ Result<GemmPlan> GemmPlan::Create(const CublasLtHandle& handle, GemmPrecision pr
   cublasLtMatmulHeuristicResult_t found{};
   int returned = 0;
   uint64_t ws = workspace_bytes;
-  cublasStatus_t rc = api.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+  cublasStatus_t rc = api.cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
   if (rc == CUBLAS_STATUS_SUCCESS) {
     // C and D share the layout (beta is 0, C is D).
-    rc = api.cublasLtMatmulAlgoGetHeuristic(handle.get(), plan.op_, plan.a_, plan.b_, plan.d_, plan.d_, pref, 1, &found,
-                                            &returned);
+    rc = api.cublasLtMatmulAlgoGetHeuristic(handle.get(), plan.op_, plan.a_, plan.b_, plan.d_,
+                                            plan.d_, pref, 1, &found, &returned);
   }
   api.cublasLtMatmulPreferenceDestroy(pref);
   YS_RETURN_IF_ERROR(api.Check(rc, "cublasLtMatmulAlgoGetHeuristic"));
   if (returned == 0 || found.state != CUBLAS_STATUS_SUCCESS) {
-    return Status::NotFound(std::string("cuBLASLt offers no algorithm for ") + GemmPrecisionName(precision) + " " +
-                            std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k));
+    return Status::NotFound(std::string("cuBLASLt offers no algorithm for ") +
+                            GemmPrecisionName(precision) + " " + std::to_string(shape.m) + "x" +
+                            std::to_string(shape.n) + "x" + std::to_string(shape.k));
   }
   plan.algo_ = found.algo;
   plan.waves_ = found.wavesCount;
@@ -204,14 +225,16 @@ GemmPlan::~GemmPlan() {
   if (op_ != nullptr) api.cublasLtMatmulDescDestroy(op_);
 }
 
-Status GemmPlan::Enqueue(uint64_t a, uint64_t b, uint64_t d, uint64_t workspace, CUstream stream) const {
+Status GemmPlan::Enqueue(uint64_t a, uint64_t b, uint64_t d, uint64_t workspace,
+                         CUstream stream) const {
   const CublasLtApi& api = *api_;
   const float alpha = 1.0f, beta = 0.0f;  // host pointers: the descriptor's default pointer mode
   void* dp = reinterpret_cast<void*>(d);
-  return api.Check(api.cublasLtMatmul(handle_, op_, &alpha, reinterpret_cast<const void*>(a), a_,
-                                      reinterpret_cast<const void*>(b), b_, &beta, dp, d_, dp, d_, &algo_,
-                                      reinterpret_cast<void*>(workspace), workspace_bytes_, stream),
-                   "cublasLtMatmul");
+  return api.Check(
+      api.cublasLtMatmul(handle_, op_, &alpha, reinterpret_cast<const void*>(a), a_,
+                         reinterpret_cast<const void*>(b), b_, &beta, dp, d_, dp, d_, &algo_,
+                         reinterpret_cast<void*>(workspace), workspace_bytes_, stream),
+      "cublasLtMatmul");
 }
 
 }  // namespace ys::gpu

@@ -27,12 +27,23 @@
 
 namespace ys::gpu {
 
-#define YS_CUBLASLT_FUNCTIONS(X)                                                          \
-  X(cublasLtCreate) X(cublasLtDestroy) X(cublasLtGetVersion) X(cublasLtGetStatusString)  \
-  X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescDestroy) X(cublasLtMatmulDescSetAttribute) \
-  X(cublasLtMatrixLayoutCreate) X(cublasLtMatrixLayoutDestroy)                          \
-  X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceDestroy)                  \
-  X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmul)
+// clang-format off
+#define YS_CUBLASLT_FUNCTIONS(X)                                                                   \
+  X(cublasLtCreate)                                                                                \
+  X(cublasLtDestroy)                                                                               \
+  X(cublasLtGetVersion)                                                                            \
+  X(cublasLtGetStatusString)                                                                       \
+  X(cublasLtMatmulDescCreate)                                                                      \
+  X(cublasLtMatmulDescDestroy)                                                                     \
+  X(cublasLtMatmulDescSetAttribute)                                                                \
+  X(cublasLtMatrixLayoutCreate)                                                                    \
+  X(cublasLtMatrixLayoutDestroy)                                                                   \
+  X(cublasLtMatmulPreferenceCreate)                                                                \
+  X(cublasLtMatmulPreferenceDestroy)                                                               \
+  X(cublasLtMatmulPreferenceSetAttribute)                                                          \
+  X(cublasLtMatmulAlgoGetHeuristic)                                                                \
+  X(cublasLtMatmul)
+// clang-format on
 
 #define YS_CUBLASLT_DECLARE_(name) decltype(&::name) name = nullptr;
 
@@ -57,8 +68,8 @@ struct CublasLtApi {
 #undef YS_CUBLASLT_DECLARE_
 
 enum class GemmPrecision { kBf16, kFp16, kTf32, kFp8E4m3 };
-inline constexpr GemmPrecision kAllGemmPrecisions[] = {GemmPrecision::kBf16, GemmPrecision::kFp16,
-                                                       GemmPrecision::kTf32, GemmPrecision::kFp8E4m3};
+inline constexpr GemmPrecision kAllGemmPrecisions[] = {
+    GemmPrecision::kBf16, GemmPrecision::kFp16, GemmPrecision::kTf32, GemmPrecision::kFp8E4m3};
 // "bf16", "fp16", "tf32", "fp8" (the specs' [peak_dense_tflops] keys).
 const char* GemmPrecisionName(GemmPrecision p);
 // Bytes per element of A and B, and of D.
@@ -70,7 +81,9 @@ int GemmMinComputeCapability(GemmPrecision p);
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0;
   // 2*m*n*k: one multiply and one add per term (the convention of every TFLOPS figure).
-  double Flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
+  double Flops() const {
+    return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  }
   size_t BytesA(GemmPrecision p) const { return static_cast<size_t>(k * m) * GemmInputBytes(p); }
   size_t BytesB(GemmPrecision p) const { return static_cast<size_t>(k * n) * GemmInputBytes(p); }
   size_t BytesD(GemmPrecision p) const { return static_cast<size_t>(m * n) * GemmOutputBytes(p); }
@@ -101,8 +114,9 @@ class GemmPlan {
  public:
   // NotFound when the heuristic offers no algorithm for this shape and precision.
   // `scale_a`, `scale_b`: device pointers to one float each (FP8 only; ignored otherwise).
-  static Result<GemmPlan> Create(const CublasLtHandle& handle, GemmPrecision precision, GemmShape shape,
-                                 size_t workspace_bytes, uint64_t scale_a = 0, uint64_t scale_b = 0);
+  static Result<GemmPlan> Create(const CublasLtHandle& handle, GemmPrecision precision,
+                                 GemmShape shape, size_t workspace_bytes, uint64_t scale_a = 0,
+                                 uint64_t scale_b = 0);
   GemmPlan() = default;
   GemmPlan(GemmPlan&& o) noexcept { *this = std::move(o); }
   GemmPlan& operator=(GemmPlan&& o) noexcept;

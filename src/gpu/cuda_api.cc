@@ -33,10 +33,10 @@ Result<const CudaApi*> CudaApi::Get() {
     }
     library = std::make_unique<DynamicLibrary>(std::move(*lib));
     api.library_ = library.get();
-#define YS_CUDA_LOAD_(fn)                                                              \
-  if (!LoadSymbol(*library, YS_XSTR_(fn), &api.fn)) {                                  \
+#define YS_CUDA_LOAD_(fn)                                                                      \
+  if (!LoadSymbol(*library, YS_XSTR_(fn), &api.fn)) {                                          \
     result = Status::Unsupported(name + " does not export " YS_XSTR_(fn) " (driver too old)"); \
-    return;                                                                            \
+    return;                                                                                    \
   }
     YS_CUDA_FUNCTIONS(YS_CUDA_LOAD_)
 #undef YS_CUDA_LOAD_
@@ -53,7 +53,8 @@ Status CudaApi::Check(CUresult rc, const char* what) const {
   if (rc == CUDA_SUCCESS) return Status::Ok();
   const char* text = nullptr;
   std::string message = std::string(what) + ": CUresult " + std::to_string(static_cast<int>(rc));
-  if (cuGetErrorString != nullptr && cuGetErrorString(rc, &text) == CUDA_SUCCESS && text != nullptr) {
+  if (cuGetErrorString != nullptr && cuGetErrorString(rc, &text) == CUDA_SUCCESS &&
+      text != nullptr) {
     message += " (" + std::string(text) + ")";
   }
   return Status::Io(message);
@@ -124,7 +125,8 @@ DeviceBuffer::~DeviceBuffer() {
   if (ptr_ != 0) api_->cuMemFree(ptr_);
 }
 
-Result<PinnedHostBuffer> PinnedHostBuffer::Allocate(const CudaApi& api, size_t bytes, unsigned int flags) {
+Result<PinnedHostBuffer> PinnedHostBuffer::Allocate(const CudaApi& api, size_t bytes,
+                                                    unsigned int flags) {
   PinnedHostBuffer b;
   b.api_ = &api;
   YS_RETURN_IF_ERROR(api.Check(api.cuMemHostAlloc(&b.ptr_, bytes, flags),

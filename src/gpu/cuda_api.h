@@ -23,21 +23,58 @@
 namespace ys::gpu {
 
 // X(name): every driver function the benchmarks use. Add new ones here.
-#define YS_CUDA_FUNCTIONS(X)                                                              \
-  X(cuInit) X(cuGetErrorString) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet)  \
-  X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDeviceGetPCIBusId)   \
-  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)              \
-  X(cuCtxGetCurrent) X(cuCtxSynchronize) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
-  X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemFreeHost) X(cuMemHostAlloc)          \
-  X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemGetInfo)                             \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)                \
-  X(cuMemcpyDtoDAsync) X(cuMemcpyPeerAsync) X(cuMemcpyAsync) X(cuMemsetD8Async)            \
-  X(cuMemsetD32Async) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)          \
-  X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                \
-  X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)        \
-  X(cuModuleGetFunction) X(cuLaunchKernel) X(cuFuncGetAttribute)                          \
-  X(cuOccupancyMaxPotentialBlockSize)                                                      \
+// clang-format off
+#define YS_CUDA_FUNCTIONS(X)                                                                       \
+  X(cuInit)                                                                                        \
+  X(cuGetErrorString)                                                                              \
+  X(cuDriverGetVersion)                                                                            \
+  X(cuDeviceGetCount)                                                                              \
+  X(cuDeviceGet)                                                                                   \
+  X(cuDeviceGetName)                                                                               \
+  X(cuDeviceGetAttribute)                                                                          \
+  X(cuDeviceTotalMem)                                                                              \
+  X(cuDeviceGetPCIBusId)                                                                           \
+  X(cuDevicePrimaryCtxRetain)                                                                      \
+  X(cuDevicePrimaryCtxRelease)                                                                     \
+  X(cuCtxSetCurrent)                                                                               \
+  X(cuCtxGetCurrent)                                                                               \
+  X(cuCtxSynchronize)                                                                              \
+  X(cuDeviceCanAccessPeer)                                                                         \
+  X(cuCtxEnablePeerAccess)                                                                         \
+  X(cuMemAlloc)                                                                                    \
+  X(cuMemFree)                                                                                     \
+  X(cuMemAllocHost)                                                                                \
+  X(cuMemFreeHost)                                                                                 \
+  X(cuMemHostAlloc)                                                                                \
+  X(cuMemHostRegister)                                                                             \
+  X(cuMemHostUnregister)                                                                           \
+  X(cuMemGetInfo)                                                                                  \
+  X(cuMemcpyHtoD)                                                                                  \
+  X(cuMemcpyDtoH)                                                                                  \
+  X(cuMemcpyHtoDAsync)                                                                             \
+  X(cuMemcpyDtoHAsync)                                                                             \
+  X(cuMemcpyDtoDAsync)                                                                             \
+  X(cuMemcpyPeerAsync)                                                                             \
+  X(cuMemcpyAsync)                                                                                 \
+  X(cuMemsetD8Async)                                                                               \
+  X(cuMemsetD32Async)                                                                              \
+  X(cuStreamCreate)                                                                                \
+  X(cuStreamDestroy)                                                                               \
+  X(cuStreamSynchronize)                                                                           \
+  X(cuEventCreate)                                                                                 \
+  X(cuEventDestroy)                                                                                \
+  X(cuEventRecord)                                                                                 \
+  X(cuEventSynchronize)                                                                            \
+  X(cuEventElapsedTime)                                                                            \
+  X(cuModuleLoadData)                                                                              \
+  X(cuModuleLoadDataEx)                                                                            \
+  X(cuModuleUnload)                                                                                \
+  X(cuModuleGetFunction)                                                                           \
+  X(cuLaunchKernel)                                                                                \
+  X(cuFuncGetAttribute)                                                                            \
+  X(cuOccupancyMaxPotentialBlockSize)                                                              \
   X(cuMemHostGetDevicePointer)
+// clang-format on
 
 #define YS_CUDA_DECLARE_(name) decltype(&::name) name = nullptr;
 

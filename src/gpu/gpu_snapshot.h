@@ -70,15 +70,15 @@ struct GpuProcess {
 };
 
 struct GpuDevice {
-  int index = 0;                    // NVML index
-  std::string uuid;                 // "GPU-9221d5d1-..."
-  std::string name;                 // "NVIDIA H100 80GB HBM3"
+  int index = 0;     // NVML index
+  std::string uuid;  // "GPU-9221d5d1-..."
+  std::string name;  // "NVIDIA H100 80GB HBM3"
   std::string serial;
-  std::string pci_bus_id;           // "00000000:1B:00.0" as NVML prints it
-  uint32_t pci_device_id = 0;       // 0x233010de: device << 16 | vendor
+  std::string pci_bus_id;      // "00000000:1B:00.0" as NVML prints it
+  uint32_t pci_device_id = 0;  // 0x233010de: device << 16 | vendor
 
   Field<bool> persistence_mode;
-  Field<int> performance_state;     // P0 = 0 ... P15
+  Field<int> performance_state;  // P0 = 0 ... P15
 
   // Clocks, MHz, and why they are held down.
   Field<uint32_t> sm_clock_mhz;
@@ -118,12 +118,12 @@ struct GpuDevice {
 
   // PCIe as the GPU sees it.
   Field<uint32_t> pcie_gen_current;
-  Field<uint32_t> pcie_gen_max;      // of the GPU and the system (nvmlDeviceGetMaxPcieLinkGeneration)
+  Field<uint32_t> pcie_gen_max;  // of the GPU and the system (nvmlDeviceGetMaxPcieLinkGeneration)
   Field<uint32_t> pcie_width_current;
   Field<uint32_t> pcie_width_max;
   Field<uint64_t> pcie_replay_counter;
 
-  Field<bool> mig_enabled;           // current MIG mode
+  Field<bool> mig_enabled;  // current MIG mode
   Field<std::vector<GpuProcess>> compute_processes;
 
   // nvmlGpuTopologyLevel_t to every other GPU, by index (0 internal, 10 single, 20 multiple,
@@ -132,12 +132,12 @@ struct GpuDevice {
 };
 
 struct GpuSnapshot {
-  std::string source;               // "nvml" (live) or "recorded: <file>"
-  Field<std::string> driver_version;       // "550.127.05"
-  Field<int> cuda_driver_version;          // 12040 = CUDA 12.4 (nvmlSystemGetCudaDriverVersion)
+  std::string source;                 // "nvml" (live) or "recorded: <file>"
+  Field<std::string> driver_version;  // "550.127.05"
+  Field<int> cuda_driver_version;     // 12040 = CUDA 12.4 (nvmlSystemGetCudaDriverVersion)
   Field<std::string> nvml_version;
   std::vector<GpuDevice> devices;
-  std::string captured_at;          // UTC, when recorded
+  std::string captured_at;  // UTC, when recorded
 };
 
 }  // namespace ys::gpu

@@ -12,9 +12,8 @@
 #ifndef YARDSTICK_GPU_GPU_TELEMETRY_H_
 #define YARDSTICK_GPU_GPU_TELEMETRY_H_
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -264,15 +264,14 @@ class Reader {
         default:
           break;
       }
-      return Field<uint64_t>::Missing(
-          fmt::format("nvmlDeviceGetFieldValues: field {}: unexpected value type {}", v.fieldId,
-                      v.valueType));
+      return Field<uint64_t>::Missing(fmt::format(
+          "nvmlDeviceGetFieldValues: field {}: unexpected value type {}", v.fieldId, v.valueType));
     };
     Field<uint64_t> mem_temp = field(fv[0]);
-    d.memory_temperature_c = mem_temp.has() && *mem_temp <= 1000
-                                 ? Field<uint32_t>::Of(static_cast<uint32_t>(*mem_temp))
-                                 : Field<uint32_t>::Missing(mem_temp.has() ? "out of range"
-                                                                           : mem_temp.error);
+    d.memory_temperature_c =
+        mem_temp.has() && *mem_temp <= 1000
+            ? Field<uint32_t>::Of(static_cast<uint32_t>(*mem_temp))
+            : Field<uint32_t>::Missing(mem_temp.has() ? "out of range" : mem_temp.error);
     d.nvlink_data_tx_kib = field(fv[1]);
     d.nvlink_data_rx_kib = field(fv[2]);
   }
@@ -441,7 +440,6 @@ Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api, const nvml::Telemetr
 }
 
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api) { return Reader(api).Read(); }
-
 
 Result<GpuSnapshot> ReadLiveGpuSnapshot(const std::string& library) {
   auto lib = nvml::Library::Open(library);

@@ -43,7 +43,7 @@ union nvmlValue_t {
 struct nvmlFieldValue_t {
   unsigned int fieldId;
   unsigned int scopeId;
-  long long timestamp;    // microseconds since 1970
+  long long timestamp;  // microseconds since 1970
   long long latencyUsec;
   nvmlValueType_t valueType;
   nvmlReturn_t nvmlReturn;

@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 namespace ys::history {
@@ -75,7 +74,9 @@ UPDATE schema_version SET version = 3;
 // A prepared statement, finalized on every path.
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) : db_(db) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+  }
   ~Statement() { sqlite3_finalize(stmt_); }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -83,7 +84,9 @@ class Statement {
   Status status(const std::string& what) const {
     return rc_ == SQLITE_OK ? Status::Ok() : Status::Io(what + ": " + sqlite3_errmsg(db_));
   }
-  void Bind(int i, const std::string& v) { sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void Bind(int i, const std::string& v) {
+    sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
   void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
   void Bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
   void Bind(int i, std::optional<double> v) {
@@ -119,12 +122,14 @@ std::string DefaultHistoryPath() {
     return std::string(x) + "/yardstick/history.db";
   }
   const char* home = std::getenv("HOME");
-  return std::string(home != nullptr && *home != '\0' ? home : ".") + "/.local/share/yardstick/history.db";
+  return std::string(home != nullptr && *home != '\0' ? home : ".") +
+         "/.local/share/yardstick/history.db";
 }
 
 void HistoryDb::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
 
-HistoryDb::HistoryDb(std::unique_ptr<sqlite3, Closer> db, std::string path) : db_(std::move(db)), path_(std::move(path)) {}
+HistoryDb::HistoryDb(std::unique_ptr<sqlite3, Closer> db, std::string path)
+    : db_(std::move(db)), path_(std::move(path)) {}
 HistoryDb::HistoryDb(HistoryDb&&) noexcept = default;
 HistoryDb& HistoryDb::operator=(HistoryDb&&) noexcept = default;
 HistoryDb::~HistoryDb() = default;
@@ -144,7 +149,9 @@ Result<HistoryDb> HistoryDb::Open(const std::string& path) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  int rc =
+      sqlite3_open_v2(path.c_str(), &raw,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   std::unique_ptr<sqlite3, Closer> db(raw);
   if (rc != SQLITE_OK) {
     return Status::Io("history " + path + ": " + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
@@ -166,7 +173,8 @@ Result<HistoryDb> HistoryDb::Open(const std::string& path) {
       }
       if (s.ok() && version > kSchemaVersion) {
         s = Status::Unsupported("history " + path + ": schema version " + std::to_string(q.Int(0)) +
-                                " is newer than this yardstick's (" + std::to_string(kSchemaVersion) +
+                                " is newer than this yardstick's (" +
+                                std::to_string(kSchemaVersion) +
                                 "); use a newer yardstick or another --db");
       } else if (s.ok() && version < kSchemaVersion) {
         s = h.Migrate(version);
@@ -184,7 +192,8 @@ Result<HistoryDb> HistoryDb::Open(const std::string& path) {
 Status HistoryDb::Migrate(int64_t from_version) {
   if (from_version < 1) {
     return Status::Invalid("history " + path_ + ": schema version " + std::to_string(from_version) +
-                           " is not one yardstick wrote (expected 1 to " + std::to_string(kSchemaVersion) + ")");
+                           " is not one yardstick wrote (expected 1 to " +
+                           std::to_string(kSchemaVersion) + ")");
   }
   if (from_version < 2) YS_RETURN_IF_ERROR(Exec(kMigrateTo2));
   if (from_version < 3) YS_RETURN_IF_ERROR(Exec(kMigrateTo3));
@@ -205,17 +214,20 @@ Result<int64_t> HistoryDb::AddRun(const RunRecord& r) {
   st.Bind(6, r.document_json);
   st.Bind(7, r.hosts.empty() ? r.host : r.hosts);
   st.Bind(8, r.recorded);
-  if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": add run: " + sqlite3_errmsg(db_.get()));
+  if (st.Step() != SQLITE_DONE)
+    return Status::Io("history " + path_ + ": add run: " + sqlite3_errmsg(db_.get()));
   return static_cast<int64_t>(sqlite3_last_insert_rowid(db_.get()));
 }
 
-Result<int64_t> HistoryDb::RecordRun(const RunRecord& run, const std::vector<MeasurementRow>& rows) {
+Result<int64_t> HistoryDb::RecordRun(const RunRecord& run,
+                                     const std::vector<MeasurementRow>& rows) {
   YS_RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE;"));
   auto body = [&]() -> Result<int64_t> {
     auto id = AddRun(run);
     if (!id.ok()) return id.status();
     Statement st(db_.get(),
-                 "INSERT INTO measurements (run_id, name, params, node, value, unit, better, n, mean, median, "
+                 "INSERT INTO measurements (run_id, name, params, node, value, unit, better, n, "
+                 "mean, median, "
                  "stdev, min, max, samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     YS_RETURN_IF_ERROR(st.status("history " + path_));
     for (const MeasurementRow& m : rows) {
@@ -235,7 +247,8 @@ Result<int64_t> HistoryDb::RecordRun(const RunRecord& run, const std::vector<Mea
       st.Bind(13, m.stats.max);
       st.Bind(14, nlohmann::json(m.samples).dump());
       if (st.Step() != SQLITE_DONE) {
-        return Status::Io("history " + path_ + ": record " + m.name + ": " + sqlite3_errmsg(db_.get()));
+        return Status::Io("history " + path_ + ": record " + m.name + ": " +
+                          sqlite3_errmsg(db_.get()));
       }
     }
     return *id;
@@ -249,23 +262,29 @@ Result<int64_t> HistoryDb::RecordRun(const RunRecord& run, const std::vector<Mea
   return id;
 }
 
-Status HistoryDb::SetRunVerdict(int64_t run_id, const std::string& verdict, const std::string& document_path,
+Status HistoryDb::SetRunVerdict(int64_t run_id, const std::string& verdict,
+                                const std::string& document_path,
                                 const std::string& document_json) {
-  Statement st(db_.get(), "UPDATE runs SET verdict = ?, document_path = ?, document_json = ? WHERE id = ?");
+  Statement st(db_.get(),
+               "UPDATE runs SET verdict = ?, document_path = ?, document_json = ? WHERE id = ?");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, verdict);
   st.Bind(2, document_path);
   st.Bind(3, document_json);
   st.Bind(4, run_id);
-  if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": update run: " + sqlite3_errmsg(db_.get()));
-  if (sqlite3_changes(db_.get()) != 1) return Status::NotFound("history " + path_ + ": no run " + std::to_string(run_id));
+  if (st.Step() != SQLITE_DONE)
+    return Status::Io("history " + path_ + ": update run: " + sqlite3_errmsg(db_.get()));
+  if (sqlite3_changes(db_.get()) != 1)
+    return Status::NotFound("history " + path_ + ": no run " + std::to_string(run_id));
   return Status::Ok();
 }
 
 Status HistoryDb::UpsertSlurmJob(const SlurmJobRecord& j) {
   Statement st(db_.get(),
-               "INSERT OR REPLACE INTO slurm_jobs (run_id, job_id, workload, state, submit_time, start_time, "
-               "end_time, latency_s, exit_code, node_list, script_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+               "INSERT OR REPLACE INTO slurm_jobs (run_id, job_id, workload, state, submit_time, "
+               "start_time, "
+               "end_time, latency_s, exit_code, node_list, script_path) VALUES (?, ?, ?, ?, ?, ?, "
+               "?, ?, ?, ?, ?)");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, j.run_id);
   st.Bind(2, j.job_id);
@@ -278,7 +297,9 @@ Status HistoryDb::UpsertSlurmJob(const SlurmJobRecord& j) {
   st.Bind(9, j.exit_code);
   st.Bind(10, j.node_list);
   st.Bind(11, j.script_path);
-  if (st.Step() != SQLITE_DONE) return Status::Io("history " + path_ + ": record job " + j.job_id + ": " + sqlite3_errmsg(db_.get()));
+  if (st.Step() != SQLITE_DONE)
+    return Status::Io("history " + path_ + ": record job " + j.job_id + ": " +
+                      sqlite3_errmsg(db_.get()));
   return Status::Ok();
 }
 
@@ -300,15 +321,17 @@ Result<std::vector<RunRecord>> HistoryDb::Runs() const {
 
 Result<std::vector<SlurmJobRecord>> HistoryDb::SlurmJobs(int64_t run_id) const {
   Statement st(db_.get(),
-               "SELECT run_id, job_id, workload, state, submit_time, start_time, end_time, latency_s, exit_code, "
-               "node_list, script_path FROM slurm_jobs WHERE run_id = ? ORDER BY CAST(job_id AS INTEGER), job_id");
+               "SELECT run_id, job_id, workload, state, submit_time, start_time, end_time, "
+               "latency_s, exit_code, "
+               "node_list, script_path FROM slurm_jobs WHERE run_id = ? ORDER BY CAST(job_id AS "
+               "INTEGER), job_id");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, run_id);
   std::vector<SlurmJobRecord> out;
   int rc;
   while ((rc = st.Step()) == SQLITE_ROW) {
-    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6), st.Double(7),
-                   st.Text(8), st.Text(9), st.Text(10)});
+    out.push_back({st.Int(0), st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5),
+                   st.Text(6), st.Double(7), st.Text(8), st.Text(9), st.Text(10)});
   }
   if (rc != SQLITE_DONE) return Status::Io("history " + path_ + ": " + sqlite3_errmsg(db_.get()));
   return out;
@@ -329,7 +352,8 @@ std::vector<double> ParseSamples(const std::string& text) {
 
 }  // namespace
 
-Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f, std::vector<int64_t>* counts) const {
+Result<std::vector<RunRecord>> HistoryDb::ListRuns(const RunFilter& f,
+                                                   std::vector<int64_t>* counts) const {
   Statement st(
       db_.get(),
       "SELECT r.id, r.started_at, r.command, r.host, r.verdict, r.document_path, r.hosts, "
@@ -370,9 +394,10 @@ Result<RunRecord> HistoryDb::GetRun(int64_t id) const {
 }
 
 Result<std::vector<MeasurementRow>> HistoryDb::Measurements(int64_t run_id) const {
-  Statement st(db_.get(),
-               "SELECT name, params, node, value, unit, better, n, mean, median, stdev, min, max, samples "
-               "FROM measurements WHERE run_id = ? ORDER BY rowid");
+  Statement st(
+      db_.get(),
+      "SELECT name, params, node, value, unit, better, n, mean, median, stdev, min, max, samples "
+      "FROM measurements WHERE run_id = ? ORDER BY rowid");
   YS_RETURN_IF_ERROR(st.status("history " + path_));
   st.Bind(1, run_id);
   std::vector<MeasurementRow> out;

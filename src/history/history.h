@@ -26,11 +26,11 @@ namespace ys::history {
 inline constexpr int kSchemaVersion = 3;
 
 struct RunRecord {
-  int64_t id = 0;           // assigned by AddRun
-  std::string started_at;   // UTC, "2026-11-29T19:11:04Z"
-  std::string command;      // "submit --suite h100 ..."
+  int64_t id = 0;          // assigned by AddRun
+  std::string started_at;  // UTC, "2026-11-29T19:11:04Z"
+  std::string command;     // "submit --suite h100 ..."
   std::string host;
-  std::string verdict;      // "pass", "fail", "error", "submitted", "" while running
+  std::string verdict;  // "pass", "fail", "error", "submitted", "" while running
   std::string document_path;
   std::string document_json;
   // Every node of the run, sorted and comma-separated ("node1,node2"); a single-node run's host.
@@ -102,7 +102,8 @@ class HistoryDb {
   Result<std::vector<RunRecord>> Runs() const;
   Result<std::vector<SlurmJobRecord>> SlurmJobs(int64_t run_id) const;
   // Newest first, without document_json (it can be large); measurement_counts[i] is runs[i]'s.
-  Result<std::vector<RunRecord>> ListRuns(const RunFilter& filter, std::vector<int64_t>* measurement_counts) const;
+  Result<std::vector<RunRecord>> ListRuns(const RunFilter& filter,
+                                          std::vector<int64_t>* measurement_counts) const;
   // NotFound naming the id when there is no such run.
   Result<RunRecord> GetRun(int64_t id) const;
   Result<std::vector<MeasurementRow>> Measurements(int64_t run_id) const;

@@ -1,18 +1,21 @@
 #include "history/noise.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace ys::history {
 
 const char* JudgementName(Judgement j) {
   switch (j) {
-    case Judgement::kBetter: return "better";
-    case Judgement::kWorse: return "worse";
-    case Judgement::kWithinNoise: return "within noise";
+    case Judgement::kBetter:
+      return "better";
+    case Judgement::kWorse:
+      return "worse";
+    case Judgement::kWithinNoise:
+      return "within noise";
   }
   return "within noise";
 }
@@ -20,8 +23,9 @@ const char* JudgementName(Judgement j) {
 double TCritical95(double df) {
   // Two-sided 95% quantiles of Student's t for df = 1..30 (any statistics table).
   static constexpr std::array<double, 30> kSmall = {
-      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-      2.120,  2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
   if (!(df >= 1)) return kSmall[0];
   if (df < 31) return kSmall[static_cast<size_t>(std::floor(df)) - 1];
   if (df < 40) return 2.042;
@@ -47,7 +51,8 @@ CompareVerdict CompareObserved(const Observed& a, const Observed& b, Better bett
     } else {
       double t = mean_diff / std::sqrt(va + vb);
       double df = (va + vb) * (va + vb) /
-                  (va * va / static_cast<double>(a.stats.n - 1) + vb * vb / static_cast<double>(b.stats.n - 1));
+                  (va * va / static_cast<double>(a.stats.n - 1) +
+                   vb * vb / static_cast<double>(b.stats.n - 1));
       double crit = TCritical95(df);
       changed = std::fabs(t) > crit;
       v.rule = fmt::format("welch t={:.2f} df={:.1f} crit={:.2f}", t, df, crit);
@@ -55,7 +60,8 @@ CompareVerdict CompareObserved(const Observed& a, const Observed& b, Better bett
     if (changed && diff == 0) diff = mean_diff;
   } else {
     changed = v.change_pct && std::fabs(*v.change_pct) > kCompareThresholdPct;
-    v.rule = fmt::format("threshold {:g}% (fewer than {} samples)", kCompareThresholdPct, kMinSamplesForTest);
+    v.rule = fmt::format("threshold {:g}% (fewer than {} samples)", kCompareThresholdPct,
+                         kMinSamplesForTest);
   }
   if (changed && diff != 0) {
     bool up = diff > 0;
@@ -64,8 +70,8 @@ CompareVerdict CompareObserved(const Observed& a, const Observed& b, Better bett
   return v;
 }
 
-RegressionVerdict JudgeAgainstHistory(double value, const std::vector<double>& history, Better better,
-                                      double min_pct) {
+RegressionVerdict JudgeAgainstHistory(double value, const std::vector<double>& history,
+                                      Better better, double min_pct) {
   RegressionVerdict v;
   v.history = static_cast<int>(history.size());
   if (v.history < kMinHistory) return v;
@@ -78,13 +84,15 @@ RegressionVerdict JudgeAgainstHistory(double value, const std::vector<double>& h
   v.noise = std::max(3 * 1.4826 * v.mad, min_pct / 100 * std::fabs(v.median));
   v.change_pct = (value - v.median) / std::fabs(v.median) * 100;
   v.judged = true;
-  v.regression = better == Better::kHigher ? value < v.median - v.noise : value > v.median + v.noise;
+  v.regression =
+      better == Better::kHigher ? value < v.median - v.noise : value > v.median + v.noise;
   return v;
 }
 
 std::string CompareRuleText() {
   return fmt::format(
-      "judgement: with >= {} samples on both sides, Welch's t-test on the sample means (two-sided, 95%); "
+      "judgement: with >= {} samples on both sides, Welch's t-test on the sample means (two-sided, "
+      "95%); "
       "otherwise a change of more than {:g}%; direction from each measurement's 'better'",
       kMinSamplesForTest, kCompareThresholdPct);
 }

@@ -56,8 +56,8 @@ struct RegressionVerdict {
   int history = 0;        // how many earlier values
 };
 
-RegressionVerdict JudgeAgainstHistory(double value, const std::vector<double>& history, Better better,
-                                      double min_pct = kRegressionMinPct);
+RegressionVerdict JudgeAgainstHistory(double value, const std::vector<double>& history,
+                                      Better better, double min_pct = kRegressionMinPct);
 
 // The rules in words, for headers and output.
 std::string CompareRuleText();

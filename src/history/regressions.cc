@@ -1,10 +1,10 @@
 #include "history/regressions.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
 #include <tuple>
-
-#include <fmt/format.h>
 
 namespace ys::history {
 
@@ -37,13 +37,14 @@ Result<std::vector<Regression>> FindRegressions(const HistoryDb& db, const RunRe
 
 std::string RegressionLine(const Regression& r) {
   const MeasurementRow& m = r.measurement;
-  return fmt::format("regression: {}: {:.4g} {}, {:+.1f}% vs median {:.4g} of {} runs (noise +-{:.3g})",
-                     MeasurementLabel(m), m.value, m.unit, r.verdict.change_pct, r.verdict.median,
-                     r.verdict.history, r.verdict.noise);
+  return fmt::format(
+      "regression: {}: {:.4g} {}, {:+.1f}% vs median {:.4g} of {} runs (noise +-{:.3g})",
+      MeasurementLabel(m), m.value, m.unit, r.verdict.change_pct, r.verdict.median,
+      r.verdict.history, r.verdict.noise);
 }
 
-Result<Recorded> RecordAndCheck(const std::string& db_path, DocumentRows rows, const std::string& document_path,
-                                int n) {
+Result<Recorded> RecordAndCheck(const std::string& db_path, DocumentRows rows,
+                                const std::string& document_path, int n) {
   auto db = HistoryDb::Open(db_path);
   if (!db.ok()) return db.status();
   rows.run.document_path = document_path;

@@ -38,8 +38,8 @@ struct Recorded {
 
 // Opens (creating) the database at `db_path`, records the document in one transaction and
 // checks it against its history.
-Result<Recorded> RecordAndCheck(const std::string& db_path, DocumentRows rows, const std::string& document_path,
-                                int n = kDefaultHistoryRuns);
+Result<Recorded> RecordAndCheck(const std::string& db_path, DocumentRows rows,
+                                const std::string& document_path, int n = kDefaultHistoryRuns);
 
 }  // namespace ys::history
 

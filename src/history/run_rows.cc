@@ -12,17 +12,20 @@ namespace ys::history {
 namespace {
 
 bool IsDerivedParam(const std::string& k) {
-  return k == "pct_of_peak" || k == "best" || k == "hbm_traffic_gb_per_s" || k.rfind("peak", 0) == 0;
+  return k == "pct_of_peak" || k == "best" || k == "hbm_traffic_gb_per_s" ||
+         k.rfind("peak", 0) == 0;
 }
 
 MeasurementRow RowOf(const Measurement& m, const std::string& node) {
-  MeasurementRow r{m.name, IdentityParams(m.params), node, m.value, m.unit, m.better, m.stats, m.samples};
+  MeasurementRow r{m.name,   IdentityParams(m.params), node, m.value, m.unit, m.better, m.stats,
+                   m.samples};
   // Some units fill samples but not stats; the stored spread must match the samples.
   if (r.stats.n == 0 && !r.samples.empty()) r.stats = ComputeStats(r.samples);
   return r;
 }
 
-void AddAll(const std::vector<BenchmarkResult>& benchmarks, const std::string& node, std::vector<MeasurementRow>& out) {
+void AddAll(const std::vector<BenchmarkResult>& benchmarks, const std::string& node,
+            std::vector<MeasurementRow>& out) {
   for (const BenchmarkResult& b : benchmarks) {
     for (const Measurement& m : b.measurements) out.push_back(RowOf(m, node));
   }
@@ -108,7 +111,8 @@ DocumentRows RowsFromRunDocument(const RunDocument& doc) {
   return d;
 }
 
-Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const std::string& host) {
+Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc,
+                                                const std::string& host) {
   auto v = ValidationDocumentFromJson(doc, "");
   if (!v.ok()) return v.status();
   if (!v->pass) return Status::Invalid("verdict.pass: missing, expected true or false");
@@ -148,8 +152,10 @@ Result<DocumentRows> RowsFromFile(const std::string& path) {
     return rows;
   }
   if (!j.is_object() || !j.contains("command")) {
-    return Status::Invalid(path + ": not a run document (no \"command\"; expected the run.json of run, bench or "
-                           "preflight, or a validation.json)");
+    return Status::Invalid(
+        path +
+        ": not a run document (no \"command\"; expected the run.json of run, bench or "
+        "preflight, or a validation.json)");
   }
   auto doc = RunDocumentFromJson(j);
   if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());

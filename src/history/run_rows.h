@@ -9,10 +9,9 @@
 #define YARDSTICK_HISTORY_RUN_ROWS_H_
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/report.h"
 #include "core/status.h"

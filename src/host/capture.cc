@@ -14,10 +14,22 @@ namespace ys::host {
 namespace fs = std::filesystem;
 
 bool IsCapturedEnvVar(std::string_view name) {
-  static constexpr std::string_view kPrefixes[] = {
-      "NCCL_", "SLURM_", "CUDA_", "PYXIS_", "ENROOT_", "OMPI_COMM_WORLD_", "PMIX_RANK", "UCX_",
-      "NVIDIA_", "GPU_DEVICE_ORDINAL", "OMP_NUM_THREADS", "LOCAL_RANK", "RANK", "WORLD_SIZE",
-      "container", "HOSTNAME"};
+  static constexpr std::string_view kPrefixes[] = {"NCCL_",
+                                                   "SLURM_",
+                                                   "CUDA_",
+                                                   "PYXIS_",
+                                                   "ENROOT_",
+                                                   "OMPI_COMM_WORLD_",
+                                                   "PMIX_RANK",
+                                                   "UCX_",
+                                                   "NVIDIA_",
+                                                   "GPU_DEVICE_ORDINAL",
+                                                   "OMP_NUM_THREADS",
+                                                   "LOCAL_RANK",
+                                                   "RANK",
+                                                   "WORLD_SIZE",
+                                                   "container",
+                                                   "HOSTNAME"};
   for (auto p : kPrefixes) {
     if (StartsWith(name, p)) return true;
   }
@@ -103,7 +115,8 @@ Result<CaptureStats> WriteCapture(const Host& live, const std::set<std::string>&
   }
   YS_RETURN_IF_ERROR(tree->WriteFile("proc/self/environ", env));
   for (const auto& [path, content] : extra_files) {
-    YS_RETURN_IF_ERROR(tree->WriteFile(path.substr(!path.empty() && path.front() == '/' ? 1 : 0), content));
+    YS_RETURN_IF_ERROR(
+        tree->WriteFile(path.substr(!path.empty() && path.front() == '/' ? 1 : 0), content));
     stats.files++;
   }
   return stats;

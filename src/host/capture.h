@@ -24,7 +24,8 @@ struct CaptureStats {
 
 // Copies each recorded path from the live host into `dir` (created if needed; must be empty or
 // absent, and not a symbolic link). Written through host/tree_writer.h: no link found in `dir`,
-// even one placed there while it is written, is ever followed, and no file is overwritten. `extra_files` are written verbatim (host path -> content), e.g. recorded measurements.
+// even one placed there while it is written, is ever followed, and no file is overwritten.
+// `extra_files` are written verbatim (host path -> content), e.g. recorded measurements.
 Result<CaptureStats> WriteCapture(const Host& live, const std::set<std::string>& paths,
                                   const std::string& dir,
                                   const std::map<std::string, std::string>& extra_files);

@@ -16,7 +16,9 @@ Result<ProcCpuSample> ParseProcCpuSample(std::string_view status_text, std::stri
   if (!stat.ok()) return Status::Invalid("stat: " + stat.status().message());
   if (!stat->utime || !stat->stime)
     return Status::Invalid("stat: the line ends before fields 14-15 (utime, stime)");
-  return ProcCpuSample{.pid = stat->pid, .comm = stat->comm, .allowed = status->cpus_allowed,
+  return ProcCpuSample{.pid = stat->pid,
+                       .comm = stat->comm,
+                       .allowed = status->cpus_allowed,
                        .ticks = *stat->utime + *stat->stime};
 }
 
@@ -62,7 +64,10 @@ Result<ForeignCpu> AttributeForeignCpu(const ProcessSnapshot& before, const Proc
                    static_cast<double>(ours) / static_cast<double>(p.allowed.size());
     if (cpu_s <= 0) continue;
     out.foreign_cpu_s += cpu_s;
-    out.processes.push_back({.pid = p.pid, .comm = p.comm, .allowed = p.allowed, .cpu_s = cpu_s,
+    out.processes.push_back({.pid = p.pid,
+                             .comm = p.comm,
+                             .allowed = p.allowed,
+                             .cpu_s = cpu_s,
                              .share = std::min(1.0, cpu_s / capacity)});
   }
   std::sort(out.processes.begin(), out.processes.end(),
@@ -73,8 +78,8 @@ Result<ForeignCpu> AttributeForeignCpu(const ProcessSnapshot& before, const Proc
       "{}| / |allowed cpus|, / ({} cpus x {:.3f} s)",
       clk_tck, job_cpus.ToString(), job_cpus.size(), wall_s);
   if (after.capped)
-    out.note += fmt::format("; only the first {} of {} processes were read",
-                            after.processes.size(), after.pids_seen);
+    out.note += fmt::format("; only the first {} of {} processes were read", after.processes.size(),
+                            after.pids_seen);
   return out;
 }
 

@@ -43,7 +43,8 @@ struct ProcessSnapshot {
   size_t pids_seen = 0;                  // before the cap
   bool capped = false;
 };
-ProcessSnapshot SnapshotProcesses(const Host& host, const std::set<int>& exclude, size_t cap = 4096);
+ProcessSnapshot SnapshotProcesses(const Host& host, const std::set<int>& exclude,
+                                  size_t cap = 4096);
 
 struct ForeignProcess {
   int pid = 0;
@@ -59,9 +60,9 @@ struct ForeignCpu {
   CpuSet job_cpus;
   double wall_s = 0;
   double foreign_cpu_s = 0;
-  double share = 0;                        // 0..1
-  std::vector<ForeignProcess> processes;   // charged ones, largest first
-  std::string note;                        // how it was computed (and a cap, if hit)
+  double share = 0;                       // 0..1
+  std::vector<ForeignProcess> processes;  // charged ones, largest first
+  std::string note;                       // how it was computed (and a cap, if hit)
 };
 
 // Invalid for an empty CPU set, a non-positive wall time or clock tick.

@@ -27,7 +27,8 @@ HostInfo ReadHostInfo(const Host& host) {
   info.hostname = host.ReadLine("/proc/sys/kernel/hostname").value_or("unknown");
   info.kernel = host.ReadLine("/proc/sys/kernel/osrelease").value_or("unknown");
   if (auto online = host.ReadLine("/sys/devices/system/cpu/online"); online.ok()) {
-    if (auto set = CpuSet::ParseList(*online); set.ok()) info.logical_cpus = static_cast<int>(set->size());
+    if (auto set = CpuSet::ParseList(*online); set.ok())
+      info.logical_cpus = static_cast<int>(set->size());
   }
   std::string arch_guess;
   if (auto text = host.ReadFile("/proc/cpuinfo"); text.ok()) {
@@ -36,8 +37,10 @@ HostInfo ReadHostInfo(const Host& host) {
       if (f.count("model name")) {
         info.cpu_model = f.at("model name");
       } else if (f.count("CPU implementer")) {
-        info.cpu_model = (f.at("CPU implementer") == "0x41" ? "Arm " : "implementer " + f.at("CPU implementer") + " ") +
-                         ArmPartName(f.count("CPU part") ? f.at("CPU part") : "?");
+        info.cpu_model =
+            (f.at("CPU implementer") == "0x41" ? "Arm "
+                                               : "implementer " + f.at("CPU implementer") + " ") +
+            ArmPartName(f.count("CPU part") ? f.at("CPU part") : "?");
       }
       arch_guess = f.count("vendor_id") ? "x86_64" : f.count("CPU implementer") ? "aarch64" : "";
     }

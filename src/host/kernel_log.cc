@@ -41,7 +41,8 @@ std::vector<KernelLogLine> ParseKernelLog(std::string_view content) {
   return out;
 }
 
-Result<std::vector<KernelLogLine>> ReadKernelLog(const Host& host, const std::string& override_path) {
+Result<std::vector<KernelLogLine>> ReadKernelLog(const Host& host,
+                                                 const std::string& override_path) {
   if (!override_path.empty()) {
     auto text = ReadDocumentFile(override_path, DocumentKind::kKernelLog);
     if (!text.ok()) return text.status();

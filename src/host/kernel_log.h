@@ -16,8 +16,8 @@ namespace ys::host {
 inline constexpr const char* kKernelLogPath = "/dev/kmsg";
 
 struct KernelLogLine {
-  int priority = -1;      // syslog priority from a kmsg record, -1 when unknown
-  double seconds = -1;    // since boot, -1 when unknown
+  int priority = -1;    // syslog priority from a kmsg record, -1 when unknown
+  double seconds = -1;  // since boot, -1 when unknown
   std::string text;
 };
 

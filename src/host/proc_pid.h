@@ -37,7 +37,7 @@ struct ProcStat {
   uint64_t flags = 0;
   std::optional<uint64_t> utime;  // fields 14 and 15: CPU time in user and kernel mode, in clock
   std::optional<uint64_t> stime;  // ticks (sysconf(_SC_CLK_TCK)), all threads of the process
-  std::optional<int> processor;  // field 39; absent on truncated lines of old kernels
+  std::optional<int> processor;   // field 39; absent on truncated lines of old kernels
   bool IsKernelThread() const { return (flags & 0x00200000u) != 0; }  // PF_KTHREAD
 };
 Result<ProcStat> ParseProcStat(std::string_view text);

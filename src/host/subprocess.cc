@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,8 +14,6 @@
 #include <algorithm>
 #include <array>
 #include <utility>
-
-#include <fmt/format.h>
 
 extern char** environ;
 
@@ -184,9 +183,11 @@ bool Drain(int fd, std::string* sink, size_t limit, bool* truncated) {
 
 std::string SubprocessResult::Describe() const {
   if (timed_out) {
-    return fmt::format("timed out after {:.1f} s (killed)", static_cast<double>(elapsed.count()) / 1000.0);
+    return fmt::format("timed out after {:.1f} s (killed)",
+                       static_cast<double>(elapsed.count()) / 1000.0);
   }
-  if (term_signal != 0) return fmt::format("killed by signal {} ({})", term_signal, strsignal(term_signal));
+  if (term_signal != 0)
+    return fmt::format("killed by signal {} ({})", term_signal, strsignal(term_signal));
   return fmt::format("exit {}", exit_code);
 }
 
@@ -203,10 +204,12 @@ std::string SubprocessResult::Explain(const std::string& program) const {
 }
 
 Result<SubprocessResult> RunSubprocess(const SubprocessOptions& options) {
-  if (options.argv.empty() || options.argv[0].empty()) return Status::Invalid("subprocess: empty argument vector");
+  if (options.argv.empty() || options.argv[0].empty())
+    return Status::Invalid("subprocess: empty argument vector");
   for (const auto& a : options.argv) {
     if (a.find('\0') != std::string::npos) {
-      return Status::Invalid("subprocess: an argument of " + options.argv[0] + " contains a NUL byte");
+      return Status::Invalid("subprocess: an argument of " + options.argv[0] +
+                             " contains a NUL byte");
     }
   }
   const std::string& program = options.argv[0];
@@ -252,11 +255,13 @@ Result<SubprocessResult> RunSubprocess(const SubprocessOptions& options) {
 
   const auto start = Clock::now();
   pid_t pid = -1;
-  int rc = posix_spawnp(&pid, program.c_str(), &setup.actions, &setup.attr, argv.data(), envp.data());
+  int rc =
+      posix_spawnp(&pid, program.c_str(), &setup.actions, &setup.attr, argv.data(), envp.data());
   if (rc != 0) {
     if (rc == ENOENT) {
-      return Status::NotFound(program + (program.find('/') == std::string::npos ? ": not found in PATH"
-                                                                                 : ": no such file"));
+      return Status::NotFound(program + (program.find('/') == std::string::npos
+                                             ? ": not found in PATH"
+                                             : ": no such file"));
     }
     if (rc == EACCES) return Status::Denied(program + ": not executable (" + strerror(rc) + ")");
     return Status::Io(program + ": cannot start: " + strerror(rc));
@@ -272,7 +277,8 @@ Result<SubprocessResult> RunSubprocess(const SubprocessOptions& options) {
   UniqueFd in_fd = in_pipe ? std::move(in_pipe->write) : UniqueFd();
   SetNonBlocking(out_fd.get());
   SetNonBlocking(err_fd.get());
-  std::string_view to_write = options.stdin_data ? std::string_view(*options.stdin_data) : std::string_view();
+  std::string_view to_write =
+      options.stdin_data ? std::string_view(*options.stdin_data) : std::string_view();
   if (in_fd.valid()) {
     SetNonBlocking(in_fd.get());
     if (to_write.empty()) in_fd.Reset();
@@ -296,9 +302,11 @@ Result<SubprocessResult> RunSubprocess(const SubprocessOptions& options) {
     for (const auto& p : fds) {
       if (p.revents == 0) continue;
       if (p.fd == out_fd.get()) {
-        if (!Drain(p.fd, &result.out, options.max_output_bytes, &result.output_truncated)) out_fd.Reset();
+        if (!Drain(p.fd, &result.out, options.max_output_bytes, &result.output_truncated))
+          out_fd.Reset();
       } else if (p.fd == err_fd.get()) {
-        if (!Drain(p.fd, &result.err, options.max_output_bytes, &result.output_truncated)) err_fd.Reset();
+        if (!Drain(p.fd, &result.err, options.max_output_bytes, &result.output_truncated))
+          err_fd.Reset();
       } else if (p.fd == in_fd.get()) {
         ssize_t w = ::write(p.fd, to_write.data(), to_write.size());
         if (w > 0) to_write.remove_prefix(static_cast<size_t>(w));
@@ -307,8 +315,10 @@ Result<SubprocessResult> RunSubprocess(const SubprocessOptions& options) {
     }
     if (child.TryReap(&wait_status)) {
       // Whatever is still buffered in the pipes belongs to the result.
-      if (out_fd.valid()) Drain(out_fd.get(), &result.out, options.max_output_bytes, &result.output_truncated);
-      if (err_fd.valid()) Drain(err_fd.get(), &result.err, options.max_output_bytes, &result.output_truncated);
+      if (out_fd.valid())
+        Drain(out_fd.get(), &result.out, options.max_output_bytes, &result.output_truncated);
+      if (err_fd.valid())
+        Drain(err_fd.get(), &result.err, options.max_output_bytes, &result.output_truncated);
       ended = true;
       break;
     }

@@ -36,8 +36,8 @@ struct SubprocessOptions {
 struct SubprocessResult {
   std::string out;
   std::string err;
-  int exit_code = -1;     // when the child exited; -1 otherwise
-  int term_signal = 0;    // when a signal ended the child (SIGKILL after a timeout)
+  int exit_code = -1;   // when the child exited; -1 otherwise
+  int term_signal = 0;  // when a signal ended the child (SIGKILL after a timeout)
   bool timed_out = false;
   bool output_truncated = false;
   std::chrono::milliseconds elapsed{0};

@@ -43,7 +43,10 @@ class JobState {
  public:
   JobState(RunDocument doc, std::string out_path, std::function<void(const RunDocument&)> on_abort,
            Clock::time_point t0)
-      : doc_(std::move(doc)), out_path_(std::move(out_path)), on_abort_(std::move(on_abort)), t0_(t0) {}
+      : doc_(std::move(doc)),
+        out_path_(std::move(out_path)),
+        on_abort_(std::move(on_abort)),
+        t0_(t0) {}
 
   // Changes the document under the lock, then saves it (incomplete until Finish).
   template <typename Fn>
@@ -59,8 +62,8 @@ class JobState {
   void Starting(const std::string& step) {
     std::lock_guard<std::mutex> lock(mu_);
     doc_.incomplete = true;
-    doc_.incomplete_reason = "the job ended (or was still running) during " + step + ", started " +
-                             UtcNowIso8601();
+    doc_.incomplete_reason =
+        "the job ended (or was still running) during " + step + ", started " + UtcNowIso8601();
     SaveLocked();
   }
 
@@ -98,11 +101,14 @@ class JobState {
         if (r == 0 || r >= static_cast<int>(doc_.ranks.size())) continue;
         RankStatus& rs = doc_.ranks[r];
         rs.state = "lost";
-        rs.detail = fmt::format("did not answer a liveness probe within {:.0f} s: it died or hangs", kProbeSeconds);
+        rs.detail = fmt::format("did not answer a liveness probe within {:.0f} s: it died or hangs",
+                                kProbeSeconds);
         named += fmt::format("{}rank {} on {}", named.empty() ? "" : ", ", r, rs.hostname);
       }
-      if (named.empty()) named = "every rank still answers (a hung collective, device or file system)";
-      else named += " stopped answering";
+      if (named.empty())
+        named = "every rank still answers (a hung collective, device or file system)";
+      else
+        named += " stopped answering";
     }
     doc_.incomplete = true;
     doc_.incomplete_reason = named.empty() ? reason : reason + "; " + named;
@@ -153,9 +159,10 @@ class SignalCatcher {
     thread_ = std::thread([&state] {
       unsigned char b = 0;
       if (::read(g_signal_pipe[0], &b, 1) != 1 || b == 0) return;
-      state.Abort(fmt::format("terminated by signal {} ({}): the launcher ends the job when a rank "
-                              "dies, or the job was cancelled",
-                              static_cast<int>(b), ::strsignal(b)));
+      state.Abort(
+          fmt::format("terminated by signal {} ({}): the launcher ends the job when a rank "
+                      "dies, or the job was cancelled",
+                      static_cast<int>(b), ::strsignal(b)));
     });
   }
   ~SignalCatcher() {
@@ -200,7 +207,8 @@ NodeReport& NodeOf(RunDocument& doc, const std::string& host) {
 
 void AddWarnings(RunDocument& doc, const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) {
-    if (std::find(doc.warnings.begin(), doc.warnings.end(), w) == doc.warnings.end()) doc.warnings.push_back(w);
+    if (std::find(doc.warnings.begin(), doc.warnings.end(), w) == doc.warnings.end())
+      doc.warnings.push_back(w);
   }
 }
 
@@ -217,8 +225,9 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
   // The watchdog: rank 0 saves and ends the job; the others end themselves a little later.
   Watchdog dog(o.timeout_s <= 0 ? 0 : (rank == 0 ? o.timeout_s : o.timeout_s + kGraceSeconds),
                [&state, &o, rank](const std::string& step, double seconds) {
-                 std::string reason = fmt::format("{} did not finish within --timeout {:.0f} s ({:.0f} s)",
-                                                  step, o.timeout_s, seconds);
+                 std::string reason =
+                     fmt::format("{} did not finish within --timeout {:.0f} s ({:.0f} s)", step,
+                                 o.timeout_s, seconds);
                  if (state) state->Abort(reason);
                  Log(LogLevel::kError, "rank {}: {}; ending this rank", rank, reason);
                  std::_Exit(kExitCannotRun);
@@ -239,9 +248,13 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
   std::vector<std::string> endpoints;
   if (multi) {
     auto started = comm::LivenessResponder::Start(hostnames[rank]);
-    if (!started.ok()) Log(LogLevel::kWarn, "rank {}: {} (lost ranks will not be named)", rank, started.status().message());
-    else responder = std::move(*started);
-    if (responder) Log(LogLevel::kDebug, "rank {}: liveness responder on {}", rank, responder->endpoint());
+    if (!started.ok())
+      Log(LogLevel::kWarn, "rank {}: {} (lost ranks will not be named)", rank,
+          started.status().message());
+    else
+      responder = std::move(*started);
+    if (responder)
+      Log(LogLevel::kDebug, "rank {}: liveness responder on {}", rank, responder->endpoint());
     auto all = InStep(dog, "gathering liveness endpoints",
                       [&] { return comm.AllGather(responder ? responder->endpoint() : ""); });
     if (!all.ok()) return all.status();
@@ -251,7 +264,8 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
   // The preflight: one process, or each node's first rank.
   Result<RunDocument> preflight = StartRunDocument(o.command);
   if (o.preflight && leader) {
-    if (multi && rank == 0) Log(LogLevel::kInfo, "running the preflight on {} nodes", place.host_order.size());
+    if (multi && rank == 0)
+      Log(LogLevel::kInfo, "running the preflight on {} nodes", place.host_order.size());
     checks::PreflightOptions po = *o.preflight;
     po.command = o.command;
     preflight = InStep(dog, "preflight", [&] { return checks::RunPreflight(po); });
@@ -267,12 +281,16 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
     if (multi) {
       doc.checks.clear();
       for (int r = 0; r < size; ++r) {
-        doc.ranks.push_back(RankStatus{.rank = r, .hostname = hostnames[r], .local_rank = place.node_rank[r]});
+        doc.ranks.push_back(
+            RankStatus{.rank = r, .hostname = hostnames[r], .local_rank = place.node_rank[r]});
       }
-      for (const auto& h : place.host_order) doc.nodes.push_back(NodeReport{.hostname = h, .ranks = place.ranks_of_host[h]});
-      doc.warnings.push_back(fmt::format("{} ranks on {} node{} ({}); checks and node-local benchmarks ran on each node's first rank",
-                                         size, place.host_order.size(), place.host_order.size() == 1 ? "" : "s",
-                                         launch.launcher.empty() ? "MPI" : launch.launcher));
+      for (const auto& h : place.host_order)
+        doc.nodes.push_back(NodeReport{.hostname = h, .ranks = place.ranks_of_host[h]});
+      doc.warnings.push_back(
+          fmt::format("{} ranks on {} node{} ({}); checks and node-local benchmarks ran on each "
+                      "node's first rank",
+                      size, place.host_order.size(), place.host_order.size() == 1 ? "" : "s",
+                      launch.launcher.empty() ? "MPI" : launch.launcher));
     }
     AddWarnings(doc, o.warnings);
     state = std::make_unique<JobState>(std::move(doc), o.out_path, o.on_abort, t0);
@@ -282,9 +300,11 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
 
   // Gathers one step's payload to rank 0; a failed gather ends the job the same way a timeout
   // does (rank 0 names the silent ranks), so it is never a silent partial document.
-  auto gather = [&](const std::string& step, const std::string& payload) -> Result<std::vector<std::string>> {
+  auto gather = [&](const std::string& step,
+                    const std::string& payload) -> Result<std::vector<std::string>> {
     auto got = InStep(dog, "gathering " + step, [&] { return comm.Gather(payload, 0); });
-    if (!got.ok() && state) state->Abort("gathering " + step + " failed: " + got.status().message());
+    if (!got.ok() && state)
+      state->Abort("gathering " + step + " failed: " + got.status().message());
     return got;
   };
 
@@ -337,7 +357,8 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
     bench::BenchContext ctx(live, comm, *o.bench, launch);
     std::string current;
     ctx.set_on_progress([&](const std::string& what) { dog.Enter(current + ": " + what); });
-    if (rank == 0) state->Update([&](RunDocument& doc) { AddWarnings(doc, bench::SessionWarnings(ctx)); });
+    if (rank == 0)
+      state->Update([&](RunDocument& doc) { AddWarnings(doc, bench::SessionWarnings(ctx)); });
     for (const std::string& id : bench::SelectedBenchmarks(*o.bench)) {
       const RegisteredUnit* unit = UnitRegistry::Global().Find(UnitKind::kBenchmark, id);
       auto made = unit->factory();
@@ -365,7 +386,8 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
           } else if (reach == bench::Benchmark::Reach::kJob) {
             // Rank 0's result stands for the job unless another rank saw worse.
             if (!job_wide || res->outcome > job_wide->outcome) {
-              if (job_wide && r != 0) res->summary = fmt::format("rank {} ({}): {}", r, hostnames[r], res->summary);
+              if (job_wide && r != 0)
+                res->summary = fmt::format("rank {} ({}): {}", r, hostnames[r], res->summary);
               job_wide = std::move(*res);
             }
           } else {

@@ -31,7 +31,7 @@ struct JobOptions {
   // The longest one step (a gather, a unit, or the piece of a unit between two progress
   // reports, such as one size of a collective sweep) may take; <= 0: no limit.
   double timeout_s = 600;
-  std::string out_path;    // rank 0 keeps the document here, updated after every step
+  std::string out_path;               // rank 0 keeps the document here, updated after every step
   std::vector<std::string> warnings;  // added to the document
   // Rank 0, when the job is cut short: shows the document (e.g. prints it) after saving it.
   std::function<void(const RunDocument&)> on_abort;

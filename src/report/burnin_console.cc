@@ -65,28 +65,18 @@ void WriteEntities(const BurninReport& r, std::ostream& out) {
   }
   ResultTable t;
   t.title = "entities";
-  t.columns = {"node",  "entity",  "metric", "unit",   "baseline", "median", "lowest",
-               "last",  "vs base", "iters",  "miscmp", "T steady", "T dev",  "throttle",
-               "faults", "avail",  "stable"};
+  t.columns = {"node",   "entity",   "metric",  "unit",  "baseline", "median",
+               "lowest", "last",     "vs base", "iters", "miscmp",   "T steady",
+               "T dev",  "throttle", "faults",  "avail", "stable"};
   for (const BurninEntity& e : r.entities) {
     auto last_pct = PercentOfBaseline(e, e.perf_last_window);
-    t.rows.push_back({e.node,
-                      e.entity,
-                      e.metric.empty() ? "watched" : e.metric,
-                      e.unit.empty() ? "-" : e.unit,
-                      Opt(e.perf_baseline),
-                      Opt(e.perf_median),
-                      Opt(e.perf_min_window),
-                      Opt(e.perf_last_window),
-                      last_pct ? fmt::format("{:.1f}%", *last_pct) : "-",
-                      std::to_string(e.iterations),
-                      std::to_string(e.miscompares),
-                      Opt(e.temp_steady_c),
-                      Opt(e.temp_max_dev_c),
-                      std::to_string(e.throttle_events),
-                      std::to_string(e.faults),
-                      FormatAvailability(e.availability),
-                      e.stable ? "yes" : "NO"});
+    t.rows.push_back(
+        {e.node, e.entity, e.metric.empty() ? "watched" : e.metric, e.unit.empty() ? "-" : e.unit,
+         Opt(e.perf_baseline), Opt(e.perf_median), Opt(e.perf_min_window), Opt(e.perf_last_window),
+         last_pct ? fmt::format("{:.1f}%", *last_pct) : "-", std::to_string(e.iterations),
+         std::to_string(e.miscompares), Opt(e.temp_steady_c), Opt(e.temp_max_dev_c),
+         std::to_string(e.throttle_events), std::to_string(e.faults),
+         FormatAvailability(e.availability), e.stable ? "yes" : "NO"});
   }
   for (const BurninEntity& e : r.entities) {
     std::string line = "# " + e.entity + "@" + e.node + ": " + OneLine(e.note);

@@ -22,10 +22,11 @@ std::string Hours(double h) { return h >= 1 ? fmt::format("{:.1f}", h) : fmt::fo
 
 std::string MtbfText(const BurninReport& r) {
   if (!r.mtbf_h || r.faults.empty()) {
-    return fmt::format("no fault in {} entity-hours (no MTBF without a fault)", Hours(r.entity_hours));
+    return fmt::format("no fault in {} entity-hours (no MTBF without a fault)",
+                       Hours(r.entity_hours));
   }
-  return fmt::format("MTBF {} h ({} entity-hours, {} fault{})", Hours(*r.mtbf_h), Hours(r.entity_hours),
-                     r.faults.size(), r.faults.size() == 1 ? "" : "s");
+  return fmt::format("MTBF {} h ({} entity-hours, {} fault{})", Hours(*r.mtbf_h),
+                     Hours(r.entity_hours), r.faults.size(), r.faults.size() == 1 ? "" : "s");
 }
 
 std::string FormatAvailability(double availability) {

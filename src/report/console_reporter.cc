@@ -9,11 +9,16 @@ namespace {
 
 const char* Color(Outcome o) {
   switch (o) {
-    case Outcome::kPass: return "\033[32m";
-    case Outcome::kWarn: return "\033[33m";
-    case Outcome::kFail: return "\033[31m";
-    case Outcome::kError: return "\033[35m";
-    case Outcome::kSkip: return "\033[2m";
+    case Outcome::kPass:
+      return "\033[32m";
+    case Outcome::kWarn:
+      return "\033[33m";
+    case Outcome::kFail:
+      return "\033[31m";
+    case Outcome::kError:
+      return "\033[35m";
+    case Outcome::kSkip:
+      return "\033[2m";
   }
   return "";
 }
@@ -31,7 +36,8 @@ std::string OneLine(const std::string& s) {
   return out;
 }
 
-void WriteUnit(const CheckResult& c, const ConsoleOptions& opt, size_t id_width, std::ostream& out) {
+void WriteUnit(const CheckResult& c, const ConsoleOptions& opt, size_t id_width,
+               std::ostream& out) {
   std::string what = c.summary;
   if (what.empty() && !c.findings.empty()) {
     what = fmt::format("{} finding{}", c.findings.size(), c.findings.size() == 1 ? "" : "s");
@@ -58,7 +64,8 @@ std::string CompactRanks(const std::vector<int>& ranks) {
   for (size_t i = 0; i < ranks.size();) {
     size_t j = i;
     while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    s += (s.empty() ? "" : ",") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
+    s += (s.empty() ? "" : ",") + std::to_string(ranks[i]) +
+         (j > i ? "-" + std::to_string(ranks[j]) : "");
     i = j + 1;
   }
   return s;
@@ -71,7 +78,8 @@ void WriteTable(const ResultTable& t, std::ostream& out) {
   std::vector<size_t> width(t.columns.size(), 0);
   for (size_t i = 0; i < t.columns.size(); ++i) width[i] = t.columns[i].size();
   for (const auto& row : t.rows) {
-    for (size_t i = 0; i < row.size() && i < width.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    for (size_t i = 0; i < row.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
   }
   auto line = [&](const std::vector<std::string>& cells, bool header) {
     std::string s = header ? "#" : " ";
@@ -119,7 +127,8 @@ void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostrea
     }
   };
   for (const auto& n : doc.nodes) {
-    out << fmt::format("node {} (rank{} {})\n", n.hostname, n.ranks.size() == 1 ? "" : "s", CompactRanks(n.ranks));
+    out << fmt::format("node {} (rank{} {})\n", n.hostname, n.ranks.size() == 1 ? "" : "s",
+                       CompactRanks(n.ranks));
     for (const auto& c : n.checks) WriteUnit(c, opt, id_width, out);
     write_benchmarks(n.benchmarks);
   }
@@ -127,9 +136,12 @@ void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostrea
   for (const auto& c : doc.checks) WriteUnit(c, opt, id_width, out);
   write_benchmarks(doc.benchmarks);
   for (const auto& r : doc.ranks) {
-    if (r.state != "ok") out << fmt::format("rank {} on {}: {}{}\n", r.rank, r.hostname, r.state, r.detail.empty() ? "" : " (" + r.detail + ")");
+    if (r.state != "ok")
+      out << fmt::format("rank {} on {}: {}{}\n", r.rank, r.hostname, r.state,
+                         r.detail.empty() ? "" : " (" + r.detail + ")");
   }
-  if (doc.incomplete && !doc.incomplete_reason.empty()) out << "incomplete: " << doc.incomplete_reason << "\n";
+  if (doc.incomplete && !doc.incomplete_reason.empty())
+    out << "incomplete: " << doc.incomplete_reason << "\n";
   for (const auto& w : doc.warnings) out << "note: " << w << "\n";
   out << SummaryLine(doc) << "\n";
 }

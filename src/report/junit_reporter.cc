@@ -11,11 +11,21 @@ std::string XmlEscape(std::string_view s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 forbids most control characters; drop them rather than emit invalid XML.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') break;
@@ -53,9 +63,8 @@ void WriteJunit(const RunDocument& doc, std::ostream& out) {
   out << fmt::format(
       "  <testsuite name=\"yardstick.{}\" hostname=\"{}\" timestamp=\"{}\" tests=\"{}\" "
       "failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-      XmlEscape(doc.command), XmlEscape(doc.host.hostname), XmlEscape(doc.started_at),
-      units.size(), n(Outcome::kFail), n(Outcome::kError), n(Outcome::kSkip),
-      doc.duration_ms / 1000.0);
+      XmlEscape(doc.command), XmlEscape(doc.host.hostname), XmlEscape(doc.started_at), units.size(),
+      n(Outcome::kFail), n(Outcome::kError), n(Outcome::kSkip), doc.duration_ms / 1000.0);
   for (const CheckResult* unit : units) {
     const CheckResult& c = *unit;
     std::string area = c.unit_id.substr(0, c.unit_id.find('.'));
@@ -73,12 +82,12 @@ void WriteJunit(const RunDocument& doc, std::ostream& out) {
         out << fmt::format(">\n      <error message=\"{}\"/>\n", XmlEscape(c.summary));
         break;
       case Outcome::kFail: {
-        std::string first = c.findings.empty() ? c.summary
-                                               : c.findings.front().code + ": " + c.findings.front().message;
-        out << fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
-                           XmlEscape(first),
-                           c.findings.empty() ? "fail" : XmlEscape(c.findings.front().code),
-                           XmlEscape(findings));
+        std::string first = c.findings.empty()
+                                ? c.summary
+                                : c.findings.front().code + ": " + c.findings.front().message;
+        out << fmt::format(
+            ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n", XmlEscape(first),
+            c.findings.empty() ? "fail" : XmlEscape(c.findings.front().code), XmlEscape(findings));
         break;
       }
       case Outcome::kWarn:

@@ -11,9 +11,9 @@
 namespace ys::report {
 
 struct OutputOptions {
-  bool json = false;         // JSON on stdout instead of the table
-  std::string junit_path;    // also write JUnit XML here
-  bool color = false;        // the table in colour (stdout is a terminal)
+  bool json = false;       // JSON on stdout instead of the table
+  std::string junit_path;  // also write JUnit XML here
+  bool color = false;      // the table in colour (stdout is a terminal)
 };
 
 Status EmitRun(const RunDocument& doc, const OutputOptions& options);

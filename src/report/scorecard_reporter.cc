@@ -7,8 +7,9 @@
 namespace ys::report {
 
 void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& out) {
-  out << fmt::format("suite {} (recipes {}), pass rule: every workload above {:.0f}% of its reference\n",
-                     card.chip, card.recipe_release, card.threshold * 100);
+  out << fmt::format(
+      "suite {} (recipes {}), pass rule: every workload above {:.0f}% of its reference\n",
+      card.chip, card.recipe_release, card.threshold * 100);
   size_t idw = 8;
   for (const auto& r : card.rows) idw = std::max(idw, r.workload.id.size());
   out << fmt::format("{:<{}}  {:>5} {:>5}  {:>17}  {:>10}  {:>7}  {:>6}  {:>9} {:<20}  {:>7}  {}\n",
@@ -21,7 +22,8 @@ void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& o
     std::string step = "-";
     std::optional<double> tflops;
     if (r.measured && r.measured->status == "success") {
-      step = fmt::format("{:.3f} ±{:.3f}", r.measured->step_time_mean_s, r.measured->step_time_stdev_s);
+      step = fmt::format("{:.3f} ±{:.3f}", r.measured->step_time_mean_s,
+                         r.measured->step_time_stdev_s);
       tflops = r.measured->tflops_per_gpu;
     }
     std::string ref = "-", refsrc;
@@ -34,11 +36,12 @@ void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& o
     std::string result = pass ? "PASS" : "FAIL";
     if (color) result = (pass ? "\033[32m" : "\033[31m") + result + "\033[0m";
     if (!r.reason.empty()) result += "  " + r.reason;
-    out << fmt::format("{:<{}}  {:>5} {:>5}  {:>17}  {:>10}  {:>7}  {:>6}  {:>9} {:<20}  {:>7}  {}\n",
-                       r.workload.id, idw, r.workload.dtype, r.workload.gpus, step,
-                       num(r.tokens_per_s_per_gpu, "{:.0f}"), num(tflops, "{:.1f}"),
-                       r.mfu ? fmt::format("{:.1f}%", *r.mfu * 100) : "-", ref, refsrc,
-                       r.score ? fmt::format("{:.1f}%", *r.score * 100) : "-", result);
+    out << fmt::format(
+        "{:<{}}  {:>5} {:>5}  {:>17}  {:>10}  {:>7}  {:>6}  {:>9} {:<20}  {:>7}  {}\n",
+        r.workload.id, idw, r.workload.dtype, r.workload.gpus, step,
+        num(r.tokens_per_s_per_gpu, "{:.0f}"), num(tflops, "{:.1f}"),
+        r.mfu ? fmt::format("{:.1f}%", *r.mfu * 100) : "-", ref, refsrc,
+        r.score ? fmt::format("{:.1f}%", *r.score * 100) : "-", result);
   }
   for (const auto& r : card.rows) {
     if (r.reference && !r.reference->inconsistent.empty()) {

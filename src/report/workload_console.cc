@@ -1,8 +1,8 @@
 #include "report/workload_console.h"
 
-#include "workloads/step_time_json.h"
-
 #include <fmt/format.h>
+
+#include "workloads/step_time_json.h"
 
 namespace ys::report {
 
@@ -93,7 +93,8 @@ std::string FormatWorkloadRun(const WorkloadRun& r) {
     }
     int64_t first = 0;
     if (auto a = workloads::AnalyzeStepTimes(validate::StepTimesAfterWarmup(r, &first)); a.ok()) {
-      out += Row("step profile", fmt::format("from step {}: {}", first, workloads::StepTimeSummary(*a)));
+      out += Row("step profile",
+                 fmt::format("from step {}: {}", first, workloads::StepTimeSummary(*a)));
     }
     if (r.tflops_per_gpu) {
       out += Row("TFLOPS/GPU", fmt::format("{:.1f} ± {:.1f}  (n={})", r.tflops_per_gpu->mean,

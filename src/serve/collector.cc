@@ -14,8 +14,7 @@ using Clock = std::chrono::steady_clock;
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 double UnixNow() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -124,8 +123,7 @@ Exposition CollectorSet::Scrape() const {
     std::string name(w->collector->name());
     Labels labels = {{"collector", name}};
     bool late = running_since && Seconds(now - *running_since) > options_.timeout_s;
-    bool fresh = latest && latest->metrics &&
-                 Seconds(now - latest->metrics_at) <= stale_after_s();
+    bool fresh = latest && latest->metrics && Seconds(now - latest->metrics_at) <= stale_after_s();
     bool up = latest && latest->ok && !late && fresh;
     out.Add("yardstick_collector_up", MetricType::kGauge,
             "1 when the collector's last run succeeded, its current run has not passed "

@@ -46,9 +46,9 @@ class Collector {
 
 struct CollectorReport {
   bool ok = false;
-  std::string error;          // when !ok
-  double duration_s = 0;      // of this run
-  double finished_unix_s = 0; // wall clock, when it finished
+  std::string error;           // when !ok
+  double duration_s = 0;       // of this run
+  double finished_unix_s = 0;  // wall clock, when it finished
   std::chrono::steady_clock::time_point finished;
   std::shared_ptr<const Exposition> metrics;  // the last good reading (kept when a run fails)
   std::chrono::steady_clock::time_point metrics_at;
@@ -83,7 +83,7 @@ class CollectorSet {
     std::unique_ptr<Collector> collector;
     std::thread thread;
     mutable std::mutex mu;
-    std::shared_ptr<const CollectorReport> latest;  // guarded by mu
+    std::shared_ptr<const CollectorReport> latest;                       // guarded by mu
     std::optional<std::chrono::steady_clock::time_point> running_since;  // guarded by mu
   };
   void Run(Worker& w);

@@ -1,19 +1,18 @@
 #include "serve/exporter_server.h"
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
 #include <httplib.h>
-#include <nlohmann/json.hpp>
-
-#include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <netdb.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <charconv>
+#include <chrono>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace ys::serve {
 
@@ -68,8 +67,8 @@ Result<ListenAddress> ParseListenAddress(std::string_view text) {
 
 std::string TelemetryJson(const CollectorSet& collectors) {
   nlohmann::ordered_json j;
-  j["time"] = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-                  .count();
+  j["time"] =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::map<std::string, nlohmann::ordered_json> gpus;
   auto latest = collectors.Latest("gpu");
   if (latest && latest->metrics) {
@@ -119,7 +118,8 @@ std::string AddressText(const sockaddr* sa) {
 
 }  // namespace
 
-std::set<std::string> AllowedHostNames(const std::string& listen_host, const std::vector<std::string>& extra) {
+std::set<std::string> AllowedHostNames(const std::string& listen_host,
+                                       const std::vector<std::string>& extra) {
   std::set<std::string> names = {Lower(listen_host), "localhost", "127.0.0.1", "::1"};
   char host[256] = {0};
   if (::gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') {
@@ -159,7 +159,9 @@ bool HostHeaderAllowed(std::string_view header, const std::set<std::string>& all
   }
   int n = 0;
   auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), n);
-  if (!port.empty() && (ec != std::errc() || end != port.data() + port.size() || n < 1 || n > 65535)) return false;
+  if (!port.empty() &&
+      (ec != std::errc() || end != port.data() + port.size() || n < 1 || n > 65535))
+    return false;
   return !name.empty() && allowed.count(Lower(name)) > 0;
 }
 
@@ -169,8 +171,8 @@ struct ExporterServer::Impl {
   std::set<std::string> allowed;  // set when bound, read by the server's threads after
 };
 
-ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page, std::vector<std::string> allow_hosts,
-                               HttpLimits limits)
+ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page,
+                               std::vector<std::string> allow_hosts, HttpLimits limits)
     : impl_(std::make_unique<Impl>()) {
   impl_->allow_hosts = std::move(allow_hosts);
   auto& s = impl_->server;
@@ -181,10 +183,12 @@ ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page,
   s.set_keep_alive_timeout(limits.timeout_s);
   s.set_keep_alive_max_count(1);
   s.set_payload_max_length(0);
-  s.set_pre_routing_handler([impl = impl_.get()](const httplib::Request& req, httplib::Response& res) {
+  s.set_pre_routing_handler([impl = impl_.get()](const httplib::Request& req,
+                                                 httplib::Response& res) {
     if (!HostHeaderAllowed(req.get_header_value("Host"), impl->allowed)) {
       res.status = 421;  // Misdirected Request
-      res.set_content("Host header is not a name of this exporter (see --allow-host)\n", "text/plain");
+      res.set_content("Host header is not a name of this exporter (see --allow-host)\n",
+                      "text/plain");
       return httplib::Server::HandlerResponse::Handled;
     }
     bool body = req.has_header("Transfer-Encoding") ||
@@ -214,9 +218,10 @@ ExporterServer::~ExporterServer() { Stop(); }
 Status ExporterServer::Serve(const ListenAddress& a) {
   impl_->allowed = AllowedHostNames(a.host, impl_->allow_hosts);
   if (!impl_->server.bind_to_port(a.host, a.port)) {
-    return Status::Io(fmt::format("cannot listen on {}:{} (in use, or not an address of this "
-                                  "node)",
-                                  a.host, a.port));
+    return Status::Io(
+        fmt::format("cannot listen on {}:{} (in use, or not an address of this "
+                    "node)",
+                    a.host, a.port));
   }
   return ServeBound();
 }

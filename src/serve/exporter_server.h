@@ -38,7 +38,8 @@ std::string TelemetryJson(const CollectorSet& collectors);
 // The names a request's Host header may give for an exporter listening on `listen_host`:
 // that address, "localhost", 127.0.0.1 and ::1, this machine's host names and the addresses of
 // its interfaces, and `extra` (--allow-host). Lowercase, IPv6 without brackets.
-std::set<std::string> AllowedHostNames(const std::string& listen_host, const std::vector<std::string>& extra);
+std::set<std::string> AllowedHostNames(const std::string& listen_host,
+                                       const std::vector<std::string>& extra);
 // True when the Host header ("name", "name:port", "[v6]", "[v6]:port"; case and a trailing dot
 // ignored) names one of `allowed`, or is absent (HTTP/1.0). A browser sends the name it was
 // given, so a page from elsewhere that rebinds its own DNS name to this address is refused.
@@ -58,8 +59,8 @@ class ExporterServer {
  public:
   // `collectors` must outlive the server. `allow_hosts`: Host header names accepted beyond this
   // machine's own (AllowedHostNames).
-  ExporterServer(const CollectorSet& collectors, std::string page, std::vector<std::string> allow_hosts = {},
-                 HttpLimits limits = {});
+  ExporterServer(const CollectorSet& collectors, std::string page,
+                 std::vector<std::string> allow_hosts = {}, HttpLimits limits = {});
   ~ExporterServer();
 
   // Binds (Io naming the address when it cannot, e.g. in use) and serves until Stop().

@@ -96,8 +96,10 @@ void Exposition::Add(std::string_view name, MetricType type, std::string_view he
   }
   auto it = families_.find(name);
   if (it == families_.end()) {
-    it = families_.emplace(std::string(name), MetricFamily{std::string(name), std::string(help),
-                                                            type, {}}).first;
+    it = families_
+             .emplace(std::string(name),
+                      MetricFamily{std::string(name), std::string(help), type, {}})
+             .first;
   }
   if (!seen_[std::string(name)].insert(LabelKey(labels)).second) return;
   it->second.samples.push_back(Sample{std::move(labels), value});

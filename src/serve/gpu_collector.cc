@@ -107,7 +107,8 @@ class GpuCollector : public Collector {
                   {"Hostname", hostname}};
       // Divided, not multiplied by a reciprocal: 68000 mW is 68 W exactly, not 68.00000000000001.
       auto gauge = [&](const char* n, const char* help, auto field, double divisor = 1) {
-        if (field.has()) e.Add(n, MetricType::kGauge, help, l, static_cast<double>(*field) / divisor);
+        if (field.has())
+          e.Add(n, MetricType::kGauge, help, l, static_cast<double>(*field) / divisor);
       };
       auto counter = [&](const char* n, const char* help, auto field) {
         if (field.has()) e.Add(n, MetricType::kCounter, help, l, static_cast<double>(*field));
@@ -156,10 +157,8 @@ class GpuCollector : public Collector {
       if (t == nullptr) continue;
       gauge("DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", t->gpu_utilization_pct);
       gauge("DCGM_FI_DEV_MEM_COPY_UTIL", "Memory utilization (in %).", t->memory_utilization_pct);
-      gauge("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", t->memory_used_bytes,
-            kMiB);
-      gauge("DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", t->memory_free_bytes,
-            kMiB);
+      gauge("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", t->memory_used_bytes, kMiB);
+      gauge("DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", t->memory_free_bytes, kMiB);
       gauge("DCGM_FI_DEV_MEMORY_TEMP", "Memory temperature (in C).", t->memory_temperature_c);
       RenderNvLinkTraffic(d.index, *t, l, now, e);
     }
@@ -190,8 +189,8 @@ class GpuCollector : public Collector {
     };
     total("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
           "Total number of NVLink flow-control CRC errors.", crc_flit);
-    total("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", "Total number of NVLink data CRC errors.",
-          crc_data);
+    total("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
+          "Total number of NVLink data CRC errors.", crc_data);
     total("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "Total number of NVLink retries.", replay);
     total("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
           "Total number of NVLink recovery errors.", recovery);

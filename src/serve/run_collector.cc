@@ -155,7 +155,8 @@ class RunCollector : public Collector {
     auto v = ValidationDocumentFromJson(*j, path);
     if (!v.ok()) return v.status();
     if (!v->has_suite) {
-      return Status::Invalid(path + ": expected a validation document (an object with \"suite\" "
+      return Status::Invalid(path +
+                             ": expected a validation document (an object with \"suite\" "
                              "and \"workloads\" as `yardstick validate` writes)");
     }
     std::string name = v->chip;
@@ -190,7 +191,8 @@ Result<double> ParseUtcTimestamp(const std::string& text) {
   int consumed = 0;
   if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
                   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6) {
-    return Status::Invalid("\"" + text + "\": expected an ISO 8601 UTC time like "
+    return Status::Invalid("\"" + text +
+                           "\": expected an ISO 8601 UTC time like "
                            "2026-11-20T09:14:02Z");
   }
   double fraction = 0;

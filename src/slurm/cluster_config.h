@@ -19,8 +19,8 @@ struct ClusterConfig {
   std::string qos;         // empty: none
   std::string time_limit;  // Slurm's format: "MM", "HH:MM:SS", "D-HH:MM:SS"
   int gpus_per_node = 8;
-  int nodes = 0;           // nodes available to these jobs; 0: not stated (no check)
-  bool gres = true;        // #SBATCH --gres=gpu:N; false on clusters without a GPU GRES
+  int nodes = 0;     // nodes available to these jobs; 0: not stated (no check)
+  bool gres = true;  // #SBATCH --gres=gpu:N; false on clusters without a GPU GRES
   std::vector<std::string> sbatch_options;  // extra #SBATCH lines, each "--key=value" or "--flag"
   // [container] (Pyxis); an empty image: no container flags
   std::string image;

@@ -5,7 +5,8 @@
 
 namespace ys::slurm {
 
-Status TrackJobs(const SlurmClient& slurm, std::vector<TrackedJob>* jobs, const TrackOptions& options) {
+Status TrackJobs(const SlurmClient& slurm, std::vector<TrackedJob>* jobs,
+                 const TrackOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + options.timeout;
   std::string last_error;

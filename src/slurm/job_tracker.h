@@ -30,7 +30,8 @@ struct TrackOptions {
 // OK when every job has ended. At the deadline: an error listing the jobs still pending or
 // running (their last state is kept in *jobs; nothing is cancelled). Slurm calls that fail are
 // retried at the next poll until the deadline, and the last failure is named then.
-Status TrackJobs(const SlurmClient& slurm, std::vector<TrackedJob>* jobs, const TrackOptions& options);
+Status TrackJobs(const SlurmClient& slurm, std::vector<TrackedJob>* jobs,
+                 const TrackOptions& options);
 
 }  // namespace ys::slurm
 

@@ -17,7 +17,8 @@ std::string Reason(const NodeInfo& node) {
 // "YS-GPU-040 gpu3: fatal XID 79" for a check's first finding, else its summary.
 std::string Describe(const CheckResult& c) {
   for (const auto& f : c.findings) {
-    if ((c.outcome == Outcome::kFail && f.severity == Severity::kFail) || c.outcome != Outcome::kFail) {
+    if ((c.outcome == Outcome::kFail && f.severity == Severity::kFail) ||
+        c.outcome != Outcome::kFail) {
       return fmt::format("{} {}: {}", f.code, f.entity, f.message);
     }
   }
@@ -31,18 +32,22 @@ std::string Describe(const CheckResult& c) {
 }  // namespace
 
 const std::vector<std::string>& DefaultHealthChecks() {
-  static const std::vector<std::string> kChecks = {"gpu.count", "gpu.driver",  "gpu.ecc",    "gpu.memory_repair",
-                                                   "gpu.xid",   "gpu.nvlink",  "gpu.fabric", "gpu.pcie",
-                                                   "gpu.thermal", "gpu.power", "ib.ports",   "pcie.links"};
+  static const std::vector<std::string> kChecks = {
+      "gpu.count",  "gpu.driver", "gpu.ecc",     "gpu.memory_repair", "gpu.xid",  "gpu.nvlink",
+      "gpu.fabric", "gpu.pcie",   "gpu.thermal", "gpu.power",         "ib.ports", "pcie.links"};
   return kChecks;
 }
 
 const char* HealthStateName(HealthState s) {
   switch (s) {
-    case HealthState::kOk: return "OK";
-    case HealthState::kWarning: return "WARNING";
-    case HealthState::kCritical: return "CRITICAL";
-    case HealthState::kUnknown: return "UNKNOWN";
+    case HealthState::kOk:
+      return "OK";
+    case HealthState::kWarning:
+      return "WARNING";
+    case HealthState::kCritical:
+      return "CRITICAL";
+    case HealthState::kUnknown:
+      return "UNKNOWN";
   }
   return "UNKNOWN";
 }
@@ -66,7 +71,8 @@ bool IsOwnDrain(const NodeInfo& node, const DrainOwner& owner) {
   if (!node.Drained() || owner.id.empty() || owner.user.empty()) return false;
   const std::string& r = node.reason;
   const std::string suffix = std::string(kDrainIdOpen) + owner.id + ")";
-  bool id_matches = r.size() > suffix.size() && r.compare(r.size() - suffix.size(), suffix.size(), suffix) == 0;
+  bool id_matches =
+      r.size() > suffix.size() && r.compare(r.size() - suffix.size(), suffix.size(), suffix) == 0;
   bool prefix = r.compare(0, kDrainReasonPrefix.size(), kDrainReasonPrefix) == 0;
   return prefix && id_matches && node.reason_user == owner.user;
 }
@@ -80,7 +86,9 @@ HealthVerdict JudgeHealth(const RunDocument& doc) {
     if (c.outcome == Outcome::kWarn) warned.push_back(&c);
   }
   for (const auto* list : {&failed, &errored, &warned}) {
-    for (const auto* c : *list) v.details.push_back(fmt::format("{} {}: {}", OutcomeName(c->outcome), c->unit_id, Describe(*c)));
+    for (const auto* c : *list)
+      v.details.push_back(
+          fmt::format("{} {}: {}", OutcomeName(c->outcome), c->unit_id, Describe(*c)));
   }
   auto first = [](const std::vector<const CheckResult*>& l) {
     std::string s = Describe(*l.front());
@@ -102,22 +110,26 @@ HealthVerdict JudgeHealth(const RunDocument& doc) {
   return v;
 }
 
-NodeDecision DecideNodeAction(const HealthVerdict& v, const NodeInfo& node, const DrainOwner& owner) {
+NodeDecision DecideNodeAction(const HealthVerdict& v, const NodeInfo& node,
+                              const DrainOwner& owner) {
   bool ours = IsOwnDrain(node, owner);
   switch (v.state) {
     case HealthState::kCritical:
       if (!node.Drained()) return {NodeAction::kDrain, "drained"};
       if (ours) {
-        if (node.reason == WithDrainId(v.drain_reason, owner.id)) return {NodeAction::kNothing, "already drained by yardstick"};
+        if (node.reason == WithDrainId(v.drain_reason, owner.id))
+          return {NodeAction::kNothing, "already drained by yardstick"};
         return {NodeAction::kUpdateReason, "already drained by yardstick; reason updated"};
       }
-      return {NodeAction::kKeepOtherDrain,
-              "already drained by someone else (reason: " + Reason(node) + "); their drain and reason are kept"};
+      return {NodeAction::kKeepOtherDrain, "already drained by someone else (reason: " +
+                                               Reason(node) + "); their drain and reason are kept"};
     case HealthState::kOk:
     case HealthState::kWarning:
-      if (ours) return {NodeAction::kResume, "resumed (yardstick had drained it: " + node.reason + ")"};
+      if (ours)
+        return {NodeAction::kResume, "resumed (yardstick had drained it: " + node.reason + ")"};
       if (node.Drained()) {
-        return {NodeAction::kNothing, "drained by someone else (reason: " + Reason(node) + "); not resumed"};
+        return {NodeAction::kNothing,
+                "drained by someone else (reason: " + Reason(node) + "); not resumed"};
       }
       return {NodeAction::kNothing, ""};
     case HealthState::kUnknown:

@@ -31,10 +31,10 @@ const char* HealthStateName(HealthState s);
 
 struct HealthVerdict {
   HealthState state = HealthState::kOk;
-  std::string summary;                // one line: "YS-GPU-040 gpu3: fatal XID 79 (+1 more)"
-  std::string drain_reason;           // "yardstick: YS-GPU-040 gpu3: fatal XID 79"; empty unless critical
-                                      // (WithDrainId adds the id before it goes to Slurm)
-  std::vector<std::string> details;   // one line per failing, warning or erroring check
+  std::string summary;       // one line: "YS-GPU-040 gpu3: fatal XID 79 (+1 more)"
+  std::string drain_reason;  // "yardstick: YS-GPU-040 gpu3: fatal XID 79"; empty unless critical
+                             // (WithDrainId adds the id before it goes to Slurm)
+  std::vector<std::string> details;  // one line per failing, warning or erroring check
 };
 
 // fail -> critical; else error -> unknown (the node's health is not known, so nothing is drained
@@ -68,7 +68,8 @@ struct NodeDecision {
   NodeAction action = NodeAction::kNothing;
   std::string why;  // for the status line
 };
-NodeDecision DecideNodeAction(const HealthVerdict& verdict, const NodeInfo& node, const DrainOwner& owner);
+NodeDecision DecideNodeAction(const HealthVerdict& verdict, const NodeInfo& node,
+                              const DrainOwner& owner);
 
 }  // namespace ys::slurm
 

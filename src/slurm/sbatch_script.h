@@ -19,8 +19,8 @@
 namespace ys::slurm {
 
 struct SbatchJob {
-  std::string workload;     // suite workload id
-  std::string job_name;     // "ys_<workload>"
+  std::string workload;  // suite workload id
+  std::string job_name;  // "ys_<workload>"
   int nodes = 0;
   int tasks_per_node = 0;
   std::string log_dir;      // <runs>/<workload>: where validate finds the log (plain layout)
@@ -33,7 +33,8 @@ struct SbatchJob {
 // not fit the cluster (not a multiple of gpus_per_node, more nodes than [slurm] nodes), or a name
 // or path that cannot be placed in the script safely.
 Result<SbatchJob> MakeSbatchJob(const ClusterConfig& cluster, const validate::Suite& suite,
-                                const validate::SuiteWorkload& workload, const std::string& runs_dir);
+                                const validate::SuiteWorkload& workload,
+                                const std::string& runs_dir);
 
 }  // namespace ys::slurm
 

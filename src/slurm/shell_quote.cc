@@ -6,7 +6,9 @@ namespace ys::slurm {
 
 namespace {
 
-bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 // Shown in errors: the value with control characters made visible, cut to a readable length.
 std::string Printable(std::string_view v) {
@@ -23,7 +25,8 @@ std::string Printable(std::string_view v) {
 Result<std::string> ShellQuote(std::string_view value) {
   std::string out = "'";
   for (char c : value) {
-    if (c == '\0') return Status::Invalid("a value with a NUL byte cannot be placed in a shell script");
+    if (c == '\0')
+      return Status::Invalid("a value with a NUL byte cannot be placed in a shell script");
     if (c == '\'') {
       out += "'\\''";
     } else {
@@ -37,8 +40,8 @@ Result<std::string> ShellQuote(std::string_view value) {
 Status ValidateSbatchToken(std::string_view what, std::string_view value) {
   bool ok = !value.empty() && value.size() <= 4096;
   for (char c : value) {
-    ok = ok && (IsAlnum(c) || c == '.' || c == '_' || c == '-' || c == '/' || c == ':' || c == '=' ||
-                c == ',' || c == '+' || c == '@');
+    ok = ok && (IsAlnum(c) || c == '.' || c == '_' || c == '-' || c == '/' || c == ':' ||
+                c == '=' || c == ',' || c == '+' || c == '@');
   }
   if (ok) return Status::Ok();
   return Status::Invalid(fmt::format(
@@ -52,7 +55,8 @@ Status ValidateEnvName(std::string_view what, std::string_view value) {
   for (char c : value) ok = ok && (IsAlnum(c) || c == '_');
   if (ok) return Status::Ok();
   return Status::Invalid(
-      fmt::format("{} '{}': an environment variable name must match [A-Za-z_][A-Za-z0-9_]*", what, Printable(value)));
+      fmt::format("{} '{}': an environment variable name must match [A-Za-z_][A-Za-z0-9_]*", what,
+                  Printable(value)));
 }
 
 }  // namespace ys::slurm

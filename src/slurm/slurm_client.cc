@@ -21,12 +21,14 @@ Result<std::string> SlurmClient::Run(const std::vector<std::string>& argv) const
   o.argv = argv;
   o.timeout = timeout_;
   auto r = host::RunSubprocess(o);
-  std::string cmd = argv[0] + (argv.size() > 1 ? " " + argv[1] : "") + (argv.size() > 2 ? " " + argv[2] : "");
+  std::string cmd =
+      argv[0] + (argv.size() > 1 ? " " + argv[1] : "") + (argv.size() > 2 ? " " + argv[2] : "");
   if (!r.ok()) return Status(r.status().code(), cmd + ": " + r.status().message());
   if (r->timed_out) {
-    return Status::Io(fmt::format("{}: no answer within {:.0f} s (killed); is slurmctld reachable? (SLURM_CONF, "
-                                  "SlurmctldHost)",
-                                  cmd, static_cast<double>(timeout_.count()) / 1000.0));
+    return Status::Io(
+        fmt::format("{}: no answer within {:.0f} s (killed); is slurmctld reachable? (SLURM_CONF, "
+                    "SlurmctldHost)",
+                    cmd, static_cast<double>(timeout_.count()) / 1000.0));
   }
   if (!r->Succeeded()) {
     std::string why = r->Explain(cmd);
@@ -44,7 +46,8 @@ Result<std::string> SlurmClient::Submit(const std::string& script_path) const {
   // "<jobid>" or "<jobid>;<cluster>", then a newline.
   std::string id = out->substr(0, out->find_first_of(";\n"));
   if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
-    return Status::Invalid("sbatch --parsable " + script_path + ": expected a job id, got '" + *out + "'");
+    return Status::Invalid("sbatch --parsable " + script_path + ": expected a job id, got '" +
+                           *out + "'");
   }
   return id;
 }
@@ -58,7 +61,8 @@ Result<std::vector<QueueEntry>> SlurmClient::Queue(const std::vector<std::string
 Result<JobInfo> SlurmClient::Job(const std::string& job_id) const {
   auto out = Run({"scontrol", "show", "job", job_id});
   if (out.ok()) return ParseScontrolJob(*out);
-  auto acct = Run({"sacct", "-n", "-P", "-j", job_id, "-o", "JobID,JobName,State,Submit,Start,End,ExitCode,NodeList"});
+  auto acct = Run({"sacct", "-n", "-P", "-j", job_id, "-o",
+                   "JobID,JobName,State,Submit,Start,End,ExitCode,NodeList"});
   if (acct.ok()) return ParseSacct(*acct, job_id);
   return Status::Io(out.status().message() + "; and " + acct.status().message());
 }

@@ -21,7 +21,9 @@ std::map<std::string, std::string> KeyValues(std::string_view text, bool reason_
   std::map<std::string, std::string> kv;
   size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+      ++i;
     size_t b = i;
     while (i < text.size() && IsKeyChar(text[i])) ++i;
     if (i < text.size() && text[i] == '=' && i > b) {
@@ -43,15 +45,19 @@ std::map<std::string, std::string> KeyValues(std::string_view text, bool reason_
   return kv;
 }
 
-bool UnknownTime(std::string_view t) { return t.empty() || t == "Unknown" || t == "None" || t == "N/A"; }
+bool UnknownTime(std::string_view t) {
+  return t.empty() || t == "Unknown" || t == "None" || t == "N/A";
+}
 
 bool HasFlag(std::string_view state, std::string_view flag) {
   size_t b = 0;
   while (b <= state.size()) {
     size_t e = state.find('+', b);
-    std::string_view part = state.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
-    while (!part.empty() && (part.back() == '*' || part.back() == '~' || part.back() == '#' ||
-                             part.back() == '!' || part.back() == '%' || part.back() == '$' || part.back() == '@')) {
+    std::string_view part =
+        state.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
+    while (!part.empty() &&
+           (part.back() == '*' || part.back() == '~' || part.back() == '#' || part.back() == '!' ||
+            part.back() == '%' || part.back() == '$' || part.back() == '@')) {
       part.remove_suffix(1);
     }
     if (part == flag) return true;
@@ -66,7 +72,8 @@ std::vector<std::string_view> Lines(std::string_view text) {
   size_t b = 0;
   while (b < text.size()) {
     size_t e = text.find('\n', b);
-    std::string_view line = text.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
+    std::string_view line =
+        text.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") != std::string_view::npos) out.push_back(line);
     if (e == std::string_view::npos) break;
@@ -84,10 +91,12 @@ Status CheckTime(const char* field, const std::string& value) {
 }  // namespace
 
 bool IsEndedJobState(std::string_view s) {
-  for (std::string_view e : {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
-                             "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "SPECIAL_EXIT", "REVOKED"}) {
+  for (std::string_view e :
+       {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+        "DEADLINE", "OUT_OF_MEMORY", "SPECIAL_EXIT", "REVOKED"}) {
     // sacct prints "CANCELLED by 0".
-    if (s == e || (s.size() > e.size() && s.substr(0, e.size()) == e && s[e.size()] == ' ')) return true;
+    if (s == e || (s.size() > e.size() && s.substr(0, e.size()) == e && s[e.size()] == ' '))
+      return true;
   }
   return false;
 }
@@ -99,10 +108,10 @@ Result<std::optional<std::time_t>> ParseSlurmTime(std::string_view t) {
   std::tm tm{};
   int n = 0;
   std::string s(t);
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                  &tm.tm_min, &tm.tm_sec, &n) != 6 ||
-      n != static_cast<int>(s.size()) || s.size() != 19 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
-      tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60) {
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+      n != static_cast<int>(s.size()) || s.size() != 19 || tm.tm_mon < 1 || tm.tm_mon > 12 ||
+      tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60) {
     return Status::Invalid("'" + s + "': expected a time like 2026-11-29T19:11:04");
   }
   tm.tm_year -= 1900;
@@ -114,7 +123,8 @@ Result<std::optional<std::time_t>> ParseSlurmTime(std::string_view t) {
 std::optional<double> JobInfo::SubmitToStartSeconds() const {
   auto submit = ParseSlurmTime(submit_time);
   auto start = ParseSlurmTime(start_time);
-  if (!submit.ok() || !start.ok() || !submit->has_value() || !start->has_value()) return std::nullopt;
+  if (!submit.ok() || !start.ok() || !submit->has_value() || !start->has_value())
+    return std::nullopt;
   if (state == "PENDING") return std::nullopt;  // StartTime is then the scheduler's forecast
   return std::difftime(**start, **submit);
 }
@@ -155,10 +165,13 @@ Result<std::vector<QueueEntry>> ParseSqueue(std::string_view text) {
     size_t sp = line.find_first_of(" \t", b);
     // A job id followed by blanks only ("4242 ") has no state either.
     size_t s = sp == std::string_view::npos ? sp : line.find_first_not_of(" \t", sp);
-    if (s == std::string_view::npos) return Status::Invalid("squeue: '" + std::string(line) + "': expected 'JOBID STATE'");
+    if (s == std::string_view::npos)
+      return Status::Invalid("squeue: '" + std::string(line) + "': expected 'JOBID STATE'");
     QueueEntry e{std::string(line.substr(b, sp - b)), std::string(line.substr(s))};
-    while (!e.state.empty() && (e.state.back() == ' ' || e.state.back() == '\t')) e.state.pop_back();
-    if (e.state.find_first_of(" \t") != std::string::npos || e.job_id.find_first_not_of("0123456789_[]-,+") != std::string::npos) {
+    while (!e.state.empty() && (e.state.back() == ' ' || e.state.back() == '\t'))
+      e.state.pop_back();
+    if (e.state.find_first_of(" \t") != std::string::npos ||
+        e.job_id.find_first_not_of("0123456789_[]-,+") != std::string::npos) {
       return Status::Invalid("squeue: '" + std::string(line) + "': expected 'JOBID STATE'");
     }
     out.push_back(std::move(e));
@@ -170,10 +183,12 @@ Result<JobInfo> ParseSacct(std::string_view text, std::string_view job_id) {
   for (std::string_view line : Lines(text)) {
     std::vector<std::string> f;
     size_t b = 0;
-    for (size_t e; (e = line.find('|', b)) != std::string_view::npos; b = e + 1) f.emplace_back(line.substr(b, e - b));
+    for (size_t e; (e = line.find('|', b)) != std::string_view::npos; b = e + 1)
+      f.emplace_back(line.substr(b, e - b));
     f.emplace_back(line.substr(b));
     if (f.size() != 8) {
-      return Status::Invalid(fmt::format("sacct: '{}': expected 8 '|'-separated fields, found {}", line, f.size()));
+      return Status::Invalid(
+          fmt::format("sacct: '{}': expected 8 '|'-separated fields, found {}", line, f.size()));
     }
     if (f[0] != job_id) continue;  // a step: "123.batch", "123.0"
     JobInfo j{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], ""};
@@ -201,7 +216,8 @@ Result<NodeInfo> ParseScontrolNode(std::string_view text) {
     return Status::Invalid("scontrol show node: expected NodeName= and State= in the output");
   }
   NodeInfo n{kv["NodeName"], kv["State"], kv["Reason"], "", ""};
-  if (n.name.empty() || n.state.empty()) return Status::Invalid("scontrol show node: empty NodeName or State");
+  if (n.name.empty() || n.state.empty())
+    return Status::Invalid("scontrol show node: empty NodeName or State");
   // "admin: maintenance [root@2026-11-29T19:11:03]": the bracket is who set it and when, added by
   // slurmctld (a reason cannot forge it: Slurm appends its own after whatever the text holds).
   if (!n.reason.empty() && n.reason.back() == ']') {

@@ -22,9 +22,9 @@ struct JobInfo {
   std::string submit_time;  // as Slurm prints it: "2026-11-29T19:11:04"; empty when unknown
   std::string start_time;
   std::string end_time;
-  std::string exit_code;    // "0:0" (exit status:signal)
+  std::string exit_code;  // "0:0" (exit status:signal)
   std::string node_list;
-  std::string reason;       // why it is pending ("Resources"), "None"
+  std::string reason;  // why it is pending ("Resources"), "None"
 
   // A state from which the job never leaves (COMPLETED, FAILED, CANCELLED, TIMEOUT, ...).
   bool Ended() const;
@@ -53,8 +53,8 @@ Result<JobInfo> ParseSacct(std::string_view text, std::string_view job_id);
 
 struct NodeInfo {
   std::string name;
-  std::string state;   // "IDLE+DRAIN", "MIXED", "DOWN*+DRAIN"
-  std::string reason;  // without Slurm's " [user@time]" suffix; empty when none
+  std::string state;        // "IDLE+DRAIN", "MIXED", "DOWN*+DRAIN"
+  std::string reason;       // without Slurm's " [user@time]" suffix; empty when none
   std::string reason_user;  // from that suffix: who set the reason ("root"); empty when absent
   std::string reason_time;  // from that suffix: when ("2026-11-29T19:11:03")
   // DRAIN, DRAINING or DRAINED among the state's flags.

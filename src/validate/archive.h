@@ -72,8 +72,8 @@ Status WriteArchive(const ArchiveInput& input, const std::string& out_path,
 // signature included, counts against that slack). Without a readable manifest (which fails the
 // verification anyway) at most `max_bytes_without_manifest` are extracted, to report what is there.
 struct ExtractLimits {
-  std::uint64_t max_entries = 100'000;             // tar entries, directories included
-  std::uint64_t max_total_bytes = 16ULL << 30;     // sum of file sizes (16 GiB), whatever is declared
+  std::uint64_t max_entries = 100'000;          // tar entries, directories included
+  std::uint64_t max_total_bytes = 16ULL << 30;  // sum of file sizes (16 GiB), whatever is declared
   std::uint64_t max_manifest_bytes = 64ULL << 20;  // manifest.json is read into memory
   std::uint64_t declared_multiple = 2;
   std::uint64_t declared_slack_bytes = 1ULL << 20;

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -84,7 +84,8 @@ int OpenReader(const std::string& path, ArchiveReader* a) {
 // The bytes the archive's own manifest declares (the sum of its files' sizes, plus the manifest
 // itself), found by reading the archive once without writing anything; nullopt when there is no
 // readable manifest. Any problem is left for the extraction to report in its own words.
-std::optional<std::uint64_t> DeclaredContentBytes(const std::string& path, const ExtractLimits& limits) {
+std::optional<std::uint64_t> DeclaredContentBytes(const std::string& path,
+                                                  const ExtractLimits& limits) {
   ArchiveReader a;
   if (OpenReader(path, &a) != ARCHIVE_OK) return std::nullopt;
   std::string top;
@@ -97,8 +98,8 @@ std::optional<std::uint64_t> DeclaredContentBytes(const std::string& path, const
     std::string first = name.substr(0, name.find('/'));
     if (top.empty()) top = first;
     la_int64_t size = archive_entry_size(entry);
-    if (name != top + "/" + kManifestFile || archive_entry_filetype(entry) != AE_IFREG || size < 0 ||
-        static_cast<std::uint64_t>(size) > limits.max_manifest_bytes) {
+    if (name != top + "/" + kManifestFile || archive_entry_filetype(entry) != AE_IFREG ||
+        size < 0 || static_cast<std::uint64_t>(size) > limits.max_manifest_bytes) {
       if (archive_read_data_skip(a.get()) != ARCHIVE_OK) return std::nullopt;
       continue;
     }
@@ -213,7 +214,8 @@ class Extractor {
     }
     auto size = static_cast<std::uint64_t>(archive_entry_size(entry));
     if (size > cap_ || total_ + size > cap_) {
-      return refuse("would bring the extracted size over " + std::to_string(cap_) + " " + cap_reason_);
+      return refuse("would bring the extracted size over " + std::to_string(cap_) + " " +
+                    cap_reason_);
     }
     fs::create_directories(target.parent_path(), ec);
     if (ec) return refuse("cannot create its directory (" + ec.message() + ")");

@@ -20,9 +20,10 @@ Status ReferenceSet::AddDirectory(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::Ok();
   std::vector<std::string> files;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".toml") files.push_back(it->path().string());
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".toml")
+      files.push_back(it->path().string());
   }
   std::sort(files.begin(), files.end());
   for (const auto& f : files) YS_RETURN_IF_ERROR(AddFile(f));
@@ -41,11 +42,14 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
   for (const auto& [k, v] : *doc) {
     std::string key(k.str());
     if (key != "provenance" && key != "reference") {
-      return Status::Invalid(path + ": unknown table [" + key + "]; expected [provenance] and [[reference]]");
+      return Status::Invalid(path + ": unknown table [" + key +
+                             "]; expected [provenance] and [[reference]]");
     }
   }
   const toml::table* prov = (*doc)["provenance"].as_table();
-  if (prov == nullptr) return Status::Invalid(path + ": missing [provenance]: a reference without provenance is not used");
+  if (prov == nullptr)
+    return Status::Invalid(path +
+                           ": missing [provenance]: a reference without provenance is not used");
   Provenance p;
   p.path = path;
   TomlTableReader pr(*prov, path, "[provenance]");
@@ -74,7 +78,8 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
   for (const auto& node : *list) {
     ++i;
     const toml::table* t = node.as_table();
-    if (t == nullptr) return Status::Invalid(path + ": [[reference]] " + std::to_string(i) + ": expected a table");
+    if (t == nullptr)
+      return Status::Invalid(path + ": [[reference]] " + std::to_string(i) + ": expected a table");
     Reference r;
     r.provenance = p;
     TomlTableReader rr(*t, path, "[[reference]] " + std::to_string(i));
@@ -116,7 +121,8 @@ ReferenceSet::Match ReferenceSet::Find(const std::string& chip, const SuiteWorkl
     if (r.provenance.release == release) {
       // A recorded reference (a golden run of this release) wins over a published one; among
       // equals, the last loaded (files are sorted) wins.
-      if (m.exact == nullptr || r.provenance.kind == "recorded" || m.exact->provenance.kind != "recorded") {
+      if (m.exact == nullptr || r.provenance.kind == "recorded" ||
+          m.exact->provenance.kind != "recorded") {
         m.exact = &r;
       }
     } else {

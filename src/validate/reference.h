@@ -16,15 +16,15 @@ namespace ys::validate {
 
 struct Provenance {
   std::string chip;
-  std::string kind;      // "published" | "recorded"
-  std::string release;   // recipe release the numbers belong to
+  std::string kind;     // "published" | "recorded"
+  std::string release;  // recipe release the numbers belong to
   std::string source;
   std::string date;
   std::string hardware;
   std::string software;
   std::string made_by;
   std::string note;
-  std::string path;      // the file it was loaded from
+  std::string path;  // the file it was loaded from
 };
 
 struct Reference {
@@ -33,12 +33,12 @@ struct Reference {
   int gpus = 0;
   int seq_len = 0;
   int gbs = 0;
-  double step_time_s = 0;            // the compared metric (lower is better)
+  double step_time_s = 0;  // the compared metric (lower is better)
   std::optional<double> tflops_per_gpu;
   std::optional<double> published_tokens_per_s;
   std::optional<double> published_mfu;
-  std::string file;                  // where in the source
-  std::string inconsistent;          // non-empty: a known inconsistency, shown with the reference
+  std::string file;          // where in the source
+  std::string inconsistent;  // non-empty: a known inconsistency, shown with the reference
   Provenance provenance;
 };
 

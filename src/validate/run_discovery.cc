@@ -69,7 +69,8 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
         continue;
       }
     } else {
-      for (fs::path p = it->path().parent_path(); p.string().size() >= dir.size(); p = p.parent_path()) {
+      for (fs::path p = it->path().parent_path(); p.string().size() >= dir.size();
+           p = p.parent_path()) {
         if (suite.Find(p.filename().string()) != nullptr) {
           id = p.filename().string();
           how = "folder name";
@@ -92,7 +93,8 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
     std::sort(paths.begin(), paths.end());
     RetrySelection sel = SelectNewestRetries(paths);
     DiscoveredRun run;
-    for (const auto& s : sel.superseded) run.superseded.push_back({s.path, "older retry of " + s.newest});
+    for (const auto& s : sel.superseded)
+      run.superseded.push_back({s.path, "older retry of " + s.newest});
     // Several jobs of one workload: the newest job counts.
     std::vector<std::string> current = sel.current;
     std::sort(current.begin(), current.end(), [](const std::string& a, const std::string& b) {
@@ -113,7 +115,8 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
       std::string n = e.path().filename().string();
       if (!e.is_regular_file() || e.is_symlink() || !IsSideFile(n)) continue;
       // Another job's config in the same folder belongs to that job.
-      if (StartsWith(n, "llmb-config_") && !job.empty() && n != "llmb-config_" + job + ".yaml") continue;
+      if (StartsWith(n, "llmb-config_") && !job.empty() && n != "llmb-config_" + job + ".yaml")
+        continue;
       run.side_files.push_back(e.path().string());
     }
     std::sort(run.side_files.begin(), run.side_files.end());

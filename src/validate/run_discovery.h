@@ -16,14 +16,15 @@
 namespace ys::validate {
 
 struct DiscoveredRun {
-  std::string log;                      // the log that counts
+  std::string log;  // the log that counts
   struct Superseded {
     std::string path;
     std::string why;  // "older retry of ...", "earlier job; ... counts"
   };
   std::vector<Superseded> superseded;
-  std::vector<std::string> side_files;  // llmb-config, sbatch output, ... of the counted job's folder
-  std::string how;                      // "llmb-config_4242.yaml model_info", "folder name"
+  std::vector<std::string>
+      side_files;   // llmb-config, sbatch output, ... of the counted job's folder
+  std::string how;  // "llmb-config_4242.yaml model_info", "folder name"
 };
 
 struct Discovery {

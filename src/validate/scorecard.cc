@@ -45,14 +45,17 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
       if (!match.other_release.empty()) {
         std::string rels;
         for (const auto* r : match.other_release) {
-          rels += (rels.empty() ? "" : ", ") + r->provenance.release + " (" + r->provenance.kind + ")";
+          rels +=
+              (rels.empty() ? "" : ", ") + r->provenance.release + " (" + r->provenance.kind + ")";
         }
-        row.reason = "no reference for recipe release " + suite.recipe_release +
-                     "; references exist only for " + rels +
-                     ", whose recipes differ: record one with `yardstick validate --record-baseline`";
+        row.reason =
+            "no reference for recipe release " + suite.recipe_release +
+            "; references exist only for " + rels +
+            ", whose recipes differ: record one with `yardstick validate --record-baseline`";
       } else {
-        row.reason = "no reference exists for this workload at this scale: record one with "
-                     "`yardstick validate --record-baseline` on a golden system";
+        row.reason =
+            "no reference exists for this workload at this scale: record one with "
+            "`yardstick validate --record-baseline` on a golden system";
       }
     } else {
       row.score = row.reference->step_time_s / row.measured->step_time_mean_s;
@@ -72,8 +75,9 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
   }
   card.pass = !suite.workloads.empty() && failed.empty();
   if (card.pass) {
-    card.verdict = fmt::format("PASS: all {} workloads of the {} suite above {:.0f}% of the reference",
-                               passed, suite.chip, suite.threshold * 100);
+    card.verdict =
+        fmt::format("PASS: all {} workloads of the {} suite above {:.0f}% of the reference", passed,
+                    suite.chip, suite.threshold * 100);
   } else {
     std::string names;
     for (const auto& f : failed) names += (names.empty() ? "" : ", ") + f;

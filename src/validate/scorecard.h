@@ -16,8 +16,8 @@ namespace ys::validate {
 
 // What ingestion measured for one workload, in the terms the verdict needs.
 struct Measured {
-  std::string status;   // "success", "incomplete", "no_data", "no_log", "invalid_grad_norm", ...
-  std::string reason;   // human reason when not success
+  std::string status;  // "success", "incomplete", "no_data", "no_log", "invalid_grad_norm", ...
+  std::string reason;  // human reason when not success
   std::string log_path;
   int window_samples = 0;
   double step_time_mean_s = 0;

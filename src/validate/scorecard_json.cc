@@ -19,18 +19,12 @@ ojson Opt(const std::optional<T>& v) {
 }
 
 ojson ReferenceJson(const Reference& r) {
-  return {{"step_time_s", r.step_time_s},
-          {"tflops_per_gpu", Opt(r.tflops_per_gpu)},
-          {"release", r.provenance.release},
-          {"kind", r.provenance.kind},
-          {"source", r.provenance.source},
-          {"date", r.provenance.date},
-          {"hardware", r.provenance.hardware},
-          {"software", r.provenance.software},
-          {"made_by", r.provenance.made_by},
-          {"file", r.file},
-          {"inconsistent", r.inconsistent},
-          {"path", r.provenance.path}};
+  return {{"step_time_s", r.step_time_s},      {"tflops_per_gpu", Opt(r.tflops_per_gpu)},
+          {"release", r.provenance.release},   {"kind", r.provenance.kind},
+          {"source", r.provenance.source},     {"date", r.provenance.date},
+          {"hardware", r.provenance.hardware}, {"software", r.provenance.software},
+          {"made_by", r.provenance.made_by},   {"file", r.file},
+          {"inconsistent", r.inconsistent},    {"path", r.provenance.path}};
 }
 
 ojson MeasuredJson(const Measured& m) {
@@ -49,7 +43,8 @@ ojson ToJson(const Suite& suite, const Scorecard& card) {
   ojson j;
   j["schema_version"] = kValidationSchemaVersion;
   j["kind"] = "yardstick-validation";
-  j["tool"] = {{"name", "yardstick"}, {"version", std::string(kVersion) + " (" + kGitDescribe + ")"}};
+  j["tool"] = {{"name", "yardstick"},
+               {"version", std::string(kVersion) + " (" + kGitDescribe + ")"}};
   j["suite"] = {{"chip", suite.chip},
                 {"recipe_release", suite.recipe_release},
                 {"threshold", suite.threshold},
@@ -59,10 +54,12 @@ ojson ToJson(const Suite& suite, const Scorecard& card) {
   j["workloads"] = ojson::array();
   for (const auto& row : card.rows) {
     const auto& w = row.workload;
-    ojson r = {{"id", w.id},           {"model", w.model},     {"size", w.size},
-               {"dtype", w.dtype},     {"gpus", w.gpus},       {"seq_len", w.seq_len},
-               {"gbs", w.gbs},         {"outcome", row.outcome == RowOutcome::kPass ? "pass" : "fail"},
-               {"reason", row.reason}};
+    ojson r = {
+        {"id", w.id},          {"model", w.model},
+        {"size", w.size},      {"dtype", w.dtype},
+        {"gpus", w.gpus},      {"seq_len", w.seq_len},
+        {"gbs", w.gbs},        {"outcome", row.outcome == RowOutcome::kPass ? "pass" : "fail"},
+        {"reason", row.reason}};
     r["measured"] = row.measured ? MeasuredJson(*row.measured) : ojson(nullptr);
     r["reference"] = row.reference ? ReferenceJson(*row.reference) : ojson(nullptr);
     r["score"] = Opt(row.score);
@@ -70,7 +67,8 @@ ojson ToJson(const Suite& suite, const Scorecard& card) {
     r["mfu"] = Opt(row.mfu);
     // Step times after warm-up and what they say (workloads/step_time.h); null when the log has
     // fewer than the analysis needs.
-    r["step_times_first_step"] = row.measured ? ojson(row.measured->step_times_first_step) : ojson(nullptr);
+    r["step_times_first_step"] =
+        row.measured ? ojson(row.measured->step_times_first_step) : ojson(nullptr);
     r["step_times_s"] = row.measured ? ojson(row.measured->step_times_s) : ojson::array();
     r["step_time_analysis"] = nullptr;
     if (row.measured) {
@@ -137,7 +135,8 @@ void Diff(const nlohmann::json& a, const nlohmann::json& b, const std::string& w
 
 }  // namespace
 
-std::vector<std::string> CompareValidation(const nlohmann::json& claimed, const nlohmann::json& recomputed) {
+std::vector<std::string> CompareValidation(const nlohmann::json& claimed,
+                                           const nlohmann::json& recomputed) {
   std::vector<std::string> out;
   Diff(claimed, recomputed, "", out);
   return out;

@@ -5,7 +5,6 @@
 #define YARDSTICK_VALIDATE_SCORECARD_JSON_H_
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -20,7 +19,8 @@ nlohmann::ordered_json ToJson(const Suite& suite, const Scorecard& card);
 // Differences between a claimed validation document and a recomputed one, one line each
 // ("workload llama3.1_70b_bf16: score claimed 0.991, recomputed 0.934"). Empty when they agree.
 // Numbers agree within a relative 1e-9; tool version and creation time are not compared.
-std::vector<std::string> CompareValidation(const nlohmann::json& claimed, const nlohmann::json& recomputed);
+std::vector<std::string> CompareValidation(const nlohmann::json& claimed,
+                                           const nlohmann::json& recomputed);
 
 }  // namespace ys::validate
 

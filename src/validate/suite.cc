@@ -24,7 +24,8 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   for (const auto& [k, v] : *doc) {
     std::string key(k.str());
     if (key != "suite" && key != "workload") {
-      return Status::Invalid(path + ": unknown table [" + key + "]; expected [suite] and [[workload]]");
+      return Status::Invalid(path + ": unknown table [" + key +
+                             "]; expected [suite] and [[workload]]");
     }
   }
   const toml::table* head = (*doc)["suite"].as_table();
@@ -61,11 +62,13 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   for (const auto& node : *list) {
     ++i;
     const toml::table* t = node.as_table();
-    if (t == nullptr) return Status::Invalid(path + ": [[workload]] " + std::to_string(i) + ": expected a table");
+    if (t == nullptr)
+      return Status::Invalid(path + ": [[workload]] " + std::to_string(i) + ": expected a table");
     SuiteWorkload w;
     TomlTableReader wr(*t, path, "[[workload]] " + std::to_string(i));
     YS_RETURN_IF_ERROR(wr.String("id", &w.id));
-    YS_RETURN_IF_ERROR(ValidatePathComponent(path + ": [[workload]] " + std::to_string(i) + " id", w.id));
+    YS_RETURN_IF_ERROR(
+        ValidatePathComponent(path + ": [[workload]] " + std::to_string(i) + " id", w.id));
     TomlTableReader named(*t, path, "workload " + w.id);
     YS_RETURN_IF_ERROR(named.String("id", &w.id));
     YS_RETURN_IF_ERROR(named.String("model", &w.model));
@@ -76,7 +79,8 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
     YS_RETURN_IF_ERROR(named.Int("gbs", &w.gbs, 1, 1 << 24));
     YS_RETURN_IF_ERROR(named.String("framework", &w.framework));
     YS_RETURN_IF_ERROR(named.NoOtherKeys());
-    if (!ids.insert(w.id).second) return Status::Invalid(path + ": workload " + w.id + " is listed twice");
+    if (!ids.insert(w.id).second)
+      return Status::Invalid(path + ": workload " + w.id + " is listed twice");
     s.workloads.push_back(std::move(w));
   }
   return s;
@@ -92,12 +96,14 @@ Result<Suite> LoadSuiteByName(const std::string& name, const std::string& data_d
   if (EndsWith(name, ".toml")) return LoadSuite(name);
   for (char c : name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) {
-      return Status::Invalid("--suite " + name + ": expected a chip name like h100 or a .toml path");
+      return Status::Invalid("--suite " + name +
+                             ": expected a chip name like h100 or a .toml path");
     }
   }
   auto s = LoadSuite(data_dir + "/suites/" + name + ".toml");
   if (!s.ok() && s.status().code() == StatusCode::kNotFound) {
-    return Status::NotFound("--suite " + name + ": no suite file " + data_dir + "/suites/" + name + ".toml");
+    return Status::NotFound("--suite " + name + ": no suite file " + data_dir + "/suites/" + name +
+                            ".toml");
   }
   return s;
 }

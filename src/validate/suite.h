@@ -10,10 +10,10 @@
 namespace ys::validate {
 
 struct SuiteWorkload {
-  std::string id;         // "llama3.1_70b_fp8": model_size_dtype
-  std::string model;      // "llama3.1"
-  std::string size;       // "70b"
-  std::string dtype;      // "bf16", "fp8", "nvfp4"
+  std::string id;     // "llama3.1_70b_fp8": model_size_dtype
+  std::string model;  // "llama3.1"
+  std::string size;   // "70b"
+  std::string dtype;  // "bf16", "fp8", "nvfp4"
   int gpus = 0;
   int seq_len = 0;
   int gbs = 0;

@@ -47,7 +47,8 @@ Result<ValidationInputs> ResolveInputs(const std::string& suite_name, const std:
   if (!suite.ok()) return suite.status();
   ValidationInputs in;
   in.suite_path = suite->path;
-  in.reference_paths.push_back(baselines_dir.empty() ? data_dir + "/baselines/" + suite->chip : baselines_dir);
+  in.reference_paths.push_back(baselines_dir.empty() ? data_dir + "/baselines/" + suite->chip
+                                                     : baselines_dir);
   for (const auto& r : extra_references) in.reference_paths.push_back(r);
   std::string spec = data_dir + "/specs/" + suite->chip + ".toml";
   std::error_code ec;
@@ -63,7 +64,8 @@ Result<ValidationResult> RunValidation(const ValidationInputs& in) {
   r.suite = std::move(*suite);
   for (const auto& p : in.reference_paths) {
     std::error_code ec;
-    YS_RETURN_IF_ERROR(fs::is_directory(p, ec) ? r.references.AddDirectory(p) : r.references.AddFile(p));
+    YS_RETURN_IF_ERROR(fs::is_directory(p, ec) ? r.references.AddDirectory(p)
+                                               : r.references.AddFile(p));
   }
   std::map<std::string, double> peaks;
   if (!in.spec_path.empty()) {
@@ -89,12 +91,13 @@ Result<ValidationResult> RunValidation(const ValidationInputs& in) {
     // The log must be the suite's workload: the same global batch and GPU count.
     if (run->shape.global_batch_size && *run->shape.global_batch_size != w.gbs) {
       m.status = "wrong_shape";
-      m.reason = fmt::format("ran global batch {} ({}), the suite's workload is {}",
-                             *run->shape.global_batch_size, run->shape.global_batch_size_source, w.gbs);
+      m.reason =
+          fmt::format("ran global batch {} ({}), the suite's workload is {}",
+                      *run->shape.global_batch_size, run->shape.global_batch_size_source, w.gbs);
     } else if (run->shape.gpus && *run->shape.gpus != w.gpus) {
       m.status = "wrong_shape";
-      m.reason = fmt::format("ran on {} GPUs ({}), the suite's workload runs on {}", *run->shape.gpus,
-                             run->shape.gpus_source, w.gpus);
+      m.reason = fmt::format("ran on {} GPUs ({}), the suite's workload runs on {}",
+                             *run->shape.gpus, run->shape.gpus_source, w.gpus);
     }
     measured[w.id] = m;
     r.runs[w.id] = std::move(*run);
@@ -123,7 +126,8 @@ std::string RecordBaseline(const ValidationResult& r, const std::string& made_by
     }
     return out + "\"";
   };
-  std::string out = "# Reference recorded by `yardstick validate --record-baseline` from a golden run.\n\n";
+  std::string out =
+      "# Reference recorded by `yardstick validate --record-baseline` from a golden run.\n\n";
   out += "[provenance]\n";
   out += "chip = " + q(r.suite.chip) + "\n";
   out += "kind = \"recorded\"\n";
@@ -140,9 +144,10 @@ std::string RecordBaseline(const ValidationResult& r, const std::string& made_by
     out += "[[reference]]\n";
     out += "workload = " + q(w.id) + "\nmodel = " + q(w.model) + "\nsize = " + q(w.size) +
            "\ndtype = " + q(w.dtype) + "\n";
-    out += fmt::format("gpus = {}\nseq_len = {}\ngbs = {}\nstep_time_s = {:.6f}\n", w.gpus, w.seq_len,
-                       w.gbs, row.measured->step_time_mean_s);
-    if (row.measured->tflops_per_gpu) out += fmt::format("tflops_per_gpu = {:.3f}\n", *row.measured->tflops_per_gpu);
+    out += fmt::format("gpus = {}\nseq_len = {}\ngbs = {}\nstep_time_s = {:.6f}\n", w.gpus,
+                       w.seq_len, w.gbs, row.measured->step_time_mean_s);
+    if (row.measured->tflops_per_gpu)
+      out += fmt::format("tflops_per_gpu = {:.3f}\n", *row.measured->tflops_per_gpu);
     out += "file = " + q(fs::path(row.measured->log_path).filename().string()) + "\n\n";
   }
   return out;

@@ -31,7 +31,7 @@ struct ValidationResult {
   Discovery discovery;
   std::map<std::string, WorkloadRun> runs;  // by workload id: the ingested logs
   Scorecard card;
-  nlohmann::ordered_json document;          // validation.json
+  nlohmann::ordered_json document;  // validation.json
 };
 
 // The inputs as the CLI names them: a suite by chip name or .toml path, the data directory with

@@ -39,7 +39,8 @@ nlohmann::ordered_json Environment(const ValidationResult& r) {
       j["framework"] = run.config->framework;
       j["container_tag"] = run.config->fw_version;
       j["gpu_type"] = run.config->gpu_type;
-      j["scale"] = run.config->scale ? nlohmann::ordered_json(*run.config->scale) : nlohmann::ordered_json(nullptr);
+      j["scale"] = run.config->scale ? nlohmann::ordered_json(*run.config->scale)
+                                     : nlohmann::ordered_json(nullptr);
     } else {
       j["config"] = "no llmb-config beside the log";
     }
@@ -89,8 +90,10 @@ Status WriteValidationArchive(const ValidationResult& r, const ValidationInputs&
   for (const auto& [id, run] : r.discovery.runs) {
     std::string dir = "runs/" + id + "/";
     a.files_from_disk[dir + fs::path(run.log).filename().string()] = run.log;
-    for (const auto& s : run.superseded) a.files_from_disk[dir + fs::path(s.path).filename().string()] = s.path;
-    for (const auto& f : run.side_files) a.files_from_disk[dir + fs::path(f).filename().string()] = f;
+    for (const auto& s : run.superseded)
+      a.files_from_disk[dir + fs::path(s.path).filename().string()] = s.path;
+    for (const auto& f : run.side_files)
+      a.files_from_disk[dir + fs::path(f).filename().string()] = f;
   }
   return WriteArchive(a, out_path, sign_key);
 }

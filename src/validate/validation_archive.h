@@ -25,11 +25,11 @@ Status WriteValidationArchive(const ValidationResult& result, const ValidationIn
                               const std::string& out_path, const std::string& sign_key);
 
 struct VerificationReport {
-  std::string signature;                  // "unsigned", "signature valid (key ...)", ...
-  bool signature_ok = false;              // checked against the public key given, and valid
+  std::string signature;      // "unsigned", "signature valid (key ...)", ...
+  bool signature_ok = false;  // checked against the public key given, and valid
   size_t files_checked = 0;
-  std::vector<std::string> problems;      // integrity: hashes, added/removed files, signature
-  std::vector<std::string> differences;   // claimed document vs recomputed
+  std::vector<std::string> problems;     // integrity: hashes, added/removed files, signature
+  std::vector<std::string> differences;  // claimed document vs recomputed
   bool recomputed_pass = false;
   std::string recomputed_verdict;
   bool ok() const { return problems.empty() && differences.empty(); }

@@ -10,40 +10,56 @@ namespace ys::workloads {
 
 const char* OpClassName(OpClass c) {
   switch (c) {
-    case OpClass::kGemmFwd: return "GEMM fwd";
-    case OpClass::kGemmBwd: return "GEMM bwd";
-    case OpClass::kTpComm: return "TP comm";
-    case OpClass::kDpComm: return "DP comm";
-    case OpClass::kMoeAllToAll: return "MoE a2a";
+    case OpClass::kGemmFwd:
+      return "GEMM fwd";
+    case OpClass::kGemmBwd:
+      return "GEMM bwd";
+    case OpClass::kTpComm:
+      return "TP comm";
+    case OpClass::kDpComm:
+      return "DP comm";
+    case OpClass::kMoeAllToAll:
+      return "MoE a2a";
   }
   return "?";
 }
 
 const char* PlanCollectiveName(PlanCollective c) {
   switch (c) {
-    case PlanCollective::kAllGather: return "all_gather";
-    case PlanCollective::kReduceScatter: return "reduce_scatter";
-    case PlanCollective::kAllToAll: return "alltoall";
+    case PlanCollective::kAllGather:
+      return "all_gather";
+    case PlanCollective::kReduceScatter:
+      return "reduce_scatter";
+    case PlanCollective::kAllToAll:
+      return "alltoall";
   }
   return "?";
 }
 
 const char* CommGroupName(CommGroup g) {
   switch (g) {
-    case CommGroup::kTp: return "tp";
-    case CommGroup::kDp: return "dp";
-    case CommGroup::kEp: return "ep";
+    case CommGroup::kTp:
+      return "tp";
+    case CommGroup::kDp:
+      return "dp";
+    case CommGroup::kEp:
+      return "ep";
   }
   return "?";
 }
 
 const char* LayerKindName(LayerKind k) {
   switch (k) {
-    case LayerKind::kDense: return "dense";
-    case LayerKind::kMoe: return "moe";
-    case LayerKind::kMamba: return "mamba";
-    case LayerKind::kAttention: return "attention";
-    case LayerKind::kMlp: return "mlp";
+    case LayerKind::kDense:
+      return "dense";
+    case LayerKind::kMoe:
+      return "moe";
+    case LayerKind::kMamba:
+      return "mamba";
+    case LayerKind::kAttention:
+      return "attention";
+    case LayerKind::kMlp:
+      return "mlp";
   }
   return "?";
 }
@@ -110,7 +126,8 @@ std::vector<LayerKind> PickLayers(const ModelSpec& spec, int n) {
 // Builds one layer's forward ops; backward follows from them.
 class LayerBuilder {
  public:
-  LayerBuilder(std::string prefix, int dtype_bytes) : prefix_(std::move(prefix)), bytes_(dtype_bytes) {}
+  LayerBuilder(std::string prefix, int dtype_bytes)
+      : prefix_(std::move(prefix)), bytes_(dtype_bytes) {}
 
   void Gemm(const std::string& name, int64_t m, int64_t n, int64_t k, int64_t batch = 1,
             bool weight = true) {
@@ -200,9 +217,10 @@ Result<Parallelism> CpuRecipe(const ModelSpec& spec, std::string* why) {
     how = "the file's first recipe (it has no h100 entry)";
   }
   if (why)
-    *why = fmt::format("{}: {}/{}/{} GPUs, TP {} PP {} CP {} EP {}, micro batch {}, global batch {}",
-                       how, pick->chip, pick->dtype, pick->gpus, pick->tp, pick->pp, pick->cp,
-                       pick->ep, pick->micro_batch, pick->global_batch);
+    *why =
+        fmt::format("{}: {}/{}/{} GPUs, TP {} PP {} CP {} EP {}, micro batch {}, global batch {}",
+                    how, pick->chip, pick->dtype, pick->gpus, pick->tp, pick->pp, pick->cp,
+                    pick->ep, pick->micro_batch, pick->global_batch);
   return *pick;
 }
 
@@ -228,8 +246,9 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
   plan.head_dim = s.head_dim ? *s.head_dim : s.hidden_size / *s.attention_heads;
   const int64_t h = plan.hidden, seq = plan.seq;
   if (plan.heads % tp != 0)
-    return Status::Invalid(fmt::format("{}: {} attention heads (scaled by 1/{}) do not divide by TP {}",
-                                       where, plan.heads, f, tp));
+    return Status::Invalid(
+        fmt::format("{}: {} attention heads (scaled by 1/{}) do not divide by TP {}", where,
+                    plan.heads, f, tp));
   if (seq % cp != 0)
     return Status::Invalid(fmt::format("{}: sequence {} does not divide by CP {}", where, seq, cp));
   const int64_t tokens = static_cast<int64_t>(mb) * seq / cp;
@@ -243,8 +262,8 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
         "shape is too large for a proxy",
         where, tokens, h, spec.moe ? fmt::format(" x top-{}", spec.moe->top_k) : "", f));
   if (tokens % tp != 0)
-    return Status::Invalid(fmt::format("{}: {} tokens do not divide by TP {} (sequence parallelism)",
-                                       where, tokens, tp));
+    return Status::Invalid(fmt::format(
+        "{}: {} tokens do not divide by TP {} (sequence parallelism)", where, tokens, tp));
   plan.tokens = static_cast<int>(tokens);
   const int64_t sp_tokens = tokens / tp;
   const int64_t heads_r = plan.heads / tp;
@@ -252,7 +271,8 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
 
   plan.recipe_micro_batches = std::max(1, par.GradientAccumulation());
   plan.micro_batches = o.micro_batches.value_or(plan.recipe_micro_batches);
-  int rank_layers = std::max(1, static_cast<int>(std::lround(static_cast<double>(s.layers) / par.pp)));
+  int rank_layers =
+      std::max(1, static_cast<int>(std::lround(static_cast<double>(s.layers) / par.pp)));
   plan.layers = PickLayers(spec, o.layers.value_or(rank_layers));
 
   auto attention = [&](LayerBuilder& b) -> Status {
@@ -284,12 +304,14 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
     if (tp > 1) b.Comm(name + ".all_gather", PlanCollective::kAllGather, CommGroup::kTp, act);
     b.Gemm(name + ".up", tokens, (s.gated_mlp ? 2 : 1) * int64_t{ffn} / tp, h);
     b.Gemm(name + ".down", tokens, h, int64_t{ffn} / tp);
-    if (tp > 1) b.Comm(name + ".reduce_scatter", PlanCollective::kReduceScatter, CommGroup::kTp, act);
+    if (tp > 1)
+      b.Comm(name + ".reduce_scatter", PlanCollective::kReduceScatter, CommGroup::kTp, act);
   };
   auto moe = [&](LayerBuilder& b) -> Status {
     const MoeShape& m = *spec.moe;
     if (m.experts % ep != 0)
-      return Status::Invalid(fmt::format("{}: {} experts do not divide by EP {}", where, m.experts, ep));
+      return Status::Invalid(
+          fmt::format("{}: {} experts do not divide by EP {}", where, m.experts, ep));
     int64_t local = m.experts / ep;
     int64_t copies = sp_tokens * m.top_k;  // this rank's routed token copies
     if ((copies * ep) % m.experts != 0 || copies * ep < m.experts)
@@ -347,7 +369,8 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
   if (dp > 1) {
     for (PlanCollective c : {PlanCollective::kReduceScatter, PlanCollective::kAllGather}) {
       ProxyOp op;
-      op.name = c == PlanCollective::kReduceScatter ? "dp.grad_reduce_scatter" : "dp.param_all_gather";
+      op.name =
+          c == PlanCollective::kReduceScatter ? "dp.grad_reduce_scatter" : "dp.param_all_gather";
       op.is_gemm = false;
       op.cls = OpClass::kDpComm;
       op.collective = c;
@@ -360,21 +383,25 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
   std::map<LayerKind, int> mix;
   for (LayerKind k : plan.layers) ++mix[k];
   std::string mix_text;
-  for (const auto& [k, n] : mix) mix_text += fmt::format("{}{} {}", mix_text.empty() ? "" : ", ", n, LayerKindName(k));
+  for (const auto& [k, n] : mix)
+    mix_text += fmt::format("{}{} {}", mix_text.empty() ? "" : ", ", n, LayerKindName(k));
   plan.notes.push_back(fmt::format(
       "layers run: {} ({}){}", plan.layers.size(), mix_text,
-      o.layers ? fmt::format(" instead of the recipe's {} per pipeline stage ({} / PP {})", rank_layers, s.layers, par.pp)
+      o.layers ? fmt::format(" instead of the recipe's {} per pipeline stage ({} / PP {})",
+                             rank_layers, s.layers, par.pp)
                : fmt::format(" = {} layers / PP {}", s.layers, par.pp)));
-  plan.notes.push_back(fmt::format(
-      "micro batches per step: {}{}", plan.micro_batches,
-      plan.micro_batches == plan.recipe_micro_batches
-          ? " (the recipe's gradient accumulation)"
-          : fmt::format(" instead of the recipe's gradient accumulation of {}", plan.recipe_micro_batches)));
+  plan.notes.push_back(
+      fmt::format("micro batches per step: {}{}", plan.micro_batches,
+                  plan.micro_batches == plan.recipe_micro_batches
+                      ? " (the recipe's gradient accumulation)"
+                      : fmt::format(" instead of the recipe's gradient accumulation of {}",
+                                    plan.recipe_micro_batches)));
   if (f > 1)
-    plan.notes.push_back(fmt::format(
-        "scaled down by 1/{}: hidden {}, sequence {}, heads {}, kv heads {} (head dim {} kept); GEMM "
-        "FLOPs shrink ~{}^3 per layer, activation and parameter bytes ~{}^2", f, h, seq, plan.heads,
-        plan.kv_heads, plan.head_dim, f, f));
+    plan.notes.push_back(
+        fmt::format("scaled down by 1/{}: hidden {}, sequence {}, heads {}, kv heads {} (head dim "
+                    "{} kept); GEMM "
+                    "FLOPs shrink ~{}^3 per layer, activation and parameter bytes ~{}^2",
+                    f, h, seq, plan.heads, plan.kv_heads, plan.head_dim, f, f));
   plan.notes.push_back(
       "excluded: output head and input embedding, Mamba scan, norms/softmax/activations, pipeline "
       "send/receive; expert TP = 1, experts' data parallelism folded into DP");

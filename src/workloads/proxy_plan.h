@@ -68,7 +68,7 @@ struct ProxyOp {
   std::string name;  // "L0 attn.qkv fwd", "L1 moe.dispatch bwd", "dp.reduce_scatter"
   OpClass cls = OpClass::kGemmFwd;
   bool is_gemm = true;
-  GemmShape3 gemm;  // is_gemm
+  GemmShape3 gemm;                                         // is_gemm
   PlanCollective collective = PlanCollective::kAllGather;  // !is_gemm
   CommGroup group = CommGroup::kTp;
   uint64_t bytes = 0;  // nccl-tests size: the full buffer (all-gather's output, reduce-scatter's
@@ -79,10 +79,10 @@ struct ProxyOp {
 };
 
 struct PlanOptions {
-  int scale = 1;                      // divide the shape by this (see the header comment)
-  std::optional<int> layers;          // run this many layers instead of layers / PP
-  std::optional<int> micro_batches;   // instead of the recipe's gradient accumulation
-  int dtype_bytes = 2;                // activations and gradients: bf16 2, fp32 4
+  int scale = 1;                     // divide the shape by this (see the header comment)
+  std::optional<int> layers;         // run this many layers instead of layers / PP
+  std::optional<int> micro_batches;  // instead of the recipe's gradient accumulation
+  int dtype_bytes = 2;               // activations and gradients: bf16 2, fp32 4
 };
 
 enum class LayerKind { kDense, kMoe, kMamba, kAttention, kMlp };
@@ -94,11 +94,11 @@ struct ProxyPlan {
   PlanOptions options;
   // The (scaled) figures the ops were built from.
   int hidden = 0, seq = 0, heads = 0, kv_heads = 0, head_dim = 0;
-  int tokens = 0;                      // per micro batch on this rank: micro_batch x seq / CP
-  int micro_batches = 0;               // run per step
-  int recipe_micro_batches = 0;        // the recipe's gradient accumulation
-  std::vector<LayerKind> layers;       // this rank's layers, in order
-  double weight_params = 0;            // parameters this rank holds for its layers
+  int tokens = 0;                        // per micro batch on this rank: micro_batch x seq / CP
+  int micro_batches = 0;                 // run per step
+  int recipe_micro_batches = 0;          // the recipe's gradient accumulation
+  std::vector<LayerKind> layers;         // this rank's layers, in order
+  double weight_params = 0;              // parameters this rank holds for its layers
   std::vector<ProxyOp> micro_batch_ops;  // one micro batch, in execution order
   std::vector<ProxyOp> step_ops;         // once per step, after the micro batches
   std::vector<std::string> notes;        // what was stated: scale, layers, exclusions

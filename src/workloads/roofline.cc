@@ -33,7 +33,8 @@ Result<Roofline> PredictStep(const ProxyPlan& plan, const OpTimes& times) {
   r.gemm_rate_flops = r.compute_s > 0 ? r.gemm_flops / r.compute_s : 0;
   for (auto& [cls, c] : by_class) r.classes.push_back(c);
   r.assumption =
-      "no overlap: the proxy runs its ops one after another, so predicted = sum of GEMM times + sum "
+      "no overlap: the proxy runs its ops one after another, so predicted = sum of GEMM times + "
+      "sum "
       "of collective times, each op timed alone at its own shape or message size; "
       "max(compute, comm) is the fully-overlapped bound";
   return r;

@@ -29,19 +29,19 @@ struct OpTimes {
 
 struct ClassPrediction {
   OpClass cls = OpClass::kGemmFwd;
-  int count = 0;         // ops per step
-  double flops = 0;      // GEMMs
-  double bytes = 0;      // collectives (nccl-tests size)
+  int count = 0;     // ops per step
+  double flops = 0;  // GEMMs
+  double bytes = 0;  // collectives (nccl-tests size)
   double predicted_s = 0;
 };
 
 struct Roofline {
-  double compute_s = 0;       // Σ GEMM time per step
-  double comm_s = 0;          // Σ collective time per step
-  double serial_s = 0;        // compute + comm: the prediction
-  double overlapped_s = 0;    // max(compute, comm)
-  double gemm_flops = 0;      // per step
-  double gemm_rate_flops = 0; // gemm_flops / compute_s: the plan's effective GEMM rate
+  double compute_s = 0;                  // Σ GEMM time per step
+  double comm_s = 0;                     // Σ collective time per step
+  double serial_s = 0;                   // compute + comm: the prediction
+  double overlapped_s = 0;               // max(compute, comm)
+  double gemm_flops = 0;                 // per step
+  double gemm_rate_flops = 0;            // gemm_flops / compute_s: the plan's effective GEMM rate
   std::vector<ClassPrediction> classes;  // in OpClass order, classes with ops only
   std::string assumption;
 };

@@ -1,13 +1,13 @@
 #include "workloads/step_time.h"
 
-#include "core/report.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <string>
+
+#include "core/report.h"
 
 namespace ys::workloads {
 namespace {

@@ -16,9 +16,12 @@ ojson ToJson(const StepTimeAnalysis& a) {
   j["stdev_s"] = a.stdev_s;
   j["cv"] = a.cv;
   const Bimodality& b = a.bimodality;
-  j["bimodality"] = {{"bimodal", b.bimodal},           {"coefficient", b.coefficient},
-                     {"low_mean_s", b.low_mean_s},     {"high_mean_s", b.high_mean_s},
-                     {"high_fraction", b.high_fraction}, {"separation", b.separation}};
+  j["bimodality"] = {{"bimodal", b.bimodal},
+                     {"coefficient", b.coefficient},
+                     {"low_mean_s", b.low_mean_s},
+                     {"high_mean_s", b.high_mean_s},
+                     {"high_fraction", b.high_fraction},
+                     {"separation", b.separation}};
   const PeriodicStalls& s = a.stalls;
   j["stalls"] = {{"periodic", s.periodic},
                  {"spikes", s.spikes},
@@ -47,7 +50,8 @@ ojson ToJson(const StepTimeAnalysis& a) {
 }
 
 std::string StepTimeSummary(const StepTimeAnalysis& a) {
-  std::string out = fmt::format("{} steps: median {:.4g} s, p99 {:.4g} s", a.steps, a.median_s, a.p99_s);
+  std::string out =
+      fmt::format("{} steps: median {:.4g} s, p99 {:.4g} s", a.steps, a.median_s, a.p99_s);
   if (a.median_s > 0) out += fmt::format(" (+{:.0f}%)", (a.p99_s / a.median_s - 1) * 100);
   out += fmt::format(", CV {:.1f}%", a.cv * 100);
   if (a.bimodality.bimodal) {

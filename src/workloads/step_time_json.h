@@ -4,9 +4,8 @@
 #ifndef YARDSTICK_WORKLOADS_STEP_TIME_JSON_H_
 #define YARDSTICK_WORKLOADS_STEP_TIME_JSON_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "workloads/step_time.h"
 

@@ -42,7 +42,8 @@ class PeerCopyBenchmark final : public Benchmark {
   }
 
  private:
-  static Status Measure(const BenchContext& ctx, const std::vector<int>& ordinals, BenchmarkResult& r) {
+  static Status Measure(const BenchContext& ctx, const std::vector<int>& ordinals,
+                        BenchmarkResult& r) {
     const auto sizes = CopySizes(ctx, 512ull << 20, 64ull << 20);
     const uint64_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
     std::vector<Gpu> gpus;
@@ -70,8 +71,9 @@ class PeerCopyBenchmark final : public Benchmark {
     }
     auto staging = gpu::PinnedHostBuffer::Allocate(api, max_bytes);
     if (!staging.ok()) return staging.status();
-    ResultTable table{.title = "GPU -> GPU peer copy, written by the source GPU (GB/s, one direction)",
-                      .columns = {"src", "dst", "size", "method", "GB/s", "% of NVLink"}};
+    ResultTable table{
+        .title = "GPU -> GPU peer copy, written by the source GPU (GB/s, one direction)",
+        .columns = {"src", "dst", "size", "method", "GB/s", "% of NVLink"}};
     const int samples = 3, warmup = ctx.Warmup(4), iters = ctx.Iters(ctx.quick() ? 4 : 16);
     std::vector<std::string> no_peer;
     for (Gpu& from : gpus) {
@@ -95,9 +97,11 @@ class PeerCopyBenchmark final : public Benchmark {
             std::function<Status()> enqueue;
           };
           Method methods[] = {
-              {"ce", [&] {
-                 return api.Check(api.cuMemcpyPeerAsync(d, to.context, s, from.context, bytes, stream),
-                                  "cuMemcpyPeerAsync");
+              {"ce",
+               [&] {
+                 return api.Check(
+                     api.cuMemcpyPeerAsync(d, to.context, s, from.context, bytes, stream),
+                     "cuMemcpyPeerAsync");
                }},
               {"sm", [&] { return from.timer->EnqueueSmCopy(d, s, bytes); }},
           };
@@ -111,18 +115,26 @@ class PeerCopyBenchmark final : public Benchmark {
             if (!ms.ok()) return ms.status();
             auto wrong = CheckDevicePattern(api, d, bytes, kSeed, *staging);
             if (!wrong.ok()) return wrong.status();
-            if (*wrong > 0) r.Add(CopyDataFinding(pair, std::string("peer ") + m.name + " copy", *wrong, bytes));
+            if (*wrong > 0)
+              r.Add(CopyDataFinding(pair, std::string("peer ") + m.name + " copy", *wrong, bytes));
             std::vector<double> gbps;
             for (double v : *ms) gbps.push_back(GBps(static_cast<double>(bytes), v));
-            Measurement meas = MakeMeasurement(
-                std::string("copy.d2d.") + m.name, "GB/s", Better::kHigher, std::move(gbps),
-                {{"backend", "cuda"}, {"device", GpuEntity(from.device.ordinal())},
-                 {"peer", GpuEntity(to.device.ordinal())}, {"gpu_name", from.device.name()},
-                 {"size", std::to_string(bytes)}, {"method", m.name}, {"copies_per_sample", std::to_string(iters)}});
+            Measurement meas = MakeMeasurement(std::string("copy.d2d.") + m.name, "GB/s",
+                                               Better::kHigher, std::move(gbps),
+                                               {{"backend", "cuda"},
+                                                {"device", GpuEntity(from.device.ordinal())},
+                                                {"peer", GpuEntity(to.device.ordinal())},
+                                                {"gpu_name", from.device.name()},
+                                                {"size", std::to_string(bytes)},
+                                                {"method", m.name},
+                                                {"copies_per_sample", std::to_string(iters)}});
             auto pct = AddPeakParams(meas.params, meas.value, from.peak, from.why_no_peak);
-            if (pct) meas.params["peak_assumes"] = "the pair is joined by NVLink (NVSwitch or direct links)";
+            if (pct)
+              meas.params["peak_assumes"] =
+                  "the pair is joined by NVLink (NVSwitch or direct links)";
             table.rows.push_back({GpuEntity(from.device.ordinal()), GpuEntity(to.device.ordinal()),
-                                  FormatByteSize(bytes), m.name, fmt::format("{:.1f}", meas.value), FormatPercent(pct)});
+                                  FormatByteSize(bytes), m.name, fmt::format("{:.1f}", meas.value),
+                                  FormatPercent(pct)});
             r.measurements.push_back(std::move(meas));
           }
         }
@@ -142,7 +154,8 @@ class PeerCopyBenchmark final : public Benchmark {
     }
     r.summary = r.measurements.empty()
                     ? "no GPU pair has peer access"
-                    : fmt::format("{} pairs, {:.1f} to {:.1f} GB/s", gpus.size() * (gpus.size() - 1) - no_peer.size(), lo, hi);
+                    : fmt::format("{} pairs, {:.1f} to {:.1f} GB/s",
+                                  gpus.size() * (gpus.size() - 1) - no_peer.size(), lo, hi);
     r.tables.push_back(std::move(table));
     return Status::Ok();
   }

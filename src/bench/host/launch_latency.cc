@@ -32,7 +32,8 @@ class LaunchLatencyBenchmark final : public Benchmark {
     std::string summary;
     for (const Measurement& m : r.measurements) {
       if (m.name != "host.launch_latency.sync") continue;
-      summary += fmt::format("{}{} sync round trip {:.1f} us", summary.empty() ? "" : ", ", m.params.at("device"), m.value);
+      summary += fmt::format("{}{} sync round trip {:.1f} us", summary.empty() ? "" : ", ",
+                             m.params.at("device"), m.value);
     }
     r.summary = summary;
     r.tables.push_back(std::move(table));
@@ -40,7 +41,8 @@ class LaunchLatencyBenchmark final : public Benchmark {
   }
 
  private:
-  static Status MeasureGpu(const BenchContext& ctx, int ordinal, BenchmarkResult& r, ResultTable& table) {
+  static Status MeasureGpu(const BenchContext& ctx, int ordinal, BenchmarkResult& r,
+                           ResultTable& table) {
     auto dev = gpu::CudaDevice::Open(ordinal);
     if (!dev.ok()) return dev.status();
     const gpu::CudaApi& api = dev->api();
@@ -49,7 +51,8 @@ class LaunchLatencyBenchmark final : public Benchmark {
     CUfunction empty = timer->empty_kernel();
     CUstream stream = timer->get();
     auto launch = [&] {
-      return api.Check(api.cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel(ys_empty)");
+      return api.Check(api.cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr),
+                       "cuLaunchKernel(ys_empty)");
     };
     const int samples = ctx.quick() ? 5 : 20;
     const int batch = std::min(GpuTimer::kMaxGatedCalls, ctx.Iters(ctx.quick() ? 100 : 200));
@@ -75,14 +78,19 @@ class LaunchLatencyBenchmark final : public Benchmark {
     std::vector<double> gpu_us;
     for (double ms : *gpu_ms) gpu_us.push_back(ms * 1e3);
 
-    std::map<std::string, std::string> params = {{"backend", "cuda"}, {"device", GpuEntity(ordinal)},
-                                                 {"gpu_name", dev->name()}, {"launches_per_sample", std::to_string(batch)},
+    std::map<std::string, std::string> params = {{"backend", "cuda"},
+                                                 {"device", GpuEntity(ordinal)},
+                                                 {"gpu_name", dev->name()},
+                                                 {"launches_per_sample", std::to_string(batch)},
                                                  {"kernel", "ys_empty <<<1, 32>>>"}};
-    Measurement launch_m = MakeMeasurement("host.launch_latency.launch", "us", Better::kLower, std::move(host_us), params);
-    Measurement gpu_m = MakeMeasurement("host.launch_latency.gpu", "us", Better::kLower, std::move(gpu_us), params);
-    Measurement sync_m = MakeMeasurement("host.launch_latency.sync", "us", Better::kLower, std::move(sync_us), params);
-    table.rows.push_back({GpuEntity(ordinal), fmt::format("{:.2f}", launch_m.value), fmt::format("{:.2f}", gpu_m.value),
-                          fmt::format("{:.2f}", sync_m.value)});
+    Measurement launch_m = MakeMeasurement("host.launch_latency.launch", "us", Better::kLower,
+                                           std::move(host_us), params);
+    Measurement gpu_m =
+        MakeMeasurement("host.launch_latency.gpu", "us", Better::kLower, std::move(gpu_us), params);
+    Measurement sync_m = MakeMeasurement("host.launch_latency.sync", "us", Better::kLower,
+                                         std::move(sync_us), params);
+    table.rows.push_back({GpuEntity(ordinal), fmt::format("{:.2f}", launch_m.value),
+                          fmt::format("{:.2f}", gpu_m.value), fmt::format("{:.2f}", sync_m.value)});
     r.measurements.push_back(std::move(launch_m));
     r.measurements.push_back(std::move(gpu_m));
     r.measurements.push_back(std::move(sync_m));

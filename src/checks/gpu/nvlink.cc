@@ -174,8 +174,8 @@ class GpuNvlinkCheck : public Check {
 }  // namespace
 
 YS_REGISTER(GpuNvlinkCheck,
-                  {.id = "gpu.nvlink",
-                   .summary = "NVLink links inactive, replay and recovery errors, CRC counts.",
-                   .needs = {Need::kGpu}})
+            {.id = "gpu.nvlink",
+             .summary = "NVLink links inactive, replay and recovery errors, CRC counts.",
+             .needs = {Need::kGpu}})
 
 }  // namespace ys::checks

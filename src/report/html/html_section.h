@@ -40,7 +40,7 @@ struct ReportInput {
   std::optional<ValidationView> validation;
   // The run's diagnosis and a diagnosis.json beside it, merged and ranked by expected recovery.
   std::vector<Diagnosis> diagnosis;
-  std::vector<std::string> notes;  // about the input itself (archive integrity)
+  std::vector<std::string> notes;   // about the input itself (archive integrity)
   std::optional<CostRequest> cost;  // without it there is no Cost section
 };
 

@@ -86,12 +86,12 @@ std::string Faults(const BurninReport& r) {
                "cleared"});
   for (const BurninFault& f : r.faults) {
     std::string evidence;
-    for (const auto& [k, v] : f.evidence) evidence += (evidence.empty() ? "" : "; ") + k + " = " + v;
+    for (const auto& [k, v] : f.evidence)
+      evidence += (evidence.empty() ? "" : "; ") + k + " = " + v;
     b += std::string(f.severity == Severity::kFail ? "<tr class=\"fail\">" : "<tr>") +
          Num(FormatLoadTime(f.at_s)) + Td(f.at) + Td(f.node) + Td(f.entity) + Td(f.kind) +
          Td(SeverityName(f.severity)) + Td(f.message) + Td(evidence) +
-         Td(f.cleared_at_s ? "at " + FormatLoadTime(*f.cleared_at_s) : "still present") +
-         "</tr>\n";
+         Td(f.cleared_at_s ? "at " + FormatLoadTime(*f.cleared_at_s) : "still present") + "</tr>\n";
   }
   return b + "</table></div>\n";
 }
@@ -120,8 +120,8 @@ std::string Entities(const BurninReport& r) {
     if (auto pct = PercentOfBaseline(e, e.perf_last_window)) {
       last += fmt::format(" ({:.1f}% of baseline)", *pct);
     }
-    b += std::string(e.stable ? "<tr>" : "<tr class=\"unstable\">") + Td(e.node) +
-         Td(e.entity) + Td(e.metric.empty() ? "watched, no load" : e.metric + unit) +
+    b += std::string(e.stable ? "<tr>" : "<tr class=\"unstable\">") + Td(e.node) + Td(e.entity) +
+         Td(e.metric.empty() ? "watched, no load" : e.metric + unit) +
          Num(Opt(e.perf_baseline, unit)) + Num(Opt(e.perf_median, unit)) +
          Num(Opt(e.perf_min_window, unit)) + Num(last) +
          Num(e.metric.empty() ? "-" : std::to_string(e.iterations)) +
@@ -146,12 +146,8 @@ TimeAxis AxisFor(double span_s) {
 }
 
 oj Series(const std::string& label, oj data, const std::string& colour, bool dashed = false) {
-  oj d = {{"label", label},
-          {"data", std::move(data)},
-          {"showLine", true},
-          {"borderColor", colour},
-          {"backgroundColor", colour},
-          {"pointRadius", dashed ? 0 : 2}};
+  oj d = {{"label", label},        {"data", std::move(data)},   {"showLine", true},
+          {"borderColor", colour}, {"backgroundColor", colour}, {"pointRadius", dashed ? 0 : 2}};
   if (dashed) d["borderDash"] = {6, 4};
   return d;
 }
@@ -162,7 +158,8 @@ ChartSpec LineChart(const std::string& id, const std::string& title, const TimeA
   options["scales"]["y"]["beginAtZero"] = false;
   options["plugins"]["title"] = {{"display", true}, {"text", title}};
   return {.canvas_id = id,
-          .config = {{"type", "scatter"}, {"data", {{"datasets", std::move(datasets)}}},
+          .config = {{"type", "scatter"},
+                     {"data", {{"datasets", std::move(datasets)}}},
                      {"options", std::move(options)}}};
 }
 
@@ -175,7 +172,9 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
   TimeAxis axis = AxisFor(last_s);
   auto x = [&](double s) { return s / axis.seconds_per_unit; };
   // A level line across the whole run (a limit).
-  auto level = [&](double y) { return oj::array({{{"x", 0}, {"y", y}}, {{"x", x(last_s)}, {"y", y}}}); };
+  auto level = [&](double y) {
+    return oj::array({{{"x", 0}, {"y", y}}, {{"x", x(last_s)}, {"y", y}}});
+  };
   // A chart's canvas and caption, the chart kept for the page.
   auto add = [&](const std::string& title, std::string_view label, const std::string& y_title,
                  oj series, const std::string& caption) {
@@ -206,8 +205,7 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
       if (e.temp_steady_c) {
         double limit = *e.temp_steady_c + r.temp_threshold_c;
         temp.push_back(Series(fmt::format("{} limit {} °C", label, FormatValue(limit)),
-                              level(limit),
-                              SeriesColour(i), /*dashed=*/true));
+                              level(limit), SeriesColour(i), /*dashed=*/true));
       }
     }
   }
@@ -215,23 +213,24 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
     b += EmptyNote("No rate chart: no window carries a rate against a baseline.");
   } else {
     double limit = 100 * (1 - r.drift_threshold);
-    rate.push_back(Series(fmt::format("drift limit {:.1f}%", limit),
-                          level(limit),
-                          "#d62728", /*dashed=*/true));
-    b += add("Rate as % of each entity's baseline", "burn-in rate as percent of baseline over load time",
-             "% of baseline", std::move(rate),
-             fmt::format("Each point is a window's median rate ÷ the entity's baseline (its first {} of "
-                         "steady load); a fault when a window falls below the dashed line.",
-                         FormatLoadTime(r.baseline_s)));
+    rate.push_back(Series(fmt::format("drift limit {:.1f}%", limit), level(limit), "#d62728",
+                          /*dashed=*/true));
+    b += add(
+        "Rate as % of each entity's baseline", "burn-in rate as percent of baseline over load time",
+        "% of baseline", std::move(rate),
+        fmt::format("Each point is a window's median rate ÷ the entity's baseline (its first {} of "
+                    "steady load); a fault when a window falls below the dashed line.",
+                    FormatLoadTime(r.baseline_s)));
   }
   if (temp.empty()) {
     b += EmptyNote("No temperature chart: no window carries a temperature reading.");
   } else {
-    b += add("Temperature, window maximum", "burn-in window maximum temperature over load time", "°C",
-             std::move(temp),
-             fmt::format("Each point is a window's highest reading; the dashed line of the same colour "
-                         "is the entity's limit, its steady temperature + {} °C.",
-                         FormatValue(r.temp_threshold_c)));
+    b += add(
+        "Temperature, window maximum", "burn-in window maximum temperature over load time", "°C",
+        std::move(temp),
+        fmt::format("Each point is a window's highest reading; the dashed line of the same colour "
+                    "is the entity's limit, its steady temperature + {} °C.",
+                    FormatValue(r.temp_threshold_c)));
   }
   return b;
 }

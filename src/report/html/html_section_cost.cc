@@ -29,8 +29,8 @@ std::string PriceModelText(const CostRequest& c) {
       "reserved at {:.2f} + {:.0f}% spot at {:.2f}; wall time billed rounded up to {} minute{}",
       p.name.empty() ? "(unnamed)" : p.name, p.source.empty() ? "no source given" : p.source,
       c.prices_path, Money(cost::BlendedPricePerGpuHour(p), cur), p.on_demand_share * 100,
-      p.on_demand_per_gpu_hour, p.reserved_share * 100, p.reserved_per_gpu_hour,
-      p.spot_share * 100, p.spot_per_gpu_hour, p.billing_increment_minutes,
+      p.on_demand_per_gpu_hour, p.reserved_share * 100, p.reserved_per_gpu_hour, p.spot_share * 100,
+      p.spot_per_gpu_hour, p.billing_increment_minutes,
       p.billing_increment_minutes == 1 ? "" : "s");
   if (p.storage_tb_held > 0) {
     t += fmt::format("; storage {} TB at {}/TB-month", FormatValue(p.storage_tb_held),
@@ -59,13 +59,13 @@ std::optional<HtmlSection> CostSection(const ReportInput& in) {
   const std::string& cur = req.prices.currency;
   HtmlSection s{.id = "cost", .title = "Cost"};
   s.body = "<p>" + EscapeHtml(PriceModelText(req)) + "</p>\n";
-  s.body += "<p>" +
-            EscapeHtml(fmt::format(
-                "Token budget {} ({:.4g} tokens) on {}.", req.tokens_text, req.tokens,
-                req.gpus ? fmt::format("{} GPUs", *req.gpus)
-                         : fmt::format("each workload's own GPUs ({} where unknown)",
-                                       cost::kDefaultGpus))) +
-            "</p>\n";
+  s.body +=
+      "<p>" +
+      EscapeHtml(fmt::format("Token budget {} ({:.4g} tokens) on {}.", req.tokens_text, req.tokens,
+                             req.gpus ? fmt::format("{} GPUs", *req.gpus)
+                                      : fmt::format("each workload's own GPUs ({} where unknown)",
+                                                    cost::kDefaultGpus))) +
+      "</p>\n";
 
   std::vector<cost::WorkloadThroughput> found;
   if (in.run) found = cost::RunThroughputs(*in.run, in.source);
@@ -83,7 +83,8 @@ std::optional<HtmlSection> CostSection(const ReportInput& in) {
   s.body +=
       "<div class=\"scroll\"><table id=\"cost-workloads\">\n<tr><th>workload</th><th>tokens/s/GPU "
       "measured</th><th>reference</th><th>" +
-      EscapeHtml(cur) + " per million tokens</th><th>GPUs</th><th>days to train</th><th>cost to "
+      EscapeHtml(cur) +
+      " per million tokens</th><th>GPUs</th><th>days to train</th><th>cost to "
       "train</th><th>the gap to the reference</th></tr>\n";
   for (const cost::WorkloadThroughput& t : found) {
     auto c = cost::CostOfWorkload(req.prices, t, req.gpus, req.tokens);
@@ -96,10 +97,9 @@ std::optional<HtmlSection> CostSection(const ReportInput& in) {
     row += Num(c->reference_tokens_per_s_per_gpu
                    ? fmt::format("{:.1f}", *c->reference_tokens_per_s_per_gpu)
                    : std::string("-"));
-    row += Num(fmt::format("{:.4f}", c->per_million_tokens)) +
-           Num(std::to_string(c->training.gpus)) +
-           Num(fmt::format("{:.2f}", c->training.wall_days)) +
-           Num(Money(c->training.total_cost, cur));
+    row +=
+        Num(fmt::format("{:.4f}", c->per_million_tokens)) + Num(std::to_string(c->training.gpus)) +
+        Num(fmt::format("{:.2f}", c->training.wall_days)) + Num(Money(c->training.total_cost, cur));
     row += Td(c->gap ? GapText(*c->gap, cur)
                      : std::string("no reference throughput (") +
                            (t.score ? "score not > 0" : "no score: a proxy or unscored workload") +

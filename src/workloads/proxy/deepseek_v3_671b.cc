@@ -1,4 +1,5 @@
-// proxy.deepseek-v3_671b: the DeepSeek-V3 671B training-step proxy (models/deepseek-v3_671b.toml; see proxy_unit.h).
+// proxy.deepseek-v3_671b: the DeepSeek-V3 671B training-step proxy (models/deepseek-v3_671b.toml;
+// see proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
 namespace ys::workloads {

@@ -1,4 +1,5 @@
-// proxy.gpt_oss_120b: the GPT-OSS 120B training-step proxy (models/gpt_oss_120b.toml; see proxy_unit.h).
+// proxy.gpt_oss_120b: the GPT-OSS 120B training-step proxy (models/gpt_oss_120b.toml; see
+// proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
 namespace ys::workloads {

@@ -1,4 +1,5 @@
-// proxy.llama3.1_8b: the Llama 3.1 8B training-step proxy (models/llama3.1_8b.toml; see proxy_unit.h).
+// proxy.llama3.1_8b: the Llama 3.1 8B training-step proxy (models/llama3.1_8b.toml; see
+// proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
 namespace ys::workloads {

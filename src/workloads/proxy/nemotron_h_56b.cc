@@ -1,4 +1,5 @@
-// proxy.nemotron-h_56b: the Nemotron-H 56B training-step proxy (models/nemotron-h_56b.toml; see proxy_unit.h).
+// proxy.nemotron-h_56b: the Nemotron-H 56B training-step proxy (models/nemotron-h_56b.toml; see
+// proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
 namespace ys::workloads {

@@ -32,7 +32,9 @@ BenchmarkResult RunProxy(const bench::BenchContext& ctx, std::string_view model)
 template <const char* kModel>
 class ProxyBenchmark final : public bench::Benchmark {
  public:
-  BenchmarkResult Run(const bench::BenchContext& ctx) const override { return RunProxy(ctx, kModel); }
+  BenchmarkResult Run(const bench::BenchContext& ctx) const override {
+    return RunProxy(ctx, kModel);
+  }
   bool RunsOnAllRanks() const override { return true; }
 };
 

@@ -1,4 +1,5 @@
-// proxy.qwen3_235b: the Qwen3 235B-A22B training-step proxy (models/qwen3_235b.toml; see proxy_unit.h).
+// proxy.qwen3_235b: the Qwen3 235B-A22B training-step proxy (models/qwen3_235b.toml; see
+// proxy_unit.h).
 #include "workloads/proxy/proxy_unit.h"
 
 namespace ys::workloads {

@@ -66,7 +66,8 @@ TEST(DeviceSpecsTest, ParsesEveryFigureOfAGoodFile) {
 }
 
 TEST(DeviceSpecsTest, OptionalSectionsMayBeAbsent) {
-  std::string text = "[device]\nchip = \"y\"\nname = \"Y\"\n[peak_dense_tflops]\nbf16 = 1\nsource = \"s\"\n";
+  std::string text =
+      "[device]\nchip = \"y\"\nname = \"Y\"\n[peak_dense_tflops]\nbf16 = 1\nsource = \"s\"\n";
   auto spec = ParseDeviceSpec(text, "y.toml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   EXPECT_FALSE(PeakHbmGBps(*spec));
@@ -173,7 +174,8 @@ TEST(DeviceSpecsTest, MissingTablesAndFiles) {
   auto no_device = ParseDeviceSpec("[peak_dense_tflops]\nbf16 = 1\nsource = \"s\"\n", "z.toml");
   ASSERT_FALSE(no_device.ok());
   EXPECT_NE(no_device.status().message().find("z.toml: missing [device]"), std::string::npos);
-  auto no_figure = ParseDeviceSpec("[device]\nchip = \"z\"\nname = \"Z\"\n[peak_dense_tflops]\nsource = \"s\"\n", "z.toml");
+  auto no_figure = ParseDeviceSpec(
+      "[device]\nchip = \"z\"\nname = \"Z\"\n[peak_dense_tflops]\nsource = \"s\"\n", "z.toml");
   ASSERT_FALSE(no_figure.ok());
   EXPECT_NE(no_figure.status().message().find("no figure"), std::string::npos);
   auto missing = LoadDeviceSpec("/nonexistent/h200.toml");
@@ -185,7 +187,7 @@ TEST(DeviceSpecsTest, ShippedSpecsLoadAndMatchTheCudaNames) {
   ASSERT_TRUE(specs.ok()) << specs.status().message();
   EXPECT_EQ(specs->size(), 6u);
   const std::pair<const char*, const char*> names[] = {
-      {"NVIDIA H100 80GB HBM3", "h100"}, {"NVIDIA H200", "h200"}, {"  NVIDIA H200 ", "h200"},
+      {"NVIDIA H100 80GB HBM3", "h100"}, {"NVIDIA H200", "h200"},   {"  NVIDIA H200 ", "h200"},
       {"NVIDIA B200", "b200"},           {"NVIDIA GB200", "gb200"}, {"NVIDIA GB300", "gb300"},
       {"NVIDIA B300 SXM6 AC", "b300"},
   };
@@ -194,11 +196,13 @@ TEST(DeviceSpecsTest, ShippedSpecsLoadAndMatchTheCudaNames) {
     ASSERT_TRUE(m.ok()) << name << ": " << m.status().message();
     EXPECT_EQ(m->chip, chip) << name;
   }
-  for (const char* other : {"NVIDIA H100 PCIe", "NVIDIA H200 NVL", "NVIDIA H100", "NVIDIA A100-SXM4-80GB"}) {
+  for (const char* other :
+       {"NVIDIA H100 PCIe", "NVIDIA H200 NVL", "NVIDIA H100", "NVIDIA A100-SXM4-80GB"}) {
     auto m = MatchDeviceSpec(*specs, other);
     ASSERT_FALSE(m.ok()) << other;
     EXPECT_EQ(m.status().code(), StatusCode::kNotFound);
-    EXPECT_NE(m.status().message().find("\"NVIDIA H200\""), std::string::npos) << m.status().message();
+    EXPECT_NE(m.status().message().find("\"NVIDIA H200\""), std::string::npos)
+        << m.status().message();
   }
   auto h200 = MatchDeviceSpec(*specs, "NVIDIA H200");
   ASSERT_TRUE(h200.ok());
@@ -209,7 +213,8 @@ TEST(DeviceSpecsTest, ShippedSpecsLoadAndMatchTheCudaNames) {
   EXPECT_DOUBLE_EQ(PeakNvlinkPerDirectionGBps(*h200)->value, 450);
   auto gb200 = MatchDeviceSpec(*specs, "NVIDIA GB200");
   ASSERT_TRUE(gb200.ok());
-  EXPECT_FALSE(PeakPciePerDirectionGBps(*gb200)) << "GB200 reaches its host over NVLink-C2C, not PCIe";
+  EXPECT_FALSE(PeakPciePerDirectionGBps(*gb200))
+      << "GB200 reaches its host over NVLink-C2C, not PCIe";
 }
 
 TEST(DeviceSpecsTest, ShippedSpecsStillSatisfyTheValidationReader) {
@@ -227,7 +232,8 @@ TEST(DeviceSpecsTest, TwoFilesClaimingOneNameAreRejected) {
   for (const char* f : {"a.toml", "b.toml"}) std::ofstream(dir + "/" + f) << kGood;
   auto specs = LoadDeviceSpecs(dir);
   ASSERT_FALSE(specs.ok());
-  EXPECT_NE(specs.status().message().find("b.toml: [device] cuda_names: \"NVIDIA X100\" is also claimed by"),
+  EXPECT_NE(specs.status().message().find(
+                "b.toml: [device] cuda_names: \"NVIDIA X100\" is also claimed by"),
             std::string::npos)
       << specs.status().message();
   std::filesystem::remove_all(dir);

@@ -42,7 +42,8 @@ TEST(SizeSweepTest, GeometricLikeNcclTests) {
 }
 
 TEST(SizeSweepTest, ArithmeticStepAndSingleSize) {
-  EXPECT_EQ(SizeSweep::Parse("1M:3M:+1M")->Sizes(), (std::vector<uint64_t>{1 << 20, 2 << 20, 3 << 20}));
+  EXPECT_EQ(SizeSweep::Parse("1M:3M:+1M")->Sizes(),
+            (std::vector<uint64_t>{1 << 20, 2 << 20, 3 << 20}));
   EXPECT_EQ(SizeSweep::Parse("128M")->Sizes(), (std::vector<uint64_t>{128ull << 20}));
   // The top of the 64-bit range ends the sweep instead of wrapping around.
   EXPECT_EQ(SizeSweep::Parse("8E0:16E0:x2").ok(), false);
@@ -194,7 +195,8 @@ TEST_F(RunnerTest, SelectsByFilterAndHonoursIters) {
 TEST_F(RunnerTest, NodeLocalUnitsRunOnTheNodesFirstRankOnly) {
   BenchOptions o;
   o.filters = {"zz_test.measure"};
-  comm::LaunchInfo second{.launcher = "mpirun", .rank = 1, .size = 2, .local_rank = 1, .local_size = 2};
+  comm::LaunchInfo second{
+      .launcher = "mpirun", .rank = 1, .size = 2, .local_rank = 1, .local_size = 2};
   BenchContext ctx(host_, comm_, o, second);
   EXPECT_TRUE(RunBenchmarks(ctx).empty());
   // A per-rank unit (each local rank its own GPU) runs on every rank.
@@ -220,8 +222,8 @@ RunDocument BenchDocument() {
   BenchmarkResult b;
   b.unit_id = "coll.all_reduce";
   b.summary = "avg busbw 1.5 GB/s";
-  b.measurements.push_back(MakeMeasurement("coll.all_reduce.busbw", "GB/s", Better::kHigher, {1.5, 1.4},
-                                           {{"size", "1048576"}}));
+  b.measurements.push_back(MakeMeasurement("coll.all_reduce.busbw", "GB/s", Better::kHigher,
+                                           {1.5, 1.4}, {{"size", "1048576"}}));
   b.tables.push_back(ResultTable{.title = "all_reduce, mpi, 4 ranks",
                                  .columns = {"size", "time", "busbw"},
                                  .rows = {{"8", "12.1", "0.00"}, {"1048576", "700.5", "1.50"}},
@@ -249,8 +251,9 @@ TEST(BenchDocumentTest, JsonRoundTripKeepsMeasurementsAndTables) {
 
   auto bad = nlohmann::json::parse(j.dump());
   bad["benchmarks"][0]["measurements"][0]["better"] = "sideways";
-  EXPECT_NE(RunDocumentFromJson(bad).status().message().find("run.benchmarks[0].measurements[0].better"),
-            std::string::npos);
+  EXPECT_NE(
+      RunDocumentFromJson(bad).status().message().find("run.benchmarks[0].measurements[0].better"),
+      std::string::npos);
   bad = nlohmann::json::parse(j.dump());
   bad["benchmarks"][0]["tables"][0].erase("rows");
   EXPECT_NE(RunDocumentFromJson(bad).status().message().find("tables[0].rows"), std::string::npos);

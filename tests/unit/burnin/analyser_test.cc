@@ -151,12 +151,14 @@ TEST(BurninAnalyser, MiscompareIsStickyAndCostsAvailabilityFromItsTime) {
 }
 
 TEST(BurninAnalyser, DigestThatDiffersFromAnotherCoreIsAMiscompare) {
-  BurninReport r = RunSeries([](double, std::vector<EntitySample>& out) {
-    out.push_back(Cpu(0, 50));
-    EntitySample c1 = Cpu(1, 50);
-    c1.digest = "bb";
-    out.push_back(c1);
-  }, 10);
+  BurninReport r = RunSeries(
+      [](double, std::vector<EntitySample>& out) {
+        out.push_back(Cpu(0, 50));
+        EntitySample c1 = Cpu(1, 50);
+        c1.digest = "bb";
+        out.push_back(c1);
+      },
+      10);
   auto faults = FaultsOf(r, "miscompare");
   ASSERT_EQ(faults.size(), 1u);
   EXPECT_EQ(faults[0].entity, "cpu1");
@@ -164,13 +166,15 @@ TEST(BurninAnalyser, DigestThatDiffersFromAnotherCoreIsAMiscompare) {
 }
 
 TEST(BurninAnalyser, DigestsOfCpusOnDifferentNodesAreNotCompared) {
-  BurninReport r = RunSeries([](double, std::vector<EntitySample>& out) {
-    out.push_back(Cpu(0, 50));
-    EntitySample other = Cpu(0, 50);
-    other.node = "n2";
-    other.digest = "bb";
-    out.push_back(other);
-  }, 10);
+  BurninReport r = RunSeries(
+      [](double, std::vector<EntitySample>& out) {
+        out.push_back(Cpu(0, 50));
+        EntitySample other = Cpu(0, 50);
+        other.node = "n2";
+        other.digest = "bb";
+        out.push_back(other);
+      },
+      10);
   EXPECT_TRUE(r.faults.empty());
 }
 
@@ -191,14 +195,15 @@ TEST(BurninAnalyser, PerformanceDriftBelowTheFirstWindowsIsAFaultThatClears) {
 }
 
 TEST(BurninAnalyser, DriftWithinTheThresholdIsNotAFault) {
-  BurninReport r = RunSeries([](double t, std::vector<EntitySample>& out) { out.push_back(Cpu(0, t >= 60 ? 96 : 100)); });
+  BurninReport r = RunSeries(
+      [](double t, std::vector<EntitySample>& out) { out.push_back(Cpu(0, t >= 60 ? 96 : 100)); });
   EXPECT_TRUE(FaultsOf(r, "perf_drift").empty());
 }
 
 TEST(BurninAnalyser, CounterRisesAreFaultsButTheFirstReadingAndResetsAreNot) {
   BurninReport r = RunSeries([](double t, std::vector<EntitySample>& out) {
     EntitySample g = Gpu(4, 60);
-    g.counters["ecc_uncorrected"] = t < 20 ? 5 : 6;           // base 5, +1 at 20
+    g.counters["ecc_uncorrected"] = t < 20 ? 5 : 6;                 // base 5, +1 at 20
     g.counters["ecc_corrected"] = t < 50 ? 100 : (t < 60 ? 3 : 4);  // reset at 50, +1 at 60
     g.counters["xid"] = t < 30 ? 0 : 1;
     if (t == 30) g.events.push_back("Xid 79 at 0000:1b:00: GPU has fallen off the bus");
@@ -242,14 +247,16 @@ TEST(BurninAnalyser, ThermalThrottleIsOneEpisodeAndPowerCapIsNone) {
 }
 
 TEST(BurninAnalyser, LoadErrorOpensAndClears) {
-  BurninReport r = RunSeries([](double t, std::vector<EntitySample>& out) {
-    EntitySample c = Cpu(0, 50);
-    if (t >= 10 && t < 12) {
-      c.perf.reset();
-      c.load_error = "sgemm: out of memory";
-    }
-    out.push_back(c);
-  }, 20);
+  BurninReport r = RunSeries(
+      [](double t, std::vector<EntitySample>& out) {
+        EntitySample c = Cpu(0, 50);
+        if (t >= 10 && t < 12) {
+          c.perf.reset();
+          c.load_error = "sgemm: out of memory";
+        }
+        out.push_back(c);
+      },
+      20);
   auto le = FaultsOf(r, "load_error");
   ASSERT_EQ(le.size(), 1u);
   EXPECT_DOUBLE_EQ(*le[0].cleared_at_s, 12);
@@ -319,10 +326,15 @@ TEST(BurninAnalyser, SaveAndRestoreMidwayJudgesExactlyAsAnUnbrokenRun) {
 
 TEST(BurninAnalyser, RebootBetweenProcessesIsAFaultAndDowntime) {
   Analyser a(Options120());
-  Feed(a, [](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 0, 60);
-  a.AddInterruption(BurninInterruption{.at_s = 60, .stopped_at = "2026-11-30T00:01:00Z",
-                                       .resumed_at = "2026-11-30T00:02:00Z", .gap_s = 60, .how = "reboot"});
-  Feed(a, [](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 60, 120);
+  Feed(
+      a, [](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 0, 60);
+  a.AddInterruption(BurninInterruption{.at_s = 60,
+                                       .stopped_at = "2026-11-30T00:01:00Z",
+                                       .resumed_at = "2026-11-30T00:02:00Z",
+                                       .gap_s = 60,
+                                       .how = "reboot"});
+  Feed(
+      a, [](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 60, 120);
   BurninReport r = a.Report();
   auto reboot = FaultsOf(r, "reboot");
   ASSERT_EQ(reboot.size(), 1u);
@@ -334,7 +346,8 @@ TEST(BurninAnalyser, RebootBetweenProcessesIsAFaultAndDowntime) {
 
 TEST(BurninAnalyser, KilledInterruptionIsRecordedWithoutAFault) {
   Analyser a(Options120());
-  Feed(a, [](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 0, 30);
+  Feed(
+      a, [](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 0, 30);
   a.AddInterruption(BurninInterruption{.at_s = 30, .gap_s = 5, .how = "killed", .redone_s = 3});
   BurninReport r = a.Report();
   EXPECT_TRUE(r.faults.empty());
@@ -350,7 +363,9 @@ TEST(BurninAnalyser, MalformedStateIsAnErrorNotACrash) {
   for (auto breakit : std::vector<std::function<void(nlohmann::json&)>>{
            [](nlohmann::json& j) { j.erase("options"); },
            [](nlohmann::json& j) { j["elapsed_s"] = "soon"; },
-           [](nlohmann::json& j) { j["entities"][0]["open"] = {{"temperature", 999}}; },
+           [](nlohmann::json& j) {
+             j["entities"][0]["open"] = {{"temperature", 999}};
+           },
            [](nlohmann::json& j) { j["entities"][0]["info"]["windows"] = 3; },
            [](nlohmann::json& j) { j["report"]["faults"][0]["severity"] = "bad"; },
            [](nlohmann::json& j) { j["options"]["window_s"] = 0; },
@@ -373,7 +388,8 @@ TEST(BurninAnalyser, CheckResultCarriesOneFindingPerFaultWithCodesAndFixes) {
     EXPECT_NE(LookupFindingCode(f.code), nullptr) << f.code;
     EXPECT_FALSE(f.fix.empty());
   }
-  BurninReport quiet = RunSeries([](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 10);
+  BurninReport quiet =
+      RunSeries([](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 10);
   EXPECT_EQ(BurninCheckResult(quiet).outcome, Outcome::kPass);
 }
 
@@ -390,7 +406,8 @@ TEST(BurninReportJson, RoundTripsAndNamesTheBadField) {
   EXPECT_EQ(bad.status().message(), "run.burnin.faults[1].at_s: expected a number");
   nlohmann::json missing = nlohmann::json::parse(ToJson(r).dump());
   missing["entities"][0].erase("windows");
-  EXPECT_EQ(BurninReportFromJson(missing, "b").status().message(), "b.entities[0].windows: missing");
+  EXPECT_EQ(BurninReportFromJson(missing, "b").status().message(),
+            "b.entities[0].windows: missing");
 }
 
 }  // namespace

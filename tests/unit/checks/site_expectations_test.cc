@@ -42,7 +42,8 @@ intended_hcas = ["mlx5_0", "mlx5_1"]
 iommu_passthrough = "any"
 [isolation]
 irqs_on_job_cores = true
-)", "site.toml");
+)",
+                                 "site.toml");
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ(e->cpu.smt, Policy::kOff);
   EXPECT_EQ(e->cpu.deep_cstates, Policy::kOff);
@@ -72,7 +73,8 @@ fatal_xids = [79, 48]
 ignored_xids = [13]
 nvlinks_expected_up = 18
 max_pcie_replays = 10
-)", "site.toml");
+)",
+                                 "site.toml");
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ(e->gpu.persistence, Policy::kAny);
   EXPECT_EQ(e->gpu.ecc, Policy::kOff);

@@ -28,13 +28,27 @@ std::vector<char> Simulate(const CollectiveOp& op, const Buffers& in, int r, boo
   for (size_t i = 0; i < op.counts.recv_count; ++i) {
     float v = 0;
     switch (op.collective) {
-      case Collective::kAllReduce: v = sum(i); break;
-      case Collective::kReduce: v = r == op.root ? sum(i) : (in_place ? at(r, i) : 0.0f); break;
-      case Collective::kReduceScatter: v = sum(r * chunk + i); break;
-      case Collective::kAllGather: v = at(static_cast<int>(i / chunk), i % chunk); break;
-      case Collective::kAlltoAll: v = at(static_cast<int>(i / chunk), r * chunk + i % chunk); break;
-      case Collective::kBroadcast: v = at(op.root, i); break;
-      case Collective::kSendRecv: v = at((r - 1 + op.nranks) % op.nranks, i); break;
+      case Collective::kAllReduce:
+        v = sum(i);
+        break;
+      case Collective::kReduce:
+        v = r == op.root ? sum(i) : (in_place ? at(r, i) : 0.0f);
+        break;
+      case Collective::kReduceScatter:
+        v = sum(r * chunk + i);
+        break;
+      case Collective::kAllGather:
+        v = at(static_cast<int>(i / chunk), i % chunk);
+        break;
+      case Collective::kAlltoAll:
+        v = at(static_cast<int>(i / chunk), r * chunk + i % chunk);
+        break;
+      case Collective::kBroadcast:
+        v = at(op.root, i);
+        break;
+      case Collective::kSendRecv:
+        v = at((r - 1 + op.nranks) % op.nranks, i);
+        break;
     }
     StoreElement(op.dtype, out.data(), i, v);
   }
@@ -123,7 +137,8 @@ TEST_F(MpiCollectivesTest, EveryCollectiveIsCorrectInBothPlacements) {
         ASSERT_TRUE(backend_->Synchronize().ok());
         auto wrong = CheckData(*backend_, op, in_place, 11);
         ASSERT_TRUE(wrong.ok());
-        EXPECT_EQ(*wrong, 0) << CollectiveName(c) << " " << DataTypeName(t) << (in_place ? " in place" : "");
+        EXPECT_EQ(*wrong, 0) << CollectiveName(c) << " " << DataTypeName(t)
+                             << (in_place ? " in place" : "");
       }
     }
   }

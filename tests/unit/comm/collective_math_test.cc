@@ -21,7 +21,7 @@ TEST(CollectiveMathTest, NamesRoundTrip) {
 
 TEST(CollectiveMathTest, BusBandwidthFactors) {
   EXPECT_DOUBLE_EQ(BusBandwidthFactor(Collective::kAllReduce, 8), 14.0 / 8);  // 2(n-1)/n
-  EXPECT_DOUBLE_EQ(BusBandwidthFactor(Collective::kAllGather, 8), 7.0 / 8);  // (n-1)/n
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(Collective::kAllGather, 8), 7.0 / 8);   // (n-1)/n
   EXPECT_DOUBLE_EQ(BusBandwidthFactor(Collective::kReduceScatter, 8), 7.0 / 8);
   EXPECT_DOUBLE_EQ(BusBandwidthFactor(Collective::kAlltoAll, 8), 7.0 / 8);
   EXPECT_DOUBLE_EQ(BusBandwidthFactor(Collective::kBroadcast, 8), 1.0);

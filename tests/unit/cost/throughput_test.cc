@@ -41,7 +41,8 @@ TEST(CostThroughput, PickWorkload) {
                                            {.workload = "b", .tokens_per_s_per_gpu = 2}};
   auto several = PickWorkload(found, "", "v.json");
   ASSERT_FALSE(several.ok());
-  EXPECT_EQ(several.status().message(), "v.json: several workloads (a, b): choose one with --workload");
+  EXPECT_EQ(several.status().message(),
+            "v.json: several workloads (a, b): choose one with --workload");
   auto b = PickWorkload(found, "proxy.b", "v.json");
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(b->workload, "b");

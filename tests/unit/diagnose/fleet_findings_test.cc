@@ -53,7 +53,8 @@ TEST(FleetFindingsTest, NamesTheSlowNodeAndTheSlowGpuOnce) {
 
 TEST(FleetFindingsTest, HealthyNodesPassAndTooFewNodesSkip) {
   CheckResult healthy = FleetOutliers(Gathered(8, -1, -1));
-  EXPECT_EQ(healthy.outcome, Outcome::kPass) << (healthy.findings.empty() ? "" : healthy.findings[0].message);
+  EXPECT_EQ(healthy.outcome, Outcome::kPass)
+      << (healthy.findings.empty() ? "" : healthy.findings[0].message);
   EXPECT_NE(healthy.summary.find("8 nodes"), std::string::npos);
   CheckResult two = FleetOutliers(Gathered(2, 1, -1));
   EXPECT_EQ(two.outcome, Outcome::kSkip);

@@ -56,7 +56,8 @@ TEST(FleetMergeTest, InputsAreFilesDirectoriesAndLists) {
   WriteFile(tmp.Sub("jobA/n2/report.json"), "{}");  // not a run document: ignored in a directory
   WriteFile(tmp.Sub("jobB/n3.run.json"), NodeDocument("n3"));
   WriteFile(tmp.Sub("loose.json"), NodeDocument("n4"));
-  WriteFile(tmp.Sub("list.txt"), "# the fleet\n" + tmp.Sub("jobB") + "\n\n  " + tmp.Sub("loose.json") + "  \n");
+  WriteFile(tmp.Sub("list.txt"),
+            "# the fleet\n" + tmp.Sub("jobB") + "\n\n  " + tmp.Sub("loose.json") + "  \n");
   EXPECT_EQ(Visited({tmp.Sub("jobA")}),
             (std::vector<std::string>{tmp.Sub("jobA/n1/run.json"), tmp.Sub("jobA/n2/run.json")}));
   EXPECT_EQ(Visited({"@" + tmp.Sub("list.txt")}),
@@ -121,12 +122,15 @@ TEST(FleetMergeTest, MalformedDocumentsNameTheFileAndTheField) {
   }
   auto missing = MergeFleet({tmp.Sub("nope.json")}, {});
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find(tmp.Sub("nope.json") + ": no such file"), std::string::npos);
+  EXPECT_NE(missing.status().message().find(tmp.Sub("nope.json") + ": no such file"),
+            std::string::npos);
 }
 
 TEST(FleetMergeTest, KeepGoingSkipsAndListsMalformedDocuments) {
   ScopedTempDir tmp;
-  for (int i = 0; i < 5; ++i) WriteFile(tmp.Sub("n" + std::to_string(i) + "/run.json"), NodeDocument("n" + std::to_string(i)));
+  for (int i = 0; i < 5; ++i)
+    WriteFile(tmp.Sub("n" + std::to_string(i) + "/run.json"),
+              NodeDocument("n" + std::to_string(i)));
   WriteFile(tmp.Sub("broken/run.json"), "{\"schema_version\": 1");
   WriteFile(tmp.Sub("old/run.json"), "{\"schema_version\": 0}");
   MergeOptions o;

@@ -33,7 +33,8 @@ double ExactMad(const std::vector<double>& v) {
   return ExactMedian(d);
 }
 
-KeyStats StatsOf(const std::vector<double>& values, Better better = Better::kHigher, FleetOptions o = {}) {
+KeyStats StatsOf(const std::vector<double>& values, Better better = Better::kHigher,
+                 FleetOptions o = {}) {
   FleetAccumulator acc(o);
   for (double x : values) acc.Add(Figure("f", x, {}, better));
   auto stats = acc.Finalize();
@@ -42,18 +43,23 @@ KeyStats StatsOf(const std::vector<double>& values, Better better = Better::kHig
 }
 
 TEST(FleetKeyTest, EntityParamsStayOutOfTheKey) {
-  Measurement a = Figure("gemm.gpu.tflops", 740, {{"dtype", "bf16"}, {"device", "gpu3"}, {"pct_of_peak", "74.8"}});
-  Measurement b = Figure("gemm.gpu.tflops", 700, {{"dtype", "bf16"}, {"device", "gpu5"}, {"pct_of_peak", "70.7"}});
+  Measurement a = Figure("gemm.gpu.tflops", 740,
+                         {{"dtype", "bf16"}, {"device", "gpu3"}, {"pct_of_peak", "74.8"}});
+  Measurement b = Figure("gemm.gpu.tflops", 700,
+                         {{"dtype", "bf16"}, {"device", "gpu5"}, {"pct_of_peak", "70.7"}});
   Measurement c = Figure("gemm.gpu.tflops", 1400, {{"dtype", "fp8"}, {"device", "gpu3"}});
   EXPECT_EQ(ComparisonKey(a), ComparisonKey(b));
   EXPECT_NE(ComparisonKey(a), ComparisonKey(c));
   EXPECT_EQ(ComparisonKey(a), "gemm.gpu.tflops [GB/s] dtype=bf16");
-  EXPECT_NE(ComparisonKey(a), ComparisonKey(Figure("gemm.gpu.tflops", 1, {{"dtype", "bf16"}}, Better::kHigher, "TFLOPS")));
+  EXPECT_NE(ComparisonKey(a), ComparisonKey(Figure("gemm.gpu.tflops", 1, {{"dtype", "bf16"}},
+                                                   Better::kHigher, "TFLOPS")));
   EXPECT_EQ(KeyParams(a), (std::map<std::string, std::string>{{"dtype", "bf16"}}));
 }
 
 TEST(FleetKeyTest, EntitiesAreNamedByDeviceGpuNicOrRank) {
-  auto entity = [](std::map<std::string, std::string> p) { return EntityOf(Figure("x", 1, std::move(p))); };
+  auto entity = [](std::map<std::string, std::string> p) {
+    return EntityOf(Figure("x", 1, std::move(p)));
+  };
   EXPECT_EQ(entity({{"device", "gpu3"}}).kind, EntityKind::kGpu);
   EXPECT_EQ(entity({{"gpu", "3"}}).label, "gpu3");
   EXPECT_EQ(entity({{"device", "mlx5_2"}}).kind, EntityKind::kNic);
@@ -81,7 +87,8 @@ TEST(FleetStatsTest, MedianAndMadStayWithinTheStatedBound) {
       KeyStats s = StatsOf(values);
       double median = ExactMedian(values), mad = ExactMad(values);
       EXPECT_EQ(s.n, static_cast<uint64_t>(n));
-      EXPECT_LE(std::fabs(s.median - median), MedianErrorBound(o, median)) << "sd " << sd << " n " << n;
+      EXPECT_LE(std::fabs(s.median - median), MedianErrorBound(o, median))
+          << "sd " << sd << " n " << n;
       EXPECT_LE(std::fabs(s.mad - mad), MadErrorBound(o, median, mad)) << "sd " << sd << " n " << n;
       EXPECT_DOUBLE_EQ(s.median_error_bound, MedianErrorBound(o, s.median));
       // In practice far inside the bound: the interpolation within a bin is close.
@@ -181,9 +188,12 @@ Fleet MakeFleet(int nodes, Fleet faults, uint64_t seed) {
     b.unit_id = "gemm.gpu";
     auto add = [&](const std::string& name, double base, const std::string& entity, Better better) {
       double f = 1;
-      if (auto it = faults.node_factor.find(doc.host.hostname); it != faults.node_factor.end()) f *= it->second;
-      if (auto it = faults.factor.find({doc.host.hostname, entity}); it != faults.factor.end()) f *= it->second;
-      if (auto it = faults.figure_factor.find({doc.host.hostname, entity, name}); it != faults.figure_factor.end()) {
+      if (auto it = faults.node_factor.find(doc.host.hostname); it != faults.node_factor.end())
+        f *= it->second;
+      if (auto it = faults.factor.find({doc.host.hostname, entity}); it != faults.factor.end())
+        f *= it->second;
+      if (auto it = faults.figure_factor.find({doc.host.hostname, entity, name});
+          it != faults.figure_factor.end()) {
         f *= it->second;
       }
       double v = base * (1 + noise(rng));
@@ -211,7 +221,8 @@ Fleet MakeFleet(int nodes, Fleet faults, uint64_t seed) {
 
 FleetReport Judge(const std::vector<RunDocument>& docs, FleetOptions o = {}) {
   FleetAccumulator acc(o);
-  for (const auto& d : docs) ForEachMeasurement(d, [&](const Measurement& m, const std::string&) { acc.Add(m); });
+  for (const auto& d : docs)
+    ForEachMeasurement(d, [&](const Measurement& m, const std::string&) { acc.Add(m); });
   FleetJudge judge(acc.Finalize(), o);
   for (size_t i = 0; i < docs.size(); ++i) judge.AddDocument(docs[i], "doc" + std::to_string(i));
   return judge.Finish();
@@ -220,7 +231,8 @@ FleetReport Judge(const std::vector<RunDocument>& docs, FleetOptions o = {}) {
 std::vector<std::string> SlowOf(const FleetReport& r, EntityKind kind) {
   std::vector<std::string> out;
   for (const auto& g : r.slow) {
-    if (g.entity.kind == kind) out.push_back(g.entity.label.empty() ? g.node : g.node + " " + g.entity.label);
+    if (g.entity.kind == kind)
+      out.push_back(g.entity.label.empty() ? g.node : g.node + " " + g.entity.label);
   }
   return out;
 }
@@ -228,8 +240,8 @@ std::vector<std::string> SlowOf(const FleetReport& r, EntityKind kind) {
 TEST(FleetJudgeTest, AHealthyFleetHasNoFindings) {
   for (uint64_t seed : {1, 2, 3}) {
     FleetReport r = Judge(MakeFleet(300, {}, seed).docs);
-    EXPECT_TRUE(r.Healthy()) << "seed " << seed << ": " << r.slow.size() << " slow, " << r.flagged.size()
-                             << " figures";
+    EXPECT_TRUE(r.Healthy()) << "seed " << seed << ": " << r.slow.size() << " slow, "
+                             << r.flagged.size() << " figures";
     EXPECT_EQ(r.documents, 300u);
     EXPECT_EQ(r.figures, 300u * 42);
     EXPECT_EQ(r.keys.size(), 7u);
@@ -255,7 +267,7 @@ TEST(FleetJudgeTest, SlowNodeIsReportedOnceAndItsDevicesNotAgain) {
 
 TEST(FleetJudgeTest, SlowGpuAndNicAreLocalised) {
   Fleet faults;
-  faults.factor[{"node3", "gpu5"}] = 0.92;   // -8%
+  faults.factor[{"node3", "gpu5"}] = 0.92;  // -8%
   faults.factor[{"node9", "mlx5_1"}] = 0.85;
   faults.factor[{"node12", "gpu0"}] = 0.70;
   FleetReport r = Judge(MakeFleet(200, faults, 5).docs);
@@ -265,7 +277,8 @@ TEST(FleetJudgeTest, SlowGpuAndNicAreLocalised) {
   for (const auto& f : r.flagged) EXPECT_FALSE(f.attributed_to.empty()) << f.node << " " << f.key;
   // The NIC's latency (lower is better) counts as worse when higher.
   bool latency = false;
-  for (const auto& f : r.flagged) latency |= f.node == "node9" && f.key.starts_with("ib.lat") && f.score.z > 0;
+  for (const auto& f : r.flagged)
+    latency |= f.node == "node9" && f.key.starts_with("ib.lat") && f.score.z > 0;
   EXPECT_TRUE(latency);
 }
 
@@ -333,14 +346,18 @@ TEST(FleetMeasurementsTest, MultiRankDocumentsAttributeFiguresToTheirNodes) {
     doc.nodes.push_back(n);
   }
   std::vector<std::pair<std::string, double>> seen;
-  ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node) { seen.emplace_back(node, m.value); });
+  ForEachMeasurement(doc, [&](const Measurement& m, const std::string& node) {
+    seen.emplace_back(node, m.value);
+  });
   EXPECT_EQ(seen, (std::vector<std::pair<std::string, double>>{{"node0", 100}, {"node1", 90}}));
 
   RunDocument single;
   single.host.hostname = "solo";
   single.benchmarks.push_back(job_wide);
   seen.clear();
-  ForEachMeasurement(single, [&](const Measurement& m, const std::string& node) { seen.emplace_back(node, m.value); });
+  ForEachMeasurement(single, [&](const Measurement& m, const std::string& node) {
+    seen.emplace_back(node, m.value);
+  });
   EXPECT_EQ(seen, (std::vector<std::pair<std::string, double>>{{"solo", 40}}));
 }
 

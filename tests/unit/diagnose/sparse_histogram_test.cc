@@ -36,7 +36,8 @@ TEST(SparseHistogramTest, QuantilesStayWithinOneBinOfTheExactValue) {
   }
   ASSERT_EQ(h.count(), values.size());
   double worst = 0;
-  for (size_t rank : {size_t{0}, size_t{1}, size_t{500}, size_t{10000}, size_t{19999}, size_t{20000}}) {
+  for (size_t rank :
+       {size_t{0}, size_t{1}, size_t{500}, size_t{10000}, size_t{19999}, size_t{20000}}) {
     double exact = ExactQuantile(values, rank);
     double got = h.Quantile(rank);
     EXPECT_LE(std::fabs(got - exact), kWidth * std::fabs(exact)) << "rank " << rank;

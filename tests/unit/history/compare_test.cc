@@ -1,9 +1,9 @@
 #include "history/compare.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "core/report_json.h"
 #include "history/run_rows.h"
@@ -39,15 +39,17 @@ std::string WriteFile(const std::string& name, const std::string& text) {
 }
 
 TEST(CompareTest, JudgesEachMeasurementInBoth) {
-  RunDocument a = Doc({M("mem.stream.triad", 100, {{"kernel", "triad"}, {"pct_of_peak", "50"}}, {99, 100, 101, 100}),
-                       M("mem.stream.copy", 80, {{"kernel", "copy"}}, {70, 90, 80, 85}),
-                       M("proxy.llama.step_time", 1.0, {}, {}, Better::kLower),
-                       M("gemm.cpu.fp32", 50, {})});
-  RunDocument b = Doc({M("mem.stream.triad", 70, {{"kernel", "triad"}, {"pct_of_peak", "35"}}, {69, 70, 71, 70}),
-                       M("mem.stream.copy", 82, {{"kernel", "copy"}}, {72, 92, 82, 86}),
-                       M("proxy.llama.step_time", 0.8, {}, {}, Better::kLower),
-                       M("copy.h2d", 12, {})});
-  Comparison c = CompareRows(RowsFromRunDocument(a).measurements, RowsFromRunDocument(b).measurements);
+  RunDocument a =
+      Doc({M("mem.stream.triad", 100, {{"kernel", "triad"}, {"pct_of_peak", "50"}},
+             {99, 100, 101, 100}),
+           M("mem.stream.copy", 80, {{"kernel", "copy"}}, {70, 90, 80, 85}),
+           M("proxy.llama.step_time", 1.0, {}, {}, Better::kLower), M("gemm.cpu.fp32", 50, {})});
+  RunDocument b = Doc(
+      {M("mem.stream.triad", 70, {{"kernel", "triad"}, {"pct_of_peak", "35"}}, {69, 70, 71, 70}),
+       M("mem.stream.copy", 82, {{"kernel", "copy"}}, {72, 92, 82, 86}),
+       M("proxy.llama.step_time", 0.8, {}, {}, Better::kLower), M("copy.h2d", 12, {})});
+  Comparison c =
+      CompareRows(RowsFromRunDocument(a).measurements, RowsFromRunDocument(b).measurements);
   ASSERT_EQ(c.both.size(), 3u);
   // pct_of_peak derives from the value: it does not split the identity.
   EXPECT_EQ(c.both[0].b.name, "mem.stream.triad");
@@ -108,15 +110,20 @@ TEST(CompareTest, MalformedInputsNameTheFileAndField) {
   ASSERT_FALSE(not_run.ok());
   EXPECT_NE(not_run.status().message().find("not a run document"), std::string::npos);
   EXPECT_NE(not_run.status().message().find("other.json"), std::string::npos);
-  auto bad_run = RowsFromFile(WriteFile("bad_run.json", R"({"command": "run", "schema_version": 1})"));
+  auto bad_run =
+      RowsFromFile(WriteFile("bad_run.json", R"({"command": "run", "schema_version": 1})"));
   ASSERT_FALSE(bad_run.ok());
-  EXPECT_NE(bad_run.status().message().find("bad_run.json: run."), std::string::npos) << bad_run.status().message();
-  auto bad_val = RowsFromFile(WriteFile("bad_val.json", R"({"kind": "yardstick-validation", "verdict": {"pass": true},
+  EXPECT_NE(bad_run.status().message().find("bad_run.json: run."), std::string::npos)
+      << bad_run.status().message();
+  auto bad_val = RowsFromFile(
+      WriteFile("bad_val.json", R"({"kind": "yardstick-validation", "verdict": {"pass": true},
       "workloads": [{"id": "x", "score": "high"}]})"));
   ASSERT_FALSE(bad_val.ok());
-  EXPECT_NE(bad_val.status().message().find("workloads[0].score: expected a number"), std::string::npos)
+  EXPECT_NE(bad_val.status().message().find("workloads[0].score: expected a number"),
+            std::string::npos)
       << bad_val.status().message();
-  auto no_verdict = RowsFromFile(WriteFile("no_verdict.json", R"({"kind": "yardstick-validation", "workloads": []})"));
+  auto no_verdict = RowsFromFile(
+      WriteFile("no_verdict.json", R"({"kind": "yardstick-validation", "workloads": []})"));
   ASSERT_FALSE(no_verdict.ok());
   EXPECT_NE(no_verdict.status().message().find("verdict.pass"), std::string::npos);
   EXPECT_EQ(DisplayParams("not json"), "not json");

@@ -1,5 +1,6 @@
 // Recording runs with their measurements: the version-1 migration, regressions over recorded
 // runs, and a writer SIGKILLed mid-transaction (the database stays whole).
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -8,8 +9,6 @@
 
 #include <climits>
 #include <filesystem>
-
-#include <gtest/gtest.h>
 
 #include "history/history.h"
 #include "history/regressions.h"
@@ -29,7 +28,8 @@ std::string Scalar(const std::string& path, const char* sql) {
   std::string out = "<error>";
   if (sqlite3_open(path.c_str(), &raw) == SQLITE_OK) {
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(raw, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+    if (sqlite3_prepare_v2(raw, sql, -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
       const unsigned char* t = sqlite3_column_text(st, 0);
       out = t ? reinterpret_cast<const char*>(t) : "";
     }
@@ -43,8 +43,16 @@ RunRecord RunOn(const std::string& hosts, const std::string& doc = "{}") {
   return {0, "2026-12-01T10:00:00Z", "bench", hosts, "pass", "", doc, hosts};
 }
 
-MeasurementRow Row(double value, std::string name = "mem.stream.triad", Better better = Better::kHigher) {
-  return {std::move(name), R"({"kernel":"triad"})", "", value, "GB/s", better, ComputeStats({value, value}), {value, value}};
+MeasurementRow Row(double value, std::string name = "mem.stream.triad",
+                   Better better = Better::kHigher) {
+  return {std::move(name),
+          R"({"kernel":"triad"})",
+          "",
+          value,
+          "GB/s",
+          better,
+          ComputeStats({value, value}),
+          {value, value}};
 }
 
 TEST(HistoryRecordTest, MigratesAVersion1Database) {
@@ -66,7 +74,9 @@ TEST(HistoryRecordTest, MigratesAVersion1Database) {
     INSERT INTO runs (started_at, command, host, verdict, document_path) VALUES
       ('2026-11-29T19:11:04Z', 'submit --suite h100', 'login1', 'pass', '/runs/validation.json');
     INSERT INTO slurm_jobs (run_id, job_id, workload, state) VALUES (1, '42', 'llama', 'COMPLETED');
-  )SQL", nullptr, nullptr, nullptr), SQLITE_OK);
+  )SQL",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(raw);
 
   auto db = HistoryDb::Open(path);
@@ -132,13 +142,16 @@ TEST(HistoryRecordTest, RegressionAgainstTheLastRunsOfTheSameHosts) {
   ASSERT_TRUE(other.ok());
   EXPECT_TRUE(other->regressions.empty());
   // 30% worse bandwidth, 3% longer step (inside the 5% floor).
-  auto rec = RecordAndCheck(path, {RunOn("node1"), {Row(70), Row(1.03, "proxy.step_time", Better::kLower)}}, "/x/run.json");
+  auto rec = RecordAndCheck(
+      path, {RunOn("node1"), {Row(70), Row(1.03, "proxy.step_time", Better::kLower)}},
+      "/x/run.json");
   ASSERT_TRUE(rec.ok());
   ASSERT_EQ(rec->regressions.size(), 1u);
   const Regression& r = rec->regressions[0];
   EXPECT_EQ(r.verdict.history, kDefaultHistoryRuns);
   EXPECT_NEAR(r.verdict.change_pct, -30, 0.5);
-  EXPECT_EQ(RegressionLine(r).rfind("regression: mem.stream.triad (kernel=triad): 70 GB/s, -30.", 0), 0u)
+  EXPECT_EQ(
+      RegressionLine(r).rfind("regression: mem.stream.triad (kernel=triad): 70 GB/s, -30.", 0), 0u)
       << RegressionLine(r);
   EXPECT_NE(RegressionLine(r).find("of 5 runs"), std::string::npos);
   // The same check later, from the database (history --regressions).
@@ -198,7 +211,9 @@ TEST(HistoryRecordTest, KilledWriterLeavesTheDatabaseWhole) {
       EXPECT_EQ(whole->document_json, std::to_string(kRows));
     }
     // No measurement belongs to a run that is not there.
-    EXPECT_EQ(Scalar(path, "SELECT COUNT(*) FROM measurements WHERE run_id NOT IN (SELECT id FROM runs)"), "0");
+    EXPECT_EQ(
+        Scalar(path, "SELECT COUNT(*) FROM measurements WHERE run_id NOT IN (SELECT id FROM runs)"),
+        "0");
     // A new write succeeds after the crash.
     auto id = db->RecordRun(RunOn("after-kill"), {Row(1)});
     ASSERT_TRUE(id.ok()) << id.status().message();

@@ -1,10 +1,9 @@
 #include "history/history.h"
 
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <filesystem>
-
-#include <gtest/gtest.h>
 
 namespace ys::history {
 namespace {
@@ -20,10 +19,13 @@ TEST(HistoryTest, RecordsRunsAndJobs) {
   {
     auto db = HistoryDb::Open(path);
     ASSERT_TRUE(db.ok()) << db.status().message();
-    auto id = db->AddRun({0, "2026-11-29T19:11:04Z", "submit --suite h100", "vm", "submitted", "/runs", ""});
+    auto id = db->AddRun(
+        {0, "2026-11-29T19:11:04Z", "submit --suite h100", "vm", "submitted", "/runs", ""});
     ASSERT_TRUE(id.ok()) << id.status().message();
     EXPECT_GT(*id, 0);
-    SlurmJobRecord j{*id, "42", "llama3.1_70b_fp8", "PENDING", "2026-11-29T19:11:04", "", "", std::nullopt, "", "", "/runs/x.sbatch"};
+    SlurmJobRecord j{
+        *id, "42", "llama3.1_70b_fp8", "PENDING", "2026-11-29T19:11:04", "", "", std::nullopt,
+        "",  "",   "/runs/x.sbatch"};
     ASSERT_TRUE(db->UpsertSlurmJob(j).ok());
     j.state = "COMPLETED";
     j.start_time = "2026-11-29T19:11:07";
@@ -56,7 +58,8 @@ TEST(HistoryTest, WalModeAndSchemaVersion) {
   auto scalar = [&](const char* sql) {
     sqlite3_stmt* st = nullptr;
     std::string out;
-    if (sqlite3_prepare_v2(raw, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+    if (sqlite3_prepare_v2(raw, sql, -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
       out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
     }
     sqlite3_finalize(st);
@@ -65,7 +68,8 @@ TEST(HistoryTest, WalModeAndSchemaVersion) {
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
   EXPECT_EQ(scalar("SELECT version FROM schema_version"), std::to_string(kSchemaVersion));
   // A database from a newer yardstick is refused, not misread.
-  ASSERT_EQ(sqlite3_exec(raw, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(raw);
   auto newer = HistoryDb::Open(path);
   ASSERT_FALSE(newer.ok());
@@ -75,10 +79,15 @@ TEST(HistoryTest, WalModeAndSchemaVersion) {
 TEST(HistoryTest, ErrorsCarrySqliteText) {
   std::string path = FreshPath("garbage");
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  { std::FILE* f = std::fopen(path.c_str(), "w"); std::fputs(std::string(4096, 'x').c_str(), f); std::fclose(f); }
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs(std::string(4096, 'x').c_str(), f);
+    std::fclose(f);
+  }
   auto db = HistoryDb::Open(path);
   ASSERT_FALSE(db.ok());
-  EXPECT_NE(db.status().message().find("file is not a database"), std::string::npos) << db.status().message();
+  EXPECT_NE(db.status().message().find("file is not a database"), std::string::npos)
+      << db.status().message();
   EXPECT_NE(db.status().message().find(path), std::string::npos);
   auto dir = HistoryDb::Open("/proc/ys-no-such-dir/history.db");
   EXPECT_FALSE(dir.ok());

@@ -66,7 +66,8 @@ TEST(NoiseTest, FewSamplesFallBackToTheThreshold) {
   EXPECT_EQ(small.judgement, Judgement::kWithinNoise);
   EXPECT_NE(small.rule.find("threshold"), std::string::npos);
   EXPECT_EQ(CompareObserved(a, {110, {}}, Better::kHigher).judgement, Judgement::kBetter);
-  EXPECT_EQ(CompareObserved(a, {90, Stats({90, 90})}, Better::kHigher).judgement, Judgement::kWorse);
+  EXPECT_EQ(CompareObserved(a, {90, Stats({90, 90})}, Better::kHigher).judgement,
+            Judgement::kWorse);
   EXPECT_FALSE(CompareObserved({0, {}}, {1, {}}, Better::kHigher).change_pct.has_value());
 }
 

@@ -43,7 +43,8 @@ TEST(HostTest, RefusesEnormousFiles) {
 
 TEST(HostTest, ListsNaturallyAndMatchesGlobs) {
   TempHost t;
-  for (const char* n : {"cpu10", "cpu2", "cpu1", "cpufreq", "cpuidle"}) t.Write(std::string("/c/") + n + "/x", "");
+  for (const char* n : {"cpu10", "cpu2", "cpu1", "cpufreq", "cpuidle"})
+    t.Write(std::string("/c/") + n + "/x", "");
   Host h = t.Host();
   EXPECT_EQ(h.ListMatching("/c", "cpu[0-9]*"), (std::vector<std::string>{"cpu1", "cpu2", "cpu10"}));
   EXPECT_TRUE(h.ListMatching("/absent", "*").empty());
@@ -55,7 +56,8 @@ TEST(HostTest, RealPathStaysInsideTheRoot) {
   t.Symlink("/sys/bus/pci/devices/0000:00:01.0", "../../../devices/pci0000:00/0000:00:01.0");
   t.Symlink("/escape", "/etc");
   Host h = t.Host();
-  EXPECT_EQ(*h.RealPath("/sys/bus/pci/devices/0000:00:01.0"), "/sys/devices/pci0000:00/0000:00:01.0");
+  EXPECT_EQ(*h.RealPath("/sys/bus/pci/devices/0000:00:01.0"),
+            "/sys/devices/pci0000:00/0000:00:01.0");
   EXPECT_FALSE(h.RealPath("/escape").ok());
 }
 

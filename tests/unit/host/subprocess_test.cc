@@ -1,5 +1,6 @@
 #include "host/subprocess.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -7,14 +8,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include <gtest/gtest.h>
-
 namespace ys::host {
 namespace {
 
 using std::chrono::milliseconds;
 
-Result<SubprocessResult> Exec(std::vector<std::string> argv, milliseconds timeout = milliseconds(10000)) {
+Result<SubprocessResult> Exec(std::vector<std::string> argv,
+                              milliseconds timeout = milliseconds(10000)) {
   SubprocessOptions o;
   o.argv = std::move(argv);
   o.timeout = timeout;
@@ -48,7 +48,8 @@ TEST(SubprocessTest, CapturesStdoutAndStderrSeparately) {
 
 TEST(SubprocessTest, ArgumentsAreNeverInterpreted) {
   // Each element reaches the program as it is: no shell, no expansion, no word splitting.
-  std::vector<std::string> hostile = {"$(touch /tmp/ys-pwned)", "`id`", "a b;c", "'\"", "line\nbreak", "*"};
+  std::vector<std::string> hostile = {
+      "$(touch /tmp/ys-pwned)", "`id`", "a b;c", "'\"", "line\nbreak", "*"};
   std::vector<std::string> argv = {"printf", "%s|"};
   argv.insert(argv.end(), hostile.begin(), hostile.end());
   auto r = Exec(argv);
@@ -92,7 +93,8 @@ TEST(SubprocessTest, TimeoutKillsTheChildAndItsGroup) {
   // The shell starts a grandchild that would outlive it; both are killed at the deadline.
   std::string pidfile = testing::TempDir() + "/ys-subprocess-grandchild.pid";
   std::filesystem::remove(pidfile);
-  auto r = Exec({"sh", "-c", "sh -c 'echo $$ > " + pidfile + "; exec sleep 30' & sleep 30"}, milliseconds(500));
+  auto r = Exec({"sh", "-c", "sh -c 'echo $$ > " + pidfile + "; exec sleep 30' & sleep 30"},
+                milliseconds(500));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->timed_out);
   EXPECT_FALSE(r->Succeeded());
@@ -134,7 +136,8 @@ TEST(SubprocessTest, MissingProgramIsAClearError) {
 TEST(SubprocessTest, NotExecutableAndBadArgvAreErrors) {
   std::string path = testing::TempDir() + "/ys-not-executable";
   std::ofstream(path) << "#!/bin/sh\n";
-  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::filesystem::permissions(
+      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   auto r = Exec({path});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kPermissionDenied);

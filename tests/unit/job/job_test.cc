@@ -2,11 +2,11 @@
 #include "job/job.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "comm/liveness.h"
@@ -59,7 +59,8 @@ TEST(LivenessTest, AResponderAnswersAndAClosedPortDoesNot) {
     ASSERT_TRUE(gone.ok());
     closed = (*gone)->endpoint();
   }  // destroyed: its port is closed now
-  auto silent = comm::UnansweredEndpoints({live, closed, "", "no-port", "localhost:notaport", live}, 2.0);
+  auto silent =
+      comm::UnansweredEndpoints({live, closed, "", "no-port", "localhost:notaport", live}, 2.0);
   EXPECT_EQ(silent, (std::vector<int>{1, 2, 3, 4}));
 }
 
@@ -77,8 +78,10 @@ class JobTest : public ::testing::Test {
 
 TEST_F(JobTest, SingleProcessKeepsTheDocumentAndReturnsTheExitCode) {
   // zz_test.measure is registered by tests/unit/bench/framework_test.cc.
-  JobOptions o{.command = "bench", .bench = bench::BenchOptions{.filters = {"zz_test.measure"}},
-               .timeout_s = 60, .out_path = (dir_ / "run.json").string()};
+  JobOptions o{.command = "bench",
+               .bench = bench::BenchOptions{.filters = {"zz_test.measure"}},
+               .timeout_s = 60,
+               .out_path = (dir_ / "run.json").string()};
   int emitted = 0;
   o.emit = [&](const RunDocument& doc) {
     ++emitted;
@@ -99,7 +102,8 @@ TEST_F(JobTest, SingleProcessKeepsTheDocumentAndReturnsTheExitCode) {
 }
 
 TEST_F(JobTest, AFilterThatSelectsNothingIsAnErrorBeforeAnythingRuns) {
-  JobOptions o{.command = "bench", .bench = bench::BenchOptions{.filters = {"nothing.*"}},
+  JobOptions o{.command = "bench",
+               .bench = bench::BenchOptions{.filters = {"nothing.*"}},
                .out_path = (dir_ / "run.json").string()};
   auto code = RunJob(o, comm_, live_);
   EXPECT_EQ(code.status().code(), StatusCode::kInvalidInput);

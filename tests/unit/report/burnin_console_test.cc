@@ -51,8 +51,7 @@ TEST(BurninConsole, SummaryOfAFaultyRun) {
   EXPECT_NE(out.find(" 91.0% "), std::string::npos);
   EXPECT_NE(out.find("# gpu0<script>alert(1)</script>@node1: no temperature sensor"),
             std::string::npos);
-  EXPECT_NE(out.find("node node1: 2 entities, 2 faults, availability 10.00%\n"),
-            std::string::npos);
+  EXPECT_NE(out.find("node node1: 2 entities, 2 faults, availability 10.00%\n"), std::string::npos);
   EXPECT_NE(out.find("MTBF 2.0 h (4.0 entity-hours, 2 faults); availability 98.75%\n"),
             std::string::npos);
   EXPECT_EQ(lines.back(),

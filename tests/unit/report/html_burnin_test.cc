@@ -75,8 +75,7 @@ TEST(HtmlBurnin, HeadlineTablesAndFormats) {
   EXPECT_NE(s.find("<tr class=\"unstable\"><td>node1</td><td>gpu1</td><td>sgemm GFLOPS</td>"),
             std::string::npos);
   EXPECT_NE(s.find("45500 GFLOPS (91.0% of baseline)"), std::string::npos);
-  EXPECT_NE(s.find("<td class=\"num\">70 °C</td><td class=\"num\">4.5 °C</td>"),
-            std::string::npos);
+  EXPECT_NE(s.find("<td class=\"num\">70 °C</td><td class=\"num\">4.5 °C</td>"), std::string::npos);
   EXPECT_NE(s.find("10.47%"), std::string::npos);
   EXPECT_NE(s.find("no temperature sensor: the recorded timeline has none"), std::string::npos);
   // Nodes.
@@ -145,8 +144,7 @@ TEST(HtmlBurnin, CleanRunSaysNoFault) {
   r.complete = true;
   r.elapsed_s = r.duration_s;
   for (BurninEntity& e : r.entities) e.stable = true;
-  std::string s =
-      Section(BuildHtmlReport(InputOf(BurninDocument(r)), kFakeChartJs), "burnin");
+  std::string s = Section(BuildHtmlReport(InputOf(BurninDocument(r)), kFakeChartJs), "burnin");
   EXPECT_EQ(s.find("class=\"alert\""), std::string::npos);
   EXPECT_NE(s.find("no fault in 4.0 entity-hours (no MTBF without a fault)"), std::string::npos);
   EXPECT_NE(s.find("No fault in 4:00:00 of load."), std::string::npos);

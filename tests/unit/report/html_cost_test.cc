@@ -45,8 +45,11 @@ ReportInput WithValidationAndProxy() {
   in.run = doc;
   ValidationView v;
   v.chip = "h100";
-  v.workloads = {{.id = "gpt_oss_120b", .outcome = "fail", .score = 0.9,
-                  .tokens_per_s_per_gpu = 10000, .gpus = 512},
+  v.workloads = {{.id = "gpt_oss_120b",
+                  .outcome = "fail",
+                  .score = 0.9,
+                  .tokens_per_s_per_gpu = 10000,
+                  .gpus = 512},
                  {.id = "unmeasured", .outcome = "fail"}};
   in.validation = v;
   in.cost = Flat250();
@@ -64,9 +67,10 @@ TEST(HtmlCost, FiguresAgainstHandComputedValues) {
   std::string s = Section(page, "cost");
   ASSERT_FALSE(s.empty());
   EXPECT_NE(page.find("<a href=\"#cost\">Cost</a>"), std::string::npos);
-  EXPECT_NE(s.find("Price model flat-cloud (test figures), from prices.toml: blended 2.50 USD/GPU-h "
-                   "= 100% on-demand at 2.50 + 0% reserved at 0.00 + 0% spot at 0.00"),
-            std::string::npos)
+  EXPECT_NE(
+      s.find("Price model flat-cloud (test figures), from prices.toml: blended 2.50 USD/GPU-h "
+             "= 100% on-demand at 2.50 + 0% reserved at 0.00 + 0% spot at 0.00"),
+      std::string::npos)
       << s;
   EXPECT_NE(s.find("Token budget 15T (1.5e+13 tokens) on each workload&#39;s own GPUs (8 where "
                    "unknown)."),
@@ -149,7 +153,8 @@ Ran Yardstick(const std::string& args) {
   std::string dir = (fs::temp_directory_path() / "ys-html-cost-XXXXXX").string();
   EXPECT_NE(::mkdtemp(dir.data()), nullptr);
   std::string err = dir + "/err";
-  int status = std::system(("'" YS_BINARY "' report " + args + " >/dev/null 2>'" + err + "'").c_str());
+  int status =
+      std::system(("'" YS_BINARY "' report " + args + " >/dev/null 2>'" + err + "'").c_str());
   std::ifstream in(err);
   Ran r{WIFEXITED(status) ? WEXITSTATUS(status) : -1,
         std::string(std::istreambuf_iterator<char>(in), {})};

@@ -20,7 +20,8 @@ RunDocument SampleDocument() {
   d.tool.version = "0.1.0 (test)";
   d.tool.build_type = "RelWithDebInfo";
   d.tool.compiler = "GNU 12.2.0";
-  d.host = HostInfo{"h100-bad-07", "6.8.0-60-generic", "x86_64", "/", "Intel(R) Xeon(R) Platinum 8480+", 16};
+  d.host = HostInfo{
+      "h100-bad-07", "6.8.0-60-generic", "x86_64", "/", "Intel(R) Xeon(R) Platinum 8480+", 16};
   d.warnings = {"clocks not locked"};
   CheckResult pass;
   pass.unit_id = "mem.settings";
@@ -92,7 +93,8 @@ TEST(JsonReportTest, RejectsMalformedDocuments) {
   EXPECT_NE(RunDocumentFromJson(bad).status().message().find("schema_version"), std::string::npos);
   bad = j;
   bad["checks"][0]["outcome"] = "great";
-  EXPECT_NE(RunDocumentFromJson(bad).status().message().find("run.checks[0].outcome"), std::string::npos);
+  EXPECT_NE(RunDocumentFromJson(bad).status().message().find("run.checks[0].outcome"),
+            std::string::npos);
   bad = j;
   bad["checks"][1]["findings"][0].erase("fix");
   EXPECT_NE(RunDocumentFromJson(bad).status().message().find("findings[0].fix"), std::string::npos);
@@ -101,10 +103,10 @@ TEST(JsonReportTest, RejectsMalformedDocuments) {
 
 TEST(OutputTest, ExitCodes) {
   RunDocument d = SampleDocument();
-  EXPECT_EQ(ExitCodeFor(d), 1);           // a fail wins over an error
+  EXPECT_EQ(ExitCodeFor(d), 1);          // a fail wins over an error
   d.checks.erase(d.checks.begin() + 1);  // no fail; an error remains
   EXPECT_EQ(ExitCodeFor(d), 2);
-  d.checks.pop_back();                    // warn and skip pass
+  d.checks.pop_back();  // warn and skip pass
   EXPECT_EQ(ExitCodeFor(d), 0);
 }
 

@@ -77,8 +77,7 @@ TEST(CollectorSetTest, ASlowCollectorDoesNotBlockAScrape) {
   auto took = std::chrono::steady_clock::now() - start;
   // Not a speed assertion: far below the sleep, which a blocking scrape would wait out.
   EXPECT_LT(took, 1000ms);
-  EXPECT_NE(text.find("yardstick_collector_up{collector=\"slow\"} 0\n"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("yardstick_collector_up{collector=\"slow\"} 0\n"), std::string::npos) << text;
   EXPECT_NE(text.find("yardstick_collector_running_seconds{collector=\"slow\"}"),
             std::string::npos);
   EXPECT_NE(text.find("slow_value 1\n"), std::string::npos) << "last good reading still fresh";

@@ -46,7 +46,9 @@ TEST(HostHeaderTest, AcceptsThisExportersNamesWithOrWithoutPort) {
 // A server on a free loopback port with the recorded collectors.
 class ServedExporter {
  public:
-  ServedExporter() : host_(std::make_unique<host::Host>(*host::Host::AtRoot(kFixtures + "/hosts/healthy-8gpu"))) {
+  ServedExporter()
+      : host_(
+            std::make_unique<host::Host>(*host::Host::AtRoot(kFixtures + "/hosts/healthy-8gpu"))) {
     std::vector<std::unique_ptr<Collector>> cs;
     cs.push_back(MakeGpuCollector(*host_, kFixtures + "/nvml/exporter-h100x8.json"));
     set_ = std::make_unique<CollectorSet>(std::move(cs), CollectorSet::Options{0.05, 1});

@@ -32,9 +32,9 @@ TEST(ListenAddressTest, ParsesAndJudgesLoopback) {
 }
 
 TEST(ListenAddressTest, RejectsMalformed) {
-  for (const char* bad : {"", "9400", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536",
-                          "127.0.0.1:94x", "host.example:9400", "::1:9400", "[::1]9400",
-                          "[::1:9400", "300.1.1.1:80"}) {
+  for (const char* bad :
+       {"", "9400", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:94x",
+        "host.example:9400", "::1:9400", "[::1]9400", "[::1:9400", "300.1.1.1:80"}) {
     auto a = ParseListenAddress(bad);
     EXPECT_FALSE(a.ok()) << bad;
     if (!a.ok()) {
@@ -192,8 +192,8 @@ TEST(ExporterServerTest, ConcurrentScrapesOverHttp) {
       httplib::Client cli("127.0.0.1", *port);
       for (int i = 0; i < 30; ++i) {
         auto r = cli.Get("/metrics");
-        if (r && r->status == 200 && r->body.find("# TYPE yardstick_collector_up gauge") !=
-                                         std::string::npos) {
+        if (r && r->status == 200 &&
+            r->body.find("# TYPE yardstick_collector_up gauge") != std::string::npos) {
           ++good;
         }
       }

@@ -9,7 +9,9 @@ namespace ys::serve {
 namespace {
 
 TEST(ExpositionTest, EscapesLabelValuesAndHelp) {
-  EXPECT_EQ(EscapeLabelValue(R"(a\b"c)" "\nd"), R"(a\\b\"c\nd)");
+  EXPECT_EQ(EscapeLabelValue(R"(a\b"c)"
+                             "\nd"),
+            R"(a\\b\"c\nd)");
   EXPECT_EQ(EscapeHelp("x \\ \"y\"\nz"), "x \\\\ \"y\"\\nz");
 }
 
@@ -44,8 +46,8 @@ TEST(ExpositionTest, OneFamilyOnceSortedByNameSamplesInOrder) {
   e.Add("zeta", MetricType::kGauge, "Last family", {{"gpu", "1"}}, 2);
   e.Add("alpha_total", MetricType::kCounter, "First family", {}, 7);
   e.Add("zeta", MetricType::kCounter, "ignored: the first help and type stay", {{"gpu", "0"}}, 1);
-  e.Add("zeta", MetricType::kGauge, "", {{"gpu", "1"}}, 99);  // same series: dropped
-  e.Add("bad-name", MetricType::kGauge, "", {}, 1);         // invalid: dropped
+  e.Add("zeta", MetricType::kGauge, "", {{"gpu", "1"}}, 99);      // same series: dropped
+  e.Add("bad-name", MetricType::kGauge, "", {}, 1);               // invalid: dropped
   e.Add("ok", MetricType::kGauge, "", {{"__reserved", "x"}}, 1);  // invalid label: dropped
   e.Add("quoted", MetricType::kGauge, "Help with \\ and\nnewline",
         {{"id", "a\"b\\c\nd"}, {"size", "1024"}}, 0.5);

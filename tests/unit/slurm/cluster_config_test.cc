@@ -50,7 +50,8 @@ TEST(ClusterConfigTest, MinimalDefaults) {
 
 TEST(ClusterConfigTest, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(Error(std::string(kMinimal) + "\n[slurm2]\nx = 1\n"),
-            "cluster.toml:10: unknown table or key 'slurm2'; expected [slurm], [container], [launch], [environment]");
+            "cluster.toml:10: unknown table or key 'slurm2'; expected [slurm], [container], "
+            "[launch], [environment]");
   std::string unknown = R"([slurm]
 partition = "batch"
 partiton = "typo"
@@ -61,8 +62,10 @@ command = ["x"]
 )";
   EXPECT_EQ(Error(unknown), "cluster.toml:3: [slurm] partiton: unknown key");
   // A misspelt required key is reported as unknown, not as the correct one missing.
-  EXPECT_EQ(Error("[slurm]\npartition = \"b\"\ntimelimit = \"5\"\n"), "cluster.toml:3: [slurm] timelimit: unknown key");
-  EXPECT_EQ(Error(std::string(kMinimal) + "shell = true\n"), "cluster.toml:9: [launch] shell: unknown key");
+  EXPECT_EQ(Error("[slurm]\npartition = \"b\"\ntimelimit = \"5\"\n"),
+            "cluster.toml:3: [slurm] timelimit: unknown key");
+  EXPECT_EQ(Error(std::string(kMinimal) + "shell = true\n"),
+            "cluster.toml:9: [launch] shell: unknown key");
   std::string wrong_type = R"([slurm]
 partition = "batch"
 time_limit = "30"
@@ -70,14 +73,16 @@ gpus_per_node = "8"
 [launch]
 command = ["x"]
 )";
-  EXPECT_EQ(Error(wrong_type), "cluster.toml:4: [slurm] gpus_per_node: expected a whole number from 1 to 64");
+  EXPECT_EQ(Error(wrong_type),
+            "cluster.toml:4: [slurm] gpus_per_node: expected a whole number from 1 to 64");
   for (const char* v : {"0", "-1", "65", "9223372036854775807"}) {
     std::string text = wrong_type;
     text.replace(text.find("\"8\""), 3, v);
     EXPECT_EQ(Error(text), std::string("cluster.toml:4: [slurm] gpus_per_node: ") + v +
                                " is out of range (expected a whole number from 1 to 64)");
   }
-  std::string missing = "[slurm]\npartition = \"b\"\ngpus_per_node = 8\n[launch]\ncommand = [\"x\"]\n";
+  std::string missing =
+      "[slurm]\npartition = \"b\"\ngpus_per_node = 8\n[launch]\ncommand = [\"x\"]\n";
   EXPECT_NE(Error(missing).find("[slurm] time_limit: missing"), std::string::npos);
   EXPECT_EQ(Error("[slurm]\n"),
             "cluster.toml:1: [slurm] partition: missing; expected a non-empty string");
@@ -88,48 +93,65 @@ command = ["x"]
 
 TEST(ClusterConfigTest, RejectsUnsafeOrWrongValues) {
   auto with = [](const std::string& slurm_extra, const std::string& rest = "") {
-    return "[slurm]\npartition = \"batch\"\ntime_limit = \"30\"\ngpus_per_node = 8\n" + slurm_extra +
-           "\n[launch]\ncommand = [\"x\"]\n" + rest;
+    return "[slurm]\npartition = \"batch\"\ntime_limit = \"30\"\ngpus_per_node = 8\n" +
+           slurm_extra + "\n[launch]\ncommand = [\"x\"]\n" + rest;
   };
-  EXPECT_NE(Error(with("account = \"a b\"")).find("[slurm] account: account 'a b': not safe in an #SBATCH line"),
+  EXPECT_NE(Error(with("account = \"a b\""))
+                .find("[slurm] account: account 'a b': not safe in an #SBATCH line"),
             std::string::npos);
   EXPECT_NE(Error(with("qos = \"$(id)\"")).find("qos"), std::string::npos);
-  EXPECT_NE(Error("[slurm]\npartition = \"x\\n#SBATCH --nodes=9\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=[\"x\"]\n")
+  EXPECT_NE(Error("[slurm]\npartition = \"x\\n#SBATCH "
+                  "--nodes=9\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=[\"x\"]\n")
                 .find("\\x0a"),
             std::string::npos);
-  EXPECT_NE(Error(with("sbatch_options = [\"--nodes=2\"]")).find("yardstick sets --nodes itself"), std::string::npos);
+  EXPECT_NE(Error(with("sbatch_options = [\"--nodes=2\"]")).find("yardstick sets --nodes itself"),
+            std::string::npos);
   EXPECT_NE(Error(with("sbatch_options = [\"--gres=gpu:4\"]")).find("--gres"), std::string::npos);
-  EXPECT_NE(Error(with("sbatch_options = [\"reservation\"]")).find("expected an option"), std::string::npos);
-  EXPECT_NE(Error(with("sbatch_options = [\"--comment=a b\"]")).find("not safe"), std::string::npos);
+  EXPECT_NE(Error(with("sbatch_options = [\"reservation\"]")).find("expected an option"),
+            std::string::npos);
+  EXPECT_NE(Error(with("sbatch_options = [\"--comment=a b\"]")).find("not safe"),
+            std::string::npos);
   EXPECT_NE(Error(with("sbatch_options = \"--x\"")).find("expected an array of strings"),
             std::string::npos);
-  EXPECT_NE(Error(with("sbatch_options = [1]")).find("an element is not a string"), std::string::npos);
+  EXPECT_NE(Error(with("sbatch_options = [1]")).find("an element is not a string"),
+            std::string::npos);
   EXPECT_NE(Error(with("time_limit2 = 1")).find("unknown key"), std::string::npos);
   EXPECT_NE(Error(with("gres = \"yes\"")).find("expected true or false"), std::string::npos);
   EXPECT_NE(Error(with("nodes = 0")).find("[slurm] nodes"), std::string::npos);
-  EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"1:00:00 ; x\"\ngpus_per_node=8\n[launch]\ncommand=[\"x\"]\n")
+  EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"1:00:00 ; "
+                  "x\"\ngpus_per_node=8\n[launch]\ncommand=[\"x\"]\n")
                 .find("time limit"),
             std::string::npos);
-  EXPECT_NE(Error(with("", "[container]\nimage = \"i\"\nmounts = [\"/a:/b,/c:/d\"]\n")).find("cannot contain ','"),
+  EXPECT_NE(Error(with("", "[container]\nimage = \"i\"\nmounts = [\"/a:/b,/c:/d\"]\n"))
+                .find("cannot contain ','"),
             std::string::npos);
-  EXPECT_NE(Error(with("", "[container]\nimage = \"i\"\nmounts = [\"relative:/b\"]\n")).find("expected /host/path"),
+  EXPECT_NE(Error(with("", "[container]\nimage = \"i\"\nmounts = [\"relative:/b\"]\n"))
+                .find("expected /host/path"),
             std::string::npos);
-  EXPECT_NE(Error(with("", "[container]\nmounts = []\n")).find("[container] image: missing"), std::string::npos);
-  EXPECT_NE(Error(with("", "[container]\nimage = \"i\"\nnccl_topo_file = \"topo.xml\"\n")).find("absolute path"),
+  EXPECT_NE(Error(with("", "[container]\nmounts = []\n")).find("[container] image: missing"),
             std::string::npos);
-  EXPECT_NE(Error(with("", "[environment]\n\"A-B\" = \"1\"\n")).find("[environment] A-B"), std::string::npos);
-  EXPECT_NE(Error(with("", "[environment]\nA = 1\n")).find("expected a string value"), std::string::npos);
-  EXPECT_NE(Error(with("", "[container]\nimage = \"i\"\nnccl_topo_file = \"/t.xml\"\n[environment]\nNCCL_TOPO_FILE = \"/x\"\n"))
+  EXPECT_NE(Error(with("", "[container]\nimage = \"i\"\nnccl_topo_file = \"topo.xml\"\n"))
+                .find("absolute path"),
+            std::string::npos);
+  EXPECT_NE(Error(with("", "[environment]\n\"A-B\" = \"1\"\n")).find("[environment] A-B"),
+            std::string::npos);
+  EXPECT_NE(Error(with("", "[environment]\nA = 1\n")).find("expected a string value"),
+            std::string::npos);
+  EXPECT_NE(Error(with("",
+                       "[container]\nimage = \"i\"\nnccl_topo_file = "
+                       "\"/t.xml\"\n[environment]\nNCCL_TOPO_FILE = \"/x\"\n"))
                 .find("set by [container] nccl_topo_file"),
             std::string::npos);
-  EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=[\"{nope}\"]\n")
+  EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=["
+                  "\"{nope}\"]\n")
                 .find("unknown placeholder"),
             std::string::npos);
   EXPECT_NE(
       Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n[launch]\ncommand=[]\n")
           .find("non-empty array of strings"),
       std::string::npos);
-  EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n").find("missing table [launch]"),
+  EXPECT_NE(Error("[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=8\n")
+                .find("missing table [launch]"),
             std::string::npos);
   EXPECT_NE(Error("slurm = 3\n").find("expected a table [slurm]"), std::string::npos);
 }

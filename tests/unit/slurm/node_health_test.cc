@@ -8,7 +8,8 @@
 namespace ys::slurm {
 namespace {
 
-CheckResult Check(const std::string& id, Outcome o, const std::string& code = "", const std::string& msg = "") {
+CheckResult Check(const std::string& id, Outcome o, const std::string& code = "",
+                  const std::string& msg = "") {
   CheckResult c;
   c.unit_id = id;
   c.outcome = o;
@@ -24,8 +25,10 @@ RunDocument Doc(std::vector<CheckResult> checks) {
 }
 
 // A node as scontrol shows it; `user` is the one in Slurm's "[user@time]" suffix.
-NodeInfo Node(const std::string& state, const std::string& reason = "", const std::string& user = "root") {
-  return {"vm", state, reason, reason.empty() ? "" : user, reason.empty() ? "" : "2026-11-29T19:11:03"};
+NodeInfo Node(const std::string& state, const std::string& reason = "",
+              const std::string& user = "root") {
+  return {"vm", state, reason, reason.empty() ? "" : user,
+          reason.empty() ? "" : "2026-11-29T19:11:03"};
 }
 
 const DrainOwner kOwner{"3f9a2c1b4d5e6f70", "root"};
@@ -37,19 +40,22 @@ TEST(NodeHealthTest, Verdicts) {
   EXPECT_EQ(ok.summary, "2 checks passed or did not apply");
   EXPECT_TRUE(ok.drain_reason.empty());
 
-  auto crit = JudgeHealth(Doc({Check("gpu.xid", Outcome::kFail, "YS-GPU-040", "fatal XID 79"),
-                               Check("gpu.ecc", Outcome::kFail, "YS-GPU-026", "volatile uncorrected ECC"),
-                               Check("gpu.thermal", Outcome::kError)}));
+  auto crit =
+      JudgeHealth(Doc({Check("gpu.xid", Outcome::kFail, "YS-GPU-040", "fatal XID 79"),
+                       Check("gpu.ecc", Outcome::kFail, "YS-GPU-026", "volatile uncorrected ECC"),
+                       Check("gpu.thermal", Outcome::kError)}));
   EXPECT_EQ(crit.state, HealthState::kCritical);
   EXPECT_EQ(crit.summary, "YS-GPU-040 gpu3: fatal XID 79 (+1 more)");
   EXPECT_EQ(crit.drain_reason, "yardstick: YS-GPU-040 gpu3: fatal XID 79 (+1 more)");
   EXPECT_EQ(crit.details.size(), 3u);
 
-  auto unknown = JudgeHealth(Doc({Check("gpu.ecc", Outcome::kError), Check("gpu.pcie", Outcome::kWarn, "YS-GPU-056", "gen")}));
+  auto unknown = JudgeHealth(Doc(
+      {Check("gpu.ecc", Outcome::kError), Check("gpu.pcie", Outcome::kWarn, "YS-GPU-056", "gen")}));
   EXPECT_EQ(unknown.state, HealthState::kUnknown);
   EXPECT_EQ(unknown.summary, "could not evaluate: gpu.ecc: summary of gpu.ecc");
 
-  auto warn = JudgeHealth(Doc({Check("gpu.pcie", Outcome::kWarn, "YS-GPU-056", "gen 4 under load")}));
+  auto warn =
+      JudgeHealth(Doc({Check("gpu.pcie", Outcome::kWarn, "YS-GPU-056", "gen 4 under load")}));
   EXPECT_EQ(warn.state, HealthState::kWarning);
   EXPECT_EQ(std::string(HealthStateName(warn.state)), "WARNING");
   EXPECT_EQ(static_cast<int>(HealthState::kUnknown), 3);
@@ -65,21 +71,27 @@ TEST(NodeHealthTest, DrainReasonIsOneSafeLine) {
 }
 
 TEST(NodeHealthTest, DrainsResumesAndNeverTouchesAnAdminsDrain) {
-  HealthVerdict fail{HealthState::kCritical, "YS-GPU-040 gpu3: x", "yardstick: YS-GPU-040 gpu3: x", {}};
+  HealthVerdict fail{
+      HealthState::kCritical, "YS-GPU-040 gpu3: x", "yardstick: YS-GPU-040 gpu3: x", {}};
   HealthVerdict pass{HealthState::kOk, "ok", "", {}};
   HealthVerdict warn{HealthState::kWarning, "w", "", {}};
   HealthVerdict unknown{HealthState::kUnknown, "?", "", {}};
-  auto act = [](const HealthVerdict& v, const NodeInfo& n) { return DecideNodeAction(v, n, kOwner).action; };
+  auto act = [](const HealthVerdict& v, const NodeInfo& n) {
+    return DecideNodeAction(v, n, kOwner).action;
+  };
 
   EXPECT_EQ(act(fail, Node("IDLE")), NodeAction::kDrain);
   EXPECT_EQ(act(fail, Node("MIXED")), NodeAction::kDrain);
-  EXPECT_EQ(act(fail, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-040 gpu3: x"))), NodeAction::kNothing);
-  EXPECT_EQ(act(fail, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-026 gpu1: y"))), NodeAction::kUpdateReason);
+  EXPECT_EQ(act(fail, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-040 gpu3: x"))),
+            NodeAction::kNothing);
+  EXPECT_EQ(act(fail, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-026 gpu1: y"))),
+            NodeAction::kUpdateReason);
   auto keep = DecideNodeAction(fail, Node("IDLE+DRAIN", "admin: maintenance", "alice"), kOwner);
   EXPECT_EQ(keep.action, NodeAction::kKeepOtherDrain);
   EXPECT_NE(keep.why.find("admin: maintenance, set by alice"), std::string::npos) << keep.why;
 
-  EXPECT_EQ(act(pass, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-040 gpu3: x"))), NodeAction::kResume);
+  EXPECT_EQ(act(pass, Node("IDLE+DRAIN", Ours("yardstick: YS-GPU-040 gpu3: x"))),
+            NodeAction::kResume);
   EXPECT_EQ(act(warn, Node("MIXED+DRAINING", Ours("yardstick: old"))), NodeAction::kResume);
   EXPECT_EQ(act(pass, Node("DOWN*+DRAIN", Ours("yardstick: old"))), NodeAction::kResume);
   auto admin = DecideNodeAction(pass, Node("IDLE+DRAIN", "admin: maintenance"), kOwner);
@@ -100,14 +112,16 @@ TEST(NodeHealthTest, DrainsResumesAndNeverTouchesAnAdminsDrain) {
 // node AND set by the user yardstick runs as.
 TEST(NodeHealthTest, AYardstickReasonFromSomeoneElseIsNotOurs) {
   HealthVerdict pass{HealthState::kOk, "ok", "", {}};
-  HealthVerdict fail{HealthState::kCritical, "YS-GPU-040 gpu3: x", "yardstick: YS-GPU-040 gpu3: x", {}};
+  HealthVerdict fail{
+      HealthState::kCritical, "YS-GPU-040 gpu3: x", "yardstick: YS-GPU-040 gpu3: x", {}};
   const std::string foreign = "yardstick: do NOT resume, waiting for RMA";
-  for (const NodeInfo& n : {Node("IDLE+DRAIN", foreign), Node("IDLE+DRAIN", foreign, "alice"),
-                            Node("IDLE+DRAIN", WithDrainId("yardstick: x", "0000000000000000")),
-                            Node("IDLE+DRAIN", Ours("yardstick: x"), "alice"),    // right id, another user
-                            Node("IDLE+DRAIN", Ours("yardstick: x"), ""),         // no user suffix
-                            Node("IDLE+DRAIN", Ours("admin: yardstick: x")),       // not our format
-                            Node("IDLE+DRAIN", Ours("yardstick: x") + " more")}) {
+  for (const NodeInfo& n :
+       {Node("IDLE+DRAIN", foreign), Node("IDLE+DRAIN", foreign, "alice"),
+        Node("IDLE+DRAIN", WithDrainId("yardstick: x", "0000000000000000")),
+        Node("IDLE+DRAIN", Ours("yardstick: x"), "alice"),  // right id, another user
+        Node("IDLE+DRAIN", Ours("yardstick: x"), ""),       // no user suffix
+        Node("IDLE+DRAIN", Ours("admin: yardstick: x")),    // not our format
+        Node("IDLE+DRAIN", Ours("yardstick: x") + " more")}) {
     EXPECT_FALSE(IsOwnDrain(n, kOwner)) << n.reason << " by " << n.reason_user;
     EXPECT_EQ(DecideNodeAction(pass, n, kOwner).action, NodeAction::kNothing) << n.reason;
     EXPECT_EQ(DecideNodeAction(fail, n, kOwner).action, NodeAction::kKeepOtherDrain) << n.reason;

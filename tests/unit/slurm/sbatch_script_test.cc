@@ -1,9 +1,9 @@
 #include "slurm/sbatch_script.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "host/subprocess.h"
 
@@ -46,17 +46,20 @@ TEST(SbatchScriptTest, RecipeFlags) {
   ASSERT_TRUE(job.ok()) << job.status().message();
   const std::string& s = job->script;
   EXPECT_EQ(s.rfind("#!/bin/bash\n", 0), 0u);
-  for (const char* line : {"#SBATCH --job-name=ys_llama3.1_70b_fp8", "#SBATCH --partition=batch",
-                           "#SBATCH --account=acct", "#SBATCH --qos=high", "#SBATCH --time=01:00:00",
-                           "#SBATCH --nodes=64", "#SBATCH --ntasks-per-node=8", "#SBATCH --gres=gpu:8",
-                           "#SBATCH --exclusive", "#SBATCH --mem=0",
-                           "#SBATCH --output=/lustre/runs/llama3.1_70b_fp8/log-llama3.1_70b_fp8_%j_0.out",
-                           "export NCCL_TOPO_FILE='/opt/yardstick/nccl-topo.xml'", "export NCCL_IB_HCA='mlx5_0'"}) {
+  for (const char* line :
+       {"#SBATCH --job-name=ys_llama3.1_70b_fp8", "#SBATCH --partition=batch",
+        "#SBATCH --account=acct", "#SBATCH --qos=high", "#SBATCH --time=01:00:00",
+        "#SBATCH --nodes=64", "#SBATCH --ntasks-per-node=8", "#SBATCH --gres=gpu:8",
+        "#SBATCH --exclusive", "#SBATCH --mem=0",
+        "#SBATCH --output=/lustre/runs/llama3.1_70b_fp8/log-llama3.1_70b_fp8_%j_0.out",
+        "export NCCL_TOPO_FILE='/opt/yardstick/nccl-topo.xml'", "export NCCL_IB_HCA='mlx5_0'"}) {
     EXPECT_TRUE(HasLine(s, line)) << line << "\n" << s;
   }
   EXPECT_NE(s.find("exec srun --mpi=pmix '--container-image=nvcr.io#nvidia/nemo:26.04.01' "
-                   "'--container-mounts=/lustre/data:/data,/etc/nccl/topo.xml:/opt/yardstick/nccl-topo.xml:ro' "
-                   "--container-writable --no-container-mount-home -- 'python' 'train.py' '--model=llama3.1' "
+                   "'--container-mounts=/lustre/data:/data,/etc/nccl/topo.xml:/opt/yardstick/"
+                   "nccl-topo.xml:ro' "
+                   "--container-writable --no-container-mount-home -- 'python' 'train.py' "
+                   "'--model=llama3.1' "
                    "'--gpus' '512'\n"),
             std::string::npos)
       << s;
@@ -88,12 +91,14 @@ TEST(SbatchScriptTest, RefusesWhatDoesNotFitOrIsUnsafe) {
     auto j = MakeSbatchJob(c, TestSuite(), Workload(gpus), runs);
     return j.ok() ? std::string() : j.status().message();
   };
-  EXPECT_NE(err(Cluster(), 12, "/r").find("12 GPUs is not a whole number of nodes of 8"), std::string::npos);
+  EXPECT_NE(err(Cluster(), 12, "/r").find("12 GPUs is not a whole number of nodes of 8"),
+            std::string::npos);
   ClusterConfig small = Cluster();
   small.nodes = 2;
   EXPECT_NE(err(small, 512, "/r").find("needs 64 nodes"), std::string::npos);
   EXPECT_NE(err(Cluster(), 8, "relative/runs").find("must be absolute"), std::string::npos);
-  EXPECT_NE(err(Cluster(), 8, "/runs with space").find("not safe in an #SBATCH line"), std::string::npos);
+  EXPECT_NE(err(Cluster(), 8, "/runs with space").find("not safe in an #SBATCH line"),
+            std::string::npos);
   EXPECT_NE(err(Cluster(), 8, "/runs/%x").find("not safe"), std::string::npos);
   EXPECT_NE(err(Cluster(), 8, "/runs\n#SBATCH --nodes=1").find("not safe"), std::string::npos);
   validate::SuiteWorkload w = Workload(8);
@@ -101,7 +106,8 @@ TEST(SbatchScriptTest, RefusesWhatDoesNotFitOrIsUnsafe) {
   auto j = MakeSbatchJob(Cluster(), TestSuite(), w, "/r");
   ASSERT_FALSE(j.ok());
   EXPECT_NE(j.status().message().find("workload id"), std::string::npos);
-  for (const char* outside : {"..", ".", "a/b"}) {  // would place the script and logs outside the runs
+  for (const char* outside :
+       {"..", ".", "a/b"}) {  // would place the script and logs outside the runs
     w.id = outside;
     auto o = MakeSbatchJob(Cluster(), TestSuite(), w, "/r");
     ASSERT_FALSE(o.ok()) << outside << " -> " << o->script_path;
@@ -126,7 +132,8 @@ TEST(SbatchScriptTest, BashPassesHostileValuesThroughUnchanged) {
   }
   fs::permissions(dir + "/bin/srun", fs::perms::owner_all);
   const std::string pwned = dir + "/pwned";
-  const std::string hostile = "'; touch " + pwned + "; echo '$(touch " + pwned + ")`touch " + pwned + "`\n;\"";
+  const std::string hostile =
+      "'; touch " + pwned + "; echo '$(touch " + pwned + ")`touch " + pwned + "`\n;\"";
   ClusterConfig c = Cluster();
   c.image = "img'$(touch " + pwned + ")";
   c.command = {"run", hostile, "--size={size}"};
@@ -145,18 +152,20 @@ TEST(SbatchScriptTest, BashPassesHostileValuesThroughUnchanged) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->exit_code, 0) << r->err;
   std::vector<std::string> args;
-  for (size_t b = 0, e; (e = r->out.find('\0', b)) != std::string::npos; b = e + 1) args.push_back(r->out.substr(b, e - b));
-  std::vector<std::string> want = {"--mpi=pmix",
-                                   "--container-image=" + c.image,
-                                   "--container-mounts=/lustre/data:/data,/etc/nccl/topo.xml:/opt/yardstick/nccl-topo.xml:ro",
-                                   "--container-writable",
-                                   "--no-container-mount-home",
-                                   "--comment=" + hostile,
-                                   "--",
-                                   "run",
-                                   hostile,
-                                   "--size=" + w.size,
-                                   "ENV=" + hostile};
+  for (size_t b = 0, e; (e = r->out.find('\0', b)) != std::string::npos; b = e + 1)
+    args.push_back(r->out.substr(b, e - b));
+  std::vector<std::string> want = {
+      "--mpi=pmix",
+      "--container-image=" + c.image,
+      "--container-mounts=/lustre/data:/data,/etc/nccl/topo.xml:/opt/yardstick/nccl-topo.xml:ro",
+      "--container-writable",
+      "--no-container-mount-home",
+      "--comment=" + hostile,
+      "--",
+      "run",
+      hostile,
+      "--size=" + w.size,
+      "ENV=" + hostile};
   EXPECT_EQ(args, want);
   EXPECT_FALSE(fs::exists(pwned)) << "a value in the script was executed";
 }

@@ -1,8 +1,8 @@
 #include "slurm/shell_quote.h"
 
-#include <filesystem>
-
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "host/subprocess.h"
 
@@ -10,12 +10,32 @@ namespace ys::slurm {
 namespace {
 
 const std::vector<std::string>& Hostile() {
-  static const std::vector<std::string> kValues = {
-      "plain", "", "it's", "'", "''", "'\\''", "\"double\"", "$(touch /tmp/ys-quote-pwned)",
-      "`touch /tmp/ys-quote-pwned`", "${HOME}", "$HOME", "a;touch /tmp/ys-quote-pwned", "a && b || c",
-      "line1\nline2", "\n#SBATCH --nodes=999\n", "back\\slash\\", "tab\there", "glob*?[a]", "~root",
-      "a|b>c<d&", "!event", "# comment", "semi;colon", "'; touch /tmp/ys-quote-pwned; echo '",
-      "\xc3\xa9t\xc3\xa9 unicode", "\x01\x7f control"};
+  static const std::vector<std::string> kValues = {"plain",
+                                                   "",
+                                                   "it's",
+                                                   "'",
+                                                   "''",
+                                                   "'\\''",
+                                                   "\"double\"",
+                                                   "$(touch /tmp/ys-quote-pwned)",
+                                                   "`touch /tmp/ys-quote-pwned`",
+                                                   "${HOME}",
+                                                   "$HOME",
+                                                   "a;touch /tmp/ys-quote-pwned",
+                                                   "a && b || c",
+                                                   "line1\nline2",
+                                                   "\n#SBATCH --nodes=999\n",
+                                                   "back\\slash\\",
+                                                   "tab\there",
+                                                   "glob*?[a]",
+                                                   "~root",
+                                                   "a|b>c<d&",
+                                                   "!event",
+                                                   "# comment",
+                                                   "semi;colon",
+                                                   "'; touch /tmp/ys-quote-pwned; echo '",
+                                                   "\xc3\xa9t\xc3\xa9 unicode",
+                                                   "\x01\x7f control"};
   return kValues;
 }
 
@@ -52,11 +72,12 @@ TEST(ShellQuoteTest, ShellsReadEveryHostileValueBackUnchanged) {
 }
 
 TEST(ShellQuoteTest, SbatchTokens) {
-  for (const char* good : {"batch", "gpu-h100", "/lustre/runs/a_b.c", "--reservation=val", "--segment=16",
-                           "01:30:00", "user@host", "a+b,c"}) {
+  for (const char* good : {"batch", "gpu-h100", "/lustre/runs/a_b.c", "--reservation=val",
+                           "--segment=16", "01:30:00", "user@host", "a+b,c"}) {
     EXPECT_TRUE(ValidateSbatchToken("v", good).ok()) << good;
   }
-  for (const char* bad : {"", "a b", "a\nb", "a%j", "$(x)", "a'b", "a\"b", "a#b", "a\\b", "a;b", "`x`", "a\tb"}) {
+  for (const char* bad :
+       {"", "a b", "a\nb", "a%j", "$(x)", "a'b", "a\"b", "a#b", "a\\b", "a;b", "`x`", "a\tb"}) {
     EXPECT_FALSE(ValidateSbatchToken("v", bad).ok()) << bad;
   }
 }
@@ -64,7 +85,8 @@ TEST(ShellQuoteTest, SbatchTokens) {
 TEST(ShellQuoteTest, EnvNames) {
   EXPECT_TRUE(ValidateEnvName("v", "NCCL_IB_HCA").ok());
   EXPECT_TRUE(ValidateEnvName("v", "_x1").ok());
-  for (const char* bad : {"", "1A", "A-B", "A B", "A=B", "A$B"}) EXPECT_FALSE(ValidateEnvName("v", bad).ok()) << bad;
+  for (const char* bad : {"", "1A", "A-B", "A B", "A=B", "A$B"})
+    EXPECT_FALSE(ValidateEnvName("v", bad).ok()) << bad;
 }
 
 }  // namespace

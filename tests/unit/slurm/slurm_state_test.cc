@@ -76,7 +76,8 @@ TEST(SlurmStateTest, Times) {
     ASSERT_TRUE(n.ok());
     EXPECT_FALSE(n->has_value());
   }
-  for (const char* bad : {"2026-11-29", "2026-11-29 19:11:04", "2026-11-29T19:11:04.5", "2026-11-29T25:00:00", "x"}) {
+  for (const char* bad :
+       {"2026-11-29", "2026-11-29 19:11:04", "2026-11-29T19:11:04.5", "2026-11-29T25:00:00", "x"}) {
     EXPECT_FALSE(ParseSlurmTime(bad).ok()) << bad;
   }
 }
@@ -96,13 +97,16 @@ TEST(SlurmStateTest, Squeue) {
 
 TEST(SlurmStateTest, Sacct) {
   constexpr const char* kText =
-      "42|ys_llama|COMPLETED|2026-11-29T10:00:00|2026-11-29T10:00:30|2026-11-29T11:00:00|0:0|node[01-64]\n"
-      "42.batch|batch|COMPLETED|2026-11-29T10:00:30|2026-11-29T10:00:30|2026-11-29T11:00:00|0:0|node01\n";
+      "42|ys_llama|COMPLETED|2026-11-29T10:00:00|2026-11-29T10:00:30|2026-11-29T11:00:00|0:0|node["
+      "01-64]\n"
+      "42.batch|batch|COMPLETED|2026-11-29T10:00:30|2026-11-29T10:00:30|2026-11-29T11:00:00|0:0|"
+      "node01\n";
   auto j = ParseSacct(kText, "42");
   ASSERT_TRUE(j.ok()) << j.status().message();
   EXPECT_EQ(j->node_list, "node[01-64]");
   EXPECT_DOUBLE_EQ(*j->SubmitToStartSeconds(), 30.0);
-  auto c = ParseSacct("43|x|CANCELLED by 0|2026-11-29T10:00:00|None|2026-11-29T10:00:05|0:0|None assigned\n", "43");
+  auto c = ParseSacct(
+      "43|x|CANCELLED by 0|2026-11-29T10:00:00|None|2026-11-29T10:00:05|0:0|None assigned\n", "43");
   ASSERT_TRUE(c.ok());
   EXPECT_TRUE(c->Ended());
   EXPECT_EQ(c->start_time, "");
@@ -112,7 +116,8 @@ TEST(SlurmStateTest, Sacct) {
   EXPECT_FALSE(ParseSacct("42|x|COMPLETED|bad|None|None|0:0|n\n", "42").ok());
 }
 
-// Recorded from Slurm 22.05 after `scontrol update NodeName=vm State=DRAIN Reason="admin: maintenance x=1"`.
+// Recorded from Slurm 22.05 after `scontrol update NodeName=vm State=DRAIN Reason="admin:
+// maintenance x=1"`.
 constexpr const char* kDrainedNode = R"(NodeName=vm Arch=x86_64 CoresPerSocket=1 
    CPUAlloc=0 CPUEfctv=8 CPUTot=8 CPULoad=4.18
    AvailableFeatures=(null)
@@ -138,7 +143,9 @@ TEST(SlurmStateTest, ScontrolShowNode) {
   ASSERT_TRUE(idle.ok());
   EXPECT_FALSE(idle->Drained());
   EXPECT_EQ(idle->reason, "");
-  auto down = ParseScontrolNode("NodeName=n1\n   State=DOWN*+DRAIN\n   Reason=yardstick: YS-GPU-040 gpu3: x [slurm@2026-11-29T19:11:03]\n");
+  auto down = ParseScontrolNode(
+      "NodeName=n1\n   State=DOWN*+DRAIN\n   Reason=yardstick: YS-GPU-040 gpu3: x "
+      "[slurm@2026-11-29T19:11:03]\n");
   ASSERT_TRUE(down.ok());
   EXPECT_TRUE(down->Drained());
   EXPECT_TRUE(down->Down());
@@ -146,14 +153,17 @@ TEST(SlurmStateTest, ScontrolShowNode) {
   EXPECT_EQ(down->reason_user, "slurm");
   EXPECT_EQ(down->reason_time, "2026-11-29T19:11:03");
   // Only the last bracket is Slurm's: one typed into the reason stays part of the text.
-  auto typed = ParseScontrolNode("NodeName=n1 State=IDLE+DRAIN\n   Reason=yardstick: x [root@2026-01-01T00:00:00] [alice@2026-11-29T19:11:03]\n");
+  auto typed = ParseScontrolNode(
+      "NodeName=n1 State=IDLE+DRAIN\n   Reason=yardstick: x [root@2026-01-01T00:00:00] "
+      "[alice@2026-11-29T19:11:03]\n");
   ASSERT_TRUE(typed.ok());
   EXPECT_EQ(typed->reason, "yardstick: x [root@2026-01-01T00:00:00]");
   EXPECT_EQ(typed->reason_user, "alice");
   auto mixed = ParseScontrolNode("NodeName=n1 State=MIXED+DRAINING\n");
   EXPECT_TRUE(mixed->Drained());
   EXPECT_FALSE(ParseScontrolNode("NodeName=n1 State=MIXED+UNDRAINABLE\n")->Drained());
-  for (const char* bad : {"", "Node vm not found", "NodeName=vm", "State=IDLE", "NodeName= State=IDLE"}) {
+  for (const char* bad :
+       {"", "Node vm not found", "NodeName=vm", "State=IDLE", "NodeName= State=IDLE"}) {
     EXPECT_FALSE(ParseScontrolNode(bad).ok()) << bad;
   }
 }

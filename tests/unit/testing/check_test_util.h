@@ -66,7 +66,8 @@ class TempHost {
 // (or removes the file when there was none), so that one scratch copy serves many malformed-file
 // cases.
 CheckResult RunWithFileReplaced(TempHost& t, std::string_view id, std::string_view path,
-                                std::string_view content, const checks::SiteExpectations& expect = {});
+                                std::string_view content,
+                                const checks::SiteExpectations& expect = {});
 
 }  // namespace ys::testing
 

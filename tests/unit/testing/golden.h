@@ -12,7 +12,8 @@
 
 namespace ys::testing {
 
-inline ::testing::AssertionResult MatchesGolden(const std::string& actual, const std::string& name) {
+inline ::testing::AssertionResult MatchesGolden(const std::string& actual,
+                                                const std::string& name) {
   std::string path = std::string(YS_SOURCE_DIR) + "/tests/golden/" + name;
   if (const char* u = std::getenv("YS_UPDATE_GOLDEN"); u != nullptr && std::string(u) == "1") {
     std::ofstream(path, std::ios::binary) << actual;
@@ -24,7 +25,8 @@ inline ::testing::AssertionResult MatchesGolden(const std::string& actual, const
   ss << in.rdbuf();
   if (ss.str() == actual) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "output differs from " << path << "\n--- expected\n"
-                                       << ss.str() << "\n--- actual\n" << actual;
+                                       << ss.str() << "\n--- actual\n"
+                                       << actual;
 }
 
 }  // namespace ys::testing

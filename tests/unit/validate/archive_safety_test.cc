@@ -147,11 +147,13 @@ TEST(ArchiveSafetyTest, ExtractedSizeIsCappedByTheManifestsDeclaredContent) {
   EXPECT_NE(v.status().message().find("entry \"run/zeros\": would bring the extracted size over"),
             std::string::npos)
       << v.status().message();
-  EXPECT_NE(v.status().message().find("its manifest declares"), std::string::npos) << v.status().message();
+  EXPECT_NE(v.status().message().find("its manifest declares"), std::string::npos)
+      << v.status().message();
   EXPECT_EQ(ListDir(tmp.Sub("work")), std::vector<std::string>{});
 
   // Without a manifest, only a little is extracted (the verification fails anyway).
-  WriteTarZst(tmp.Sub("bare.tar.zst"), {{"run/", kDir}, {"run/zeros", kReg, std::string(48 << 20, '\0')}});
+  WriteTarZst(tmp.Sub("bare.tar.zst"),
+              {{"run/", kDir}, {"run/zeros", kReg, std::string(48 << 20, '\0')}});
   auto bare = OpenArchive(tmp.Sub("bare.tar.zst"), tmp.Sub("work/d"), "");
   ASSERT_FALSE(bare.ok());
   EXPECT_NE(bare.status().message().find("without a readable manifest"), std::string::npos)

@@ -15,16 +15,18 @@ namespace fs = std::filesystem;
 Suite TwoWorkloads() {
   Suite s;
   s.chip = "h100";
-  s.workloads = {{"llama3.1_70b_bf16", "llama3.1", "70b", "bf16", 512, 8192, 2048, "megatron_bridge"},
-                 {"qwen3_235b_bf16", "qwen3", "235b", "bf16", 512, 4096, 16384, "megatron_bridge"}};
+  s.workloads = {
+      {"llama3.1_70b_bf16", "llama3.1", "70b", "bf16", 512, 8192, 2048, "megatron_bridge"},
+      {"qwen3_235b_bf16", "qwen3", "235b", "bf16", 512, 4096, 16384, "megatron_bridge"}};
   return s;
 }
 
 class RunDiscoveryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ys-runs-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("ys-runs-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -34,10 +36,12 @@ class RunDiscoveryTest : public ::testing::Test {
     fs::create_directories(p.parent_path());
     std::ofstream(p) << text;
   }
-  static std::string Config(const std::string& job, const std::string& model, const std::string& size,
-                            int scale) {
-    return "job_info:\n  job_id: '" + job + "'\nworkload_info:\n  framework: megatron_bridge\n"
-           "model_info:\n  model_name: " + model + "\n  model_size: " + size +
+  static std::string Config(const std::string& job, const std::string& model,
+                            const std::string& size, int scale) {
+    return "job_info:\n  job_id: '" + job +
+           "'\nworkload_info:\n  framework: megatron_bridge\n"
+           "model_info:\n  model_name: " +
+           model + "\n  model_size: " + size +
            "\n  dtype: bf16\n  scale: " + std::to_string(scale) + "\n  gpu_type: h100\n";
   }
   fs::path dir_;
@@ -85,7 +89,8 @@ TEST_F(RunDiscoveryTest, MalformedConfigAndMissingDirectory) {
   Write(exp + "log-e1_5_0.out");
   auto d = DiscoverRuns(TwoWorkloads(), dir_.string());
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.status().message().find("llmb-config_5.yaml"), std::string::npos) << d.status().message();
+  EXPECT_NE(d.status().message().find("llmb-config_5.yaml"), std::string::npos)
+      << d.status().message();
   EXPECT_FALSE(DiscoverRuns(TwoWorkloads(), (dir_ / "absent").string()).ok());
 }
 

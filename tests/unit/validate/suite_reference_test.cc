@@ -70,7 +70,8 @@ TEST(SuiteTest, MalformedSuitesNameFileWorkloadAndField) {
     EXPECT_NE(s.status().message().find(want), std::string::npos) << s.status().message();
   }
   EXPECT_FALSE(LoadSuiteByName("../etc/passwd", kSrc).ok());
-  EXPECT_NE(LoadSuiteByName("h300", kSrc).status().message().find("no suite file"), std::string::npos);
+  EXPECT_NE(LoadSuiteByName("h300", kSrc).status().message().find("no suite file"),
+            std::string::npos);
 }
 
 TEST(ReferenceTest, ShippedBaselinesLoadWithProvenanceAndMarkedInconsistencies) {
@@ -180,17 +181,20 @@ struct Fixture {
   Fixture() {
     suite.chip = "h100";
     suite.recipe_release = "v9.9";
-    suite.workloads = {{"llama3.1_70b_bf16", "llama3.1", "70b", "bf16", 512, 8192, 1024, "nemo2"},
-                       {"nemotron-h_56b_fp8", "nemotron-h", "56b", "fp8", 512, 8192, 1536, "nemo2"}};
+    suite.workloads = {
+        {"llama3.1_70b_bf16", "llama3.1", "70b", "bf16", 512, 8192, 1024, "nemo2"},
+        {"nemotron-h_56b_fp8", "nemotron-h", "56b", "fp8", 512, 8192, 1536, "nemo2"}};
     std::string prov =
         "[provenance]\nchip=\"h100\"\nkind=\"recorded\"\nrelease=\"v9.9\"\nsource=\"golden\"\n"
-        "date=\"2026-11-29\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"test\"\nmetric=\"step_time_s\"\n";
-    Status s = refs.AddText(prov +
-                                "[[reference]]\nworkload=\"llama3.1_70b_bf16\"\nmodel=\"llama3.1\"\nsize=\"70b\"\n"
-                                "dtype=\"bf16\"\ngpus=512\nseq_len=8192\ngbs=1024\nstep_time_s=14.67\n"
-                                "[[reference]]\nworkload=\"nemotron-h_56b_fp8\"\nmodel=\"nemotron-h\"\nsize=\"56b\"\n"
-                                "dtype=\"fp8\"\ngpus=512\nseq_len=8192\ngbs=1536\nstep_time_s=15.586\n",
-                            "ref.toml");
+        "date=\"2026-11-29\"\nhardware=\"h\"\nsoftware=\"s\"\nmade_by=\"test\"\nmetric=\"step_time_"
+        "s\"\n";
+    Status s = refs.AddText(
+        prov +
+            "[[reference]]\nworkload=\"llama3.1_70b_bf16\"\nmodel=\"llama3.1\"\nsize=\"70b\"\n"
+            "dtype=\"bf16\"\ngpus=512\nseq_len=8192\ngbs=1024\nstep_time_s=14.67\n"
+            "[[reference]]\nworkload=\"nemotron-h_56b_fp8\"\nmodel=\"nemotron-h\"\nsize=\"56b\"\n"
+            "dtype=\"fp8\"\ngpus=512\nseq_len=8192\ngbs=1536\nstep_time_s=15.586\n",
+        "ref.toml");
     EXPECT_TRUE(s.ok()) << s.ToString();
   }
   static Measured Ok(double step, std::optional<double> tflops = 500) {
@@ -200,9 +204,10 @@ struct Fixture {
 
 TEST(ScorecardTest, PassesWhenEveryWorkloadIsAboveThreshold) {
   Fixture f;
-  auto card = ScoreSuite(f.suite, f.refs,
-                         {{"llama3.1_70b_bf16", Fixture::Ok(14.70)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}},
-                         {{"bf16", 989}, {"fp8", 1979}});
+  auto card = ScoreSuite(
+      f.suite, f.refs,
+      {{"llama3.1_70b_bf16", Fixture::Ok(14.70)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}},
+      {{"bf16", 989}, {"fp8", 1979}});
   EXPECT_TRUE(card.pass) << card.verdict;
   ASSERT_EQ(card.rows.size(), 2u);
   EXPECT_NEAR(*card.rows[0].score, 14.67 / 14.70, 1e-12);
@@ -213,22 +218,23 @@ TEST(ScorecardTest, PassesWhenEveryWorkloadIsAboveThreshold) {
 
 TEST(ScorecardTest, OneWorkloadAt94PercentFailsTheVerdictAndIsNamed) {
   Fixture f;
-  auto card = ScoreSuite(f.suite, f.refs,
-                         {{"llama3.1_70b_bf16", Fixture::Ok(14.67 / 0.94)},
-                          {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}},
-                         {});
+  auto card = ScoreSuite(
+      f.suite, f.refs,
+      {{"llama3.1_70b_bf16", Fixture::Ok(14.67 / 0.94)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}},
+      {});
   EXPECT_FALSE(card.pass);
   EXPECT_NE(card.verdict.find("llama3.1_70b_bf16"), std::string::npos) << card.verdict;
   EXPECT_EQ(card.verdict.find("nemotron"), std::string::npos) << card.verdict;
-  EXPECT_NE(card.rows[0].reason.find("94.0% of the reference"), std::string::npos) << card.rows[0].reason;
+  EXPECT_NE(card.rows[0].reason.find("94.0% of the reference"), std::string::npos)
+      << card.rows[0].reason;
 }
 
 TEST(ScorecardTest, ExactlyAtTheThresholdIsNotAbove) {
   Fixture f;
-  auto card = ScoreSuite(f.suite, f.refs,
-                         {{"llama3.1_70b_bf16", Fixture::Ok(14.67 / 0.95)},
-                          {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}},
-                         {});
+  auto card = ScoreSuite(
+      f.suite, f.refs,
+      {{"llama3.1_70b_bf16", Fixture::Ok(14.67 / 0.95)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}},
+      {});
   EXPECT_FALSE(card.pass);
 }
 
@@ -240,17 +246,19 @@ TEST(ScorecardTest, MissingIncompleteAndUnreferencedWorkloadsFailWithTheirReason
   EXPECT_EQ(missing.rows[1].reason, "no log found for this workload");
 
   Measured inc{"incomplete", "iterations 41-44 missing", "log", 6, 15.0, 0.1, std::nullopt};
-  auto incomplete = ScoreSuite(f.suite, f.refs,
-                               {{"llama3.1_70b_bf16", Fixture::Ok(14.0)}, {"nemotron-h_56b_fp8", inc}}, {});
+  auto incomplete = ScoreSuite(
+      f.suite, f.refs, {{"llama3.1_70b_bf16", Fixture::Ok(14.0)}, {"nemotron-h_56b_fp8", inc}}, {});
   EXPECT_FALSE(incomplete.pass);
   EXPECT_EQ(incomplete.rows[1].reason, "incomplete: iterations 41-44 missing");
 
   Suite other = f.suite;
   other.recipe_release = "v10.0";
-  auto unref = ScoreSuite(other, f.refs,
-                          {{"llama3.1_70b_bf16", Fixture::Ok(14.0)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}}, {});
+  auto unref = ScoreSuite(
+      other, f.refs,
+      {{"llama3.1_70b_bf16", Fixture::Ok(14.0)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}}, {});
   EXPECT_FALSE(unref.pass);
-  EXPECT_NE(unref.rows[0].reason.find("references exist only for v9.9 (recorded)"), std::string::npos)
+  EXPECT_NE(unref.rows[0].reason.find("references exist only for v9.9 (recorded)"),
+            std::string::npos)
       << unref.rows[0].reason;
 }
 
@@ -268,7 +276,8 @@ TEST(ScorecardTest, ShippedH100SuiteHasNoReferenceForItsCurrentRelease) {
     EXPECT_NE(row.reason.find("record"), std::string::npos) << row.reason;
   }
   // nemotron-h 56b fp8 at 512 GPUs, seq 8192, GBS 1536 was published for v25.05.05.
-  EXPECT_NE(card.rows[3].reason.find("v25.05.05 (published)"), std::string::npos) << card.rows[3].reason;
+  EXPECT_NE(card.rows[3].reason.find("v25.05.05 (published)"), std::string::npos)
+      << card.rows[3].reason;
 }
 
 }  // namespace

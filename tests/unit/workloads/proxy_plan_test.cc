@@ -145,7 +145,8 @@ TEST(ProxyPlanTest, GemmFlopsAgreeWithModelFlopsLessExclusions) {
                            "gpt_oss_120b", "deepseek-v3_671b", "nemotron-h_56b"}) {
     SCOPED_TRACE(name);
     ModelSpec spec = Load(name);
-    Parallelism par{.chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
+    Parallelism par{
+        .chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
     int all = spec.hybrid ? spec.hybrid->mamba_layers + spec.hybrid->attention_layers +
                                 spec.hybrid->mlp_layers
                           : spec.shape.layers;
@@ -173,7 +174,8 @@ TEST(ProxyPlanTest, CpuScaleDownIsStatedAndShrinksShapes) {
   ModelSpec big = Load("llama3.1_405b");
   auto big_par = CpuRecipe(big, nullptr);
   EXPECT_EQ(CpuScaleFactor(big, *big_par), 16);  // 128 heads / TP 8 keeps one head per rank
-  auto plan = PlanProxyStep(spec, *par, {.scale = 16, .layers = 2, .micro_batches = 1, .dtype_bytes = 4});
+  auto plan =
+      PlanProxyStep(spec, *par, {.scale = 16, .layers = 2, .micro_batches = 1, .dtype_bytes = 4});
   ASSERT_TRUE(plan.ok()) << plan.status().message();
   EXPECT_EQ(plan->hidden, 256);
   EXPECT_EQ(plan->seq, 512);
@@ -183,7 +185,8 @@ TEST(ProxyPlanTest, CpuScaleDownIsStatedAndShrinksShapes) {
   EXPECT_EQ(Shape(plan->micro_batch_ops, "L1 attn.qkv fwd"), (GemmShape3{256, 512, 256, 1}));
   EXPECT_EQ(plan->step_ops[0].bytes, static_cast<uint64_t>(plan->weight_params) * 4);
   bool stated = false;
-  for (const std::string& n : plan->notes) stated |= n.find("scaled down by 1/16") != std::string::npos;
+  for (const std::string& n : plan->notes)
+    stated |= n.find("scaled down by 1/16") != std::string::npos;
   EXPECT_TRUE(stated);
 }
 

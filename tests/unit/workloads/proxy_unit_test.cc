@@ -12,8 +12,8 @@
 namespace ys::workloads {
 namespace {
 
-const char* kModelNames[] = {"llama3.1_8b", "llama3.1_70b", "llama3.1_405b", "gpt_oss_120b",
-                             "qwen3_235b", "deepseek-v3_671b", "nemotron-h_56b"};
+const char* kModelNames[] = {"llama3.1_8b", "llama3.1_70b",     "llama3.1_405b", "gpt_oss_120b",
+                             "qwen3_235b",  "deepseek-v3_671b", "nemotron-h_56b"};
 
 TEST(ProxyUnitTest, EveryModelIsRegistered) {
   for (const char* m : kModelNames) {
@@ -52,7 +52,9 @@ TEST(ProxyUnitTest, OneRankRunEndToEnd) {
     EXPECT_GT(m->value, 0) << name;
   }
   // 2 layers x 256 tokens (1/16 of 8192, CP 2) per step.
-  EXPECT_EQ(ys::testing::FindMeasurement(r, p + "tokens_per_s_per_gpu")->params.at("tokens_per_step"), "256");
+  EXPECT_EQ(
+      ys::testing::FindMeasurement(r, p + "tokens_per_s_per_gpu")->params.at("tokens_per_step"),
+      "256");
   const Measurement* foreign = ys::testing::FindMeasurement(r, p + "foreign_cpu_share");
   ASSERT_NE(foreign, nullptr);
   EXPECT_GE(foreign->value, 0);
@@ -60,7 +62,8 @@ TEST(ProxyUnitTest, OneRankRunEndToEnd) {
   ASSERT_EQ(r.tables.size(), 1u);
   EXPECT_EQ(r.tables[0].rows.size(), 3u);  // GEMM fwd, GEMM bwd, DP comm (1 rank: skipped, 0 s)
   bool stated = false;
-  for (const auto& [k, v] : r.evidence) stated |= k.starts_with("collectives.") && v.find("skipped") != std::string::npos;
+  for (const auto& [k, v] : r.evidence)
+    stated |= k.starts_with("collectives.") && v.find("skipped") != std::string::npos;
   EXPECT_TRUE(stated) << "one rank: the skipped collectives are stated";
 }
 

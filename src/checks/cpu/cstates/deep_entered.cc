@@ -40,9 +40,9 @@ class DeepEnteredCheck : public Check {
 }  // namespace
 
 YS_REGISTER(DeepEnteredCheck,
-                  {.id = "cpu.cstates.deep_entered",
-                   .summary = "Enabled C6-class idle states are entered (usage above 0 since "
-                              "boot).",
-                   .needs = {}})
+            {.id = "cpu.cstates.deep_entered",
+             .summary = "Enabled C6-class idle states are entered (usage above 0 since "
+                        "boot).",
+             .needs = {}})
 
 }  // namespace ys::checks

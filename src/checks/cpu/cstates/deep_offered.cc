@@ -37,9 +37,9 @@ class DeepOfferedCheck : public Check {
 }  // namespace
 
 YS_REGISTER(DeepOfferedCheck,
-                  {.id = "cpu.cstates.deep_offered",
-                   .summary = "The idle driver offers a C6-class state (the BIOS does not hide "
-                              "it).",
-                   .needs = {}})
+            {.id = "cpu.cstates.deep_offered",
+             .summary = "The idle driver offers a C6-class state (the BIOS does not hide "
+                        "it).",
+             .needs = {}})
 
 }  // namespace ys::checks

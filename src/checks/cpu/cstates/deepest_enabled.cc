@@ -87,9 +87,9 @@ class DeepestEnabledCheck : public Check {
 }  // namespace
 
 YS_REGISTER(DeepestEnabledCheck,
-                  {.id = "cpu.cstates.deepest_enabled",
-                   .summary = "C6-class idle states enabled on every CPU (or disabled on every "
-                              "CPU where site policy is off).",
-                   .needs = {}})
+            {.id = "cpu.cstates.deepest_enabled",
+             .summary = "C6-class idle states enabled on every CPU (or disabled on every "
+                        "CPU where site policy is off).",
+             .needs = {}})
 
 }  // namespace ys::checks

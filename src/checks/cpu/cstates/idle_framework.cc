@@ -97,9 +97,9 @@ class IdleFrameworkCheck : public Check {
 }  // namespace
 
 YS_REGISTER(IdleFrameworkCheck,
-                  {.id = "cpu.cstates.idle_framework",
-                   .summary = "CPU idle management on: no idle=poll|halt or cpuidle.off=1 on the "
-                              "kernel command line, a cpuidle driver registered.",
-                   .needs = {}})
+            {.id = "cpu.cstates.idle_framework",
+             .summary = "CPU idle management on: no idle=poll|halt or cpuidle.off=1 on the "
+                        "kernel command line, a cpuidle driver registered.",
+             .needs = {}})
 
 }  // namespace ys::checks

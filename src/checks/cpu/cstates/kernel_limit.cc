@@ -39,8 +39,8 @@ class KernelLimitCheck : public Check {
 }  // namespace
 
 YS_REGISTER(KernelLimitCheck,
-                  {.id = "cpu.cstates.kernel_limit",
-                   .summary = "No max_cstate limit of the idle driver removes the C6-class states.",
-                   .needs = {}})
+            {.id = "cpu.cstates.kernel_limit",
+             .summary = "No max_cstate limit of the idle driver removes the C6-class states.",
+             .needs = {}})
 
 }  // namespace ys::checks

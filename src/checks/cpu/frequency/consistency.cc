@@ -45,8 +45,8 @@ class ConsistencyCheck : public Check {
 }  // namespace
 
 YS_REGISTER(ConsistencyCheck, {.id = "cpu.frequency.consistency",
-                                     .summary = "One frequency policy for all CPUs: driver, "
-                                                "governor, maximum and energy preference agree.",
-                                     .needs = {}})
+                               .summary = "One frequency policy for all CPUs: driver, "
+                                          "governor, maximum and energy preference agree.",
+                               .needs = {}})
 
 }  // namespace ys::checks

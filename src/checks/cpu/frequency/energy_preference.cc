@@ -36,8 +36,8 @@ class EnergyPreferenceCheck : public Check {
 }  // namespace
 
 YS_REGISTER(EnergyPreferenceCheck,
-                  {.id = "cpu.frequency.energy_preference",
-                   .summary = "No CPU has an energy-performance preference that favours power.",
-                   .needs = {}})
+            {.id = "cpu.frequency.energy_preference",
+             .summary = "No CPU has an energy-performance preference that favours power.",
+             .needs = {}})
 
 }  // namespace ys::checks

@@ -40,10 +40,9 @@ class GovernorCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(
-    GovernorCheck,
-    {.id = "cpu.frequency.governor",
-     .summary = "Every CPU runs the scaling governor the site expects (cpu.governor).",
-     .needs = {}})
+YS_REGISTER(GovernorCheck,
+            {.id = "cpu.frequency.governor",
+             .summary = "Every CPU runs the scaling governor the site expects (cpu.governor).",
+             .needs = {}})
 
 }  // namespace ys::checks

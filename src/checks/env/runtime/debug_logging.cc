@@ -36,7 +36,7 @@ class DebugLoggingCheck : public Check {
 }  // namespace
 
 YS_REGISTER(DebugLoggingCheck, {.id = "env.runtime.debug_logging",
-                                      .summary = "NCCL_DEBUG is not INFO or TRACE.",
-                                      .needs = {}})
+                                .summary = "NCCL_DEBUG is not INFO or TRACE.",
+                                .needs = {}})
 
 }  // namespace ys::checks

@@ -40,9 +40,8 @@ class ForcedAlgorithmCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(ForcedAlgorithmCheck,
-                  {.id = "env.runtime.forced_algorithm",
-                   .summary = "No NCCL_ALGO or NCCL_PROTO overrides NCCL's tuner.",
-                   .needs = {}})
+YS_REGISTER(ForcedAlgorithmCheck, {.id = "env.runtime.forced_algorithm",
+                                   .summary = "No NCCL_ALGO or NCCL_PROTO overrides NCCL's tuner.",
+                                   .needs = {}})
 
 }  // namespace ys::checks

@@ -61,10 +61,9 @@ class GpuDirectCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(
-    GpuDirectCheck,
-    {.id = "env.runtime.gpudirect",
-     .summary = "A GPU + RDMA node has a GPUDirect RDMA path (peer memory or DMA-BUF).",
-     .needs = {}})
+YS_REGISTER(GpuDirectCheck,
+            {.id = "env.runtime.gpudirect",
+             .summary = "A GPU + RDMA node has a GPUDirect RDMA path (peer memory or DMA-BUF).",
+             .needs = {}})
 
 }  // namespace ys::checks

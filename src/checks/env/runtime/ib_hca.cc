@@ -101,8 +101,8 @@ class IbHcaCheck : public Check {
 }  // namespace
 
 YS_REGISTER(IbHcaCheck,
-                  {.id = "env.runtime.ib_hca",
-                   .summary = "NCCL_IB_HCA selects the intended RDMA devices, not more by prefix.",
-                   .needs = {}})
+            {.id = "env.runtime.ib_hca",
+             .summary = "NCCL_IB_HCA selects the intended RDMA devices, not more by prefix.",
+             .needs = {}})
 
 }  // namespace ys::checks

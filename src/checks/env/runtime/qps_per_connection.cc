@@ -44,8 +44,8 @@ class QpsPerConnectionCheck : public Check {
 }  // namespace
 
 YS_REGISTER(QpsPerConnectionCheck,
-                  {.id = "env.runtime.qps_per_connection",
-                   .summary = "NCCL_IB_QPS_PER_CONNECTION is not 1 on ports of 400 Gb/s or more.",
-                   .needs = {}})
+            {.id = "env.runtime.qps_per_connection",
+             .summary = "NCCL_IB_QPS_PER_CONNECTION is not 1 on ports of 400 Gb/s or more.",
+             .needs = {}})
 
 }  // namespace ys::checks

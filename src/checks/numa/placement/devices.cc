@@ -25,8 +25,8 @@ class DevicesCheck : public Check {
 }  // namespace
 
 YS_REGISTER(DevicesCheck, {.id = "numa.placement.devices",
-                                 .summary = "Locality of the GPUs and NICs the process uses: NUMA "
-                                            "affinity known, devices on the process's nodes.",
-                                 .needs = {}})
+                           .summary = "Locality of the GPUs and NICs the process uses: NUMA "
+                                      "affinity known, devices on the process's nodes.",
+                           .needs = {}})
 
 }  // namespace ys::checks

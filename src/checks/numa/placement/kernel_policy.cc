@@ -24,8 +24,8 @@ class KernelPolicyCheck : public Check {
 }  // namespace
 
 YS_REGISTER(KernelPolicyCheck,
-                  {.id = "numa.placement.kernel_policy",
-                   .summary = "Automatic NUMA balancing and zone reclaim as site policy asks.",
-                   .needs = {}})
+            {.id = "numa.placement.kernel_policy",
+             .summary = "Automatic NUMA balancing and zone reclaim as site policy asks.",
+             .needs = {}})
 
 }  // namespace ys::checks

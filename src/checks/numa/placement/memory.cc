@@ -27,8 +27,8 @@ class MemoryCheck : public Check {
 }  // namespace
 
 YS_REGISTER(MemoryCheck, {.id = "numa.placement.memory",
-                                .summary = "Share of the process's memory on remote NUMA nodes "
-                                           "(from numa_maps) below the site's maximum.",
-                                .needs = {}})
+                          .summary = "Share of the process's memory on remote NUMA nodes "
+                                     "(from numa_maps) below the site's maximum.",
+                          .needs = {}})
 
 }  // namespace ys::checks

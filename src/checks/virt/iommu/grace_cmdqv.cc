@@ -190,9 +190,9 @@ class GraceCmdqvCheck : public Check {
 }  // namespace
 
 YS_REGISTER(GraceCmdqvCheck,
-                  {.id = "virt.iommu.grace_cmdqv",
-                   .summary = "On NVIDIA Grace with an SMMUv3, the CMDQV command-queue path "
-                              "active (not disabled, not missing from kernel or firmware).",
-                   .needs = {}})
+            {.id = "virt.iommu.grace_cmdqv",
+             .summary = "On NVIDIA Grace with an SMMUv3, the CMDQV command-queue path "
+                        "active (not disabled, not missing from kernel or firmware).",
+             .needs = {}})
 
 }  // namespace ys::checks

@@ -45,9 +45,8 @@ class GracePageSizeCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(GracePageSizeCheck,
-                  {.id = "virt.iommu.grace_page_size",
-                   .summary = "On NVIDIA Grace, 64 KiB base pages rather than 4 KiB.",
-                   .needs = {}})
+YS_REGISTER(GracePageSizeCheck, {.id = "virt.iommu.grace_page_size",
+                                 .summary = "On NVIDIA Grace, 64 KiB base pages rather than 4 KiB.",
+                                 .needs = {}})
 
 }  // namespace ys::checks

@@ -52,9 +52,9 @@ class PassthroughCheck : public Check {
 }  // namespace
 
 YS_REGISTER(PassthroughCheck,
-                  {.id = "virt.iommu.passthrough",
-                   .summary = "VM detection, and on bare metal GPUs and NICs in passthrough "
-                              "(identity) IOMMU domains as site policy asks.",
-                   .needs = {}})
+            {.id = "virt.iommu.passthrough",
+             .summary = "VM detection, and on bare metal GPUs and NICs in passthrough "
+                        "(identity) IOMMU domains as site policy asks.",
+             .needs = {}})
 
 }  // namespace ys::checks

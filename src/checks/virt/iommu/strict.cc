@@ -50,10 +50,9 @@ class StrictCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(StrictCheck,
-                  {.id = "virt.iommu.strict",
-                   .summary = "IOMMU invalidation not strict for GPU and NIC domains (lazy "
-                              "DMA-FQ or passthrough).",
-                   .needs = {}})
+YS_REGISTER(StrictCheck, {.id = "virt.iommu.strict",
+                          .summary = "IOMMU invalidation not strict for GPU and NIC domains (lazy "
+                                     "DMA-FQ or passthrough).",
+                          .needs = {}})
 
 }  // namespace ys::checks

@@ -13,7 +13,7 @@ class SlowGpuRule : public SlowMemberRule {
 }  // namespace
 
 YS_REGISTER(SlowGpuRule, {.id = "fleet.slow_gpu",
-                               .summary = "A GPU, NIC or other device far below its peers' median "
-                                          "(YS-FLEET-002) holds a synchronous job to its pace"});
+                          .summary = "A GPU, NIC or other device far below its peers' median "
+                                     "(YS-FLEET-002) holds a synchronous job to its pace"});
 
 }  // namespace ys::diagnose

@@ -13,7 +13,7 @@ class SlowNodeRule : public SlowMemberRule {
 }  // namespace
 
 YS_REGISTER(SlowNodeRule, {.id = "fleet.slow_node",
-                                .summary = "A node far below its peers' median (YS-FLEET-001) "
-                                           "holds a synchronous job to its pace"});
+                           .summary = "A node far below its peers' median (YS-FLEET-001) "
+                                      "holds a synchronous job to its pace"});
 
 }  // namespace ys::diagnose

@@ -45,7 +45,7 @@ class DriftRule : public Rule {
 }  // namespace
 
 YS_REGISTER(DriftRule, {.id = "workload.drift",
-                             .summary = "Step times slowing down over the run (thermal or power "
-                                        "slowdown) with no throttling finding to name the cause"});
+                        .summary = "Step times slowing down over the run (thermal or power "
+                                   "slowdown) with no throttling finding to name the cause"});
 
 }  // namespace ys::diagnose

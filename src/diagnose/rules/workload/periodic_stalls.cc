@@ -45,7 +45,7 @@ class PeriodicStallsRule : public Rule {
 }  // namespace
 
 YS_REGISTER(PeriodicStallsRule, {.id = "workload.periodic_stalls",
-                                      .summary = "Regular spikes in the step times (Exemplar case "
-                                                 "2's 50-100 ms stalls)"});
+                                 .summary = "Regular spikes in the step times (Exemplar case "
+                                            "2's 50-100 ms stalls)"});
 
 }  // namespace ys::diagnose

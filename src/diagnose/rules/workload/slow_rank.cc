@@ -48,7 +48,7 @@ class SlowRankRule : public Rule {
 }  // namespace
 
 YS_REGISTER(SlowRankRule, {.id = "workload.slow_rank",
-                                .summary = "One rank's steps slower than the others': the job "
-                                           "waits for it every step"});
+                           .summary = "One rank's steps slower than the others': the job "
+                                      "waits for it every step"});
 
 }  // namespace ys::diagnose
