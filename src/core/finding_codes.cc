@@ -1,6 +1,9 @@
 #include "core/finding_codes.h"
 
 #include <array>
+#include <vector>
+
+#include "core/registry.h"
 
 namespace ys {
 namespace {
@@ -154,15 +157,34 @@ constexpr std::array kCodes = {
                     "new host memory errors (EDAC, machine check) during burn-in"},
 };
 
+// Built at first use, after static initialisation has registered every unit.
+const std::vector<FindingCodeInfo>& Codes() {
+  static const std::vector<FindingCodeInfo> all = [] {
+    std::vector<FindingCodeInfo> v(kCodes.begin(), kCodes.end());
+    for (const RegisteredUnit* u : UnitRegistry::Global().ListAll()) {
+      v.insert(v.end(), u->info.codes.begin(), u->info.codes.end());
+    }
+    return v;
+  }();
+  return all;
+}
+
 }  // namespace
 
-std::span<const FindingCodeInfo> AllFindingCodes() { return kCodes; }
+std::span<const FindingCodeInfo> AllFindingCodes() { return Codes(); }
 
 const FindingCodeInfo* LookupFindingCode(std::string_view code) {
-  for (const auto& c : kCodes) {
+  for (const auto& c : Codes()) {
     if (c.code == code) return &c;
   }
   return nullptr;
+}
+
+bool IsTableFindingCode(std::string_view code) {
+  for (const auto& c : kCodes) {
+    if (c.code == code) return true;
+  }
+  return false;
 }
 
 Finding MakeFinding(std::string_view code, std::string entity, std::string message) {

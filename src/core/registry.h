@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/finding_codes.h"
+
 namespace ys {
 
 enum class UnitKind { kCheck, kBenchmark, kRule, kCommand };
@@ -36,6 +38,9 @@ struct UnitInfo {
   // kernel log without NVML; a collective runs over one process's GPUs without MPI). Listed
   // after `needs` by `yardstick list`, never enforced.
   std::vector<Need> uses;
+  // Finding codes this unit introduces, beside the table in core/finding_codes.cc (a code is
+  // declared once, in the table or by one unit): a new unit brings its codes with it.
+  std::vector<FindingCodeInfo> codes;
   bool disruptive = false;  // changes system state or loads it heavily: runs only when asked
   // Part of `yardstick run`'s quick profile when no --filter narrows the selection (one proxy
   // stands for the seven there; the others run under `yardstick bench`).
