@@ -1,6 +1,7 @@
 // The finding codes: one table, plus the codes a unit declares with its registration. Every
-// Finding a unit emits must use a known code; the runner turns an unknown code into an error. Codes are stable: never renumber,
-// only add. Severity here is the default; a site policy may raise or lower it.
+// Finding a unit emits must use a known code; the runner turns an unknown code into an error. Codes
+// are stable: never renumber, only add. Severity here is the default; a site policy may raise or
+// lower it.
 #ifndef YARDSTICK_CORE_FINDING_CODES_H_
 #define YARDSTICK_CORE_FINDING_CODES_H_
 

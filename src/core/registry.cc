@@ -57,7 +57,8 @@ bool UnitRegistry::Add(UnitKind kind, UnitInfo info, UnitFactory factory) {
       for (const FindingCodeInfo& d : u->info.codes) twice = twice || d.code == c.code;
     }
     if (twice) {
-      std::fprintf(stderr, "yardstick: internal error: finding code %.*s declared twice (by %.*s)\n",
+      std::fprintf(stderr,
+                   "yardstick: internal error: finding code %.*s declared twice (by %.*s)\n",
                    static_cast<int>(c.code.size()), c.code.data(), static_cast<int>(info.id.size()),
                    info.id.data());
       std::abort();
