@@ -11,10 +11,11 @@ golden=$src/tests/golden/preflight_findings
 hosts=$src/tests/fixtures/hosts
 nvml=$src/tests/fixtures/nvml
 
-extract() {  # extract JSON -> one finding a line, sorted
-  python3 - "$1" <<'PY'
-import json, sys
+extract() {  # extract JSON -> one finding a line, sorted; the source tree's path reads <src>
+  python3 - "$1" "$src" <<'PY'
+import json, os, sys
 doc = json.load(open(sys.argv[1]))
+roots = sorted({sys.argv[2].rstrip("/"), os.path.realpath(sys.argv[2])}, key=len, reverse=True)
 units = list(doc.get("checks", []))
 for node in doc.get("nodes", []) or []:
     units += node.get("checks", [])
@@ -23,7 +24,10 @@ for u in units:
     for f in u.get("findings", []):
         keep = {k: f.get(k) for k in ("code", "severity", "entity", "message", "evidence", "fix",
                                       "expected_recovery", "reference")}
-        lines.append(json.dumps(keep, sort_keys=True, ensure_ascii=False))
+        line = json.dumps(keep, sort_keys=True, ensure_ascii=False)
+        for root in roots:
+            line = line.replace(root + "/", "<src>/")
+        lines.append(line)
 for line in sorted(lines):
     print(line)
 PY
