@@ -7,6 +7,7 @@
 
 #include "core/report.h"
 #include "core/text.h"
+#include "core/text_table.h"
 
 namespace ys::diagnose {
 namespace {
@@ -131,8 +132,15 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
       100 * r.options.min_deficit, r.options.z_threshold, 100 * r.options.isolated_deficit);
   if (!r.ranked.empty()) {
     out << fmt::format("ranked ({}):\n", r.ranked.size());
-    out << fmt::format("  {:>4}  {:<24} {:<8} {:<13} {:>7} {:>17}  {}\n", "#", "node", "entity",
-                       "kind", "deficit", "95% interval", "evidence");
+    const TextTable table({{"#", Align::kRight, 4},
+                           {"node", Align::kLeft, 24},
+                           {"entity", Align::kLeft, 8, " "},
+                           {"kind", Align::kLeft, 13, " "},
+                           {"deficit", Align::kRight, 7, " "},
+                           {"95% interval", Align::kRight, 17, " "},
+                           {"evidence"}},
+                          {.indent = "  "});
+    out << table.HeaderLine();
     size_t shown = 0;
     for (const RankedFinding& f : r.ranked) {
       if (shown++ == limit) {
@@ -146,10 +154,10 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
                   : "-";
       std::string evidence = SanitizeForDisplay(f.evidence);
       if (evidence.size() > 140) evidence = evidence.substr(0, 137) + "...";
-      out << fmt::format("  {:>4}  {:<24} {:<8} {:<13} {:>7} {:>17}  {}\n", shown,
-                         SanitizeForDisplay(f.node), SanitizeForDisplay(f.entity), f.kind, deficit,
-                         interval, evidence);
-      out << fmt::format("  {:>4}  next: {}\n", "", SanitizeForDisplay(f.action));
+      out << table.Line({std::to_string(shown), SanitizeForDisplay(f.node),
+                         SanitizeForDisplay(f.entity), f.kind, deficit, interval, evidence});
+      // The next step, under the node column.
+      out << table.Line({"", "next: " + SanitizeForDisplay(f.action)});
     }
   }
   for (const auto& s : r.skipped) {

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
+
+#include "core/text_table.h"
 
 namespace ys::report {
 namespace {
@@ -75,22 +78,16 @@ std::string CompactRanks(const std::vector<int>& ranks) {
 
 void WriteTable(const ResultTable& t, std::ostream& out) {
   if (!t.title.empty()) out << "# " << t.title << "\n";
-  std::vector<size_t> width(t.columns.size(), 0);
-  for (size_t i = 0; i < t.columns.size(); ++i) width[i] = t.columns[i].size();
-  for (const auto& row : t.rows) {
-    for (size_t i = 0; i < row.size() && i < width.size(); ++i)
-      width[i] = std::max(width[i], row[i].size());
+  // nccl-tests' layout: right-aligned columns as wide as their widest cell, a "#" before the
+  // header; a short row is padded with blank cells.
+  std::vector<TextColumn> columns;
+  for (const std::string& c : t.columns) columns.push_back({c, Align::kRight, 0, " "});
+  TextTable table(std::move(columns), {.indent = "  ", .header_indent = "# ", .fit = true});
+  for (std::vector<std::string> row : t.rows) {
+    row.resize(t.columns.size());
+    table.AddRow(std::move(row));
   }
-  auto line = [&](const std::vector<std::string>& cells, bool header) {
-    std::string s = header ? "#" : " ";
-    for (size_t i = 0; i < width.size(); ++i) {
-      const std::string cell = i < cells.size() ? cells[i] : "";
-      s += fmt::format(" {:>{}}", cell, width[i]);
-    }
-    out << s << "\n";
-  };
-  line(t.columns, true);
-  for (const auto& row : t.rows) line(row, false);
+  out << table.Render();
   for (const auto& f : t.footer) out << f << "\n";
 }
 

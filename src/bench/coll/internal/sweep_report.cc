@@ -10,6 +10,7 @@
 #include "bench/coll/internal/sweep.h"
 #include "core/finding_codes.h"
 #include "core/text.h"
+#include "core/text_table.h"
 
 namespace ys::bench::coll {
 namespace {
@@ -93,10 +94,11 @@ ResultTable MakeSweepTable(std::string title, const std::vector<SweepRow>& rows)
     t.rows.push_back(std::move(row));
   }
   int oob = OutOfBoundsValues(rows);
+  // nccl-tests' summary lines: "# Out of bounds values : 0 OK".
+  const TextTable summary({{"", Align::kLeft, 20}, {"", Align::kLeft, 0, " : "}}, {.indent = "# "});
   t.footer.push_back(
-      fmt::format("# {:<20} : {} {}", "Out of bounds values", oob, oob ? "FAILED" : "OK"));
-  t.footer.push_back(
-      fmt::format("# {:<20} : {}", "Avg bus bandwidth", PrintfG(AverageBusBandwidth(rows))));
+      summary.Row({"Out of bounds values", fmt::format("{} {}", oob, oob ? "FAILED" : "OK")}));
+  t.footer.push_back(summary.Row({"Avg bus bandwidth", PrintfG(AverageBusBandwidth(rows))}));
   return t;
 }
 
