@@ -142,24 +142,20 @@ Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc,
   return d;
 }
 
-Result<DocumentRows> RowsFromFile(const std::string& path) {
-  auto parsed = ReadJsonFile(path);
-  if (!parsed.ok()) return parsed.status();
-  const nlohmann::json& j = *parsed;
-  if (IsValidationDocument(j)) {
-    auto rows = RowsFromValidationDocument(j, LocalHostName());
-    if (!rows.ok()) return Status::Invalid(path + ": " + rows.status().message());
+Result<DocumentRows> RowsFromInput(const RunInput& in) {
+  if (in.validation) {
+    auto rows = RowsFromValidationDocument(*in.validation, LocalHostName());
+    if (!rows.ok()) return Status::Invalid(in.validation_path + ": " + rows.status().message());
     return rows;
   }
-  if (!j.is_object() || !j.contains("command")) {
-    return Status::Invalid(
-        path +
-        ": not a run document (no \"command\"; expected the run.json of run, bench or "
-        "preflight, or a validation.json)");
-  }
-  auto doc = RunDocumentFromJson(j);
-  if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
-  return RowsFromRunDocument(*doc);
+  if (in.run) return RowsFromRunDocument(*in.run);
+  return Status::Internal("no document to read rows from");
+}
+
+Result<DocumentRows> RowsFromFile(const std::string& path) {
+  auto in = ReadRunInput(path);
+  if (!in.ok()) return in.status();
+  return RowsFromInput(*in);
 }
 
 }  // namespace ys::history

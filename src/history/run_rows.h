@@ -16,6 +16,7 @@
 #include "core/report.h"
 #include "core/status.h"
 #include "history/history.h"
+#include "history/run_input.h"
 
 namespace ys::history {
 
@@ -45,8 +46,11 @@ DocumentRows RowsFromRunDocument(const RunDocument& doc);
 // tokens/s/GPU and step time (samples: the measured step times). Invalid names the field.
 Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc, const std::string& host);
 
-// Reads RUN.json or validation.json: a run document when it has "command", a validation document
-// when its "kind" is "yardstick-validation". Errors name the file and what was expected.
+// The rows of a file read by ReadRunInput: its validation document when it has one, else its run
+// document (a recorded run id has no rows here: the history holds them).
+Result<DocumentRows> RowsFromInput(const RunInput& in);
+// Reads RUN.json or validation.json (ReadRunInput): a validation document by its "kind", else a
+// run document. Errors name the file and what was expected.
 Result<DocumentRows> RowsFromFile(const std::string& path);
 
 }  // namespace ys::history
