@@ -7,7 +7,7 @@
 #include "core/log.h"
 #include "validate/validation_archive.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_archive {
 namespace {
 
 struct ArchiveArgs {
@@ -21,22 +21,13 @@ Action Setup(CLI::App& sub) {
   sub.add_option("-o,--output", a->output, "Archive to write (.tar.zst); never overwritten")
       ->required();
   sub.add_option("--sign", a->sign, "Ed25519 private key (PEM) to sign the manifest with");
-  return [a] {
+  return [a]() -> Result<int> {
     auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,
                                       a->inputs.references, a->inputs.runs);
-    if (!in.ok()) {
-      Log(LogLevel::kError, "{}", in.status().message());
-      return kExitCannotRun;
-    }
+    if (!in.ok()) return in.status();
     auto result = validate::RunValidation(*in);
-    if (!result.ok()) {
-      Log(LogLevel::kError, "{}", result.status().message());
-      return kExitCannotRun;
-    }
-    if (Status s = validate::WriteValidationArchive(*result, *in, a->output, a->sign); !s.ok()) {
-      Log(LogLevel::kError, "{}", s.message());
-      return kExitCannotRun;
-    }
+    if (!result.ok()) return result.status();
+    YS_RETURN_IF_ERROR(validate::WriteValidationArchive(*result, *in, a->output, a->sign));
     std::cout << "archive: " << a->output << (a->sign.empty() ? " (unsigned)" : " (signed)") << "\n"
               << "verdict: " << result->card.verdict << "\n";
     return kExitPass;
@@ -50,4 +41,4 @@ YS_REGISTER(
     {.id = "archive",
      .summary = "Validate a suite's runs and pack a re-derivable, hashed (and signed) archive"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_archive

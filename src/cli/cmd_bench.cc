@@ -16,7 +16,7 @@
 #include "job/job.h"
 #include "report/output.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_bench {
 namespace {
 
 struct BenchArgs {
@@ -69,21 +69,17 @@ Action Setup(CLI::App& sub) {
       "Seconds a step may run without progress (a gather, a check pass, one size of a "
       "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
   AddHistoryOptions(sub, a->history, /*record=*/true);
-  return [a] {
-    if (int rc = RefuseOutOfRange(
-            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout"),
-             // -1: not given (each benchmark's own).
-             CheckIntRange(std::max(a->warmup, 0), 0, bench::kMaxIterations, "--warmup"),
-             CheckIntRange(std::max(a->iters, 1), 1, bench::kMaxIterations, "--iters")}))
-      return rc;
+  return [a]() -> Result<int> {
+    YS_RETURN_IF_ERROR(RefuseOutOfRange(
+        {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout"),
+         // -1: not given (each benchmark's own).
+         CheckIntRange(std::max(a->warmup, 0), 0, bench::kMaxIterations, "--warmup"),
+         CheckIntRange(std::max(a->iters, 1), 1, bench::kMaxIterations, "--iters")}));
     bench::BenchOptions o;
     o.filters = a->filters;
     if (!a->sizes.empty()) {
       auto sweep = bench::SizeSweep::Parse(a->sizes);
-      if (!sweep.ok()) {
-        Log(LogLevel::kError, "{}", sweep.status().message());
-        return kExitCannotRun;
-      }
+      if (!sweep.ok()) return sweep.status();
       o.sizes = *sweep;
     }
     o.warmup = a->warmup;
@@ -99,10 +95,7 @@ Action Setup(CLI::App& sub) {
 
     host::Host host = host::Host::Live();
     auto comm = comm::OpenCommunicator(host.env());
-    if (!comm.ok()) {
-      Log(LogLevel::kError, "{}", comm.status().message());
-      return kExitCannotRun;
-    }
+    if (!comm.ok()) return comm.status();
     bool leader = (*comm)->rank() == 0;
     report::OutputOptions out{
         .json = a->json, .junit_path = a->junit, .color = ::isatty(STDOUT_FILENO) == 1};
@@ -139,4 +132,4 @@ YS_REGISTER(CommandOf<Setup>,
             {.id = "bench",
              .summary = "Micro-benchmarks: collectives, memory, GEMM, copies, storage, host"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_bench

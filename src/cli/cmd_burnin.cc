@@ -23,7 +23,7 @@
 #include "report/html/html_report.h"
 #include "report/output.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_burnin {
 namespace {
 
 struct BurninArgs {
@@ -144,13 +144,10 @@ Action Setup(CLI::App& sub) {
                  "Bytes per STREAM array per core (default: 4 x its cache share)");
   sub.add_option("--allreduce-bytes", a->allreduce_bytes,
                  "Bytes per all_reduce of the network load");
-  return [a] {
+  return [a]() -> Result<int> {
     host::Host live = host::Host::Live();
     auto comm = comm::OpenCommunicator(live.env());
-    if (!comm.ok()) {
-      Log(LogLevel::kError, "{}", comm.status().message());
-      return kExitCannotRun;
-    }
+    if (!comm.ok()) return comm.status();
     bool leader = (*comm)->rank() == 0;
     auto options = OptionsFrom(*a);
     if (!options.ok()) {
@@ -169,10 +166,7 @@ Action Setup(CLI::App& sub) {
     if (!leader) return kExitPass;
     const RunDocument& doc = run->doc;
     report::OutputOptions out{.json = a->json, .junit_path = a->junit, .color = tty};
-    if (Status s = report::EmitRun(doc, out); !s.ok()) {
-      Log(LogLevel::kError, "{}", s.message());
-      return kExitCannotRun;
-    }
+    YS_RETURN_IF_ERROR(report::EmitRun(doc, out));
     Status page = report::html::WriteReportBeside(options->out_dir);
     if (!page.ok()) Log(LogLevel::kWarn, "no HTML report: {}", page.message());
     if (!a->json) {
@@ -198,4 +192,4 @@ YS_REGISTER(
     {.id = "burnin",
      .summary = "Sustained checked load with telemetry: faults, stability, MTBF, availability"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_burnin

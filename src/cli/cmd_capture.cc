@@ -16,7 +16,7 @@
 #include "gpu/nvml_reader.h"
 #include "host/capture.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_capture {
 namespace {
 
 struct CaptureArgs {
@@ -30,16 +30,13 @@ Action Setup(CLI::App& sub) {
   sub.add_option("DIR", a->dir, "New directory for the host tree (absent or empty)")->required();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/false, /*with_output=*/false);
   AddTimeoutOption(sub, a->timeout_s, "the capture");
-  return [a] {
+  return [a]() -> Result<int> {
     CommandWatchdog dog("capture", a->timeout_s);
     checks::PreflightOptions o = PreflightOptionsFor(a->checks, "capture");  // the live host
     o.on_step = dog.StepFn();
     o.recorder = std::make_shared<host::PathRecorder>();
     auto doc = checks::RunPreflight(o);
-    if (!doc.ok()) {
-      Log(LogLevel::kError, "{}", doc.status().message());
-      return kExitCannotRun;
-    }
+    if (!doc.ok()) return doc.status();
     std::map<std::string, std::string> extra;
     extra["/.yardstick/capture.txt"] =
         fmt::format("captured by yardstick {} ({}) at {} on {}\n", kVersion, kGitDescribe,
@@ -59,10 +56,7 @@ Action Setup(CLI::App& sub) {
     }
     dog.Step("writing the host tree into " + a->dir);
     auto stats = host::WriteCapture(host::Host::Live(), o.recorder->Paths(), a->dir, extra);
-    if (!stats.ok()) {
-      Log(LogLevel::kError, "{}", stats.status().message());
-      return kExitCannotRun;
-    }
+    if (!stats.ok()) return stats.status();
     fmt::print("captured {} files, {} directories, {} links into {} ({} unreadable)\n",
                stats->files, stats->directories, stats->links, a->dir, stats->unreadable);
     fmt::print("{}", gpu_note);
@@ -77,4 +71,4 @@ YS_REGISTER(CommandOf<Setup>,
             {.id = "capture",
              .summary = "Record what the checks read on this node into a replayable host tree"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_capture

@@ -15,10 +15,13 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
+#include "core/text_table.h"
 #include "history/compare.h"
 #include "history/regressions.h"
+#include "history/run_input.h"
+#include "history/run_rows.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_compare {
 namespace {
 
 struct CompareArgs {
@@ -34,20 +37,18 @@ struct Side {
   int64_t run_id = std::numeric_limits<int64_t>::max();  // not in the database
 };
 
-bool IsRunId(const std::string& s) {
-  return !s.empty() && s.size() < 18 && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
 Result<Side> Resolve(const std::string& what, const std::string& db_path) {
   Side s;
-  if (IsRunId(what) && !std::filesystem::exists(what)) {
+  auto in = history::ReadRunInput(what, {.recorded_id = true});
+  if (!in.ok()) return in.status();
+  if (in->recorded_id) {
     if (!std::filesystem::exists(db_path)) {
       return Status::NotFound("run " + what + ": no run history at " + db_path +
                               " (--db names another)");
     }
     auto db = history::HistoryDb::Open(db_path);
     if (!db.ok()) return db.status();
-    auto run = db->GetRun(std::stoll(what));
+    auto run = db->GetRun(*in->recorded_id);
     if (!run.ok()) return run.status();
     auto rows = db->Measurements(run->id);
     if (!rows.ok()) return rows.status();
@@ -57,7 +58,7 @@ Result<Side> Resolve(const std::string& what, const std::string& db_path) {
         fmt::format("run {} ({} on {}, {})", run->id, run->command, run->hosts, run->started_at);
     return s;
   }
-  auto rows = history::RowsFromFile(what);
+  auto rows = history::RowsFromInput(*in);
   if (!rows.ok()) return rows.status();
   s.rows = std::move(*rows);
   s.label = fmt::format("{} ({} on {}, {})", what, s.rows.run.command, s.rows.run.hosts,
@@ -77,15 +78,19 @@ void PrintText(const Side& a, const Side& b, const history::Comparison& c,
                const std::optional<std::vector<history::Regression>>& regs, int runs) {
   std::cout << "A: " << a.label << "\nB: " << b.label << "\n"
             << history::CompareRuleText() << "\n\n";
-  std::cout << fmt::format("{:<48}  {:>14}  {:>14}  {:>8}  {:<12}  {}\n", "MEASUREMENT", "A", "B",
-                           "CHANGE", "JUDGEMENT", "RULE");
+  const TextTable table({{"MEASUREMENT", Align::kLeft, 48},
+                         {"A", Align::kRight, 14},
+                         {"B", Align::kRight, 14},
+                         {"CHANGE", Align::kRight, 8},
+                         {"JUDGEMENT", Align::kLeft, 12},
+                         {"RULE"}});
+  std::cout << table.HeaderLine();
   for (const history::MeasurementChange& m : c.both) {
     std::string change =
         m.verdict.change_pct ? fmt::format("{:+.1f}%", *m.verdict.change_pct) : "n/a";
-    std::cout << fmt::format("{:<48}  {:>14}  {:>14}  {:>8}  {:<12}  {}\n",
-                             history::MeasurementLabel(m.b), Value(m.a.value, m.a.unit),
+    std::cout << table.Line({history::MeasurementLabel(m.b), Value(m.a.value, m.a.unit),
                              Value(m.b.value, m.b.unit), change,
-                             history::JudgementName(m.verdict.judgement), m.verdict.rule);
+                             history::JudgementName(m.verdict.judgement), m.verdict.rule});
   }
   for (const auto& m : c.only_a)
     std::cout << "only in A: " << history::MeasurementLabel(m) << " " << Value(m.value, m.unit)
@@ -149,14 +154,12 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--runs", a->runs, "How many earlier runs B's regression check looks at")
       ->check(CLI::PositiveNumber);
   sub.add_flag("--json", a->json, "Print the comparison as JSON");
-  return [a] {
+  return [a]() -> Result<int> {
     std::string db_path = a->db.Path();
     auto sa = Resolve(a->a, db_path);
-    auto sb = sa.ok() ? Resolve(a->b, db_path) : Result<Side>(Status::Internal("unused"));
-    if (!sa.ok() || !sb.ok()) {
-      Log(LogLevel::kError, "compare: {}", (!sa.ok() ? sa.status() : sb.status()).message());
-      return kExitCannotRun;
-    }
+    if (!sa.ok()) return Prefixed("compare", sa.status());
+    auto sb = Resolve(a->b, db_path);
+    if (!sb.ok()) return Prefixed("compare", sb.status());
     history::Comparison c = history::CompareRows(sa->rows.measurements, sb->rows.measurements);
     // B against its own history, when there is one to look at.
     std::optional<std::vector<history::Regression>> regs;
@@ -187,4 +190,4 @@ YS_REGISTER(
     {.id = "compare",
      .summary = "Compare two runs measurement by measurement, with a noise-aware judgement"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_compare

@@ -16,12 +16,14 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
+#include "core/text_table.h"
 #include "cost/cost_model.h"
 #include "cost/price_model.h"
 #include "cost/throughput.h"
+#include "history/run_input.h"
 #include "report/html/validation_view.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_cost {
 namespace {
 
 struct CostArgs {
@@ -31,30 +33,29 @@ struct CostArgs {
   bool json = false;
 };
 
-// The workload to cost: a run document's proxy measurement or a validation document's workload
-// (read by the report's reader), through the same extraction the report's Cost section uses.
+// The workload to cost: a validation document's workload (read by the report's reader) or a run
+// document's proxy measurement, through the same extraction the report's Cost section uses.
+Result<cost::WorkloadThroughput> FromValidation(const nlohmann::json& j, const std::string& path,
+                                                const std::string& workload) {
+  auto v = report::html::ValidationViewFromJson(j, path);
+  if (!v.ok()) return v.status();
+  auto found = report::html::ValidationThroughputs(*v, path);
+  if (found.empty()) return Status::Invalid(path + ": no workload with tokens_per_s_per_gpu");
+  return cost::PickWorkload(found, workload, path);
+}
+
+// --run FILE: a run document, or a validation document given there (the same reader as diagnose
+// and compare tells them apart by the document's kind).
 Result<cost::WorkloadThroughput> FromRun(const std::string& path, const std::string& workload) {
-  auto j = ReadJsonFile(path);
-  if (!j.ok()) return j.status();
-  auto doc = RunDocumentFromJson(*j);
-  if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
-  auto found = cost::RunThroughputs(*doc, path);
+  auto in = history::ReadRunInput(path);
+  if (!in.ok()) return in.status();
+  if (in->validation) return FromValidation(*in->validation, path, workload);
+  auto found = cost::RunThroughputs(*in->run, path);
   if (found.empty()) {
     return Status::Invalid(path +
                            ": no proxy.<model>.tokens_per_s_per_gpu measurement (run a proxy "
                            "workload, or give --tokens-per-s-per-gpu)");
   }
-  return cost::PickWorkload(found, workload, path);
-}
-
-Result<cost::WorkloadThroughput> FromValidation(const std::string& path,
-                                                const std::string& workload) {
-  auto j = ReadJsonFile(path);
-  if (!j.ok()) return j.status();
-  auto v = report::html::ValidationViewFromJson(*j, path);
-  if (!v.ok()) return v.status();
-  auto found = report::html::ValidationThroughputs(*v, path);
-  if (found.empty()) return Status::Invalid(path + ": no workload with tokens_per_s_per_gpu");
   return cost::PickWorkload(found, workload, path);
 }
 
@@ -75,7 +76,7 @@ nlohmann::ordered_json ToJson(const cost::TrainingCost& c) {
 
 std::string Money(double v, const std::string& cur) { return fmt::format("{:.2f} {}", v, cur); }
 
-int Run(const CostArgs& a) {
+Result<int> Run(const CostArgs& a) {
   int inputs = !a.run.empty() + !a.validation.empty() + a.tps.has_value();
   if (inputs != 1) {
     Log(LogLevel::kError, "cost: give exactly one of --run, --validation, --tokens-per-s-per-gpu");
@@ -86,34 +87,33 @@ int Run(const CostArgs& a) {
         "cost: --compare needs --compare-tokens-per-s (the second profile's throughput)");
     return kExitUsage;
   }
-  auto fail = [](const Status& s) {
-    Log(LogLevel::kError, "{}", s.message());
-    return kExitCannotRun;
-  };
   auto prices = cost::LoadPriceModel(a.prices);
-  if (!prices.ok()) return fail(prices.status());
+  if (!prices.ok()) return prices.status();
   Result<cost::WorkloadThroughput> t = cost::WorkloadThroughput{};
-  if (!a.run.empty())
+  if (!a.run.empty()) {
     t = FromRun(a.run, a.workload);
-  else if (!a.validation.empty())
-    t = FromValidation(a.validation, a.workload);
-  else
+  } else if (!a.validation.empty()) {
+    auto v = history::ReadValidationInput(a.validation, "--validation");
+    t = v.ok() ? FromValidation(*v, a.validation, a.workload)
+               : Result<cost::WorkloadThroughput>(v.status());
+  } else {
     t = cost::WorkloadThroughput{.source = "--tokens-per-s-per-gpu",
                                  .tokens_per_s_per_gpu = *a.tps};
-  if (!t.ok()) return fail(t.status());
+  }
+  if (!t.ok()) return t.status();
   auto tokens = cost::ParseTokenCount(a.tokens, "--tokens");
-  if (!tokens.ok()) return fail(tokens.status());
+  if (!tokens.ok()) return tokens.status();
   if (a.reference_tps) {
     Status s = cost::CheckTokensPerSPerGpu(*a.reference_tps, "--reference-tokens-per-s");
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) return s;
   }
   if (a.compare_tps) {
     Status s = cost::CheckTokensPerSPerGpu(*a.compare_tps, "--compare-tokens-per-s");
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) return s;
   }
   // The gap: an explicit reference throughput, else the validation's score.
   auto c = cost::CostOfWorkload(*prices, *t, a.gpus, *tokens, a.reference_tps);
-  if (!c.ok()) return fail(c.status());
+  if (!c.ok()) return c.status();
 
   const std::string& cur = prices->currency;
   const double blended = cost::BlendedPricePerGpuHour(*prices);
@@ -126,7 +126,7 @@ int Run(const CostArgs& a) {
   std::optional<cost::PriceModel> other;
   if (!a.compare.empty()) {
     auto p2 = cost::LoadPriceModel(a.compare);
-    if (!p2.ok()) return fail(p2.status());
+    if (!p2.ok()) return p2.status();
     other = *p2;
     std::string na = prices->name, nb = p2->name;
     if (na == nb) {
@@ -135,7 +135,7 @@ int Run(const CostArgs& a) {
     }
     auto compared = cost::CompareProfiles({na, *prices, t->tokens_per_s_per_gpu},
                                           {nb, *p2, *a.compare_tps}, gpus, *tokens);
-    if (!compared.ok()) return fail(compared.status());
+    if (!compared.ok()) return compared.status();
     cmp = *compared;
   }
 
@@ -171,8 +171,9 @@ int Run(const CostArgs& a) {
     std::cout << DumpJson(j) << "\n";
     return kExitPass;
   }
-  auto row = [](const std::string& k, const std::string& v) {
-    std::cout << fmt::format("  {:<28} {}\n", k, v);
+  const TextTable rows({{"", Align::kLeft, 28}, {"", Align::kLeft, 0, " "}}, {.indent = "  "});
+  auto row = [&rows](const std::string& k, const std::string& v) {
+    std::cout << rows.Line({k, v});
   };
   std::cout << fmt::format("Cost: {} ({})\n", prices->name, a.prices);
   row("blended GPU-hour",
@@ -241,4 +242,4 @@ YS_REGISTER(
                 "and days for a token budget, the cost of the gap to the reference, and a "
                 "comparison of two price/performance profiles"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_cost

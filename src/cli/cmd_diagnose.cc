@@ -15,72 +15,25 @@
 #include "core/log.h"
 #include "core/report_json.h"
 #include "diagnose/engine.h"
+#include "history/run_input.h"
 #include "report/diagnosis_console.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_diagnose {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct DiagnoseArgs {
   std::string run, validation, data;
   bool json = false;
 };
 
-struct Inputs {
-  std::optional<RunDocument> run;
-  std::optional<nlohmann::json> validation;
-};
-
-bool IsValidation(const nlohmann::json& j) {
-  return j.is_object() && j.contains("kind") && j["kind"] == "yardstick-validation";
-}
-
-// One file into `inputs`: a validation document by its kind, else a run document.
-Status AddFile(const std::string& path, Inputs& inputs) {
-  auto j = ReadJsonFile(path);
+// RUN (a file or a run directory), then --validation, which replaces RUN's validation document.
+Result<history::RunInput> ReadInputs(const DiagnoseArgs& a) {
+  auto inputs = history::ReadRunInput(a.run, {.directory = true});
+  if (!inputs.ok() || a.validation.empty()) return inputs;
+  auto j = history::ReadValidationInput(a.validation, "--validation");
   if (!j.ok()) return j.status();
-  if (IsValidation(*j)) {
-    inputs.validation = std::move(*j);
-    return Status::Ok();
-  }
-  auto doc = RunDocumentFromJson(*j);
-  if (!doc.ok()) {
-    return Status::Invalid(path +
-                           ": not a run document (nor a validation document, \"kind\": "
-                           "\"yardstick-validation\"): " +
-                           doc.status().message());
-  }
-  inputs.run = std::move(*doc);
-  return Status::Ok();
-}
-
-Result<Inputs> ReadInputs(const DiagnoseArgs& a) {
-  Inputs inputs;
-  std::error_code ec;
-  if (fs::is_directory(a.run, ec)) {
-    bool any = false;
-    for (const char* name : {"run.json", "validation.json"}) {
-      std::string p = (fs::path(a.run) / name).string();
-      if (!fs::exists(p, ec)) continue;
-      YS_RETURN_IF_ERROR(AddFile(p, inputs));
-      any = true;
-    }
-    if (!any)
-      return Status::NotFound(a.run + ": a run directory needs run.json or validation.json");
-  } else {
-    YS_RETURN_IF_ERROR(AddFile(a.run, inputs));
-  }
-  if (!a.validation.empty()) {
-    auto j = ReadJsonFile(a.validation);
-    if (!j.ok()) return j.status();
-    if (!IsValidation(*j)) {
-      return Status::Invalid(a.validation +
-                             ": --validation expects a validation document (\"kind\": "
-                             "\"yardstick-validation\")");
-    }
-    inputs.validation = std::move(*j);
-  }
+  inputs->validation = std::move(*j);
+  inputs->validation_path = a.validation;
   return inputs;
 }
 
@@ -93,19 +46,13 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--validation", a->validation, "A validation document to diagnose with the run");
   sub.add_option("--data", a->data, "Directory with specs/ (physical peaks) and models/");
   sub.add_flag("--json", a->json, "Print {\"diagnosis\": [...], \"not_evaluated\": [...]}");
-  return [a] {
+  return [a]() -> Result<int> {
     auto inputs = ReadInputs(*a);
-    if (!inputs.ok()) {
-      Log(LogLevel::kError, "{}", inputs.status().message());
-      return kExitCannotRun;
-    }
+    if (!inputs.ok()) return inputs.status();
     const RunDocument* run = inputs->run ? &*inputs->run : nullptr;
     const nlohmann::json* validation = inputs->validation ? &*inputs->validation : nullptr;
     auto in = diagnose::DiagnosisInputFor(run, validation, DataDir(a->data));
-    if (!in.ok()) {
-      Log(LogLevel::kError, "{}", in.status().message());
-      return kExitCannotRun;
-    }
+    if (!in.ok()) return in.status();
     diagnose::DiagnosisReport report = diagnose::Diagnose(*in);
     if (a->json) {
       nlohmann::ordered_json j;
@@ -128,4 +75,4 @@ YS_REGISTER(
      .summary = "Name the causes of a slow run: typed rules over findings, measurements and "
                 "step times, ranked by what each fix is expected to recover"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_diagnose

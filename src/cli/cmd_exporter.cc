@@ -18,7 +18,7 @@
 #include "serve/collectors.h"
 #include "serve/exporter_server.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_exporter {
 namespace {
 
 volatile std::sig_atomic_t g_stop_requested = 0;
@@ -45,40 +45,29 @@ std::string ReadChartJs() {
   return ss.str();
 }
 
-int Main(const ExporterArgs& a) {
+Result<int> Main(const ExporterArgs& a) {
   auto address = serve::ParseListenAddress(a.listen);
-  if (!address.ok()) {
-    Log(LogLevel::kError, "{}", address.status().message());
-    return kExitCannotRun;
-  }
+  if (!address.ok()) return address.status();
   if (!address->loopback && !a.allow_remote) {
-    Log(LogLevel::kError,
+    return Status::Invalid(fmt::format(
         "--listen {}: not a loopback address. /metrics has no authentication or TLS and names "
         "this node's GPUs, links and results; give --allow-remote to serve it beyond this node "
         "(behind a firewall or a proxy that authenticates)",
-        a.listen);
-    return kExitCannotRun;
+        a.listen));
   }
   if (!(a.interval_s >= 0.1 && a.interval_s <= 3600)) {
-    Log(LogLevel::kError, "--interval {}: expected seconds from 0.1 to 3600", a.interval_s);
-    return kExitCannotRun;
+    return Status::Invalid(
+        fmt::format("--interval {}: expected seconds from 0.1 to 3600", a.interval_s));
   }
   if (!(a.collector_timeout_s > 0 && a.collector_timeout_s <= 3600)) {
-    Log(LogLevel::kError, "--collector-timeout {}: expected seconds above 0, at most 3600",
-        a.collector_timeout_s);
-    return kExitCannotRun;
+    return Status::Invalid(fmt::format(
+        "--collector-timeout {}: expected seconds above 0, at most 3600", a.collector_timeout_s));
   }
   auto host = a.root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a.root);
-  if (!host.ok()) {
-    Log(LogLevel::kError, "--root: {}", host.status().message());
-    return kExitCannotRun;
-  }
+  if (!host.ok()) return Prefixed("--root", host.status());
   if (!a.run.empty()) {
     std::ifstream probe(a.run);
-    if (!probe) {
-      Log(LogLevel::kError, "--run {}: cannot open the run document", a.run);
-      return kExitCannotRun;
-    }
+    if (!probe) return Status::NotFound("--run " + a.run + ": cannot open the run document");
   }
 
   std::vector<std::unique_ptr<serve::Collector>> collectors;
@@ -119,10 +108,7 @@ int Main(const ExporterArgs& a) {
   done = true;
   server.Stop();
   watcher.join();
-  if (!st.ok()) {
-    Log(LogLevel::kError, "{}", st.message());
-    return kExitCannotRun;
-  }
+  YS_RETURN_IF_ERROR(st);
   return kExitPass;
 }
 
@@ -158,4 +144,4 @@ YS_REGISTER(CommandOf<Setup>,
             {.id = "exporter",
              .summary = "Serve node telemetry and the latest results to Prometheus"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_exporter

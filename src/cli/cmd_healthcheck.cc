@@ -22,7 +22,7 @@
 #include "slurm/node_health.h"
 #include "slurm/slurm_client.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_healthcheck {
 namespace {
 
 using slurm::HealthState;
@@ -187,12 +187,11 @@ Action Setup(CLI::App& sub) {
       "Where the ids of yardstick's own drains are kept, a directory only this user can write "
       "(default /var/lib/yardstick/healthcheck for root, else "
       "~/.local/state/yardstick/healthcheck)");
-  return [a] {
-    if (int rc = RefuseOutOfRange(
-            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
-             CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
-                        LowerBound::kExclusive)}))
-      return rc;
+  return [a]() -> Result<int> {
+    YS_RETURN_IF_ERROR(RefuseOutOfRange(
+        {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
+         CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
+                    LowerBound::kExclusive)}));
     return RunHealthcheck(*a);
   };
 }
@@ -206,4 +205,4 @@ YS_REGISTER(
          "Slurm HealthCheckProgram: fast checks under a watchdog; drain on fail, resume only "
          "yardstick's own drains"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_healthcheck

@@ -13,9 +13,10 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
+#include "core/text_table.h"
 #include "history/regressions.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_history {
 namespace {
 
 struct ListArgs {
@@ -27,13 +28,10 @@ struct ListArgs {
   bool json = false;
 };
 
-int List(const history::HistoryDb& db, const ListArgs& a) {
+Result<int> List(const history::HistoryDb& db, const ListArgs& a) {
   std::vector<int64_t> counts;
   auto runs = db.ListRuns({a.host, a.command, a.limit}, &counts);
-  if (!runs.ok()) {
-    Log(LogLevel::kError, "{}", runs.status().message());
-    return kExitCannotRun;
-  }
+  if (!runs.ok()) return runs.status();
   if (a.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (size_t i = 0; i < runs->size(); ++i) {
@@ -51,36 +49,33 @@ int List(const history::HistoryDb& db, const ListArgs& a) {
     std::cout << DumpJson(out) << "\n";
     return kExitPass;
   }
-  std::cout << fmt::format("{:>5}  {:<20}  {:<9}  {:<20}  {:<10}  {:>5}  {}\n", "ID", "STARTED",
-                           "COMMAND", "HOSTS", "VERDICT", "MEAS", "DOCUMENT");
+  const TextTable table({{"ID", Align::kRight, 5},
+                         {"STARTED", Align::kLeft, 20},
+                         {"COMMAND", Align::kLeft, 9},
+                         {"HOSTS", Align::kLeft, 20},
+                         {"VERDICT", Align::kLeft, 10},
+                         {"MEAS", Align::kRight, 5},
+                         {"DOCUMENT"}});
+  std::cout << table.HeaderLine();
   for (size_t i = 0; i < runs->size(); ++i) {
     const history::RunRecord& r = (*runs)[i];
     // A replay of recorded state says so: its figures are not this machine's.
-    std::cout << fmt::format("{:>5}  {:<20}  {:<9}  {:<20}  {:<10}  {:>5}  {}{}\n", r.id,
-                             r.started_at, r.command, r.hosts, r.verdict, counts[i],
-                             r.document_path.empty() ? "-" : r.document_path,
-                             r.recorded.empty() ? "" : "  (recorded: " + r.recorded + ")");
+    std::cout << table.Line({std::to_string(r.id), r.started_at, r.command, r.hosts, r.verdict,
+                             std::to_string(counts[i]),
+                             (r.document_path.empty() ? "-" : r.document_path) +
+                                 (r.recorded.empty() ? "" : "  (recorded: " + r.recorded + ")")});
   }
   if (runs->empty()) std::cout << "(no runs recorded in " << db.path() << ")\n";
   return kExitPass;
 }
 
-int Regressions(const history::HistoryDb& db, const ListArgs& a) {
+Result<int> Regressions(const history::HistoryDb& db, const ListArgs& a) {
   auto run = db.GetRun(a.regressions);
-  if (!run.ok()) {
-    Log(LogLevel::kError, "--regressions {}: {}", a.regressions, run.status().message());
-    return kExitCannotRun;
-  }
+  if (!run.ok()) return Prefixed(fmt::format("--regressions {}", a.regressions), run.status());
   auto rows = db.Measurements(run->id);
-  if (!rows.ok()) {
-    Log(LogLevel::kError, "{}", rows.status().message());
-    return kExitCannotRun;
-  }
+  if (!rows.ok()) return rows.status();
   auto found = history::FindRegressions(db, *run, *rows, run->id, a.runs);
-  if (!found.ok()) {
-    Log(LogLevel::kError, "{}", found.status().message());
-    return kExitCannotRun;
-  }
+  if (!found.ok()) return found.status();
   std::cout << fmt::format("run {} ({} on {}, {}{}): {} measurements\n", run->id, run->command,
                            run->hosts, run->started_at,
                            run->recorded.empty() ? "" : ", recorded: " + run->recorded,
@@ -91,19 +86,14 @@ int Regressions(const history::HistoryDb& db, const ListArgs& a) {
   return found->empty() ? kExitPass : kExitFail;
 }
 
-int Add(const ListArgs& a) {
+Result<int> Add(const ListArgs& a) {
   auto rows = history::RowsFromFile(a.add);
-  if (!rows.ok()) {
-    Log(LogLevel::kError, "--add {}", rows.status().message());
-    return kExitCannotRun;
-  }
+  // The reader's message names the file: "--add PATH: ...".
+  if (!rows.ok()) return Status(rows.status().code(), "--add " + rows.status().message());
   std::error_code ec;
   std::string doc_path = std::filesystem::absolute(a.add, ec).lexically_normal().string();
   auto rec = history::RecordAndCheck(a.db.Path(), std::move(*rows), ec ? a.add : doc_path, a.runs);
-  if (!rec.ok()) {
-    Log(LogLevel::kError, "{}", rec.status().message());
-    return kExitCannotRun;
-  }
+  if (!rec.ok()) return rec.status();
   std::cout << "recorded run " << rec->run_id << " from " << a.add << "\n";
   for (const history::Regression& r : rec->regressions)
     std::cout << history::RegressionLine(r) << "\n";
@@ -127,19 +117,15 @@ Action Setup(CLI::App& sub) {
                  "Record a run.json or validation.json file, then check it for regressions");
   sub.add_option("--runs", a->runs, "How many earlier runs a regression check looks at")
       ->check(CLI::PositiveNumber);
-  return [a] {
+  return [a]() -> Result<int> {
     if (!a->add.empty()) return Add(*a);
     std::string path = a->db.Path();
     if (!std::filesystem::exists(path)) {
-      Log(LogLevel::kError,
-          "no run history at {} (runs record themselves there; --db names another)", path);
-      return kExitCannotRun;
+      return Status::NotFound(fmt::format(
+          "no run history at {} (runs record themselves there; --db names another)", path));
     }
     auto db = history::HistoryDb::Open(path);
-    if (!db.ok()) {
-      Log(LogLevel::kError, "{}", db.status().message());
-      return kExitCannotRun;
-    }
+    if (!db.ok()) return db.status();
     return a->regressions != 0 ? Regressions(*db, *a) : List(*db, *a);
   };
 }
@@ -150,4 +136,4 @@ YS_REGISTER(CommandOf<Setup>,
             {.id = "history",
              .summary = "List recorded runs, check one for regressions, or record a run document"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_history

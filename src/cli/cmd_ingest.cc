@@ -14,7 +14,7 @@
 #include "validate/ingest.h"
 #include "validate/retry_logs.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_ingest {
 namespace {
 
 struct IngestArgs {
@@ -54,12 +54,11 @@ Action Setup(CLI::App& sub) {
                  "Peak dense TFLOPS of one GPU at the run's precision, for MFU");
   sub.add_flag("--json", a->json, "Print the workload runs as JSON");
 
-  return [a] {
+  return [a]() -> Result<int> {
     // 0: not given (MFU is then left out, with the reason).
     if (a->peak_tflops != 0) {
-      if (int rc = RefuseOutOfRange({CheckRange(a->peak_tflops, bench::kMinPeakTflops,
-                                                bench::kMaxPeakTflops, "--peak-tflops")}))
-        return rc;
+      YS_RETURN_IF_ERROR(RefuseOutOfRange({CheckRange(a->peak_tflops, bench::kMinPeakTflops,
+                                                      bench::kMaxPeakTflops, "--peak-tflops")}));
     }
     validate::IngestOptions o;
     o.format = *validate::ParseLogFormat(a->format);
@@ -133,4 +132,4 @@ YS_REGISTER(CommandOf<Setup>,
              .summary = "Read training logs or serving-benchmark results: window step time, "
                         "TFLOPS/GPU, tokens/s/GPU, MFU and a status per workload"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_ingest

@@ -7,8 +7,9 @@
 #include "checks/unit_aliases.h"
 #include "cli/command.h"
 #include "core/registry.h"
+#include "core/text_table.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_list {
 namespace {
 
 struct ListArgs {
@@ -21,12 +22,15 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--json", args->json, "Print as JSON");
   sub.add_option("--filter", args->filters, "Only ids matching these globs (e.g. 'cpu.*')")
       ->delimiter(',');
-  return [args] {
+  return [args]() -> Result<int> {
     // The units that run on a node; rules and subcommands have their own listings.
     auto units = UnitRegistry::Global().List({UnitKind::kCheck, UnitKind::kBenchmark});
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     size_t width = 2;
     for (const auto* u : units) width = std::max(width, u->info.id.size());
+    // The id column is as wide as the longest id of all units, filtered or not.
+    const TextTable table(
+        {{"", Align::kLeft, width}, {"", Align::kLeft, 9}, {"", Align::kLeft, 12}, {""}});
     // A retired id (cpu.cstates) lists the units that replaced it.
     const std::vector<std::string> filters = checks::ExpandAliasFilters(args->filters);
     for (const auto* u : units) {
@@ -46,8 +50,8 @@ Action Setup(CLI::App& sub) {
                      {"needs", need_list},
                      {"disruptive", u->info.disruptive}});
       } else {
-        fmt::print("{:<{}}  {:<9}  {:<12}  {}\n", u->info.id, width, UnitKindName(u->kind),
-                   needs.empty() ? "-" : needs, u->info.summary);
+        fmt::print("{}", table.Line({std::string(u->info.id), UnitKindName(u->kind),
+                                     needs.empty() ? "-" : needs, std::string(u->info.summary)}));
       }
     }
     if (args->json) fmt::print("{}\n", j.dump(2));
@@ -60,4 +64,4 @@ Action Setup(CLI::App& sub) {
 YS_REGISTER(CommandOf<Setup>,
             {.id = "list", .summary = "List every unit: id, kind, needs, summary"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_list

@@ -17,7 +17,7 @@
 #include "report/html/html_fleet_page.h"
 #include "report/output.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_merge {
 namespace {
 
 struct MergeArgs {
@@ -76,28 +76,19 @@ Action Setup(CLI::App& sub) {
                  "Relative width of the histogram bins (bounds the error of median and MAD)")
       ->default_val(5e-4)
       ->check(CLI::Range(1e-7, 0.1));
-  return [a] {
+  return [a]() -> Result<int> {
     a->options.fleet.min_deficit = a->min_deficit_pct / 100;
     a->options.fleet.isolated_deficit = a->isolated_deficit_pct / 100;
     a->options.fleet.noise_floor = a->noise_floor_pct / 100;
     auto report = diagnose::MergeFleet(a->inputs, a->options);
-    if (!report.ok()) {
-      Log(LogLevel::kError, "{}", report.status().message());
-      return kExitCannotRun;
-    }
+    if (!report.ok()) return report.status();
     for (const auto& s : report->skipped) Log(LogLevel::kWarn, "skipped {}", s.error);
     auto document = diagnose::ToJson(*report);
     if (!a->output.empty()) {
-      if (Status s = WriteFileAtomic(a->output, DumpJson(document) + "\n"); !s.ok()) {
-        Log(LogLevel::kError, "{}", s.message());
-        return kExitCannotRun;
-      }
+      YS_RETURN_IF_ERROR(WriteFileAtomic(a->output, DumpJson(document) + "\n"));
     }
     if (!a->html.empty()) {
-      if (Status s = WriteFileAtomic(a->html, report::html::FleetHeatMapPage(document)); !s.ok()) {
-        Log(LogLevel::kError, "{}", s.message());
-        return kExitCannotRun;
-      }
+      YS_RETURN_IF_ERROR(WriteFileAtomic(a->html, report::html::FleetHeatMapPage(document)));
     }
     if (a->json || a->format == "json") {
       std::cout << DumpJson(document) << "\n";
@@ -118,4 +109,4 @@ YS_REGISTER(CommandOf<Setup>, {.id = "merge",
                                .summary = "Merge per-node run documents: peer median and MAD of "
                                           "every figure, slow nodes, GPUs and NICs"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_merge

@@ -26,7 +26,7 @@
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_predict {
 namespace {
 
 namespace wp = workloads::predict;
@@ -37,11 +37,6 @@ struct PredictArgs {
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
 };
-
-int Fail(const Status& s) {
-  Log(LogLevel::kError, "predict: {}", s.message());
-  return kExitCannotRun;
-}
 
 Result<workloads::ModelSpec> LoadModel(const std::string& data, const std::string& model) {
   if (model.find('/') != std::string::npos || model.ends_with(".toml"))
@@ -91,22 +86,22 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec&
   return r;
 }
 
-int RunPublished(const PredictArgs& a, const std::string& data,
-                 const validate::StepCalibration& cal) {
+Result<int> RunPublished(const PredictArgs& a, const std::string& data,
+                         const validate::StepCalibration& cal) {
   auto set = validate::PublishedSet::Load(data);
-  if (!set.ok()) return Fail(set.status());
+  if (!set.ok()) return set.status();
   wp::Constants k = cal.constants;
   if (a.fit) {
     auto fitted = validate::FitPublished(*set, cal);
-    if (!fitted.ok()) return Fail(fitted.status());
+    if (!fitted.ok()) return fitted.status();
     k = *fitted;
   }
   auto table = validate::EvaluatePublished(*set, cal, k);
-  if (!table.ok()) return Fail(table.status());
+  if (!table.ok()) return table.status();
   std::optional<validate::CrossValidation> cv;
   if (a.cv) {
     auto folds = validate::LeaveOneModelOut(*set, cal);
-    if (!folds.ok()) return Fail(folds.status());
+    if (!folds.ok()) return folds.status();
     cv = std::move(*folds);
   }
   if (a.json) {
@@ -129,7 +124,8 @@ int RunPublished(const PredictArgs& a, const std::string& data,
   return kExitPass;
 }
 
-int Run(const PredictArgs& a) {
+// The numeric flags' ranges ("--tp: 0 is out of range ..."), before anything is read.
+Status CheckFlags(const PredictArgs& a) {
   for (auto [flag, v] : {std::pair{"--gpus", a.gpus},
                          {"--tp", a.tp},
                          {"--pp", a.pp},
@@ -138,19 +134,23 @@ int Run(const PredictArgs& a) {
                          {"--etp", a.etp},
                          {"--vp", a.vp},
                          {"--mbs", a.mbs}}) {
-    if (v && RefuseOutOfRange({CheckIntRange(*v, 1, 1 << 20, flag)}) != 0) return kExitCannotRun;
+    if (v) YS_RETURN_IF_ERROR(CheckIntRange(*v, 1, 1 << 20, flag));
   }
   for (auto [flag, v] : {std::pair{"--gbs", a.gbs}, {"--seq", a.seq}, {"--layers", a.layers}}) {
-    if (v && RefuseOutOfRange({CheckIntRange(*v, 1, 1 << 24, flag)}) != 0) return kExitCannotRun;
+    if (v) YS_RETURN_IF_ERROR(CheckIntRange(*v, 1, 1 << 24, flag));
   }
+  return Status::Ok();
+}
+
+// The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
+Result<int> Run(const PredictArgs& a) {
   if (!a.recompute.empty() && a.recompute != "none" && a.recompute != "selective" &&
       a.recompute != "full") {
-    return Fail(
-        Status::Invalid("--recompute " + a.recompute + ": expected none, selective or full"));
+    return Status::Invalid("--recompute " + a.recompute + ": expected none, selective or full");
   }
   const std::string data = DataDir(a.data);
   auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
-  if (!cal.ok()) return Fail(cal.status());
+  if (!cal.ok()) return cal.status();
   if (a.published) return RunPublished(a, data, *cal);
   if (a.fit || a.cv) {
     Log(LogLevel::kError, "predict: --fit and --cv go with --published");
@@ -161,39 +161,39 @@ int Run(const PredictArgs& a) {
     return kExitUsage;
   }
   auto spec = LoadModel(data, a.model);
-  if (!spec.ok()) return Fail(spec.status());
+  if (!spec.ok()) return spec.status();
   auto recipe = BuildRecipe(a, *spec);
-  if (!recipe.ok()) return Fail(recipe.status());
+  if (!recipe.ok()) return recipe.status();
   auto devices = bench::LoadDeviceSpecs(data + "/specs");
-  if (!devices.ok()) return Fail(devices.status());
+  if (!devices.ok()) return devices.status();
   const bench::DeviceSpec* device = nullptr;
   for (const auto& d : *devices) {
     if (d.chip == a.chip) device = &d;
   }
   if (device == nullptr) {
-    return Fail(Status::Invalid("--chip " + a.chip + ": no specs/" + a.chip + ".toml in " + data));
+    return Status::Invalid("--chip " + a.chip + ": no specs/" + a.chip + ".toml in " + data);
   }
   auto reference = validate::ReferenceRates(*device, *cal, cal->constants);
-  if (!reference.ok()) return Fail(reference.status());
+  if (!reference.ok()) return reference.status();
   wp::SystemRates rates = *reference;
   report::PredictionView view;
   for (const std::string& path : a.measured) {
     auto j = ReadJsonFile(path);
-    if (!j.ok()) return Fail(j.status());
+    if (!j.ok()) return j.status();
     auto doc = RunDocumentFromJson(*j);
-    if (!doc.ok()) return Fail(Status::Invalid(path + ": " + doc.status().message()));
+    if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
     auto taken = validate::ApplyMeasured(rates, *doc, path, *recipe);
-    if (!taken.ok()) return Fail(taken.status());
+    if (!taken.ok()) return taken.status();
     view.measured.insert(view.measured.end(), taken->taken.begin(), taken->taken.end());
   }
   for (const std::string& s : a.sets) {
     Status st = validate::ApplyRateOverride(rates, s);
-    if (!st.ok()) return Fail(st);
+    if (!st.ok()) return st;
   }
   auto prediction = wp::PredictStep(*recipe, rates, cal->constants);
-  if (!prediction.ok()) return Fail(prediction.status());
+  if (!prediction.ok()) return prediction.status();
   auto what_if = diagnose::RankRateShortfalls(*recipe, rates, *reference, cal->constants);
-  if (!what_if.ok()) return Fail(what_if.status());
+  if (!what_if.ok()) return what_if.status();
   view.recipe = &*recipe;
   view.prediction = &*prediction;
   view.rates = &rates;
@@ -238,7 +238,12 @@ Action Setup(CLI::App& sub) {
                "family, predict it)");
   sub.add_flag("--json", a->json, "Print one JSON document (top-level step_time_s)");
   sub.add_option("--data", a->data, "Directory holding models/, specs/, baselines/, calibration/");
-  return [a] { return Run(*a); };
+  return [a]() -> Result<int> {
+    YS_RETURN_IF_ERROR(CheckFlags(*a));
+    Result<int> code = Run(*a);
+    if (!code.ok()) return Prefixed("predict", code.status());
+    return code;
+  };
 }
 
 }  // namespace
@@ -250,4 +255,4 @@ YS_REGISTER(
                 "the reference rates or this cluster's measurements; the error table over "
                 "the published rows"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_predict

@@ -12,7 +12,7 @@
 #include "core/log.h"
 #include "report/output.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_preflight {
 namespace {
 
 Action Setup(CLI::App& sub) {
@@ -22,22 +22,16 @@ Action Setup(CLI::App& sub) {
   AddHistoryOptions(sub, *hist, /*record=*/true);
   auto timeout_s = std::make_shared<double>(kDefaultCommandTimeoutS);
   AddTimeoutOption(sub, *timeout_s, "the preflight");
-  return [a, hist, timeout_s] {
+  return [a, hist, timeout_s]() -> Result<int> {
     CommandWatchdog dog("preflight", *timeout_s);
     checks::PreflightOptions o = PreflightOptionsFor(*a, "preflight");
     o.on_step = dog.StepFn();
     auto doc = checks::RunPreflight(o);
-    if (!doc.ok()) {
-      Log(LogLevel::kError, "{}", doc.status().message());
-      return kExitCannotRun;
-    }
+    if (!doc.ok()) return doc.status();
     dog.Step("writing the results");
     report::OutputOptions out{
         .json = a->json, .junit_path = a->junit, .color = ::isatty(STDOUT_FILENO) == 1};
-    if (Status s = report::EmitRun(*doc, out); !s.ok()) {
-      Log(LogLevel::kError, "{}", s.message());
-      return kExitCannotRun;
-    }
+    YS_RETURN_IF_ERROR(report::EmitRun(*doc, out));
     std::fflush(stdout);
     dog.Step("recording the run in the history");
     RecordInHistory(
@@ -54,4 +48,4 @@ YS_REGISTER(
     {.id = "preflight",
      .summary = "Check this node's configuration (run inside the job's container and allocation)"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_preflight

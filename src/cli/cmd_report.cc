@@ -16,7 +16,7 @@
 #include "report/html/report_input.h"
 #include "report/output.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_report {
 namespace {
 
 struct ReportArgs {
@@ -59,7 +59,7 @@ Action Setup(CLI::App& sub) {
                  "Token budget for the Cost section: 15T, 300B, 2.5e12 (default 1T)");
   sub.add_option("--gpus", a->gpus,
                  "GPUs training, for the Cost section (default: each workload's own, else 8)");
-  return [a] {
+  return [a]() -> Result<int> {
     if (a->prices.empty() && (a->gpus || a->tokens)) {
       Log(LogLevel::kError, "report: --tokens and --gpus price the run: they need --prices");
       return kExitUsage;
@@ -67,28 +67,16 @@ Action Setup(CLI::App& sub) {
     std::optional<report::html::CostRequest> cost;
     if (!a->prices.empty()) {
       auto c = CostRequestOf(*a);
-      if (!c.ok()) {
-        Log(LogLevel::kError, "{}", c.status().message());
-        return kExitCannotRun;
-      }
+      if (!c.ok()) return c.status();
       cost = std::move(*c);
     }
     auto chartjs = report::html::ReadChartJs(a->chartjs);
-    if (!chartjs.ok()) {
-      Log(LogLevel::kError, "{}", chartjs.status().message());
-      return kExitCannotRun;
-    }
+    if (!chartjs.ok()) return chartjs.status();
     auto in = report::html::LoadReportInput(a->input);
-    if (!in.ok()) {
-      Log(LogLevel::kError, "{}", in.status().message());
-      return kExitCannotRun;
-    }
+    if (!in.ok()) return in.status();
     in->cost = std::move(cost);
     std::string page = report::html::BuildHtmlReport(*in, *chartjs);
-    if (Status s = WriteFileAtomic(a->output, page); !s.ok()) {
-      Log(LogLevel::kError, "{}", s.message());
-      return kExitCannotRun;
-    }
+    YS_RETURN_IF_ERROR(WriteFileAtomic(a->output, page));
     std::cout << "report: " << a->output << "\n";
     return kExitPass;
   };
@@ -102,4 +90,4 @@ YS_REGISTER(
      .summary = "Write one self-contained HTML page (charts, findings, diagnosis) from a run, "
                 "a validation, a run directory or an archive"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_report

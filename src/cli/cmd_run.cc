@@ -19,7 +19,7 @@
 #include "report/html/html_report.h"
 #include "report/output.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_run {
 namespace {
 
 struct RunArgs {
@@ -53,31 +53,25 @@ Action Setup(CLI::App& sub) {
       "Seconds a step may run without progress (a gather, a check pass, one size of a "
       "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
   AddHistoryOptions(sub, a->history, /*record=*/true);
-  return [a] {
-    if (int rc = RefuseOutOfRange({CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout")}))
-      return rc;
+  return [a]() -> Result<int> {
+    YS_RETURN_IF_ERROR(
+        RefuseOutOfRange({CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout")}));
     host::Host live = host::Host::Live();
     auto comm = comm::OpenCommunicator(live.env());
-    if (!comm.ok()) {
-      Log(LogLevel::kError, "{}", comm.status().message());
-      return kExitCannotRun;
-    }
+    if (!comm.ok()) return comm.status();
     bool leader = (*comm)->rank() == 0;
     std::string dir = a->out;
     if (leader && dir.empty()) {
       // Never another run's folder: two runs started in the same second get -2, -3, ...
       auto made = MakeFreshDirectory(DefaultRunDir());
-      if (!made.ok()) {
-        Log(LogLevel::kError, "{}", made.status().message());
-        return kExitCannotRun;
-      }
+      if (!made.ok()) return made.status();
       dir = *made;
     } else if (leader) {
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
       if (ec) {
-        Log(LogLevel::kError, "--out {}: cannot create the directory ({})", dir, ec.message());
-        return kExitCannotRun;
+        return Status::Io(
+            fmt::format("--out {}: cannot create the directory ({})", dir, ec.message()));
       }
     }
     report::OutputOptions out{.json = a->checks.json,
@@ -145,4 +139,4 @@ YS_REGISTER(CommandOf<Setup>,
             {.id = "run",
              .summary = "Run the main job (preflight, quick benchmarks) and keep its results"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_run

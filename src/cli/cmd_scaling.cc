@@ -21,13 +21,14 @@
 #include "core/log.h"
 #include "core/report_json.h"
 #include "core/text.h"
+#include "core/text_table.h"
 #include "host/subprocess.h"
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
 #include "workloads/model_spec.h"
 #include "workloads/scaling.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_scaling {
 namespace {
 
 struct ScalingArgs {
@@ -84,8 +85,15 @@ void PrintPredicted(const ScalingArgs& a, const workloads::PredictedScaling& cur
       "# predicted weak scaling of {} on {} ({}): recipe parallelism kept, data parallel "
       "and GBS grown; efficiency = tokens/s/GPU / that at {} GPUs\n",
       a.model, a.chip, a.dtype, curve.points.front().gpus);
-  fmt::print("# {:>6} {:>10} {:>14} {:>10} {:>12} {:>14} {:>10}\n", "GPUs", "step s",
-             "tokens/s/GPU", "efficiency", "exposed comm", "measured", "meas. eff");
+  const TextTable table({{"GPUs", Align::kRight, 6},
+                         {"step s", Align::kRight, 10, " "},
+                         {"tokens/s/GPU", Align::kRight, 14, " "},
+                         {"efficiency", Align::kRight, 10, " "},
+                         {"exposed comm", Align::kRight, 12, " "},
+                         {"measured", Align::kRight, 14, " "},
+                         {"meas. eff", Align::kRight, 10, " "}},
+                        {.indent = "  ", .header_indent = "# "});
+  fmt::print("{}", table.HeaderLine());
   for (const auto& p : curve.points) {
     std::string mv = "-", me = "-";
     if (measured != nullptr) {
@@ -96,8 +104,10 @@ void PrintPredicted(const ScalingArgs& a, const workloads::PredictedScaling& cur
         }
       }
     }
-    fmt::print("  {:>6} {:>10.3f} {:>14.1f} {:>9.1f}% {:>11.3f}s {:>14} {:>10}\n", p.gpus, p.step_s,
-               p.tokens_per_s_per_gpu, 100 * p.efficiency, p.exposed_comm_s, mv, me);
+    fmt::print("{}", table.Line({std::to_string(p.gpus), fmt::format("{:.3f}", p.step_s),
+                                 fmt::format("{:.1f}", p.tokens_per_s_per_gpu),
+                                 fmt::format("{:.1f}%", 100 * p.efficiency),
+                                 fmt::format("{:.3f}s", p.exposed_comm_s), mv, me}));
   }
   for (const auto& s : curve.skipped) fmt::print("# skipped: {}\n", s);
 }
@@ -191,10 +201,9 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::Range(0.01, 1.0));
   sub.add_option("--timeout", a->timeout_s, "Seconds each job may take");
   sub.add_flag("--json", a->json, "Print the points and efficiencies as JSON");
-  return [a]() -> int {
-    if (int rc = RefuseOutOfRange(
-            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}))
-      return rc;
+  return [a]() -> Result<int> {
+    YS_RETURN_IF_ERROR(RefuseOutOfRange(
+        {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}));
     std::optional<workloads::PredictedScaling> curve;
     if (!a->model.empty()) {
       if (a->chip.empty() || a->dtype.empty()) {
@@ -203,8 +212,7 @@ Action Setup(CLI::App& sub) {
       }
       auto c = PredictedCurve(*a);
       if (!c.ok()) {
-        Log(LogLevel::kError, "scaling: {}", c.status().message());
-        return kExitCannotRun;
+        return Prefixed("scaling", c.status());
       }
       curve = std::move(*c);
       if (a->unit.empty()) {
@@ -248,8 +256,7 @@ Action Setup(CLI::App& sub) {
     std::error_code ec;
     std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
     if (ec) {
-      Log(LogLevel::kError, "/proc/self/exe: {}", ec.message());
-      return kExitCannotRun;
+      return Status::Io("/proc/self/exe: " + ec.message());
     }
     std::vector<workloads::ScalingPoint> points;
     for (int k : counts) {
@@ -259,10 +266,7 @@ Action Setup(CLI::App& sub) {
       auto run = host::RunSubprocess(
           {.argv = argv,
            .timeout = std::chrono::milliseconds(static_cast<int64_t>(a->timeout_s * 1000))});
-      if (!run.ok()) {
-        Log(LogLevel::kError, "{}", run.status().message());
-        return kExitCannotRun;
-      }
+      if (!run.ok()) return run.status();
       auto doc = [&]() -> Result<RunDocument> {
         try {
           return RunDocumentFromJson(nlohmann::json::parse(run->out));
@@ -272,19 +276,16 @@ Action Setup(CLI::App& sub) {
       }();
       auto figure = doc.ok() ? FigureOf(*doc, a->unit, *size) : Result<double>(doc.status());
       if (!figure.ok()) {
-        Log(LogLevel::kError, "{} ranks ({}): {}; {}", k, run->Describe(),
-            figure.status().message(), run->Explain(argv[0]));
-        return kExitCannotRun;
+        return Status(figure.status().code(),
+                      fmt::format("{} ranks ({}): {}; {}", k, run->Describe(),
+                                  figure.status().message(), run->Explain(argv[0])));
       }
       points.push_back({.ranks = k, .value = *figure});
     }
     auto kind = IsCollective(a->unit) ? workloads::ScalingKind::kBusBandwidth
                                       : workloads::ScalingKind::kPerRankThroughput;
     auto report = workloads::AnalyseScaling(points, kind, a->target);
-    if (!report.ok()) {
-      Log(LogLevel::kError, "{}", report.status().message());
-      return kExitCannotRun;
-    }
+    if (!report.ok()) return report.status();
     const char* what = IsCollective(a->unit) ? "busbw GB/s" : "tokens/s/GPU";
     if (a->json) {
       nlohmann::ordered_json j = {{"unit", a->unit},
@@ -312,11 +313,18 @@ Action Setup(CLI::App& sub) {
                  kind == workloads::ScalingKind::kPerRankThroughput
                      ? "; speed-up = ranks / base x efficiency"
                      : "");
-      fmt::print("# {:>6} {:>14} {:>10} {:>9}\n", "ranks", what, "efficiency", "speed-up");
+      const TextTable table({{"ranks", Align::kRight, 6},
+                             {what, Align::kRight, 14, " "},
+                             {"efficiency", Align::kRight, 10, " "},
+                             {"speed-up", Align::kRight, 9, " "},
+                             {"", Align::kLeft, 0, ""}},
+                            {.indent = "  ", .header_indent = "# "});
+      fmt::print("{}", table.HeaderLine());
       for (const auto& r : report->rows) {
-        fmt::print("  {:>6} {:>14.6g} {:>9.1f}% {:>9}{}\n", r.ranks, r.value, r.efficiency * 100,
-                   r.speedup ? fmt::format("{:.2f}", *r.speedup) : "-",
-                   r.below_target ? "  below target" : "");
+        fmt::print("{}", table.Line({std::to_string(r.ranks), fmt::format("{:.6g}", r.value),
+                                     fmt::format("{:.1f}%", r.efficiency * 100),
+                                     r.speedup ? fmt::format("{:.2f}", *r.speedup) : "-",
+                                     r.below_target ? "  below target" : ""}));
       }
       fmt::print("scaling: worst efficiency {:.1f}% against a target of {:.1f}%: {}\n",
                  report->worst_efficiency * 100, report->target * 100,
@@ -335,4 +343,4 @@ YS_REGISTER(
      .summary =
          "Run a proxy or collective at 1, 2, 4 ... N ranks and report the scaling efficiency"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_scaling

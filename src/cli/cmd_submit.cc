@@ -16,6 +16,7 @@
 #include "core/report.h"
 #include "core/report_json.h"
 #include "core/text.h"
+#include "core/text_table.h"
 #include "history/history.h"
 #include "report/output.h"
 #include "report/scorecard_reporter.h"
@@ -23,7 +24,7 @@
 #include "slurm/sbatch_script.h"
 #include "validate/validation.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_submit {
 namespace {
 
 namespace fs = std::filesystem;
@@ -61,16 +62,11 @@ std::string Latency(const slurm::JobInfo& info) {
   return s ? fmt::format("{:.0f} s", *s) : std::string("-");
 }
 
-int Fail(const Status& s) {
-  Log(LogLevel::kError, "{}", s.message());
-  return kExitCannotRun;
-}
-
-int RunSubmit(const SubmitArgs& a) {
+Result<int> RunSubmit(const SubmitArgs& a) {
   auto suite = validate::LoadSuiteByName(a.suite, DataDir(a.data));
-  if (!suite.ok()) return Fail(suite.status());
+  if (!suite.ok()) return suite.status();
   auto cluster = slurm::LoadClusterConfig(a.cluster);
-  if (!cluster.ok()) return Fail(cluster.status());
+  if (!cluster.ok()) return cluster.status();
 
   std::vector<const validate::SuiteWorkload*> chosen;
   for (const auto& w : suite->workloads) {
@@ -79,8 +75,8 @@ int RunSubmit(const SubmitArgs& a) {
   if (chosen.empty()) {
     std::string ids;
     for (const auto& w : suite->workloads) ids += " " + w.id;
-    return Fail(Status::Invalid("--workload: no workload of suite " + suite->chip +
-                                " matches; its workloads:" + ids));
+    return Status::Invalid("--workload: no workload of suite " + suite->chip +
+                           " matches; its workloads:" + ids);
   }
   std::string runs = a.runs;
   bool claimed = false;
@@ -92,7 +88,7 @@ int RunSubmit(const SubmitArgs& a) {
     // run only names one).
     if (!a.dry_run) {
       auto made = MakeFreshDirectory(runs);
-      if (!made.ok()) return Fail(made.status());
+      if (!made.ok()) return made.status();
       runs = *made;
       claimed = true;
     }
@@ -107,7 +103,7 @@ int RunSubmit(const SubmitArgs& a) {
     auto job = slurm::MakeSbatchJob(*cluster, *suite, *w, runs);
     if (!job.ok()) {
       if (claimed) fs::remove(runs, ec);  // the empty folder claimed above
-      return Fail(Status::Invalid(a.cluster + ": " + job.status().message()));
+      return Status::Invalid(a.cluster + ": " + job.status().message());
     }
     jobs.push_back(std::move(*job));
   }
@@ -120,18 +116,18 @@ int RunSubmit(const SubmitArgs& a) {
   }
 
   auto db = history::HistoryDb::Open(a.db.empty() ? history::DefaultHistoryPath() : a.db);
-  if (!db.ok()) return Fail(db.status());
+  if (!db.ok()) return db.status();
   std::string command = "submit --suite " + a.suite + " --cluster " + a.cluster + " --runs " + runs;
   auto run_id = db->AddRun({0, UtcNowIso8601(), command, HostName(), "submitted", runs, ""});
-  if (!run_id.ok()) return Fail(run_id.status());
+  if (!run_id.ok()) return run_id.status();
 
   slurm::SlurmClient client(
       std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
   std::vector<slurm::TrackedJob> tracked;
   for (const auto& j : jobs) {
     fs::create_directories(j.log_dir, ec);
-    if (ec) return Fail(Status::Io(j.log_dir + ": " + ec.message()));
-    if (Status s = WriteFileAtomic(j.script_path, j.script); !s.ok()) return Fail(s);
+    if (ec) return Status::Io(j.log_dir + ": " + ec.message());
+    if (Status s = WriteFileAtomic(j.script_path, j.script); !s.ok()) return s;
     auto id = client.Submit(j.script_path);
     if (!id.ok()) {
       std::string done;
@@ -145,7 +141,7 @@ int RunSubmit(const SubmitArgs& a) {
     std::cout << fmt::format("submitted {}: job {} ({} node(s) x {} tasks), log {}\n", j.workload,
                              *id, j.nodes, j.tasks_per_node, j.log_pattern);
     if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, tracked.back(), j.script_path)); !s.ok())
-      return Fail(s);
+      return s;
   }
   std::cout << "runs directory: " << runs << "\n";
   if (!a.wait) {
@@ -165,33 +161,37 @@ int RunSubmit(const SubmitArgs& a) {
     }
   };
   Status waited = slurm::TrackJobs(client, &tracked, opts);
-  std::cout << fmt::format("{:<28} {:>8} {:<11} {:>9} {:>16}  {}\n", "workload", "job", "state",
-                           "exit", "submit->start", "nodes");
+  const TextTable table({{"workload", Align::kLeft, 28},
+                         {"job", Align::kRight, 8, " "},
+                         {"state", Align::kLeft, 11, " "},
+                         {"exit", Align::kRight, 9, " "},
+                         {"submit->start", Align::kRight, 16, " "},
+                         {"nodes"}});
+  std::cout << table.HeaderLine();
   for (size_t i = 0; i < tracked.size(); ++i) {
     const auto& t = tracked[i];
-    std::cout << fmt::format("{:<28} {:>8} {:<11} {:>9} {:>16}  {}\n", t.workload, t.job_id,
-                             t.info.state.empty() ? "?" : t.info.state,
+    std::cout << table.Line({t.workload, t.job_id, t.info.state.empty() ? "?" : t.info.state,
                              t.info.exit_code.empty() ? "-" : t.info.exit_code, Latency(t.info),
-                             t.info.node_list.empty() ? "-" : t.info.node_list);
+                             t.info.node_list.empty() ? "-" : t.info.node_list});
     if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, t, jobs[i].script_path)); !s.ok())
-      return Fail(s);
+      return s;
   }
   if (!waited.ok()) {
     (void)db->SetRunVerdict(*run_id, "error", runs, "");
-    return Fail(waited);
+    return waited;
   }
 
   auto in = validate::ResolveInputs(a.suite, DataDir(a.data), a.baselines, a.references, runs);
-  if (!in.ok()) return Fail(in.status());
+  if (!in.ok()) return in.status();
   auto result = validate::RunValidation(*in);
-  if (!result.ok()) return Fail(result.status());
+  if (!result.ok()) return result.status();
   std::string doc_path = runs + "/validation.json";
   std::string doc = DumpJson(result->document);
-  if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return Fail(s);
+  if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return s;
   report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
   if (Status s = db->SetRunVerdict(*run_id, result->card.pass ? "pass" : "fail", doc_path, doc);
       !s.ok())
-    return Fail(s);
+    return s;
   std::cout << "validation document: " << doc_path << "\nhistory: " << db->path() << " (run "
             << *run_id << ")\n";
   return result->card.pass ? kExitPass : kExitFail;
@@ -223,13 +223,12 @@ Action Setup(CLI::App& sub) {
                  "With --wait: reference directory (default <data>/baselines/<chip>)");
   sub.add_option("--reference", a->references,
                  "With --wait: additional reference file (repeatable)");
-  return [a] {
-    if (int rc = RefuseOutOfRange(
-            {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
-             CheckRange(a->poll_s, 0, 3600, "--poll", LowerBound::kExclusive),
-             CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
-                        LowerBound::kExclusive)}))
-      return rc;
+  return [a]() -> Result<int> {
+    YS_RETURN_IF_ERROR(RefuseOutOfRange(
+        {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive),
+         CheckRange(a->poll_s, 0, 3600, "--poll", LowerBound::kExclusive),
+         CheckRange(a->slurm_timeout_s, 0, kMaxTimeoutSeconds, "--slurm-timeout",
+                    LowerBound::kExclusive)}));
     return RunSubmit(*a);
   };
 }
@@ -242,4 +241,4 @@ YS_REGISTER(
      .summary =
          "Submit a suite's recipes to Slurm, one sbatch job per workload; --wait validates them"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_submit

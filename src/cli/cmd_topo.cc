@@ -13,7 +13,7 @@
 #include "core/log.h"
 #include "report/topo_matrix.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_topo {
 namespace {
 
 struct TopoArgs {
@@ -33,23 +33,19 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--strict", a->strict,
                "Exit 1 when a GPU's nearest NIC is across the CPU interconnect (SYS)");
   AddTimeoutOption(sub, a->timeout_s, "topo");
-  return [a] {
+  return [a]() -> Result<int> {
     CommandWatchdog dog("topo", a->timeout_s);
     dog.Step("opening the host root " + a->root);
     auto host =
         a->root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a->root);
-    if (!host.ok()) {
-      Log(LogLevel::kError, "{}", host.status().message());
-      return kExitCannotRun;
-    }
+    if (!host.ok()) return host.status();
     checks::SiteExpectations expect;
     checks::CheckContext ctx(*host, expect);
     if (!a->nvml_state.empty()) ctx.set_nvml_state_path(a->nvml_state);
     dog.Step("reading the topology (CPUs, NUMA nodes, PCI devices)");
     const auto& topo = ctx.topology();
     if (!topo.ok()) {
-      Log(LogLevel::kError, "topology: {}", topo.status().message());
-      return kExitCannotRun;
+      return Prefixed("topology", topo.status());
     }
     dog.Step("reading the GPU state");
     const auto& gpus = ctx.gpu();
@@ -57,8 +53,7 @@ Action Setup(CLI::App& sub) {
     // simply absent leaves the PCI matrix, which says so.
     if (!gpus.ok() &&
         (!a->nvml_state.empty() || gpus.status().code() == StatusCode::kInvalidInput)) {
-      Log(LogLevel::kError, "NVML state: {}", gpus.status().message());
-      return kExitCannotRun;
+      return Prefixed("NVML state", gpus.status());
     }
     dog.Step("building the matrix");
     report::TopoMatrix m = report::BuildTopoMatrix(*host, *topo, gpus);
@@ -75,4 +70,4 @@ YS_REGISTER(
      .summary = "GPU-GPU, GPU-NIC and GPU-CPU/NUMA affinity matrix (as nvidia-smi topo -m); "
                 "flags GPUs whose nearest NIC is across the CPU interconnect"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_topo

@@ -26,7 +26,7 @@
 #include "validate/suite_prediction.h"
 #include "validate/validation.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_validate {
 namespace {
 
 struct ValidateArgs {
@@ -38,53 +38,37 @@ struct ValidateArgs {
   HistoryArgs history;
 };
 
-// The predicted column (validate --predict); nullopt after logging when an input is bad.
-std::optional<std::vector<validate::WorkloadPrediction>> Predicted(
-    const ValidateArgs& a, const validate::Suite& suite, const validate::ReferenceSet& refs) {
+// The predicted column (validate --predict); the error when an input is bad.
+Result<std::vector<validate::WorkloadPrediction>> Predicted(const ValidateArgs& a,
+                                                            const validate::Suite& suite,
+                                                            const validate::ReferenceSet& refs) {
   validate::SuitePredictionInputs in;
   in.data_dir = DataDir(a.inputs.data);
   for (const std::string& path : a.measured) {
     auto j = ReadJsonFile(path);
-    if (!j.ok()) {
-      Log(LogLevel::kError, "{}", j.status().message());
-      return std::nullopt;
-    }
+    if (!j.ok()) return j.status();
     auto doc = RunDocumentFromJson(*j);
-    if (!doc.ok()) {
-      Log(LogLevel::kError, "{}: {}", path, doc.status().message());
-      return std::nullopt;
-    }
+    if (!doc.ok()) return Prefixed(path, doc.status());
     in.measured.emplace_back(path, std::move(*doc));
   }
   in.sets = a.sets;
-  auto rows = validate::PredictSuite(suite, refs, in);
-  if (!rows.ok()) {
-    Log(LogLevel::kError, "{}", rows.status().message());
-    return std::nullopt;
-  }
-  return std::move(*rows);
+  return validate::PredictSuite(suite, refs, in);
 }
 
 // validate --predict without --runs: the prediction alone.
-int PredictOnly(const ValidateArgs& a) {
+Result<int> PredictOnly(const ValidateArgs& a) {
   const std::string data = DataDir(a.inputs.data);
   auto suite = validate::LoadSuiteByName(a.inputs.suite, data);
-  if (!suite.ok()) {
-    Log(LogLevel::kError, "{}", suite.status().message());
-    return kExitCannotRun;
-  }
+  if (!suite.ok()) return suite.status();
   validate::ReferenceSet refs;
   Status st = refs.AddDirectory(a.inputs.baselines.empty() ? data + "/baselines/" + suite->chip
                                                            : a.inputs.baselines);
   for (const std::string& r : a.inputs.references) {
     if (st.ok()) st = refs.AddFile(r);
   }
-  if (!st.ok()) {
-    Log(LogLevel::kError, "{}", st.message());
-    return kExitCannotRun;
-  }
+  YS_RETURN_IF_ERROR(st);
   auto rows = Predicted(a, *suite, refs);
-  if (!rows) return kExitCannotRun;
+  if (!rows.ok()) return rows.status();
   if (a.json) {
     std::cout << report::SuitePredictionJson(*rows, suite->threshold).dump(2) << "\n";
   } else {
@@ -112,7 +96,7 @@ Action Setup(CLI::App& sub) {
                  "cluster's (repeatable)");
   sub.add_option("--set", a->sets, "With --predict: override a rate, as predict --set");
   sub.get_option("--runs")->required(false);
-  return [a] {
+  return [a]() -> Result<int> {
     if (a->inputs.runs.empty()) {
       if (a->predict) return PredictOnly(*a);
       Log(LogLevel::kError, "validate: --runs is required (or --predict for the prediction alone)");
@@ -124,28 +108,20 @@ Action Setup(CLI::App& sub) {
     }
     auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,
                                       a->inputs.references, a->inputs.runs);
-    if (!in.ok()) {
-      Log(LogLevel::kError, "{}", in.status().message());
-      return kExitCannotRun;
-    }
+    if (!in.ok()) return in.status();
     auto result = validate::RunValidation(*in);
-    if (!result.ok()) {
-      Log(LogLevel::kError, "{}", result.status().message());
-      return kExitCannotRun;
-    }
+    if (!result.ok()) return result.status();
     // Why a workload is slow, from what its log shows (step-time analysis, MFU, scores).
     const nlohmann::json validation_doc = nlohmann::json(result->document);
     auto din = diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a->inputs.data));
-    if (!din.ok()) {
-      Log(LogLevel::kError, "{}", din.status().message());
-      return kExitCannotRun;
-    }
+    if (!din.ok()) return din.status();
     diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*din);
     // The predicted column goes into the document (validation.json, --json) as "prediction".
     std::optional<std::vector<validate::WorkloadPrediction>> predicted;
     if (a->predict) {
-      predicted = Predicted(*a, result->suite, result->references);
-      if (!predicted) return kExitCannotRun;
+      auto rows = Predicted(*a, result->suite, result->references);
+      if (!rows.ok()) return rows.status();
+      predicted = std::move(*rows);
       result->document["prediction"] = nlohmann::ordered_json::parse(
           report::SuitePredictionJson(*predicted, result->suite.threshold).dump());
     }
@@ -160,15 +136,13 @@ Action Setup(CLI::App& sub) {
         s = WriteFileAtomic(a->out + "/diagnosis.json", DumpJson(dj) + "\n");
       }
       if (!s.ok()) {
-        Log(LogLevel::kError, "{}", s.message());
-        return kExitCannotRun;
+        return s;
       }
     }
     if (!a->record.empty()) {
       if (std::filesystem::exists(a->record)) {
-        Log(LogLevel::kError, "--record-baseline {}: exists; a reference is never overwritten",
-            a->record);
-        return kExitCannotRun;
+        return Status::Invalid(fmt::format(
+            "--record-baseline {}: exists; a reference is never overwritten", a->record));
       }
       std::string by = a->by;
       if (by.empty()) {
@@ -180,10 +154,7 @@ Action Setup(CLI::App& sub) {
       std::string text =
           validate::RecordBaseline(*result, by, a->hardware.empty() ? "not stated" : a->hardware,
                                    a->software.empty() ? "not stated" : a->software);
-      if (Status s = WriteFileAtomic(a->record, text); !s.ok()) {
-        Log(LogLevel::kError, "{}", s.message());
-        return kExitCannotRun;
-      }
+      YS_RETURN_IF_ERROR(WriteFileAtomic(a->record, text));
       Log(LogLevel::kWarn, "recorded a reference from this run into {}", a->record);
     }
     if (a->json) {
@@ -223,4 +194,4 @@ YS_REGISTER(CommandOf<Setup>, {.id = "validate",
                                .summary = "Score a suite's runs against their references: pass "
                                           "only when every workload is above 95%"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_validate

@@ -16,7 +16,7 @@
 #include "core/log.h"
 #include "validate/validation_archive.h"
 
-namespace ys::cli {
+namespace ys::cli::cmd_verify {
 namespace {
 
 namespace fs = std::filesystem;
@@ -26,12 +26,11 @@ struct VerifyArgs {
   bool require_signature = false;
 };
 
-int RunVerify(const VerifyArgs& a) {
+Result<int> RunVerify(const VerifyArgs& a) {
   std::error_code ec;
   std::string templ = (fs::temp_directory_path(ec) / "yardstick-verify-XXXXXX").string();
   if (ec || ::mkdtemp(templ.data()) == nullptr) {
-    Log(LogLevel::kError, "{}: cannot create a private directory to extract into", templ);
-    return kExitCannotRun;
+    return Status::Io(fmt::format("{}: cannot create a private directory to extract into", templ));
   }
   struct Cleanup {
     std::string dir;
@@ -42,8 +41,7 @@ int RunVerify(const VerifyArgs& a) {
   } cleanup{templ};
   auto rep = validate::VerifyValidationArchive(a.archive, a.pubkey, templ + "/archive");
   if (!rep.ok()) {
-    Log(LogLevel::kError, "{}: {}", a.archive, rep.status().message());
-    return kExitCannotRun;
+    return Prefixed(a.archive, rep.status());
   }
   if (a.require_signature &&
       a.pubkey.empty()) {  // with --pubkey, a missing or bad signature is a problem already
@@ -93,4 +91,4 @@ YS_REGISTER(
      .summary =
          "Check an archive's hashes and signature and re-derive its verdict from the raw logs"})
 
-}  // namespace ys::cli
+}  // namespace ys::cli::cmd_verify

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <utility>
 
 #include "core/build_info.h"
@@ -10,13 +11,29 @@
 
 namespace ys::cli {
 
-int RefuseOutOfRange(std::initializer_list<Status> checks) {
-  for (const Status& s : checks) {
-    if (s.ok()) continue;
-    Log(LogLevel::kError, "{}", s.message());
+int ExitCodeFor(const Status& status) { return status.ok() ? kExitPass : kExitCannotRun; }
+
+int RunAction(const Action& action) {
+  try {
+    Result<int> code = action();
+    if (code.ok()) return *code;
+    Log(LogLevel::kError, "{}", code.status().message());
+    return ExitCodeFor(code.status());
+  } catch (const std::exception& e) {
+    Log(LogLevel::kError, "internal error: {}", e.what());
     return kExitCannotRun;
   }
-  return 0;
+}
+
+Status Prefixed(std::string_view prefix, const Status& status) {
+  return {status.code(), std::string(prefix) + ": " + status.message()};
+}
+
+Status RefuseOutOfRange(std::initializer_list<Status> checks) {
+  for (const Status& s : checks) {
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
 }
 
 std::string DataDir(const std::string& flag) {

@@ -3,8 +3,10 @@
 //   YS_REGISTER(CommandOf<Setup>, {.id = "list", .summary = "List every unit: ..."});
 //
 // where Setup() declares the subcommand's options on its CLI11 App and returns the action to run
-// when the subcommand is chosen; the action returns the process exit code. The id is the
-// subcommand's name, the summary its description in --help.
+// when the subcommand is chosen. The action returns the process exit code (0 passed, 1 failed, 64
+// a usage error) or the Status that stopped it; RunAction logs that Status once and exits 2, so an
+// action's error path is `return status;` (or YS_RETURN_IF_ERROR). The id is the subcommand's
+// name, the summary its description in --help.
 #ifndef YARDSTICK_CLI_COMMAND_H_
 #define YARDSTICK_CLI_COMMAND_H_
 
@@ -17,10 +19,11 @@
 #include "checks/preflight.h"
 #include "core/range_check.h"
 #include "core/registry.h"
+#include "core/status.h"
 
 namespace ys::cli {
 
-using Action = std::function<int()>;
+using Action = std::function<Result<int>()>;
 using CommandSetup = Action (*)(CLI::App& sub);
 
 class Command : public Unit {
@@ -35,6 +38,15 @@ class CommandOf final : public Command {
  public:
   Action Setup(CLI::App& sub) const override { return kSetup(sub); }
 };
+
+// The exit code of an action's Status: 2 (kExitCannotRun) for every error (bad input, a missing
+// file, an unreachable backend); 0 for OK.
+int ExitCodeFor(const Status& status);
+// Runs `action`: its exit code, or its Status logged once (the message as it is, on stderr) and
+// mapped by ExitCodeFor. An exception that escapes the action is logged as an internal error (2).
+int RunAction(const Action& action);
+// `status` with "PREFIX: " before its message, the code kept ("compare: run 7: not found").
+Status Prefixed(std::string_view prefix, const Status& status);
 
 // Where suites/, baselines/ and specs/ are: --data, else $YARDSTICK_DATA, else the source tree
 // the binary was built from.
@@ -64,10 +76,10 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool 
 checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& args, std::string command);
 
 // Numeric flags are range-checked at the start of the action with core/range_check.h (NaN and
-// infinities are out of every range): the first failure is logged ("--timeout: inf is out of
-// range (expected a number from 0 to 2.592e+06)") and the result is 2, as for a bad input file;
-// 0 when every check passed.
-int RefuseOutOfRange(std::initializer_list<Status> checks);
+// infinities are out of every range): the first failure is returned ("--timeout: inf is out of
+// range (expected a number from 0 to 2.592e+06)"), which the action returns as for a bad input
+// file (exit 2); OK when every check passed.
+Status RefuseOutOfRange(std::initializer_list<Status> checks);
 // The longest watchdog --timeout a command takes (30 days); a watchdog's deadline is kept in
 // nanoseconds, where 1e300 s would overflow.
 inline constexpr double kMaxTimeoutSeconds = 30 * 86400.0;

@@ -1,7 +1,6 @@
 // yardstick: does this node or cluster perform like the reference it was built to match?
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <exception>
 
 #include "cli/command.h"
 #include "core/exit_codes.h"
@@ -45,10 +44,5 @@ int main(int argc, char** argv) {
     ys::SetLogLevel(ys::LogLevel::kInfo);
   }
   if (!chosen) return ys::kExitUsage;
-  try {
-    return chosen();
-  } catch (const std::exception& e) {
-    ys::Log(ys::LogLevel::kError, "internal error: {}", e.what());
-    return ys::kExitCannotRun;
-  }
+  return ys::cli::RunAction(chosen);
 }
