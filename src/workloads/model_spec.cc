@@ -71,7 +71,17 @@ Status ReadMoe(Fields& f, MoeShape& m, int layers) {
       f.OptionalInt("shared_expert_ffn_hidden_size", &m.shared_expert_ffn_hidden_size, 1, kMaxDim));
   YS_RETURN_IF_ERROR(f.Int("dense_layers", &m.dense_layers, 0, layers, false));
   YS_RETURN_IF_ERROR(f.Int("layer_interval", &m.layer_interval, 1, layers, false));
+  YS_RETURN_IF_ERROR(f.Int("groups", &m.groups, 0, 65536, false));
+  YS_RETURN_IF_ERROR(f.Int("topk_groups", &m.topk_groups, 0, 65536, false));
   YS_RETURN_IF_ERROR(f.String("source", &m.source, /*required=*/true, /*allow_empty=*/false));
+  if ((m.groups == 0) != (m.topk_groups == 0) || m.topk_groups > m.groups ||
+      (m.groups > 0 && m.experts % m.groups != 0)) {
+    return Status::Invalid(f.Where("groups") + ": groups " + std::to_string(m.groups) +
+                           ", topk_groups " + std::to_string(m.topk_groups) +
+                           " (expected both or neither, topk_groups <= groups, groups dividing "
+                           "experts " +
+                           std::to_string(m.experts) + ")");
+  }
   if (m.MoeLayers(layers) < 1) {
     return Status::Invalid(f.Where() + ": no MoE layer is left (layers " + std::to_string(layers) +
                            ", dense_layers " + std::to_string(m.dense_layers) +
@@ -129,6 +139,12 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "full") {
     return Status::Invalid(f.Where("recompute") + ": \"" + p.recompute +
                            "\" (expected none, selective or full)");
+  }
+  YS_RETURN_IF_ERROR(
+      f.String("moe_dispatcher", &p.moe_dispatcher, /*required=*/false, /*allow_empty=*/false));
+  if (p.moe_dispatcher != "alltoall" && p.moe_dispatcher != "deepep") {
+    return Status::Invalid(f.Where("moe_dispatcher") + ": \"" + p.moe_dispatcher +
+                           "\" (expected alltoall or deepep)");
   }
   YS_RETURN_IF_ERROR(f.String("release", &p.release, /*required=*/false, /*allow_empty=*/false));
   YS_RETURN_IF_ERROR(f.Int("micro_batch", &p.micro_batch, 1, 1 << 20));

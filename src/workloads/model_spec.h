@@ -65,6 +65,10 @@ struct MoeShape {
   // Of the layers after dense_layers, every layer_interval-th is MoE, the others dense (Llama 4
   // Maverick interleaves: 2). 1: every one.
   int layer_interval = 1;
+  // Group-limited routing (DeepSeek-V3 n_group, topk_group): the experts are split into `groups`
+  // groups and a token's top_k experts are chosen from its best `topk_groups` groups; 0: none.
+  int groups = 0;
+  int topk_groups = 0;
   std::string source;
 
   // MoE layers of a `layers`-layer stack, and the dense-MLP layers beside them.
@@ -110,6 +114,10 @@ struct Parallelism {
   // Activation recompute: "none", "selective" (the attention core, Megatron's selective
   // recompute and NeMo's recompute_modules core_attn) or "full" (every layer's forward again).
   std::string recompute = "none";
+  // The MoE token dispatcher: "alltoall" (Megatron's all-to-all dispatcher: top_k copies of each
+  // token cross the expert-parallel group) or "deepep" (the flex dispatcher with DeepEP: a token
+  // crosses the network once per node that holds one of its experts and is forwarded over NVLink).
+  std::string moe_dispatcher = "alltoall";
   int micro_batch = 0;
   int global_batch = 0;
   // The recipe release the entry is transcribed from ("v25.05.05"); empty: the current recipes.

@@ -15,8 +15,10 @@ constexpr ConstantInfo kConstants[] = {
      "share of the nvfp4 dense peak; no published row runs nvfp4, so this is a prior, not a fit"},
     {"gemm_half_dim", &Constants::gemm_half_dim, 1, 65536, false,
      "per-GPU GEMM dimension at which the efficiency is half its large-GEMM value: e × d/(d + d½)"},
-    {"attention_efficiency", &Constants::attention_efficiency, 0.05, 1, true,
-     "share of the bf16 peak the attention core (flash attention) and the Mamba scan sustain"},
+    {"attention_efficiency", &Constants::attention_efficiency, 0.05, 1, false,
+     "share of the bf16 peak the attention core (flash attention) and the Mamba scan sustain; a "
+     "prior from the fused attention kernel's own rate, since the published rows cannot separate "
+     "it from the GEMM efficiency"},
     {"elementwise_passes", &Constants::elementwise_passes, 0, 1000, false,
      "HBM traffic of the non-GEMM work (norms, activations, residuals, casts) per token and layer, "
      "in tensors of hidden_size × 2 bytes"},
@@ -64,7 +66,33 @@ Result<Link> LinkFor(const SystemRates& rates, const char* collective, int64_t s
   return Link{name, it->second};
 }
 
+// Probability that none of `pick` items drawn without replacement from `total` falls among
+// `marked`: C(total − marked, pick) / C(total, pick).
+double NoneDrawn(double total, double marked, int pick) {
+  double q = 1;
+  for (int i = 0; i < pick; ++i) q *= std::max(0.0, (total - marked - i) / (total - i));
+  return q;
+}
+
 }  // namespace
+
+double StageLayers(const Recipe& r) {
+  const int chunks = r.par.pp * r.Vp();
+  return static_cast<double>((r.layers + chunks - 1) / chunks) * r.Vp();
+}
+
+double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes) {
+  if (nodes <= 1) return 0;
+  double p_hit = 0;
+  if (moe.groups > 0 && moe.groups % nodes == 0) {
+    // Group-limited routing: a token's experts lie in topk_groups of the groups; a node holds
+    // groups / nodes of them. Counted as if every chosen group is hit (an upper bound).
+    p_hit = 1 - NoneDrawn(moe.groups, static_cast<double>(moe.groups) / nodes, moe.topk_groups);
+  } else {
+    p_hit = 1 - NoneDrawn(moe.experts, static_cast<double>(moe.experts) / nodes, moe.top_k);
+  }
+  return (nodes - 1.0) * p_hit;
+}
 
 std::span<const ConstantInfo> ConstantTable() { return kConstants; }
 
@@ -137,6 +165,8 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   out.micro_batches = MicroBatches(r);
   const double m = out.micro_batches;
   const double share = 1.0 / (static_cast<double>(p.tp) * p.cp * p.pp);
+  // The step waits for the slowest stage: one that holds StageLayers() layers, not layers / pp.
+  const double stage = StageLayers(r) / (static_cast<double>(r.layers) / p.pp);
   const double tokens_mb = static_cast<double>(p.micro_batch) * r.seq;
 
   // Compute of one micro-batch on one GPU.
@@ -145,18 +175,18 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
     const double rate = gemm_measured ? measured_gemm->second
                                       : peak * efficiency * rates.chip_efficiency * g.dim /
                                             (g.dim + c.gemm_half_dim);
-    gemm_mb += g.flops_per_token * tokens_mb * share / rate;
+    gemm_mb += g.flops_per_token * tokens_mb * share * (g.name == "logits" ? 1.0 : stage) / rate;
   }
-  const double attention_mb = w.attention_flops_per_token * tokens_mb * share /
+  const double attention_mb = w.attention_flops_per_token * tokens_mb * share * stage /
                               (*bf16_peak * c.attention_efficiency * rates.chip_efficiency);
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
   const double elementwise_mb =
       (passes * w.elementwise_width + c.moe_dispatch_passes * w.routed_width) * tokens_mb * 2.0 *
-      share / rates.hbm_bytes_per_s;
+      share * stage / rates.hbm_bytes_per_s;
 
   // Communication per micro-batch (tp, cp, ep, pp) and per step (dp).
-  const double layers_stage = static_cast<double>(r.layers) / p.pp;
+  const double layers_stage = StageLayers(r);
   const int64_t dp = out.data_parallel;
   const int domain = JobNvlinkDomain(rates, p.gpus);
   auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,
@@ -181,13 +211,23 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
     // Ring attention: cp − 1 key/value blocks forward, twice that backward (keys/values and
     // their gradients).
     YS_RETURN_IF_ERROR(add("cp", "sendrecv", "sendrecv", int64_t{p.tp} * p.cp, w.cp_message_bytes,
-                           m * 3.0 * (p.cp - 1) * w.attention_layers / p.pp, 1.0, c.tp_exposed));
+                           m * 3.0 * (p.cp - 1) * w.attention_layers / p.pp * stage, 1.0,
+                           c.tp_exposed));
   }
   if (w.moe_layers > 0 && p.ep > 1) {
-    // Dispatch and combine, forward and backward.
-    YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", int64_t{p.ep} * r.Etp(),
-                           w.ep_message_bytes, m * 4.0 * w.moe_layers / p.pp, (p.ep - 1.0) / p.ep,
-                           1.0));
+    // Dispatch and combine, forward and backward. The all-to-all dispatcher sends top_k copies of
+    // a token across the group; DeepEP, where the group spans several NVLink domains, sends one
+    // copy over the network to each other domain that holds one of its experts (forwarded to
+    // the experts over NVLink, concurrently) (RemoteNodesPerToken).
+    const int64_t span = int64_t{p.ep} * r.Etp();
+    double bytes = w.ep_message_bytes, factor = (p.ep - 1.0) / p.ep;
+    if (p.moe_dispatcher == "deepep" && !InDomain(span, domain)) {
+      const int64_t domains = std::max<int64_t>(2, (span + domain - 1) / domain);
+      bytes *= RemoteNodesPerToken(*r.model->moe, domains) / r.model->moe->top_k;
+      factor = 1.0;
+    }
+    YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", span, bytes,
+                           m * 4.0 * w.moe_layers / p.pp * stage, factor, 1.0));
   }
   if (p.pp > 1) {
     YS_RETURN_IF_ERROR(add("pp", "sendrecv", "sendrecv", p.gpus, w.pp_message_bytes,

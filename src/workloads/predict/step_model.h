@@ -122,6 +122,17 @@ struct StepPrediction {
   double ExposedComm() const;
 };
 
+// Layers of the slowest pipeline stage: ⌈layers / (pp·vp)⌉ per virtual stage, vp of them. Where
+// pp·vp does not divide the layers the recipe splits them unevenly (DeepSeek-V3's 61 over 4
+// stages: 15, 16, 16, 14 with the embedding and the loss on the end stages) and every stage waits
+// for the one with the most.
+double StageLayers(const Recipe& r);
+
+// Expected network copies of one token under DeepEP: the other NVLink domains (of `nodes` in the
+// expert-parallel group) that hold at least one of its top_k experts, experts spread evenly and
+// chosen uniformly (within topk_groups of the groups, where the model limits routing to groups).
+double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes);
+
 // The GPUs of one NVLink domain a job of `gpus` holds (see above).
 int JobNvlinkDomain(const SystemRates& rates, int64_t gpus);
 

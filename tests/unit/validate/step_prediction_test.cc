@@ -55,16 +55,19 @@ TEST(PublishedPredictionTest, EveryPublishedRowIsPredicted) {
 
 // The gate of the issue: the rows outside the fit.
 // The held-out error of the shipped calibration. The target of the predictor is a median |error| of
-// at most 5% and a 90th percentile of at most 12%; today's model reaches 6.3% and 60.3%. The 90th
-// percentile is DeepSeek-V3 on GB200 (-60%): with its expert-parallel groups inside the NVLink
-// segment the job holds, the model finds no cost that explains a published MFU of 10% (19% on
-// H100). Until the model reaches the target, this test guards against a regression past today's
-// figures with a small margin, and the shortfall is printed; it is not a claim that the target is
-// met. The rows in the fit are guarded the same way (3.2% and 9.4% today).
-constexpr double kHeldOutMedianBound = 0.065;  // target 0.05
-constexpr double kHeldOutP90Bound = 0.61;      // target 0.12
-constexpr double kInFitMedianBound = 0.035;
-constexpr double kInFitP90Bound = 0.10;
+// at most 5% and a 90th percentile of at most 12%; today's model reaches 4.2% and 58.8%. The median
+// meets the target; the 90th percentile is DeepSeek-V3 on GB200 (-59%, three rows), with its
+// expert-parallel groups inside the NVLink segment the job holds and the all-to-all dispatcher: the
+// model finds no cost that explains a published MFU of 10% (17.6% on H100). The same recipe on
+// H100 (DeepEP over the network) is under-predicted by 10-15%: both chips leave about 22-27 ms per
+// layer and micro-batch unexplained, a cost that does not scale with the chip. Until the model
+// reaches the target, this test guards against a regression past today's figures with a small
+// margin, and the shortfall is printed; it is not a claim that the target is met. The rows in the
+// fit are guarded the same way (4.1% and 10.5% today).
+constexpr double kHeldOutMedianBound = 0.05;  // target 0.05
+constexpr double kHeldOutP90Bound = 0.60;     // target 0.12
+constexpr double kInFitMedianBound = 0.045;
+constexpr double kInFitP90Bound = 0.11;
 TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {
   auto table = EvaluatePublished(Published(), Calibration(), Calibration().constants);
   ASSERT_TRUE(table.ok()) << table.status().message();

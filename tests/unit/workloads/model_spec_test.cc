@@ -96,6 +96,31 @@ TEST(ModelSpecTest, MoeCountsActiveExpertsOnly) {
   EXPECT_DOUBLE_EQ(c->active, common + 2 * expert);
 }
 
+// Group-limited routing needs both figures, topk_groups within groups and groups dividing the
+// experts; a dispatcher is read as given.
+TEST(ModelSpecTest, MoeRoutingGroupsAndDispatcherAreReadStrictly) {
+  std::string text = Replace(kGood, "architecture = \"dense\"", "architecture = \"moe\"");
+  text = Replace(text, "[[parallelism]]",
+                 "[moe]\nexperts = 8\ntop_k = 2\nexpert_ffn_hidden_size = 32\nGROUPS"
+                 "source = \"test\"\n\n[[parallelism]]");
+  text = Replace(text, "ep = 1", "ep = 4\nmoe_dispatcher = \"deepep\"");
+  auto good = ParseModelSpec(Replace(text, "GROUPS", "groups = 4\ntopk_groups = 2\n"), "x.toml");
+  ASSERT_TRUE(good.ok()) << good.status().message();
+  EXPECT_EQ(good->moe->groups, 4);
+  EXPECT_EQ(good->moe->topk_groups, 2);
+  EXPECT_EQ(good->parallelism[0].moe_dispatcher, "deepep");
+  auto plain = ParseModelSpec(Replace(text, "GROUPS", ""), "x.toml");
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_EQ(plain->moe->groups, 0);
+  for (const char* bad :
+       {"groups = 4\n", "groups = 3\ntopk_groups = 1\n", "groups = 4\ntopk_groups = 5\n"}) {
+    auto spec = ParseModelSpec(Replace(text, "GROUPS", bad), "x.toml");
+    ASSERT_FALSE(spec.ok()) << bad;
+    EXPECT_NE(spec.status().message().find("[moe] groups"), std::string::npos)
+        << spec.status().message();
+  }
+}
+
 TEST(ModelSpecTest, MissingFiguresMakeArithmeticUnsupportedNotGuessed) {
   auto spec = ParseModelSpec(Replace(kGood, "vocab_size = 1000\n", ""), "x.toml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
@@ -131,6 +156,8 @@ TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
       {"global_batch = 32", "global_batch = 30",
        "global_batch 30 is not a multiple of micro_batch × dp = 4"},
       {"ep = 1", "ep = 3", "ep 3 does not divide dp·cp·tp = 8"},
+      {"ep = 1", "ep = 1\nmoe_dispatcher = \"deep\"",
+       "[[parallelism]] 1 moe_dispatcher: \"deep\" (expected alltoall or deepep)"},
       {"vp = 2", "vp = true", "x.toml:25: [[parallelism]] 1 vp: expected a whole number"},
       {"tp = 2", "tp = 2\ntensor = 2", "x.toml:22: [[parallelism]] 1 tensor: unknown key"},
       {"[[parallelism]]", "[parallelism]",

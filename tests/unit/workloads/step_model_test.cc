@@ -97,6 +97,77 @@ TEST(StepModelTest, BubbleFollowsPipelineVirtualStagesAndMicroBatches) {
   EXPECT_NEAR(piped->bubble_s / interleaved->bubble_s, 5.0, 0.3);
 }
 
+// Layers that do not divide over the stages: the slowest stage holds the ceiling, and the step's
+// per-layer work grows by that stage's share over the even one.
+TEST(StepModelTest, UnevenStagesCostTheirLargestStage) {
+  auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Recipe r = RecipeOf(*spec, Par(512, 1, 4, 1, 8, 1, 512), "bf16");
+  EXPECT_EQ(StageLayers(r), 16.0);  // 61 over 4: 15, 16, 16, 14
+  r.par.pp = 8;
+  EXPECT_EQ(StageLayers(r), 8.0);
+  r.par.pp = 4;
+  r.par.vp = 4;
+  EXPECT_EQ(StageLayers(r), 16.0);  // 4 chunks of 4
+  auto even_spec = LoadModelSpec(kModels + "/llama3.1_70b.toml");
+  ASSERT_TRUE(even_spec.ok());
+  Recipe even = RecipeOf(*even_spec, Par(64, 8, 4, 1, 1, 5, 64), "bf16");
+  EXPECT_EQ(StageLayers(even), 20.0);  // 80 over 4 × 5: even
+  // The same model cut into 60 layers (even over 4) and 61 (uneven): the attention core, which
+  // scales with the layers only, grows by 16/15 per layer's share, not by 61/60.
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  r.par.vp.reset();
+  r.layers = 60;
+  auto sixty = PredictStep(r, rates, c);
+  r.layers = 61;
+  auto sixty_one = PredictStep(r, rates, c);
+  ASSERT_TRUE(sixty.ok() && sixty_one.ok());
+  EXPECT_NEAR(sixty_one->attention_s / sixty->attention_s, 16.0 / 15.0, 1e-9);
+}
+
+// DeepEP sends a token over the network once per other NVLink domain holding one of its experts:
+// with experts spread evenly and chosen uniformly, (n − 1)·(1 − C(E − E/n, k)/C(E, k)); with
+// group-limited routing on one group per domain, (n − 1)·topk_groups/groups.
+TEST(StepModelTest, DeepEpSendsATokenOncePerRemoteDomain) {
+  MoeShape moe;
+  moe.experts = 256;
+  moe.top_k = 8;
+  double none = 1;
+  for (int i = 0; i < 8; ++i) none *= (224.0 - i) / (256.0 - i);
+  EXPECT_NEAR(RemoteNodesPerToken(moe, 8), 7 * (1 - none), 1e-12);
+  EXPECT_EQ(RemoteNodesPerToken(moe, 1), 0.0);
+  moe.top_k = 1;
+  EXPECT_NEAR(RemoteNodesPerToken(moe, 8), 7.0 / 8, 1e-12);  // the expert's domain, if remote
+  moe.top_k = 8;
+  moe.groups = 8;
+  moe.topk_groups = 4;
+  EXPECT_NEAR(RemoteNodesPerToken(moe, 8), 3.5, 1e-12);
+  // On a recipe whose expert group crosses the network (ep 64 over 8-GPU domains) DeepEP moves
+  // fewer bytes than the all-to-all dispatcher; inside one domain both move the same.
+  auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  auto ep_bytes = [&](int ep, const char* dispatcher) {
+    Parallelism p = Par(512, 2, 8, 1, ep, 1, 4096);
+    p.etp = 1;
+    p.moe_dispatcher = dispatcher;
+    auto step = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+    EXPECT_TRUE(step.ok()) << step.status().message();
+    for (const CommTerm& t : step->comm) {
+      if (t.name == "ep") return std::pair{t.link, t.raw_s};
+    }
+    return std::pair{std::string(), 0.0};
+  };
+  auto [a2a_link, a2a_s] = ep_bytes(64, "alltoall");
+  auto [deepep_link, deepep_s] = ep_bytes(64, "deepep");
+  EXPECT_EQ(a2a_link, "network");
+  EXPECT_EQ(deepep_link, "network");
+  EXPECT_NEAR(deepep_s / a2a_s, 3.5 / (8 * 63.0 / 64), 1e-9);
+  EXPECT_EQ(ep_bytes(8, "deepep"), ep_bytes(8, "alltoall"));
+}
+
 TEST(StepModelTest, LinksFollowTheNvlinkDomain) {
   auto spec = LoadModelSpec(kModels + "/llama3.1_405b.toml");
   ASSERT_TRUE(spec.ok());
