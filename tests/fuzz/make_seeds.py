@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tarfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scanner_seeds  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIX = os.path.join(ROOT, "tests", "fixtures")
 MAX = 64 * 1024  # larger files are cut: the fuzzer works on small inputs
@@ -268,6 +271,7 @@ def main():
     tomls(out)
     predict(out)
     documents(out, extra)
+    scanner_seeds.seeds(emit, out)
     gpu_states(out)
     host_files(out)
     slurm(out)
