@@ -229,6 +229,7 @@ DocumentDigest Digest(const FleetDocument& lean, const std::string& source,
     }
   }
   Labels label(d);
+  d.figures.reserve(lean.figures.size());
   const uint64_t generation = shapes.NextGeneration();
   const std::string* last_host = nullptr;
   uint32_t host_label = 0;

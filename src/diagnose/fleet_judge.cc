@@ -188,10 +188,13 @@ FleetReport FleetJudge::Finish() {
   std::stable_sort(r.slow.begin(), r.slow.end(), [](const SlowGroup& a, const SlowGroup& b) {
     return a.entity.kind < b.entity.kind;
   });
-  std::sort(flagged_.begin(), flagged_.end(), [](const FlaggedFigure& a, const FlaggedFigure& b) {
-    return std::tie(a.node, a.entity.label, a.key, a.source) <
-           std::tie(b.node, b.entity.label, b.key, b.source);
-  });
+  // Stable: the figures of one key, entity and document (a proxy's per-rank figures) keep the
+  // document's order whatever order the reading threads recorded the documents in.
+  std::stable_sort(flagged_.begin(), flagged_.end(),
+                   [](const FlaggedFigure& a, const FlaggedFigure& b) {
+                     return std::tie(a.node, a.entity.label, a.key, a.source) <
+                            std::tie(b.node, b.entity.label, b.key, b.source);
+                   });
   r.flagged = std::move(flagged_);
   for (auto& [where, f] : ranked_) {
     std::sort(f.sources.begin(), f.sources.end());

@@ -172,8 +172,18 @@ bool IsDescriptionParam(const std::string& param, const std::string& value) {
 }
 
 bool IsKeptForFleet(const std::string& param, std::string_view value) {
+  return IsKeptForFleet(KeptForFleetByName(param), value);
+}
+
+KeptByName KeptForFleetByName(const std::string& param) {
   uint8_t f = FlagsOf(param);
-  return (f & (kNaming | kVersion)) || (!(f & kReference) && !CarriesFractionalNumber(value));
+  if (f & (kNaming | kVersion)) return KeptByName::kKept;
+  return f & kReference ? KeptByName::kDropped : KeptByName::kByValue;
+}
+
+bool IsKeptForFleet(KeptByName by_name, std::string_view value) {
+  return by_name == KeptByName::kKept ||
+         (by_name == KeptByName::kByValue && !CarriesFractionalNumber(value));
 }
 
 std::map<std::string, std::string> KeyParams(const Measurement& m) {

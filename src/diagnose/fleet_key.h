@@ -63,6 +63,11 @@ bool IsDescriptionParam(const std::string& param, const std::string& value);
 // What the lean reader keeps of a param (fleet_reader.h): the identity, the entity-naming params
 // and versions (!IsDescriptionParam || IsEntityNamingParam || IsVersionParam), at one look-up.
 bool IsKeptForFleet(const std::string& param, std::string_view value);
+// IsKeptForFleet in two steps: what the name alone says (which a caller may remember by name),
+// then, for kByValue, the value: kept unless it carries a fractional number.
+enum class KeptByName : uint8_t { kKept, kDropped, kByValue };
+KeptByName KeptForFleetByName(const std::string& param);
+bool IsKeptForFleet(KeptByName by_name, std::string_view value);
 // Kept for the callers that only have a name: rule 1 and 3.
 bool IsEntityParam(const std::string& param);
 // Rule 1 alone: the params EntityOf, PeerOf and NodeOf read.

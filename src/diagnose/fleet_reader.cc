@@ -44,6 +44,25 @@ struct Ctx {
   std::string name_buf, unit_buf, flat, identity, key, value;
 };
 
+// KeptForFleetByName remembered by a param's position in its params object: consecutive figures
+// mostly have the same params in the same order, so the name at a position is compared with the
+// one seen there last instead of looked up. One per thread (FleetParams); positions past
+// kPositions are looked up.
+struct ParamMemo {
+  static constexpr size_t kPositions = 64;
+  std::vector<std::pair<std::string, KeptByName>> at;
+  KeptByName Get(size_t i, const std::string& name) {
+    if (i >= kPositions) return KeptForFleetByName(name);
+    if (i >= at.size()) at.resize(i + 1, {std::string(), KeptByName::kByValue});
+    auto& [seen, by_name] = at[i];
+    if (seen.empty() || seen != name) {
+      seen = name;
+      by_name = KeptForFleetByName(name);
+    }
+    return by_name;
+  }
+};
+
 void AppendSized(std::string& to, std::string_view s) {
   auto n = static_cast<uint32_t>(s.size());
   to.append(reinterpret_cast<const char*>(&n), sizeof n);
@@ -61,6 +80,8 @@ std::string_view TakeSized(std::string_view& from) {
 // A measurement's params, only those fleet analysis uses (see the header): pct_of_peak into the
 // figure, the others (identity, entity-naming, versions) into c.flat, as sized key, value pairs.
 bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
+  thread_local ParamMemo memo;
+  size_t i = 0;
   return s.Object([&](std::string_view k) {
     std::string_view v;
     if (!s.StringView(&v, &c.value)) return false;
@@ -69,7 +90,7 @@ bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
       fig->pct_offset = static_cast<uint32_t>(c.out->text.size());
       fig->pct_size = static_cast<uint32_t>(v.size());
       c.out->text += v;
-    } else if (c.key.assign(k), IsKeptForFleet(c.key, v)) {
+    } else if (c.key.assign(k), IsKeptForFleet(memo.Get(i++, c.key), v)) {
       AppendSized(c.flat, k);
       AppendSized(c.flat, v);
     }
@@ -322,6 +343,7 @@ bool ReadFleetDocument(std::string_view text, ShapeCache& shapes, FleetDocument*
   out->doc = RunDocument{};
   out->figures.clear();
   out->text.clear();
+  shapes.StartDocument();
   Ctx c{.shapes = shapes, .out = out};
   FleetScanner s(text);
   RunDocument& d = out->doc;

@@ -106,12 +106,27 @@ class FleetScanner {
     return true;
   }
 
+  // A number's value. The last long one converted is remembered by its text: a run document
+  // writes the same text several times in a row (a figure's value, then its stats' min, median,
+  // max and mean when it has one sample, with a short "n" between), and comparing a few bytes is
+  // cheaper than converting them.
   bool Number(double* out) {
     Ws();
     const char* start = p_;
     if (!NumberSyntax()) return false;
+    auto size = static_cast<size_t>(p_ - start);
+    if (size == last_size_ && std::memcmp(start, last_text_, size) == 0) {
+      *out = last_value_;
+      return true;
+    }
     auto [ptr, ec] = std::from_chars(start, p_, *out);
-    return ec == std::errc() && ptr == p_ && std::isfinite(*out);
+    if (ec != std::errc() || ptr != p_ || !std::isfinite(*out)) return false;
+    if (size > kShortNumber) {
+      last_text_ = start;
+      last_size_ = size;
+      last_value_ = *out;
+    }
+    return true;
   }
 
   // A number's text, not converted.
@@ -193,6 +208,7 @@ class FleetScanner {
   }
 
  private:
+  static constexpr size_t kShortNumber = 4;  // "1", "0.0": not worth remembering
   static bool Digit(char c) { return c >= '0' && c <= '9'; }
   // Past the characters of a string that need no care: up to a quote, a backslash, a control
   // character or the end. Eight bytes at a time (a byte-wise test of the whole word), then bytes.
@@ -273,6 +289,9 @@ class FleetScanner {
 
   const char* p_;
   const char* end_;
+  const char* last_text_ = nullptr;  // the last number converted (Number)
+  size_t last_size_ = 0;             // 0: none (a number has at least one character)
+  double last_value_ = 0;
 };
 
 }  // namespace ys::diagnose

@@ -3,8 +3,10 @@
 // figures (key, node, entity, peer, value, spread, pct_of_peak) and node facts.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/document_file.h"
 #include "core/report_json.h"
@@ -115,6 +117,38 @@ TEST(FleetLeanDigestTest, AShapeGetsTheKeyOfEachDocumentsGpuModel) {
   EXPECT_GT(h100_keys, 0u);
   EXPECT_EQ(h100_keys, h200_keys);
   EXPECT_EQ(h100_keys + h200_keys, keys.size());
+}
+
+// Intern's guess (the shape that followed the last one) never changes which shape an identity
+// gets: documents in another order, a figure missing, a new one and a new document each still
+// find the one shape of each identity, made once.
+TEST(FleetLeanDigestTest, TheGuessedShapeIsTheShapeOfTheIdentity) {
+  ShapeCache shapes;
+  std::map<std::string, uint32_t> first;
+  int made = 0;
+  auto intern = [&](const std::string& identity) {
+    uint32_t id = shapes.Intern(identity, [&] {
+      ++made;
+      FigureShape s;
+      s.key = identity;
+      return s;
+    });
+    EXPECT_EQ(shapes.Get(id).key, identity);
+    auto [it, fresh] = first.try_emplace(identity, id);
+    EXPECT_EQ(it->second, id) << identity;
+  };
+  for (const std::vector<std::string>& doc :
+       std::vector<std::vector<std::string>>{{"a", "b", "c", "d"},
+                                             {"a", "b", "c", "d"},
+                                             {"d", "c", "b", "a"},
+                                             {"a", "c", "d"},
+                                             {"a", "b", "e", "c"},
+                                             {"b", "b", "a", "d"}}) {
+    shapes.StartDocument();
+    for (const std::string& identity : doc) intern(identity);
+  }
+  EXPECT_EQ(made, 5);
+  EXPECT_EQ(shapes.size(), 5u);
 }
 
 }  // namespace
