@@ -47,10 +47,12 @@ int ListParams(const std::vector<const RegisteredUnit*>& units, bool json) {
             {"type", ParamTypeName(p.type)},
             {"default", ParamJson(p.default_value)},
             {"range", range.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(range)}};
-        if (p.type == ParamType::kInt || p.type == ParamType::kDouble ||
-            p.type == ParamType::kInts) {
+        if (p.type == ParamType::kDouble) {
           o["min"] = p.lo;
           o["max"] = p.hi;
+        } else if (p.type == ParamType::kInt || p.type == ParamType::kInts) {
+          o["min"] = static_cast<long long>(p.lo);
+          o["max"] = static_cast<long long>(p.hi);
         }
         o["meaning"] = p.meaning;
         j.push_back(std::move(o));
