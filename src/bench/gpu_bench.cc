@@ -30,13 +30,6 @@ uint64_t SeedState(uint64_t seed) { return seed == 0 ? 0x9E3779B97F4A7C15ull : s
 
 }  // namespace
 
-std::optional<std::string> GpuUnavailable(const BenchContext& ctx) {
-  if (!ctx.Allows(Backend::kGpu)) return std::string("--backend cpu");
-  auto api = gpu::CudaApi::Get();
-  if (!api.ok()) return api.status().message();
-  return std::nullopt;
-}
-
 Result<std::vector<int>> GpusToMeasure(const BenchContext& ctx, bool one_per_local_rank) {
   auto api = gpu::CudaApi::Get();
   if (!api.ok()) return api.status();

@@ -28,10 +28,6 @@
 
 namespace ys::bench {
 
-// Why a GPU unit cannot run in this context, or nullopt: "--backend cpu" when the operator chose
-// the CPU backend, else CudaApi::Get()'s status text ("CUDA driver not found: ...").
-std::optional<std::string> GpuUnavailable(const BenchContext& ctx);
-
 // The GPUs this process measures. With `one_per_local_rank` and a launcher that started several
 // ranks on this node, the GPU of this local rank (NotFound when there is none); otherwise every
 // visible GPU, in ordinal order.

@@ -1,8 +1,8 @@
 #include "bench/runner.h"
 
-#include "bench/gpu_bench.h"
 #include "core/text.h"
 #include "core/unit_runner.h"
+#include "gpu/cuda_api.h"
 #include "host/needs.h"
 
 namespace ys::bench {
@@ -10,8 +10,11 @@ namespace ys::bench {
 Status BenchContextProvides(const BenchContext& ctx, Need need) {
   switch (need) {
     case Need::kGpu:
-      if (auto why = GpuUnavailable(ctx)) return Status::Unsupported(*why);
-      return Status::Ok();
+    case Need::kGpuState: {
+      if (!ctx.Allows(Backend::kGpu)) return Status::Unsupported("--backend cpu");
+      auto api = gpu::CudaApi::Get();
+      return api.ok() ? Status::Ok() : Status::Unsupported(api.status().message());
+    }
     case Need::kLiveHost:
       return ctx.host().live() ? Status::Ok() : Status::Unsupported(host::kNotLiveNothingToMeasure);
     case Need::kMpi:

@@ -7,18 +7,20 @@
 namespace ys::checks {
 
 const Result<host::Topology>& CheckContext::topology() const {
-  std::call_once(topo_once_, [this] {
-    topo_ = std::make_unique<Result<host::Topology>>(host::LoadTopology(host_));
+  Shared& s = *shared_;
+  std::call_once(s.topo_once, [&] {
+    s.topo = std::make_unique<Result<host::Topology>>(host::LoadTopology(*host_));
   });
-  return *topo_;
+  return *s.topo;
 }
 
 const Result<gpu::GpuSnapshot>& CheckContext::gpu() const {
-  std::call_once(gpu_once_, [this] {
-    gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(
-        gpu::LoadGpuSnapshotFor(host_, nvml_state_path_));
+  Shared& s = *shared_;
+  std::call_once(s.gpu_once, [&] {
+    s.gpu = std::make_unique<Result<gpu::GpuSnapshot>>(
+        gpu::LoadGpuSnapshotFor(*host_, s.nvml_state_path));
   });
-  return *gpu_;
+  return *s.gpu;
 }
 
 const gpu::GpuSnapshot& CheckContext::gpus() const {
@@ -29,9 +31,41 @@ const gpu::GpuSnapshot& CheckContext::gpus() const {
   return *s;
 }
 
+const gpu::GpuSnapshot& CheckContext::gpu_state() const {
+  const Result<gpu::GpuSnapshot>& s = gpu();
+  if (!s.ok())
+    throw std::logic_error("a unit read the GPU state without declaring Need::kGpuState");
+  return *s;
+}
+
 void CheckContext::set_gpu(Result<gpu::GpuSnapshot> snapshot) {
-  std::call_once(gpu_once_,
-                 [&] { gpu_ = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(snapshot)); });
+  Shared& s = *shared_;
+  std::call_once(s.gpu_once,
+                 [&] { s.gpu = std::make_unique<Result<gpu::GpuSnapshot>>(std::move(snapshot)); });
+}
+
+CheckContext CheckContext::ForUnit(const UnitInfo& unit) const {
+  CheckContext c = *this;
+  c.unit_ = &unit;
+  return c;
+}
+
+const ParamValue& CheckContext::ParamValueOf(std::string_view name) const {
+  if (unit_ == nullptr) {
+    throw std::logic_error("parameter " + std::string(name) + " read outside a unit's run");
+  }
+  const ParamSpec* spec = FindParam(unit_->params, name);
+  if (spec == nullptr) {
+    throw std::logic_error(std::string(unit_->id) + " reads parameter " + std::string(name) +
+                           " that it does not declare");
+  }
+  const ParamValue* set = expect_->params.Find(unit_->id, name);
+  return set != nullptr ? *set : spec->default_value;
+}
+
+void CheckContext::ThrowParamType(std::string_view name) const {
+  throw std::logic_error(std::string(unit_->id) + " reads parameter " + std::string(name) +
+                         " as another type than it declares");
 }
 
 }  // namespace ys::checks

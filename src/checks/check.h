@@ -18,6 +18,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 
 #include "checks/site_expectations.h"
 #include "core/finding_codes.h"
@@ -30,13 +32,29 @@
 namespace ys::checks {
 
 // Everything a check may look at. Borrowed references; the caller keeps them alive for the run.
+// A copy shares what is loaded on first use (topology, GPU state) with the original; the runner
+// hands each unit a copy that knows the unit (ForUnit), through which it reads its parameters.
 class CheckContext {
  public:
   CheckContext(const host::Host& host, const SiteExpectations& expect, std::optional<int> pid = {})
-      : host_(host), expect_(expect), pid_(pid) {}
+      : host_(&host), expect_(&expect), pid_(pid), shared_(std::make_shared<Shared>()) {}
 
-  const host::Host& host() const { return host_; }
-  const SiteExpectations& expect() const { return expect_; }
+  const host::Host& host() const { return *host_; }
+  const SiteExpectations& expect() const { return *expect_; }
+
+  // This context for one unit: param() reads that unit's parameters.
+  CheckContext ForUnit(const UnitInfo& unit) const;
+  // The value in force of a parameter the unit declared (UnitInfo::params): the site file's,
+  // else the declared default. T is the parameter's type (bool, int, double, std::string,
+  // std::vector<std::string>, std::vector<int>, Policy). Throws std::logic_error for a name the
+  // unit did not declare, outside a unit's run, or for the wrong T (the runner reports an
+  // error for the unit).
+  template <typename T>
+  const T& param(std::string_view name) const {
+    const T* v = std::get_if<T>(&ParamValueOf(name));
+    if (v == nullptr) ThrowParamType(name);
+    return *v;
+  }
   // "/proc/self", or "/proc/<pid>" when the operator named a process with --pid.
   std::string ProcDir() const {
     return pid_ ? "/proc/" + std::to_string(*pid_) : std::string("/proc/self");
@@ -53,30 +71,41 @@ class CheckContext {
   // The snapshot, for a unit that declares Need::kGpu (the runner has checked that it loaded and
   // lists a GPU). Throws std::logic_error otherwise, which the runner reports as an error.
   const gpu::GpuSnapshot& gpus() const;
+  // The snapshot, possibly without a GPU, for a unit that declares Need::kGpuState. Throws
+  // std::logic_error when it did not load.
+  const gpu::GpuSnapshot& gpu_state() const;
   // Set by the CLI (--nvml-state) before the checks run.
-  void set_nvml_state_path(std::string path) { nvml_state_path_ = std::move(path); }
+  void set_nvml_state_path(std::string path) { shared_->nvml_state_path = std::move(path); }
   // Use this snapshot (or this reason for having none) instead of loading one; tests, and the
   // preflight that has already loaded --nvml-state. Must come before the first gpu().
   void set_gpu(Result<gpu::GpuSnapshot> snapshot);
   // True once gpu() has been answered (a unit asked, or set_gpu): the run document then names
   // the GPU source. Call after the checks have run.
-  bool gpu_loaded() const { return gpu_ != nullptr; }
+  bool gpu_loaded() const { return shared_->gpu != nullptr; }
 
   // --kernel-log FILE: the kernel log (XIDs) read from this file on the real file system instead
   // of /dev/kmsg under the root. Empty: /dev/kmsg.
-  void set_kernel_log_path(std::string path) { kernel_log_path_ = std::move(path); }
-  const std::string& kernel_log_path() const { return kernel_log_path_; }
+  void set_kernel_log_path(std::string path) { shared_->kernel_log_path = std::move(path); }
+  const std::string& kernel_log_path() const { return shared_->kernel_log_path; }
 
  private:
-  const host::Host& host_;
-  const SiteExpectations& expect_;
+  // Loaded once per run and shared by every copy.
+  struct Shared {
+    std::once_flag topo_once;
+    std::unique_ptr<Result<host::Topology>> topo;
+    std::string nvml_state_path;
+    std::once_flag gpu_once;
+    std::unique_ptr<Result<gpu::GpuSnapshot>> gpu;
+    std::string kernel_log_path;
+  };
+  const ParamValue& ParamValueOf(std::string_view name) const;
+  [[noreturn]] void ThrowParamType(std::string_view name) const;
+
+  const host::Host* host_;
+  const SiteExpectations* expect_;
   std::optional<int> pid_;
-  mutable std::once_flag topo_once_;
-  mutable std::unique_ptr<Result<host::Topology>> topo_;
-  std::string nvml_state_path_;
-  mutable std::once_flag gpu_once_;
-  mutable std::unique_ptr<Result<gpu::GpuSnapshot>> gpu_;
-  std::string kernel_log_path_;
+  std::shared_ptr<Shared> shared_;
+  const UnitInfo* unit_ = nullptr;  // set by ForUnit
 };
 
 class Check : public Unit {
@@ -84,6 +113,13 @@ class Check : public Unit {
   static constexpr UnitKind kKind = UnitKind::kCheck;
   // Returns the result with findings; the runner sets unit_id, timing and the final outcome.
   virtual CheckResult Run(const CheckContext& ctx) const = 0;
+  // Called instead of Run when a declared need is unmet (`why` the context's answer, as for the
+  // skip); a result here replaces the runner's skip or error. Most units keep the default.
+  virtual std::optional<CheckResult> Unmet(const CheckContext& ctx, const Status& why) const {
+    (void)ctx;
+    (void)why;
+    return std::nullopt;
+  }
 };
 
 }  // namespace ys::checks

@@ -18,6 +18,10 @@ Status CheckContextProvides(const CheckContext& ctx, Need need) {
       if (s->devices.empty()) return Status::Unsupported("NVML lists no GPU (" + s->source + ")");
       return Status::Ok();
     }
+    case Need::kGpuState: {
+      const Result<gpu::GpuSnapshot>& s = ctx.gpu();
+      return s.ok() ? Status::Ok() : s.status();
+    }
     case Need::kMpi:
       return Status::Unsupported("checks run in one process, without MPI");
     default:
@@ -30,12 +34,18 @@ namespace {
 CheckResult RunOne(const CheckContext& ctx, const RegisteredUnit& unit, bool allow_disruptive) {
   UnitGate gate{.provides = [&ctx](Need n) { return CheckContextProvides(ctx, n); },
                 .allow_disruptive = allow_disruptive};
-  return RunUnit<CheckResult>(unit.info, gate, [&] {
+  auto call = [&] {
     auto made = unit.factory();
     const auto* check = dynamic_cast<const Check*>(made.get());
-    return check != nullptr ? check->Run(ctx)
+    return check != nullptr ? check->Run(ctx.ForUnit(unit.info))
                             : CheckResult::Error(Status::Internal("unit is not a check"));
-  });
+  };
+  auto unmet = [&](const Status& why) -> std::optional<CheckResult> {
+    auto made = unit.factory();
+    const auto* check = dynamic_cast<const Check*>(made.get());
+    return check != nullptr ? check->Unmet(ctx.ForUnit(unit.info), why) : std::nullopt;
+  };
+  return RunUnit<CheckResult>(unit.info, gate, call, unmet);
 }
 
 }  // namespace

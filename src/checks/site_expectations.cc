@@ -3,22 +3,13 @@
 #include <functional>
 #include <map>
 
+#include "checks/unit_aliases.h"
 #include "core/document_file.h"
+#include "core/registry.h"
 #include "core/toml_reader.h"
+#include "core/unit_param_reader.h"
 
 namespace ys::checks {
-
-const char* PolicyName(Policy p) {
-  switch (p) {
-    case Policy::kAny:
-      return "any";
-    case Policy::kOn:
-      return "on";
-    case Policy::kOff:
-      return "off";
-  }
-  return "any";
-}
 
 namespace {
 
@@ -81,18 +72,6 @@ Setter StringSetter(std::string* out, std::vector<std::string> allowed) {
   };
 }
 
-Setter NumberSetter(double* out, double lo, double hi) {
-  return [=](const toml::node& n, const std::string& where) -> Status {
-    return Store(ReadTomlNumber(n, where, lo, hi), out);
-  };
-}
-
-Setter IntSetter(int* out, int lo, int hi) {
-  return [=](const toml::node& n, const std::string& where) -> Status {
-    return Store(ReadTomlInt(n, where, lo, hi), out);
-  };
-}
-
 Setter OptIntSetter(std::optional<int>* out, int lo, int hi) {
   return [=](const toml::node& n, const std::string& where) -> Status {
     return Store(ReadTomlInt(n, where, lo, hi), out);
@@ -105,36 +84,45 @@ Setter OptNumberSetter(std::optional<double>* out, double lo, double hi) {
   };
 }
 
-Setter BoolSetter(bool* out) {
-  return [=](const toml::node& n, const std::string& where) -> Status {
-    return Store(ReadTomlBool(n, where), out);
-  };
-}
-
-Setter MemlockSetter(bool* out) {
-  return [=](const toml::node& n, const std::string& where) -> Status {
-    auto s = n.value<std::string>();
-    if (s && *s == "unlimited") {
-      *out = true;
-      return {};
-    }
-    if (s && *s == "any") {
-      *out = false;
-      return {};
-    }
-    return Status::Invalid(where + ": expected \"unlimited\" or \"any\"");
-  };
-}
-
 Setter StringListSetter(std::vector<std::string>* out) {
   return [=](const toml::node& n, const std::string& where) -> Status {
     return Store(ReadTomlStrings(n, where), out);
   };
 }
 
-Setter IntListSetter(std::vector<int>* out, int lo, int hi) {
+// The units a `[unit."<id>"]` table stands for: the check or benchmark of that id, or the units
+// that replaced a retired id.
+std::vector<const RegisteredUnit*> UnitsOfTable(std::string_view id) {
+  const UnitRegistry& reg = UnitRegistry::Global();
+  for (UnitKind kind : {UnitKind::kCheck, UnitKind::kBenchmark}) {
+    if (const RegisteredUnit* u = reg.Find(kind, id)) return {u};
+  }
+  std::vector<const RegisteredUnit*> out;
+  if (const UnitAlias* alias = FindUnitAlias(id)) {
+    for (std::string_view new_id : alias->ids) {
+      if (const RegisteredUnit* u = reg.Find(UnitKind::kCheck, new_id)) out.push_back(u);
+    }
+  }
+  return out;
+}
+
+// The ids of the units that declare parameters, for the unknown-id message.
+std::string IdsWithParams() {
+  std::string out;
+  for (const RegisteredUnit* u :
+       UnitRegistry::Global().List({UnitKind::kCheck, UnitKind::kBenchmark})) {
+    if (!u->info.params.empty()) out += (out.empty() ? "" : ", ") + std::string(u->info.id);
+  }
+  return out;
+}
+
+// A unit parameter written under its older flat key (`[gpu] ecc`).
+Setter UnitParamSetter(const RegisteredUnit* unit, const ParamSpec* spec, UnitParamValues* out) {
   return [=](const toml::node& n, const std::string& where) -> Status {
-    return Store(ReadTomlInts(n, where, lo, hi), out);
+    auto v = ReadParamValue(*spec, n, where);
+    if (!v.ok()) return v.status();
+    out->Set(unit->info.id, spec->name, std::move(*v));
+    return Status::Ok();
   };
 }
 
@@ -146,48 +134,37 @@ Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std:
   auto parsed = ParseToml(text, path);
   if (!parsed.ok()) return parsed.status();
   const toml::table& doc = *parsed;
-  const std::map<std::string, std::map<std::string, Setter>> schema = {
+  std::map<std::string, std::map<std::string, Setter>> schema = {
       {"cpu",
-       {{"smt", PolicySetter(&e.cpu.smt)},
-        {"mitigations", PolicySetter(&e.cpu.mitigations)},
-        {"turbo", PolicySetter(&e.cpu.turbo)},
+       {{"turbo", PolicySetter(&e.cpu.turbo)},
         {"governor", StringSetter(&e.cpu.governor, {})},
-        {"deep_cstates", PolicySetter(&e.cpu.deep_cstates, /*allow_enabled_words=*/true)},
-        {"min_busy_clock_ratio", NumberSetter(&e.cpu.min_busy_clock_ratio, 0.0, 2.0)},
-        {"busy_clock_cpus", IntSetter(&e.cpu.busy_clock_cpus, 0, 4096)},
-        {"busy_clock_ms", IntSetter(&e.cpu.busy_clock_ms, 1, 1000)}}},
-      {"numa",
-       {{"max_remote_share", NumberSetter(&e.numa.max_remote_share, 0.0, 1.0)},
-        {"balancing", PolicySetter(&e.numa.balancing)}}},
-      {"memory",
-       {{"thp", StringSetter(&e.memory.thp, {"always", "madvise", "never", "any"})},
-        {"swap", PolicySetter(&e.memory.swap)},
-        {"memlock", MemlockSetter(&e.memory.memlock_unlimited)}}},
+        {"deep_cstates", PolicySetter(&e.cpu.deep_cstates, /*allow_enabled_words=*/true)}}},
       {"devices",
        {{"gpus", OptIntSetter(&e.devices.gpus, 0, 1024)},
         {"nics", OptIntSetter(&e.devices.nics, 0, 1024)},
         {"min_link_rate_gbps", OptNumberSetter(&e.devices.min_link_rate_gbps, 0.0, 100000.0)},
         {"intended_hcas", StringListSetter(&e.devices.intended_hcas)}}},
-      {"virt", {{"iommu_passthrough", PolicySetter(&e.virt.iommu_passthrough)}}},
-      {"isolation", {{"irqs_on_job_cores", BoolSetter(&e.isolation.irqs_on_job_cores)}}},
-      {"gpu",
-       {{"persistence", PolicySetter(&e.gpu.persistence)},
-        {"ecc", PolicySetter(&e.gpu.ecc)},
-        {"mig", PolicySetter(&e.gpu.mig)},
-        {"driver_version", StringSetter(&e.gpu.driver_version, {})},
-        {"min_power_limit_ratio", NumberSetter(&e.gpu.min_power_limit_ratio, 0.0, 1.0)},
-        {"temperature_margin_c", IntSetter(&e.gpu.temperature_margin_c, 0, 50)},
-        {"fatal_xids", IntListSetter(&e.gpu.fatal_xids, 1, 1000)},
-        {"ignored_xids", IntListSetter(&e.gpu.ignored_xids, 1, 1000)},
-        {"nvlinks_expected_up", OptIntSetter(&e.gpu.nvlinks_expected_up, 0, 64)},
-        {"max_pcie_replays", IntSetter(&e.gpu.max_pcie_replays, 0, 1000000000)}}},
+      {"gpu", {{"driver_version", StringSetter(&e.gpu.driver_version, {})}}},
   };
+  for (const RegisteredUnit* u : UnitRegistry::Global().List(UnitKind::kCheck)) {
+    for (const ParamSpec& p : u->info.params) {
+      if (p.site_table.empty()) continue;
+      schema[std::string(p.site_table)][std::string(p.name)] = UnitParamSetter(u, &p, &e.params);
+    }
+  }
+  // [unit."<id>"] is read after the flat tables, so that it wins over a flat key.
+  const toml::node* unit_tables = nullptr;
   for (const auto& [table_name, node] : doc) {
     std::string tname(table_name.str());
+    if (tname == "unit") {
+      unit_tables = &node;
+      continue;
+    }
     auto st = schema.find(tname);
     if (st == schema.end()) {
       std::string known;
       for (const auto& [k, _] : schema) known += (known.empty() ? "" : ", ") + k;
+      known += ", unit";
       return Status::Invalid(path + ": unknown table [" + tname + "]; expected one of " + known);
     }
     const toml::table* tbl = node.as_table();
@@ -203,6 +180,10 @@ Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std:
       }
       YS_RETURN_IF_ERROR(setter->second(value, Where(path, tname, k, value)));
     }
+  }
+  if (unit_tables != nullptr) {
+    YS_RETURN_IF_ERROR(
+        ReadUnitParamTables(*unit_tables, path, UnitsOfTable, IdsWithParams(), &e.params));
   }
   return e;
 }

@@ -1,7 +1,10 @@
-// `yardstick list`: every registered unit with its id, kind, summary and needs.
+// `yardstick list`: every registered unit with its id, kind, summary and needs; `--params`: the
+// parameters the units declare (id, name, type, default, range, meaning).
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <type_traits>
+#include <variant>
 
 #include "checks/runner.h"
 #include "checks/unit_aliases.h"
@@ -14,25 +17,85 @@ namespace {
 
 struct ListArgs {
   bool json = false;
+  bool params = false;
   std::vector<std::string> filters;
 };
+
+nlohmann::ordered_json ParamJson(const ParamValue& v) {
+  return std::visit(
+      [](const auto& x) -> nlohmann::ordered_json {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Policy>) {
+          return PolicyName(x);
+        } else {
+          return x;
+        }
+      },
+      v);
+}
+
+// One row per declared parameter of the selected units.
+int ListParams(const std::vector<const RegisteredUnit*>& units, bool json) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  TextTable table({{"ID"}, {"NAME"}, {"TYPE"}, {"DEFAULT"}, {"RANGE"}, {"MEANING"}}, {.fit = true});
+  for (const auto* u : units) {
+    for (const ParamSpec& p : u->info.params) {
+      const std::string range = DescribeParamRange(p);
+      if (json) {
+        nlohmann::ordered_json o = {
+            {"id", u->info.id},
+            {"name", p.name},
+            {"type", ParamTypeName(p.type)},
+            {"default", ParamJson(p.default_value)},
+            {"range", range.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(range)}};
+        if (p.type == ParamType::kDouble) {
+          o["min"] = p.lo;
+          o["max"] = p.hi;
+        } else if (p.type == ParamType::kInt || p.type == ParamType::kInts) {
+          o["min"] = static_cast<long long>(p.lo);
+          o["max"] = static_cast<long long>(p.hi);
+        }
+        o["meaning"] = p.meaning;
+        j.push_back(std::move(o));
+      } else {
+        table.AddRow({std::string(u->info.id), std::string(p.name), ParamTypeName(p.type),
+                      FormatParamValue(p.default_value), range.empty() ? "-" : range,
+                      std::string(p.meaning)});
+      }
+    }
+  }
+  if (json) {
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+  fmt::print("{}", table.Render());
+  return 0;
+}
 
 Action Setup(CLI::App& sub) {
   auto args = std::make_shared<ListArgs>();
   sub.add_flag("--json", args->json, "Print as JSON");
+  sub.add_flag("--params", args->params,
+               "List the units' parameters (set in the site file's [unit.\"<id>\"] tables)");
   sub.add_option("--filter", args->filters, "Only ids matching these globs (e.g. 'cpu.*')")
       ->delimiter(',');
   return [args]() -> Result<int> {
     // The units that run on a node; rules and subcommands have their own listings.
     auto units = UnitRegistry::Global().List({UnitKind::kCheck, UnitKind::kBenchmark});
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    // A retired id (cpu.cstates) lists the units that replaced it.
+    const std::vector<std::string> filters = checks::ExpandAliasFilters(args->filters);
+    if (args->params) {
+      std::vector<const RegisteredUnit*> selected;
+      for (const auto* u : units) {
+        if (checks::MatchesFilters(u->info.id, filters)) selected.push_back(u);
+      }
+      return ListParams(selected, args->json);
+    }
     size_t width = 2;
     for (const auto* u : units) width = std::max(width, u->info.id.size());
     // The id column is as wide as the longest id of all units, filtered or not.
     const TextTable table(
         {{"", Align::kLeft, width}, {"", Align::kLeft, 9}, {"", Align::kLeft, 12}, {""}});
-    // A retired id (cpu.cstates) lists the units that replaced it.
-    const std::vector<std::string> filters = checks::ExpandAliasFilters(args->filters);
     for (const auto* u : units) {
       if (!checks::MatchesFilters(u->info.id, filters)) continue;
       std::string needs;

@@ -36,6 +36,8 @@ const char* NeedName(Need need) {
       return "slurm";
     case Need::kInfiniband:
       return "infiniband";
+    case Need::kGpuState:
+      return "gpu-state";
   }
   return "?";
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/finding_codes.h"
+#include "core/unit_params.h"
 
 namespace ys {
 
@@ -27,7 +28,9 @@ const char* UnitKindName(UnitKind kind);
 // What a unit needs to be meaningful. The runner (core/unit_runner.h) weighs a unit's `needs`
 // against what the run's context provides and skips the unit with the reason, without calling
 // it, when one is not met.
-enum class Need { kRoot, kGpu, kMpi, kContainer, kLiveHost, kSlurm, kInfiniband };
+// kGpu: the node's GPU state with at least one GPU; kGpuState: the GPU state, even one that lists
+// no GPU (a unit that judges a count of zero).
+enum class Need { kRoot, kGpu, kMpi, kContainer, kLiveHost, kSlurm, kInfiniband, kGpuState };
 const char* NeedName(Need need);
 
 struct UnitInfo {
@@ -45,6 +48,9 @@ struct UnitInfo {
   // Part of `yardstick run`'s quick profile when no --filter narrows the selection (one proxy
   // stands for the seven there; the others run under `yardstick bench`).
   bool in_quick_profile = true;
+  // Tunables the unit reads through its context, set by a site file's [unit."<id>"] table
+  // (core/unit_params.h); shown by `yardstick list --params`.
+  std::vector<ParamSpec> params;
 };
 
 // Base of every unit type; the layer that defines a kind derives from it and declares

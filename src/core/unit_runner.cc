@@ -21,4 +21,21 @@ Status EscapedException(const std::exception* e) {
                                        : std::string("unexpected exception"));
 }
 
+std::optional<UnitStop> GuardUnit(const UnitInfo& info, const UnitGate& gate,
+                                  const std::function<void()>& body,
+                                  const std::function<void(const Status&)>& refused) {
+  try {
+    if (std::optional<Status> why = RefusalOf(info, gate)) {
+      if (refused) refused(*why);
+      return UnitStop{.status = *why, .refused = true};
+    }
+    body();
+  } catch (const std::exception& e) {
+    return UnitStop{.status = EscapedException(&e), .thrown = e.what(), .thrown_std = true};
+  } catch (...) {
+    return UnitStop{.status = EscapedException(nullptr)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace ys

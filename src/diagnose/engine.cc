@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/text.h"
+#include "core/unit_runner.h"
 #include "core/validation_document.h"
 
 namespace ys::diagnose {
@@ -16,23 +17,27 @@ DiagnosisReport Diagnose(const DiagnosisInput& in) {
   DiagnosisReport report;
   for (const RegisteredUnit* r : UnitRegistry::Global().List(UnitKind::kRule)) {
     ++report.rules_run;
-    try {
+    // The one runner's guard: a rule declares no need the evidence could answer, so a declared
+    // one refuses it with the reason; an exception is that rule's alone.
+    std::optional<UnitStop> stop = GuardUnit(r->info, UnitGate{}, [&] {
       std::unique_ptr<Unit> made = r->factory();
       const auto* rule = dynamic_cast<const Rule*>(made.get());
       if (rule == nullptr) {
         report.not_evaluated.push_back(fmt::format("{}: not a diagnosis rule", r->info.id));
-        continue;
+        return;
       }
       std::vector<Diagnosis> found = rule->Evaluate(in);
       for (auto& d : found) report.ranked.push_back(std::move(d));
       for (const auto& why : rule->Unjudged(in)) {
         report.not_evaluated.push_back(fmt::format("{}: {}", r->info.id, why));
       }
-    } catch (const std::exception& e) {
-      report.not_evaluated.push_back(fmt::format("{}: {}", r->info.id, e.what()));
-    } catch (...) {
+    });
+    if (stop) {
       report.not_evaluated.push_back(
-          fmt::format("{}: failed with an unknown exception", r->info.id));
+          fmt::format("{}: {}", r->info.id,
+                      stop->refused      ? stop->status.message()
+                      : stop->thrown_std ? stop->thrown
+                                         : std::string("failed with an unknown exception")));
     }
   }
   // Largest expected recovery first; a quantified diagnosis before one that is not; then the

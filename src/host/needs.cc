@@ -31,6 +31,7 @@ Status HostProvides(const Host& host, Need need) {
                  ? Status::Ok()
                  : Status::Unsupported("no InfiniBand device (/sys/class/infiniband absent)");
     case Need::kGpu:
+    case Need::kGpuState:
     case Need::kMpi:
       break;
   }

@@ -74,21 +74,21 @@ Result<std::optional<Rated>> RatedMaximum(const host::Host& h, const CpuSet& cpu
 // instead.
 std::optional<CheckResult> MeasureLive(const CheckContext& ctx, std::map<int, double>& mhz,
                                        std::string& method, CheckResult& r) {
-  const auto& site = ctx.expect().cpu;
   auto allowed = host::AllowedCpusOfThisProcess();
   if (!allowed.ok()) return CheckResult::Error(allowed.status());
   host::Topology none;
   const auto& topo = ctx.topology();
   const host::Topology& t = topo.ok() ? *topo : none;
   CpuSet usable = topo.ok() ? allowed->Intersect(t.online_cpus) : *allowed;
-  CpuSet cpus = host::SelectBusyClockCpus(t, usable, site.busy_clock_cpus);
+  CpuSet cpus = host::SelectBusyClockCpus(t, usable, ctx.param<int>("busy_clock_cpus"));
   if (cpus.empty()) return CheckResult::Skip("no online CPU is available to this process");
-  auto measured = host::MeasureBusyClockMhz(cpus, site.busy_clock_ms);
+  const int window_ms = ctx.param<int>("busy_clock_ms");
+  auto measured = host::MeasureBusyClockMhz(cpus, window_ms);
   if (!measured.ok()) return CheckResult::Error(measured.status());
   mhz = std::move(*measured);
   r.recordings[host::kBusyClockPath] = host::FormatBusyClock(mhz);  // for `yardstick capture`
   method = "measured live: dependent-add chain pinned to each CPU in turn, fastest of " +
-           std::to_string(site.busy_clock_ms) + " 1 ms windows after a 5 ms warm-up, one " +
+           std::to_string(window_ms) + " 1 ms windows after a 5 ms warm-up, one " +
            "thread per core (" + std::to_string(cpus.size()) + " of " +
            std::to_string(usable.size()) + " allowed CPUs)";
   return std::nullopt;
@@ -121,8 +121,7 @@ class BusyClockCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     const host::Host& h = ctx.host();
-    const auto& site = ctx.expect().cpu;
-    if (site.busy_clock_cpus == 0) {
+    if (ctx.param<int>("busy_clock_cpus") == 0) {
       return CheckResult::Skip("turned off by site policy (cpu.busy_clock_cpus = 0)");
     }
     CheckResult r;
@@ -160,12 +159,13 @@ class BusyClockCheck : public Check {
     const Rated& ref = **rated;
     double ratio = median / ref.mhz;
     r.Note("rated maximum", Fmt(ref.mhz, "MHz") + " from " + ref.source);
-    r.Note("ratio", Percent(ratio) + " (site minimum " + Percent(site.min_busy_clock_ratio) + ")");
-    if (ratio < site.min_busy_clock_ratio) {
+    const double min_ratio = ctx.param<double>("min_busy_clock_ratio");
+    r.Note("ratio", Percent(ratio) + " (site minimum " + Percent(min_ratio) + ")");
+    if (ratio < min_ratio) {
       Finding f = MakeFinding("YS-CPU-016", "node",
                               "median busy-core clock " + Fmt(median, "MHz") + " is " +
                                   Percent(ratio) + " of the rated maximum " + Fmt(ref.mhz, "MHz") +
-                                  " (site minimum " + Percent(site.min_busy_clock_ratio) + ")");
+                                  " (site minimum " + Percent(min_ratio) + ")");
       for (int cpu : cpus.ids())
         f.evidence.emplace_back("cpu" + std::to_string(cpu), Fmt(mhz[cpu], "MHz"));
       f.evidence.emplace_back("rated maximum", Fmt(ref.mhz, "MHz") + " from " + ref.source);
@@ -191,6 +191,27 @@ YS_REGISTER(BusyClockCheck,
             {.id = "cpu.busy_clock",
              .summary = "Measured busy-core clock (a timed dependent-add loop on each "
                         "sampled core) against the rated maximum.",
-             .needs = {}})
+             .needs = {},
+             .params = {{.name = "min_busy_clock_ratio",
+                         .type = ParamType::kDouble,
+                         .default_value = 0.90,
+                         .lo = 0,
+                         .hi = 2,
+                         .meaning = "lowest measured busy clock / rated maximum",
+                         .site_table = "cpu"},
+                        {.name = "busy_clock_cpus",
+                         .type = ParamType::kInt,
+                         .default_value = 8,
+                         .lo = 0,
+                         .hi = 4096,
+                         .meaning = "CPUs sampled (0 turns the measurement off)",
+                         .site_table = "cpu"},
+                        {.name = "busy_clock_ms",
+                         .type = ParamType::kInt,
+                         .default_value = 20,
+                         .lo = 1,
+                         .hi = 1000,
+                         .meaning = "timed window per CPU, in ms",
+                         .site_table = "cpu"}}})
 
 }  // namespace ys::checks

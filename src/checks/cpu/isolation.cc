@@ -462,7 +462,7 @@ Status CheckIrqs(const CheckContext& ctx, const Job& job, const CpuSet& online, 
     r.Note("irqs", "the job owns every CPU: device IRQs have nowhere else to go");
     return Status::Ok();
   }
-  if (ctx.expect().isolation.irqs_on_job_cores) {
+  if (ctx.param<bool>("irqs_on_job_cores")) {
     r.Note("irqs", "accepted by site policy isolation.irqs_on_job_cores");
     return Status::Ok();
   }
@@ -519,6 +519,11 @@ YS_REGISTER(CoreIsolationCheck,
              .summary = "The job's effective cpuset and what else may run on it: other jobs' "
                         "cpusets, foreign processes and threads, device IRQs, CPU quota, "
                         "isolcpus/nohz_full.",
-             .needs = {}})
+             .needs = {},
+             .params = {{.name = "irqs_on_job_cores",
+                         .type = ParamType::kBool,
+                         .default_value = false,
+                         .meaning = "true: the site accepts device IRQs on the job's cores",
+                         .site_table = "isolation"}}})
 
 }  // namespace ys::checks

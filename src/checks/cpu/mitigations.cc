@@ -77,7 +77,7 @@ class MitigationsCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     const host::Host& h = ctx.host();
-    const Policy policy = ctx.expect().cpu.mitigations;
+    const Policy policy = ctx.param<Policy>("mitigations");
     auto vulns = host::ReadVulnerabilities(h);
     if (!vulns.ok()) {
       if (vulns.status().code() == StatusCode::kNotFound) {
@@ -156,6 +156,12 @@ YS_REGISTER(MitigationsCheck,
             {.id = "cpu.mitigations",
              .summary = "Speculative-execution mitigations per vulnerability against site "
                         "policy, and mitigations missing their microcode.",
-             .needs = {}})
+             .needs = {},
+             .params = {{.name = "mitigations",
+                         .type = ParamType::kPolicy,
+                         .default_value = Policy::kAny,
+                         .meaning = "on: mitigations must be active; off: the site runs "
+                                    "mitigations=off; any: report only",
+                         .site_table = "cpu"}}})
 
 }  // namespace ys::checks

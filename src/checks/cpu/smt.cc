@@ -59,7 +59,7 @@ class SmtCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     const host::Host& h = ctx.host();
-    const Policy policy = ctx.expect().cpu.smt;
+    const Policy policy = ctx.param<Policy>("smt");
     auto state = host::ReadSmtState(h);
     if (!state.ok()) {
       if (state.status().code() == StatusCode::kNotFound) {
@@ -120,8 +120,14 @@ class SmtCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(SmtCheck, {.id = "cpu.smt",
-                       .summary = "SMT (hyper-threading) control and state against site policy.",
-                       .needs = {}})
+YS_REGISTER(SmtCheck,
+            {.id = "cpu.smt",
+             .summary = "SMT (hyper-threading) control and state against site policy.",
+             .needs = {},
+             .params = {{.name = "smt",
+                         .type = ParamType::kPolicy,
+                         .default_value = Policy::kAny,
+                         .meaning = "on: SMT must be active; off: must be off; any: report only",
+                         .site_table = "cpu"}}})
 
 }  // namespace ys::checks

@@ -37,8 +37,7 @@ class GpuCountCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpu_state();
     const host::Host& h = ctx.host();
     int n = static_cast<int>(s->devices.size());
     std::set<std::string> nvml_bdfs;
@@ -111,6 +110,6 @@ YS_REGISTER(GpuCountCheck,
             {.id = "gpu.count",
              .summary = "GPUs NVML lists against the site's count and the NVIDIA GPUs on "
                         "the PCI bus (a GPU missing from NVML fell off the bus).",
-             .uses = {Need::kGpu}})
+             .needs = {Need::kGpuState}})
 
 }  // namespace ys::checks

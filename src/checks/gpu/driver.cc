@@ -117,6 +117,29 @@ void CheckCudaDriver(const gpu::GpuSnapshot& s, const std::string& driver, Check
 
 class GpuDriverCheck : public Check {
  public:
+  // NVML itself refuses to start on a mismatch: that is this check's finding, not a skip.
+  std::optional<CheckResult> Unmet(const CheckContext& ctx, const Status& why) const override {
+    std::string module_why;
+    auto module_read = KernelModuleVersion(ctx.host(), &module_why);
+    if (!module_read.ok()) return CheckResult::Error(module_read.status());
+    if (why.message().find("version mismatch") == std::string::npos &&
+        why.message().find("RM_VERSION_MISMATCH") == std::string::npos) {
+      return std::nullopt;
+    }
+    const std::optional<ModuleVersion>& module = *module_read;
+    CheckResult r;
+    Finding f =
+        MakeFinding("YS-GPU-003", "node",
+                    "NVML cannot start: driver/library version mismatch" +
+                        (module ? " (kernel module " + module->version + ")" : std::string()));
+    f.evidence = {{"NVML", why.message()}};
+    if (module) f.evidence.emplace_back(module->path, module->version);
+    f.fix = kMismatchFix;
+    f.reference = "NVML NVML_ERROR_LIB_RM_VERSION_MISMATCH; dcgmi diag software plugin";
+    r.Add(std::move(f));
+    return r;
+  }
+
   CheckResult Run(const CheckContext& ctx) const override {
     const host::Host& h = ctx.host();
     std::string module_why;
@@ -124,25 +147,8 @@ class GpuDriverCheck : public Check {
     if (!module_read.ok()) return CheckResult::Error(module_read.status());
     const std::optional<ModuleVersion>& module = *module_read;
 
-    // NVML itself refuses to start on a mismatch: that is this check's finding, not a skip.
-    const Result<gpu::GpuSnapshot>& snap = ctx.gpu();
-    if (!snap.ok() && (snap.status().message().find("version mismatch") != std::string::npos ||
-                       snap.status().message().find("RM_VERSION_MISMATCH") != std::string::npos)) {
-      CheckResult r;
-      Finding f =
-          MakeFinding("YS-GPU-003", "node",
-                      "NVML cannot start: driver/library version mismatch" +
-                          (module ? " (kernel module " + module->version + ")" : std::string()));
-      f.evidence = {{"NVML", snap.status().message()}};
-      if (module) f.evidence.emplace_back(module->path, module->version);
-      f.fix = kMismatchFix;
-      f.reference = "NVML NVML_ERROR_LIB_RM_VERSION_MISMATCH; dcgmi diag software plugin";
-      r.Add(std::move(f));
-      return r;
-    }
     CheckResult r;
-    const gpu::GpuSnapshot* s = SnapshotOrSkip(ctx, &r);
-    if (s == nullptr) return r;
+    const gpu::GpuSnapshot* s = &ctx.gpu_state();
 
     const std::string* driver = s->driver_version.has() ? &*s->driver_version : nullptr;
     r.Note("nvml.driver_version", driver ? *driver : "unavailable: " + s->driver_version.error);
@@ -193,6 +199,6 @@ YS_REGISTER(GpuDriverCheck,
             {.id = "gpu.driver",
              .summary = "NVML's driver version against the loaded kernel module and the "
                         "site's driver; the CUDA driver version against the driver branch.",
-             .uses = {Need::kGpu}})
+             .needs = {Need::kGpuState}})
 
 }  // namespace ys::checks

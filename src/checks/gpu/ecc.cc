@@ -16,7 +16,7 @@ class GpuEccCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    Policy want = ctx.expect().gpu.ecc;
+    Policy want = ctx.param<Policy>("ecc");
     Unanswered un;
     int judged = 0;
     for (const auto& d : s->devices) {
@@ -73,6 +73,11 @@ class GpuEccCheck : public Check {
 YS_REGISTER(GpuEccCheck,
             {.id = "gpu.ecc",
              .summary = "ECC mode, volatile uncorrected errors, and the aggregate counts.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .params = {{.name = "ecc",
+                         .type = ParamType::kPolicy,
+                         .default_value = Policy::kOn,
+                         .meaning = "ECC mode of every GPU",
+                         .site_table = "gpu"}}})
 
 }  // namespace ys::checks

@@ -12,7 +12,7 @@ class GpuMigCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    Policy want = ctx.expect().gpu.mig;
+    Policy want = ctx.param<Policy>("mig");
     Unanswered un;
     int judged = 0, enabled = 0;
     for (const auto& d : s->devices) {
@@ -59,6 +59,11 @@ class GpuMigCheck : public Check {
 
 YS_REGISTER(GpuMigCheck, {.id = "gpu.mig",
                           .summary = "MIG mode of every GPU against the site's policy.",
-                          .needs = {Need::kGpu}})
+                          .needs = {Need::kGpu},
+                          .params = {{.name = "mig",
+                                      .type = ParamType::kPolicy,
+                                      .default_value = Policy::kOff,
+                                      .meaning = "MIG mode of every GPU",
+                                      .site_table = "gpu"}}})
 
 }  // namespace ys::checks

@@ -139,7 +139,8 @@ class GpuNvlinkCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    const std::optional<int>& expected = ctx.expect().gpu.nvlinks_expected_up;
+    const int want_up = ctx.param<int>("nvlinks_expected_up");
+    const std::optional<int> expected = want_up < 0 ? std::nullopt : std::optional<int>(want_up);
     Unanswered un;
     int judged = 0, links_up = 0;
     for (const auto& d : s->devices) {
@@ -176,6 +177,13 @@ class GpuNvlinkCheck : public Check {
 YS_REGISTER(GpuNvlinkCheck,
             {.id = "gpu.nvlink",
              .summary = "NVLink links inactive, replay and recovery errors, CRC counts.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .params = {{.name = "nvlinks_expected_up",
+                         .type = ParamType::kInt,
+                         .default_value = -1,
+                         .lo = -1,
+                         .hi = 64,
+                         .meaning = "active NVLinks expected per GPU (-1: every link NVML lists)",
+                         .site_table = "gpu"}}})
 
 }  // namespace ys::checks

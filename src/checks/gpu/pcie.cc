@@ -18,7 +18,7 @@ class GpuPcieCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    int max_replays = ctx.expect().gpu.max_pcie_replays;
+    int max_replays = ctx.param<int>("max_pcie_replays");
     Unanswered un;
     int judged = 0;
     for (const auto& d : s->devices) {
@@ -90,10 +90,19 @@ class GpuPcieCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(GpuPcieCheck,
-            {.id = "gpu.pcie",
-             .summary = "GPU PCIe width and generation against the maximum (generation only "
-                        "under load) and the PCIe replay counter.",
-             .needs = {Need::kGpu}})
+YS_REGISTER(
+    GpuPcieCheck,
+    {.id = "gpu.pcie",
+     .summary = "GPU PCIe width and generation against the maximum (generation only "
+                "under load) and the PCIe replay counter.",
+     .needs = {Need::kGpu},
+     .params = {
+         {.name = "max_pcie_replays",
+          .type = ParamType::kInt,
+          .default_value = 80,
+          .lo = 0,
+          .hi = 1000000000,
+          .meaning = "PCIe replays accepted since the driver loaded (DCGM pcie test: 80 per test)",
+          .site_table = "gpu"}}})
 
 }  // namespace ys::checks

@@ -13,7 +13,7 @@ class GpuPersistenceCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    Policy want = ctx.expect().gpu.persistence;
+    Policy want = ctx.param<Policy>("persistence");
     Unanswered un;
     int judged = 0, on = 0;
     for (const auto& d : s->devices) {
@@ -61,6 +61,11 @@ class GpuPersistenceCheck : public Check {
 YS_REGISTER(GpuPersistenceCheck,
             {.id = "gpu.persistence",
              .summary = "Persistence mode on every GPU, against the site's policy.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .params = {{.name = "persistence",
+                         .type = ParamType::kPolicy,
+                         .default_value = Policy::kOn,
+                         .meaning = "persistence mode (nvidia-persistenced) of every GPU",
+                         .site_table = "gpu"}}})
 
 }  // namespace ys::checks

@@ -22,7 +22,7 @@ class GpuPowerCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    double ratio = ctx.expect().gpu.min_power_limit_ratio;
+    double ratio = ctx.param<double>("min_power_limit_ratio");
     Unanswered un;
     int judged = 0;
     for (const auto& d : s->devices) {
@@ -60,6 +60,13 @@ class GpuPowerCheck : public Check {
 YS_REGISTER(GpuPowerCheck,
             {.id = "gpu.power",
              .summary = "Enforced power limit of every GPU against its default limit.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .params = {{.name = "min_power_limit_ratio",
+                         .type = ParamType::kDouble,
+                         .default_value = 1.0,
+                         .lo = 0,
+                         .hi = 1,
+                         .meaning = "lowest enforced power limit / default limit",
+                         .site_table = "gpu"}}})
 
 }  // namespace ys::checks

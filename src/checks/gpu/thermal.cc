@@ -15,7 +15,7 @@ class GpuThermalCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    int margin = ctx.expect().gpu.temperature_margin_c;
+    int margin = ctx.param<int>("temperature_margin_c");
     Unanswered un;
     int judged = 0;
     uint32_t hottest = 0;
@@ -83,6 +83,14 @@ YS_REGISTER(GpuThermalCheck,
             {.id = "gpu.thermal",
              .summary = "GPU temperature against the GPU's own slowdown, shutdown and "
                         "maximum operating thresholds, with a margin.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .params = {
+                 {.name = "temperature_margin_c",
+                  .type = ParamType::kInt,
+                  .default_value = 5,
+                  .lo = 0,
+                  .hi = 50,
+                  .meaning = "warn this many degrees C below the GPU's own slowdown threshold",
+                  .site_table = "gpu"}}})
 
 }  // namespace ys::checks

@@ -17,7 +17,7 @@ class MemorySettingsCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
     const host::Host& h = ctx.host();
-    const auto& policy = ctx.expect().memory;
+    const std::string& thp = ctx.param<std::string>("thp");
     CheckResult r;
 
     // Transparent hugepages.
@@ -43,16 +43,14 @@ class MemorySettingsCheck : public Check {
         f.reference = "Documentation/admin-guide/mm/transhuge.rst";
         r.Add(std::move(f));
       }
-      if (policy.thp != "any" && *enabled != policy.thp) {
-        Finding f =
-            MakeFinding("YS-MEM-002", "node",
-                        "THP is \"" + *enabled + "\", the site expects \"" + policy.thp + "\"");
-        f.evidence = {{std::string(kThpDir) + "/enabled", *enabled},
-                      {"site.memory.thp", policy.thp}};
-        f.fix = "echo " + policy.thp +
+      if (thp != "any" && *enabled != thp) {
+        Finding f = MakeFinding("YS-MEM-002", "node",
+                                "THP is \"" + *enabled + "\", the site expects \"" + thp + "\"");
+        f.evidence = {{std::string(kThpDir) + "/enabled", *enabled}, {"site.memory.thp", thp}};
+        f.fix = "echo " + thp +
                 " > /sys/kernel/mm/transparent_hugepage/enabled, or "
                 "transparent_hugepage=" +
-                policy.thp + " on the kernel command line";
+                thp + " on the kernel command line";
         r.Add(std::move(f));
       }
     } else {
@@ -95,7 +93,7 @@ class MemorySettingsCheck : public Check {
   static Status JudgeMemlock(const CheckContext& ctx, const std::string& limits_path,
                              std::string_view text, CheckResult& r) {
     const host::Host& h = ctx.host();
-    const auto& policy = ctx.expect().memory;
+    const bool memlock_unlimited = ctx.param<std::string>("memlock") == "unlimited";
     auto memlock = host::ParseLimit(text, "Max locked memory");
     if (!memlock.ok()) {
       return Status::Invalid(h.Resolve(limits_path) + ": " + memlock.status().message());
@@ -106,7 +104,7 @@ class MemorySettingsCheck : public Check {
     r.Note("memlock.soft", show(memlock->soft));
     bool rdma = !h.ListMatching("/sys/class/infiniband", "*").empty();
     r.Note("rdma_devices", rdma ? "present" : "none");
-    if (policy.memlock_unlimited && rdma && memlock->soft.has_value()) {
+    if (memlock_unlimited && rdma && memlock->soft.has_value()) {
       Finding f = MakeFinding("YS-MEM-005", "process",
                               "locked-memory limit is " + show(memlock->soft) +
                                   ": RDMA memory registration (NCCL, UCX) fails or falls back");
@@ -125,7 +123,7 @@ class MemorySettingsCheck : public Check {
   // Hugetlb reservations and swap use from the text of /proc/meminfo.
   static Status JudgeMeminfo(const CheckContext& ctx, std::string_view text, CheckResult& r) {
     const host::Host& h = ctx.host();
-    const auto& policy = ctx.expect().memory;
+    const Policy swap = ctx.param<Policy>("swap");
     auto meminfo = host::ParseMeminfo(text);
     if (!meminfo.ok()) {
       return Status::Invalid(h.Resolve("/proc/meminfo") + ": " + meminfo.status().message());
@@ -154,7 +152,7 @@ class MemorySettingsCheck : public Check {
     uint64_t swap_used = swap_total > swap_free ? swap_total - swap_free : 0;
     r.Note("swap", std::to_string(swap_total / 1024) + " MiB total, " +
                        std::to_string(swap_used / 1024) + " MiB used");
-    if (swap_total > 0 && policy.swap == Policy::kOff) {
+    if (swap_total > 0 && swap == Policy::kOff) {
       auto swappiness = h.ReadInt("/proc/sys/vm/swappiness");
       if (swappiness.ok()) r.Note("vm.swappiness", std::to_string(*swappiness));
       if (swap_used > 0) {
@@ -190,10 +188,28 @@ class MemorySettingsCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(MemorySettingsCheck,
-            {.id = "mem.settings",
-             .summary = "Transparent hugepages, hugetlb reservations, swap and the "
-                        "locked-memory limit RDMA needs.",
-             .needs = {}})
+YS_REGISTER(
+    MemorySettingsCheck,
+    {.id = "mem.settings",
+     .summary = "Transparent hugepages, hugetlb reservations, swap and the "
+                "locked-memory limit RDMA needs.",
+     .needs = {},
+     .params = {{.name = "thp",
+                 .type = ParamType::kString,
+                 .default_value = std::string("any"),
+                 .choices = {"always", "madvise", "never", "any"},
+                 .meaning = "transparent hugepage mode the site runs (any: report only)",
+                 .site_table = "memory"},
+                {.name = "swap",
+                 .type = ParamType::kPolicy,
+                 .default_value = Policy::kOff,
+                 .meaning = "off: swap in use is reported",
+                 .site_table = "memory"},
+                {.name = "memlock",
+                 .type = ParamType::kString,
+                 .default_value = std::string("unlimited"),
+                 .choices = {"unlimited", "any"},
+                 .meaning = "unlimited: a finite locked-memory limit with RDMA devices is reported",
+                 .site_table = "memory"}}})
 
 }  // namespace ys::checks

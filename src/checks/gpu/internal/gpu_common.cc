@@ -7,17 +7,6 @@
 
 namespace ys::checks {
 
-const gpu::GpuSnapshot* SnapshotOrSkip(const CheckContext& ctx, CheckResult* instead) {
-  const Result<gpu::GpuSnapshot>& s = ctx.gpu();
-  if (!s.ok()) {
-    *instead = s.status().code() == StatusCode::kInvalidInput
-                   ? CheckResult::Error(s.status())
-                   : CheckResult::Skip(s.status().message());
-    return nullptr;
-  }
-  return &*s;
-}
-
 std::string GpuEntity(const gpu::GpuDevice& d) { return "gpu" + std::to_string(d.index); }
 
 Evidence GpuIdentity(const gpu::GpuDevice& d) {

@@ -21,12 +21,6 @@ inline constexpr const char* kNvmlApiReference =
 inline constexpr const char* kDcgmHealthReference =
     "DCGM health watches (modules/health/DcgmHealthWatch.cpp) and dcgmi diag";
 
-// For the units that use the GPU state without needing a GPU (gpu.count judges a count of zero,
-// gpu.driver a driver that NVML cannot reach): the run's snapshot, or nullptr with `*instead`
-// set: skip with the reason when there is none (NVML absent, no recording), error when a
-// recording is malformed. Units that need a GPU declare Need::kGpu and read ctx.gpus().
-const gpu::GpuSnapshot* SnapshotOrSkip(const CheckContext& ctx, CheckResult* instead);
-
 // "gpu3" (the NVML index).
 std::string GpuEntity(const gpu::GpuDevice& d);
 // The GPU's identity for a finding's evidence: name, PCI bus id and UUID.

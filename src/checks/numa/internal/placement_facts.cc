@@ -263,7 +263,7 @@ Status CheckMemory(const CheckContext& ctx, const host::Topology& topo, const Cp
     if (!home.Contains(n)) remote_file += kb;
   }
   double share = remote / data;
-  double limit = ctx.expect().numa.max_remote_share;
+  double limit = ctx.param<double>("max_remote_share");
   r.Note("memory.remote_share",
          Pct(share) + " of process data (" + Mib(remote) + " of " + Mib(data) + ")");
   if (file > 0) r.Note("memory.remote_share_file", Pct(remote_file / file) + " of file pages");
@@ -293,7 +293,7 @@ Status CheckMemory(const CheckContext& ctx, const host::Topology& topo, const Cp
 Status CheckSysctls(const CheckContext& ctx, const host::Topology& topo, CheckResult& r) {
   const host::Host& h = ctx.host();
   const bool multi = topo.nodes.size() > 1;
-  const Policy want = ctx.expect().numa.balancing;
+  const Policy want = ctx.param<Policy>("balancing");
   const char* kBal = "/proc/sys/kernel/numa_balancing";
   if (!h.Exists(kBal)) {
     r.Note("kernel.numa_balancing", "absent (kernel without CONFIG_NUMA_BALANCING)");

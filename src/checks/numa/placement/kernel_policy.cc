@@ -23,9 +23,15 @@ class KernelPolicyCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(KernelPolicyCheck,
-            {.id = "numa.placement.kernel_policy",
-             .summary = "Automatic NUMA balancing and zone reclaim as site policy asks.",
-             .needs = {}})
+YS_REGISTER(
+    KernelPolicyCheck,
+    {.id = "numa.placement.kernel_policy",
+     .summary = "Automatic NUMA balancing and zone reclaim as site policy asks.",
+     .needs = {},
+     .params = {{.name = "balancing",
+                 .type = ParamType::kPolicy,
+                 .default_value = Policy::kOff,
+                 .meaning = "automatic NUMA balancing (kernel.numa_balancing) on a multi-node host",
+                 .site_table = "numa"}}})
 
 }  // namespace ys::checks

@@ -26,9 +26,19 @@ class MemoryCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(MemoryCheck, {.id = "numa.placement.memory",
-                          .summary = "Share of the process's memory on remote NUMA nodes "
-                                     "(from numa_maps) below the site's maximum.",
-                          .needs = {}})
+YS_REGISTER(
+    MemoryCheck,
+    {.id = "numa.placement.memory",
+     .summary = "Share of the process's memory on remote NUMA nodes "
+                "(from numa_maps) below the site's maximum.",
+     .needs = {},
+     .params = {
+         {.name = "max_remote_share",
+          .type = ParamType::kDouble,
+          .default_value = 0.10,
+          .lo = 0,
+          .hi = 1,
+          .meaning = "largest share of the process's resident data pages on remote NUMA nodes",
+          .site_table = "numa"}}})
 
 }  // namespace ys::checks

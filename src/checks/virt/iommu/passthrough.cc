@@ -37,7 +37,8 @@ class PassthroughCheck : public Check {
     if (auto* early = std::get_if<CheckResult>(&read)) return std::move(*early);
     const IommuFacts& q = std::get<IommuFacts>(read);
     CheckResult r = StartResult(q);
-    if (!q.translated.empty() && !q.virt.vm && ctx.expect().virt.iommu_passthrough == Policy::kOn) {
+    if (!q.translated.empty() && !q.virt.vm &&
+        ctx.param<Policy>("iommu_passthrough") == Policy::kOn) {
       r.Add(Translated(q));
     } else if (q.virt.vm) {
       r.Note("iommu.policy",
@@ -51,10 +52,18 @@ class PassthroughCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(PassthroughCheck,
-            {.id = "virt.iommu.passthrough",
-             .summary = "VM detection, and on bare metal GPUs and NICs in passthrough "
-                        "(identity) IOMMU domains as site policy asks.",
-             .needs = {}})
+YS_REGISTER(
+    PassthroughCheck,
+    {.id = "virt.iommu.passthrough",
+     .summary = "VM detection, and on bare metal GPUs and NICs in passthrough "
+                "(identity) IOMMU domains as site policy asks.",
+     .needs = {},
+     .params = {
+         {.name = "iommu_passthrough",
+          .type = ParamType::kPolicy,
+          .default_value = Policy::kOn,
+          .meaning =
+              "on: GPUs and NICs must be in identity (passthrough) IOMMU domains on bare metal",
+          .site_table = "virt"}}})
 
 }  // namespace ys::checks

@@ -43,10 +43,10 @@ TEST(BusyClockTest, MisconfiguredNodeRunsAt3GHzOfA38GHzPart) {
 
 TEST(BusyClockTest, SiteThresholdDecides) {
   checks::SiteExpectations strict;
-  strict.cpu.min_busy_clock_ratio = 0.995;
+  strict.params.Set("cpu.busy_clock", "min_busy_clock_ratio", 0.995);
   EXPECT_TRUE(HasFinding(RunOnFixture(kId, "healthy-8gpu", strict), "YS-CPU-016"));
   checks::SiteExpectations lenient;
-  lenient.cpu.min_busy_clock_ratio = 0.75;
+  lenient.params.Set("cpu.busy_clock", "min_busy_clock_ratio", 0.75);
   EXPECT_OUTCOME(RunOnFixture(kId, "h100-misconfigured", lenient), Outcome::kPass);
 }
 
@@ -58,7 +58,7 @@ TEST(BusyClockTest, SkipsOnARecordedTreeWithoutARecording) {
 
 TEST(BusyClockTest, SkipsWhenTheSiteTurnsItOff) {
   checks::SiteExpectations off;
-  off.cpu.busy_clock_cpus = 0;
+  off.params.Set("cpu.busy_clock", "busy_clock_cpus", 0);
   EXPECT_OUTCOME(RunOnFixture(kId, "healthy-8gpu", off), Outcome::kSkip);
 }
 
@@ -99,8 +99,8 @@ TEST(BusyClockTest, MalformedFilesGiveAnErrorWithThePath) {
 // Runs on this machine: the outcome depends on the machine, the shape does not.
 TEST(BusyClockTest, LiveCheckMeasuresThisMachine) {
   checks::SiteExpectations e;
-  e.cpu.busy_clock_cpus = 2;
-  e.cpu.busy_clock_ms = 10;
+  e.params.Set("cpu.busy_clock", "busy_clock_cpus", 2);
+  e.params.Set("cpu.busy_clock", "busy_clock_ms", 10);
   CheckResult r = testing::RunOnHost(kId, host::Host::Live(), e);
   ASSERT_NE(r.outcome, Outcome::kError) << testing::Describe(r);
   ASSERT_NE(r.outcome, Outcome::kSkip) << testing::Describe(r);

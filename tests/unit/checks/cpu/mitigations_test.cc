@@ -17,7 +17,7 @@ constexpr const char* kDir = "/sys/devices/system/cpu/vulnerabilities";
 
 checks::SiteExpectations WithMitigations(checks::Policy p) {
   checks::SiteExpectations e;
-  e.cpu.mitigations = p;
+  e.params.Set("cpu.mitigations", "mitigations", p);
   return e;
 }
 

@@ -17,7 +17,7 @@ constexpr const char* kSmt = "/sys/devices/system/cpu/smt";
 
 checks::SiteExpectations WithSmt(checks::Policy p) {
   checks::SiteExpectations e;
-  e.cpu.smt = p;
+  e.params.Set("cpu.smt", "smt", p);
   return e;
 }
 

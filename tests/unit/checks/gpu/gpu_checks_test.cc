@@ -31,13 +31,16 @@ const std::vector<std::string>& GpuCheckIds() {
 
 class GpuCheckTest : public ::testing::TestWithParam<std::string> {};
 
-// Every GPU check declares the GPU: as a need (the runner skips it without GPUs) or, for the
-// units that judge a missing GPU state themselves (gpu.count, gpu.driver, gpu.xid), as a use.
+// Every GPU check declares the GPU: as a need (the runner skips it without GPUs), as the GPU
+// state for the units that judge a node with no GPU (gpu.count, gpu.driver: the runner skips
+// them without NVML or a recording), or, for gpu.xid that reads the kernel log without NVML, as
+// a use.
 TEST_P(GpuCheckTest, IsRegisteredAndDeclaresTheGpu) {
   const RegisteredUnit* u = UnitRegistry::Global().Find(UnitKind::kCheck, GetParam());
   ASSERT_NE(u, nullptr);
   auto declares = [](const std::vector<Need>& v) {
-    return std::find(v.begin(), v.end(), Need::kGpu) != v.end();
+    return std::find(v.begin(), v.end(), Need::kGpu) != v.end() ||
+           std::find(v.begin(), v.end(), Need::kGpuState) != v.end();
   };
   EXPECT_TRUE(declares(u->info.needs) || declares(u->info.uses)) << GetParam();
 }

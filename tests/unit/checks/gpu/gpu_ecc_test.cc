@@ -39,7 +39,7 @@ TEST(GpuEccTest, EccDisabledAndVolatileUncorrected) {
   EXPECT_EQ(dbe->message, "2 uncorrected ECC errors since the driver loaded");
   // A site that runs without ECC.
   GpuRun off_site;
-  off_site.expect.gpu.ecc = checks::Policy::kOff;
+  off_site.expect.params.Set("gpu.ecc", "ecc", checks::Policy::kOff);
   CheckResult r2 =
       testing::RunGpuSnapshot("gpu.ecc", testing::LoadNvmlFixture("healthy-h100x8"), off_site);
   EXPECT_EQ(r2.findings.size(), 8u);

@@ -22,7 +22,7 @@ TEST(GpuMigTest, MigOnAgainstThePolicy) {
   EXPECT_EQ(r.findings[0].entity, "gpu5");
   EXPECT_NE(r.findings[0].fix.find("nvidia-smi -i 5 -mig 0"), std::string::npos);
   testing::GpuRun any;
-  any.expect.gpu.mig = checks::Policy::kAny;
+  any.expect.params.Set("gpu.mig", "mig", checks::Policy::kAny);
   EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.mig", s, any), Outcome::kPass);
 }
 

@@ -10,7 +10,7 @@ using testing::GpuRun;
 
 TEST(GpuNvlinkTest, AllLinksUpPass) {
   GpuRun run;
-  run.expect.gpu.nvlinks_expected_up = 18;
+  run.expect.params.Set("gpu.nvlink", "nvlinks_expected_up", 18);
   CheckResult r = testing::RunGpuFixture("gpu.nvlink", "healthy-h100x8", run);
   EXPECT_OUTCOME(r, Outcome::kPass);
   EXPECT_EQ(r.summary, "144 NVLinks active on 8 GPUs, no replay or recovery errors");
@@ -43,7 +43,7 @@ TEST(GpuNvlinkTest, SiteExpectsMoreLinksThanNvmlLists) {
   gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
   s.devices[5].nvlinks.resize(12);
   GpuRun run;
-  run.expect.gpu.nvlinks_expected_up = 18;
+  run.expect.params.Set("gpu.nvlink", "nvlinks_expected_up", 18);
   CheckResult r = testing::RunGpuSnapshot("gpu.nvlink", s, run);
   ASSERT_EQ(r.findings.size(), 1u) << testing::Describe(r);
   EXPECT_EQ(r.findings[0].message, "12 NVLinks active, the site expects 18");

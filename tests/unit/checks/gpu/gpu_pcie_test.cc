@@ -50,7 +50,7 @@ TEST(GpuPcieTest, ReplayCounterAboveThreshold) {
   EXPECT_OUTCOME(r, Outcome::kWarn);
   EXPECT_TRUE(testing::HasFinding(r, "YS-GPU-057"));
   testing::GpuRun lenient;
-  lenient.expect.gpu.max_pcie_replays = 1000;
+  lenient.expect.params.Set("gpu.pcie", "max_pcie_replays", 1000);
   EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.pcie", s, lenient), Outcome::kPass);
 }
 

@@ -24,7 +24,7 @@ TEST(GpuPersistenceTest, OffOnOneGpu) {
   EXPECT_EQ(r.findings[0].entity, "gpu6");
   EXPECT_NE(r.findings[0].fix.find("nvidia-persistenced"), std::string::npos);
   GpuRun any;
-  any.expect.gpu.persistence = checks::Policy::kAny;
+  any.expect.params.Set("gpu.persistence", "persistence", checks::Policy::kAny);
   EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.persistence", s, any), Outcome::kPass);
 }
 

@@ -25,7 +25,7 @@ TEST(GpuPowerTest, CappedGpuFailsUnlessTheSiteAllowsIt) {
   EXPECT_EQ(f->message, "enforced power limit 500.5 W is below the default 700 W");
   EXPECT_NE(f->fix.find("nvidia-smi -i 3 -pl 700"), std::string::npos) << f->fix;
   GpuRun lenient;
-  lenient.expect.gpu.min_power_limit_ratio = 0.7;
+  lenient.expect.params.Set("gpu.power", "min_power_limit_ratio", 0.7);
   EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.power", s, lenient), Outcome::kPass);
 }
 

@@ -48,7 +48,7 @@ TEST(GpuThermalTest, MarginMaxOperatingAndShutdown) {
   gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
   s.devices[7].temperature_c = gpu::Field<uint32_t>::Of(84);
   GpuRun tight;
-  tight.expect.gpu.temperature_margin_c = 2;
+  tight.expect.params.Set("gpu.thermal", "temperature_margin_c", 2);
   EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.thermal", s, tight), Outcome::kPass);
 }
 

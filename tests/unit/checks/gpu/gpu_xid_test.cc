@@ -54,8 +54,8 @@ TEST(GpuXidTest, XidRecordingFailsOnXid79AndXid48) {
 
 TEST(GpuXidTest, SiteListsReclassify) {
   GpuRun run = WithLog("xid-kmsg.txt");
-  run.expect.gpu.fatal_xids = {79};
-  run.expect.gpu.ignored_xids = {13};
+  run.expect.params.Set("gpu.xid", "fatal_xids", std::vector<int>{79});
+  run.expect.params.Set("gpu.xid", "ignored_xids", std::vector<int>{13});
   CheckResult r = testing::RunGpuFixture("gpu.xid", "xid", run);
   EXPECT_OUTCOME(r, Outcome::kFail);
   ASSERT_NE(testing::FindFinding(r, "YS-GPU-041"), nullptr);  // 48 is no longer fatal here

@@ -156,7 +156,7 @@ TEST_F(CoreIsolationTest, FindsEveryPlantedFaultOfTheMisconfiguredNode) {
 
 TEST_F(CoreIsolationTest, SiteMayAcceptIrqsOnJobCores) {
   checks::SiteExpectations e;
-  e.isolation.irqs_on_job_cores = true;
+  e.params.Set("cpu.isolation", "irqs_on_job_cores", true);
   CheckResult r = RunOnFixture(kId, "h100-misconfigured", e);
   EXPECT_FALSE(HasFinding(r, "YS-ISO-002"));
   EXPECT_NE(Evidence(r, "irqs").find("site policy"), std::string::npos);

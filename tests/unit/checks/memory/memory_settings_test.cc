@@ -35,7 +35,7 @@ TEST(MemorySettingsTest, MemlockDoesNotMatterWithoutRdmaOrWhenSiteSaysAny) {
   t.Write("/proc/self/limits",
           "Max locked memory         8388608              8388608              bytes\n");
   checks::SiteExpectations any;
-  any.memory.memlock_unlimited = false;
+  any.params.Set("mem.settings", "memlock", std::string("any"));
   EXPECT_FALSE(HasFinding(t.Run(kId, any), "YS-MEM-005"));
   t.Remove("/sys/class/infiniband");
   EXPECT_FALSE(HasFinding(t.Run(kId), "YS-MEM-005"));
@@ -57,7 +57,7 @@ TEST(MemorySettingsTest, WarnsOnDefragAlwaysSwapAndIdleHugetlb) {
 
 TEST(MemorySettingsTest, ThpPolicyMismatch) {
   checks::SiteExpectations e;
-  e.memory.thp = "always";
+  e.params.Set("mem.settings", "thp", std::string("always"));
   EXPECT_TRUE(HasFinding(RunOnFixture(kId, "healthy-8gpu", e), "YS-MEM-002"));
 }
 

@@ -87,11 +87,11 @@ TEST_F(NumaPlacementTest, FindsTheRemoteMemoryAndBalancingOfTheMisconfiguredNode
 
 TEST_F(NumaPlacementTest, SitePolicyAndThresholdDecide) {
   checks::SiteExpectations e;
-  e.numa.max_remote_share = 0.25;
-  e.numa.balancing = checks::Policy::kAny;
+  e.params.Set("numa.placement.memory", "max_remote_share", 0.25);
+  e.params.Set("numa.placement.kernel_policy", "balancing", checks::Policy::kAny);
   CheckResult r = RunOnFixture(kId, "h100-misconfigured", e);
   EXPECT_OUTCOME(r, Outcome::kPass);
-  e.numa.balancing = checks::Policy::kOn;
+  e.params.Set("numa.placement.kernel_policy", "balancing", checks::Policy::kOn);
   EXPECT_TRUE(HasFinding(RunOnFixture(kId, "healthy-8gpu", e), "YS-NUMA-002"));
   testing::TempHost& t = *scratch_;
   t.Write("/proc/sys/kernel/numa_balancing", "2\n");  // memory tiering only

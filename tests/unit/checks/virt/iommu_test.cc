@@ -230,7 +230,7 @@ TEST(VirtIommuTest, TranslatedGpuOnBareMetalIsVirt001UnderPolicy) {
   EXPECT_FALSE(HasFinding(r, "YS-VIRT-005"));  // lazy
 
   checks::SiteExpectations any;
-  any.virt.iommu_passthrough = checks::Policy::kAny;
+  any.params.Set("virt.iommu.passthrough", "iommu_passthrough", checks::Policy::kAny);
   EXPECT_FALSE(HasFinding(t.Run(kId, any), "YS-VIRT-001"));
 
   t.Write(kGpuGroupType, "DMA\n");  // strict
