@@ -32,7 +32,7 @@ TEST(StorageCheckpointTest, SkipsWithoutPath) {
 }
 
 TEST(StorageCheckpointTest, NotADirectoryIsAnErrorNamingThePath) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   std::string file = dir.path() + "/plain-file";
   std::ofstream(file) << "x";
   BenchmarkResult r = RunCheckpoint(file);
@@ -51,7 +51,7 @@ TEST(StorageCheckpointTest, NotWritableIsAnErrorNamingThePath) {
   EXPECT_EQ(r.outcome, Outcome::kError);
   EXPECT_TRUE(Contains(r.summary, "--path /proc: not writable")) << r.summary;
   if (::geteuid() == 0) GTEST_SKIP() << "root writes into a 0555 directory";
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   ASSERT_EQ(::chmod(dir.path().c_str(), 0555), 0);
   BenchmarkResult ro = RunCheckpoint(dir.path());
   ::chmod(dir.path().c_str(), 0755);
@@ -60,7 +60,7 @@ TEST(StorageCheckpointTest, NotWritableIsAnErrorNamingThePath) {
 }
 
 TEST(StorageCheckpointTest, NotEnoughSpaceIsCheckedBeforeWriting) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   // 1T is the largest size a sweep takes; a file system with that much free is not this test's.
   struct statvfs fs {};
   ASSERT_EQ(::statvfs(dir.path().c_str(), &fs), 0);
@@ -73,7 +73,7 @@ TEST(StorageCheckpointTest, NotEnoughSpaceIsCheckedBeforeWriting) {
 }
 
 TEST(StorageCheckpointTest, LiveRunMeasuresWriteAndReadAndRemovesItsFiles) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   BenchmarkResult r = RunCheckpoint(dir.path(), "256K");
   ASSERT_EQ(r.outcome, Outcome::kPass) << r.summary;
   for (const char* name : {"storage.checkpoint.write", "storage.checkpoint.read"}) {
@@ -94,7 +94,7 @@ TEST(StorageCheckpointTest, LiveRunMeasuresWriteAndReadAndRemovesItsFiles) {
 // A shared --path (a parallel file system) written by the ranks of many nodes at once: another
 // node's process with the same process id (as in containers) keeps its files, and this one runs.
 TEST(StorageCheckpointTest, AnotherNodesProcessWithTheSameIdDoesNotCollide) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   const std::string pid = std::to_string(::getpid());
   std::vector<std::string> theirs = {
       "yardstick-checkpoint-" + pid + "-0-0.bin", "yardstick-checkpoint-" + pid + "-0-1.bin",
@@ -108,7 +108,7 @@ TEST(StorageCheckpointTest, AnotherNodesProcessWithTheSameIdDoesNotCollide) {
 }
 
 TEST(StorageCheckpointTest, DirectIoRunsOrSaysTheFileSystemRefusesIt) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   BenchmarkResult r = RunCheckpoint(dir.path(), "100K", /*direct=*/true);
   if (r.outcome == Outcome::kError) {
     EXPECT_TRUE(Contains(r.summary, "refuses O_DIRECT")) << r.summary;

@@ -42,7 +42,7 @@ LoadContext SmallContext(comm::Communicator& comm) {
 bool IsHexDigest(const std::string& s) { return std::regex_match(s, std::regex("[0-9a-f]{64}")); }
 
 // A timeline planting a bit flip on `entity` at load time 10.
-std::string PlantingTimeline(const ::testing::TempDir& dir, const std::string& entity) {
+std::string PlantingTimeline(const testing::TempDir& dir, const std::string& entity) {
   std::string path = dir.path() + "/plant.json";
   std::ofstream(path) << R"({"kind": "yardstick-nvml-timeline", "base": ")"
                       << testing::NvmlFixturePath("healthy-h100x8.json")
@@ -76,7 +76,7 @@ void ExpectCleanCycle(const std::vector<EntitySample>& out, const std::vector<in
 void CheckLoad(Profile profile, const char* name, const char* metric, const char* unit) {
   std::vector<int> cpus = TwoCpus();
   ASSERT_FALSE(cpus.empty());
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   auto timeline = Timeline::Load(PlantingTimeline(dir, "cpu" + std::to_string(cpus[0])));
   ASSERT_TRUE(timeline.ok()) << timeline.status().ToString();
   comm::SingleProcessCommunicator comm;

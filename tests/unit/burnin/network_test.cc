@@ -23,7 +23,7 @@ TEST(BurninNetwork, AllReduceUnderALauncherCatchesAPlantedFlip) {
   auto comm = comm::OpenCommunicator(env);
   ASSERT_TRUE(comm.ok()) << comm.status().ToString();
   // Every rank writes the same timeline to its own file.
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   std::string path = dir.path() + "/net.json";
   std::ofstream(path) << R"({"kind": "yardstick-nvml-timeline", "base": ")"
                       << testing::NvmlFixturePath("healthy-h100x8.json")

@@ -77,7 +77,7 @@ TEST(BurninTimeline, PlainRecordedStateIsATimelineWithoutSteps) {
 }
 
 TEST(BurninTimeline, NvlinkFieldsCanBeSet) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   std::string path = dir.path() + "/t.json";
   std::ofstream(path) << R"({"kind": "yardstick-nvml-timeline", "base": ")"
                       << NvmlFixturePath("healthy-h100x8.json") << R"(",
@@ -89,7 +89,7 @@ TEST(BurninTimeline, NvlinkFieldsCanBeSet) {
 }
 
 TEST(BurninTimeline, RejectsMalformedFilesNamingFileAndPath) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   const std::string base = NvmlFixturePath("healthy-h100x8.json");
   auto doc = [&](const std::string& rest) {
     return R"({"kind": "yardstick-nvml-timeline", "base": ")" + base + "\"" + rest + "}";

@@ -23,7 +23,7 @@ bool Contains(const Status& s, const std::string& text) {
 }
 
 TEST(DocumentFileTest, ReadsARegularFileWhole) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   std::string path = WriteFile(dir.path() + "/a.toml", "x = 1\n");
   auto text = ReadDocumentFile(path, DocumentKind::kToml);
   ASSERT_TRUE(text.ok()) << text.status().message();
@@ -40,7 +40,7 @@ TEST(DocumentFileTest, MissingFileIsNotFoundAndNamed) {
 }
 
 TEST(DocumentFileTest, RefusesAFifoWithoutBlocking) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   std::string fifo = dir.path() + "/fifo.json";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   auto r = ReadDocumentFile(fifo, DocumentKind::kJson);  // no writer: a plain open would block
@@ -52,7 +52,7 @@ TEST(DocumentFileTest, RefusesAFifoWithoutBlocking) {
 }
 
 TEST(DocumentFileTest, RefusesDirectoriesDevicesAndSockets) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   auto d = ReadDocumentFile(dir.path(), DocumentKind::kToml);
   EXPECT_TRUE(Contains(d.status(), "is a directory, expected a regular file (a TOML file)"))
       << d.status().message();
@@ -78,7 +78,7 @@ TEST(DocumentFileTest, RefusesDirectoriesDevicesAndSockets) {
 }
 
 TEST(DocumentFileTest, SizeCapIsEnforced) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   std::string path = WriteFile(dir.path() + "/big", std::string(1000, 'x'));
   auto exact = ReadDocumentFile(path, 1000, "a test file");
   ASSERT_TRUE(exact.ok());

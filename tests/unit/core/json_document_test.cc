@@ -64,7 +64,7 @@ TEST(JsonDocumentTest, NonUtf8IsRefusedNotThrown) {
 }
 
 TEST(JsonDocumentTest, ReadJsonFileNamesTheFile) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   std::string path = dir.path() + "/v.json";
   std::ofstream(path) << "{\"x\": 1e999}";
   auto r = ReadJsonFile(path);

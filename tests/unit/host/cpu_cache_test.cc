@@ -38,7 +38,7 @@ TEST(CpuCacheTest, ParsesSysfsSizes) {
 }
 
 TEST(CpuCacheTest, LastLevelCacheIsSharedL3CountedOnce) {
-  ::testing::TempDir root;
+  testing::TempDir root;
   for (int cpu : {0, 1}) {
     AddCache(root.path(), cpu, 0, 1, "Data", "48K", std::to_string(cpu));
     AddCache(root.path(), cpu, 1, 1, "Instruction", "32K", std::to_string(cpu));
@@ -56,7 +56,7 @@ TEST(CpuCacheTest, LastLevelCacheIsSharedL3CountedOnce) {
 }
 
 TEST(CpuCacheTest, TwoSocketsSumTheirLastLevelCaches) {
-  ::testing::TempDir root;
+  testing::TempDir root;
   AddCache(root.path(), 0, 0, 2, "Unified", "2048K", "0");
   AddCache(root.path(), 0, 1, 3, "Unified", "16M", "0");
   AddCache(root.path(), 1, 0, 2, "Unified", "2048K", "1");
@@ -70,7 +70,7 @@ TEST(CpuCacheTest, TwoSocketsSumTheirLastLevelCaches) {
 }
 
 TEST(CpuCacheTest, MissingAndMalformedCacheInformation) {
-  ::testing::TempDir root;
+  testing::TempDir root;
   std::filesystem::create_directories(root.path() + "/sys/devices/system/cpu/cpu0");
   auto host = Host::AtRoot(root.path());
   ASSERT_TRUE(host.ok());

@@ -102,7 +102,7 @@ TEST(GpuCollectorTest, DcgmNamesFromRecordedState) {
 }
 
 TEST(RunCollectorTest, ResultsOfARunDocument) {
-  ::testing::TempDir dir;
+  testing::TempDir dir;
   RunDocument doc;
   doc.command = "run";
   doc.started_at = "2026-11-20T09:14:02Z";
