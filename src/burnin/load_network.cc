@@ -26,7 +26,7 @@ namespace {
 
 constexpr uint64_t kDefaultMpiBytes = 64ULL << 20;
 constexpr uint64_t kDefaultNcclBytes = 256ULL << 20;
-constexpr size_t kFlipElement = 17;
+constexpr size_t kNetworkFlipElement = 17;
 
 class NetworkLoad final : public Load {
  public:
@@ -42,7 +42,7 @@ class NetworkLoad final : public Load {
     CycleTally tally;
     if (world.rank() == 0 && ctx_.timeline != nullptr &&
         ctx_.timeline->FlipPlanted("net", at_s, at_s + seconds)) {
-      backend_->CorruptNextCheck(kFlipElement % std::max<size_t>(1, op_.counts.recv_count));
+      backend_->CorruptNextCheck(kNetworkFlipElement % std::max<size_t>(1, op_.counts.recv_count));
     }
     const auto start = Clock::now();
     for (;;) {

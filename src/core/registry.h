@@ -93,10 +93,11 @@ class UnitRegistry {
 #define YS_CONCAT_(a, b) YS_CONCAT_INNER_(a, b)
 
 // Registers `Class` (a default-constructible unit class; its base names the kind) with its
-// UnitInfo, given as designated initialisers.
+// UnitInfo, given as designated initialisers. The registrar's name is numbered by __COUNTER__,
+// not __LINE__: in a unity build (CMake UNITY_BUILD) several units share one translation unit.
 #define YS_REGISTER(Class, ...)                                                       \
   namespace {                                                                         \
-  [[maybe_unused]] const bool YS_CONCAT_(ys_registered_, __LINE__) =                  \
+  [[maybe_unused]] const bool YS_CONCAT_(ys_registered_, __COUNTER__) =               \
       ::ys::UnitRegistry::Global().Add(Class::kKind, ::ys::UnitInfo __VA_ARGS__, [] { \
         return std::unique_ptr<::ys::Unit>(std::make_unique<Class>());                \
       });                                                                             \

@@ -27,13 +27,13 @@ bool IsKnownToken(std::string_view tok) {
          (key.size() > 1 && key[0] == 'N' && ParseUint(key.substr(1)).has_value());
 }
 
-std::string Shorten(std::string_view s) {
+std::string ShortenLine(std::string_view s) {
   return std::string(s.substr(0, 120)) + (s.size() > 120 ? "..." : "");
 }
 
 Status LineError(size_t line_no, std::string_view line, const std::string& what) {
   return Status::Invalid("line " + std::to_string(line_no) + ": " + what + " in \"" +
-                         Shorten(line) + "\"");
+                         ShortenLine(line) + "\"");
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ struct ArchiveReadFree {
 };
 using ArchiveReader = std::unique_ptr<archive, ArchiveReadFree>;
 
-std::string Errno(int err) { return std::strerror(err); }
+std::string ErrnoText(int err) { return std::strerror(err); }
 
 // Removes the destination directory on destruction unless kept: a refused archive leaves
 // nothing behind. Only ever applied to a directory this call created.
@@ -228,7 +228,7 @@ class Extractor {
     if (fd < 0) {
       int err = errno;
       if (err == EEXIST) return refuse("duplicate entry (the path was already extracted)");
-      return refuse("cannot create " + target.string() + " (" + Errno(err) + ")");
+      return refuse("cannot create " + target.string() + " (" + ErrnoText(err) + ")");
     }
     struct Closer {
       int fd;
@@ -245,7 +245,7 @@ class Extractor {
       for (la_ssize_t off = 0; off < n;) {
         ssize_t w = ::write(fd, buf.data() + off, static_cast<std::size_t>(n - off));
         if (w < 0 && errno == EINTR) continue;
-        if (w < 0) return Status::Io(target.string() + ": write failed (" + Errno(errno) + ")");
+        if (w < 0) return Status::Io(target.string() + ": write failed (" + ErrnoText(errno) + ")");
         off += w;
       }
     }
@@ -284,7 +284,7 @@ Result<std::string> ReadBounded(const std::string& path, std::uint64_t max) {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rbe"));
-  if (!f) return Status::Io(path + ": cannot open (" + Errno(errno) + ")");
+  if (!f) return Status::Io(path + ": cannot open (" + ErrnoText(errno) + ")");
   if (std::fread(text.data(), 1, text.size(), f.get()) != text.size()) {
     return Status::Io(path + ": short read");
   }
@@ -322,7 +322,7 @@ Result<VerifiedArchive> OpenArchive(const std::string& path, const std::string& 
                              ": already exists; expected a fresh directory to "
                              "extract into");
     }
-    return Status::Io(dest_dir + ": cannot create (" + Errno(err) + ")");
+    return Status::Io(dest_dir + ": cannot create (" + ErrnoText(err) + ")");
   }
   DestGuard guard(dest_dir);
   Extractor extractor(path, dest_dir, limits);

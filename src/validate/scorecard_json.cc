@@ -14,12 +14,12 @@ using ojson = nlohmann::ordered_json;
 namespace {
 
 template <typename T>
-ojson Opt(const std::optional<T>& v) {
+ojson OptJson(const std::optional<T>& v) {
   return v ? ojson(*v) : ojson(nullptr);
 }
 
 ojson ReferenceJson(const Reference& r) {
-  return {{"step_time_s", r.step_time_s},      {"tflops_per_gpu", Opt(r.tflops_per_gpu)},
+  return {{"step_time_s", r.step_time_s},      {"tflops_per_gpu", OptJson(r.tflops_per_gpu)},
           {"release", r.provenance.release},   {"kind", r.provenance.kind},
           {"source", r.provenance.source},     {"date", r.provenance.date},
           {"hardware", r.provenance.hardware}, {"software", r.provenance.software},
@@ -34,7 +34,7 @@ ojson MeasuredJson(const Measured& m) {
           {"window_samples", m.window_samples},
           {"step_time_mean_s", m.step_time_mean_s},
           {"step_time_stdev_s", m.step_time_stdev_s},
-          {"tflops_per_gpu", Opt(m.tflops_per_gpu)}};
+          {"tflops_per_gpu", OptJson(m.tflops_per_gpu)}};
 }
 
 }  // namespace
@@ -62,9 +62,9 @@ ojson ToJson(const Suite& suite, const Scorecard& card) {
         {"reason", row.reason}};
     r["measured"] = row.measured ? MeasuredJson(*row.measured) : ojson(nullptr);
     r["reference"] = row.reference ? ReferenceJson(*row.reference) : ojson(nullptr);
-    r["score"] = Opt(row.score);
-    r["tokens_per_s_per_gpu"] = Opt(row.tokens_per_s_per_gpu);
-    r["mfu"] = Opt(row.mfu);
+    r["score"] = OptJson(row.score);
+    r["tokens_per_s_per_gpu"] = OptJson(row.tokens_per_s_per_gpu);
+    r["mfu"] = OptJson(row.mfu);
     // Step times after warm-up and what they say (workloads/step_time.h); null when the log has
     // fewer than the analysis needs.
     r["step_times_first_step"] =

@@ -9,7 +9,7 @@
 namespace ys::bench {
 namespace {
 
-constexpr uint64_t kSeed = 0x636f70792e643264ull;
+constexpr uint64_t kPeerCopySeed = 0x636f70792e643264ull;
 
 struct Gpu {
   gpu::CudaDevice device;
@@ -89,7 +89,8 @@ class PeerCopyBenchmark final : public Benchmark {
         YS_RETURN_IF_ERROR(EnablePeer(api, from, to));
         for (uint64_t bytes : sizes) {
           YS_RETURN_IF_ERROR(from.device.MakeCurrent());
-          YS_RETURN_IF_ERROR(FillDevicePattern(api, from.src.get(), bytes, kSeed, *staging));
+          YS_RETURN_IF_ERROR(
+              FillDevicePattern(api, from.src.get(), bytes, kPeerCopySeed, *staging));
           CUdeviceptr s = from.src.get(), d = to.dst.get();
           CUstream stream = from.timer->get();
           struct Method {
@@ -113,7 +114,7 @@ class PeerCopyBenchmark final : public Benchmark {
             YS_RETURN_IF_ERROR(from.device.MakeCurrent());
             auto ms = from.timer->SampleMsPerCall(samples, warmup, iters, m.enqueue);
             if (!ms.ok()) return ms.status();
-            auto wrong = CheckDevicePattern(api, d, bytes, kSeed, *staging);
+            auto wrong = CheckDevicePattern(api, d, bytes, kPeerCopySeed, *staging);
             if (!wrong.ok()) return wrong.status();
             if (*wrong > 0)
               r.Add(CopyDataFinding(pair, std::string("peer ") + m.name + " copy", *wrong, bytes));

@@ -4,10 +4,10 @@
 
 namespace ys::workloads {
 namespace {
-constexpr char kModel[] = "deepseek-v3_671b";
+constexpr char kDeepseekV3Model[] = "deepseek-v3_671b";
 }  // namespace
 
-YS_REGISTER(ProxyBenchmark<kModel>,
+YS_REGISTER(ProxyBenchmark<kDeepseekV3Model>,
             {.id = "proxy.deepseek-v3_671b",
              .summary = "DeepSeek-V3 671B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},

@@ -4,10 +4,10 @@
 
 namespace ys::workloads {
 namespace {
-constexpr char kModel[] = "gpt_oss_120b";
+constexpr char kGptOssModel[] = "gpt_oss_120b";
 }  // namespace
 
-YS_REGISTER(ProxyBenchmark<kModel>,
+YS_REGISTER(ProxyBenchmark<kGptOssModel>,
             {.id = "proxy.gpt_oss_120b",
              .summary = "GPT-OSS 120B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},

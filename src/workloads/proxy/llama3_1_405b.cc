@@ -4,10 +4,10 @@
 
 namespace ys::workloads {
 namespace {
-constexpr char kModel[] = "llama3.1_405b";
+constexpr char kLlama405bModel[] = "llama3.1_405b";
 }  // namespace
 
-YS_REGISTER(ProxyBenchmark<kModel>,
+YS_REGISTER(ProxyBenchmark<kLlama405bModel>,
             {.id = "proxy.llama3.1_405b",
              .summary = "Llama 3.1 405B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},

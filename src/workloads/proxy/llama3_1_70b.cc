@@ -4,10 +4,10 @@
 
 namespace ys::workloads {
 namespace {
-constexpr char kModel[] = "llama3.1_70b";
+constexpr char kLlama70bModel[] = "llama3.1_70b";
 }  // namespace
 
-YS_REGISTER(ProxyBenchmark<kModel>,
+YS_REGISTER(ProxyBenchmark<kLlama70bModel>,
             {.id = "proxy.llama3.1_70b",
              .summary = "Llama 3.1 70B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},

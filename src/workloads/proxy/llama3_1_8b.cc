@@ -4,10 +4,10 @@
 
 namespace ys::workloads {
 namespace {
-constexpr char kModel[] = "llama3.1_8b";
+constexpr char kLlama8bModel[] = "llama3.1_8b";
 }  // namespace
 
-YS_REGISTER(ProxyBenchmark<kModel>,
+YS_REGISTER(ProxyBenchmark<kLlama8bModel>,
             {.id = "proxy.llama3.1_8b",
              .summary = "Llama 3.1 8B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},

@@ -4,10 +4,10 @@
 
 namespace ys::workloads {
 namespace {
-constexpr char kModel[] = "nemotron-h_56b";
+constexpr char kNemotronHModel[] = "nemotron-h_56b";
 }  // namespace
 
-YS_REGISTER(ProxyBenchmark<kModel>,
+YS_REGISTER(ProxyBenchmark<kNemotronHModel>,
             {.id = "proxy.nemotron-h_56b",
              .summary = "Nemotron-H 56B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},

@@ -4,10 +4,10 @@
 
 namespace ys::workloads {
 namespace {
-constexpr char kModel[] = "qwen3_235b";
+constexpr char kQwen3Model[] = "qwen3_235b";
 }  // namespace
 
-YS_REGISTER(ProxyBenchmark<kModel>,
+YS_REGISTER(ProxyBenchmark<kQwen3Model>,
             {.id = "proxy.qwen3_235b",
              .summary = "Qwen3 235B-A22B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},

@@ -31,7 +31,7 @@ RunDocument Doc(std::vector<Measurement> ms, std::string host = "node1") {
 }
 
 std::string WriteFile(const std::string& name, const std::string& text) {
-  std::string dir = testing::TempDir() + "/ys-compare-test";
+  std::string dir = ::testing::TempDir() + "/ys-compare-test";
   std::filesystem::create_directories(dir);
   std::string path = dir + "/" + name;
   std::ofstream(path) << text;

@@ -17,7 +17,7 @@ namespace ys::history {
 namespace {
 
 std::string FreshPath(const std::string& name) {
-  std::string dir = testing::TempDir() + "/ys-history-record-test/" + name;
+  std::string dir = ::testing::TempDir() + "/ys-history-record-test/" + name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir + "/history.db";

@@ -9,7 +9,7 @@ namespace ys::history {
 namespace {
 
 std::string FreshPath(const std::string& name) {
-  std::string dir = testing::TempDir() + "/ys-history-test/" + name;
+  std::string dir = ::testing::TempDir() + "/ys-history-test/" + name;
   std::filesystem::remove_all(dir);
   return dir + "/sub/history.db";  // the directory is created
 }

@@ -91,7 +91,7 @@ bool Running(const std::string& pid) {
 
 TEST(SubprocessTest, TimeoutKillsTheChildAndItsGroup) {
   // The shell starts a grandchild that would outlive it; both are killed at the deadline.
-  std::string pidfile = testing::TempDir() + "/ys-subprocess-grandchild.pid";
+  std::string pidfile = ::testing::TempDir() + "/ys-subprocess-grandchild.pid";
   std::filesystem::remove(pidfile);
   auto r = Exec({"sh", "-c", "sh -c 'echo $$ > " + pidfile + "; exec sleep 30' & sleep 30"},
                 milliseconds(500));
@@ -134,7 +134,7 @@ TEST(SubprocessTest, MissingProgramIsAClearError) {
 }
 
 TEST(SubprocessTest, NotExecutableAndBadArgvAreErrors) {
-  std::string path = testing::TempDir() + "/ys-not-executable";
+  std::string path = ::testing::TempDir() + "/ys-not-executable";
   std::ofstream(path) << "#!/bin/sh\n";
   std::filesystem::permissions(
       path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);

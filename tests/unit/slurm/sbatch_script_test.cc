@@ -123,7 +123,7 @@ TEST(SbatchScriptTest, RefusesWhatDoesNotFitOrIsUnsafe) {
 // arrives unchanged and nothing it contains runs.
 TEST(SbatchScriptTest, BashPassesHostileValuesThroughUnchanged) {
   namespace fs = std::filesystem;
-  std::string dir = testing::TempDir() + "/ys-sbatch-test";
+  std::string dir = ::testing::TempDir() + "/ys-sbatch-test";
   fs::remove_all(dir);
   fs::create_directories(dir + "/bin");
   {
