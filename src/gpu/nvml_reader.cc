@@ -10,10 +10,10 @@
 #include "gpu/gpu_snapshot_fields.h"
 
 namespace ys::gpu {
-
+// Inside NVML's namespace (its own names unqualified) rather than `using namespace nvml`, which
+// in a unity batch would reach the files after this one.
+namespace nvml {
 namespace {
-
-using namespace nvml;  // NOLINT(google-build-using-namespace): NVML's own names, one file
 
 // Not an NVML code: the table has no such function.
 constexpr nvmlReturn_t kNoSymbol = -1;
@@ -434,12 +434,13 @@ class Reader {
 #undef YS_NVML_FN
 
 }  // namespace
+}  // namespace nvml
 
 Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api, const nvml::TelemetryApi& tel) {
-  return Reader(api, tel).ReadAllTelemetry();
+  return nvml::Reader(api, tel).ReadAllTelemetry();
 }
 
-Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api) { return Reader(api).Read(); }
+Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api) { return nvml::Reader(api).Read(); }
 
 Result<GpuSnapshot> ReadLiveGpuSnapshot(const std::string& library) {
   auto lib = nvml::Library::Open(library);

@@ -4,6 +4,7 @@
 // a fixed Ed25519 public key. Extraction goes to a scratch folder removed after each input.
 #include <filesystem>
 
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "validate/archive.h"
 
@@ -17,7 +18,7 @@ constexpr char kPublicKey[] =
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(archive) {
   static const std::string key = ys::fuzz::WriteScratch("key.pem", kPublicKey);
   std::string path = ys::fuzz::WriteScratch("in.tar.zst", ys::fuzz::AsText(data, size));
   std::string dest = ys::fuzz::ScratchDir() + "/out";

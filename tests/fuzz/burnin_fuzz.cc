@@ -9,9 +9,10 @@
 #include "burnin/observation.h"
 #include "burnin/resume_checkpoint.h"
 #include "core/burnin_json.h"
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(burnin) {
   using namespace ys::burnin;
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 5);

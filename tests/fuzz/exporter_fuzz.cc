@@ -6,12 +6,13 @@
 //     exposition text (serve/exposition.cc).
 // HTTP request parsing and routing are cpp-httplib's: the exporter serves three fixed paths and
 // reads nothing from a request, so there is no request handler of ours to drive.
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "serve/collectors.h"
 #include "serve/exporter_server.h"
 #include "serve/exposition.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(exporter) {
   using namespace ys::serve;
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 3);

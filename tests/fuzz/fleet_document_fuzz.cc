@@ -7,6 +7,7 @@
 #include "core/report_json.h"
 #include "diagnose/fleet_merge.h"
 #include "diagnose/fleet_reader.h"
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 
 namespace {
@@ -22,7 +23,7 @@ size_t Measurements(const ys::RunDocument& d) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(fleet_document) {
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<ys::RunDocument> lean = ys::diagnose::ReadFleetDocument(text);
   if (!lean) return 0;

@@ -6,11 +6,12 @@
 #include <cstring>
 
 #include "burnin/timeline.h"
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "gpu/gpu_snapshot_json.h"
 #include "gpu/gpu_telemetry.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(gpu_state) {
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 3);
   if (!which) return 0;

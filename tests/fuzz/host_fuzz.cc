@@ -17,6 +17,7 @@
 //   gpudirect.cc    36 driver version, 37 kernel release
 //   core/cpu_set.cc 38 cpu list, 39 cpu mask
 #include "core/cpu_set.h"
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "host/busy_core_clock.h"
 #include "host/cgroup.h"
@@ -43,7 +44,7 @@
 #include "host/smt.h"
 #include "host/sysfs_attr.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(host) {
   using namespace ys::host;
   std::string_view t = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&t, 40);

@@ -3,11 +3,12 @@
 //   1 manifest.sig (validate/signature.cc ParseSignatureFile)
 //   2 base64 (validate/signature.cc Base64Decode)
 //   3 a path named in a manifest (validate/manifest.cc ValidateRelativePath, PrintablePath)
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "validate/manifest.h"
 #include "validate/signature.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(manifest) {
   using namespace ys::validate;
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 4);

@@ -1,11 +1,12 @@
 // Fuzz target: the readers of the step-time model's inputs, by selector byte:
 //   0 the calibration file (validate/step_calibration.cc ParseStepCalibration)
 //   1 a --set rate assignment (validate/step_rates.cc ApplyRateOverride)
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(predict) {
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 2);
   if (!which) return 0;

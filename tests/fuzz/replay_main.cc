@@ -1,7 +1,8 @@
-// The driver that links a fuzz target into an ordinary (non-libFuzzer) build: it calls
-// LLVMFuzzerTestOneInput once on every file of the folders (or files) given, in sorted order, so
-// that ctest replays the committed corpus and crash inputs cheaply and deterministically. A
-// folder that does not exist is an error (a misspelt corpus path must not pass as empty).
+// The replay binary of an ordinary (non-libFuzzer) build, fuzz_replay: every fuzz target is linked
+// into it (fuzz_target.h), and `fuzz_replay TARGET PATH...` calls that target once on every file
+// of the folders (or files) given, in sorted order, so that ctest replays the committed corpus
+// and crash inputs cheaply and deterministically. An unknown target, or a folder that does not
+// exist, is an error (a misspelt corpus path must not pass as empty).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+#include "fuzz_target.h"
 
 namespace {
 
@@ -26,8 +27,16 @@ bool ReadFile(const std::filesystem::path& path, std::string* out) {
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
+  const auto& targets = ys::fuzz::Targets();
+  auto target = argc > 1 ? targets.find(argv[1]) : targets.end();
+  if (target == targets.end()) {
+    std::fprintf(stderr, "replay: usage: fuzz_replay TARGET PATH...; TARGET is one of:");
+    for (const auto& [name, fn] : targets) std::fprintf(stderr, " %s", name.c_str());
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
   std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 2; i < argc; ++i) {
     fs::path arg(argv[i]);
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
@@ -48,8 +57,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "replay: %s: cannot read\n", path.c_str());
       return 2;
     }
-    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    target->second(reinterpret_cast<const uint8_t*>(data.data()), data.size());
   }
-  std::printf("replay: %zu inputs, no crash\n", files.size());
+  std::printf("replay: %s: %zu inputs, no crash\n", argv[1], files.size());
   return 0;
 }

@@ -4,11 +4,12 @@
 // diagnosis input and rules, and the HTML report page (report_page.h).
 #include "core/report_json.h"
 #include "diagnose/fleet_merge.h"
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "history/run_rows.h"
 #include "report_page.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(run_document) {
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<nlohmann::json> j = ys::fuzz::ParseJson(text);
   if (!j) return 0;

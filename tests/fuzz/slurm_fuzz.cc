@@ -1,9 +1,10 @@
 // Fuzz target: Slurm command output (slurm/slurm_state.cc), by selector byte:
 //   0 scontrol show job   1 squeue   2 sacct   3 scontrol show node   4 a Slurm time
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "slurm/slurm_state.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(slurm) {
   using namespace ys::slurm;
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 5);

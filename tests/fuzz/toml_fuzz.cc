@@ -6,13 +6,14 @@
 #include "bench/device_specs.h"
 #include "checks/site_expectations.h"
 #include "cost/price_model.h"
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "slurm/cluster_config.h"
 #include "validate/reference.h"
 #include "validate/suite.h"
 #include "workloads/model_spec.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(toml) {
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 7);
   if (!which) return 0;

@@ -4,12 +4,13 @@
 // (nemo2_log.cc, megatron_log.cc, torchtitan_log.cc, training_log.cc), the serving-benchmark
 // JSON reader (inference_result.cc), and the window and shape evaluation behind them.
 // Selector byte: 0 auto-detect, 1 nemo2, 2 megatron, 3 torchtitan, 4 inference-json.
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "validate/ingest.h"
 #include "validate/log_format.h"
 #include "validate/training_log.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(training_log) {
   using namespace ys::validate;
   std::string_view text = ys::fuzz::AsText(data, size);
   std::optional<int> which = ys::fuzz::TakeSelector(&text, 5);

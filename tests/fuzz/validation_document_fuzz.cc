@@ -4,13 +4,14 @@
 // (report/html/validation_view.cc), the ingested runs in it (validate/workload_run_json.cc), the
 // diagnosis input and rules (diagnose/engine.cc) and the HTML page (report_page.h).
 #include "core/validation_document.h"
+#include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "history/run_rows.h"
 #include "report/html/validation_view.h"
 #include "report_page.h"
 #include "validate/workload_run.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+YS_FUZZ_TARGET(validation_document) {
   std::optional<nlohmann::json> j = ys::fuzz::ParseJson(ys::fuzz::AsText(data, size));
   if (!j) return 0;
   (void)ys::ValidationDocumentFromJson(*j, "fuzz.json");

@@ -18,7 +18,7 @@
 namespace ys::checks {
 namespace {
 
-constexpr const char* kReference =
+constexpr const char* kBusyClockReference =
     "linux-node-knobs.md §2 (timed busy loop; turbostat Bzy_MHz is the hardware equivalent)";
 constexpr const char* kExemplarRecovery =
     "about 4% of step time when the cause is C6 disabled (Exemplar case: busy cores held at "
@@ -175,7 +175,7 @@ class BusyClockCheck : public Check {
           "governor, lift BIOS/BMC power caps; check cooling (thermal throttling), and in a VM "
           "the host's settings and CPU steal";
       f.expected_recovery = kExemplarRecovery;
-      f.reference = kReference;
+      f.reference = kBusyClockReference;
       r.Add(std::move(f));
       return r;
     }

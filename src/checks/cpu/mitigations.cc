@@ -12,7 +12,7 @@
 namespace ys::checks {
 namespace {
 
-constexpr const char* kReference =
+constexpr const char* kMitigationsReference =
     "Documentation/admin-guide/hw-vuln/index.rst, attack_vector_controls.rst; "
     "linux-node-knobs.md §4";
 
@@ -69,7 +69,7 @@ Finding MicrocodeFinding(const Vulns& microcode) {
       "update the CPU microcode (intel-microcode or amd64-microcode package, or a BIOS "
       "update) and reboot; in a VM the host's microcode and the CPU features it passes "
       "through decide";
-  f.reference = kReference;
+  f.reference = kMitigationsReference;
   return f;
 }
 
@@ -124,7 +124,7 @@ class MitigationsCheck : public Check {
           "boot with the default mitigations: remove mitigations=off and per-issue "
           "...=off switches from the kernel command line (spec_store_bypass is mitigated "
           "per process with prctl, or spec_store_bypass_disable=on)";
-      f.reference = kReference;
+      f.reference = kMitigationsReference;
       r.Add(std::move(f));
     } else if (policy == Policy::kOff && !mitigated.empty() && !mitigations_off) {
       Finding f =
@@ -140,7 +140,7 @@ class MitigationsCheck : public Check {
       f.fix =
           "add mitigations=off to the kernel command line (single-tenant nodes, per site "
           "policy) and reboot";
-      f.reference = kReference;
+      f.reference = kMitigationsReference;
       r.Add(std::move(f));
     }
     if (r.findings.empty()) {

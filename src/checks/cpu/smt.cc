@@ -11,7 +11,7 @@
 namespace ys::checks {
 namespace {
 
-constexpr const char* kReference =
+constexpr const char* kSmtReference =
     "Documentation/ABI/testing/sysfs-devices-system-cpu (smt/control, smt/active); "
     "linux-node-knobs.md §3";
 
@@ -51,7 +51,7 @@ Finding SmtInactive(const host::SmtState& state, bool active, const std::string&
         "echo on > /sys/devices/system/cpu/smt/control (and enable SMT in the BIOS if it "
         "is off there)";
   }
-  f.reference = kReference;
+  f.reference = kSmtReference;
   return f;
 }
 
@@ -105,7 +105,7 @@ class SmtCheck : public Check {
       f.fix =
           "echo off > /sys/devices/system/cpu/smt/control now; nosmt on the kernel command "
           "line (or SMT disabled in the BIOS) to keep it off";
-      f.reference = kReference;
+      f.reference = kSmtReference;
       r.Add(std::move(f));
     }
     if (r.findings.empty()) {

@@ -13,7 +13,7 @@
 namespace ys::checks {
 namespace {
 
-constexpr const char* kReference =
+constexpr const char* kIbPortsReference =
     "linux-node-knobs.md §10; Documentation/ABI/stable/sysfs-class-infiniband";
 constexpr int kFullWidth = 4;          // lanes of a full-width (4X) HCA port
 constexpr int64_t kRoceMinMtu = 4200;  // IB MTU 4096 plus RoCE headers
@@ -149,7 +149,7 @@ class IbPortsCheck : public Check {
                          std::to_string(p.port) +
                          "`; reseat or replace the cable/optic; for "
                          "InfiniBand also check the subnet manager (opensm / UFM)";
-      f.reference = kReference;
+      f.reference = kIbPortsReference;
       r.Add(std::move(f));
     }
     if (p.phys_state && p.phys_state->number != host::kIbPhysStateLinkUp) {
@@ -160,7 +160,7 @@ class IbPortsCheck : public Check {
       f.fix = "Reseat or replace the cable/optic and check the switch port is enabled; `ibstat " +
               p.device + "`, `mlxlink -d " + p.device + " -p " + std::to_string(p.port) +
               "` (physical state, cable info, BER); `ibportstate` to enable a disabled port";
-      f.reference = kReference;
+      f.reference = kIbPortsReference;
       r.Add(std::move(f));
     }
   }
@@ -200,7 +200,7 @@ class IbPortsCheck : public Check {
         "`mlxlink -d " +
         p.device + " -p " + std::to_string(p.port) +
         "` (enabled vs active width and speed), `ibdiagnet` for the fabric view";
-    f.reference = kReference;
+    f.reference = kIbPortsReference;
     r.Add(std::move(f));
   }
 
@@ -229,7 +229,7 @@ class IbPortsCheck : public Check {
             "` shows BER and FEC, `ibdiagnet` the "
             "fabric; `perfquery -R -C " +
             dp + "` resets the counters for a fresh count";
-    f.reference = kReference;
+    f.reference = kIbPortsReference;
     r.Add(std::move(f));
   }
 
@@ -250,7 +250,7 @@ class IbPortsCheck : public Check {
       f.fix = "ip link set " + netdev +
               " mtu 9000 (and persist it in netplan/NetworkManager); the "
               "switch ports must allow jumbo frames too";
-      f.reference = kReference;
+      f.reference = kIbPortsReference;
       r.Add(std::move(f));
     }
     return {};

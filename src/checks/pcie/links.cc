@@ -27,7 +27,7 @@ namespace {
 using host::PciDevice;
 
 constexpr const char* kPciDevices = "/sys/bus/pci/devices";
-constexpr const char* kReference =
+constexpr const char* kPcieLinksReference =
     "linux-node-knobs.md §9 (sysfs current/max_link_*, LnkCap/LnkSta)";
 constexpr const char* kSpeedCaveat =
     "GPUs (and some NICs) lower their link speed at idle, so speed is meaningful only under load";
@@ -251,7 +251,7 @@ class PcieLinksCheck : public Check {
           "A GPU that fell off the bus needs a node reboot and, if it stays missing, a hardware "
           "ticket: check `lspci -d 10de:`, `nvidia-smi -L` and `dmesg | grep -i -e NVRM -e Xid`; "
           "or correct devices.gpus in the site file";
-      f.reference = kReference;
+      f.reference = kPcieLinksReference;
       r.Add(std::move(f));
     }
     if (want.nics && *want.nics != rdma) {
@@ -300,7 +300,7 @@ class PcieLinksCheck : public Check {
                     {Attr(t.dev, "max_link_width"), std::to_string(*l.max_width)}};
       slot(f, false);
       f.fix = FixFor(t.role, t.dev.bdf, false);
-      f.reference = kReference;
+      f.reference = kPcieLinksReference;
       r.Add(std::move(f));
     }
     // An idle NVIDIA GPU drops its link to Gen1 (2.5 GT/s) with its performance state; that is
@@ -320,7 +320,7 @@ class PcieLinksCheck : public Check {
                     {Attr(t.dev, "max_link_speed"), Speed(*l.max_gts)}};
       slot(f, true);
       f.fix = FixFor(t.role, t.dev.bdf, true);
-      f.reference = kReference;
+      f.reference = kPcieLinksReference;
       r.Add(std::move(f));
     }
   }
@@ -382,7 +382,7 @@ class PcieLinksCheck : public Check {
               "upstream link matches it, or accept the cap; confirm with `lspci -vv -s " +
                   b.bdf + "` LnkCap/LnkSta and `lspci -tv`"
             : FixFor(std::nullopt, b.bdf, speed);
-    f.reference = kReference;
+    f.reference = kPcieLinksReference;
     seen[key] = r.findings.size();
     r.Add(std::move(f));
   }
@@ -413,7 +413,7 @@ class PcieLinksCheck : public Check {
         "Read again after load: if the counts grow, reseat the device and its riser/retimer "
         "and open a hardware ticket; `lspci -vv -s " +
         d.bdf + "` (CESta/UESta) and `dmesg | grep -i aer` show which errors";
-    f.reference = kReference;
+    f.reference = kPcieLinksReference;
     r.Add(std::move(f));
     return {};
   }

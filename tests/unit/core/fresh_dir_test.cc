@@ -10,6 +10,8 @@
 #include <set>
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace fresh_dir_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -83,4 +85,5 @@ TEST(FreshDirTest, AParentThatCannotBeMadeIsNamed) {
 }
 
 }  // namespace
+}  // namespace fresh_dir_test
 }  // namespace ys

@@ -13,10 +13,8 @@
 
 #include "gpu/gpu_snapshot_json.h"
 
-namespace ys::gpu {
+namespace ys::gpu::nvml {
 namespace {
-
-using namespace nvml;  // NOLINT(google-build-using-namespace)
 
 // What the fake NVML answers. One at a time (the fake functions are plain C function pointers).
 struct FakeNvml {
@@ -547,4 +545,4 @@ TEST(GpuNvmlApiTest, ErrorTextsAndStatusCodes) {
 }
 
 }  // namespace
-}  // namespace ys::gpu
+}  // namespace ys::gpu::nvml

@@ -10,6 +10,8 @@
 #include "history/run_rows.h"
 
 namespace ys::history {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace history_recorded_test {
 namespace {
 
 std::string FreshPath(const std::string& name) {
@@ -112,4 +114,5 @@ TEST(HistoryRecordedTest, MigratesAVersion2Database) {
 }
 
 }  // namespace
+}  // namespace history_recorded_test
 }  // namespace ys::history

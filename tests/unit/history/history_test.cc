@@ -6,6 +6,8 @@
 #include <filesystem>
 
 namespace ys::history {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace history_test {
 namespace {
 
 std::string FreshPath(const std::string& name) {
@@ -99,4 +101,5 @@ TEST(HistoryTest, DefaultPath) {
 }
 
 }  // namespace
+}  // namespace history_test
 }  // namespace ys::history

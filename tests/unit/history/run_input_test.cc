@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Scratch(const std::string& name) {
-  std::string dir = testing::TempDir() + "/ys-run-input-test/" + name;
+  std::string dir = ::testing::TempDir() + "/ys-run-input-test/" + name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

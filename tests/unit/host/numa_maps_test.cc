@@ -5,6 +5,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys::host {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace numa_maps_test {
 namespace {
 
 // Lines from host-sample/proc/self/numa_maps.head and numa_maps(5).
@@ -108,4 +110,5 @@ TEST(NumaMapsTest, ReadNamesThePath) {
 }
 
 }  // namespace
+}  // namespace numa_maps_test
 }  // namespace ys::host

@@ -15,6 +15,8 @@
 #include "report/html/validation_view.h"
 
 namespace ys::report::html {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace html_cost_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -216,4 +218,5 @@ TEST_F(HtmlCostCommand, PricesTheFixture) {
 }
 
 }  // namespace
+}  // namespace html_cost_test
 }  // namespace ys::report::html

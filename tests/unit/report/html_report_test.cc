@@ -18,6 +18,8 @@
 #include "validate/archive.h"
 
 namespace ys::report::html {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace html_report_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -263,4 +265,5 @@ TEST(HtmlReport, BadInputsNameTheFileAndField) {
 }
 
 }  // namespace
+}  // namespace html_report_test
 }  // namespace ys::report::html

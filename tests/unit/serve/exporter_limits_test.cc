@@ -19,6 +19,8 @@
 #include "serve/exporter_server.h"
 
 namespace ys::serve {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace exporter_limits_test {
 namespace {
 
 const std::string kFixtures = YS_FIXTURES_DIR;
@@ -180,4 +182,5 @@ TEST(ExporterLimitsTest, IdleAndHalfOpenConnectionsDoNotHoldUpAScrape) {
 }
 
 }  // namespace
+}  // namespace exporter_limits_test
 }  // namespace ys::serve

@@ -12,6 +12,8 @@
 #include "testing/bench_test_util.h"
 
 namespace ys::serve {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace exporter_test {
 namespace {
 
 const std::string kFixtures = YS_FIXTURES_DIR;
@@ -214,4 +216,5 @@ TEST(ExporterServerTest, ConcurrentScrapesOverHttp) {
 }
 
 }  // namespace
+}  // namespace exporter_test
 }  // namespace ys::serve

@@ -10,6 +10,8 @@
 #include "validate/archive_test_util.h"
 
 namespace ys::validate {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace archive_safety_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -313,4 +315,5 @@ TEST(ArchiveSafetyTest, AFailedWriteLeavesNoFileUnderTheFinalNameAndNoTemporary)
 }
 
 }  // namespace
+}  // namespace archive_safety_test
 }  // namespace ys::validate

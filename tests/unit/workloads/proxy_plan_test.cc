@@ -12,6 +12,8 @@
 #include "workloads/roofline.h"
 
 namespace ys::workloads {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace proxy_plan_test {
 namespace {
 
 const std::string kModels = std::string(YS_SOURCE_DIR) + "/models";
@@ -241,4 +243,5 @@ TEST(RooflineTest, SerialSumAndOverlappedBound) {
 }
 
 }  // namespace
+}  // namespace proxy_plan_test
 }  // namespace ys::workloads

@@ -4,10 +4,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/cstates_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::cstates {
 namespace {
-
-using namespace cstates;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class DeepEnteredCheck : public Check {
  public:
@@ -45,4 +43,4 @@ YS_REGISTER(DeepEnteredCheck,
                         "boot).",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::cstates

@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/cstates_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::cstates {
 namespace {
-
-using namespace cstates;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class DeepOfferedCheck : public Check {
  public:
@@ -42,4 +40,4 @@ YS_REGISTER(DeepOfferedCheck,
                         "it).",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::cstates

@@ -4,10 +4,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/cstates_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::cstates {
 namespace {
-
-using namespace cstates;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 // Offered, and disabled on every CPU.
 Finding DisabledEverywhere(const CstatesFacts& c) {
@@ -92,4 +90,4 @@ YS_REGISTER(DeepestEnabledCheck,
                         "CPU where site policy is off).",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::cstates

@@ -5,10 +5,8 @@
 #include "checks/cpu/internal/cstates_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::cstates {
 namespace {
-
-using namespace cstates;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 CheckResult CommandLineOff(const IdleFramework& fw) {
   CheckResult r;
@@ -102,4 +100,4 @@ YS_REGISTER(IdleFrameworkCheck,
                         "kernel command line, a cpuidle driver registered.",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::cstates

@@ -4,10 +4,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/cstates_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::cstates {
 namespace {
-
-using namespace cstates;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class KernelLimitCheck : public Check {
  public:
@@ -43,4 +41,4 @@ YS_REGISTER(KernelLimitCheck,
              .summary = "No max_cstate limit of the idle driver removes the C6-class states.",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::cstates

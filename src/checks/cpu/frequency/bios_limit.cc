@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/frequency_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::frequency {
 namespace {
-
-using namespace frequency;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class BiosLimitCheck : public Check {
  public:
@@ -45,4 +43,4 @@ YS_REGISTER(
      .summary = "The firmware does not limit the CPU clock below its maximum (cpufreq bios_limit).",
      .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::frequency

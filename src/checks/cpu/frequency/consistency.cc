@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/frequency_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::frequency {
 namespace {
-
-using namespace frequency;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class ConsistencyCheck : public Check {
  public:
@@ -49,4 +47,4 @@ YS_REGISTER(ConsistencyCheck, {.id = "cpu.frequency.consistency",
                                           "governor, maximum and energy preference agree.",
                                .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::frequency

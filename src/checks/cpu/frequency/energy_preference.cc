@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/frequency_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::frequency {
 namespace {
-
-using namespace frequency;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class EnergyPreferenceCheck : public Check {
  public:
@@ -40,4 +38,4 @@ YS_REGISTER(EnergyPreferenceCheck,
              .summary = "No CPU has an energy-performance preference that favours power.",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::frequency

@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/frequency_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::frequency {
 namespace {
-
-using namespace frequency;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class GovernorCheck : public Check {
  public:
@@ -45,4 +43,4 @@ YS_REGISTER(GovernorCheck,
              .summary = "Every CPU runs the scaling governor the site expects (cpu.governor).",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::frequency

@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/frequency_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::frequency {
 namespace {
-
-using namespace frequency;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class MaxFreqCheck : public Check {
  public:
@@ -43,4 +41,4 @@ YS_REGISTER(
          "No CPU has scaling_max_freq capped below what the hardware and the turbo setting allow.",
      .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::frequency

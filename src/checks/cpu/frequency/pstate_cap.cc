@@ -2,10 +2,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/frequency_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::frequency {
 namespace {
-
-using namespace frequency;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class PstateCapCheck : public Check {
  public:
@@ -38,4 +36,4 @@ YS_REGISTER(
      .summary = "intel_pstate max_perf_pct does not hold the CPUs below their maximum performance.",
      .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::frequency

@@ -5,10 +5,8 @@
 #include "checks/check.h"
 #include "checks/cpu/internal/frequency_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::frequency {
 namespace {
-
-using namespace frequency;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 Finding TurboDisabled(const FrequencyFacts& q) {
   int64_t base = 0, top = 0;
@@ -67,4 +65,4 @@ YS_REGISTER(
          "Turbo permission (intel_pstate no_turbo, cpufreq boost) as site policy cpu.turbo asks.",
      .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::frequency

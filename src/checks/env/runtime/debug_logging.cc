@@ -4,10 +4,8 @@
 #include "checks/env/internal/runtime_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::runtime {
 namespace {
-
-using namespace runtime;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class DebugLoggingCheck : public Check {
  public:
@@ -39,4 +37,4 @@ YS_REGISTER(DebugLoggingCheck, {.id = "env.runtime.debug_logging",
                                 .summary = "NCCL_DEBUG is not INFO or TRACE.",
                                 .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::runtime

@@ -4,10 +4,8 @@
 #include "checks/env/internal/runtime_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::runtime {
 namespace {
-
-using namespace runtime;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 struct Rule {
   const char* name;
@@ -75,4 +73,4 @@ YS_REGISTER(
          "No NCCL variable turns off a fast path (P2P, InfiniBand, GPUDirect RDMA, shared memory).",
      .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::runtime

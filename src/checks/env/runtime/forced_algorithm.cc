@@ -4,10 +4,8 @@
 #include "checks/env/internal/runtime_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::runtime {
 namespace {
-
-using namespace runtime;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class ForcedAlgorithmCheck : public Check {
  public:
@@ -44,4 +42,4 @@ YS_REGISTER(ForcedAlgorithmCheck, {.id = "env.runtime.forced_algorithm",
                                    .summary = "No NCCL_ALGO or NCCL_PROTO overrides NCCL's tuner.",
                                    .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::runtime

@@ -6,10 +6,8 @@
 #include "checks/env/internal/runtime_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::runtime {
 namespace {
-
-using namespace runtime;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 Finding NoGpuDirect(const host::GpuDirectState& gdr, const std::string& driver) {
   Finding f = MakeFinding("YS-ENV-007", "node",
@@ -66,4 +64,4 @@ YS_REGISTER(GpuDirectCheck,
              .summary = "A GPU + RDMA node has a GPUDirect RDMA path (peer memory or DMA-BUF).",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::runtime

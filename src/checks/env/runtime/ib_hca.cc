@@ -8,10 +8,8 @@
 #include "checks/env/internal/runtime_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::runtime {
 namespace {
-
-using namespace runtime;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 bool In(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -105,4 +103,4 @@ YS_REGISTER(IbHcaCheck,
              .summary = "NCCL_IB_HCA selects the intended RDMA devices, not more by prefix.",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::runtime

@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/env/internal/runtime_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::runtime {
 namespace {
-
-using namespace runtime;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class QpsPerConnectionCheck : public Check {
  public:
@@ -48,4 +46,4 @@ YS_REGISTER(QpsPerConnectionCheck,
              .summary = "NCCL_IB_QPS_PER_CONNECTION is not 1 on ports of 400 Gb/s or more.",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::runtime

@@ -5,10 +5,8 @@
 #include "checks/env/internal/runtime_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::runtime {
 namespace {
-
-using namespace runtime;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 // NCCL wants an XML document whose root element is <system>.
 bool LooksLikeNcclTopology(std::string_view text) {
@@ -91,4 +89,4 @@ YS_REGISTER(
          "NCCL_TOPO_FILE, when set, names a readable NCCL topology XML inside the container.",
      .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::runtime

@@ -4,10 +4,8 @@
 #include "checks/check.h"
 #include "checks/numa/internal/placement_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::placement {
 namespace {
-
-using namespace placement;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class DevicesCheck : public Check {
  public:
@@ -29,4 +27,4 @@ YS_REGISTER(DevicesCheck, {.id = "numa.placement.devices",
                                       "affinity known, devices on the process's nodes.",
                            .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::placement

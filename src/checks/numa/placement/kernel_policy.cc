@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/numa/internal/placement_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::placement {
 namespace {
-
-using namespace placement;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class KernelPolicyCheck : public Check {
  public:
@@ -34,4 +32,4 @@ YS_REGISTER(
                  .meaning = "automatic NUMA balancing (kernel.numa_balancing) on a multi-node host",
                  .site_table = "numa"}}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::placement

@@ -4,10 +4,8 @@
 #include "checks/check.h"
 #include "checks/numa/internal/placement_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::placement {
 namespace {
-
-using namespace placement;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class MemoryCheck : public Check {
  public:
@@ -41,4 +39,4 @@ YS_REGISTER(
           .meaning = "largest share of the process's resident data pages on remote NUMA nodes",
           .site_table = "numa"}}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::placement

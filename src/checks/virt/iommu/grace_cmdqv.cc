@@ -8,10 +8,8 @@
 #include "host/interrupts.h"
 #include "host/kernel_log.h"
 
-namespace ys::checks {
+namespace ys::checks::iommu {
 namespace {
-
-using namespace iommu;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 constexpr const char* kCmdqvParams = "/sys/module/arm_smmu_v3/parameters/";
 
@@ -195,4 +193,4 @@ YS_REGISTER(GraceCmdqvCheck,
                         "active (not disabled, not missing from kernel or firmware).",
              .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::iommu

@@ -3,10 +3,8 @@
 #include "checks/check.h"
 #include "checks/virt/internal/iommu_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::iommu {
 namespace {
-
-using namespace iommu;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class GracePageSizeCheck : public Check {
  public:
@@ -49,4 +47,4 @@ YS_REGISTER(GracePageSizeCheck, {.id = "virt.iommu.grace_page_size",
                                  .summary = "On NVIDIA Grace, 64 KiB base pages rather than 4 KiB.",
                                  .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::iommu

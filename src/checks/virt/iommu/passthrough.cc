@@ -4,10 +4,8 @@
 #include "checks/virt/internal/iommu_facts.h"
 #include "core/text.h"
 
-namespace ys::checks {
+namespace ys::checks::iommu {
 namespace {
-
-using namespace iommu;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 Finding Translated(const IommuFacts& q) {
   const std::vector<size_t>& t = q.translated;
@@ -66,4 +64,4 @@ YS_REGISTER(
               "on: GPUs and NICs must be in identity (passthrough) IOMMU domains on bare metal",
           .site_table = "virt"}}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::iommu

@@ -6,10 +6,8 @@
 #include "checks/check.h"
 #include "checks/virt/internal/iommu_facts.h"
 
-namespace ys::checks {
+namespace ys::checks::iommu {
 namespace {
-
-using namespace iommu;  // NOLINT(build/namespaces): the facts of this unit's own area
 
 class StrictCheck : public Check {
  public:
@@ -55,4 +53,4 @@ YS_REGISTER(StrictCheck, {.id = "virt.iommu.strict",
                                      "DMA-FQ or passthrough).",
                           .needs = {}})
 
-}  // namespace ys::checks
+}  // namespace ys::checks::iommu

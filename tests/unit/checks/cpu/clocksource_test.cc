@@ -5,6 +5,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace clocksource_test {
 namespace {
 
 using testing::FindFinding;
@@ -54,4 +56,5 @@ TEST(ClocksourceTest, NoClocksourceInSysfsSkips) {
 }
 
 }  // namespace
+}  // namespace clocksource_test
 }  // namespace ys

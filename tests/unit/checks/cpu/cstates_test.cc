@@ -5,6 +5,8 @@
 #include "checks/cpu/cpu_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace cstates_test {
 namespace {
 
 using testing::EvidenceValue;
@@ -273,4 +275,5 @@ TEST(CstatesTest, MalformedFilesGiveErrorsWithThePath) {
 }
 
 }  // namespace
+}  // namespace cstates_test
 }  // namespace ys

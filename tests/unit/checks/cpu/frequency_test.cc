@@ -7,6 +7,8 @@
 #include "checks/cpu/cpu_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace frequency_test {
 namespace {
 
 using testing::FindFinding;
@@ -188,4 +190,5 @@ TEST(FrequencyTest, AbsentOrEmptyAttributesSetThePolicyAside) {
 }
 
 }  // namespace
+}  // namespace frequency_test
 }  // namespace ys

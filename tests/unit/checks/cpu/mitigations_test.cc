@@ -5,6 +5,8 @@
 #include "checks/cpu/cpu_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace mitigations_test {
 namespace {
 
 using testing::FindFinding;
@@ -110,4 +112,5 @@ TEST(MitigationsTest, AnEmptyStatusFileIsUnknownNotAnError) {
 }
 
 }  // namespace
+}  // namespace mitigations_test
 }  // namespace ys

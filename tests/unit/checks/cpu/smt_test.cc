@@ -5,6 +5,8 @@
 #include "checks/cpu/cpu_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace smt_test {
 namespace {
 
 using testing::FindFinding;
@@ -99,4 +101,5 @@ TEST(SmtTest, MalformedFilesGiveErrorsWithThePath) {
 }
 
 }  // namespace
+}  // namespace smt_test
 }  // namespace ys

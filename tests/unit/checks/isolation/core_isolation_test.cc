@@ -3,6 +3,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace core_isolation_test {
 namespace {
 
 using testing::FindFinding;
@@ -376,4 +378,5 @@ TEST_F(CoreIsolationTest, AnotherProcessesOddFilesAreNotTheChecksError) {
 }
 
 }  // namespace
+}  // namespace core_isolation_test
 }  // namespace ys

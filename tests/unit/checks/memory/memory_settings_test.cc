@@ -3,6 +3,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace memory_settings_test {
 namespace {
 
 using testing::FindFinding;
@@ -164,4 +166,5 @@ TEST(MemorySettingsTest, EnormousFileIsRefusedNotRead) {
 }
 
 }  // namespace
+}  // namespace memory_settings_test
 }  // namespace ys

@@ -5,6 +5,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace numa_placement_test {
 namespace {
 
 using testing::FindFinding;
@@ -250,4 +252,5 @@ TEST_F(NumaPlacementTest, ANamedProcessThatIsGoneIsAnError) {
 }
 
 }  // namespace
+}  // namespace numa_placement_test
 }  // namespace ys

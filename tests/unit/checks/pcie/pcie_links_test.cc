@@ -5,6 +5,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace pcie_links_test {
 namespace {
 
 using testing::FindFinding;
@@ -410,4 +412,5 @@ TEST(PcieLinksTest, EnormousFileIsRefusedNotRead) {
 }
 
 }  // namespace
+}  // namespace pcie_links_test
 }  // namespace ys

@@ -9,6 +9,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace runtime_env_test {
 namespace {
 
 using testing::FindFinding;
@@ -324,4 +326,5 @@ TEST(RuntimeEnvTest, EnormousMountinfoIsRefusedNotRead) {
 }
 
 }  // namespace
+}  // namespace runtime_env_test
 }  // namespace ys

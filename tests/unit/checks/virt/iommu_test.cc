@@ -6,6 +6,8 @@
 #include "testing/check_test_util.h"
 
 namespace ys {
+// A namespace of the file's own: its file-local names stay its own in a unity batch.
+namespace iommu_test {
 namespace {
 
 using testing::FindFinding;
@@ -334,4 +336,5 @@ TEST(VirtIommuTest, EnormousSmapsIsRefusedNotRead) {
 }
 
 }  // namespace
+}  // namespace iommu_test
 }  // namespace ys
