@@ -30,45 +30,14 @@ Status Store(Result<T> v, Out* out) {
 }
 
 Setter PolicySetter(Policy* out, bool allow_enabled_words = false) {
-  return [=](const toml::node& n, const std::string& where) -> Status {
-    auto s = n.value<std::string>();
-    if (s) {
-      if (*s == "on" || (allow_enabled_words && *s == "enabled")) {
-        *out = Policy::kOn;
-        return {};
-      }
-      if (*s == "off" || (allow_enabled_words && *s == "disabled")) {
-        *out = Policy::kOff;
-        return {};
-      }
-      if (*s == "any") {
-        *out = Policy::kAny;
-        return {};
-      }
-    }
-    return Status::Invalid(where + ": expected \"on\", \"off\" or \"any\"");
+  return [=](const toml::node& n, const std::string& where) {
+    return Store(ReadTomlPolicy(n, where, allow_enabled_words), out);
   };
 }
 
-Setter StringSetter(std::string* out, std::vector<std::string> allowed) {
-  return [=](const toml::node& n, const std::string& where) -> Status {
-    auto s = n.value<std::string>();
-    if (s) {
-      if (allowed.empty()) {
-        *out = *s;
-        return {};
-      }
-      for (const auto& a : allowed) {
-        if (*s == a) {
-          *out = *s;
-          return {};
-        }
-      }
-    }
-    std::string expect;
-    for (const auto& a : allowed) expect += (expect.empty() ? "\"" : ", \"") + a + "\"";
-    return Status::Invalid(where + ": expected " +
-                           (allowed.empty() ? "a string" : "one of " + expect));
+Setter StringSetter(std::string* out) {
+  return [=](const toml::node& n, const std::string& where) {
+    return Store(ReadTomlString(n, where), out);
   };
 }
 
@@ -137,14 +106,14 @@ Result<SiteExpectations> ParseSiteExpectations(std::string_view text, const std:
   std::map<std::string, std::map<std::string, Setter>> schema = {
       {"cpu",
        {{"turbo", PolicySetter(&e.cpu.turbo)},
-        {"governor", StringSetter(&e.cpu.governor, {})},
+        {"governor", StringSetter(&e.cpu.governor)},
         {"deep_cstates", PolicySetter(&e.cpu.deep_cstates, /*allow_enabled_words=*/true)}}},
       {"devices",
        {{"gpus", OptIntSetter(&e.devices.gpus, 0, 1024)},
         {"nics", OptIntSetter(&e.devices.nics, 0, 1024)},
         {"min_link_rate_gbps", OptNumberSetter(&e.devices.min_link_rate_gbps, 0.0, 100000.0)},
         {"intended_hcas", StringListSetter(&e.devices.intended_hcas)}}},
-      {"gpu", {{"driver_version", StringSetter(&e.gpu.driver_version, {})}}},
+      {"gpu", {{"driver_version", StringSetter(&e.gpu.driver_version)}}},
   };
   for (const RegisteredUnit* u : UnitRegistry::Global().List(UnitKind::kCheck)) {
     for (const ParamSpec& p : u->info.params) {

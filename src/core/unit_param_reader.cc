@@ -32,14 +32,6 @@ Result<ParamValue> ReadChoice(const ParamSpec& spec, const toml::node& n,
   return Status::Invalid(where + ": expected one of " + expect);
 }
 
-Result<ParamValue> ReadPolicy(const toml::node& n, const std::string& where) {
-  auto s = n.value<std::string>();
-  if (s && *s == "on") return ParamValue(Policy::kOn);
-  if (s && *s == "off") return ParamValue(Policy::kOff);
-  if (s && *s == "any") return ParamValue(Policy::kAny);
-  return Status::Invalid(where + ": expected \"on\", \"off\" or \"any\"");
-}
-
 template <typename T>
 Result<ParamValue> Wrap(Result<T> r) {
   if (!r.ok()) return r.status();
@@ -101,7 +93,7 @@ Result<ParamValue> ReadParamValue(const ParamSpec& spec, const toml::node& n,
     case ParamType::kInts:
       return Wrap(ReadTomlInts(n, where, IntBound(spec.lo), IntBound(spec.hi)));
     case ParamType::kPolicy:
-      return ReadPolicy(n, where);
+      return Wrap(ReadTomlPolicy(n, where));
   }
   return Status::Internal(where + ": parameter of unknown type");
 }
@@ -128,6 +120,15 @@ Status ReadUnitParamTables(const toml::node& unit, const std::string& path,
     YS_RETURN_IF_ERROR(ReadOneUnitTable(*tbl, path, name, found, out));
   }
   return Status::Ok();
+}
+
+Result<Policy> ReadTomlPolicy(const toml::node& n, const std::string& where,
+                              bool allow_enabled_words) {
+  auto s = n.value<std::string>();
+  if (s && (*s == "on" || (allow_enabled_words && *s == "enabled"))) return Policy::kOn;
+  if (s && (*s == "off" || (allow_enabled_words && *s == "disabled"))) return Policy::kOff;
+  if (s && *s == "any") return Policy::kAny;
+  return Status::Invalid(where + ": expected \"on\", \"off\" or \"any\"");
 }
 
 }  // namespace ys

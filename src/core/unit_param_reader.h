@@ -23,6 +23,11 @@ namespace ys {
 Result<ParamValue> ReadParamValue(const ParamSpec& spec, const toml::node& n,
                                   const std::string& where);
 
+// A site policy: "on", "off" or "any"; where `allow_enabled_words`, also "enabled" (on) and
+// "disabled" (off).
+Result<Policy> ReadTomlPolicy(const toml::node& n, const std::string& where,
+                              bool allow_enabled_words = false);
+
 // The units a table's id stands for: the unit of that id, or the units that replaced a retired
 // id; empty when the id names no unit.
 using UnitTableTargets = std::function<std::vector<const RegisteredUnit*>(std::string_view id)>;
