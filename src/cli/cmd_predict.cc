@@ -1,5 +1,6 @@
 // `yardstick predict --model NAME|FILE --chip CHIP --dtype DTYPE --gpus N [--tp N --pp N --cp N
-// --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute none|selective|full]
+// --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute
+// none|selective|mla_up_proj|full]
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
 // will reach, with its breakdown (workloads/predict/step_model.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
@@ -145,8 +146,9 @@ Status CheckFlags(const PredictArgs& a) {
 // The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
 Result<int> Run(const PredictArgs& a) {
   if (!a.recompute.empty() && a.recompute != "none" && a.recompute != "selective" &&
-      a.recompute != "full") {
-    return Status::Invalid("--recompute " + a.recompute + ": expected none, selective or full");
+      a.recompute != "mla_up_proj" && a.recompute != "full") {
+    return Status::Invalid("--recompute " + a.recompute +
+                           ": expected none, selective, mla_up_proj or full");
   }
   const std::string data = DataDir(a.data);
   auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
@@ -223,7 +225,8 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--gbs", a->gbs, "Global batch size");
   sub.add_option("--seq", a->seq, "Sequence length (default: the model file's)");
   sub.add_option("--layers", a->layers, "Layers (a proxy of fewer layers)");
-  sub.add_option("--recompute", a->recompute, "Activation recompute: none, selective or full");
+  sub.add_option("--recompute", a->recompute,
+                 "Activation recompute: none, selective, mla_up_proj or full");
   sub.add_option("--measured", a->measured,
                  "A run document whose gemm.gpu and coll.* measurements replace the reference "
                  "rates (repeatable)");

@@ -96,6 +96,15 @@ double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes) {
 
 std::span<const ConstantInfo> ConstantTable() { return kConstants; }
 
+double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, int forward_passes,
+                               double gemm_flops, double hbm_bytes_per_s) {
+  const double pass = elements * 2.0 / hbm_bytes_per_s;
+  auto gemm = [&](double dim) { return std::max(2.0 * elements * dim / gemm_flops, pass); };
+  const double forward = gemm(qk_dim) + 2 * pass + gemm(v_dim);
+  const double backward = 2 * gemm(v_dim) + 3 * pass + 2 * gemm(qk_dim);
+  return forward_passes * forward + backward;
+}
+
 int JobNvlinkDomain(const SystemRates& rates, int64_t gpus) {
   const int per_node = std::max(1, rates.gpus_per_node);
   if (rates.nvlink_domain <= per_node || gpus <= per_node) return rates.nvlink_domain;
@@ -177,8 +186,23 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
                                             (g.dim + c.gemm_half_dim);
     gemm_mb += g.flops_per_token * tokens_mb * share * (g.name == "logits" ? 1.0 : stage) / rate;
   }
-  const double attention_mb = w.attention_flops_per_token * tokens_mb * share * stage /
-                              (*bf16_peak * c.attention_efficiency * rates.chip_efficiency);
+  const double attention_rate = *bf16_peak * c.attention_efficiency * rates.chip_efficiency;
+  double attention_mb = w.attention_flops_per_token * tokens_mb * share * stage / attention_rate;
+  if (p.attention_backend == "unfused") {
+    // The scores go through HBM; the batched GEMMs run at the bf16 GEMM rate without the small-
+    // dimension penalty (their S × S outputs fill the GPU; a short reduction dimension makes them
+    // memory-bound, which UnfusedAttentionSeconds takes).
+    auto measured_bf16 = rates.gemm_flops.find("bf16");
+    const double gemm_rate = measured_bf16 != rates.gemm_flops.end()
+                                 ? measured_bf16->second
+                                 : *bf16_peak * c.gemm_efficiency_bf16 * rates.chip_efficiency;
+    const double scan = w.attention_flops_per_token - w.attention_core_flops_per_token;
+    attention_mb = scan * tokens_mb * share * stage / attention_rate +
+                   UnfusedAttentionSeconds(
+                       w.score_elements_per_token * tokens_mb * share * stage, w.qk_head_dim,
+                       w.v_head_dim, p.recompute == "selective" || p.recompute == "full" ? 2 : 1,
+                       gemm_rate, rates.hbm_bytes_per_s);
+  }
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
   const double elementwise_mb =

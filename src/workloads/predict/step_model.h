@@ -4,7 +4,8 @@
 //
 //   step = compute + Σ exposed communication + pipeline bubble + optimizer
 //   compute      = m × (Σ GEMM FLOPs / (peak[dtype] × e[dtype] × chip × d/(d + d½))
-//                       + attention FLOPs / (peak[bf16] × e_attn × chip)
+//                       + attention FLOPs / (peak[bf16] × e_attn × chip)   (fused; unfused:
+//                         UnfusedAttentionSeconds, its batched GEMMs at the bf16 GEMM rate)
 //                       + elementwise bytes / HBM                    per micro-batch and GPU
 //                       + routed-token bytes / HBM)
 //   exposed      = m × (tp_exposed × (TP + CP + PP) + EP) + DP beyond its overlap window
@@ -132,6 +133,19 @@ double StageLayers(const Recipe& r);
 // expert-parallel group) that hold at least one of its top_k experts, experts spread evenly and
 // chosen uniformly (within topk_groups of the groups, where the model limits routing to groups).
 double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes);
+
+// Seconds of an unfused attention core on one GPU (Transformer Engine's
+// UnfusedDotProductAttention, bf16) over `elements` score elements (queries × keys × heads: the
+// full S × S of every head, since batched GEMMs do not skip the causally masked half). Each
+// kernel runs at the slower of its FLOPs at `gemm_flops` and its HBM traffic of bf16 score
+// tensors (one pass = elements × 2 bytes):
+//   forward, `forward_passes` times (recompute runs it again): Q·Kᵀ (writes the scores, 1 pass),
+//     the fused causal softmax (reads and writes them, 2), P·V (reads them, 1);
+//   backward: dP = dO·Vᵀ (writes, 1), dV = Pᵀ·dO (reads P, 1), the softmax backward (reads P and
+//     dP, writes dS, 3), dQ = dS·K and dK = dSᵀ·Q (each reads dS, 1).
+// A fused kernel keeps the scores on chip; this traffic, and the masked half, are what it saves.
+double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, int forward_passes,
+                               double gemm_flops, double hbm_bytes_per_s);
 
 // The GPUs of one NVLink domain a job of `gpus` holds (see above).
 int JobNvlinkDomain(const SystemRates& rates, int64_t gpus);
