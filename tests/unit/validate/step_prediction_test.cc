@@ -55,17 +55,21 @@ TEST(PublishedPredictionTest, EveryPublishedRowIsPredicted) {
 
 // The gate of the issue: the rows outside the fit.
 // The held-out error of the shipped calibration. The target of the predictor is a median |error| of
-// at most 5% and a 90th percentile of at most 12%; today's model reaches 4.2% and 58.8%. The median
-// meets the target; the 90th percentile is DeepSeek-V3 on GB200 (-59%, three rows), with its
-// expert-parallel groups inside the NVLink segment the job holds and the all-to-all dispatcher: the
-// model finds no cost that explains a published MFU of 10% (17.6% on H100). The same recipe on
-// H100 (DeepEP over the network) is under-predicted by 10-15%: both chips leave about 22-27 ms per
-// layer and micro-batch unexplained, a cost that does not scale with the chip. Until the model
-// reaches the target, this test guards against a regression past today's figures with a small
-// margin, and the shortfall is printed; it is not a claim that the target is met. The rows in the
-// fit are guarded the same way (4.1% and 10.5% today).
+// at most 5% and a 90th percentile of at most 12%; today's model reaches 4.2% and 49.8%. The median
+// meets the target; the 90th percentile is DeepSeek-V3 on GB200 in the v25.05.05 recipe (-49.8%,
+// three rows). Counted for it: the unfused attention core of that release (no fused MLA kernel
+// on Blackwell before cuDNN 9.11: the S x S scores through HBM, -58.8% -> -49.8%). Not counted:
+// the host-bound launch gaps of that software (no CUDA graphs, the all-to-all dispatcher's many
+// small router and permute kernels), which Megatron-LM's "Optimizing DeepSeek-V3 Training
+// Performance on NVIDIA GB200 NVL72" names as the largest cost of the same model on GB200, with
+// a permute kernel up to 10x slower before TE PR 1927; no published row pins a per-kernel host
+// cost, and fitting one on these rows would fit on the held-out set. The same model on H100
+// (DeepEP over the network, mla_up_proj recompute counted) is at -8.9% and -13.9%. Until the model
+// reaches the target this test guards against a regression past today's figures with a small
+// margin and prints the shortfall; it is not a claim that the target is met. The rows in the fit
+// are guarded the same way (4.1% and 10.5% today).
 constexpr double kHeldOutMedianBound = 0.05;  // target 0.05
-constexpr double kHeldOutP90Bound = 0.60;     // target 0.12
+constexpr double kHeldOutP90Bound = 0.505;    // target 0.12
 constexpr double kInFitMedianBound = 0.045;
 constexpr double kInFitP90Bound = 0.11;
 TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {
