@@ -63,6 +63,8 @@ std::vector<BreakdownRow> Breakdown(const StepPrediction& p) {
                     fmt::format("{} over {}, {} per message, {:.3f} s before overlap", t.collective,
                                 t.link, Bytes(t.message_bytes), t.raw_s)});
   }
+  rows.push_back({"host-bound issue", p.host_s,
+                  "the GPU waits for the host to issue kernels (eager step, MoE dispatcher sync)"});
   rows.push_back({"pipeline bubble", p.bubble_s, ""});
   rows.push_back({"optimizer step", p.optimizer_s, ""});
   return rows;
@@ -164,6 +166,7 @@ nlohmann::json PredictionJson(const PredictionView& v) {
       {"breakdown", breakdown},
       {"compute_s", p.compute_s},
       {"exposed_comm_s", p.ExposedComm()},
+      {"host_s", p.host_s},
       {"bubble_s", p.bubble_s},
       {"optimizer_s", p.optimizer_s},
       {"comm", comm},

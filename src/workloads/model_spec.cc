@@ -147,6 +147,7 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
     return Status::Invalid(f.Where("moe_dispatcher") + ": \"" + p.moe_dispatcher +
                            "\" (expected alltoall or deepep)");
   }
+  YS_RETURN_IF_ERROR(f.Bool("moe_token_drop", &p.moe_token_drop));
   YS_RETURN_IF_ERROR(f.String("attention_backend", &p.attention_backend, /*required=*/false,
                               /*allow_empty=*/false));
   if (p.attention_backend != "fused" && p.attention_backend != "unfused") {

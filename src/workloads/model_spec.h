@@ -120,6 +120,13 @@ struct Parallelism {
   // token cross the expert-parallel group) or "deepep" (the flex dispatcher with DeepEP: a token
   // crosses the network once per node that holds one of its experts and is forwarded over NVLink).
   std::string moe_dispatcher = "alltoall";
+  // Token drop with padding to the expert capacity (NeMo's MegatronTokenDropCallback: capacity
+  // factor 1, moe_pad_expert_input_to_capacity): the all-to-all splits and the tokens per expert
+  // are static, so the all-to-all dispatcher needs no device-to-host synchronisation
+  // (Megatron-Core's cuda_sync_point "no_sync"). Dropless (false), it synchronises every MoE
+  // layer's forward before the all-to-all; DeepEP's normal mode waits on the host for the
+  // received counts either way.
+  bool moe_token_drop = false;
   // The attention core's kernel: "fused" (flash or cuDNN fused attention: the scores stay on chip)
   // or "unfused" (Transformer Engine's UnfusedDotProductAttention: the S × S scores of every head
   // are written to and read from HBM by batched GEMMs and a softmax kernel). A recipe runs unfused

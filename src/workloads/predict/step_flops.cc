@@ -68,6 +68,8 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   StepWork w;
   w.attention_layers = attention_layers;
   w.moe_layers = moe_layers;
+  w.mlp_layers = mlp_layers;
+  w.mamba_layers = mamba;
   // Recompute of MLA's up-projections (Megatron's recompute_modules mla_up_proj): their forward
   // again, 2 FLOPs per weight of the query (q_lora_rank × heads × qk head dim) and key/value
   // (kv_lora_rank × heads × (qk_nope + v)) up-projection matrices.

@@ -60,6 +60,7 @@ struct StepWork {
   double routed_width = 0;           // top_k × hidden size × MoE layers: the routed copies
   double model_flops_per_token = 0;  // MFU convention (model_spec.h)
   int attention_layers = 0, moe_layers = 0;
+  int mlp_layers = 0, mamba_layers = 0;  // dense MLP blocks and Mamba layers
   // Parameters held by one GPU (its stage, its tensor/expert shard).
   double dense_params_per_gpu = 0, expert_params_per_gpu = 0;
   // Data-parallel group sizes: dense parameters reduce over dp·cp, experts over the expert data

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "workloads/predict/host_issue.h"
+
 namespace ys::workloads::predict {
 namespace {
 
@@ -45,6 +47,9 @@ constexpr ConstantInfo kConstants[] = {
     {"optimizer_bytes_per_param", &Constants::optimizer_bytes_per_param, 1, 1000, false,
      "HBM bytes the Adam step moves per parameter shard (fp32 master, moments and gradient, read "
      "and written)"},
+    {"host_seconds_per_op", &Constants::host_seconds_per_op, 0, 1e-3, false,
+     "host time to issue one framework op of an eager step (PyTorch dispatch, Transformer "
+     "Engine's Python and the kernel launch); a prior from a published kernel-count change"},
 };
 
 bool InDomain(int64_t span, int domain) { return span <= domain && domain % span == 0; }
@@ -260,7 +265,9 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   double per_mb_exposed = 0;
   for (const CommTerm& t : out.comm) per_mb_exposed += t.exposed_s / m;
   const double compute_mb = gemm_mb + attention_mb + elementwise_mb;
-  const double mb_time = compute_mb + per_mb_exposed;
+  const double host_mb =
+      HostBoundSeconds(CountHostOps(r, w), c.host_seconds_per_op, compute_mb + per_mb_exposed);
+  const double mb_time = compute_mb + per_mb_exposed + host_mb;
   const int64_t dp_span = int64_t{p.tp} * p.cp * dp;
   // Data parallel: gradients reduce-scattered in fp32 and parameters all-gathered in bf16, once a
   // step (distributed optimizer) or every micro-batch (FSDP: gathered forward and backward). Both
@@ -301,7 +308,8 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   out.bubble_s = (p.pp - 1.0) / r.Vp() * mb_time;
   out.optimizer_s = (w.dense_params_per_gpu / w.dense_dp + w.expert_params_per_gpu / w.expert_dp) *
                     c.optimizer_bytes_per_param / rates.hbm_bytes_per_s;
-  out.step_time_s = out.compute_s + out.ExposedComm() + out.bubble_s + out.optimizer_s;
+  out.host_s = m * host_mb;
+  out.step_time_s = out.compute_s + out.ExposedComm() + out.host_s + out.bubble_s + out.optimizer_s;
   out.tokens_per_step = static_cast<double>(p.global_batch) * r.seq;
   out.tokens_per_s_per_gpu = out.tokens_per_step / out.step_time_s / p.gpus;
   out.model_flops_per_token = w.model_flops_per_token;

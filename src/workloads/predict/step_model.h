@@ -2,14 +2,16 @@
 // of a system (peak and calibrated efficiencies, or this cluster's measurements), the time of one
 // training step and its breakdown:
 //
-//   step = compute + Σ exposed communication + pipeline bubble + optimizer
+//   step = compute + Σ exposed communication + host-bound wait + pipeline bubble + optimizer
 //   compute      = m × (Σ GEMM FLOPs / (peak[dtype] × e[dtype] × chip × d/(d + d½))
 //                       + attention FLOPs / (peak[bf16] × e_attn × chip)   (fused; unfused:
 //                         UnfusedAttentionSeconds, its batched GEMMs at the bf16 GEMM rate)
 //                       + elementwise bytes / HBM                    per micro-batch and GPU
 //                       + routed-token bytes / HBM)
 //   exposed      = m × (tp_exposed × (TP + CP + PP) + EP) + DP beyond its overlap window
-//   bubble       = (pp − 1) / vp × (time of one micro-batch: its compute and exposed comm)
+//   host         = m × HostBoundSeconds (host_issue.h: the kernels' issue time beyond the GPU's,
+//                  and the stretch a MoE dispatcher's device-to-host synchronisation exposes)
+//   bubble       = (pp − 1) / vp × (time of one micro-batch: its compute, exposed comm and host)
 //   optimizer    = parameters per GPU / data-parallel shards × bytes per parameter / HBM
 // where m is the number of micro-batches of a step and each collective's time is its nccl-tests
 // size × the bus factor ((n−1)/n for all-gather, reduce-scatter, all-to-all; 1 for send/recv)
@@ -59,6 +61,7 @@ struct Constants {
   double nvlink_busbw_efficiency = 0.8;
   double network_busbw_efficiency = 0.85;
   double optimizer_bytes_per_param = 32;
+  double host_seconds_per_op = 0;
 };
 
 // One named constant: its key in the calibration file, where it lives, the range a value may
@@ -115,6 +118,7 @@ struct StepPrediction {
   std::vector<CommTerm> comm;
   double bubble_s = 0;
   double optimizer_s = 0;
+  double host_s = 0;  // per step, the GPU waits for the host to issue kernels (host_issue.h)
   int micro_batches = 0, data_parallel = 0;
   double tokens_per_step = 0;
   double tokens_per_s_per_gpu = 0;
