@@ -1,5 +1,6 @@
 // `yardstick predict --model NAME|FILE --chip CHIP --dtype DTYPE --gpus N [--tp N --pp N --cp N
-// --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute none|selective|full]
+// --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute
+// none|selective|mla_up_proj|full --attention fused|unfused]
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
 // will reach, with its breakdown (workloads/predict/step_model.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
@@ -32,7 +33,7 @@ namespace {
 namespace wp = workloads::predict;
 
 struct PredictArgs {
-  std::string model, chip, dtype, data, recompute;
+  std::string model, chip, dtype, data, recompute, attention;
   std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
@@ -78,6 +79,7 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec&
   if (a.mbs) r.par.micro_batch = *a.mbs;
   if (a.gbs) r.par.global_batch = *a.gbs;
   if (!a.recompute.empty()) r.par.recompute = a.recompute;
+  if (!a.attention.empty()) r.par.attention_backend = a.attention;
   r.layers = a.layers.value_or(spec.shape.layers);
   r.seq = a.seq.value_or(spec.shape.seq_length);
   if (r.par.ep > 1 && !spec.moe)
@@ -145,8 +147,12 @@ Status CheckFlags(const PredictArgs& a) {
 // The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
 Result<int> Run(const PredictArgs& a) {
   if (!a.recompute.empty() && a.recompute != "none" && a.recompute != "selective" &&
-      a.recompute != "full") {
-    return Status::Invalid("--recompute " + a.recompute + ": expected none, selective or full");
+      a.recompute != "mla_up_proj" && a.recompute != "full") {
+    return Status::Invalid("--recompute " + a.recompute +
+                           ": expected none, selective, mla_up_proj or full");
+  }
+  if (!a.attention.empty() && a.attention != "fused" && a.attention != "unfused") {
+    return Status::Invalid("--attention " + a.attention + ": expected fused or unfused");
   }
   const std::string data = DataDir(a.data);
   auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
@@ -223,7 +229,10 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--gbs", a->gbs, "Global batch size");
   sub.add_option("--seq", a->seq, "Sequence length (default: the model file's)");
   sub.add_option("--layers", a->layers, "Layers (a proxy of fewer layers)");
-  sub.add_option("--recompute", a->recompute, "Activation recompute: none, selective or full");
+  sub.add_option("--recompute", a->recompute,
+                 "Activation recompute: none, selective, mla_up_proj or full");
+  sub.add_option("--attention", a->attention,
+                 "Attention core: fused (flash/cuDNN) or unfused (the S x S scores through HBM)");
   sub.add_option("--measured", a->measured,
                  "A run document whose gemm.gpu and coll.* measurements replace the reference "
                  "rates (repeatable)");

@@ -63,6 +63,8 @@ std::vector<BreakdownRow> Breakdown(const StepPrediction& p) {
                     fmt::format("{} over {}, {} per message, {:.3f} s before overlap", t.collective,
                                 t.link, Bytes(t.message_bytes), t.raw_s)});
   }
+  rows.push_back({"host-bound issue", p.host_s,
+                  "the GPU waits for the host to issue kernels (eager step, MoE dispatcher sync)"});
   rows.push_back({"pipeline bubble", p.bubble_s, ""});
   rows.push_back({"optimizer step", p.optimizer_s, ""});
   return rows;
@@ -73,10 +75,10 @@ std::string PredictionConsole(const PredictionView& v) {
   const auto& p = *v.prediction;
   std::string out = fmt::format(
       "{} on {} x {} ({}): tp {} pp {} cp {} ep {} etp {} vp {}, micro-batch {}, global batch {}, "
-      "seq {}, {} layers; dp {}, {} micro-batches per step\n\n",
+      "seq {}, {} layers, recompute {}, {} attention; dp {}, {} micro-batches per step\n\n",
       r.model->display_name, r.par.gpus, r.par.chip, r.dtype, r.par.tp, r.par.pp, r.par.cp,
       r.par.ep, r.Etp(), r.Vp(), r.par.micro_batch, r.par.global_batch, r.seq, r.layers,
-      p.data_parallel, p.micro_batches);
+      r.par.recompute, r.par.attention_backend, p.data_parallel, p.micro_batches);
   out += fmt::format("  {:<34} {:>10} {:>7}  {}\n", "component", "seconds", "share", "");
   for (const BreakdownRow& row : Breakdown(p)) {
     out += fmt::format("  {:<34} {:>10.3f} {:>6.1f}%  {}\n", row.name, row.seconds,
@@ -157,12 +159,14 @@ nlohmann::json PredictionJson(const PredictionView& v) {
         {"seq", r.seq},
         {"layers", r.layers},
         {"recompute", r.par.recompute},
+        {"attention_backend", r.par.attention_backend},
         {"fsdp", r.par.fsdp},
         {"data_parallel", p.data_parallel},
         {"micro_batches", p.micro_batches}}},
       {"breakdown", breakdown},
       {"compute_s", p.compute_s},
       {"exposed_comm_s", p.ExposedComm()},
+      {"host_s", p.host_s},
       {"bubble_s", p.bubble_s},
       {"optimizer_s", p.optimizer_s},
       {"comm", comm},

@@ -26,6 +26,10 @@ std::string Dominant(const wp::StepPrediction& p) {
       name = t.name + " " + t.collective + " over " + t.link;
     }
   }
+  if (p.host_s > most) {
+    most = p.host_s;
+    name = "host-bound issue";
+  }
   if (p.bubble_s > most) {
     most = p.bubble_s;
     name = "pipeline bubble";

@@ -136,15 +136,23 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   YS_RETURN_IF_ERROR(f.Bool("fsdp", &p.fsdp));
   YS_RETURN_IF_ERROR(
       f.String("recompute", &p.recompute, /*required=*/false, /*allow_empty=*/false));
-  if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "full") {
+  if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "mla_up_proj" &&
+      p.recompute != "full") {
     return Status::Invalid(f.Where("recompute") + ": \"" + p.recompute +
-                           "\" (expected none, selective or full)");
+                           "\" (expected none, selective, mla_up_proj or full)");
   }
   YS_RETURN_IF_ERROR(
       f.String("moe_dispatcher", &p.moe_dispatcher, /*required=*/false, /*allow_empty=*/false));
   if (p.moe_dispatcher != "alltoall" && p.moe_dispatcher != "deepep") {
     return Status::Invalid(f.Where("moe_dispatcher") + ": \"" + p.moe_dispatcher +
                            "\" (expected alltoall or deepep)");
+  }
+  YS_RETURN_IF_ERROR(f.Bool("moe_token_drop", &p.moe_token_drop));
+  YS_RETURN_IF_ERROR(f.String("attention_backend", &p.attention_backend, /*required=*/false,
+                              /*allow_empty=*/false));
+  if (p.attention_backend != "fused" && p.attention_backend != "unfused") {
+    return Status::Invalid(f.Where("attention_backend") + ": \"" + p.attention_backend +
+                           "\" (expected fused or unfused)");
   }
   YS_RETURN_IF_ERROR(f.String("release", &p.release, /*required=*/false, /*allow_empty=*/false));
   YS_RETURN_IF_ERROR(f.Int("micro_batch", &p.micro_batch, 1, 1 << 20));

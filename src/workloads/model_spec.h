@@ -112,12 +112,26 @@ struct Parallelism {
   std::optional<int> etp;  // expert tensor parallelism (MoE); when absent: tp, Megatron's default
   bool fsdp = false;
   // Activation recompute: "none", "selective" (the attention core, Megatron's selective
-  // recompute and NeMo's recompute_modules core_attn) or "full" (every layer's forward again).
+  // recompute and NeMo's recompute_modules core_attn), "mla_up_proj" (recompute_modules
+  // mla_up_proj: the forward of MLA's query and key/value up-projections again) or "full" (every
+  // layer's forward again).
   std::string recompute = "none";
   // The MoE token dispatcher: "alltoall" (Megatron's all-to-all dispatcher: top_k copies of each
   // token cross the expert-parallel group) or "deepep" (the flex dispatcher with DeepEP: a token
   // crosses the network once per node that holds one of its experts and is forwarded over NVLink).
   std::string moe_dispatcher = "alltoall";
+  // Token drop with padding to the expert capacity (NeMo's MegatronTokenDropCallback: capacity
+  // factor 1, moe_pad_expert_input_to_capacity): the all-to-all splits and the tokens per expert
+  // are static, so the all-to-all dispatcher needs no device-to-host synchronisation
+  // (Megatron-Core's cuda_sync_point "no_sync"). Dropless (false), it synchronises every MoE
+  // layer's forward before the all-to-all; DeepEP's normal mode waits on the host for the
+  // received counts either way.
+  bool moe_token_drop = false;
+  // The attention core's kernel: "fused" (flash or cuDNN fused attention: the scores stay on chip)
+  // or "unfused" (Transformer Engine's UnfusedDotProductAttention: the S × S scores of every head
+  // are written to and read from HBM by batched GEMMs and a softmax kernel). A recipe runs unfused
+  // where its software has no fused kernel for the model's head dimensions on that chip.
+  std::string attention_backend = "fused";
   int micro_batch = 0;
   int global_batch = 0;
   // The recipe release the entry is transcribed from ("v25.05.05"); empty: the current recipes.

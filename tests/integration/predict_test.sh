@@ -51,6 +51,27 @@ else
   echo "FAIL: predict documents against the schema"; fails=$((fails + 1))
 fi
 
+# A recipe property on the command line: DeepSeek-V3 on GB200 in the v25.05.05 recipe runs an
+# unfused attention core (the file's entry); --attention fused is the what-if of a fused kernel.
+expect_rc 0 "predict unfused" -- "$bin" predict --model deepseek-v3_671b --chip gb200 --dtype bf16 --gpus 128 --json
+cp "$tmp/out" "$tmp/unfused.json"
+expect_rc 0 "predict fused what-if" -- "$bin" predict --model deepseek-v3_671b --chip gb200 --dtype bf16 --gpus 128 --attention fused --json
+cp "$tmp/out" "$tmp/fused.json"
+python3 - "$tmp/unfused.json" "$tmp/fused.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: attention backend what-if"; fails=$((fails + 1)); }
+import json, sys
+u, f = (json.load(open(p)) for p in sys.argv[1:3])
+assert u["recipe"]["attention_backend"] == "unfused" and f["recipe"]["attention_backend"] == "fused"
+assert u["recipe"]["recompute"] == "selective", u["recipe"]
+assert u["step_time_s"] > f["step_time_s"], (u["step_time_s"], f["step_time_s"])
+PY
+if /usr/bin/python3 "$src/tests/integration/validate_json.py" "$src/schemas/predict.schema.json" "$tmp/unfused.json" "$tmp/fused.json"; then
+  passes=$((passes + 1))
+else
+  echo "FAIL: attention what-if documents against the schema"; fails=$((fails + 1))
+fi
+expect_rc 2 "bad --attention" -- "$bin" predict --model deepseek-v3_671b --chip gb200 --dtype bf16 --gpus 128 --attention flash
+expect_in "$tmp/err" "--attention flash" "the bad backend named"
+
 # Every published row.
 expect_rc 0 "predict published" -- "$bin" predict --published --json
 python3 - "$tmp/out" "$src" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: every published row"; fails=$((fails + 1)); }

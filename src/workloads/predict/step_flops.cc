@@ -68,13 +68,30 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   StepWork w;
   w.attention_layers = attention_layers;
   w.moe_layers = moe_layers;
-  w.gemms.push_back({"attention", passes * attn->params * attention_layers,
+  w.mlp_layers = mlp_layers;
+  w.mamba_layers = mamba;
+  // Recompute of MLA's up-projections (Megatron's recompute_modules mla_up_proj): their forward
+  // again, 2 FLOPs per weight of the query (q_lora_rank × heads × qk head dim) and key/value
+  // (kv_lora_rank × heads × (qk_nope + v)) up-projection matrices.
+  double recomputed = 0;
+  if (p.recompute == "mla_up_proj") {
+    if (!m.mla) return Status::Invalid(Where(r) + ": recompute mla_up_proj needs an [mla] table");
+    const MlaShape& a = *m.mla;
+    recomputed = 2.0 * attn->heads *
+                 (static_cast<double>(a.q_lora_rank) * (a.qk_nope_head_dim + a.qk_rope_head_dim) +
+                  static_cast<double>(a.kv_lora_rank) * (a.qk_nope_head_dim + a.v_head_dim));
+  }
+  w.gemms.push_back({"attention", (passes * attn->params + recomputed) * attention_layers,
                      std::min(h, attn->heads * attn->qk_dim / tp)});
   // Attention core: 2·s·heads·(qk + v) per token forward, causal (half), × 3 with backward;
   // selective or full recompute run its forward again.
-  const double core_passes = p.recompute == "none" ? 3.0 : 4.0;
-  w.attention_flops_per_token = core_passes * 2.0 * r.seq * attn->heads *
-                                (attn->qk_dim + attn->v_dim) * 0.5 * attention_layers;
+  const double core_passes = p.recompute == "selective" || p.recompute == "full" ? 4.0 : 3.0;
+  w.attention_core_flops_per_token = core_passes * 2.0 * r.seq * attn->heads *
+                                     (attn->qk_dim + attn->v_dim) * 0.5 * attention_layers;
+  w.attention_flops_per_token = w.attention_core_flops_per_token;
+  w.score_elements_per_token = static_cast<double>(r.seq) * attn->heads * attention_layers;
+  w.qk_head_dim = attn->qk_dim;
+  w.v_head_dim = attn->v_dim;
   double dense_params = attn->params * attention_layers;
   double expert_params = 0;
   double width = h * r.layers;

@@ -7,8 +7,9 @@
 // Conventions (stated, as in model_spec.h):
 // - Executed FLOPs differ from the model FLOPs of MFU (model_spec.h TrainingFlopsPerToken): the
 //   attention core is causal (flash attention skips the masked half of the score and value
-//   products), and recompute adds forward work ("selective": the attention core again; "full":
-//   every layer's forward again). fwd + bwd = 3 × fwd throughout.
+//   products), and recompute adds forward work ("selective": the attention core again;
+//   "mla_up_proj": MLA's up-projection GEMMs again; "full": every layer's forward again).
+//   fwd + bwd = 3 × fwd throughout.
 // - The work of a step is shared evenly over the GPUs (tp·cp·pp split every layer's work; ep·etp
 //   split the experts); the pipeline stages are taken as balanced.
 // - Activations move in bf16 (2 bytes); gradients are reduced in fp32 (4 bytes, NeMo's
@@ -49,11 +50,17 @@ struct GemmGroup {
 
 struct StepWork {
   std::vector<GemmGroup> gemms;
-  double attention_flops_per_token = 0;  // attention core and Mamba scan (bf16 kernels)
-  double elementwise_width = 0;          // hidden size × layers: what elementwise work scales with
-  double routed_width = 0;               // top_k × hidden size × MoE layers: the routed copies
-  double model_flops_per_token = 0;      // MFU convention (model_spec.h)
+  double attention_flops_per_token = 0;       // attention core and Mamba scan (bf16 kernels)
+  double attention_core_flops_per_token = 0;  // of which the attention core (causal, fused)
+  // What an unfused attention core materialises: score elements per token (the keys each query
+  // sees × query heads × attention layers) and the head dimensions of its batched GEMMs.
+  double score_elements_per_token = 0;
+  double qk_head_dim = 0, v_head_dim = 0;
+  double elementwise_width = 0;      // hidden size × layers: what elementwise work scales with
+  double routed_width = 0;           // top_k × hidden size × MoE layers: the routed copies
+  double model_flops_per_token = 0;  // MFU convention (model_spec.h)
   int attention_layers = 0, moe_layers = 0;
+  int mlp_layers = 0, mamba_layers = 0;  // dense MLP blocks and Mamba layers
   // Parameters held by one GPU (its stage, its tensor/expert shard).
   double dense_params_per_gpu = 0, expert_params_per_gpu = 0;
   // Data-parallel group sizes: dense parameters reduce over dp·cp, experts over the expert data

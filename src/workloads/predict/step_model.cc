@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "workloads/predict/host_issue.h"
+
 namespace ys::workloads::predict {
 namespace {
 
@@ -45,6 +47,9 @@ constexpr ConstantInfo kConstants[] = {
     {"optimizer_bytes_per_param", &Constants::optimizer_bytes_per_param, 1, 1000, false,
      "HBM bytes the Adam step moves per parameter shard (fp32 master, moments and gradient, read "
      "and written)"},
+    {"host_seconds_per_op", &Constants::host_seconds_per_op, 0, 1e-3, false,
+     "host time to issue one framework op of an eager step (PyTorch dispatch, Transformer "
+     "Engine's Python and the kernel launch); a prior from a published kernel-count change"},
 };
 
 bool InDomain(int64_t span, int domain) { return span <= domain && domain % span == 0; }
@@ -95,6 +100,15 @@ double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes) {
 }
 
 std::span<const ConstantInfo> ConstantTable() { return kConstants; }
+
+double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, int forward_passes,
+                               double gemm_flops, double hbm_bytes_per_s) {
+  const double pass = elements * 2.0 / hbm_bytes_per_s;
+  auto gemm = [&](double dim) { return std::max(2.0 * elements * dim / gemm_flops, pass); };
+  const double forward = gemm(qk_dim) + 2 * pass + gemm(v_dim);
+  const double backward = 2 * gemm(v_dim) + 3 * pass + 2 * gemm(qk_dim);
+  return forward_passes * forward + backward;
+}
 
 int JobNvlinkDomain(const SystemRates& rates, int64_t gpus) {
   const int per_node = std::max(1, rates.gpus_per_node);
@@ -177,8 +191,23 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
                                             (g.dim + c.gemm_half_dim);
     gemm_mb += g.flops_per_token * tokens_mb * share * (g.name == "logits" ? 1.0 : stage) / rate;
   }
-  const double attention_mb = w.attention_flops_per_token * tokens_mb * share * stage /
-                              (*bf16_peak * c.attention_efficiency * rates.chip_efficiency);
+  const double attention_rate = *bf16_peak * c.attention_efficiency * rates.chip_efficiency;
+  double attention_mb = w.attention_flops_per_token * tokens_mb * share * stage / attention_rate;
+  if (p.attention_backend == "unfused") {
+    // The scores go through HBM; the batched GEMMs run at the bf16 GEMM rate without the small-
+    // dimension penalty (their S × S outputs fill the GPU; a short reduction dimension makes them
+    // memory-bound, which UnfusedAttentionSeconds takes).
+    auto measured_bf16 = rates.gemm_flops.find("bf16");
+    const double gemm_rate = measured_bf16 != rates.gemm_flops.end()
+                                 ? measured_bf16->second
+                                 : *bf16_peak * c.gemm_efficiency_bf16 * rates.chip_efficiency;
+    const double scan = w.attention_flops_per_token - w.attention_core_flops_per_token;
+    attention_mb = scan * tokens_mb * share * stage / attention_rate +
+                   UnfusedAttentionSeconds(
+                       w.score_elements_per_token * tokens_mb * share * stage, w.qk_head_dim,
+                       w.v_head_dim, p.recompute == "selective" || p.recompute == "full" ? 2 : 1,
+                       gemm_rate, rates.hbm_bytes_per_s);
+  }
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
   const double elementwise_mb =
@@ -236,7 +265,9 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   double per_mb_exposed = 0;
   for (const CommTerm& t : out.comm) per_mb_exposed += t.exposed_s / m;
   const double compute_mb = gemm_mb + attention_mb + elementwise_mb;
-  const double mb_time = compute_mb + per_mb_exposed;
+  const double host_mb =
+      HostBoundSeconds(CountHostOps(r, w), c.host_seconds_per_op, compute_mb + per_mb_exposed);
+  const double mb_time = compute_mb + per_mb_exposed + host_mb;
   const int64_t dp_span = int64_t{p.tp} * p.cp * dp;
   // Data parallel: gradients reduce-scattered in fp32 and parameters all-gathered in bf16, once a
   // step (distributed optimizer) or every micro-batch (FSDP: gathered forward and backward). Both
@@ -277,7 +308,8 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   out.bubble_s = (p.pp - 1.0) / r.Vp() * mb_time;
   out.optimizer_s = (w.dense_params_per_gpu / w.dense_dp + w.expert_params_per_gpu / w.expert_dp) *
                     c.optimizer_bytes_per_param / rates.hbm_bytes_per_s;
-  out.step_time_s = out.compute_s + out.ExposedComm() + out.bubble_s + out.optimizer_s;
+  out.host_s = m * host_mb;
+  out.step_time_s = out.compute_s + out.ExposedComm() + out.host_s + out.bubble_s + out.optimizer_s;
   out.tokens_per_step = static_cast<double>(p.global_batch) * r.seq;
   out.tokens_per_s_per_gpu = out.tokens_per_step / out.step_time_s / p.gpus;
   out.model_flops_per_token = w.model_flops_per_token;

@@ -2,13 +2,16 @@
 // of a system (peak and calibrated efficiencies, or this cluster's measurements), the time of one
 // training step and its breakdown:
 //
-//   step = compute + Σ exposed communication + pipeline bubble + optimizer
+//   step = compute + Σ exposed communication + host-bound wait + pipeline bubble + optimizer
 //   compute      = m × (Σ GEMM FLOPs / (peak[dtype] × e[dtype] × chip × d/(d + d½))
-//                       + attention FLOPs / (peak[bf16] × e_attn × chip)
+//                       + attention FLOPs / (peak[bf16] × e_attn × chip)   (fused; unfused:
+//                         UnfusedAttentionSeconds, its batched GEMMs at the bf16 GEMM rate)
 //                       + elementwise bytes / HBM                    per micro-batch and GPU
 //                       + routed-token bytes / HBM)
 //   exposed      = m × (tp_exposed × (TP + CP + PP) + EP) + DP beyond its overlap window
-//   bubble       = (pp − 1) / vp × (time of one micro-batch: its compute and exposed comm)
+//   host         = m × HostBoundSeconds (host_issue.h: the kernels' issue time beyond the GPU's,
+//                  and the stretch a MoE dispatcher's device-to-host synchronisation exposes)
+//   bubble       = (pp − 1) / vp × (time of one micro-batch: its compute, exposed comm and host)
 //   optimizer    = parameters per GPU / data-parallel shards × bytes per parameter / HBM
 // where m is the number of micro-batches of a step and each collective's time is its nccl-tests
 // size × the bus factor ((n−1)/n for all-gather, reduce-scatter, all-to-all; 1 for send/recv)
@@ -58,6 +61,7 @@ struct Constants {
   double nvlink_busbw_efficiency = 0.8;
   double network_busbw_efficiency = 0.85;
   double optimizer_bytes_per_param = 32;
+  double host_seconds_per_op = 0;
 };
 
 // One named constant: its key in the calibration file, where it lives, the range a value may
@@ -114,6 +118,7 @@ struct StepPrediction {
   std::vector<CommTerm> comm;
   double bubble_s = 0;
   double optimizer_s = 0;
+  double host_s = 0;  // per step, the GPU waits for the host to issue kernels (host_issue.h)
   int micro_batches = 0, data_parallel = 0;
   double tokens_per_step = 0;
   double tokens_per_s_per_gpu = 0;
@@ -132,6 +137,19 @@ double StageLayers(const Recipe& r);
 // expert-parallel group) that hold at least one of its top_k experts, experts spread evenly and
 // chosen uniformly (within topk_groups of the groups, where the model limits routing to groups).
 double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes);
+
+// Seconds of an unfused attention core on one GPU (Transformer Engine's
+// UnfusedDotProductAttention, bf16) over `elements` score elements (queries × keys × heads: the
+// full S × S of every head, since batched GEMMs do not skip the causally masked half). Each
+// kernel runs at the slower of its FLOPs at `gemm_flops` and its HBM traffic of bf16 score
+// tensors (one pass = elements × 2 bytes):
+//   forward, `forward_passes` times (recompute runs it again): Q·Kᵀ (writes the scores, 1 pass),
+//     the fused causal softmax (reads and writes them, 2), P·V (reads them, 1);
+//   backward: dP = dO·Vᵀ (writes, 1), dV = Pᵀ·dO (reads P, 1), the softmax backward (reads P and
+//     dP, writes dS, 3), dQ = dS·K and dK = dSᵀ·Q (each reads dS, 1).
+// A fused kernel keeps the scores on chip; this traffic, and the masked half, are what it saves.
+double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, int forward_passes,
+                               double gemm_flops, double hbm_bytes_per_s);
 
 // The GPUs of one NVLink domain a job of `gpus` holds (see above).
 int JobNvlinkDomain(const SystemRates& rates, int64_t gpus);

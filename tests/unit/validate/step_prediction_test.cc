@@ -55,30 +55,42 @@ TEST(PublishedPredictionTest, EveryPublishedRowIsPredicted) {
 
 // The gate of the issue: the rows outside the fit.
 // The held-out error of the shipped calibration. The target of the predictor is a median |error| of
-// at most 5% and a 90th percentile of at most 12%; today's model reaches 4.2% and 58.8%. The median
-// meets the target; the 90th percentile is DeepSeek-V3 on GB200 (-59%, three rows), with its
-// expert-parallel groups inside the NVLink segment the job holds and the all-to-all dispatcher: the
-// model finds no cost that explains a published MFU of 10% (17.6% on H100). The same recipe on
-// H100 (DeepEP over the network) is under-predicted by 10-15%: both chips leave about 22-27 ms per
-// layer and micro-batch unexplained, a cost that does not scale with the chip. Until the model
-// reaches the target, this test guards against a regression past today's figures with a small
-// margin, and the shortfall is printed; it is not a claim that the target is met. The rows in the
-// fit are guarded the same way (4.1% and 10.5% today).
+// at most 5% and a 90th percentile of at most 12%; today's model reaches 4.2% and 49.8%. The median
+// meets the target; the 90th percentile is DeepSeek-V3 on GB200 in the v25.05.05 recipe (-49.8%,
+// three rows). Counted for it: the unfused attention core of that release (no fused MLA kernel
+// on Blackwell before cuDNN 9.11: the S x S scores through HBM, -58.8% -> -49.8%) and host-bound
+// execution (host_issue.h: every recipe eager, 18 us an op from the router-fusion figures of
+// Megatron-LM's "Optimizing DeepSeek-V3 Training Performance on NVIDIA GB200 NVL72"), which leaves
+// these rows where they were: their host issue time is about half their GPU time, and token drop
+// padded to capacity spares the all-to-all dispatcher its synchronisation. Not counted: a permute
+// kernel up to 10x slower before TE PR 1927 (no absolute time published) and whatever else of that
+// software's profile; fitting a constant on these rows would fit on the held-out set. The same
+// model on H100 (DeepEP over the network, mla_up_proj recompute counted), whose DeepEP dispatcher
+// synchronises every MoE layer, is at -6.0% and -11.1% (-8.9% and -13.9% without the host term).
+// Until the model reaches the target this test guards against a regression past today's figures
+// with a small margin and prints the shortfall; it is not a claim that the target is met. Since
+// the median and the 90th percentile do not see the rows between them, the mean |error| is
+// guarded too (12.4% today, 12.7% without the host term). The rows in the fit are guarded the
+// same way (4.1% and 10.5% today).
 constexpr double kHeldOutMedianBound = 0.05;  // target 0.05
-constexpr double kHeldOutP90Bound = 0.60;     // target 0.12
+constexpr double kHeldOutP90Bound = 0.505;    // target 0.12
+constexpr double kHeldOutMeanBound = 0.126;
 constexpr double kInFitMedianBound = 0.045;
 constexpr double kInFitP90Bound = 0.11;
 TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {
   auto table = EvaluatePublished(Published(), Calibration(), Calibration().constants);
   ASSERT_TRUE(table.ok()) << table.status().message();
   std::string rows;
+  double abs_sum = 0;
   for (const ErrorRow& row : table->rows) {
     if (!row.c->held_out) continue;
+    abs_sum += std::abs(row.error);
     rows += row.c->ref.workload + " " + row.c->ref.provenance.chip + " " +
             std::to_string(row.c->ref.gpus) + ": " + std::to_string(100 * row.error) + "%\n";
   }
   EXPECT_LE(table->held_out.median_abs, kHeldOutMedianBound) << rows;
   EXPECT_LE(table->held_out.p90_abs, kHeldOutP90Bound) << rows;
+  EXPECT_LE(abs_sum / table->held_out.rows, kHeldOutMeanBound) << rows;
   EXPECT_LE(table->fitted.median_abs, kInFitMedianBound);
   EXPECT_LE(table->fitted.p90_abs, kInFitP90Bound);
   if (table->held_out.median_abs > 0.05 || table->held_out.p90_abs > 0.12) {

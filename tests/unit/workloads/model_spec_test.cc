@@ -158,6 +158,8 @@ TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
       {"ep = 1", "ep = 3", "ep 3 does not divide dp·cp·tp = 8"},
       {"ep = 1", "ep = 1\nmoe_dispatcher = \"deep\"",
        "[[parallelism]] 1 moe_dispatcher: \"deep\" (expected alltoall or deepep)"},
+      {"ep = 1", "ep = 1\nattention_backend = \"flash\"",
+       "[[parallelism]] 1 attention_backend: \"flash\" (expected fused or unfused)"},
       {"vp = 2", "vp = true", "x.toml:25: [[parallelism]] 1 vp: expected a whole number"},
       {"tp = 2", "tp = 2\ntensor = 2", "x.toml:22: [[parallelism]] 1 tensor: unknown key"},
       {"[[parallelism]]", "[parallelism]",

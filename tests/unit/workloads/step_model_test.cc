@@ -62,7 +62,8 @@ TEST(StepModelTest, BreakdownAddsUpToTheTotalForEveryShippedRecipe) {
       auto step = PredictStep(RecipeOf(s, p, p.dtype), rates, c);
       ASSERT_TRUE(step.ok()) << s.name << " " << p.chip << "/" << p.gpus << ": "
                              << step.status().message();
-      const double sum = step->compute_s + step->ExposedComm() + step->bubble_s + step->optimizer_s;
+      const double sum =
+          step->compute_s + step->ExposedComm() + step->host_s + step->bubble_s + step->optimizer_s;
       EXPECT_NEAR(sum / step->step_time_s, 1.0, 1e-12) << s.name;
       EXPECT_NEAR(step->compute_s, step->gemm_s + step->attention_s + step->elementwise_s,
                   1e-9 * step->compute_s);
@@ -166,6 +167,69 @@ TEST(StepModelTest, DeepEpSendsATokenOncePerRemoteDomain) {
   EXPECT_EQ(deepep_link, "network");
   EXPECT_NEAR(deepep_s / a2a_s, 3.5 / (8 * 63.0 / 64), 1e-9);
   EXPECT_EQ(ep_bytes(8, "deepep"), ep_bytes(8, "alltoall"));
+}
+
+// An unfused attention core: every kernel at the slower of its FLOPs and its score traffic. With
+// 1e9 score elements (2 GB a pass), 1 TB/s and 1 PFLOP/s: a pass takes 2 ms; a GEMM over head dim
+// 128 takes 0.256 ms of FLOPs (memory-bound: 2 ms), over head dim 2048 4.096 ms (compute-bound).
+TEST(StepModelTest, UnfusedAttentionPaysForTheScoresInHbm) {
+  const double e = 1e9, hbm = 1e12, flops = 1e15, pass = 2e-3;
+  // Forward: Q·Kᵀ, softmax (2 passes), P·V; backward: 4 GEMMs and the softmax backward (3 passes).
+  EXPECT_NEAR(UnfusedAttentionSeconds(e, 128, 128, 1, flops, hbm), 4 * pass + 7 * pass, 1e-12);
+  EXPECT_NEAR(UnfusedAttentionSeconds(e, 128, 128, 2, flops, hbm), 8 * pass + 7 * pass, 1e-12);
+  const double big = 2 * e * 2048 / flops;
+  EXPECT_NEAR(UnfusedAttentionSeconds(e, 2048, 128, 1, flops, hbm),
+              (big + 2 * pass + pass) + (2 * pass + 3 * pass + 2 * big), 1e-12);
+  // On a recipe: only the attention core changes; it costs more than the fused kernel (the
+  // scores' traffic and the masked half computed), the GEMMs and communication stay as they were.
+  auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  Parallelism p = Par(512, 2, 8, 1, 64, 1, 4096);
+  p.etp = 1;
+  p.recompute = "selective";
+  auto fused = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+  p.attention_backend = "unfused";
+  auto unfused = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+  ASSERT_TRUE(fused.ok() && unfused.ok());
+  EXPECT_DOUBLE_EQ(unfused->gemm_s, fused->gemm_s);
+  EXPECT_DOUBLE_EQ(unfused->ExposedComm(), fused->ExposedComm());
+  EXPECT_GT(unfused->attention_s, 2 * fused->attention_s);
+  EXPECT_NEAR(unfused->step_time_s,
+              unfused->compute_s + unfused->ExposedComm() + unfused->host_s + unfused->bubble_s +
+                  unfused->optimizer_s,
+              1e-9 * unfused->step_time_s);
+  // By hand: per GPU and micro-batch a stage of 8 layers holds 4096 × 4096 scores of 64 heads
+  // each; 128 micro-batches of them a step (dp 32, global batch 4096).
+  const double elements = 4096.0 * 4096 * 64 * 8;
+  const double per_mb =
+      UnfusedAttentionSeconds(elements, 192, 128, 2, 989e12 * c.gemm_efficiency_bf16, 3.35e12);
+  EXPECT_NEAR(unfused->attention_s, 128 * per_mb, 1e-9 * unfused->attention_s);
+}
+
+// recompute mla_up_proj runs the forward of MLA's up-projections again: 2 FLOPs a weight of
+// the query (1536 × 128 heads × 192) and key/value (512 × 128 × (128 + 128)) up-projections, per
+// token and attention layer; the attention core is not recomputed. A model without MLA refuses it.
+TEST(StepModelTest, MlaUpProjectionRecomputeAddsItsForward) {
+  auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Parallelism p = Par(512, 2, 8, 1, 64, 1, 4096);
+  p.etp = 1;
+  auto none = ComputeStepWork(RecipeOf(*spec, p, "bf16"));
+  p.recompute = "mla_up_proj";
+  auto up = ComputeStepWork(RecipeOf(*spec, p, "bf16"));
+  ASSERT_TRUE(none.ok() && up.ok());
+  ASSERT_EQ(none->gemms[0].name, "attention");
+  const double per_layer = 2.0 * 128 * (1536.0 * 192 + 512.0 * 256);
+  EXPECT_NEAR(up->gemms[0].flops_per_token - none->gemms[0].flops_per_token, per_layer * 61,
+              1e-6 * per_layer);
+  EXPECT_DOUBLE_EQ(up->attention_flops_per_token, none->attention_flops_per_token);
+  auto llama = LoadModelSpec(kModels + "/llama3.1_8b.toml");
+  ASSERT_TRUE(llama.ok());
+  Parallelism q = Par(8, 1, 1, 1, 1, 1, 128);
+  q.recompute = "mla_up_proj";
+  EXPECT_FALSE(ComputeStepWork(RecipeOf(*llama, q, "bf16")).ok());
 }
 
 TEST(StepModelTest, LinksFollowTheNvlinkDomain) {
