@@ -16,7 +16,11 @@ FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
   Findings out;
   out.source = d.source;
   out.figures = d.figures.size();
-  std::map<uint32_t, std::vector<Scored>> by_node;  // label id -> figures
+  // Label id -> its figures judged against peers, and the others (for the spec check only).
+  struct NodeFigures {
+    std::vector<Scored> judged, unjudged;
+  };
+  std::map<uint32_t, NodeFigures> by_node;
   for (const DocumentDigest::Figure& f : d.figures) {
     const KeyStats* key = f.key < resolve.size() ? resolve[f.key] : nullptr;
     if (key == nullptr) continue;  // not seen in pass 1
@@ -29,18 +33,15 @@ FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
              f.pct_of_peak};
     if (f.peer != UINT32_MAX)
       s.peer = Entity{static_cast<EntityKind>(f.peer_kind), d.labels[f.peer]};
-    by_node[f.node].push_back(std::move(s));
+    NodeFigures& n = by_node[f.node];
+    (s.score.judged ? n.judged : n.unjudged).push_back(std::move(s));
   }
   for (const auto& [node_id, figures] : by_node) {
     const std::string& node = d.labels[node_id];
-    std::vector<Scored> judged;
-    for (const Scored& s : figures) {
-      if (s.score.judged) judged.push_back(s);
-    }
-    JudgeNode(node, judged, out);
-    PoolNode(node, judged, out);
-    JudgeSpread(node, judged, out);
-    JudgeAgainstSpec(node, figures, out);
+    JudgeNode(node, figures.judged, out);
+    PoolNode(node, figures.judged, out);
+    JudgeSpread(node, figures.judged, out);
+    JudgeAgainstSpec(node, figures.unjudged, out);  // it reads only the figures not judged
   }
   return out;
 }
@@ -74,6 +75,9 @@ FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& gro
   Verdict v;
   if (group.empty()) return v;
   std::vector<double> badness, deficit, scale;
+  badness.reserve(group.size());
+  deficit.reserve(group.size());
+  scale.reserve(group.size());
   for (const Scored* s : group) {
     badness.push_back(s->score.badness);
     deficit.push_back(s->score.deficit);
@@ -84,6 +88,7 @@ FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& gro
   v.figures = k;
   v.median_deficit = MedianOf(deficit);
   std::vector<double> dev;
+  dev.reserve(k);
   for (double d : deficit) dev.push_back(std::fabs(d - v.median_deficit));
   double s = std::max(1.4826 * MedianOf(std::move(dev)), MedianOf(std::move(scale)));
   double half = 1.96 * (k == 1 ? s : 1.2533 * s / std::sqrt(static_cast<double>(k)));
@@ -95,7 +100,7 @@ FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& gro
   // share of it (the smaller badness and deficit decide). Two healthy figures do that with
   // probability P(z >= 3.54)^2 = 4e-8, below the 3e-7 of one figure at z >= 5.
   double z = k == 2 ? std::sqrt(2.0) * std::min(badness[0], badness[1])
-                    : MedianOf(badness) / MedianStdev(k);
+                    : MedianOf(std::move(badness)) / MedianStdev(k);
   double decisive = k == 2 ? std::min(deficit[0], deficit[1]) : v.median_deficit;
   v.z = -z;
   double needed = k == 1 ? options_.isolated_deficit : options_.min_deficit;

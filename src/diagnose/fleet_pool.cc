@@ -98,6 +98,8 @@ void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>&
   auto judge = [&](const std::vector<std::pair<double, double>>& g, double* ratio, double* spread) {
     if (g.size() < 3) return false;
     std::vector<double> r, s;
+    r.reserve(g.size());
+    s.reserve(g.size());
     for (const auto& [a, b] : g) r.push_back(a), s.push_back(b);
     *ratio = MedianOf(std::move(r));
     *spread = MedianOf(std::move(s));

@@ -51,13 +51,13 @@ struct Ctx {
 struct ParamMemo {
   static constexpr size_t kPositions = 64;
   std::vector<std::pair<std::string, KeptByName>> at;
-  KeptByName Get(size_t i, const std::string& name) {
-    if (i >= kPositions) return KeptForFleetByName(name);
+  KeptByName Get(size_t i, std::string_view name, std::string& scratch) {
+    if (i >= kPositions) return KeptForFleetByName(scratch.assign(name));
     if (i >= at.size()) at.resize(i + 1, {std::string(), KeptByName::kByValue});
     auto& [seen, by_name] = at[i];
-    if (seen.empty() || seen != name) {
-      seen = name;
-      by_name = KeptForFleetByName(name);
+    if (seen.empty() || std::string_view(seen) != name) {
+      seen.assign(name);
+      by_name = KeptForFleetByName(seen);
     }
     return by_name;
   }
@@ -90,12 +90,25 @@ bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
       fig->pct_offset = static_cast<uint32_t>(c.out->text.size());
       fig->pct_size = static_cast<uint32_t>(v.size());
       c.out->text += v;
-    } else if (c.key.assign(k), IsKeptForFleet(memo.Get(i++, c.key), v)) {
+    } else if (IsKeptForFleet(memo.Get(i++, k, c.key), v)) {
       AppendSized(c.flat, k);
       AppendSized(c.flat, v);
     }
     return true;
   });
+}
+
+// Whether `identity` is the identity text MeasurementsOf would build of these parts (sized name,
+// sized unit, the direction, then the flat params), compared part by part.
+bool IsIdentity(std::string_view identity, std::string_view name, std::string_view unit,
+                char direction, std::string_view flat) {
+  if (identity.size() != 2 * sizeof(uint32_t) + name.size() + unit.size() + 1 + flat.size())
+    return false;
+  // A well-formed identity (one Intern keeps): a size that does not match fails the comparison
+  // before the next part is read.
+  if (TakeSized(identity) != name || TakeSized(identity) != unit || identity.front() != direction)
+    return false;
+  return identity.substr(1) == flat;
 }
 
 FigureShape MakeShape(const Ctx& c, Better better) {
@@ -193,12 +206,18 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
       return s.Skip();
     });
     if (!ok || !seen.All(4)) return false;
-    c.identity.clear();
-    AppendSized(c.identity, c.name);
-    AppendSized(c.identity, c.unit);
-    c.identity += better == Better::kHigher ? 'h' : 'l';
-    c.identity += c.flat;
-    fig.shape = c.shapes.Intern(c.identity, [&] { return MakeShape(c, better); });
+    char direction = better == Better::kHigher ? 'h' : 'l';
+    if (const std::string* guess = c.shapes.Guess();
+        guess != nullptr && IsIdentity(*guess, c.name, c.unit, direction, c.flat)) {
+      fig.shape = c.shapes.TakeGuess();  // the usual case: the identity need not be built
+    } else {
+      c.identity.clear();
+      AppendSized(c.identity, c.name);
+      AppendSized(c.identity, c.unit);
+      c.identity += direction;
+      c.identity += c.flat;
+      fig.shape = c.shapes.Intern(c.identity, [&] { return MakeShape(c, better); });
+    }
     c.out->figures.push_back(fig);
     return true;
   });

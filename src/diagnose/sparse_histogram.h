@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -34,7 +33,7 @@ class SparseHistogram {
   void Merge(const SparseHistogram& other);
 
   uint64_t count() const { return count_; }
-  size_t bins() const { return bins_.size(); }
+  size_t bins() const { return used_; }
   // The rank-th smallest value (0-based); rank < count().
   double Quantile(uint64_t rank) const;
   // The median (mean of the two middle values for an even count); 0 when empty.
@@ -48,6 +47,11 @@ class SparseHistogram {
   void ForEachBin(F&& f) const {
     for (const auto& [code, bin] : Sorted()) f(bin.count, bin.min, bin.max);
   }
+
+  // The median this histogram would give had exactly `ascending` (sorted, finite) been added to
+  // an empty one of its bins, without a table: consecutive values of one bin form its run. 0 when
+  // empty.
+  double MedianOfAscending(const std::vector<double>& ascending) const;
 
   template <typename F>
   void ForEachApproximateValue(F&& f) const {
@@ -65,11 +69,20 @@ class SparseHistogram {
   int64_t CodeOf(double x) const;
   static double Interpolate(const Bin& bin, uint64_t j);
 
+  struct Slot {
+    int64_t code = 0;
+    Bin bin;  // count 0: the slot is free
+  };
+  Bin& BinOf(int64_t code);
+  void Grow();
+
   double log_step_ = 0;  // log(1 + relative_width); 0 for linear bins
   double width_ = 0;     // linear bin width; 0 for logarithmic bins
-  // Adding goes to a hash table (a figure's value lands in one of a few hundred occupied bins);
-  // the queries read the bins sorted by code, so by value, sorted once after the last Add.
-  std::unordered_map<int64_t, Bin> bins_;
+  // Adding goes to a hash table (a figure's value lands in one of a few hundred occupied bins):
+  // open addressing, a power-of-two number of slots, linear probing, at most half full; the
+  // queries read the bins sorted by code, so by value, sorted once after the last Add.
+  std::vector<Slot> slots_;
+  size_t used_ = 0;  // occupied slots
   mutable std::vector<std::pair<int64_t, Bin>> sorted_;
   mutable bool sorted_valid_ = true;
   const std::vector<std::pair<int64_t, Bin>>& Sorted() const;
