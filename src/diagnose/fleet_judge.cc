@@ -71,21 +71,39 @@ void FleetJudge::Record(Findings f) {
   for (RankedFinding& r : f.ranked) Rank(std::move(r));
 }
 
+// A group's figures and z are set whatever it is; the rest (low figures, median deficit and its
+// interval) only when its z reaches z_threshold, the first condition of a slow group: every caller
+// reads them of slow groups only, and most groups of a fleet are far from slow, so they cost one
+// median instead of four.
 FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& group) const {
   Verdict v;
   if (group.empty()) return v;
-  std::vector<double> badness, deficit, scale;
-  badness.reserve(group.size());
-  deficit.reserve(group.size());
-  scale.reserve(group.size());
+  size_t k = group.size();
+  v.figures = k;
+  // Two figures: their median is their mean, which one dip can carry past the threshold; each
+  // must then be low on its own: both min_deficit worse, and both at least z_threshold / sqrt(2),
+  // so that their combined z, (z1 + z2) / sqrt(2), reaches z_threshold with neither below an even
+  // share of it (the smaller badness and deficit decide). Two healthy figures do that with
+  // probability P(z >= 3.54)^2 = 4e-8, below the 3e-7 of one figure at z >= 5.
+  double z;
+  if (k == 2) {
+    z = std::sqrt(2.0) * std::min(group[0]->score.badness, group[1]->score.badness);
+  } else {
+    std::vector<double> badness;
+    badness.reserve(k);
+    for (const Scored* s : group) badness.push_back(s->score.badness);
+    z = MedianOf(std::move(badness)) / MedianStdev(k);
+  }
+  v.z = -z;
+  if (!(z >= options_.z_threshold)) return v;
+  std::vector<double> deficit, scale;
+  deficit.reserve(k);
+  scale.reserve(k);
   for (const Scored* s : group) {
-    badness.push_back(s->score.badness);
     deficit.push_back(s->score.deficit);
     scale.push_back(s->key->scale / std::fabs(s->key->median));
     if (s->score.deficit >= options_.min_deficit) ++v.low;
   }
-  size_t k = group.size();
-  v.figures = k;
   v.median_deficit = MedianOf(deficit);
   std::vector<double> dev;
   dev.reserve(k);
@@ -94,17 +112,9 @@ FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& gro
   double half = 1.96 * (k == 1 ? s : 1.2533 * s / std::sqrt(static_cast<double>(k)));
   v.low_bound = v.median_deficit - half;
   v.high_bound = v.median_deficit + half;
-  // Two figures: their median is their mean, which one dip can carry past the threshold; each
-  // must then be low on its own: both min_deficit worse, and both at least z_threshold / sqrt(2),
-  // so that their combined z, (z1 + z2) / sqrt(2), reaches z_threshold with neither below an even
-  // share of it (the smaller badness and deficit decide). Two healthy figures do that with
-  // probability P(z >= 3.54)^2 = 4e-8, below the 3e-7 of one figure at z >= 5.
-  double z = k == 2 ? std::sqrt(2.0) * std::min(badness[0], badness[1])
-                    : MedianOf(std::move(badness)) / MedianStdev(k);
   double decisive = k == 2 ? std::min(deficit[0], deficit[1]) : v.median_deficit;
-  v.z = -z;
   double needed = k == 1 ? options_.isolated_deficit : options_.min_deficit;
-  v.slow = z >= options_.z_threshold && decisive >= needed;
+  v.slow = decisive >= needed;
   return v;
 }
 

@@ -99,11 +99,14 @@ void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>&
     if (g.size() < 3) return false;
     std::vector<double> r, s;
     r.reserve(g.size());
-    s.reserve(g.size());
-    for (const auto& [a, b] : g) r.push_back(a), s.push_back(b);
+    for (const auto& pair : g) r.push_back(pair.first);
     *ratio = MedianOf(std::move(r));
+    if (!(*ratio >= options_.spread_ratio))
+      return false;  // *spread is read of a jittery group only
+    s.reserve(g.size());
+    for (const auto& pair : g) s.push_back(pair.second);
     *spread = MedianOf(std::move(s));
-    return *ratio >= options_.spread_ratio && *spread >= options_.spread_floor;
+    return *spread >= options_.spread_floor;
   };
   double node_ratio = 0, node_spread = 0;
   bool node_jittery = groups.count("node") && judge(groups["node"], &node_ratio, &node_spread);
