@@ -8,6 +8,7 @@
 
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_digest.h"
+#include "diagnose/fleet_groups.h"
 
 namespace ys::diagnose {
 
@@ -136,24 +137,28 @@ void FleetJudge::RecordSlow(const std::string& node, const Entity& entity, const
 void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& figures,
                            Findings& out) const {
   std::vector<const Scored*> all;
-  std::map<std::string, std::vector<const Scored*>> by_entity;
+  all.reserve(figures.size());
+  GroupMembers<std::string_view> by_entity;  // entity label -> its figures
   for (const Scored& s : figures) {
     all.push_back(&s);
     // A figure between two devices (a GPU-to-GPU copy) is the pair's, not its sender's: it counts
     // for the node here and for both ends in the ranked list.
-    if (s.entity.kind != EntityKind::kNode && !s.peer) by_entity[s.entity.label].push_back(&s);
+    if (s.entity.kind != EntityKind::kNode && !s.peer) by_entity.push_back({s.entity.label, &s});
   }
   Verdict node_verdict = JudgeGroup(all);
   if (node_verdict.slow) out.slow.push_back({node, Entity{}, node_verdict});
   std::map<std::string, const char*> slow_entities;
-  for (const auto& [label, group] : by_entity) {
-    Verdict v = JudgeGroup(group);
-    if (!v.slow) continue;
-    if (node_verdict.slow && v.median_deficit - node_verdict.median_deficit < options_.min_deficit)
-      continue;
-    out.slow.push_back({node, group.front()->entity, v});
-    slow_entities[label] = EntityKindName(group.front()->entity.kind);
-  }
+  SortMembers(by_entity);
+  ForEachGroup(by_entity.begin(), by_entity.end(), all,  // `all` is done with: its buffer is reused
+               [&](std::string_view label, const std::vector<const Scored*>& group) {
+                 Verdict v = JudgeGroup(group);
+                 if (!v.slow) return;
+                 if (node_verdict.slow &&
+                     v.median_deficit - node_verdict.median_deficit < options_.min_deficit)
+                   return;
+                 out.slow.push_back({node, group.front()->entity, v});
+                 slow_entities[std::string(label)] = EntityKindName(group.front()->entity.kind);
+               });
   for (const Scored& s : figures) {
     std::string attributed;
     if (auto it = slow_entities.find(s.entity.label);

@@ -7,6 +7,7 @@
 
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_actions.h"
+#include "diagnose/fleet_groups.h"
 
 namespace ys::diagnose {
 namespace {
@@ -36,13 +37,15 @@ const FleetJudge::Scored* Worst(const std::vector<const FleetJudge::Scored*>& gr
 void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures,
                           Findings& out) const {
   std::map<FigureKind, std::vector<const Scored*>> node_groups;
-  std::map<std::pair<FigureKind, std::string>, std::vector<const Scored*>> device_groups;
+  using DeviceKey = std::pair<FigureKind, std::string_view>;  // the kind, the device's bare label
+  GroupMembers<DeviceKey> device_members;
   for (const Scored& s : figures) {
     FigureKind kind = s.key->kind;
     node_groups[kind].push_back(&s);
-    if (IsDevice(s.entity)) device_groups[{kind, BareLabel(s.entity)}].push_back(&s);
-    if (s.peer && IsDevice(*s.peer)) device_groups[{kind, BareLabel(*s.peer)}].push_back(&s);
+    if (IsDevice(s.entity)) device_members.push_back({{kind, BareLabelView(s.entity)}, &s});
+    if (s.peer && IsDevice(*s.peer)) device_members.push_back({{kind, BareLabelView(*s.peer)}, &s});
   }
+  SortMembers(device_members);  // by kind, then label
   auto row = [&](const std::string& entity, FigureKind kind, const Verdict& v,
                  const std::vector<const Scored*>& group) {
     const Scored* worst = Worst(group);
@@ -71,16 +74,20 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
     f.sources = {out.source};
     out.ranked.push_back(std::move(f));
   };
+  std::vector<const Scored*> buffer;
+  auto devices = device_members.begin();
   for (const auto& [kind, group] : node_groups) {
     Verdict node_v = JudgeGroup(group);
     if (node_v.slow) row("node", kind, node_v, group);
-    for (auto it = device_groups.lower_bound({kind, ""});
-         it != device_groups.end() && it->first.first == kind; ++it) {
-      Verdict v = JudgeGroup(it->second);
-      if (!v.slow) continue;
-      if (node_v.slow && v.median_deficit - node_v.median_deficit < options_.min_deficit) continue;
-      row(it->first.second, kind, v, it->second);
-    }
+    auto end = std::find_if(devices, device_members.end(),
+                            [&](const auto& m) { return m.first.first != kind; });
+    ForEachGroup(devices, end, buffer, [&](const DeviceKey& key, const auto& device_group) {
+      Verdict v = JudgeGroup(device_group);
+      if (!v.slow) return;
+      if (node_v.slow && v.median_deficit - node_v.median_deficit < options_.min_deficit) return;
+      row(std::string(key.second), kind, v, device_group);
+    });
+    devices = end;
   }
 }
 
