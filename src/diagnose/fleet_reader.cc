@@ -66,7 +66,8 @@ struct ParamMemo {
     if (i >= kPositions) return KeptForFleetByName(scratch.assign(name));
     if (i >= at.size()) at.resize(i + 1, {std::string(), KeptByName::kByValue});
     auto& [seen, by_name] = at[i];
-    if (seen.empty() || std::string_view(seen) != name) {
+    if (seen.empty() || seen.size() != name.size() ||
+        !SameBytes(seen.data(), name.data(), name.size())) {
       seen.assign(name);
       by_name = KeptForFleetByName(seen);
     }
@@ -93,7 +94,7 @@ bool HasSizedAt(std::string_view from, size_t at, std::string_view part) {
   uint32_t n = 0;
   if (from.size() < at + sizeof n + part.size()) return false;
   std::memcpy(&n, from.data() + at, sizeof n);
-  return n == part.size() && std::memcmp(from.data() + at + sizeof n, part.data(), n) == 0;
+  return n == part.size() && SameBytes(from.data() + at + sizeof n, part.data(), n);
 }
 
 void Ctx::AddFlat(std::string_view k, std::string_view v) {
@@ -137,7 +138,10 @@ bool HasIdentityHead(std::string_view identity, std::string_view name, std::stri
   if (identity.size() != 2 * sizeof(uint32_t) + name.size() + unit.size() + 1 + flat_size)
     return false;
   // A size that does not match fails the comparison before the next part is read.
-  return TakeSized(identity) == name && TakeSized(identity) == unit &&
+  auto same = [](std::string_view a, std::string_view b) {
+    return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
+  };
+  return same(TakeSized(identity), name) && same(TakeSized(identity), unit) &&
          identity.front() == direction;
 }
 
