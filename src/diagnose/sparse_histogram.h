@@ -39,20 +39,21 @@ class SparseHistogram {
   // The median (mean of the two middle values for an even count); 0 when empty.
   double Median() const;
 
-  // Calls f(v) count() times in ascending order: each bin's count values spread evenly over its
-  // [min, max] (its min alone when it holds one value). Matched rank for rank with the values
-  // added, each is within one bin width of its partner.
   // Calls f(count, min, max) for each occupied bin in ascending order.
   template <typename F>
   void ForEachBin(F&& f) const {
     for (const auto& [code, bin] : Sorted()) f(bin.count, bin.min, bin.max);
   }
 
-  // The median this histogram would give had exactly `ascending` (sorted, finite) been added to
-  // an empty one of its bins, without a table: consecutive values of one bin form its run. 0 when
-  // empty.
+  // The median a histogram of these bins would give had exactly `ascending` (sorted, finite) been
+  // added to it when empty, computed without filling one: the values of one bin are a run of
+  // `ascending` (codes never decrease along the values). This histogram's own values are not
+  // read. 0 when `ascending` is empty.
   double MedianOfAscending(const std::vector<double>& ascending) const;
 
+  // Calls f(v) count() times in ascending order: each bin's count values spread evenly over its
+  // [min, max] (its min alone when it holds one value). Matched rank for rank with the values
+  // added, each is within one bin width of its partner.
   template <typename F>
   void ForEachApproximateValue(F&& f) const {
     for (const auto& [code, bin] : Sorted()) {
