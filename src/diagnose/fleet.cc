@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace ys::diagnose {
@@ -61,20 +62,44 @@ Mode FindModes(const SparseHistogram& h, const FleetOptions& o) {
   return best;
 }
 
-// Median and MAD of the values of ranks [first, last) of a histogram.
+// Median and MAD of the values of ranks [first, last) of a histogram. The MAD is the median of a
+// linear histogram (bins w |median| wide) of the deviations |v - median|; the histogram is not
+// filled: the approximate values come out ascending, so their deviations are two ascending runs
+// (below the median read backwards, then above it), merged into `deviations` (reused), whose
+// median the histogram would give (MedianOfAscending).
 std::pair<double, double> MedianAndMad(const SparseHistogram& h, uint64_t first, uint64_t last,
-                                       double w) {
+                                       double w, std::vector<double>& values,
+                                       std::vector<double>& deviations) {
   uint64_t n = last - first;
   double median = n % 2 ? h.Quantile(first + n / 2)
                         : (h.Quantile(first + n / 2 - 1) + h.Quantile(first + n / 2)) / 2;
-  SparseHistogram deviations = median != 0 ? SparseHistogram::Linear(w * std::fabs(median))
-                                           : SparseHistogram::Logarithmic(w);
+  SparseHistogram bins = median != 0 ? SparseHistogram::Linear(w * std::fabs(median))
+                                     : SparseHistogram::Logarithmic(w);
+  values.clear();
+  values.reserve(n);
   uint64_t rank = 0;
   h.ForEachApproximateValue([&](double v) {
-    if (rank >= first && rank < last) deviations.Add(std::fabs(v - median));
+    if (rank >= first && rank < last) values.push_back(v);
     ++rank;
   });
-  return {median, deviations.Median()};
+  // v - median never decreases along ascending v, so |v - median| falls, then rises.
+  auto split = std::lower_bound(values.begin(), values.end(), median) - values.begin();
+  deviations.clear();
+  deviations.reserve(n);
+  std::ptrdiff_t below = split - 1, above = split, end = static_cast<std::ptrdiff_t>(n);
+  constexpr double kDone = std::numeric_limits<double>::infinity();
+  while (below >= 0 || above < end) {
+    double b = below >= 0 ? std::fabs(values[below] - median) : kDone;
+    double a = above < end ? std::fabs(values[above] - median) : kDone;
+    if (b <= a) {
+      deviations.push_back(b);
+      --below;
+    } else {
+      deviations.push_back(a);
+      ++above;
+    }
+  }
+  return {median, bins.MedianOfAscending(deviations)};
 }
 
 }  // namespace
@@ -187,15 +212,18 @@ void FleetAccumulator::Merge(const FleetAccumulator& other) {
 
 std::map<std::string, KeyStats> FleetAccumulator::Finalize(uint64_t documents) const {
   std::map<std::string, KeyStats> out;
+  std::vector<double> values, deviations;  // MedianAndMad's, reused from key to key
   for (const auto& [key, a] : keys_) {
     KeyStats s = a.proto;
     s.n = a.values.count();
     s.bins = a.values.bins();
-    auto [median, mad] = MedianAndMad(a.values, 0, s.n, options_.bin_relative_width);
+    auto [median, mad] =
+        MedianAndMad(a.values, 0, s.n, options_.bin_relative_width, values, deviations);
     if (Mode mode = FindModes(a.values, options_); mode.found) {
       bool higher = s.better == Better::kHigher;
       uint64_t first = higher ? mode.split : 0, last = higher ? s.n : mode.split;
-      std::tie(median, mad) = MedianAndMad(a.values, first, last, options_.bin_relative_width);
+      std::tie(median, mad) =
+          MedianAndMad(a.values, first, last, options_.bin_relative_width, values, deviations);
       s.bimodal = true;
       s.slow_mode_share =
           static_cast<double>(higher ? mode.split : s.n - mode.split) / static_cast<double>(s.n);

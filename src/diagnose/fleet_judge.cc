@@ -8,6 +8,7 @@
 
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_digest.h"
+#include "diagnose/fleet_groups.h"
 
 namespace ys::diagnose {
 
@@ -16,7 +17,11 @@ FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
   Findings out;
   out.source = d.source;
   out.figures = d.figures.size();
-  std::map<uint32_t, std::vector<Scored>> by_node;  // label id -> figures
+  // Label id -> its figures judged against peers, and the others (for the spec check only).
+  struct NodeFigures {
+    std::vector<Scored> judged, unjudged;
+  };
+  std::map<uint32_t, NodeFigures> by_node;
   for (const DocumentDigest::Figure& f : d.figures) {
     const KeyStats* key = f.key < resolve.size() ? resolve[f.key] : nullptr;
     if (key == nullptr) continue;  // not seen in pass 1
@@ -29,18 +34,15 @@ FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
              f.pct_of_peak};
     if (f.peer != UINT32_MAX)
       s.peer = Entity{static_cast<EntityKind>(f.peer_kind), d.labels[f.peer]};
-    by_node[f.node].push_back(std::move(s));
+    NodeFigures& n = by_node[f.node];
+    (s.score.judged ? n.judged : n.unjudged).push_back(std::move(s));
   }
   for (const auto& [node_id, figures] : by_node) {
     const std::string& node = d.labels[node_id];
-    std::vector<Scored> judged;
-    for (const Scored& s : figures) {
-      if (s.score.judged) judged.push_back(s);
-    }
-    JudgeNode(node, judged, out);
-    PoolNode(node, judged, out);
-    JudgeSpread(node, judged, out);
-    JudgeAgainstSpec(node, figures, out);
+    JudgeNode(node, figures.judged, out);
+    PoolNode(node, figures.judged, out);
+    JudgeSpread(node, figures.judged, out);
+    JudgeAgainstSpec(node, figures.unjudged, out);  // it reads only the figures not judged
   }
   return out;
 }
@@ -70,36 +72,50 @@ void FleetJudge::Record(Findings f) {
   for (RankedFinding& r : f.ranked) Rank(std::move(r));
 }
 
+// A group's figures and z are set whatever it is; the rest (low figures, median deficit and its
+// interval) only when its z reaches z_threshold, the first condition of a slow group: every caller
+// reads them of slow groups only, and most groups of a fleet are far from slow, so they cost one
+// median instead of four.
 FleetJudge::Verdict FleetJudge::JudgeGroup(const std::vector<const Scored*>& group) const {
   Verdict v;
   if (group.empty()) return v;
-  std::vector<double> badness, deficit, scale;
-  for (const Scored* s : group) {
-    badness.push_back(s->score.badness);
-    deficit.push_back(s->score.deficit);
-    scale.push_back(s->key->scale / std::fabs(s->key->median));
-    if (s->score.deficit >= options_.min_deficit) ++v.low;
-  }
   size_t k = group.size();
   v.figures = k;
-  v.median_deficit = MedianOf(deficit);
-  std::vector<double> dev;
-  for (double d : deficit) dev.push_back(std::fabs(d - v.median_deficit));
-  double s = std::max(1.4826 * MedianOf(std::move(dev)), MedianOf(std::move(scale)));
-  double half = 1.96 * (k == 1 ? s : 1.2533 * s / std::sqrt(static_cast<double>(k)));
-  v.low_bound = v.median_deficit - half;
-  v.high_bound = v.median_deficit + half;
   // Two figures: their median is their mean, which one dip can carry past the threshold; each
   // must then be low on its own: both min_deficit worse, and both at least z_threshold / sqrt(2),
   // so that their combined z, (z1 + z2) / sqrt(2), reaches z_threshold with neither below an even
   // share of it (the smaller badness and deficit decide). Two healthy figures do that with
   // probability P(z >= 3.54)^2 = 4e-8, below the 3e-7 of one figure at z >= 5.
-  double z = k == 2 ? std::sqrt(2.0) * std::min(badness[0], badness[1])
-                    : MedianOf(badness) / MedianStdev(k);
-  double decisive = k == 2 ? std::min(deficit[0], deficit[1]) : v.median_deficit;
+  double z;
+  if (k == 2) {
+    z = std::sqrt(2.0) * std::min(group[0]->score.badness, group[1]->score.badness);
+  } else {
+    std::vector<double> badness;
+    badness.reserve(k);
+    for (const Scored* s : group) badness.push_back(s->score.badness);
+    z = MedianOf(std::move(badness)) / MedianStdev(k);
+  }
   v.z = -z;
+  if (!(z >= options_.z_threshold)) return v;
+  std::vector<double> deficit, scale;
+  deficit.reserve(k);
+  scale.reserve(k);
+  for (const Scored* s : group) {
+    deficit.push_back(s->score.deficit);
+    scale.push_back(s->key->scale / std::fabs(s->key->median));
+    if (s->score.deficit >= options_.min_deficit) ++v.low;
+  }
+  v.median_deficit = MedianOf(deficit);
+  std::vector<double> dev;
+  dev.reserve(k);
+  for (double d : deficit) dev.push_back(std::fabs(d - v.median_deficit));
+  double s = std::max(1.4826 * MedianOf(std::move(dev)), MedianOf(std::move(scale)));
+  double half = 1.96 * (k == 1 ? s : 1.2533 * s / std::sqrt(static_cast<double>(k)));
+  v.low_bound = v.median_deficit - half;
+  v.high_bound = v.median_deficit + half;
+  double decisive = k == 2 ? std::min(deficit[0], deficit[1]) : v.median_deficit;
   double needed = k == 1 ? options_.isolated_deficit : options_.min_deficit;
-  v.slow = z >= options_.z_threshold && decisive >= needed;
+  v.slow = decisive >= needed;
   return v;
 }
 
@@ -121,24 +137,28 @@ void FleetJudge::RecordSlow(const std::string& node, const Entity& entity, const
 void FleetJudge::JudgeNode(const std::string& node, const std::vector<Scored>& figures,
                            Findings& out) const {
   std::vector<const Scored*> all;
-  std::map<std::string, std::vector<const Scored*>> by_entity;
+  all.reserve(figures.size());
+  GroupMembers<std::string_view> by_entity;  // entity label -> its figures
   for (const Scored& s : figures) {
     all.push_back(&s);
     // A figure between two devices (a GPU-to-GPU copy) is the pair's, not its sender's: it counts
     // for the node here and for both ends in the ranked list.
-    if (s.entity.kind != EntityKind::kNode && !s.peer) by_entity[s.entity.label].push_back(&s);
+    if (s.entity.kind != EntityKind::kNode && !s.peer) by_entity.push_back({s.entity.label, &s});
   }
   Verdict node_verdict = JudgeGroup(all);
   if (node_verdict.slow) out.slow.push_back({node, Entity{}, node_verdict});
   std::map<std::string, const char*> slow_entities;
-  for (const auto& [label, group] : by_entity) {
-    Verdict v = JudgeGroup(group);
-    if (!v.slow) continue;
-    if (node_verdict.slow && v.median_deficit - node_verdict.median_deficit < options_.min_deficit)
-      continue;
-    out.slow.push_back({node, group.front()->entity, v});
-    slow_entities[label] = EntityKindName(group.front()->entity.kind);
-  }
+  SortMembers(by_entity);
+  ForEachGroup(by_entity.begin(), by_entity.end(), all,  // `all` is done with: its buffer is reused
+               [&](std::string_view label, const std::vector<const Scored*>& group) {
+                 Verdict v = JudgeGroup(group);
+                 if (!v.slow) return;
+                 if (node_verdict.slow &&
+                     v.median_deficit - node_verdict.median_deficit < options_.min_deficit)
+                   return;
+                 out.slow.push_back({node, group.front()->entity, v});
+                 slow_entities[std::string(label)] = EntityKindName(group.front()->entity.kind);
+               });
   for (const Scored& s : figures) {
     std::string attributed;
     if (auto it = slow_entities.find(s.entity.label);

@@ -7,6 +7,7 @@
 
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_actions.h"
+#include "diagnose/fleet_groups.h"
 
 namespace ys::diagnose {
 namespace {
@@ -36,13 +37,15 @@ const FleetJudge::Scored* Worst(const std::vector<const FleetJudge::Scored*>& gr
 void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures,
                           Findings& out) const {
   std::map<FigureKind, std::vector<const Scored*>> node_groups;
-  std::map<std::pair<FigureKind, std::string>, std::vector<const Scored*>> device_groups;
+  using DeviceKey = std::pair<FigureKind, std::string_view>;  // the kind, the device's bare label
+  GroupMembers<DeviceKey> device_members;
   for (const Scored& s : figures) {
     FigureKind kind = s.key->kind;
     node_groups[kind].push_back(&s);
-    if (IsDevice(s.entity)) device_groups[{kind, BareLabel(s.entity)}].push_back(&s);
-    if (s.peer && IsDevice(*s.peer)) device_groups[{kind, BareLabel(*s.peer)}].push_back(&s);
+    if (IsDevice(s.entity)) device_members.push_back({{kind, BareLabelView(s.entity)}, &s});
+    if (s.peer && IsDevice(*s.peer)) device_members.push_back({{kind, BareLabelView(*s.peer)}, &s});
   }
+  SortMembers(device_members);  // by kind, then label
   auto row = [&](const std::string& entity, FigureKind kind, const Verdict& v,
                  const std::vector<const Scored*>& group) {
     const Scored* worst = Worst(group);
@@ -71,56 +74,85 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
     f.sources = {out.source};
     out.ranked.push_back(std::move(f));
   };
+  std::vector<const Scored*> buffer;
+  auto devices = device_members.begin();
   for (const auto& [kind, group] : node_groups) {
     Verdict node_v = JudgeGroup(group);
     if (node_v.slow) row("node", kind, node_v, group);
-    for (auto it = device_groups.lower_bound({kind, ""});
-         it != device_groups.end() && it->first.first == kind; ++it) {
-      Verdict v = JudgeGroup(it->second);
-      if (!v.slow) continue;
-      if (node_v.slow && v.median_deficit - node_v.median_deficit < options_.min_deficit) continue;
-      row(it->first.second, kind, v, it->second);
-    }
+    auto end = std::find_if(devices, device_members.end(),
+                            [&](const auto& m) { return m.first.first != kind; });
+    ForEachGroup(devices, end, buffer, [&](const DeviceKey& key, const auto& device_group) {
+      Verdict v = JudgeGroup(device_group);
+      if (!v.slow) return;
+      if (node_v.slow && v.median_deficit - node_v.median_deficit < options_.min_deficit) return;
+      row(std::string(key.second), kind, v, device_group);
+    });
+    devices = end;
   }
 }
 
 void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
                              Findings& out) const {
-  // Each figure's spread relative to its key's median spread; pooled per device and per node.
-  std::map<std::string, std::vector<std::pair<double, double>>> groups;  // label -> (ratio, spread)
+  // Each figure's spread relative to its key's median spread (ratio, spread); pooled per node
+  // and, sorted by label, per device.
+  using Spread = std::pair<double, double>;
+  std::vector<Spread> node_group;
+  std::vector<std::pair<std::string_view, Spread>> device_members;
   for (const Scored& s : figures) {
     if (s.spread < 0) continue;
     double peers = s.key->spread_median;
     double ratio = peers > 0 ? s.spread / peers : (s.spread > 0 ? 1e9 : 0);
-    groups["node"].emplace_back(ratio, s.spread);
-    if (IsDevice(s.entity)) groups[BareLabel(s.entity)].emplace_back(ratio, s.spread);
+    node_group.emplace_back(ratio, s.spread);
+    if (!IsDevice(s.entity)) continue;
+    std::string_view label = BareLabelView(s.entity);
+    if (label == "node") {
+      node_group.emplace_back(ratio, s.spread);  // a device of that name pools with the node
+    } else {
+      device_members.push_back({label, {ratio, s.spread}});
+    }
   }
-  auto judge = [&](const std::vector<std::pair<double, double>>& g, double* ratio, double* spread) {
+  auto judge = [&](const std::vector<Spread>& g, double* ratio, double* spread) {
     if (g.size() < 3) return false;
     std::vector<double> r, s;
-    for (const auto& [a, b] : g) r.push_back(a), s.push_back(b);
+    r.reserve(g.size());
+    for (const auto& pair : g) r.push_back(pair.first);
     *ratio = MedianOf(std::move(r));
+    if (!(*ratio >= options_.spread_ratio))
+      return false;  // *spread is read of a jittery group only
+    s.reserve(g.size());
+    for (const auto& pair : g) s.push_back(pair.second);
     *spread = MedianOf(std::move(s));
-    return *ratio >= options_.spread_ratio && *spread >= options_.spread_floor;
+    return *spread >= options_.spread_floor;
   };
-  double node_ratio = 0, node_spread = 0;
-  bool node_jittery = groups.count("node") && judge(groups["node"], &node_ratio, &node_spread);
-  for (const auto& [label, g] : groups) {
-    double ratio = 0, spread = 0;
-    if (label == "node" ? !node_jittery : (node_jittery || !judge(g, &ratio, &spread))) continue;
-    if (label == "node") ratio = node_ratio, spread = node_spread;
+  auto row = [&](std::string_view label, size_t n, double ratio, double spread) {
     RankedFinding f;
     f.node = node;
-    f.entity = label;
+    f.entity = std::string(label);
     f.kind = "spread";
-    f.figures = g.size();
+    f.figures = n;
     f.evidence = fmt::format(
-        "samples of {} figures spread {} (relative stdev, median), {:.1f}x their peers' median",
-        g.size(), Pct(spread), ratio);
-    f.action = ActionFor(FigureKind::kOther, label, "spread");
+        "samples of {} figures spread {} (relative stdev, median), {:.1f}x their peers' median", n,
+        Pct(spread), ratio);
+    f.action = ActionFor(FigureKind::kOther, f.entity, "spread");
     f.drain = false;
     f.sources = {out.source};
     out.ranked.push_back(std::move(f));
+  };
+  double ratio = 0, spread = 0;
+  if (judge(node_group, &ratio, &spread)) {
+    row("node", node_group.size(), ratio, spread);  // a jittery node: its devices are not listed
+    return;
+  }
+  std::stable_sort(device_members.begin(), device_members.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Spread> group;
+  for (size_t i = 0; i < device_members.size();) {
+    group.clear();
+    size_t j = i;
+    for (; j < device_members.size() && device_members[j].first == device_members[i].first; ++j)
+      group.push_back(device_members[j].second);
+    if (judge(group, &ratio, &spread)) row(device_members[i].first, group.size(), ratio, spread);
+    i = j;
   }
 }
 

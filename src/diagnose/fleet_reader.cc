@@ -42,6 +42,17 @@ struct Ctx {
   // to figure.
   std::string_view name, unit;
   std::string name_buf, unit_buf, flat, identity, key, value;
+  // The flat params are compared with those of the shape expected next (ShapeCache::Guess) as
+  // they are read, and written out only from the first that differs: `flat` is then
+  // guess_flat[0, matched) followed by the params from there on. Until then (diverged false) the
+  // figure's flat params are guess_flat[0, matched).
+  std::string_view guess_flat;
+  size_t matched = 0;
+  bool diverged = false;
+  void AddFlat(std::string_view k, std::string_view v);
+  std::string_view Flat() const {
+    return diverged ? std::string_view(flat) : guess_flat.substr(0, matched);
+  }
 };
 
 // KeptForFleetByName remembered by a param's position in its params object: consecutive figures
@@ -51,13 +62,14 @@ struct Ctx {
 struct ParamMemo {
   static constexpr size_t kPositions = 64;
   std::vector<std::pair<std::string, KeptByName>> at;
-  KeptByName Get(size_t i, const std::string& name) {
-    if (i >= kPositions) return KeptForFleetByName(name);
+  KeptByName Get(size_t i, std::string_view name, std::string& scratch) {
+    if (i >= kPositions) return KeptForFleetByName(scratch.assign(name));
     if (i >= at.size()) at.resize(i + 1, {std::string(), KeptByName::kByValue});
     auto& [seen, by_name] = at[i];
-    if (seen.empty() || seen != name) {
-      seen = name;
-      by_name = KeptForFleetByName(name);
+    if (seen.empty() || seen.size() != name.size() ||
+        !SameBytes(seen.data(), name.data(), name.size())) {
+      seen.assign(name);
+      by_name = KeptForFleetByName(seen);
     }
     return by_name;
   }
@@ -77,6 +89,28 @@ std::string_view TakeSized(std::string_view& from) {
   return s;
 }
 
+// Whether `from` holds the sized `part` at `at`.
+bool HasSizedAt(std::string_view from, size_t at, std::string_view part) {
+  uint32_t n = 0;
+  if (from.size() < at + sizeof n + part.size()) return false;
+  std::memcpy(&n, from.data() + at, sizeof n);
+  return n == part.size() && SameBytes(from.data() + at + sizeof n, part.data(), n);
+}
+
+void Ctx::AddFlat(std::string_view k, std::string_view v) {
+  if (!diverged) {
+    if (HasSizedAt(guess_flat, matched, k) &&
+        HasSizedAt(guess_flat, matched + sizeof(uint32_t) + k.size(), v)) {
+      matched += 2 * sizeof(uint32_t) + k.size() + v.size();
+      return;
+    }
+    diverged = true;
+    flat.assign(guess_flat.substr(0, matched));
+  }
+  AppendSized(flat, k);
+  AppendSized(flat, v);
+}
+
 // A measurement's params, only those fleet analysis uses (see the header): pct_of_peak into the
 // figure, the others (identity, entity-naming, versions) into c.flat, as sized key, value pairs.
 bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
@@ -90,12 +124,32 @@ bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
       fig->pct_offset = static_cast<uint32_t>(c.out->text.size());
       fig->pct_size = static_cast<uint32_t>(v.size());
       c.out->text += v;
-    } else if (c.key.assign(k), IsKeptForFleet(memo.Get(i++, c.key), v)) {
-      AppendSized(c.flat, k);
-      AppendSized(c.flat, v);
+    } else if (IsKeptForFleet(memo.Get(i++, k, c.key), v)) {
+      c.AddFlat(k, v);
     }
     return true;
   });
+}
+
+// Whether `identity` (a well-formed one, as Intern keeps) starts with the sized name, the sized
+// unit and the direction, followed by flat params of `flat_size` bytes.
+bool HasIdentityHead(std::string_view identity, std::string_view name, std::string_view unit,
+                     char direction, size_t flat_size) {
+  if (identity.size() != 2 * sizeof(uint32_t) + name.size() + unit.size() + 1 + flat_size)
+    return false;
+  // A size that does not match fails the comparison before the next part is read.
+  auto same = [](std::string_view a, std::string_view b) {
+    return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
+  };
+  return same(TakeSized(identity), name) && same(TakeSized(identity), unit) &&
+         identity.front() == direction;
+}
+
+// The flat params of a well-formed identity (one Intern keeps).
+std::string_view FlatOfIdentity(std::string_view identity) {
+  TakeSized(identity);  // the name
+  TakeSized(identity);  // the unit
+  return identity.substr(1);
 }
 
 FigureShape MakeShape(const Ctx& c, Better better) {
@@ -103,7 +157,7 @@ FigureShape MakeShape(const Ctx& c, Better better) {
   sh.proto.name = std::string(c.name);
   sh.proto.unit = std::string(c.unit);
   sh.proto.better = better;
-  for (std::string_view flat = c.flat; !flat.empty();) {
+  for (std::string_view flat = c.Flat(); !flat.empty();) {
     std::string_view k = TakeSized(flat);
     sh.proto.params[std::string(k)] = std::string(TakeSized(flat));  // the last of a repeated param
   }
@@ -175,6 +229,10 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
     Better better = Better::kHigher;
     c.name = c.unit = std::string_view();
     c.flat.clear();
+    c.matched = 0;
+    c.diverged = false;
+    const std::string* guess = c.shapes.Guess();
+    c.guess_flat = guess != nullptr ? FlatOfIdentity(*guess) : std::string_view();
     Seen seen;
     bool ok = s.Object([&](std::string_view k) {
       if (Is(k, "name")) return seen.Set(0), s.StringView(&c.name, &c.name_buf);
@@ -193,12 +251,20 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
       return s.Skip();
     });
     if (!ok || !seen.All(4)) return false;
-    c.identity.clear();
-    AppendSized(c.identity, c.name);
-    AppendSized(c.identity, c.unit);
-    c.identity += better == Better::kHigher ? 'h' : 'l';
-    c.identity += c.flat;
-    fig.shape = c.shapes.Intern(c.identity, [&] { return MakeShape(c, better); });
+    char direction = better == Better::kHigher ? 'h' : 'l';
+    // The flat params are the guess's when they never diverged from them and reached their end
+    // (once diverged, they differ from the guess's where they diverged).
+    if (guess != nullptr && !c.diverged && c.matched == c.guess_flat.size() &&
+        HasIdentityHead(*guess, c.name, c.unit, direction, c.matched)) {
+      fig.shape = c.shapes.TakeGuess();  // the usual case: the identity need not be built
+    } else {
+      c.identity.clear();
+      AppendSized(c.identity, c.name);
+      AppendSized(c.identity, c.unit);
+      c.identity += direction;
+      c.identity += c.Flat();
+      fig.shape = c.shapes.Intern(c.identity, [&] { return MakeShape(c, better); });
+    }
     c.out->figures.push_back(fig);
     return true;
   });

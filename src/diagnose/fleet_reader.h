@@ -74,6 +74,13 @@ class ShapeCache {
     (last_ == kNone ? first_ : next_[last_]) = id;
     return last_ = id;
   }
+  // The identity of the shape Intern would try first (nullptr: none), for a caller that compares
+  // it with the parts of an identity before building one; TakeGuess then interns it.
+  const std::string* Guess() const {
+    uint32_t guess = last_ == kNone ? first_ : next_[last_];
+    return guess == kNone ? nullptr : identities_[guess];
+  }
+  uint32_t TakeGuess() { return last_ = last_ == kNone ? first_ : next_[last_]; }
   // Before a document's first figure (Intern's guess).
   void StartDocument() { last_ = kNone; }
   const FigureShape& Get(uint32_t id) const { return *shapes_[id]; }

@@ -119,5 +119,46 @@ TEST(SparseHistogramTest, ApproximateValuesMatchTheAddedOnesRankForRank) {
   EXPECT_EQ(i, values.size());
 }
 
+// The bin table grows past its first slots (thousands of bins) and merges without losing a count,
+// a minimum or a maximum: every value alone in its bin comes back exactly, in order.
+TEST(SparseHistogramTest, ManyBinsGrowAndMergeExactly) {
+  SparseHistogram a = SparseHistogram::Linear(1), b = SparseHistogram::Linear(1);
+  std::vector<double> values;
+  for (int i = 0; i < 5000; ++i) {
+    double x = (i * 7919) % 10007 - 5003.5;  // distinct, unsorted, both signs, one per bin
+    values.push_back(x);
+    (i % 3 ? a : b).Add(x);
+  }
+  a.Merge(b);
+  ASSERT_EQ(a.count(), values.size());
+  EXPECT_EQ(a.bins(), values.size());
+  std::sort(values.begin(), values.end());
+  for (size_t i = 0; i < values.size(); i += 97) EXPECT_EQ(a.Quantile(i), values[i]) << i;
+  EXPECT_EQ(a.Quantile(values.size() - 1), values.back());
+}
+
+// MedianOfAscending gives what filling the histogram would: the same bins, the same
+// interpolation, to the last bit (the fleet's MAD relies on it).
+TEST(SparseHistogramTest, MedianOfAscendingIsTheFilledHistogramsMedian) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> noise(0, 1);
+  for (int n : {1, 2, 3, 10, 101, 1000, 4096}) {
+    for (SparseHistogram h : {SparseHistogram::Linear(0.01), SparseHistogram::Logarithmic(kWidth),
+                              SparseHistogram::Linear(0.37)}) {
+      std::vector<double> values;
+      for (int i = 0; i < n; ++i) {
+        double x = std::fabs(noise(rng));
+        if (i % 5 == 0) x = std::round(x * 10) / 10;  // ties: runs of equal values
+        values.push_back(x);
+      }
+      SparseHistogram filled = h;
+      for (double x : values) filled.Add(x);
+      std::sort(values.begin(), values.end());
+      EXPECT_EQ(h.MedianOfAscending(values), filled.Median()) << n;
+    }
+  }
+  EXPECT_EQ(SparseHistogram::Linear(1).MedianOfAscending({}), 0);
+}
+
 }  // namespace
 }  // namespace ys::diagnose
