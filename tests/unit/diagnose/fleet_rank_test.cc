@@ -2,6 +2,7 @@
 // on healthy nodes, the bimodal, tiny, mixed-hardware, duplicate and corrupt-document fleets.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 
 #include "core/report_json.h"
@@ -238,6 +239,47 @@ TEST(FleetRankTest, DuplicatesAreCountedOnceAndReported) {
                                      {NodeName(2), "node", "duplicate"},
                                      {NodeName(4), "node", "duplicate"}}))
       << Dump(*r);
+}
+
+// The duplicate search hashes a sample of each document's bytes; documents whose samples agree are
+// compared whole, so a copy that differs in one byte outside the samples is a document of its own.
+TEST(FleetRankTest, ADocumentThatDiffersInOneUnsampledByteIsNotADuplicate) {
+  FleetPlan p;
+  p.nodes = 20;
+  auto docs = MakeFleetDocuments(p);
+  ScopedTempDir tmp;
+  for (const RunDocument& d : docs)
+    WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+  std::string text = DumpJson(ToJson(docs[3]));
+  ASSERT_GT(text.size(), 3 * 4096u);
+  // The third digit after a decimal point, away from the first and last 4 KiB and from the 32
+  // bytes sampled at every 4 KiB.
+  size_t at = std::string::npos;
+  for (size_t i = 4096 + 64; i + 4096 < text.size() && at == std::string::npos; ++i) {
+    if (i % 4096 >= 64 && text[i - 3] == '.' && std::isdigit(text[i - 2]) &&
+        std::isdigit(text[i - 1]) && std::isdigit(text[i]))
+      at = i;
+  }
+  ASSERT_NE(at, std::string::npos);
+  text[at] = text[at] == '9' ? '8' : static_cast<char>(text[at] + 1);
+  WriteFile(tmp.Sub("copy/near.run.json"), text);
+  auto r = MergeFleet({tmp.Sub("nodes"), tmp.Sub("copy")}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // Judged as a second document of node0003 (its host name twice), not as the same document.
+  auto given_twice = [](const FleetReport& f) {
+    int n = 0;
+    for (const RankedFinding& x : f.ranked)
+      n += x.kind == "duplicate" && x.evidence.find("the same document given twice") == 0;
+    return n;
+  };
+  EXPECT_EQ(r->documents, 21u);
+  EXPECT_EQ(given_twice(*r), 0) << Dump(*r);
+  // A byte-identical copy still is the same document, counted once.
+  WriteFile(tmp.Sub("copy2/same.run.json"), DumpJson(ToJson(docs[3])));
+  auto again = MergeFleet({tmp.Sub("nodes"), tmp.Sub("copy2")}, {});
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->documents, 20u);
+  EXPECT_EQ(given_twice(*again), 1) << Dump(*again);
 }
 
 TEST(FleetRankTest, ACorruptDocumentNeverYieldsAPass) {
