@@ -21,10 +21,15 @@ using testing::NodeName;
 
 using Row = std::tuple<std::string, std::string, std::string>;  // node, entity, kind
 
-FleetReport Merge(const ScopedTempDir& tmp, const std::vector<RunDocument>& docs,
-                  MergeOptions o = {}) {
+// Each document as nodes/<hostname>.run.json under `tmp`.
+void WriteNodes(const ScopedTempDir& tmp, const std::vector<RunDocument>& docs) {
   for (const RunDocument& d : docs)
     WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+}
+
+FleetReport Merge(const ScopedTempDir& tmp, const std::vector<RunDocument>& docs,
+                  MergeOptions o = {}) {
+  WriteNodes(tmp, docs);
   auto r = MergeFleet({tmp.Sub("nodes")}, o);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? std::move(*r) : FleetReport{};
@@ -225,8 +230,7 @@ TEST(FleetRankTest, DuplicatesAreCountedOnceAndReported) {
   p.nodes = 50;
   auto docs = MakeFleetDocuments(p);
   ScopedTempDir tmp;
-  for (const RunDocument& d : docs)
-    WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+  WriteNodes(tmp, docs);
   // The same file through a second input, a byte-identical copy, and another job on node0004.
   WriteFile(tmp.Sub("copy/again.run.json"), DumpJson(ToJson(docs[2])));
   RunDocument second = docs[4];
@@ -248,8 +252,7 @@ TEST(FleetRankTest, ADocumentThatDiffersInOneUnsampledByteIsNotADuplicate) {
   p.nodes = 20;
   auto docs = MakeFleetDocuments(p);
   ScopedTempDir tmp;
-  for (const RunDocument& d : docs)
-    WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+  WriteNodes(tmp, docs);
   std::string text = DumpJson(ToJson(docs[3]));
   ASSERT_GT(text.size(), 3 * 4096u);
   // The third digit after a decimal point, away from the first and last 4 KiB and from the 32
@@ -287,8 +290,7 @@ TEST(FleetRankTest, ACorruptDocumentNeverYieldsAPass) {
   p.nodes = 40;
   ScopedTempDir tmp;
   auto docs = MakeFleetDocuments(p);
-  for (const RunDocument& d : docs)
-    WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
+  WriteNodes(tmp, docs);
   std::string text = DumpJson(ToJson(docs[0]));
   WriteFile(tmp.Sub("nodes/node9999.run.json"), text.substr(0, text.size() / 3));
   MergeOptions o;
