@@ -1,0 +1,332 @@
+// Field lists: the one way a document struct becomes JSON and comes back. Each struct has one
+// function that names its keys in order; the same list is walked by a writer and by a strict
+// reader, so the two directions cannot drift apart:
+//
+//   template <typename V>
+//   void Fields(V& v, Fault& f) {
+//     v("at_s", f.at_s);                  // always written; required on reading
+//     v.optional("note", f.note);         // omitted when empty (or unset); absence accepted
+//     v.defaulted("evidence", f.evidence);  // always written; absence keeps the default
+//     v.computed("verdict", [&] { return f.Verdict(); });  // written only, never read
+//     v.check("", f.low <= f.high, "low <= high");  // checked after reading: "expected ..."
+//   }
+//
+// `Fields` lives in the struct's namespace (found by argument-dependent lookup) and takes a
+// non-const reference; the writer never modifies what it walks. Values: bool, integers, double,
+// std::string, enums (a name table, JsonNames below), std::optional<T> (null when unset),
+// std::shared_ptr<const T>, std::vector<T>, std::map<std::string, T> and ordered key-value
+// pairs (std::vector<std::pair<std::string, T>>, e.g. Evidence) as objects, and structs with a
+// field list of their own. A writer also takes nlohmann::ordered_json, a part another writer
+// built (a computed field).
+//
+// An enum is named by a function found the same way, listing its values in the order an error
+// message names them ("expected pass, warn, fail, skip or error"):
+//   inline auto JsonNames(Outcome) { return std::array{std::pair{Outcome::kPass, "pass"}, ...}; }
+//
+// The reader stops at the first problem and names it by path: "run.checks[2].outcome: expected
+// pass, warn, fail, skip or error", "<where>.key: missing". Included by .cc files that write or
+// read a document, not by headers.
+#ifndef YARDSTICK_CORE_JSON_FIELDS_H_
+#define YARDSTICK_CORE_JSON_FIELDS_H_
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys::json_fields {
+
+// A document's conventions. A struct may fix its own (and its members') by a function found by
+// argument-dependent lookup: `constexpr json_fields::Style JsonStyle(const BurninReport*)`.
+struct Style {
+  // A number that is not finite: written as JSON null (nlohmann's way) or as 0.
+  bool non_finite_as_zero = false;
+  // A value of the wrong type: "expected a number, found a string" or just "expected a number".
+  bool name_found_type = true;
+};
+
+// Where a value sits in the document, built only when a message needs it.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;  // the root's text, or a key under parent
+  long index = -1;       // an array element of parent when >= 0
+  std::string ToString() const;
+};
+
+// "<path>: expected <what>", with ", found <type of found>" when found is given and the style
+// names it.
+Status Expected(const Path& at, std::string_view what, const nlohmann::json* found, Style style);
+// "a, b or c"
+std::string OneOf(const std::vector<std::string_view>& names);
+
+template <typename T>
+constexpr Style StyleOf(Style outer) {
+  if constexpr (requires(const T* p) { JsonStyle(p); }) {
+    return JsonStyle(static_cast<const T*>(nullptr));
+  } else {
+    return outer;
+  }
+}
+
+template <typename T>
+struct IsPairs : std::false_type {};
+template <typename T>
+struct IsPairs<std::vector<std::pair<std::string, T>>> : std::true_type {};
+
+template <typename T>
+bool IsEmpty(const T& x) {
+  if constexpr (requires { x.empty(); }) {
+    return x.empty();
+  } else {
+    return !x;  // std::optional, std::shared_ptr
+  }
+}
+
+class Writer {
+ public:
+  using ojson = nlohmann::ordered_json;
+  Writer(ojson& out, Style style) : out_(out), style_(style) {}
+
+  template <typename T>
+  void operator()(const char* key, const T& x) {
+    out_[key] = Value(x, style_);
+  }
+  template <typename T>
+  void defaulted(const char* key, const T& x) {
+    (*this)(key, x);
+  }
+  template <typename T>
+  void optional(const char* key, const T& x) {
+    if (!IsEmpty(x)) (*this)(key, x);
+  }
+  // Written when `present`; the reader sets `present` to whether the key is there.
+  template <typename T>
+  void optional(const char* key, const T& x, const bool& present) {
+    if (present) (*this)(key, x);
+  }
+  template <typename F>
+  void computed(const char* key, F&& value) {
+    (*this)(key, value());
+  }
+  void check(const char*, bool, std::string_view) {}
+
+  static ojson Value(const std::string& x, Style) { return x; }
+  static ojson Value(const ojson& x, Style) { return x; }  // built by another document's writer
+  static ojson Value(double x, Style s) {
+    return s.non_finite_as_zero && !std::isfinite(x) ? 0.0 : x;
+  }
+  template <typename T>
+  static ojson Value(const std::optional<T>& x, Style s) {
+    return x ? Value(*x, s) : ojson(nullptr);
+  }
+  template <typename T>
+  static ojson Value(const std::shared_ptr<const T>& x, Style s) {
+    return x ? Value(*x, s) : ojson(nullptr);
+  }
+  template <typename T>
+  static ojson Value(const std::vector<T>& items, Style s) {
+    if constexpr (IsPairs<std::vector<T>>::value) {
+      ojson o = ojson::object();
+      for (const auto& [k, x] : items) o[k] = Value(x, s);  // a repeated key keeps the last value
+      return o;
+    } else {
+      ojson a = ojson::array();
+      for (const auto& x : items) a.push_back(Value(x, s));
+      return a;
+    }
+  }
+  template <typename T>
+  static ojson Value(const std::map<std::string, T>& items, Style s) {
+    ojson o = ojson::object();
+    for (const auto& [k, x] : items) o[k] = Value(x, s);
+    return o;
+  }
+  template <typename T>
+  static ojson Value(const T& x, Style s) {
+    if constexpr (std::is_enum_v<T>) {
+      for (const auto& [e, name] : JsonNames(T{})) {
+        if (e == x) return name;
+      }
+      return nullptr;
+    } else if constexpr (std::is_class_v<T>) {
+      ojson o = ojson::object();
+      Writer w(o, StyleOf<T>(s));
+      Fields(w, const_cast<T&>(x));  // the writer only reads
+      return o;
+    } else {
+      return x;  // bool, integers, const char*
+    }
+  }
+
+ private:
+  ojson& out_;
+  Style style_;
+};
+
+class Reader {
+ public:
+  using json = nlohmann::json;
+  Reader(const json& j, const Path& where, Style style) : j_(j), where_(where), style_(style) {}
+
+  template <typename T>
+  void operator()(const char* key, T& x) {
+    Field(key, x, /*required=*/true);
+  }
+  template <typename T>
+  void defaulted(const char* key, T& x) {
+    Field(key, x, /*required=*/false);
+  }
+  template <typename T>
+  void optional(const char* key, T& x) {
+    Field(key, x, /*required=*/false);
+  }
+  template <typename T>
+  void optional(const char* key, T& x, bool& present) {
+    present = j_.contains(key);
+    Field(key, x, /*required=*/false);
+  }
+  template <typename F>
+  void computed(const char*, F&&) {}
+  // When !ok: "<where>.<key>: expected <expected>" (`key` empty: the object itself).
+  void check(const char* key, bool ok, std::string_view expected) {
+    if (!status_.ok() || ok) return;
+    status_ = *key ? Expected(Path{&where_, key}, expected, nullptr, style_)
+                   : Expected(where_, expected, nullptr, style_);
+  }
+  const Status& status() const { return status_; }
+
+  static Status Read(const json& v, const Path& at, Style s, bool& out) {
+    if (!v.is_boolean()) return Expected(at, "true or false", &v, s);
+    out = v.get<bool>();
+    return Status::Ok();
+  }
+  static Status Read(const json& v, const Path& at, Style s, std::string& out) {
+    if (!v.is_string()) return Expected(at, "a string", &v, s);
+    out = v.get<std::string>();
+    return Status::Ok();
+  }
+  static Status Read(const json& v, const Path& at, Style s, double& out) {
+    if (!v.is_number()) return Expected(at, "a number", &v, s);
+    out = v.get<double>();
+    return Status::Ok();
+  }
+  template <typename T>
+  static Status Read(const json& v, const Path& at, Style s, std::optional<T>& out) {
+    if (v.is_null()) {
+      out.reset();
+      return Status::Ok();
+    }
+    T x{};
+    YS_RETURN_IF_ERROR(Read(v, at, s, x));
+    out = std::move(x);
+    return Status::Ok();
+  }
+  template <typename T>
+  static Status Read(const json& v, const Path& at, Style s, std::shared_ptr<const T>& out) {
+    T x{};
+    YS_RETURN_IF_ERROR(Read(v, at, s, x));
+    out = std::make_shared<const T>(std::move(x));
+    return Status::Ok();
+  }
+  template <typename T>
+  static Status Read(const json& v, const Path& at, Style s, std::vector<T>& out) {
+    out.clear();
+    if constexpr (IsPairs<std::vector<T>>::value) {
+      if (!v.is_object()) return Expected(at, "an object", &v, s);
+      for (const auto& [k, x] : v.items()) {
+        typename T::second_type value{};
+        YS_RETURN_IF_ERROR(Read(x, Path{&at, k}, s, value));
+        out.emplace_back(k, std::move(value));
+      }
+    } else {
+      if (!v.is_array()) return Expected(at, "an array", &v, s);
+      out.reserve(v.size());
+      for (size_t i = 0; i < v.size(); ++i) {
+        T x{};
+        YS_RETURN_IF_ERROR(Read(v[i], Path{&at, {}, static_cast<long>(i)}, s, x));
+        out.push_back(std::move(x));
+      }
+    }
+    return Status::Ok();
+  }
+  template <typename T>
+  static Status Read(const json& v, const Path& at, Style s, std::map<std::string, T>& out) {
+    if (!v.is_object()) return Expected(at, "an object", &v, s);
+    out.clear();
+    for (const auto& [k, x] : v.items()) {
+      T value{};
+      YS_RETURN_IF_ERROR(Read(x, Path{&at, k}, s, value));
+      out.emplace(k, std::move(value));
+    }
+    return Status::Ok();
+  }
+  template <typename T>
+  static Status Read(const json& v, const Path& at, Style s, T& out) {
+    if constexpr (std::is_enum_v<T>) {
+      std::vector<std::string_view> names;
+      for (const auto& [e, name] : JsonNames(T{})) {
+        if (v.is_string() && v.get_ref<const std::string&>() == name) {
+          out = e;
+          return Status::Ok();
+        }
+        names.push_back(name);
+      }
+      return Expected(at, OneOf(names), v.is_string() ? nullptr : &v, s);
+    } else if constexpr (std::is_integral_v<T>) {
+      bool fits = v.is_number_unsigned()  ? std::in_range<T>(v.get<uint64_t>())
+                  : v.is_number_integer() ? std::in_range<T>(v.get<int64_t>())
+                                          : false;
+      if (!fits) return Expected(at, "an integer", &v, s);
+      out = v.get<T>();
+      return Status::Ok();
+    } else {
+      if (!v.is_object()) return Expected(at, "an object", &v, s);
+      Reader r(v, at, StyleOf<T>(s));
+      Fields(r, out);
+      return r.status_;
+    }
+  }
+
+ private:
+  template <typename T>
+  void Field(const char* key, T& x, bool required) {
+    if (!status_.ok()) return;
+    auto it = j_.find(key);
+    if (it == j_.end()) {
+      if (required) status_ = Status::Invalid(Path{&where_, key}.ToString() + ": missing");
+      return;
+    }
+    status_ = Read(*it, Path{&where_, key}, style_, x);
+  }
+
+  const json& j_;
+  const Path& where_;
+  Style style_;
+  Status status_ = Status::Ok();
+};
+
+// The JSON of `x` (a struct with a field list, or any value above).
+template <typename T>
+nlohmann::ordered_json Write(const T& x, Style style = {}) {
+  return Writer::Value(x, StyleOf<T>(style));
+}
+
+// Reads a T from `j`; messages start with `where` ("run", "rank 3 checks[2]").
+template <typename T>
+Result<T> Parse(const nlohmann::json& j, std::string_view where, Style style = {}) {
+  T x{};
+  YS_RETURN_IF_ERROR(Reader::Read(j, Path{nullptr, where}, StyleOf<T>(style), x));
+  return x;
+}
+
+}  // namespace ys::json_fields
+
+#endif  // YARDSTICK_CORE_JSON_FIELDS_H_
