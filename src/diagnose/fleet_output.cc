@@ -5,119 +5,188 @@
 #include <cctype>
 #include <map>
 
+#include "core/json_fields.h"
 #include "core/report.h"
+#include "core/report_fields.h"
 #include "core/text.h"
 #include "core/text_table.h"
 
 namespace ys::diagnose {
-namespace {
 
-using ojson = nlohmann::ordered_json;
-
-const char* BetterName(Better b) { return b == Better::kHigher ? "higher" : "lower"; }
-
-}  // namespace
-
-ojson ToJson(const FleetReport& r) {
-  ojson j;
-  j["schema_version"] = kFleetSchemaVersion;
-  j["kind"] = "fleet";
-  j["created_at"] = UtcNowIso8601();
-  j["verdict"] = r.Verdict();
-  j["too_small"] = r.too_small;
-  j["options"] = {{"z_threshold", r.options.z_threshold},
-                  {"min_deficit_pct", 100 * r.options.min_deficit},
-                  {"isolated_deficit_pct", 100 * r.options.isolated_deficit},
-                  {"noise_floor_pct", 100 * r.options.noise_floor},
-                  {"min_peers", r.options.min_peers},
-                  {"min_fleet", r.options.min_fleet},
-                  {"bin_relative_width", r.options.bin_relative_width}};
-  j["inputs"] = {{"documents", r.documents}, {"figures", r.figures}, {"keys", r.keys.size()}};
-  j["ranked"] = ojson::array();
-  for (const RankedFinding& f : r.ranked) {
-    j["ranked"].push_back({{"node", f.node},
-                           {"entity", f.entity},
-                           {"kind", f.kind},
-                           {"deficit", f.deficit},
-                           {"deficit_low", f.deficit_low},
-                           {"deficit_high", f.deficit_high},
-                           {"z", f.z},
-                           {"figures", f.figures},
-                           {"evidence", f.evidence},
-                           {"action", f.action},
-                           {"drain", f.drain},
-                           {"documents", f.sources}});
-  }
-  j["slow_modes"] = ojson::array();
-  for (const SlowMode& m : r.slow_modes) {
-    j["slow_modes"].push_back({{"key", m.key},
-                               {"kind", FigureKindName(m.kind)},
-                               {"share", m.share},
-                               {"deficit", m.deficit}});
-  }
-  j["skipped"] = ojson::array();
-  for (const auto& s : r.skipped) j["skipped"].push_back({{"path", s.path}, {"error", s.error}});
-  j["warnings"] = r.warnings;
-  j["keys"] = ojson::array();
-  for (const auto& [key, k] : r.keys) {
-    j["keys"].push_back({{"key", key},
-                         {"name", k.name},
-                         {"unit", k.unit},
-                         {"better", BetterName(k.better)},
-                         {"params", k.params},
-                         {"n", k.n},
-                         {"median", k.median},
-                         {"mad", k.mad},
-                         {"scale", k.scale},
-                         {"median_error_bound", k.median_error_bound},
-                         {"mad_error_bound", k.mad_error_bound},
-                         {"bins", k.bins},
-                         {"judged", k.judged},
-                         {"kind", FigureKindName(k.kind)},
-                         {"spread_median", k.spread_median},
-                         {"bimodal", k.bimodal},
-                         {"outliers", k.outliers}});
-  }
-  ojson slow = {{"nodes", ojson::array()},
-                {"gpus", ojson::array()},
-                {"nics", ojson::array()},
-                {"devices", ojson::array()}};
-  for (const auto& g : r.slow) {
-    const char* section = g.entity.kind == EntityKind::kNode  ? "nodes"
-                          : g.entity.kind == EntityKind::kGpu ? "gpus"
-                          : g.entity.kind == EntityKind::kNic ? "nics"
-                                                              : "devices";
-    ojson e = {{"node", g.node}};
-    if (!g.entity.label.empty()) e["entity"] = g.entity.label;
-    e["figures"] = g.figures;
-    e["low_figures"] = g.low_figures;
-    e["median_deficit_pct"] = 100 * g.median_deficit;
-    e["z"] = g.z;
-    e["documents"] = g.sources;
-    slow[section].push_back(std::move(e));
-  }
-  j["slow"] = std::move(slow);
-  j["figures"] = ojson::array();
-  for (const auto& f : r.flagged) {
-    const KeyStats& k = r.keys.at(f.key);
-    ojson e = {{"node", f.node},
-               {"entity", f.entity.label.empty() ? "node" : f.entity.label},
-               {"key", f.key},
-               {"name", k.name},
-               {"params", k.params},
-               {"unit", k.unit},
-               {"better", BetterName(k.better)},
-               {"value", f.value},
-               {"median", f.median},
-               {"deficit_pct", 100 * f.score.deficit},
-               {"z", f.score.z},
-               {"outlier", f.outlier},
-               {"attributed_to", f.attributed_to},
-               {"document", f.source}};
-    j["figures"].push_back(std::move(e));
-  }
-  return j;
+// The field lists of the fleet document (core/json_fields.h); written only. Deficits and shares
+// of the options are written in percent.
+template <typename V>
+void Fields(V& v, FleetOptions& o) {
+  v("z_threshold", o.z_threshold);
+  v.computed("min_deficit_pct", [&] { return 100 * o.min_deficit; });
+  v.computed("isolated_deficit_pct", [&] { return 100 * o.isolated_deficit; });
+  v.computed("noise_floor_pct", [&] { return 100 * o.noise_floor; });
+  v("min_peers", o.min_peers);
+  v("min_fleet", o.min_fleet);
+  v("bin_relative_width", o.bin_relative_width);
 }
+
+template <typename V>
+void Fields(V& v, RankedFinding& f) {
+  v("node", f.node);
+  v("entity", f.entity);
+  v("kind", f.kind);
+  v("deficit", f.deficit);
+  v("deficit_low", f.deficit_low);
+  v("deficit_high", f.deficit_high);
+  v("z", f.z);
+  v("figures", f.figures);
+  v("evidence", f.evidence);
+  v("action", f.action);
+  v("drain", f.drain);
+  v("documents", f.sources);
+}
+
+template <typename V>
+void Fields(V& v, SlowMode& m) {
+  v("key", m.key);
+  v.computed("kind", [&] { return FigureKindName(m.kind); });
+  v("share", m.share);
+  v("deficit", m.deficit);
+}
+
+template <typename V>
+void Fields(V& v, SkippedDocument& s) {
+  v("path", s.path);
+  v("error", s.error);
+}
+
+namespace fleet_output {
+
+// A key's statistics under the key the report files them by.
+struct KeyEntry {
+  const std::string& key;
+  const KeyStats& k;
+};
+
+template <typename V>
+void Fields(V& v, KeyEntry& e) {
+  const KeyStats& k = e.k;
+  v("key", e.key);
+  v("name", k.name);
+  v("unit", k.unit);
+  v("better", k.better);
+  v("params", k.params);
+  v("n", k.n);
+  v("median", k.median);
+  v("mad", k.mad);
+  v("scale", k.scale);
+  v("median_error_bound", k.median_error_bound);
+  v("mad_error_bound", k.mad_error_bound);
+  v("bins", k.bins);
+  v("judged", k.judged);
+  v.computed("kind", [&] { return FigureKindName(k.kind); });
+  v("spread_median", k.spread_median);
+  v("bimodal", k.bimodal);
+  v("outliers", k.outliers);
+}
+
+struct SlowEntry {
+  const SlowGroup& g;
+};
+
+template <typename V>
+void Fields(V& v, SlowEntry& e) {
+  const SlowGroup& g = e.g;
+  v("node", g.node);
+  v.optional("entity", g.entity.label);
+  v("figures", g.figures);
+  v("low_figures", g.low_figures);
+  v.computed("median_deficit_pct", [&] { return 100 * g.median_deficit; });
+  v("z", g.z);
+  v("documents", g.sources);
+}
+
+// The slow groups by kind of entity.
+struct SlowSections {
+  std::vector<SlowEntry> nodes, gpus, nics, devices;
+};
+
+template <typename V>
+void Fields(V& v, SlowSections& s) {
+  v("nodes", s.nodes);
+  v("gpus", s.gpus);
+  v("nics", s.nics);
+  v("devices", s.devices);
+}
+
+SlowSections Sections(const std::vector<SlowGroup>& slow) {
+  SlowSections s;
+  for (const SlowGroup& g : slow) {
+    auto& section = g.entity.kind == EntityKind::kNode  ? s.nodes
+                    : g.entity.kind == EntityKind::kGpu ? s.gpus
+                    : g.entity.kind == EntityKind::kNic ? s.nics
+                                                        : s.devices;
+    section.push_back({g});
+  }
+  return s;
+}
+
+// A flagged figure with the statistics of its key.
+struct FigureEntry {
+  const FlaggedFigure& f;
+  const KeyStats& k;
+};
+
+template <typename V>
+void Fields(V& v, FigureEntry& e) {
+  const FlaggedFigure& f = e.f;
+  v("node", f.node);
+  v.computed("entity", [&] { return f.entity.label.empty() ? "node" : f.entity.label.c_str(); });
+  v("key", f.key);
+  v("name", e.k.name);
+  v("params", e.k.params);
+  v("unit", e.k.unit);
+  v("better", e.k.better);
+  v("value", f.value);
+  v("median", f.median);
+  v.computed("deficit_pct", [&] { return 100 * f.score.deficit; });
+  v("z", f.score.z);
+  v("outlier", f.outlier);
+  v("attributed_to", f.attributed_to);
+  v("document", f.source);
+}
+
+}  // namespace fleet_output
+
+template <typename V>
+void Fields(V& v, FleetReport& r) {
+  using namespace fleet_output;
+  v.computed("schema_version", [] { return kFleetSchemaVersion; });
+  v.computed("kind", [] { return "fleet"; });
+  v.computed("created_at", [] { return UtcNowIso8601(); });
+  v.computed("verdict", [&] { return r.Verdict(); });
+  v("too_small", r.too_small);
+  v("options", r.options);
+  v.computed("inputs", [&] {
+    return std::vector<std::pair<std::string, uint64_t>>{
+        {"documents", r.documents}, {"figures", r.figures}, {"keys", r.keys.size()}};
+  });
+  v("ranked", r.ranked);
+  v("slow_modes", r.slow_modes);
+  v("skipped", r.skipped);
+  v("warnings", r.warnings);
+  v.computed("keys", [&] {
+    std::vector<KeyEntry> keys;
+    keys.reserve(r.keys.size());
+    for (const auto& [key, k] : r.keys) keys.push_back({key, k});
+    return keys;
+  });
+  v.computed("slow", [&] { return Sections(r.slow); });
+  v.computed("figures", [&] {
+    std::vector<FigureEntry> figures;
+    figures.reserve(r.flagged.size());
+    for (const auto& f : r.flagged) figures.push_back({f, r.keys.at(f.key)});
+    return figures;
+  });
+}
+
+nlohmann::ordered_json ToJson(const FleetReport& r) { return json_fields::Write(r); }
 
 void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
   size_t judged = 0;

@@ -1,85 +1,126 @@
 #include "validate/scorecard_json.h"
 
+#include <array>
 #include <cmath>
 #include <set>
 
 #include "core/build_info.h"
 #include "core/json_document.h"
+#include "core/json_fields.h"
+#include "core/validation_document.h"
 #include "workloads/step_time_json.h"
 
 namespace ys::validate {
 
-using ojson = nlohmann::ordered_json;
-
-namespace {
-
-template <typename T>
-ojson OptJson(const std::optional<T>& v) {
-  return v ? ojson(*v) : ojson(nullptr);
+inline auto JsonNames(RowOutcome) {
+  return std::array{std::pair{RowOutcome::kPass, "pass"}, std::pair{RowOutcome::kFail, "fail"}};
 }
 
-ojson ReferenceJson(const Reference& r) {
-  return {{"step_time_s", r.step_time_s},      {"tflops_per_gpu", OptJson(r.tflops_per_gpu)},
-          {"release", r.provenance.release},   {"kind", r.provenance.kind},
-          {"source", r.provenance.source},     {"date", r.provenance.date},
-          {"hardware", r.provenance.hardware}, {"software", r.provenance.software},
-          {"made_by", r.provenance.made_by},   {"file", r.file},
-          {"inconsistent", r.inconsistent},    {"path", r.provenance.path}};
+// The field lists of validation.json (core/json_fields.h); core/validation_document.cc reads it.
+template <typename V>
+void Fields(V& v, Suite& s) {
+  v("chip", s.chip);
+  v("recipe_release", s.recipe_release);
+  v("threshold", s.threshold);
+  v("rule", s.rule);
+  v.computed("window", [&] { return std::vector<int>{s.window_first, s.window_last}; });
+  v("source", s.source);
 }
 
-ojson MeasuredJson(const Measured& m) {
-  return {{"status", m.status},
-          {"reason", m.reason},
-          {"log", m.log_path},
-          {"window_samples", m.window_samples},
-          {"step_time_mean_s", m.step_time_mean_s},
-          {"step_time_stdev_s", m.step_time_stdev_s},
-          {"tflops_per_gpu", OptJson(m.tflops_per_gpu)}};
+template <typename V>
+void Fields(V& v, Measured& m) {
+  v("status", m.status);
+  v("reason", m.reason);
+  v("log", m.log_path);
+  v("window_samples", m.window_samples);
+  v("step_time_mean_s", m.step_time_mean_s);
+  v("step_time_stdev_s", m.step_time_stdev_s);
+  v("tflops_per_gpu", m.tflops_per_gpu);
 }
 
-}  // namespace
+template <typename V>
+void Fields(V& v, Reference& r) {
+  v("step_time_s", r.step_time_s);
+  v("tflops_per_gpu", r.tflops_per_gpu);
+  v("release", r.provenance.release);
+  v("kind", r.provenance.kind);
+  v("source", r.provenance.source);
+  v("date", r.provenance.date);
+  v("hardware", r.provenance.hardware);
+  v("software", r.provenance.software);
+  v("made_by", r.provenance.made_by);
+  v("file", r.file);
+  v("inconsistent", r.inconsistent);
+  v("path", r.provenance.path);
+}
 
-ojson ToJson(const Suite& suite, const Scorecard& card) {
-  ojson j;
-  j["schema_version"] = kValidationSchemaVersion;
-  j["kind"] = "yardstick-validation";
-  j["tool"] = {{"name", "yardstick"},
-               {"version", std::string(kVersion) + " (" + kGitDescribe + ")"}};
-  j["suite"] = {{"chip", suite.chip},
-                {"recipe_release", suite.recipe_release},
-                {"threshold", suite.threshold},
-                {"rule", suite.rule},
-                {"window", {suite.window_first, suite.window_last}},
-                {"source", suite.source}};
-  j["workloads"] = ojson::array();
-  for (const auto& row : card.rows) {
-    const auto& w = row.workload;
-    ojson r = {
-        {"id", w.id},          {"model", w.model},
-        {"size", w.size},      {"dtype", w.dtype},
-        {"gpus", w.gpus},      {"seq_len", w.seq_len},
-        {"gbs", w.gbs},        {"outcome", row.outcome == RowOutcome::kPass ? "pass" : "fail"},
-        {"reason", row.reason}};
-    r["measured"] = row.measured ? MeasuredJson(*row.measured) : ojson(nullptr);
-    r["reference"] = row.reference ? ReferenceJson(*row.reference) : ojson(nullptr);
-    r["score"] = OptJson(row.score);
-    r["tokens_per_s_per_gpu"] = OptJson(row.tokens_per_s_per_gpu);
-    r["mfu"] = OptJson(row.mfu);
-    // Step times after warm-up and what they say (workloads/step_time.h); null when the log has
-    // fewer than the analysis needs.
-    r["step_times_first_step"] =
-        row.measured ? ojson(row.measured->step_times_first_step) : ojson(nullptr);
-    r["step_times_s"] = row.measured ? ojson(row.measured->step_times_s) : ojson::array();
-    r["step_time_analysis"] = nullptr;
-    if (row.measured) {
-      if (auto a = workloads::AnalyzeStepTimes(row.measured->step_times_s); a.ok()) {
-        r["step_time_analysis"] = workloads::ToJson(*a);
-      }
-    }
-    j["workloads"].push_back(std::move(r));
-  }
-  j["verdict"] = {{"pass", card.pass}, {"text", card.verdict}};
-  return j;
+template <typename V>
+void Fields(V& v, ScoredWorkload& row) {
+  SuiteWorkload& w = row.workload;
+  v("id", w.id);
+  v("model", w.model);
+  v("size", w.size);
+  v("dtype", w.dtype);
+  v("gpus", w.gpus);
+  v("seq_len", w.seq_len);
+  v("gbs", w.gbs);
+  v("outcome", row.outcome);
+  v("reason", row.reason);
+  v("measured", row.measured);
+  v("reference", row.reference);
+  v("score", row.score);
+  v("tokens_per_s_per_gpu", row.tokens_per_s_per_gpu);
+  v("mfu", row.mfu);
+  // Step times after warm-up and what they say (workloads/step_time.h); null when the log has
+  // fewer than the analysis needs.
+  const std::optional<Measured>& m = row.measured;
+  v.computed("step_times_first_step",
+             [&] { return m ? std::optional(m->step_times_first_step) : std::nullopt; });
+  v.computed("step_times_s", [&] { return m ? m->step_times_s : std::vector<double>{}; });
+  v.computed("step_time_analysis", [&]() -> std::optional<nlohmann::ordered_json> {
+    if (!m) return std::nullopt;
+    auto a = workloads::AnalyzeStepTimes(m->step_times_s);
+    if (!a.ok()) return std::nullopt;
+    return workloads::ToJson(*a);
+  });
+}
+
+namespace scorecard_json {
+
+// The document: a suite and its scorecard, with the tool that wrote it.
+struct Document {
+  const Suite& suite;
+  const Scorecard& card;
+};
+
+struct Verdict {
+  bool pass = false;
+  std::string text;
+};
+
+template <typename V>
+void Fields(V& v, Verdict& x) {
+  v("pass", x.pass);
+  v("text", x.text);
+}
+
+template <typename V>
+void Fields(V& v, Document& d) {
+  v.computed("schema_version", [] { return kValidationSchemaVersion; });
+  v.computed("kind", [] { return kValidationDocumentKind; });
+  v.computed("tool", [] {
+    return std::vector<std::pair<std::string, std::string>>{
+        {"name", "yardstick"}, {"version", std::string(kVersion) + " (" + kGitDescribe + ")"}};
+  });
+  v("suite", d.suite);
+  v("workloads", d.card.rows);
+  v.computed("verdict", [&] { return Verdict{d.card.pass, d.card.verdict}; });
+}
+
+}  // namespace scorecard_json
+
+nlohmann::ordered_json ToJson(const Suite& suite, const Scorecard& card) {
+  return json_fields::Write(scorecard_json::Document{suite, card});
 }
 
 namespace {

@@ -3,51 +3,65 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/json_fields.h"
+
 namespace ys::workloads {
 
-using ojson = nlohmann::ordered_json;
-
-ojson ToJson(const StepTimeAnalysis& a) {
-  ojson j;
-  j["steps"] = a.steps;
-  j["median_s"] = a.median_s;
-  j["p99_s"] = a.p99_s;
-  j["mean_s"] = a.mean_s;
-  j["stdev_s"] = a.stdev_s;
-  j["cv"] = a.cv;
-  const Bimodality& b = a.bimodality;
-  j["bimodality"] = {{"bimodal", b.bimodal},
-                     {"coefficient", b.coefficient},
-                     {"low_mean_s", b.low_mean_s},
-                     {"high_mean_s", b.high_mean_s},
-                     {"high_fraction", b.high_fraction},
-                     {"separation", b.separation}};
-  const PeriodicStalls& s = a.stalls;
-  j["stalls"] = {{"periodic", s.periodic},
-                 {"spikes", s.spikes},
-                 {"threshold_s", s.threshold_s},
-                 {"typical_excess_s", s.typical_excess_s},
-                 {"period_steps", s.period_steps ? ojson(*s.period_steps) : ojson(nullptr)},
-                 {"spike_steps", s.spike_steps}};
-  const Drift& d = a.drift;
-  j["drift"] = {{"drifting", d.drifting},
-                {"percent_per_100_steps", d.percent_per_100_steps},
-                {"total_percent", d.total_percent},
-                {"noise_floor_percent", d.noise_floor_percent}};
-  j["slow_ranks"] = a.slow_ranks;
-  if (!a.ranks.empty()) {
-    j["ranks"] = ojson::array();
-    for (const RankStepStats& r : a.ranks) {
-      j["ranks"].push_back({{"rank", r.rank},
-                            {"steps", r.steps},
-                            {"median_s", r.median_s},
-                            {"excess_fraction", r.excess_fraction},
-                            {"robust_z", r.robust_z},
-                            {"slow", r.slow}});
-    }
-  }
-  return j;
+// The field lists of the analysis (core/json_fields.h); written only.
+template <typename V>
+void Fields(V& v, Bimodality& b) {
+  v("bimodal", b.bimodal);
+  v("coefficient", b.coefficient);
+  v("low_mean_s", b.low_mean_s);
+  v("high_mean_s", b.high_mean_s);
+  v("high_fraction", b.high_fraction);
+  v("separation", b.separation);
 }
+
+template <typename V>
+void Fields(V& v, PeriodicStalls& s) {
+  v("periodic", s.periodic);
+  v("spikes", s.spikes);
+  v("threshold_s", s.threshold_s);
+  v("typical_excess_s", s.typical_excess_s);
+  v("period_steps", s.period_steps);
+  v("spike_steps", s.spike_steps);
+}
+
+template <typename V>
+void Fields(V& v, Drift& d) {
+  v("drifting", d.drifting);
+  v("percent_per_100_steps", d.percent_per_100_steps);
+  v("total_percent", d.total_percent);
+  v("noise_floor_percent", d.noise_floor_percent);
+}
+
+template <typename V>
+void Fields(V& v, RankStepStats& r) {
+  v("rank", r.rank);
+  v("steps", r.steps);
+  v("median_s", r.median_s);
+  v("excess_fraction", r.excess_fraction);
+  v("robust_z", r.robust_z);
+  v("slow", r.slow);
+}
+
+template <typename V>
+void Fields(V& v, StepTimeAnalysis& a) {
+  v("steps", a.steps);
+  v("median_s", a.median_s);
+  v("p99_s", a.p99_s);
+  v("mean_s", a.mean_s);
+  v("stdev_s", a.stdev_s);
+  v("cv", a.cv);
+  v("bimodality", a.bimodality);
+  v("stalls", a.stalls);
+  v("drift", a.drift);
+  v("slow_ranks", a.slow_ranks);
+  v.optional("ranks", a.ranks);
+}
+
+nlohmann::ordered_json ToJson(const StepTimeAnalysis& a) { return json_fields::Write(a); }
 
 std::string StepTimeSummary(const StepTimeAnalysis& a) {
   std::string out =
