@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "core/json_fields.h"
+
 namespace ys::report {
 namespace {
 
@@ -111,73 +113,206 @@ std::string PredictionConsole(const PredictionView& v) {
   return out;
 }
 
+// The field lists of predict's documents (core/json_fields.h); written only. The documents are
+// nlohmann::json, whose objects keep their keys sorted.
+template <typename V>
+void Fields(V& v, BreakdownRow& row) {
+  v("component", row.name);
+  v("seconds", row.seconds);
+  v("detail", row.detail);
+}
+
+namespace prediction_json {
+
+struct Comm {
+  const workloads::predict::CommTerm& t;
+};
+
+template <typename V>
+void Fields(V& v, Comm& c) {
+  v("name", c.t.name);
+  v("collective", c.t.collective);
+  v("link", c.t.link);
+  v("message_bytes", c.t.message_bytes);
+  v.computed("busbw_gb_per_s", [&] { return c.t.busbw / 1e9; });
+  v("raw_s", c.t.raw_s);
+  v("exposed_s", c.t.exposed_s);
+}
+
+struct WhatIf {
+  const diagnose::RateWhatIf& w;
+};
+
+template <typename V>
+void Fields(V& v, WhatIf& x) {
+  v("rate", x.w.key);
+  v("measured", x.w.measured);
+  v("reference", x.w.reference);
+  v("step_s", x.w.step_s);
+  v("restored_step_s", x.w.restored_s);
+  v("recovery_s", x.w.recovery_s);
+  v("recovery_share", x.w.recovery_share);
+}
+
+struct RecipeView {
+  const workloads::predict::Recipe& r;
+  const workloads::predict::StepPrediction& p;
+};
+
+template <typename V>
+void Fields(V& v, RecipeView& x) {
+  const auto& par = x.r.par;
+  v("chip", par.chip);
+  v("dtype", x.r.dtype);
+  v("gpus", par.gpus);
+  v("tp", par.tp);
+  v("pp", par.pp);
+  v("cp", par.cp);
+  v("ep", par.ep);
+  v.computed("etp", [&] { return x.r.Etp(); });
+  v.computed("vp", [&] { return x.r.Vp(); });
+  v("micro_batch", par.micro_batch);
+  v("global_batch", par.global_batch);
+  v("seq", x.r.seq);
+  v("layers", x.r.layers);
+  v("recompute", par.recompute);
+  v("attention_backend", par.attention_backend);
+  v("fsdp", par.fsdp);
+  v("data_parallel", x.p.data_parallel);
+  v("micro_batches", x.p.micro_batches);
+}
+
+struct Prediction {
+  const PredictionView& view;
+};
+
+template <typename V>
+void Fields(V& v, Prediction& x) {
+  const PredictionView& view = x.view;
+  const auto& p = *view.prediction;
+  v.computed("schema_version", [] { return 1; });
+  v.computed("command", [] { return "predict"; });
+  v("step_time_s", p.step_time_s);
+  v("model", view.recipe->model->name);
+  v.computed("recipe", [&] { return RecipeView{*view.recipe, p}; });
+  v.computed("breakdown", [&] { return Breakdown(p); });
+  v("compute_s", p.compute_s);
+  v.computed("exposed_comm_s", [&] { return p.ExposedComm(); });
+  v("host_s", p.host_s);
+  v("bubble_s", p.bubble_s);
+  v("optimizer_s", p.optimizer_s);
+  v.computed("comm", [&] { return std::vector<Comm>(p.comm.begin(), p.comm.end()); });
+  v("tokens_per_s_per_gpu", p.tokens_per_s_per_gpu);
+  v("mfu", p.mfu);
+  v("model_flops_per_token", p.model_flops_per_token);
+  v("rates_origin", view.rates->origin);
+  v("measured", view.measured);
+  v("calibration", view.calibration_path);
+  v.computed("what_if",
+             [&] { return std::vector<WhatIf>(view.what_if.begin(), view.what_if.end()); });
+}
+
+struct Stats {
+  const workloads::predict::ErrorStats& s;
+};
+
+template <typename V>
+void Fields(V& v, Stats& x) {
+  v("rows", x.s.rows);
+  v("median_abs_error", x.s.median_abs);
+  v("p90_abs_error", x.s.p90_abs);
+}
+
+struct ErrorRowView {
+  const validate::ErrorRow& row;
+};
+
+template <typename V>
+void Fields(V& v, ErrorRowView& x) {
+  const auto& ref = x.row.c->ref;
+  v("workload", ref.workload);
+  v("chip", ref.provenance.chip);
+  v("release", ref.provenance.release);
+  v("dtype", ref.dtype);
+  v("gpus", ref.gpus);
+  v("gbs", ref.gbs);
+  v("published_step_time_s", ref.step_time_s);
+  v("step_time_s", x.row.prediction.step_time_s);
+  v("error", x.row.error);
+  v("held_out", x.row.c->held_out);
+  v("mfu", x.row.prediction.mfu);
+}
+
+struct ErrorTableView {
+  const validate::ErrorTable& t;
+};
+
+template <typename V>
+void Fields(V& v, ErrorTableView& x) {
+  v.computed("rows", [&] { return std::vector<ErrorRowView>(x.t.rows.begin(), x.t.rows.end()); });
+  v.computed("fitted", [&] { return Stats{x.t.fitted}; });
+  v.computed("held_out", [&] { return Stats{x.t.held_out}; });
+}
+
+struct Fold {
+  const validate::FamilyFold& f;
+};
+
+template <typename V>
+void Fields(V& v, Fold& x) {
+  Stats stats{x.f.stats};
+  Fields(v, stats);
+  v("family", x.f.family);
+  v("errors", x.f.errors);
+}
+
+struct CrossValidationView {
+  const validate::CrossValidation& cv;
+};
+
+template <typename V>
+void Fields(V& v, CrossValidationView& x) {
+  v.computed("folds", [&] { return std::vector<Fold>(x.cv.folds.begin(), x.cv.folds.end()); });
+  v.computed("all", [&] { return Stats{x.cv.all}; });
+}
+
+struct SuiteRow {
+  const validate::WorkloadPrediction& r;
+};
+
+template <typename V>
+void Fields(V& v, SuiteRow& x) {
+  v("workload", x.r.workload.id);
+  v("dtype", x.r.workload.dtype);
+  v("gpus", x.r.workload.gpus);
+  v("model_step_s", x.r.model_step_s);
+  v("reference_step_s", x.r.reference_step_s);
+  v("predicted_step_s", x.r.predicted_step_s);
+  v("predicted_score", x.r.predicted_score);
+  v("under", x.r.under);
+  v("why", x.r.why);
+}
+
+struct SuiteView {
+  const std::vector<validate::WorkloadPrediction>& rows;
+  double threshold;
+};
+
+template <typename V>
+void Fields(V& v, SuiteView& x) {
+  v("threshold", x.threshold);
+  v.computed("workloads", [&] { return std::vector<SuiteRow>(x.rows.begin(), x.rows.end()); });
+}
+
+template <typename T>
+nlohmann::json Write(const T& view) {
+  return nlohmann::json(json_fields::Write(view));
+}
+
+}  // namespace prediction_json
+
 nlohmann::json PredictionJson(const PredictionView& v) {
-  const auto& r = *v.recipe;
-  const auto& p = *v.prediction;
-  nlohmann::json breakdown = nlohmann::json::array();
-  for (const BreakdownRow& row : Breakdown(p)) {
-    breakdown.push_back(
-        {{"component", row.name}, {"seconds", row.seconds}, {"detail", row.detail}});
-  }
-  nlohmann::json comm = nlohmann::json::array();
-  for (const CommTerm& t : p.comm) {
-    comm.push_back({{"name", t.name},
-                    {"collective", t.collective},
-                    {"link", t.link},
-                    {"message_bytes", t.message_bytes},
-                    {"busbw_gb_per_s", t.busbw / 1e9},
-                    {"raw_s", t.raw_s},
-                    {"exposed_s", t.exposed_s}});
-  }
-  nlohmann::json what_if = nlohmann::json::array();
-  for (const auto& w : v.what_if) {
-    what_if.push_back({{"rate", w.key},
-                       {"measured", w.measured},
-                       {"reference", w.reference},
-                       {"step_s", w.step_s},
-                       {"restored_step_s", w.restored_s},
-                       {"recovery_s", w.recovery_s},
-                       {"recovery_share", w.recovery_share}});
-  }
-  return {
-      {"schema_version", 1},
-      {"command", "predict"},
-      {"step_time_s", p.step_time_s},
-      {"model", r.model->name},
-      {"recipe",
-       {{"chip", r.par.chip},
-        {"dtype", r.dtype},
-        {"gpus", r.par.gpus},
-        {"tp", r.par.tp},
-        {"pp", r.par.pp},
-        {"cp", r.par.cp},
-        {"ep", r.par.ep},
-        {"etp", r.Etp()},
-        {"vp", r.Vp()},
-        {"micro_batch", r.par.micro_batch},
-        {"global_batch", r.par.global_batch},
-        {"seq", r.seq},
-        {"layers", r.layers},
-        {"recompute", r.par.recompute},
-        {"attention_backend", r.par.attention_backend},
-        {"fsdp", r.par.fsdp},
-        {"data_parallel", p.data_parallel},
-        {"micro_batches", p.micro_batches}}},
-      {"breakdown", breakdown},
-      {"compute_s", p.compute_s},
-      {"exposed_comm_s", p.ExposedComm()},
-      {"host_s", p.host_s},
-      {"bubble_s", p.bubble_s},
-      {"optimizer_s", p.optimizer_s},
-      {"comm", comm},
-      {"tokens_per_s_per_gpu", p.tokens_per_s_per_gpu},
-      {"mfu", p.mfu},
-      {"model_flops_per_token", p.model_flops_per_token},
-      {"rates_origin", v.rates->origin},
-      {"measured", v.measured},
-      {"calibration", v.calibration_path},
-      {"what_if", what_if},
-  };
+  return prediction_json::Write(prediction_json::Prediction{v});
 }
 
 std::string ErrorTableConsole(const validate::ErrorTable& t) {
@@ -200,26 +335,7 @@ std::string ErrorTableConsole(const validate::ErrorTable& t) {
 }
 
 nlohmann::json ErrorTableJson(const validate::ErrorTable& t) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& row : t.rows) {
-    const auto& ref = row.c->ref;
-    rows.push_back({{"workload", ref.workload},
-                    {"chip", ref.provenance.chip},
-                    {"release", ref.provenance.release},
-                    {"dtype", ref.dtype},
-                    {"gpus", ref.gpus},
-                    {"gbs", ref.gbs},
-                    {"published_step_time_s", ref.step_time_s},
-                    {"step_time_s", row.prediction.step_time_s},
-                    {"error", row.error},
-                    {"held_out", row.c->held_out},
-                    {"mfu", row.prediction.mfu}});
-  }
-  auto stats = [](const workloads::predict::ErrorStats& s) {
-    return nlohmann::json{
-        {"rows", s.rows}, {"median_abs_error", s.median_abs}, {"p90_abs_error", s.p90_abs}};
-  };
-  return {{"rows", rows}, {"fitted", stats(t.fitted)}, {"held_out", stats(t.held_out)}};
+  return prediction_json::Write(prediction_json::ErrorTableView{t});
 }
 
 std::string CrossValidationConsole(const validate::CrossValidation& cv) {
@@ -236,18 +352,7 @@ std::string CrossValidationConsole(const validate::CrossValidation& cv) {
 }
 
 nlohmann::json CrossValidationJson(const validate::CrossValidation& cv) {
-  auto stats = [](const workloads::predict::ErrorStats& s) {
-    return nlohmann::json{
-        {"rows", s.rows}, {"median_abs_error", s.median_abs}, {"p90_abs_error", s.p90_abs}};
-  };
-  nlohmann::json folds = nlohmann::json::array();
-  for (const auto& f : cv.folds) {
-    nlohmann::json j = stats(f.stats);
-    j["family"] = f.family;
-    j["errors"] = f.errors;
-    folds.push_back(std::move(j));
-  }
-  return {{"folds", folds}, {"all", stats(cv.all)}};
+  return prediction_json::Write(prediction_json::CrossValidationView{cv});
 }
 
 std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,
@@ -275,22 +380,7 @@ std::string SuitePredictionConsole(const std::vector<validate::WorkloadPredictio
 
 nlohmann::json SuitePredictionJson(const std::vector<validate::WorkloadPrediction>& rows,
                                    double threshold) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const auto& r : rows) {
-    auto opt = [](const std::optional<double>& v) {
-      return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-    };
-    a.push_back({{"workload", r.workload.id},
-                 {"dtype", r.workload.dtype},
-                 {"gpus", r.workload.gpus},
-                 {"model_step_s", opt(r.model_step_s)},
-                 {"reference_step_s", opt(r.reference_step_s)},
-                 {"predicted_step_s", opt(r.predicted_step_s)},
-                 {"predicted_score", opt(r.predicted_score)},
-                 {"under", r.under},
-                 {"why", r.why}});
-  }
-  return {{"threshold", threshold}, {"workloads", a}};
+  return prediction_json::Write(prediction_json::SuiteView{rows, threshold});
 }
 
 std::string ConstantsToml(const workloads::predict::Constants& c) {
