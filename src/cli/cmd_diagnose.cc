@@ -14,6 +14,7 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
+#include "diagnose/diagnosis_json.h"
 #include "diagnose/engine.h"
 #include "history/run_input.h"
 #include "report/diagnosis_console.h"
@@ -55,11 +56,7 @@ Action Setup(CLI::App& sub) {
     if (!in.ok()) return in.status();
     diagnose::DiagnosisReport report = diagnose::Diagnose(*in);
     if (a->json) {
-      nlohmann::ordered_json j;
-      j["diagnosis"] = nlohmann::ordered_json::array();
-      for (const auto& d : report.ranked) j["diagnosis"].push_back(ToJson(d));
-      j["not_evaluated"] = report.not_evaluated;
-      std::cout << DumpJson(j) << "\n";
+      std::cout << DumpJson(diagnose::ToJson(report)) << "\n";
     } else {
       report::WriteDiagnosis(report.ranked, report.not_evaluated, ::isatty(1) != 0, std::cout);
     }

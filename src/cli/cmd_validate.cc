@@ -18,6 +18,7 @@
 #include "core/log.h"
 #include "core/report_json.h"
 #include "core/text.h"
+#include "diagnose/diagnosis_json.h"
 #include "diagnose/engine.h"
 #include "report/diagnosis_console.h"
 #include "report/output.h"
@@ -130,10 +131,8 @@ Action Setup(CLI::App& sub) {
       std::filesystem::create_directories(a->out, ec);
       Status s = WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
       if (s.ok()) {
-        nlohmann::ordered_json dj = {{"diagnosis", nlohmann::ordered_json::array()},
-                                     {"not_evaluated", diagnosis.not_evaluated}};
-        for (const Diagnosis& g : diagnosis.ranked) dj["diagnosis"].push_back(ToJson(g));
-        s = WriteFileAtomic(a->out + "/diagnosis.json", DumpJson(dj) + "\n");
+        s = WriteFileAtomic(a->out + "/diagnosis.json",
+                            DumpJson(diagnose::ToJson(diagnosis)) + "\n");
       }
       if (!s.ok()) {
         return s;
