@@ -13,7 +13,9 @@
 #include "cli/command.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
+#include "core/json_fields.h"
 #include "core/log.h"
+#include "core/report_fields.h"
 #include "core/report_json.h"
 #include "core/text_table.h"
 #include "history/compare.h"
@@ -68,10 +70,77 @@ Result<Side> Resolve(const std::string& what, const std::string& db_path) {
 
 std::string Value(double v, const std::string& unit) { return fmt::format("{:.4g} {}", v, unit); }
 
-nlohmann::ordered_json RowJson(const history::MeasurementRow& m) {
-  return {{"name", m.name}, {"params", nlohmann::ordered_json::parse(m.params, nullptr, false)},
-          {"node", m.node}, {"value", m.value},
-          {"unit", m.unit}, {"n", m.stats.n}};
+// The field lists of the comparison document (core/json_fields.h); written only.
+struct Row {
+  const history::MeasurementRow& m;
+};
+
+// name, params and node: which measurement.
+template <typename V>
+void Identity(V& v, const history::MeasurementRow& m) {
+  v("name", m.name);
+  v.computed("params", [&] { return nlohmann::ordered_json::parse(m.params, nullptr, false); });
+  v("node", m.node);
+}
+
+template <typename V>
+void Fields(V& v, Row& r) {
+  Identity(v, r.m);
+  v("value", r.m.value);
+  v("unit", r.m.unit);
+  v("n", r.m.stats.n);
+}
+
+struct Change {
+  const history::MeasurementChange& c;
+};
+
+template <typename V>
+void Fields(V& v, Change& x) {
+  const history::MeasurementChange& m = x.c;
+  Identity(v, m.b);
+  v("unit", m.b.unit);
+  v("better", m.b.better);
+  v("a", m.a.value);
+  v("b", m.b.value);
+  v("change_pct", m.verdict.change_pct);
+  v.computed("judgement", [&] { return history::JudgementName(m.verdict.judgement); });
+  v("rule", m.verdict.rule);
+}
+
+struct RegressionRow {
+  const history::Regression& r;
+};
+
+template <typename V>
+void Fields(V& v, RegressionRow& x) {
+  Row row{x.r.measurement};
+  Fields(v, row);
+  v("median", x.r.verdict.median);
+  v("change_pct", x.r.verdict.change_pct);
+  v("noise", x.r.verdict.noise);
+  v("runs", x.r.verdict.history);
+}
+
+struct ComparisonDocument {
+  std::string a, b;
+  std::vector<Change> measurements;
+  std::vector<Row> only_in_a, only_in_b;
+  bool judged_history = false;  // regressions against the history were looked for
+  std::string regression_rule;
+  std::vector<RegressionRow> regressions;
+};
+
+template <typename V>
+void Fields(V& v, ComparisonDocument& d) {
+  v("a", d.a);
+  v("b", d.b);
+  v.computed("rule", [] { return history::CompareRuleText(); });
+  v("measurements", d.measurements);
+  v("only_in_a", d.only_in_a);
+  v("only_in_b", d.only_in_b);
+  v.optional("regression_rule", d.regression_rule, d.judged_history);
+  v.optional("regressions", d.regressions, d.judged_history);
 }
 
 void PrintText(const Side& a, const Side& b, const history::Comparison& c,
@@ -107,40 +176,16 @@ void PrintText(const Side& a, const Side& b, const history::Comparison& c,
 
 void PrintJson(const Side& a, const Side& b, const history::Comparison& c,
                const std::optional<std::vector<history::Regression>>& regs, int runs) {
-  nlohmann::ordered_json j = {{"a", a.label},
-                              {"b", b.label},
-                              {"rule", history::CompareRuleText()},
-                              {"measurements", nlohmann::ordered_json::array()},
-                              {"only_in_a", nlohmann::ordered_json::array()},
-                              {"only_in_b", nlohmann::ordered_json::array()}};
-  for (const history::MeasurementChange& m : c.both) {
-    nlohmann::ordered_json r = RowJson(m.b);
-    r.erase("value");
-    r.erase("n");
-    r["better"] = m.b.better == Better::kLower ? "lower" : "higher";
-    r["a"] = m.a.value;
-    r["b"] = m.b.value;
-    r["change_pct"] =
-        m.verdict.change_pct ? nlohmann::ordered_json(*m.verdict.change_pct) : nullptr;
-    r["judgement"] = history::JudgementName(m.verdict.judgement);
-    r["rule"] = m.verdict.rule;
-    j["measurements"].push_back(std::move(r));
-  }
-  for (const auto& m : c.only_a) j["only_in_a"].push_back(RowJson(m));
-  for (const auto& m : c.only_b) j["only_in_b"].push_back(RowJson(m));
+  ComparisonDocument d{.a = a.label, .b = b.label};
+  for (const auto& m : c.both) d.measurements.push_back({m});
+  for (const auto& m : c.only_a) d.only_in_a.push_back({m});
+  for (const auto& m : c.only_b) d.only_in_b.push_back({m});
   if (regs) {
-    j["regression_rule"] = history::RegressionRuleText(runs);
-    j["regressions"] = nlohmann::ordered_json::array();
-    for (const auto& r : *regs) {
-      nlohmann::ordered_json x = RowJson(r.measurement);
-      x["median"] = r.verdict.median;
-      x["change_pct"] = r.verdict.change_pct;
-      x["noise"] = r.verdict.noise;
-      x["runs"] = r.verdict.history;
-      j["regressions"].push_back(std::move(x));
-    }
+    d.judged_history = true;
+    d.regression_rule = history::RegressionRuleText(runs);
+    for (const auto& r : *regs) d.regressions.push_back({r});
   }
-  std::cout << DumpJson(j) << "\n";
+  std::cout << DumpJson(json_fields::Write(d)) << "\n";
 }
 
 Action Setup(CLI::App& sub) {
