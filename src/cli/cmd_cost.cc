@@ -14,6 +14,7 @@
 
 #include "cli/command.h"
 #include "core/exit_codes.h"
+#include "core/json_fields.h"
 #include "core/log.h"
 #include "core/report_json.h"
 #include "core/text_table.h"
@@ -59,19 +60,97 @@ Result<cost::WorkloadThroughput> FromRun(const std::string& path, const std::str
   return cost::PickWorkload(found, workload, path);
 }
 
-nlohmann::ordered_json ToJson(const cost::TrainingCost& c) {
-  nlohmann::ordered_json j;
-  j["tokens"] = c.tokens;
-  j["gpus"] = c.gpus;
-  j["tokens_per_s_per_gpu"] = c.tokens_per_s_per_gpu;
-  j["wall_days"] = c.wall_days;
-  j["billed_minutes"] = c.billed_minutes;
-  j["gpu_hours_billed"] = c.gpu_hours_billed;
-  j["compute_cost"] = c.compute_cost;
-  j["storage_cost"] = c.storage_cost;
-  j["network_cost"] = c.network_cost;
-  j["total_cost"] = c.total_cost;
-  return j;
+// The field lists of the cost document (core/json_fields.h); written only.
+struct Training {
+  const cost::TrainingCost& c;
+};
+
+template <typename V>
+void Fields(V& v, Training& t) {
+  const cost::TrainingCost& c = t.c;
+  v("tokens", c.tokens);
+  v("gpus", c.gpus);
+  v("tokens_per_s_per_gpu", c.tokens_per_s_per_gpu);
+  v("wall_days", c.wall_days);
+  v("billed_minutes", c.billed_minutes);
+  v("gpu_hours_billed", c.gpu_hours_billed);
+  v("compute_cost", c.compute_cost);
+  v("storage_cost", c.storage_cost);
+  v("network_cost", c.network_cost);
+  v("total_cost", c.total_cost);
+}
+
+struct PricesUsed {
+  const cost::PriceModel& prices;
+  const std::string& file;
+};
+
+template <typename V>
+void Fields(V& v, PricesUsed& p) {
+  v("name", p.prices.name);
+  v("file", p.file);
+  v("currency", p.prices.currency);
+  v.computed("blended_per_gpu_hour", [&] { return cost::BlendedPricePerGpuHour(p.prices); });
+}
+
+struct Throughput {
+  const cost::WorkloadThroughput& t;
+};
+
+template <typename V>
+void Fields(V& v, Throughput& x) {
+  v("tokens_per_s_per_gpu", x.t.tokens_per_s_per_gpu);
+  v("source", x.t.source);
+}
+
+struct Gap {
+  const cost::GapCost& g;
+  double reference_tokens_per_s_per_gpu;
+};
+
+template <typename V>
+void Fields(V& v, Gap& x) {
+  v("score", x.g.score);
+  v("reference_tokens_per_s_per_gpu", x.reference_tokens_per_s_per_gpu);
+  v("extra_fraction", x.g.extra_fraction);
+  v("extra_cost", x.g.extra_cost);
+  v("total_cost_at_reference", x.g.at_reference.total_cost);
+}
+
+struct Compared {
+  const cost::PriceModel& other;
+  const std::string& file;
+  const cost::Comparison& cmp;
+};
+
+template <typename V>
+void Fields(V& v, Compared& x) {
+  v("prices", x.other.name);
+  v("file", x.file);
+  v.computed("blended_per_gpu_hour", [&] { return cost::BlendedPricePerGpuHour(x.other); });
+  v.computed("training", [&] { return Training{x.cmp.b}; });
+  v("cheaper", x.cmp.cheaper);
+  v("saving", x.cmp.saving);
+  v("dearer_extra_fraction", x.cmp.dearer_extra);
+}
+
+struct CostDocument {
+  PricesUsed prices;
+  Throughput throughput;
+  double cost_per_million_tokens = 0;
+  Training training;
+  std::optional<Gap> gap;           // null when there is no reference
+  std::optional<Compared> compare;  // null without --compare
+};
+
+template <typename V>
+void Fields(V& v, CostDocument& d) {
+  v("prices", d.prices);
+  v("throughput", d.throughput);
+  v("cost_per_million_tokens", d.cost_per_million_tokens);
+  v("training", d.training);
+  v("gap", d.gap);
+  v("compare", d.compare);
 }
 
 std::string Money(double v, const std::string& cur) { return fmt::format("{:.2f} {}", v, cur); }
@@ -140,35 +219,13 @@ Result<int> Run(const CostArgs& a) {
   }
 
   if (a.json) {
-    nlohmann::ordered_json j;
-    j["prices"] = {{"name", prices->name},
-                   {"file", a.prices},
-                   {"currency", cur},
-                   {"blended_per_gpu_hour", blended}};
-    j["throughput"] = {{"tokens_per_s_per_gpu", t->tokens_per_s_per_gpu}, {"source", t->source}};
-    j["cost_per_million_tokens"] = c->per_million_tokens;
-    j["training"] = ToJson(train);
-    if (gap) {
-      j["gap"] = {{"score", gap->score},
-                  {"reference_tokens_per_s_per_gpu", ref},
-                  {"extra_fraction", gap->extra_fraction},
-                  {"extra_cost", gap->extra_cost},
-                  {"total_cost_at_reference", gap->at_reference.total_cost}};
-    } else {
-      j["gap"] = nullptr;
-    }
-    if (cmp) {
-      j["compare"] = {{"prices", other->name},
-                      {"file", a.compare},
-                      {"blended_per_gpu_hour", cost::BlendedPricePerGpuHour(*other)},
-                      {"training", ToJson(cmp->b)},
-                      {"cheaper", cmp->cheaper},
-                      {"saving", cmp->saving},
-                      {"dearer_extra_fraction", cmp->dearer_extra}};
-    } else {
-      j["compare"] = nullptr;
-    }
-    std::cout << DumpJson(j) << "\n";
+    CostDocument d{.prices = {*prices, a.prices},
+                   .throughput = {*t},
+                   .cost_per_million_tokens = c->per_million_tokens,
+                   .training = {train}};
+    if (gap) d.gap.emplace(Gap{*gap, ref});
+    if (cmp) d.compare.emplace(Compared{*other, a.compare, *cmp});
+    std::cout << DumpJson(json_fields::Write(d)) << "\n";
     return kExitPass;
   }
   const TextTable rows({{"", Align::kLeft, 28}, {"", Align::kLeft, 0, " "}}, {.indent = "  "});
