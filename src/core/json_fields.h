@@ -17,7 +17,7 @@
 // std::shared_ptr<const T>, std::vector<T>, std::map<std::string, T> and ordered key-value
 // pairs (std::vector<std::pair<std::string, T>>, e.g. Evidence) as objects, and structs with a
 // field list of their own. A writer also takes nlohmann::ordered_json, a part another writer
-// built (a computed field).
+// built (a computed field). NonNegative marks a count kept in a signed integer.
 //
 // An enum is named by a function found the same way, listing its values in the order an error
 // message names them ("expected pass, warn, fail, skip or error"):
@@ -29,6 +29,7 @@
 #ifndef YARDSTICK_CORE_JSON_FIELDS_H_
 #define YARDSTICK_CORE_JSON_FIELDS_H_
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -51,7 +52,20 @@ struct Style {
   bool non_finite_as_zero = false;
   // A value of the wrong type: "expected a number, found a string" or just "expected a number".
   bool name_found_type = true;
+  // A key the field list does not name is an error ("<path>.key: unknown key"): a typo, or a
+  // newer writer whose readings must not be dropped silently.
+  bool reject_unknown_keys = false;
 };
+
+// A count kept in a signed integer: written as the integer, read as "an integer >= 0". Empty
+// (for `optional`) when 0.
+template <typename Int>
+struct NonNegative {
+  Int& x;
+  bool empty() const { return x == 0; }
+};
+template <typename Int>
+NonNegative(Int&) -> NonNegative<Int>;
 
 // Where a value sits in the document, built only when a message needs it.
 struct Path {
@@ -81,9 +95,14 @@ struct IsPairs : std::false_type {};
 template <typename T>
 struct IsPairs<std::vector<std::pair<std::string, T>>> : std::true_type {};
 
+// Whether `optional` leaves the key out: an empty string, container or NonNegative (0), an unset
+// std::optional or std::shared_ptr, and an optional number that is not finite (JSON cannot
+// carry it).
 template <typename T>
 bool IsEmpty(const T& x) {
-  if constexpr (requires { x.empty(); }) {
+  if constexpr (std::is_same_v<T, std::optional<double>>) {
+    return !x || !std::isfinite(*x);
+  } else if constexpr (requires { x.empty(); }) {
     return x.empty();
   } else {
     return !x;  // std::optional, std::shared_ptr
@@ -120,6 +139,10 @@ class Writer {
 
   static ojson Value(const std::string& x, Style) { return x; }
   static ojson Value(const ojson& x, Style) { return x; }  // built by another document's writer
+  template <typename Int>
+  static ojson Value(const NonNegative<Int>& n, Style) {
+    return n.x;
+  }
   static ojson Value(double x, Style s) {
     return s.non_finite_as_zero && !std::isfinite(x) ? 0.0 : x;
   }
@@ -176,25 +199,28 @@ class Reader {
   using json = nlohmann::json;
   Reader(const json& j, const Path& where, Style style) : j_(j), where_(where), style_(style) {}
 
+  // T&&: a field may be a NonNegative made on the spot.
   template <typename T>
-  void operator()(const char* key, T& x) {
+  void operator()(const char* key, T&& x) {
     Field(key, x, /*required=*/true);
   }
   template <typename T>
-  void defaulted(const char* key, T& x) {
+  void defaulted(const char* key, T&& x) {
     Field(key, x, /*required=*/false);
   }
   template <typename T>
-  void optional(const char* key, T& x) {
+  void optional(const char* key, T&& x) {
     Field(key, x, /*required=*/false);
   }
   template <typename T>
-  void optional(const char* key, T& x, bool& present) {
+  void optional(const char* key, T&& x, bool& present) {
     present = j_.contains(key);
     Field(key, x, /*required=*/false);
   }
   template <typename F>
-  void computed(const char*, F&&) {}
+  void computed(const char* key, F&&) {
+    if (style_.reject_unknown_keys) declared_.push_back(key);
+  }
   // When !ok: "<where>.<key>: expected <expected>" (`key` empty: the object itself).
   void check(const char* key, bool ok, std::string_view expected) {
     if (!status_.ok() || ok) return;
@@ -216,6 +242,16 @@ class Reader {
   static Status Read(const json& v, const Path& at, Style s, double& out) {
     if (!v.is_number()) return Expected(at, "a number", &v, s);
     out = v.get<double>();
+    return Status::Ok();
+  }
+  template <typename Int>
+  static Status Read(const json& v, const Path& at, Style s, NonNegative<Int>& out) {
+    bool fits = v.is_number_unsigned() ? std::in_range<Int>(v.get<uint64_t>())
+                : v.is_number_integer()
+                    ? v.get<int64_t>() >= 0 && std::in_range<Int>(v.get<int64_t>())
+                    : false;
+    if (!fits) return Expected(at, "an integer >= 0", &v, s);
+    out.x = v.get<Int>();
     return Status::Ok();
   }
   template <typename T>
@@ -284,13 +320,15 @@ class Reader {
       bool fits = v.is_number_unsigned()  ? std::in_range<T>(v.get<uint64_t>())
                   : v.is_number_integer() ? std::in_range<T>(v.get<int64_t>())
                                           : false;
-      if (!fits) return Expected(at, "an integer", &v, s);
+      if (!fits)
+        return Expected(at, std::is_unsigned_v<T> ? "an integer >= 0" : "an integer", &v, s);
       out = v.get<T>();
       return Status::Ok();
     } else {
       if (!v.is_object()) return Expected(at, "an object", &v, s);
       Reader r(v, at, StyleOf<T>(s));
       Fields(r, out);
+      if (r.status_.ok() && r.style_.reject_unknown_keys) r.RejectUnknownKeys();
       return r.status_;
     }
   }
@@ -298,6 +336,7 @@ class Reader {
  private:
   template <typename T>
   void Field(const char* key, T& x, bool required) {
+    if (style_.reject_unknown_keys) declared_.push_back(key);
     if (!status_.ok()) return;
     auto it = j_.find(key);
     if (it == j_.end()) {
@@ -307,10 +346,20 @@ class Reader {
     status_ = Read(*it, Path{&where_, key}, style_, x);
   }
 
+  void RejectUnknownKeys() {
+    for (const auto& [key, value] : j_.items()) {
+      if (std::find(declared_.begin(), declared_.end(), key) == declared_.end()) {
+        status_ = Status::Invalid(Path{&where_, key}.ToString() + ": unknown key");
+        return;
+      }
+    }
+  }
+
   const json& j_;
   const Path& where_;
   Style style_;
   Status status_ = Status::Ok();
+  std::vector<std::string_view> declared_;  // with reject_unknown_keys: the keys of the list
 };
 
 // The JSON of `x` (a struct with a field list, or any value above).

@@ -213,6 +213,56 @@ TEST(JsonFieldsTest, StyleCanWriteNonFiniteAsZeroAndLeaveTheFoundTypeOut) {
             "doc.id: expected a string");
 }
 
+struct Sample {
+  std::string name;
+  int64_t count = 0;  // a count kept signed
+  std::optional<double> rate;
+  std::map<std::string, uint64_t> counters;
+};
+
+constexpr json_fields::Style JsonStyle(const Sample*) { return {.reject_unknown_keys = true}; }
+
+template <typename V>
+void Fields(V& v, Sample& s) {
+  v("name", s.name);
+  v.optional("count", json_fields::NonNegative{s.count});
+  v.optional("rate", s.rate);
+  v.optional("counters", s.counters);
+  v.computed("version", [] { return 1; });
+}
+
+TEST(JsonFieldsTest, OptionalLeavesOutZeroCountsAndNonFiniteNumbers) {
+  Sample s{.name = "a", .count = 0, .rate = std::numeric_limits<double>::quiet_NaN()};
+  EXPECT_EQ(json_fields::Write(s).dump(), R"({"name":"a","version":1})");
+  s.count = 3;
+  s.rate = 2.5;
+  s.counters = {{"xid", 1}};
+  auto j = json_fields::Write(s);
+  EXPECT_EQ(j.dump(), R"({"name":"a","count":3,"rate":2.5,"counters":{"xid":1},"version":1})");
+  auto back = json_fields::Parse<Sample>(json::parse(j.dump()), "s");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->count, 3);
+  EXPECT_EQ(back->counters, s.counters);
+}
+
+TEST(JsonFieldsTest, CountsAreNonNegativeIntegersAndUnknownKeysAreRefused) {
+  auto message = [](const std::string& text) {
+    auto r = json_fields::Parse<Sample>(json::parse(text), "s");
+    return r.ok() ? "(ok)" : r.status().message();
+  };
+  EXPECT_EQ(message(R"({"name": "a", "count": -1})"),
+            "s.count: expected an integer >= 0, found a number");
+  EXPECT_EQ(message(R"({"name": "a", "count": 1.5})"),
+            "s.count: expected an integer >= 0, found a number");
+  EXPECT_EQ(message(R"({"name": "a", "counters": {"xid": -2}})"),
+            "s.counters.xid: expected an integer >= 0, found a number");
+  EXPECT_EQ(message(R"({"name": "a", "rate_": 1})"), "s.rate_: unknown key");
+  EXPECT_EQ(message(R"({"name": "a", "version": 1})"), "(ok)");  // written, so known
+  // Without the style, an unknown key is ignored.
+  EXPECT_TRUE(
+      json_fields::Parse<Part>(json::parse(R"({"name": "p", "count": 1, "x": 0})"), "p").ok());
+}
+
 }  // namespace
 }  // namespace json_fields_test
 }  // namespace ys
