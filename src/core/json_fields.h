@@ -23,6 +23,10 @@
 // message names them ("expected pass, warn, fail, skip or error"):
 //   inline auto JsonNames(Outcome) { return std::array{std::pair{Outcome::kPass, "pass"}, ...}; }
 //
+// A document assembled from several sources (a suite and its scorecard, a report and the key
+// statistics of its figures) is a small struct with a field list; one that is only written may
+// hold references (struct Row { const MeasurementRow& m; }).
+//
 // The reader stops at the first problem and names it by path: "run.checks[2].outcome: expected
 // pass, warn, fail, skip or error", "<where>.key: missing". Included by .cc files that write or
 // read a document, not by headers.
