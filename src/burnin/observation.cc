@@ -1,6 +1,7 @@
 #include "burnin/observation.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace ys::burnin {

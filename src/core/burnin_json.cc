@@ -3,6 +3,7 @@
 #include "core/burnin_json.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <type_traits>
 
 #include "core/report_json.h"

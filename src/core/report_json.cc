@@ -1,6 +1,7 @@
 #include "core/report_json.h"
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <type_traits>
 #include <vector>
 

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/report.h"
 #include "core/text.h"

@@ -1,6 +1,7 @@
 #include "validate/scorecard_json.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/build_info.h"

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
+
 namespace ys::workloads {
 
 using ojson = nlohmann::ordered_json;
