@@ -123,10 +123,17 @@ std::vector<uint64_t> SizeSweep::Sizes() const {
 }
 
 const Result<host::Topology>& BenchContext::topology() const {
-  std::call_once(topo_once_, [this] {
-    topo_ = std::make_unique<Result<host::Topology>>(host::LoadTopology(host_));
+  Shared& s = *shared_;
+  std::call_once(s.topo_once, [&] {
+    s.topo = std::make_unique<Result<host::Topology>>(host::LoadTopology(host_));
   });
-  return *topo_;
+  return *s.topo;
+}
+
+BenchContext BenchContext::ForUnit(const UnitInfo& unit) const {
+  BenchContext c = *this;
+  c.params_ = UnitParamSource(unit.id, unit.params, options_.unit_params);
+  return c;
 }
 
 Measurement MakeMeasurement(std::string name, std::string unit, Better better,

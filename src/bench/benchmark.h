@@ -83,6 +83,8 @@ struct BenchOptions {
   std::string data_dir;             // where specs/ is
   std::vector<std::string> dtypes;  // --dtype for the collectives (float, bfloat16); empty = float
   bool allow_disruptive = false;    // run units declared disruptive
+  // The site file's `[unit."<id>"]` values (--expect): what BenchContext::param reads.
+  UnitParamValues unit_params;
 };
 
 // Everything a benchmark may use. Borrowed references; the caller keeps them alive.
@@ -90,7 +92,11 @@ class BenchContext {
  public:
   BenchContext(const host::Host& host, comm::Communicator& comm, const BenchOptions& options,
                comm::LaunchInfo launch = {})
-      : host_(host), comm_(comm), options_(options), launch_(launch) {}
+      : host_(host),
+        comm_(comm),
+        options_(options),
+        launch_(launch),
+        shared_(std::make_shared<Shared>()) {}
 
   const host::Host& host() const { return host_; }
   comm::Communicator& comm() const { return comm_; }
@@ -98,6 +104,16 @@ class BenchContext {
   const comm::LaunchInfo& launch() const { return launch_; }
   // Loaded on first use and shared by all units of the run.
   const Result<host::Topology>& topology() const;
+
+  // This context for one unit (a copy sharing what is loaded): param() reads that unit's
+  // parameters. The runner hands each unit its own.
+  BenchContext ForUnit(const UnitInfo& unit) const;
+  // The value in force of a parameter the unit declared (UnitInfo::params): the site file's,
+  // else the declared default (core/unit_params.h UnitParamSource::Get).
+  template <typename T>
+  const T& param(std::string_view name) const {
+    return params_.Get<T>(name);
+  }
 
   // The unit's default unless the operator set --warmup / --iters.
   int Warmup(int unit_default) const {
@@ -123,8 +139,13 @@ class BenchContext {
   const BenchOptions& options_;
   comm::LaunchInfo launch_;
   std::function<void(const std::string&)> on_progress_;
-  mutable std::once_flag topo_once_;
-  mutable std::unique_ptr<Result<host::Topology>> topo_;
+  // Loaded once per run and shared by every copy.
+  struct Shared {
+    std::once_flag topo_once;
+    std::unique_ptr<Result<host::Topology>> topo;
+  };
+  std::shared_ptr<Shared> shared_;
+  UnitParamSource params_;  // set by ForUnit
 };
 
 class Benchmark : public Unit {

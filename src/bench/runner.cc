@@ -33,7 +33,7 @@ BenchmarkResult RunOne(const BenchContext& ctx, const RegisteredUnit& unit,
   UnitGate gate{.provides = [&ctx](Need n) { return BenchContextProvides(ctx, n); },
                 .allow_disruptive = ctx.options().allow_disruptive};
   return RunUnit<BenchmarkResult>(unit.info, gate, [&] {
-    return bench != nullptr ? bench->Run(ctx)
+    return bench != nullptr ? bench->Run(ctx.ForUnit(unit.info))
                             : BenchmarkResult::Error(Status::Internal("unit is not a benchmark"));
   });
 }

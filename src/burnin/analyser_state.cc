@@ -1,6 +1,7 @@
 // The analyser's checkpoint: its whole state to JSON and back (analyser.h SaveState/LoadState).
 #include "burnin/analyser_state.h"
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "burnin/analyser.h"

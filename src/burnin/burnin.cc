@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "burnin/analyser.h"
@@ -176,12 +177,12 @@ Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const j
                              ": this burn-in already finished; use --restart to run a new one "
                              "here, or another --out");
     }
-    std::string diff = SettingsDiff(c.settings, settings);
+    std::string diff = SettingsDiff(*c.settings, settings);
     if (!diff.empty()) {
       return Status::Invalid(path + ": the checkpoint was started with other settings (" + diff +
                              "); run with the same options to resume, or --restart");
     }
-    auto a = Analyser::LoadState(c.analyser, path + ": analyser");
+    auto a = Analyser::LoadState(*c.analyser, path + ": analyser");
     if (!a.ok()) return a.status();
     BurninInterruption i;
     i.at_s = a->elapsed_s();

@@ -1,5 +1,7 @@
 #include "burnin/observation.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/json_fields.h"
 
 namespace ys::burnin {

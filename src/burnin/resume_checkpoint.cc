@@ -3,6 +3,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/atomic_file.h"
@@ -18,8 +19,8 @@ Status SaveCheckpoint(const std::string& dir, const Checkpoint& c) {
                       {"boot_id", c.boot_id},
                       {"clean_stop", c.clean_stop},
                       {"finished", c.finished},
-                      {"settings", c.settings},
-                      {"analyser", c.analyser}};
+                      {"settings", *c.settings},
+                      {"analyser", *c.analyser}};
   return WriteFileAtomic(dir + "/" + kCheckpointFile,
                          j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
                          {.durable = true});

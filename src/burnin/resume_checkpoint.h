@@ -6,10 +6,11 @@
 #ifndef YARDSTICK_BURNIN_RESUME_CHECKPOINT_H_
 #define YARDSTICK_BURNIN_RESUME_CHECKPOINT_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
+#include "core/json_box.h"
 #include "core/status.h"
 #include "host/host.h"
 
@@ -19,12 +20,13 @@ inline constexpr const char* kCheckpointFile = "burnin.checkpoint.json";
 inline constexpr const char* kHeartbeatFile = "burnin.heartbeat";
 
 struct Checkpoint {
-  std::string saved_at;     // UTC
-  std::string boot_id;      // /proc/sys/kernel/random/boot_id when saved ("" when unreadable)
-  std::string clean_stop;   // "signal 15" when saved on a clean stop, else ""
-  bool finished = false;    // the burn-in reached its duration
-  nlohmann::json settings;  // what must match for a resume (profile, duration, backend, ...)
-  nlohmann::json analyser;  // Analyser::SaveState()
+  std::string saved_at;    // UTC
+  std::string boot_id;     // /proc/sys/kernel/random/boot_id when saved ("" when unreadable)
+  std::string clean_stop;  // "signal 15" when saved on a clean stop, else ""
+  bool finished = false;   // the burn-in reached its duration
+  JsonBox<nlohmann::json>
+      settings;  // what must match for a resume (profile, duration, backend, ...)
+  JsonBox<nlohmann::json> analyser;  // Analyser::SaveState()
 };
 
 struct Heartbeat {

@@ -46,26 +46,8 @@ void CheckContext::set_gpu(Result<gpu::GpuSnapshot> snapshot) {
 
 CheckContext CheckContext::ForUnit(const UnitInfo& unit) const {
   CheckContext c = *this;
-  c.unit_ = &unit;
+  c.params_ = UnitParamSource(unit.id, unit.params, expect_->params);
   return c;
-}
-
-const ParamValue& CheckContext::ParamValueOf(std::string_view name) const {
-  if (unit_ == nullptr) {
-    throw std::logic_error("parameter " + std::string(name) + " read outside a unit's run");
-  }
-  const ParamSpec* spec = FindParam(unit_->params, name);
-  if (spec == nullptr) {
-    throw std::logic_error(std::string(unit_->id) + " reads parameter " + std::string(name) +
-                           " that it does not declare");
-  }
-  const ParamValue* set = expect_->params.Find(unit_->id, name);
-  return set != nullptr ? *set : spec->default_value;
-}
-
-void CheckContext::ThrowParamType(std::string_view name) const {
-  throw std::logic_error(std::string(unit_->id) + " reads parameter " + std::string(name) +
-                         " as another type than it declares");
 }
 
 }  // namespace ys::checks

@@ -45,15 +45,10 @@ class CheckContext {
   // This context for one unit: param() reads that unit's parameters.
   CheckContext ForUnit(const UnitInfo& unit) const;
   // The value in force of a parameter the unit declared (UnitInfo::params): the site file's,
-  // else the declared default. T is the parameter's type (bool, int, double, std::string,
-  // std::vector<std::string>, std::vector<int>, Policy). Throws std::logic_error for a name the
-  // unit did not declare, outside a unit's run, or for the wrong T (the runner reports an
-  // error for the unit).
+  // else the declared default (core/unit_params.h UnitParamSource::Get).
   template <typename T>
   const T& param(std::string_view name) const {
-    const T* v = std::get_if<T>(&ParamValueOf(name));
-    if (v == nullptr) ThrowParamType(name);
-    return *v;
+    return params_.Get<T>(name);
   }
   // "/proc/self", or "/proc/<pid>" when the operator named a process with --pid.
   std::string ProcDir() const {
@@ -98,14 +93,12 @@ class CheckContext {
     std::unique_ptr<Result<gpu::GpuSnapshot>> gpu;
     std::string kernel_log_path;
   };
-  const ParamValue& ParamValueOf(std::string_view name) const;
-  [[noreturn]] void ThrowParamType(std::string_view name) const;
 
   const host::Host* host_;
   const SiteExpectations* expect_;
   std::optional<int> pid_;
   std::shared_ptr<Shared> shared_;
-  const UnitInfo* unit_ = nullptr;  // set by ForUnit
+  UnitParamSource params_;  // set by ForUnit
 };
 
 class Check : public Unit {

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "bench/session.h"
+#include "checks/site_expectations.h"
 #include "cli/command.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
@@ -29,6 +31,7 @@ struct BenchArgs {
   std::string path;
   bool direct = false;
   std::string data;
+  std::string expect;
   std::vector<std::string> dtypes;
   bool json = false;
   std::string junit;
@@ -59,6 +62,9 @@ Action Setup(CLI::App& sub) {
                  "Element types of the collectives: float (default), bfloat16")
       ->delimiter(',');
   sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
+  sub.add_option("--expect", a->expect,
+                 "Site file (TOML): its [unit.\"<id>\"] tables set the benchmarks' parameters "
+                 "(yardstick list --params)");
   sub.add_flag("--json", a->json, "Print the run document as JSON instead of the tables");
   sub.add_option("--junit", a->junit, "Also write JUnit XML to this file");
   sub.add_option("--out", a->out,
@@ -92,6 +98,11 @@ Action Setup(CLI::App& sub) {
     o.direct_io = a->direct;
     o.data_dir = DataDir(a->data);
     o.dtypes = a->dtypes;
+    if (!a->expect.empty()) {
+      auto site = checks::LoadSiteExpectations(a->expect);
+      if (!site.ok()) return site.status();
+      o.unit_params = site->params;
+    }
 
     host::Host host = host::Host::Live();
     auto comm = comm::OpenCommunicator(host.env());

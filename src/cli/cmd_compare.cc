@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/history_options.h"

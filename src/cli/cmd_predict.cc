@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "bench/device_specs.h"

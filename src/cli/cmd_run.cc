@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
+#include "checks/site_expectations.h"
 #include "cli/command.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
@@ -87,6 +89,11 @@ Action Setup(CLI::App& sub) {
     if (!a->no_bench && a->checks.root == "/") {
       jo.bench =
           bench::BenchOptions{.profile = bench::Profile::kQuick, .data_dir = DataDir(a->data)};
+      if (!a->checks.expect.empty()) {  // the benchmarks' [unit."<id>"] tables
+        auto site = checks::LoadSiteExpectations(a->checks.expect);
+        if (!site.ok()) return site.status();
+        jo.bench->unit_params = site->params;
+      }
     } else if (!a->no_bench) {
       jo.warnings.push_back("benchmarks not run: --root reads a recorded tree, not this machine");
     }

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "bench/benchmark.h"
 #include "cli/command.h"

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
@@ -186,7 +187,7 @@ Result<int> RunSubmit(const SubmitArgs& a) {
   auto result = validate::RunValidation(*in);
   if (!result.ok()) return result.status();
   std::string doc_path = runs + "/validation.json";
-  std::string doc = DumpJson(result->document);
+  std::string doc = DumpJson(*result->document);
   if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return s;
   report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
   if (Status s = db->SetRunVerdict(*run_id, result->card.pass ? "pass" : "fail", doc_path, doc);

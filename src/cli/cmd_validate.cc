@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/history_options.h"
@@ -113,7 +114,7 @@ Action Setup(CLI::App& sub) {
     auto result = validate::RunValidation(*in);
     if (!result.ok()) return result.status();
     // Why a workload is slow, from what its log shows (step-time analysis, MFU, scores).
-    const nlohmann::json validation_doc = nlohmann::json(result->document);
+    const nlohmann::json validation_doc = nlohmann::json(*result->document);
     auto din = diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a->inputs.data));
     if (!din.ok()) return din.status();
     diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*din);
@@ -123,13 +124,13 @@ Action Setup(CLI::App& sub) {
       auto rows = Predicted(*a, result->suite, result->references);
       if (!rows.ok()) return rows.status();
       predicted = std::move(*rows);
-      result->document["prediction"] = nlohmann::ordered_json::parse(
+      (*result->document)["prediction"] = nlohmann::ordered_json::parse(
           report::SuitePredictionJson(*predicted, result->suite.threshold).dump());
     }
     if (!a->out.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(a->out, ec);
-      Status s = WriteFileAtomic(a->out + "/validation.json", DumpJson(result->document) + "\n");
+      Status s = WriteFileAtomic(a->out + "/validation.json", DumpJson(*result->document) + "\n");
       if (s.ok()) {
         s = WriteFileAtomic(a->out + "/diagnosis.json",
                             DumpJson(diagnose::ToJson(diagnosis)) + "\n");
@@ -157,7 +158,7 @@ Action Setup(CLI::App& sub) {
       Log(LogLevel::kWarn, "recorded a reference from this run into {}", a->record);
     }
     if (a->json) {
-      std::cout << DumpJson(result->document) << "\n";
+      std::cout << DumpJson(*result->document) << "\n";
     } else {
       report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
       for (const auto& [id, run] : result->discovery.runs) {
@@ -180,7 +181,7 @@ Action Setup(CLI::App& sub) {
         [&] {
           char host[256] = {0};
           ::gethostname(host, sizeof host - 1);
-          return history::RowsFromValidationDocument(nlohmann::json(result->document), host);
+          return history::RowsFromValidationDocument(nlohmann::json(*result->document), host);
         },
         a->out.empty() ? "" : a->out + "/validation.json", a->json ? std::cerr : std::cout);
     return result->card.pass ? kExitPass : kExitFail;

@@ -2,6 +2,8 @@
 // and the strict reader of core/json_fields.h.
 #include "core/burnin_json.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/burnin_fields.h"
 
 namespace ys {

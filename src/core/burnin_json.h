@@ -3,7 +3,7 @@
 #ifndef YARDSTICK_CORE_BURNIN_JSON_H_
 #define YARDSTICK_CORE_BURNIN_JSON_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/burnin_report.h"
 #include "core/status.h"

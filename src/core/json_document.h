@@ -6,7 +6,7 @@
 #ifndef YARDSTICK_CORE_JSON_DOCUMENT_H_
 #define YARDSTICK_CORE_JSON_DOCUMENT_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 

@@ -1,5 +1,7 @@
 #include "core/json_fields.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/json_document.h"
 
 namespace ys::json_fields {

@@ -29,7 +29,9 @@
 //
 // The reader stops at the first problem and names it by path: "run.checks[2].outcome: expected
 // pass, warn, fail, skip or error", "<where>.key: missing". Included by .cc files that write or
-// read a document, not by headers.
+// read a document, not by headers. The writer and the reader are templates over the JSON type so
+// that this header needs nlohmann/json_fwd.hpp only; the .cc that instantiates them includes
+// nlohmann/json.hpp (tests/lint/json_includes.py).
 #ifndef YARDSTICK_CORE_JSON_FIELDS_H_
 #define YARDSTICK_CORE_JSON_FIELDS_H_
 
@@ -37,7 +39,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -113,10 +115,11 @@ bool IsEmpty(const T& x) {
   }
 }
 
-class Writer {
+template <typename OrderedJson = nlohmann::ordered_json>
+class BasicWriter {
  public:
-  using ojson = nlohmann::ordered_json;
-  Writer(ojson& out, Style style) : out_(out), style_(style) {}
+  using ojson = OrderedJson;
+  BasicWriter(ojson& out, Style style) : out_(out), style_(style) {}
 
   template <typename T>
   void operator()(const char* key, const T& x) {
@@ -185,7 +188,7 @@ class Writer {
       return nullptr;
     } else if constexpr (std::is_class_v<T>) {
       ojson o = ojson::object();
-      Writer w(o, StyleOf<T>(s));
+      BasicWriter w(o, StyleOf<T>(s));
       Fields(w, const_cast<T&>(x));  // the writer only reads
       return o;
     } else {
@@ -198,10 +201,12 @@ class Writer {
   Style style_;
 };
 
-class Reader {
+template <typename Json = nlohmann::json>
+class BasicReader {
  public:
-  using json = nlohmann::json;
-  Reader(const json& j, const Path& where, Style style) : j_(j), where_(where), style_(style) {}
+  using json = Json;
+  BasicReader(const json& j, const Path& where, Style style)
+      : j_(j), where_(where), style_(style) {}
 
   // T&&: a field may be a NonNegative made on the spot.
   template <typename T>
@@ -235,27 +240,27 @@ class Reader {
 
   static Status Read(const json& v, const Path& at, Style s, bool& out) {
     if (!v.is_boolean()) return Expected(at, "true or false", &v, s);
-    out = v.get<bool>();
+    out = v.template get<bool>();
     return Status::Ok();
   }
   static Status Read(const json& v, const Path& at, Style s, std::string& out) {
     if (!v.is_string()) return Expected(at, "a string", &v, s);
-    out = v.get<std::string>();
+    out = v.template get<std::string>();
     return Status::Ok();
   }
   static Status Read(const json& v, const Path& at, Style s, double& out) {
     if (!v.is_number()) return Expected(at, "a number", &v, s);
-    out = v.get<double>();
+    out = v.template get<double>();
     return Status::Ok();
   }
   template <typename Int>
   static Status Read(const json& v, const Path& at, Style s, NonNegative<Int>& out) {
-    bool fits = v.is_number_unsigned() ? std::in_range<Int>(v.get<uint64_t>())
-                : v.is_number_integer()
-                    ? v.get<int64_t>() >= 0 && std::in_range<Int>(v.get<int64_t>())
-                    : false;
+    bool fits = v.is_number_unsigned()  ? std::in_range<Int>(v.template get<uint64_t>())
+                : v.is_number_integer() ? v.template get<int64_t>() >= 0 &&
+                                              std::in_range<Int>(v.template get<int64_t>())
+                                        : false;
     if (!fits) return Expected(at, "an integer >= 0", &v, s);
-    out.x = v.get<Int>();
+    out.x = v.template get<Int>();
     return Status::Ok();
   }
   template <typename T>
@@ -313,7 +318,7 @@ class Reader {
     if constexpr (std::is_enum_v<T>) {
       std::vector<std::string_view> names;
       for (const auto& [e, name] : JsonNames(T{})) {
-        if (v.is_string() && v.get_ref<const std::string&>() == name) {
+        if (v.is_string() && v.template get_ref<const std::string&>() == name) {
           out = e;
           return Status::Ok();
         }
@@ -321,16 +326,16 @@ class Reader {
       }
       return Expected(at, OneOf(names), v.is_string() ? nullptr : &v, s);
     } else if constexpr (std::is_integral_v<T>) {
-      bool fits = v.is_number_unsigned()  ? std::in_range<T>(v.get<uint64_t>())
-                  : v.is_number_integer() ? std::in_range<T>(v.get<int64_t>())
+      bool fits = v.is_number_unsigned()  ? std::in_range<T>(v.template get<uint64_t>())
+                  : v.is_number_integer() ? std::in_range<T>(v.template get<int64_t>())
                                           : false;
       if (!fits)
         return Expected(at, std::is_unsigned_v<T> ? "an integer >= 0" : "an integer", &v, s);
-      out = v.get<T>();
+      out = v.template get<T>();
       return Status::Ok();
     } else {
       if (!v.is_object()) return Expected(at, "an object", &v, s);
-      Reader r(v, at, StyleOf<T>(s));
+      BasicReader r(v, at, StyleOf<T>(s));
       Fields(r, out);
       if (r.status_.ok() && r.style_.reject_unknown_keys) r.RejectUnknownKeys();
       return r.status_;
@@ -366,17 +371,20 @@ class Reader {
   std::vector<std::string_view> declared_;  // with reject_unknown_keys: the keys of the list
 };
 
+using Writer = BasicWriter<>;
+using Reader = BasicReader<>;
+
 // The JSON of `x` (a struct with a field list, or any value above).
-template <typename T>
-nlohmann::ordered_json Write(const T& x, Style style = {}) {
-  return Writer::Value(x, StyleOf<T>(style));
+template <typename T, typename W = Writer>
+typename W::ojson Write(const T& x, Style style = {}) {
+  return W::Value(x, StyleOf<T>(style));
 }
 
 // Reads a T from `j`; messages start with `where` ("run", "rank 3 checks[2]").
-template <typename T>
+template <typename T, typename R = Reader>
 Result<T> Parse(const nlohmann::json& j, std::string_view where, Style style = {}) {
   T x{};
-  YS_RETURN_IF_ERROR(Reader::Read(j, Path{nullptr, where}, StyleOf<T>(style), x));
+  YS_RETURN_IF_ERROR(R::Read(j, Path{nullptr, where}, StyleOf<T>(style), x));
   return x;
 }
 

@@ -2,6 +2,7 @@
 // own below), walked by the writer and the strict reader of core/json_fields.h.
 #include "core/report_json.h"
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>

@@ -3,7 +3,7 @@
 #ifndef YARDSTICK_CORE_REPORT_JSON_H_
 #define YARDSTICK_CORE_REPORT_JSON_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/json_document.h"  // ReadJsonFile, the reader of every JSON document
 #include "core/report.h"

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace ys {
 
 const char* PolicyName(Policy p) {
@@ -98,6 +100,24 @@ const ParamSpec* FindParam(const std::vector<ParamSpec>& params, std::string_vie
     if (p.name == name) return &p;
   }
   return nullptr;
+}
+
+const ParamValue& UnitParamSource::ValueOf(std::string_view name) const {
+  if (declared_ == nullptr) {
+    throw std::logic_error("parameter " + std::string(name) + " read outside a unit's run");
+  }
+  const ParamSpec* spec = FindParam(*declared_, name);
+  if (spec == nullptr) {
+    throw std::logic_error(std::string(unit_id_) + " reads parameter " + std::string(name) +
+                           " that it does not declare");
+  }
+  const ParamValue* set = set_->Find(unit_id_, name);
+  return set != nullptr ? *set : spec->default_value;
+}
+
+void UnitParamSource::ThrowType(std::string_view name) const {
+  throw std::logic_error(std::string(unit_id_) + " reads parameter " + std::string(name) +
+                         " as another type than it declares");
 }
 
 }  // namespace ys

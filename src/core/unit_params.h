@@ -65,6 +65,36 @@ class UnitParamValues {
 // The declaration of `name` among `params`, or nullptr.
 const ParamSpec* FindParam(const std::vector<ParamSpec>& params, std::string_view name);
 
+// What a unit's context reads the unit's parameters through (checks::CheckContext::param,
+// bench::BenchContext::param): its declarations and the site's values. A default-constructed
+// source belongs to no unit.
+class UnitParamSource {
+ public:
+  UnitParamSource() = default;
+  UnitParamSource(std::string_view unit_id, const std::vector<ParamSpec>& declared,
+                  const UnitParamValues& set)
+      : unit_id_(unit_id), declared_(&declared), set_(&set) {}
+
+  // The value in force of a declared parameter: the site file's, else the declared default.
+  // T is the parameter's type (bool, int, double, std::string, std::vector<std::string>,
+  // std::vector<int>, Policy). Throws std::logic_error for a name the unit did not declare,
+  // outside a unit's run, or for the wrong T (the runner reports an error for the unit).
+  template <typename T>
+  const T& Get(std::string_view name) const {
+    const T* v = std::get_if<T>(&ValueOf(name));
+    if (v == nullptr) ThrowType(name);
+    return *v;
+  }
+
+ private:
+  const ParamValue& ValueOf(std::string_view name) const;
+  [[noreturn]] void ThrowType(std::string_view name) const;
+
+  std::string_view unit_id_;
+  const std::vector<ParamSpec>* declared_ = nullptr;
+  const UnitParamValues* set_ = nullptr;
+};
+
 }  // namespace ys
 
 #endif  // YARDSTICK_CORE_UNIT_PARAMS_H_

@@ -11,7 +11,7 @@
 #ifndef YARDSTICK_CORE_VALIDATION_DOCUMENT_H_
 #define YARDSTICK_CORE_VALIDATION_DOCUMENT_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/text.h"
 #include "core/unit_runner.h"

@@ -10,7 +10,7 @@
 #ifndef YARDSTICK_DIAGNOSE_ENGINE_H_
 #define YARDSTICK_DIAGNOSE_ENGINE_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

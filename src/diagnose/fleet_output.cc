@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/json_fields.h"
 #include "core/report.h"

@@ -2,7 +2,7 @@
 #ifndef YARDSTICK_DIAGNOSE_FLEET_OUTPUT_H_
 #define YARDSTICK_DIAGNOSE_FLEET_OUTPUT_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 
 #include "diagnose/fleet.h"

@@ -1,6 +1,7 @@
 #include "gpu/gpu_snapshot_json.h"
 
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <type_traits>
 

@@ -25,7 +25,7 @@
 #ifndef YARDSTICK_GPU_GPU_SNAPSHOT_JSON_H_
 #define YARDSTICK_GPU_GPU_SNAPSHOT_JSON_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 

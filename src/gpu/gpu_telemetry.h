@@ -13,7 +13,7 @@
 #define YARDSTICK_GPU_GPU_TELEMETRY_H_
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

@@ -1,6 +1,7 @@
 #include "history/run_input.h"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "core/report_json.h"

@@ -12,10 +12,11 @@
 #define YARDSTICK_HISTORY_RUN_INPUT_H_
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
+#include "core/json_box.h"
 #include "core/report.h"
 #include "core/status.h"
 
@@ -24,7 +25,7 @@ namespace ys::history {
 struct RunInput {
   std::optional<RunDocument> run;  // a run document, read and checked
   std::string run_path;
-  std::optional<nlohmann::json> validation;  // a validation document, by its "kind"
+  JsonBox<nlohmann::json> validation;  // a validation document, by its "kind"
   std::string validation_path;
   // A recorded run's id: the caller reads the run from the history (HistoryDb::GetRun).
   std::optional<int64_t> recorded_id;

@@ -9,7 +9,7 @@
 #define YARDSTICK_HISTORY_RUN_ROWS_H_
 
 #include <map>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

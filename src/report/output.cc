@@ -1,6 +1,7 @@
 #include "report/output.h"
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/atomic_file.h"

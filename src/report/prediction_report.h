@@ -7,7 +7,7 @@
 #ifndef YARDSTICK_REPORT_PREDICTION_REPORT_H_
 #define YARDSTICK_REPORT_PREDICTION_REPORT_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "core/report_json.h"
 #include "core/validation_document.h"

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/build_info.h"

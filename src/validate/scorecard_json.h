@@ -4,7 +4,7 @@
 #ifndef YARDSTICK_VALIDATE_SCORECARD_JSON_H_
 #define YARDSTICK_VALIDATE_SCORECARD_JSON_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

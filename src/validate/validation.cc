@@ -4,6 +4,7 @@
 
 #include <ctime>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "bench/device_specs.h"
 #include "validate/ingest.h"

@@ -5,10 +5,11 @@
 #define YARDSTICK_VALIDATE_VALIDATION_H_
 
 #include <map>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
+#include "core/json_box.h"
 #include "core/status.h"
 #include "validate/reference.h"
 #include "validate/run_discovery.h"
@@ -31,7 +32,7 @@ struct ValidationResult {
   Discovery discovery;
   std::map<std::string, WorkloadRun> runs;  // by workload id: the ingested logs
   Scorecard card;
-  nlohmann::ordered_json document;  // validation.json
+  JsonBox<nlohmann::ordered_json> document;  // validation.json
 };
 
 // The inputs as the CLI names them: a suite by chip name or .toml path, the data directory with

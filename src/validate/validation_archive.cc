@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -73,7 +74,7 @@ Status WriteValidationArchive(const ValidationResult& r, const ValidationInputs&
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
   a.name = "yardstick-validation-" + r.suite.chip + "-" + stamp;
-  a.files_inline["validation.json"] = Dump(r.document);
+  a.files_inline["validation.json"] = Dump(*r.document);
   a.files_inline["environment.json"] = Dump(Environment(r));
   a.files_from_disk["suite.toml"] = in.suite_path;
   if (!in.spec_path.empty()) a.files_from_disk["spec.toml"] = in.spec_path;
@@ -143,7 +144,7 @@ Result<VerificationReport> VerifyValidationArchive(const std::string& archive_pa
   }
   rep.recomputed_pass = again->card.pass;
   rep.recomputed_verdict = again->card.verdict;
-  nlohmann::json recomputed(again->document);
+  nlohmann::json recomputed(*again->document);
   rep.differences = CompareValidation(claimed, recomputed);
   return rep;
 }

@@ -15,7 +15,7 @@
 #define YARDSTICK_VALIDATE_WORKLOAD_RUN_H_
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -4,7 +4,7 @@
 #ifndef YARDSTICK_WORKLOADS_STEP_TIME_JSON_H_
 #define YARDSTICK_WORKLOADS_STEP_TIME_JSON_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "workloads/step_time.h"

@@ -5,6 +5,8 @@
 //   3 the checkpoint file (burnin/resume_checkpoint.cc LoadCheckpoint) and the analyser state in it
 //     (burnin/analyser_state.cc Analyser::LoadState), as a resumed burn-in reads them
 //   4 the heartbeat file (burnin/resume_checkpoint.cc ReadHeartbeat)
+#include <nlohmann/json.hpp>
+
 #include "burnin/analyser.h"
 #include "burnin/observation.h"
 #include "burnin/resume_checkpoint.h"
@@ -20,7 +22,7 @@ YS_FUZZ_TARGET(burnin) {
   if (*which == 3) {
     ys::fuzz::WriteScratch(kCheckpointFile, text);
     auto c = LoadCheckpoint(ys::fuzz::ScratchDir());
-    if (c.ok() && c->has_value()) (void)Analyser::LoadState((*c)->analyser, "analyser");
+    if (c.ok() && c->has_value()) (void)Analyser::LoadState(*(*c)->analyser, "analyser");
     return 0;
   }
   if (*which == 4) {

@@ -6,6 +6,8 @@
 //     exposition text (serve/exposition.cc).
 // HTTP request parsing and routing are cpp-httplib's: the exporter serves three fixed paths and
 // reads nothing from a request, so there is no request handler of ours to drive.
+#include <nlohmann/json.hpp>
+
 #include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "serve/collectors.h"

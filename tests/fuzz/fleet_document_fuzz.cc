@@ -3,6 +3,7 @@
 // what the fleet uses (host name, how many units and measurements). The fleet analysis of the
 // document (diagnose/fleet_merge.cc) runs on whatever the lean reader accepts.
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "core/report_json.h"
 #include "diagnose/fleet_merge.h"

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,8 +31,11 @@ inline std::optional<int> TakeSelector(std::string_view* text, int count) {
 }
 
 // The JSON value of `text`, or nullopt when it is not JSON (the readers take parsed documents).
-inline std::optional<nlohmann::json> ParseJson(std::string_view text) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+// A template so that this header needs only json_fwd.hpp: the targets that call it include
+// nlohmann/json.hpp.
+template <typename J = nlohmann::json>
+std::optional<J> ParseJson(std::string_view text) {
+  J j = J::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return std::nullopt;
   return j;
 }

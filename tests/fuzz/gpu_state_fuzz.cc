@@ -4,6 +4,7 @@
 //   2 a burn-in NVML timeline (burnin/timeline.cc Timeline::Load, StateAt, KmsgBetween, ...):
 //     the input is the timeline, a NUL byte, then the recorded state it names as "base.json".
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 #include "burnin/timeline.h"
 #include "fuzz_target.h"

@@ -3,6 +3,8 @@
 //   1 manifest.sig (validate/signature.cc ParseSignatureFile)
 //   2 base64 (validate/signature.cc Base64Decode)
 //   3 a path named in a manifest (validate/manifest.cc ValidateRelativePath, PrintablePath)
+#include <nlohmann/json.hpp>
+
 #include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "validate/manifest.h"

@@ -5,7 +5,7 @@
 #ifndef YARDSTICK_TESTS_FUZZ_REPORT_PAGE_H_
 #define YARDSTICK_TESTS_FUZZ_REPORT_PAGE_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/report.h"
 #include "diagnose/engine.h"

@@ -2,6 +2,8 @@
 // (checks, findings, benchmarks, measurements, diagnosis), the history rows drawn from it
 // (history/run_rows.cc), the fleet merge over it as a file (diagnose/fleet_merge.cc), the
 // diagnosis input and rules, and the HTML report page (report_page.h).
+#include <nlohmann/json.hpp>
+
 #include "core/report_json.h"
 #include "diagnose/fleet_merge.h"
 #include "fuzz_target.h"

@@ -4,6 +4,8 @@
 // (nemo2_log.cc, megatron_log.cc, torchtitan_log.cc, training_log.cc), the serving-benchmark
 // JSON reader (inference_result.cc), and the window and shape evaluation behind them.
 // Selector byte: 0 auto-detect, 1 nemo2, 2 megatron, 3 torchtitan, 4 inference-json.
+#include <nlohmann/json.hpp>
+
 #include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "validate/ingest.h"

@@ -3,6 +3,8 @@
 // rows (history/run_rows.cc RowsFromValidationDocument), the report's view
 // (report/html/validation_view.cc), the ingested runs in it (validate/workload_run_json.cc), the
 // diagnosis input and rules (diagnose/engine.cc) and the HTML page (report_page.h).
+#include <nlohmann/json.hpp>
+
 #include "core/validation_document.h"
 #include "fuzz_target.h"
 #include "fuzz_util.h"

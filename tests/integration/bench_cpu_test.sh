@@ -10,6 +10,16 @@ expect_rc 0 "mem.stream at 2 MiB arrays" -- "$bin" bench --filter mem.stream --s
 expect_in "$tmp/out" "best GB/s" "STREAM table header"
 for k in copy scale add triad; do expect_in "$tmp/out" " $k " "STREAM row $k"; done
 expect_in "$tmp/out" "triad" "summary names triad"
+# A benchmark's parameter from the site file's [unit."<id>"] table (--expect), and a bad one.
+printf '[unit."mem.stream"]\ncache_multiple = 1\n' > "$tmp/site.toml"
+expect_rc 0 "mem.stream sized by the site file" -- \
+  "$bin" bench --filter mem.stream --iters 2 --json --expect "$tmp/site.toml"
+expect_in "$tmp/out" '"array_rule": "1 x last-level cache"' "arrays sized by cache_multiple"
+printf '[unit."mem.stream"]\ncache_multiple = 0\n' > "$tmp/bad-site.toml"
+expect_rc 2 "a parameter out of range" -- \
+  "$bin" bench --filter mem.stream --expect "$tmp/bad-site.toml"
+expect_in "$tmp/err" "bad-site.toml:2" "names the file and line"
+expect_in "$tmp/err" "cache_multiple: 0 is out of range" "names the parameter and the range"
 
 expect_rc 0 "gemm.cpu and its determinism check at small squares" -- \
   "$bin" bench --filter 'gemm.cpu*' --sizes 64:128:x2 --iters 2 --json

@@ -16,40 +16,27 @@ Namespace scope is recognised by the house style (.clang-format): namespace bodi
 indented, so a directive that starts its line is at namespace scope, and one inside a function or
 class is indented.
 """
-import os
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from cpp_files import cpp_files, run  # noqa: E402
 
 DIRECTIVE = re.compile(r'^using\s+namespace\s+([\w:]+)\s*;')
 ALLOWED = re.compile(r'^(::)?std::(\w+::)*\w*literals$')
 
 
-def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip().split('\n')[2], file=sys.stderr)
-        return 2
+def find(roots):
     bad = []
-    for root in argv[1:]:
-        for folder, _, files in os.walk(root):
-            for name in sorted(files):
-                if not name.endswith(('.cc', '.h')):
-                    continue
-                path = os.path.join(folder, name)
-                with open(path, encoding='utf-8', errors='replace') as f:
-                    for number, line in enumerate(f, 1):
-                        m = DIRECTIVE.match(line)
-                        if m and not ALLOWED.match(m.group(1)):
-                            bad.append(f'{path}:{number}: using namespace {m.group(1)} at '
-                                       'namespace scope (a unity batch carries it into the '
-                                       'files after this one)')
-    for line in bad:
-        print(line)
-    if bad:
-        print(f'{len(bad)} namespace-scope using-directive(s); declare the code inside that '
-              'namespace instead (tests/lint/using_namespace.py)')
-        return 1
-    return 0
+    for path, lines in cpp_files(roots):
+        for number, line in enumerate(lines, 1):
+            m = DIRECTIVE.match(line)
+            if m and not ALLOWED.match(m.group(1)):
+                bad.append(f'{path}:{number}: using namespace {m.group(1)} at namespace scope '
+                           '(a unity batch carries it into the files after this one)')
+    return bad, ('namespace-scope using-directive(s); declare the code inside that namespace '
+                 'instead (tests/lint/using_namespace.py)')
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(run(__doc__, sys.argv, find))

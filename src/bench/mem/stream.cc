@@ -8,7 +8,8 @@
 // NUMA node the two are the same run, which is reported once (numa_node "all").
 //
 // Sizes: each array is at least four times the summed last-level caches of the CPUs that run
-// (STREAM's rule), unless --sizes sets the bytes per array (its largest size), which tests use.
+// (STREAM's rule; the site file's [unit."mem.stream"] cache_multiple sets the multiple), unless
+// --sizes sets the bytes per array (its largest size), which tests use.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -79,11 +80,12 @@ class StreamBenchmark final : public Benchmark {
                                std::to_string(iters) + " iterations",
                       .columns = {"numa", "threads", "array", "kernel", "best GB/s", "median GB/s",
                                   "avg time s", "min time s", "max time s"}};
+    const int multiple = ctx.param<int>("cache_multiple");
     for (const Scope& scope : Scopes(*topo, *allowed)) {
       CpuSet cpu_set(std::set<int>(scope.cpus.begin(), scope.cpus.end()));
       uint64_t llc = caches.empty() ? 0 : host::LastLevelCacheBytes(caches, cpu_set);
       uint64_t array_bytes =
-          ctx.options().sizes ? ctx.options().sizes->max_bytes : StreamArrayBytes(llc);
+          ctx.options().sizes ? ctx.options().sizes->max_bytes : StreamArrayBytes(llc, multiple);
       if (!ctx.options().sizes && llc == 0) {
         return BenchmarkResult::Error(
             Status::Unsupported("no last-level cache listed for cpus " + cpu_set.ToString() +
@@ -108,7 +110,7 @@ class StreamBenchmark final : public Benchmark {
           {"array_bytes", std::to_string(elements * sizeof(double))},
           {"elements", std::to_string(elements)},
           {"warmup", std::to_string(warmup)},
-          {"array_rule", !ctx.options().sizes ? "4 x last-level cache"
+          {"array_rule", !ctx.options().sizes ? fmt::format("{} x last-level cache", multiple)
                          : llc != 0 && array_bytes < StreamArrayBytes(llc)
                              ? "--sizes, below 4 x last-level cache: the rates include cache hits"
                              : "--sizes"}};
@@ -172,6 +174,14 @@ class StreamBenchmark final : public Benchmark {
 YS_REGISTER(StreamBenchmark,
             {.id = "mem.stream",
              .summary = "STREAM copy, scale, add, triad per NUMA node and node-wide (GB/s)",
-             .needs = {Need::kLiveHost}})
+             .needs = {Need::kLiveHost},
+             .params = {{.name = "cache_multiple",
+                         .type = ParamType::kInt,
+                         .default_value = kStreamCacheMultiple,
+                         .lo = 1,
+                         .hi = 64,
+                         .meaning = "bytes per array as a multiple of the last-level caches of "
+                                    "the CPUs that run (STREAM's rule: at least 4; --sizes "
+                                    "overrides)"}}})
 
 }  // namespace ys::bench

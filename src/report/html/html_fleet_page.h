@@ -8,7 +8,7 @@
 #ifndef YARDSTICK_REPORT_HTML_HTML_FLEET_PAGE_H_
 #define YARDSTICK_REPORT_HTML_HTML_FLEET_PAGE_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace ys::report::html {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/atomic_file.h"
 #include "core/document_file.h"
 #include "report/html/html_text.h"
@@ -97,7 +99,7 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
   for (HtmlSection& s : sections) {
     for (ChartSpec& c : s.charts) {
       data["charts"].push_back(
-          {{"section", s.id}, {"canvas", c.canvas_id}, {"config", std::move(c.config)}});
+          {{"section", s.id}, {"canvas", c.canvas_id}, {"config", std::move(*c.config)}});
     }
     if (s.id != "verdict") nav += "<a href=\"#" + s.id + "\">" + EscapeHtml(s.title) + "</a>";
     body += "<section id=\"" + s.id + "\">\n" +

@@ -1,5 +1,7 @@
 #include "report/html/html_section.h"
 
+#include <nlohmann/json.hpp>
+
 #include "report/html/html_text.h"
 
 namespace ys::report::html {

@@ -11,12 +11,13 @@
 #define YARDSTICK_REPORT_HTML_HTML_SECTION_H_
 
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/json_box.h"
 #include "core/report.h"
 #include "cost/price_model.h"
 #include "report/html/validation_view.h"
@@ -48,7 +49,7 @@ struct ReportInput {
 // JSON so that the page needs no code per chart.
 struct ChartSpec {
   std::string canvas_id;
-  nlohmann::ordered_json config;
+  JsonBox<nlohmann::ordered_json> config;
 };
 
 struct HtmlSection {

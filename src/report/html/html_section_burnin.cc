@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "core/burnin_report.h"
 #include "report/burnin_text.h"
@@ -158,9 +159,9 @@ ChartSpec LineChart(const std::string& id, const std::string& title, const TimeA
   options["scales"]["y"]["beginAtZero"] = false;
   options["plugins"]["title"] = {{"display", true}, {"text", title}};
   return {.canvas_id = id,
-          .config = {{"type", "scatter"},
-                     {"data", {{"datasets", std::move(datasets)}}},
-                     {"options", std::move(options)}}};
+          .config = oj{{"type", "scatter"},
+                       {"data", {{"datasets", std::move(datasets)}}},
+                       {"options", std::move(options)}}};
 }
 
 std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>& charts) {

@@ -4,6 +4,7 @@
 // (ranks=1, from a document written before such sweeps were skipped) is never drawn: nothing
 // crossed a link, so its "bandwidth" is 0 or a local copy's; the section says how many it left out.
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "comm/collectives.h"
 #include "core/text.h"
@@ -75,7 +76,7 @@ HtmlSection CollectivesSection(const ReportInput& in, ChartIds& ids) {
     nlohmann::ordered_json options = ChartOptions("message size (bytes, log scale)",
                                                   "bus bandwidth (" + units[coll] + ")", true);
     options["plugins"]["title"] = {{"display", true}, {"text", coll}};
-    c.config = {{"type", "scatter"}, {"data", {{"datasets", datasets}}}, {"options", options}};
+    *c.config = {{"type", "scatter"}, {"data", {{"datasets", datasets}}}, {"options", options}};
     s.body += "<div>" + CanvasHtml(c.canvas_id, coll + " bus bandwidth against message size") +
               "</div>\n";
     s.charts.push_back(std::move(c));

@@ -5,6 +5,7 @@
 // On a multi-node run the first node's rates are drawn; the fleet map compares the nodes.
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/text.h"
@@ -106,7 +107,7 @@ HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids) {
   options["scales"]["x"]["suggestedMax"] = 100;
   options["scales"]["y"].erase("beginAtZero");
   options["plugins"]["legend"] = {{"display", false}};
-  c.config = {
+  *c.config = {
       {"type", "bar"},
       {"data",
        {{"labels", labels},

@@ -1,6 +1,8 @@
 // Per-workload score bars (measured / reference, in %) with the suite's threshold as a line.
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
 
@@ -42,23 +44,23 @@ HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids) {
   for (size_t i = 0; i < scores.size(); ++i) threshold.push_back(limit * 100);
   std::string threshold_label = fmt::format("threshold {:.0f}%", limit * 100);
   ChartSpec c{.canvas_id = ids.Next()};
-  c.config = {{"type", "bar"},
-              {"data",
-               {{"labels", labels},
-                {"datasets",
-                 {{{"type", "bar"},
-                   {"label", "score (% of reference)"},
-                   {"data", scores},
-                   {"backgroundColor", colours}},
-                  {{"type", "line"},
-                   {"label", threshold_label},
-                   {"data", threshold},
-                   {"borderColor", "#000000"},
-                   {"borderDash", {6, 4}},
-                   // One workload: a point, as a line needs two.
-                   {"pointRadius", scores.size() == 1 ? 4 : 0},
-                   {"fill", false}}}}}},
-              {"options", ChartOptions("workload", "% of reference")}};
+  *c.config = {{"type", "bar"},
+               {"data",
+                {{"labels", labels},
+                 {"datasets",
+                  {{{"type", "bar"},
+                    {"label", "score (% of reference)"},
+                    {"data", scores},
+                    {"backgroundColor", colours}},
+                   {{"type", "line"},
+                    {"label", threshold_label},
+                    {"data", threshold},
+                    {"borderColor", "#000000"},
+                    {"borderDash", {6, 4}},
+                    // One workload: a point, as a line needs two.
+                    {"pointRadius", scores.size() == 1 ? 4 : 0},
+                    {"fill", false}}}}}},
+               {"options", ChartOptions("workload", "% of reference")}};
   s.body = CanvasHtml(c.canvas_id, "workload scores against the " + threshold_label) + table;
   s.charts.push_back(std::move(c));
   return s;

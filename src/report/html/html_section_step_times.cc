@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/text.h"
 #include "report/html/html_section.h"
@@ -45,16 +46,16 @@ ChartSpec Histogram(const std::string& canvas_id, const std::string& title,
   nlohmann::ordered_json options = ChartOptions("step time (s)", "steps");
   options["plugins"]["title"] = {{"display", true}, {"text", title}};
   options["plugins"]["legend"] = {{"display", false}};
-  c.config = {{"type", "bar"},
-              {"data",
-               {{"labels", labels},
-                {"datasets",
-                 {{{"label", "steps"},
-                   {"data", counts},
-                   {"backgroundColor", "#9467bd"},
-                   {"barPercentage", 1.0},
-                   {"categoryPercentage", 1.0}}}}}},
-              {"options", options}};
+  *c.config = {{"type", "bar"},
+               {"data",
+                {{"labels", labels},
+                 {"datasets",
+                  {{{"label", "steps"},
+                    {"data", counts},
+                    {"backgroundColor", "#9467bd"},
+                    {"barPercentage", 1.0},
+                    {"categoryPercentage", 1.0}}}}}},
+               {"options", options}};
   return c;
 }
 

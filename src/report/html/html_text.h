@@ -3,7 +3,7 @@
 #ifndef YARDSTICK_REPORT_HTML_HTML_TEXT_H_
 #define YARDSTICK_REPORT_HTML_HTML_TEXT_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 

@@ -1,5 +1,7 @@
 #include "report/html/validation_view.h"
 
+#include <nlohmann/json.hpp>
+
 namespace ys::report::html {
 namespace {
 

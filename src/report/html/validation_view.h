@@ -5,7 +5,7 @@
 #ifndef YARDSTICK_REPORT_HTML_VALIDATION_VIEW_H_
 #define YARDSTICK_REPORT_HTML_VALIDATION_VIEW_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

@@ -2,10 +2,12 @@
 // benchmark section (JSON round trip, console table, JUnit, exit code).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "bench/runner.h"
 #include "bench/session.h"
+#include "checks/site_expectations.h"
 #include "core/finding_codes.h"
 #include "core/report_json.h"
 #include "report/console_reporter.h"
@@ -121,6 +123,24 @@ YS_REGISTER(PerRankBenchmark, {.id = "zz_test.per_rank", .summary = "test"})
 YS_REGISTER(ThrowingBenchmark, {.id = "zz_test.throws", .summary = "test"})
 YS_REGISTER(BadCodeBenchmark, {.id = "zz_test.bad_code", .summary = "test"})
 YS_REGISTER(MeasuringBenchmark, {.id = "zz_test.measure", .summary = "test"})
+// Reports the parameter in force as its measurement's value.
+class ParamBenchmark final : public Benchmark {
+ public:
+  BenchmarkResult Run(const BenchContext& ctx) const override {
+    BenchmarkResult r;
+    r.measurements.push_back(MakeMeasurement("zz_test.param.factor", "x", Better::kHigher,
+                                             {static_cast<double>(ctx.param<int>("factor"))}));
+    return r;
+  }
+};
+YS_REGISTER(ParamBenchmark, {.id = "zz_test.param",
+                             .summary = "test",
+                             .params = {{.name = "factor",
+                                         .type = ParamType::kInt,
+                                         .default_value = 3,
+                                         .lo = 1,
+                                         .hi = 100,
+                                         .meaning = "test"}}})
 
 class RunnerTest : public ::testing::Test {
  protected:
@@ -190,6 +210,26 @@ TEST_F(RunnerTest, SelectsByFilterAndHonoursIters) {
   ASSERT_EQ(results[0].measurements.size(), 1u);
   EXPECT_EQ(results[0].measurements[0].value, 2);  // the median
   EXPECT_EQ(results[0].measurements[0].params.at("iters"), "11");
+}
+
+TEST_F(RunnerTest, AUnitReadsItsDeclaredParameterFromTheSiteFileElseTheDefault) {
+  BenchOptions o;
+  BenchContext plain(host_, comm_, o);
+  EXPECT_EQ(RunBenchmark(plain, "zz_test.param").measurements.at(0).value, 3);  // the default
+
+  auto site = checks::ParseSiteExpectations("[unit.\"zz_test.param\"]\nfactor = 9\n", "site.toml");
+  ASSERT_TRUE(site.ok()) << site.status().message();
+  o.unit_params = site->params;
+  BenchContext set(host_, comm_, o);
+  EXPECT_EQ(RunBenchmark(set, "zz_test.param").measurements.at(0).value, 9);
+
+  auto bad = checks::ParseSiteExpectations("[unit.\"zz_test.param\"]\nfactor = 0\n", "site.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("factor"), std::string::npos) << bad.status().message();
+
+  // Outside a unit's run (no ForUnit) and for an undeclared name, the read throws; the runner
+  // turns that into the unit's error.
+  EXPECT_THROW((void)plain.param<int>("factor"), std::logic_error);
 }
 
 TEST_F(RunnerTest, NodeLocalUnitsRunOnTheNodesFirstRankOnly) {

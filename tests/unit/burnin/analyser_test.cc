@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include "core/burnin_json.h"
 #include "core/finding_codes.h"

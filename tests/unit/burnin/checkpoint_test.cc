@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "burnin/resume_checkpoint.h"
 #include "core/text.h"
@@ -30,8 +31,8 @@ TEST_F(BurninCheckpoint, SavesAndLoadsAndLeavesNoTemporaryFile) {
                .boot_id = "abc",
                .clean_stop = "signal 15",
                .finished = false,
-               .settings = {{"profile", "compute"}},
-               .analyser = {{"elapsed_s", 47.5}}};
+               .settings = nlohmann::json{{"profile", "compute"}},
+               .analyser = nlohmann::json{{"elapsed_s", 47.5}}};
   ASSERT_TRUE(SaveCheckpoint(dir(), c).ok());
   EXPECT_FALSE(std::filesystem::exists(dir_ / (std::string(kCheckpointFile) + ".tmp")));
   auto back = LoadCheckpoint(dir());
@@ -39,8 +40,8 @@ TEST_F(BurninCheckpoint, SavesAndLoadsAndLeavesNoTemporaryFile) {
   ASSERT_TRUE(back->has_value());
   EXPECT_EQ((*back)->saved_at, c.saved_at);
   EXPECT_EQ((*back)->clean_stop, "signal 15");
-  EXPECT_EQ((*back)->settings, c.settings);
-  EXPECT_EQ((*back)->analyser, c.analyser);
+  EXPECT_EQ(*(*back)->settings, *c.settings);
+  EXPECT_EQ(*(*back)->analyser, *c.analyser);
 }
 
 TEST_F(BurninCheckpoint, NoFileIsNoCheckpoint) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 namespace ys {
 namespace json_fields_test {

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "core/report_json.h"
 #include "diagnose/fleet_fixture.h"

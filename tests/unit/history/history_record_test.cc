@@ -9,6 +9,7 @@
 
 #include <climits>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "history/history.h"
 #include "history/regressions.h"

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "history/history.h"
 #include "history/regressions.h"

@@ -4,6 +4,7 @@
 // windows, and no section at all for a document that is not a burn-in.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "burnin_sample.h"
@@ -104,17 +105,17 @@ TEST(HtmlBurnin, TwoChartsOverTheWindows) {
   }
   // Rate: both entities and the drift limit; % of baseline at each window start, in minutes
   // (a 2-hour run).
-  const auto& rate = s->charts[0].config["data"]["datasets"];
+  const auto& rate = (*s->charts[0].config)["data"]["datasets"];
   ASSERT_EQ(rate.size(), 3u);
   EXPECT_EQ(rate[0]["label"], "gpu1@node1");
   EXPECT_DOUBLE_EQ(rate[0]["data"][1]["x"].get<double>(), 40.0);
   EXPECT_DOUBLE_EQ(rate[0]["data"][2]["y"].get<double>(), 91.0);
   EXPECT_EQ(rate[2]["label"], "drift limit 95.0%");
   EXPECT_DOUBLE_EQ(rate[2]["data"][0]["y"].get<double>(), 95.0);
-  EXPECT_EQ(s->charts[0].config["options"]["scales"]["x"]["title"]["text"],
+  EXPECT_EQ((*s->charts[0].config)["options"]["scales"]["x"]["title"]["text"],
             "load time (min, window start)");
   // Temperature: only the entity with a sensor, and its limit (steady 70 + 2).
-  const auto& temp = s->charts[1].config["data"]["datasets"];
+  const auto& temp = (*s->charts[1].config)["data"]["datasets"];
   ASSERT_EQ(temp.size(), 2u);
   EXPECT_EQ(temp[0]["label"], "gpu1@node1");
   EXPECT_DOUBLE_EQ(temp[0]["data"][2]["y"].get<double>(), 74.5);

@@ -2,6 +2,7 @@
 #include <httplib.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/report_json.h"

@@ -1,6 +1,7 @@
 #include "testing/gpu_test_util.h"
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 

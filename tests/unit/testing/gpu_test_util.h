@@ -3,7 +3,7 @@
 #ifndef YARDSTICK_TESTS_UNIT_TESTING_GPU_TEST_UTIL_H_
 #define YARDSTICK_TESTS_UNIT_TESTING_GPU_TEST_UTIL_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include "validate/inference_result.h"
 #include "validate/ingest.h"

@@ -65,16 +65,17 @@ TEST(PublishedPredictionTest, EveryPublishedRowIsPredicted) {
 // padded to capacity spares the all-to-all dispatcher its synchronisation. Not counted: a permute
 // kernel up to 10x slower before TE PR 1927 (no absolute time published) and whatever else of that
 // software's profile; fitting a constant on these rows would fit on the held-out set. The same
-// model on H100 (DeepEP over the network, mla_up_proj recompute counted), whose DeepEP dispatcher
-// synchronises every MoE layer, is at -6.0% and -11.1% (-8.9% and -13.9% without the host term).
-// Until the model reaches the target this test guards against a regression past today's figures
-// with a small margin and prints the shortfall; it is not a claim that the target is met. Since
-// the median and the 90th percentile do not see the rows between them, the mean |error| is
-// guarded too (12.4% today, 12.7% without the host term). The rows in the fit are guarded the
-// same way (4.1% and 10.5% today).
+// release on H100 (mla_up_proj recompute counted) runs, as its pinned NeMo does, the all-to-all
+// dispatcher with token drop (no synchronisation, no host term): +47.6% and +39.6%, set by the
+// all-to-all over InfiniBand (ep 64 across 8-GPU domains, 47.3 s of a 72.3 s step at
+// alltoall_efficiency). Until the model reaches the target this test guards against a regression
+// past today's figures with a small margin and prints the shortfall; it is not a claim that the
+// target is met. Since the median and the 90th percentile do not see the rows between them, the
+// mean |error| is guarded too (16.8% today). The rows in the fit are guarded the same way (4.1%
+// and 10.5% today).
 constexpr double kHeldOutMedianBound = 0.05;  // target 0.05
 constexpr double kHeldOutP90Bound = 0.505;    // target 0.12
-constexpr double kHeldOutMeanBound = 0.126;
+constexpr double kHeldOutMeanBound = 0.17;
 constexpr double kInFitMedianBound = 0.045;
 constexpr double kInFitP90Bound = 0.11;
 TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {

@@ -144,9 +144,9 @@ uint64_t StreamBytes(StreamKernel k, uint64_t elements) {
   return static_cast<uint64_t>(StreamArraysTouched(k)) * sizeof(double) * elements;
 }
 
-uint64_t StreamArrayBytes(uint64_t llc_bytes) {
+uint64_t StreamArrayBytes(uint64_t llc_bytes, int cache_multiple) {
   constexpr uint64_t kMiB = 1ULL << 20;
-  return (4 * llc_bytes + kMiB - 1) / kMiB * kMiB;
+  return (static_cast<uint64_t>(cache_multiple) * llc_bytes + kMiB - 1) / kMiB * kMiB;
 }
 
 StreamValues ExpectedStreamValues(int iterations) {

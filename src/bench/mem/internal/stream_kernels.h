@@ -30,10 +30,13 @@ inline constexpr double kStreamScalar = 3.0;  // stream.c's scalar
 const char* StreamKernelName(StreamKernel k);  // "copy", "scale", "add", "triad"
 // Arrays each kernel reads or writes per element: 2 for copy and scale, 3 for add and triad.
 int StreamArraysTouched(StreamKernel k);
+// STREAM's rule: each array at least four times the last-level caches of the CPUs that run.
+inline constexpr int kStreamCacheMultiple = 4;
 // Bytes STREAM counts for one kernel pass over `elements` doubles.
 uint64_t StreamBytes(StreamKernel k, uint64_t elements);
-// Bytes per array: at least four times `llc_bytes` (STREAM's rule), rounded up to a whole MiB.
-uint64_t StreamArrayBytes(uint64_t llc_bytes);
+// Bytes per array: `cache_multiple` times `llc_bytes` (STREAM's rule: at least four), rounded up
+// to a whole MiB.
+uint64_t StreamArrayBytes(uint64_t llc_bytes, int cache_multiple = kStreamCacheMultiple);
 
 // The values every element of a, b, c holds after `iterations` passes of the four kernels from
 // STREAM's start (a = 2, b = 2, c = 0: stream.c sets a = 1 and doubles it before timing).
