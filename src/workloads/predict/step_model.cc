@@ -36,8 +36,10 @@ constexpr ConstantInfo kConstants[] = {
      "micro-batches of compute a step's data-parallel reduce-scatter and all-gather hide under "
      "(distributed optimizer, overlapped grad reduce and param gather); beyond it they are "
      "exposed"},
-    {"alltoall_efficiency", &Constants::alltoall_efficiency, 0.01, 1, true,
-     "all-to-all bus bandwidth as a share of the ring collectives' on the same link"},
+    {"alltoall_seconds_per_peer", &Constants::alltoall_seconds_per_peer, 0, 1e-3, true,
+     "fixed time an all-to-all spends per peer it exchanges with (one send and one receive "
+     "each), on top of its bytes at the link's bus bandwidth: what makes small per-peer chunks "
+     "slow"},
     {"blackwell_efficiency", &Constants::blackwell_efficiency, 0.2, 1.5, true,
      "sustained compute share of a Blackwell GPU relative to Hopper at the same share of peak"},
     {"nvlink_busbw_efficiency", &Constants::nvlink_busbw_efficiency, 0.05, 1, false,
@@ -128,9 +130,8 @@ int JobNvlinkDomain(const SystemRates& rates, int64_t gpus) {
 void SetReferenceLinks(SystemRates& rates, double nvlink_per_direction, double network_per_gpu,
                        const Constants& c) {
   for (const char* coll : kCollectives) {
-    const double a2a = std::string_view(coll) == "alltoall" ? c.alltoall_efficiency : 1.0;
-    rates.nvlink_busbw[coll] = nvlink_per_direction * c.nvlink_busbw_efficiency * a2a;
-    rates.network_busbw[coll] = network_per_gpu * c.network_busbw_efficiency * a2a;
+    rates.nvlink_busbw[coll] = nvlink_per_direction * c.nvlink_busbw_efficiency;
+    rates.network_busbw[coll] = network_per_gpu * c.network_busbw_efficiency;
     rates.origin[std::string("nvlink.") + coll + ".busbw"] = "reference";
     rates.origin[std::string("coll.") + coll + ".busbw"] = "reference";
   }
@@ -219,12 +220,12 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   const int64_t dp = out.data_parallel;
   const int domain = JobNvlinkDomain(rates, p.gpus);
   auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,
-                 double bytes, double count_per_step, double bus_factor,
-                 double exposed_share) -> Status {
+                 double bytes, double count_per_step, double bus_factor, double exposed_share,
+                 double fixed_s = 0) -> Status {
     auto link = LinkFor(rates, rate_coll, span, domain);
     if (!link.ok()) return link.status();
     CommTerm t{name, coll_label, link->name, bytes, link->busbw, 0, 0};
-    t.raw_s = count_per_step * bytes * bus_factor / link->busbw;
+    t.raw_s = count_per_step * (bytes * bus_factor / link->busbw + fixed_s);
     t.exposed_s = t.raw_s * exposed_share;
     out.comm.push_back(t);
     return Status::Ok();
@@ -244,19 +245,29 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
                            c.tp_exposed));
   }
   if (w.moe_layers > 0 && p.ep > 1) {
-    // Dispatch and combine, forward and backward. The all-to-all dispatcher sends top_k copies of
-    // a token across the group; DeepEP, where the group spans several NVLink domains, sends one
-    // copy over the network to each other domain that holds one of its experts (forwarded to
-    // the experts over NVLink, concurrently) (RemoteNodesPerToken).
+    // Dispatch and combine, forward and backward, each an all-to-all over the ep ranks (etp GPUs
+    // apart). The all-to-all dispatcher sends top_k copies of a token across the group: (ep − 1)/ep
+    // of them leave the GPU. Where the group spans several NVLink domains the copies to the
+    // other domains, (domains − 1)/domains of them, cross the network, one NIC per GPU, while
+    // those inside the domain ride NVLink at the same time, so the network share sets the time
+    // (nccl-tests' alltoall busbw on N nodes reaches N/(N − 1) × the NIC rate: the NCCL
+    // maintainers on NVIDIA/nccl-tests#130). DeepEP sends one copy over the network to each other
+    // domain that holds one of the token's experts (forwarded to the experts over NVLink,
+    // concurrently) (RemoteNodesPerToken). Each all-to-all also pays a fixed time per peer.
     const int64_t span = int64_t{p.ep} * r.Etp();
     double bytes = w.ep_message_bytes, factor = (p.ep - 1.0) / p.ep;
-    if (p.moe_dispatcher == "deepep" && !InDomain(span, domain)) {
+    if (!InDomain(span, domain)) {
       const int64_t domains = std::max<int64_t>(2, (span + domain - 1) / domain);
-      bytes *= RemoteNodesPerToken(*r.model->moe, domains) / r.model->moe->top_k;
-      factor = 1.0;
+      if (p.moe_dispatcher == "deepep") {
+        bytes *= RemoteNodesPerToken(*r.model->moe, domains) / r.model->moe->top_k;
+        factor = 1.0;
+      } else {
+        factor = (domains - 1.0) / domains;
+      }
     }
     YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", span, bytes,
-                           m * 4.0 * w.moe_layers / p.pp * stage, factor, 1.0));
+                           m * 4.0 * w.moe_layers / p.pp * stage, factor, 1.0,
+                           (p.ep - 1.0) * c.alltoall_seconds_per_peer));
   }
   if (p.pp > 1) {
     YS_RETURN_IF_ERROR(add("pp", "sendrecv", "sendrecv", p.gpus, w.pp_message_bytes,

@@ -56,7 +56,7 @@ struct Constants {
   double moe_dispatch_passes = 8;
   double tp_exposed = 0.5;
   double dp_overlap_microbatches = 2;
-  double alltoall_efficiency = 0.5;
+  double alltoall_seconds_per_peer = 5e-6;
   double blackwell_efficiency = 0.85;
   double nvlink_busbw_efficiency = 0.8;
   double network_busbw_efficiency = 0.85;
@@ -96,7 +96,7 @@ struct SystemRates {
 };
 
 // The reference rates of a chip's links: per-direction NVLink and the network's line rate per GPU
-// (bytes/s) times the busbw efficiencies (the all-to-all times alltoall_efficiency as well).
+// (bytes/s) times the busbw efficiencies, the same for every collective on a link.
 void SetReferenceLinks(SystemRates& rates, double nvlink_per_direction, double network_per_gpu,
                        const Constants& c);
 

@@ -55,29 +55,30 @@ TEST(PublishedPredictionTest, EveryPublishedRowIsPredicted) {
 
 // The gate of the issue: the rows outside the fit.
 // The held-out error of the shipped calibration. The target of the predictor is a median |error| of
-// at most 5% and a 90th percentile of at most 12%; today's model reaches 4.2% and 49.8%. The median
-// meets the target; the 90th percentile is DeepSeek-V3 on GB200 in the v25.05.05 recipe (-49.8%,
-// three rows). Counted for it: the unfused attention core of that release (no fused MLA kernel
-// on Blackwell before cuDNN 9.11: the S x S scores through HBM, -58.8% -> -49.8%) and host-bound
-// execution (host_issue.h: every recipe eager, 18 us an op from the router-fusion figures of
-// Megatron-LM's "Optimizing DeepSeek-V3 Training Performance on NVIDIA GB200 NVL72"), which leaves
-// these rows where they were: their host issue time is about half their GPU time, and token drop
-// padded to capacity spares the all-to-all dispatcher its synchronisation. Not counted: a permute
-// kernel up to 10x slower before TE PR 1927 (no absolute time published) and whatever else of that
-// software's profile; fitting a constant on these rows would fit on the held-out set. The same
-// release on H100 (mla_up_proj recompute counted) runs, as its pinned NeMo does, the all-to-all
-// dispatcher with token drop (no synchronisation, no host term): +47.6% and +39.6%, set by the
-// all-to-all over InfiniBand (ep 64 across 8-GPU domains, 47.3 s of a 72.3 s step at
-// alltoall_efficiency). Until the model reaches the target this test guards against a regression
+// at most 5% and a 90th percentile of at most 12%; today's model reaches 2.2% and 50.9%. The median
+// meets the target; the 90th percentile is DeepSeek-V3 on GB200 in the v25.05.05 recipe (-50.8% to
+// -53.5%, three rows). Counted for it: the unfused attention core of that release (no fused MLA
+// kernel on Blackwell before cuDNN 9.11: the S x S scores through HBM, -58.8% -> -49.8%) and
+// host-bound execution (host_issue.h: every recipe eager, 18 us an op from the router-fusion
+// figures of Megatron-LM's "Optimizing DeepSeek-V3 Training Performance on NVIDIA GB200 NVL72"),
+// which leaves these rows where they were: their host issue time is about half their GPU time,
+// and token drop padded to capacity spares the all-to-all dispatcher its synchronisation. Not
+// counted: a permute kernel up to 10x slower before TE PR 1927 (no absolute time published) and
+// whatever else of that software's profile; fitting a constant on these rows would fit on the
+// held-out set. The same release on H100 (mla_up_proj recompute counted, the all-to-all
+// dispatcher with token drop as its pinned NeMo runs it) is under-predicted by 12.4% and 17.1%:
+// its all-to-all over InfiniBand (ep 64 across 8-GPU domains, 7/8 of the bytes on the network at
+// the NIC's bus bandwidth, plus alltoall_seconds_per_peer for each of 63 peers) no longer
+// dominates the step. Until the model reaches the target this test guards against a regression
 // past today's figures with a small margin and prints the shortfall; it is not a claim that the
 // target is met. Since the median and the 90th percentile do not see the rows between them, the
-// mean |error| is guarded too (16.8% today). The rows in the fit are guarded the same way (4.1%
-// and 10.5% today).
+// mean |error| is guarded too (12.8% today). The rows in the fit are guarded the same way (3.7%
+// and 9.2% today).
 constexpr double kHeldOutMedianBound = 0.05;  // target 0.05
-constexpr double kHeldOutP90Bound = 0.505;    // target 0.12
-constexpr double kHeldOutMeanBound = 0.17;
-constexpr double kInFitMedianBound = 0.045;
-constexpr double kInFitP90Bound = 0.11;
+constexpr double kHeldOutP90Bound = 0.515;    // target 0.12
+constexpr double kHeldOutMeanBound = 0.135;
+constexpr double kInFitMedianBound = 0.04;
+constexpr double kInFitP90Bound = 0.10;
 TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {
   auto table = EvaluatePublished(Published(), Calibration(), Calibration().constants);
   ASSERT_TRUE(table.ok()) << table.status().message();
@@ -285,27 +286,27 @@ TEST(RateWhatIfTest, ExemplarCase3CollectivesAreALargeShareOfTheIteration) {
   auto ranked = diagnose::RankRateShortfalls(r, measured, reference, c);
   ASSERT_TRUE(ranked.ok()) << ranked.status().message();
   ASSERT_EQ(ranked->size(), 2u);
-  double share = 0;
-  for (const auto& w : *ranked) {
-    EXPECT_TRUE(w.key == "coll.all_gather.busbw" || w.key == "coll.reduce_scatter.busbw") << w.key;
-    EXPECT_GT(w.recovery_s, 0) << w.key;
-    share += w.recovery_share;
-  }
   auto slow = wp::PredictStep(r, measured, c);
   auto fast = wp::PredictStep(r, reference, c);
   ASSERT_TRUE(slow.ok() && fast.ok());
+  // Putting both rates back recovers 1 − fast / slow of the slow step (published: 1 − 0.83 / 1.09,
+  // 24%; held within the slowdown's bounds below). Each rate put back alone recovers a part of
+  // it, never more: the two share one overlap window, so their single recoveries do not add up.
+  const double share = 1 - fast->step_time_s / slow->step_time_s;
+  for (const auto& w : *ranked) {
+    EXPECT_TRUE(w.key == "coll.all_gather.busbw" || w.key == "coll.reduce_scatter.busbw") << w.key;
+    EXPECT_GT(w.recovery_s, 0) << w.key;
+    EXPECT_LE(w.recovery_share, share + 1e-12) << w.key;
+  }
   // The published slowdown is +31% (1.09 / 0.83); the model's must lie within a factor of two of
   // it either way (the data-parallel collectives neither hidden at 28 GB/s nor all exposed at
-  // 61 GB/s), and the two collectives' recovery a comparable share of the slow step.
+  // 61 GB/s).
   const double published_slowdown = 1.09 / 0.83 - 1;
   const double slowdown = slow->step_time_s / fast->step_time_s - 1;
   EXPECT_GT(slowdown, 0.5 * published_slowdown)
       << "slow " << slow->step_time_s << " s, fast " << fast->step_time_s << " s";
   EXPECT_LT(slowdown, 2 * published_slowdown)
       << "slow " << slow->step_time_s << " s, fast " << fast->step_time_s << " s";
-  const double published_share = 1 - 0.83 / 1.09;  // 24% of the slow iteration
-  EXPECT_GT(share, 0.5 * published_share);
-  EXPECT_LT(share, 2 * published_share);
   // Ranking: the reduce-scatter (fp32 gradients, twice the all-gather's bf16 bytes) costs more.
   EXPECT_EQ((*ranked)[0].key, "coll.reduce_scatter.busbw");
 }
@@ -403,6 +404,51 @@ TEST(StepModelTest, JobNvlinkDomainFollowsTheSlurmSegment) {
   EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 96), 48);   // 24 nodes: segment 12
   EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 76), 4);    // 19 nodes (prime): one node a segment
   EXPECT_EQ(wp::JobNvlinkDomain(Reference("h100"), 1024), 8);
+}
+
+// The all-to-all of expert parallelism (all-to-all dispatcher, ep 64 of DeepSeek-V3 on H100):
+// across NVLink domains only the copies to the other domains cross the network, (D − 1)/D of the
+// bytes for D domains, not (ep − 1)/ep; inside one domain it runs over NVLink; and each
+// all-to-all pays alltoall_seconds_per_peer for each of its ep − 1 peers.
+const wp::CommTerm* EpTerm(const wp::StepPrediction& p) {
+  for (const wp::CommTerm& t : p.comm)
+    if (t.name == "ep") return &t;
+  return nullptr;
+}
+
+TEST(StepModelTest, AllToAllCrossesTheNetworkForItsOtherDomainsAndPaysEachPeer) {
+  auto spec = workloads::LoadModelSpec(kData + "/models/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok());
+  wp::Recipe r = RecipeFor(*spec, "h100", "bf16", 512);
+  r.par.ep = 64;
+  r.par.moe_dispatcher = "alltoall";
+  wp::Constants c = Calibration().constants;
+  ASSERT_GT(c.alltoall_seconds_per_peer, 0);
+  wp::Constants no_fixed = c;
+  no_fixed.alltoall_seconds_per_peer = 0;
+  auto ep_term = [&](int nvlink_domain, const wp::Constants& k) {
+    wp::SystemRates rates = Reference("h100");
+    rates.nvlink_domain = nvlink_domain;
+    auto p = wp::PredictStep(r, rates, k);
+    EXPECT_TRUE(p.ok()) << p.status().message();
+    const wp::CommTerm* t = p.ok() ? EpTerm(*p) : nullptr;
+    EXPECT_NE(t, nullptr);
+    return t ? *t : wp::CommTerm{};
+  };
+  const wp::CommTerm eight = ep_term(8, no_fixed);  // 8 domains of 8 GPUs
+  const wp::CommTerm two = ep_term(32, no_fixed);   // 2 domains of 32 GPUs
+  const wp::CommTerm one = ep_term(64, no_fixed);   // one domain
+  EXPECT_EQ(eight.link, "network");
+  EXPECT_EQ(two.link, "network");
+  EXPECT_EQ(one.link, "nvlink");
+  // Bytes per all-to-all at the link's rate, times the all-to-alls of a step.
+  const double per_step = eight.raw_s / (eight.message_bytes * 7.0 / 8 / eight.busbw);
+  EXPECT_NEAR(two.raw_s, per_step * two.message_bytes * 1.0 / 2 / two.busbw, 1e-9 * two.raw_s);
+  EXPECT_NEAR(one.raw_s, per_step * one.message_bytes * 63.0 / 64 / one.busbw, 1e-9 * one.raw_s);
+  // The fixed time: ep − 1 peers per all-to-all.
+  const wp::CommTerm fixed = ep_term(8, c);
+  EXPECT_NEAR(fixed.raw_s - eight.raw_s, per_step * 63 * c.alltoall_seconds_per_peer,
+              1e-9 * fixed.raw_s);
 }
 
 }  // namespace
