@@ -36,7 +36,10 @@ constexpr ConstantInfo kConstants[] = {
      "micro-batches of compute a step's data-parallel reduce-scatter and all-gather hide under "
      "(distributed optimizer, overlapped grad reduce and param gather); beyond it they are "
      "exposed"},
-    {"alltoall_seconds_per_peer", &Constants::alltoall_seconds_per_peer, 0, 1e-3, true,
+    // At most 20 us: the sends and receives of all peers are issued as one group, so a peer costs
+    // at most about one small-message point-to-point latency through NCCL (3.7 us over NVLink on
+    // H800, NVIDIA/nccl#1984; several times that across InfiniBand).
+    {"alltoall_seconds_per_peer", &Constants::alltoall_seconds_per_peer, 0, 2e-5, true,
      "fixed time an all-to-all spends per peer it exchanges with (one send and one receive "
      "each), on top of its bytes at the link's bus bandwidth: what makes small per-peer chunks "
      "slow"},
