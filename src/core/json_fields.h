@@ -27,6 +27,20 @@
 // statistics of its figures) is a small struct with a field list; one that is only written may
 // hold references (struct Row { const MeasurementRow& m; }).
 //
+// A key that another reader reads (nvml.json's per-device "telemetry") is declared, so that a
+// list with reject_unknown_keys accepts it: v.ignored("telemetry"); never written, never read.
+//
+// A value with a JSON shape of its own is written and read by an adaptor: functions found by
+// argument-dependent lookup on its type (W and R are the writer and reader classes, passed as a
+// null pointer to select the overload):
+//   template <typename W> typename W::ojson JsonWrite(W*, const X& x, Style s);
+//   template <typename R> Status JsonRead(R*, const typename R::json& j, const Path& at, Style s,
+//                                         X& out);
+//   void JsonAbsent(X& out);  // optional: what an absent key (defaulted, optional) reads as
+// An adaptor writes and reads what it holds with W::Value and R::Read, so nested values keep the
+// document's style. A wrapper made on the spot (struct Levels { std::vector<...>& v; }) adapts a
+// member whose type is not the document's own.
+//
 // The reader stops at the first problem and names it by path: "run.checks[2].outcome: expected
 // pass, warn, fail, skip or error", "<where>.key: missing". Included by .cc files that write or
 // read a document, not by headers. The writer and the reader are templates over the JSON type so
@@ -37,6 +51,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -61,6 +76,27 @@ struct Style {
   // A key the field list does not name is an error ("<path>.key: unknown key"): a typo, or a
   // newer writer whose readings must not be dropped silently.
   bool reject_unknown_keys = false;
+
+  // ---- Conventions of two documents older than the field lists (each off by default). ----
+  // The workload run (validate/workload_run_json.cc):
+  // A number that is not finite is written as the string "nan", "inf" or "-inf" and read back
+  // from it ("expected a number (or "nan", "inf", "-inf")"); an `optional` number that holds one
+  // keeps its key.
+  bool non_finite_as_string = false;
+  // The path is quoted and an absent key is an expectation: "'samples[1].loss': expected a
+  // number", "'window': expected present".
+  bool quote_path = false;
+  // An array of strings or of integers with an element of another kind is named whole, at the
+  // array's path: "'notes': expected an array of strings".
+  bool name_scalar_arrays = false;
+  // An enum given something other than a string: "expected a string".
+  bool enum_expects_string = false;
+  // nvml.json (gpu/gpu_snapshot_json.cc):
+  // What was found is said as ", got <kind>", the kinds being "null", "a boolean", "an integer",
+  // "a number with a fraction or exponent", "a string", "an array" and "an object"; a bool is
+  // "a boolean"; an integer is "an integer from <min> to <max>" (its C++ type's range), and one
+  // out of that range is said by its value: "expected an integer from 0 to 4294967295, got -1".
+  bool say_got = false;
 };
 
 // A count kept in a signed integer: written as the integer, read as "an integer >= 0". Empty
@@ -76,7 +112,7 @@ NonNegative(Int&) -> NonNegative<Int>;
 // Where a value sits in the document, built only when a message needs it.
 struct Path {
   const Path* parent = nullptr;
-  std::string_view key;  // the root's text, or a key under parent
+  std::string_view key;  // the root's text, or a key under parent (an empty root: no "." before)
   long index = -1;       // an array element of parent when >= 0
   std::string ToString() const;
 };
@@ -86,6 +122,22 @@ struct Path {
 Status Expected(const Path& at, std::string_view what, const nlohmann::json* found, Style style);
 // "a, b or c"
 std::string OneOf(const std::vector<std::string_view>& names);
+// "<path>: missing", or with quote_path "'<path>': expected present".
+Status Missing(const Path& at, Style style);
+// With say_got: "<path>: expected an integer from <min> to <max>, got <found>" (<found> the
+// integer itself when it is one).
+Status ExpectedIntegerIn(const Path& at, const std::string& min, const std::string& max,
+                         const nlohmann::json& found, Style style);
+
+// With non_finite_as_string: an optional number that holds a value, finite or not, is written.
+template <typename T>
+bool KeepsNonFinite(const T& x, Style style) {
+  if constexpr (std::is_same_v<T, std::optional<double>>) {
+    return style.non_finite_as_string && x.has_value();
+  } else {
+    return false;
+  }
+}
 
 template <typename T>
 constexpr Style StyleOf(Style outer) {
@@ -131,7 +183,7 @@ class BasicWriter {
   }
   template <typename T>
   void optional(const char* key, const T& x) {
-    if (!IsEmpty(x)) (*this)(key, x);
+    if (!IsEmpty(x) || KeepsNonFinite(x, style_)) (*this)(key, x);
   }
   // Written when `present`; the reader sets `present` to whether the key is there.
   template <typename T>
@@ -143,6 +195,7 @@ class BasicWriter {
     (*this)(key, value());
   }
   void check(const char*, bool, std::string_view) {}
+  void ignored(const char*) {}
 
   static ojson Value(const std::string& x, Style) { return x; }
   static ojson Value(const ojson& x, Style) { return x; }  // built by another document's writer
@@ -151,6 +204,8 @@ class BasicWriter {
     return n.x;
   }
   static ojson Value(double x, Style s) {
+    if (s.non_finite_as_string && !std::isfinite(x))
+      return std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf";
     return s.non_finite_as_zero && !std::isfinite(x) ? 0.0 : x;
   }
   template <typename T>
@@ -181,7 +236,9 @@ class BasicWriter {
   }
   template <typename T>
   static ojson Value(const T& x, Style s) {
-    if constexpr (std::is_enum_v<T>) {
+    if constexpr (requires { JsonWrite(static_cast<BasicWriter*>(nullptr), x, s); }) {
+      return JsonWrite(static_cast<BasicWriter*>(nullptr), x, s);  // an adaptor
+    } else if constexpr (std::is_enum_v<T>) {
       for (const auto& [e, name] : JsonNames(T{})) {
         if (e == x) return name;
       }
@@ -230,6 +287,9 @@ class BasicReader {
   void computed(const char* key, F&&) {
     if (style_.reject_unknown_keys) declared_.push_back(key);
   }
+  void ignored(const char* key) {
+    if (style_.reject_unknown_keys) declared_.push_back(key);
+  }
   // When !ok: "<where>.<key>: expected <expected>" (`key` empty: the object itself).
   void check(const char* key, bool ok, std::string_view expected) {
     if (!status_.ok() || ok) return;
@@ -239,7 +299,7 @@ class BasicReader {
   const Status& status() const { return status_; }
 
   static Status Read(const json& v, const Path& at, Style s, bool& out) {
-    if (!v.is_boolean()) return Expected(at, "true or false", &v, s);
+    if (!v.is_boolean()) return Expected(at, s.say_got ? "a boolean" : "true or false", &v, s);
     out = v.template get<bool>();
     return Status::Ok();
   }
@@ -249,7 +309,17 @@ class BasicReader {
     return Status::Ok();
   }
   static Status Read(const json& v, const Path& at, Style s, double& out) {
-    if (!v.is_number()) return Expected(at, "a number", &v, s);
+    if (s.non_finite_as_string && v.is_string()) {
+      const std::string& text = v.template get_ref<const std::string&>();
+      if (text == "nan" || text == "inf" || text == "-inf") {
+        out = text == "nan" ? std::numeric_limits<double>::quiet_NaN()
+                            : (text == "inf" ? 1 : -1) * std::numeric_limits<double>::infinity();
+        return Status::Ok();
+      }
+    }
+    if (!v.is_number())
+      return Expected(
+          at, s.non_finite_as_string ? R"(a number (or "nan", "inf", "-inf"))" : "a number", &v, s);
     out = v.template get<double>();
     return Status::Ok();
   }
@@ -284,6 +354,18 @@ class BasicReader {
   template <typename T>
   static Status Read(const json& v, const Path& at, Style s, std::vector<T>& out) {
     out.clear();
+    if constexpr (std::is_same_v<T, std::string> ||
+                  (std::is_integral_v<T> && !std::is_same_v<T, bool>)) {
+      if (s.name_scalar_arrays) {
+        auto kind = [](const json& e) {
+          return std::is_same_v<T, std::string> ? e.is_string() : e.is_number_integer();
+        };
+        if (!v.is_array() || !std::all_of(v.begin(), v.end(), kind))
+          return Expected(
+              at, std::is_same_v<T, std::string> ? "an array of strings" : "an array of integers",
+              &v, s);
+      }
+    }
     if constexpr (IsPairs<std::vector<T>>::value) {
       if (!v.is_object()) return Expected(at, "an object", &v, s);
       for (const auto& [k, x] : v.items()) {
@@ -315,7 +397,10 @@ class BasicReader {
   }
   template <typename T>
   static Status Read(const json& v, const Path& at, Style s, T& out) {
-    if constexpr (std::is_enum_v<T>) {
+    if constexpr (requires { JsonRead(static_cast<BasicReader*>(nullptr), v, at, s, out); }) {
+      return JsonRead(static_cast<BasicReader*>(nullptr), v, at, s, out);  // an adaptor
+    } else if constexpr (std::is_enum_v<T>) {
+      if (s.enum_expects_string && !v.is_string()) return Expected(at, "a string", &v, s);
       std::vector<std::string_view> names;
       for (const auto& [e, name] : JsonNames(T{})) {
         if (v.is_string() && v.template get_ref<const std::string&>() == name) {
@@ -329,6 +414,10 @@ class BasicReader {
       bool fits = v.is_number_unsigned()  ? std::in_range<T>(v.template get<uint64_t>())
                   : v.is_number_integer() ? std::in_range<T>(v.template get<int64_t>())
                                           : false;
+      if (!fits && s.say_got) {
+        return ExpectedIntegerIn(at, std::to_string(std::numeric_limits<T>::min()),
+                                 std::to_string(std::numeric_limits<T>::max()), v, s);
+      }
       if (!fits)
         return Expected(at, std::is_unsigned_v<T> ? "an integer >= 0" : "an integer", &v, s);
       out = v.template get<T>();
@@ -349,7 +438,11 @@ class BasicReader {
     if (!status_.ok()) return;
     auto it = j_.find(key);
     if (it == j_.end()) {
-      if (required) status_ = Status::Invalid(Path{&where_, key}.ToString() + ": missing");
+      if (required) {
+        status_ = Missing(Path{&where_, key}, style_);
+      } else if constexpr (requires { JsonAbsent(x); }) {
+        JsonAbsent(x);
+      }
       return;
     }
     status_ = Read(*it, Path{&where_, key}, style_, x);

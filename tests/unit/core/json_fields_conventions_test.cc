@@ -1,0 +1,192 @@
+// The Style flags and the adaptor hooks of core/json_fields.h that older documents need: the
+// workload run's non-finite strings and quoted paths, nvml.json's ", got <kind>" wording and its
+// {"value"}/{"error"} fields (gpu_snapshot_json_test.cc and inference_json_test.cc test the
+// documents themselves).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json_fields.h"
+
+namespace ys {
+namespace json_fields_conventions_test {
+namespace {
+
+using nlohmann::json;
+
+constexpr json_fields::Style kRunLike{.name_found_type = false,
+                                      .non_finite_as_string = true,
+                                      .quote_path = true,
+                                      .name_scalar_arrays = true,
+                                      .enum_expects_string = true};
+constexpr json_fields::Style kGotLike{.reject_unknown_keys = true, .say_got = true};
+
+enum class Mode { kFast, kSlow };
+auto JsonNames(Mode) {
+  return std::array{std::pair{Mode::kFast, "fast"}, std::pair{Mode::kSlow, "slow"}};
+}
+
+struct Sample {
+  double value = 0;
+  std::optional<double> extra;  // optional: left out when unset
+  std::vector<std::string> notes;
+  std::vector<int64_t> steps;
+  Mode mode = Mode::kFast;
+};
+template <typename V>
+void Fields(V& v, Sample& s) {
+  v("value", s.value);
+  v.optional("extra", s.extra);
+  v("notes", s.notes);
+  v("steps", s.steps);
+  v("mode", s.mode);
+}
+
+// A value with a shape of its own: {"v": X} or {"why": "..."}; absent, "unknown".
+struct Maybe {
+  std::optional<uint32_t> v;
+  std::string why;
+};
+template <typename W>
+typename W::ojson JsonWrite(W*, const Maybe& m, json_fields::Style s) {
+  typename W::ojson j = W::ojson::object();
+  if (m.v) {
+    j["v"] = W::Value(*m.v, s);
+  } else {
+    j["why"] = m.why;
+  }
+  return j;
+}
+template <typename R>
+Status JsonRead(R*, const typename R::json& j, const json_fields::Path& at, json_fields::Style s,
+                Maybe& out) {
+  if (!j.is_object()) return json_fields::Expected(at, "{\"v\": X} or {\"why\": ...}", &j, s);
+  if (auto it = j.find("v"); it != j.end()) {
+    uint32_t x = 0;
+    YS_RETURN_IF_ERROR(R::Read(*it, json_fields::Path{&at, "v"}, s, x));
+    out.v = x;
+    return Status::Ok();
+  }
+  return R::Read(j.value("why", json()), json_fields::Path{&at, "why"}, s, out.why);
+}
+void JsonAbsent(Maybe& m) { m.why = "unknown"; }
+
+struct Device {
+  int index = 0;
+  bool on = false;
+  Maybe temperature;
+};
+template <typename V>
+void Fields(V& v, Device& d) {
+  v("index", d.index);
+  v.defaulted("on", d.on);
+  v.defaulted("temperature", d.temperature);
+  v.ignored("telemetry");
+}
+
+TEST(JsonFieldsConventionsTest, NonFiniteNumbersAsStringsRoundTrip) {
+  Sample s{.value = std::numeric_limits<double>::quiet_NaN(),
+           .extra = -std::numeric_limits<double>::infinity()};
+  auto j = json_fields::Write(s, kRunLike);
+  EXPECT_EQ(j.dump(), R"({"value":"nan","extra":"-inf","notes":[],"steps":[],"mode":"fast"})");
+  auto back = json_fields::Parse<Sample>(json::parse(j.dump()), "", kRunLike);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_TRUE(std::isnan(back->value));
+  ASSERT_TRUE(back->extra.has_value());
+  EXPECT_EQ(*back->extra, -std::numeric_limits<double>::infinity());
+  // Without the flag an optional non-finite number is left out, as before.
+  EXPECT_FALSE(json_fields::Write(s).contains("extra"));
+}
+
+TEST(JsonFieldsConventionsTest, RunLikeMessagesQuoteThePath) {
+  json good = json_fields::Write(Sample{}, kRunLike);
+  struct Case {
+    const char* key;
+    json value;  // null with erase: the key is removed
+    bool erase;
+    std::string want;
+  } cases[] = {
+      {"value", "slow", false, R"('value': expected a number (or "nan", "inf", "-inf"))"},
+      {"value", nullptr, true, "'value': expected present"},
+      {"notes", json::array({"a", 1}), false, "'notes': expected an array of strings"},
+      {"steps", "x", false, "'steps': expected an array of integers"},
+      {"mode", 3, false, "'mode': expected a string"},
+      {"mode", "medium", false, "'mode': expected fast or slow"},
+  };
+  for (const Case& c : cases) {
+    json bad = good;
+    if (c.erase) {
+      bad.erase(c.key);
+    } else {
+      bad[c.key] = c.value;
+    }
+    auto r = json_fields::Parse<Sample>(bad, "", kRunLike);
+    ASSERT_FALSE(r.ok()) << c.want;
+    EXPECT_EQ(r.status().message(), c.want);
+  }
+}
+
+TEST(JsonFieldsConventionsTest, GotWordingNamesKindsAndIntegerRanges) {
+  json good = json::parse(R"({"index": 1, "on": true, "temperature": {"v": 40}})");
+  struct Case {
+    json::json_pointer at;
+    json value;
+    std::string want;
+  } cases[] = {
+      {json::json_pointer("/on"), "yes", "on: expected a boolean, got a string"},
+      {json::json_pointer("/index"), 1.5,
+       "index: expected an integer from -2147483648 to 2147483647, got a number with a fraction "
+       "or exponent"},
+      {json::json_pointer("/temperature/v"), -1,
+       "temperature.v: expected an integer from 0 to 4294967295, got -1"},
+      {json::json_pointer("/temperature"), json::array(),
+       R"(temperature: expected {"v": X} or {"why": ...}, got an array)"},
+      {json::json_pointer("/fan"), 1, "fan: unknown key"},
+  };
+  for (const Case& c : cases) {
+    json bad = good;
+    bad[c.at] = c.value;
+    auto r = json_fields::Parse<Device>(bad, "", kGotLike);
+    ASSERT_FALSE(r.ok()) << c.want;
+    EXPECT_EQ(r.status().message(), c.want);
+  }
+}
+
+TEST(JsonFieldsConventionsTest, AdaptorsWriteReadAndSayWhatAbsenceMeans) {
+  Device d{.index = 2, .on = true, .temperature = {.v = 61}};
+  EXPECT_EQ(json_fields::Write(d, kGotLike).dump(),
+            R"({"index":2,"on":true,"temperature":{"v":61}})");
+  d.temperature = {.why = "no sensor"};
+  EXPECT_EQ(json_fields::Write(d, kGotLike).dump(),
+            R"({"index":2,"on":true,"temperature":{"why":"no sensor"}})");
+
+  // An ignored key is accepted by a strict reader; an absent adapted value takes JsonAbsent's.
+  auto r = json_fields::Parse<Device>(json::parse(R"({"index": 4, "telemetry": {"x": 1}})"), "",
+                                      kGotLike);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->index, 4);
+  EXPECT_FALSE(r->temperature.v.has_value());
+  EXPECT_EQ(r->temperature.why, "unknown");
+}
+
+TEST(JsonFieldsConventionsTest, AnEmptyRootStartsPathsAtItsKeys) {
+  json bad = json::parse(R"({"index": 1, "temperature": {"v": "hot"}})");
+  auto unnamed = json_fields::Parse<Device>(bad, "", kGotLike);
+  auto named = json_fields::Parse<Device>(bad, "gpu", kGotLike);
+  ASSERT_FALSE(unnamed.ok());
+  ASSERT_FALSE(named.ok());
+  EXPECT_EQ(unnamed.status().message().rfind("temperature.v: ", 0), 0u)
+      << unnamed.status().message();
+  EXPECT_EQ(named.status().message().rfind("gpu.temperature.v: ", 0), 0u)
+      << named.status().message();
+}
+
+}  // namespace
+}  // namespace json_fields_conventions_test
+}  // namespace ys
