@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
+#include "core/json_fields.h"
 #include "core/log.h"
 #include "core/report_json.h"
 #include "core/text_table.h"
@@ -29,25 +30,34 @@ struct ListArgs {
   bool json = false;
 };
 
+// `history --json`: one recorded run with its measurement count. Only written.
+struct RunRow {
+  const history::RunRecord& r;
+  int64_t measurements;
+};
+
+template <typename V>
+void Fields(V& v, RunRow& row) {
+  const history::RunRecord& r = row.r;
+  v("id", r.id);
+  v("started_at", r.started_at);
+  v("command", r.command);
+  v("host", r.host);
+  v("hosts", r.hosts);
+  v("verdict", r.verdict);
+  v("measurements", row.measurements);
+  v("document_path", r.document_path);
+  v("recorded", r.recorded);
+}
+
 Result<int> List(const history::HistoryDb& db, const ListArgs& a) {
   std::vector<int64_t> counts;
   auto runs = db.ListRuns({a.host, a.command, a.limit}, &counts);
   if (!runs.ok()) return runs.status();
   if (a.json) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < runs->size(); ++i) {
-      const history::RunRecord& r = (*runs)[i];
-      out.push_back({{"id", r.id},
-                     {"started_at", r.started_at},
-                     {"command", r.command},
-                     {"host", r.host},
-                     {"hosts", r.hosts},
-                     {"verdict", r.verdict},
-                     {"measurements", counts[i]},
-                     {"document_path", r.document_path},
-                     {"recorded", r.recorded}});
-    }
-    std::cout << DumpJson(out) << "\n";
+    std::vector<RunRow> rows;
+    for (size_t i = 0; i < runs->size(); ++i) rows.push_back({(*runs)[i], counts[i]});
+    std::cout << DumpJson(json_fields::Write(rows)) << "\n";
     return kExitPass;
   }
   const TextTable table({{"ID", Align::kRight, 5},

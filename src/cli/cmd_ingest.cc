@@ -8,6 +8,7 @@
 #include "bench/device_specs.h"
 #include "cli/command.h"
 #include "core/exit_codes.h"
+#include "core/json_fields.h"
 #include "core/log.h"
 #include "core/text.h"
 #include "report/workload_console.h"
@@ -16,6 +17,44 @@
 
 namespace ys::cli::cmd_ingest {
 namespace {
+
+// `ingest --json`: the runs (each the workload-run document), the older retries left out and the
+// logs that could not be read. Only written.
+struct PathAndNewest {
+  std::string path;
+  std::string newest;
+};
+
+template <typename V>
+void Fields(V& v, PathAndNewest& s) {
+  v("path", s.path);
+  v("newest", s.newest);
+}
+
+struct PathAndError {
+  std::string path;
+  std::string error;
+};
+
+template <typename V>
+void Fields(V& v, PathAndError& e) {
+  v("path", e.path);
+  v("error", e.error);
+}
+
+struct IngestDocument {
+  std::vector<nlohmann::ordered_json> runs;  // validate::ToJson(WorkloadRun)
+  std::vector<PathAndNewest> superseded;
+  std::vector<PathAndError> errors;
+};
+
+template <typename V>
+void Fields(V& v, IngestDocument& d) {
+  v.computed("schema_version", [] { return validate::kWorkloadRunSchemaVersion; });
+  v("runs", d.runs);
+  v("superseded", d.superseded);
+  v("errors", d.errors);
+}
 
 struct IngestArgs {
   std::vector<std::string> logs;
@@ -71,14 +110,13 @@ Action Setup(CLI::App& sub) {
     validate::RetrySelection sel = validate::SelectNewestRetries(a->logs);
     int exit_code = kExitPass;
     std::map<std::string, int> counts;
-    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+    IngestDocument doc;
     std::string text;
     for (const std::string& path : sel.current) {
       Result<validate::WorkloadRun> run = validate::IngestLog(path, o);
       if (!run.ok()) {
         Log(LogLevel::kError, "{}", run.status().message());
-        errors.push_back({{"path", path}, {"error", run.status().message()}});
+        doc.errors.push_back({path, run.status().message()});
         exit_code = std::max(exit_code, kExitCannotRun);
         counts["unreadable"]++;
         continue;
@@ -94,21 +132,16 @@ Action Setup(CLI::App& sub) {
       exit_code = std::max(exit_code, code);
       counts[validate::RunStatusName(run->status)]++;
       if (a->json) {
-        runs.push_back(validate::ToJson(*run));
+        doc.runs.push_back(validate::ToJson(*run));
       } else {
         text += report::FormatWorkloadRun(*run) + "\n";
       }
     }
     if (a->json) {
-      nlohmann::ordered_json doc;
-      doc["schema_version"] = validate::kWorkloadRunSchemaVersion;
-      doc["runs"] = runs;
-      doc["superseded"] = nlohmann::ordered_json::array();
-      for (const validate::SupersededLog& s : sel.superseded) {
-        doc["superseded"].push_back({{"path", s.path}, {"newest", s.newest}});
-      }
-      doc["errors"] = errors;
-      fmt::print("{}\n", doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+      for (const validate::SupersededLog& s : sel.superseded)
+        doc.superseded.push_back({s.path, s.newest});
+      fmt::print("{}\n", json_fields::Write(doc).dump(
+                             2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     } else {
       std::string summary;
       for (const auto& [status, n] : counts) {

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <type_traits>
 #include <variant>
 
 #include "checks/runner.h"
 #include "checks/unit_aliases.h"
 #include "cli/command.h"
+#include "core/json_fields.h"
 #include "core/registry.h"
 #include "core/text_table.h"
 
@@ -33,29 +35,60 @@ nlohmann::ordered_json ParamJson(const ParamValue& v) {
       v);
 }
 
+// `list --params --json`: one declared parameter of a unit. Only written.
+struct ParamRow {
+  std::string id;
+  const ParamSpec& p;
+};
+
+template <typename V>
+void Fields(V& v, ParamRow& r) {
+  const ParamSpec& p = r.p;
+  v("id", r.id);
+  v.computed("name", [&] { return std::string(p.name); });
+  v.computed("type", [&] { return ParamTypeName(p.type); });
+  v.computed("default", [&] { return ParamJson(p.default_value); });
+  v.computed("range", [&] {
+    std::string range = DescribeParamRange(p);
+    return range.empty() ? std::nullopt : std::optional<std::string>(range);
+  });
+  if (p.type == ParamType::kDouble) {
+    v("min", p.lo);
+    v("max", p.hi);
+  } else if (p.type == ParamType::kInt || p.type == ParamType::kInts) {
+    v.computed("min", [&] { return static_cast<long long>(p.lo); });
+    v.computed("max", [&] { return static_cast<long long>(p.hi); });
+  }
+  v.computed("meaning", [&] { return std::string(p.meaning); });
+}
+
+// `list --json`: one unit. Only written.
+struct UnitRow {
+  std::string id;
+  std::string kind;
+  std::string summary;
+  std::vector<std::string> needs;
+  bool disruptive = false;
+};
+
+template <typename V>
+void Fields(V& v, UnitRow& u) {
+  v("id", u.id);
+  v("kind", u.kind);
+  v("summary", u.summary);
+  v("needs", u.needs);
+  v("disruptive", u.disruptive);
+}
+
 // One row per declared parameter of the selected units.
 int ListParams(const std::vector<const RegisteredUnit*>& units, bool json) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  std::vector<ParamRow> rows;
   TextTable table({{"ID"}, {"NAME"}, {"TYPE"}, {"DEFAULT"}, {"RANGE"}, {"MEANING"}}, {.fit = true});
   for (const auto* u : units) {
     for (const ParamSpec& p : u->info.params) {
       const std::string range = DescribeParamRange(p);
       if (json) {
-        nlohmann::ordered_json o = {
-            {"id", u->info.id},
-            {"name", p.name},
-            {"type", ParamTypeName(p.type)},
-            {"default", ParamJson(p.default_value)},
-            {"range", range.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(range)}};
-        if (p.type == ParamType::kDouble) {
-          o["min"] = p.lo;
-          o["max"] = p.hi;
-        } else if (p.type == ParamType::kInt || p.type == ParamType::kInts) {
-          o["min"] = static_cast<long long>(p.lo);
-          o["max"] = static_cast<long long>(p.hi);
-        }
-        o["meaning"] = p.meaning;
-        j.push_back(std::move(o));
+        rows.push_back(ParamRow{std::string(u->info.id), p});
       } else {
         table.AddRow({std::string(u->info.id), std::string(p.name), ParamTypeName(p.type),
                       FormatParamValue(p.default_value), range.empty() ? "-" : range,
@@ -64,7 +97,7 @@ int ListParams(const std::vector<const RegisteredUnit*>& units, bool json) {
     }
   }
   if (json) {
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", json_fields::Write(rows).dump(2));
     return 0;
   }
   fmt::print("{}", table.Render());
@@ -81,7 +114,7 @@ Action Setup(CLI::App& sub) {
   return [args]() -> Result<int> {
     // The units that run on a node; rules and subcommands have their own listings.
     auto units = UnitRegistry::Global().List({UnitKind::kCheck, UnitKind::kBenchmark});
-    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    std::vector<UnitRow> rows;
     // A retired id (cpu.cstates) lists the units that replaced it.
     const std::vector<std::string> filters = checks::ExpandAliasFilters(args->filters);
     if (args->params) {
@@ -107,17 +140,17 @@ Action Setup(CLI::App& sub) {
         need_list.emplace_back(NeedName(n));
       }
       if (args->json) {
-        j.push_back({{"id", u->info.id},
-                     {"kind", UnitKindName(u->kind)},
-                     {"summary", u->info.summary},
-                     {"needs", need_list},
-                     {"disruptive", u->info.disruptive}});
+        rows.push_back({.id = std::string(u->info.id),
+                        .kind = UnitKindName(u->kind),
+                        .summary = std::string(u->info.summary),
+                        .needs = std::move(need_list),
+                        .disruptive = u->info.disruptive});
       } else {
         fmt::print("{}", table.Line({std::string(u->info.id), UnitKindName(u->kind),
                                      needs.empty() ? "-" : needs, std::string(u->info.summary)}));
       }
     }
-    if (args->json) fmt::print("{}\n", j.dump(2));
+    if (args->json) fmt::print("{}\n", json_fields::Write(rows).dump(2));
     return 0;
   };
 }

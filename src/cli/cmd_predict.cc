@@ -108,15 +108,8 @@ Result<int> RunPublished(const PredictArgs& a, const std::string& data,
     cv = std::move(*folds);
   }
   if (a.json) {
-    nlohmann::json j = report::ErrorTableJson(*table);
-    if (cv) j["leave_one_model_out"] = report::CrossValidationJson(*cv);
-    j["calibration"] = cal.path;
-    j["split"] = cal.split;
-    if (a.fit) {
-      nlohmann::json c;
-      for (const auto& info : wp::ConstantTable()) c[info.name] = k.*(info.field);
-      j["fitted_constants"] = c;
-    }
+    nlohmann::json j = report::PublishedJson(*table, cv ? &*cv : nullptr, cal.path, cal.split,
+                                             a.fit ? &k : nullptr);
     std::cout << j.dump(2) << "\n";
     return kExitPass;
   }

@@ -15,10 +15,12 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "bench/benchmark.h"
 #include "cli/command.h"
 #include "core/exit_codes.h"
+#include "core/json_fields.h"
 #include "core/log.h"
 #include "core/report_json.h"
 #include "core/text.h"
@@ -113,16 +115,72 @@ void PrintPredicted(const ScalingArgs& a, const workloads::PredictedScaling& cur
   for (const auto& s : curve.skipped) fmt::print("# skipped: {}\n", s);
 }
 
-nlohmann::ordered_json PredictedJson(const workloads::PredictedScaling& curve) {
-  nlohmann::ordered_json pts = nlohmann::ordered_json::array();
-  for (const auto& p : curve.points) {
-    pts.push_back({{"gpus", p.gpus},
-                   {"step_s", p.step_s},
-                   {"tokens_per_s_per_gpu", p.tokens_per_s_per_gpu},
-                   {"efficiency", p.efficiency},
-                   {"exposed_comm_s", p.exposed_comm_s}});
-  }
-  return pts;
+// One point of the predicted weak-scaling curve. Only written.
+struct PredictedRow {
+  const workloads::PredictedScalingPoint& p;
+};
+
+template <typename V>
+void Fields(V& v, PredictedRow& r) {
+  v("gpus", r.p.gpus);
+  v("step_s", r.p.step_s);
+  v("tokens_per_s_per_gpu", r.p.tokens_per_s_per_gpu);
+  v("efficiency", r.p.efficiency);
+  v("exposed_comm_s", r.p.exposed_comm_s);
+}
+
+std::vector<PredictedRow> PredictedRows(const workloads::PredictedScaling& curve) {
+  std::vector<PredictedRow> rows;
+  for (const auto& p : curve.points) rows.push_back({p});
+  return rows;
+}
+
+// `scaling --model --json` without --unit: the predicted curve alone.
+struct PredictedDocument {
+  std::string model;
+  std::vector<PredictedRow> predicted;
+};
+
+template <typename V>
+void Fields(V& v, PredictedDocument& d) {
+  v("model", d.model);
+  v("predicted", d.predicted);
+}
+
+// One measured rank count; the speed-up only for per-rank throughput.
+struct MeasuredRow {
+  const workloads::ScalingRow& r;
+  bool has_speedup;
+};
+
+template <typename V>
+void Fields(V& v, MeasuredRow& m) {
+  v("ranks", m.r.ranks);
+  v("value", m.r.value);
+  v("efficiency", m.r.efficiency);
+  v("below_target", m.r.below_target);
+  v.optional("speedup", m.r.speedup, m.has_speedup);
+}
+
+// `scaling --unit --json`: the measured points, and the predicted curve with --model.
+struct ScalingDocument {
+  std::string unit;
+  std::string figure;
+  const workloads::ScalingReport& report;
+  std::vector<MeasuredRow> points;
+  std::optional<std::vector<PredictedRow>> predicted;
+};
+
+template <typename V>
+void Fields(V& v, ScalingDocument& d) {
+  v("unit", d.unit);
+  v("figure", d.figure);
+  v("base_ranks", d.report.base_ranks);
+  v("target", d.report.target);
+  v("worst_efficiency", d.report.worst_efficiency);
+  v("linear", d.report.linear);
+  v("points", d.points);
+  v.optional("predicted", d.predicted);
 }
 
 bool IsCollective(const std::string& unit) { return StartsWith(unit, "coll."); }
@@ -218,8 +276,8 @@ Action Setup(CLI::App& sub) {
       curve = std::move(*c);
       if (a->unit.empty()) {
         if (a->json) {
-          std::cout << DumpJson(nlohmann::ordered_json{{"model", a->model},
-                                                       {"predicted", PredictedJson(*curve)}})
+          std::cout << DumpJson(
+                           json_fields::Write(PredictedDocument{a->model, PredictedRows(*curve)}))
                     << "\n";
         } else {
           PrintPredicted(*a, *curve, nullptr);
@@ -289,23 +347,10 @@ Action Setup(CLI::App& sub) {
     if (!report.ok()) return report.status();
     const char* what = IsCollective(a->unit) ? "busbw GB/s" : "tokens/s/GPU";
     if (a->json) {
-      nlohmann::ordered_json j = {{"unit", a->unit},
-                                  {"figure", what},
-                                  {"base_ranks", report->base_ranks},
-                                  {"target", report->target},
-                                  {"worst_efficiency", report->worst_efficiency},
-                                  {"linear", report->linear},
-                                  {"points", nlohmann::ordered_json::array()}};
-      for (const auto& r : report->rows) {
-        nlohmann::ordered_json p = {{"ranks", r.ranks},
-                                    {"value", r.value},
-                                    {"efficiency", r.efficiency},
-                                    {"below_target", r.below_target}};
-        if (r.speedup) p["speedup"] = *r.speedup;
-        j["points"].push_back(p);
-      }
-      if (curve) j["predicted"] = PredictedJson(*curve);
-      std::cout << DumpJson(j) << "\n";
+      ScalingDocument doc{.unit = a->unit, .figure = what, .report = *report};
+      for (const auto& r : report->rows) doc.points.push_back({r, r.speedup.has_value()});
+      if (curve) doc.predicted = PredictedRows(*curve);
+      std::cout << DumpJson(json_fields::Write(doc)) << "\n";
     } else {
       std::vector<std::string> shown;
       for (const auto& r : report->rows) shown.push_back(std::to_string(r.ranks));

@@ -25,6 +25,7 @@
 #include "report/output.h"
 #include "report/prediction_report.h"
 #include "report/scorecard_reporter.h"
+#include "validate/scorecard_json.h"
 #include "validate/suite_prediction.h"
 #include "validate/validation.h"
 
@@ -124,8 +125,9 @@ Action Setup(CLI::App& sub) {
       auto rows = Predicted(*a, result->suite, result->references);
       if (!rows.ok()) return rows.status();
       predicted = std::move(*rows);
-      (*result->document)["prediction"] = nlohmann::ordered_json::parse(
-          report::SuitePredictionJson(*predicted, result->suite.threshold).dump());
+      const nlohmann::ordered_json prediction(
+          report::SuitePredictionJson(*predicted, result->suite.threshold));
+      result->document = validate::ToJson(result->suite, result->card, &prediction);
     }
     if (!a->out.empty()) {
       std::error_code ec;

@@ -21,7 +21,9 @@
 #include "comm/liveness.h"
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
+#include "core/json_fields.h"
 #include "core/log.h"
+#include "core/report_fields.h"
 #include "core/report_json.h"
 #include "core/text.h"
 #include "core/watchdog.h"
@@ -206,6 +208,23 @@ NodeReport& NodeOf(RunDocument& doc, const std::string& host) {
   return doc.nodes.emplace_back(NodeReport{.hostname = host});
 }
 
+// What the leader of a node sends rank 0 after its preflight: the checks, or why there are none.
+struct PreflightPayload {
+  bool ran = false;  // the checks, warnings and GPU source are there (no error)
+  std::vector<CheckResult> checks;
+  std::vector<std::string> warnings;
+  std::string gpu_source;
+  std::string error;
+};
+
+template <typename V>
+void Fields(V& v, PreflightPayload& p) {
+  v.optional("checks", p.checks, p.ran);
+  v.optional("warnings", p.warnings, p.ran);
+  v.optional("gpu_source", p.gpu_source, p.ran);
+  v.optional("error", p.error);
+}
+
 void AddWarnings(RunDocument& doc, const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) {
     if (std::find(doc.warnings.begin(), doc.warnings.end(), w) == doc.warnings.end())
@@ -310,20 +329,19 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
   };
 
   if (multi && o.preflight) {
-    nlohmann::ordered_json mine;
-    if (leader) {
-      if (preflight.ok()) {
-        mine["checks"] = nlohmann::ordered_json::array();
-        for (const auto& c : preflight->checks) mine["checks"].push_back(ToJson(c));
-        mine["warnings"] = preflight->warnings;
-        mine["gpu_source"] = preflight->host.gpu_source;
-      } else {
-        mine["error"] = preflight.status().message();
-      }
+    PreflightPayload mine;
+    if (leader && preflight.ok()) {
+      mine = {.ran = true,
+              .checks = preflight->checks,
+              .warnings = preflight->warnings,
+              .gpu_source = preflight->host.gpu_source};
+    } else if (leader) {
+      mine.error = preflight.status().message();
     }
-    auto all = gather(
-        "the preflight",
-        leader ? mine.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) : "");
+    auto all = gather("the preflight",
+                      leader ? json_fields::Write(mine).dump(
+                                   -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+                             : "");
     if (!all.ok()) return all.status();
     std::string error;
     if (rank == 0) {
@@ -332,18 +350,19 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
           if ((*all)[r].empty()) continue;
           auto j = nlohmann::json::parse((*all)[r], nullptr, false);
           if (j.is_discarded()) continue;
-          if (j.contains("error")) {
-            error = j["error"].get<std::string>();
+          auto p = json_fields::Parse<PreflightPayload>(j, fmt::format("rank {} preflight", r));
+          if (!p.ok()) {
+            AddWarnings(doc, {p.status().message()});
+            continue;
+          }
+          if (!p->error.empty()) {
+            error = p->error;
             continue;
           }
           NodeReport& node = NodeOf(doc, hostnames[r]);
-          int k = 0;
-          for (const auto& cj : j["checks"]) {
-            auto c = CheckResultFromJson(cj, fmt::format("rank {} checks[{}]", r, k++));
-            if (c.ok()) node.checks.push_back(std::move(*c));
-          }
-          AddWarnings(doc, j["warnings"].get<std::vector<std::string>>());
-          if (r == 0) doc.host.gpu_source = j["gpu_source"].get<std::string>();
+          for (auto& c : p->checks) node.checks.push_back(std::move(c));
+          AddWarnings(doc, p->warnings);
+          if (r == 0) doc.host.gpu_source = p->gpu_source;
         }
       });
     }

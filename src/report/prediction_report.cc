@@ -305,6 +305,26 @@ void Fields(V& v, SuiteView& x) {
   v.computed("workloads", [&] { return std::vector<SuiteRow>(x.rows.begin(), x.rows.end()); });
 }
 
+// `predict --published --json`: the error table, the leave-one-model-out figures with --cv, the
+// calibration it used, and the constants fitted with --fit.
+struct PublishedView {
+  const validate::ErrorTable& t;
+  std::optional<CrossValidationView> cv;
+  std::string calibration;
+  std::string split;
+  std::optional<std::map<std::string, double>> fitted_constants;
+};
+
+template <typename V>
+void Fields(V& v, PublishedView& x) {
+  ErrorTableView table{x.t};
+  Fields(v, table);
+  v.optional("leave_one_model_out", x.cv);
+  v("calibration", x.calibration);
+  v("split", x.split);
+  v.optional("fitted_constants", x.fitted_constants);
+}
+
 template <typename T>
 nlohmann::json Write(const T& view) {
   return nlohmann::json(json_fields::Write(view));
@@ -335,10 +355,6 @@ std::string ErrorTableConsole(const validate::ErrorTable& t) {
   return out;
 }
 
-nlohmann::json ErrorTableJson(const validate::ErrorTable& t) {
-  return prediction_json::Write(prediction_json::ErrorTableView{t});
-}
-
 std::string CrossValidationConsole(const validate::CrossValidation& cv) {
   std::string out = fmt::format(
       "\nleave one model out (fit without the family, predict it):\n{:<20} {:>5} {:>14} {:>10}\n",
@@ -352,8 +368,17 @@ std::string CrossValidationConsole(const validate::CrossValidation& cv) {
   return out;
 }
 
-nlohmann::json CrossValidationJson(const validate::CrossValidation& cv) {
-  return prediction_json::Write(prediction_json::CrossValidationView{cv});
+nlohmann::json PublishedJson(const validate::ErrorTable& t, const validate::CrossValidation* cv,
+                             const std::string& calibration, const std::string& split,
+                             const workloads::predict::Constants* fitted) {
+  prediction_json::PublishedView view{t, std::nullopt, calibration, split, std::nullopt};
+  if (cv != nullptr) view.cv.emplace(prediction_json::CrossValidationView{*cv});
+  if (fitted != nullptr) {
+    auto& c = view.fitted_constants.emplace();
+    for (const auto& info : workloads::predict::ConstantTable())
+      c[info.name] = fitted->*(info.field);
+  }
+  return prediction_json::Write(view);
 }
 
 std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,

@@ -39,10 +39,13 @@ std::string PredictionConsole(const PredictionView& v);
 nlohmann::json PredictionJson(const PredictionView& v);
 
 std::string ErrorTableConsole(const validate::ErrorTable& t);
-nlohmann::json ErrorTableJson(const validate::ErrorTable& t);
 // Leave-one-model-out figures: per family and over every row.
 std::string CrossValidationConsole(const validate::CrossValidation& cv);
-nlohmann::json CrossValidationJson(const validate::CrossValidation& cv);
+// `predict --published --json`: the error table's rows and statistics, "leave_one_model_out"
+// when `cv` is given, the calibration file and split, and "fitted_constants" when `fitted` is.
+nlohmann::json PublishedJson(const validate::ErrorTable& t, const validate::CrossValidation* cv,
+                             const std::string& calibration, const std::string& split,
+                             const workloads::predict::Constants* fitted);
 
 // `validate --predict`: the predicted column beside each workload of a suite.
 std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
+#include "core/json_fields.h"
 #include "core/text.h"
 #include "gpu/nvlink_topology.h"
 #include "host/pci_locality.h"
@@ -355,76 +357,134 @@ std::string TopoMatrixText(const TopoMatrix& m) {
   return out;
 }
 
+template <typename V>
+void Fields(V& v, TopoFlag& f) {
+  v("gpu", f.gpu);
+  v("bdf", f.bdf);
+  v("nearest_nic", f.nic);
+  v("nic_name", f.nic_name);
+  v.computed("link", [] { return "SYS"; });
+  v("message", f.message);
+  v("fix", f.fix);
+}
+
+namespace {
+
+std::optional<int> Known(int x) { return x >= 0 ? std::optional<int>(x) : std::nullopt; }
+std::optional<std::string> Known(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
+
+struct NearestNic {
+  std::string label;
+  std::string link;
+};
+
+template <typename V>
+void Fields(V& v, NearestNic& n) {
+  v("label", n.label);
+  v("link", n.link);
+}
+
+// A GPU or a NIC of the document; the keys differ by kind. Only written.
+struct DeviceEntry {
+  const TopoDevice& d;
+};
+
+template <typename V>
+void Fields(V& v, DeviceEntry& e) {
+  const TopoDevice& d = e.d;
+  const bool gpu = d.kind == TopoDevice::Kind::kGpu;
+  v("label", d.label);
+  v("bdf", d.bdf);
+  v("name", d.name);
+  if (gpu) {
+    v.computed("nvml_index", [&] { return Known(d.nvml_index); });
+    v.computed("uuid", [&] { return Known(d.uuid); });
+  } else {
+    v("rdma", d.rdma);
+  }
+  v.computed("numa_node", [&] { return Known(d.numa_node); });
+  v.computed("cpu_affinity", [&] { return Known(d.cpu_affinity); });
+  if (gpu) {
+    v.computed("nearest_nic", [&] {
+      return d.nearest_nic.empty()
+                 ? std::nullopt
+                 : std::optional<NearestNic>(NearestNic{d.nearest_nic, d.nearest_nic_link});
+    });
+  }
+}
+
+// Whether NVML state was read, and from where (or why not).
+struct NvmlState {
+  bool available;
+  const std::string& source;
+};
+
+template <typename V>
+void Fields(V& v, NvmlState& n) {
+  v("available", n.available);
+  v(n.available ? "source" : "reason", n.source);
+}
+
+// A matrix by row label, then by column label.
+template <typename T>
+using ByLabel = std::vector<std::pair<std::string, std::vector<std::pair<std::string, T>>>>;
+
+// `topo --json`: schema_version 1. Only written.
+struct TopoDocument {
+  const TopoMatrix& m;
+  std::vector<DeviceEntry> gpus, nics;
+  ByLabel<std::string> matrix, pci_matrix;
+  std::optional<ByLabel<int>> nvlinks;  // null without NVML; rows with no GPU pair left out
+};
+
+template <typename V>
+void Fields(V& v, TopoDocument& t) {
+  const TopoMatrix& m = t.m;
+  v.computed("schema_version", [] { return 1; });
+  v.computed("command", [] { return "topo"; });
+  v("root", m.root);
+  v("topology_source", m.topology_source);
+  v.computed("nvml", [&] { return NvmlState{m.nvml, m.nvml_source}; });
+  v("gpus", t.gpus);
+  v("nics", t.nics);
+  v("matrix", t.matrix);
+  v("pci_matrix", t.pci_matrix);
+  v("nvlinks", t.nvlinks);
+  v("nic_scope", m.nic_scope);
+  v("flags", m.flags);
+  v("notes", m.notes);
+}
+
+}  // namespace
+
 std::string TopoMatrixJson(const TopoMatrix& m) {
-  using nlohmann::ordered_json;
-  auto opt_int = [](int v) { return v >= 0 ? ordered_json(v) : ordered_json(nullptr); };
-  auto opt_str = [](const std::string& s) {
-    return s.empty() ? ordered_json(nullptr) : ordered_json(s);
-  };
-  ordered_json j;
-  j["schema_version"] = 1;
-  j["command"] = "topo";
-  j["root"] = m.root;
-  j["topology_source"] = m.topology_source;
-  j["nvml"] = {{"available", m.nvml}, {m.nvml ? "source" : "reason", m.nvml_source}};
-  ordered_json gpus = ordered_json::array(), nics = ordered_json::array();
-  for (const auto& d : m.devices) {
-    ordered_json e;
-    e["label"] = d.label;
-    e["bdf"] = d.bdf;
-    e["name"] = d.name;
-    if (d.kind == TopoDevice::Kind::kGpu) {
-      e["nvml_index"] = opt_int(d.nvml_index);
-      e["uuid"] = opt_str(d.uuid);
-    } else {
-      e["rdma"] = d.rdma;
-    }
-    e["numa_node"] = opt_int(d.numa_node);
-    e["cpu_affinity"] = opt_str(d.cpu_affinity);
-    if (d.kind == TopoDevice::Kind::kGpu) {
-      e["nearest_nic"] = d.nearest_nic.empty()
-                             ? ordered_json(nullptr)
-                             : ordered_json{{"label", d.nearest_nic}, {"link", d.nearest_nic_link}};
-      gpus.push_back(std::move(e));
-    } else {
-      nics.push_back(std::move(e));
-    }
-  }
-  j["gpus"] = std::move(gpus);
-  j["nics"] = std::move(nics);
-  ordered_json matrix = ordered_json::object(), pci = ordered_json::object(),
-               nvlinks = ordered_json::object();
+  TopoDocument doc{m};
+  for (const auto& d : m.devices)
+    (d.kind == TopoDevice::Kind::kGpu ? doc.gpus : doc.nics).push_back(DeviceEntry{d});
+  if (m.nvml) doc.nvlinks.emplace();
   for (size_t i = 0; i < m.devices.size(); ++i) {
-    ordered_json row = ordered_json::object(), prow = ordered_json::object(),
-                 nrow = ordered_json::object();
+    auto& row =
+        doc.matrix
+            .emplace_back(m.devices[i].label, std::vector<std::pair<std::string, std::string>>{})
+            .second;
+    auto& prow =
+        doc.pci_matrix
+            .emplace_back(m.devices[i].label, std::vector<std::pair<std::string, std::string>>{})
+            .second;
+    std::vector<std::pair<std::string, int>> nrow;
     for (size_t k = 0; k < m.devices.size(); ++k) {
-      row[m.devices[k].label] = m.cells[i][k].link;
-      prow[m.devices[k].label] = m.cells[i][k].pci;
-      if (m.nvml && i != k && m.devices[i].nvml_index >= 0 && m.devices[k].nvml_index >= 0) {
-        nrow[m.devices[k].label] = m.cells[i][k].nvlinks;
-      }
+      row.emplace_back(m.devices[k].label, m.cells[i][k].link);
+      prow.emplace_back(m.devices[k].label, m.cells[i][k].pci);
+      if (m.nvml && i != k && m.devices[i].nvml_index >= 0 && m.devices[k].nvml_index >= 0)
+        nrow.emplace_back(m.devices[k].label, m.cells[i][k].nvlinks);
     }
-    matrix[m.devices[i].label] = std::move(row);
-    pci[m.devices[i].label] = std::move(prow);
-    if (!nrow.empty()) nvlinks[m.devices[i].label] = std::move(nrow);
+    if (!nrow.empty()) doc.nvlinks->emplace_back(m.devices[i].label, std::move(nrow));
   }
-  j["matrix"] = std::move(matrix);
-  j["pci_matrix"] = std::move(pci);
-  j["nvlinks"] = m.nvml ? std::move(nvlinks) : ordered_json(nullptr);
-  j["nic_scope"] = m.nic_scope;
-  ordered_json flags = ordered_json::array();
-  for (const auto& f : m.flags) {
-    flags.push_back({{"gpu", f.gpu},
-                     {"bdf", f.bdf},
-                     {"nearest_nic", f.nic},
-                     {"nic_name", f.nic_name},
-                     {"link", "SYS"},
-                     {"message", f.message},
-                     {"fix", f.fix}});
-  }
-  j["flags"] = std::move(flags);
-  j["notes"] = m.notes;
-  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  return json_fields::Write(doc).dump(2, ' ', false,
+                                      nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
 }
 
 }  // namespace ys::report

@@ -8,11 +8,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
+
+#include "core/json_fields.h"
 
 namespace ys::serve {
 
@@ -65,34 +68,67 @@ Result<ListenAddress> ParseListenAddress(std::string_view text) {
   return a;
 }
 
+namespace {
+
+// The series the live page plots, by the key each has in a GPU's entry.
+constexpr std::pair<const char*, const char*> kTelemetrySeries[] = {
+    {"DCGM_FI_DEV_GPU_UTIL", "util"},
+    {"DCGM_FI_DEV_GPU_TEMP", "temp"},
+    {"DCGM_FI_DEV_POWER_USAGE", "power"},
+    {"DCGM_FI_DEV_FB_USED", "fb_used"},
+    {"DCGM_FI_DEV_SM_CLOCK", "sm_clock"}};
+constexpr size_t kTelemetrySeriesCount = std::size(kTelemetrySeries);
+
+// One GPU's latest values; a series the exporter has no sample of is left out.
+struct GpuTelemetry {
+  std::string gpu;
+  std::array<double, kTelemetrySeriesCount> values{};
+  std::array<bool, kTelemetrySeriesCount> present{};
+};
+
+template <typename V>
+void Fields(V& v, GpuTelemetry& g) {
+  v("gpu", g.gpu);
+  for (size_t i = 0; i < kTelemetrySeriesCount; ++i)
+    v.optional(kTelemetrySeries[i].second, g.values[i], g.present[i]);
+}
+
+// /api/telemetry: the time and every GPU's entry, by GPU label. Only written.
+struct Telemetry {
+  double time = 0;
+  std::vector<GpuTelemetry> gpus;
+};
+
+template <typename V>
+void Fields(V& v, Telemetry& t) {
+  v("time", t.time);
+  v("gpus", t.gpus);
+}
+
+}  // namespace
+
 std::string TelemetryJson(const CollectorSet& collectors) {
-  nlohmann::ordered_json j;
-  j["time"] =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  std::map<std::string, nlohmann::ordered_json> gpus;
+  Telemetry t{
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()};
+  std::map<std::string, GpuTelemetry> gpus;
   auto latest = collectors.Latest("gpu");
   if (latest && latest->metrics) {
-    const std::pair<const char*, const char*> series[] = {{"DCGM_FI_DEV_GPU_UTIL", "util"},
-                                                          {"DCGM_FI_DEV_GPU_TEMP", "temp"},
-                                                          {"DCGM_FI_DEV_POWER_USAGE", "power"},
-                                                          {"DCGM_FI_DEV_FB_USED", "fb_used"},
-                                                          {"DCGM_FI_DEV_SM_CLOCK", "sm_clock"}};
-    for (const auto& [family, key] : series) {
-      const MetricFamily* f = latest->metrics->Find(family);
+    for (size_t i = 0; i < kTelemetrySeriesCount; ++i) {
+      const MetricFamily* f = latest->metrics->Find(kTelemetrySeries[i].first);
       if (f == nullptr) continue;
       for (const auto& s : f->samples) {
         for (const auto& [label, value] : s.labels) {
           if (label != "gpu") continue;
-          auto& g = gpus[value];
-          g["gpu"] = value;
-          g[key] = s.value;
+          GpuTelemetry& g = gpus[value];
+          g.gpu = value;
+          g.values[i] = s.value;
+          g.present[i] = true;
         }
       }
     }
   }
-  j["gpus"] = nlohmann::ordered_json::array();
-  for (auto& [id, g] : gpus) j["gpus"].push_back(std::move(g));
-  return j.dump();
+  for (auto& [id, g] : gpus) t.gpus.push_back(std::move(g));
+  return json_fields::Write(t).dump();
 }
 
 namespace {

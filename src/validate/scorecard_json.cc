@@ -88,10 +88,12 @@ void Fields(V& v, ScoredWorkload& row) {
 
 namespace scorecard_json {
 
-// The document: a suite and its scorecard, with the tool that wrote it.
+// The document: a suite and its scorecard, with the tool that wrote it, and the predicted
+// column when there is one (written by the report layer's own field list).
 struct Document {
   const Suite& suite;
   const Scorecard& card;
+  const nlohmann::ordered_json* prediction;
 };
 
 struct Verdict {
@@ -116,12 +118,14 @@ void Fields(V& v, Document& d) {
   v("suite", d.suite);
   v("workloads", d.card.rows);
   v.computed("verdict", [&] { return Verdict{d.card.pass, d.card.verdict}; });
+  if (d.prediction != nullptr) v("prediction", *d.prediction);
 }
 
 }  // namespace scorecard_json
 
-nlohmann::ordered_json ToJson(const Suite& suite, const Scorecard& card) {
-  return json_fields::Write(scorecard_json::Document{suite, card});
+nlohmann::ordered_json ToJson(const Suite& suite, const Scorecard& card,
+                              const nlohmann::ordered_json* prediction) {
+  return json_fields::Write(scorecard_json::Document{suite, card, prediction});
 }
 
 namespace {

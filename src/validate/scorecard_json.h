@@ -14,7 +14,9 @@ namespace ys::validate {
 
 inline constexpr int kValidationSchemaVersion = 1;
 
-nlohmann::ordered_json ToJson(const Suite& suite, const Scorecard& card);
+// `prediction`, when given, is the document's last key ("prediction": `validate --predict`).
+nlohmann::ordered_json ToJson(const Suite& suite, const Scorecard& card,
+                              const nlohmann::ordered_json* prediction = nullptr);
 
 // Differences between a claimed validation document and a recomputed one, one line each
 // ("workload llama3.1_70b_bf16: score claimed 0.991, recomputed 0.934"). Empty when they agree.

@@ -11,6 +11,7 @@
 
 #include "core/build_info.h"
 #include "core/json_document.h"
+#include "core/json_fields.h"
 #include "validate/archive.h"
 #include "validate/scorecard_json.h"
 
@@ -24,41 +25,60 @@ std::string Dump(const nlohmann::ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-// What the jobs ran on, from their llmb-configs, and where the archive was made.
-nlohmann::ordered_json Environment(const ValidationResult& r) {
-  nlohmann::ordered_json env;
-  env["recipe_release"] = r.suite.recipe_release;
-  env["tool"] = std::string("yardstick ") + kVersion + " (" + kGitDescribe + ")";
+// What one job ran on, from its llmb-config.
+struct ArchivedJob {
+  const std::optional<LlmbConfig>& config;
+};
+
+template <typename V>
+void Fields(V& v, ArchivedJob& j) {
+  if (j.config) {
+    v("job_id", j.config->job_id);
+    v("framework", j.config->framework);
+    v("container_tag", j.config->fw_version);
+    v("gpu_type", j.config->gpu_type);
+    v("scale", j.config->scale);
+  } else {
+    v.computed("config", [] { return "no llmb-config beside the log"; });
+  }
+}
+
+// environment.json: what the jobs ran on and where the archive was made. Only written.
+struct Environment {
+  std::string recipe_release;
+  std::string tool;
+  std::string archived_on;
+  std::vector<std::pair<std::string, ArchivedJob>> jobs;
+  // The archiving host's driver, when it has one (the jobs' own nodes are in their logs).
+  std::vector<std::pair<std::string, std::string>> driver;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+template <typename V>
+void Fields(V& v, Environment& e) {
+  v("recipe_release", e.recipe_release);
+  v("tool", e.tool);
+  v("archived_on", e.archived_on);
+  v("jobs", e.jobs);
+  v.optional("driver", e.driver);
+  v.optional("env", e.env);
+}
+
+Environment EnvironmentOf(const ValidationResult& r) {
+  Environment env{.recipe_release = r.suite.recipe_release,
+                  .tool = std::string("yardstick ") + kVersion + " (" + kGitDescribe + ")"};
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
-  env["archived_on"] = host;
-  nlohmann::ordered_json jobs = nlohmann::ordered_json::object();
-  for (const auto& [id, run] : r.runs) {
-    nlohmann::ordered_json j;
-    if (run.config) {
-      j["job_id"] = run.config->job_id;
-      j["framework"] = run.config->framework;
-      j["container_tag"] = run.config->fw_version;
-      j["gpu_type"] = run.config->gpu_type;
-      j["scale"] = run.config->scale ? nlohmann::ordered_json(*run.config->scale)
-                                     : nlohmann::ordered_json(nullptr);
-    } else {
-      j["config"] = "no llmb-config beside the log";
-    }
-    jobs[id] = j;
-  }
-  env["jobs"] = jobs;
-  // The archiving host's driver, when it has one (the jobs' own nodes are in their logs).
+  env.archived_on = host;
+  for (const auto& [id, run] : r.runs) env.jobs.emplace_back(id, ArchivedJob{run.config});
   for (const char* f : {"/sys/module/nvidia/version", "/proc/driver/nvidia/version"}) {
     std::ifstream in(f);
     std::string line;
-    if (in && std::getline(in, line) && !line.empty()) {
-      env["driver"][f] = line;
-    }
+    if (in && std::getline(in, line) && !line.empty()) env.driver.emplace_back(f, line);
   }
   for (const char* v : {"SLURM_JOB_NODELIST", "SLURM_CLUSTER_NAME", "NCCL_VERSION", "CUDA_VERSION",
                         "NVIDIA_DRIVER_VERSION"}) {
-    if (const char* val = std::getenv(v)) env["env"][v] = val;
+    if (const char* val = std::getenv(v)) env.env.emplace_back(v, val);
   }
   return env;
 }
@@ -75,7 +95,7 @@ Status WriteValidationArchive(const ValidationResult& r, const ValidationInputs&
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
   a.name = "yardstick-validation-" + r.suite.chip + "-" + stamp;
   a.files_inline["validation.json"] = Dump(*r.document);
-  a.files_inline["environment.json"] = Dump(Environment(r));
+  a.files_inline["environment.json"] = Dump(json_fields::Write(EnvironmentOf(r)));
   a.files_from_disk["suite.toml"] = in.suite_path;
   if (!in.spec_path.empty()) a.files_from_disk["spec.toml"] = in.spec_path;
   // Every reference file the loaded set came from (not only the matched ones: a verifier must

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "burnin/analyser.h"
 #include "burnin/resume_checkpoint.h"
 #include "core/text.h"
 
@@ -92,6 +93,23 @@ TEST(BurninTime, DurationsAsOperatorsWriteThem) {
   for (const char* bad : {"", "h", "2x", "-5", "2m30", "1e999", "nan", "m2", "1..5h"}) {
     EXPECT_FALSE(ParseDurationSeconds(bad)) << bad;
   }
+}
+
+// A checkpoint an earlier version wrote (tests/fixtures/burnin/README.md) resumes, and the
+// analyser's state saves again to the same bytes: the key order, the pairs as arrays, the
+// notes as a sorted array and null for an unset window temperature are the file format.
+TEST(BurninCheckpointFormat, AnEarlierCheckpointResumesAndSavesByteForByte) {
+  const std::string dir = std::string(YS_FIXTURES_DIR) + "/burnin";
+  auto c = LoadCheckpoint(dir);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  ASSERT_TRUE(c->has_value());
+  const nlohmann::json& saved = *(*c)->analyser;
+  auto a = Analyser::LoadState(saved, "checkpoint");
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  std::ifstream in(dir + "/" + kCheckpointFile);
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string again = a->SaveState().dump();
+  EXPECT_NE(file.find("{\"analyser\":" + again + ","), std::string::npos) << again;
 }
 
 }  // namespace
