@@ -6,21 +6,23 @@
 
 namespace ys::json_fields {
 
-std::string Path::ToString() const {
-  std::string out = parent != nullptr ? parent->ToString() : std::string();
+std::string Path::ToString(std::string_view separator) const {
+  std::string out = parent != nullptr ? parent->ToString(separator) : std::string();
   if (index >= 0) {
     out += "[" + std::to_string(index) + "]";
   } else {
-    if (parent != nullptr && !out.empty()) out += ".";
+    if (parent != nullptr && !out.empty()) out += separator;
     out += key;
   }
+  out += label;
   return out;
 }
 
 namespace {
 
 std::string Where(const Path& at, Style style) {
-  return style.quote_path ? "'" + at.ToString() + "'" : at.ToString();
+  std::string path = at.ToString(style.key_separator);
+  return style.quote_path ? "'" + path + "'" : path;
 }
 
 // say_got's kinds (Style::say_got).
@@ -68,6 +70,17 @@ Status ExpectedIntegerIn(const Path& at, const std::string& min, const std::stri
   std::string what = "an integer from " + min + " to " + max;
   if (!found.is_number_integer()) return Expected(at, what, &found, style);
   return Status::Invalid(Where(at, style) + ": expected " + what + ", got " + found.dump());
+}
+
+Status UnknownKey(const Path& at, const std::string& key,
+                  const std::vector<std::string_view>& declared, Style style) {
+  if (!style.unknown_key_lists_expected) {
+    return Status::Invalid(Path{&at, key}.ToString() + ": unknown key");
+  }
+  std::string expected;
+  for (std::string_view k : declared) expected += (expected.empty() ? "" : ", ") + std::string(k);
+  return Status::Invalid(at.ToString(style.key_separator) + ": unknown key \"" + key +
+                         "\"; expected " + expected);
 }
 
 std::string OneOf(const std::vector<std::string_view>& names) {

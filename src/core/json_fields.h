@@ -9,6 +9,8 @@
 //     v.defaulted("evidence", f.evidence);  // always written; absence keeps the default
 //     v.computed("verdict", [&] { return f.Verdict(); });  // written only, never read
 //     v.check("", f.low <= f.high, "low <= high");  // checked after reading: "expected ..."
+//     v.check("path", ValidatePath(f.path));  // a validator's Status: "<where>.path: <message>"
+//     v.label(" (" + f.name + ")");  // names the object in later messages: "faults[0] (x).at_s"
 //   }
 //
 // `Fields` lives in the struct's namespace (found by argument-dependent lookup) and takes a
@@ -62,42 +64,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/json_fields_styles.h"
 #include "core/status.h"
 
 namespace ys::json_fields {
 
-// A document's conventions. A struct may fix its own (and its members') by a function found by
-// argument-dependent lookup: `constexpr json_fields::Style JsonStyle(const BurninReport*)`.
-struct Style {
-  // A number that is not finite: written as JSON null (nlohmann's way) or as 0.
-  bool non_finite_as_zero = false;
-  // A value of the wrong type: "expected a number, found a string" or just "expected a number".
-  bool name_found_type = true;
-  // A key the field list does not name is an error ("<path>.key: unknown key"): a typo, or a
-  // newer writer whose readings must not be dropped silently.
-  bool reject_unknown_keys = false;
-
-  // ---- Conventions of two documents older than the field lists (each off by default). ----
-  // The workload run (validate/workload_run_json.cc):
-  // A number that is not finite is written as the string "nan", "inf" or "-inf" and read back
-  // from it ("expected a number (or "nan", "inf", "-inf")"); an `optional` number that holds one
-  // keeps its key.
-  bool non_finite_as_string = false;
-  // The path is quoted and an absent key is an expectation: "'samples[1].loss': expected a
-  // number", "'window': expected present".
-  bool quote_path = false;
-  // An array of strings or of integers with an element of another kind is named whole, at the
-  // array's path: "'notes': expected an array of strings".
-  bool name_scalar_arrays = false;
-  // An enum given something other than a string: "expected a string".
-  bool enum_expects_string = false;
-  // nvml.json (gpu/gpu_snapshot_json.cc):
-  // What was found is said as ", got <kind>", the kinds being "null", "a boolean", "an integer",
-  // "a number with a fraction or exponent", "a string", "an array" and "an object"; a bool is
-  // "a boolean"; an integer is "an integer from <min> to <max>" (its C++ type's range), and one
-  // out of that range is said by its value: "expected an integer from 0 to 4294967295, got -1".
-  bool say_got = false;
-};
+// Style, a document's conventions: core/json_fields_styles.h.
 
 // A count kept in a signed integer: written as the integer, read as "an integer >= 0". Empty
 // (for `optional`) when 0.
@@ -112,9 +84,10 @@ NonNegative(Int&) -> NonNegative<Int>;
 // Where a value sits in the document, built only when a message needs it.
 struct Path {
   const Path* parent = nullptr;
-  std::string_view key;  // the root's text, or a key under parent (an empty root: no "." before)
-  long index = -1;       // an array element of parent when >= 0
-  std::string ToString() const;
+  std::string_view key;    // the root's text, or a key under parent (an empty root: no "." before)
+  long index = -1;         // an array element of parent when >= 0
+  std::string_view label;  // follows key or index: "files[0] ("a")" (v.label)
+  std::string ToString(std::string_view separator = ".") const;
 };
 
 // "<path>: expected <what>", with ", found <type of found>" when found is given and the style
@@ -128,6 +101,9 @@ Status Missing(const Path& at, Style style);
 // integer itself when it is one).
 Status ExpectedIntegerIn(const Path& at, const std::string& min, const std::string& max,
                          const nlohmann::json& found, Style style);
+// "<at>.key: unknown key", or as Style::unknown_key_lists_expected says.
+Status UnknownKey(const Path& at, const std::string& key,
+                  const std::vector<std::string_view>& declared, Style style);
 
 // With non_finite_as_string: an optional number that holds a value, finite or not, is written.
 template <typename T>
@@ -195,7 +171,9 @@ class BasicWriter {
     (*this)(key, value());
   }
   void check(const char*, bool, std::string_view) {}
+  void check(const char*, const Status&) {}
   void ignored(const char*) {}
+  void label(const std::string&) {}
 
   static ojson Value(const std::string& x, Style) { return x; }
   static ojson Value(const ojson& x, Style) { return x; }  // built by another document's writer
@@ -263,7 +241,7 @@ class BasicReader {
  public:
   using json = Json;
   BasicReader(const json& j, const Path& where, Style style)
-      : j_(j), where_(where), style_(style) {}
+      : j_(j), where_(where), here_(where), style_(style) {}
 
   // T&&: a field may be a NonNegative made on the spot.
   template <typename T>
@@ -293,8 +271,19 @@ class BasicReader {
   // When !ok: "<where>.<key>: expected <expected>" (`key` empty: the object itself).
   void check(const char* key, bool ok, std::string_view expected) {
     if (!status_.ok() || ok) return;
-    status_ = *key ? Expected(Path{&where_, key}, expected, nullptr, style_)
-                   : Expected(where_, expected, nullptr, style_);
+    status_ = *key ? Expected(Path{&here_, key}, expected, nullptr, style_)
+                   : Expected(here_, expected, nullptr, style_);
+  }
+  // When `valid` is not OK: "<where>.<key>: <its message>" (a validator that says what is wrong).
+  void check(const char* key, const Status& valid) {
+    if (!status_.ok() || valid.ok()) return;
+    status_ =
+        Status::Invalid(Path{&here_, key}.ToString(style_.key_separator) + ": " + valid.message());
+  }
+  // Names the object in messages about the fields after it: "files[0] ("a")" (text " ("a")").
+  void label(std::string text) {
+    label_ = std::move(text);
+    here_.label = label_;
   }
   const Status& status() const { return status_; }
 
@@ -426,7 +415,8 @@ class BasicReader {
       if (!v.is_object()) return Expected(at, "an object", &v, s);
       BasicReader r(v, at, StyleOf<T>(s));
       Fields(r, out);
-      if (r.status_.ok() && r.style_.reject_unknown_keys) r.RejectUnknownKeys();
+      if ((r.status_.ok() || r.style_.unknown_keys_first) && r.style_.reject_unknown_keys)
+        r.RejectUnknownKeys();  // the walk has declared every key even when it stopped early
       return r.status_;
     }
   }
@@ -438,20 +428,22 @@ class BasicReader {
     if (!status_.ok()) return;
     auto it = j_.find(key);
     if (it == j_.end()) {
-      if (required) {
-        status_ = Missing(Path{&where_, key}, style_);
+      if (required && style_.absent_reads_as_null) {
+        status_ = Read(json(nullptr), Path{&here_, key}, style_, x);
+      } else if (required) {
+        status_ = Missing(Path{&here_, key}, style_);
       } else if constexpr (requires { JsonAbsent(x); }) {
         JsonAbsent(x);
       }
       return;
     }
-    status_ = Read(*it, Path{&where_, key}, style_, x);
+    status_ = Read(*it, Path{&here_, key}, style_, x);
   }
 
   void RejectUnknownKeys() {
     for (const auto& [key, value] : j_.items()) {
       if (std::find(declared_.begin(), declared_.end(), key) == declared_.end()) {
-        status_ = Status::Invalid(Path{&where_, key}.ToString() + ": unknown key");
+        status_ = UnknownKey(where_, key, declared_, style_);  // unlabelled: "files[0]: ..."
         return;
       }
     }
@@ -459,6 +451,8 @@ class BasicReader {
 
   const json& j_;
   const Path& where_;
+  Path here_;          // where_ with the label, if any: the parent of the fields' paths
+  std::string label_;  // here_.label's text
   Style style_;
   Status status_ = Status::Ok();
   std::vector<std::string_view> declared_;  // with reject_unknown_keys: the keys of the list

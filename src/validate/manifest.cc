@@ -9,12 +9,13 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
+#include "core/json_fields.h"
 #include "core/text.h"
 
 namespace ys::validate {
 namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
 
 namespace {
 
@@ -172,88 +173,145 @@ const ManifestEntry* Manifest::Find(std::string_view path) const {
   return it != files.end() && it->path == path ? &*it : nullptr;
 }
 
-std::string ManifestToJson(const Manifest& manifest) {
-  std::vector<ManifestEntry> files = manifest.files;
-  std::sort(files.begin(), files.end(),
-            [](const ManifestEntry& a, const ManifestEntry& b) { return a.path < b.path; });
-  Json doc;
-  doc["format"] = kFormat;
-  doc["version"] = Manifest::kVersion;
-  doc["files"] = Json::array();
-  for (const auto& e : files) {
-    Json j;
-    j["path"] = e.path;
-    j["size"] = e.size;
-    j["sha256"] = e.sha256;
-    doc["files"].push_back(std::move(j));
+// ---- The manifest's field list ----
+
+namespace {
+
+using json_fields::Path;
+using json_fields::Style;
+
+// The layout's conventions (the top of manifest.h): every key named, messages as
+// "m.json: files[0] ("a"): size: expected a non-negative whole number of bytes".
+constexpr Style kManifestStyle{.name_found_type = false,
+                               .reject_unknown_keys = true,
+                               .key_separator = ": ",
+                               .unknown_keys_first = true,
+                               .unknown_key_lists_expected = true,
+                               .absent_reads_as_null = true};
+
+std::string EntryLabel(std::string_view path) { return " (" + QuotePath(path) + ")"; }
+
+// A value the layout fixes ("format", "version"): written as is; anything else read is
+// "expected <the value>".
+template <typename T>
+struct Exactly {
+  T value;
+};
+// Each value the manifest holds, read as its layout says: a byte count, a SHA-256 in hex, and
+// the file list, sorted by path and unique.
+struct ByteCount {
+  std::uint64_t& n;
+};
+struct HexSha256 {
+  std::string& hex;
+};
+struct SortedFiles {
+  std::vector<ManifestEntry>& files;
+};
+
+template <typename W, typename T>
+typename W::ojson JsonWrite(W*, const Exactly<T>& c, Style) {
+  return c.value;
+}
+template <typename R, typename T>
+Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, Exactly<T>& c) {
+  bool same = (std::is_integral_v<T> ? j.is_number_integer() : j.is_string()) && j == c.value;
+  return same ? Status::Ok()
+              : json_fields::Expected(at, typename R::json(c.value).dump(), nullptr, s);
+}
+
+template <typename W>
+typename W::ojson JsonWrite(W*, const ByteCount& b, Style) {
+  return b.n;
+}
+template <typename R>
+Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, ByteCount& b) {
+  if (!j.is_number_unsigned()) {
+    return json_fields::Expected(at, "a non-negative whole number of bytes", nullptr, s);
   }
+  b.n = j.template get<std::uint64_t>();
+  return Status::Ok();
+}
+
+template <typename W>
+typename W::ojson JsonWrite(W*, const HexSha256& h, Style) {
+  return h.hex;
+}
+template <typename R>
+Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, HexSha256& h) {
+  if (!j.is_string() || j.template get_ref<const std::string&>().size() != 64 ||
+      !IsLowerHex(j.template get_ref<const std::string&>())) {
+    return json_fields::Expected(at, "64 lowercase hex digits", nullptr, s);
+  }
+  h.hex = j.template get<std::string>();
+  return Status::Ok();
+}
+
+template <typename W>
+typename W::ojson JsonWrite(W*, const SortedFiles& f, Style s) {
+  return W::Value(f.files, s);
+}
+// Element by element, so that the first problem in file order is the one named.
+template <typename R>
+Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, SortedFiles& f) {
+  if (!j.is_array()) return json_fields::Expected(at, "an array", nullptr, s);
+  f.files.clear();
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    Path element{&at, {}, static_cast<long>(i)};
+    ManifestEntry e;
+    YS_RETURN_IF_ERROR(R::Read(j[i], element, s, e));
+    if (!f.files.empty() && !(f.files.back().path < e.path)) {
+      std::string label = EntryLabel(e.path);
+      element.label = label;
+      return json_fields::Expected(
+          Path{&element, "path"},
+          "paths sorted and unique; it follows " + QuotePath(f.files.back().path), nullptr, s);
+    }
+    f.files.push_back(std::move(e));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+template <typename V>
+void Fields(V& v, ManifestEntry& e) {
+  v("path", e.path);
+  v.label(EntryLabel(e.path));
+  v.check("path", ValidateRelativePath(e.path));
+  v("size", ByteCount{e.size});
+  v("sha256", HexSha256{e.sha256});
+}
+
+template <typename V>
+void Fields(V& v, Manifest& m) {
+  v("format", Exactly<std::string>{std::string(kFormat)});
+  v("version", Exactly<int>{Manifest::kVersion});
+  v("files", SortedFiles{m.files});
+}
+
+std::string ManifestToJson(const Manifest& manifest) {
+  Manifest sorted = manifest;
+  std::sort(sorted.files.begin(), sorted.files.end(),
+            [](const ManifestEntry& a, const ManifestEntry& b) { return a.path < b.path; });
   // Paths are printable ASCII (ValidateRelativePath), so ensure_ascii changes nothing for valid
   // manifests and keeps the output ASCII even for invalid ones.
-  return doc.dump(2, ' ', /*ensure_ascii=*/true) + "\n";
+  return json_fields::Write(sorted, kManifestStyle).dump(2, ' ', /*ensure_ascii=*/true) + "\n";
 }
 
 Result<Manifest> ParseManifest(std::string_view json_text, const std::string& origin) {
-  Json doc;
+  nlohmann::json doc;
   try {
-    doc = Json::parse(json_text);
-  } catch (const Json::exception& e) {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::exception& e) {
     return Status::Invalid(origin + ": not valid JSON (" + e.what() + ")");
   }
   if (!doc.is_object()) return Status::Invalid(origin + ": expected a JSON object");
-  for (const auto& [key, value] : doc.items()) {
-    if (key != "format" && key != "version" && key != "files") {
-      return Status::Invalid(origin + ": unknown key \"" + key +
-                             "\"; expected format, version, files");
-    }
-  }
-  if (!doc.contains("format") || doc["format"] != std::string(kFormat)) {
-    return Status::Invalid(origin + ": format: expected \"" + std::string(kFormat) + "\"");
-  }
-  if (!doc.contains("version") || !doc["version"].is_number_integer() ||
-      doc["version"] != Manifest::kVersion) {
-    return Status::Invalid(origin + ": version: expected " + std::to_string(Manifest::kVersion));
-  }
-  if (!doc.contains("files") || !doc["files"].is_array()) {
-    return Status::Invalid(origin + ": files: expected an array");
-  }
-  Manifest m;
-  std::size_t index = 0;
-  for (const auto& f : doc["files"]) {
-    std::string where = origin + ": files[" + std::to_string(index++) + "]";
-    if (!f.is_object()) return Status::Invalid(where + ": expected an object");
-    for (const auto& [key, value] : f.items()) {
-      if (key != "path" && key != "size" && key != "sha256") {
-        return Status::Invalid(where + ": unknown key \"" + key +
-                               "\"; expected path, size, sha256");
-      }
-    }
-    if (!f.contains("path") || !f["path"].is_string()) {
-      return Status::Invalid(where + ": path: expected a string");
-    }
-    ManifestEntry e;
-    e.path = f["path"].get<std::string>();
-    where += " (" + QuotePath(e.path) + ")";
-    Status valid = ValidateRelativePath(e.path);
-    if (!valid.ok()) return Status::Invalid(where + ": path: " + valid.message());
-    if (!f.contains("size") || !f["size"].is_number_unsigned()) {
-      return Status::Invalid(where + ": size: expected a non-negative whole number of bytes");
-    }
-    e.size = f["size"].get<std::uint64_t>();
-    if (!f.contains("sha256") || !f["sha256"].is_string() ||
-        f["sha256"].get<std::string>().size() != 64 ||
-        !IsLowerHex(f["sha256"].get<std::string>())) {
-      return Status::Invalid(where + ": sha256: expected 64 lowercase hex digits");
-    }
-    e.sha256 = f["sha256"].get<std::string>();
-    if (!m.files.empty() && !(m.files.back().path < e.path)) {
-      return Status::Invalid(where + ": path: expected paths sorted and unique; it follows " +
-                             QuotePath(m.files.back().path));
-    }
-    m.files.push_back(std::move(e));
-  }
+  auto m = json_fields::Parse<Manifest>(doc, origin, kManifestStyle);
+  if (!m.ok()) return m.status();
   // The signature covers bytes, so only one spelling of a manifest is accepted: this also rules
   // out duplicate keys, which JSON readers resolve differently.
-  if (ManifestToJson(m) != json_text) {
+  if (ManifestToJson(*m) != json_text) {
     return Status::Invalid(origin +
                            ": not in canonical form (two-space indented, keys in order, one "
                            "trailing newline, as ManifestToJson writes it)");

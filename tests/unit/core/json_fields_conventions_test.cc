@@ -1,7 +1,8 @@
 // The Style flags and the adaptor hooks of core/json_fields.h that older documents need: the
 // workload run's non-finite strings and quoted paths, nvml.json's ", got <kind>" wording and its
-// {"value"}/{"error"} fields (gpu_snapshot_json_test.cc and inference_json_test.cc test the
-// documents themselves).
+// {"value"}/{"error"} fields, the archive manifest's ": "-joined, labelled paths and its unknown
+// keys (gpu_snapshot_json_test.cc, inference_json_test.cc and manifest_test.cc test the documents
+// themselves).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -185,6 +186,70 @@ TEST(JsonFieldsConventionsTest, AnEmptyRootStartsPathsAtItsKeys) {
       << unnamed.status().message();
   EXPECT_EQ(named.status().message().rfind("gpu.temperature.v: ", 0), 0u)
       << named.status().message();
+}
+
+// The archive manifest's conventions: "doc: items[0] ("a"): count: ...", an unknown key named
+// first with the keys expected, an absent key read as null, a validator's own message.
+constexpr json_fields::Style kManifestLike{.name_found_type = false,
+                                           .reject_unknown_keys = true,
+                                           .key_separator = ": ",
+                                           .unknown_keys_first = true,
+                                           .unknown_key_lists_expected = true,
+                                           .absent_reads_as_null = true};
+
+struct Item {
+  std::string name;
+  uint32_t count = 0;
+};
+template <typename V>
+void Fields(V& v, Item& i) {
+  v("name", i.name);
+  v.label(" (\"" + i.name + "\")");
+  v.check("name", i.name.empty() ? Status::Invalid("empty name") : Status::Ok());
+  v("count", i.count);
+}
+struct Items {
+  std::vector<Item> items;
+};
+template <typename V>
+void Fields(V& v, Items& d) {
+  v("items", d.items);
+}
+
+TEST(JsonFieldsConventionsTest, ManifestLikePathsLabelsAndUnknownKeys) {
+  auto message = [](const char* text, json_fields::Style style) {
+    auto r = json_fields::Parse<Items>(json::parse(text), "doc", style);
+    return r.ok() ? std::string("ok") : r.status().message();
+  };
+  const char* bad_count = R"({"items": [{"name": "a", "count": -1}]})";
+  const char* no_count = R"({"items": [{"name": "a"}]})";
+  const char* empty_name = R"({"items": [{"name": "", "count": 1}]})";
+  const char* unknown_too = R"({"items": [{"name": "a", "count": -1, "x": 1}]})";
+  EXPECT_EQ(message(bad_count, kManifestLike),
+            R"(doc: items[0] ("a"): count: expected an integer >= 0)");
+  EXPECT_EQ(message(no_count, kManifestLike),
+            R"(doc: items[0] ("a"): count: expected an integer >= 0)");
+  EXPECT_EQ(message(empty_name, kManifestLike), R"(doc: items[0] (""): name: empty name)");
+  EXPECT_EQ(message(unknown_too, kManifestLike),
+            R"(doc: items[0]: unknown key "x"; expected name, count)");
+  EXPECT_EQ(message(R"({"items": [], "y": 1})", kManifestLike),
+            R"(doc: unknown key "y"; expected items)");
+  EXPECT_EQ(message(R"({"items": [{"name": 1, "count": 1}]})", kManifestLike),
+            "doc: items[0]: name: expected a string");
+
+  // Without the flags a label still follows the element, and nothing else changes: ".", "missing",
+  // the field's problem before an unknown key, which is named by its path.
+  constexpr json_fields::Style kPlain{.reject_unknown_keys = true};
+  EXPECT_EQ(message(no_count, kPlain), R"(doc.items[0] ("a").count: missing)");
+  EXPECT_EQ(message(unknown_too, kPlain)
+                .rfind(R"(doc.items[0] ("a").count: expected an integer >= 0)", 0),
+            0u);
+  EXPECT_EQ(message(R"({"items": [{"name": "a", "count": 1, "x": 1}]})", kPlain),
+            "doc.items[0].x: unknown key");
+
+  // The writer ignores labels and checks.
+  Items d{{{"a", 2}}};
+  EXPECT_EQ(json_fields::Write(d, kManifestLike).dump(), R"({"items":[{"name":"a","count":2}]})");
 }
 
 }  // namespace
