@@ -8,19 +8,37 @@
 
 #include "core/atomic_file.h"
 #include "core/json_document.h"
+#include "core/json_fields.h"
+#include "core/json_fields_values.h"
 #include "core/text.h"
 
 namespace ys::burnin {
 
+namespace {
+
+// The file's layout: kind and version fixed, the analyser's state and the run's settings kept as
+// the objects their own readers take. Messages as "<file>: finished: expected true or false".
+constexpr json_fields::Style kCheckpointStyle{
+    .name_found_type = false, .key_separator = ": ", .absent_reads_as_null = true};
+
+}  // namespace
+
+template <typename V>
+void Fields(V& v, Checkpoint& c) {
+  v("kind", json_fields::Exactly<std::string>{"yardstick-burnin-checkpoint"});
+  v("version", json_fields::Exactly<int>{1});
+  v("saved_at", c.saved_at);
+  v("boot_id", c.boot_id);
+  v("clean_stop", c.clean_stop);
+  v("finished", c.finished);
+  v("settings", json_fields::AnyObject{c.settings});
+  v("analyser", json_fields::AnyObject{c.analyser});
+}
+
 Status SaveCheckpoint(const std::string& dir, const Checkpoint& c) {
-  nlohmann::json j = {{"kind", "yardstick-burnin-checkpoint"},
-                      {"version", 1},
-                      {"saved_at", c.saved_at},
-                      {"boot_id", c.boot_id},
-                      {"clean_stop", c.clean_stop},
-                      {"finished", c.finished},
-                      {"settings", *c.settings},
-                      {"analyser", *c.analyser}};
+  // Sorted keys (nlohmann::json), as checkpoints have always been written.
+  const nlohmann::json j =
+      json_fields::Write<Checkpoint, json_fields::BasicWriter<nlohmann::json>>(c);
   return WriteFileAtomic(dir + "/" + kCheckpointFile,
                          j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
                          {.durable = true});
@@ -35,30 +53,9 @@ Result<std::optional<Checkpoint>> LoadCheckpoint(const std::string& dir) {
   }
   auto parsed = ParseJsonDocument(*text, path);
   if (!parsed.ok()) return parsed.status();
-  const nlohmann::json& j = *parsed;
-  auto bad = [&](const std::string& field, const char* what) {
-    return Status::Invalid(path + ": " + field + ": expected " + what);
-  };
-  auto kind = j.is_object() ? j.find("kind") : j.end();
-  if (kind == j.end() || *kind != "yardstick-burnin-checkpoint") {
-    return bad("kind", "\"yardstick-burnin-checkpoint\"");
-  }
-  if (!j.contains("version") || j["version"] != 1) return bad("version", "1");
-  Checkpoint c;
-  for (const char* key : {"saved_at", "boot_id", "clean_stop"}) {
-    if (!j.contains(key) || !j[key].is_string()) return bad(key, "a string");
-  }
-  c.saved_at = j["saved_at"];
-  c.boot_id = j["boot_id"];
-  c.clean_stop = j["clean_stop"];
-  if (!j.contains("finished") || !j["finished"].is_boolean())
-    return bad("finished", "true or false");
-  c.finished = j["finished"];
-  if (!j.contains("settings") || !j["settings"].is_object()) return bad("settings", "an object");
-  if (!j.contains("analyser") || !j["analyser"].is_object()) return bad("analyser", "an object");
-  c.settings = j["settings"];
-  c.analyser = j["analyser"];
-  return std::optional<Checkpoint>(std::move(c));
+  auto c = json_fields::Parse<Checkpoint>(*parsed, path, kCheckpointStyle);
+  if (!c.ok()) return c.status();
+  return std::optional<Checkpoint>(std::move(*c));
 }
 
 void WriteHeartbeat(const std::string& dir, const Heartbeat& h) {

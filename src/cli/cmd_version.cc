@@ -5,22 +5,35 @@
 
 #include "cli/command.h"
 #include "core/build_info.h"
+#include "core/json_fields.h"
 #include "core/report.h"
 
 namespace ys::cli::cmd_version {
 namespace {
+
+// What `version --json` prints, in this order.
+struct VersionInfo {
+  std::string name = "yardstick", version = kVersion, git = kGitDescribe, build_type = kBuildType,
+              compiler = kCompiler;
+  int run_schema_version = kRunSchemaVersion;
+};
+
+template <typename V>
+void Fields(V& v, VersionInfo& i) {
+  v("name", i.name);
+  v("version", i.version);
+  v("git", i.git);
+  v("build_type", i.build_type);
+  v("compiler", i.compiler);
+  v("run_schema_version", i.run_schema_version);
+}
 
 Action Setup(CLI::App& sub) {
   auto json = std::make_shared<bool>(false);
   sub.add_flag("--json", *json, "Print as JSON");
   return [json]() -> Result<int> {
     if (*json) {
-      // One line, as the JSON documents of the tool are built: an object, dumped.
-      const nlohmann::ordered_json j = {
-          {"name", "yardstick"},   {"version", kVersion},
-          {"git", kGitDescribe},   {"build_type", kBuildType},
-          {"compiler", kCompiler}, {"run_schema_version", kRunSchemaVersion}};
-      fmt::print("{}\n", j.dump());
+      fmt::print("{}\n", json_fields::Write(VersionInfo{}).dump());
     } else {
       fmt::print("yardstick {} ({}, {} build, {})\nrun document schema version {}\n", kVersion,
                  kGitDescribe, kBuildType, kCompiler, kRunSchemaVersion);

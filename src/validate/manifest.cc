@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "core/json_fields.h"
+#include "core/json_fields_values.h"
 #include "core/text.h"
 
 namespace ys::validate {
@@ -177,6 +178,7 @@ const ManifestEntry* Manifest::Find(std::string_view path) const {
 
 namespace {
 
+using json_fields::Exactly;
 using json_fields::Path;
 using json_fields::Style;
 
@@ -191,12 +193,6 @@ constexpr Style kManifestStyle{.name_found_type = false,
 
 std::string EntryLabel(std::string_view path) { return " (" + QuotePath(path) + ")"; }
 
-// A value the layout fixes ("format", "version"): written as is; anything else read is
-// "expected <the value>".
-template <typename T>
-struct Exactly {
-  T value;
-};
 // Each value the manifest holds, read as its layout says: a byte count, a SHA-256 in hex, and
 // the file list, sorted by path and unique.
 struct ByteCount {
@@ -208,17 +204,6 @@ struct HexSha256 {
 struct SortedFiles {
   std::vector<ManifestEntry>& files;
 };
-
-template <typename W, typename T>
-typename W::ojson JsonWrite(W*, const Exactly<T>& c, Style) {
-  return c.value;
-}
-template <typename R, typename T>
-Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, Exactly<T>& c) {
-  bool same = (std::is_integral_v<T> ? j.is_number_integer() : j.is_string()) && j == c.value;
-  return same ? Status::Ok()
-              : json_fields::Expected(at, typename R::json(c.value).dump(), nullptr, s);
-}
 
 template <typename W>
 typename W::ojson JsonWrite(W*, const ByteCount& b, Style) {

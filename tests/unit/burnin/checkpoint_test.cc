@@ -98,18 +98,24 @@ TEST(BurninTime, DurationsAsOperatorsWriteThem) {
 // A checkpoint an earlier version wrote (tests/fixtures/burnin/README.md) resumes, and the
 // analyser's state saves again to the same bytes: the key order, the pairs as arrays, the
 // notes as a sorted array and null for an unset window temperature are the file format.
-TEST(BurninCheckpointFormat, AnEarlierCheckpointResumesAndSavesByteForByte) {
-  const std::string dir = std::string(YS_FIXTURES_DIR) + "/burnin";
-  auto c = LoadCheckpoint(dir);
+TEST_F(BurninCheckpoint, AnEarlierCheckpointResumesAndSavesByteForByte) {
+  const std::string fixture = std::string(YS_FIXTURES_DIR) + "/burnin";
+  auto c = LoadCheckpoint(fixture);
   ASSERT_TRUE(c.ok()) << c.status().message();
   ASSERT_TRUE(c->has_value());
   const nlohmann::json& saved = *(*c)->analyser;
   auto a = Analyser::LoadState(saved, "checkpoint");
   ASSERT_TRUE(a.ok()) << a.status().message();
-  std::ifstream in(dir + "/" + kCheckpointFile);
+  std::ifstream in(fixture + "/" + kCheckpointFile);
   const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string again = a->SaveState().dump();
   EXPECT_NE(file.find("{\"analyser\":" + again + ","), std::string::npos) << again;
+  // The envelope too: the checkpoint read back and saved again is the file, byte for byte.
+  ASSERT_TRUE(SaveCheckpoint(dir(), **c).ok());
+  std::ifstream again_in(dir_ / kCheckpointFile);
+  const std::string resaved((std::istreambuf_iterator<char>(again_in)),
+                            std::istreambuf_iterator<char>());
+  EXPECT_EQ(resaved, file);
 }
 
 }  // namespace
