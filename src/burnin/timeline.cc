@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/json_fields.h"
+#include "core/json_fields_values.h"
 #include "core/report_json.h"
 #include "gpu/gpu_snapshot_fields.h"
 #include "gpu/gpu_snapshot_json.h"
@@ -27,6 +29,7 @@ struct Step {
   int gpu = -1;        // with `set`
   nlohmann::json set;  // key -> plain value
   std::string kmsg;    // or a kernel-log line
+  bool has_gpu = false, has_set = false, has_kmsg = false;
 };
 
 struct Plant {
@@ -54,25 +57,6 @@ const std::set<std::string>& LinkFieldKeys() {
     return keys;
   }();
   return kKeys;
-}
-
-Result<double> GetTime(const nlohmann::json& j, const std::string& where) {
-  auto it = j.find("at_s");
-  if (it == j.end()) return Status::Invalid(where + ".at_s: missing");
-  if (!it->is_number()) {
-    return Status::Invalid(where + ".at_s: expected a number, got " + it->type_name());
-  }
-  double t = it->get<double>();
-  if (!std::isfinite(t) || t < 0) return Status::Invalid(where + ".at_s: expected a time >= 0");
-  return t;
-}
-
-Status CheckKeys(const nlohmann::json& j, const std::set<std::string>& allowed,
-                 const std::string& where) {
-  for (const auto& [key, value] : j.items()) {
-    if (!allowed.contains(key)) return Status::Invalid(where + "." + key + ": unknown key");
-  }
-  return Status::Ok();
 }
 
 // The device object of GPU `index` in a state document, or nullptr.
@@ -136,55 +120,98 @@ Status ApplyStep(const Step& step, nlohmann::json& state, const std::string& whe
   return Status::Ok();
 }
 
-Result<Step> ParseStep(const nlohmann::json& j, const std::string& where) {
-  if (!j.is_object()) return Status::Invalid(where + ": expected an object, got " + j.type_name());
-  YS_RETURN_IF_ERROR(CheckKeys(j, {"at_s", "gpu", "set", "kmsg"}, where));
-  Step step;
-  auto t = GetTime(j, where);
-  if (!t.ok()) return t.status();
-  step.at_s = *t;
-  if (j.contains("kmsg")) {
-    if (j.contains("gpu") || j.contains("set")) {
-      return Status::Invalid(where + ": a step has either \"kmsg\" or \"gpu\" with \"set\"");
-    }
-    if (!j["kmsg"].is_string()) {
-      return Status::Invalid(where + ".kmsg: expected a string, got " + j["kmsg"].type_name());
-    }
-    step.kmsg = j["kmsg"].get<std::string>();
-    return step;
-  }
-  if (!j.contains("gpu")) return Status::Invalid(where + ".gpu: missing (or \"kmsg\")");
-  if (!j["gpu"].is_number_integer()) {
-    return Status::Invalid(where + ".gpu: expected an integer, got " + j["gpu"].type_name());
-  }
-  step.gpu = j["gpu"].get<int>();
-  if (!j.contains("set")) return Status::Invalid(where + ".set: missing");
-  if (!j["set"].is_object() || j["set"].empty()) {
-    return Status::Invalid(where + ".set: expected a non-empty object");
-  }
-  step.set = j["set"];
-  return step;
+// The timeline's layout, read by field lists: every key named, messages as
+// "steps[0].at_s: expected a time >= 0" (the file's path put before them).
+using json_fields::Path;
+using json_fields::Style;
+constexpr Style kTimelineStyle{.reject_unknown_keys = true};
+// A plant's fields say what they expect also when absent ("plant[0].entity: expected ...").
+constexpr Style JsonStyle(const Plant*) {
+  return {.reject_unknown_keys = true, .absent_reads_as_null = true};
 }
 
-Result<Plant> ParsePlant(const nlohmann::json& j, const std::string& where) {
-  if (!j.is_object()) return Status::Invalid(where + ": expected an object, got " + j.type_name());
-  YS_RETURN_IF_ERROR(CheckKeys(j, {"at_s", "entity", "fault"}, where));
-  Plant p;
-  auto t = GetTime(j, where);
-  if (!t.ok()) return t.status();
-  p.at_s = *t;
-  if (!j.contains("entity") || !j["entity"].is_string() || j["entity"].get<std::string>().empty()) {
-    return Status::Invalid(where + ".entity: expected an entity name (\"cpu1\", \"gpu2\")");
+struct TimeAt {  // seconds from the start, a number >= 0
+  double& t;
+};
+struct NonEmptyObject {  // a step's "set": key -> plain value, checked when applied
+  nlohmann::json& set;
+};
+struct EntityName {  // "cpu1", "gpu2"
+  std::string& name;
+};
+struct FaultName {  // the faults a timeline can plant: bit_flip
+  std::string& name;
+};
+struct TimelineDocument {
+  std::string base;
+  std::vector<Step> steps;
+  std::vector<Plant> plant;
+};
+
+template <typename R>
+Status JsonRead(R*, const nlohmann::json& j, const Path& at, Style s, TimeAt& x) {
+  if (j.is_null()) return json_fields::Missing(at, s);  // absent from a plant, or null
+  if (!j.is_number()) return json_fields::Expected(at, "a number", &j, s);
+  x.t = j.get<double>();
+  if (!std::isfinite(x.t) || x.t < 0) return json_fields::Expected(at, "a time >= 0", nullptr, s);
+  return Status::Ok();
+}
+template <typename R>
+Status JsonRead(R*, const nlohmann::json& j, const Path& at, Style s, NonEmptyObject& x) {
+  if (!j.is_object() || j.empty())
+    return json_fields::Expected(at, "a non-empty object", nullptr, s);
+  x.set = j;
+  return Status::Ok();
+}
+template <typename R>
+Status JsonRead(R*, const nlohmann::json& j, const Path& at, Style s, EntityName& x) {
+  if (!j.is_string() || j.get_ref<const std::string&>().empty()) {
+    return json_fields::Expected(at, "an entity name (\"cpu1\", \"gpu2\")", nullptr, s);
   }
-  p.entity = j["entity"].get<std::string>();
-  if (!j.contains("fault") || !j["fault"].is_string()) {
-    return Status::Invalid(where + ".fault: expected a string");
+  x.name = j.get<std::string>();
+  return Status::Ok();
+}
+template <typename R>
+Status JsonRead(R*, const nlohmann::json& j, const Path& at, Style s, FaultName& x) {
+  if (!j.is_string()) return json_fields::Expected(at, "a string", nullptr, s);
+  x.name = j.get<std::string>();
+  if (x.name != "bit_flip") {
+    return Status::Invalid(at.ToString() + ": unknown fault \"" + x.name +
+                           "\" (expected bit_flip)");
   }
-  p.fault = j["fault"].get<std::string>();
-  if (p.fault != "bit_flip") {
-    return Status::Invalid(where + ".fault: unknown fault \"" + p.fault + "\" (expected bit_flip)");
+  return Status::Ok();
+}
+
+// A step is a kernel-log line ("kmsg") or values set on a GPU ("gpu" with "set").
+template <typename V>
+void Fields(V& v, Step& step) {
+  v("at_s", TimeAt{step.at_s});
+  v.optional("kmsg", step.kmsg, step.has_kmsg);
+  v.optional("gpu", step.gpu, step.has_gpu);
+  v.optional("set", NonEmptyObject{step.set}, step.has_set);
+  if (step.has_kmsg) {
+    v.check("", step.has_gpu || step.has_set
+                    ? Status::Invalid("a step has either \"kmsg\" or \"gpu\" with \"set\"")
+                    : Status::Ok());
+  } else {
+    v.check("gpu", step.has_gpu ? Status::Ok() : Status::Invalid("missing (or \"kmsg\")"));
+    v.check("set", step.has_set ? Status::Ok() : Status::Invalid("missing"));
   }
-  return p;
+}
+
+template <typename V>
+void Fields(V& v, Plant& p) {
+  v("at_s", TimeAt{p.at_s});
+  v("entity", EntityName{p.entity});
+  v("fault", FaultName{p.fault});
+}
+
+template <typename V>
+void Fields(V& v, TimelineDocument& d) {
+  v("kind", json_fields::Exactly<std::string>{kTimelineKind});
+  v("base", d.base);
+  v.defaulted("steps", d.steps);
+  v.defaulted("plant", d.plant);
 }
 
 Result<nlohmann::json> ReadBounded(const std::string& path) {
@@ -215,39 +242,16 @@ Result<Timeline> Timeline::Load(const std::string& path) {
     // A plain recorded state: a timeline with no steps.
     impl->base = j;
   } else {
-    for (const auto& [key, value] : j.items()) {
-      if (key != "kind" && key != "base" && key != "steps" && key != "plant") {
-        return Status::Invalid(path + ": " + key + ": unknown key");
-      }
-    }
-    if (!j["kind"].is_string() || j["kind"].get<std::string>() != kTimelineKind) {
-      return Status::Invalid(path + ": kind: expected \"" + std::string(kTimelineKind) + "\"");
-    }
-    if (!j.contains("base") || !j["base"].is_string()) {
-      return Status::Invalid(path + ": base: expected the file name of a recorded NVML state");
-    }
-    std::filesystem::path base_path(j["base"].get<std::string>());
+    auto d = json_fields::Parse<TimelineDocument>(j, "", kTimelineStyle);
+    if (!d.ok()) return Status::Invalid(path + ": " + d.status().message());
+    std::filesystem::path base_path(d->base);
     if (base_path.is_relative()) base_path = std::filesystem::path(path).parent_path() / base_path;
     auto base = ReadBounded(base_path.string());
     if (!base.ok())
       return Status(base.status().code(), path + ": base: " + base.status().message());
     impl->base = std::move(*base);
-    if (j.contains("steps")) {
-      if (!j["steps"].is_array()) return Status::Invalid(path + ": steps: expected an array");
-      for (size_t i = 0; i < j["steps"].size(); ++i) {
-        auto s = ParseStep(j["steps"][i], "steps[" + std::to_string(i) + "]");
-        if (!s.ok()) return Status::Invalid(path + ": " + s.status().message());
-        impl->steps.push_back(std::move(*s));
-      }
-    }
-    if (j.contains("plant")) {
-      if (!j["plant"].is_array()) return Status::Invalid(path + ": plant: expected an array");
-      for (size_t i = 0; i < j["plant"].size(); ++i) {
-        auto p = ParsePlant(j["plant"][i], "plant[" + std::to_string(i) + "]");
-        if (!p.ok()) return Status::Invalid(path + ": " + p.status().message());
-        impl->plants.push_back(std::move(*p));
-      }
-    }
+    impl->steps = std::move(d->steps);
+    impl->plants = std::move(d->plant);
   }
   // The base must read, and so must the state after each step (in file order).
   auto first = gpu::GpuSnapshotFromJson(impl->base);

@@ -274,11 +274,13 @@ class BasicReader {
     status_ = *key ? Expected(Path{&here_, key}, expected, nullptr, style_)
                    : Expected(here_, expected, nullptr, style_);
   }
-  // When `valid` is not OK: "<where>.<key>: <its message>" (a validator that says what is wrong).
+  // When `valid` is not OK: "<where>.<key>: <its message>" (a validator that says what is wrong;
+  // "<where>: <its message>" with an empty key).
   void check(const char* key, const Status& valid) {
     if (!status_.ok() || valid.ok()) return;
-    status_ =
-        Status::Invalid(Path{&here_, key}.ToString(style_.key_separator) + ": " + valid.message());
+    const std::string at = *key ? Path{&here_, key}.ToString(style_.key_separator)
+                                : here_.ToString(style_.key_separator);
+    status_ = Status::Invalid(at + ": " + valid.message());
   }
   // Names the object in messages about the fields after it: "files[0] ("a")" (text " ("a")").
   void label(std::string text) {
