@@ -170,6 +170,14 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
         f.Where() + ": ep " + std::to_string(p.ep) +
         " does not divide dp·cp·tp = " + std::to_string(p.DataParallel() * p.cp * p.tp));
   }
+  // ... laid out etp × ep × expert-dp over that stage's GPUs (etp defaults to tp).
+  const int etp = p.etp.value_or(p.tp);
+  if (p.ep > 1 && (p.gpus / p.pp) % (etp * p.ep) != 0) {
+    return Status::Invalid(f.Where() + ": etp·ep = " + std::to_string(etp) + "·" +
+                           std::to_string(p.ep) + " does not divide gpus / pp = " +
+                           std::to_string(p.gpus / p.pp) +
+                           (p.etp ? "" : " (etp defaults to tp; set etp)"));
+  }
   // In 64 bits: micro_batch and dp may each be up to 2^20.
   const int64_t per_step = int64_t{p.micro_batch} * p.DataParallel();
   if (p.global_batch % per_step != 0) {

@@ -39,6 +39,16 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     return Status::Invalid(Where(r) + ": seq " + std::to_string(r.seq) +
                            " is not a multiple of cp " + std::to_string(p.cp));
   }
+  // Megatron-Core lays the experts of one pipeline stage out as etp x ep x expert-dp over that
+  // stage's GPUs, so etp·ep must divide gpus / pp (etp defaults to tp, as Megatron's does).
+  const int stage_gpus = p.gpus / p.pp;
+  if (m.moe && stage_gpus % (r.Etp() * p.ep) != 0) {
+    return Status::Invalid(Where(r) + ": etp·ep = " + std::to_string(r.Etp()) + "·" +
+                           std::to_string(p.ep) + " does not divide the " +
+                           std::to_string(stage_gpus) + " GPUs of one pipeline stage (gpus / pp)" +
+                           (p.etp ? "" : "; etp defaults to tp: give --etp (recipes with ep > 1 "
+                                         "often run etp 1)"));
+  }
   if (!s.vocab_size) return Status::Unsupported(m.path + ": [shape] vocab_size is not given");
   auto attn = AttentionOf(m);
   if (!attn.ok()) return attn.status();

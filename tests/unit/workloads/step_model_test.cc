@@ -311,6 +311,27 @@ TEST(StepModelTest, BadRecipesAreInvalidNotCrashes) {
   EXPECT_NE(no_peak.status().message().find("nvfp4"), std::string::npos);
 }
 
+
+// Megatron-Core lays a stage's experts out as etp × ep × expert-dp; a layout that does not fit
+// (Qwen3-235B at tp 2, ep 64 on 64 GPUs, etp defaulting to tp) is refused, not predicted.
+TEST(StepModelTest, AnExpertLayoutThatDoesNotFitTheStageIsInvalid) {
+  auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  Parallelism p = Par(64, 2, 1, 1, 64, 1, 1024);
+  auto bad = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidInput);
+  EXPECT_NE(bad.status().message().find("etp·ep = 2·64 does not divide the 64 GPUs of one "
+                                        "pipeline stage"),
+            std::string::npos)
+      << bad.status().message();
+  p.etp = 1;
+  EXPECT_TRUE(PredictStep(RecipeOf(*spec, p, "bf16"), rates, c).ok());
+  p.pp = 2;  // 32 GPUs a stage: ep 64 no longer fits even at etp 1
+  EXPECT_FALSE(PredictStep(RecipeOf(*spec, p, "bf16"), rates, c).ok());
+}
 TEST(FitTest, ErrorStatisticsUseNearestRank) {
   auto s = SummariseErrors({0.01, -0.02, 0.03, -0.04, 0.05, 0.06, -0.07, 0.08, 0.09, -0.10});
   EXPECT_EQ(s.rows, 10);
