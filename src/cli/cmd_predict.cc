@@ -1,6 +1,7 @@
 // `yardstick predict --model NAME|FILE --chip CHIP --dtype DTYPE --gpus N [--tp N --pp N --cp N
 // --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute
-// none|selective|mla_up_proj|full --attention fused|unfused]
+// none|selective|mla_up_proj|full --attention fused|unfused --dispatcher alltoall|deepep
+// --token-drop on|off]
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
 // will reach, with its breakdown (workloads/predict/step_model.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
@@ -34,7 +35,7 @@ namespace {
 namespace wp = workloads::predict;
 
 struct PredictArgs {
-  std::string model, chip, dtype, data, recompute, attention;
+  std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop;
   std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
@@ -81,6 +82,8 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec&
   if (a.gbs) r.par.global_batch = *a.gbs;
   if (!a.recompute.empty()) r.par.recompute = a.recompute;
   if (!a.attention.empty()) r.par.attention_backend = a.attention;
+  if (!a.dispatcher.empty()) r.par.moe_dispatcher = a.dispatcher;
+  if (!a.token_drop.empty()) r.par.moe_token_drop = a.token_drop == "on";
   r.layers = a.layers.value_or(spec.shape.layers);
   r.seq = a.seq.value_or(spec.shape.seq_length);
   if (r.par.ep > 1 && !spec.moe)
@@ -144,6 +147,12 @@ Result<int> Run(const PredictArgs& a) {
       a.recompute != "mla_up_proj" && a.recompute != "full") {
     return Status::Invalid("--recompute " + a.recompute +
                            ": expected none, selective, mla_up_proj or full");
+  }
+  if (!a.dispatcher.empty() && a.dispatcher != "alltoall" && a.dispatcher != "deepep") {
+    return Status::Invalid("--dispatcher " + a.dispatcher + ": expected alltoall or deepep");
+  }
+  if (!a.token_drop.empty() && a.token_drop != "on" && a.token_drop != "off") {
+    return Status::Invalid("--token-drop " + a.token_drop + ": expected on or off");
   }
   if (!a.attention.empty() && a.attention != "fused" && a.attention != "unfused") {
     return Status::Invalid("--attention " + a.attention + ": expected fused or unfused");
@@ -227,6 +236,12 @@ Action Setup(CLI::App& sub) {
                  "Activation recompute: none, selective, mla_up_proj or full");
   sub.add_option("--attention", a->attention,
                  "Attention core: fused (flash/cuDNN) or unfused (the S x S scores through HBM)");
+  sub.add_option("--dispatcher", a->dispatcher,
+                 "MoE token dispatcher: alltoall (NCCL all-to-all) or deepep (DeepEP/HybridEP: a "
+                 "token sent once per remote NVLink domain)");
+  sub.add_option("--token-drop", a->token_drop,
+                 "MoE token drop to a static capacity: on (no device-to-host sync in the "
+                 "dispatcher) or off (dropless)");
   sub.add_option("--measured", a->measured,
                  "A run document whose gemm.gpu and coll.* measurements replace the reference "
                  "rates (repeatable)");

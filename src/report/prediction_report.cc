@@ -78,10 +78,14 @@ std::string PredictionConsole(const PredictionView& v) {
   const auto& p = *v.prediction;
   std::string out = fmt::format(
       "{} on {} x {} ({}): tp {} pp {} cp {} ep {} etp {} vp {}, micro-batch {}, global batch {}, "
-      "seq {}, {} layers, recompute {}, {} attention; dp {}, {} micro-batches per step\n\n",
+      "seq {}, {} layers, recompute {}, {} attention{}; dp {}, {} micro-batches per step\n\n",
       r.model->display_name, r.par.gpus, r.par.chip, r.dtype, r.par.tp, r.par.pp, r.par.cp,
       r.par.ep, r.Etp(), r.Vp(), r.par.micro_batch, r.par.global_batch, r.seq, r.layers,
-      r.par.recompute, r.par.attention_backend, p.data_parallel, p.micro_batches);
+      r.par.recompute, r.par.attention_backend,
+      r.model->moe ? fmt::format(", {} dispatcher, {}", r.par.moe_dispatcher,
+                                 r.par.moe_token_drop ? "token drop" : "dropless")
+                   : std::string(),
+      p.data_parallel, p.micro_batches);
   out += fmt::format("  {:<34} {:>10} {:>7}  {}\n", "component", "seconds", "share", "");
   for (const BreakdownRow& row : Breakdown(p)) {
     out += fmt::format("  {:<34} {:>10.3f} {:>6.1f}%  {}\n", row.name, row.seconds,
@@ -178,6 +182,9 @@ void Fields(V& v, RecipeView& x) {
   v("layers", x.r.layers);
   v("recompute", par.recompute);
   v("attention_backend", par.attention_backend);
+  bool moe = static_cast<bool>(x.r.model->moe);  // written for models with experts only
+  v.optional("moe_dispatcher", par.moe_dispatcher, moe);
+  v.optional("moe_token_drop", par.moe_token_drop, moe);
   v("fsdp", par.fsdp);
   v("data_parallel", x.p.data_parallel);
   v("micro_batches", x.p.micro_batches);

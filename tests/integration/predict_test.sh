@@ -72,6 +72,43 @@ fi
 expect_rc 2 "bad --attention" -- "$bin" predict --model deepseek-v3_671b --chip gb200 --dtype bf16 --gpus 128 --attention flash
 expect_in "$tmp/err" "--attention flash" "the bad backend named"
 
+# The MoE dispatcher and token drop on the command line. DeepSeek-V3 on 512 H100 (ep 64 over
+# eight HGX domains): DeepEP sends a token once per remote domain, so its all-to-all is shorter;
+# dropless (no static capacity) adds the dispatcher's host synchronisation. Both are in the
+# document's recipe (for a model with experts only) and in the console header.
+h100=(predict --model deepseek-v3_671b --chip h100 --dtype bf16 --gpus 512)
+expect_rc 0 "predict alltoall token drop" -- "$bin" "${h100[@]}" --json
+cp "$tmp/out" "$tmp/a2a.json"
+expect_rc 0 "predict deepep dropless" -- "$bin" "${h100[@]}" --dispatcher deepep --token-drop off --json
+cp "$tmp/out" "$tmp/deepep.json"
+python3 - "$tmp/a2a.json" "$tmp/deepep.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: dispatcher what-if"; fails=$((fails + 1)); }
+import json, sys
+a, d = (json.load(open(p)) for p in sys.argv[1:3])
+assert (a["recipe"]["moe_dispatcher"], a["recipe"]["moe_token_drop"]) == ("alltoall", True), a["recipe"]
+assert (d["recipe"]["moe_dispatcher"], d["recipe"]["moe_token_drop"]) == ("deepep", False), d["recipe"]
+ep = lambda j: next(c["exposed_s"] for c in j["comm"] if c["name"] == "ep")
+assert ep(d) < ep(a), (ep(d), ep(a))
+assert d["host_s"] > a["host_s"] == 0, (d["host_s"], a["host_s"])
+PY
+if /usr/bin/python3 "$src/tests/integration/validate_json.py" "$src/schemas/predict.schema.json" "$tmp/a2a.json" "$tmp/deepep.json"; then
+  passes=$((passes + 1))
+else
+  echo "FAIL: dispatcher what-if documents against the schema"; fails=$((fails + 1))
+fi
+expect_rc 0 "predict deepep console" -- "$bin" "${h100[@]}" --dispatcher deepep --token-drop off
+expect_in "$tmp/out" "deepep dispatcher, dropless" "the dispatcher in the header"
+expect_rc 0 "predict dense json" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 8 --json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["recipe"]; assert "moe_dispatcher" not in r and "moe_token_drop" not in r, r' "$tmp/out" \
+  && passes=$((passes + 1)) || { echo "FAIL: a dense recipe carries no dispatcher"; fails=$((fails + 1)); }
+expect_rc 2 "bad --dispatcher" -- "$bin" "${h100[@]}" --dispatcher nccl
+expect_in "$tmp/err" "--dispatcher nccl: expected alltoall or deepep" "the bad dispatcher named"
+expect_rc 2 "bad --token-drop" -- "$bin" "${h100[@]}" --token-drop yes
+expect_in "$tmp/err" "--token-drop yes: expected on or off" "the bad token drop named"
+# An expert layout that does not fit a pipeline stage: etp defaults to tp (2), 2·64 > 64.
+expect_rc 2 "expert layout too large" -- "$bin" predict --model qwen3_235b --chip gb200 --dtype bf16 --gpus 64 --tp 2 --pp 1 --ep 64 --gbs 1024 --mbs 1
+expect_in "$tmp/err" "etp·ep = 2·64 does not divide the 64 GPUs of one pipeline stage" "the layout named"
+expect_rc 0 "expert layout at etp 1" -- "$bin" predict --model qwen3_235b --chip gb200 --dtype bf16 --gpus 64 --tp 2 --pp 1 --ep 64 --etp 1 --gbs 1024 --mbs 1
+
 # Every published row.
 expect_rc 0 "predict published" -- "$bin" predict --published --json
 python3 - "$tmp/out" "$src" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: every published row"; fails=$((fails + 1)); }
