@@ -8,9 +8,9 @@
 # Prints per row the published step time (GBS x seq / (tokens/s/GPU x GPUs)), the prediction and
 # the error; then the median and 90th-percentile |error| over all rows, dense and MoE rows, per
 # chip family and per release, and the median signed error; and, for every recipe the two
-# releases both ran (same chip, model, precision and parallelism), how far the published step
-# time itself moved between releases: the part of the error no model of the recipe alone can
-# remove.
+# releases both ran (same chip, model, precision, parallelism, dispatcher, token drop and
+# all-to-all overlap), how far the published step time itself moved between releases: the part of
+# the error no model of those fields can remove.
 #
 #   bench/predict_other_releases.sh [build/yardstick]        environment: DATA (the table file)
 set -euo pipefail
@@ -24,31 +24,34 @@ echo "calibration: $src/calibration/step_model.toml (fitted on dgxc-benchmarking
 echo "table: $data"
 echo
 
-while read -r rel chip model dtype gpus gbs mbs seq tp pp cp vp ep etp disp drop tok; do
+while read -r rel chip model dtype gpus gbs mbs seq tp pp cp vp ep etp disp drop overlap tok; do
   [[ -z "$rel" || "$rel" == \#* ]] && continue
   args=(predict --json --data "$src" --model "$model" --chip "$chip" --dtype "$dtype" --gpus "$gpus"
         --gbs "$gbs" --mbs "$mbs" --seq "$seq" --tp "$tp" --pp "$pp" --cp "$cp" --vp "$vp" --ep "$ep")
   [[ "$etp" != - ]] && args+=(--etp "$etp")
   [[ "$disp" != - ]] && args+=(--dispatcher "$disp")
   [[ "$drop" != - ]] && args+=(--token-drop "$drop")
+  [[ "$overlap" != - ]] && args+=(--a2a-overlap "$overlap")
   if "$bin" "${args[@]}" >"$work/p.json" 2>"$work/err"; then
     pred=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["step_time_s"])' "$work/p.json")
   else
     pred="error:$(tr '\n' ' ' <"$work/err")"
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     "$rel" "$chip" "$model" "$dtype" "$gpus" "$gbs" "$mbs" "$seq" "$tp/$pp/$cp/$vp/$ep" "$disp" "$drop" \
-    "$tok" "$pred" "$ep" >>"$work/rows"
+    "$overlap" "$tok" "$pred" "$ep" >>"$work/rows"
 done <"$data"
 
 python3 - "$work/rows" <<'PY'
 import statistics as st, sys
 rows = []
 for line in open(sys.argv[1]):
-    rel, chip, model, dtype, gpus, gbs, mbs, seq, par, disp, drop, tok, pred, ep = line.rstrip("\n").split("\t")
+    rel, chip, model, dtype, gpus, gbs, mbs, seq, par, disp, drop, overlap, tok, pred, ep = \
+        line.rstrip("\n").split("\t")
     pub = int(gbs) * int(seq) / (float(tok) * int(gpus))
     r = dict(rel=rel, chip=chip, model=model, dtype=dtype, gpus=int(gpus), gbs=int(gbs), mbs=int(mbs),
-             seq=int(seq), par=par, pub=pub, moe=int(ep) > 1 or disp != "-")
+             seq=int(seq), par=par, moe_fields=(disp, drop, overlap), pub=pub,
+             moe=int(ep) > 1 or disp != "-")
     if pred.startswith("error:"):
         r["err"] = None; r["why"] = pred[6:]
     else:
@@ -86,13 +89,15 @@ missed = [r for r in rows if r["err"] is None]
 if missed:
     print(f"  {len(missed)} row(s) not predicted (listed above)")
 
-key = lambda r: (r["chip"], r["model"], r["dtype"], r["gpus"], r["gbs"], r["mbs"], r["seq"], r["par"])
+key = lambda r: (r["chip"], r["model"], r["dtype"], r["gpus"], r["gbs"], r["mbs"], r["seq"], r["par"],
+                 r["moe_fields"])
 by = {}
 for r in rows:
     by.setdefault(key(r), []).append(r)
 pairs = [v for v in by.values() if len({r["rel"] for r in v}) > 1]
 if pairs:
-    print("\nthe same recipe in two releases (published step time, then the change):")
+    print("\nthe same recipe in two releases (every field of the table row the same: parallelism,"
+          " dispatcher, token drop, all-to-all overlap; published step time, then the change):")
     moves = []
     for v in sorted(pairs, key=lambda v: key(v[0])):
         v = sorted(v, key=lambda r: r["rel"])

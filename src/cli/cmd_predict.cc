@@ -1,7 +1,7 @@
 // `yardstick predict --model NAME|FILE --chip CHIP --dtype DTYPE --gpus N [--tp N --pp N --cp N
 // --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute
 // none|selective|mla_up_proj|full --attention fused|unfused --dispatcher alltoall|deepep
-// --token-drop on|off]
+// --token-drop on|off --a2a-overlap on|off]
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
 // will reach, with its breakdown (workloads/predict/step_model.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
@@ -35,7 +35,7 @@ namespace {
 namespace wp = workloads::predict;
 
 struct PredictArgs {
-  std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop;
+  std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap;
   std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
@@ -84,6 +84,7 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec&
   if (!a.attention.empty()) r.par.attention_backend = a.attention;
   if (!a.dispatcher.empty()) r.par.moe_dispatcher = a.dispatcher;
   if (!a.token_drop.empty()) r.par.moe_token_drop = a.token_drop == "on";
+  if (!a.a2a_overlap.empty()) r.par.moe_a2a_overlap = a.a2a_overlap == "on";
   r.layers = a.layers.value_or(spec.shape.layers);
   r.seq = a.seq.value_or(spec.shape.seq_length);
   if (r.par.ep > 1 && !spec.moe)
@@ -151,8 +152,11 @@ Result<int> Run(const PredictArgs& a) {
   if (!a.dispatcher.empty() && a.dispatcher != "alltoall" && a.dispatcher != "deepep") {
     return Status::Invalid("--dispatcher " + a.dispatcher + ": expected alltoall or deepep");
   }
-  if (!a.token_drop.empty() && a.token_drop != "on" && a.token_drop != "off") {
-    return Status::Invalid("--token-drop " + a.token_drop + ": expected on or off");
+  for (auto [flag, v] :
+       {std::pair{"--token-drop", &a.token_drop}, {"--a2a-overlap", &a.a2a_overlap}}) {
+    if (!v->empty() && *v != "on" && *v != "off") {
+      return Status::Invalid(std::string(flag) + " " + *v + ": expected on or off");
+    }
   }
   if (!a.attention.empty() && a.attention != "fused" && a.attention != "unfused") {
     return Status::Invalid("--attention " + a.attention + ": expected fused or unfused");
@@ -242,6 +246,9 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--token-drop", a->token_drop,
                  "MoE token drop to a static capacity: on (no device-to-host sync in the "
                  "dispatcher) or off (dropless)");
+  sub.add_option("--a2a-overlap", a->a2a_overlap,
+                 "MoE all-to-all overlapped with another micro-batch's computation (Megatron's "
+                 "combined 1F1B, moe_a2a_overlap): on or off");
   sub.add_option("--measured", a->measured,
                  "A run document whose gemm.gpu and coll.* measurements replace the reference "
                  "rates (repeatable)");

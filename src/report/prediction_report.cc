@@ -82,8 +82,9 @@ std::string PredictionConsole(const PredictionView& v) {
       r.model->display_name, r.par.gpus, r.par.chip, r.dtype, r.par.tp, r.par.pp, r.par.cp,
       r.par.ep, r.Etp(), r.Vp(), r.par.micro_batch, r.par.global_batch, r.seq, r.layers,
       r.par.recompute, r.par.attention_backend,
-      r.model->moe ? fmt::format(", {} dispatcher, {}", r.par.moe_dispatcher,
-                                 r.par.moe_token_drop ? "token drop" : "dropless")
+      r.model->moe ? fmt::format(", {} dispatcher, {}{}", r.par.moe_dispatcher,
+                                 r.par.moe_token_drop ? "token drop" : "dropless",
+                                 r.par.moe_a2a_overlap ? ", all-to-all overlapped" : "")
                    : std::string(),
       p.data_parallel, p.micro_batches);
   out += fmt::format("  {:<34} {:>10} {:>7}  {}\n", "component", "seconds", "share", "");
@@ -185,6 +186,7 @@ void Fields(V& v, RecipeView& x) {
   bool moe = static_cast<bool>(x.r.model->moe);  // written for models with experts only
   v.optional("moe_dispatcher", par.moe_dispatcher, moe);
   v.optional("moe_token_drop", par.moe_token_drop, moe);
+  v.optional("moe_a2a_overlap", par.moe_a2a_overlap, moe);
   v("fsdp", par.fsdp);
   v("data_parallel", x.p.data_parallel);
   v("micro_batches", x.p.micro_batches);

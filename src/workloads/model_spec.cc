@@ -148,6 +148,7 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
                            "\" (expected alltoall or deepep)");
   }
   YS_RETURN_IF_ERROR(f.Bool("moe_token_drop", &p.moe_token_drop));
+  YS_RETURN_IF_ERROR(f.Bool("moe_a2a_overlap", &p.moe_a2a_overlap));
   YS_RETURN_IF_ERROR(f.String("attention_backend", &p.attention_backend, /*required=*/false,
                               /*allow_empty=*/false));
   if (p.attention_backend != "fused" && p.attention_backend != "unfused") {
@@ -174,8 +175,8 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   const int etp = p.etp.value_or(p.tp);
   if (p.ep > 1 && (p.gpus / p.pp) % (etp * p.ep) != 0) {
     return Status::Invalid(f.Where() + ": etp·ep = " + std::to_string(etp) + "·" +
-                           std::to_string(p.ep) + " does not divide gpus / pp = " +
-                           std::to_string(p.gpus / p.pp) +
+                           std::to_string(p.ep) +
+                           " does not divide gpus / pp = " + std::to_string(p.gpus / p.pp) +
                            (p.etp ? "" : " (etp defaults to tp; set etp)"));
   }
   // In 64 bits: micro_batch and dp may each be up to 2^20.

@@ -127,6 +127,11 @@ struct Parallelism {
   // layer's forward before the all-to-all; DeepEP's normal mode waits on the host for the
   // received counts either way.
   bool moe_token_drop = false;
+  // Expert-parallel communication overlapped with computation (Megatron-Core's combined 1F1B
+  // schedule, --overlap-moe-expert-parallel-comm; Megatron-Bridge's moe_a2a_overlap): in the
+  // pipeline's steady state the forward of one micro-batch runs beside the backward of another,
+  // so each one's dispatch and combine all-to-alls hide under the other's computation.
+  bool moe_a2a_overlap = false;
   // The attention core's kernel: "fused" (flash or cuDNN fused attention: the scores stay on chip)
   // or "unfused" (Transformer Engine's UnfusedDotProductAttention: the S × S scores of every head
   // are written to and read from HBM by batched GEMMs and a softmax kernel). A recipe runs unfused

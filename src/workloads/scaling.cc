@@ -86,9 +86,9 @@ Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
     }
     // The experts of one stage are laid out etp x ep x expert-dp (step_flops.cc).
     if (base.model->moe && (g / r.par.pp) % (r.Etp() * r.par.ep) != 0) {
-      out.skipped.push_back(std::to_string(g) + " GPUs: etp·ep = " + std::to_string(r.Etp()) +
-                            "·" + std::to_string(r.par.ep) + " does not divide gpus / pp = " +
-                            std::to_string(g / r.par.pp));
+      out.skipped.push_back(std::to_string(g) + " GPUs: etp·ep = " + std::to_string(r.Etp()) + "·" +
+                            std::to_string(r.par.ep) +
+                            " does not divide gpus / pp = " + std::to_string(g / r.par.pp));
       continue;
     }
     r.par.global_batch = micro_batches * r.par.micro_batch * predict::DataParallel(r);

@@ -46,8 +46,9 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     return Status::Invalid(Where(r) + ": etp·ep = " + std::to_string(r.Etp()) + "·" +
                            std::to_string(p.ep) + " does not divide the " +
                            std::to_string(stage_gpus) + " GPUs of one pipeline stage (gpus / pp)" +
-                           (p.etp ? "" : "; etp defaults to tp: give --etp (recipes with ep > 1 "
-                                         "often run etp 1)"));
+                           (p.etp ? ""
+                                  : "; etp defaults to tp: give --etp (recipes with ep > 1 "
+                                    "often run etp 1)"));
   }
   if (!s.vocab_size) return Status::Unsupported(m.path + ": [shape] vocab_size is not given");
   auto attn = AttentionOf(m);

@@ -91,6 +91,19 @@ double StageLayers(const Recipe& r) {
   return static_cast<double>((r.layers + chunks - 1) / chunks) * r.Vp();
 }
 
+double OverlappedAllToAllSeconds(double a2a_mb, double compute_mb, double micro_batches, int pp,
+                                 int vp) {
+  const double m = std::max(1.0, micro_batches);
+  double unpaired = 1.0 / m;
+  if (pp > 1) {
+    unpaired = vp > 1 ? (2.0 * (pp - 1) + (vp - 1.0) * pp) / (vp * m) : (pp - 1.0) / m;
+  }
+  unpaired = std::min(1.0, unpaired);
+  const double paired =
+      std::max(0.0, a2a_mb / 2 - compute_mb * 2 / 3) + std::max(0.0, a2a_mb / 2 - compute_mb / 3);
+  return m * (unpaired * a2a_mb + (1 - unpaired) * paired);
+}
+
 double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes) {
   if (nodes <= 1) return 0;
   double p_hit = 0;
@@ -271,6 +284,11 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
     YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", span, bytes,
                            m * 4.0 * w.moe_layers / p.pp * stage, factor, 1.0,
                            (p.ep - 1.0) * c.alltoall_seconds_per_peer));
+    if (p.moe_a2a_overlap) {
+      CommTerm& ep_term = out.comm.back();
+      ep_term.exposed_s = OverlappedAllToAllSeconds(
+          ep_term.raw_s / m, gemm_mb + attention_mb + elementwise_mb, m, p.pp, r.Vp());
+    }
   }
   if (p.pp > 1) {
     YS_RETURN_IF_ERROR(add("pp", "sendrecv", "sendrecv", p.gpus, w.pp_message_bytes,

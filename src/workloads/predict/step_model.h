@@ -138,6 +138,20 @@ double StageLayers(const Recipe& r);
 // chosen uniformly (within topk_groups of the groups, where the model limits routing to groups).
 double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes);
 
+// The exposed seconds a step of the expert-parallel all-to-alls when they overlap computation
+// (moe_a2a_overlap: Megatron-Core's combined 1F1B schedule). In the steady state a micro-batch's
+// forward runs beside another's backward: the forward's dispatch and combine (half of a2a_mb, the
+// all-to-all seconds of one micro-batch) hide under the backward's computation (two thirds of
+// compute_mb, the backward's FLOPs being twice the forward's) and the backward's half under the
+// forward's third; what exceeds its partner's computation stays exposed. The passes outside the
+// steady state have no partner and expose their all-to-alls in full: the warmup forwards of the
+// first pipeline rank, pp − 1 of the m micro-batches, or 2(pp − 1) + (vp − 1)·pp of the vp·m
+// virtual passes with an interleaved schedule (Megatron-Core's schedules), and one of m without a
+// pipeline. An upper bound on the hiding: the all-to-all kernels' share of the SMs and the
+// schedule's extra host synchronisation are not charged.
+double OverlappedAllToAllSeconds(double a2a_mb, double compute_mb, double micro_batches, int pp,
+                                 int vp);
+
 // Seconds of an unfused attention core on one GPU (Transformer Engine's
 // UnfusedDotProductAttention, bf16) over `elements` score elements (queries × keys × heads: the
 // full S × S of every head, since batched GEMMs do not skip the causally masked half). Each

@@ -159,6 +159,8 @@ TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
       // etp defaults to tp (2): 2·8 experts' GPUs do not fit the 8 GPUs of a stage.
       {"ep = 1", "ep = 8", "etp·ep = 2·8 does not divide gpus / pp = 8 (etp defaults to tp"},
       {"ep = 1", "ep = 4\netp = 4", "etp·ep = 4·4 does not divide gpus / pp = 8"},
+      {"ep = 1", "ep = 1\nmoe_a2a_overlap = 1",
+       "[[parallelism]] 1 moe_a2a_overlap: expected true or false"},
       {"ep = 1", "ep = 1\nmoe_dispatcher = \"deep\"",
        "[[parallelism]] 1 moe_dispatcher: \"deep\" (expected alltoall or deepep)"},
       {"ep = 1", "ep = 1\nattention_backend = \"flash\"",

@@ -311,6 +311,55 @@ TEST(StepModelTest, BadRecipesAreInvalidNotCrashes) {
   EXPECT_NE(no_peak.status().message().find("nvfp4"), std::string::npos);
 }
 
+// The all-to-all overlapped with computation (moe_a2a_overlap): hand arithmetic of the formula,
+// then its place in a step.
+TEST(StepModelTest, OverlappedAllToAllHidesUnderThePartnerPassesComputation) {
+  // 128 micro-batches, pp 8, vp 4: the unpaired passes are 2·7 + 3·8 = 38 of 512.
+  const double u = 38.0 / 512;
+  // a2a 6 s, compute 6 s a micro-batch: the forward's 3 s under the backward's 4 s (hidden), the
+  // backward's 3 s under the forward's 2 s (1 s exposed).
+  EXPECT_NEAR(OverlappedAllToAllSeconds(6, 6, 128, 8, 4), 128 * (u * 6 + (1 - u) * 1.0), 1e-9);
+  // Without interleaving pp − 1 of m are unpaired; without a pipeline one of m.
+  EXPECT_NEAR(OverlappedAllToAllSeconds(6, 6, 128, 8, 1), 128 * (7.0 / 128 * 6 + 121.0 / 128),
+              1e-9);
+  EXPECT_NEAR(OverlappedAllToAllSeconds(6, 6, 16, 1, 1), 16 * (6.0 / 16 + 15.0 / 16), 1e-9);
+  // Computation long enough hides everything but the unpaired passes; no computation hides none.
+  EXPECT_NEAR(OverlappedAllToAllSeconds(2, 100, 128, 8, 4), 128 * u * 2, 1e-9);
+  EXPECT_NEAR(OverlappedAllToAllSeconds(2, 0, 128, 8, 4), 128 * 2.0, 1e-9);
+  // More warmup passes than the step has: all exposed.
+  EXPECT_NEAR(OverlappedAllToAllSeconds(2, 100, 4, 8, 4), 4 * 2.0, 1e-9);
+
+  // In a step: DeepSeek-V3 on 512 H100 (ep 64 across eight domains). Only the ep term changes;
+  // its exposure is the formula's, at most its raw time, and the step shrinks by the difference.
+  auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  Parallelism p = Par(512, 2, 8, 1, 64, 4, 4096);
+  p.etp = 1;
+  p.moe_token_drop = true;
+  auto plain = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+  p.moe_a2a_overlap = true;
+  auto over = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+  ASSERT_TRUE(plain.ok() && over.ok());
+  auto ep = [](const StepPrediction& s) {
+    for (const CommTerm& t : s.comm) {
+      if (t.name == "ep") return t;
+    }
+    return CommTerm{};
+  };
+  const CommTerm a = ep(*plain), b = ep(*over);
+  EXPECT_DOUBLE_EQ(a.raw_s, b.raw_s);
+  EXPECT_DOUBLE_EQ(a.exposed_s, a.raw_s);
+  const double m = over->micro_batches;
+  EXPECT_NEAR(b.exposed_s, OverlappedAllToAllSeconds(b.raw_s / m, over->compute_s / m, m, 8, 4),
+              1e-9 * b.raw_s);
+  EXPECT_LT(b.exposed_s, a.exposed_s);
+  EXPECT_DOUBLE_EQ(over->compute_s, plain->compute_s);
+  const double saved = a.exposed_s - b.exposed_s;
+  // The bubble, (pp − 1)/vp micro-batch times, shrinks with the micro-batch's time too.
+  EXPECT_NEAR(plain->step_time_s - over->step_time_s, saved * (1 + 7.0 / 4 / m), 1e-6 * saved);
+}
 
 // Megatron-Core lays a stage's experts out as etp × ep × expert-dp; a layout that does not fit
 // (Qwen3-235B at tp 2, ep 64 on 64 GPUs, etp defaulting to tp) is refused, not predicted.
