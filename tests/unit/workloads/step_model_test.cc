@@ -36,6 +36,15 @@ Recipe RecipeOf(const ModelSpec& spec, Parallelism p, const std::string& dtype) 
   return r;
 }
 
+Parallelism Par(int gpus, int tp, int pp, int cp, int ep, int vp, int gbs);
+
+// DeepSeek-V3's H100 layout at 512 GPUs: tp 2, pp 8, ep 64 with etp 1, global batch 4096.
+Parallelism DeepSeekOn512(int vp) {
+  Parallelism p = Par(512, 2, 8, 1, 64, vp, 4096);
+  p.etp = 1;
+  return p;
+}
+
 Parallelism Par(int gpus, int tp, int pp, int cp, int ep, int vp, int gbs) {
   Parallelism p;
   p.chip = "h100";
@@ -189,8 +198,7 @@ TEST(StepModelTest, UnfusedAttentionPaysForTheScoresInHbm) {
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   Constants c;
   const SystemRates rates = H100Like(c);
-  Parallelism p = Par(512, 2, 8, 1, 64, 1, 4096);
-  p.etp = 1;
+  Parallelism p = DeepSeekOn512(1);
   p.recompute = "selective";
   auto fused = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
   p.attention_backend = "unfused";
@@ -217,8 +225,7 @@ TEST(StepModelTest, UnfusedAttentionPaysForTheScoresInHbm) {
 TEST(StepModelTest, MlaUpProjectionRecomputeAddsItsForward) {
   auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
-  Parallelism p = Par(512, 2, 8, 1, 64, 1, 4096);
-  p.etp = 1;
+  Parallelism p = DeepSeekOn512(1);
   auto none = ComputeStepWork(RecipeOf(*spec, p, "bf16"));
   p.recompute = "mla_up_proj";
   auto up = ComputeStepWork(RecipeOf(*spec, p, "bf16"));
@@ -335,8 +342,7 @@ TEST(StepModelTest, OverlappedAllToAllHidesUnderThePartnerPassesComputation) {
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   Constants c;
   const SystemRates rates = H100Like(c);
-  Parallelism p = Par(512, 2, 8, 1, 64, 4, 4096);
-  p.etp = 1;
+  Parallelism p = DeepSeekOn512(4);
   p.moe_token_drop = true;
   auto plain = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
   p.moe_a2a_overlap = true;
