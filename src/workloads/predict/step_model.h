@@ -23,10 +23,10 @@
 // or more), as the recipes' launcher (llmb-run, Megatron-Bridge executors) sets --segment;
 // JobNvlinkDomain.
 // Megatron's rank order (tp, cp, ep, dp, pp from the inside) gives the spans: TP tp, CP tp·cp, EP
-// ep·etp, DP tp·cp·dp, PP the whole job. The expert all-to-all is exposed in full (the recipes
-// modelled do not overlap it). The DP reduce-scatter and all-gather hide under
-// dp_overlap_microbatches micro-batches of compute; only what exceeds that window is exposed (FSDP:
-// under every micro-batch).
+// ep·etp, DP tp·cp·dp, PP the whole job. The expert all-to-all is exposed in full unless the
+// recipe overlaps it (moe_a2a_overlap: OverlappedAllToAllSeconds). The DP reduce-scatter and
+// all-gather hide under dp_overlap_microbatches micro-batches of compute; only what exceeds that
+// window is exposed (FSDP: under every micro-batch).
 //
 // The constants (e[dtype], e_attn, d½, the exposed shares, ...) are named in kConstants with
 // their meaning and whether they are fitted; their values live in calibration/step_model.toml.
@@ -138,7 +138,7 @@ double StageLayers(const Recipe& r);
 // chosen uniformly (within topk_groups of the groups, where the model limits routing to groups).
 double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes);
 
-// The exposed seconds a step of the expert-parallel all-to-alls when they overlap computation
+// The exposed seconds per step of the expert-parallel all-to-alls when they overlap computation
 // (moe_a2a_overlap: Megatron-Core's combined 1F1B schedule). In the steady state a micro-batch's
 // forward runs beside another's backward: the forward's dispatch and combine (half of a2a_mb, the
 // all-to-all seconds of one micro-batch) hide under the backward's computation (two thirds of
