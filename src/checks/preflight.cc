@@ -5,6 +5,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "checks/bug_report_input.h"
 #include "checks/runner.h"
 #include "checks/site_expectations.h"
 #include "checks/unit_aliases.h"
@@ -20,7 +21,12 @@ std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc) 
   return out;
 }
 
-Result<RunDocument> RunPreflight(const PreflightOptions& o) {
+namespace {
+
+// The preflight itself; `gpu_absent`, when set, is why there is no GPU state to judge (a bug
+// report without nvidia-smi output): the GPU units skip with it instead of opening this host's
+// NVML.
+Result<RunDocument> RunChecksOf(const PreflightOptions& o, const Status* gpu_absent) {
   auto t0 = std::chrono::steady_clock::now();
   RunDocument doc = StartRunDocument(o.command);
   auto step = [&o](const std::string& name) {
@@ -76,6 +82,8 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
     doc.warnings.push_back("GPU state read from the recorded NVML file " + o.nvml_state +
                            ", not from this machine's GPUs");
     ctx.set_gpu(std::move(snapshot));
+  } else if (gpu_absent != nullptr) {
+    ctx.set_gpu(*gpu_absent);
   }
   if (!o.kernel_log.empty()) ctx.set_kernel_log_path(o.kernel_log);
   RunOptions ro;
@@ -94,6 +102,32 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   }
   doc.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return doc;
+}
+
+}  // namespace
+
+Result<RunDocument> RunPreflight(const PreflightOptions& o) {
+  if (o.bug_report.empty()) return RunChecksOf(o, nullptr);
+  if (o.root != "/" || !o.nvml_state.empty() || !o.kernel_log.empty()) {
+    return Status::Invalid(
+        "--bug-report " + o.bug_report +
+        ": the report gives the host files, the GPU state and the kernel log; it cannot be "
+        "combined with --root, --nvml-state or --kernel-log");
+  }
+  if (o.on_step) o.on_step("reading the bug report " + o.bug_report);
+  auto staged = StageBugReport(o.bug_report);
+  if (!staged.ok()) return staged.status();
+  PreflightOptions inner = o;
+  inner.bug_report.clear();
+  inner.root = staged->root;
+  inner.nvml_state = staged->nvml_state;
+  inner.kernel_log = staged->kernel_log;
+  if (inner.filters.empty()) inner.filters = {"gpu.*"};
+  const Status absent = Status::NotFound(staged->no_gpu_state_reason);
+  auto doc = RunChecksOf(inner, staged->nvml_state.empty() ? &absent : nullptr);
+  if (!doc.ok()) return doc.status();
+  AttributeToBugReport(*staged, *doc);
   return doc;
 }
 

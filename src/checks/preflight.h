@@ -22,6 +22,9 @@ struct PreflightOptions {
   std::string nvml_state;            // recorded NVML state (JSON) instead of the host's GPUs
   std::optional<int> pid;            // judge this process instead of yardstick itself
   std::string kernel_log;            // a kernel log file read instead of /dev/kmsg under the root
+  // An nvidia-bug-report log judged offline (checks/bug_report_input.h): replaces root,
+  // nvml_state and kernel_log; the filters default to gpu.*.
+  std::string bug_report;
   std::string command = "preflight";
   std::function<void(const CheckResult&)> on_result;
   // Names each step as it starts ("reading the host identity", "check cpu.numa"), e.g. for a
@@ -32,7 +35,8 @@ struct PreflightOptions {
 
 // Errors (exit 2) for a root that is not a directory, an unreadable or invalid site file, an
 // unreadable or invalid --nvml-state file, a --pid with no such process, or a filter that selects
-// no check. When a unit looked at the GPUs, host.gpu_source and host.gpu_driver say where their
+// no check; for an unreadable --bug-report or one combined with root, nvml_state or kernel_log.
+// When a unit looked at the GPUs, host.gpu_source and host.gpu_driver say where their
 // state came from.
 Result<RunDocument> RunPreflight(const PreflightOptions& options);
 

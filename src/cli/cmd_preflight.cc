@@ -19,6 +19,13 @@ namespace {
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<CheckRunArgs>();
   AddCheckRunOptions(sub, *a, /*with_root=*/true, /*with_output=*/true);
+  sub.add_option("--bug-report", a->bug_report,
+                 "Judge the GPUs of an nvidia-bug-report.log(.gz) offline: its nvidia-smi --query "
+                 "output, kernel log and /proc files (the gpu.* checks unless --filter says "
+                 "otherwise)")
+      ->excludes(sub.get_option("--root"))
+      ->excludes(sub.get_option("--nvml-state"))
+      ->excludes(sub.get_option("--kernel-log"));
   auto hist = std::make_shared<HistoryArgs>();
   AddHistoryOptions(sub, *hist, /*record=*/true);
   auto timeout_s = std::make_shared<double>(kDefaultCommandTimeoutS);

@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "core/scratch_dir.h"
 #include "validate/validation_archive.h"
 
 namespace ys::cli::cmd_verify {
@@ -27,18 +28,9 @@ struct VerifyArgs {
 };
 
 Result<int> RunVerify(const VerifyArgs& a) {
-  std::error_code ec;
-  std::string templ = (fs::temp_directory_path(ec) / "yardstick-verify-XXXXXX").string();
-  if (ec || ::mkdtemp(templ.data()) == nullptr) {
-    return Status::Io(fmt::format("{}: cannot create a private directory to extract into", templ));
-  }
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } cleanup{templ};
+  auto scratch = ScratchDir::Make("yardstick-verify");
+  if (!scratch.ok()) return scratch.status();
+  const std::string& templ = scratch->path();
   auto rep = validate::VerifyValidationArchive(a.archive, a.pubkey, templ + "/archive");
   if (!rep.ok()) {
     return Prefixed(a.archive, rep.status());

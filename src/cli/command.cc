@@ -88,6 +88,7 @@ checks::PreflightOptions PreflightOptionsFor(const CheckRunArgs& a, std::string 
   o.nvml_state = a.nvml_state;
   if (a.pid > 0) o.pid = a.pid;
   o.kernel_log = a.kernel_log;
+  o.bug_report = a.bug_report;
   return o;
 }
 

@@ -69,6 +69,7 @@ struct CheckRunArgs {
   bool json = false;
   int pid = 0;
   std::string kernel_log;  // --kernel-log FILE: a kernel log file instead of /dev/kmsg
+  std::string bug_report;  // preflight --bug-report FILE: an nvidia-bug-report log, offline
 };
 // `with_output`: also --json and --junit.
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);

@@ -89,6 +89,13 @@ Result<std::string> Gunzip(std::string_view data, size_t max_bytes) {
       return Status::Invalid("decompresses to more than the " + std::to_string(max_bytes) +
                              "-byte limit");
     }
+    // Several gzip members in a row (`gzip -c >> file`, as nvidia-bug-report.sh writes one per
+    // section) are their concatenation, as gunzip reads them: go on with the next member.
+    if (rc == Z_STREAM_END && zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
+      if (inflateReset(&zs) != Z_OK) break;
+      rc = Z_OK;
+      continue;
+    }
     if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
       inflateEnd(&zs);
       return Status::Invalid("corrupt gzip data: truncated data");

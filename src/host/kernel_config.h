@@ -29,7 +29,8 @@ struct KernelConfig {
 Result<KernelConfig> ParseKernelConfig(std::string_view text);
 
 // Decompresses gzip data, refusing to produce more than `max_bytes` (a corrupt or hostile
-// config.gz must not exhaust memory). Invalid when the data is not complete gzip.
+// config.gz must not exhaust memory). Several members in a row are decompressed one after the
+// other, as gunzip does. Invalid when the data is not complete gzip.
 Result<std::string> Gunzip(std::string_view data, size_t max_bytes);
 
 // /proc/config.gz when present, else /boot/config-<osrelease> (osrelease from

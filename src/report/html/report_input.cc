@@ -1,7 +1,5 @@
 #include "report/html/report_input.h"
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +8,7 @@
 #include <sstream>
 
 #include "core/report_json.h"
+#include "core/scratch_dir.h"
 #include "core/text.h"
 #include "validate/archive.h"
 
@@ -49,33 +48,8 @@ Status AddDirectory(const std::string& dir, ReportInput& in) {
   return Status::Ok();
 }
 
-// A directory under the system's temporary directory, removed with everything in it on scope exit.
-class ScratchDir {
- public:
-  static Result<ScratchDir> Make() {
-    std::string pattern = (fs::temp_directory_path() / "yardstick-report-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      return Status::Io("cannot create a temporary directory under " +
-                        fs::temp_directory_path().string());
-    }
-    return ScratchDir(pattern);
-  }
-  ScratchDir(ScratchDir&& o) noexcept : path_(std::move(o.path_)) { o.path_.clear(); }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  explicit ScratchDir(std::string p) : path_(std::move(p)) {}
-  std::string path_;
-};
-
 Status AddArchive(const std::string& path, ReportInput& in) {
-  auto scratch = ScratchDir::Make();
+  auto scratch = ScratchDir::Make("yardstick-report");
   if (!scratch.ok()) return scratch.status();
   auto archive = validate::OpenArchive(path, scratch->path() + "/x", /*pubkey_pem_path=*/"");
   if (!archive.ok()) return Status::Invalid(path + ": " + archive.status().message());
