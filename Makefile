@@ -38,9 +38,13 @@ fixtures:
 	@python3 tests/fixtures/make_hosts.py
 	@python3 tests/fixtures/logs/make_logs.py
 
-# clang-14 with ASan + UBSan (CMakePresets.json "sanitize"): the unit suite and the corpus
-# replays under the sanitizers, in build-sanitize/.
+# clang-14 with ASan + UBSan (CMakePresets.json "sanitize") in build-sanitize/, what CI runs after
+# `make test` (.ci/run): the preset built whole (the program, the unit tests and every libFuzzer
+# target, so a change clang 14 refuses fails here), then `ctest -L $(SANITIZE_LABEL)` under the
+# sanitizers (unit: the unit suite and the corpus replays; fuzz: the replays alone). A sanitizer
+# report of any process, a test's child included, fails it (tests/sanitizers/run.sh).
 SANITIZE_DIR ?= build-sanitize
+SANITIZE_LABEL ?= unit
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 # Leaks kept until exit by OpenMPI, hwloc and dlopened vendor libraries (the file says which);
@@ -52,7 +56,7 @@ sanitize-configure: deps
 
 sanitize: sanitize-configure
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
-	@cd $(SANITIZE_DIR) && ctest -L unit --output-on-failure -j $(JOBS) --timeout 1200
+	@bash tests/sanitizers/run.sh $(SANITIZE_DIR) $(JOBS) $(SANITIZE_LABEL)
 
 # Each libFuzzer target for FUZZ_SECONDS from its committed corpus (scripts/fuzz.sh); FUZZ_TARGETS
 # picks some ("training_log toml"). New inputs land in $(SANITIZE_DIR)/fuzz-new/, findings in

@@ -73,8 +73,9 @@ std::pair<double, double> MedianAndMad(const SparseHistogram& h, uint64_t first,
   uint64_t n = last - first;
   double median = n % 2 ? h.Quantile(first + n / 2)
                         : (h.Quantile(first + n / 2 - 1) + h.Quantile(first + n / 2)) / 2;
-  SparseHistogram bins = median != 0 ? SparseHistogram::Linear(w * std::fabs(median))
-                                     : SparseHistogram::Logarithmic(w);
+  // Logarithmic bins also where w |median| underflows to 0 (a median of 4.9e-324).
+  SparseHistogram bins = w * std::fabs(median) > 0 ? SparseHistogram::Linear(w * std::fabs(median))
+                                                   : SparseHistogram::Logarithmic(w);
   values.clear();
   values.reserve(n);
   uint64_t rank = 0;

@@ -380,7 +380,8 @@ Result<bool> DigestSpill::Read(DocumentDigest* d) {
     return Status::Invalid("the temporary file of digests is damaged");
   }
   d->figures.resize(n);
-  std::memcpy(d->figures.data(), in.p, n * sizeof(DocumentDigest::Figure));
+  // Not for none: data() of an empty vector may be null, which memcpy must not be given.
+  if (n > 0) std::memcpy(d->figures.data(), in.p, n * sizeof(DocumentDigest::Figure));
   in.p += n * sizeof(DocumentDigest::Figure);
   d->incomplete = in.U32() != 0;
   d->incomplete_reason = in.Str();

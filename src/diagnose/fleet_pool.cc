@@ -76,7 +76,10 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& fi
   };
   std::vector<const Scored*> buffer;
   auto devices = device_members.begin();
-  for (const auto& [kind, group] : node_groups) {
+  for (const auto& entry : node_groups) {
+    // Plain names, not a structured binding: clang 14 refuses a lambda capturing one.
+    FigureKind kind = entry.first;
+    const std::vector<const Scored*>& group = entry.second;
     Verdict node_v = JudgeGroup(group);
     if (node_v.slow) row("node", kind, node_v, group);
     auto end = std::find_if(devices, device_members.end(),

@@ -11,6 +11,7 @@ namespace {
 // the code of every positive value above 0 and of every negative value below it, so codes sort
 // like the values.
 constexpr int64_t kLogOffset = int64_t{1} << 52;
+constexpr double kLogLimit = static_cast<double>(kLogOffset - 1);  // keeps the codes' signs
 constexpr double kLinearLimit = 4.0e18;  // keeps floor(x / width) inside int64_t
 constexpr size_t kFirstSlots = 16;
 
@@ -36,13 +37,18 @@ SparseHistogram SparseHistogram::Linear(double width) {
   return h;
 }
 
+// Every double gets a code, never an out-of-range conversion: a quotient that overflows (a
+// value far above a tiny width, 4.9e-324 over a width that underflowed to 0) is clamped like any
+// far value, and a NaN one (0 over a zero width) counts as 0.
 int64_t SparseHistogram::CodeOf(double x) const {
   if (log_step_ == 0) {
     double i = std::floor(x / width_);
+    if (std::isnan(i)) return 0;
     return static_cast<int64_t>(std::clamp(i, -kLinearLimit, kLinearLimit));
   }
-  if (x == 0) return 0;
-  auto index = static_cast<int64_t>(std::floor(std::log(std::fabs(x)) / log_step_));
+  if (x == 0 || std::isnan(x)) return 0;
+  double i = std::floor(std::log(std::fabs(x)) / log_step_);
+  auto index = static_cast<int64_t>(std::clamp(i, -kLogLimit, kLogLimit));
   // Larger magnitudes of negative values sort lower.
   return x > 0 ? kLogOffset + index : -(kLogOffset + index);
 }

@@ -130,6 +130,16 @@ void Fields(V& v, BreakdownRow& row) {
 
 namespace prediction_json {
 
+// A view T{item} of each of `items`, brace-initialised: std::vector's range constructor would
+// initialise the aggregate views with parentheses, which clang 14 refuses.
+template <typename T, typename Items>
+std::vector<T> ViewsOf(const Items& items) {
+  std::vector<T> views;
+  views.reserve(items.size());
+  for (const auto& item : items) views.push_back(T{item});
+  return views;
+}
+
 struct Comm {
   const workloads::predict::CommTerm& t;
 };
@@ -211,15 +221,14 @@ void Fields(V& v, Prediction& x) {
   v("host_s", p.host_s);
   v("bubble_s", p.bubble_s);
   v("optimizer_s", p.optimizer_s);
-  v.computed("comm", [&] { return std::vector<Comm>(p.comm.begin(), p.comm.end()); });
+  v.computed("comm", [&] { return ViewsOf<Comm>(p.comm); });
   v("tokens_per_s_per_gpu", p.tokens_per_s_per_gpu);
   v("mfu", p.mfu);
   v("model_flops_per_token", p.model_flops_per_token);
   v("rates_origin", view.rates->origin);
   v("measured", view.measured);
   v("calibration", view.calibration_path);
-  v.computed("what_if",
-             [&] { return std::vector<WhatIf>(view.what_if.begin(), view.what_if.end()); });
+  v.computed("what_if", [&] { return ViewsOf<WhatIf>(view.what_if); });
 }
 
 struct Stats {
@@ -259,7 +268,7 @@ struct ErrorTableView {
 
 template <typename V>
 void Fields(V& v, ErrorTableView& x) {
-  v.computed("rows", [&] { return std::vector<ErrorRowView>(x.t.rows.begin(), x.t.rows.end()); });
+  v.computed("rows", [&] { return ViewsOf<ErrorRowView>(x.t.rows); });
   v.computed("fitted", [&] { return Stats{x.t.fitted}; });
   v.computed("held_out", [&] { return Stats{x.t.held_out}; });
 }
@@ -282,7 +291,7 @@ struct CrossValidationView {
 
 template <typename V>
 void Fields(V& v, CrossValidationView& x) {
-  v.computed("folds", [&] { return std::vector<Fold>(x.cv.folds.begin(), x.cv.folds.end()); });
+  v.computed("folds", [&] { return ViewsOf<Fold>(x.cv.folds); });
   v.computed("all", [&] { return Stats{x.cv.all}; });
 }
 
@@ -311,7 +320,7 @@ struct SuiteView {
 template <typename V>
 void Fields(V& v, SuiteView& x) {
   v("threshold", x.threshold);
-  v.computed("workloads", [&] { return std::vector<SuiteRow>(x.rows.begin(), x.rows.end()); });
+  v.computed("workloads", [&] { return ViewsOf<SuiteRow>(x.rows); });
 }
 
 // `predict --published --json`: the error table, the leave-one-model-out figures with --cv, the

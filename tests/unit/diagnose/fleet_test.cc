@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace ys::diagnose {
@@ -144,6 +145,15 @@ TEST(FleetStatsTest, TooFewPeersOrAZeroMedianAreNotJudged) {
   KeyStats three = StatsOf({100, 100, 50});
   EXPECT_TRUE(three.judged);
   EXPECT_TRUE(IsOutlier(ScoreFigure(three, 50), FleetOptions{}, 0.05));
+}
+
+// A median so small that w |median| underflows to 0: the MAD's bins are logarithmic then, not 0
+// wide (x / 0 made every deviation's bin code inf or NaN, converted to an integer).
+TEST(FleetStatsTest, ADenormalMedianStillHasAMad) {
+  constexpr double d = std::numeric_limits<double>::denorm_min();  // 4.9e-324
+  KeyStats s = StatsOf({d, d, 2 * d, 3 * d, 1e-300});
+  EXPECT_EQ(s.median, 2 * d);
+  EXPECT_EQ(s.mad, d);  // deviations 0, d, d, d, 1e-300
 }
 
 TEST(FleetStatsTest, LowerIsBetterFlagsFiguresFarAbove) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -73,6 +74,21 @@ TEST(SparseHistogramTest, NegativeZeroAndPositiveValuesSortLikeNumbers) {
   for (double x : values) h.Add(x);
   std::sort(values.begin(), values.end());
   for (size_t i = 0; i < values.size(); ++i) EXPECT_EQ(h.Quantile(i), values[i]) << i;
+}
+
+// Bins far narrower than the values: log(x) / width and x / width overflow to +-inf (or 0 / 0 is
+// NaN), and the codes are clamped rather than converted out of range (undefined behaviour, caught
+// by UBSan; on x86 they all used to get one code, which sorted -3 above 2).
+TEST(SparseHistogramTest, QuotientsPastTheCodeRangeStillSortLikeNumbers) {
+  constexpr double kTiny = std::numeric_limits<double>::denorm_min();
+  for (SparseHistogram h : {SparseHistogram::Logarithmic(kTiny), SparseHistogram::Linear(kTiny)}) {
+    std::vector<double> values = {2, -3, 0, -5, 7, kTiny};  // at most two a bin: exact
+    for (double x : values) h.Add(x);
+    std::sort(values.begin(), values.end());
+    for (size_t i = 0; i < values.size(); ++i) EXPECT_EQ(h.Quantile(i), values[i]) << i;
+  }
+  // The median of deviations whose bins would be 0 wide (fleet.cc: w |median| underflows).
+  EXPECT_EQ(SparseHistogram::Linear(kTiny * 0.25).MedianOfAscending({0, 0, 0}), 0);
 }
 
 TEST(SparseHistogramTest, MemoryFollowsTheSpreadNotTheCount) {
