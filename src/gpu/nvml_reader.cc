@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <climits>
 #include <type_traits>
 #include <vector>
 
@@ -17,6 +18,10 @@ namespace {
 
 // Not an NVML code: the table has no such function.
 constexpr nvmlReturn_t kNoSymbol = -1;
+
+// nvmlFieldValue_t.scopeId for the sum over every NVLink (nvml.h: "A scopeId of UINT_MAX returns
+// aggregate value summed up across all links").
+constexpr unsigned int kAllNvLinks = UINT_MAX;
 
 // Calls fn(args...) when the table has it.
 template <typename Fn, typename... Args>
@@ -67,6 +72,11 @@ class Reader {
   std::string Why(nvmlReturn_t rc, const char* fn) const {
     if (rc == kNoSymbol) return std::string(kNotSupported) + ": this NVML has no " + fn;
     if (rc == NVML_ERROR_NOT_SUPPORTED) return kNotSupported;
+    // The library exports the function but this driver does not implement it (an NVML newer than
+    // the kernel module, or a query the branch dropped): not supported here, not a fault.
+    if (rc == NVML_ERROR_FUNCTION_NOT_FOUND) {
+      return std::string(kNotSupported) + ": " + fn + " not implemented by this driver";
+    }
     return std::string(fn) + ": " + ErrorText(api_, rc);
   }
 
@@ -171,14 +181,7 @@ class Reader {
         Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetClockInfo), h, NVML_CLOCK_MEM);
     d.max_sm_clock_mhz =
         Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetMaxClockInfo), h, NVML_CLOCK_SM);
-    // The new name first; drivers before 535 export only the old one (same bits).
-    if (api_.nvmlDeviceGetCurrentClocksEventReasons != nullptr) {
-      d.clocks_event_reasons =
-          Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetCurrentClocksEventReasons), h);
-    } else {
-      d.clocks_event_reasons = Get<uint64_t, unsigned long long>(
-          YS_NVML_FN(nvmlDeviceGetCurrentClocksThrottleReasons), h);
-    }
+    d.clocks_event_reasons = ClocksEventReasons(h);
 
     d.power_usage_mw = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetPowerUsage), h);
     d.enforced_power_limit_mw =
@@ -186,8 +189,7 @@ class Reader {
     d.default_power_limit_mw =
         Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetPowerManagementDefaultLimit), h);
 
-    d.temperature_c =
-        Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetTemperature), h, NVML_TEMPERATURE_GPU);
+    d.temperature_c = Temperature(h);
     d.slowdown_temperature_c = Get<uint32_t, unsigned int>(
         YS_NVML_FN(nvmlDeviceGetTemperatureThreshold), h, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN);
     d.shutdown_temperature_c = Get<uint32_t, unsigned int>(
@@ -227,21 +229,16 @@ class Reader {
       d.gpu_utilization_pct = d.memory_utilization_pct =
           Field<uint32_t>::Missing(Why(rc, "nvmlDeviceGetUtilizationRates"));
     }
-    nvmlMemory_t mem{};
-    rc = Call(tel_.nvmlDeviceGetMemoryInfo, h, &mem);
-    if (rc == NVML_SUCCESS) {
-      d.memory_total_bytes = Field<uint64_t>::Of(mem.total);
-      d.memory_used_bytes = Field<uint64_t>::Of(mem.used);
-      d.memory_free_bytes = Field<uint64_t>::Of(mem.free);
-    } else {
-      d.memory_total_bytes = d.memory_used_bytes = d.memory_free_bytes =
-          Field<uint64_t>::Missing(Why(rc, "nvmlDeviceGetMemoryInfo"));
-    }
-    // scopeId 0: the GPU-wide value (NVLink throughput is an aggregate over the GPU's links).
+    ReadMemory(h, d);
+    // The memory temperature is GPU-wide (scopeId ignored); the NVLink throughput counters are per
+    // link, and scopeId UINT_MAX asks for their sum over every link (nvml.h, "NVLink throughput
+    // counters field values"): scopeId 0 would be link 0 alone.
     nvmlFieldValue_t fv[3] = {};
     fv[0].fieldId = NVML_FI_DEV_MEMORY_TEMP;
     fv[1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
+    fv[1].scopeId = kAllNvLinks;
     fv[2].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
+    fv[2].scopeId = kAllNvLinks;
     rc = Call(tel_.nvmlDeviceGetFieldValues, h, 3, fv);
     auto field = [&](const nvmlFieldValue_t& v) -> Field<uint64_t> {
       if (rc != NVML_SUCCESS) return Field<uint64_t>::Missing(Why(rc, "nvmlDeviceGetFieldValues"));
@@ -274,6 +271,68 @@ class Reader {
             : Field<uint32_t>::Missing(mem_temp.has() ? "out of range" : mem_temp.error);
     d.nvlink_data_tx_kib = field(fv[1]);
     d.nvlink_data_rx_kib = field(fv[2]);
+  }
+
+  // The new name first (every branch from R535 has it); drivers before R535, or one that does not
+  // implement it, answer by the deprecated one (same bits).
+  Field<uint64_t> ClocksEventReasons(nvmlDevice_t h) const {
+    unsigned long long reasons = 0;
+    const char* fn = "nvmlDeviceGetCurrentClocksEventReasons";
+    nvmlReturn_t rc = Call(api_.nvmlDeviceGetCurrentClocksEventReasons, h, &reasons);
+    if (rc == kNoSymbol || rc == NVML_ERROR_FUNCTION_NOT_FOUND) {
+      fn = "nvmlDeviceGetCurrentClocksThrottleReasons";
+      rc = Call(api_.nvmlDeviceGetCurrentClocksThrottleReasons, h, &reasons);
+    }
+    return rc == NVML_SUCCESS ? Field<uint64_t>::Of(reasons) : Field<uint64_t>::Missing(Why(rc, fn));
+  }
+
+  // nvmlDeviceGetTemperatureV (R570 and later; the plain call is deprecated there), else
+  // nvmlDeviceGetTemperature (every branch).
+  Field<uint32_t> Temperature(nvmlDevice_t h) const {
+    if (api_.nvmlDeviceGetTemperatureV != nullptr) {
+      nvmlTemperature_t t{};
+      t.version = nvmlTemperature_v1;
+      t.sensorType = NVML_TEMPERATURE_GPU;
+      nvmlReturn_t rc = api_.nvmlDeviceGetTemperatureV(h, &t);
+      if (rc == NVML_SUCCESS && t.temperature >= 0) {
+        return Field<uint32_t>::Of(static_cast<uint32_t>(t.temperature));
+      }
+      if (rc == NVML_SUCCESS) return Field<uint32_t>::Missing("negative temperature");
+      if (rc != NVML_ERROR_FUNCTION_NOT_FOUND && rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
+        return Field<uint32_t>::Missing(Why(rc, "nvmlDeviceGetTemperatureV"));
+      }
+    }
+    return Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetTemperature), h,
+                                       NVML_TEMPERATURE_GPU);
+  }
+
+  // nvmlDeviceGetMemoryInfo_v2 (every branch from R510; its `used` includes `reserved`, as the
+  // v1 call's does), else nvmlDeviceGetMemoryInfo.
+  void ReadMemory(nvmlDevice_t h, DeviceTelemetry& d) const {
+    nvmlReturn_t rc = kNoSymbol;
+    const char* fn = "nvmlDeviceGetMemoryInfo_v2";
+    if (tel_.nvmlDeviceGetMemoryInfo_v2 != nullptr) {
+      nvmlMemory_v2_t m{};
+      m.version = nvmlMemory_v2;
+      rc = tel_.nvmlDeviceGetMemoryInfo_v2(h, &m);
+      if (rc == NVML_SUCCESS) return SetMemory(d, m.total, m.used, m.free);
+    }
+    if (tel_.nvmlDeviceGetMemoryInfo != nullptr &&
+        (rc == kNoSymbol || rc == NVML_ERROR_FUNCTION_NOT_FOUND ||
+         rc == NVML_ERROR_ARGUMENT_VERSION_MISMATCH)) {
+      nvmlMemory_t m{};
+      fn = "nvmlDeviceGetMemoryInfo";
+      rc = tel_.nvmlDeviceGetMemoryInfo(h, &m);
+      if (rc == NVML_SUCCESS) return SetMemory(d, m.total, m.used, m.free);
+    }
+    d.memory_total_bytes = d.memory_used_bytes = d.memory_free_bytes =
+        Field<uint64_t>::Missing(Why(rc, fn));
+  }
+
+  static void SetMemory(DeviceTelemetry& d, uint64_t total, uint64_t used, uint64_t free) {
+    d.memory_total_bytes = Field<uint64_t>::Of(total);
+    d.memory_used_bytes = Field<uint64_t>::Of(used);
+    d.memory_free_bytes = Field<uint64_t>::Of(free);
   }
 
   void ReadEcc(nvmlDevice_t h, GpuDevice& d) const {
@@ -377,8 +436,11 @@ class Reader {
         rc = api_.nvmlDeviceGetGpuFabricInfoV(h, &v2);
         if (rc == NVML_SUCCESS) return fill(v2);
       }
-      if (rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH ||
-          api_.nvmlDeviceGetGpuFabricInfo == nullptr) {
+      // The deprecated unversioned call when the driver does not take either struct version or
+      // does not implement the V call.
+      bool fall_back =
+          rc == NVML_ERROR_ARGUMENT_VERSION_MISMATCH || rc == NVML_ERROR_FUNCTION_NOT_FOUND;
+      if (!fall_back || api_.nvmlDeviceGetGpuFabricInfo == nullptr) {
         d.fabric = Field<FabricInfo>::Missing(Why(rc, "nvmlDeviceGetGpuFabricInfoV"));
         return;
       }
