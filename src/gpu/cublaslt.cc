@@ -104,8 +104,9 @@ Result<CublasLtApi> OpenFirst(const std::vector<std::string>& names, int driver_
   // The CUDA 13 library is there but this driver cannot run it: say so, rather than "not found".
   if (driver_version > 0 && driver_version < kCublasLt13MinDriver &&
       DynamicLibrary::Open(kSoname13).ok()) {
-    return Status::NotFound(std::string(kSoname13) + " needs a driver for CUDA 13.0 (R580) or later" +
-                            driver + ", and " + kSoname12 + " is not installed: " + why);
+    return Status::NotFound(std::string(kSoname13) +
+                            " needs a driver for CUDA 13.0 (R580) or later" + driver + ", and " +
+                            kSoname12 + " is not installed: " + why);
   }
   return Status::NotFound("cuBLASLt not found" + driver + ": " + why);
 }

@@ -36,55 +36,55 @@ namespace ys::gpu {
 // every driver branch yardstick supports exports it. docs/driver-branches.md lists them.
 // Add new ones here, with the symbol of the oldest driver that has them last.
 // clang-format off
-#define YS_CUDA_FUNCTIONS(X) \
-  X(cuInit, "cuInit") \
-  X(cuGetErrorString, "cuGetErrorString") \
-  X(cuDriverGetVersion, "cuDriverGetVersion") \
-  X(cuDeviceGetCount, "cuDeviceGetCount") \
-  X(cuDeviceGet, "cuDeviceGet") \
-  X(cuDeviceGetName, "cuDeviceGetName") \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute") \
-  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2") \
-  X(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId") \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") \
-  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2") \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent") \
-  X(cuCtxGetCurrent, "cuCtxGetCurrent") \
-  X(cuCtxSynchronize, "cuCtxSynchronize") \
-  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer") \
-  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess") \
-  X(cuMemAlloc, "cuMemAlloc_v2") \
-  X(cuMemFree, "cuMemFree_v2") \
-  X(cuMemAllocHost, "cuMemAllocHost_v2") \
-  X(cuMemFreeHost, "cuMemFreeHost") \
-  X(cuMemHostAlloc, "cuMemHostAlloc") \
-  X(cuMemHostRegister, "cuMemHostRegister_v2") \
-  X(cuMemHostUnregister, "cuMemHostUnregister") \
-  X(cuMemGetInfo, "cuMemGetInfo_v2") \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2") \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2") \
-  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2") \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2") \
-  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2") \
-  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync") \
-  X(cuMemcpyAsync, "cuMemcpyAsync") \
-  X(cuMemsetD8Async, "cuMemsetD8Async") \
-  X(cuMemsetD32Async, "cuMemsetD32Async") \
-  X(cuStreamCreate, "cuStreamCreate") \
-  X(cuStreamDestroy, "cuStreamDestroy_v2") \
-  X(cuStreamSynchronize, "cuStreamSynchronize") \
-  X(cuEventCreate, "cuEventCreate") \
-  X(cuEventDestroy, "cuEventDestroy_v2") \
-  X(cuEventRecord, "cuEventRecord") \
-  X(cuEventSynchronize, "cuEventSynchronize") \
-  X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime") \
-  X(cuModuleLoadData, "cuModuleLoadData") \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx") \
-  X(cuModuleUnload, "cuModuleUnload") \
-  X(cuModuleGetFunction, "cuModuleGetFunction") \
-  X(cuLaunchKernel, "cuLaunchKernel") \
-  X(cuFuncGetAttribute, "cuFuncGetAttribute") \
-  X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize") \
+#define YS_CUDA_FUNCTIONS(X)                                                                       \
+  X(cuInit, "cuInit")                                                                              \
+  X(cuGetErrorString, "cuGetErrorString")                                                          \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                                                      \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                                                          \
+  X(cuDeviceGet, "cuDeviceGet")                                                                    \
+  X(cuDeviceGetName, "cuDeviceGetName")                                                            \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                                  \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                                                       \
+  X(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId")                                                    \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                          \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")                                     \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                            \
+  X(cuCtxGetCurrent, "cuCtxGetCurrent")                                                            \
+  X(cuCtxSynchronize, "cuCtxSynchronize")                                                          \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                                                \
+  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                                                \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                                                   \
+  X(cuMemFree, "cuMemFree_v2")                                                                     \
+  X(cuMemAllocHost, "cuMemAllocHost_v2")                                                           \
+  X(cuMemFreeHost, "cuMemFreeHost")                                                                \
+  X(cuMemHostAlloc, "cuMemHostAlloc")                                                              \
+  X(cuMemHostRegister, "cuMemHostRegister_v2")                                                     \
+  X(cuMemHostUnregister, "cuMemHostUnregister")                                                    \
+  X(cuMemGetInfo, "cuMemGetInfo_v2")                                                               \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                               \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                               \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                                     \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                                     \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                     \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                                        \
+  X(cuMemcpyAsync, "cuMemcpyAsync")                                                                \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                                            \
+  X(cuMemsetD32Async, "cuMemsetD32Async")                                                          \
+  X(cuStreamCreate, "cuStreamCreate")                                                              \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                                         \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                                    \
+  X(cuEventCreate, "cuEventCreate")                                                                \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                                           \
+  X(cuEventRecord, "cuEventRecord")                                                                \
+  X(cuEventSynchronize, "cuEventSynchronize")                                                      \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime")                             \
+  X(cuModuleLoadData, "cuModuleLoadData")                                                          \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                                      \
+  X(cuModuleUnload, "cuModuleUnload")                                                              \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                                    \
+  X(cuLaunchKernel, "cuLaunchKernel")                                                              \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                                      \
+  X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize")                          \
   X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2")
 // clang-format on
 

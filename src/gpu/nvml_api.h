@@ -233,7 +233,8 @@ inline constexpr unsigned int nvmlTemperature_v1 = sizeof(nvmlTemperature_t) | (
     (nvmlDevice_t device, unsigned int* defaultLimit))                                            \
   X(nvmlDeviceGetTemperature, nvmlReturn_t,                                                       \
     (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int* temp))               \
-  X(nvmlDeviceGetTemperatureV, nvmlReturn_t, (nvmlDevice_t device, nvmlTemperature_t * temperature)) \
+  X(nvmlDeviceGetTemperatureV, nvmlReturn_t,                                                      \
+    (nvmlDevice_t device, nvmlTemperature_t * temperature))                                       \
   X(nvmlDeviceGetTemperatureThreshold, nvmlReturn_t,                                              \
     (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int* temp))         \
   X(nvmlDeviceGetEccMode, nvmlReturn_t,                                                           \

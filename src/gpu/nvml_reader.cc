@@ -283,7 +283,8 @@ class Reader {
       fn = "nvmlDeviceGetCurrentClocksThrottleReasons";
       rc = Call(api_.nvmlDeviceGetCurrentClocksThrottleReasons, h, &reasons);
     }
-    return rc == NVML_SUCCESS ? Field<uint64_t>::Of(reasons) : Field<uint64_t>::Missing(Why(rc, fn));
+    return rc == NVML_SUCCESS ? Field<uint64_t>::Of(reasons)
+                              : Field<uint64_t>::Missing(Why(rc, fn));
   }
 
   // nvmlDeviceGetTemperatureV (R570 and later; the plain call is deprecated there), else

@@ -20,7 +20,7 @@
 using namespace ys::gpu::nvml;  // NOLINT(google-build-using-namespace)
 
 namespace {
-int sessions = 0;  // nvmlInit_v2 minus nvmlShutdown
+int sessions = 0;   // nvmlInit_v2 minus nvmlShutdown
 std::string calls;  // the functions called, in order, comma-separated
 void Called(const char* fn) { calls += (calls.empty() ? "" : ",") + std::string(fn); }
 }  // namespace
@@ -122,7 +122,10 @@ YS_FAKE_EXPORT nvmlReturn_t nvmlSystemGetNVMLVersion(char* v, unsigned int n) {
   return NVML_SUCCESS;
 }
 YS_FAKE_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* v) {
-  *v = YS_FAKE_BRANCH == 535 ? 12020 : YS_FAKE_BRANCH == 550 ? 12040 : YS_FAKE_BRANCH == 570 ? 12080 : 13000;
+  *v = YS_FAKE_BRANCH == 535   ? 12020
+       : YS_FAKE_BRANCH == 550 ? 12040
+       : YS_FAKE_BRANCH == 570 ? 12080
+                               : 13000;
   return NVML_SUCCESS;
 }
 YS_FAKE_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* v) {
@@ -160,7 +163,8 @@ YS_FAKE_EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t, void* info
   if (version == nvmlGpuFabricInfo_v3 && YS_FAKE_BRANCH >= 580) {
     return FillFabric(static_cast<nvmlGpuFabricInfo_v3_t*>(info));
   }
-  if (version == nvmlGpuFabricInfo_v2) return FillFabric(static_cast<nvmlGpuFabricInfo_v2_t*>(info));
+  if (version == nvmlGpuFabricInfo_v2)
+    return FillFabric(static_cast<nvmlGpuFabricInfo_v2_t*>(info));
   return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
 }
 

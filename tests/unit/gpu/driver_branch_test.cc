@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/runner.h"
 #include "bench/benchmark.h"
+#include "bench/runner.h"
 #include "comm/communicator.h"
 #include "gpu/cublaslt.h"
 #include "gpu/cuda_api.h"
@@ -102,8 +102,8 @@ TEST(FakeBranchCuda, TheDriverTableLoadsOnEveryBranch) {
   std::vector<std::string> expected;
   if (Branch() < 570) expected.push_back("cuEventElapsedTime_v2 -> cuEventElapsedTime");
   EXPECT_EQ((*api)->fallbacks(), expected);
-  std::cout << "[ R" << Branch() << " ] CUDA " << CudaVersionText(*version) << ", fallbacks: "
-            << (expected.empty() ? "none" : expected[0]) << "\n";
+  std::cout << "[ R" << Branch() << " ] CUDA " << CudaVersionText(*version)
+            << ", fallbacks: " << (expected.empty() ? "none" : expected[0]) << "\n";
 
   // Event timing, the call that the fallback is for.
   auto device = CudaDevice::Open(0);
@@ -159,7 +159,8 @@ TEST(FakeBranchNvml, TheSnapshotTakesEachBranchsCalls) {
   // R550 and R570; v3 on R580.
   EXPECT_EQ(Count(log, "nvmlDeviceGetGpuFabricInfo"), Branch() == 535 ? 1 : 0) << calls();
   EXPECT_EQ(Count(log, "nvmlDeviceGetGpuFabricInfoV(v3)"), Branch() == 535 ? 0 : 1) << calls();
-  EXPECT_EQ(Count(log, "nvmlDeviceGetGpuFabricInfoV(v2)"), Branch() == 550 || Branch() == 570 ? 1 : 0)
+  EXPECT_EQ(Count(log, "nvmlDeviceGetGpuFabricInfoV(v2)"),
+            Branch() == 550 || Branch() == 570 ? 1 : 0)
       << calls();
 }
 
@@ -195,7 +196,7 @@ TEST(FakeBranchUnits, WhichGpuUnitsRunAndWhichSkip) {
   bench::BenchContext ctx(host, control, options);
   for (const char* id : {"copy.h2d", "copy.d2h", "copy.d2d", "mem.gpu", "gemm.gpu",
                          "host.launch_latency", "coll.allreduce", "coll.alltoall"}) {
-    bench::BenchmarkResult r = bench::RunBenchmark(ctx, id);
+    BenchmarkResult r = bench::RunBenchmark(ctx, id);
     std::cout << "[ R" << Branch() << " ] " << id << ": " << OutcomeName(r.outcome) << ": "
               << r.summary << "\n";
     const std::string what = std::string(id) + ": " + r.summary;
