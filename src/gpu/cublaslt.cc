@@ -91,8 +91,10 @@ std::vector<std::string> CublasLtSonames(int driver_version) {
 namespace {
 
 // Opens the first of `names` that opens and exports the table. A library that opens but is not
-// usable (a missing entry point) ends the search with that error.
-Result<CublasLtApi> OpenFirst(const std::vector<std::string>& names, int driver_version) {
+// usable (a missing entry point) ends the search with that error. `by_driver`: the names are
+// CublasLtSonames(driver_version), not the operator's choice.
+Result<CublasLtApi> OpenFirst(const std::vector<std::string>& names, int driver_version,
+                              bool by_driver) {
   std::string why;
   for (const std::string& n : names) {
     auto opened = CublasLtApi::Open(n);
@@ -102,7 +104,7 @@ Result<CublasLtApi> OpenFirst(const std::vector<std::string>& names, int driver_
   std::string driver =
       driver_version > 0 ? " (driver for " + DriverText(driver_version) + ")" : std::string();
   // The CUDA 13 library is there but this driver cannot run it: say so, rather than "not found".
-  if (driver_version > 0 && driver_version < kCublasLt13MinDriver &&
+  if (by_driver && driver_version > 0 && driver_version < kCublasLt13MinDriver &&
       DynamicLibrary::Open(kSoname13).ok()) {
     return Status::NotFound(std::string(kSoname13) +
                             " needs a driver for CUDA 13.0 (R580) or later" + driver + ", and " +
@@ -120,14 +122,11 @@ Result<const CublasLtApi*> CublasLtApi::Get() {
   std::call_once(once, [] {
     auto version = CudaDriverVersion(CudaDriverLibraryName());
     int driver_version = version.ok() ? *version : 0;
-    std::vector<std::string> names;
     const char* override_name = std::getenv("YARDSTICK_LIBCUBLASLT");
-    if (override_name != nullptr && *override_name) {
-      names.emplace_back(override_name);
-    } else {
-      names = CublasLtSonames(driver_version);
-    }
-    auto opened = OpenFirst(names, driver_version);
+    const bool by_driver = override_name == nullptr || *override_name == '\0';
+    std::vector<std::string> names =
+        by_driver ? CublasLtSonames(driver_version) : std::vector<std::string>{override_name};
+    auto opened = OpenFirst(names, driver_version, by_driver);
     if (!opened.ok()) {
       result = opened.status();
       return;

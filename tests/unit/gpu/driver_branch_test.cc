@@ -195,7 +195,7 @@ TEST(FakeBranchUnits, WhichGpuUnitsRunAndWhichSkip) {
   options.warmup = 1;
   bench::BenchContext ctx(host, control, options);
   for (const char* id : {"copy.h2d", "copy.d2h", "copy.d2d", "mem.gpu", "gemm.gpu",
-                         "host.launch_latency", "coll.allreduce", "coll.alltoall"}) {
+                         "host.launch_latency", "coll.all_reduce", "coll.alltoall"}) {
     BenchmarkResult r = bench::RunBenchmark(ctx, id);
     std::cout << "[ R" << Branch() << " ] " << id << ": " << OutcomeName(r.outcome) << ": "
               << r.summary << "\n";
