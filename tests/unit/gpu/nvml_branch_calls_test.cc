@@ -70,7 +70,7 @@ nvmlReturn_t FabricV1(nvmlDevice_t, nvmlGpuFabricInfo_t* f) {
 nvmlReturn_t FabricV(nvmlDevice_t, void*) { return Answer("nvmlDeviceGetGpuFabricInfoV"); }
 
 nvmlReturn_t MemoryV1(nvmlDevice_t, nvmlMemory_t* m) {
-  *m = nvmlMemory_t{100, 60, 40};
+  *m = nvmlMemory_t{100, 60, 40};  // total, free, used
   return Answer("nvmlDeviceGetMemoryInfo");
 }
 nvmlReturn_t MemoryV2(nvmlDevice_t, nvmlMemory_v2_t* m) {
@@ -203,7 +203,7 @@ TEST_F(GpuNvmlBranchCallsTest, MemoryFromTheV2CallElseTheV1Call) {
   t = ReadGpuTelemetry(BaseApi(), BaseTelemetry());
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(*t->devices.at(0).memory_total_bytes, 100u);
-  EXPECT_EQ(*t->devices.at(0).memory_free_bytes, 40u);
+  EXPECT_EQ(*t->devices.at(0).memory_free_bytes, 60u);
 
   TelemetryApi v1_only = BaseTelemetry();
   v1_only.nvmlDeviceGetMemoryInfo_v2 = nullptr;
