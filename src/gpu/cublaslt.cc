@@ -4,14 +4,15 @@
 #include <mutex>
 #include <vector>
 
+#include "gpu/cuda_driver.h"
+
 namespace ys::gpu {
 namespace {
 
 #define YS_LT_STR_(x) #x
 
-// The sonames tried in order: the current major first. Both majors keep these entry points and
-// the attribute numbering used here.
-constexpr const char* kSonames[] = {"libcublasLt.so.13", "libcublasLt.so.12"};
+constexpr const char* kSoname13 = "libcublasLt.so.13";
+constexpr const char* kSoname12 = "libcublasLt.so.12";
 
 struct TypeSet {
   cudaDataType_t in, out, scale;
@@ -82,33 +83,56 @@ Result<CublasLtApi> CublasLtApi::Open(const std::string& file) {
   return api;
 }
 
+std::vector<std::string> CublasLtSonames(int driver_version) {
+  if (driver_version > 0 && driver_version < kCublasLt13MinDriver) return {kSoname12};
+  return {kSoname13, kSoname12};
+}
+
+namespace {
+
+// Opens the first of `names` that opens and exports the table. A library that opens but is not
+// usable (a missing entry point) ends the search with that error. `by_driver`: the names are
+// CublasLtSonames(driver_version), not the operator's choice.
+Result<CublasLtApi> OpenFirst(const std::vector<std::string>& names, int driver_version,
+                              bool by_driver) {
+  std::string why;
+  for (const std::string& n : names) {
+    auto opened = CublasLtApi::Open(n);
+    if (opened.ok() || opened.status().code() != StatusCode::kNotFound) return opened;
+    why += (why.empty() ? "" : "; ") + opened.status().message();
+  }
+  std::string driver =
+      driver_version > 0 ? " (driver for " + DriverText(driver_version) + ")" : std::string();
+  // The CUDA 13 library is there but this driver cannot run it: say so, rather than "not found".
+  if (by_driver && driver_version > 0 && driver_version < kCublasLt13MinDriver &&
+      DynamicLibrary::Open(kSoname13).ok()) {
+    return Status::NotFound(std::string(kSoname13) +
+                            " needs a driver for CUDA 13.0 (R580) or later" + driver + ", and " +
+                            kSoname12 + " is not installed: " + why);
+  }
+  return Status::NotFound("cuBLASLt not found" + driver + ": " + why);
+}
+
+}  // namespace
+
 Result<const CublasLtApi*> CublasLtApi::Get() {
   static std::once_flag once;
   static Result<const CublasLtApi*> result = Status::Internal("unset");
   static CublasLtApi api;
   std::call_once(once, [] {
-    std::vector<std::string> names;
+    auto version = CudaDriverVersion(CudaDriverLibraryName());
+    int driver_version = version.ok() ? *version : 0;
     const char* override_name = std::getenv("YARDSTICK_LIBCUBLASLT");
-    if (override_name != nullptr && *override_name) {
-      names.emplace_back(override_name);
-    } else {
-      names.assign(std::begin(kSonames), std::end(kSonames));
+    const bool by_driver = override_name == nullptr || *override_name == '\0';
+    std::vector<std::string> names =
+        by_driver ? CublasLtSonames(driver_version) : std::vector<std::string>{override_name};
+    auto opened = OpenFirst(names, driver_version, by_driver);
+    if (!opened.ok()) {
+      result = opened.status();
+      return;
     }
-    std::string why;
-    for (const std::string& n : names) {
-      auto opened = Open(n);
-      if (opened.ok()) {
-        api = std::move(*opened);
-        result = static_cast<const CublasLtApi*>(&api);
-        return;
-      }
-      if (opened.status().code() != StatusCode::kNotFound) {  // present but unusable: say so
-        result = opened.status();
-        return;
-      }
-      why += (why.empty() ? "" : "; ") + opened.status().message();
-    }
-    result = Status::NotFound("cuBLASLt not found: " + why);
+    api = std::move(*opened);
+    result = static_cast<const CublasLtApi*>(&api);
   });
   return result;
 }

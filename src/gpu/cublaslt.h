@@ -1,6 +1,7 @@
-// cuBLASLt opened at run time (libcublasLt.so.13, else .so.12; $YARDSTICK_LIBCUBLASLT overrides),
-// and one planned matmul D = A^T * B (the "TN" layout, column-major, which every precision here
-// supports and FP8 requires on Hopper) with the algorithm chosen by cublasLtMatmulAlgoGetHeuristic.
+// cuBLASLt opened at run time (libcublasLt.so.13 on a CUDA 13 driver, else .so.12: see
+// CublasLtSonames; $YARDSTICK_LIBCUBLASLT overrides), and one planned matmul D = A^T * B (the
+// "TN" layout, column-major, which every precision here supports and FP8 requires on Hopper) with
+// the algorithm chosen by cublasLtMatmulAlgoGetHeuristic.
 //
 // Precisions and their cuBLASLt types (inputs A, B; output D; compute; scale):
 //   bf16: CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F,           CUDA_R_32F
@@ -21,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 #include "gpu/dynamic_library.h"
@@ -50,8 +52,10 @@ namespace ys::gpu {
 struct CublasLtApi {
   YS_CUBLASLT_FUNCTIONS(YS_CUBLASLT_DECLARE_)
 
-  // The process-wide table. NotFound("cuBLASLt not found: <dlerror of each name tried>");
-  // Unsupported naming a missing symbol.
+  // The process-wide table, from the first of CublasLtSonames(<the driver's CUDA version>) that
+  // opens ($YARDSTICK_LIBCUBLASLT overrides). NotFound("cuBLASLt not found (driver for CUDA 12.2,
+  // R535): <dlerror of each name tried>"), or naming libcublasLt.so.13 when only that is there
+  // and the driver is too old for it; Unsupported naming a missing symbol.
   static Result<const CublasLtApi*> Get();
   // Opens a given library file (tests; Get() uses it).
   static Result<CublasLtApi> Open(const std::string& file);
@@ -66,6 +70,16 @@ struct CublasLtApi {
 };
 
 #undef YS_CUBLASLT_DECLARE_
+
+// The oldest driver (cuDriverGetVersion) that runs libcublasLt.so.13: CUDA 13.0, branch R580
+// (cuBLAS 13 is built for the CUDA 13 runtime, which minor-version compatibility lets run only on
+// a CUDA 13 driver). libcublasLt.so.12 runs on any driver for CUDA 12.x (R525 and later).
+inline constexpr int kCublasLt13MinDriver = 13000;
+
+// The sonames CublasLtApi::Get() tries, in order, for a driver supporting CUDA `driver_version`
+// (0: unknown): libcublasLt.so.13 then .so.12 for a CUDA 13 driver or an unknown one;
+// libcublasLt.so.12 alone for an older driver (R535 to R575), where .so.13 would open but fail.
+std::vector<std::string> CublasLtSonames(int driver_version);
 
 enum class GemmPrecision { kBf16, kFp16, kTf32, kFp8E4m3 };
 inline constexpr GemmPrecision kAllGemmPrecisions[] = {

@@ -1,22 +1,54 @@
 #include "gpu/cuda_api.h"
 
-#include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
+
+#include "gpu/cuda_driver.h"
 
 namespace ys::gpu {
 namespace {
 
-#define YS_STR_(x) #x
-#define YS_XSTR_(x) YS_STR_(x)
+// "(driver for CUDA 12.2, R535: too old)", or "(driver too old)" when it does not say its version.
+std::string TooOld(CUresult (*driver_get_version)(int*)) {
+  int version = 0;
+  if (driver_get_version != nullptr && driver_get_version(&version) == CUDA_SUCCESS &&
+      version > 0) {
+    return "(driver for " + DriverText(version) + ": too old)";
+  }
+  return "(driver too old)";
+}
 
+// The first of `symbols` that `lib` exports, into *out. A later one (an older driver's) is noted
+// in `fallbacks`; none is Unsupported, naming them all and the driver.
 template <typename Fn>
-bool LoadSymbol(const DynamicLibrary& lib, const char* symbol, Fn* out) {
-  *out = lib.Function<Fn>(symbol);
-  return *out != nullptr;
+Status LoadFirst(const DynamicLibrary& lib, std::initializer_list<const char*> symbols, Fn* out,
+                 CUresult (*driver_get_version)(int*), std::vector<std::string>& fallbacks) {
+  std::string tried;
+  for (const char* symbol : symbols) {
+    *out = lib.Function<Fn>(symbol);
+    if (*out != nullptr) {
+      if (symbol != *symbols.begin()) fallbacks.push_back(tried + " -> " + symbol);
+      return Status::Ok();
+    }
+    tried += (tried.empty() ? "" : " or ") + std::string(symbol);
+  }
+  return Status::Unsupported(lib.name() + " does not export " + tried + " " +
+                             TooOld(driver_get_version));
 }
 
 }  // namespace
+
+Result<CudaApi> CudaApi::Load(const DynamicLibrary& lib) {
+  CudaApi api;
+  // cuDriverGetVersion first, so that a missing symbol can name the driver.
+  auto version = lib.Function<decltype(&::cuDriverGetVersion)>("cuDriverGetVersion");
+#define YS_CUDA_LOAD_(fn, ...) \
+  YS_RETURN_IF_ERROR(LoadFirst(lib, {__VA_ARGS__}, &api.fn, version, api.fallbacks_));
+  YS_CUDA_FUNCTIONS(YS_CUDA_LOAD_)
+#undef YS_CUDA_LOAD_
+  return api;
+}
 
 Result<const CudaApi*> CudaApi::Get() {
   static std::once_flag once;
@@ -24,22 +56,20 @@ Result<const CudaApi*> CudaApi::Get() {
   static CudaApi api;
   static std::unique_ptr<DynamicLibrary> library;
   std::call_once(once, [] {
-    const char* override_name = std::getenv("YARDSTICK_LIBCUDA");
-    std::string name = override_name != nullptr && *override_name ? override_name : "libcuda.so.1";
+    std::string name = CudaDriverLibraryName();
     auto lib = DynamicLibrary::Open(name);
     if (!lib.ok()) {
       result = Status::NotFound("CUDA driver not found: " + lib.status().message());
       return;
     }
     library = std::make_unique<DynamicLibrary>(std::move(*lib));
+    auto loaded = Load(*library);
+    if (!loaded.ok()) {
+      result = loaded.status();
+      return;
+    }
+    api = std::move(*loaded);
     api.library_ = library.get();
-#define YS_CUDA_LOAD_(fn)                                                                      \
-  if (!LoadSymbol(*library, YS_XSTR_(fn), &api.fn)) {                                          \
-    result = Status::Unsupported(name + " does not export " YS_XSTR_(fn) " (driver too old)"); \
-    return;                                                                                    \
-  }
-    YS_CUDA_FUNCTIONS(YS_CUDA_LOAD_)
-#undef YS_CUDA_LOAD_
     if (Status s = api.Check(api.cuInit(0), "cuInit"); !s.ok()) {
       result = s;
       return;

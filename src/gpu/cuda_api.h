@@ -3,7 +3,8 @@
 // text (so the build needs no nvcc and the binary no CUDA runtime).
 //
 // Types and signatures come from the toolkit's cuda.h (headers only; nothing is linked). Each
-// function is looked up by its versioned symbol (cuMemAlloc -> cuMemAlloc_v2), as cuda.h maps it.
+// function is looked up by the symbols written out in YS_CUDA_FUNCTIONS, newest first, so that a
+// binary built with the CUDA 13 headers runs on every driver branch from R535 on.
 //
 // CudaApi::Get() opens the library and calls cuInit(0) once per process; the table is then
 // read-only and usable from any thread. The RAII classes below own one handle each and are
@@ -16,67 +17,78 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/status.h"
 #include "gpu/dynamic_library.h"
 
 namespace ys::gpu {
 
-// X(name): every driver function the benchmarks use. Add new ones here.
+// X(name, symbols...): every driver function the benchmarks use, and the symbols libcuda exports
+// it under, tried in order. `name` is cuda.h's name for the function, which cuda.h may map to a
+// versioned one (cuMemAlloc -> cuMemAlloc_v2): the member is then so named, and has that
+// version's signature. The symbols are written out rather than taken from that mapping, because
+// the mapping is the newest header's choice, not what the installed driver exports: the CUDA 13
+// headers map cuEventElapsedTime to cuEventElapsedTime_v2, which only drivers for CUDA 12.8 and
+// later (R570+) export (cudaTypedefs.h: PFN_cuEventElapsedTime_v12080), so the plain name (same
+// signature, PFN_cuEventElapsedTime_v2000) is the fallback for R535 and R550. Every other symbol
+// here dates from CUDA 7.0 or earlier (cudaTypedefs.h gives each its PFN_<name>_v<version>), so
+// every driver branch yardstick supports exports it. docs/driver-branches.md lists them.
+// Add new ones here, with the symbol of the oldest driver that has them last.
 // clang-format off
 #define YS_CUDA_FUNCTIONS(X)                                                                       \
-  X(cuInit)                                                                                        \
-  X(cuGetErrorString)                                                                              \
-  X(cuDriverGetVersion)                                                                            \
-  X(cuDeviceGetCount)                                                                              \
-  X(cuDeviceGet)                                                                                   \
-  X(cuDeviceGetName)                                                                               \
-  X(cuDeviceGetAttribute)                                                                          \
-  X(cuDeviceTotalMem)                                                                              \
-  X(cuDeviceGetPCIBusId)                                                                           \
-  X(cuDevicePrimaryCtxRetain)                                                                      \
-  X(cuDevicePrimaryCtxRelease)                                                                     \
-  X(cuCtxSetCurrent)                                                                               \
-  X(cuCtxGetCurrent)                                                                               \
-  X(cuCtxSynchronize)                                                                              \
-  X(cuDeviceCanAccessPeer)                                                                         \
-  X(cuCtxEnablePeerAccess)                                                                         \
-  X(cuMemAlloc)                                                                                    \
-  X(cuMemFree)                                                                                     \
-  X(cuMemAllocHost)                                                                                \
-  X(cuMemFreeHost)                                                                                 \
-  X(cuMemHostAlloc)                                                                                \
-  X(cuMemHostRegister)                                                                             \
-  X(cuMemHostUnregister)                                                                           \
-  X(cuMemGetInfo)                                                                                  \
-  X(cuMemcpyHtoD)                                                                                  \
-  X(cuMemcpyDtoH)                                                                                  \
-  X(cuMemcpyHtoDAsync)                                                                             \
-  X(cuMemcpyDtoHAsync)                                                                             \
-  X(cuMemcpyDtoDAsync)                                                                             \
-  X(cuMemcpyPeerAsync)                                                                             \
-  X(cuMemcpyAsync)                                                                                 \
-  X(cuMemsetD8Async)                                                                               \
-  X(cuMemsetD32Async)                                                                              \
-  X(cuStreamCreate)                                                                                \
-  X(cuStreamDestroy)                                                                               \
-  X(cuStreamSynchronize)                                                                           \
-  X(cuEventCreate)                                                                                 \
-  X(cuEventDestroy)                                                                                \
-  X(cuEventRecord)                                                                                 \
-  X(cuEventSynchronize)                                                                            \
-  X(cuEventElapsedTime)                                                                            \
-  X(cuModuleLoadData)                                                                              \
-  X(cuModuleLoadDataEx)                                                                            \
-  X(cuModuleUnload)                                                                                \
-  X(cuModuleGetFunction)                                                                           \
-  X(cuLaunchKernel)                                                                                \
-  X(cuFuncGetAttribute)                                                                            \
-  X(cuOccupancyMaxPotentialBlockSize)                                                              \
-  X(cuMemHostGetDevicePointer)
+  X(cuInit, "cuInit")                                                                              \
+  X(cuGetErrorString, "cuGetErrorString")                                                          \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                                                      \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                                                          \
+  X(cuDeviceGet, "cuDeviceGet")                                                                    \
+  X(cuDeviceGetName, "cuDeviceGetName")                                                            \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                                  \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                                                       \
+  X(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId")                                                    \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                          \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")                                     \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                            \
+  X(cuCtxGetCurrent, "cuCtxGetCurrent")                                                            \
+  X(cuCtxSynchronize, "cuCtxSynchronize")                                                          \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                                                \
+  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                                                \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                                                   \
+  X(cuMemFree, "cuMemFree_v2")                                                                     \
+  X(cuMemAllocHost, "cuMemAllocHost_v2")                                                           \
+  X(cuMemFreeHost, "cuMemFreeHost")                                                                \
+  X(cuMemHostAlloc, "cuMemHostAlloc")                                                              \
+  X(cuMemHostRegister, "cuMemHostRegister_v2")                                                     \
+  X(cuMemHostUnregister, "cuMemHostUnregister")                                                    \
+  X(cuMemGetInfo, "cuMemGetInfo_v2")                                                               \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                               \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                               \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                                     \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                                     \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                     \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                                        \
+  X(cuMemcpyAsync, "cuMemcpyAsync")                                                                \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                                            \
+  X(cuMemsetD32Async, "cuMemsetD32Async")                                                          \
+  X(cuStreamCreate, "cuStreamCreate")                                                              \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                                         \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                                    \
+  X(cuEventCreate, "cuEventCreate")                                                                \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                                           \
+  X(cuEventRecord, "cuEventRecord")                                                                \
+  X(cuEventSynchronize, "cuEventSynchronize")                                                      \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime")                             \
+  X(cuModuleLoadData, "cuModuleLoadData")                                                          \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                                      \
+  X(cuModuleUnload, "cuModuleUnload")                                                              \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                                    \
+  X(cuLaunchKernel, "cuLaunchKernel")                                                              \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                                      \
+  X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize")                          \
+  X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2")
 // clang-format on
 
-#define YS_CUDA_DECLARE_(name) decltype(&::name) name = nullptr;
+#define YS_CUDA_DECLARE_(name, ...) decltype(&::name) name = nullptr;
 
 struct CudaApi {
   YS_CUDA_FUNCTIONS(YS_CUDA_DECLARE_)
@@ -87,11 +99,21 @@ struct CudaApi {
   // mismatch), with the CUDA error text.
   static Result<const CudaApi*> Get();
 
+  // Loads every function of the table from `lib` (the first of its symbols that `lib` exports).
+  // Unsupported("<library> does not export <symbols> (<driver>: too old)") naming the first that
+  // cannot be found. Tests call it with the fake driver of each branch.
+  static Result<CudaApi> Load(const DynamicLibrary& lib);
+
+  // "cuEventElapsedTime_v2 -> cuEventElapsedTime" for each function loaded by a fallback symbol
+  // (an older driver), in table order; empty when every first choice was there.
+  const std::vector<std::string>& fallbacks() const { return fallbacks_; }
+
   // OK, or Io("<what>: CUDA_ERROR_... (<text>)").
   Status Check(CUresult rc, const char* what) const;
 
  private:
   DynamicLibrary* library_ = nullptr;  // owned by Get()'s static storage
+  std::vector<std::string> fallbacks_;
 };
 
 #undef YS_CUDA_DECLARE_

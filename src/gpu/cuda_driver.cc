@@ -1,5 +1,7 @@
 #include "gpu/cuda_driver.h"
 
+#include <cstdlib>
+
 #include "gpu/dynamic_library.h"
 
 namespace ys::gpu {
@@ -34,6 +36,31 @@ Result<int> CudaDriverVersion(const std::string& library) {
 
 std::string CudaVersionText(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+std::string CudaDriverLibraryName() {
+  const char* name = std::getenv("YARDSTICK_LIBCUDA");
+  return name != nullptr && *name != '\0' ? name : kCudaDriverLibrary;
+}
+
+std::string DriverBranchOf(int version) {
+  struct Row {
+    int cuda;
+    const char* branch;
+  };
+  static constexpr Row kRows[] = {{12000, "R525"}, {12010, "R530"}, {12020, "R535"},
+                                  {12030, "R545"}, {12040, "R550"}, {12050, "R555"},
+                                  {12060, "R560"}, {12070, "R565"}, {12080, "R570"},
+                                  {12090, "R575"}, {13000, "R580"}, {13010, "R590"}};
+  for (const Row& r : kRows) {
+    if (version / 10 == r.cuda / 10) return r.branch;
+  }
+  return "";
+}
+
+std::string DriverText(int version) {
+  std::string branch = DriverBranchOf(version);
+  return "CUDA " + CudaVersionText(version) + (branch.empty() ? "" : ", " + branch);
 }
 
 }  // namespace ys::gpu

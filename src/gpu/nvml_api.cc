@@ -1,5 +1,8 @@
 #include "gpu/nvml_api.h"
 
+#include "gpu/gpu_snapshot.h"
+#include "gpu/nvml_call.h"
+
 namespace ys::gpu::nvml {
 
 Api ResolveApi(const DynamicLibrary& lib) {
@@ -76,6 +79,15 @@ Status ToStatus(const Api& api, nvmlReturn_t rc, std::string_view call) {
     default:
       return Status::Io(std::move(message));
   }
+}
+
+std::string WhyNoValue(const Api& api, nvmlReturn_t rc, const char* fn) {
+  if (rc == kNoSymbol) return std::string(kNotSupported) + ": this NVML has no " + fn;
+  if (rc == NVML_ERROR_NOT_SUPPORTED) return kNotSupported;
+  if (rc == NVML_ERROR_FUNCTION_NOT_FOUND) {
+    return std::string(kNotSupported) + ": " + fn + " not implemented by this driver";
+  }
+  return std::string(fn) + ": " + ErrorText(api, rc);
 }
 
 Result<Library> Library::Open(const std::string& name) {

@@ -192,6 +192,16 @@ static_assert(sizeof(nvmlGpuFabricInfo_v3_t) == 40);
 inline constexpr unsigned int nvmlGpuFabricInfo_v2 = sizeof(nvmlGpuFabricInfo_v2_t) | (2u << 24);
 inline constexpr unsigned int nvmlGpuFabricInfo_v3 = sizeof(nvmlGpuFabricInfo_v3_t) | (3u << 24);
 
+// typedef struct {...} nvmlTemperature_v1_t, nvmlTemperature_t; for nvmlDeviceGetTemperatureV (in
+// nvml.h from the R570 branch's, NVML 12.8, on).
+struct nvmlTemperature_t {
+  unsigned int version;  // nvmlTemperature_v1
+  nvmlTemperatureSensors_t sensorType;
+  int temperature;  // degrees C
+};
+static_assert(sizeof(nvmlTemperature_t) == 12);
+inline constexpr unsigned int nvmlTemperature_v1 = sizeof(nvmlTemperature_t) | (1u << 24);
+
 // ---- Functions: X(name, return type, parameter list), each exactly as nvml.h declares it. ----
 #define YS_NVML_FUNCTIONS(X)                                                                      \
   X(nvmlInit_v2, nvmlReturn_t, (void))                                                            \
@@ -223,6 +233,8 @@ inline constexpr unsigned int nvmlGpuFabricInfo_v3 = sizeof(nvmlGpuFabricInfo_v3
     (nvmlDevice_t device, unsigned int* defaultLimit))                                            \
   X(nvmlDeviceGetTemperature, nvmlReturn_t,                                                       \
     (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int* temp))               \
+  X(nvmlDeviceGetTemperatureV, nvmlReturn_t,                                                      \
+    (nvmlDevice_t device, nvmlTemperature_t * temperature))                                       \
   X(nvmlDeviceGetTemperatureThreshold, nvmlReturn_t,                                              \
     (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int* temp))         \
   X(nvmlDeviceGetEccMode, nvmlReturn_t,                                                           \

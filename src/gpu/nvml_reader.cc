@@ -8,21 +8,13 @@
 #include "core/report.h"
 #include "gpu/cuda_driver.h"
 #include "gpu/gpu_snapshot_fields.h"
+#include "gpu/nvml_call.h"
 
 namespace ys::gpu {
 // Inside NVML's namespace (its own names unqualified) rather than `using namespace nvml`, which
 // in a unity batch would reach the files after this one.
 namespace nvml {
 namespace {
-
-// Not an NVML code: the table has no such function.
-constexpr nvmlReturn_t kNoSymbol = -1;
-
-// Calls fn(args...) when the table has it.
-template <typename Fn, typename... Args>
-nvmlReturn_t Call(Fn fn, Args... args) {
-  return fn == nullptr ? kNoSymbol : fn(args...);
-}
 
 // The table member and its name, for messages.
 #define YS_NVML_FN(name) api_.name, #name
@@ -62,13 +54,9 @@ std::string Text(const char (&buf)[N]) {
 
 class Reader {
  public:
-  explicit Reader(const Api& api, const TelemetryApi& tel = {}) : api_(api), tel_(tel) {}
+  explicit Reader(const Api& api) : api_(api) {}
 
-  std::string Why(nvmlReturn_t rc, const char* fn) const {
-    if (rc == kNoSymbol) return std::string(kNotSupported) + ": this NVML has no " + fn;
-    if (rc == NVML_ERROR_NOT_SUPPORTED) return kNotSupported;
-    return std::string(fn) + ": " + ErrorText(api_, rc);
-  }
+  std::string Why(nvmlReturn_t rc, const char* fn) const { return WhyNoValue(api_, rc, fn); }
 
   // A one-output query: fn(args..., &out) -> Field<T>.
   template <typename T, typename Out, typename Fn, typename... Args>
@@ -129,29 +117,6 @@ class Reader {
     return s;
   }
 
-  Result<GpuTelemetry> ReadAllTelemetry() const {
-    unsigned int count = 0;
-    nvmlReturn_t rc = Call(api_.nvmlDeviceGetCount_v2, &count);
-    if (rc == kNoSymbol) return Status::Unsupported("NVML has no nvmlDeviceGetCount_v2");
-    YS_RETURN_IF_ERROR(ToStatus(api_, rc, "nvmlDeviceGetCount_v2"));
-    GpuTelemetry t;
-    for (unsigned int i = 0; i < count; ++i) {
-      DeviceTelemetry d;
-      d.index = static_cast<int>(i);
-      nvmlDevice_t h = nullptr;
-      rc = Call(api_.nvmlDeviceGetHandleByIndex_v2, i, &h);
-      if (rc != NVML_SUCCESS) {
-        std::string why = Why(rc, "nvmlDeviceGetHandleByIndex_v2");
-        ForEachTelemetryField(
-            d, [&](const char*, auto& f) { f = std::decay_t<decltype(f)>::Missing(why); });
-      } else {
-        ReadTelemetry(h, d);
-      }
-      t.devices.push_back(std::move(d));
-    }
-    return t;
-  }
-
  private:
   void ReadDevice(nvmlDevice_t h, GpuDevice& d) const {
     d.uuid = GetText(YS_NVML_FN(nvmlDeviceGetUUID), h).value.value_or("");
@@ -171,14 +136,7 @@ class Reader {
         Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetClockInfo), h, NVML_CLOCK_MEM);
     d.max_sm_clock_mhz =
         Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetMaxClockInfo), h, NVML_CLOCK_SM);
-    // The new name first; drivers before 535 export only the old one (same bits).
-    if (api_.nvmlDeviceGetCurrentClocksEventReasons != nullptr) {
-      d.clocks_event_reasons =
-          Get<uint64_t, unsigned long long>(YS_NVML_FN(nvmlDeviceGetCurrentClocksEventReasons), h);
-    } else {
-      d.clocks_event_reasons = Get<uint64_t, unsigned long long>(
-          YS_NVML_FN(nvmlDeviceGetCurrentClocksThrottleReasons), h);
-    }
+    d.clocks_event_reasons = ClocksEventReasons(h);
 
     d.power_usage_mw = Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetPowerUsage), h);
     d.enforced_power_limit_mw =
@@ -186,8 +144,7 @@ class Reader {
     d.default_power_limit_mw =
         Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetPowerManagementDefaultLimit), h);
 
-    d.temperature_c =
-        Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetTemperature), h, NVML_TEMPERATURE_GPU);
+    d.temperature_c = Temperature(h);
     d.slowdown_temperature_c = Get<uint32_t, unsigned int>(
         YS_NVML_FN(nvmlDeviceGetTemperatureThreshold), h, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN);
     d.shutdown_temperature_c = Get<uint32_t, unsigned int>(
@@ -216,64 +173,38 @@ class Reader {
     ReadProcesses(h, d);
   }
 
-  // Utilisation, memory use, HBM temperature and NVLink payload: what a monitor samples.
-  void ReadTelemetry(nvmlDevice_t h, DeviceTelemetry& d) const {
-    nvmlUtilization_t util{};
-    nvmlReturn_t rc = Call(tel_.nvmlDeviceGetUtilizationRates, h, &util);
-    if (rc == NVML_SUCCESS) {
-      d.gpu_utilization_pct = Field<uint32_t>::Of(util.gpu);
-      d.memory_utilization_pct = Field<uint32_t>::Of(util.memory);
-    } else {
-      d.gpu_utilization_pct = d.memory_utilization_pct =
-          Field<uint32_t>::Missing(Why(rc, "nvmlDeviceGetUtilizationRates"));
+  // The new name first (every branch from R535 has it); drivers before R535, or one that does not
+  // implement it, answer by the deprecated one (same bits).
+  Field<uint64_t> ClocksEventReasons(nvmlDevice_t h) const {
+    unsigned long long reasons = 0;
+    const char* fn = "nvmlDeviceGetCurrentClocksEventReasons";
+    nvmlReturn_t rc = Call(api_.nvmlDeviceGetCurrentClocksEventReasons, h, &reasons);
+    if (rc == kNoSymbol || rc == NVML_ERROR_FUNCTION_NOT_FOUND) {
+      fn = "nvmlDeviceGetCurrentClocksThrottleReasons";
+      rc = Call(api_.nvmlDeviceGetCurrentClocksThrottleReasons, h, &reasons);
     }
-    nvmlMemory_t mem{};
-    rc = Call(tel_.nvmlDeviceGetMemoryInfo, h, &mem);
-    if (rc == NVML_SUCCESS) {
-      d.memory_total_bytes = Field<uint64_t>::Of(mem.total);
-      d.memory_used_bytes = Field<uint64_t>::Of(mem.used);
-      d.memory_free_bytes = Field<uint64_t>::Of(mem.free);
-    } else {
-      d.memory_total_bytes = d.memory_used_bytes = d.memory_free_bytes =
-          Field<uint64_t>::Missing(Why(rc, "nvmlDeviceGetMemoryInfo"));
+    return rc == NVML_SUCCESS ? Field<uint64_t>::Of(reasons)
+                              : Field<uint64_t>::Missing(Why(rc, fn));
+  }
+
+  // nvmlDeviceGetTemperatureV (R570 and later; the plain call is deprecated there), else
+  // nvmlDeviceGetTemperature (every branch).
+  Field<uint32_t> Temperature(nvmlDevice_t h) const {
+    if (api_.nvmlDeviceGetTemperatureV != nullptr) {
+      nvmlTemperature_t t{};
+      t.version = nvmlTemperature_v1;
+      t.sensorType = NVML_TEMPERATURE_GPU;
+      nvmlReturn_t rc = api_.nvmlDeviceGetTemperatureV(h, &t);
+      if (rc == NVML_SUCCESS && t.temperature >= 0) {
+        return Field<uint32_t>::Of(static_cast<uint32_t>(t.temperature));
+      }
+      if (rc == NVML_SUCCESS) return Field<uint32_t>::Missing("negative temperature");
+      if (rc != NVML_ERROR_FUNCTION_NOT_FOUND && rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
+        return Field<uint32_t>::Missing(Why(rc, "nvmlDeviceGetTemperatureV"));
+      }
     }
-    // scopeId 0: the GPU-wide value (NVLink throughput is an aggregate over the GPU's links).
-    nvmlFieldValue_t fv[3] = {};
-    fv[0].fieldId = NVML_FI_DEV_MEMORY_TEMP;
-    fv[1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
-    fv[2].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
-    rc = Call(tel_.nvmlDeviceGetFieldValues, h, 3, fv);
-    auto field = [&](const nvmlFieldValue_t& v) -> Field<uint64_t> {
-      if (rc != NVML_SUCCESS) return Field<uint64_t>::Missing(Why(rc, "nvmlDeviceGetFieldValues"));
-      if (v.nvmlReturn != NVML_SUCCESS) {
-        return Field<uint64_t>::Missing(Why(v.nvmlReturn, "nvmlDeviceGetFieldValues"));
-      }
-      switch (v.valueType) {
-        case NVML_VALUE_TYPE_UNSIGNED_INT:
-          return Field<uint64_t>::Of(v.value.uiVal);
-        case NVML_VALUE_TYPE_UNSIGNED_LONG:
-          return Field<uint64_t>::Of(v.value.ulVal);
-        case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
-          return Field<uint64_t>::Of(v.value.ullVal);
-        case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
-          if (v.value.sllVal >= 0) return Field<uint64_t>::Of(v.value.sllVal);
-          break;
-        case NVML_VALUE_TYPE_SIGNED_INT:
-          if (v.value.siVal >= 0) return Field<uint64_t>::Of(v.value.siVal);
-          break;
-        default:
-          break;
-      }
-      return Field<uint64_t>::Missing(fmt::format(
-          "nvmlDeviceGetFieldValues: field {}: unexpected value type {}", v.fieldId, v.valueType));
-    };
-    Field<uint64_t> mem_temp = field(fv[0]);
-    d.memory_temperature_c =
-        mem_temp.has() && *mem_temp <= 1000
-            ? Field<uint32_t>::Of(static_cast<uint32_t>(*mem_temp))
-            : Field<uint32_t>::Missing(mem_temp.has() ? "out of range" : mem_temp.error);
-    d.nvlink_data_tx_kib = field(fv[1]);
-    d.nvlink_data_rx_kib = field(fv[2]);
+    return Get<uint32_t, unsigned int>(YS_NVML_FN(nvmlDeviceGetTemperature), h,
+                                       NVML_TEMPERATURE_GPU);
   }
 
   void ReadEcc(nvmlDevice_t h, GpuDevice& d) const {
@@ -377,8 +308,11 @@ class Reader {
         rc = api_.nvmlDeviceGetGpuFabricInfoV(h, &v2);
         if (rc == NVML_SUCCESS) return fill(v2);
       }
-      if (rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH ||
-          api_.nvmlDeviceGetGpuFabricInfo == nullptr) {
+      // The deprecated unversioned call when the driver does not take either struct version or
+      // does not implement the V call.
+      bool fall_back =
+          rc == NVML_ERROR_ARGUMENT_VERSION_MISMATCH || rc == NVML_ERROR_FUNCTION_NOT_FOUND;
+      if (!fall_back || api_.nvmlDeviceGetGpuFabricInfo == nullptr) {
         d.fabric = Field<FabricInfo>::Missing(Why(rc, "nvmlDeviceGetGpuFabricInfoV"));
         return;
       }
@@ -428,17 +362,12 @@ class Reader {
   }
 
   const Api& api_;
-  TelemetryApi tel_;
 };
 
 #undef YS_NVML_FN
 
 }  // namespace
 }  // namespace nvml
-
-Result<GpuTelemetry> ReadGpuTelemetry(const nvml::Api& api, const nvml::TelemetryApi& tel) {
-  return nvml::Reader(api, tel).ReadAllTelemetry();
-}
 
 Result<GpuSnapshot> ReadGpuSnapshot(const nvml::Api& api) { return nvml::Reader(api).Read(); }
 

@@ -22,6 +22,17 @@ struct nvmlMemory_t {
   unsigned long long used;
 };
 static_assert(sizeof(nvmlMemory_t) == 24);
+// nvmlMemory_v2_t (nvmlDeviceGetMemoryInfo_v2): .version = nvmlMemory_v2 before the call.
+struct nvmlMemory_v2_t {
+  unsigned int version;
+  unsigned long long total;
+  unsigned long long reserved;  // for the driver and firmware; included in `used`
+  unsigned long long free;
+  unsigned long long used;
+};
+static_assert(sizeof(nvmlMemory_v2_t) == 40);
+// NVML_STRUCT_VERSION(Memory, 2).
+inline constexpr unsigned int nvmlMemory_v2 = sizeof(nvmlMemory_v2_t) | (2u << 24);
 
 // nvmlFieldValue_t (nvmlDeviceGetFieldValues): the caller sets fieldId and scopeId (a link for
 // per-link fields); NVML sets the rest. `value` is nvmlValue_t, a union read by valueType.
@@ -52,13 +63,15 @@ struct nvmlFieldValue_t {
 static_assert(offsetof(nvmlFieldValue_t, value) == 32);
 // Field ids (nvml.h NVML_FI_*).
 inline constexpr unsigned int NVML_FI_DEV_MEMORY_TEMP = 82;
-inline constexpr unsigned int NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138;  // KiB, cumulative
+// KiB, cumulative; per link (scopeId = the link), or summed over all links with scopeId UINT_MAX.
+inline constexpr unsigned int NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138;
 inline constexpr unsigned int NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139;
 
 // Every member may be nullptr (this NVML does not export it). Tests fill one with fakes.
 struct TelemetryApi {
   nvmlReturn_t (*nvmlDeviceGetUtilizationRates)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
   nvmlReturn_t (*nvmlDeviceGetMemoryInfo)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
+  nvmlReturn_t (*nvmlDeviceGetMemoryInfo_v2)(nvmlDevice_t, nvmlMemory_v2_t*) = nullptr;
   nvmlReturn_t (*nvmlDeviceGetFieldValues)(nvmlDevice_t, int, nvmlFieldValue_t*) = nullptr;
 };
 
@@ -69,6 +82,8 @@ inline TelemetryApi ResolveTelemetryApi(const DynamicLibrary& lib) {
       lib.Function<decltype(t.nvmlDeviceGetUtilizationRates)>("nvmlDeviceGetUtilizationRates");
   t.nvmlDeviceGetMemoryInfo =
       lib.Function<decltype(t.nvmlDeviceGetMemoryInfo)>("nvmlDeviceGetMemoryInfo");
+  t.nvmlDeviceGetMemoryInfo_v2 =
+      lib.Function<decltype(t.nvmlDeviceGetMemoryInfo_v2)>("nvmlDeviceGetMemoryInfo_v2");
   t.nvmlDeviceGetFieldValues =
       lib.Function<decltype(t.nvmlDeviceGetFieldValues)>("nvmlDeviceGetFieldValues");
   return t;

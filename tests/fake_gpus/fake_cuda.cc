@@ -8,6 +8,10 @@
 // (fake_nccl.cc) can move data with memcpy; every asynchronous call completes before it
 // returns, so streams and events only record time. Kernels cannot be loaded
 // (CUDA_ERROR_NOT_SUPPORTED): a unit that needs one reports the error, it never sees a figure.
+//
+// Built once as is (every symbol below exported; the driver of CUDA 13.0) and once per driver
+// branch (tests/fake_gpus/branches.cmake) with YS_FAKE_BRANCH=535/550/570/580: then it reports
+// that branch's CUDA version and exports only that branch's symbols (branch_symbols.txt).
 #include <cuda.h>
 
 #include <chrono>
@@ -55,7 +59,15 @@ YS_FAKE_EXPORT CUresult cuGetErrorString(CUresult error, const char** text) {
   return CUDA_SUCCESS;
 }
 YS_FAKE_EXPORT CUresult cuDriverGetVersion(int* v) {
+#if YS_FAKE_BRANCH == 535
+  *v = 12020;
+#elif YS_FAKE_BRANCH == 550
+  *v = 12040;
+#elif YS_FAKE_BRANCH == 570
+  *v = 12080;
+#else
   *v = 13000;
+#endif
   return CUDA_SUCCESS;
 }
 YS_FAKE_EXPORT CUresult cuDeviceGetCount(int* count) {
@@ -206,6 +218,12 @@ YS_FAKE_EXPORT CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end
                                                  reinterpret_cast<FakeEvent*>(start)->at)
             .count();
   return CUDA_SUCCESS;
+}
+// The symbol of drivers before CUDA 12.8 (cuda.h maps the name to _v2 from 12.8 on); same
+// signature and meaning.
+#undef cuEventElapsedTime
+YS_FAKE_EXPORT CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
+  return cuEventElapsedTime_v2(ms, start, end);
 }
 
 YS_FAKE_EXPORT CUresult cuModuleLoadData(CUmodule*, const void*) {

@@ -14,6 +14,9 @@
 //   YS_FAKE_NCCL_CORRUPT_RANK flip the lowest bit of the first output byte of this rank after
 //                             every collective it completes (a fault the data check must catch)
 // ncclCommInitRank is simulated for one rank only: ranks in other processes are not.
+//
+// Built once as is and once per driver branch with YS_FAKE_BRANCH (tests/fake_gpus/branches.cmake):
+// then ncclGetVersion answers the NCCL release of that branch and only its symbols are exported.
 #include <nccl.h>
 
 #include <algorithm>
@@ -260,7 +263,17 @@ Clique* NewClique(int n) {
 extern "C" {
 
 YS_FAKE_EXPORT ncclResult_t ncclGetVersion(int* v) {
+#if YS_FAKE_BRANCH == 535
+  *v = 21806;  // the NCCL releases that go with each driver branch (branch_symbols.txt)
+#elif YS_FAKE_BRANCH == 550
+  *v = 22105;
+#elif YS_FAKE_BRANCH == 570
+  *v = 22606;
+#elif YS_FAKE_BRANCH == 580
+  *v = 22803;
+#else
   *v = 99999;  // "9.99.99": never mistaken for a real library in a report
+#endif
   return ncclSuccess;
 }
 YS_FAKE_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId* id) {
