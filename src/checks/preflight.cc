@@ -10,7 +10,7 @@
 #include "checks/site_expectations.h"
 #include "checks/unit_aliases.h"
 #include "core/registry.h"
-#include "gpu/gpu_snapshot_json.h"
+#include "gpu/smi_dump.h"
 #include "host/host_info.h"
 
 namespace ys::checks {
@@ -77,7 +77,7 @@ Result<RunDocument> RunChecksOf(const PreflightOptions& o, const Status* gpu_abs
   CheckContext ctx(*host, expect, o.pid);
   if (!o.nvml_state.empty()) {
     step("reading the NVML state " + o.nvml_state);
-    auto snapshot = gpu::LoadGpuSnapshot(o.nvml_state);
+    auto snapshot = gpu::LoadGpuStateFile(o.nvml_state);
     if (!snapshot.ok()) return Status::Invalid("--nvml-state: " + snapshot.status().message());
     doc.warnings.push_back("GPU state read from the recorded NVML file " + o.nvml_state +
                            ", not from this machine's GPUs");

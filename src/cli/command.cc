@@ -65,8 +65,8 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
       ->delimiter(',');
   sub.add_option("--expect", a.expect, "Site expectations (TOML): thresholds and policy");
   sub.add_option("--nvml-state", a.nvml_state,
-                 "Recorded NVML state (JSON, as `yardstick capture` writes it) instead of this "
-                 "host's GPUs");
+                 "Recorded NVML state (JSON, as `yardstick capture` writes it), or the output "
+                 "of nvidia-smi -q or nvidia-smi -q -x, instead of this host's GPUs");
   sub.add_option("--pid", a.pid,
                  "Judge this process (placement, limits) instead of yardstick itself")
       ->check(CLI::PositiveNumber);

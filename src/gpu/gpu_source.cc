@@ -2,12 +2,13 @@
 
 #include "gpu/gpu_snapshot_json.h"
 #include "gpu/nvml_reader.h"
+#include "gpu/smi_dump.h"
 
 namespace ys::gpu {
 
 Result<GpuSnapshot> LoadGpuSnapshotFor(const host::Host& host, const std::string& nvml_state_path,
                                        const std::string& nvml_library) {
-  if (!nvml_state_path.empty()) return LoadGpuSnapshot(nvml_state_path);
+  if (!nvml_state_path.empty()) return LoadGpuStateFile(nvml_state_path);
   if (!host.live()) {
     if (!host.Exists(kRecordedNvmlPath)) {
       return Status::NotFound("no recorded NVML state: " + host.Resolve(kRecordedNvmlPath) +

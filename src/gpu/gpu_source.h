@@ -1,6 +1,7 @@
 // Where a run's GPU state comes from: the one rule that CheckContext::gpu() and `yardstick topo`
 // share.
-//   1. --nvml-state FILE, when given: that recording (on any host, live or recorded).
+//   1. --nvml-state FILE, when given: that recording, or an nvidia-smi -q dump (gpu/smi_dump.h),
+//      on any host, live or recorded.
 //   2. A recorded host tree (--root DIR): DIR/.yardstick/nvml.json, written by `yardstick capture`
 //      on a node with GPUs. Absent: NotFound saying so (a tree captured without GPUs has none).
 //   3. The live host: NVML opened now ("NVML not found: ..." where there is no driver).

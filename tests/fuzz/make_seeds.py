@@ -179,6 +179,16 @@ HOST_FILES = [  # (selector, glob under a host fixture tree)
 ]
 
 
+def smi_dumps(out):
+    """nvidia-smi -q text and -x XML: the real dumps, each cut after its first GPU."""
+    for f in files("tests/fixtures/real/nvidia-smi/*.txt", "tests/fixtures/real/nvidia-smi/*.xml"):
+        data = read(f)
+        second = data.find(b"\nGPU 0", data.find(b"\nGPU 0") + 1)
+        if f.endswith(".xml"):
+            second = data.find(b"<gpu id=", data.find(b"<gpu id=") + 1)
+        emit(out, "smi_dump", data[:second] if second > 0 else data)
+
+
 def host_files(out):
     for tree in sorted(glob.glob(os.path.join(FIX, "hosts", "*"))):
         for sel, pattern in HOST_FILES:
@@ -273,6 +283,7 @@ def main():
     documents(out, extra)
     scanner_seeds.seeds(emit, out)
     gpu_states(out)
+    smi_dumps(out)
     host_files(out)
     slurm(out)
     archives(out)

@@ -1,7 +1,9 @@
 // gpu.clocks: the current clocks and why NVML says they are held down (clock-event reasons,
 // formerly "throttle reasons"). Hardware slowdown, thermal slowdown, power brake and the software
 // thermal and power caps are faults on a node about to be validated; idle, application-clock,
-// sync-boost and display settings are not.
+// sync-boost and display settings are not. A fault reason set while the SM clock is at its
+// maximum holds nothing down at that moment: a warning to sample under load, never a failure,
+// and never a message saying the clock is held down.
 #include <array>
 #include <cstdio>
 #include <string>
@@ -61,6 +63,72 @@ std::string ReasonNames(uint64_t mask) {
   return out.empty() ? "none" : out;
 }
 
+// Evidence every finding of one GPU carries: the reasons, the clocks, temperature and power.
+Evidence ClockEvidence(const gpu::GpuDevice& d, uint64_t mask, const uint32_t* sm,
+                       const uint32_t* max_sm) {
+  Evidence e = GpuIdentity(d);
+  e.emplace_back("nvmlDeviceGetCurrentClocksEventReasons",
+                 Hex(mask) + " (" + ReasonNames(mask) + ")");
+  if (sm) e.emplace_back("sm_clock_mhz", std::to_string(*sm));
+  if (max_sm) e.emplace_back("max_sm_clock_mhz", std::to_string(*max_sm));
+  if (d.temperature_c.has()) e.emplace_back("temperature_c", std::to_string(*d.temperature_c));
+  if (d.power_usage_mw.has() && d.enforced_power_limit_mw.has()) {
+    e.emplace_back("power", std::to_string(*d.power_usage_mw / 1000) + " W of " +
+                                std::to_string(*d.enforced_power_limit_mw / 1000) + " W enforced");
+  }
+  return e;
+}
+
+constexpr const char* kReasonReference =
+    ": nvmlDeviceGetCurrentClocksEventReasons; DCGM health watch (thermal, power)";
+
+// YS-GPU-016: fault reasons set while the SM clock is at its maximum. The bits say a limiter is
+// engaged, the clock says it takes nothing now (an idle GPU at max clock, or a reading taken
+// between two samples): a warning to look under load, not a slowed GPU.
+Finding NotReduced(const gpu::GpuDevice& d, uint64_t mask, const std::string& names,
+                   const std::string& clocks, const uint32_t* sm, const uint32_t* max_sm) {
+  std::string msg = names +
+                    (names.find(", ") == std::string::npos ? " reason bit" : " reason bits") +
+                    " set, clock not reduced (" + clocks + "): sample under load";
+  if (d.temperature_c.has()) msg += ", " + std::to_string(*d.temperature_c) + " C";
+  Finding f = MakeFinding("YS-GPU-016", GpuEntity(d), msg);
+  f.evidence = ClockEvidence(d, mask, sm, max_sm);
+  f.fix =
+      "the limiter does not slow this GPU now: run a load on it (dcgmi diag -r 2) and sample "
+      "nvidia-smi -q -d PERFORMANCE,CLOCK -i " +
+      std::to_string(d.index) +
+      " during it; the SM clock below its maximum with the bit set is the fault";
+  f.reference = std::string(kNvmlApiReference) + kReasonReference;
+  return f;
+}
+
+void JudgeReasons(const gpu::GpuDevice& d, uint64_t mask, const uint32_t* sm,
+                  const uint32_t* max_sm, const std::string& clocks, CheckResult& r) {
+  const bool hw_specific =
+      (mask & (gpu::kClocksEventHwThermalSlowdown | gpu::kClocksEventHwPowerBrakeSlowdown)) != 0;
+  const bool reduced = !(sm && max_sm && *sm >= *max_sm);
+  std::string unreduced;  // names of the fault reasons set on a GPU at its maximum clock
+  for (const auto& reason : kReasons) {
+    if (reason.code == nullptr || (mask & reason.bit) == 0) continue;
+    if (!reduced) {
+      unreduced += (unreduced.empty() ? "" : ", ") + std::string(reason.name);
+      continue;
+    }
+    if (reason.bit == gpu::kClocksEventHwSlowdown && hw_specific) continue;
+    std::string msg = std::string("clocks held down by ") + reason.name + " (" + clocks + ")";
+    if (reason.bit == gpu::kClocksEventHwThermalSlowdown && (mask & gpu::kClocksEventHwSlowdown)) {
+      msg += "; HW slowdown active";
+    }
+    if (d.temperature_c.has()) msg += ", " + std::to_string(*d.temperature_c) + " C";
+    Finding f = MakeFinding(reason.code, GpuEntity(d), msg);
+    f.evidence = ClockEvidence(d, mask, sm, max_sm);
+    f.fix = reason.fix + std::to_string(d.index);
+    f.reference = std::string(kNvmlApiReference) + kReasonReference;
+    r.Add(std::move(f));
+  }
+  if (!unreduced.empty()) r.Add(NotReduced(d, mask, unreduced, clocks, sm, max_sm));
+}
+
 class GpuClocksCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
@@ -80,38 +148,7 @@ class GpuClocksCheck : public Check {
       }
       ++judged;
       r.Note(GpuEntity(d), clocks + ", reasons: " + ReasonNames(*mask));
-      bool hw_specific =
-          (*mask & (gpu::kClocksEventHwThermalSlowdown | gpu::kClocksEventHwPowerBrakeSlowdown)) !=
-          0;
-      for (const auto& reason : kReasons) {
-        if (reason.code == nullptr || (*mask & reason.bit) == 0) continue;
-        if (reason.bit == gpu::kClocksEventHwSlowdown && hw_specific) continue;
-        std::string msg = std::string("clocks held down by ") + reason.name + " (" + clocks + ")";
-        if (reason.bit == gpu::kClocksEventHwThermalSlowdown &&
-            (*mask & gpu::kClocksEventHwSlowdown)) {
-          msg += "; HW slowdown active";
-        }
-        if (d.temperature_c.has()) msg += ", " + std::to_string(*d.temperature_c) + " C";
-        Finding f = MakeFinding(reason.code, GpuEntity(d), msg);
-        f.evidence = GpuIdentity(d);
-        f.evidence.emplace_back("nvmlDeviceGetCurrentClocksEventReasons",
-                                Hex(*mask) + " (" + ReasonNames(*mask) + ")");
-        if (sm) f.evidence.emplace_back("sm_clock_mhz", std::to_string(*sm));
-        if (max_sm) f.evidence.emplace_back("max_sm_clock_mhz", std::to_string(*max_sm));
-        if (d.temperature_c.has()) {
-          f.evidence.emplace_back("temperature_c", std::to_string(*d.temperature_c));
-        }
-        if (d.power_usage_mw.has() && d.enforced_power_limit_mw.has()) {
-          f.evidence.emplace_back("power", std::to_string(*d.power_usage_mw / 1000) + " W of " +
-                                               std::to_string(*d.enforced_power_limit_mw / 1000) +
-                                               " W enforced");
-        }
-        f.fix = reason.fix + std::to_string(d.index);
-        f.reference =
-            std::string(kNvmlApiReference) +
-            ": nvmlDeviceGetCurrentClocksEventReasons; DCGM health watch (thermal, power)";
-        r.Add(std::move(f));
-      }
+      JudgeReasons(d, *mask, sm, max_sm, clocks, r);
     }
     return FinishGpuUnit(std::move(r), judged, "clock-event reasons", un,
                          "no clock slowdown on " + std::to_string(judged) + " GPUs");
@@ -124,6 +161,9 @@ YS_REGISTER(GpuClocksCheck,
             {.id = "gpu.clocks",
              .summary = "Current clocks and clock-event reasons by name: HW slowdown, HW "
                         "thermal, power brake, SW thermal and SW power cap.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .codes = {{"YS-GPU-016", Severity::kWarn,
+                        "clock-event reason set while the SM clock is at its maximum (sample "
+                        "under load)"}}})
 
 }  // namespace ys::checks

@@ -11,6 +11,8 @@
 namespace ys::checks {
 namespace {
 
+constexpr const char* kBusNotCompared = "not compared with this machine's PCI bus: ";
+
 // YS-GPU-002: a GPU on the PCI bus that NVML does not list.
 Finding OffTheBus(const host::PciDevice& p, const std::string& driver, int n, size_t pci_count) {
   char id[16];
@@ -64,9 +66,15 @@ class GpuCountCheck : public Check {
     }
 
     // The PCI bus view. Inside a container sysfs shows every GPU of the host while NVML sees only
-    // the container's, so a GPU absent from NVML there is noted, not flagged.
+    // the container's, so a GPU absent from NVML there is noted, not flagged. A recording
+    // (--nvml-state) read on the live host is of another machine, or of this one at another
+    // time: its GPUs are compared with the PCI bus of the tree given with --root, never with
+    // this machine's.
+    const bool foreign = RecordingOfAnotherMachine(ctx, *s);
     const auto& topo = ctx.topology();
-    if (!topo.ok()) {
+    if (foreign) {
+      r.Note("pci.gpus", kBusNotCompared + std::string(kNotThisMachine) + " (" + s->source + ")");
+    } else if (!topo.ok()) {
       r.Note("pci.gpus", "unavailable: " + topo.status().message());
     } else {
       auto pci_gpus = topo->Gpus();
@@ -95,10 +103,11 @@ class GpuCountCheck : public Check {
       }
     }
     if (r.findings.empty()) {
+      std::string bus = foreign     ? std::string(", ") + kBusNotCompared + kNotThisMachine
+                        : topo.ok() ? ", " + std::to_string(topo->Gpus().size()) + " on the PCI bus"
+                                    : std::string();
       r.summary =
-          std::to_string(n) + " GPUs in NVML" +
-          (topo.ok() ? ", " + std::to_string(topo->Gpus().size()) + " on the PCI bus" : "") +
-          (expected ? ", as the site expects" : "");
+          std::to_string(n) + " GPUs in NVML" + bus + (expected ? ", as the site expects" : "");
     }
     return r;
   }

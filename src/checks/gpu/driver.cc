@@ -165,7 +165,11 @@ class GpuDriverCheck : public Check {
       return skip;
     }
 
-    if (module && module->version != *driver) {
+    // A recording read on this machine is not compared with this machine's kernel module.
+    const bool foreign = RecordingOfAnotherMachine(ctx, *s);
+    if (module && foreign) {
+      r.Note("kernel_module.compared", std::string("no: ") + kNotThisMachine);
+    } else if (module && module->version != *driver) {
       Finding f = MakeFinding("YS-GPU-003", "node",
                               "kernel module " + module->version + " is loaded, NVML is " +
                                   *driver + ": driver/library version mismatch");
@@ -187,7 +191,7 @@ class GpuDriverCheck : public Check {
       r.summary =
           "driver " + *driver +
           (s->cuda_driver_version.has() ? ", CUDA " + CudaText(*s->cuda_driver_version) : "") +
-          (module ? ", kernel module matches" : "");
+          (module && !foreign ? ", kernel module matches" : "");
     }
     return r;
   }

@@ -88,4 +88,8 @@ CheckResult FinishGpuUnit(CheckResult r, int judged, std::string_view subject, c
   return r;
 }
 
+bool RecordingOfAnotherMachine(const CheckContext& ctx, const gpu::GpuSnapshot& s) {
+  return ctx.host().live() && StartsWith(s.source, "recorded: ");
+}
+
 }  // namespace ys::checks

@@ -62,6 +62,14 @@ CheckResult SkipNoneJudged(std::string_view subject, const Unanswered& un);
 CheckResult FinishGpuUnit(CheckResult r, int judged, std::string_view subject, const Unanswered& un,
                           std::string pass_summary);
 
+// True when the GPU state is a recording (--nvml-state: a JSON state or an nvidia-smi dump) read on
+// the live host: it is of another machine, or of this one at another time, so what this machine
+// shows (its PCI bus, its loaded kernel module) says nothing about it. With --root the host is
+// the tree the recording belongs with, and the two are compared.
+bool RecordingOfAnotherMachine(const CheckContext& ctx, const gpu::GpuSnapshot& s);
+inline constexpr const char* kNotThisMachine =
+    "the GPU state is a recording, and no --root gives the host tree it was recorded with";
+
 }  // namespace ys::checks
 
 #endif  // YARDSTICK_CHECKS_GPU_INTERNAL_GPU_COMMON_H_

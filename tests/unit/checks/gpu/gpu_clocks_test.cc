@@ -70,5 +70,43 @@ TEST(GpuClocksTest, ReasonsMissingOnSomeGpusIsPartial) {
   EXPECT_EQ(r.summary, "no clock slowdown on 7 GPUs");
 }
 
+// The H100: reason bits set while the SM clock is at its maximum (idle, cool). The clock
+// is not held down; the message must not say it is.
+TEST(GpuClocksTest, ReasonBitsAtTheMaximumClockAreAWarningToSampleUnderLoad) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  gpu::GpuDevice& d = s.devices[1];
+  d.clocks_event_reasons =
+      gpu::Field<uint64_t>::Of(gpu::kClocksEventHwSlowdown | gpu::kClocksEventSwPowerCap);
+  d.sm_clock_mhz = gpu::Field<uint32_t>::Of(1980);
+  d.max_sm_clock_mhz = gpu::Field<uint32_t>::Of(1980);
+  d.temperature_c = gpu::Field<uint32_t>::Of(39);
+  CheckResult r = testing::RunGpuSnapshot("gpu.clocks", s);
+  EXPECT_OUTCOME(r, Outcome::kWarn);
+  ASSERT_EQ(r.findings.size(), 1u) << testing::Describe(r);
+  const Finding& f = r.findings[0];
+  EXPECT_EQ(f.code, "YS-GPU-016");
+  EXPECT_EQ(f.severity, Severity::kWarn);
+  EXPECT_EQ(f.entity, "gpu1");
+  EXPECT_EQ(f.message,
+            "HW slowdown, SW power cap reason bits set, clock not reduced (1980/1980 MHz SM): "
+            "sample under load, 39 C");
+  EXPECT_EQ(f.message.find("held down"), std::string::npos);
+  EXPECT_NE(f.fix.find("run a load"), std::string::npos) << f.fix;
+}
+
+// One MHz below the maximum is reduced: the same bits are then the fault they name.
+TEST(GpuClocksTest, ReasonBitsBelowTheMaximumClockKeepTheirCode) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  gpu::GpuDevice& d = s.devices[1];
+  d.clocks_event_reasons = gpu::Field<uint64_t>::Of(gpu::kClocksEventHwSlowdown);
+  d.sm_clock_mhz = gpu::Field<uint32_t>::Of(1979);
+  d.max_sm_clock_mhz = gpu::Field<uint32_t>::Of(1980);
+  CheckResult r = testing::RunGpuSnapshot("gpu.clocks", s);
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  ASSERT_EQ(r.findings.size(), 1u) << testing::Describe(r);
+  EXPECT_EQ(r.findings[0].code, "YS-GPU-010");
+  EXPECT_NE(r.findings[0].message.find("(1979/1980 MHz SM)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ys

@@ -88,5 +88,22 @@ TEST(GpuCountTest, NvmlGpuNotOnThePciBusIsNoted) {
   EXPECT_TRUE(noted);
 }
 
+// --nvml-state without --root on this machine: the recording is of another machine (or of this
+// one at another time), so this machine's PCI bus says nothing about it.
+TEST(GpuCountTest, ARecordingIsNeverComparedWithThisMachinesPciBus) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  ASSERT_EQ(s.source.rfind("recorded: ", 0), 0u) << s.source;
+  CheckResult r = testing::RunGpuSnapshotOnHost("gpu.count", host::Host::Live(), s);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_EQ(r.summary,
+            "8 GPUs in NVML, not compared with this machine's PCI bus: the GPU state is a "
+            "recording, and no --root gives the host tree it was recorded with");
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) {
+    if (k == "pci.gpus") noted = v.find("not compared") != std::string::npos;
+  }
+  EXPECT_TRUE(noted) << testing::Describe(r);
+}
+
 }  // namespace
 }  // namespace ys

@@ -126,5 +126,20 @@ TEST(GpuDriverTest, NoKernelModuleIsNoted) {
   EXPECT_EQ(r.summary, "driver 550.127.05, CUDA 12.4");
 }
 
+// --nvml-state without --root: the recording's driver is not this machine's loaded module.
+TEST(GpuDriverTest, ARecordingIsNotComparedWithThisMachinesModule) {
+  testing::TempHost t;
+  t.Write("/sys/module/nvidia/version", "535.104.05\n");
+  host::Host recorded_tree = t.Host();
+  host::Host live(t.root(), recorded_tree.env(), /*live=*/true);
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");  // "recorded: ..."
+  CheckResult on_live = testing::RunGpuSnapshotOnHost("gpu.driver", live, s);
+  EXPECT_OUTCOME(on_live, Outcome::kPass);
+  EXPECT_EQ(on_live.summary.find("kernel module"), std::string::npos) << on_live.summary;
+  // The same tree given with --root is the recording's own: compared, and it differs.
+  CheckResult with_root = testing::RunGpuSnapshotOnHost("gpu.driver", recorded_tree, s);
+  ASSERT_NE(testing::FindFinding(with_root, "YS-GPU-003"), nullptr) << testing::Describe(with_root);
+}
+
 }  // namespace
 }  // namespace ys
