@@ -1,0 +1,150 @@
+// preflight --bug-report: a report shaped as nvidia-bug-report.sh writes it (one gzip member per
+// section), made of a real nvidia-smi -q dump (tests/fixtures/real/nvidia-smi/) and a kernel log,
+// judged offline with nothing of this machine read.
+#include "checks/bug_report_input.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "checks/preflight.h"
+#include "core/scratch_dir.h"
+#include "testing/check_test_util.h"
+
+namespace ys::checks {
+namespace {
+
+constexpr const char* kSep = "____________________________________________\n";
+
+std::string ReadFixture(const std::string& rel) {
+  std::ifstream in(std::string(YS_FIXTURES_DIR) + "/" + rel, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_FALSE(s.str().empty()) << rel;
+  return s.str();
+}
+
+std::string Gzip(std::string_view text) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+// The report of the HGX H100 of the real dump, with `journal` as this boot's NVIDIA lines.
+std::string WriteReport(const ScratchDir& dir, const std::string& journal) {
+  std::vector<std::string> sections = {
+      std::string(kSep) + "\nStart of NVIDIA bug report log file.  Please include this file\n\n"
+                          "nvidia-bug-report.sh Version: 34207466\n\n"
+                          "Date: Tue Mar  4 10:11:12 UTC 2025\n"
+                          "uname: Linux hgx-h100-07 5.15.0-131-generic #141-Ubuntu SMP x86_64\n\n",
+      std::string(kSep) + "\n*** /proc/driver/nvidia/version\n*** ls: -r--r--r-- 1 root root 0 "
+                          "/proc/driver/nvidia/version\n"
+                          "NVRM version: NVIDIA UNIX x86_64 Kernel Module  565.57.01  Thu Oct 10 "
+                          "12:29:05 UTC 2024\nGCC version:  gcc version 12.3.0\n\n",
+      std::string(kSep) + "\nScanning kernel log files for NVIDIA kernel messages:\n\n"
+                          "  journalctl -b -0:\n" +
+          journal + "\n",
+      std::string(kSep) + "\ndmesg:\n\n[    4.100000] Linux version 5.15.0-131-generic\n",
+      std::string(kSep) + "\n/usr/bin/nvidia-smi --query\n\n" +
+          ReadFixture("real/nvidia-smi/h100-sxm5x8-r565.txt") + "\n",
+      std::string(kSep) + "\nEnd of NVIDIA bug report log file.\n"};
+  std::string gz;
+  for (const auto& s : sections) gz += Gzip(s);
+  std::string path = dir.path() + "/nvidia-bug-report.log.gz";
+  std::ofstream(path, std::ios::binary) << gz;
+  return path;
+}
+
+const CheckResult* Find(const RunDocument& doc, std::string_view id) {
+  for (const auto& c : doc.checks) {
+    if (c.unit_id == id) return &c;
+  }
+  return nullptr;
+}
+
+TEST(BugReportInputTest, AHealthyReportGivesTheDumpsVerdictsOffline) {
+  auto dir = ScratchDir::Make("bug-report-input-test");
+  ASSERT_TRUE(dir.ok());
+  PreflightOptions o;
+  o.bug_report = WriteReport(
+      *dir, "Mar 04 09:00:01 hgx-h100-07 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
+            "565.57.01\n");
+  auto doc = RunPreflight(o);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  EXPECT_EQ(doc->host.hostname, "hgx-h100-07");
+  EXPECT_EQ(doc->host.gpu_driver, "565.57.01");
+  for (const auto& c : doc->checks) {
+    EXPECT_EQ(c.unit_id.rfind("gpu.", 0), 0u) << c.unit_id;  // gpu.* by default
+    EXPECT_NE(c.outcome, Outcome::kFail) << testing::Describe(c);
+    EXPECT_NE(c.outcome, Outcome::kError) << testing::Describe(c);
+    // Nothing names the scratch directory the report was laid out in.
+    for (const auto& [k, v] : c.evidence) {
+      EXPECT_EQ(v.find(dir->path() + "/nvidia-bug-report.log.gz") == 0 ? std::string::npos
+                                                                       : v.find("yardstick-bug-report-"),
+                std::string::npos)
+          << k << " = " << v;
+    }
+  }
+  const CheckResult* xid = Find(*doc, "gpu.xid");
+  ASSERT_NE(xid, nullptr);
+  EXPECT_OUTCOME(*xid, Outcome::kPass);
+  const CheckResult* count = Find(*doc, "gpu.count");
+  ASSERT_NE(count, nullptr);
+  EXPECT_NE(count->outcome, Outcome::kFail);
+  ASSERT_FALSE(doc->warnings.empty());
+  EXPECT_NE(doc->warnings[0].find("read offline from the nvidia-bug-report log " + o.bug_report),
+            std::string::npos)
+      << doc->warnings[0];
+  for (const auto& w : doc->warnings) {
+    EXPECT_EQ(w.find("yardstick-bug-report-"), std::string::npos) << w;
+  }
+}
+
+TEST(BugReportInputTest, AnXid79InTheJournalOfThisBootFailsTheRightGpu) {
+  auto dir = ScratchDir::Make("bug-report-input-test");
+  ASSERT_TRUE(dir.ok());
+  PreflightOptions o;
+  o.bug_report = WriteReport(
+      *dir,
+      "Mar 04 09:00:01 hgx-h100-07 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
+      "565.57.01\n"
+      "Mar 04 09:59:58 hgx-h100-07 kernel: NVRM: Xid (PCI:0000:9a:00): 79, pid='<unknown>', "
+      "name=<unknown>, GPU has fallen off the bus.\n");
+  auto doc = RunPreflight(o);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  const CheckResult* xid = Find(*doc, "gpu.xid");
+  ASSERT_NE(xid, nullptr);
+  EXPECT_OUTCOME(*xid, Outcome::kFail);
+  bool gpu4 = false;
+  for (const auto& f : xid->findings) {
+    if (f.entity == "gpu4" && f.message.find("79") != std::string::npos) gpu4 = true;
+  }
+  EXPECT_TRUE(gpu4) << testing::Describe(*xid);
+}
+
+TEST(BugReportInputTest, RefusesToMixWithThisMachinesInputs) {
+  PreflightOptions o;
+  o.bug_report = "/nonexistent/nvidia-bug-report.log.gz";
+  o.kernel_log = "/dev/null";
+  auto doc = RunPreflight(o);
+  ASSERT_FALSE(doc.ok());
+  EXPECT_NE(doc.status().message().find("cannot be combined"), std::string::npos);
+  o.kernel_log.clear();
+  doc = RunPreflight(o);
+  ASSERT_FALSE(doc.ok());
+  EXPECT_NE(doc.status().message().find("/nonexistent/nvidia-bug-report.log.gz"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ys::checks
