@@ -1,5 +1,7 @@
 // `yardstick ingest LOG...`: training logs and serving-benchmark results in, per-workload window
-// statistics, derived throughput and a status out.
+// statistics, derived throughput and a status out. An nccl-tests log (detected from its content,
+// or --format nccl-tests) becomes the run document `yardstick bench` writes for its coll.* units
+// (validate/nccl_tests_run.h): its tables on the console, or the document with --json.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,8 +13,10 @@
 #include "core/json_fields.h"
 #include "core/log.h"
 #include "core/text.h"
+#include "report/output.h"
 #include "report/workload_console.h"
 #include "validate/ingest.h"
+#include "validate/nccl_tests_run.h"
 #include "validate/retry_logs.h"
 
 namespace ys::cli::cmd_ingest {
@@ -60,20 +64,44 @@ struct IngestArgs {
   std::vector<std::string> logs;
   std::string format = "auto";
   std::string window = "35:44";
+  std::string collective;
   int64_t seq = 0, gbs = 0, gpus = 0;
   double peak_tflops = 0;
   bool json = false;
 };
 
+// An nccl-tests log's run document, printed (the tables, or JSON); the exit code it gives (1: a
+// failed data check), or 2 with the error logged and kept for --json.
+int EmitNcclTestsRun(const std::string& path, const Result<std::optional<RunDocument>>& nccl,
+                     bool json, IngestDocument& doc) {
+  if (!nccl.ok()) {
+    Log(LogLevel::kError, "{}", nccl.status().message());
+    doc.errors.push_back({path, nccl.status().message()});
+    return kExitCannotRun;
+  }
+  report::OutputOptions out{.json = json};
+  if (Status s = report::EmitRun(**nccl, out); !s.ok()) {
+    Log(LogLevel::kError, "{}", s.message());
+    return kExitCannotRun;
+  }
+  return report::ExitCodeFor(**nccl);
+}
+
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<IngestArgs>();
   sub.add_option("LOG", a->logs,
-                 "Training logs (NeMo 2, Megatron-Bridge, Megatron-LM, torchtitan) or serving-"
-                 "benchmark JSON exports. Of several retries of one job "
+                 "Training logs (NeMo 2, Megatron-Bridge, Megatron-LM, torchtitan), serving-"
+                 "benchmark JSON exports or nccl-tests logs. Of several retries of one job "
                  "(log-<exp>_<jobid>_<retry>.out) only the newest counts")
       ->required();
   sub.add_option("--format", a->format, "Log format; auto detects it from the content")
-      ->check(CLI::IsMember({"auto", "nemo2", "megatron", "torchtitan", "inference-json"}));
+      ->check(CLI::IsMember(
+          {"auto", "nemo2", "megatron", "torchtitan", "inference-json", "nccl-tests"}));
+  sub.add_option("--collective", a->collective,
+                 "nccl-tests logs that do not name their *_perf binary: the collective measured")
+      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall",
+                             "broadcast", "reduce", "sendrecv", "gather", "scatter",
+                             "hypercube"}));
   sub.add_option("--window", a->window,
                  "Steps to average, FIRST:LAST inclusive, 1-based as Megatron prints them (NeMo 2 "
                  "prints step k as iteration k-1)")
@@ -100,7 +128,8 @@ Action Setup(CLI::App& sub) {
                                                       bench::kMaxPeakTflops, "--peak-tflops")}));
     }
     validate::IngestOptions o;
-    o.format = *validate::ParseLogFormat(a->format);
+    const bool nccl_only = a->format == "nccl-tests";
+    o.format = nccl_only ? validate::LogFormat::kAuto : *validate::ParseLogFormat(a->format);
     o.window = *validate::ParseWindow(a->window);
     if (a->seq > 0) o.seq_len = a->seq;
     if (a->gbs > 0) o.global_batch_size = a->gbs;
@@ -112,7 +141,19 @@ Action Setup(CLI::App& sub) {
     std::map<std::string, int> counts;
     IngestDocument doc;
     std::string text;
+    int nccl_documents = 0;
     for (const std::string& path : sel.current) {
+      if (a->format == "auto" || nccl_only) {
+        auto nccl = validate::IngestNcclTestsFile(path, nccl_only, a->collective);
+        if (nccl.ok() && !nccl->has_value()) {
+          // not an nccl-tests log: read as a training log below
+        } else if (int code = EmitNcclTestsRun(path, nccl, a->json, doc); code >= 0) {
+          exit_code = std::max(exit_code, code);
+          counts[code == kExitCannotRun ? "unreadable" : "nccl-tests"]++;
+          nccl_documents += nccl.ok() ? 1 : 0;
+          continue;
+        }
+      }
       Result<validate::WorkloadRun> run = validate::IngestLog(path, o);
       if (!run.ok()) {
         Log(LogLevel::kError, "{}", run.status().message());
@@ -136,6 +177,14 @@ Action Setup(CLI::App& sub) {
       } else {
         text += report::FormatWorkloadRun(*run) + "\n";
       }
+    }
+    if (a->json && nccl_documents > 0) {
+      if (nccl_documents + doc.runs.size() + doc.errors.size() > 1) {
+        Log(LogLevel::kError,
+            "ingest --json: an nccl-tests log gives a run document of its own; give it alone");
+        return kExitCannotRun;
+      }
+      return exit_code;
     }
     if (a->json) {
       for (const validate::SupersededLog& s : sel.superseded)

@@ -82,6 +82,12 @@ def training_logs(out):
         emit(out, "llmb_config", read(f))
 
 
+def nccl_tests(out):
+    for f in files("tests/fixtures/real/nccl-tests/*.txt", "tests/fixtures/real/nccl-tests/*.log"):
+        emit(out, "nccl_tests", read(f), 0)
+        emit(out, "nccl_tests", read(f), 1)
+
+
 def tomls(out):
     groups = [(0, ["suites/*.toml"]),
               (1, ["baselines/**/*.toml", "tests/fixtures/runs/*.toml"]),
@@ -268,6 +274,7 @@ def main():
     # burn-in), validation documents, burn-in checkpoints; told apart by their "kind".
     extra = sys.argv[2:]
     training_logs(out)
+    nccl_tests(out)
     tomls(out)
     predict(out)
     documents(out, extra)
