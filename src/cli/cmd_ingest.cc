@@ -1,7 +1,9 @@
 // `yardstick ingest LOG...`: training logs and serving-benchmark results in, per-workload window
 // statistics, derived throughput and a status out. An nccl-tests log (detected from its content,
 // or --format nccl-tests) becomes the run document `yardstick bench` writes for its coll.* units
-// (validate/nccl_tests_run.h): its tables on the console, or the document with --json.
+// (validate/nccl_tests_run.h); a dcgmi diag or nvidia-smi nvlink -s/-e output a run document with
+// the gpu.dcgm_diag or gpu.nvlink check (validate/gpu_tool_run.h): the console report, or the
+// document with --json.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "core/text.h"
 #include "report/output.h"
 #include "report/workload_console.h"
+#include "validate/gpu_tool_run.h"
 #include "validate/ingest.h"
 #include "validate/nccl_tests_run.h"
 #include "validate/retry_logs.h"
@@ -70,38 +73,39 @@ struct IngestArgs {
   bool json = false;
 };
 
-// An nccl-tests log's run document, printed (the tables, or JSON); the exit code it gives (1: a
-// failed data check), or 2 with the error logged and kept for --json.
-int EmitNcclTestsRun(const std::string& path, const Result<std::optional<RunDocument>>& nccl,
-                     bool json, IngestDocument& doc) {
-  if (!nccl.ok()) {
-    Log(LogLevel::kError, "{}", nccl.status().message());
-    doc.errors.push_back({path, nccl.status().message()});
+// The run document of an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output, printed
+// (the tables, or JSON); the exit code it gives (1: a failed check), or 2 with the error logged
+// and kept for --json.
+int EmitRunDocument(const std::string& path, const Result<std::optional<RunDocument>>& run,
+                    bool json, IngestDocument& doc) {
+  if (!run.ok()) {
+    Log(LogLevel::kError, "{}", run.status().message());
+    doc.errors.push_back({path, run.status().message()});
     return kExitCannotRun;
   }
   report::OutputOptions out{.json = json};
-  if (Status s = report::EmitRun(**nccl, out); !s.ok()) {
+  if (Status s = report::EmitRun(**run, out); !s.ok()) {
     Log(LogLevel::kError, "{}", s.message());
     return kExitCannotRun;
   }
-  return report::ExitCodeFor(**nccl);
+  return report::ExitCodeFor(**run);
 }
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<IngestArgs>();
   sub.add_option("LOG", a->logs,
                  "Training logs (NeMo 2, Megatron-Bridge, Megatron-LM, torchtitan), serving-"
-                 "benchmark JSON exports or nccl-tests logs. Of several retries of one job "
+                 "benchmark JSON exports, nccl-tests logs, dcgmi diag or nvidia-smi nvlink -s/-e "
+                 "outputs. Of several retries of one job "
                  "(log-<exp>_<jobid>_<retry>.out) only the newest counts")
       ->required();
   sub.add_option("--format", a->format, "Log format; auto detects it from the content")
-      ->check(CLI::IsMember(
-          {"auto", "nemo2", "megatron", "torchtitan", "inference-json", "nccl-tests"}));
+      ->check(CLI::IsMember({"auto", "nemo2", "megatron", "torchtitan", "inference-json",
+                             "nccl-tests", "dcgmi-diag", "nvidia-smi-nvlink"}));
   sub.add_option("--collective", a->collective,
                  "nccl-tests logs that do not name their *_perf binary: the collective measured")
-      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall",
-                             "broadcast", "reduce", "sendrecv", "gather", "scatter",
-                             "hypercube"}));
+      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+                             "reduce", "sendrecv", "gather", "scatter", "hypercube"}));
   sub.add_option("--window", a->window,
                  "Steps to average, FIRST:LAST inclusive, 1-based as Megatron prints them (NeMo 2 "
                  "prints step k as iteration k-1)")
@@ -129,7 +133,13 @@ Action Setup(CLI::App& sub) {
     }
     validate::IngestOptions o;
     const bool nccl_only = a->format == "nccl-tests";
-    o.format = nccl_only ? validate::LogFormat::kAuto : *validate::ParseLogFormat(a->format);
+    const validate::GpuToolOutput tool =
+        a->format == "dcgmi-diag"          ? validate::GpuToolOutput::kDcgmDiagTable
+        : a->format == "nvidia-smi-nvlink" ? validate::GpuToolOutput::kNvlink
+                                           : validate::GpuToolOutput::kNone;
+    const bool tool_only = tool != validate::GpuToolOutput::kNone;
+    auto training = validate::ParseLogFormat(a->format);
+    o.format = training ? *training : validate::LogFormat::kAuto;
     o.window = *validate::ParseWindow(a->window);
     if (a->seq > 0) o.seq_len = a->seq;
     if (a->gbs > 0) o.global_batch_size = a->gbs;
@@ -141,16 +151,21 @@ Action Setup(CLI::App& sub) {
     std::map<std::string, int> counts;
     IngestDocument doc;
     std::string text;
-    int nccl_documents = 0;
+    int run_documents = 0;
     for (const std::string& path : sel.current) {
-      if (a->format == "auto" || nccl_only) {
-        auto nccl = validate::IngestNcclTestsFile(path, nccl_only, a->collective);
-        if (nccl.ok() && !nccl->has_value()) {
-          // not an nccl-tests log: read as a training log below
-        } else if (int code = EmitNcclTestsRun(path, nccl, a->json, doc); code >= 0) {
+      if (a->format == "auto" || nccl_only || tool_only) {
+        // An nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output: a run document.
+        auto tool_doc = tool_only || a->format == "auto"
+                            ? validate::IngestGpuToolFile(path, tool)
+                            : Result<std::optional<RunDocument>>(std::optional<RunDocument>());
+        auto run_doc = tool_doc.ok() && !tool_doc->has_value() && !tool_only
+                           ? validate::IngestNcclTestsFile(path, nccl_only, a->collective)
+                           : tool_doc;
+        if (!run_doc.ok() || run_doc->has_value()) {
+          int code = EmitRunDocument(path, run_doc, a->json, doc);
           exit_code = std::max(exit_code, code);
-          counts[code == kExitCannotRun ? "unreadable" : "nccl-tests"]++;
-          nccl_documents += nccl.ok() ? 1 : 0;
+          counts[code == kExitCannotRun ? "unreadable" : "run document"]++;
+          run_documents += run_doc.ok() ? 1 : 0;
           continue;
         }
       }
@@ -178,10 +193,11 @@ Action Setup(CLI::App& sub) {
         text += report::FormatWorkloadRun(*run) + "\n";
       }
     }
-    if (a->json && nccl_documents > 0) {
-      if (nccl_documents + doc.runs.size() + doc.errors.size() > 1) {
+    if (a->json && run_documents > 0) {
+      if (run_documents + doc.runs.size() + doc.errors.size() > 1) {
         Log(LogLevel::kError,
-            "ingest --json: an nccl-tests log gives a run document of its own; give it alone");
+            "ingest --json: an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output "
+            "gives a run document of its own; give it alone");
         return kExitCannotRun;
       }
       return exit_code;

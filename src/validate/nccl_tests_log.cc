@@ -14,9 +14,8 @@ namespace nccl_tests_log_impl {
 // nccl-tests' dtype names and their element sizes (src/common.cu test_typenames).
 size_t ElementBytes(std::string_view dtype) {
   static constexpr std::pair<std::string_view, size_t> kSizes[] = {
-      {"int8", 1},  {"uint8", 1},  {"f8e4m3", 1}, {"f8e5m2", 1},   {"half", 2},
-      {"bfloat16", 2}, {"int32", 4}, {"uint32", 4}, {"float", 4}, {"int64", 8},
-      {"uint64", 8}, {"double", 8}};
+      {"int8", 1},  {"uint8", 1},  {"f8e4m3", 1}, {"f8e5m2", 1}, {"half", 2},   {"bfloat16", 2},
+      {"int32", 4}, {"uint32", 4}, {"float", 4},  {"int64", 8},  {"uint64", 8}, {"double", 8}};
   for (const auto& [name, bytes] : kSizes) {
     if (name == dtype) return bytes;
   }
@@ -81,8 +80,8 @@ class Parser {
     if (!kind.empty() && log_.prefix.empty()) log_.prefix = kind;
     if (line.empty()) return Status::Ok();
     if (line.find("nccl-tests version") != std::string_view::npos) ReadVersion(line);
-    if (size_t at = line.find("NCCL version "); at != std::string_view::npos &&
-                                                log_.nccl_version.empty()) {
+    if (size_t at = line.find("NCCL version ");
+        at != std::string_view::npos && log_.nccl_version.empty()) {
       auto words = SplitWhitespace(line.substr(at + 13));
       if (!words.empty()) log_.nccl_version = std::string(words[0].substr(0, words[0].find('+')));
     }
@@ -116,8 +115,9 @@ class Parser {
   Result<NcclTestsLog> Finish(int64_t lines) {
     log_.lines = lines;
     if (log_.tables.empty()) {
-      return Invalid(lines, "no nccl-tests table: expected a column header line '# size count "
-                            "type redop root time algbw busbw #wrong ...' followed by rows");
+      return Invalid(lines,
+                     "no nccl-tests table: expected a column header line '# size count "
+                     "type redop root time algbw busbw #wrong ...' followed by rows");
     }
     for (const NcclTestsTable& t : log_.tables) {
       if (t.rows.empty()) {
@@ -176,10 +176,12 @@ class Parser {
     auto pid = i + 1 < t.size() && t[i] == "Pid" ? ParseInt(t[i + 1]) : std::nullopt;
     i += 2;
     bool on = i + 1 < t.size() && t[i] == "on";
-    auto device = on && i + 3 < t.size() && t[i + 2] == "device" ? ParseInt(t[i + 3]) : std::nullopt;
+    auto device =
+        on && i + 3 < t.size() && t[i + 2] == "device" ? ParseInt(t[i + 3]) : std::nullopt;
     if (!rank || !pid || !device || *rank < 0 || *device < 0) {
-      return Invalid(no, "a device list line: expected 'Rank R [Group G] Pid P on HOST device D "
-                         "[BUS] GPU NAME'");
+      return Invalid(no,
+                     "a device list line: expected 'Rank R [Group G] Pid P on HOST device D "
+                     "[BUS] GPU NAME'");
     }
     r.rank = static_cast<int>(*rank);
     r.pid = *pid;
@@ -198,8 +200,9 @@ class Parser {
   Status StartTable(const std::vector<std::string_view>& t, int64_t no) {
     auto layout = ParseLayout(t);
     if (!layout) {
-      return Invalid(no, "a column header: expected 'size count type redop root time algbw "
-                         "busbw #wrong time algbw busbw #wrong' (or the older 'error' columns)");
+      return Invalid(no,
+                     "a column header: expected 'size count type redop root time algbw "
+                     "busbw #wrong time algbw busbw #wrong' (or the older 'error' columns)");
     }
     layout_ = *layout;
     NcclTestsTable table;
@@ -231,8 +234,9 @@ class Parser {
     if (!v || !std::isfinite(*v) || *v < 0) {
       return Invalid(no, fmt::format("column {} ('{}'): expected {} or N/A", at + 4,
                                      SanitizeForDisplay(t[at + 3]),
-                                     layout_.error_column ? "a deviation" : "a count of wrong "
-                                                                            "elements"));
+                                     layout_.error_column ? "a deviation"
+                                                          : "a count of wrong "
+                                                            "elements"));
     }
     if (layout_.error_column) {
       p.max_error = *v;
@@ -253,8 +257,9 @@ class Parser {
     auto size = ParseUint(t[0]);
     auto count = ParseUint(t[static_cast<size_t>(layout_.Index("count"))]);
     if (!size || !count) {
-      return Invalid(no, "a table row: expected the size in bytes and the count in elements as "
-                         "whole numbers");
+      return Invalid(no,
+                     "a table row: expected the size in bytes and the count in elements as "
+                     "whole numbers");
     }
     row.size_bytes = *size;
     row.count = *count;
@@ -317,7 +322,8 @@ std::string_view StripLaunchPrefix(std::string_view line, std::string* kind) {
     std::string_view inside = close == std::string_view::npos ? "" : s.substr(1, close - 1);
     std::string_view rest = close == std::string_view::npos ? "" : s.substr(close + 1);
     size_t comma = inside.find(',');
-    if (comma != std::string_view::npos && nccl_tests_log_impl::AllDigits(inside.substr(0, comma)) &&
+    if (comma != std::string_view::npos &&
+        nccl_tests_log_impl::AllDigits(inside.substr(0, comma)) &&
         nccl_tests_log_impl::AllDigits(inside.substr(comma + 1))) {
       set("mpirun --tag-output");
       if (StartsWith(rest, "<stdout>:")) return rest.substr(9);

@@ -68,8 +68,8 @@ struct NcclTestsRank {
 };
 
 struct NcclTestsTable {
-  std::string binary;      // "all_reduce_perf", "all_reduce_perf_mpi"; "" when not named
-  std::string collective;  // "all_reduce"
+  std::string binary;         // "all_reduce_perf", "all_reduce_perf_mpi"; "" when not named
+  std::string collective;     // "all_reduce"
   bool error_column = false;  // the pre-2.10 "error" column instead of "#wrong"
   std::vector<NcclTestsRow> rows;
   std::optional<int64_t> out_of_bounds;  // "# Out of bounds values : N ..."
@@ -79,10 +79,10 @@ struct NcclTestsTable {
 };
 
 struct NcclTestsLog {
-  std::string tests_version;  // "2.18.0"; "" when the log does not print it
-  std::string nccl_version;   // "2.29.7" (from nccl-library=22907 or "NCCL version 2.12.7+...")
-  int threads = 1;            // nThread
-  int gpus_per_thread = 1;    // nGpus (-g)
+  std::string tests_version;      // "2.18.0"; "" when the log does not print it
+  std::string nccl_version;       // "2.29.7" (from nccl-library=22907 or "NCCL version 2.12.7+...")
+  int threads = 1;                // nThread
+  int gpus_per_thread = 1;        // nGpus (-g)
   std::optional<int> validation;  // -c as printed ("validation: 1")
   bool threads_line = false;      // the nThread line was seen
   std::vector<NcclTestsRank> ranks;

@@ -32,7 +32,7 @@ double Once(double n) { return (n - 1) / n; }
 double One(double) { return 1; }
 
 constexpr Shape kShapes[] = {
-    {"all_reduce", false, true, false, Twice}, {"all_gather", true, false, false, Once},
+    {"all_reduce", false, true, false, Twice},   {"all_gather", true, false, false, Once},
     {"reduce_scatter", true, true, false, Once}, {"alltoall", true, false, false, Once},
     {"broadcast", false, false, true, One},      {"reduce", false, true, true, One},
     {"sendrecv", false, true, false, One},       {"gather", true, false, true, Once},
@@ -68,8 +68,8 @@ Result<std::string> InferCollective(const NcclTestsTable& t, int nranks, std::st
       "{}:{}: the log does not name the collective of this table (no '# Collective test "
       "starting: <name>_perf' line or *_perf command line before it) and its columns fit {}; "
       "give --collective",
-      name, t.header_line, fits.empty() ? std::string("none of the nccl-tests collectives")
-                                        : Join(fits, " or ")));
+      name, t.header_line,
+      fits.empty() ? std::string("none of the nccl-tests collectives") : Join(fits, " or ")));
 }
 
 std::string Library(const NcclTestsLog& log) {
@@ -96,9 +96,8 @@ Measurement OneSample(std::string name, const char* unit, Better better, double 
 
 void AddRowMeasurements(BenchmarkResult& r, const std::string& id, const NcclTestsRow& row,
                         const std::map<std::string, std::string>& common) {
-  for (const auto& [place, in_place] :
-       {std::pair{&row.out_of_place, false}, std::pair{row.in_place ? &*row.in_place : nullptr,
-                                                       true}}) {
+  for (const auto& [place, in_place] : {std::pair{&row.out_of_place, false},
+                                        std::pair{row.in_place ? &*row.in_place : nullptr, true}}) {
     if (place == nullptr) continue;
     std::map<std::string, std::string> params = common;
     params["size"] = std::to_string(row.size_bytes);
@@ -110,8 +109,8 @@ void AddRowMeasurements(BenchmarkResult& r, const std::string& id, const NcclTes
         OneSample(id + ".busbw", "GB/s", Better::kHigher, place->busbw_gbps, params));
     r.measurements.push_back(
         OneSample(id + ".algbw", "GB/s", Better::kHigher, place->algbw_gbps, params));
-    r.measurements.push_back(OneSample(id + ".time_us", "us", Better::kLower, place->time_us,
-                                       std::move(params)));
+    r.measurements.push_back(
+        OneSample(id + ".time_us", "us", Better::kLower, place->time_us, std::move(params)));
   }
 }
 
@@ -145,9 +144,10 @@ void AddAverages(BenchmarkResult& r, const std::string& id, const NcclTestsTable
 ResultTable PrintedTable(const std::string& id, const NcclTestsTable& t, int nranks,
                          std::string_view name) {
   ResultTable out;
-  out.title = fmt::format("{}: nccl-tests log {} (line {}), {} rank{}; size in B, count in "
-                          "elements, time in us, algbw and busbw in GB/s",
-                          id, name, t.header_line, nranks, nranks == 1 ? "" : "s");
+  out.title = fmt::format(
+      "{}: nccl-tests log {} (line {}), {} rank{}; size in B, count in "
+      "elements, time in us, algbw and busbw in GB/s",
+      id, name, t.header_line, nranks, nranks == 1 ? "" : "s");
   out.columns = {"size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong"};
   bool two = !t.rows.empty() && t.rows.front().in_place.has_value();
   if (two) out.columns.insert(out.columns.end(), {"time", "algbw", "busbw", "#wrong"});
@@ -195,8 +195,8 @@ std::vector<Finding> WrongDataFindings(const std::string& id, const NcclTestsTab
                               id, t.out_of_bounds.value_or(0));
   Finding f = MakeFinding("YS-BENCH-001", id, std::move(message));
   f.evidence = {{"wrong_elements", std::to_string(total)},
-                {"out_of_bounds_values", t.out_of_bounds ? std::to_string(*t.out_of_bounds)
-                                                         : std::string("not printed")}};
+                {"out_of_bounds_values",
+                 t.out_of_bounds ? std::to_string(*t.out_of_bounds) : std::string("not printed")}};
   if (!where.empty()) f.evidence.emplace_back("where", Join(where, "; "));
   f.fix =
       "Rerun per node and per GPU pair to find the rank (the log sums the ranks); check those "
@@ -209,8 +209,8 @@ std::vector<Finding> WrongDataFindings(const std::string& id, const NcclTestsTab
 std::string DataCheckNote(const NcclTestsLog& log, const NcclTestsTable& t) {
   bool checked = false;
   for (const NcclTestsRow& row : t.rows) {
-    checked |= row.out_of_place.wrong.has_value() ||
-               (row.in_place && row.in_place->wrong.has_value());
+    checked |=
+        row.out_of_place.wrong.has_value() || (row.in_place && row.in_place->wrong.has_value());
   }
   if (t.error_column) return "older nccl-tests 'error' column: judged by the Out of bounds line";
   if (checked) return "on (-c 1): #wrong per row";

@@ -88,6 +88,15 @@ def nccl_tests(out):
         emit(out, "nccl_tests", read(f), 1)
 
 
+def gpu_tool_outputs(out):
+    for f in files("tests/fixtures/real/dcgmi/*.txt", "tests/fixtures/real/dcgmi/*.json"):
+        emit(out, "gpu_tool_output", read(f), 0)
+        emit(out, "gpu_tool_output", read(f), 1)
+    for f in files("tests/fixtures/real/nvlink/*.txt"):
+        emit(out, "gpu_tool_output", read(f), 0)
+        emit(out, "gpu_tool_output", read(f), 2)
+
+
 def tomls(out):
     groups = [(0, ["suites/*.toml"]),
               (1, ["baselines/**/*.toml", "tests/fixtures/runs/*.toml"]),
@@ -275,6 +284,7 @@ def main():
     extra = sys.argv[2:]
     training_logs(out)
     nccl_tests(out)
+    gpu_tool_outputs(out)
     tomls(out)
     predict(out)
     documents(out, extra)

@@ -17,13 +17,18 @@ constexpr const char* kHeader =
     "(us)  (GB/s)  (GB/s)\n";
 
 std::string FourRankReduceScatter(const std::string& wrong_in_place = "0") {
-  return std::string("# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 2(factor) warmup "
-                     "iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n"
-                     "# Using devices\n") +
-         "#  Rank  0 Group  0 Pid   101 on     node-a device  0 [0000:18:00] NVIDIA A100-SXM4-80GB\n"
-         "#  Rank  1 Group  0 Pid   102 on     node-a device  1 [0000:2a:00] NVIDIA A100-SXM4-80GB\n"
-         "#  Rank  2 Group  0 Pid   201 on     node-b device  0 [0000:18:00] NVIDIA A100-SXM4-80GB\n"
-         "#  Rank  3 Group  0 Pid   202 on     node-b device  1 [0000:2a:00] NVIDIA A100-SXM4-80GB\n"
+  return std::string(
+             "# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 2(factor) warmup "
+             "iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n"
+             "# Using devices\n") +
+         "#  Rank  0 Group  0 Pid   101 on     node-a device  0 [0000:18:00] NVIDIA "
+         "A100-SXM4-80GB\n"
+         "#  Rank  1 Group  0 Pid   102 on     node-a device  1 [0000:2a:00] NVIDIA "
+         "A100-SXM4-80GB\n"
+         "#  Rank  2 Group  0 Pid   201 on     node-b device  0 [0000:18:00] NVIDIA "
+         "A100-SXM4-80GB\n"
+         "#  Rank  3 Group  0 Pid   202 on     node-b device  1 [0000:2a:00] NVIDIA "
+         "A100-SXM4-80GB\n"
          "#\n" +
          kHeader +
          "        1024            64     float     sum      -1    20.00    0.05    0.04      0    "
@@ -181,10 +186,9 @@ TEST(NcclTestsLog, MalformedInputNamesFileLineAndExpectation) {
   auto none = ParseNcclTestsLog("hello\nworld\n", "empty.log");
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("no nccl-tests table"), std::string::npos);
-  auto ambiguous =
-      IngestNcclTestsText(std::string(kHeader) +
-                              "1024 256 float sum -1 20.0 0.05 0.05 0 19.5 0.05 0.05 0\n",
-                          "amb.log");
+  auto ambiguous = IngestNcclTestsText(
+      std::string(kHeader) + "1024 256 float sum -1 20.0 0.05 0.05 0 19.5 0.05 0.05 0\n",
+      "amb.log");
   ASSERT_FALSE(ambiguous.ok());
   EXPECT_NE(ambiguous.status().message().find("give --collective"), std::string::npos);
 }

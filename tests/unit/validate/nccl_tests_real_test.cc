@@ -121,7 +121,8 @@ TEST(NcclTestsReal, K80WithoutDataCheckNeedsTheCollectiveAndPasses) {
   EXPECT_EQ(r.outcome, Outcome::kPass);
   ExpectBusbwAsPrinted(*doc, text, 11);
   bool not_checked = false;
-  for (const auto& [k, v] : r.evidence) not_checked |= k == "data_check" && v.find("-c 0") != std::string::npos;
+  for (const auto& [k, v] : r.evidence)
+    not_checked |= k == "data_check" && v.find("-c 0") != std::string::npos;
   EXPECT_TRUE(not_checked);
   for (const auto& [k, v] : r.evidence) {
     if (k == "gpus") EXPECT_EQ(v, "2 x Tesla K80");

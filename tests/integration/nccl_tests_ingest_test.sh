@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# nccl-tests logs of real machines (tests/fixtures/real/nccl-tests, SOURCES.md) through
+# `yardstick ingest` as an operator runs it: the console tables, the run document (--json) whose
+# coll.all_reduce.busbw at every size and placement equals the log's own column, and that
+# document taken by compare, diagnose, merge and predict --measured like a bench run; a failed
+# data check exits 1 with YS-BENCH-001; bad input exits 2 naming the file and line.
+set -uo pipefail
+bin=$1 src=$2
+. "$src/tests/integration/lib.sh"
+real=$src/tests/fixtures/real/nccl-tests
+h100=$real/a3mega_h100_2x8_all_reduce.txt
+
+expect_rc 0 "H100 log, console" -- "$bin" ingest "$h100"
+expect_in "$tmp/out" "coll.all_reduce" "the unit named"
+expect_in "$tmp/out" "# Avg bus bandwidth    : 70.742" "the log's footer"
+expect_in "$tmp/out" "338.82" "the 8 GiB busbw"
+
+expect_rc 0 "H100 log, run document" -- "$bin" ingest "$h100" --json
+cp "$tmp/out" "$tmp/h100.json"
+awk '/^ +[0-9]+ +[0-9]+ +float/ {print $1, 0, $8; print $1, 1, $12}' "$h100" >"$tmp/printed"
+/usr/bin/python3 - "$tmp/h100.json" "$tmp/printed" <<'PY' && passes=$((passes + 1)) || fails=$((fails + 1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+printed = {(s, p): float(v) for s, p, v in (l.split() for l in open(sys.argv[2]))}
+assert len(printed) == 62, len(printed)
+(u,) = doc["benchmarks"]
+assert u["id"] == "coll.all_reduce" and u["outcome"] == "pass", (u["id"], u["outcome"])
+got = {(m["params"]["size"], m["params"]["inplace"]): m["value"]
+       for m in u["measurements"] if m["name"] == "coll.all_reduce.busbw"}
+assert got == printed, set(got.items()) ^ set(printed.items())
+names = {m["name"] for m in u["measurements"]}
+assert names == {"coll.all_reduce." + n for n in ("busbw", "algbw", "time_us", "avg_busbw")}, names
+m = next(m for m in u["measurements"] if m["name"] == "coll.all_reduce.busbw")
+assert m["unit"] == "GB/s" and m["params"]["backend"] == "nccl" and m["params"]["ranks"] == "16", m
+assert [n["hostname"] for n in doc["nodes"]] == ["ztan-mig-235z", "ztan-mig-gq73"], doc["nodes"]
+PY
+
+# The document is taken like a bench run.
+expect_rc 0 "compare two ingested runs" -- "$bin" compare "$tmp/h100.json" "$tmp/h100.json"
+expect_in "$tmp/out" "coll.all_reduce.busbw" "compared figure"
+diagnose_rc=0; "$bin" diagnose "$tmp/h100.json" >"$tmp/out" 2>"$tmp/err" || diagnose_rc=$?
+if [ "$diagnose_rc" -le 1 ]; then passes=$((passes + 1)); else echo "FAIL: diagnose exit $diagnose_rc"; cat "$tmp/err"; fails=$((fails + 1)); fi
+merge_rc=0; "$bin" merge "$tmp/h100.json" >"$tmp/out" 2>"$tmp/err" || merge_rc=$?
+if [ "$merge_rc" -le 1 ]; then passes=$((passes + 1)); else echo "FAIL: merge exit $merge_rc"; cat "$tmp/err"; fails=$((fails + 1)); fi
+expect_rc 0 "predict --measured takes the 16-rank busbw" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 16 --gbs 128 --measured "$tmp/h100.json"
+expect_in "$tmp/out" "h100.json" "the measured document named"
+
+# A failed data check (the H100 log with one #wrong and the footer changed as nccl-tests prints).
+sed -e 's/47743  179.92  337.35      0/47743  179.92  337.35      5/' \
+    -e 's/# Out of bounds values : 0 OK/# Out of bounds values : 1 FAILED/' "$h100" >"$tmp/wrong.txt"
+expect_rc 1 "a wrong element fails" -- "$bin" ingest "$tmp/wrong.txt"
+expect_in "$tmp/out" "YS-BENCH-001" "the data-check finding"
+
+# mpirun --tag-output prefixes, and a log that does not name its collective.
+expect_rc 0 "RTX 5090 through mpirun --tag-output" -- "$bin" ingest "$real/rtx5090_tag_output_all_reduce_mpi.log"
+expect_in "$tmp/out" "NCCL 2.29.7" "the library from the version line"
+expect_rc 2 "K80 log without a collective" -- "$bin" ingest "$real/pkb_k80_2node_all_reduce_c0.txt"
+expect_in "$tmp/err" "give --collective" "what to give"
+expect_rc 0 "K80 log with --collective" -- "$bin" ingest "$real/pkb_k80_2node_all_reduce_c0.txt" --collective all_reduce
+expect_in "$tmp/out" "off (-c 0)" "the data check was off"
+
+# Bad input: the file, the line and what was expected.
+head -30 "$h100" >"$tmp/cut.txt"
+printf '     1024   256   float   sum   -1   20.0\n' >>"$tmp/cut.txt"
+expect_rc 2 "a short row" -- "$bin" ingest "$tmp/cut.txt"
+expect_in "$tmp/err" "cut.txt:31: a table row: expected 13 columns" "file, line and expectation"
+printf 'no table here\n' >"$tmp/none.txt"
+expect_rc 2 "forced format without a table" -- "$bin" ingest --format nccl-tests "$tmp/none.txt"
+expect_in "$tmp/err" "no nccl-tests table" "what was expected"
+finish
