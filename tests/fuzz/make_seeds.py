@@ -97,6 +97,11 @@ def gpu_tool_outputs(out):
         emit(out, "gpu_tool_output", read(f), 2)
 
 
+def topo_texts(out):
+    for f in files("tests/fixtures/real/topo/*.txt", "tests/fuzz/seeds/topo/*.txt"):
+        emit(out, "topo_expect", read(f))
+
+
 def tomls(out):
     groups = [(0, ["suites/*.toml"]),
               (1, ["baselines/**/*.toml", "tests/fixtures/runs/*.toml"]),
@@ -285,6 +290,7 @@ def main():
     training_logs(out)
     nccl_tests(out)
     gpu_tool_outputs(out)
+    topo_texts(out)
     tomls(out)
     predict(out)
     documents(out, extra)
