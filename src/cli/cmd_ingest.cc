@@ -73,26 +73,67 @@ struct IngestArgs {
   bool json = false;
 };
 
-// The run document of an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output, printed
-// (the tables, or JSON); the exit code it gives (1: a failed check), or 2 with the error logged
-// and kept for --json.
-int EmitRunDocument(const std::string& path, const Result<std::optional<RunDocument>>& run,
-                    bool json, IngestDocument& doc) {
-  if (!run.ok()) {
-    Log(LogLevel::kError, "{}", run.status().message());
-    doc.errors.push_back({path, run.status().message()});
-    return kExitCannotRun;
-  }
-  report::OutputOptions out{.json = json};
-  if (Status s = report::EmitRun(**run, out); !s.ok()) {
-    Log(LogLevel::kError, "{}", s.message());
-    return kExitCannotRun;
-  }
-  return report::ExitCodeFor(**run);
+validate::IngestOptions OptionsOf(const IngestArgs& a) {
+  validate::IngestOptions o;
+  auto training = validate::ParseLogFormat(a.format);  // nullopt for the run-document formats
+  o.format = training ? *training : validate::LogFormat::kAuto;
+  o.window = *validate::ParseWindow(a.window);
+  if (a.seq > 0) o.seq_len = a.seq;
+  if (a.gbs > 0) o.global_batch_size = a.gbs;
+  if (a.gpus > 0) o.gpus = a.gpus;
+  if (a.peak_tflops > 0) o.peak_tflops = a.peak_tflops;
+  return o;
 }
 
-Action Setup(CLI::App& sub) {
-  auto a = std::make_shared<IngestArgs>();
+// "ingest: 3 log(s): 1 pass, 1 run document, 1 unreadable; 1 older retry superseded".
+std::string Summary(const std::map<std::string, int>& counts, const validate::RetrySelection& sel) {
+  std::string summary;
+  for (const auto& [status, n] : counts) {
+    summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, status);
+  }
+  if (!sel.superseded.empty()) {
+    summary += fmt::format("; {} older retr{} superseded", sel.superseded.size(),
+                           sel.superseded.size() == 1 ? "y" : "ies");
+  }
+  return fmt::format("ingest: {} log(s): {}", sel.current.size(), summary);
+}
+
+// The run document of an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output at `path`
+// (the format named, or told from the content); nullopt when the file is none of them.
+Result<std::optional<RunDocument>> ReadRunDocument(const std::string& path, const IngestArgs& a) {
+  using validate::GpuToolOutput;
+  const GpuToolOutput tool = a.format == "dcgmi-diag"          ? GpuToolOutput::kDcgmDiagTable
+                             : a.format == "nvidia-smi-nvlink" ? GpuToolOutput::kNvlink
+                                                               : GpuToolOutput::kNone;
+  if (tool != GpuToolOutput::kNone) return validate::IngestGpuToolFile(path, tool);
+  if (a.format == "nccl-tests") return validate::IngestNcclTestsFile(path, true, a.collective);
+  if (a.format != "auto") return std::optional<RunDocument>();
+  auto doc = validate::IngestGpuToolFile(path);
+  if (!doc.ok() || doc->has_value()) return doc;
+  return validate::IngestNcclTestsFile(path, false, a.collective);
+}
+
+// Prints the run documents read (the console report, or with --json the one document: JSON
+// cannot hold several beside the training runs); the exit code they give (1: a failed check).
+int EmitRunDocuments(const std::vector<RunDocument>& runs, const IngestArgs& a, size_t inputs) {
+  if (a.json && inputs > 1) {
+    Log(LogLevel::kError,
+        "ingest --json: an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output gives a "
+        "run document of its own; give it alone");
+    return kExitCannotRun;
+  }
+  int code = kExitPass;
+  for (const RunDocument& run : runs) {
+    if (Status s = report::EmitRun(run, {.json = a.json}); !s.ok()) {
+      Log(LogLevel::kError, "{}", s.message());
+      return kExitCannotRun;
+    }
+    code = std::max(code, report::ExitCodeFor(run));
+  }
+  return code;
+}
+
+void AddOptions(CLI::App& sub, const std::shared_ptr<IngestArgs>& a) {
   sub.add_option("LOG", a->logs,
                  "Training logs (NeMo 2, Megatron-Bridge, Megatron-LM, torchtitan), serving-"
                  "benchmark JSON exports, nccl-tests logs, dcgmi diag or nvidia-smi nvlink -s/-e "
@@ -124,52 +165,35 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--peak-tflops", a->peak_tflops,
                  "Peak dense TFLOPS of one GPU at the run's precision, for MFU");
   sub.add_flag("--json", a->json, "Print the workload runs as JSON");
+}
 
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<IngestArgs>();
+  AddOptions(sub, a);
   return [a]() -> Result<int> {
     // 0: not given (MFU is then left out, with the reason).
     if (a->peak_tflops != 0) {
       YS_RETURN_IF_ERROR(RefuseOutOfRange({CheckRange(a->peak_tflops, bench::kMinPeakTflops,
                                                       bench::kMaxPeakTflops, "--peak-tflops")}));
     }
-    validate::IngestOptions o;
-    const bool nccl_only = a->format == "nccl-tests";
-    const validate::GpuToolOutput tool =
-        a->format == "dcgmi-diag"          ? validate::GpuToolOutput::kDcgmDiagTable
-        : a->format == "nvidia-smi-nvlink" ? validate::GpuToolOutput::kNvlink
-                                           : validate::GpuToolOutput::kNone;
-    const bool tool_only = tool != validate::GpuToolOutput::kNone;
-    auto training = validate::ParseLogFormat(a->format);
-    o.format = training ? *training : validate::LogFormat::kAuto;
-    o.window = *validate::ParseWindow(a->window);
-    if (a->seq > 0) o.seq_len = a->seq;
-    if (a->gbs > 0) o.global_batch_size = a->gbs;
-    if (a->gpus > 0) o.gpus = a->gpus;
-    if (a->peak_tflops > 0) o.peak_tflops = a->peak_tflops;
+    const validate::IngestOptions o = OptionsOf(*a);
 
     validate::RetrySelection sel = validate::SelectNewestRetries(a->logs);
     int exit_code = kExitPass;
     std::map<std::string, int> counts;
     IngestDocument doc;
     std::string text;
-    int run_documents = 0;
+    std::vector<RunDocument> run_documents;
     for (const std::string& path : sel.current) {
-      if (a->format == "auto" || nccl_only || tool_only) {
-        // An nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output: a run document.
-        auto tool_doc = tool_only || a->format == "auto"
-                            ? validate::IngestGpuToolFile(path, tool)
-                            : Result<std::optional<RunDocument>>(std::optional<RunDocument>());
-        auto run_doc = tool_doc.ok() && !tool_doc->has_value() && !tool_only
-                           ? validate::IngestNcclTestsFile(path, nccl_only, a->collective)
-                           : tool_doc;
-        if (!run_doc.ok() || run_doc->has_value()) {
-          int code = EmitRunDocument(path, run_doc, a->json, doc);
-          exit_code = std::max(exit_code, code);
-          counts[code == kExitCannotRun ? "unreadable" : "run document"]++;
-          run_documents += run_doc.ok() ? 1 : 0;
-          continue;
-        }
+      auto run_doc = ReadRunDocument(path, *a);
+      if (run_doc.ok() && run_doc->has_value()) {
+        run_documents.push_back(std::move(**run_doc));
+        counts["run document"]++;
+        continue;
       }
-      Result<validate::WorkloadRun> run = validate::IngestLog(path, o);
+      Result<validate::WorkloadRun> run = run_doc.ok()
+                                              ? validate::IngestLog(path, o)
+                                              : Result<validate::WorkloadRun>(run_doc.status());
       if (!run.ok()) {
         Log(LogLevel::kError, "{}", run.status().message());
         doc.errors.push_back({path, run.status().message()});
@@ -193,14 +217,9 @@ Action Setup(CLI::App& sub) {
         text += report::FormatWorkloadRun(*run) + "\n";
       }
     }
-    if (a->json && run_documents > 0) {
-      if (run_documents + doc.runs.size() + doc.errors.size() > 1) {
-        Log(LogLevel::kError,
-            "ingest --json: an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output "
-            "gives a run document of its own; give it alone");
-        return kExitCannotRun;
-      }
-      return exit_code;
+    if (!run_documents.empty()) {
+      exit_code = std::max(exit_code, EmitRunDocuments(run_documents, *a, sel.current.size()));
+      if (a->json) return exit_code;
     }
     if (a->json) {
       for (const validate::SupersededLog& s : sel.superseded)
@@ -208,16 +227,7 @@ Action Setup(CLI::App& sub) {
       fmt::print("{}\n", json_fields::Write(doc).dump(
                              2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     } else {
-      std::string summary;
-      for (const auto& [status, n] : counts) {
-        summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, status);
-      }
-      if (!sel.superseded.empty()) {
-        summary += fmt::format("; {} older retr{} superseded", sel.superseded.size(),
-                               sel.superseded.size() == 1 ? "y" : "ies");
-      }
-      fmt::print("{}ingest: {} log(s): {}\n", SanitizeForDisplay(text), sel.current.size(),
-                 summary);
+      fmt::print("{}{}\n", SanitizeForDisplay(text), Summary(counts, sel));
     }
     return exit_code;
   };

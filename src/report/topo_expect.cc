@@ -56,7 +56,8 @@ Result<SmiTopo> ParseSmiTopo(std::string_view text, std::string_view name) {
     }
     SmiTopoRow row{.label = std::string(t[0]), .line = no};
     for (size_t i = 1; i <= topo.columns.size(); ++i) row.cells.emplace_back(t[i]);
-    if (t.size() > topo.columns.size() + 1) row.cpu_affinity = std::string(t[topo.columns.size() + 1]);
+    if (t.size() > topo.columns.size() + 1)
+      row.cpu_affinity = std::string(t[topo.columns.size() + 1]);
     topo.rows.push_back(std::move(row));
   }
   if (topo.columns.empty()) {
@@ -66,9 +67,9 @@ Result<SmiTopo> ParseSmiTopo(std::string_view text, std::string_view name) {
         name));
   }
   if (topo.rows.empty()) {
-    return Status::Invalid(fmt::format(
-        "{}: the header names {} but no row follows (expected 'GPU0  X  NV18 ...')", name,
-        Join(topo.columns, " ")));
+    return Status::Invalid(
+        fmt::format("{}: the header names {} but no row follows (expected 'GPU0  X  NV18 ...')",
+                    name, Join(topo.columns, " ")));
   }
   return topo;
 }
@@ -101,7 +102,8 @@ TopoComparison CompareTopo(const TopoMatrix& here, const SmiTopo& file) {
     }
   }
   for (size_t i = 0; i < here.devices.size(); ++i) {
-    if (!matched.count(i)) c.only_here.push_back(here.devices[i].label + " " + here.devices[i].name);
+    if (!matched.count(i))
+      c.only_here.push_back(here.devices[i].label + " " + here.devices[i].name);
   }
   for (const SmiTopoRow& row : file.rows) {
     auto r = find(row.label);

@@ -12,10 +12,10 @@ YS_FUZZ_TARGET(topo_expect) {
   if (!t.ok()) return 0;
   TopoMatrix m;
   for (const std::string& c : t->columns) {
-    m.devices.push_back({.kind = c.rfind("GPU", 0) == 0 ? TopoDevice::Kind::kGpu
-                                                        : TopoDevice::Kind::kNic,
-                         .label = c,
-                         .name = c});
+    m.devices.push_back(
+        {.kind = c.rfind("GPU", 0) == 0 ? TopoDevice::Kind::kGpu : TopoDevice::Kind::kNic,
+         .label = c,
+         .name = c});
   }
   m.cells.assign(m.devices.size(), std::vector<TopoCell>(m.devices.size(), {.link = "SYS"}));
   (void)TopoComparisonText(CompareTopo(m, *t), "fuzz.txt");
