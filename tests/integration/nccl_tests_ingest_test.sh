@@ -52,12 +52,35 @@ expect_rc 1 "a wrong element fails" -- "$bin" ingest "$tmp/wrong.txt"
 expect_in "$tmp/out" "YS-BENCH-001" "the data-check finding"
 
 # mpirun --tag-output prefixes, and a log that does not name its collective.
-expect_rc 0 "RTX 5090 through mpirun --tag-output" -- "$bin" ingest "$real/rtx5090_tag_output_all_reduce_mpi.log"
+expect_rc 0 "RTX 5090 through mpirun --tag-output" -- "$bin" ingest "$real/rtx5090_tag_output_all_reduce_mpi.log" --json
 expect_in "$tmp/out" "NCCL 2.29.7" "the library from the version line"
 expect_rc 2 "K80 log without a collective" -- "$bin" ingest "$real/pkb_k80_2node_all_reduce_c0.txt"
 expect_in "$tmp/err" "give --collective" "what to give"
-expect_rc 0 "K80 log with --collective" -- "$bin" ingest "$real/pkb_k80_2node_all_reduce_c0.txt" --collective all_reduce
+expect_rc 0 "K80 log with --collective" -- "$bin" ingest "$real/pkb_k80_2node_all_reduce_c0.txt" --collective all_reduce --json
 expect_in "$tmp/out" "off (-c 0)" "the data check was off"
+
+# dcgmi diag and nvidia-smi nvlink outputs of real machines: the verdict and the GPU.
+dcgmi=$src/tests/fixtures/real/dcgmi nvlink=$src/tests/fixtures/real/nvlink
+expect_rc 1 "H100 dcgmi diag: GPU Memory fails" -- "$bin" ingest "$dcgmi/h100_8gpu_r3_cuinit_fail.txt"
+expect_in "$tmp/out" "YS-GPU-070" "the DCGM finding"
+expect_in "$tmp/out" "GPU Memory failed on GPU 7" "on the GPU DCGM names"
+expect_rc 0 "RTX PRO 6000 dcgmi diag: passes with skips" -- "$bin" ingest "$dcgmi/rtx_pro_6000_blackwell_r3_skips.txt"
+expect_rc 1 "V100 nvlink -s: two inactive links" -- "$bin" ingest "$nvlink/v100_nvlink_s_two_inactive.txt" --json
+expect_in "$tmp/out" "YS-GPU-045" "inactive link finding"
+expect_in "$tmp/out" "links 3, 5 inactive" "the links named"
+expect_rc 0 "GB200 nvlink -s passes" -- "$bin" ingest "$nvlink/gb200_nvlink_s.txt"
+expect_rc 2 "a malformed Link line" -- "$bin" ingest --format nvidia-smi-nvlink "$tmp/cut.txt"
+expect_in "$tmp/err" "no NVLink block" "what was expected"
+
+# topo --expect: the healthy fixture against a real HGX H100 (each NIC PIX to its GPU there).
+expect_rc 1 "topo --expect lists differing cells" -- "$bin" topo --root "$src/tests/fixtures/hosts/healthy-8gpu" \
+  --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json" --expect "$src/tests/fixtures/real/topo/hgx_h100_8gpu_nv18_nic_pix_partial.txt"
+expect_in "$tmp/out" "topo --expect" "the comparison printed"
+expect_in "$tmp/out" "GPU0 - NIC0: expected PIX, here PHB" "the fixture's NIC placement differs from a real HGX H100"
+expect_in "$tmp/out" "in the file, not found here: NIC8" "a NIC the fixture lacks"
+printf 'no matrix\n' >"$tmp/notopo.txt"
+expect_rc 2 "topo --expect without a matrix" -- "$bin" topo --root "$src/tests/fixtures/hosts/healthy-8gpu" --expect "$tmp/notopo.txt"
+expect_in "$tmp/err" "no topology matrix" "what was expected"
 
 # Bad input: the file, the line and what was expected.
 head -30 "$h100" >"$tmp/cut.txt"
