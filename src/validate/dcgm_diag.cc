@@ -93,7 +93,7 @@ class TableReader {
           "{}:{}: inside the dcgmi diag table: expected '| name | result |' or a '+---' border",
           name_, no));
     }
-    Take(*row, no);
+    if (row->name != "Diagnostic") Take(*row, no);  // the header row of a repeated table
     return Status::Ok();
   }
 
