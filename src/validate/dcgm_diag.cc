@@ -150,7 +150,8 @@ class TableReader {
     r.line = no;
     // "Fail - GPU: 0, 3" (DCGM 3): one result per GPU named.
     if (size_t at = text.find("GPU:"); at != std::string::npos) {
-      for (std::string_view g : Split(text.substr(at + 4), ',')) {
+      const std::string ids = text.substr(at + 4);  // the views below point into it
+      for (std::string_view g : Split(ids, ',')) {
         if (auto id = ParseInt(Trim(g))) {
           DcgmResult one = r;
           one.gpu = static_cast<int>(*id);

@@ -48,7 +48,8 @@ void AddDcgmFindings(CheckResult& c, const DcgmDiag& d, const DcgmResult& r) {
   for (const std::string& w : r.warnings) {
     std::optional<int> gpu = r.gpu;
     if (!gpu && StartsWith(w, "GPU")) {
-      auto t = SplitWhitespace(w.substr(3));
+      std::string_view rest = std::string_view(w).substr(3);  // a view: `w` outlives it
+      auto t = SplitWhitespace(rest);
       if (!t.empty()) {
         if (auto v = ParseInt(Trim(t[0]))) gpu = static_cast<int>(*v);
       }

@@ -59,6 +59,8 @@ expect_in "$tmp/err" "give --collective" "what to give"
 expect_rc 0 "K80 log with --collective" -- "$bin" ingest "$real/pkb_k80_2node_all_reduce_c0.txt" --collective all_reduce --json
 expect_in "$tmp/out" "off (-c 0)" "the data check was off"
 
+printf 'no table here\n' >"$tmp/none.txt"
+
 # dcgmi diag and nvidia-smi nvlink outputs of real machines: the verdict and the GPU.
 dcgmi=$src/tests/fixtures/real/dcgmi nvlink=$src/tests/fixtures/real/nvlink
 expect_rc 1 "H100 dcgmi diag: GPU Memory fails" -- "$bin" ingest "$dcgmi/h100_8gpu_r3_cuinit_fail.txt"
@@ -69,7 +71,10 @@ expect_rc 1 "V100 nvlink -s: two inactive links" -- "$bin" ingest "$nvlink/v100_
 expect_in "$tmp/out" "YS-GPU-045" "inactive link finding"
 expect_in "$tmp/out" "links 3, 5 inactive" "the links named"
 expect_rc 0 "GB200 nvlink -s passes" -- "$bin" ingest "$nvlink/gb200_nvlink_s.txt"
-expect_rc 2 "a malformed Link line" -- "$bin" ingest --format nvidia-smi-nvlink "$tmp/cut.txt"
+printf 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\n         Link 0: fast\n' >"$tmp/badlink.txt"
+expect_rc 2 "a malformed Link line" -- "$bin" ingest "$tmp/badlink.txt"
+expect_in "$tmp/err" "badlink.txt:2: a counter" "file, line and expectation"
+expect_rc 2 "forced nvlink format without a block" -- "$bin" ingest --format nvidia-smi-nvlink "$tmp/none.txt"
 expect_in "$tmp/err" "no NVLink block" "what was expected"
 
 # topo --expect: the healthy fixture against a real HGX H100 (each NIC PIX to its GPU there).
