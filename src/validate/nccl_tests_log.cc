@@ -168,25 +168,25 @@ class Parser {
     // Rank R [Group G] Pid P on HOST device D [BUS] NAME...
     NcclTestsRank r;
     size_t i = 1;
-    auto rank = i < t.size() ? ParseInt(t[i++]) : std::nullopt;
+    const int64_t rank = i < t.size() ? ParseInt(t[i++]).value_or(-1) : -1;
     if (i + 1 < t.size() && t[i] == "Group") {
       r.group = static_cast<int>(ParseInt(t[i + 1]).value_or(0));
       i += 2;
     }
-    auto pid = i + 1 < t.size() && t[i] == "Pid" ? ParseInt(t[i + 1]) : std::nullopt;
+    const int64_t pid = i + 1 < t.size() && t[i] == "Pid" ? ParseInt(t[i + 1]).value_or(-1) : -1;
     i += 2;
     bool on = i + 1 < t.size() && t[i] == "on";
-    auto device =
-        on && i + 3 < t.size() && t[i + 2] == "device" ? ParseInt(t[i + 3]) : std::nullopt;
-    if (!rank || !pid || !device || *rank < 0 || *device < 0) {
+    const int64_t device =
+        on && i + 3 < t.size() && t[i + 2] == "device" ? ParseInt(t[i + 3]).value_or(-1) : -1;
+    if (rank < 0 || pid < 0 || device < 0 || rank > 1 << 24 || device > 1 << 16) {
       return Invalid(no,
                      "a device list line: expected 'Rank R [Group G] Pid P on HOST device D "
                      "[BUS] GPU NAME'");
     }
-    r.rank = static_cast<int>(*rank);
-    r.pid = *pid;
+    r.rank = static_cast<int>(rank);
+    r.pid = pid;
     r.host = std::string(t[i + 1]);
-    r.device = static_cast<int>(*device);
+    r.device = static_cast<int>(device);
     if (i + 4 < t.size() && StartsWith(t[i + 4], "[")) {
       std::string_view bus = t[i + 4];
       r.bus_id = std::string(bus.substr(1, bus.size() >= 2 ? bus.size() - 2 : 0));

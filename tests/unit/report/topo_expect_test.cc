@@ -46,7 +46,9 @@ TEST(TopoExpect, ReadsTheHgxH100Matrix) {
     int pix = 0;
     for (size_t k = 0; k < t->columns.size(); ++k) {
       const std::string& cell = t->rows[g].cells[k];
-      if (k < 8 && k != g) EXPECT_EQ(cell, "NV18");
+      if (k < 8 && k != g) {
+        EXPECT_EQ(cell, "NV18");
+      }
       pix += cell == "PIX";
     }
     EXPECT_EQ(pix, 1) << t->rows[g].label;

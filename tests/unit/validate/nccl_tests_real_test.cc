@@ -125,7 +125,9 @@ TEST(NcclTestsReal, K80WithoutDataCheckNeedsTheCollectiveAndPasses) {
     not_checked |= k == "data_check" && v.find("-c 0") != std::string::npos;
   EXPECT_TRUE(not_checked);
   for (const auto& [k, v] : r.evidence) {
-    if (k == "gpus") EXPECT_EQ(v, "2 x Tesla K80");
+    if (k == "gpus") {
+      EXPECT_EQ(v, "2 x Tesla K80");
+    }
   }
   EXPECT_EQ(doc->nodes.size(), 2u);
 }
