@@ -134,11 +134,11 @@ class TableReader {
       if (row.name == "GPU Device IDs Detected") diag_.device_ids = text;
       return;
     }
-    std::string kind = ToLower(row.name);
-    if (StartsWith(kind, "warning") || StartsWith(kind, "error") || StartsWith(kind, "info")) {
+    // "Warning", "Error", "Info" (DCGM 4: "Warning: GPU0"), never a test such as "Inforom".
+    std::string kind = ToLower(row.name.substr(0, row.name.find_first_of(" :")));
+    if (kind == "warning" || kind == "error" || kind == "info") {
       if (diag_.results.empty()) return;
-      pending_ =
-          StartsWith(kind, "info") ? &diag_.results.back().info : &diag_.results.back().warnings;
+      pending_ = kind == "info" ? &diag_.results.back().info : &diag_.results.back().warnings;
       pending_text_ = row.cell;
       return;
     }
