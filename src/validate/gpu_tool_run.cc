@@ -78,6 +78,7 @@ RunDocument Start(std::string_view name, std::string source) {
   RunDocument doc = StartRunDocument("ingest");
   doc.warnings.clear();  // read from a file: nothing of this build's timing is in it
   doc.host.gpu_source = "recorded: " + std::string(name) + " (" + source + ")";
+  doc.host.root = std::string(name);  // what the document was read from
   return doc;
 }
 

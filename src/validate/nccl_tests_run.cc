@@ -290,6 +290,7 @@ Result<RunDocument> NcclTestsRunDocument(const NcclTestsLog& log, std::string_vi
   // No device list: one process driving -t x -g GPUs when the nThread line says so, else unknown.
   if (nranks == 0 && log.threads_line) nranks = GpusPerProcess(log);
   if (!log.ranks.empty()) doc.host.hostname = log.ranks.front().host;
+  doc.host.root = std::string(name);  // what the document was read from
   AddRanksAndNodes(log, doc);
   for (const NcclTestsTable& t : log.tables) {
     auto r = TableResult(log, t, nranks, name, collective);

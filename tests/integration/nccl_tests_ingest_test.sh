@@ -35,6 +35,13 @@ assert m["unit"] == "GB/s" and m["params"]["backend"] == "nccl" and m["params"][
 assert [n["hostname"] for n in doc["nodes"]] == ["ztan-mig-235z", "ztan-mig-gq73"], doc["nodes"]
 PY
 
+# Every run document ingest writes keeps the run document's schema.
+for f in "$h100" "$src/tests/fixtures/real/dcgmi/h100_8gpu_r3_cuinit_fail.txt" "$src/tests/fixtures/real/nvlink/v100_nvlink_s_two_inactive.txt"; do
+  "$bin" ingest "$f" --json >"$tmp/schema.json" 2>/dev/null
+  /usr/bin/python3 "$src/tests/integration/validate_json.py" "$src/schemas/run.schema.json" "$tmp/schema.json" >/dev/null \
+    && passes=$((passes + 1)) || { echo "FAIL: $f: run document outside schemas/run.schema.json"; fails=$((fails + 1)); }
+done
+
 # The document is taken like a bench run.
 expect_rc 0 "compare two ingested runs" -- "$bin" compare "$tmp/h100.json" "$tmp/h100.json"
 expect_in "$tmp/out" "coll.all_reduce.busbw" "compared figure"
