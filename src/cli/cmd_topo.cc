@@ -1,16 +1,20 @@
 // `yardstick topo`: the GPU-GPU, GPU-NIC and GPU-CPU/NUMA affinity matrix, as
 // `nvidia-smi topo -m` shows it, from the PCI tree under the root and the NVML state; flags a
-// GPU whose nearest NIC is across the CPU interconnect.
+// GPU whose nearest NIC is across the CPU interconnect. --expect FILE compares it cell by cell with
+// a saved `nvidia-smi topo -m` (report/topo_expect.h) and exits 1 when a cell differs.
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 
 #include "checks/check.h"
 #include "checks/site_expectations.h"
 #include "cli/command.h"
 #include "cli/command_watchdog.h"
+#include "core/document_file.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "report/topo_expect.h"
 #include "report/topo_matrix.h"
 
 namespace ys::cli::cmd_topo {
@@ -19,6 +23,7 @@ namespace {
 struct TopoArgs {
   std::string root = "/";
   std::string nvml_state;
+  std::string expect;
   bool json = false;
   bool strict = false;
   double timeout_s = kDefaultCommandTimeoutS;
@@ -32,9 +37,20 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--json", a->json, "Print the matrix as JSON");
   sub.add_flag("--strict", a->strict,
                "Exit 1 when a GPU's nearest NIC is across the CPU interconnect (SYS)");
+  sub.add_option("--expect", a->expect,
+                 "A saved `nvidia-smi topo -m` of this machine: list the cells that differ (exit "
+                 "1 when one does)");
   AddTimeoutOption(sub, a->timeout_s, "topo");
   return [a]() -> Result<int> {
     CommandWatchdog dog("topo", a->timeout_s);
+    std::optional<report::SmiTopo> expected;
+    if (!a->expect.empty()) {
+      auto text = ReadDocumentFile(a->expect, size_t{4} << 20, "an nvidia-smi topo -m output");
+      if (!text.ok()) return text.status();
+      auto parsed = report::ParseSmiTopo(*text, a->expect);
+      if (!parsed.ok()) return parsed.status();
+      expected = std::move(*parsed);
+    }
     dog.Step("opening the host root " + a->root);
     auto host =
         a->root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(a->root);
@@ -58,7 +74,19 @@ Action Setup(CLI::App& sub) {
     dog.Step("building the matrix");
     report::TopoMatrix m = report::BuildTopoMatrix(*host, *topo, gpus);
     fmt::print("{}", a->json ? report::TopoMatrixJson(m) : report::TopoMatrixText(m));
-    return a->strict && !m.flags.empty() ? kExitFail : kExitPass;
+    int code = a->strict && !m.flags.empty() ? kExitFail : kExitPass;
+    if (expected) {
+      report::TopoComparison c = report::CompareTopo(m, *expected);
+      // The JSON keeps its schema: with --json the comparison goes to stderr.
+      std::string text = report::TopoComparisonText(c, a->expect);
+      if (a->json) {
+        fmt::print(stderr, "{}", text);
+      } else {
+        fmt::print("\n{}", text);
+      }
+      if (!c.differences.empty()) code = kExitFail;
+    }
+    return code;
   };
 }
 

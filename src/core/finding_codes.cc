@@ -111,6 +111,7 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-GPU-045", F, "NVLink link inactive"},
     FindingCodeInfo{"YS-GPU-046", W, "NVLink replay errors"},
     FindingCodeInfo{"YS-GPU-047", F, "NVLink recovery errors"},
+    FindingCodeInfo{"YS-GPU-048", W, "NVLink link slower than the GPU's other links"},
     FindingCodeInfo{"YS-GPU-050", F, "NVLink fabric registration not completed"},
     FindingCodeInfo{"YS-GPU-051", F, "NVLink fabric registration failed"},
     FindingCodeInfo{"YS-GPU-055", F, "GPU PCIe link width below the maximum"},
@@ -119,6 +120,8 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-GPU-060", F, "MIG mode differs from site policy"},
     FindingCodeInfo{"YS-GPU-065", W, "compute processes already on the GPU"},
     FindingCodeInfo{"YS-GPU-066", F, "compute processes of another user on the GPU"},
+    FindingCodeInfo{"YS-GPU-070", F, "DCGM diagnostic (dcgmi diag) test failed"},
+    FindingCodeInfo{"YS-GPU-071", W, "DCGM diagnostic (dcgmi diag) test warned"},
     // Fleet: nodes and devices far below their peers
     FindingCodeInfo{"YS-FLEET-001", F, "node far below its peers' median"},
     FindingCodeInfo{"YS-FLEET-002", F, "GPU, NIC or other device far below its peers' median"},

@@ -103,9 +103,14 @@ std::string SummaryLine(const RunDocument& doc) {
 }
 
 void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostream& out) {
-  out << fmt::format("yardstick {} on {} ({}, {}, {} CPUs){}\n", doc.command, doc.host.hostname,
-                     doc.host.arch, doc.host.kernel, doc.host.logical_cpus,
-                     doc.host.root == "/" ? "" : ", root " + doc.host.root);
+  // A document read from another tool's output (ingest) knows the host's name only.
+  std::string facts = doc.host.arch.empty() && doc.host.kernel.empty() && doc.host.logical_cpus == 0
+                          ? ""
+                          : fmt::format(" ({}, {}, {} CPUs)", doc.host.arch, doc.host.kernel,
+                                        doc.host.logical_cpus);
+  out << fmt::format(
+      "yardstick {} on {}{}{}\n", doc.command, doc.host.hostname.empty() ? "?" : doc.host.hostname,
+      facts, doc.host.root == "/" || doc.host.root.empty() ? "" : ", root " + doc.host.root);
   if (!doc.host.gpu_source.empty()) {
     out << fmt::format("GPUs: {}{}\n", OneLine(doc.host.gpu_source),
                        doc.host.gpu_driver.empty() ? "" : ", driver " + doc.host.gpu_driver);

@@ -82,6 +82,26 @@ def training_logs(out):
         emit(out, "llmb_config", read(f))
 
 
+def nccl_tests(out):
+    for f in files("tests/fixtures/real/nccl-tests/*.txt", "tests/fixtures/real/nccl-tests/*.log"):
+        emit(out, "nccl_tests", read(f), 0)
+        emit(out, "nccl_tests", read(f), 1)
+
+
+def gpu_tool_outputs(out):
+    for f in files("tests/fixtures/real/dcgmi/*.txt", "tests/fixtures/real/dcgmi/*.json"):
+        emit(out, "gpu_tool_output", read(f), 0)
+        emit(out, "gpu_tool_output", read(f), 1)
+    for f in files("tests/fixtures/real/nvlink/*.txt"):
+        emit(out, "gpu_tool_output", read(f), 0)
+        emit(out, "gpu_tool_output", read(f), 2)
+
+
+def topo_texts(out):
+    for f in files("tests/fixtures/real/topo/*.txt", "tests/fuzz/seeds/topo/*.txt"):
+        emit(out, "topo_expect", read(f))
+
+
 def tomls(out):
     groups = [(0, ["suites/*.toml"]),
               (1, ["baselines/**/*.toml", "tests/fixtures/runs/*.toml"]),
@@ -278,6 +298,9 @@ def main():
     # burn-in), validation documents, burn-in checkpoints; told apart by their "kind".
     extra = sys.argv[2:]
     training_logs(out)
+    nccl_tests(out)
+    gpu_tool_outputs(out)
+    topo_texts(out)
     tomls(out)
     predict(out)
     documents(out, extra)

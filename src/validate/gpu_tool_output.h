@@ -1,0 +1,73 @@
+// What NVIDIA's own tools print about a machine's GPUs, read from a saved copy:
+//
+//   dcgmi diag (the table, DCGM 3.x and 4.x, and -j JSON: "DCGM GPU Diagnostic" / "DCGM
+//     Diagnostic" with test_categories, tests, results per GPU), as NVIDIA's DCGM prints it
+//     (https://github.com/NVIDIA/DCGM, dcgmi/Diag.cpp): one result per test and GPU, with the
+//     warning and info text DCGM attached (the table wraps it every 45 characters; it is joined);
+//   nvidia-smi nvlink -s ("GPU N: NAME (UUID: ...)" then "Link L: 26.562 GB/s" or "Link L:
+//     <inactive>") and nvidia-smi nvlink -e ("Link L: Replay Errors: 0", any counter name).
+//
+// Lines around the output (a shell prompt, the command, "[...]" where a note abridged it) are
+// skipped. Each reader is told from the content (DetectGpuToolOutput).
+#ifndef YARDSTICK_VALIDATE_GPU_TOOL_OUTPUT_H_
+#define YARDSTICK_VALIDATE_GPU_TOOL_OUTPUT_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys::validate {
+
+enum class GpuToolOutput { kNone, kDcgmDiagTable, kDcgmDiagJson, kNvlink };
+
+// Which of the outputs above `head` (the start of a file) is.
+GpuToolOutput DetectGpuToolOutput(std::string_view head);
+
+enum class DcgmStatus { kPass, kFail, kWarn, kSkip, kOther };
+
+struct DcgmResult {
+  std::string category;    // "Hardware"
+  std::string test;        // "GPU Memory"
+  std::optional<int> gpu;  // nullopt: the result stands for every GPU ("Fail - All", Deployment)
+  DcgmStatus status = DcgmStatus::kOther;
+  std::string status_text;            // as printed: "Fail - All", "PASS"
+  std::vector<std::string> warnings;  // "GPU 0 Error using CUDA API cuInit ..."
+  std::vector<std::string> info;
+  int64_t line = 0;
+};
+
+struct DcgmDiag {
+  std::string dcgm_version, driver_version, device_ids;
+  std::vector<DcgmResult> results;
+};
+
+// The table (the first one, when dcgmi printed it twice) or the JSON document. Invalid naming
+// `name` and the line when a row is malformed or no test result is found.
+Result<DcgmDiag> ParseDcgmDiag(std::string_view text, std::string_view name);
+
+struct NvlinkLink {
+  int link = 0;
+  std::optional<bool> active;                // from -s
+  std::optional<double> speed_gbps;          // from -s, when active
+  std::map<std::string, uint64_t> counters;  // from -e: "Replay Errors" -> 0
+};
+
+struct NvlinkGpu {
+  int index = 0;
+  std::string name, uuid;
+  std::vector<NvlinkLink> links;  // in the order printed
+  int64_t line = 0;
+};
+
+// nvidia-smi nvlink -s and/or -e (both may be in one file). Invalid when no "GPU N:" block with
+// "Link L:" lines is found, or a Link line is malformed.
+Result<std::vector<NvlinkGpu>> ParseNvlinkOutput(std::string_view text, std::string_view name);
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_VALIDATE_GPU_TOOL_OUTPUT_H_

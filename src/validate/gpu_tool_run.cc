@@ -1,0 +1,246 @@
+#include "validate/gpu_tool_run.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "core/document_file.h"
+#include "core/finding_codes.h"
+#include "core/text.h"
+
+namespace ys::validate {
+// Named, not anonymous: the library is built in unity batches.
+namespace gpu_tool_run_impl {
+
+constexpr size_t kMaxToolOutputBytes = size_t{16} << 20;
+
+std::string Entity(std::optional<int> gpu) {
+  return gpu ? "gpu" + std::to_string(*gpu) : std::string("node");
+}
+
+std::string Clip(std::string s) {
+  if (s.size() > 300) s = s.substr(0, 297) + "...";
+  return s;
+}
+
+std::string DcgmFix(const DcgmResult& r, const std::string& message) {
+  std::string gpu = r.gpu ? " -i " + std::to_string(*r.gpu) : "";
+  std::string fix = "Rerun dcgmi diag -r 3" + gpu + " and read nvvs.log (/var/log/nvidia-dcgm); ";
+  if (message.find("system not yet initialized") != std::string::npos) {
+    return fix +
+           "CUDA could not initialise: on NVSwitch systems (HGX/DGX) the NVIDIA Fabric Manager "
+           "is not running (systemctl enable --now nvidia-fabricmanager; its version must match "
+           "the driver's), then rerun";
+  }
+  return fix +
+         "follow DCGM's message above; drain the node and reset the GPU, and RMA it if the "
+         "test fails again";
+}
+
+// One finding per GPU the result concerns: the warnings that name a GPU go to that GPU; a result
+// for every GPU with no warning naming one is on "node".
+void AddDcgmFindings(CheckResult& c, const DcgmDiag& d, const DcgmResult& r) {
+  const char* code = r.status == DcgmStatus::kFail ? "YS-GPU-070" : "YS-GPU-071";
+  const char* verb = r.status == DcgmStatus::kFail ? "failed" : "warned";
+  std::map<std::optional<int>, std::vector<std::string>> by_gpu;
+  for (const std::string& w : r.warnings) {
+    std::optional<int> gpu = r.gpu;
+    if (!gpu && StartsWith(w, "GPU")) {
+      std::string_view rest = std::string_view(w).substr(3);  // a view: `w` outlives it
+      auto t = SplitWhitespace(rest);
+      if (!t.empty()) {
+        if (auto v = ParseInt(Trim(t[0]))) gpu = static_cast<int>(*v);
+      }
+    }
+    by_gpu[gpu].push_back(w);
+  }
+  if (by_gpu.empty()) by_gpu[r.gpu] = {};
+  for (const auto& [gpu, warnings] : by_gpu) {
+    std::string why = warnings.empty() ? r.status_text : Join(warnings, " ");
+    std::string where = gpu ? fmt::format("on GPU {}", *gpu) : "(DCGM names no GPU)";
+    Finding f = MakeFinding(
+        code, Entity(gpu), Clip(fmt::format("dcgmi diag: {} {} {}: {}", r.test, verb, where, why)));
+    f.evidence = {{"category", r.category},
+                  {"test", r.test},
+                  {"status", r.status_text},
+                  {"line", std::to_string(r.line)}};
+    if (!d.dcgm_version.empty()) f.evidence.emplace_back("dcgm_version", d.dcgm_version);
+    if (!d.driver_version.empty()) f.evidence.emplace_back("driver_version", d.driver_version);
+    f.fix = DcgmFix(r, why);
+    f.reference = "NVIDIA DCGM diagnostics (dcgmi diag), https://docs.nvidia.com/datacenter/dcgm/";
+    c.Add(std::move(f));
+  }
+}
+
+RunDocument Start(std::string_view name, std::string source) {
+  RunDocument doc = StartRunDocument("ingest");
+  doc.warnings.clear();  // read from a file: nothing of this build's timing is in it
+  doc.host.gpu_source = "recorded: " + std::string(name) + " (" + source + ")";
+  doc.host.root = std::string(name);  // what the document was read from
+  return doc;
+}
+
+std::string Links(const std::vector<int>& links) {
+  std::vector<std::string> s;
+  for (int l : links) s.push_back(std::to_string(l));
+  return Join(s, ", ");
+}
+
+constexpr const char* kNvlinkReference =
+    "DCGM health watch (NVLink: link down, any replay or recovery increase); nvidia-smi nvlink";
+
+// What one GPU's links say, as findings on that GPU.
+void JudgeGpuLinks(CheckResult& c, const NvlinkGpu& g) {
+  const std::string e = "gpu" + std::to_string(g.index);
+  std::vector<int> inactive, slow;
+  double fastest = 0;
+  std::map<std::string, std::vector<std::string>> nonzero;  // counter -> "link 3: 12"
+  std::map<std::string, uint64_t> totals;
+  for (const NvlinkLink& l : g.links) fastest = std::max(fastest, l.speed_gbps.value_or(0));
+  for (const NvlinkLink& l : g.links) {
+    if (l.active == false) inactive.push_back(l.link);
+    if (l.speed_gbps && fastest > 0 && *l.speed_gbps < 0.99 * fastest) slow.push_back(l.link);
+    for (const auto& [counter, v] : l.counters) {
+      if (v == 0) continue;
+      totals[counter] += v;
+      nonzero[counter].push_back(fmt::format("link {}: {}", l.link, v));
+    }
+  }
+  Evidence id = {{e + ".name", g.name}, {e + ".uuid", g.uuid}};
+  auto add = [&](const char* code, std::string msg, std::string fix) {
+    Finding f = MakeFinding(code, e, std::move(msg));
+    f.evidence = id;
+    for (const auto& [counter, where] : nonzero)
+      f.evidence.emplace_back(counter, Join(where, ", "));
+    f.fix = std::move(fix);
+    f.reference = kNvlinkReference;
+    c.Add(std::move(f));
+  };
+  const std::string i = std::to_string(g.index);
+  if (!inactive.empty()) {
+    add("YS-GPU-045",
+        fmt::format("NVLink {} {} inactive ({} of {} printed links active)",
+                    inactive.size() > 1 ? "links" : "link", Links(inactive),
+                    g.links.size() - inactive.size(), g.links.size()),
+        "nvidia-smi nvlink -s -i " + i +
+            "; check the fabric manager (systemctl status nvidia-fabricmanager) and NVSwitch "
+            "SXIDs in the kernel log; drain the node and reset the GPUs or reboot; RMA the "
+            "baseboard if the link stays down");
+  }
+  if (!slow.empty()) {
+    add("YS-GPU-048",
+        fmt::format("NVLink {} {} slower than the GPU's fastest link ({:g} GB/s)",
+                    slow.size() > 1 ? "links" : "link", Links(slow), fastest),
+        "nvidia-smi nvlink -s -i " + i + " again after a GPU reset; reseat or RMA if it stays");
+  }
+  for (const auto& [counter, total] : totals) {
+    std::string lower = ToLower(counter);
+    bool replay = lower.find("replay") != std::string::npos;
+    bool recovery = lower.find("recovery") != std::string::npos;
+    if (!replay && !recovery) continue;
+    add(replay ? "YS-GPU-046" : "YS-GPU-047",
+        fmt::format("{} NVLink {} ({})", total, ToLower(counter), Join(nonzero[counter], ", ")),
+        "watch nvidia-smi nvlink -e -i " + i +
+            ": counts that keep rising mark a bad link; run dcgmi diag -r 2; reset the GPUs and "
+            "RMA the baseboard if they do");
+  }
+}
+
+}  // namespace gpu_tool_run_impl
+
+RunDocument DcgmDiagRunDocument(const DcgmDiag& d, std::string_view name) {
+  using namespace gpu_tool_run_impl;
+  RunDocument doc = Start(name, "dcgmi diag");
+  doc.host.gpu_driver = d.driver_version;
+  CheckResult c;
+  std::map<DcgmStatus, int> counts;
+  std::set<std::string> skipped, info, per_gpu;
+  for (const DcgmResult& r : d.results) {
+    if (r.gpu) per_gpu.insert(r.category + "/" + r.test);
+  }
+  for (const DcgmResult& r : d.results) {
+    // DCGM 4 prints a test's overall status, then one line per GPU: the GPUs' lines judge.
+    if (!r.gpu && per_gpu.count(r.category + "/" + r.test)) continue;
+    counts[r.status]++;
+    if (r.status == DcgmStatus::kSkip) skipped.insert(r.test);
+    for (const std::string& i : r.info) info.insert(r.test + ": " + Clip(i));
+    if (r.status == DcgmStatus::kFail || r.status == DcgmStatus::kWarn) AddDcgmFindings(c, d, r);
+  }
+  if (!d.dcgm_version.empty()) c.Note("dcgm_version", d.dcgm_version);
+  if (!d.driver_version.empty()) c.Note("driver_version", d.driver_version);
+  if (!d.device_ids.empty()) c.Note("gpu_device_ids", d.device_ids);
+  if (!skipped.empty()) c.Note("skipped", Join({skipped.begin(), skipped.end()}, ", "));
+  for (const std::string& i : info) c.Note("info", i);
+  c.summary = fmt::format("dcgmi diag {} ({}): {} pass, {} fail, {} warn, {} skip", d.dcgm_version,
+                          name, counts[DcgmStatus::kPass], counts[DcgmStatus::kFail],
+                          counts[DcgmStatus::kWarn], counts[DcgmStatus::kSkip]);
+  c.Seal("gpu.dcgm_diag");
+  doc.checks.push_back(std::move(c));
+  return doc;
+}
+
+RunDocument NvlinkRunDocument(const std::vector<NvlinkGpu>& gpus, std::string_view name) {
+  using namespace gpu_tool_run_impl;
+  RunDocument doc = Start(name, "nvidia-smi nvlink");
+  CheckResult c;
+  size_t links = 0;
+  for (const NvlinkGpu& g : gpus) {
+    links += g.links.size();
+    JudgeGpuLinks(c, g);
+    c.Note("gpu" + std::to_string(g.index),
+           fmt::format("{}, {} link(s) printed", g.name, g.links.size()));
+  }
+  c.summary = fmt::format("nvidia-smi nvlink ({}): {} GPU(s), {} link(s) printed", name,
+                          gpus.size(), links);
+  c.Seal("gpu.nvlink");
+  doc.checks.push_back(std::move(c));
+  return doc;
+}
+
+Result<std::optional<RunDocument>> IngestGpuToolText(std::string_view text, std::string_view name,
+                                                     GpuToolOutput forced) {
+  GpuToolOutput kind = forced != GpuToolOutput::kNone ? forced : DetectGpuToolOutput(text);
+  if (forced == GpuToolOutput::kDcgmDiagTable &&
+      DetectGpuToolOutput(text) == GpuToolOutput::kDcgmDiagJson) {
+    kind = GpuToolOutput::kDcgmDiagJson;
+  }
+  switch (kind) {
+    case GpuToolOutput::kDcgmDiagTable:
+    case GpuToolOutput::kDcgmDiagJson: {
+      auto d = ParseDcgmDiag(text, name);
+      if (!d.ok()) return d.status();
+      return std::optional<RunDocument>(DcgmDiagRunDocument(*d, name));
+    }
+    case GpuToolOutput::kNvlink: {
+      auto g = ParseNvlinkOutput(text, name);
+      if (!g.ok()) return g.status();
+      return std::optional<RunDocument>(NvlinkRunDocument(*g, name));
+    }
+    case GpuToolOutput::kNone:
+      break;
+  }
+  return std::optional<RunDocument>();
+}
+
+Result<std::optional<RunDocument>> IngestGpuToolFile(const std::string& path,
+                                                     GpuToolOutput forced) {
+  if (forced == GpuToolOutput::kNone) {
+    auto f = OpenDocumentStream(path, "a dcgmi diag or nvidia-smi nvlink output");
+    if (!f.ok()) return std::optional<RunDocument>();
+    std::string head(size_t{64} << 10, '\0');
+    head.resize(std::fread(head.data(), 1, head.size(), f->get()));
+    if (DetectGpuToolOutput(head) == GpuToolOutput::kNone) return std::optional<RunDocument>();
+  }
+  auto text = ReadDocumentFile(path, gpu_tool_run_impl::kMaxToolOutputBytes,
+                               "a dcgmi diag or nvidia-smi nvlink output");
+  if (!text.ok()) return text.status();
+  auto doc = IngestGpuToolText(*text, path, forced);
+  if (doc.ok() && !doc->has_value()) {
+    return Status::Invalid(path + ": not a dcgmi diag or nvidia-smi nvlink output");
+  }
+  return doc;
+}
+
+}  // namespace ys::validate

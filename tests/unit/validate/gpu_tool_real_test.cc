@@ -1,0 +1,91 @@
+// The real dcgmi diag and nvidia-smi nvlink outputs of tests/fixtures/real/{dcgmi,nvlink}
+// (SOURCES.md there: where each came from and the verdict an operator gives): each gives that
+// verdict, on the GPU and link the output names.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "validate/gpu_tool_run.h"
+
+namespace ys::validate {
+namespace {
+
+RunDocument Ingest(const std::string& rel) {
+  std::string path = std::string(YS_FIXTURES_DIR) + "/real/" + rel;
+  auto doc = IngestGpuToolFile(path);
+  EXPECT_TRUE(doc.ok()) << doc.status().message();
+  if (!doc.ok() || !doc->has_value()) {
+    ADD_FAILURE() << rel << ": not recognised";
+    return {};
+  }
+  return **doc;
+}
+
+std::set<std::string> Entities(const CheckResult& c, const std::string& code) {
+  std::set<std::string> out;
+  for (const Finding& f : c.findings) {
+    if (f.code == code) out.insert(f.entity);
+  }
+  return out;
+}
+
+TEST(GpuToolReal, H100DcgmDiagFailsGpuMemoryOnEveryGpu) {
+  RunDocument doc = Ingest("dcgmi/h100_8gpu_r3_cuinit_fail.txt");
+  ASSERT_EQ(doc.checks.size(), 1u);
+  const CheckResult& c = doc.checks[0];
+  EXPECT_EQ(c.unit_id, "gpu.dcgm_diag");
+  EXPECT_EQ(c.outcome, Outcome::kFail);
+  EXPECT_EQ(Entities(c, "YS-GPU-070"), (std::set<std::string>{"gpu0", "gpu1", "gpu2", "gpu3",
+                                                              "gpu4", "gpu5", "gpu6", "gpu7"}));
+  EXPECT_EQ(c.findings.size(), 8u);  // nothing but GPU Memory failed; persistence is only info
+  const Finding& f = c.findings[3];
+  EXPECT_NE(f.message.find("GPU Memory failed on GPU 3"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("'system not yet initialized'"), std::string::npos) << f.message;
+  EXPECT_NE(f.fix.find("nvidia-fabricmanager"), std::string::npos);
+  EXPECT_EQ(doc.host.gpu_driver, "560.35.03");
+  EXPECT_EQ(doc.Verdict(), Outcome::kFail);
+}
+
+TEST(GpuToolReal, RtxPro6000DcgmDiagPassesWithSkips) {
+  RunDocument doc = Ingest("dcgmi/rtx_pro_6000_blackwell_r3_skips.txt");
+  const CheckResult& c = doc.checks.at(0);
+  EXPECT_EQ(c.outcome, Outcome::kPass);
+  EXPECT_TRUE(c.findings.empty());
+  bool skipped = false;
+  for (const auto& [k, v] : c.evidence) {
+    skipped |= k == "skipped" && v.find("Targeted Stress") != std::string::npos &&
+               v.find("GPU Memory") != std::string::npos;
+  }
+  EXPECT_TRUE(skipped);
+  EXPECT_NE(c.summary.find("9 pass, 0 fail, 0 warn, 6 skip"), std::string::npos) << c.summary;
+}
+
+TEST(GpuToolReal, V100TwoInactiveLinksOnGpu3) {
+  RunDocument doc = Ingest("nvlink/v100_nvlink_s_two_inactive.txt");
+  const CheckResult& c = doc.checks.at(0);
+  EXPECT_EQ(c.unit_id, "gpu.nvlink");
+  EXPECT_EQ(c.outcome, Outcome::kFail);
+  ASSERT_EQ(c.findings.size(), 1u);
+  EXPECT_EQ(c.findings[0].code, "YS-GPU-045");
+  EXPECT_EQ(c.findings[0].entity, "gpu3");
+  EXPECT_NE(c.findings[0].message.find("links 3, 5 inactive (4 of 6"), std::string::npos)
+      << c.findings[0].message;
+}
+
+TEST(GpuToolReal, Gb200AndH100LinksPass) {
+  for (const char* f : {"nvlink/gb200_nvlink_s.txt", "nvlink/h100_nvlink_s_abridged.txt",
+                        "nvlink/h100_nvlink_e_abridged.txt"}) {
+    RunDocument doc = Ingest(f);
+    const CheckResult& c = doc.checks.at(0);
+    EXPECT_EQ(c.outcome, Outcome::kPass) << f;
+    EXPECT_TRUE(c.findings.empty()) << f << ": " << c.findings.front().message;
+  }
+  RunDocument gb = Ingest("nvlink/gb200_nvlink_s.txt");
+  EXPECT_NE(gb.checks[0].summary.find("2 GPU(s), 20 link(s)"), std::string::npos)
+      << gb.checks[0].summary;
+}
+
+}  // namespace
+}  // namespace ys::validate
