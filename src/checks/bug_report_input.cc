@@ -59,6 +59,7 @@ Result<StagedBugReport> StageBugReport(const std::string& path) {
   } else {
     s.no_gpu_state_reason = path + " holds no `nvidia-smi --query` output";
   }
+  s.nvlink_output = report->nvlink_status + report->nvlink_errors;
   if (!report->kernel_log_source.empty()) {
     s.kernel_log = (dir / "kernel.log").string();
     YS_RETURN_IF_ERROR(WriteFile(s.kernel_log, report->kernel_log));

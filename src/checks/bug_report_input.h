@@ -20,6 +20,8 @@ struct StagedBugReport {
   std::string root;         // the host tree
   std::string nvml_state;   // the nvidia-smi --query text; empty when the report has none
   std::string kernel_log;   // the kernel log; empty when the report has none
+  // `nvidia-smi nvlink --status` then `--errorcounters` as the report holds them (empty: none).
+  std::string nvlink_output;
   // Why the GPU state is missing (a report made with --safe-mode has no nvidia-smi output).
   std::string no_gpu_state_reason;
   std::vector<std::string> warnings;  // what the run document says about where it came from

@@ -128,6 +128,14 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   auto doc = RunChecksOf(inner, staged->nvml_state.empty() ? &absent : nullptr);
   if (!doc.ok()) return doc.status();
   AttributeToBugReport(*staged, *doc);
+  if (o.judge_nvlink && !staged->nvlink_output.empty()) {
+    for (auto& c : doc->checks) {
+      if (c.unit_id != "gpu.nvlink") continue;
+      auto judged = o.judge_nvlink(staged->nvlink_output, o.bug_report + " [nvidia-smi nvlink]");
+      if (!judged.ok()) return judged.status();
+      c = std::move(*judged);
+    }
+  }
   return doc;
 }
 

@@ -243,4 +243,14 @@ Result<std::optional<RunDocument>> IngestGpuToolFile(const std::string& path,
   return doc;
 }
 
+Result<CheckResult> JudgeNvlinkOutput(std::string_view text, std::string_view name) {
+  auto gpus = ParseNvlinkOutput(text, name);
+  if (!gpus.ok()) return gpus.status();
+  RunDocument judged = NvlinkRunDocument(*gpus, name);
+  for (auto& c : judged.checks) {
+    if (c.unit_id == "gpu.nvlink") return std::move(c);
+  }
+  return Status::Internal(std::string(name) + ": no gpu.nvlink result");
+}
+
 }  // namespace ys::validate

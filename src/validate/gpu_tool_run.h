@@ -27,6 +27,9 @@ namespace ys::validate {
 RunDocument DcgmDiagRunDocument(const DcgmDiag& diag, std::string_view name);
 RunDocument NvlinkRunDocument(const std::vector<NvlinkGpu>& gpus, std::string_view name);
 
+// `nvidia-smi nvlink -s/-e` text judged as the gpu.nvlink check (preflight --bug-report).
+Result<CheckResult> JudgeNvlinkOutput(std::string_view text, std::string_view name);
+
 // The run document of a text that DetectGpuToolOutput recognises (or is read as `forced`);
 // nullopt when it is none of them; Invalid (file, line, what was expected) when it is one but
 // malformed.

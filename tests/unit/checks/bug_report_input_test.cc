@@ -12,6 +12,7 @@
 #include "checks/preflight.h"
 #include "core/scratch_dir.h"
 #include "testing/check_test_util.h"
+#include "validate/gpu_tool_run.h"
 
 namespace ys::checks {
 namespace {
@@ -41,22 +42,27 @@ std::string Gzip(std::string_view text) {
 }
 
 // The report of the HGX H100 of the real dump, with `journal` as this boot's NVIDIA lines.
-std::string WriteReport(const ScratchDir& dir, const std::string& journal) {
+std::string WriteReport(const ScratchDir& dir, const std::string& journal,
+                        const std::string& nvlink = "") {
   std::vector<std::string> sections = {
-      std::string(kSep) + "\nStart of NVIDIA bug report log file.  Please include this file\n\n"
-                          "nvidia-bug-report.sh Version: 34207466\n\n"
-                          "Date: Tue Mar  4 10:11:12 UTC 2025\n"
-                          "uname: Linux hgx-h100-07 5.15.0-131-generic #141-Ubuntu SMP x86_64\n\n",
-      std::string(kSep) + "\n*** /proc/driver/nvidia/version\n*** ls: -r--r--r-- 1 root root 0 "
-                          "/proc/driver/nvidia/version\n"
-                          "NVRM version: NVIDIA UNIX x86_64 Kernel Module  565.57.01  Thu Oct 10 "
-                          "12:29:05 UTC 2024\nGCC version:  gcc version 12.3.0\n\n",
-      std::string(kSep) + "\nScanning kernel log files for NVIDIA kernel messages:\n\n"
-                          "  journalctl -b -0:\n" +
+      std::string(kSep) +
+          "\nStart of NVIDIA bug report log file.  Please include this file\n\n"
+          "nvidia-bug-report.sh Version: 34207466\n\n"
+          "Date: Tue Mar  4 10:11:12 UTC 2025\n"
+          "uname: Linux hgx-h100-07 5.15.0-131-generic #141-Ubuntu SMP x86_64\n\n",
+      std::string(kSep) +
+          "\n*** /proc/driver/nvidia/version\n*** ls: -r--r--r-- 1 root root 0 "
+          "/proc/driver/nvidia/version\n"
+          "NVRM version: NVIDIA UNIX x86_64 Kernel Module  565.57.01  Thu Oct 10 "
+          "12:29:05 UTC 2024\nGCC version:  gcc version 12.3.0\n\n",
+      std::string(kSep) +
+          "\nScanning kernel log files for NVIDIA kernel messages:\n\n"
+          "  journalctl -b -0:\n" +
           journal + "\n",
       std::string(kSep) + "\ndmesg:\n\n[    4.100000] Linux version 5.15.0-131-generic\n",
       std::string(kSep) + "\n/usr/bin/nvidia-smi --query\n\n" +
-          ReadFixture("real/nvidia-smi/h100-sxm5x8-r565.txt") + "\n",
+          ReadFixture("real/nvidia-smi/h100-sxm5x8-r565.txt") + "\n" +
+          (nvlink.empty() ? "" : "/usr/bin/nvidia-smi nvlink --status\n\n" + nvlink + "\n"),
       std::string(kSep) + "\nEnd of NVIDIA bug report log file.\n"};
   std::string gz;
   for (const auto& s : sections) gz += Gzip(s);
@@ -77,8 +83,9 @@ TEST(BugReportInputTest, AHealthyReportGivesTheDumpsVerdictsOffline) {
   ASSERT_TRUE(dir.ok());
   PreflightOptions o;
   o.bug_report = WriteReport(
-      *dir, "Mar 04 09:00:01 hgx-h100-07 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
-            "565.57.01\n");
+      *dir,
+      "Mar 04 09:00:01 hgx-h100-07 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
+      "565.57.01\n");
   auto doc = RunPreflight(o);
   ASSERT_TRUE(doc.ok()) << doc.status().message();
   EXPECT_EQ(doc->host.hostname, "hgx-h100-07");
@@ -89,8 +96,9 @@ TEST(BugReportInputTest, AHealthyReportGivesTheDumpsVerdictsOffline) {
     EXPECT_NE(c.outcome, Outcome::kError) << testing::Describe(c);
     // Nothing names the scratch directory the report was laid out in.
     for (const auto& [k, v] : c.evidence) {
-      EXPECT_EQ(v.find(dir->path() + "/nvidia-bug-report.log.gz") == 0 ? std::string::npos
-                                                                       : v.find("yardstick-bug-report-"),
+      EXPECT_EQ(v.find(dir->path() + "/nvidia-bug-report.log.gz") == 0
+                    ? std::string::npos
+                    : v.find("yardstick-bug-report-"),
                 std::string::npos)
           << k << " = " << v;
     }
@@ -130,6 +138,24 @@ TEST(BugReportInputTest, AnXid79InTheJournalOfThisBootFailsTheRightGpu) {
     if (f.entity == "gpu4" && f.message.find("79") != std::string::npos) gpu4 = true;
   }
   EXPECT_TRUE(gpu4) << testing::Describe(*xid);
+}
+
+TEST(BugReportInputTest, TheReportsNvlinkStatusIsJudgedWhenTheCommandGivesTheReader) {
+  auto dir = ScratchDir::Make("bug-report-input-test");
+  ASSERT_TRUE(dir.ok());
+  PreflightOptions o;
+  o.filters = {"gpu.nvlink"};
+  o.bug_report = WriteReport(*dir, "", ReadFixture("real/nvlink/v100_nvlink_s_two_inactive.txt"));
+  auto doc = RunPreflight(o);  // no reader given: the dump cannot show links
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  ASSERT_EQ(doc->checks.size(), 1u);
+  EXPECT_OUTCOME(doc->checks[0], Outcome::kSkip);
+  o.judge_nvlink = validate::JudgeNvlinkOutput;
+  doc = RunPreflight(o);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  ASSERT_EQ(doc->checks.size(), 1u);
+  EXPECT_OUTCOME(doc->checks[0], Outcome::kFail);
+  EXPECT_EQ(doc->checks[0].findings.at(0).code, "YS-GPU-045");
 }
 
 TEST(BugReportInputTest, RefusesToMixWithThisMachinesInputs) {
