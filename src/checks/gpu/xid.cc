@@ -126,10 +126,10 @@ class XidJudge {
                    (Contains(fatal_, x.xid) ? "; site fatal list" : "") + ")");
     if (x.stated != gpu::XidStated::kUnstated)
       f.evidence.emplace_back("driver", x.stated == gpu::XidStated::kFatal ? "Fatal" : "Nonfatal");
-    f.evidence.emplace_back("events",
-                            std::to_string(x.events) + " (" + std::to_string(x.lines) + " lines)");
+    f.evidence.emplace_back("events", std::to_string(x.events) + " (" + std::to_string(x.lines) +
+                                          (x.lines == 1 ? " line)" : " lines)"));
     f.evidence.emplace_back("first (" + x.first_when + ")", x.first_line);
-    if (x.events > 1 || x.from_cause)
+    if (x.lines > 1 || x.from_cause)
       f.evidence.emplace_back("last (" + x.last_when + ")", x.last_line);
     f.evidence.emplace_back("kernel log", log_name_);
     f.fix = FixFor(x.entity, gpu::XidFix(x.xid));
