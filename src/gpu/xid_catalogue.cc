@@ -113,7 +113,7 @@ constexpr std::array kCatalogue = {
     XidInfo{146, 146, "NVLink TLW error", R::kNvlink, A::kResetGpu, kFixNvlink},
     XidInfo{147, 147, "NVLink TREX error", R::kNvlink, A::kResetGpu, kFixNvlink},
     XidInfo{148, 148, "NVLink NVLPW control error", R::kNvlink, A::kResetGpu, kFixNvlink},
-    XidInfo{149, 149, "NVLink NETIR error (link or fabric interface)", R::kNvlink, A::kResetGpu,
+    XidInfo{149, 149, "NVLink NETIR error: link or fabric interface", R::kNvlink, A::kResetGpu,
             kFixNvlink},
     XidInfo{150, 150, "NVLink MSE error (management firmware watchdog)", R::kNvlink, A::kResetGpu,
             kFixNvlink},

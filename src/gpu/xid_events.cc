@@ -1,6 +1,7 @@
 #include "gpu/xid_events.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 

@@ -1,6 +1,7 @@
 #include "host/kernel_log.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "core/document_file.h"
 #include "core/text.h"

@@ -24,6 +24,7 @@
 
 #include "checks/gpu/internal/gpu_common.h"
 #include "checks/gpu/internal/xid_tally.h"
+#include "core/text.h"
 #include "gpu/xid_events.h"
 #include "host/kernel_log.h"
 
@@ -126,10 +127,13 @@ class XidJudge {
                    (Contains(fatal_, x.xid) ? "; site fatal list" : "") + ")");
     if (x.stated != gpu::XidStated::kUnstated)
       f.evidence.emplace_back("driver", x.stated == gpu::XidStated::kFatal ? "Fatal" : "Nonfatal");
-    f.evidence.emplace_back("events", std::to_string(x.events) + " (" + std::to_string(x.lines) +
-                                          (x.lines == 1 ? " line)" : " lines)"));
+    f.evidence.emplace_back(
+        "events", x.from_cause
+                      ? "none in the log; named as the cause by " + Consequences(x.consequences)
+                      : std::to_string(x.events) + " (" + std::to_string(x.lines) +
+                            (x.lines == 1 ? " line)" : " lines)"));
     f.evidence.emplace_back("first (" + x.first_when + ")", x.first_line);
-    if (x.lines > 1 || x.from_cause)
+    if (x.last_line != x.first_line)
       f.evidence.emplace_back("last (" + x.last_when + ")", x.last_line);
     f.evidence.emplace_back("kernel log", log_name_);
     f.fix = FixFor(x.entity, gpu::XidFix(x.xid));

@@ -114,7 +114,7 @@ TEST(XidCatalogueTest, BlackwellContextSwitchAndRecoveryAction) {
     ASSERT_NE(FindXid(x), nullptr) << x;
     EXPECT_EQ(FindXid(x)->area, XidArea::kNvlink) << x;
   }
-  EXPECT_EQ(XidMeaning(149), "NVLink NETIR error (link or fabric interface)");
+  EXPECT_EQ(XidMeaning(149), "NVLink NETIR error: link or fabric interface");
   EXPECT_NE(XidMeaning(109).find("context-switch timeout"), std::string_view::npos);
   EXPECT_EQ(FindXid(109)->action, XidAction::kResetGpu);
   EXPECT_NE(XidMeaning(154).find("recovery action"), std::string_view::npos);
