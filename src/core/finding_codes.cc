@@ -108,6 +108,7 @@ constexpr std::array kCodes = {
     FindingCodeInfo{"YS-GPU-040", F, "fatal XID in the kernel log"},
     FindingCodeInfo{"YS-GPU-041", W, "XID in the kernel log that needs attention"},
     FindingCodeInfo{"YS-GPU-042", W, "application XIDs repeated on one GPU"},
+    FindingCodeInfo{"YS-GPU-043", F, "driver reports a GPU lost or not initialised (no XID)"},
     FindingCodeInfo{"YS-GPU-045", F, "NVLink link inactive"},
     FindingCodeInfo{"YS-GPU-046", W, "NVLink replay errors"},
     FindingCodeInfo{"YS-GPU-047", F, "NVLink recovery errors"},

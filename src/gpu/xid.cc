@@ -1,10 +1,67 @@
 #include "gpu/xid.h"
 
+#include <algorithm>
 #include <array>
 
 #include "core/text.h"
 
 namespace ys::gpu {
+namespace {
+
+// "... caused by previous Xid 149" -> 149.
+int CausedBy(std::string_view detail) {
+  constexpr std::string_view kMark = "caused by previous Xid ";
+  size_t at = detail.find(kMark);
+  if (at == std::string_view::npos) return 0;
+  std::string_view rest = detail.substr(at + kMark.size());
+  size_t end = 0;
+  while (end < rest.size() && end < 6 && rest[end] >= '0' && rest[end] <= '9') ++end;
+  auto n = ParseInt(rest.substr(0, end));
+  return n ? static_cast<int>(*n) : 0;
+}
+
+// The NVLink 5 XIDs print "<unit> Fatal" or "<unit> Nonfatal" before "XC0 ... Link".
+XidStated Stated(int xid, std::string_view detail) {
+  if (xid < 144 || xid > 150) return XidStated::kUnstated;
+  for (std::string_view word : SplitWhitespace(detail)) {
+    if (word == "Nonfatal" || word == "Non-fatal") return XidStated::kNonfatal;
+    if (word == "Fatal") return XidStated::kFatal;
+  }
+  return XidStated::kUnstated;
+}
+
+RecoveryAction Recovery(std::string_view detail) {
+  // The new action is what follows " to " ("changed from 0x0 (None) to 0x1 (GPU Reset
+  // Required)"); without it, the whole text.
+  size_t to = detail.rfind(" to ");
+  std::string text = ToLower(to == std::string_view::npos ? detail : detail.substr(to + 4));
+  if (text.find("drain and reset") != std::string::npos) return RecoveryAction::kDrainAndReset;
+  if (text.find("drain p2p") != std::string::npos) return RecoveryAction::kDrainP2p;
+  if (text.find("reboot") != std::string::npos) return RecoveryAction::kNodeReboot;
+  if (text.find("reset") != std::string::npos) return RecoveryAction::kGpuReset;
+  if (text.find("none") != std::string::npos) return RecoveryAction::kNone;
+  return RecoveryAction::kUnknown;
+}
+
+}  // namespace
+
+const char* RecoveryActionName(RecoveryAction a) {
+  switch (a) {
+    case RecoveryAction::kNone:
+      return "none";
+    case RecoveryAction::kGpuReset:
+      return "GPU reset required";
+    case RecoveryAction::kNodeReboot:
+      return "node reboot required";
+    case RecoveryAction::kDrainP2p:
+      return "drain peer-to-peer traffic";
+    case RecoveryAction::kDrainAndReset:
+      return "drain and reset required";
+    case RecoveryAction::kUnknown:
+      break;
+  }
+  return "not stated";
+}
 
 std::optional<XidEvent> ParseXidLine(std::string_view text) {
   constexpr std::string_view kMark = "NVRM: Xid (";
@@ -35,102 +92,46 @@ std::optional<XidEvent> ParseXidLine(std::string_view text) {
   rest = rest.substr(end);
   if (!rest.empty() && rest.front() == ',') rest = rest.substr(1);
   e.detail = std::string(Trim(rest));
+  e.caused_by = CausedBy(e.detail);
+  e.stated = Stated(e.xid, e.detail);
+  if (e.xid == 154) e.recovery = Recovery(e.detail);
   return e;
 }
 
 namespace {
 
-struct XidEntry {
+struct DcgmEntry {
   int xid;
   XidClass dcgm;
-  std::string_view meaning;
-  std::string_view fix;
 };
 
-constexpr std::string_view kFixEcc =
-    "drain the node; check nvidia-smi -q -d ECC,ROW_REMAPPER -i <gpu>; reset the GPU "
-    "(nvidia-smi -r -i <gpu>) or reboot; run dcgmi diag -r 3; RMA if it recurs";
-constexpr std::string_view kFixReset =
-    "drain the node; reset the GPU (nvidia-smi -r -i <gpu>) or reboot; run dcgmi diag -r 2; "
-    "contact NVIDIA support if it recurs";
-
-// DCGM health module (modules/health/DcgmHealthWatch.cpp BuildXidMappings) and the NVIDIA XID
-// catalog. Sorted by XID.
-constexpr std::array kXids = {
-    XidEntry{13, XidClass::kApplication, "graphics engine exception",
-             "usually an application fault (out-of-range access); rerun the job; if it repeats on "
-             "this GPU only, run dcgmi diag -r 3"},
-    XidEntry{31, XidClass::kApplication, "GPU memory page fault (MMU)",
-             "usually an application fault (illegal address); if it repeats on this GPU only, run "
-             "dcgmi diag -r 3"},
-    XidEntry{32, XidClass::kWarn, "invalid or corrupted push buffer stream (PBDMA)", kFixReset},
-    XidEntry{38, XidClass::kWarn, "driver firmware error (DCGM PCIe list)", kFixReset},
-    XidEntry{39, XidClass::kWarn, "listed by DCGM under PCIe", kFixReset},
-    XidEntry{42, XidClass::kWarn, "listed by DCGM under PCIe", kFixReset},
-    XidEntry{
-        43, XidClass::kApplication, "GPU stopped processing (channel reset)",
-        "usually the application's fault; if it repeats on this GPU only, run dcgmi diag -r 3"},
-    XidEntry{45, XidClass::kApplication, "preemptive cleanup after earlier errors",
-             "follows another error or a killed job; look at the XIDs before it"},
-    XidEntry{48, XidClass::kFatal, "double-bit ECC error (DBE)", kFixEcc},
-    XidEntry{54, XidClass::kWarn, "auxiliary power not connected (DCGM power list)",
-             "check the GPU's power cables and the PSUs; reboot"},
-    XidEntry{56, XidClass::kWarn, "listed by DCGM under power", kFixReset},
-    XidEntry{57, XidClass::kWarn, "error programming video memory interface (DCGM power list)",
-             kFixReset},
-    XidEntry{58, XidClass::kWarn, "unstable video memory interface (DCGM power list)", kFixReset},
-    XidEntry{60, XidClass::kWarn, "listed by DCGM under thermal",
-             "check cooling; nvidia-smi -q -d TEMPERATURE,PERFORMANCE -i <gpu>"},
-    XidEntry{61, XidClass::kWarn,
-             "internal micro-controller breakpoint/warning (DCGM thermal list)", kFixReset},
-    XidEntry{62, XidClass::kWarn, "internal micro-controller halt (DCGM thermal list)", kFixReset},
-    XidEntry{63, XidClass::kWarn, "page retirement or row remap recorded (a reset activates it)",
-             "drain the node and reset the GPU (nvidia-smi -r -i <gpu>) or reboot, so that the "
-             "retirement or remap takes effect"},
-    XidEntry{64, XidClass::kFatal, "page retirement or row remap failed",
-             "drain the node; the GPU has no spare rows for the failing address: RMA"},
-    XidEntry{67, XidClass::kWarn, "listed by DCGM under NVLink",
-             "check nvidia-smi nvlink -s -i <gpu> and nvidia-smi nvlink -e -i <gpu>"},
-    XidEntry{73, XidClass::kWarn, "listed by DCGM under NVLink",
-             "check nvidia-smi nvlink -s -i <gpu> and nvidia-smi nvlink -e -i <gpu>"},
-    XidEntry{
-        74, XidClass::kFatal, "NVLink error",
-        "drain the node; check nvidia-smi nvlink -s -e -i <gpu>, NVSwitch SXIDs and the fabric "
-        "manager log; reset the GPUs or reboot; RMA the baseboard if it recurs"},
-    XidEntry{78, XidClass::kWarn, "listed by DCGM under power", kFixReset},
-    XidEntry{79, XidClass::kFatal, "GPU has fallen off the bus",
-             "drain the node and reboot (a GPU reset is not enough); check the GPU's PCIe slot, "
-             "power and cooling, and the BMC event log (ipmitool sel list); RMA if it recurs"},
-    XidEntry{92, XidClass::kUnlisted, "high single-bit ECC error rate", kFixEcc},
-    XidEntry{93, XidClass::kWarn, "InfoROM wear limit (DCGM InfoROM list)",
-             "plan an RMA or InfoROM update with NVIDIA support"},
-    XidEntry{94, XidClass::kWarn, "contained ECC error (the application was stopped)",
-             "restart the application; reset the GPU (nvidia-smi -r -i <gpu>) when idle so that "
-             "the row remap takes effect"},
-    XidEntry{95, XidClass::kFatal, "uncontained ECC error", kFixEcc},
-    XidEntry{119, XidClass::kFatal, "GSP RPC timeout",
-             "drain the node; reset the GPU or reboot; update the driver if it recurs"},
-    XidEntry{120, XidClass::kFatal, "GSP error",
-             "drain the node; reset the GPU or reboot; update the driver if it recurs"},
-    XidEntry{121, XidClass::kWarn, "C2C link corrected error (DCGM NVLink list)",
-             "watch for repeats; nvidia-smi -q -i <gpu>"},
-    XidEntry{137, XidClass::kWarn, "listed by DCGM under NVLink",
-             "check nvidia-smi nvlink -s -e -i <gpu>"},
-    XidEntry{140, XidClass::kFatal, "unrecovered ECC error", kFixEcc},
+// DCGM health module (modules/health/DcgmHealthWatch.cpp BuildXidMappings): its fatal XIDs and
+// its subsystem lists. Sorted by XID.
+constexpr std::array kDcgm = {
+    DcgmEntry{13, XidClass::kApplication}, DcgmEntry{31, XidClass::kApplication},
+    DcgmEntry{32, XidClass::kWarn},        DcgmEntry{38, XidClass::kWarn},
+    DcgmEntry{39, XidClass::kWarn},        DcgmEntry{42, XidClass::kWarn},
+    DcgmEntry{43, XidClass::kApplication}, DcgmEntry{45, XidClass::kApplication},
+    DcgmEntry{48, XidClass::kFatal},       DcgmEntry{54, XidClass::kWarn},
+    DcgmEntry{56, XidClass::kWarn},        DcgmEntry{57, XidClass::kWarn},
+    DcgmEntry{58, XidClass::kWarn},        DcgmEntry{60, XidClass::kWarn},
+    DcgmEntry{61, XidClass::kWarn},        DcgmEntry{62, XidClass::kWarn},
+    DcgmEntry{63, XidClass::kWarn},        DcgmEntry{64, XidClass::kFatal},
+    DcgmEntry{67, XidClass::kWarn},        DcgmEntry{73, XidClass::kWarn},
+    DcgmEntry{74, XidClass::kFatal},       DcgmEntry{78, XidClass::kWarn},
+    DcgmEntry{79, XidClass::kFatal},       DcgmEntry{93, XidClass::kWarn},
+    DcgmEntry{94, XidClass::kWarn},        DcgmEntry{95, XidClass::kFatal},
+    DcgmEntry{119, XidClass::kFatal},      DcgmEntry{120, XidClass::kFatal},
+    DcgmEntry{121, XidClass::kWarn},       DcgmEntry{137, XidClass::kWarn},
+    DcgmEntry{140, XidClass::kFatal},
 };
-
-const XidEntry* Find(int xid) {
-  for (const auto& e : kXids) {
-    if (e.xid == xid) return &e;
-  }
-  return nullptr;
-}
 
 }  // namespace
 
 XidClass DcgmXidClass(int xid) {
-  const XidEntry* e = Find(xid);
-  return e ? e->dcgm : XidClass::kUnlisted;
+  auto it =
+      std::find_if(kDcgm.begin(), kDcgm.end(), [xid](const DcgmEntry& e) { return e.xid == xid; });
+  return it != kDcgm.end() ? it->dcgm : XidClass::kUnlisted;
 }
 
 const char* XidClassName(XidClass c) {
@@ -145,19 +146,6 @@ const char* XidClassName(XidClass c) {
       return "unlisted";
   }
   return "unlisted";
-}
-
-std::string_view XidMeaning(int xid) {
-  const XidEntry* e = Find(xid);
-  return e ? e->meaning : std::string_view("not in DCGM's XID lists");
-}
-
-std::string_view XidFix(int xid) {
-  const XidEntry* e = Find(xid);
-  return e ? e->fix
-           : std::string_view(
-                 "look the XID up in NVIDIA's XID catalog; drain the node and run "
-                 "dcgmi diag -r 2 if it recurs");
 }
 
 }  // namespace ys::gpu

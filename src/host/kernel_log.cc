@@ -1,43 +1,105 @@
 #include "host/kernel_log.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/document_file.h"
 #include "core/text.h"
+#include "host/kernel_log_formats.h"
 
 namespace ys::host {
+namespace {
+
+// " SUBSYSTEM=pci": a kmsg dictionary line, not a continuation of the message.
+bool IsKmsgDictionary(std::string_view line) {
+  std::string_view t = Trim(line);
+  size_t eq = t.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  for (size_t i = 0; i < eq; ++i) {
+    char c = t[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+// Tracks the boot boundaries while lines are read in order.
+class BootTracker {
+ public:
+  void Marker() { pending_ = true; }
+
+  int BootOf(const klog::LinePrefix& p) {
+    bool boundary = pending_;
+    if (!p.boot_id.empty()) {
+      if (!boot_id_.empty() && p.boot_id != boot_id_) boundary = true;
+      boot_id_ = p.boot_id;
+    }
+    // The time since boot going back by more than a second: the counter restarted.
+    if (p.seconds >= 0 && last_seconds_ >= 0 && p.seconds + 1.0 < last_seconds_) boundary = true;
+    if (StartsWith(p.text, "Linux version ")) boundary = true;
+    if (boundary && lines_in_boot_ > 0) {
+      ++boot_;
+      lines_in_boot_ = 0;
+      last_seconds_ = -1;
+    }
+    pending_ = false;
+    ++lines_in_boot_;
+    if (p.seconds >= 0) last_seconds_ = p.seconds;
+    return boot_;
+  }
+
+ private:
+  bool pending_ = false;
+  int boot_ = 0;
+  int lines_in_boot_ = 0;
+  double last_seconds_ = -1;
+  std::string boot_id_;
+};
+
+}  // namespace
 
 std::vector<KernelLogLine> ParseKernelLog(std::string_view content) {
   std::vector<KernelLogLine> out;
+  BootTracker boots;
   for (std::string_view line : SplitLines(content)) {
-    if (line.empty() || line.front() == ' ') continue;  // kmsg dictionary continuation
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (Trim(line).empty()) continue;
+    if (line.front() == ' ' || line.front() == '\t') {
+      // An indented line continues the message above it (dmesg's multi-line messages), unless it
+      // is a kmsg dictionary entry.
+      if (IsKmsgDictionary(line) || out.empty()) continue;
+      std::string_view more = Trim(line);
+      if (StartsWith(more, "NVRM: ") && StartsWith(out.back().text, "NVRM: "))
+        more.remove_prefix(6);
+      out.back().text += " ";
+      out.back().text += more;
+      continue;
+    }
+    klog::Marker marker = klog::JournalMarker(line);
+    if (marker == klog::Marker::kBoot) boots.Marker();
+    if (marker != klog::Marker::kNone) continue;
+    klog::LinePrefix p = klog::ParseLinePrefix(line);
     KernelLogLine l;
-    size_t semi = line.find(';');
-    size_t first_comma = line.find(',');
-    if (semi != std::string_view::npos && first_comma != std::string_view::npos &&
-        first_comma < semi) {
-      auto head = Split(line.substr(0, semi), ',');
-      auto prio = ParseInt(head[0]);
-      if (head.size() >= 3 && prio && ParseUint(head[1]) && ParseUint(head[2])) {
-        l.priority = static_cast<int>(*prio & 7);
-        l.seconds = static_cast<double>(*ParseUint(head[2])) / 1e6;
-        l.text = std::string(line.substr(semi + 1));
-        out.push_back(std::move(l));
-        continue;
-      }
-    }
-    if (line.front() == '[') {
-      size_t close = line.find(']');
-      if (close != std::string_view::npos) {
-        if (auto s = ParseDouble(line.substr(1, close - 1))) {
-          l.seconds = *s;
-          l.text = std::string(Trim(line.substr(close + 1)));
-          out.push_back(std::move(l));
-          continue;
-        }
-      }
-    }
-    l.text = std::string(line);
+    l.priority = p.priority;
+    l.seconds = p.seconds;
+    l.wall = p.wall;
+    l.stamp = std::move(p.stamp);
+    l.boot = boots.BootOf(p);
+    l.text = std::move(p.text);
     out.push_back(std::move(l));
   }
+  return out;
+}
+
+int BootCount(const std::vector<KernelLogLine>& log) {
+  return log.empty() ? 0 : log.back().boot + 1;
+}
+
+std::vector<KernelLogLine> LastBoot(const std::vector<KernelLogLine>& log) {
+  if (log.empty()) return {};
+  int last = log.back().boot;
+  std::vector<KernelLogLine> out;
+  std::copy_if(log.begin(), log.end(), std::back_inserter(out),
+               [last](const KernelLogLine& l) { return l.boot == last; });
   return out;
 }
 

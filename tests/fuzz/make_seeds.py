@@ -176,7 +176,8 @@ def gpu_states(out):
         else:
             emit(out, "gpu_state", data, 0)
             emit(out, "gpu_state", data, 1)
-    for f in files("tests/fixtures/nvml/*kmsg*", "tests/fixtures/hosts/*/dev/kmsg"):
+    for f in files("tests/fixtures/nvml/*kmsg*", "tests/fixtures/hosts/*/dev/kmsg",
+                   "tests/fixtures/real/kernel-log/*.txt"):
         emit(out, "kernel_log", read(f))
 
 

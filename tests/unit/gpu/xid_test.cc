@@ -47,7 +47,8 @@ TEST(XidTest, DcgmClassification) {
   for (int x : {13, 31, 43, 45}) EXPECT_EQ(DcgmXidClass(x), XidClass::kApplication) << x;
   EXPECT_EQ(DcgmXidClass(154), XidClass::kUnlisted);
   EXPECT_EQ(XidMeaning(79), "GPU has fallen off the bus");
-  EXPECT_EQ(XidMeaning(154), "not in DCGM's XID lists");
+  // 154 is in none of DCGM's lists but NVIDIA's catalogue gives it a meaning.
+  EXPECT_NE(XidMeaning(154).find("recovery action"), std::string_view::npos);
   EXPECT_FALSE(XidFix(48).empty());
   EXPECT_FALSE(XidFix(12345).empty());
 }

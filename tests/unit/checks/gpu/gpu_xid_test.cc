@@ -29,7 +29,8 @@ TEST(GpuXidTest, XidRecordingFailsOnXid79AndXid48) {
   const Finding& dbe = r.findings[0];  // in log order
   EXPECT_EQ(dbe.code, "YS-GPU-040");
   EXPECT_EQ(dbe.entity, "gpu1");
-  EXPECT_EQ(dbe.message, "XID 48: double-bit ECC error (DBE) (2 times)");
+  // Two DBE lines 260 us apart are one event (one burst), not two.
+  EXPECT_EQ(dbe.message, "XID 48: double-bit ECC error (DBE) in GPU memory");
   EXPECT_NE(dbe.fix.find("nvidia-smi -r -i 1"), std::string::npos) << dbe.fix;
   const Finding& bus = r.findings[1];
   EXPECT_EQ(bus.code, "YS-GPU-040");
@@ -84,8 +85,31 @@ TEST(GpuXidTest, RepeatedApplicationXidsOnOneGpuWarn) {
   EXPECT_NE(rep->fix.find("dcgmi diag -r 3 -i 2"), std::string::npos);
   int warn = 0;
   for (const auto& f : r.findings) warn += f.code == "YS-GPU-041";
-  EXPECT_EQ(warn, 2) << testing::Describe(r);  // 94 (DCGM warn) and 154 (in no list)
+  EXPECT_EQ(warn, 2) << testing::Describe(r);  // 94 (DCGM warn), 154 (action not stated)
   EXPECT_EQ(r.findings.size(), 3u);
+}
+
+TEST(GpuXidTest, Xid154NamesItsRecoveryActionAndOnlyTheCurrentBootCounts) {
+  std::string path = ::testing::TempDir() + "ys-xid-boots.txt";
+  std::ofstream(path)
+      << "[ 500.5] NVRM: Xid (PCI:0000:11:00): 79, pid='<unknown>', name=<unknown>, GPU has "
+         "fallen off the bus.\n"
+         "[    0.000000] Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075)\n"
+         "[   20.5] NVRM: Xid (PCI:0000:21:00): 154, GPU recovery action changed from 0x0 (None) "
+         "to 0x1 (GPU Reset Required)\n";
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(path));
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  ASSERT_EQ(r.findings.size(), 1u) << testing::Describe(r);  // the XID 79 was a boot ago
+  EXPECT_EQ(r.findings[0].code, "YS-GPU-040");
+  EXPECT_NE(r.findings[0].message.find("GPU reset required"), std::string::npos)
+      << r.findings[0].message;
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) noted |= v.find("the last of 2 boots") != std::string::npos;
+  EXPECT_TRUE(noted) << testing::Describe(r);
+
+  GpuRun all = WithLog(path);
+  all.expect.params.Set("gpu.xid", "all_boots", true);
+  EXPECT_EQ(testing::RunGpuFixture("gpu.xid", "healthy-h100x8", all).findings.size(), 2u);
 }
 
 TEST(GpuXidTest, WithoutNvmlTheLogStillSpeaksByPciAddress) {
