@@ -141,6 +141,10 @@ Result<ValidationDocument> ValidationDocumentFromJson(const nlohmann::json& j,
       d.pass = pass->get<bool>();
     }
     YS_RETURN_IF_ERROR(r.String(**verdict, "text", "verdict.", &d.verdict));
+    YS_RETURN_IF_ERROR(r.String(**verdict, "state", "verdict.", &d.state));
+    if (!d.state.empty() && d.state != "pass" && d.state != "fail" && d.state != "inconclusive") {
+      return r.Bad("verdict.state", "\"pass\", \"fail\" or \"inconclusive\"", (**verdict)["state"]);
+    }
   }
   const json* workloads = FieldReader::Find(j, "workloads");
   if (workloads == nullptr) return r.Missing("workloads", "an array of workload rows");

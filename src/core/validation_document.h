@@ -48,6 +48,9 @@ struct ValidationDocument {
   std::optional<double> threshold;   // suite.threshold, in (0, 2]
   std::optional<bool> pass;          // verdict.pass
   std::string verdict;               // verdict.text
+  // verdict.state: "pass", "fail" or "inconclusive"; older documents have none (then `pass`
+  // decides).
+  std::string state;
   std::vector<ValidationWorkload> workloads;
 };
 
