@@ -27,7 +27,7 @@ inline constexpr double kDefaultScoreThreshold = 0.95;
 // One workload row (workloads[i]).
 struct ValidationWorkload {
   std::string id;
-  std::string outcome;  // "pass" | "fail"; empty when the row has none
+  std::string outcome;  // "pass" | "fail" | "inconclusive"; empty when the row has none
   std::string reason;
   std::optional<double> score;  // measured / reference; absent when no reference or no run
   std::optional<double> mfu;

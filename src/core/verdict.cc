@@ -5,6 +5,7 @@
 #include <cctype>
 #include <vector>
 
+#include "core/burnin_report.h"
 #include "core/exit_codes.h"
 
 namespace ys {
@@ -88,6 +89,13 @@ RunVerdict JudgeRun(const RunDocument& doc) {
     return {VerdictState::kFail, Plural(failed.size(), "unit failed", "units failed") + ": " +
                                      Names(failed) + FirstWhy(failed)};
   }
+  // A burn-in's faults fail acceptance whatever their severity (a temperature swing is a fault).
+  if (doc.burnin && !doc.burnin->faults.empty()) {
+    const BurninFault& f = doc.burnin->faults.front();
+    return {VerdictState::kFail, fmt::format("burn-in: {} (first: {} on {}: {})",
+                                             Plural(doc.burnin->faults.size(), "fault", "faults"),
+                                             f.entity, f.node, f.message)};
+  }
   if (doc.incomplete) {
     return {VerdictState::kInconclusive,
             "the run is incomplete: " + (doc.incomplete_reason.empty()
@@ -101,12 +109,13 @@ RunVerdict JudgeRun(const RunDocument& doc) {
   }
   if (!warned.empty()) {
     return {VerdictState::kWarn, Plural(warned.size(), "unit warned", "units warned") + ": " +
-                                     Names(warned) + FirstWhy(warned)};
+                                     Names(warned) + FirstWhy(warned) + NoGpuNote(doc)};
   }
   for (const Diagnosis& d : doc.diagnosis) {
     if (!IsMaterial(d)) continue;
     return {VerdictState::kWarn, fmt::format("diagnosis: {} on {} (expected recovery {})", d.cause,
-                                             d.entity, FormatRecovery(d.recovery))};
+                                             d.entity, FormatRecovery(d.recovery)) +
+                                     NoGpuNote(doc)};
   }
   if (total == 0) return {VerdictState::kPass, "no unit ran"};
   std::string reason = skipped == 0 ? "every unit passed"

@@ -36,8 +36,8 @@ Finding Unreachable(size_t on_bus, const std::string& why, bool container) {
   std::string n = std::to_string(on_bus);
   Finding f = MakeFinding(container ? "YS-GPU-072" : "YS-GPU-070", "node",
                           n + " NVIDIA GPU" + (on_bus == 1 ? " is" : "s are") +
-                              " on the PCI bus but NVML is unusable (" + why +
-                              "): every gpu.* check skipped, the node's GPUs were not judged");
+                              " on the PCI bus but NVML is unusable: every gpu.* check skipped, "
+                              "the node's GPUs were not judged");
   f.evidence = {{"pci NVIDIA GPUs", n}, {"nvml", why}};
   f.fix = container ? "start the container with the GPUs (docker run --gpus all, or the NVIDIA "
                       "Container Toolkit's runtime), or run yardstick on the host"
@@ -79,10 +79,9 @@ class GpuNvmlCheck : public Check {
             " GPUs, NVML is unusable (" + why + ") and the PCI bus is unreadable (" +
             topo.status().message() + ")"));
       }
-      Finding f =
-          MakeFinding("YS-GPU-071", "node",
-                      "the site expects " + std::to_string(*expected) +
-                          " GPUs; none is on the PCI bus and NVML is unusable (" + why + ")");
+      Finding f = MakeFinding("YS-GPU-071", "node",
+                              "the site expects " + std::to_string(*expected) +
+                                  " GPUs; none is on the PCI bus and NVML is unusable");
       f.evidence = {{"site.devices.gpus", std::to_string(*expected)},
                     {"pci NVIDIA GPUs", "0"},
                     {"nvml", why}};

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "core/burnin_report.h"
 #include "core/exit_codes.h"
 
 namespace ys {
@@ -82,6 +85,23 @@ TEST(VerdictTest, APassSaysWhenThereWasNoGpuToJudge) {
   EXPECT_EQ(v.state, VerdictState::kPass);
   EXPECT_NE(v.reason.find("no GPU to judge: no NVIDIA GPU on the PCI bus"), std::string::npos)
       << v.reason;
+}
+
+TEST(VerdictTest, ABurnInFaultFails) {
+  RunDocument doc;
+  doc.checks = {Unit("cpu.smt", Outcome::kPass)};
+  auto burnin = std::make_shared<BurninReport>();
+  BurninFault f;
+  f.node = "node7";
+  f.entity = "gpu2";
+  f.message = "temperature swung 9 C above its steady state";
+  burnin->faults.push_back(f);
+  doc.burnin = burnin;
+  RunVerdict v = JudgeRun(doc);
+  EXPECT_EQ(v.state, VerdictState::kFail);
+  EXPECT_EQ(v.reason,
+            "burn-in: 1 fault (first: gpu2 on node7: temperature swung 9 C above its "
+            "steady state)");
 }
 
 TEST(VerdictTest, ExitCodesAndNames) {

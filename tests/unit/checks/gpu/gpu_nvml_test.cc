@@ -21,7 +21,10 @@ TEST(GpuNvmlTest, GpusOnTheBusWithoutNvmlFailWithTheFix) {
   EXPECT_NE(f->message.find("8 NVIDIA GPUs are on the PCI bus but NVML is unusable"),
             std::string::npos)
       << f->message;
-  EXPECT_NE(f->message.find("NVML not found"), std::string::npos) << f->message;
+  ASSERT_EQ(f->evidence.size(), 2u);
+  EXPECT_EQ(f->evidence[1].first, "nvml");
+  EXPECT_NE(f->evidence[1].second.find("NVML not found"), std::string::npos)
+      << f->evidence[1].second;
   EXPECT_NE(f->fix.find("modprobe nvidia"), std::string::npos) << f->fix;
 }
 
