@@ -36,7 +36,7 @@ void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
   int rank = 0;
   for (const Diagnosis& d : ranked) {
     std::string confidence = fmt::format("{:<6}", ConfidenceName(d.confidence));
-    out << fmt::format("{:>3}. {:<16} {} {:<14} {}  {}\n", ++rank, FormatRecovery(d.recovery),
+    out << fmt::format("{:>3}. {:<18} {} {:<14} {}  {}\n", ++rank, FormatRecovery(d.recovery),
                        Painted(confidence, ConfidenceColor(d.confidence), color), d.layer, d.rule,
                        d.entity);
     out << "     cause:    " << d.cause << "\n";
