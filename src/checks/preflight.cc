@@ -9,6 +9,7 @@
 #include "checks/runner.h"
 #include "checks/site_expectations.h"
 #include "checks/unit_aliases.h"
+#include "core/did_you_mean.h"
 #include "core/registry.h"
 #include "gpu/smi_dump.h"
 #include "host/host_info.h"
@@ -22,6 +23,24 @@ std::map<std::string, std::string> RecordedMeasurements(const RunDocument& doc) 
 }
 
 namespace {
+
+// "; did you mean 'cpu.cstates'?" for a filter that selects nothing: the nearest check id or
+// family of ids (a dotted prefix, bare or with ".*").
+std::string FilterSuggestion(const std::vector<std::string>& filters) {
+  std::vector<std::string> names;
+  for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kCheck)) {
+    std::string id(unit->info.id);
+    names.push_back(id);
+    for (size_t dot = id.find('.'); dot != std::string::npos; dot = id.find('.', dot + 1)) {
+      names.push_back(id.substr(0, dot));
+      names.push_back(id.substr(0, dot) + ".*");
+    }
+  }
+  for (const std::string& f : filters) {
+    if (std::string near = DidYouMean(f, names); !near.empty()) return near;
+  }
+  return "";
+}
 
 // The preflight itself; `gpu_absent`, when set, is why there is no GPU state to judge (a bug
 // report without nvidia-smi output): the GPU units skip with it instead of opening this host's
@@ -61,7 +80,8 @@ Result<RunDocument> RunChecksOf(const PreflightOptions& o, const Status* gpu_abs
   if (!any) {
     std::string f;
     for (const auto& x : o.filters) f += (f.empty() ? "" : ", ") + x;
-    return Status::Invalid("--filter " + f + " selects no check (see `yardstick list`)");
+    return Status::Invalid("--filter " + f + " selects no check (see `yardstick list`)" +
+                           FilterSuggestion(o.filters));
   }
 
   step("reading the host identity");

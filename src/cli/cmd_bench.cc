@@ -108,8 +108,7 @@ Action Setup(CLI::App& sub) {
     auto comm = comm::OpenCommunicator(host.env());
     if (!comm.ok()) return comm.status();
     bool leader = (*comm)->rank() == 0;
-    report::OutputOptions out{
-        .json = a->json, .junit_path = a->junit, .color = ::isatty(STDOUT_FILENO) == 1};
+    report::OutputOptions out{.json = a->json, .junit_path = a->junit, .color = ColorOnStdout()};
     job::JobOptions jo{
         .command = "bench",
         .bench = o,

@@ -59,7 +59,7 @@ Action Setup(CLI::App& sub) {
     if (a->json) {
       std::cout << DumpJson(diagnose::ToJson(report)) << "\n";
     } else {
-      report::WriteDiagnosis(report.ranked, report.not_evaluated, ::isatty(1) != 0, std::cout);
+      report::WriteDiagnosis(report.ranked, report.not_evaluated, ColorOnStdout(), std::cout);
     }
     return report.ranked.empty() ? kExitPass : kExitFail;
   };

@@ -39,8 +39,11 @@ Action Setup(CLI::App& sub) {
     auto doc = checks::RunPreflight(o);
     if (!doc.ok()) return doc.status();
     dog.Step("writing the results");
-    report::OutputOptions out{
-        .json = a->json, .junit_path = a->junit, .color = ::isatty(STDOUT_FILENO) == 1};
+    report::OutputOptions out{.json = a->json,
+                              .junit_path = a->junit,
+                              .color = ColorOnStdout(),
+                              .failures_only = a->failures_only,
+                              .quiet = a->quiet};
     YS_RETURN_IF_ERROR(report::EmitRun(*doc, out));
     std::fflush(stdout);
     dog.Step("recording the run in the history");

@@ -78,7 +78,9 @@ Action Setup(CLI::App& sub) {
     }
     report::OutputOptions out{.json = a->checks.json,
                               .junit_path = a->checks.junit,
-                              .color = ::isatty(STDOUT_FILENO) == 1};
+                              .color = ColorOnStdout(),
+                              .failures_only = a->checks.failures_only,
+                              .quiet = a->checks.quiet};
     job::JobOptions jo{
         .command = "run",
         .preflight = PreflightOptionsFor(a->checks, "run"),

@@ -189,13 +189,11 @@ Result<int> RunSubmit(const SubmitArgs& a) {
   std::string doc_path = runs + "/validation.json";
   std::string doc = DumpJson(*result->document);
   if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return s;
-  report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
-  if (Status s = db->SetRunVerdict(*run_id, result->card.pass ? "pass" : "fail", doc_path, doc);
-      !s.ok())
-    return s;
+  report::WriteScorecard(result->card, ColorOnStdout(), std::cout);
+  if (Status s = db->SetRunVerdict(*run_id, result->card.State(), doc_path, doc); !s.ok()) return s;
   std::cout << "validation document: " << doc_path << "\nhistory: " << db->path() << " (run "
             << *run_id << ")\n";
-  return result->card.pass ? kExitPass : kExitFail;
+  return result->card.ExitCode();
 }
 
 Action Setup(CLI::App& sub) {

@@ -162,7 +162,7 @@ Action Setup(CLI::App& sub) {
     if (a->json) {
       std::cout << DumpJson(*result->document) << "\n";
     } else {
-      report::WriteScorecard(result->card, ::isatty(STDOUT_FILENO) == 1, std::cout);
+      report::WriteScorecard(result->card, ColorOnStdout(), std::cout);
       for (const auto& [id, run] : result->discovery.runs) {
         for (const auto& s : run.superseded)
           std::cout << "superseded: " << SanitizeForDisplay(s.path) << " ("
@@ -174,8 +174,7 @@ Action Setup(CLI::App& sub) {
       if (predicted) {
         std::cout << report::SuitePredictionConsole(*predicted, result->suite.threshold) << "\n";
       }
-      report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated,
-                             ::isatty(STDOUT_FILENO) == 1, std::cout);
+      report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ColorOnStdout(), std::cout);
     }
     std::cout.flush();
     RecordInHistory(
@@ -186,7 +185,7 @@ Action Setup(CLI::App& sub) {
           return history::RowsFromValidationDocument(nlohmann::json(*result->document), host);
         },
         a->out.empty() ? "" : a->out + "/validation.json", a->json ? std::cerr : std::cout);
-    return result->card.pass ? kExitPass : kExitFail;
+    return result->card.ExitCode();
   };
 }
 

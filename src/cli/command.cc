@@ -1,5 +1,7 @@
 #include "cli/command.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
@@ -34,6 +36,12 @@ Status RefuseOutOfRange(std::initializer_list<Status> checks) {
     if (!s.ok()) return s;
   }
   return Status::Ok();
+}
+
+bool ColorOnStdout() {
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  return ::isatty(STDOUT_FILENO) == 1;
 }
 
 std::string DataDir(const std::string& flag) {
@@ -76,6 +84,9 @@ void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& a, bool with_root, bool wit
   if (with_output) {
     sub.add_flag("--json", a.json, "Print the run document as JSON instead of the table");
     sub.add_option("--junit", a.junit, "Also write JUnit XML to this file");
+    sub.add_flag("--failures-only", a.failures_only,
+                 "List only the units that warned, failed or could not evaluate, then the verdict");
+    sub.add_flag("-q,--quiet", a.quiet, "Print only the verdict line (the exit code says it too)");
   }
 }
 

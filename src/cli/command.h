@@ -48,6 +48,9 @@ int RunAction(const Action& action);
 // `status` with "PREFIX: " before its message, the code kept ("compare: run 7: not found").
 Status Prefixed(std::string_view prefix, const Status& status);
 
+// Colour on stdout: only on a terminal, and never when NO_COLOR is set to anything but the empty
+// string (no-color.org).
+bool ColorOnStdout();
 // Where suites/, baselines/ and specs/ are: --data, else $YARDSTICK_DATA, else the source tree
 // the binary was built from.
 std::string DataDir(const std::string& flag);
@@ -68,8 +71,10 @@ struct CheckRunArgs {
   std::string junit;
   bool json = false;
   int pid = 0;
-  std::string kernel_log;  // --kernel-log FILE: a kernel log file instead of /dev/kmsg
-  std::string bug_report;  // preflight --bug-report FILE: an nvidia-bug-report log, offline
+  std::string kernel_log;      // --kernel-log FILE: a kernel log file instead of /dev/kmsg
+  std::string bug_report;      // preflight --bug-report FILE: an nvidia-bug-report log, offline
+  bool failures_only = false;  // --failures-only: the console lists only warn, fail and error
+  bool quiet = false;          // --quiet: the console prints only the verdict line
 };
 // `with_output`: also --json and --junit.
 void AddCheckRunOptions(CLI::App& sub, CheckRunArgs& args, bool with_root, bool with_output);

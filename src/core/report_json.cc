@@ -10,6 +10,7 @@
 #include "core/burnin_fields.h"
 #include "core/json_fields.h"
 #include "core/report_fields.h"
+#include "core/verdict.h"
 
 namespace ys {
 
@@ -33,7 +34,8 @@ void Fields(V& v, RunDocument& d) {
   v("duration_ms", d.duration_ms);
   v("incomplete", d.incomplete);
   v.optional("incomplete_reason", d.incomplete_reason);
-  v.computed("verdict", [&] { return d.Verdict(); });
+  v.computed("verdict", [&] { return std::string(VerdictStateName(JudgeRun(d).state)); });
+  v.computed("verdict_reason", [&] { return JudgeRun(d).reason; });
   v("tool", d.tool);
   v("host", d.host);
   v("warnings", d.warnings);

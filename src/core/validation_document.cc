@@ -68,8 +68,9 @@ Status ReadRow(const FieldReader& r, const json& w, const std::string& at,
   if (!id->is_string()) return r.Bad(dot + "id", "the workload id as a string", *id);
   row->id = id->get<std::string>();
   YS_RETURN_IF_ERROR(r.String(w, "outcome", dot, &row->outcome));
-  if (!row->outcome.empty() && row->outcome != "pass" && row->outcome != "fail") {
-    return r.Bad(dot + "outcome", "\"pass\" or \"fail\"", w["outcome"]);
+  if (!row->outcome.empty() && row->outcome != "pass" && row->outcome != "fail" &&
+      row->outcome != "inconclusive") {
+    return r.Bad(dot + "outcome", "\"pass\", \"fail\" or \"inconclusive\"", w["outcome"]);
   }
   YS_RETURN_IF_ERROR(r.String(w, "reason", dot, &row->reason));
   YS_RETURN_IF_ERROR(r.Number(w, "score", dot, &row->score));
@@ -141,6 +142,10 @@ Result<ValidationDocument> ValidationDocumentFromJson(const nlohmann::json& j,
       d.pass = pass->get<bool>();
     }
     YS_RETURN_IF_ERROR(r.String(**verdict, "text", "verdict.", &d.verdict));
+    YS_RETURN_IF_ERROR(r.String(**verdict, "state", "verdict.", &d.state));
+    if (!d.state.empty() && d.state != "pass" && d.state != "fail" && d.state != "inconclusive") {
+      return r.Bad("verdict.state", "\"pass\", \"fail\" or \"inconclusive\"", (**verdict)["state"]);
+    }
   }
   const json* workloads = FieldReader::Find(j, "workloads");
   if (workloads == nullptr) return r.Missing("workloads", "an array of workload rows");

@@ -27,7 +27,7 @@ inline constexpr double kDefaultScoreThreshold = 0.95;
 // One workload row (workloads[i]).
 struct ValidationWorkload {
   std::string id;
-  std::string outcome;  // "pass" | "fail"; empty when the row has none
+  std::string outcome;  // "pass" | "fail" | "inconclusive"; empty when the row has none
   std::string reason;
   std::optional<double> score;  // measured / reference; absent when no reference or no run
   std::optional<double> mfu;
@@ -48,6 +48,9 @@ struct ValidationDocument {
   std::optional<double> threshold;   // suite.threshold, in (0, 2]
   std::optional<bool> pass;          // verdict.pass
   std::string verdict;               // verdict.text
+  // verdict.state: "pass", "fail" or "inconclusive"; older documents have none (then `pass`
+  // decides).
+  std::string state;
   std::vector<ValidationWorkload> workloads;
 };
 

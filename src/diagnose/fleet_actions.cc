@@ -1,6 +1,34 @@
 #include "diagnose/fleet_actions.h"
 
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
 namespace ys::diagnose {
+
+std::string NvidiaSmiTarget(const std::string& label) {
+  auto all = [](std::string_view s, auto pred) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(c); });
+  };
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  std::string_view l = label;
+  if (l.size() > 3 && l.substr(0, 3) == "gpu" && all(l.substr(3), digit))
+    return " -i " + std::string(l.substr(3));
+  auto uuid_char = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '-'; };
+  if (l.size() > 4 && (l.substr(0, 4) == "GPU-" || l.substr(0, 4) == "MIG-") &&
+      all(l.substr(4), uuid_char)) {
+    return " -i " + label;
+  }
+  // A PCI bus id: "0000:1b:00.0" or NVML's "00000000:1B:00.0".
+  auto bdf_char = [](char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
+  };
+  if (std::count(l.begin(), l.end(), ':') == 2 && l.find('.') != std::string_view::npos &&
+      all(l, bdf_char)) {
+    return " -i " + label;
+  }
+  return "";
+}
 
 std::string ActionFor(FigureKind kind, const std::string& entity, const std::string& kind_name) {
   bool node = entity == "node";
@@ -35,19 +63,21 @@ std::string ActionFor(FigureKind kind, const std::string& entity, const std::str
                     "-q -d PERFORMANCE,POWER), "
                     "then yardstick bench --filter gemm.gpu"
                   : "check " + e +
-                        "'s clocks, power and throttle reasons (nvidia-smi -q -d PERFORMANCE -i " +
-                        e +
+                        "'s clocks, power and throttle reasons (nvidia-smi -q -d PERFORMANCE" +
+                        NvidiaSmiTarget(e) +
                         "), rerun yardstick bench --filter gemm.gpu; reset or replace the GPU if "
                         "it stays slow";
     case FigureKind::kMemory:
       return "check " + e +
-             "'s memory errors and remapped rows (nvidia-smi -q -d ECC,ROW_REMAPPER) and memory "
+             "'s memory errors and remapped rows (nvidia-smi -q -d ECC,ROW_REMAPPER" +
+             NvidiaSmiTarget(e) +
+             ") and memory "
              "clock, "
              "rerun yardstick bench --filter mem.gpu; replace the GPU if it stays low";
     case FigureKind::kNvlink:
-      return "run yardstick bench --pairwise on the node and nvidia-smi nvlink --status / "
-             "--errorcounters for " +
-             e + "; reseat or replace the GPU or its NVSwitch tray";
+      return "run yardstick bench --pairwise on the node and nvidia-smi nvlink --status" +
+             NvidiaSmiTarget(e) + " and nvidia-smi nvlink --errorcounters" + NvidiaSmiTarget(e) +
+             " for " + e + "; reseat or replace the GPU or its NVSwitch tray";
     case FigureKind::kPcie:
       return "check " + e +
              "'s PCIe link width and speed (yardstick preflight --filter gpu.pcie.*, lspci -vv); "

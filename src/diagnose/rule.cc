@@ -172,6 +172,26 @@ std::vector<const WorkloadEvidence*> WorkloadsWhere(
   return out;
 }
 
+int StepsBehind(const workloads::StepTimeAnalysis& a, bool per_rank) {
+  if (!per_rank || a.ranks.empty()) return a.steps;
+  int fewest = a.ranks.front().steps;
+  for (const auto& r : a.ranks) fewest = std::min(fewest, r.steps);
+  return fewest;
+}
+
+std::vector<std::string> TooFewSteps(const DiagnosisInput& in, int min_steps, std::string_view what,
+                                     bool per_rank) {
+  std::vector<std::string> out;
+  for (const auto& w : in.workloads) {
+    if (!w.analysis || (per_rank && w.analysis->ranks.empty())) continue;
+    int n = StepsBehind(*w.analysis, per_rank);
+    if (n >= min_steps) continue;
+    out.push_back(fmt::format("{}: too few steps to judge {} ({}{}; at least {} needed)", w.id,
+                              what, n, per_rank ? " per rank" : "", min_steps));
+  }
+  return out;
+}
+
 namespace {
 
 std::optional<double> StatedShare(const Measurement& m) {

@@ -115,6 +115,22 @@ inline const std::vector<std::string_view> kThrottleCodes = {
 // p / 2 .. p (w must have an analysis).
 bool SlowingDown(const workloads::StepTimeAnalysis& a);
 Recovery DriftRecovery(const WorkloadEvidence& w);
+// The least evidence a rule that extrapolates from step times needs before it speaks; below it the
+// rule says "too few steps" (Unjudged) instead of a cause (docs/verdict.md "Too few steps").
+// Drift: a slope quoted per 100 steps from n steps multiplies the steps' noise by about 100 / n,
+// and Theil-Sen needs some 30 points before its slope is steadier than the noise floor.
+inline constexpr int kMinDriftSteps = 30;
+// Periodic stalls: three spikes at least, and enough steps for three periods of a
+// ten-step cadence (checkpoints, logging).
+inline constexpr int kMinStallSteps = 30;
+// Slow rank: every rank's median over at least this many of its own steps.
+inline constexpr int kMinRankSteps = 10;
+// The steps behind `a`: the job series, or for `per_rank` the fewest steps of any rank.
+int StepsBehind(const workloads::StepTimeAnalysis& a, bool per_rank);
+// For each analysed workload with fewer than `min_steps` steps: "proxy.x: too few steps to judge
+// drift (8; at least 30 needed)". With `per_rank`, only workloads with rank ids count.
+std::vector<std::string> TooFewSteps(const DiagnosisInput& in, int min_steps, std::string_view what,
+                                     bool per_rank = false);
 // Workloads whose analysis satisfies `pred`, in input order.
 std::vector<const WorkloadEvidence*> WorkloadsWhere(
     const DiagnosisInput& in, const std::function<bool(const workloads::StepTimeAnalysis&)>& pred);

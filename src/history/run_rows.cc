@@ -8,6 +8,7 @@
 
 #include "core/report_json.h"
 #include "core/validation_document.h"
+#include "core/verdict.h"
 
 namespace ys::history {
 namespace {
@@ -100,7 +101,7 @@ DocumentRows RowsFromRunDocument(const RunDocument& doc) {
   d.run.host = doc.host.hostname;
   d.run.hosts = HostsOf(doc);
   d.run.recorded = RecordedSourceOf(doc);
-  d.run.verdict = doc.incomplete ? "incomplete" : OutcomeName(doc.Verdict());
+  d.run.verdict = doc.incomplete ? "incomplete" : VerdictStateName(JudgeRun(doc).state);
   d.run.document_json = DumpJson(ToJson(doc));
   for (const Measurement& m : doc.measurements) d.measurements.push_back(RowOf(m, ""));
   AddAll(doc.benchmarks, "", d.measurements);
@@ -122,7 +123,7 @@ Result<DocumentRows> RowsFromValidationDocument(const nlohmann::json& doc,
   d.run.host = host;
   d.run.hosts = host;
   d.run.started_at = v->created_at.empty() ? UtcNowIso8601() : v->created_at;
-  d.run.verdict = *v->pass ? "pass" : "fail";
+  d.run.verdict = !v->state.empty() ? v->state : *v->pass ? "pass" : "fail";
   d.run.document_json = StoredDocument(doc);
   for (const ValidationWorkload& w : v->workloads) {
     std::map<std::string, std::string> params = {{"workload", w.id}};

@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <type_traits>
 #include <utility>
 
 #include "core/text_table.h"
+#include "core/verdict.h"
 
 namespace ys::report {
 namespace {
@@ -61,6 +65,55 @@ void WriteUnit(const CheckResult& c, const ConsoleOptions& opt, size_t id_width,
   }
 }
 
+// Skipped units of one family ("gpu" of gpu.clocks) that share a reason: one line for them all,
+// "SKIP   14 gpu.* checks skipped: NVML not found: ...", where the first of them stood.
+struct SkipGroups {
+  std::map<const CheckResult*, size_t> first;  // the group's first unit -> units in the group
+  std::set<const CheckResult*> rest;
+};
+
+std::string Family(const std::string& id) { return id.substr(0, id.find('.')); }
+
+template <typename Unit>
+SkipGroups GroupSkips(const std::vector<Unit>& units) {
+  std::map<std::pair<std::string, std::string>, std::vector<const CheckResult*>> by_key;
+  for (const Unit& u : units) {
+    if (u.outcome == Outcome::kSkip) by_key[{Family(u.unit_id), u.summary}].push_back(&u);
+  }
+  SkipGroups g;
+  for (const auto& entry : by_key) {
+    const std::vector<const CheckResult*>& members = entry.second;
+    if (members.size() < 2) continue;
+    g.first[members.front()] = members.size();
+    g.rest.insert(members.begin() + 1, members.end());
+  }
+  return g;
+}
+
+// Each unit's line (and a benchmark's tables), skips of one family and reason as one line.
+template <typename Unit>
+void WriteUnits(const std::vector<Unit>& units, const char* noun, const ConsoleOptions& opt,
+                size_t id_width, std::ostream& out) {
+  SkipGroups groups = GroupSkips(units);
+  for (const Unit& u : units) {
+    if (opt.failures_only && (u.outcome == Outcome::kPass || u.outcome == Outcome::kSkip)) continue;
+    if (groups.rest.count(&u) != 0) continue;
+    if (auto g = groups.first.find(&u); g != groups.first.end()) {
+      out << fmt::format("{}  {} {}.* {} skipped: {}\n", Label(Outcome::kSkip, opt.color),
+                         g->second, Family(u.unit_id), noun, OneLine(u.summary));
+      continue;
+    }
+    WriteUnit(u, opt, id_width, out);
+    if constexpr (std::is_same_v<Unit, BenchmarkResult>) {
+      for (const auto& t : u.tables) {
+        out << "\n";
+        WriteTable(t, out);
+        out << "\n";
+      }
+    }
+  }
+}
+
 // 0,1,2,3,5 -> "0-3,5"
 std::string CompactRanks(const std::vector<int>& ranks) {
   std::string s;
@@ -94,12 +147,11 @@ void WriteTable(const ResultTable& t, std::ostream& out) {
 std::string SummaryLine(const RunDocument& doc) {
   auto counts = doc.Counts();
   auto n = [&](Outcome o) { return counts.count(o) ? counts.at(o) : 0; };
-  std::string verdict = OutcomeName(doc.Verdict());
-  std::transform(verdict.begin(), verdict.end(), verdict.begin(), ::toupper);
-  return fmt::format("{}: {} pass, {} warn, {} fail, {} skip, {} error in {:.2f} s: {}{}",
+  RunVerdict v = JudgeRun(doc);
+  return fmt::format("{}: {} pass, {} warn, {} fail, {} skip, {} error in {:.2f} s: {}{}: {}",
                      doc.command, n(Outcome::kPass), n(Outcome::kWarn), n(Outcome::kFail),
-                     n(Outcome::kSkip), n(Outcome::kError), doc.duration_ms / 1000.0, verdict,
-                     doc.incomplete ? " (incomplete)" : "");
+                     n(Outcome::kSkip), n(Outcome::kError), doc.duration_ms / 1000.0,
+                     VerdictStateLabel(v.state), doc.incomplete ? " (incomplete)" : "", v.reason);
 }
 
 void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostream& out) {
@@ -118,25 +170,15 @@ void WriteConsole(const RunDocument& doc, const ConsoleOptions& opt, std::ostrea
   size_t id_width = 2;
   for (const auto& c : doc.checks) id_width = std::max(id_width, c.unit_id.size());
   for (const CheckResult* u : doc.AllUnits()) id_width = std::max(id_width, u->unit_id.size());
-  auto write_benchmarks = [&](const std::vector<BenchmarkResult>& benchmarks) {
-    for (const auto& b : benchmarks) {
-      WriteUnit(b, opt, id_width, out);
-      for (const auto& t : b.tables) {
-        out << "\n";
-        WriteTable(t, out);
-        out << "\n";
-      }
-    }
-  };
   for (const auto& n : doc.nodes) {
     out << fmt::format("node {} (rank{} {})\n", n.hostname, n.ranks.size() == 1 ? "" : "s",
                        CompactRanks(n.ranks));
-    for (const auto& c : n.checks) WriteUnit(c, opt, id_width, out);
-    write_benchmarks(n.benchmarks);
+    WriteUnits(n.checks, "checks", opt, id_width, out);
+    WriteUnits(n.benchmarks, "benchmarks", opt, id_width, out);
   }
   if (!doc.nodes.empty() && !doc.benchmarks.empty()) out << "job-wide\n";
-  for (const auto& c : doc.checks) WriteUnit(c, opt, id_width, out);
-  write_benchmarks(doc.benchmarks);
+  WriteUnits(doc.checks, "checks", opt, id_width, out);
+  WriteUnits(doc.benchmarks, "benchmarks", opt, id_width, out);
   for (const auto& r : doc.ranks) {
     if (r.state != "ok")
       out << fmt::format("rank {} on {}: {}{}\n", r.rank, r.hostname, r.state,

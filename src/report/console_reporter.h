@@ -12,14 +12,16 @@ namespace ys::report {
 
 struct ConsoleOptions {
   bool color = false;
-  bool show_evidence = true;  // evidence lines under each finding
+  bool show_evidence = true;   // evidence lines under each finding
+  bool failures_only = false;  // only units that warned, failed or could not evaluate
 };
 
 void WriteConsole(const RunDocument& doc, const ConsoleOptions& options, std::ostream& out);
 // A benchmark's table as nccl-tests prints its sweep: "#"-prefixed title and header, columns
 // right-aligned to the widest cell, footer lines as given.
 void WriteTable(const ResultTable& table, std::ostream& out);
-// "preflight: 9 pass, 2 warn, 1 fail, 1 skip, 0 error in 0.31 s: FAIL"
+// "preflight: 9 pass, 2 warn, 1 fail, 1 skip, 0 error in 0.31 s: FAIL: 1 unit failed: ..." (the
+// one verdict and its reason, core/verdict.h)
 std::string SummaryLine(const RunDocument& doc);
 
 }  // namespace ys::report

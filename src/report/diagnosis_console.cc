@@ -23,12 +23,6 @@ std::string Painted(const std::string& text, const char* color, bool on) {
 
 }  // namespace
 
-std::string FormatRecovery(const Recovery& r) {
-  if (r.low == 0 && r.high == 0) return "not quantified";
-  if (r.low == r.high) return fmt::format("+{:.1f}%", 100 * r.low);
-  return fmt::format("+{:.1f}-{:.1f}%", 100 * r.low, 100 * r.high);
-}
-
 void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
                     const std::vector<std::string>& not_evaluated, bool color, std::ostream& out) {
   if (ranked.empty()) {
@@ -42,7 +36,7 @@ void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
   int rank = 0;
   for (const Diagnosis& d : ranked) {
     std::string confidence = fmt::format("{:<6}", ConfidenceName(d.confidence));
-    out << fmt::format("{:>3}. {:<16} {} {:<14} {}  {}\n", ++rank, FormatRecovery(d.recovery),
+    out << fmt::format("{:>3}. {:<18} {} {:<14} {}  {}\n", ++rank, FormatRecovery(d.recovery),
                        Painted(confidence, ConfidenceColor(d.confidence), color), d.layer, d.rule,
                        d.entity);
     out << "     cause:    " << d.cause << "\n";

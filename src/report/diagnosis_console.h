@@ -10,14 +10,16 @@
 #include <vector>
 
 #include "core/report.h"
+#include "core/verdict.h"
 
 namespace ys::report {
 
 // At most this many evidence entries per diagnosis on the console (the JSON keeps them all).
 inline constexpr size_t kConsoleEvidenceLines = 4;
 
-// "+12.0%", "+15.0-112.8%", or "not quantified" (a 0..0 range).
-std::string FormatRecovery(const Recovery& r);
+// "+12.0%", "+15.0% to +112.8%", or "not quantified" (a 0..0 range): core/verdict.h's, which the
+// verdict's reason quotes too.
+using ys::FormatRecovery;
 
 void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
                     const std::vector<std::string>& not_evaluated, bool color, std::ostream& out);

@@ -7,6 +7,7 @@
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/report_json.h"
+#include "core/verdict.h"
 #include "report/burnin_console.h"
 #include "report/console_reporter.h"
 #include "report/diagnosis_console.h"
@@ -22,8 +23,11 @@ Status EmitRun(const RunDocument& doc, const OutputOptions& o) {
   }
   if (o.json) {
     std::cout << DumpJson(ToJson(doc)) << "\n";
+  } else if (o.quiet) {
+    std::cout << SummaryLine(doc) << "\n";
   } else {
-    WriteConsole(doc, ConsoleOptions{.color = o.color}, std::cout);
+    WriteConsole(doc, ConsoleOptions{.color = o.color, .failures_only = o.failures_only},
+                 std::cout);
     if (doc.burnin) {
       std::cout << "\n";
       PrintBurnin(doc, std::cout);
@@ -37,15 +41,6 @@ Status EmitRun(const RunDocument& doc, const OutputOptions& o) {
   return Status::Ok();
 }
 
-int ExitCodeFor(const RunDocument& doc) {
-  bool error = false;
-  for (const CheckResult* u : doc.AllUnits()) {
-    if (u->outcome == Outcome::kFail) return kExitFail;
-    if (u->outcome == Outcome::kError) error = true;
-  }
-  // A run that lost a rank or was cut short could not do what was asked.
-  if (doc.incomplete) error = true;
-  return error ? kExitCannotRun : kExitPass;
-}
+int ExitCodeFor(const RunDocument& doc) { return ExitCodeOf(JudgeRun(doc).state); }
 
 }  // namespace ys::report

@@ -11,15 +11,17 @@
 namespace ys::report {
 
 struct OutputOptions {
-  bool json = false;       // JSON on stdout instead of the table
-  std::string junit_path;  // also write JUnit XML here
-  bool color = false;      // the table in colour (stdout is a terminal)
+  bool json = false;           // JSON on stdout instead of the table
+  std::string junit_path;      // also write JUnit XML here
+  bool color = false;          // the table in colour (stdout is a terminal)
+  bool failures_only = false;  // the console lists only warn, fail and error units
+  bool quiet = false;          // the console prints only the verdict line
 };
 
 Status EmitRun(const RunDocument& doc, const OutputOptions& options);
 
-// Exit code of a finished run: 1 when a check failed; else 2 when a check could not be
-// evaluated; else 0 (warnings and skips pass).
+// Exit code of a finished run, from its one verdict (core/verdict.h): 0 PASS or WARN, 1 FAIL,
+// 2 INCONCLUSIVE (a unit could not evaluate, the run is incomplete).
 int ExitCodeFor(const RunDocument& doc);
 
 }  // namespace ys::report

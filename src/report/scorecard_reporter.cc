@@ -33,8 +33,11 @@ void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& o
       if (!r.reference->inconsistent.empty()) refsrc += " (!)";
     }
     bool pass = r.outcome == validate::RowOutcome::kPass;
-    std::string result = pass ? "PASS" : "FAIL";
-    if (color) result = (pass ? "\033[32m" : "\033[31m") + result + "\033[0m";
+    bool unjudged = r.outcome == validate::RowOutcome::kInconclusive;
+    std::string result = pass ? "PASS" : unjudged ? "INCONCLUSIVE" : "FAIL";
+    if (color) {
+      result = (pass ? "\033[32m" : unjudged ? "\033[33m" : "\033[31m") + result + "\033[0m";
+    }
     if (!r.reason.empty()) result += "  " + r.reason;
     out << fmt::format(
         "{:<{}}  {:>5} {:>5}  {:>17}  {:>10}  {:>7}  {:>6}  {:>9} {:<20}  {:>7}  {}\n",
@@ -50,7 +53,12 @@ void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& o
     }
   }
   std::string verdict = card.verdict;
-  if (color) verdict = (card.pass ? "\033[32m" : "\033[31m") + verdict + "\033[0m";
+  if (color) {
+    verdict = (card.pass           ? "\033[32m"
+               : card.inconclusive ? "\033[33m"
+                                   : "\033[31m") +
+              verdict + "\033[0m";
+  }
   out << "verdict: " << verdict << "\n";
 }
 

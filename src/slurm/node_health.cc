@@ -33,8 +33,9 @@ std::string Describe(const CheckResult& c) {
 
 const std::vector<std::string>& DefaultHealthChecks() {
   static const std::vector<std::string> kChecks = {
-      "gpu.count",  "gpu.driver", "gpu.ecc",     "gpu.memory_repair", "gpu.xid",  "gpu.nvlink",
-      "gpu.fabric", "gpu.pcie",   "gpu.thermal", "gpu.power",         "ib.ports", "pcie.links"};
+      "gpu.nvml",  "gpu.count",  "gpu.driver", "gpu.ecc",  "gpu.memory_repair",
+      "gpu.xid",   "gpu.nvlink", "gpu.fabric", "gpu.pcie", "gpu.thermal",
+      "gpu.power", "ib.ports",   "pcie.links"};
   return kChecks;
 }
 

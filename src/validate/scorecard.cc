@@ -14,7 +14,7 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
   card.recipe_release = suite.recipe_release;
   card.threshold = suite.threshold;
   int passed = 0;
-  std::vector<std::string> failed;
+  std::vector<std::string> failed, unjudged;
   for (const SuiteWorkload& w : suite.workloads) {
     ScoredWorkload row;
     row.workload = w;
@@ -42,6 +42,7 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
     } else if (row.measured->status != "success") {
       row.reason = row.measured->status + ": " + row.measured->reason;
     } else if (!row.reference) {
+      row.outcome = RowOutcome::kInconclusive;
       if (!match.other_release.empty()) {
         std::string rels;
         for (const auto* r : match.other_release) {
@@ -68,21 +69,35 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
     }
     if (row.outcome == RowOutcome::kPass) {
       ++passed;
+    } else if (row.outcome == RowOutcome::kInconclusive) {
+      unjudged.push_back(w.id);
     } else {
       failed.push_back(w.id);
     }
     card.rows.push_back(std::move(row));
   }
-  card.pass = !suite.workloads.empty() && failed.empty();
+  card.pass = !suite.workloads.empty() && failed.empty() && unjudged.empty();
+  card.inconclusive = !card.pass && failed.empty() && !unjudged.empty();
+  auto join = [](const std::vector<std::string>& ids) {
+    std::string names;
+    for (const auto& f : ids) names += (names.empty() ? "" : ", ") + f;
+    return names;
+  };
   if (card.pass) {
     card.verdict =
         fmt::format("PASS: all {} workloads of the {} suite above {:.0f}% of the reference", passed,
                     suite.chip, suite.threshold * 100);
+  } else if (card.inconclusive) {
+    card.verdict = fmt::format(
+        "INCONCLUSIVE: {} of {} workloads have no reference for the {} suite's release{}: {}",
+        unjudged.size(), suite.workloads.size(), suite.chip,
+        suite.recipe_release.empty() ? "" : " (" + suite.recipe_release + ")", join(unjudged));
   } else {
-    std::string names;
-    for (const auto& f : failed) names += (names.empty() ? "" : ", ") + f;
     card.verdict = fmt::format("FAIL: {} of {} workloads not above {:.0f}%: {}", failed.size(),
-                               suite.workloads.size(), suite.threshold * 100, names);
+                               suite.workloads.size(), suite.threshold * 100, join(failed));
+    if (!unjudged.empty()) {
+      card.verdict += fmt::format("; {} without a reference: {}", unjudged.size(), join(unjudged));
+    }
   }
   return card;
 }

@@ -1,6 +1,7 @@
 // The verdict (issue "Suite validation"): each workload of a suite scored against its reference,
 // and the suite passed only when every workload is above the threshold. A workload that is
-// missing, incomplete, invalid or without a comparable reference fails the verdict and says why.
+// missing, incomplete or invalid fails the verdict and says why; one without a comparable
+// reference cannot be judged: the verdict is then INCONCLUSIVE unless another workload failed.
 #ifndef YARDSTICK_VALIDATE_SCORECARD_H_
 #define YARDSTICK_VALIDATE_SCORECARD_H_
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exit_codes.h"
 #include "validate/reference.h"
 #include "validate/suite.h"
 
@@ -29,7 +31,7 @@ struct Measured {
   std::vector<double> step_times_s;
 };
 
-enum class RowOutcome { kPass, kFail };
+enum class RowOutcome { kPass, kFail, kInconclusive };
 
 struct ScoredWorkload {
   SuiteWorkload workload;
@@ -48,7 +50,14 @@ struct Scorecard {
   double threshold = 0.95;
   std::vector<ScoredWorkload> rows;
   bool pass = false;
-  std::string verdict;  // one line: "PASS: 5 of 5 workloads above 95%" / "FAIL: ..."
+  // No workload failed but some could not be judged (no reference for the suite's release).
+  bool inconclusive = false;
+  // one line: "PASS: 5 of 5 workloads above 95%" / "FAIL: ..." / "INCONCLUSIVE: ..."
+  std::string verdict;
+  // "pass", "fail", "inconclusive"
+  const char* State() const { return pass ? "pass" : inconclusive ? "inconclusive" : "fail"; }
+  // 0 pass, 1 fail, 2 inconclusive (core/exit_codes.h).
+  int ExitCode() const { return pass ? kExitPass : inconclusive ? kExitInconclusive : kExitFail; }
 };
 
 // `measured` is keyed by suite workload id; `peak_tflops` by dtype (for MFU; may be empty).

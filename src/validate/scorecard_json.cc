@@ -14,7 +14,8 @@
 namespace ys::validate {
 
 inline auto JsonNames(RowOutcome) {
-  return std::array{std::pair{RowOutcome::kPass, "pass"}, std::pair{RowOutcome::kFail, "fail"}};
+  return std::array{std::pair{RowOutcome::kPass, "pass"}, std::pair{RowOutcome::kFail, "fail"},
+                    std::pair{RowOutcome::kInconclusive, "inconclusive"}};
 }
 
 // The field lists of validation.json (core/json_fields.h); core/validation_document.cc reads it.
@@ -99,11 +100,13 @@ struct Document {
 struct Verdict {
   bool pass = false;
   std::string text;
+  std::string state;  // "pass", "fail", "inconclusive"
 };
 
 template <typename V>
 void Fields(V& v, Verdict& x) {
   v("pass", x.pass);
+  v("state", x.state);
   v("text", x.text);
 }
 
@@ -117,7 +120,7 @@ void Fields(V& v, Document& d) {
   });
   v("suite", d.suite);
   v("workloads", d.card.rows);
-  v.computed("verdict", [&] { return Verdict{d.card.pass, d.card.verdict}; });
+  v.computed("verdict", [&] { return Verdict{d.card.pass, d.card.verdict, d.card.State()}; });
   if (d.prediction != nullptr) v("prediction", *d.prediction);
 }
 
@@ -152,6 +155,8 @@ void Diff(const nlohmann::json& a, const nlohmann::json& b, const std::string& w
       if (kIgnored.count(k)) continue;
       std::string w = where.empty() ? k : where + "." + k;
       if (!a.contains(k)) {
+        // Documents written before verdict.state existed say the same with verdict.pass.
+        if (w == "verdict.state") continue;
         out.push_back(w + ": missing from the claimed document");
       } else if (!b.contains(k)) {
         out.push_back(w + ": not in the recomputed document");

@@ -1,7 +1,9 @@
 #include "validate/suite.h"
 
+#include <filesystem>
 #include <set>
 
+#include "core/did_you_mean.h"
 #include "core/document_file.h"
 #include "core/path_component.h"
 #include "core/text.h"
@@ -102,8 +104,13 @@ Result<Suite> LoadSuiteByName(const std::string& name, const std::string& data_d
   }
   auto s = LoadSuite(data_dir + "/suites/" + name + ".toml");
   if (!s.ok() && s.status().code() == StatusCode::kNotFound) {
+    std::vector<std::string> suites;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(data_dir + "/suites", ec)) {
+      if (e.path().extension() == ".toml") suites.push_back(e.path().stem().string());
+    }
     return Status::NotFound("--suite " + name + ": no suite file " + data_dir + "/suites/" + name +
-                            ".toml");
+                            ".toml" + DidYouMean(name, suites));
   }
   return s;
 }

@@ -33,9 +33,15 @@ expect_rc 2 "pid of no process" -- "$bin" preflight --pid 999999999
 expect_in "$tmp/err" "no such process" "bad pid explained"
 expect_rc 2 "junit into a missing directory" -- "$bin" preflight --junit "$tmp/no/such/dir/x.xml"
 
-# Outcomes: the healthy fixture passes, a planted one fails with 1.
-expect_rc 0 "healthy fixture" -- "$bin" preflight --root "$hosts/healthy-8gpu"
+# Outcomes: the healthy fixture with its GPUs' recorded state passes, a planted one fails with 1.
+nvml=$src/tests/fixtures/nvml
+expect_rc 0 "healthy fixture" -- "$bin" preflight --root "$hosts/healthy-8gpu" --nvml-state "$nvml/healthy-h100x8.json"
 expect_in "$tmp/out" "preflight:" "summary line"
+# Its eight GPUs without NVML are not a pass: gpu.nvml fails with the fix, the other gpu.* checks
+# are one line.
+expect_rc 1 "8 GPUs on the bus, no NVML state" -- "$bin" preflight --root "$hosts/healthy-8gpu"
+expect_in "$tmp/out" "YS-GPU-075" "GPUs not judged"
+expect_in "$tmp/out" "14 gpu.* checks skipped: no recorded NVML state" "grouped skips"
 cp -r "$hosts/healthy-8gpu" "$tmp/memlock"
 sed -i 's/^Max locked memory .*/Max locked memory         65536                65536                bytes/' "$tmp/memlock/proc/self/limits"
 expect_rc 1 "memlock fault fails" -- "$bin" preflight --root "$tmp/memlock" --filter 'mem.*'
@@ -45,7 +51,7 @@ expect_in "$tmp/out" "fix:" "fix printed"
 # A malformed file makes its check an error naming the path; every other check still runs.
 cp -r "$hosts/healthy-8gpu" "$tmp/broken"
 head -c 3000 /dev/urandom > "$tmp/broken/proc/meminfo"
-expect_rc 2 "malformed meminfo" -- "$bin" preflight --root "$tmp/broken" --json
+expect_rc 2 "malformed meminfo" -- "$bin" preflight --root "$tmp/broken" --nvml-state "$nvml/healthy-h100x8.json" --json
 /usr/bin/python3 - "$tmp/out" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: malformed file did not stay contained"; fails=$((fails + 1)); }
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -54,6 +60,7 @@ assert by["mem.settings"]["outcome"] == "error", by["mem.settings"]
 assert "/proc/meminfo" in by["mem.settings"]["summary"], by["mem.settings"]["summary"]
 others = [c for c in d["checks"] if c["id"] != "mem.settings"]
 assert len(others) >= 10 and all(c["outcome"] != "error" for c in others), [(c["id"], c["outcome"]) for c in others]
+assert d["verdict"] == "inconclusive" and "mem.settings" in d["verdict_reason"], (d["verdict"], d["verdict_reason"])
 PY
 
 # JUnit and JSON.
@@ -65,7 +72,7 @@ expect_rc 1 "json" -- "$bin" preflight --root "$tmp/memlock" --filter 'mem.*' --
   && passes=$((passes + 1)) || { echo "FAIL: json content"; fails=$((fails + 1)); }
 
 # run keeps its run document.
-expect_rc 0 "run" -- "$bin" run --root "$hosts/healthy-8gpu" --out "$tmp/run1"
+expect_rc 0 "run" -- "$bin" run --root "$hosts/healthy-8gpu" --nvml-state "$nvml/healthy-h100x8.json" --out "$tmp/run1"
 expect_in "$tmp/out" "run document: $tmp/run1/run.json" "run says where"
 test -s "$tmp/run1/run.json" && passes=$((passes + 1)) || { echo "FAIL: run.json missing"; fails=$((fails + 1)); }
 

@@ -9,9 +9,10 @@ bin=$1 src=$2
 . "$src/tests/integration/lib.sh"
 hosts=$src/tests/fixtures/hosts
 
-preflight() {  # preflight FIXTURE OUT.json: the document, whatever the verdict
-  "$bin" preflight --root "$hosts/$1" --json >"$2" 2>/dev/null
-  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$2" || { echo "FAIL: preflight $1 wrote no JSON"; fails=$((fails + 1)); }
+preflight() {  # preflight FIXTURE OUT.json [ARGS...]: the document, whatever the verdict
+  local fixture=$1 out=$2; shift 2
+  "$bin" preflight --root "$hosts/$fixture" "$@" --json >"$out" 2>/dev/null
+  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out" || { echo "FAIL: preflight $fixture wrote no JSON"; fails=$((fails + 1)); }
 }
 
 # Exemplar case 1: the Grace VM fixture -> the SMMU CMDQV rule with its fix.
@@ -48,7 +49,8 @@ expect_in "$tmp/out" "12% to 3%" "h100: case 2's figure"
 expect_in "$tmp/out" "host.core_sharing" "h100: the processes on the job's cores"
 
 # The healthy node: nothing to diagnose.
-preflight healthy-8gpu "$tmp/healthy.json"
+# With its GPUs' recorded state: without it gpu.nvml fails the tree (its GPUs were not judged).
+preflight healthy-8gpu "$tmp/healthy.json" --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json"
 expect_rc 0 "diagnose healthy" -- "$bin" diagnose "$tmp/healthy.json"
 expect_in "$tmp/out" "no cause found" "healthy: no cause"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The gpu.* checks the way an operator runs them: on this machine (no NVIDIA driver) every one
-# skips with the reason and the run passes; replaying each recorded NVML state against the host
+# that reads NVML skips with the reason, gpu.nvml says there is no GPU to judge, and the run
+# passes; replaying each recorded NVML state against the host
 # tree its GPUs belong to reports exactly the planted finding codes, with the exit code to match.
 set -euo pipefail
 bin=$1 src=$2
@@ -13,8 +14,10 @@ rc=0; "$bin" preflight --filter 'gpu.*' --json > "$tmp/live.json" || rc=$?
 /usr/bin/python3 - "$tmp/live.json" "$rc" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-gpu = [c for c in d["checks"] if c["id"].startswith("gpu.")]
+gpu = [c for c in d["checks"] if c["id"].startswith("gpu.") and c["id"] != "gpu.nvml"]
 assert len(gpu) == 14, [c["id"] for c in gpu]
+nvml = [c for c in d["checks"] if c["id"] == "gpu.nvml"]
+assert len(nvml) == 1 and nvml[0]["outcome"] == "pass" and "no GPU" in nvml[0]["summary"], nvml
 for c in gpu:
     # No NVIDIA driver here: every GPU unit skips and says why.
     assert c["outcome"] == "skip", (c["id"], c["outcome"], c.get("summary"))

@@ -13,7 +13,7 @@ trap 'scontrol update NodeName="$node" State=RESUME >/dev/null 2>&1; rm -rf "$tm
 # The default subset fails on a recorded GPU state with an NVLink link down (YS-GPU-045).
 state_dir=$tmp/state  # where the ids of yardstick's drains are kept (the default is under /var/lib)
 failing=(--root "$src/tests/fixtures/hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/nvlink-down.json" --state-dir "$state_dir")
-passing=(--root "$src/tests/fixtures/hosts/healthy-8gpu" --state-dir "$state_dir")
+passing=(--root "$src/tests/fixtures/hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json" --state-dir "$state_dir")
 reason() { scontrol show node "$node" | sed -n 's/^ *Reason=//p' | sed 's/ \[[^]]*@[^]]*\]$//'; }
 state() { scontrol show node "$node" | sed -n 's/^ *State=\([^ ]*\).*/\1/p'; }
 expect_state() {  # expect_state drained|not-drained DESCRIPTION  (a transient NOT_RESPONDING flag is ignored)
@@ -74,7 +74,7 @@ expect_state drained "a drain without its recorded id is not resumed"
 scontrol update NodeName="$node" State=RESUME
 # A state directory others can write is refused: someone could plant an id there.
 mkdir -p "$tmp/open-state" && chmod 777 "$tmp/open-state"
-expect_rc 2 "state directory writable by others" -- "$bin" healthcheck "${passing[@]:0:2}" --state-dir "$tmp/open-state"
+expect_rc 2 "state directory writable by others" -- "$bin" healthcheck "${passing[@]:0:4}" --state-dir "$tmp/open-state"
 expect_in "$tmp/out" "writable by others" "open state directory named"
 
 # An admin's drain: a passing run does not resume it, a failing run does not replace its reason.

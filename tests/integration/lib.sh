@@ -36,3 +36,29 @@ ensure_slurm() {
   bash "$src/scripts/slurm-local.sh" start || { echo "FAIL: could not start the local Slurm cluster"; exit 1; }
   SLURM_CONF=$(bash "$src/scripts/slurm-local.sh" conf); export SLURM_CONF
 }
+# expect_verdict WANT DESCRIPTION -- command...: a command that judges a node (preflight, run,
+# bench) says one verdict four ways: its exit code, the console's summary line, the JSON
+# document's "verdict" (the command again with --json) and the HTML banner of that document
+# (`yardstick report`). WANT is pass, warn, fail or inconclusive (docs/verdict.md). The JSON
+# document is left in $tmp/verdict.json, the console in $tmp/verdict.txt.
+expect_verdict() {
+  local want=$1 what=$2 rc_want; shift 3
+  case $want in pass | warn) rc_want=0 ;; fail) rc_want=1 ;; *) rc_want=2 ;; esac
+  expect_rc "$rc_want" "$what: exit code" -- "$@"
+  cp "$tmp/out" "$tmp/verdict.txt"
+  if grep -qE "^[a-z-]+: [0-9]+ pass, [0-9]+ warn, [0-9]+ fail, [0-9]+ skip, [0-9]+ error in [0-9.]+ s: ${want^^}( \(incomplete\))?: " "$tmp/verdict.txt"; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL: $what: the console's summary line does not say ${want^^}:"; tail -3 "$tmp/verdict.txt"; fails=$((fails + 1))
+  fi
+  expect_rc "$rc_want" "$what: exit code with --json" -- "$@" --json
+  cp "$tmp/out" "$tmp/verdict.json"
+  if /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['verdict']==sys.argv[2] and d['verdict_reason'] else 1)" "$tmp/verdict.json" "$want"; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL: $what: the JSON verdict is not $want:"; grep -E '"verdict' "$tmp/verdict.json" | head -2; fails=$((fails + 1))
+  fi
+  expect_rc 0 "$what: the HTML page" -- "$bin" report "$tmp/verdict.json" -o "$tmp/verdict.html"
+  expect_in "$tmp/verdict.html" "data-verdict=\"$want\"" "$what: the HTML banner"
+  expect_in "$tmp/verdict.html" "<div class=\"big\">run: ${want^^}</div>" "$what: the banner's run verdict"
+}

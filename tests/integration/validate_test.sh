@@ -26,9 +26,15 @@ has "FAIL: 1 of 5 workloads not above 95%: llama3.1_70b_fp8" "94% names the work
 check 1 "a missing workload fails" -- "$bin" validate --suite h100 --runs "$runs/h100-missing" --reference "$ref"
 has "qwen3_235b_bf16" "missing workload named"
 has "no log found for this workload" "missing workload reason"
-# Without a reference of the suite's release, nothing passes and the reason says so.
-check 1 "published baselines are of older releases" -- "$bin" validate --suite h100 --runs "$runs/h100-pass"
+# Without a reference of the suite's release nothing can be judged: INCONCLUSIVE (exit 2), not a
+# performance failure, and the reason says so.
+check 2 "published baselines are of older releases" -- "$bin" validate --suite h100 --runs "$runs/h100-pass"
 has "references exist only for v25.05.05 (published)" "release mismatch explained"
+has "verdict: INCONCLUSIVE: 5 of 5 workloads have no reference for the h100 suite's release" "inconclusive verdict"
+check 2 "the same as JSON" -- "$bin" validate --suite h100 --runs "$runs/h100-pass" --json
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=d['verdict']; assert v['state']=='inconclusive' and not v['pass'] and v['text'].startswith('INCONCLUSIVE'), v; assert all(w['outcome']=='inconclusive' for w in d['workloads'])" "$tmp/out" \
+  && passes=$((passes + 1)) || { echo "FAIL: inconclusive validation JSON"; fails=$((fails + 1)); }
+
 check 2 "runs directory absent" -- "$bin" validate --suite h100 --runs "$tmp/nothing" --reference "$ref"
 check 2 "unknown suite" -- "$bin" validate --suite h300 --runs "$runs/h100-pass"
 has "no suite file" "unknown suite explained"

@@ -70,8 +70,8 @@ class GpuPcieCheck : public Check {
                       show(gen_max) +
                       " (a generation read at idle is not a fault; this GPU is busy)",
                   "check the BIOS PCIe speed setting of the slot, reseat the GPU or riser, and the "
-                  "kernel log for 'limited by' messages; nvidia-smi -q -d PCIE -i " +
-                      i);
+                  "kernel log for 'limited by' messages; nvidia-smi -q -i " +
+                      i + " (its GPU Link Info section)");
         }
       }
       if (replays && *replays > static_cast<uint64_t>(max_replays)) {

@@ -105,7 +105,9 @@ std::vector<std::string> BridgeBdfsAbove(const std::string& sysfs_path) {
 std::string FixFor(std::optional<Role> role, const std::string& bdf, bool speed) {
   std::string fix = "Confirm with `lspci -vv -s " + bdf + "` (LnkCap vs LnkSta";
   fix += speed ? ", read while the device is busy)" : ", \"(downgraded)\")";
-  if (role == Role::kGpu) fix += " and `nvidia-smi -q -d PCIE` (current vs max link gen/width)";
+  if (role == Role::kGpu) {
+    fix += " and `nvidia-smi -q -i " + bdf + "` (GPU Link Info: current vs max link gen/width)";
+  }
   if (role == Role::kNic) fix += " and `mlxlink -d " + bdf + "`";
   if (speed) {
     fix +=

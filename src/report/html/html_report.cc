@@ -18,7 +18,7 @@ h1{font-size:22px;margin:16px 0 8px}h2{font-size:18px;border-bottom:1px solid #c
 h3{font-size:15px;margin:12px 0 6px}nav a{margin-right:12px}
 .banner{padding:12px 16px;border-radius:6px;border:2px solid}.banner .big{font-size:20px;font-weight:bold}
 .banner.pass{background:#e6f4ea;border-color:#2ca02c}.banner.warn{background:#fff4e0;border-color:#ff9f0e}
-.banner.fail{background:#fde8e8;border-color:#d62728}.incomplete,.warning{color:#b00;font-weight:bold}
+.banner.fail{background:#fde8e8;border-color:#d62728}.banner.inconclusive{background:#eef0f4;border-color:#6b7280}.incomplete,.warning{color:#b00;font-weight:bold}
 .source,.note{color:#555;font-size:12px}.empty{color:#666;font-style:italic}
 .chart{position:relative;height:300px}.chart.tall{height:520px}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:16px}

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/verdict.h"
 #include "report/diagnosis_console.h"
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
@@ -70,8 +71,11 @@ HtmlSection FindingsSection(const ReportInput& in) {
       [](const PlacedFinding& a, const PlacedFinding& b) { return a.f->severity > b.f->severity; });
   s.body += "<h3>Findings</h3>\n";
   if (findings.empty()) {
-    s.body += EmptyNote(in.run ? "No findings: every check passed or was skipped."
-                               : "No run document: findings come from checks and benchmarks.");
+    // Not "every check passed": a unit that could not evaluate has no finding either.
+    s.body += EmptyNote(
+        in.run ? "No findings; the run's verdict: " + VerdictStateLabel(JudgeRun(*in.run).state) +
+                     ": " + JudgeRun(*in.run).reason
+               : "No run document: findings come from checks and benchmarks.");
     return s;
   }
   s.body +=

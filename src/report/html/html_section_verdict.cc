@@ -5,24 +5,33 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/verdict.h"
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
 
 namespace ys::report::html {
 namespace {
 
-// "pass" | "warn" | "fail": the banner's colour. Error (a unit could not evaluate) reads as fail:
-// the run did not show that the node is fine.
+// The validation's state: "pass", "fail" or "inconclusive" (verdict.state; older documents say
+// only verdict.pass).
+std::string ValidationState(const ValidationView& v) {
+  if (!v.state.empty()) return v.state;
+  return v.pass.value_or(false) ? "pass" : "fail";
+}
+
+// "pass" | "warn" | "inconclusive" | "fail": the banner's colour, the worse of the run's one
+// verdict (core/verdict.h, as the console and the exit code say) and the validation's.
 std::string BannerClass(const ReportInput& in) {
-  int level = 0;
-  if (in.run) {
-    Outcome v = in.run->Verdict();
-    if (v == Outcome::kWarn) level = 1;
-    if (v == Outcome::kFail || v == Outcome::kError) level = 2;
-    if (in.run->incomplete) level = std::max(level, 1);
+  VerdictState worst = VerdictState::kPass;
+  if (in.run) worst = JudgeRun(*in.run).state;
+  if (in.validation) {
+    std::string v = ValidationState(*in.validation);
+    VerdictState s = v == "pass"           ? VerdictState::kPass
+                     : v == "inconclusive" ? VerdictState::kInconclusive
+                                           : VerdictState::kFail;
+    worst = std::max(worst, s);
   }
-  if (in.validation && !in.validation->pass.value_or(false)) level = 2;
-  return level == 0 ? "pass" : level == 1 ? "warn" : "fail";
+  return VerdictStateName(worst);
 }
 
 std::string Upper(std::string s) {
@@ -44,7 +53,9 @@ HtmlSection VerdictSection(const ReportInput& in) {
       if (!counts.empty()) counts += ", ";
       counts += fmt::format("{} {}", n, OutcomeName(o));
     }
-    b += "<div class=\"big\">run: " + EscapeHtml(Upper(OutcomeName(d.Verdict()))) + "</div>\n";
+    RunVerdict verdict = JudgeRun(d);
+    b += "<div class=\"big\">run: " + EscapeHtml(VerdictStateLabel(verdict.state)) + "</div>\n";
+    b += "<div class=\"reason\">" + EscapeHtml(verdict.reason) + "</div>\n";
     b += "<div>" + EscapeHtml(counts.empty() ? "no units ran" : counts) + "</div>\n";
     b += "<div>yardstick " + EscapeHtml(d.command) + " on <b>" + EscapeHtml(d.host.hostname) +
          "</b>" +
@@ -63,8 +74,7 @@ HtmlSection VerdictSection(const ReportInput& in) {
     const ValidationView& v = *in.validation;
     int passed = 0;
     for (const auto& w : v.workloads) passed += w.outcome == "pass";
-    b += "<div class=\"big\">validation: " + std::string(v.pass.value_or(false) ? "PASS" : "FAIL") +
-         "</div>\n";
+    b += "<div class=\"big\">validation: " + EscapeHtml(Upper(ValidationState(v))) + "</div>\n";
     b += "<div>" +
          EscapeHtml(
              fmt::format("{} suite{}: {} of {} workloads above {:.0f}% of the reference; ", v.chip,

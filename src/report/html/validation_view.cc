@@ -26,7 +26,8 @@ Result<ValidationView> ValidationViewFromJson(const nlohmann::json& j, const std
   if (!j["verdict"].contains("text")) return Missing(where, "verdict.text", "a string");
   for (size_t i = 0; i < v->workloads.size(); ++i) {
     if (v->workloads[i].outcome.empty()) {
-      return Missing(where, "workloads[" + std::to_string(i) + "].outcome", "\"pass\" or \"fail\"");
+      return Missing(where, "workloads[" + std::to_string(i) + "].outcome",
+                     "\"pass\", \"fail\" or \"inconclusive\"");
     }
   }
   return v;

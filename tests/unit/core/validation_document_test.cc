@@ -81,7 +81,8 @@ TEST(ValidationDocumentTest, BadFieldsAreNamedFromTheRoot) {
       {"/workloads/0/id", 7,
        "v.json: workloads[0].id: expected the workload id as a string, found a number"},
       {"/workloads/1/outcome", "meh",
-       "v.json: workloads[1].outcome: expected \"pass\" or \"fail\", found a string"},
+       "v.json: workloads[1].outcome: expected \"pass\", \"fail\" or \"inconclusive\", found a "
+       "string"},
       {"/workloads/0/score", json::array({1}),
        "v.json: workloads[0].score: expected a number or null, found an array"},
       {"/workloads/0/gpus", 0,

@@ -55,7 +55,7 @@ TEST(DiagnosisConsoleTest, EmptyListSaysNoCauseFound) {
 
 TEST(DiagnosisConsoleTest, RecoveryFormats) {
   EXPECT_EQ(report::FormatRecovery({0.12, 0.12, ""}), "+12.0%");
-  EXPECT_EQ(report::FormatRecovery({0, 0.45, ""}), "+0.0-45.0%");
+  EXPECT_EQ(report::FormatRecovery({0, 0.45, ""}), "+0.0% to +45.0%");
   EXPECT_EQ(report::FormatRecovery({0, 0, "not quantified: x"}), "not quantified");
 }
 

@@ -77,7 +77,10 @@ TEST(JunitReporterTest, MatchesGoldenAndEscapes) {
 TEST(JsonReportTest, RoundTrips) {
   RunDocument d = SampleDocument();
   auto j = ToJson(d);
-  EXPECT_EQ(j["verdict"], "error");
+  EXPECT_EQ(j["verdict"], "fail");  // a fail wins over an error
+  EXPECT_EQ(j["verdict_reason"],
+            "1 unit failed: cpu.frequency (cpu.frequency: turbo disabled: intel_pstate/no_turbo "
+            "= 1)");
   EXPECT_EQ(j["counts"]["fail"], 1);
   auto back = RunDocumentFromJson(nlohmann::json::parse(j.dump()));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
@@ -106,14 +109,38 @@ TEST(OutputTest, ExitCodes) {
   RunDocument d = SampleDocument();
   EXPECT_EQ(ExitCodeFor(d), 1);          // a fail wins over an error
   d.checks.erase(d.checks.begin() + 1);  // no fail; an error remains
-  EXPECT_EQ(ExitCodeFor(d), 2);
-  d.checks.pop_back();  // warn and skip pass
+  EXPECT_EQ(ExitCodeFor(d), 2);          // INCONCLUSIVE
+  d.checks.pop_back();                   // warn and skip pass
   EXPECT_EQ(ExitCodeFor(d), 0);
 }
 
 TEST(OutputTest, SummaryLine) {
   EXPECT_EQ(SummaryLine(SampleDocument()),
-            "preflight: 1 pass, 1 warn, 1 fail, 1 skip, 1 error in 0.31 s: ERROR");
+            "preflight: 1 pass, 1 warn, 1 fail, 1 skip, 1 error in 0.31 s: FAIL: 1 unit failed: "
+            "cpu.frequency (cpu.frequency: turbo disabled: intel_pstate/no_turbo = 1)");
+}
+
+// Skipped units of one family with one reason are one line; a lone skip keeps its own line.
+TEST(ConsoleReporterTest, GroupsSkipsOfOneFamilyAndReason) {
+  RunDocument d = SampleDocument();
+  d.checks.clear();
+  for (const char* id : {"gpu.clocks", "gpu.count", "gpu.ecc"}) {
+    CheckResult s = CheckResult::Skip("NVML not found: libnvidia-ml.so.1");
+    s.unit_id = id;
+    d.checks.push_back(s);
+  }
+  CheckResult other = CheckResult::Skip("no InfiniBand port");
+  other.unit_id = "ib.ports";
+  d.checks.push_back(other);
+  std::ostringstream out;
+  WriteConsole(d, ConsoleOptions{}, out);
+  std::string text = out.str();
+  EXPECT_NE(text.find("SKIP   3 gpu.* checks skipped: NVML not found: libnvidia-ml.so.1\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("gpu.count"), std::string::npos) << text;
+  EXPECT_NE(text.find("ib.ports"), std::string::npos) << text;
+  EXPECT_NE(text.find(": PASS: 0 passed, 4 skipped"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -262,6 +262,36 @@ TEST(ScorecardTest, MissingIncompleteAndUnreferencedWorkloadsFailWithTheirReason
       << unref.rows[0].reason;
 }
 
+TEST(ScorecardTest, NoReferenceIsInconclusiveUnlessAnotherWorkloadFailed) {
+  Fixture f;
+  Suite other = f.suite;
+  other.recipe_release = "v10.0";
+  auto unref = ScoreSuite(
+      other, f.refs,
+      {{"llama3.1_70b_bf16", Fixture::Ok(14.0)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}}, {});
+  EXPECT_FALSE(unref.pass);
+  EXPECT_TRUE(unref.inconclusive);
+  EXPECT_STREQ(unref.State(), "inconclusive");
+  EXPECT_EQ(unref.ExitCode(), 2);
+  EXPECT_EQ(unref.rows[0].outcome, RowOutcome::kInconclusive);
+  EXPECT_EQ(unref.verdict.rfind("INCONCLUSIVE: 2 of 2 workloads have no reference", 0), 0u)
+      << unref.verdict;
+
+  // A missing log still fails: what was asked did not run.
+  auto missing = ScoreSuite(other, f.refs, {{"llama3.1_70b_bf16", Fixture::Ok(14.0)}}, {});
+  EXPECT_FALSE(missing.inconclusive);
+  EXPECT_STREQ(missing.State(), "fail");
+  EXPECT_EQ(missing.ExitCode(), 1);
+  EXPECT_NE(missing.verdict.find("1 without a reference: llama3.1_70b_bf16"), std::string::npos)
+      << missing.verdict;
+
+  auto pass = ScoreSuite(
+      f.suite, f.refs,
+      {{"llama3.1_70b_bf16", Fixture::Ok(14.0)}, {"nemotron-h_56b_fp8", Fixture::Ok(15.0)}}, {});
+  EXPECT_STREQ(pass.State(), "pass");
+  EXPECT_EQ(pass.ExitCode(), 0);
+}
+
 TEST(ScorecardTest, ShippedH100SuiteHasNoReferenceForItsCurrentRelease) {
   // The published tables stop at v25.05.05; the v26.06.01 suite must say so, not borrow them.
   auto suite = LoadSuiteByName("h100", kSrc);

@@ -2,7 +2,7 @@
 // clock or power cap that engages under sustained load, memory fragmentation), from the
 // step-time analysis (workloads/step_time.h). Recovery p / 2 .. p for a total rise p. Left to
 // gpu.throttling when the preflight saw the GPUs' clocks held down: that rule names the cause and
-// quotes the drift.
+// quotes the drift. Silent below kMinDriftSteps steps ("too few steps", rule.h).
 #include <fmt/format.h>
 
 #include "diagnose/rule.h"
@@ -15,7 +15,12 @@ class DriftRule : public Rule {
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
     if (!FindingsWithAnyCode(in, kThrottleCodes).empty()) return {};  // gpu.throttling's case
     std::vector<Diagnosis> out;
-    for (const WorkloadEvidence* w : WorkloadsWhere(in, SlowingDown)) {
+    auto enough = [](const workloads::StepTimeAnalysis& a) {
+      return SlowingDown(a) && StepsBehind(a, false) >= kMinDriftSteps;
+    };
+    bool gpus = in.run != nullptr && in.run->host.gpu_source.rfind("none", 0) != 0 &&
+                !in.run->host.gpu_source.empty();
+    for (const WorkloadEvidence* w : WorkloadsWhere(in, enough)) {
       const auto& a = *w->analysis;
       Diagnosis d;
       d.rule = "workload.drift";
@@ -30,15 +35,22 @@ class DriftRule : public Rule {
                                           a.drift.total_percent, a.drift.noise_floor_percent)},
                     {"source", w->source}};
       d.recovery = DriftRecovery(*w);
+      // A CPU proxy on a node without GPUs gets the CPU's tools only.
       d.fix =
-          "watch the clocks while it runs: nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER (GPU "
-          "throttle reasons) and turbostat (CPU); check cooling and power capping, then memory "
-          "growth in the training process";
+          gpus ? "watch the clocks while it runs: nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER "
+                 "(GPU throttle reasons) and turbostat (CPU); check cooling and power capping, "
+                 "then memory growth in the training process"
+               : "watch the CPU clocks while it runs (turbostat --interval 5) and what else "
+                 "runs on its cores (top, pidstat 5); check cooling and power capping, then "
+                 "memory growth in the process";
       d.confidence = Confidence::kLow;  // the symptom without its cause
       d.reference = "workloads/step_time.h drift rule (Theil-Sen)";
       out.push_back(std::move(d));
     }
     return out;
+  }
+  std::vector<std::string> Unjudged(const DiagnosisInput& in) const override {
+    return TooFewSteps(in, kMinDriftSteps, "drift");
   }
 };
 

@@ -1,6 +1,7 @@
 // workload.periodic_stalls: regular spikes in the step times (the 50-100 ms stalls of Exemplar
 // case 2), from the step-time analysis (workloads/step_time.h). They take a share f of the run's
-// time (spikes x excess / total); removing them recovers 1 / (1 - f) - 1.
+// time (spikes x excess / total); removing them recovers 1 / (1 - f) - 1. Silent below
+// kMinStallSteps steps ("too few steps", rule.h).
 #include <fmt/format.h>
 
 #include "diagnose/rule.h"
@@ -12,8 +13,9 @@ class PeriodicStallsRule : public Rule {
  public:
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
     std::vector<Diagnosis> out;
-    for (const WorkloadEvidence* w :
-         WorkloadsWhere(in, [](const auto& a) { return a.stalls.periodic; })) {
+    for (const WorkloadEvidence* w : WorkloadsWhere(in, [](const workloads::StepTimeAnalysis& a) {
+           return a.stalls.periodic && StepsBehind(a, false) >= kMinStallSteps;
+         })) {
       const auto& a = *w->analysis;
       double total = a.mean_s * a.steps;
       if (total <= 0) continue;
@@ -39,6 +41,9 @@ class PeriodicStallsRule : public Rule {
       out.push_back(std::move(d));
     }
     return out;
+  }
+  std::vector<std::string> Unjudged(const DiagnosisInput& in) const override {
+    return TooFewSteps(in, kMinStallSteps, "periodic stalls");
   }
 };
 

@@ -1,6 +1,7 @@
 // workload.slow_rank: a rank whose median step is slower than the other ranks' (from the step-time
 // analysis, workloads/step_time.h). The job's step is its slowest rank's, so the job recovers
-// that rank's excess over the median rank.
+// that rank's excess over the median rank. Silent when a rank has fewer than kMinRankSteps steps
+// ("too few steps", rule.h).
 #include <fmt/format.h>
 
 #include "diagnose/rule.h"
@@ -13,7 +14,7 @@ class SlowRankRule : public Rule {
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
     std::vector<Diagnosis> out;
     for (const auto& w : in.workloads) {
-      if (!w.analysis) continue;
+      if (!w.analysis || StepsBehind(*w.analysis, true) < kMinRankSteps) continue;
       for (const auto& r : w.analysis->ranks) {
         if (!r.slow) continue;
         Diagnosis d;
@@ -42,6 +43,9 @@ class SlowRankRule : public Rule {
       }
     }
     return out;
+  }
+  std::vector<std::string> Unjudged(const DiagnosisInput& in) const override {
+    return TooFewSteps(in, kMinRankSteps, "a slow rank", true);
   }
 };
 
