@@ -245,10 +245,15 @@ std::map<std::string, KeyStats> FleetAccumulator::Finalize(uint64_t documents) c
 }
 
 std::string FleetReport::Verdict() const {
+  bool corrupt = false;
   for (const RankedFinding& f : ranked) {
-    if (f.kind != "corrupt") return "fail";
+    if (f.kind == "corrupt") {
+      corrupt = true;
+    } else if (!f.watch) {
+      return "fail";  // a performance row to watch does not fail the fleet
+    }
   }
-  if (!skipped.empty() || !ranked.empty()) return "incomplete";
+  if (!skipped.empty() || corrupt) return "incomplete";
   if (too_small) return "inconclusive";
   return slow.empty() && flagged.empty() ? "pass" : "fail";
 }

@@ -161,7 +161,8 @@ def score(rows, truth):
 
 
 def fault_label(f):
-    return f["kind"] + (" (bimodal)" if f.get("group") == "bimodal" else "")
+    return f["kind"] + (" (bimodal)" if f.get("group") == "bimodal" else
+                        " (exact %g)" % f["size"] if f.get("exact") else "")
 
 
 def describe(f):
