@@ -401,10 +401,11 @@ BurninReport Analyser::Report() const {
     e.availability = e.observed_s > 0 ? 1 - e.unavailable_s / e.observed_s : 1;
     for (const auto& n : st.notes) e.note += (e.note.empty() ? "" : "; ") + n;
     if (st.disturbed_windows > 0) {
-      e.note += fmt::format("{}disturbed by other processes ({}% foreign CPU): {} window{} below "
-                            "the baseline not judged as drift",
-                            e.note.empty() ? "" : "; ", Num(100 * st.disturbed_share, 0),
-                            st.disturbed_windows, st.disturbed_windows == 1 ? "" : "s");
+      e.note += fmt::format(
+          "{}disturbed by other processes ({}% foreign CPU): {} window{} below "
+          "the baseline not judged as drift",
+          e.note.empty() ? "" : "; ", Num(100 * st.disturbed_share, 0), st.disturbed_windows,
+          st.disturbed_windows == 1 ? "" : "s");
     }
     observed += e.observed_s;
     available += e.observed_s - e.unavailable_s;

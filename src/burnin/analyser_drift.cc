@@ -36,8 +36,8 @@ void Analyser::State::EndBaseline(EntityState& e) {
     e.notes.insert(fmt::format(
         "baseline too short to judge drift: {} cycle{} in the first {} s (drift needs {}; run "
         "longer)",
-        e.baseline_perf.size(), e.baseline_perf.size() == 1 ? "" : "s",
-        DriftNum(o.baseline_s, 0), kMinBaselineCycles));
+        e.baseline_perf.size(), e.baseline_perf.size() == 1 ? "" : "s", DriftNum(o.baseline_s, 0),
+        kMinBaselineCycles));
   } else {
     std::vector<double> dev;
     dev.reserve(e.baseline_perf.size());
@@ -77,9 +77,8 @@ void Analyser::State::JudgeDrift(EntityState& e, const BurninWindow& w, double f
        {"window_start_s", DriftNum(e.low_since_s, 0)}}));
   double worst = -change * 100;
   Evidence& ev = faults[i].evidence;
-  auto it = std::find_if(ev.begin(), ev.end(), [](const auto& kv) {
-    return kv.first == "largest_drop_pct";
-  });
+  auto it = std::find_if(ev.begin(), ev.end(),
+                         [](const auto& kv) { return kv.first == "largest_drop_pct"; });
   if (it != ev.end()) {
     worst = std::max(worst, std::stod(it->second));
     it->second = DriftNum(worst);

@@ -57,11 +57,11 @@ void Fields(V& v, EntityDocument& d) {
   v("info", e.info);
   v("baseline_perf", e.baseline_perf);
   v("baseline_done", e.baseline_done);
-  v.defaulted("baseline_spread", e.baseline_spread);
-  v.defaulted("low_windows", e.low_windows);
-  v.defaulted("low_since_s", e.low_since_s);
-  v.defaulted("disturbed_windows", e.disturbed_windows);
-  v.defaulted("disturbed_share", e.disturbed_share);
+  v.optional("baseline_spread", e.baseline_spread);
+  v.optional("low_windows", e.low_windows);
+  v.optional("low_since_s", e.low_since_s);
+  v.optional("disturbed_windows", e.disturbed_windows);
+  v.optional("disturbed_share", e.disturbed_share);
   v("temp_ref_samples", e.temp_ref_samples);
   v("temp_ref_done", e.temp_ref_done);
   v("counters", e.counters);

@@ -15,13 +15,13 @@
 // check in fleet_judge.cc).
 //
 // Pooling (the summary by entity, `slow` and the flagged figures; the ranked list's performance
-// rows are judged by "Peers" below). The figures of one kind (gemm, memory, nvlink, ..., fleet_key.h) on
-// one entity form a group: on a GPU or NIC its own figures (a GPU-to-GPU copy counts for both
-// GPUs of the pair), on the node every figure of that kind on the node. Statistic: the median
-// badness of the group's k figures divided by the standard deviation of a median of k standard
-// normals (sqrt(pi / 2k)), and the median deficit. Threshold: a group is slow when that scaled
-// median reaches z_threshold AND its median deficit reaches min_deficit (isolated_deficit when
-// k = 1: a lone figure has no corroboration and single measurements have long tails). The
+// rows are judged by "Peers" below). The figures of one kind (gemm, memory, nvlink, ...,
+// fleet_key.h) on one entity form a group: on a GPU or NIC its own figures (a GPU-to-GPU copy
+// counts for both GPUs of the pair), on the node every figure of that kind on the node. Statistic:
+// the median badness of the group's k figures divided by the standard deviation of a median of k
+// standard normals (sqrt(pi / 2k)), and the median deficit. Threshold: a group is slow when that
+// scaled median reaches z_threshold AND its median deficit reaches min_deficit (isolated_deficit
+// when k = 1: a lone figure has no corroboration and single measurements have long tails). The
 // median keeps one transient dip among a group's figures from deciding anything. For k = 2 (a
 // median of two is their mean, which one dip carries) each figure must be low on its own: both
 // min_deficit worse and both at least z_threshold / sqrt(2), i.e. their combined z (z1 + z2) /
@@ -63,15 +63,16 @@
 // lone figure's own, which must also reach isolated_deficit):
 //   node    the node's figures of one kind, against the other nodes' aggregates of that kind;
 //   device  a GPU's or NIC's figures of one kind (a GPU-to-GPU copy counts for both ends), less
-//           the median aggregate of its node's devices of that kind (the node's own offset taken
-//           out), against the same contrast on every device of the fleet.
+//           the median aggregate of the other devices of its node of that kind (the node's offset
+//           taken out), against the same contrast on every device of the fleet.
 // Between-peer spread, per level and kind (PeerSpread): center the median of the aggregates (0,
 // the better mode, for a kind with a two-mode key), scale 1.4826 x the median distance of the
 // aggregates on the better side of the center (healthy by construction, however many peers are
 // slow), at least peer_noise_floor, raised by its 95% upper bound at small fleets (x (1 + 1.645 x
 // 1.167 / sqrt(n)): the standard error of a MAD of n normal values). Threshold: a healthy
-// entity is flagged with probability false_alarms / 10,000, split evenly over the kinds judged at
-// its level (Bonferroni): z = the normal quantile of 1 - that share. The report states the rate,
+// entity is flagged with probability false_alarms / 10,000, split over the kinds judged at its
+// level in proportion to their effect on throughput (weighted Bonferroni, fleet_impact.h: a miss
+// costs most where the impact is largest): z = the normal quantile of 1 - that kind's share. The report states the rate,
 // the entities judged and the expected count of healthy entities flagged at this fleet size.
 // Action (fleet_impact.h): a row's expected throughput loss is its deficit times its kind's
 // effect on training throughput; drain when it reaches drain_loss, else watch.
@@ -251,11 +252,11 @@ struct SlowMode {
 struct PeerSpread {
   EntityKind level = EntityKind::kNode;
   FigureKind kind = FigureKind::kOther;
-  uint64_t n = 0;          // aggregates (entities) seen
-  double center = 0;       // relative deficit
-  double scale = 0;        // robust spread, raised by its uncertainty (relative)
-  double threshold = 0;    // z an entity must reach
-  bool judged = false;     // n >= min_peers
+  uint64_t n = 0;        // aggregates (entities) seen
+  double center = 0;     // relative deficit
+  double scale = 0;      // robust spread, raised by its uncertainty (relative)
+  double threshold = 0;  // z an entity must reach
+  bool judged = false;   // n >= min_peers
   double Smallest() const { return center + threshold * scale; }  // smallest deficit flagged
 };
 
@@ -282,7 +283,7 @@ struct FleetReport {
   std::vector<SlowMode> slow_modes;
   std::vector<SkippedDocument> skipped;
   std::vector<std::string> warnings;
-  bool too_small = false;  // fewer than min_fleet documents
+  bool too_small = false;         // fewer than min_fleet documents
   std::vector<PeerSpread> peers;  // judged levels and kinds
   uint64_t entities = 0;          // nodes and devices judged against peers
   double expected_false_alarms = 0;

@@ -267,7 +267,10 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
                             ? ""
                             : fmt::format("; {} input{} skipped, listed above", r.skipped.size(),
                                           r.skipped.size() == 1 ? "" : "s");
-  if (verdict == "pass") {
+  if (verdict == "pass" && !r.ranked.empty()) {
+    out << fmt::format("verdict: pass ({} row{} to watch, none to drain)\n", r.ranked.size(),
+                       r.ranked.size() == 1 ? "" : "s");
+  } else if (verdict == "pass") {
     out << "verdict: pass (no node or device below its peers)\n";
   } else if (verdict == "fail") {
     out << "verdict: fail (see the ranked list above" + skipped + ")\n";

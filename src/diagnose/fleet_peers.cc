@@ -20,7 +20,9 @@ namespace {
 using PeerScored = FleetJudge::Scored;
 using PeerDeviceKey = std::tuple<FigureKind, EntityKind, std::string_view>;
 
-bool IsPeerDevice(const Entity& e) { return e.kind == EntityKind::kGpu || e.kind == EntityKind::kNic; }
+bool IsPeerDevice(const Entity& e) {
+  return e.kind == EntityKind::kGpu || e.kind == EntityKind::kNic;
+}
 
 // One entity's aggregate of one kind of figure.
 struct PeerAggregate {
@@ -42,19 +44,24 @@ double PeerAggregateOf(const std::vector<const PeerScored*>& g) {
   return MedianOf(std::move(d));
 }
 
-// Each device aggregate less the median of its node's devices of the same kind and level
-// (contiguous in `out` from `first`: sorted by kind, then level).
+// Each device aggregate less the median of the other devices of its node of the same kind and
+// level (contiguous in `out` from `first`: sorted by kind, then level). Leaving the device out
+// keeps a healthy device's contrast centered and as spread as its peers' (a median that
+// includes it is pulled toward it, and the pooled distances would understate the spread).
 void PeerContrasts(std::vector<PeerAggregate>& out, size_t first) {
-  std::vector<double> own;
+  std::vector<double> own, others;
   for (size_t i = first; i < out.size();) {
     size_t j = i;
     while (j < out.size() && out[j].kind == out[i].kind && out[j].level == out[i].level) ++j;
     own.clear();
     for (size_t k = i; k < j; ++k) own.push_back(out[k].value);
-    double center = MedianOf(own);
     for (size_t k = i; k < j; ++k) {
-      out[k].value -= center;
-      out[k].judgeable = j - i >= 2;
+      others.clear();
+      for (size_t m = i; m < j; ++m) {
+        if (m != k) others.push_back(own[m - i]);
+      }
+      out[k].judgeable = !others.empty();
+      out[k].value = others.empty() ? 0 : own[k - i] - MedianOf(others);
     }
     i = j;
   }
@@ -66,9 +73,11 @@ std::vector<PeerAggregate> PeerAggregates(const std::vector<PeerScored>& figures
   for (const PeerScored& s : figures) {
     node_members.push_back({s.key->kind, &s});
     if (IsPeerDevice(s.entity))
-      device_members.push_back({PeerDeviceKey{s.key->kind, s.entity.kind, BareLabelView(s.entity)}, &s});
+      device_members.push_back(
+          {PeerDeviceKey{s.key->kind, s.entity.kind, BareLabelView(s.entity)}, &s});
     if (s.peer && IsPeerDevice(*s.peer))
-      device_members.push_back({PeerDeviceKey{s.key->kind, s.peer->kind, BareLabelView(*s.peer)}, &s});
+      device_members.push_back(
+          {PeerDeviceKey{s.key->kind, s.peer->kind, BareLabelView(*s.peer)}, &s});
   }
   SortMembers(node_members);
   SortMembers(device_members);
@@ -155,7 +164,7 @@ void FleetJudge::SetPeers(const PeerSamples& samples) {
     if (k.bimodal) bimodal.insert(k.kind);
   }
   peers_.assign(PeerSamples::kSlots, PeerSpread{});
-  size_t kinds[3] = {0, 0, 0};
+  double weights[3] = {0, 0, 0};  // the impacts of the kinds judged at each level
   uint64_t entities[3] = {0, 0, 0};
   for (size_t slot = 0; slot < PeerSamples::kSlots; ++slot) {
     size_t level = slot / PeerSamples::kKinds;
@@ -165,13 +174,14 @@ void FleetJudge::SetPeers(const PeerSamples& samples) {
     p.level = level == 0 ? EntityKind::kNode : level == 1 ? EntityKind::kGpu : EntityKind::kNic;
     p.kind = kind;
     if (!p.judged) continue;
-    ++kinds[level];
+    weights[level] += ThroughputImpact(kind);
     entities[level] = std::max(entities[level], p.n);
   }
   double rate = std::clamp(options_.false_alarms / 1e4, 1e-12, 0.5);
   for (PeerSpread& p : peers_) {
     size_t level = PeerLevelOf(p.level);
-    if (p.judged) p.threshold = PeerUpperNormalQuantile(rate / static_cast<double>(kinds[level]));
+    if (p.judged)
+      p.threshold = PeerUpperNormalQuantile(rate * ThroughputImpact(p.kind) / weights[level]);
   }
   entities_ = entities[0] + entities[1] + entities[2];
 }
@@ -203,9 +213,9 @@ std::string PeerEvidence(const PeerAggregate& a, const PeerSpread& p, double z, 
   std::string s = fmt::format(
       "{} {} figure{}: {} {} {} (their spread {}, z {:.1f} >= {:.1f}: {:g} healthy {} in 10,000 "
       "flagged); worst: {} {:.4g} vs median {:.4g} {}",
-      k, FigureKindName(a.kind), k == 1 ? "" : "s", k <= 2 ? "at least" : "median", PeerPct(a.value),
-      where, PeerPct(p.scale), z, p.threshold, rate, EntityKindName(a.level), worst->key->key,
-      worst->value, worst->key->median, worst->key->unit);
+      k, FigureKindName(a.kind), k == 1 ? "" : "s", k <= 2 ? "at least" : "median",
+      PeerPct(a.value), where, PeerPct(p.scale), z, p.threshold, rate, EntityKindName(a.level),
+      worst->key->key, worst->value, worst->key->median, worst->key->unit);
   if (worst->key->bimodal) {
     s += fmt::format(
         "; part of a slow mode: {} of the fleet's figures of this key are {} below the rest",

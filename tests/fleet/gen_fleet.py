@@ -78,8 +78,8 @@ def fleet_sds(rng, a):
         return {}
     lo, hi = a.variation
     sds = {k: (rng.uniform(lo, hi), rng.uniform(lo, hi)) for k in VARIED_KINDS}
-    if a.gpu_gemm_spread is not None:
-        sds["gemm"] = (sds["gemm"][0], a.gpu_gemm_spread)
+    if a.gpu_gemm_spread is not None:      # node_model.py gives each GPU's silicon 0.7% of its own
+        sds["gemm"] = (sds["gemm"][0], max(0.0, a.gpu_gemm_spread ** 2 - 0.007 ** 2) ** 0.5)
     return sds
 
 

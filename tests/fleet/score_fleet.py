@@ -44,7 +44,7 @@ ACCEPTED_KINDS = {
 # given twice, is healthy as such, so a row of any other kind on it is a misdiagnosis (wrong).
 EXCLUSIVE_KINDS = ("hardware", "duplicate")
 KNOWN_KINDS = ("gemm", "memory", "nvlink", "pcie", "network", "collective", "clock", "cpu_gemm", "stream", "proxy",
-               "storage", "check", "missing_units", "incomplete", "version", "hardware", "duplicate", "spread",
+               "storage", "launch", "check", "missing_units", "incomplete", "version", "hardware", "duplicate", "spread",
                "corrupt")
 
 

@@ -17,7 +17,7 @@ using testing::FleetPlan;
 using testing::MakeFleetDocuments;
 using testing::NodeName;
 
-FleetReport Merge(const FleetPlan& p, MergeOptions o = {}) {
+FleetReport MergePlan(const FleetPlan& p, MergeOptions o = {}) {
   ScopedTempDir tmp;
   for (const RunDocument& d : MakeFleetDocuments(p))
     WriteFile(tmp.Sub("nodes/" + d.host.hostname + ".run.json"), DumpJson(ToJson(d)));
@@ -27,7 +27,7 @@ FleetReport Merge(const FleetPlan& p, MergeOptions o = {}) {
 }
 
 // Healthy nodes differ the way real ones do: 1.2% per node and 1% per device on every unit.
-FleetPlan Realistic(int nodes, uint64_t seed) {
+FleetPlan RealisticPlan(int nodes, uint64_t seed) {
   FleetPlan p;
   p.nodes = nodes;
   p.seed = seed;
@@ -37,7 +37,7 @@ FleetPlan Realistic(int nodes, uint64_t seed) {
   return p;
 }
 
-std::string Dump(const FleetReport& r) {
+std::string PeerDump(const FleetReport& r) {
   std::string s;
   for (const RankedFinding& f : r.ranked)
     s += f.node + " " + f.entity + " " + f.kind + (f.drain ? " drain" : " watch") + ": " +
@@ -45,7 +45,7 @@ std::string Dump(const FleetReport& r) {
   return s;
 }
 
-const PeerSpread* Peer(const FleetReport& r, EntityKind level, FigureKind kind) {
+const PeerSpread* PeerOfReport(const FleetReport& r, EntityKind level, FigureKind kind) {
   for (const PeerSpread& p : r.peers) {
     if (p.level == level && p.kind == kind) return &p;
   }
@@ -56,14 +56,14 @@ TEST(FleetPeersTest, ANodesCorrelatedFiguresAreNotPooledAsIndependentEvidence) {
   // 24 launch latencies per node move with the node's offset: no healthy node stands out, and
   // none is drained, at the rate the report states.
   for (uint64_t seed : {1, 2}) {
-    FleetReport r = Merge(Realistic(300, seed));
+    FleetReport r = MergePlan(RealisticPlan(300, seed));
     size_t drained = 0;
     for (const RankedFinding& f : r.ranked) drained += f.drain ? 1 : 0;
-    EXPECT_EQ(drained, 0u) << Dump(r);
-    EXPECT_LE(r.ranked.size(), 2u) << Dump(r);  // 0.5 expected
-    EXPECT_EQ(r.entities, 300u * 17);           // each node, its 8 GPUs and 8 NICs
+    EXPECT_EQ(drained, 0u) << PeerDump(r);
+    EXPECT_LE(r.ranked.size(), 2u) << PeerDump(r);  // 0.5 expected
+    EXPECT_EQ(r.entities, 300u * 17);               // each node, its 8 GPUs and 8 NICs
     EXPECT_NEAR(r.expected_false_alarms, 300 * 17 / 1e4, 1e-9);
-    const PeerSpread* launch = Peer(r, EntityKind::kNode, FigureKind::kLaunch);
+    const PeerSpread* launch = PeerOfReport(r, EntityKind::kNode, FigureKind::kLaunch);
     ASSERT_NE(launch, nullptr);
     // The between-node spread is the node offset's (1.2%), not a figure's noise over sqrt(24).
     EXPECT_GT(launch->scale, 0.009);
@@ -72,30 +72,36 @@ TEST(FleetPeersTest, ANodesCorrelatedFiguresAreNotPooledAsIndependentEvidence) {
 }
 
 TEST(FleetPeersTest, AGpuFivePercentBelowTheOtherGpusOfItsNodeIsFoundAndDrained) {
-  FleetPlan p = Realistic(300, 3);
-  for (int i = 0; i < 20; ++i) p.gemm_gpu[{NodeName(10 * i + 1), "gpu" + std::to_string(i % 8)}] = 0.95;
-  FleetReport r = Merge(p);
+  // Per-GPU spread about 1% (a 0.5% offset, 0.3% more per device, and the median of four GEMM
+  // figures of 1% noise each). At 1 false alarm in 10,000 a GPU is flagged from about 3.8 of
+  // those spreads, so a 5% GPU is found on most such nodes, not all (README "Fleet statistics").
+  FleetPlan p = RealisticPlan(300, 3);
+  p.device_offset_sd = 0.005;
+  for (int i = 0; i < 20; ++i)
+    p.gemm_gpu[{NodeName(10 * i + 1), "gpu" + std::to_string(i % 8)}] = 0.95;
+  FleetReport r = MergePlan(p);
+  int found = 0;
   for (int i = 0; i < 20; ++i) {
-    bool found = false;
     for (const RankedFinding& f : r.ranked) {
       if (f.node != NodeName(10 * i + 1) || f.kind != "gemm") continue;
       EXPECT_EQ(f.entity, "gpu" + std::to_string(i % 8));
       EXPECT_TRUE(f.drain);
       EXPECT_NEAR(f.loss, 0.05, 0.015);
-      found = true;
+      ++found;
     }
-    EXPECT_TRUE(found) << NodeName(10 * i + 1) << "\n" << Dump(r);
   }
-  const PeerSpread* gemm = Peer(r, EntityKind::kGpu, FigureKind::kGemm);
+  EXPECT_GE(found, 17) << PeerDump(r);
+  const PeerSpread* gemm = PeerOfReport(r, EntityKind::kGpu, FigureKind::kGemm);
   ASSERT_NE(gemm, nullptr);
   EXPECT_LT(gemm->Smallest(), 0.05);
+  EXPECT_GT(gemm->Smallest(), 0.03);
 }
 
 TEST(FleetPeersTest, ASlowLaunchIsWatchedNotDrainedAndDoesNotFailTheFleet) {
-  FleetPlan p = Realistic(300, 4);
+  FleetPlan p = RealisticPlan(300, 4);
   p.launch_node[NodeName(7)] = 1 / 1.15;  // every launch 15% slower: far outside the spread
-  FleetReport r = Merge(p);
-  ASSERT_EQ(r.ranked.size(), 1u) << Dump(r);
+  FleetReport r = MergePlan(p);
+  ASSERT_EQ(r.ranked.size(), 1u) << PeerDump(r);
   const RankedFinding& f = r.ranked[0];
   EXPECT_EQ(f.node, NodeName(7));
   EXPECT_EQ(f.kind, "launch");
@@ -107,17 +113,17 @@ TEST(FleetPeersTest, ASlowLaunchIsWatchedNotDrainedAndDoesNotFailTheFleet) {
 }
 
 TEST(FleetPeersTest, TheRankedListIsOrderedByExpectedLoss) {
-  FleetPlan p = Realistic(300, 5);
-  p.pcie_gpu[{NodeName(3), "gpu1"}] = 0.5;    // 50% of PCIe: 1% of throughput
-  p.hbm_gpu[{NodeName(5), "gpu2"}] = 0.85;    // 15% of HBM: 4.5%
-  p.gemm_gpu[{NodeName(9), "gpu6"}] = 0.92;   // 8% of GEMM: 8%
-  FleetReport r = Merge(p);
-  ASSERT_GE(r.ranked.size(), 3u) << Dump(r);
+  FleetPlan p = RealisticPlan(300, 5);
+  p.pcie_gpu[{NodeName(3), "gpu1"}] = 0.5;   // 50% of PCIe: 1% of throughput
+  p.hbm_gpu[{NodeName(5), "gpu2"}] = 0.85;   // 15% of HBM: 4.5%
+  p.gemm_gpu[{NodeName(9), "gpu6"}] = 0.92;  // 8% of GEMM: 8%
+  FleetReport r = MergePlan(p);
+  ASSERT_GE(r.ranked.size(), 3u) << PeerDump(r);
   EXPECT_EQ(r.ranked[0].node, NodeName(9));
   EXPECT_EQ(r.ranked[1].node, NodeName(5));
   for (size_t i = 1; i < r.ranked.size(); ++i) {
     if (r.ranked[i - 1].watch == r.ranked[i].watch)
-      EXPECT_GE(r.ranked[i - 1].loss, r.ranked[i].loss) << Dump(r);
+      EXPECT_GE(r.ranked[i - 1].loss, r.ranked[i].loss) << PeerDump(r);
   }
   for (const RankedFinding& f : r.ranked) {
     if (f.node == NodeName(3)) EXPECT_TRUE(f.watch) << f.evidence;  // below the 2% that drains
@@ -125,12 +131,12 @@ TEST(FleetPeersTest, TheRankedListIsOrderedByExpectedLoss) {
 }
 
 TEST(FleetPeersTest, AStricterRateRaisesTheThresholds) {
-  FleetPlan p = Realistic(100, 6);
+  FleetPlan p = RealisticPlan(100, 6);
   MergeOptions strict;
   strict.fleet.false_alarms = 0.1;
-  FleetReport usual = Merge(p), fewer = Merge(p, strict);
-  const PeerSpread* a = Peer(usual, EntityKind::kGpu, FigureKind::kGemm);
-  const PeerSpread* b = Peer(fewer, EntityKind::kGpu, FigureKind::kGemm);
+  FleetReport usual = MergePlan(p), fewer = MergePlan(p, strict);
+  const PeerSpread* a = PeerOfReport(usual, EntityKind::kGpu, FigureKind::kGemm);
+  const PeerSpread* b = PeerOfReport(fewer, EntityKind::kGpu, FigureKind::kGemm);
   ASSERT_TRUE(a && b);
   EXPECT_GT(b->threshold, a->threshold);
   EXPECT_NEAR(fewer.expected_false_alarms, usual.expected_false_alarms / 10, 1e-9);
