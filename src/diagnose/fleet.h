@@ -72,10 +72,10 @@
 // 1.167 / sqrt(n)): the standard error of a MAD of n normal values). Threshold: a healthy
 // entity is flagged with probability false_alarms / 10,000, split over the kinds judged at its
 // level in proportion to their effect on throughput (weighted Bonferroni, fleet_impact.h: a miss
-// costs most where the impact is largest): z = the normal quantile of 1 - that kind's share. The report states the rate,
-// the entities judged and the expected count of healthy entities flagged at this fleet size.
-// Action (fleet_impact.h): a row's expected throughput loss is its deficit times its kind's
-// effect on training throughput; drain when it reaches drain_loss, else watch.
+// costs most where the impact is largest): z = the normal quantile of 1 - that kind's share. The
+// report states the rate, the entities judged and the expected count of healthy entities flagged at
+// this fleet size. Action (fleet_impact.h): a row's expected throughput loss is its deficit times
+// its kind's effect on training throughput; drain when it reaches drain_loss, else watch.
 //
 // Error bound of the histogram (w = bin_relative_width): |median - exact| <= w |median|;
 // |MAD - exact| <= w (3 |median| + MAD) (1 + 3w). See MedianErrorBound, MadErrorBound.
