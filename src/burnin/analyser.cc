@@ -105,28 +105,12 @@ void Analyser::State::CloseWindow(EntityState& e) {
   w.temp_max_c = e.win.temp_max;
   w.faults = e.win.faults;
   e.info.windows.push_back(w);
-  // Drift: a full enough window after the baseline.
-  if (e.baseline_done && e.info.perf_baseline && w.perf && w.start_s >= o.baseline_s &&
-      e.win.cycles >= MinWindowCycles()) {
-    double base = *e.info.perf_baseline;
-    double change = base > 0 ? *w.perf / base - 1 : 0;
-    double end_s = w.start_s + o.window_s;
-    if (change < -o.drift_threshold) {
-      int i = OpenOnce(
-          e, "perf_drift", w.start_s, last_at, "perf_drift", Severity::kWarn,
-          fmt::format("{} {} {} {} in the window from {} s, {}% below the first {} s "
-                      "({} {})",
-                      e.info.entity, e.info.metric, Num(*w.perf, 2), e.info.unit, Num(w.start_s, 0),
-                      Num(-change * 100), Num(o.baseline_s, 0), Num(base, 2), e.info.unit),
-          {{"baseline", Num(base, 3)}, {"window_start_s", Num(w.start_s, 0)}});
-      double worst = -change * 100;
-      for (const auto& [k, v] : faults[i].evidence) {
-        if (k == "largest_drop_pct") worst = std::max(worst, std::stod(v));
-      }
-      SetEvidence(faults[i].evidence, "largest_drop_pct", Num(worst));
-    } else {
-      Close(e, "perf_drift", end_s);
-    }
+  // Drift: a full enough window after a baseline long enough to judge it (analyser_drift.cc).
+  if (e.baseline_done && e.info.perf_baseline && e.baseline_spread >= 0 && w.perf &&
+      w.start_s >= o.baseline_s && e.win.cycles >= MinWindowCycles()) {
+    double foreign = 0;
+    for (double f : e.win.foreign) foreign += f / static_cast<double>(e.win.foreign.size());
+    JudgeDrift(e, w, foreign);
   }
   e.win = OpenWindow{};
 }
@@ -167,15 +151,12 @@ void Analyser::State::AddSample(const EntitySample& s, double start_s, double en
   bool point_fail = false;
 
   // The baseline is complete once load time passes baseline_s.
-  if (!e.baseline_done && start_s >= o.baseline_s) {
-    e.baseline_done = true;
-    if (!e.baseline_perf.empty()) e.info.perf_baseline = MedianOf(e.baseline_perf);
-    e.baseline_perf.clear();
-  }
+  if (!e.baseline_done && start_s >= o.baseline_s) EndBaseline(e);
 
   // The load.
   if (!s.metric.empty() && s.perf) {
     e.win.perf.push_back(*s.perf);
+    if (s.foreign_share) e.win.foreign.push_back(*s.foreign_share);
     if (!e.baseline_done) e.baseline_perf.push_back(*s.perf);
   }
   e.info.iterations += s.iterations;
@@ -419,6 +400,13 @@ BurninReport Analyser::Report() const {
     e.stable = e.faults == 0;
     e.availability = e.observed_s > 0 ? 1 - e.unavailable_s / e.observed_s : 1;
     for (const auto& n : st.notes) e.note += (e.note.empty() ? "" : "; ") + n;
+    if (st.disturbed_windows > 0) {
+      e.note += fmt::format(
+          "{}disturbed by other processes ({}% foreign CPU): {} window{} below "
+          "the baseline not judged as drift",
+          e.note.empty() ? "" : "; ", Num(100 * st.disturbed_share, 0), st.disturbed_windows,
+          st.disturbed_windows == 1 ? "" : "s");
+    }
     observed += e.observed_s;
     available += e.observed_s - e.unavailable_s;
     r.entities.push_back(std::move(e));

@@ -9,8 +9,13 @@
 //                temp_threshold_c from the reference opens a fault, which clears when a later
 //                sample is back within the band. The largest deviation is kept.
 //   perf drift   the baseline is the median cycle rate of [0, baseline_s) (the first hour, or a
-//                quarter of a shorter run); every later window whose median is more than
-//                drift_threshold below it opens a fault, cleared by a window back above.
+//                quarter of a shorter run), its spread 1.4826 MAD / median of those cycles; a
+//                later window whose median is below it by more than drift_threshold and more
+//                than 4 spreads is low, and 2 low windows in a row open a fault (from the first),
+//                cleared by a window back above. A low window whose cores gave 5% or more of
+//                their time to other processes (EntitySample::foreign_share) is "disturbed by
+//                other processes", noted, not a fault. Fewer than 8 baseline cycles: drift is not
+//                judged, and the entity's note says the baseline is too short (analyser_drift.cc).
 //   miscompare   a cycle with miscompares > 0, or a reference digest that differs from the first
 //                digest of the same load (per node for CPUs, whose BLAS kernels may differ
 //                between nodes; across the job for GPUs and the network), across resumes too.

@@ -37,6 +37,7 @@ void Fields(V& v, OpenWindow& w) {
   v("start_s", w.start_s);
   v("cycles", w.cycles);
   v("perf", w.perf);
+  v.optional("foreign", w.foreign);
   v("temp_min", w.temp_min);
   v("temp_max", w.temp_max);
   v("faults", w.faults);
@@ -56,6 +57,11 @@ void Fields(V& v, EntityDocument& d) {
   v("info", e.info);
   v("baseline_perf", e.baseline_perf);
   v("baseline_done", e.baseline_done);
+  v.optional("baseline_spread", e.baseline_spread);
+  v.optional("low_windows", e.low_windows);
+  v.optional("low_since_s", e.low_since_s);
+  v.optional("disturbed_windows", e.disturbed_windows);
+  v.optional("disturbed_share", e.disturbed_share);
   v("temp_ref_samples", e.temp_ref_samples);
   v("temp_ref_done", e.temp_ref_done);
   v("counters", e.counters);

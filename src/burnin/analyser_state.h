@@ -19,6 +19,7 @@ struct OpenWindow {
   double start_s = 0;
   int cycles = 0;
   std::vector<double> perf;
+  std::vector<double> foreign;  // foreign CPU shares of the window's cycles
   std::optional<double> temp_min, temp_max;
   int faults = 0;
 };
@@ -27,6 +28,14 @@ struct EntityState {
   BurninEntity info;
   std::vector<double> baseline_perf;
   bool baseline_done = false;
+  // Drift (analyser.h): the baseline cycles' relative spread (1.4826 MAD / median; -1: the
+  // baseline was too short to judge drift), and the run of windows below the threshold.
+  double baseline_spread = 0;
+  int low_windows = 0;
+  double low_since_s = 0;
+  // Windows whose drop coincided with foreign CPU time, and the largest share seen in them.
+  int disturbed_windows = 0;
+  double disturbed_share = 0;
   std::vector<double> temp_ref_samples;
   bool temp_ref_done = false;
   std::map<std::string, uint64_t> counters;
@@ -63,6 +72,8 @@ struct Analyser::State {
   bool FailOpen(const EntityState& e) const;
 
   void CloseWindow(EntityState& e);
+  void JudgeDrift(EntityState& e, const BurninWindow& w, double foreign);
+  void EndBaseline(EntityState& e);
 
   std::string last_at;  // UTC of the cycle being added
 

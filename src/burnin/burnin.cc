@@ -1,9 +1,11 @@
 #include "burnin/burnin.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -22,6 +24,7 @@
 #include "core/range_check.h"
 #include "core/report_json.h"
 #include "core/watchdog.h"
+#include "host/foreign_cpu.h"
 #include "host/host_info.h"
 
 namespace ys::burnin {
@@ -29,6 +32,23 @@ namespace ys::burnin {
 namespace {
 
 using nlohmann::json;
+
+// Each CPU entity's share of the cycle that processes outside this one took on its core
+// (host/foreign_cpu.h): a drop then is a disturbance, not the hardware (analyser_drift.cc).
+void AddForeignShares(const host::ProcessSnapshot& before, const host::ProcessSnapshot& after,
+                      double wall_s, std::vector<EntitySample>& samples) {
+  long tck = sysconf(_SC_CLK_TCK);
+  for (EntitySample& s : samples) {
+    if (s.kind != "cpu" || !s.entity.starts_with("cpu")) continue;
+    int cpu = -1;
+    auto [end, ec] = std::from_chars(s.entity.data() + 3, s.entity.data() + s.entity.size(), cpu);
+    if (ec != std::errc() || end != s.entity.data() + s.entity.size() || cpu < 0) continue;
+    CpuSet core;
+    core.Insert(cpu);
+    if (auto f = host::AttributeForeignCpu(before, after, core, wall_s, tck); f.ok())
+      s.foreign_share = f->share;
+  }
+}
 
 std::atomic<int> g_signal{0};
 extern "C" void OnStopSignal(int sig) { g_signal.store(sig); }
@@ -349,9 +369,15 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
     dog.Enter(fmt::format("cycle {} ({}) at {} s of load", cycle, load.name(), Secs(elapsed)));
     std::vector<EntitySample> samples;
     double want = std::max(0.05, std::min(o.cycle_s, o.duration_s - elapsed));
+    std::optional<host::ProcessSnapshot> before;
+    if (!to.cpus.empty()) before = host::SnapshotProcesses(host, {static_cast<int>(getpid())});
     auto t0 = std::chrono::steady_clock::now();
     Status ran = load.RunCycle(elapsed, want, samples);
     double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (before && dt > 0) {
+      AddForeignShares(*before, host::SnapshotProcesses(host, {static_cast<int>(getpid())}), dt,
+                       samples);
+    }
     if (!ran.ok()) {
       EntitySample s{.node = node,
                      .entity = local_rank == 0 ? "node" : fmt::format("rank{}", comm.rank()),

@@ -22,6 +22,7 @@ void Fields(V& v, EntitySample& s) {
   v.optional("metric", s.metric);
   v.optional("unit", s.unit);
   v.optional("perf", s.perf);
+  v.optional("foreign_share", s.foreign_share);
   v.optional("iterations", json_fields::NonNegative{s.iterations});
   v.optional("miscompares", json_fields::NonNegative{s.miscompares});
   v.optional("miscompare_detail", s.miscompare_detail);

@@ -23,9 +23,12 @@ struct EntitySample {
   std::string kind;    // "cpu", "gpu", "net", "node"
 
   // The load, when this entity carried one this cycle (metric empty otherwise).
-  std::string metric;             // "sgemm", "triad", "all_reduce.busbw", "gemm.bf16"
-  std::string unit;               // "GFLOPS", "GB/s"
-  std::optional<double> perf;     // the cycle's median rate
+  std::string metric;          // "sgemm", "triad", "all_reduce.busbw", "gemm.bf16"
+  std::string unit;            // "GFLOPS", "GB/s"
+  std::optional<double> perf;  // the cycle's median rate
+  // The share (0..1) of this entity's CPU time that processes outside the burn-in took during
+  // the cycle (host/foreign_cpu.h); CPU entities only.
+  std::optional<double> foreign_share;
   int64_t iterations = 0;         // operations whose result was checked
   int64_t miscompares = 0;        // of which differed from the reference
   std::string miscompare_detail;  // the first: "element 17: expected 0x3f800000, got 0x3f800001"

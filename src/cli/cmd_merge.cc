@@ -29,6 +29,7 @@ struct MergeArgs {
   std::string html;
   diagnose::MergeOptions options;
   double min_deficit_pct = 5, isolated_deficit_pct = 10, noise_floor_pct = 0.5;
+  double drain_loss_pct = 2;
 };
 
 Action Setup(CLI::App& sub) {
@@ -69,6 +70,16 @@ Action Setup(CLI::App& sub) {
                  "Smallest spread assumed, in percent of the median (used when MAD is 0)")
       ->default_val(0.5)
       ->check(CLI::Range(0.0, 100.0));
+  sub.add_option("--false-alarms", a->options.fleet.false_alarms,
+                 "Healthy nodes, GPUs and NICs flagged per 10,000 judged (the rate the thresholds "
+                 "are set for; the report states the count expected at this fleet size)")
+      ->default_val(1.0)
+      ->check(CLI::Range(1e-6, 5000.0));
+  sub.add_option("--drain-loss", a->drain_loss_pct,
+                 "Expected training-throughput loss, in percent, from which a slow node or device "
+                 "is drained (below it: watch)")
+      ->default_val(2.0)
+      ->check(CLI::Range(0.0, 100.0));
   sub.add_option("--min-peers", a->options.fleet.min_peers,
                  "Figures a key needs before any is judged")
       ->default_val(3)
@@ -81,6 +92,7 @@ Action Setup(CLI::App& sub) {
     a->options.fleet.min_deficit = a->min_deficit_pct / 100;
     a->options.fleet.isolated_deficit = a->isolated_deficit_pct / 100;
     a->options.fleet.noise_floor = a->noise_floor_pct / 100;
+    a->options.fleet.drain_loss = a->drain_loss_pct / 100;
     auto report = diagnose::MergeFleet(a->inputs, a->options);
     if (!report.ok()) return report.status();
     for (const auto& s : report->skipped) Log(LogLevel::kWarn, "skipped {}", s.error);

@@ -14,13 +14,14 @@
 // 0, or a fleet of fewer than min_fleet documents are not judged against peers (see the spec
 // check in fleet_judge.cc).
 //
-// Pooling (the ranked list). The figures of one kind (gemm, memory, nvlink, ..., fleet_key.h) on
-// one entity form a group: on a GPU or NIC its own figures (a GPU-to-GPU copy counts for both
-// GPUs of the pair), on the node every figure of that kind on the node. Statistic: the median
-// badness of the group's k figures divided by the standard deviation of a median of k standard
-// normals (sqrt(pi / 2k)), and the median deficit. Threshold: a group is slow when that scaled
-// median reaches z_threshold AND its median deficit reaches min_deficit (isolated_deficit when
-// k = 1: a lone figure has no corroboration and single measurements have long tails). The
+// Pooling (the summary by entity, `slow` and the flagged figures; the ranked list's performance
+// rows are judged by "Peers" below). The figures of one kind (gemm, memory, nvlink, ...,
+// fleet_key.h) on one entity form a group: on a GPU or NIC its own figures (a GPU-to-GPU copy
+// counts for both GPUs of the pair), on the node every figure of that kind on the node. Statistic:
+// the median badness of the group's k figures divided by the standard deviation of a median of k
+// standard normals (sqrt(pi / 2k)), and the median deficit. Threshold: a group is slow when that
+// scaled median reaches z_threshold AND its median deficit reaches min_deficit (isolated_deficit
+// when k = 1: a lone figure has no corroboration and single measurements have long tails). The
 // median keeps one transient dip among a group's figures from deciding anything. For k = 2 (a
 // median of two is their mean, which one dip carries) each figure must be low on its own: both
 // min_deficit worse and both at least z_threshold / sqrt(2), i.e. their combined z (z1 + z2) /
@@ -55,6 +56,27 @@
 // below peak is normal for them. The deficit reported is the shortfall from the floor, (floor -
 // pct) / floor.
 //
+// Peers: the ranked list's performance rows are judged at the level where a fault lives, against
+// the spread between peers' aggregates, never by pooling a node's correlated figures as if they
+// were independent (its 24 launch latencies move together with the node). An aggregate is the
+// median of a group's figure deficits (the smaller of two, so that one dip cannot carry it; a
+// lone figure's own, which must also reach isolated_deficit):
+//   node    the node's figures of one kind, against the other nodes' aggregates of that kind;
+//   device  a GPU's or NIC's figures of one kind (a GPU-to-GPU copy counts for both ends), less
+//           the median aggregate of the other devices of its node of that kind (the node's offset
+//           taken out), against the same contrast on every device of the fleet.
+// Between-peer spread, per level and kind (PeerSpread): center the median of the aggregates (0,
+// the better mode, for a kind with a two-mode key), scale 1.4826 x the median distance of the
+// aggregates on the better side of the center (healthy by construction, however many peers are
+// slow), at least peer_noise_floor, raised by its 95% upper bound at small fleets (x (1 + 1.645 x
+// 1.167 / sqrt(n)): the standard error of a MAD of n normal values). Threshold: a healthy
+// entity is flagged with probability false_alarms / 10,000, split over the kinds judged at its
+// level in proportion to their effect on throughput (weighted Bonferroni, fleet_impact.h: a miss
+// costs most where the impact is largest): z = the normal quantile of 1 - that kind's share. The
+// report states the rate, the entities judged and the expected count of healthy entities flagged at
+// this fleet size. Action (fleet_impact.h): a row's expected throughput loss is its deficit times
+// its kind's effect on training throughput; drain when it reaches drain_loss, else watch.
+//
 // Error bound of the histogram (w = bin_relative_width): |median - exact| <= w |median|;
 // |MAD - exact| <= w (3 |median| + MAD) (1 + 3w). See MedianErrorBound, MadErrorBound.
 #ifndef YARDSTICK_DIAGNOSE_FLEET_H_
@@ -87,6 +109,12 @@ struct FleetOptions {
   double spread_floor = 0.01;       // ...and at least this (relative stdev) is a spread fault
   double spec_gemm_share = 0.6;     // too few peers: GPU GEMM below 60% of its spec peak is slow
   double spec_share = 0.5;          // ...HBM, NVLink, PCIe, collectives below 50% of theirs
+  // Peers (see "Peers" above): healthy entities expected to be flagged per 10,000 judged, the
+  // smallest between-peer spread assumed (relative), and the expected throughput loss (relative,
+  // fleet_impact.h) from which a performance row is drained rather than watched.
+  double false_alarms = 1;
+  double peer_noise_floor = 0.002;
+  double drain_loss = 0.02;
 };
 
 double MedianErrorBound(const FleetOptions& o, double median);
@@ -208,6 +236,8 @@ struct RankedFinding {
   std::string evidence;
   std::string action;  // the fix or the next test
   bool drain = true;   // listed by --format slurm
+  bool watch = false;  // a performance row whose expected loss is below drain_loss: not drained
+  double loss = 0;     // expected training-throughput loss (relative), fleet_impact.h
   std::vector<std::string> sources;
 };
 
@@ -216,6 +246,27 @@ struct SlowMode {
   std::string key;
   FigureKind kind = FigureKind::kOther;
   double share = 0, deficit = 0;
+};
+
+// The between-peer spread of one level (node, gpu, nic) and kind of aggregate (see "Peers").
+struct PeerSpread {
+  EntityKind level = EntityKind::kNode;
+  FigureKind kind = FigureKind::kOther;
+  uint64_t n = 0;        // aggregates (entities) seen
+  double center = 0;     // relative deficit
+  double scale = 0;      // robust spread, raised by its uncertainty (relative)
+  double threshold = 0;  // z an entity must reach
+  bool judged = false;   // n >= min_peers
+  double Smallest() const { return center + threshold * scale; }  // smallest deficit flagged
+};
+
+// Per level and kind, the aggregates of every entity (FleetJudge::Observe, SetPeers).
+struct PeerSamples {
+  static constexpr size_t kKinds = static_cast<size_t>(FigureKind::kOther) + 1;
+  static constexpr size_t kSlots = 3 * kKinds;  // node, gpu, nic
+  static size_t Slot(EntityKind level, FigureKind kind);
+  std::vector<float> values[kSlots];
+  void Merge(PeerSamples&& other);
 };
 
 struct SkippedDocument {
@@ -232,7 +283,10 @@ struct FleetReport {
   std::vector<SlowMode> slow_modes;
   std::vector<SkippedDocument> skipped;
   std::vector<std::string> warnings;
-  bool too_small = false;  // fewer than min_fleet documents
+  bool too_small = false;         // fewer than min_fleet documents
+  std::vector<PeerSpread> peers;  // judged levels and kinds
+  uint64_t entities = 0;          // nodes and devices judged against peers
+  double expected_false_alarms = 0;
   // pass: nothing ranked, nothing skipped, fleet large enough; fail: something ranked;
   // incomplete: documents skipped (--keep-going), nothing else; inconclusive: a fleet too small
   // to judge peer-wise whose spec check found nothing. Exit 0 only for pass.
@@ -275,6 +329,13 @@ class FleetJudge {
   Findings Evaluate(const DocumentDigest& digest,
                     const std::vector<const KeyStats*>& resolve) const;
   Findings Evaluate(const RunDocument& doc, const std::string& source) const;
+  // Pass 2a (thread-safe): the aggregates of the document's nodes and devices, into `out`.
+  void Observe(const DocumentDigest& digest, const std::vector<const KeyStats*>& resolve,
+               PeerSamples& out) const;
+  void Observe(const RunDocument& doc, PeerSamples& out) const;
+  // The between-peer spreads from every entity's aggregates; before Evaluate. Without it no
+  // performance row is ranked from peers (the spec check still runs).
+  void SetPeers(const PeerSamples& samples);
   // The resolve table of an accumulator's ids.
   std::vector<const KeyStats*> Resolve(const FleetAccumulator& accumulator) const;
   void Record(Findings findings);
@@ -297,8 +358,15 @@ class FleetJudge {
   };
 
  private:
+  struct NodeFigures {
+    std::vector<Scored> judged, unjudged;  // against peers; the others (for the spec check only)
+  };
+  // Each node's figures of a digest (by label id), scored against their keys.
+  std::map<uint32_t, NodeFigures> ScoreDigest(const DocumentDigest& d,
+                                              const std::vector<const KeyStats*>& resolve) const;
   void JudgeNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
   void PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  const PeerSpread* PeerOf(EntityKind level, FigureKind kind) const;
   void JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
                    Findings& out) const;
   void JudgeAgainstSpec(const std::string& node, const std::vector<Scored>& figures,
@@ -310,6 +378,8 @@ class FleetJudge {
 
   std::map<std::string, KeyStats> stats_;
   FleetOptions options_;
+  std::vector<PeerSpread> peers_;  // by PeerSamples::Slot; empty before SetPeers
+  uint64_t entities_ = 0;
   uint64_t documents_ = 0, figures_ = 0;
   std::map<std::pair<std::string, std::string>, SlowGroup> slow_;  // (node, entity label)
   std::vector<FlaggedFigure> flagged_;

@@ -10,6 +10,9 @@ FleetReport AnalyseDocument(const RunDocument& doc, const FleetOptions& options)
   FleetAccumulator accumulator(options);
   ForEachMeasurement(doc, [&](const Measurement& m, const std::string&) { accumulator.Add(m); });
   FleetJudge judge(accumulator.Finalize(), options);
+  PeerSamples samples;
+  judge.Observe(doc, samples);
+  judge.SetPeers(samples);
   judge.AddDocument(doc, "this run");
   FleetReport report = judge.Finish();
   report.warnings = accumulator.conflicts();

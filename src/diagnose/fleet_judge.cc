@@ -12,15 +12,8 @@
 
 namespace ys::diagnose {
 
-FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
-                                          const std::vector<const KeyStats*>& resolve) const {
-  Findings out;
-  out.source = d.source;
-  out.figures = d.figures.size();
-  // Label id -> its figures judged against peers, and the others (for the spec check only).
-  struct NodeFigures {
-    std::vector<Scored> judged, unjudged;
-  };
+std::map<uint32_t, FleetJudge::NodeFigures> FleetJudge::ScoreDigest(
+    const DocumentDigest& d, const std::vector<const KeyStats*>& resolve) const {
   std::map<uint32_t, NodeFigures> by_node;
   for (const DocumentDigest::Figure& f : d.figures) {
     const KeyStats* key = f.key < resolve.size() ? resolve[f.key] : nullptr;
@@ -37,7 +30,15 @@ FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
     NodeFigures& n = by_node[f.node];
     (s.score.judged ? n.judged : n.unjudged).push_back(std::move(s));
   }
-  for (const auto& [node_id, figures] : by_node) {
+  return by_node;
+}
+
+FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
+                                          const std::vector<const KeyStats*>& resolve) const {
+  Findings out;
+  out.source = d.source;
+  out.figures = d.figures.size();
+  for (const auto& [node_id, figures] : ScoreDigest(d, resolve)) {
     const std::string& node = d.labels[node_id];
     JudgeNode(node, figures.judged, out);
     PoolNode(node, figures.judged, out);
@@ -224,6 +225,11 @@ FleetReport FleetJudge::Finish() {
   for (const auto& [key, k] : stats_) {
     if (k.bimodal) r.slow_modes.push_back({key, k.kind, k.slow_mode_share, k.slow_mode_deficit});
   }
+  for (const PeerSpread& p : peers_) {
+    if (p.judged) r.peers.push_back(p);
+  }
+  r.entities = entities_;
+  r.expected_false_alarms = options_.false_alarms / 1e4 * static_cast<double>(entities_);
   r.keys = std::move(stats_);
   return r;
 }

@@ -261,6 +261,7 @@ std::string NodeNameOfPath(const std::string& path) {
 
 void SortRanked(std::vector<RankedFinding>& ranked) {
   auto severe = [](const RankedFinding& f) {
+    if (f.watch) return 1;  // below the loss that drains: after what does
     if (f.kind == "check") return f.drain ? 0 : 1;
     if (f.kind == "incomplete" || f.kind == "corrupt") return 0;
     if (f.kind == "version" || f.kind == "missing_units" || f.kind == "hardware" ||
@@ -273,6 +274,7 @@ void SortRanked(std::vector<RankedFinding>& ranked) {
                    [&](const RankedFinding& a, const RankedFinding& b) {
                      int sa = severe(a), sb = severe(b);
                      if (sa != sb) return sa < sb;
+                     if (a.loss != b.loss) return a.loss > b.loss;
                      if (a.deficit != b.deficit) return a.deficit > b.deficit;
                      return std::tie(a.node, a.entity, a.kind) < std::tie(b.node, b.entity, b.kind);
                    });
@@ -391,8 +393,29 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
         "no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
   }
 
-  // Pass 2, over the digests: each thread its own file, recorded under the lock.
+  // Pass 2, over the digests: first each entity's aggregates (the peers' spreads), then the
+  // verdicts; each thread its own file, recorded under the lock.
   FleetJudge judge(accumulators[0].Finalize(census.nodes()), options.fleet);
+  std::vector<PeerSamples> samples(threads);
+  ParallelFor(threads, threads, [&](size_t t, unsigned) {
+    std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
+    Status s = spills[t]->Rewind();
+    DocumentDigest d;
+    while (s.ok()) {
+      auto more = spills[t]->Read(&d);
+      if (!more.ok()) s = more.status();
+      if (!s.ok() || !*more) break;
+      judge.Observe(d, resolve, samples[t]);
+    }
+    if (!s.ok()) {
+      std::lock_guard lock(mu);
+      spill_error = s;
+    }
+  });
+  YS_RETURN_IF_ERROR(spill_error);
+  for (unsigned t = 1; t < threads; ++t) samples[0].Merge(std::move(samples[t]));
+  judge.SetPeers(samples[0]);
+  samples.clear();
   ParallelFor(threads, threads, [&](size_t t, unsigned) {
     std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
     Status s = spills[t]->Rewind();

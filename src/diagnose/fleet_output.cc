@@ -25,6 +25,20 @@ void Fields(V& v, FleetOptions& o) {
   v("min_peers", o.min_peers);
   v("min_fleet", o.min_fleet);
   v("bin_relative_width", o.bin_relative_width);
+  v("false_alarms_per_10000", o.false_alarms);
+  v.computed("peer_noise_floor_pct", [&] { return 100 * o.peer_noise_floor; });
+  v.computed("drain_loss_pct", [&] { return 100 * o.drain_loss; });
+}
+
+template <typename V>
+void Fields(V& v, PeerSpread& p) {
+  v.computed("level", [&] { return EntityKindName(p.level); });
+  v.computed("kind", [&] { return FigureKindName(p.kind); });
+  v("entities", p.n);
+  v("center", p.center);
+  v("scale", p.scale);
+  v("z_threshold", p.threshold);
+  v.computed("smallest_deficit", [&] { return p.Smallest(); });
 }
 
 template <typename V>
@@ -40,6 +54,8 @@ void Fields(V& v, RankedFinding& f) {
   v("evidence", f.evidence);
   v("action", f.action);
   v("drain", f.drain);
+  v("watch", f.watch);
+  v("loss", f.loss);
   v("documents", f.sources);
 }
 
@@ -168,6 +184,13 @@ void Fields(V& v, FleetReport& r) {
     return std::vector<std::pair<std::string, uint64_t>>{
         {"documents", r.documents}, {"figures", r.figures}, {"keys", r.keys.size()}};
   });
+  v.computed("false_alarms", [&] {
+    return std::vector<std::pair<std::string, double>>{
+        {"per_10000", r.options.false_alarms},
+        {"entities", static_cast<double>(r.entities)},
+        {"expected", r.expected_false_alarms}};
+  });
+  v("peers", r.peers);
   v("ranked", r.ranked);
   v("slow_modes", r.slow_modes);
   v("skipped", r.skipped);
@@ -196,10 +219,11 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
       "fleet: {} documents, {} figures, {} keys ({} judged: >= {} peers, >= {} nodes)\n",
       r.documents, r.figures, r.keys.size(), judged, r.options.min_peers, r.options.min_fleet);
   out << fmt::format(
-      "rule: per node, GPU and NIC and kind of figure, the median of the figures {:.1f}% or more "
-      "worse than the peer "
-      "median AND their scaled median robust z beyond {:.1f} ({:.1f}% for a lone figure)\n",
-      100 * r.options.min_deficit, r.options.z_threshold, 100 * r.options.isolated_deficit);
+      "rule: per node, and per GPU and NIC against the other devices of its node, each kind of "
+      "figure's median deficit against the spread between peers; {:g} healthy entities in "
+      "10,000 flagged ({:.1f} expected of {} judged); drain when the expected throughput loss "
+      "reaches {:.1f}%, else watch\n",
+      r.options.false_alarms, r.expected_false_alarms, r.entities, 100 * r.options.drain_loss);
   if (!r.ranked.empty()) {
     out << fmt::format("ranked ({}):\n", r.ranked.size());
     const TextTable table({{"#", Align::kRight, 4},
@@ -208,6 +232,7 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
                            {"kind", Align::kLeft, 13, " "},
                            {"deficit", Align::kRight, 7, " "},
                            {"95% interval", Align::kRight, 17, " "},
+                           {"action", Align::kLeft, 6, " "},
                            {"evidence"}},
                           {.indent = "  "});
     out << table.HeaderLine();
@@ -224,8 +249,10 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
                   : "-";
       std::string evidence = SanitizeForDisplay(f.evidence);
       if (evidence.size() > 140) evidence = evidence.substr(0, 137) + "...";
+      std::string action = f.watch ? "watch" : f.drain ? "drain" : "-";
       out << table.Line({std::to_string(shown), SanitizeForDisplay(f.node),
-                         SanitizeForDisplay(f.entity), f.kind, deficit, interval, evidence});
+                         SanitizeForDisplay(f.entity), f.kind, deficit, interval, action,
+                         evidence});
       // The next step, under the node column.
       out << table.Line({"", "next: " + SanitizeForDisplay(f.action)});
     }
@@ -240,7 +267,10 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
                             ? ""
                             : fmt::format("; {} input{} skipped, listed above", r.skipped.size(),
                                           r.skipped.size() == 1 ? "" : "s");
-  if (verdict == "pass") {
+  if (verdict == "pass" && !r.ranked.empty()) {
+    out << fmt::format("verdict: pass ({} row{} to watch, none to drain)\n", r.ranked.size(),
+                       r.ranked.size() == 1 ? "" : "s");
+  } else if (verdict == "pass") {
     out << "verdict: pass (no node or device below its peers)\n";
   } else if (verdict == "fail") {
     out << "verdict: fail (see the ranked list above" + skipped + ")\n";

@@ -1,5 +1,5 @@
-// The ranked list of fleet analysis (fleet.h "Pooling"): evidence pooled per entity and kind of
-// figure, the spread of samples, and, where peers cannot judge, the spec.
+// The ranked list of fleet analysis besides the peers' rows (fleet_peers.cc): the spread of
+// samples, and, where peers cannot judge, the spec.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_actions.h"
 #include "diagnose/fleet_groups.h"
+#include "diagnose/fleet_impact.h"
 
 namespace ys::diagnose {
 namespace {
@@ -24,75 +25,7 @@ bool IsDevice(const Entity& e) { return e.kind == EntityKind::kGpu || e.kind == 
 
 std::string Pct(double x) { return fmt::format("{:.1f}%", 100 * x); }
 
-const FleetJudge::Scored* Worst(const std::vector<const FleetJudge::Scored*>& group) {
-  const FleetJudge::Scored* worst = group.front();
-  for (const auto* s : group) {
-    if (s->score.deficit > worst->score.deficit) worst = s;
-  }
-  return worst;
-}
-
 }  // namespace
-
-void FleetJudge::PoolNode(const std::string& node, const std::vector<Scored>& figures,
-                          Findings& out) const {
-  std::map<FigureKind, std::vector<const Scored*>> node_groups;
-  using DeviceKey = std::pair<FigureKind, std::string_view>;  // the kind, the device's bare label
-  GroupMembers<DeviceKey> device_members;
-  for (const Scored& s : figures) {
-    FigureKind kind = s.key->kind;
-    node_groups[kind].push_back(&s);
-    if (IsDevice(s.entity)) device_members.push_back({{kind, BareLabelView(s.entity)}, &s});
-    if (s.peer && IsDevice(*s.peer)) device_members.push_back({{kind, BareLabelView(*s.peer)}, &s});
-  }
-  SortMembers(device_members);  // by kind, then label
-  auto row = [&](const std::string& entity, FigureKind kind, const Verdict& v,
-                 const std::vector<const Scored*>& group) {
-    const Scored* worst = Worst(group);
-    RankedFinding f;
-    f.node = node;
-    f.entity = entity;
-    f.kind = FigureKindName(kind);
-    f.deficit = v.median_deficit;
-    f.deficit_low = v.low_bound;
-    f.deficit_high = v.high_bound;
-    f.z = -v.z;
-    f.figures = v.figures;
-    f.evidence = fmt::format(
-        "{} {} figure{} {} below the peer median (scaled median z {:.1f}), {} of them {} or more; "
-        "worst: {} "
-        "{:.4g} vs median {:.4g} {}",
-        v.figures, f.kind, v.figures == 1 ? "" : "s", Pct(v.median_deficit), -v.z, v.low,
-        Pct(options_.min_deficit), worst->key->key, worst->value, worst->key->median,
-        worst->key->unit);
-    if (worst->key->bimodal) {
-      f.evidence += fmt::format(
-          "; part of a slow mode: {} of the fleet's figures of this key are {} below the rest",
-          Pct(worst->key->slow_mode_share), Pct(worst->key->slow_mode_deficit));
-    }
-    f.action = ActionFor(kind, entity);
-    f.sources = {out.source};
-    out.ranked.push_back(std::move(f));
-  };
-  std::vector<const Scored*> buffer;
-  auto devices = device_members.begin();
-  for (const auto& entry : node_groups) {
-    // Plain names, not a structured binding: clang 14 refuses a lambda capturing one.
-    FigureKind kind = entry.first;
-    const std::vector<const Scored*>& group = entry.second;
-    Verdict node_v = JudgeGroup(group);
-    if (node_v.slow) row("node", kind, node_v, group);
-    auto end = std::find_if(devices, device_members.end(),
-                            [&](const auto& m) { return m.first.first != kind; });
-    ForEachGroup(devices, end, buffer, [&](const DeviceKey& key, const auto& device_group) {
-      Verdict v = JudgeGroup(device_group);
-      if (!v.slow) return;
-      if (node_v.slow && v.median_deficit - node_v.median_deficit < options_.min_deficit) return;
-      row(std::string(key.second), kind, v, device_group);
-    });
-    devices = end;
-  }
-}
 
 void FleetJudge::JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
                              Findings& out) const {
@@ -179,6 +112,7 @@ void FleetJudge::JudgeAgainstSpec(const std::string& node, const std::vector<Sco
         s.key->key, s.value, s.key->unit, s.pct_of_peak, floor, s.key->n, s.key->n == 1 ? "" : "s");
     f.action = ActionFor(s.key->kind, entity);
     f.sources = {out.source};
+    DecideAction(f, s.key->kind, options_.drain_loss);
     out.ranked.push_back(std::move(f));
   }
 }

@@ -5,6 +5,7 @@ realistic noise and planted faults, and the ground truth the fleet analysis is j
     gen_fleet.py --nodes 1000 --out DIR [--seed 1] [--fault-rate 0.01] [--rank-docs 0.3]
                  [--gpu h100|h200|a100] [--mixed] [--duplicates] [--corrupt K] [--bimodal FRACTION]
                  [--p-dip P] [--p-sample-dip P] [--jobs 2]
+                 [--variation LO:HI] [--gpu-gemm-spread SD] [--subpopulation F] [--gemm-gpu-exact K:SIZE]
 
 DIR/nodes/*.run.json   run documents (schemas/run.schema.json): an 8x H100 SXM node each, about
                        490 figures; a --rank-docs fraction are 8-rank one-node documents (nodes[]
@@ -27,6 +28,14 @@ three of "check"), sizes spread evenly over each kind's range so that the mildes
 Fleet options: --mixed (a few documents of the other two GPU models: kind hardware),
 --duplicates (a host name twice and one file twice: kind duplicate), --corrupt K (K truncated documents: kind corrupt),
 --bimodal F (a fraction F of the healthy nodes 12% slow in GEMM: kind gemm, group "bimodal").
+Realistic variation (the healthy differences between real nodes; node_model.py):
+--variation LO:HI   each kind of figure gets a per-node and a per-device persistent offset, N(0, sd),
+                    each sd drawn once per fleet from [LO, HI] (e.g. 0.005:0.02)
+--gpu-gemm-spread SD  the per-GPU GEMM sd instead (e.g. 0.01)
+--subpopulation F   a fraction F of the nodes (healthy) 3% slower in STREAM and CPU GEMM and 1.5% in
+                    HBM copies (another DIMM or BIOS population): bimodal kinds that are no fault
+--gemm-gpu-exact K:SIZE  K more nodes with one GPU's GEMM SIZE below its peers' median (its own
+                    offset taken away), kind gemm: the sensitivity test (e.g. 20:0.05)
 Deterministic for a seed (each node has its own random stream), whatever --jobs.
 """
 import argparse
@@ -57,6 +66,26 @@ FAULT_KINDS = [
 SOLE_DEVICE = {"cpu_gemm": "cpu", "stream": "cpu", "proxy": "cpu", "storage": "storage"}
 MISSABLE_UNITS = ("copy.d2d", "mem.stream", "host.launch_latency", "storage.checkpoint", "gemm.cpu")
 SKEWED_DRIVER, SKEWED_NCCL = "535.183.01", "NCCL 2.19.3"
+# A healthy sub-population (--subpopulation): kind -> how much slower.
+SUBPOPULATION = {"stream": 0.03, "cpu_gemm": 0.03, "memory": 0.015}
+VARIED_KINDS = ("gemm", "memory", "nvlink", "pcie", "network", "collective", "clock", "cpu_gemm", "stream",
+                "proxy", "storage", "launch")
+
+
+def fleet_sds(rng, a):
+    """kind -> (node sd, device sd) of the persistent offsets (--variation), drawn once per fleet."""
+    if not a.variation:
+        return {}
+    lo, hi = a.variation
+    sds = {k: (rng.uniform(lo, hi), rng.uniform(lo, hi)) for k in VARIED_KINDS}
+    if a.gpu_gemm_spread is not None:      # node_model.py gives each GPU's silicon 0.7% of its own
+        sds["gemm"] = (sds["gemm"][0], max(0.0, a.gpu_gemm_spread ** 2 - 0.007 ** 2) ** 0.5)
+    return sds
+
+
+def pair(text, conv):
+    lo, _, hi = text.partition(":")
+    return conv[0](lo), conv[1](hi)
 
 
 def plant(rng, names, a):
@@ -109,6 +138,12 @@ def plant(rng, names, a):
             hw = [h for h in ("a100", "h200", "h100") if h != a.gpu][i % 2]
             hardware[node] = hw
             faults.append({"node": node, "kind": "hardware", "entity": "node", "size": 0, "detail": hw})
+    if a.gemm_gpu_exact:
+        k, size = a.gemm_gpu_exact
+        for _ in range(k):
+            node = take()
+            faults.append({"node": node, "kind": "gemm", "entity": "gpu%d" % rng.randrange(8), "size": size,
+                           "label": "gemm_gpu_exact", "exact": True})
     if a.bimodal:
         for node in sorted(pool[:int(a.bimodal * n)]):
             faults.append({"node": node, "kind": "gemm", "entity": "node", "size": 0.12, "group": "bimodal",
@@ -132,7 +167,7 @@ def plant(rng, names, a):
         if f["kind"] in ("hardware", "duplicate", "corrupt"):
             continue
         key = f.get("label", f["kind"])
-        key = {"gemm_node": "gemm", "gemm_gpu": "gemm", "network_nic": "network", "network_node": "network"}.get(
+        key = {"gemm_node": "gemm", "gemm_gpu": "gemm", "gemm_gpu_exact": "gemm", "network_nic": "network", "network_node": "network"}.get(
             key, key)
         by_node.setdefault(f["node"], {}).setdefault(key, []).append(f)
     return faults, by_node, hardware, extra
@@ -149,7 +184,8 @@ def benchmark(uid, measurements, evidence=None, findings=(), summary=None):
 
 def node_document(idx, name, faults, hw, seed, rank_doc, rerun, a):
     rng = random.Random(seed * 1000003 + idx * 7 + (1 if rerun else 0))
-    nd = Node(rng, name, hw, faults, a.p_dip, a.p_sample_dip)
+    subpop = SUBPOPULATION if (idx * 2654435761 % 1000) < a.subpopulation * 1000 else None
+    nd = Node(rng, name, hw, faults, a.p_dip, a.p_sample_dip, a.sds, subpop)
     if any(f["detail"].startswith("NCCL") for f in faults.get("version", ())):
         nd.nccl = SKEWED_NCCL
     gpus = list(range(8))
@@ -246,11 +282,19 @@ def main():
     ap.add_argument("--bimodal", type=float, default=0.0, metavar="FRACTION", help="that fraction 12%% slow in GEMM")
     ap.add_argument("--p-dip", type=float, default=0.003, help="probability of a one-off dip per figure")
     ap.add_argument("--p-sample-dip", type=float, default=0.01, help="probability that one sample dips")
+    ap.add_argument("--variation", type=lambda t: pair(t, (float, float)), metavar="LO:HI",
+                    help="persistent per-node and per-device offsets per kind, sd in [LO, HI]")
+    ap.add_argument("--gpu-gemm-spread", type=float, default=None, metavar="SD", help="per-GPU GEMM offset sd")
+    ap.add_argument("--subpopulation", type=float, default=0.0, metavar="F",
+                    help="a healthy fraction F 3%% slower in STREAM and CPU GEMM, 1.5%% in HBM")
+    ap.add_argument("--gemm-gpu-exact", type=lambda t: pair(t, (int, float)), default=None, metavar="K:SIZE",
+                    help="K nodes with one GPU's GEMM SIZE below its peers")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     a = ap.parse_args()
     if a.nodes < 1 or not 0 <= a.bimodal < 1 or not 0 <= a.rank_docs <= 1 or a.corrupt < 0:
         ap.error("--nodes >= 1, 0 <= --bimodal < 1, 0 <= --rank-docs <= 1, --corrupt >= 0")
     rng = random.Random(a.seed)
+    a.sds = fleet_sds(random.Random(a.seed + 17), a)
     names = ["node%05d" % i for i in range(a.nodes)]
     faults, by_node, hardware, extra = plant(rng, names, a)
     rank_docs = set(rng.sample(names, int(a.rank_docs * a.nodes)))
@@ -282,7 +326,9 @@ def main():
     truth = {"generator": "tests/fleet/gen_fleet.py", "seed": a.seed, "nodes": a.nodes, "documents": written,
              "figures": figures,
              "options": {k: getattr(a, k) for k in ("gpu", "fault_rate", "rank_docs", "mixed", "duplicates", "corrupt",
-                                                    "bimodal", "p_dip", "p_sample_dip")},
+                                                    "bimodal", "p_dip", "p_sample_dip", "variation",
+                                                    "gpu_gemm_spread", "subpopulation", "gemm_gpu_exact")},
+             "offset_sds": a.sds,
              "gpus_per_node": 8, "nics_per_node": NICS, "driver": DRIVER, "cuda": CUDA,
              "faulty_nodes": sorted({f["node"] for f in faults}),
              "faults": sorted(real, key=lambda f: (f["kind"], f["node"])) +

@@ -16,6 +16,12 @@ Noise: each figure = base x hardware x (1 + per-device persistent offset) x (1 +
 the figure's level, 0.3% to 3%) x faults; its samples scatter around it; one-off dips (heavy tail)
 hit a figure's value (p_dip, depth 2% + an exponential tail of mean 2%, at most 15%) or one of its
 samples (p_sample_dip, 5-25%) on any node.
+
+Realistic variation (gen_fleet.py --variation): on top of that, each kind of figure has a
+persistent offset per node and per device (GPU, NIC) drawn from N(0, sd), the sds per kind drawn
+once per fleet (`sds`: kind -> (node sd, device sd)); a sub-population (`subpop`) is a few percent
+slower on some kinds as a whole (another BIOS or DIMM population, healthy); a device with a planted
+fault of size `exact` has no offset of that kind: it is that much below its peers' median.
 """
 import math
 from statistics import NormalDist
@@ -23,6 +29,20 @@ from statistics import NormalDist
 # Standard normal deviates by inverse CDF at 2^16 evenly spaced quantiles (tails cut at 4.3 sd):
 # a table lookup per draw is several times faster than random.gauss, which matters at 5M draws.
 _NORMAL = [NormalDist().inv_cdf((i + 0.5) / 65536) for i in range(65536)]
+
+
+# The kind of figure by its name's prefix (the engine's FigureKind, src/diagnose/fleet_key.h).
+KIND_OF_NAME = (("gemm.gpu", "gemm"), ("mem.gpu", "memory"), ("copy.d2d", "nvlink"), ("copy.h2d", "pcie"),
+                ("copy.d2h", "pcie"), ("net.", "network"), ("coll.", "collective"), ("gemm.cpu", "cpu_gemm"),
+                ("mem.stream", "stream"), ("proxy.", "proxy"), ("storage.", "storage"), ("host.busy_clock", "clock"),
+                ("host.launch_latency", "launch"))
+
+
+def kind_of(name):
+    for prefix, kind in KIND_OF_NAME:
+        if name.startswith(prefix):
+            return kind
+    return "other"
 
 
 class FastRandom:
@@ -91,8 +111,9 @@ def stats(samples):
 class Node:
     """Builds one node's figures. `faults` maps a fault kind to its planted record (gen_fleet.py)."""
 
-    def __init__(self, rng, hostname, hw, faults, p_dip, p_sample_dip):
+    def __init__(self, rng, hostname, hw, faults, p_dip, p_sample_dip, sds=None, subpop=None):
         rng = FastRandom(rng)
+        self.sds, self.subpop, self._offsets = sds or {}, subpop or {}, {}
         self._bits = rng._bits
         self.rng, self.host, self.hw, self.hwname = rng, hostname, HARDWARE[hw], hw
         self.faults, self.p_dip, self.p_sample_dip = faults, p_dip, p_sample_dip
@@ -122,8 +143,29 @@ class Node:
     def jitter(self, entity):
         return any(fk["entity"] == entity for fk in self.faults.get("spread", ()))
 
+    def offset(self, kind, entity, sd):
+        """The persistent offset of one kind of figure on the node or one device (0 on a device
+        planted `exact`ly below its peers)."""
+        o = self._offsets.get((kind, entity))
+        if o is None:
+            exact = any(f.get("exact") and f["entity"] == entity for f in self.faults.get(kind, ()))
+            o = self._offsets[(kind, entity)] = 0.0 if exact or sd <= 0 else self.rng.gauss(0, sd)
+        return o
+
+    def variation(self, name, params):
+        """The factor of the node's and the device's persistent offsets and the sub-population."""
+        kind = kind_of(name)
+        node_sd, dev_sd = self.sds.get(kind, (0.0, 0.0))
+        off = self.offset(kind, "node", node_sd)
+        for who in (params.get("device", ""), params.get("peer", "")):
+            if who.startswith("gpu") and who != "gpu" or who.startswith("mlx5"):
+                off += self.offset(kind, who.split("/")[0], dev_sd)
+        return (1 + off) * (1 - self.subpop.get(kind, 0.0))
+
     def figure(self, name, unit, better, params, base, sd, n, spread, factor=1.0, jittery=False):
         """A measurement: value = median of n samples around base x (1 + noise) x factor."""
+        if self.sds or self.subpop:
+            factor *= self.variation(name, params)
         rng, table, bits = self.rng, _NORMAL, self._bits
         v = base * (1 + sd * table[bits(16)])
         if rng.random() < self.p_dip:
@@ -272,6 +314,8 @@ class Node:
                     t = lat + size / (bw * hw["coll"] / factor(nranks) * 1e3) * (1.004 if inplace == "1" else 1.0)
                 sd = 0.025 if size < 1 << 20 else 0.008
                 t = t * (1 + self.rng.gauss(0, sd)) / (f_coll if size >= 1 << 22 else 1.0)
+                if self.sds or self.subpop:
+                    t /= self.variation("coll." + name, {})
                 if self.rng.random() < self.p_dip:
                     t /= 1 - self.dip()
                 ranks_t = [t * x for x in self.rng.noise(nranks, sd / 3)]
@@ -380,6 +424,8 @@ class Node:
         common = {"backend": "cpu", "device": "cpu", "dtype": "fp32", "scale": "1/16", "layers": "2",
                   "micro_batches": "1", "ranks": str(ranks), "recipe": "h100/bf16/128"}
         base = 0.0412 * (1 + self.node_off) * (ranks / 8 if ranks > 1 else 0.85)
+        if self.sds or self.subpop:
+            base /= self.variation("proxy.", {})
         steps = [base / f * x for x in self.rng.noise(8, 0.01)]
         if self.rng.random() < self.p_dip:
             steps[self.rng.randrange(8)] *= 1.4                  # one slow step (a stall)

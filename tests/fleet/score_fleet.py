@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores a fleet document (`yardstick merge --json`) against gen_fleet.py's ground truth.
 
-    score_fleet.py FLEET.json TRUTH.json [--max-false-alarm-rate R] [--quiet]
+    score_fleet.py FLEET.json TRUTH.json [--max-false-alarm-rate R] [--allow-watch] [--quiet]
 
 The fleet document's contract: a top-level "ranked" array of objects with at least "node",
 "entity" (the bare label: "node", "gpu3", "mlx5_0"; a port suffix "/1" is ignored), "kind" and
@@ -44,7 +44,7 @@ ACCEPTED_KINDS = {
 # given twice, is healthy as such, so a row of any other kind on it is a misdiagnosis (wrong).
 EXCLUSIVE_KINDS = ("hardware", "duplicate")
 KNOWN_KINDS = ("gemm", "memory", "nvlink", "pcie", "network", "collective", "clock", "cpu_gemm", "stream", "proxy",
-               "storage", "check", "missing_units", "incomplete", "version", "hardware", "duplicate", "spread",
+               "storage", "launch", "check", "missing_units", "incomplete", "version", "hardware", "duplicate", "spread",
                "corrupt")
 
 
@@ -120,7 +120,8 @@ def rows_of(fleet, path):
             raise BadInput('%s: ranked[%d]: expected an object with "node", "entity", "kind", "deficit"' % (path, i))
         nodes = r.get("nodes") if isinstance(r.get("nodes"), list) else []
         rows.append({"node": str(r["node"]), "nodes": [str(n) for n in nodes], "entity": bare(r["entity"]),
-                     "kind": str(r["kind"]), "deficit": r.get("deficit"), "row": i})
+                     "kind": str(r["kind"]), "deficit": r.get("deficit"), "row": i,
+                     "watch": r.get("watch") is True})
     return rows
 
 
@@ -133,7 +134,7 @@ def matches_node(row, fault):
     return fault["kind"] == "corrupt" and (node + ".run.json") in row["node"]
 
 
-def score(rows, truth):
+def score(rows, truth, allow_watch=False):
     faults = truth.get("faults")
     names = truth.get("node_names")
     if not isinstance(faults, list) or not isinstance(names, list):
@@ -151,7 +152,7 @@ def score(rows, truth):
             wrong += [r for r in rows if matches_node(r, f) and r["kind"] not in kinds]
         verdict = "wrong" if wrong else "found" if right else "missed"
         results.append({"fault": f, "verdict": verdict, "right": right, "wrong": wrong})
-    alarms = [r for r in rows if r["node"] in healthy]
+    alarms = [r for r in rows if r["node"] in healthy and not (allow_watch and r["watch"])]
     alarms += [dict(r, node=n) for r in rows for n in r["nodes"] if n in healthy and n != r["node"]]
     fleet_level = [r for r in rows if r["node"] not in healthy and r["node"] not in faulty and not r["nodes"]
                    and not any(matches_node(r, f) for f in faults if f["kind"] == "corrupt")]
@@ -161,7 +162,8 @@ def score(rows, truth):
 
 
 def fault_label(f):
-    return f["kind"] + (" (bimodal)" if f.get("group") == "bimodal" else "")
+    return f["kind"] + (" (bimodal)" if f.get("group") == "bimodal" else
+                        " (exact %g)" % f["size"] if f.get("exact") else "")
 
 
 def describe(f):
@@ -219,13 +221,15 @@ def main():
     ap.add_argument("--max-false-alarm-rate", type=float, default=0.002, metavar="R",
                     help="largest allowed share of healthy nodes with a ranked row (default 0.002)")
     ap.add_argument("--quiet", action="store_true", help="only the table")
+    ap.add_argument("--allow-watch", action="store_true",
+                    help='rows marked "watch": true (below the loss that drains) are not false alarms')
     a = ap.parse_args()
     try:
         rows = rows_of(load(a.fleet, "fleet document"), a.fleet)
         truth = load(a.truth, "ground truth")
         if not isinstance(truth, dict):
             raise BadInput("%s: expected an object (gen_fleet.py truth.json)" % a.truth)
-        results, alarms, healthy, fleet_level, others = score(rows, truth)
+        results, alarms, healthy, fleet_level, others = score(rows, truth, a.allow_watch)
     except BadInput as e:
         print("score_fleet.py: %s" % e, file=sys.stderr)
         return 2

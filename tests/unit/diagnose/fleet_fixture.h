@@ -27,6 +27,12 @@ struct FleetPlan {
   std::map<std::pair<std::string, std::string>, double> gemm_gpu, hbm_gpu, nvlink_gpu, pcie_gpu,
       nic;
   std::map<std::string, double> stream_node;
+  // Realistic variation (off unless set): a persistent offset per node and per device on each
+  // unit's figures, N(0, sd); a GPU planted in gemm_gpu has no GEMM offset of its own (it is that
+  // factor of its peers). `launch`: 3 launch latencies per GPU, launch_node their factor.
+  double node_offset_sd = 0, device_offset_sd = 0;
+  bool launch = false;
+  std::map<std::string, double> launch_node;
   std::function<void(int, RunDocument&)> edit;  // a last change to node i's document
 };
 
@@ -46,10 +52,21 @@ inline RunDocument FleetNode(int index, const FleetPlan& p, std::mt19937_64& rng
   d.tool.version = "0.1.0";
   const std::string& node = d.host.hostname;
   std::map<std::string, double> offset;
+  auto varied = [&](const std::string& unit_id, const std::string& entity) {
+    if (p.node_offset_sd <= 0 && p.device_offset_sd <= 0) return 0.0;
+    double sd = entity == "node" ? p.node_offset_sd : p.device_offset_sd;
+    bool exact = unit_id == "gemm.gpu" && p.gemm_gpu.count({node, entity}) > 0;
+    double draw = sd * unit(rng);
+    return offset.try_emplace(unit_id + "/" + entity, exact ? 0.0 : draw).first->second;
+  };
   auto figure = [&](BenchmarkResult& b, const std::string& name, const std::string& unit_name,
                     Better better, std::map<std::string, std::string> params, double base,
                     double sd, double factor, const std::string& entity) {
     double& o = offset.try_emplace(entity, 0.003 * unit(rng)).first->second;
+    if (p.node_offset_sd > 0 || p.device_offset_sd > 0) {
+      factor *= (1 + varied(b.unit_id, "node")) *
+                (1 + (entity == "node" ? 0.0 : varied(b.unit_id, entity)));
+    }
     double v = base * (1 + o) * (1 + sd * unit(rng));
     if (u01(rng) < 0.002) v *= 0.96;  // a one-off dip
     v = better == Better::kHigher ? v * factor : v / factor;
@@ -67,7 +84,8 @@ inline RunDocument FleetNode(int index, const FleetPlan& p, std::mt19937_64& rng
     auto it = map.find(key);
     return it == map.end() ? 1.0 : it->second;
   };
-  BenchmarkResult gemm{}, mem{}, d2d{}, h2d{}, net{}, coll{}, stream{}, cpu{};
+  BenchmarkResult gemm{}, mem{}, d2d{}, h2d{}, net{}, coll{}, stream{}, cpu{}, launch{};
+  launch.unit_id = "host.launch_latency";
   gemm.unit_id = "gemm.gpu", mem.unit_id = "mem.gpu", d2d.unit_id = "copy.d2d",
   h2d.unit_id = "copy.h2d";
   net.unit_id = "net.ib_write", coll.unit_id = "coll.all_reduce", stream.unit_id = "mem.stream";
@@ -102,6 +120,12 @@ inline RunDocument FleetNode(int index, const FleetPlan& p, std::mt19937_64& rng
           h2d, name, "GB/s", Better::kHigher,
           {{"backend", "cuda"}, {"device", gpu}, {"gpu_name", p.gpu_name}, {"size", "268435456"}},
           53.5, 0.01, f(p.pcie_gpu, std::pair{node, gpu}), gpu);
+    }
+    for (auto [what, base] : {std::pair{"launch", 4.5}, {"gpu", 2.1}, {"sync", 6.0}}) {
+      if (!p.launch) break;
+      figure(launch, std::string("host.launch_latency.") + what, "us", Better::kLower,
+             {{"backend", "cuda"}, {"device", gpu}, {"gpu_name", p.gpu_name}}, base, 0.02,
+             f(p.launch_node, node), gpu);
     }
     for (int h = 0; h < 8; ++h) {
       if (h == g) continue;
@@ -156,6 +180,7 @@ inline RunDocument FleetNode(int index, const FleetPlan& p, std::mt19937_64& rng
          9000, 0.01, 1, "node");
   for (BenchmarkResult* b : {&gemm, &mem, &d2d, &h2d, &net, &coll, &stream, &cpu})
     d.benchmarks.push_back(*b);
+  if (p.launch) d.benchmarks.push_back(launch);
   CheckResult check;
   check.unit_id = "cpu.governor";
   check.summary = "performance";

@@ -1,0 +1,62 @@
+#!/bin/bash
+# The stated false-alarm rate of `yardstick merge` measured on realistic fleets
+# (tests/fleet/gen_fleet.py with the healthy variation real nodes show): per-node and per-device
+# persistent offsets per kind of figure (sd drawn in 0.5-2%, per-GPU GEMM 1%), heavy-tailed
+# one-off dips, a healthy sub-population 3% slower in STREAM and CPU GEMM, a few nodes of other
+# GPU models, 1% of nodes with planted faults of 17 kinds, and NODES/200 nodes with one GPU's
+# GEMM exactly 5% below its peers (the sensitivity test). For each size: wall time, CPU time and
+# peak RSS of one merge (limits: 10 s and 256 MB at 10,000 nodes), found / planted per kind, the
+# healthy nodes with a row against the count the report expects (its "false_alarms"), healthy
+# nodes with drain: true (must be 0), and the smallest deficit flagged per level and kind.
+#   bench/fleet_false_alarms.sh [SIZES ("1000 10000")] [BINARY (build/yardstick)] [-- MERGE_OPTIONS...]
+# KEEP=DIR keeps the generated fleets under DIR (DIR/N) and reuses them when present.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+sizes=${1:-"1000 10000"}; [ $# -gt 0 ] && shift
+bin=${1:-$src/build/yardstick}; [ $# -gt 0 ] && shift
+[ "${1:-}" = "--" ] && shift
+[ -x "$bin" ] || { echo "fleet_false_alarms.sh: $bin is not an executable yardstick binary" >&2; exit 2; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+status=0
+for n in $sizes; do
+  fleet=${KEEP:+$KEEP/$n}; fleet=${fleet:-$work/fleet$n}
+  if [ ! -f "$fleet/truth.json" ]; then
+    python3 "$src/tests/fleet/gen_fleet.py" --nodes "$n" --seed 2028 --out "$fleet" --mixed \
+      --variation 0.005:0.02 --gpu-gemm-spread 0.01 --subpopulation 0.3 \
+      --gemm-gpu-exact "$(( n / 200 > 1 ? n / 200 : 2 )):0.05" >/dev/null
+  fi
+  rc=0
+  /usr/bin/time -v -o "$work/time" "$bin" merge "$fleet/nodes" --keep-going --json "$@" \
+    >"$work/fleet.json" 2>"$work/err" || rc=$?
+  [ "$rc" -le 1 ] || { echo "merge failed (exit $rc):"; tail -5 "$work/err"; exit 1; }
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$work/time")
+  cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$work/time")
+  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}' "$work/time")
+  echo "== $n nodes: merge wall ${wall} s, user+sys ${cpu} s, peak RSS ${rss} MB (limits at 10,000: 10 s, 256 MB)"
+  python3 "$src/tests/fleet/score_fleet.py" "$work/fleet.json" "$fleet/truth.json" --quiet \
+    --max-false-alarm-rate 1 || status=1
+  python3 - "$work/fleet.json" "$fleet/truth.json" <<'PY' || status=1
+import json, sys
+fleet, truth = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+healthy = set(truth["node_names"]) - set(truth["faulty_nodes"])
+perf = {"gemm", "memory", "nvlink", "pcie", "network", "collective", "clock", "cpu_gemm", "stream", "proxy",
+        "storage", "launch", "other"}
+alarms = {r["node"] for r in fleet["ranked"] if r["node"] in healthy and r["kind"] in perf}
+entities = {(r["node"], r["entity"]) for r in fleet["ranked"] if r["node"] in healthy and r["kind"] in perf}
+drained = sorted({r["node"] for r in fleet["ranked"] if r["node"] in healthy and r["drain"] and r["kind"] in perf})
+fa = fleet["false_alarms"]
+exact = [f for f in truth["faults"] if f.get("exact")]
+found = sum(1 for f in exact if any(r["node"] == f["node"] and r["entity"] == f["entity"] and r["kind"] == "gemm"
+                                     for r in fleet["ranked"]))
+print("stated rate: %g per 10,000 entities; %d entities judged: %.1f healthy expected flagged" % (
+    fa["per_10000"], fa["entities"], fa["expected"]))
+print("healthy entities flagged: %d on %d nodes (expected %.1f); healthy nodes with drain: true: %d%s" % (
+    len(entities), len(alarms), fa["expected"], len(drained), (" " + ", ".join(drained[:5])) if drained else ""))
+print("one GPU's GEMM 5%% below its peers: found on %d of %d nodes" % (found, len(exact)))
+print("smallest deficit flagged (level kind: center + z x scale):")
+print("  " + "; ".join("%s %s %.1f%%" % (p["level"], p["kind"], 100 * p["smallest_deficit"])
+                       for p in fleet["peers"]))
+sys.exit(1 if drained or found < len(exact) else 0)
+PY
+done
+exit $status

@@ -1,0 +1,25 @@
+// What a slow figure costs a training job: each kind of figure's effect on training throughput,
+// so that the fleet's ranked list drains only what matters (docs/fleet-statistics.md).
+#ifndef YARDSTICK_DIAGNOSE_FLEET_IMPACT_H_
+#define YARDSTICK_DIAGNOSE_FLEET_IMPACT_H_
+
+#include "diagnose/fleet_key.h"
+
+namespace ys::diagnose {
+
+// The share of a relative deficit of this kind that a synchronous data- and tensor-parallel
+// training job loses in throughput (1: a 5% slower GEMM costs 5%). A job runs at its slowest
+// rank's pace, so a slow GPU costs its job as much as a slow node.
+double ThroughputImpact(FigureKind kind);
+
+// The expected throughput loss of a deficit of this kind (0 for a deficit <= 0).
+double ExpectedLoss(FigureKind kind, double deficit);
+
+struct RankedFinding;  // fleet.h
+// Sets a performance row's loss from its deficit, and drain (loss >= drain_loss) or watch; a
+// watched row says so in its evidence.
+void DecideAction(RankedFinding& f, FigureKind kind, double drain_loss);
+
+}  // namespace ys::diagnose
+
+#endif  // YARDSTICK_DIAGNOSE_FLEET_IMPACT_H_
