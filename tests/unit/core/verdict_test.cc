@@ -12,7 +12,7 @@
 namespace ys {
 namespace {
 
-CheckResult Unit(const char* id, Outcome o, const char* summary = "seen") {
+CheckResult ResultOf(const char* id, Outcome o, const char* summary = "seen") {
   CheckResult r;
   r.unit_id = id;
   r.outcome = o;
@@ -32,21 +32,21 @@ Diagnosis Cause(double low, double high, Confidence c) {
 
 TEST(VerdictTest, EachStateFromWhatDecidesIt) {
   RunDocument doc;
-  doc.checks = {Unit("cpu.smt", Outcome::kPass), Unit("ib.ports", Outcome::kSkip, "no port")};
+  doc.checks = {ResultOf("cpu.smt", Outcome::kPass), ResultOf("ib.ports", Outcome::kSkip, "no port")};
   RunVerdict v = JudgeRun(doc);
   EXPECT_EQ(v.state, VerdictState::kPass);
   EXPECT_EQ(v.reason, "1 passed, 1 skipped (not applicable here)");
 
-  doc.checks.push_back(Unit("mem.thp", Outcome::kWarn, "defrag always"));
+  doc.checks.push_back(ResultOf("mem.thp", Outcome::kWarn, "defrag always"));
   EXPECT_EQ(JudgeRun(doc).state, VerdictState::kWarn);
 
-  doc.checks.push_back(Unit("numa.placement", Outcome::kError, "/proc/meminfo: malformed"));
+  doc.checks.push_back(ResultOf("numa.placement", Outcome::kError, "/proc/meminfo: malformed"));
   v = JudgeRun(doc);
   EXPECT_EQ(v.state, VerdictState::kInconclusive);
   EXPECT_EQ(v.reason,
             "1 unit could not evaluate: numa.placement (numa.placement: /proc/meminfo: malformed)");
 
-  doc.checks.push_back(Unit("cpu.frequency.turbo", Outcome::kFail, "turbo off"));
+  doc.checks.push_back(ResultOf("cpu.frequency.turbo", Outcome::kFail, "turbo off"));
   v = JudgeRun(doc);
   EXPECT_EQ(v.state, VerdictState::kFail);  // a failure wins over everything
   EXPECT_EQ(v.reason.rfind("1 unit failed: cpu.frequency.turbo", 0), 0u) << v.reason;
@@ -54,7 +54,7 @@ TEST(VerdictTest, EachStateFromWhatDecidesIt) {
 
 TEST(VerdictTest, AnIncompleteRunIsInconclusive) {
   RunDocument doc;
-  doc.checks = {Unit("cpu.smt", Outcome::kPass)};
+  doc.checks = {ResultOf("cpu.smt", Outcome::kPass)};
   doc.incomplete = true;
   doc.incomplete_reason = "rank 2 on node7 stopped answering";
   RunVerdict v = JudgeRun(doc);
@@ -64,7 +64,7 @@ TEST(VerdictTest, AnIncompleteRunIsInconclusive) {
 
 TEST(VerdictTest, OnlyAMaterialDiagnosisWarns) {
   RunDocument doc;
-  doc.checks = {Unit("cpu.smt", Outcome::kPass)};
+  doc.checks = {ResultOf("cpu.smt", Outcome::kPass)};
   doc.diagnosis_ran = true;
   doc.diagnosis = {Cause(0.02, 0.04, Confidence::kHigh), Cause(0.2, 0.4, Confidence::kLow)};
   EXPECT_EQ(JudgeRun(doc).state, VerdictState::kPass) << "small, or a guess: advisory";
@@ -78,7 +78,7 @@ TEST(VerdictTest, OnlyAMaterialDiagnosisWarns) {
 
 TEST(VerdictTest, APassSaysWhenThereWasNoGpuToJudge) {
   RunDocument doc;
-  CheckResult nvml = Unit("gpu.nvml", Outcome::kPass);
+  CheckResult nvml = ResultOf("gpu.nvml", Outcome::kPass);
   nvml.Note(kNoGpuEvidence, "no NVIDIA GPU on the PCI bus and none expected");
   doc.checks = {nvml};
   RunVerdict v = JudgeRun(doc);
@@ -89,7 +89,7 @@ TEST(VerdictTest, APassSaysWhenThereWasNoGpuToJudge) {
 
 TEST(VerdictTest, ABurnInFaultFails) {
   RunDocument doc;
-  doc.checks = {Unit("cpu.smt", Outcome::kPass)};
+  doc.checks = {ResultOf("cpu.smt", Outcome::kPass)};
   auto burnin = std::make_shared<BurninReport>();
   BurninFault f;
   f.node = "node7";
