@@ -11,7 +11,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Status WriteFile(const fs::path& path, const std::string& content) {
+Status WriteStagedFile(const fs::path& path, const std::string& content) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return Status::Io(path.parent_path().string() + ": " + ec.message());
@@ -22,7 +22,7 @@ Status WriteFile(const fs::path& path, const std::string& content) {
   return Status::Ok();
 }
 
-void ReplaceAll(std::string& s, const std::string& from, const std::string& to) {
+void ReplaceEvery(std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) return;
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
     s.replace(p, from.size(), to);
@@ -51,18 +51,18 @@ Result<StagedBugReport> StageBugReport(const std::string& path) {
   if (!nodename.empty()) report->files.emplace("/proc/sys/kernel/hostname", nodename + "\n");
   if (!release.empty()) report->files.emplace("/proc/sys/kernel/osrelease", release + "\n");
   for (const auto& [file, content] : report->files) {
-    YS_RETURN_IF_ERROR(WriteFile(fs::path(s.root) / file.substr(1), content));
+    YS_RETURN_IF_ERROR(WriteStagedFile(fs::path(s.root) / file.substr(1), content));
   }
   if (!report->smi_query.empty()) {
     s.nvml_state = (dir / "nvidia-smi-query.txt").string();
-    YS_RETURN_IF_ERROR(WriteFile(s.nvml_state, report->smi_query));
+    YS_RETURN_IF_ERROR(WriteStagedFile(s.nvml_state, report->smi_query));
   } else {
     s.no_gpu_state_reason = path + " holds no `nvidia-smi --query` output";
   }
   s.nvlink_output = report->nvlink_status + report->nvlink_errors;
   if (!report->kernel_log_source.empty()) {
     s.kernel_log = (dir / "kernel.log").string();
-    YS_RETURN_IF_ERROR(WriteFile(s.kernel_log, report->kernel_log));
+    YS_RETURN_IF_ERROR(WriteStagedFile(s.kernel_log, report->kernel_log));
   }
   std::string what = "read offline from the nvidia-bug-report log " + path;
   if (!report->date.empty()) what += " (taken " + report->date + ")";
@@ -79,9 +79,9 @@ Result<StagedBugReport> StageBugReport(const std::string& path) {
 void AttributeToBugReport(const StagedBugReport& staged, RunDocument& doc) {
   const std::string& p = staged.report_path;
   auto fix = [&](std::string& s) {
-    ReplaceAll(s, staged.nvml_state, p + " [nvidia-smi --query]");
-    ReplaceAll(s, staged.kernel_log, p + " [kernel log]");
-    ReplaceAll(s, staged.root, p + " [files]");
+    ReplaceEvery(s, staged.nvml_state, p + " [nvidia-smi --query]");
+    ReplaceEvery(s, staged.kernel_log, p + " [kernel log]");
+    ReplaceEvery(s, staged.root, p + " [files]");
   };
   std::vector<std::string> warnings = staged.warnings;
   for (auto& w : doc.warnings) {

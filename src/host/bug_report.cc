@@ -9,33 +9,33 @@
 namespace ys::host {
 namespace {
 
-using Lines = std::vector<std::string_view>;
+using SectionLines = std::vector<std::string_view>;
 
-std::string_view StripCr(std::string_view line) {
+std::string_view WithoutCr(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
 }
 
-std::string_view Trim(std::string_view s) {
+std::string_view TrimBlanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
 
 // The script's section line: 44 underscores. Any line of 40 or more underscores alone is taken.
-bool IsSeparator(std::string_view line) {
+bool IsSectionLine(std::string_view line) {
   return line.size() >= 40 && line.find_first_not_of('_') == std::string_view::npos;
 }
 
-std::vector<Lines> SplitSections(std::string_view text) {
-  std::vector<Lines> sections(1);
+std::vector<SectionLines> SplitReportSections(std::string_view text) {
+  std::vector<SectionLines> sections(1);
   size_t pos = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
     if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = StripCr(text.substr(pos, nl - pos));
+    std::string_view line = WithoutCr(text.substr(pos, nl - pos));
     pos = nl + 1;
-    if (IsSeparator(line)) {
+    if (IsSectionLine(line)) {
       sections.emplace_back();
     } else {
       sections.back().push_back(line);
@@ -45,9 +45,9 @@ std::vector<Lines> SplitSections(std::string_view text) {
 }
 
 // The lines joined, without the blank lines the script puts before and after an output.
-std::string Join(const Lines& lines, size_t from, size_t to) {
-  while (from < to && Trim(lines[from]).empty()) ++from;
-  while (to > from && Trim(lines[to - 1]).empty()) --to;
+std::string JoinOutput(const SectionLines& lines, size_t from, size_t to) {
+  while (from < to && TrimBlanks(lines[from]).empty()) ++from;
+  while (to > from && TrimBlanks(lines[to - 1]).empty()) --to;
   std::string out;
   for (size_t i = from; i < to; ++i) {
     out.append(lines[i]);
@@ -56,16 +56,16 @@ std::string Join(const Lines& lines, size_t from, size_t to) {
   return out;
 }
 
-std::optional<size_t> FirstNonBlank(const Lines& lines) {
+std::optional<size_t> FirstNonBlankLine(const SectionLines& lines) {
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (!Trim(lines[i]).empty()) return i;
+    if (!TrimBlanks(lines[i]).empty()) return i;
   }
   return std::nullopt;
 }
 
 // "/usr/bin/nvidia-smi --query" -> "--query": the command lines append_command writes.
 std::optional<std::string_view> SmiCommand(std::string_view line) {
-  line = Trim(line);
+  line = TrimBlanks(line);
   size_t p = line.find("nvidia-smi ");
   if (p == std::string_view::npos) return std::nullopt;
   std::string_view path = line.substr(0, p);
@@ -91,12 +91,12 @@ std::optional<std::string_view> SmiCommand(std::string_view line) {
   return std::nullopt;
 }
 
-void ReadSmiSection(const Lines& lines, BugReport& r) {
+void ReadSmiSection(const SectionLines& lines, BugReport& r) {
   std::optional<std::string_view> current;
   size_t start = 0;
   auto close = [&](size_t end) {
     if (!current) return;
-    std::string body = Join(lines, start, end);
+    std::string body = JoinOutput(lines, start, end);
     std::string_view c = *current;
     if ((c == "--query" || c == "-q") && r.smi_query.empty()) r.smi_query = std::move(body);
     if ((c == "nvlink --status" || c == "nvlink -s") && r.nvlink_status.empty()) {
@@ -117,8 +117,8 @@ void ReadSmiSection(const Lines& lines, BugReport& r) {
 }
 
 // "*** /proc/driver/nvidia/version" then "*** ls: -r--r--r-- ..." then the content.
-void ReadFileSection(const Lines& lines, size_t head, BugReport& r) {
-  std::string_view path = Trim(lines[head].substr(4));
+void ReadFileSection(const SectionLines& lines, size_t head, BugReport& r) {
+  std::string_view path = TrimBlanks(lines[head].substr(4));
   if (path.empty() || path.front() != '/' || path.find("/../") != std::string_view::npos ||
       path.find(' ') != std::string_view::npos) {
     return;  // "*** /x does not exist", "*** /x is not readable", or not a path
@@ -147,12 +147,12 @@ struct KernelCandidates {
 
 // "Scanning kernel log files for NVIDIA kernel messages:" with "  journalctl -b -0:" and
 // "  /var/log/messages:" blocks of grep output.
-void ReadKernelScan(const Lines& lines, size_t head, KernelCandidates& k) {
+void ReadKernelScan(const SectionLines& lines, size_t head, KernelCandidates& k) {
   enum class Block { kNone, kJournalCurrent, kJournalOlder, kFile } block = Block::kNone;
   std::string journal, files;
   for (size_t i = head + 1; i < lines.size(); ++i) {
     std::string_view line = lines[i];
-    std::string_view t = Trim(line);
+    std::string_view t = TrimBlanks(line);
     bool indented_head = line.rfind("  ", 0) == 0 && !t.empty() && t.back() == ':';
     if (indented_head && t.rfind("journalctl -b ", 0) == 0) {
       std::string_view b = t.substr(14, t.size() - 15);
@@ -171,7 +171,7 @@ void ReadKernelScan(const Lines& lines, size_t head, KernelCandidates& k) {
   if (!files.empty()) k.log_files = std::move(files);
 }
 
-size_t CountNvrm(const std::optional<std::string>& log) {
+size_t CountNvrmLines(const std::optional<std::string>& log) {
   if (!log) return 0;
   size_t n = 0;
   for (size_t p = log->find("NVRM"); p != std::string::npos; p = log->find("NVRM", p + 4)) ++n;
@@ -181,8 +181,8 @@ size_t CountNvrm(const std::optional<std::string>& log) {
 // The ring buffer holds the current boot but may have wrapped; the journal's current boot keeps
 // what the ring lost. The one with more NVRM lines wins; both are never added (double counts).
 void ChooseKernelLog(KernelCandidates& k, BugReport& r) {
-  size_t in_dmesg = CountNvrm(k.dmesg);
-  size_t in_journal = CountNvrm(k.journal_current);
+  size_t in_dmesg = CountNvrmLines(k.dmesg);
+  size_t in_journal = CountNvrmLines(k.journal_current);
   if (k.dmesg && (in_dmesg >= in_journal || !k.journal_current)) {
     r.kernel_log = std::move(*k.dmesg);
     r.kernel_log_source = "the dmesg section (the boot the report was taken in)";
@@ -197,14 +197,14 @@ void ChooseKernelLog(KernelCandidates& k, BugReport& r) {
   }
 }
 
-void ReadPrologue(const Lines& lines, BugReport& r) {
+void ReadPrologue(const SectionLines& lines, BugReport& r) {
   for (std::string_view line : lines) {
     if (line.rfind("nvidia-bug-report.sh Version: ", 0) == 0) {
-      r.version = std::string(Trim(line.substr(30)));
+      r.version = std::string(TrimBlanks(line.substr(30)));
     } else if (line.rfind("Date: ", 0) == 0 && r.date.empty()) {
-      r.date = std::string(Trim(line.substr(6)));
+      r.date = std::string(TrimBlanks(line.substr(6)));
     } else if (line.rfind("uname: ", 0) == 0 && r.uname.empty()) {
-      r.uname = std::string(Trim(line.substr(7)));
+      r.uname = std::string(TrimBlanks(line.substr(7)));
     }
   }
 }
@@ -212,21 +212,21 @@ void ReadPrologue(const Lines& lines, BugReport& r) {
 }  // namespace
 
 Result<BugReport> ParseBugReport(std::string_view text) {
-  std::vector<Lines> sections = SplitSections(text);
+  std::vector<SectionLines> sections = SplitReportSections(text);
   BugReport r;
   KernelCandidates k;
   bool prologue = false;
-  for (const Lines& s : sections) {
-    auto head = FirstNonBlank(s);
+  for (const SectionLines& s : sections) {
+    auto head = FirstNonBlankLine(s);
     if (!head) continue;
-    std::string_view h = Trim(s[*head]);
+    std::string_view h = TrimBlanks(s[*head]);
     if (h.rfind("Start of NVIDIA bug report log file", 0) == 0) {
       prologue = true;
       ReadPrologue(s, r);
     } else if (h.rfind("*** ", 0) == 0) {
       ReadFileSection(s, *head, r);
     } else if (h == "dmesg:") {
-      if (!k.dmesg) k.dmesg = Join(s, *head + 1, s.size());
+      if (!k.dmesg) k.dmesg = JoinOutput(s, *head + 1, s.size());
     } else if (h == "Scanning kernel log files for NVIDIA kernel messages:") {
       ReadKernelScan(s, *head, k);
     } else if (h.rfind("Skipping nvidia-smi", 0) == 0) {
