@@ -92,7 +92,9 @@ TEST(PciTest, ParsesBothSpeedSpellings) {
 
 TEST(PciTest, MalformedAttributeNamesTheFile) {
   TempHost t("healthy-8gpu");
-  t.Write("/sys/devices/pci0000:10/0000:10:01.0/0000:11:00.0/max_link_width", "sixteen\n");
+  t.Write(
+      "/sys/devices/pci0000:10/0000:10:01.0/0000:1d:00.0/0000:1e:00.0/0000:11:00.0/max_link_width",
+      "sixteen\n");
   auto topo = LoadTopology(t.Host());
   ASSERT_FALSE(topo.ok());
   EXPECT_NE(topo.status().message().find("max_link_width"), std::string::npos);

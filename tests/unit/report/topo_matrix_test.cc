@@ -97,11 +97,11 @@ TEST(TopoMatrixTest, HealthyH100x8Levels) {
   EXPECT_EQ(b.json["gpus"][6]["nearest_nic"]["label"], "NIC6");
   EXPECT_TRUE(b.json["nics"][2]["rdma"].get<bool>());
   EXPECT_TRUE(b.json["flags"].empty());
-  // GPU i and NIC i: separate root ports of one root complex.
-  EXPECT_EQ(Cell(b, "GPU0", "NIC0"), "PHB");
+  // GPU i and NIC i: one PCIe switch, as a real HGX H100's nvidia-smi topo -m shows.
+  EXPECT_EQ(Cell(b, "GPU0", "NIC0"), "PIX");
   EXPECT_EQ(Cell(b, "GPU0", "NIC1"), "NODE");
   EXPECT_EQ(Cell(b, "GPU0", "NIC4"), "SYS");
-  EXPECT_EQ(Cell(b, "NIC5", "GPU5"), "PHB");
+  EXPECT_EQ(Cell(b, "NIC5", "GPU5"), "PIX");
   EXPECT_EQ(Cell(b, "NIC0", "NIC7"), "SYS");
   const TopoDevice& g5 = Device(b.m, "GPU5");
   EXPECT_EQ(g5.bdf, "0000:61:00.0");
@@ -109,13 +109,13 @@ TEST(TopoMatrixTest, HealthyH100x8Levels) {
   EXPECT_EQ(g5.cpu_affinity, "4-7,12-15");
   EXPECT_EQ(g5.numa_node, 1);
   EXPECT_EQ(g5.nearest_nic, "NIC5");
-  EXPECT_EQ(g5.nearest_nic_link, "PHB");
+  EXPECT_EQ(g5.nearest_nic_link, "PIX");
   EXPECT_EQ(Device(b.m, "NIC5").name, "mlx5_5");
   EXPECT_TRUE(b.m.flags.empty());
   EXPECT_NE(b.text.find("GPU-NIC locality: no GPU's nearest NIC is across the CPU interconnect"),
             std::string::npos);
-  // PHB is what the tree gives: NCCL's default GPUDirect RDMA level is worth a note.
-  EXPECT_TRUE(HasNote(b.m, "NCCL_NET_GDR_LEVEL"));
+  // PIX is within NCCL's default GPUDirect RDMA level (PXB): no note about it.
+  EXPECT_FALSE(HasNote(b.m, "NCCL_NET_GDR_LEVEL"));
   // NVML's topology levels agree with the sysfs tree: no disagreement notes.
   EXPECT_FALSE(HasNote(b.m, "NVML puts"));
 }
@@ -201,7 +201,7 @@ TEST(TopoMatrixTest, GpusWithNoNicOnTheirSocketAreFlaggedSys) {
   EXPECT_EQ(b.m.flags[0].gpu, "GPU0");
   EXPECT_EQ(b.m.flags[3].gpu, "GPU3");
   EXPECT_EQ(b.m.flags[0].nic_name, "mlx5_4");
-  EXPECT_EQ(Device(b.m, "GPU5").nearest_nic_link, "PHB");
+  EXPECT_EQ(Device(b.m, "GPU5").nearest_nic_link, "PIX");
   EXPECT_NE(b.text.find("WARNING: GPU0 (0000:11:00.0): nearest NIC is NIC1 (mlx5_4) at SYS, across "
                         "the CPU interconnect"),
             std::string::npos)
@@ -278,8 +278,10 @@ TEST(TopoMatrixTest, UnresolvedSysfsPathAndUnknownNumaGiveQuestionMarks) {
   t.Write(g0 + "/vendor", "0x10de");
   t.Write(g0 + "/class", "0x030200");
   // GPU7 without firmware NUMA affinity or CPU list on a 2-node host.
-  t.Write("/sys/devices/pci0000:80/0000:80:01.0/0000:81:00.0/numa_node", "-1");
-  t.Write("/sys/devices/pci0000:80/0000:80:01.0/0000:81:00.0/local_cpulist", "");
+  const std::string g7 =
+      "/sys/devices/pci0000:80/0000:80:01.0/0000:8d:00.0/0000:8e:00.0/0000:81:00.0";
+  t.Write(g7 + "/numa_node", "-1");
+  t.Write(g7 + "/local_cpulist", "");
   Built b = BuildFixture("healthy-8gpu", NoNvml());  // unchanged fixture: all known
   EXPECT_EQ(Cell(b, "GPU0", "GPU7"), "SYS");
   b = Build(t.Host(), NoNvml());
@@ -287,7 +289,7 @@ TEST(TopoMatrixTest, UnresolvedSysfsPathAndUnknownNumaGiveQuestionMarks) {
   EXPECT_EQ(Cell(b, "GPU0", "NIC0"), "?");
   EXPECT_EQ(Cell(b, "GPU1", "GPU0"), "?");
   EXPECT_EQ(Cell(b, "GPU1", "GPU2"), "NODE");
-  EXPECT_EQ(Cell(b, "GPU7", "NIC7"), "PHB");  // same root complex: no NUMA needed
+  EXPECT_EQ(Cell(b, "GPU7", "NIC7"), "PIX");  // one switch: no NUMA needed
   EXPECT_EQ(Cell(b, "GPU7", "GPU1"), "?");
   EXPECT_TRUE(HasNote(
       b.m,

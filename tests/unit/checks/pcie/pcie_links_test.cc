@@ -224,7 +224,7 @@ TEST(PcieLinksTest, AerErrorsOnDeviceOrRootPortWarn) {
   t.Write("/sys/bus/pci/devices/0000:31:00.0/aer_dev_correctable",
           "RxErr 5\nBadTLP 2\nBadDLLP 0\nRollover 0\nTimeout 0\nNonFatalErr 0\nCorrIntErr 0\n"
           "HeaderOF 0\nTOTAL_ERR_COR 7\n");
-  t.Write("/sys/bus/pci/devices/0000:70:02.0/aer_dev_fatal",
+  t.Write("/sys/bus/pci/devices/0000:70:01.0/aer_dev_fatal",
           "Undefined 0\nDLP 1\nTOTAL_ERR_FATAL 1\n");
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kWarn);
@@ -237,7 +237,7 @@ TEST(PcieLinksTest, AerErrorsOnDeviceOrRootPortWarn) {
   EXPECT_NE(gpu.message.find("since boot"), std::string::npos);
   EXPECT_EQ(EvidenceValue(gpu, "aer_dev_correctable"), "TOTAL 7, RxErr 5, BadTLP 2");
   EXPECT_EQ(port.code, "YS-PCI-003");
-  EXPECT_EQ(port.entity, "0000:70:02.0");
+  EXPECT_EQ(port.entity, "0000:70:01.0");
   EXPECT_NE(port.message.find("1 fatal"), std::string::npos) << port.message;
 }
 
