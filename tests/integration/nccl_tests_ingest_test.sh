@@ -88,7 +88,8 @@ expect_in "$tmp/err" "no NVLink block" "what was expected"
 expect_rc 1 "topo --expect lists differing cells" -- "$bin" topo --root "$src/tests/fixtures/hosts/healthy-8gpu" \
   --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json" --expect "$src/tests/fixtures/real/topo/hgx_h100_8gpu_nv18_nic_pix_partial.txt"
 expect_in "$tmp/out" "topo --expect" "the comparison printed"
-expect_in "$tmp/out" "GPU0 - NIC0: expected PIX, here PHB" "the fixture's NIC placement differs from a real HGX H100"
+# GPU i is PIX to NIC i on both; the real board numbers its NICs differently and has ten.
+expect_not_in "$tmp/out" "GPU0 - NIC0:" "the fixture's GPU0-NIC0 placement is a real HGX H100's (PIX)"
 expect_in "$tmp/out" "in the file, not found here: NIC8" "a NIC the fixture lacks"
 printf 'no matrix\n' >"$tmp/notopo.txt"
 expect_rc 2 "topo --expect without a matrix" -- "$bin" topo --root "$src/tests/fixtures/hosts/healthy-8gpu" --expect "$tmp/notopo.txt"

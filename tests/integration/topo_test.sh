@@ -14,7 +14,7 @@ expect_in "$tmp/out" "--nvml-state" "help names --nvml-state"
 # The H100x8 fixture with its recorded NVML state.
 expect_rc 0 "healthy with NVML state" -- "$bin" topo --root "$hosts/healthy-8gpu" --nvml-state "$state"
 expect_in "$tmp/out" "CPU Affinity" "matrix header"
-grep -E '^GPU0 +X +NV18 +NV18 +NV18 +NV18 +NV18 +NV18 +NV18 +PHB +NODE +NODE +NODE +SYS +SYS +SYS +SYS +0-3,8-11 +0$' "$tmp/out" >/dev/null \
+grep -E '^GPU0 +X +NV18 +NV18 +NV18 +NV18 +NV18 +NV18 +NV18 +PIX +NODE +NODE +NODE +SYS +SYS +SYS +SYS +0-3,8-11 +0$' "$tmp/out" >/dev/null \
   && passes=$((passes + 1)) || { echo "FAIL: GPU0 row"; cat "$tmp/out"; fails=$((fails + 1)); }
 expect_in "$tmp/out" "NV#  = Connection traversing a bonded set of # NVLinks" "legend"
 expect_in "$tmp/out" "NIC0: mlx5_0 (0000:12:00.0)" "NIC legend"
@@ -46,7 +46,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["nvml"]["available"] is True
 assert d["matrix"]["GPU0"]["GPU7"] == "NV18" and d["pci_matrix"]["GPU0"]["GPU7"] == "SYS"
-assert d["matrix"]["GPU3"]["NIC3"] == "PHB" and d["gpus"][3]["nearest_nic"] == {"label": "NIC3", "link": "PHB"}
+assert d["matrix"]["GPU3"]["NIC3"] == "PIX" and d["gpus"][3]["nearest_nic"] == {"label": "NIC3", "link": "PIX"}
 assert len(d["gpus"]) == 8 and len(d["nics"]) == 8 and d["flags"] == []
 PY
 # The schema can fail.

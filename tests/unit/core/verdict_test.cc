@@ -32,7 +32,8 @@ Diagnosis Cause(double low, double high, Confidence c) {
 
 TEST(VerdictTest, EachStateFromWhatDecidesIt) {
   RunDocument doc;
-  doc.checks = {ResultOf("cpu.smt", Outcome::kPass), ResultOf("ib.ports", Outcome::kSkip, "no port")};
+  doc.checks = {ResultOf("cpu.smt", Outcome::kPass),
+                ResultOf("ib.ports", Outcome::kSkip, "no port")};
   RunVerdict v = JudgeRun(doc);
   EXPECT_EQ(v.state, VerdictState::kPass);
   EXPECT_EQ(v.reason, "1 passed, 1 skipped (not applicable here)");
