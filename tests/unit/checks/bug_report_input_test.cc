@@ -12,6 +12,7 @@
 #include "checks/preflight.h"
 #include "core/scratch_dir.h"
 #include "testing/check_test_util.h"
+#include "testing/gzip.h"
 #include "validate/gpu_tool_run.h"
 
 namespace ys::checks {
@@ -25,20 +26,6 @@ std::string ReadFixture(const std::string& rel) {
   s << in.rdbuf();
   EXPECT_FALSE(s.str().empty()) << rel;
   return s.str();
-}
-
-std::string Gzip(std::string_view text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 // The report of the HGX H100 of the real dump, with `journal` as this boot's NVIDIA lines.
@@ -65,7 +52,7 @@ std::string WriteReport(const ScratchDir& dir, const std::string& journal,
           (nvlink.empty() ? "" : "/usr/bin/nvidia-smi nvlink --status\n\n" + nvlink + "\n"),
       std::string(kSep) + "\nEnd of NVIDIA bug report log file.\n"};
   std::string gz;
-  for (const auto& s : sections) gz += Gzip(s);
+  for (const auto& s : sections) gz += testing::Gzip(s);
   std::string path = dir.path() + "/nvidia-bug-report.log.gz";
   std::ofstream(path, std::ios::binary) << gz;
   return path;

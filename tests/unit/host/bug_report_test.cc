@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/scratch_dir.h"
+#include "testing/gzip.h"
 
 namespace ys::host {
 namespace {
@@ -67,20 +68,6 @@ std::string Joined() {
   std::string all;
   for (const auto& s : Sections()) all += s;
   return all;
-}
-
-std::string Gzip(std::string_view text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 TEST(BugReportTest, ReadsTheSectionsTheScriptWrites) {
@@ -150,7 +137,8 @@ TEST(BugReportTest, ReadsTheGzipOfOneMemberPerSectionAndNamesTheFileInErrors) {
   auto dir = ScratchDir::Make("bug-report-test");
   ASSERT_TRUE(dir.ok());
   std::string gz;
-  for (const auto& s : Sections()) gz += Gzip(s);  // as `gzip -c >> file`, once per section
+  for (const auto& s : Sections())
+    gz += testing::Gzip(s);  // as `gzip -c >> file`, once per section
   const std::string path = dir->path() + "/nvidia-bug-report.log.gz";
   std::ofstream(path, std::ios::binary) << gz;
   auto r = ReadBugReport(path);

@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include "testing/check_test_util.h"
+#include "testing/gzip.h"
 
 namespace ys::host {
 namespace {
@@ -20,20 +21,6 @@ constexpr const char* kConfig =
     "# IOMMU Hardware Support\n"
     "CONFIG_ARM_SMMU_V3=m\n"
     "CONFIG_TEGRA241_CMDQV=y\n";
-
-std::string Gzip(std::string_view text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 TEST(KernelConfigTest, ParsesValuesAndNotSet) {
   auto c = ParseKernelConfig(kConfig);
@@ -58,10 +45,10 @@ TEST(KernelConfigTest, MalformedIsInvalidWithTheLine) {
 }
 
 TEST(GunzipTest, RoundTripTruncatedCorruptAndBomb) {
-  auto plain = Gunzip(Gzip(kConfig), 1 << 20);
+  auto plain = Gunzip(testing::Gzip(kConfig), 1 << 20);
   ASSERT_TRUE(plain.ok()) << plain.status().message();
   EXPECT_EQ(*plain, kConfig);
-  std::string gz = Gzip(kConfig);
+  std::string gz = testing::Gzip(kConfig);
   EXPECT_FALSE(Gunzip(gz.substr(0, gz.size() - 12), 1 << 20).ok());  // truncated
   EXPECT_FALSE(Gunzip(gz.substr(0, 10), 1 << 20).ok());
   std::string corrupt = gz;
@@ -71,7 +58,7 @@ TEST(GunzipTest, RoundTripTruncatedCorruptAndBomb) {
   EXPECT_FALSE(Gunzip("", 1 << 20).ok());
   EXPECT_FALSE(Gunzip("CONFIG_X=y\n", 1 << 20).ok());
   std::string zeros(4 << 20, '\0');
-  auto bomb = Gunzip(Gzip(zeros), 1 << 20);
+  auto bomb = Gunzip(testing::Gzip(zeros), 1 << 20);
   ASSERT_FALSE(bomb.ok());
   EXPECT_NE(bomb.status().message().find("limit"), std::string::npos);
 }
@@ -91,7 +78,7 @@ TEST(ReadKernelConfigTest, ProcConfigGzThenBootConfig) {
   EXPECT_EQ(boot->path, "/boot/config-6.8.0-1013-nvidia");
   EXPECT_EQ(boot->Get("CONFIG_TEGRA241_CMDQV"), "n");
 
-  t.Write("/proc/config.gz", Gzip(kConfig));
+  t.Write("/proc/config.gz", testing::Gzip(kConfig));
   auto proc = ReadKernelConfig(t.Host());
   ASSERT_TRUE(proc.ok());
   EXPECT_EQ(proc->path, "/proc/config.gz");
@@ -101,7 +88,7 @@ TEST(ReadKernelConfigTest, ProcConfigGzThenBootConfig) {
   auto bad = ReadKernelConfig(t.Host());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("/proc/config.gz"), std::string::npos);
-  t.Write("/proc/config.gz", Gzip("garbage\n"));
+  t.Write("/proc/config.gz", testing::Gzip("garbage\n"));
   bad = ReadKernelConfig(t.Host());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("/proc/config.gz: line 1"), std::string::npos)

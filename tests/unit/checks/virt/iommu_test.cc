@@ -4,6 +4,7 @@
 #include <string>
 
 #include "testing/check_test_util.h"
+#include "testing/gzip.h"
 
 namespace ys {
 // A namespace of the file's own: its file-local names stay its own in a unity batch.
@@ -24,20 +25,6 @@ std::string EvidenceOf(const CheckResult& r, std::string_view key) {
     if (k == key) return v;
   }
   return "";
-}
-
-std::string Gzip(std::string_view text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 // A Grace VM whose CMDQV path works and whose kernel uses 64K pages.
@@ -180,7 +167,8 @@ TEST(VirtIommuTest, ReadsGzippedProcConfig) {
   TempHost t("grace-vm-smmu");
   MakeGraceHealthy(t);
   t.Remove(kGraceConfig);
-  t.Write("/proc/config.gz", Gzip("# CONFIG_TEGRA241_CMDQV is not set\nCONFIG_ARM64_4K_PAGES=y\n"));
+  t.Write("/proc/config.gz",
+          testing::Gzip("# CONFIG_TEGRA241_CMDQV is not set\nCONFIG_ARM64_4K_PAGES=y\n"));
   t.Remove("/proc/interrupts");
   t.Remove("/dev/kmsg");
   t.Remove("/proc/self/smaps");  // page size from the config alone
@@ -193,7 +181,7 @@ TEST(VirtIommuTest, ReadsGzippedProcConfig) {
 
 TEST(VirtIommuTest, CorruptConfigGzIsAnErrorNamingIt) {
   TempHost t("grace-vm-smmu");
-  std::string gz = Gzip("CONFIG_ARM64_4K_PAGES=y\n");
+  std::string gz = testing::Gzip("CONFIG_ARM64_4K_PAGES=y\n");
   t.Write("/proc/config.gz", gz.substr(0, gz.size() / 2));
   CheckResult r = t.Run(kId);
   EXPECT_OUTCOME(r, Outcome::kError);
