@@ -1,5 +1,7 @@
 #include "gpu/cuda_driver.h"
 
+#include <cuda.h>
+
 #include <cstdlib>
 
 #include "gpu/dynamic_library.h"
@@ -7,8 +9,9 @@
 namespace ys::gpu {
 
 namespace {
-using CUresult = int;
-constexpr CUresult kCudaSuccess = 0;
+// The driver's own types (cuda.h): a call through a pointer of another type (int for the CUresult
+// enum) is undefined behaviour, and UBSan's function check reports it.
+constexpr CUresult kCudaSuccess = CUDA_SUCCESS;
 using DriverGetVersionFn = CUresult (*)(int* driverVersion);
 using GetErrorStringFn = CUresult (*)(CUresult error, const char** pStr);
 }  // namespace
@@ -23,7 +26,7 @@ Result<int> CudaDriverVersion(const std::string& library) {
   int version = 0;
   CUresult rc = get_version(&version);
   if (rc != kCudaSuccess) {
-    std::string message = "cuDriverGetVersion: CUresult " + std::to_string(rc);
+    std::string message = "cuDriverGetVersion: CUresult " + std::to_string(static_cast<int>(rc));
     auto error_string = lib->Function<GetErrorStringFn>("cuGetErrorString");
     const char* text = nullptr;
     if (error_string != nullptr && error_string(rc, &text) == kCudaSuccess && text != nullptr) {
