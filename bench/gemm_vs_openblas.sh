@@ -17,6 +17,17 @@
 # verdict: "differs" only when the median ratio is further from 1.00 than the spread (the IQR from
 # 4 rounds on, else min-max), otherwise "same". The load average is printed before and after.
 # Exit 2 when the binary, a C compiler or OpenBLAS's development files are missing.
+#
+# The method, side by side (checked to be the same):
+#   threads     OpenBLAS's own count (openblas_get_num_threads(), printed for both)
+#   kernel      openblas_get_corename() (printed for both; OPENBLAS_CORETYPE may force it)
+#   memory      A, B, C allocated and written before the first call, never inside a timed call
+#   call        cblas_?gemm(RowMajor, NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)
+#   sample      each call timed alone with the monotonic clock (a 256^3 sgemm lasts ~0.2 ms)
+#   figure      the median of the timed calls (never the mean: one call stalled by a descheduled
+#               BLAS thread lasts milliseconds and would move a mean, not a median)
+# With two BLAS threads on a loaded machine a call stalls whenever one of them waits for a CPU;
+# such rounds show as spread, which is why a single run's ratio says nothing.
 set -euo pipefail
 runs=${1:-6}
 bin=${2:-build/yardstick}
