@@ -23,9 +23,9 @@
 # MPI_Wtime summed, averaged over the ranks) run with -sync off (no barrier between calls, as
 # nccl-tests), -iter_policy off (exactly ITERS calls) and -root_shift off (root 0 every call, as
 # nccl-tests' -r 0; -root_shift on, or IMB before 4.1, moves the root each call; IMB 2017 made
-# off the default: README.md of the IMB sources, src_c/IMB_init.c and src_c/IMB_bcast.c). Both run cache-hot:
-# yardstick one size per invocation, so its per-iteration buffer rotation (nccl-tests') has a
-# single position, and IMB without -off_cache (its default). Both call the library collective
+# off the default: README.md of the IMB sources, src_c/IMB_init.c and src_c/IMB_bcast.c). Both
+# run cache-hot: yardstick one size per invocation, so its per-iteration buffer rotation
+# (nccl-tests') has a single position, and IMB without -off_cache (its default). Both call the library collective
 # (MPI_Bcast etc.) on separate send and receive buffers (yardstick's out-of-place row). Both get a
 # fresh process per collective and size (Open MPI's state after one collective changes the next
 # one's speed) and initialise MPI plainly (thread level single, IMB's and nccl-tests' default;
