@@ -32,6 +32,11 @@
 # IMB_THREAD_LEVEL=funneled shows what MPI_THREAD_FUNNELED costs). Before its timed calls
 # yardstick makes WARMUP calls (default 20, as IMB's warm-up: 10% of ITERS, at least 10, in
 # src_c/IMB_warm_up.c), so neither measures a cold start.
+# One difference is left on purpose: IMB's buffers come from malloc (any 16-byte offset in a
+# page), yardstick's from mmap (page-aligned). With Open MPI's shared-memory transport a 32 KiB
+# message then spans one page more for IMB, and a plain MPI_Bcast program on 2 ranks takes
+# 4.2-4.3 us with malloc'd buffers against 3.9-4.0 us with page-aligned ones: ratios about 0.9
+# at mid sizes are this, not a harness that skips work.
 # Ranks: more ranks than CPUs (--oversubscribe) makes Open MPI yield the CPU while it polls, and
 # the time then depends on which ranks the kernel puts on the same CPU (a 1 MiB broadcast on 4
 # ranks and 2 CPUs was seen at 0.25 ms in one process and 7 ms in the next); NP above the CPU
