@@ -38,9 +38,12 @@ Status CheckedLoad::RunCycle(double at_s, double seconds, std::vector<EntitySamp
   const auto& cpus = ids();
   std::vector<CycleTally> tallies(cpus.size());
   std::vector<bool> planted(cpus.size(), false);
+  std::vector<double> kept(cpus.size(), 1.0);
   for (size_t i = 0; i < cpus.size(); ++i) {
-    planted[i] = ctx_.timeline != nullptr &&
-                 ctx_.timeline->FlipPlanted(kind_ + std::to_string(cpus[i]), at_s, at_s + seconds);
+    if (ctx_.timeline == nullptr) continue;
+    std::string entity = kind_ + std::to_string(cpus[i]);
+    planted[i] = ctx_.timeline->FlipPlanted(entity, at_s, at_s + seconds);
+    kept[i] = ctx_.timeline->RateKept(entity, at_s);
   }
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(std::max(0.0, seconds)));
@@ -56,7 +59,7 @@ Status CheckedLoad::RunCycle(double at_s, double seconds, std::vector<EntitySamp
         t.error = s.ToString();
         return;
       }
-      t.rates.push_back(rate);
+      t.rates.push_back(rate * kept[i]);
       ++t.iterations;
       if (!mismatch.empty()) {
         if (t.miscompares == 0) t.detail = std::move(mismatch);

@@ -35,7 +35,8 @@ struct Step {
 struct Plant {
   double at_s = 0;
   std::string entity;
-  std::string fault;  // "bit_flip"
+  std::string fault;    // "bit_flip" or "slowdown"
+  double drop_pct = 0;  // slowdown: the share of its rate the entity loses from at_s on
 };
 
 // The Field keys of a device in the recorded format (gpu_snapshot_fields.h).
@@ -139,7 +140,7 @@ struct NonEmptyObject {  // a step's "set": key -> plain value, checked when app
 struct EntityName {  // "cpu1", "gpu2"
   std::string& name;
 };
-struct FaultName {  // the faults a timeline can plant: bit_flip
+struct FaultName {  // the faults a timeline can plant: bit_flip, slowdown
   std::string& name;
 };
 struct TimelineDocument {
@@ -175,9 +176,9 @@ template <typename R>
 Status JsonRead(R*, const nlohmann::json& j, const Path& at, Style s, FaultName& x) {
   if (!j.is_string()) return json_fields::Expected(at, "a string", nullptr, s);
   x.name = j.get<std::string>();
-  if (x.name != "bit_flip") {
+  if (x.name != "bit_flip" && x.name != "slowdown") {
     return Status::Invalid(at.ToString() + ": unknown fault \"" + x.name +
-                           "\" (expected bit_flip)");
+                           "\" (expected bit_flip or slowdown)");
   }
   return Status::Ok();
 }
@@ -204,6 +205,15 @@ void Fields(V& v, Plant& p) {
   v("at_s", TimeAt{p.at_s});
   v("entity", EntityName{p.entity});
   v("fault", FaultName{p.fault});
+  v.defaulted("drop_pct", p.drop_pct);
+  if (p.fault == "slowdown") {
+    v.check("drop_pct", p.drop_pct > 0 && p.drop_pct < 100
+                            ? Status::Ok()
+                            : Status::Invalid("expected 0 < drop_pct < 100"));
+  } else {
+    v.check("drop_pct",
+            p.drop_pct == 0 ? Status::Ok() : Status::Invalid("only a slowdown has a drop_pct"));
+  }
 }
 
 template <typename V>
@@ -307,6 +317,15 @@ bool Timeline::FlipPlanted(const std::string& entity, double from_s, double to_s
   return false;
 }
 
+double Timeline::RateKept(const std::string& entity, double at_s) const {
+  double kept = 1;
+  if (!impl_) return kept;
+  for (const auto& p : impl_->plants) {
+    if (p.entity == entity && p.fault == "slowdown" && p.at_s <= at_s) kept *= 1 - p.drop_pct / 100;
+  }
+  return kept;
+}
+
 std::vector<std::string> Timeline::Describe() const {
   std::vector<std::string> out;
   if (!impl_) return out;
@@ -322,7 +341,11 @@ std::vector<std::string> Timeline::Describe() const {
     out.push_back(fmt::format("at {:g} s: gpu{} {}", step.at_s, step.gpu, sets));
   }
   for (const auto& p : impl_->plants) {
-    out.push_back(fmt::format("at {:g} s: bit flip on {}", p.at_s, p.entity));
+    if (p.fault == "slowdown") {
+      out.push_back(fmt::format("from {:g} s: {:g}% slowdown of {}", p.at_s, p.drop_pct, p.entity));
+    } else {
+      out.push_back(fmt::format("at {:g} s: bit flip on {}", p.at_s, p.entity));
+    }
   }
   return out;
 }

@@ -12,7 +12,8 @@
 //      {"at_s": 60, "kmsg": "NVRM: Xid (PCI:0000:1b:00): 79, pid=..., GPU has fallen off the bus."}
 //    ],
 //    "plant": [                                     // faults planted into a load's output
-//      {"at_s": 70, "entity": "cpu1", "fault": "bit_flip"}
+//      {"at_s": 70, "entity": "cpu1", "fault": "bit_flip"},
+//      {"at_s": 20, "entity": "cpu0", "fault": "slowdown", "drop_pct": 10}  // from 20 s on
 //    ]}
 // "set" keys are the device keys of the recorded state format with plain values; a step applies
 // from its at_s until a later step sets the same key. A plain recorded state file is a timeline
@@ -41,6 +42,9 @@ class Timeline {
   std::vector<std::string> KmsgBetween(double from_s, double to_s) const;
   // Whether a bit flip is planted on `entity` with from_s <= at_s < to_s.
   bool FlipPlanted(const std::string& entity, double from_s, double to_s) const;
+  // The share of its measured rate `entity` keeps at `at_s` (1 unless a slowdown is planted from
+  // then on): a planted sustained drop, applied to the rate a load reports.
+  double RateKept(const std::string& entity, double at_s) const;
   // One line per step and planted fault, for the run document ("at 70 s: bit flip on cpu1").
   std::vector<std::string> Describe() const;
 

@@ -88,6 +88,23 @@ TEST(BurninTimeline, NvlinkFieldsCanBeSet) {
   EXPECT_FALSE(*t->StateAt(5)->devices[3].nvlinks[7].active);
 }
 
+TEST(BurninTimeline, APlantedSlowdownLastsFromItsTimeOn) {
+  testing::TempDir dir;
+  std::string path = dir.path() + "/t.json";
+  std::ofstream(path) << R"({"kind": "yardstick-nvml-timeline", "base": ")"
+                      << NvmlFixturePath("healthy-h100x8.json") << R"(",
+    "plant": [{"at_s": 20, "entity": "cpu0", "fault": "slowdown", "drop_pct": 10}]})";
+  auto t = Timeline::Load(path);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_DOUBLE_EQ(t->RateKept("cpu0", 19.9), 1.0);
+  EXPECT_DOUBLE_EQ(t->RateKept("cpu0", 20), 0.9);
+  EXPECT_DOUBLE_EQ(t->RateKept("cpu0", 500), 0.9);
+  EXPECT_DOUBLE_EQ(t->RateKept("cpu1", 500), 1.0);
+  EXPECT_FALSE(t->FlipPlanted("cpu0", 0, 1000));  // a slowdown is not a bit flip
+  ASSERT_EQ(t->Describe().size(), 1u);
+  EXPECT_EQ(t->Describe()[0], "from 20 s: 10% slowdown of cpu0");
+}
+
 TEST(BurninTimeline, RejectsMalformedFilesNamingFileAndPath) {
   testing::TempDir dir;
   const std::string base = NvmlFixturePath("healthy-h100x8.json");
@@ -128,6 +145,12 @@ TEST(BurninTimeline, RejectsMalformedFilesNamingFileAndPath) {
       {doc(R"(, "plant": [{"at_s": 70, "entity": "cpu1", "fault": "melt"}])"),
        "plant[0].fault: unknown fault \"melt\""},
       {doc(R"(, "plant": [{"at_s": 70, "fault": "bit_flip"}])"), "plant[0].entity: expected"},
+      {doc(R"(, "plant": [{"at_s": 7, "entity": "cpu0", "fault": "slowdown"}])"),
+       "plant[0].drop_pct: expected 0 < drop_pct < 100"},
+      {doc(R"(, "plant": [{"at_s": 7, "entity": "cpu0", "fault": "slowdown", "drop_pct": 100}])"),
+       "plant[0].drop_pct: expected 0 < drop_pct < 100"},
+      {doc(R"(, "plant": [{"at_s": 7, "entity": "cpu0", "fault": "bit_flip", "drop_pct": 5}])"),
+       "plant[0].drop_pct: only a slowdown has a drop_pct"},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     std::string path = dir.path() + "/bad" + std::to_string(i) + ".json";

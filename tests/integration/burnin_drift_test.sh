@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Burn-in drift the way it reaches an operator (ctest: run alone — it judges what else runs on the
+# cores): a CPU burn-in whose cpu0 loses 10% of its rate from 15 s on (a sustained drop planted
+# by a recorded timeline) ends WARN with a perf_drift fault naming cpu0; one that shares cpu0 with
+# a busy process from 15 s on says the drop was "disturbed by other processes" and does not call
+# it drift; a 15 s burn-in says its baseline is too short to judge drift.
+set -uo pipefail
+bin=$1 src=$2
+. "$src/tests/integration/lib.sh"
+base=$src/tests/fixtures/nvml/healthy-h100x8.json
+run=("$bin" burnin --duration 40s --profile compute --backend cpu --cycle 0.5 --gemm-n 128)
+
+# 1. A planted 10% sustained drop on cpu0.
+cat >"$tmp/slow.json" <<EOF
+{"kind": "yardstick-nvml-timeline", "base": "$base",
+ "plant": [{"at_s": 15, "entity": "cpu0", "fault": "slowdown", "drop_pct": 10}]}
+EOF
+expect_rc 1 "a burn-in with a planted 10% drop on cpu0 warns" -- \
+  "${run[@]}" --nvml-state "$tmp/slow.json" --out "$tmp/slow"
+expect_in "$tmp/out" "cpu0" "the console names cpu0"
+python3 - "$tmp/slow/run.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: planted drop"; fails=$((fails + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["burnin"]
+drift = [f for f in b["faults"] if f["kind"] == "perf_drift"]
+assert any(f["entity"] == "cpu0" and f["severity"] == "warn" for f in drift), b["faults"]
+f = [f for f in drift if f["entity"] == "cpu0"][0]
+assert 15 <= f["at_s"] <= 25, f
+assert float(f["evidence"]["largest_drop_pct"]) >= 7, f["evidence"]
+assert any("slowdown of cpu0" in p for p in b["planted"]), b["planted"]
+assert d["checks"][0]["outcome"] == "warn", d["checks"][0]
+PY
+
+# 2. A busy process on cpu0 from 15 s to the end: a disturbance, not unstable hardware.
+if command -v taskset >/dev/null; then
+  ( sleep 15; exec timeout 30 taskset -c 0 sh -c 'while :; do :; done' ) &
+  hog=$!
+  "${run[@]}" --out "$tmp/busy" >"$tmp/busy.out" 2>"$tmp/busy.err"
+  rc=$?
+  kill "$hog" 2>/dev/null; pkill -f "while :; do :; done" 2>/dev/null; wait "$hog" 2>/dev/null
+  python3 - "$tmp/busy/run.json" "$rc" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: disturbed burn-in (exit $rc)"; cat "$tmp/busy.err"; fails=$((fails + 1)); }
+import json, sys
+b = json.load(open(sys.argv[1]))["burnin"]
+cpu0 = [e for e in b["entities"] if e["entity"] == "cpu0"][0]
+assert "disturbed by other processes" in cpu0["note"], cpu0
+assert not any(f["kind"] == "perf_drift" and f["entity"] == "cpu0" for f in b["faults"]), b["faults"]
+assert sys.argv[2] == "0" or any(f["kind"] != "perf_drift" for f in b["faults"]), (sys.argv[2], b["faults"])
+PY
+  expect_in "$tmp/busy.out" "disturbed by other processes" "the console names the disturbance"
+else
+  echo "SKIP: taskset not found (util-linux): the disturbed burn-in is not tried"
+fi
+
+# 3. A 15 s burn-in: too short to judge drift, and it says so.
+expect_rc 0 "a 15 s burn-in passes" -- "$bin" burnin --duration 15s --profile compute --backend cpu \
+  --out "$tmp/short"
+expect_in "$tmp/short/run.json" "baseline too short to judge drift" "and says its baseline is too short"
+finish
