@@ -3,6 +3,8 @@
 #ifndef YARDSTICK_DIAGNOSE_FLEET_IMPACT_H_
 #define YARDSTICK_DIAGNOSE_FLEET_IMPACT_H_
 
+#include <string_view>
+
 #include "diagnose/fleet_key.h"
 
 namespace ys::diagnose {
@@ -16,9 +18,10 @@ double ThroughputImpact(FigureKind kind);
 double ExpectedLoss(FigureKind kind, double deficit);
 
 struct RankedFinding;  // fleet.h
-// Sets a performance row's loss from its deficit, and drain (loss >= drain_loss) or watch; a
-// watched row says so in its evidence.
-void DecideAction(RankedFinding& f, FigureKind kind, double drain_loss);
+// Sets a performance row's loss from its deficit, and drain (loss >= drain_loss, and `weak`
+// empty) or watch; a watched row says why in its evidence. `weak`: why the evidence, however
+// costly the deficit, does not pass the bar that drains (fleet.h "Peers").
+void DecideAction(RankedFinding& f, FigureKind kind, double drain_loss, std::string_view weak = {});
 
 }  // namespace ys::diagnose
 
