@@ -226,8 +226,10 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
       "rule: per node, and per GPU and NIC against the other devices of its node, each kind of "
       "figure's median deficit against the spread between peers; {:g} healthy entities in "
       "10,000 flagged ({:.1f} expected of {} judged); drain when the expected throughput loss "
-      "reaches {:.1f}%, else watch\n",
-      r.options.false_alarms, r.expected_false_alarms, r.entities, 100 * r.options.drain_loss);
+      "reaches {:.1f}% and the evidence passes the family-wise bar ({:g} healthy drained "
+      "expected in the fleet), else watch\n",
+      r.options.false_alarms, r.expected_false_alarms, r.entities, 100 * r.options.drain_loss,
+      r.options.drain_false_alarms);
   if (!r.ranked.empty()) {
     out << fmt::format("ranked ({}):\n", r.ranked.size());
     const TextTable table({{"#", Align::kRight, 4},
