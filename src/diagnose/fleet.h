@@ -75,8 +75,9 @@
 // tail longer than normal widens it), at least peer_noise_floor, raised by its 95% upper bound
 // at small fleets (x (1 + 1.645 x 1.167 / sqrt(n)): the standard error of a MAD of n normal
 // values). Threshold: a healthy entity is flagged with probability false_alarms / 10,000, split
-// over the kinds judged at its level in proportion to their effect on throughput (weighted
-// Bonferroni, fleet_impact.h: a miss costs most where the impact is largest): z = the normal
+// over the kinds judged at its level in proportion to their effect on throughput, at least 0.1
+// (weighted Bonferroni, fleet_impact.h FalseAlarmWeight: a miss costs most where the impact is
+// largest): z = the normal
 // quantile of 1 - that kind's share. The report states the rate, the entities judged and the
 // expected count of healthy entities flagged at this fleet size. Action (fleet_impact.h): a
 // row's expected throughput loss is its deficit times its kind's effect on training throughput;

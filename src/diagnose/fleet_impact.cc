@@ -41,6 +41,8 @@ double ThroughputImpact(FigureKind kind) {
   return 0.1;
 }
 
+double FalseAlarmWeight(FigureKind kind) { return std::max(0.1, ThroughputImpact(kind)); }
+
 double ExpectedLoss(FigureKind kind, double deficit) {
   return ThroughputImpact(kind) * std::max(0.0, deficit);
 }

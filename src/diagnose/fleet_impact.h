@@ -14,6 +14,12 @@ namespace ys::diagnose {
 // rank's pace, so a slow GPU costs its job as much as a slow node.
 double ThroughputImpact(FigureKind kind);
 
+// The share of the false-alarm rate a kind gets (fleet.h "Peers"), in proportion to this weight:
+// its throughput impact, at least 0.1. The kinds of small impact (PCIe, CPU GEMM, STREAM,
+// storage, launch latency) keep a tenth of GEMM's share: their faults are large, and a share in
+// proportion to an impact of 0.01-0.02 would put their threshold past them.
+double FalseAlarmWeight(FigureKind kind);
+
 // The expected throughput loss of a deficit of this kind (0 for a deficit <= 0).
 double ExpectedLoss(FigureKind kind, double deficit);
 

@@ -215,7 +215,7 @@ void FleetJudge::SetPeers(const PeerSamples& samples) {
     p.level = level == 0 ? EntityKind::kNode : level == 1 ? EntityKind::kGpu : EntityKind::kNic;
     p.kind = kind;
     if (!p.judged) continue;
-    weights[level] += ThroughputImpact(kind);
+    weights[level] += FalseAlarmWeight(kind);
     entities[level] = std::max(entities[level], p.n);
   }
   double rate = std::clamp(options_.false_alarms / 1e4, 1e-12, 0.5);
@@ -225,7 +225,7 @@ void FleetJudge::SetPeers(const PeerSamples& samples) {
   for (PeerSpread& p : peers_) {
     size_t level = PeerLevelOf(p.level);
     if (!p.judged) continue;
-    p.threshold = PeerUpperNormalQuantile(rate * ThroughputImpact(p.kind) / weights[level]);
+    p.threshold = PeerUpperNormalQuantile(rate * FalseAlarmWeight(p.kind) / weights[level]);
     p.drain_threshold = std::max(p.threshold, PeerUpperNormalQuantile(family));
   }
   entities_ = entities[0] + entities[1] + entities[2];
