@@ -73,8 +73,14 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--false-alarms", a->options.fleet.false_alarms,
                  "Healthy nodes, GPUs and NICs flagged per 10,000 judged (the rate the thresholds "
                  "are set for; the report states the count expected at this fleet size)")
-      ->default_val(1.0)
+      ->default_val(5.0)
       ->check(CLI::Range(1e-6, 5000.0));
+  sub.add_option(
+         "--drain-false-alarms", a->options.fleet.drain_false_alarms,
+         "Healthy nodes, GPUs and NICs expected drained in the whole fleet: a row is drained "
+         "only when its evidence also passes this family-wise bar")
+      ->default_val(0.05)
+      ->check(CLI::Range(1e-9, 100.0));
   sub.add_option("--drain-loss", a->drain_loss_pct,
                  "Expected training-throughput loss, in percent, from which a slow node or device "
                  "is drained (below it: watch)")

@@ -64,18 +64,26 @@
 //   node    the node's figures of one kind, against the other nodes' aggregates of that kind;
 //   device  a GPU's or NIC's figures of one kind (a GPU-to-GPU copy counts for both ends), less
 //           the median aggregate of the other devices of its node of that kind (the node's offset
-//           taken out), against the same contrast on every device of the fleet.
+//           taken out); for figures between two devices (copies), less the median of the node's
+//           figures of that kind that do not involve the device (the other devices' aggregates
+//           share its pairs, which squeezes their spread and lengthens its tails); against the
+//           same contrast on every device of the fleet.
 // Between-peer spread, per level and kind (PeerSpread): center the median of the aggregates (0,
-// the better mode, for a kind with a two-mode key), scale 1.4826 x the median distance of the
-// aggregates on the better side of the center (healthy by construction, however many peers are
-// slow), at least peer_noise_floor, raised by its 95% upper bound at small fleets (x (1 + 1.645 x
-// 1.167 / sqrt(n)): the standard error of a MAD of n normal values). Threshold: a healthy
-// entity is flagged with probability false_alarms / 10,000, split over the kinds judged at its
-// level in proportion to their effect on throughput (weighted Bonferroni, fleet_impact.h: a miss
-// costs most where the impact is largest): z = the normal quantile of 1 - that kind's share. The
-// report states the rate, the entities judged and the expected count of healthy entities flagged at
-// this fleet size. Action (fleet_impact.h): a row's expected throughput loss is its deficit times
-// its kind's effect on training throughput; drain when it reaches drain_loss, else watch.
+// the better mode, for a kind with a two-mode key), scale the larger of 1.4826 x the median
+// distance of the aggregates on the better side of the center (healthy by construction, however
+// many peers are slow) and, with 250 such aggregates or more, their 98th percentile / 2.326 (a
+// tail longer than normal widens it), at least peer_noise_floor, raised by its 95% upper bound
+// at small fleets (x (1 + 1.645 x 1.167 / sqrt(n)): the standard error of a MAD of n normal
+// values). Threshold: a healthy entity is flagged with probability false_alarms / 10,000, split
+// over the kinds judged at its level in proportion to their effect on throughput, at least 0.1
+// (weighted Bonferroni, fleet_impact.h FalseAlarmWeight: a miss costs most where the impact is
+// largest): z = the normal
+// quantile of 1 - that kind's share. The report states the rate, the entities judged and the
+// expected count of healthy entities flagged at this fleet size. Action (fleet_impact.h): a
+// row's expected throughput loss is its deficit times its kind's effect on training throughput;
+// drain when it reaches drain_loss AND its z reaches the family-wise bar (drain_threshold: the
+// normal quantile of drain_false_alarms / the entity-kinds judged, so that fewer than
+// drain_false_alarms healthy entities are expected drained in the whole fleet), else watch.
 //
 // Error bound of the histogram (w = bin_relative_width): |median - exact| <= w |median|;
 // |MAD - exact| <= w (3 |median| + MAD) (1 + 3w). See MedianErrorBound, MadErrorBound.
@@ -112,9 +120,12 @@ struct FleetOptions {
   // Peers (see "Peers" above): healthy entities expected to be flagged per 10,000 judged, the
   // smallest between-peer spread assumed (relative), and the expected throughput loss (relative,
   // fleet_impact.h) from which a performance row is drained rather than watched.
-  double false_alarms = 1;
+  double false_alarms = 5;
   double peer_noise_floor = 0.002;
   double drain_loss = 0.02;
+  // Healthy entities expected to be drained in the whole fleet: a row drains only when its z also
+  // reaches the family-wise bar this sets over every entity and kind judged (see "Peers").
+  double drain_false_alarms = 0.05;
 };
 
 double MedianErrorBound(const FleetOptions& o, double median);
@@ -252,11 +263,12 @@ struct SlowMode {
 struct PeerSpread {
   EntityKind level = EntityKind::kNode;
   FigureKind kind = FigureKind::kOther;
-  uint64_t n = 0;        // aggregates (entities) seen
-  double center = 0;     // relative deficit
-  double scale = 0;      // robust spread, raised by its uncertainty (relative)
-  double threshold = 0;  // z an entity must reach
-  bool judged = false;   // n >= min_peers
+  uint64_t n = 0;              // aggregates (entities) seen
+  double center = 0;           // relative deficit
+  double scale = 0;            // robust spread, raised by its uncertainty (relative)
+  double threshold = 0;        // z an entity must reach
+  double drain_threshold = 0;  // z a row must reach to be drained (family-wise)
+  bool judged = false;         // n >= min_peers
   double Smallest() const { return center + threshold * scale; }  // smallest deficit flagged
 };
 
@@ -266,6 +278,16 @@ struct PeerSamples {
   static constexpr size_t kSlots = 3 * kKinds;  // node, gpu, nic
   static size_t Slot(EntityKind level, FigureKind kind);
   std::vector<float> values[kSlots];
+  // Each observed document's largest aggregate per slot (`documents` counts the documents), so
+  // that only the documents with an entity beyond its threshold are read again (fleet_merge.cc).
+  struct Mark {
+    uint32_t document;
+    uint16_t slot;
+    float value;
+  };
+  std::vector<Mark> marks;
+  uint32_t documents = 0;
+  // Moves the other's values here (not its marks, which number its own documents).
   void Merge(PeerSamples&& other);
 };
 
@@ -287,6 +309,7 @@ struct FleetReport {
   std::vector<PeerSpread> peers;  // judged levels and kinds
   uint64_t entities = 0;          // nodes and devices judged against peers
   double expected_false_alarms = 0;
+  uint64_t tests = 0;  // entities x kinds judged against peers (the family of the drain bar)
   // pass: nothing ranked, nothing skipped, fleet large enough; fail: something ranked;
   // incomplete: documents skipped (--keep-going), nothing else; inconclusive: a fleet too small
   // to judge peer-wise whose spec check found nothing. Exit 0 only for pass.
@@ -326,8 +349,10 @@ class FleetJudge {
   };
 
   // `resolve[id]`: the key of the accumulator id a digest's figure holds (nullptr: not judged).
-  Findings Evaluate(const DocumentDigest& digest,
-                    const std::vector<const KeyStats*>& resolve) const;
+  // With `observe`, the aggregates of the document's nodes and devices go there as well (one
+  // pass: SetPeers after it, then PeerRows on the documents PeerDocuments names).
+  Findings Evaluate(const DocumentDigest& digest, const std::vector<const KeyStats*>& resolve,
+                    PeerSamples* observe = nullptr) const;
   Findings Evaluate(const RunDocument& doc, const std::string& source) const;
   // Pass 2a (thread-safe): the aggregates of the document's nodes and devices, into `out`.
   void Observe(const DocumentDigest& digest, const std::vector<const KeyStats*>& resolve,
@@ -336,6 +361,11 @@ class FleetJudge {
   // The between-peer spreads from every entity's aggregates; before Evaluate. Without it no
   // performance row is ranked from peers (the spec check still runs).
   void SetPeers(const PeerSamples& samples);
+  // After SetPeers: the documents (numbers of `samples.marks`, ascending) with an aggregate
+  // beyond its threshold, and their performance rows (thread-safe).
+  std::vector<uint32_t> PeerDocuments(const PeerSamples& samples) const;
+  std::vector<RankedFinding> PeerRows(const DocumentDigest& digest,
+                                      const std::vector<const KeyStats*>& resolve) const;
   // The resolve table of an accumulator's ids.
   std::vector<const KeyStats*> Resolve(const FleetAccumulator& accumulator) const;
   void Record(Findings findings);
@@ -365,7 +395,9 @@ class FleetJudge {
   std::map<uint32_t, NodeFigures> ScoreDigest(const DocumentDigest& d,
                                               const std::vector<const KeyStats*>& resolve) const;
   void JudgeNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
-  void PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out) const;
+  // The peers' rows of a node (after SetPeers); with `observe`, its aggregates go there too.
+  void PoolNode(const std::string& node, const std::vector<Scored>& figures, Findings& out,
+                PeerSamples* observe = nullptr) const;
   const PeerSpread* PeerOf(EntityKind level, FigureKind kind) const;
   void JudgeSpread(const std::string& node, const std::vector<Scored>& figures,
                    Findings& out) const;
@@ -379,7 +411,7 @@ class FleetJudge {
   std::map<std::string, KeyStats> stats_;
   FleetOptions options_;
   std::vector<PeerSpread> peers_;  // by PeerSamples::Slot; empty before SetPeers
-  uint64_t entities_ = 0;
+  uint64_t entities_ = 0, tests_ = 0;
   uint64_t documents_ = 0, figures_ = 0;
   std::map<std::pair<std::string, std::string>, SlowGroup> slow_;  // (node, entity label)
   std::vector<FlaggedFigure> flagged_;

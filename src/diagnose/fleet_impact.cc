@@ -41,18 +41,23 @@ double ThroughputImpact(FigureKind kind) {
   return 0.1;
 }
 
+double FalseAlarmWeight(FigureKind kind) { return std::max(0.1, ThroughputImpact(kind)); }
+
 double ExpectedLoss(FigureKind kind, double deficit) {
   return ThroughputImpact(kind) * std::max(0.0, deficit);
 }
 
-void DecideAction(RankedFinding& f, FigureKind kind, double drain_loss) {
+void DecideAction(RankedFinding& f, FigureKind kind, double drain_loss, std::string_view weak) {
   f.loss = ExpectedLoss(kind, f.deficit);
-  f.drain = f.loss >= drain_loss;
+  f.drain = f.loss >= drain_loss && weak.empty();
   f.watch = !f.drain;
   f.evidence += fmt::format("; expected throughput loss {:.2f}% ({:g} x the deficit)", 100 * f.loss,
                             ThroughputImpact(kind));
-  if (f.watch)
+  if (f.loss < drain_loss) {
     f.evidence += fmt::format(": watch, below the {:.1f}% that drains", 100 * drain_loss);
+  } else if (!weak.empty()) {
+    f.evidence += fmt::format(": watch, {}", weak);
+  }
 }
 
 }  // namespace ys::diagnose

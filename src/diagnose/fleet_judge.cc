@@ -34,17 +34,19 @@ std::map<uint32_t, FleetJudge::NodeFigures> FleetJudge::ScoreDigest(
 }
 
 FleetJudge::Findings FleetJudge::Evaluate(const DocumentDigest& d,
-                                          const std::vector<const KeyStats*>& resolve) const {
+                                          const std::vector<const KeyStats*>& resolve,
+                                          PeerSamples* observe) const {
   Findings out;
   out.source = d.source;
   out.figures = d.figures.size();
   for (const auto& [node_id, figures] : ScoreDigest(d, resolve)) {
     const std::string& node = d.labels[node_id];
     JudgeNode(node, figures.judged, out);
-    PoolNode(node, figures.judged, out);
+    PoolNode(node, figures.judged, out, observe);
     JudgeSpread(node, figures.judged, out);
     JudgeAgainstSpec(node, figures.unjudged, out);  // it reads only the figures not judged
   }
+  if (observe != nullptr) ++observe->documents;
   return out;
 }
 
@@ -230,6 +232,7 @@ FleetReport FleetJudge::Finish() {
   }
   r.entities = entities_;
   r.expected_false_alarms = options_.false_alarms / 1e4 * static_cast<double>(entities_);
+  r.tests = tests_;
   r.keys = std::move(stats_);
   return r;
 }

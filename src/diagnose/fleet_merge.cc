@@ -393,8 +393,9 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
         "no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
   }
 
-  // Pass 2, over the digests: first each entity's aggregates (the peers' spreads), then the
-  // verdicts; each thread its own file, recorded under the lock.
+  // Pass 2, over the digests: the verdicts and each entity's aggregates (the peers' spreads),
+  // each thread its own file, recorded under the lock; then the peers' rows, from the few
+  // documents with an aggregate beyond its threshold, read again.
   FleetJudge judge(accumulators[0].Finalize(census.nodes()), options.fleet);
   std::vector<PeerSamples> samples(threads);
   ParallelFor(threads, threads, [&](size_t t, unsigned) {
@@ -405,26 +406,7 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
       auto more = spills[t]->Read(&d);
       if (!more.ok()) s = more.status();
       if (!s.ok() || !*more) break;
-      judge.Observe(d, resolve, samples[t]);
-    }
-    if (!s.ok()) {
-      std::lock_guard lock(mu);
-      spill_error = s;
-    }
-  });
-  YS_RETURN_IF_ERROR(spill_error);
-  for (unsigned t = 1; t < threads; ++t) samples[0].Merge(std::move(samples[t]));
-  judge.SetPeers(samples[0]);
-  samples.clear();
-  ParallelFor(threads, threads, [&](size_t t, unsigned) {
-    std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
-    Status s = spills[t]->Rewind();
-    DocumentDigest d;
-    while (s.ok()) {
-      auto more = spills[t]->Read(&d);
-      if (!more.ok()) s = more.status();
-      if (!s.ok() || !*more) break;
-      FleetJudge::Findings f = judge.Evaluate(d, resolve);
+      FleetJudge::Findings f = judge.Evaluate(d, resolve, &samples[t]);
       census.Judge(d, f.ranked);
       std::lock_guard lock(mu);
       judge.Record(std::move(f));
@@ -434,6 +416,31 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
       spill_error = s;
     }
   });
+  YS_RETURN_IF_ERROR(spill_error);
+  for (unsigned t = 1; t < threads; ++t) samples[0].Merge(std::move(samples[t]));
+  judge.SetPeers(samples[0]);
+  ParallelFor(threads, threads, [&](size_t t, unsigned) {
+    std::vector<uint32_t> wanted = judge.PeerDocuments(samples[t]);
+    if (wanted.empty()) return;
+    std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
+    Status s = spills[t]->Rewind();
+    DocumentDigest d;
+    for (uint32_t document = 0, next = 0; s.ok() && next < wanted.size(); ++document) {
+      auto more = spills[t]->Read(&d);
+      if (!more.ok()) s = more.status();
+      if (!s.ok() || !*more) break;
+      if (document != wanted[next]) continue;
+      ++next;
+      std::vector<RankedFinding> rows = judge.PeerRows(d, resolve);
+      std::lock_guard lock(mu);
+      for (RankedFinding& r : rows) judge.AddRanked(std::move(r));
+    }
+    if (!s.ok()) {
+      std::lock_guard lock(mu);
+      spill_error = s;
+    }
+  });
+  samples.clear();
   YS_RETURN_IF_ERROR(spill_error);
   spills.clear();
   for (const Duplicate& d : duplicates) {

@@ -33,7 +33,8 @@ struct MergeOptions {
 
 // Pass 1 reads each document's JSON once, in parallel (fleet_reader.h), adds its figures to the
 // thread's accumulator and census and writes its digest (fleet_digest.h) to the thread's temporary
-// file; pass 2 judges from the digests. The same file named twice (same inode, or the same bytes
+// file; pass 2 judges from the digests, and reads again the few with an entity beyond its peers'
+// threshold for its rows. The same file named twice (same inode, or the same bytes
 // under another name) is counted once and reported (kind duplicate). Fails on the first malformed
 // document unless keep_going, which skips it, lists it and ranks it (kind corrupt: the verdict is
 // then never pass); fails when no document could be read. Memory: the paths, the keys'

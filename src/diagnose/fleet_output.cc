@@ -28,6 +28,7 @@ void Fields(V& v, FleetOptions& o) {
   v("false_alarms_per_10000", o.false_alarms);
   v.computed("peer_noise_floor_pct", [&] { return 100 * o.peer_noise_floor; });
   v.computed("drain_loss_pct", [&] { return 100 * o.drain_loss; });
+  v("drain_false_alarms", o.drain_false_alarms);
 }
 
 template <typename V>
@@ -38,6 +39,7 @@ void Fields(V& v, PeerSpread& p) {
   v("center", p.center);
   v("scale", p.scale);
   v("z_threshold", p.threshold);
+  v("drain_z", p.drain_threshold);
   v.computed("smallest_deficit", [&] { return p.Smallest(); });
 }
 
@@ -188,7 +190,9 @@ void Fields(V& v, FleetReport& r) {
     return std::vector<std::pair<std::string, double>>{
         {"per_10000", r.options.false_alarms},
         {"entities", static_cast<double>(r.entities)},
-        {"expected", r.expected_false_alarms}};
+        {"expected", r.expected_false_alarms},
+        {"tests", static_cast<double>(r.tests)},
+        {"expected_drained", r.options.drain_false_alarms}};
   });
   v("peers", r.peers);
   v("ranked", r.ranked);
@@ -222,8 +226,10 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
       "rule: per node, and per GPU and NIC against the other devices of its node, each kind of "
       "figure's median deficit against the spread between peers; {:g} healthy entities in "
       "10,000 flagged ({:.1f} expected of {} judged); drain when the expected throughput loss "
-      "reaches {:.1f}%, else watch\n",
-      r.options.false_alarms, r.expected_false_alarms, r.entities, 100 * r.options.drain_loss);
+      "reaches {:.1f}% and the evidence passes the family-wise bar ({:g} healthy drained "
+      "expected in the fleet), else watch\n",
+      r.options.false_alarms, r.expected_false_alarms, r.entities, 100 * r.options.drain_loss,
+      r.options.drain_false_alarms);
   if (!r.ranked.empty()) {
     out << fmt::format("ranked ({}):\n", r.ranked.size());
     const TextTable table({{"#", Align::kRight, 4},

@@ -44,6 +44,40 @@ double PeerAggregateOf(const std::vector<const PeerScored*>& g) {
   return MedianOf(std::move(d));
 }
 
+bool PeerInvolves(const PeerScored& s, std::string_view label) {
+  return BareLabelView(s.entity) == label || (s.peer && BareLabelView(*s.peer) == label);
+}
+
+// The contrasts of a block of devices [i, j) whose figures are all between two devices (a
+// GPU-to-GPU copy counts for both ends): each device's aggregate less the median of the node's
+// figures of that kind that do not involve it. Its aggregate less the other devices' aggregates
+// would not do: theirs share its pairs, which squeezes their spread around it and gives the
+// contrast tails longer than normal (healthy GPUs at z 4 twenty times more often).
+void PeerPairContrasts(std::vector<PeerAggregate>& out, size_t i, size_t j) {
+  std::vector<const PeerScored*> all;
+  for (size_t k = i; k < j; ++k) all.insert(all.end(), out[k].group.begin(), out[k].group.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<double> others;
+  for (size_t k = i; k < j; ++k) {
+    others.clear();
+    for (const PeerScored* s : all) {
+      if (!PeerInvolves(*s, out[k].label)) others.push_back(s->score.deficit);
+    }
+    out[k].judgeable = !others.empty();
+    out[k].value = others.empty() ? 0 : out[k].value - MedianOf(others);
+  }
+}
+
+bool PeerAllPairs(const std::vector<PeerAggregate>& out, size_t i, size_t j) {
+  for (size_t k = i; k < j; ++k) {
+    for (const PeerScored* s : out[k].group) {
+      if (!s->peer) return false;
+    }
+  }
+  return true;
+}
+
 // Each device aggregate less the median of the other devices of its node of the same kind and
 // level (contiguous in `out` from `first`: sorted by kind, then level). Leaving the device out
 // keeps a healthy device's contrast centered and as spread as its peers' (a median that
@@ -53,6 +87,11 @@ void PeerContrasts(std::vector<PeerAggregate>& out, size_t first) {
   for (size_t i = first; i < out.size();) {
     size_t j = i;
     while (j < out.size() && out[j].kind == out[i].kind && out[j].level == out[i].level) ++j;
+    if (PeerAllPairs(out, i, j)) {
+      PeerPairContrasts(out, i, j);
+      i = j;
+      continue;
+    }
     own.clear();
     for (size_t k = i; k < j; ++k) own.push_back(out[k].value);
     for (size_t k = i; k < j; ++k) {
@@ -124,6 +163,13 @@ PeerSpread PeerSpreadOf(std::vector<float> values, bool center_at_zero, const Fl
     if (x < p.center) good.push_back(p.center - x);
   }
   double scale = good.empty() ? 0 : 1.4826 * MedianOf(good);
+  // The tail: a normal distance exceeds 2.326 sd 2% of the time. With 250 distances, 5 lie
+  // beyond their 98th percentile: enough to see a tail longer than normal.
+  if (good.size() >= 250) {
+    auto at = good.begin() + static_cast<std::ptrdiff_t>(0.98 * static_cast<double>(good.size()));
+    std::nth_element(good.begin(), at, good.end());
+    scale = std::max(scale, *at / 2.326);
+  }
   double n_good = static_cast<double>(std::max<size_t>(1, good.size()));
   p.scale = std::max(scale, o.peer_noise_floor) * (1 + 1.645 * 1.167 / std::sqrt(n_good));
   return p;
@@ -135,7 +181,7 @@ size_t PeerSamples::Slot(EntityKind level, FigureKind kind) {
   return PeerLevelOf(level) * kKinds + static_cast<size_t>(kind);
 }
 
-void PeerSamples::Merge(PeerSamples&& other) {
+void PeerSamples::Merge(PeerSamples&& other) {  // not the marks: see fleet.h
   for (size_t i = 0; i < kSlots; ++i) {
     values[i].insert(values[i].end(), other.values[i].begin(), other.values[i].end());
     std::vector<float>().swap(other.values[i]);
@@ -144,12 +190,7 @@ void PeerSamples::Merge(PeerSamples&& other) {
 
 void FleetJudge::Observe(const DocumentDigest& d, const std::vector<const KeyStats*>& resolve,
                          PeerSamples& out) const {
-  for (const auto& [node_id, figures] : ScoreDigest(d, resolve)) {
-    for (const PeerAggregate& a : PeerAggregates(figures.judged)) {
-      if (a.judgeable)
-        out.values[PeerSamples::Slot(a.level, a.kind)].push_back(static_cast<float>(a.value));
-    }
-  }
+  Evaluate(d, resolve, &out);
 }
 
 void FleetJudge::Observe(const RunDocument& doc, PeerSamples& out) const {
@@ -174,16 +215,42 @@ void FleetJudge::SetPeers(const PeerSamples& samples) {
     p.level = level == 0 ? EntityKind::kNode : level == 1 ? EntityKind::kGpu : EntityKind::kNic;
     p.kind = kind;
     if (!p.judged) continue;
-    weights[level] += ThroughputImpact(kind);
+    weights[level] += FalseAlarmWeight(kind);
     entities[level] = std::max(entities[level], p.n);
   }
   double rate = std::clamp(options_.false_alarms / 1e4, 1e-12, 0.5);
+  tests_ = 0;
+  for (const PeerSpread& p : peers_) tests_ += p.judged ? p.n : 0;
+  double family = std::clamp(options_.drain_false_alarms / std::max<double>(1, tests_), 1e-15, 0.5);
   for (PeerSpread& p : peers_) {
     size_t level = PeerLevelOf(p.level);
-    if (p.judged)
-      p.threshold = PeerUpperNormalQuantile(rate * ThroughputImpact(p.kind) / weights[level]);
+    if (!p.judged) continue;
+    p.threshold = PeerUpperNormalQuantile(rate * FalseAlarmWeight(p.kind) / weights[level]);
+    p.drain_threshold = std::max(p.threshold, PeerUpperNormalQuantile(family));
   }
   entities_ = entities[0] + entities[1] + entities[2];
+}
+
+std::vector<uint32_t> FleetJudge::PeerDocuments(const PeerSamples& samples) const {
+  std::vector<uint32_t> out;
+  if (peers_.empty()) return out;
+  for (const PeerSamples::Mark& m : samples.marks) {
+    const PeerSpread& p = peers_[m.slot];
+    // float: a hair below the double it was made from
+    if (p.judged && m.value >= p.Smallest() - 1e-6) out.push_back(m.document);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<RankedFinding> FleetJudge::PeerRows(const DocumentDigest& d,
+                                                const std::vector<const KeyStats*>& resolve) const {
+  Findings out;
+  out.source = d.source;
+  for (const auto& [node_id, figures] : ScoreDigest(d, resolve))
+    PoolNode(d.labels[node_id], figures.judged, out);
+  return std::move(out.ranked);
 }
 
 const PeerSpread* FleetJudge::PeerOf(EntityKind level, FigureKind kind) const {
@@ -193,6 +260,24 @@ const PeerSpread* FleetJudge::PeerOf(EntityKind level, FigureKind kind) const {
 }
 
 namespace {
+
+// Each aggregate's value into its slot, and the document's largest per slot into the marks.
+void PeerObserve(const std::vector<PeerAggregate>& aggregates, PeerSamples& out) {
+  size_t first = out.marks.size();
+  for (const PeerAggregate& a : aggregates) {
+    if (!a.judgeable) continue;
+    size_t slot = PeerSamples::Slot(a.level, a.kind);
+    auto value = static_cast<float>(a.value);
+    out.values[slot].push_back(value);
+    auto it = std::find_if(out.marks.begin() + static_cast<std::ptrdiff_t>(first), out.marks.end(),
+                           [slot](const PeerSamples::Mark& m) { return m.slot == slot; });
+    if (it == out.marks.end()) {
+      out.marks.push_back({out.documents, static_cast<uint16_t>(slot), value});
+    } else {
+      it->value = std::max(it->value, value);
+    }
+  }
+}
 
 std::string PeerPct(double x) { return fmt::format("{:.1f}%", 100 * x); }
 
@@ -227,9 +312,12 @@ std::string PeerEvidence(const PeerAggregate& a, const PeerSpread& p, double z, 
 }  // namespace
 
 void FleetJudge::PoolNode(const std::string& node, const std::vector<PeerScored>& figures,
-                          Findings& out) const {
+                          Findings& out, PeerSamples* observe) const {
+  if (peers_.empty() && observe == nullptr) return;
+  std::vector<PeerAggregate> aggregates = PeerAggregates(figures);
+  if (observe != nullptr) PeerObserve(aggregates, *observe);
   if (peers_.empty()) return;
-  for (const PeerAggregate& a : PeerAggregates(figures)) {
+  for (const PeerAggregate& a : aggregates) {
     const PeerSpread* p = a.judgeable ? PeerOf(a.level, a.kind) : nullptr;
     if (p == nullptr) continue;
     double z = (a.value - p->center) / p->scale;
@@ -248,7 +336,13 @@ void FleetJudge::PoolNode(const std::string& node, const std::vector<PeerScored>
     f.evidence = PeerEvidence(a, *p, z, options_.false_alarms);
     f.action = ActionFor(a.kind, f.entity);
     f.sources = {out.source};
-    DecideAction(f, a.kind, options_.drain_loss);
+    std::string weak;
+    if (z < p->drain_threshold)
+      weak = fmt::format(
+          "z {:.1f} is below the {:.1f} that drains ({:g} healthy drained expected "
+          "in the fleet)",
+          z, p->drain_threshold, options_.drain_false_alarms);
+    DecideAction(f, a.kind, options_.drain_loss, weak);
     out.ranked.push_back(std::move(f));
   }
 }

@@ -35,7 +35,8 @@ Realistic variation (the healthy differences between real nodes; node_model.py):
 --subpopulation F   a fraction F of the nodes (healthy) 3% slower in STREAM and CPU GEMM and 1.5% in
                     HBM copies (another DIMM or BIOS population): bimodal kinds that are no fault
 --gemm-gpu-exact K:SIZE  K more nodes with one GPU's GEMM SIZE below its peers' median (its own
-                    offset taken away), kind gemm: the sensitivity test (e.g. 20:0.05)
+                    persistent offsets replaced by the median of the node's other GPUs'), kind gemm:
+                    the sensitivity test (e.g. 20:0.05)
 Deterministic for a seed (each node has its own random stream), whatever --jobs.
 """
 import argparse

@@ -21,7 +21,8 @@ Realistic variation (gen_fleet.py --variation): on top of that, each kind of fig
 persistent offset per node and per device (GPU, NIC) drawn from N(0, sd), the sds per kind drawn
 once per fleet (`sds`: kind -> (node sd, device sd)); a sub-population (`subpop`) is a few percent
 slower on some kinds as a whole (another BIOS or DIMM population, healthy); a device with a planted
-fault of size `exact` has no offset of that kind: it is that much below its peers' median.
+fault of size `exact` takes the median of its peers' offsets of that kind as its own: it is that much below
+its peers' median.
 """
 import math
 from statistics import NormalDist
@@ -125,6 +126,19 @@ class Node:
         self.link_off = [g(0, 0.003) for _ in range(8)]
         self.nic_off = [g(0, 0.003) for _ in range(NICS)]
         self.node_off = g(0, 0.005)                      # CPU, DIMMs, storage mount: per node
+        self._exact_gemm()
+
+    def _exact_gemm(self):
+        """A GPU planted `exact`ly (gen_fleet.py --gemm-gpu-exact) gets the median of the other GPUs'
+        persistent GEMM offsets (silicon and per-kind variation) as its own: its planted size is then
+        its deficit against its peers' median, not that plus its own draw."""
+        exact = [f["entity"] for f in self.faults.get("gemm", ()) if f.get("exact")]
+        if not exact:
+            return
+        dev_sd = self.sds.get("gemm", (0.0, 0.0))[1]
+        k = int(exact[0][3:])
+        others = sorted(self.gpu_off[j] + self.offset("gemm", "gpu%d" % j, dev_sd) for j in range(8) if j != k)
+        self.gpu_off[k] = others[len(others) // 2]
 
     # factor < 1: that much of the performance left, for the figure of `kind` on `entity`.
     def fault(self, kind, entity=None, peer=None):

@@ -3,6 +3,8 @@
 // report states its false-alarm rate, and the expected throughput loss decides drain or watch.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "diagnose/fleet_fixture.h"
 #include "diagnose/fleet_impact.h"
 #include "diagnose/fleet_merge.h"
@@ -60,9 +62,9 @@ TEST(FleetPeersTest, ANodesCorrelatedFiguresAreNotPooledAsIndependentEvidence) {
     size_t drained = 0;
     for (const RankedFinding& f : r.ranked) drained += f.drain ? 1 : 0;
     EXPECT_EQ(drained, 0u) << PeerDump(r);
-    EXPECT_LE(r.ranked.size(), 2u) << PeerDump(r);  // 0.5 expected
+    EXPECT_LE(r.ranked.size(), 7u) << PeerDump(r);  // 2.55 expected
     EXPECT_EQ(r.entities, 300u * 17);               // each node, its 8 GPUs and 8 NICs
-    EXPECT_NEAR(r.expected_false_alarms, 300 * 17 / 1e4, 1e-9);
+    EXPECT_NEAR(r.expected_false_alarms, 5 * 300 * 17 / 1e4, 1e-9);
     const PeerSpread* launch = PeerOfReport(r, EntityKind::kNode, FigureKind::kLaunch);
     ASSERT_NE(launch, nullptr);
     // The between-node spread is the node offset's (1.2%), not a figure's noise over sqrt(24).
@@ -71,10 +73,10 @@ TEST(FleetPeersTest, ANodesCorrelatedFiguresAreNotPooledAsIndependentEvidence) {
   }
 }
 
-TEST(FleetPeersTest, AGpuFivePercentBelowTheOtherGpusOfItsNodeIsFoundAndDrained) {
+TEST(FleetPeersTest, AGpuFivePercentBelowTheOtherGpusOfItsNodeIsFoundOnEveryNode) {
   // Per-GPU spread about 1% (a 0.5% offset, 0.3% more per device, and the median of four GEMM
-  // figures of 1% noise each). At 1 false alarm in 10,000 a GPU is flagged from about 3.8 of
-  // those spreads, so a 5% GPU is found on most such nodes, not all (README "Fleet statistics").
+  // figures of 1% noise each). At 5 false alarms in 10,000 a GPU is flagged from about 3.4 of
+  // those spreads; it is drained only past the family-wise bar (about 4.6 at this size).
   FleetPlan p = RealisticPlan(300, 3);
   p.device_offset_sd = 0.005;
   for (int i = 0; i < 20; ++i)
@@ -85,14 +87,16 @@ TEST(FleetPeersTest, AGpuFivePercentBelowTheOtherGpusOfItsNodeIsFoundAndDrained)
     for (const RankedFinding& f : r.ranked) {
       if (f.node != NodeName(10 * i + 1) || f.kind != "gemm") continue;
       EXPECT_EQ(f.entity, "gpu" + std::to_string(i % 8));
-      EXPECT_TRUE(f.drain);
       EXPECT_NEAR(f.loss, 0.05, 0.015);
       ++found;
     }
   }
-  EXPECT_GE(found, 17) << PeerDump(r);
+  EXPECT_EQ(found, 20) << PeerDump(r);
   const PeerSpread* gemm = PeerOfReport(r, EntityKind::kGpu, FigureKind::kGemm);
   ASSERT_NE(gemm, nullptr);
+  for (const RankedFinding& f : r.ranked) {
+    if (f.kind == "gemm" && f.entity != "node") EXPECT_EQ(f.drain, f.z >= gemm->drain_threshold);
+  }
   EXPECT_LT(gemm->Smallest(), 0.05);
   EXPECT_GT(gemm->Smallest(), 0.03);
 }
@@ -126,20 +130,48 @@ TEST(FleetPeersTest, TheRankedListIsOrderedByExpectedLoss) {
       EXPECT_GE(r.ranked[i - 1].loss, r.ranked[i].loss) << PeerDump(r);
   }
   for (const RankedFinding& f : r.ranked) {
-    if (f.node == NodeName(3)) EXPECT_TRUE(f.watch) << f.evidence;  // below the 2% that drains
+    if (f.node == NodeName(3)) {
+      EXPECT_TRUE(f.watch) << f.evidence;  // below the 2% that drains
+    }
   }
 }
 
 TEST(FleetPeersTest, AStricterRateRaisesTheThresholds) {
   FleetPlan p = RealisticPlan(100, 6);
   MergeOptions strict;
-  strict.fleet.false_alarms = 0.1;
+  strict.fleet.false_alarms = 0.5;
   FleetReport usual = MergePlan(p), fewer = MergePlan(p, strict);
   const PeerSpread* a = PeerOfReport(usual, EntityKind::kGpu, FigureKind::kGemm);
   const PeerSpread* b = PeerOfReport(fewer, EntityKind::kGpu, FigureKind::kGemm);
   ASSERT_TRUE(a && b);
   EXPECT_GT(b->threshold, a->threshold);
   EXPECT_NEAR(fewer.expected_false_alarms, usual.expected_false_alarms / 10, 1e-9);
+}
+
+TEST(FleetPeersTest, ACostlyDeficitOnWeakEvidenceIsWatchedNotDrained) {
+  // 3.5% of GEMM on one GPU costs 3.5%, past the 2% that drains, but at about 4 spreads it is
+  // what one healthy GPU in a few thousand shows: flagged and watched, never drained.
+  FleetPlan p = RealisticPlan(300, 7);
+  p.device_offset_sd = 0.005;
+  p.gemm_gpu[{NodeName(12), "gpu4"}] = 0.965;
+  FleetReport r = MergePlan(p);
+  const PeerSpread* gemm = PeerOfReport(r, EntityKind::kGpu, FigureKind::kGemm);
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_GT(gemm->drain_threshold, gemm->threshold + 0.5);
+  // Of all the entity-kinds judged, fewer than drain_false_alarms healthy ones expected drained.
+  EXPECT_NEAR(std::erfc(gemm->drain_threshold / std::sqrt(2.0)) / 2 * static_cast<double>(r.tests),
+              r.options.drain_false_alarms, 1e-3);
+  bool seen = false;
+  for (const RankedFinding& f : r.ranked) {
+    if (f.node != NodeName(12) || f.kind != "gemm") continue;
+    seen = true;
+    EXPECT_GE(f.loss, 0.02);
+    EXPECT_LT(f.z, gemm->drain_threshold);
+    EXPECT_FALSE(f.drain);
+    EXPECT_TRUE(f.watch);
+    EXPECT_NE(f.evidence.find("that drains"), std::string::npos) << f.evidence;
+  }
+  EXPECT_TRUE(seen) << PeerDump(r);
 }
 
 TEST(FleetPeersTest, ImpactOfEachKind) {
