@@ -191,6 +191,7 @@ void Fields(V& v, FleetReport& r) {
         {"expected", r.expected_false_alarms}};
   });
   v("peers", r.peers);
+  v.computed("nodes", [&] { return r.nodes; });
   v("ranked", r.ranked);
   v("slow_modes", r.slow_modes);
   v("skipped", r.skipped);
