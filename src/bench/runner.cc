@@ -1,5 +1,6 @@
 #include "bench/runner.h"
 
+#include "core/progress.h"
 #include "core/text.h"
 #include "core/unit_runner.h"
 #include "gpu/cuda_api.h"
@@ -47,15 +48,25 @@ bool RunsOnThisRank(const Benchmark* bench, const BenchContext& ctx) {
 
 std::vector<BenchmarkResult> RunBenchmarks(const BenchContext& ctx,
                                            const OnBenchmarkResult& on_result) {
-  std::vector<BenchmarkResult> out;
+  std::vector<const RegisteredUnit*> chosen;
   for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kBenchmark)) {
-    if (!MatchesAnyGlob(unit->info.id, ctx.options().filters)) continue;
+    if (MatchesAnyGlob(unit->info.id, ctx.options().filters)) chosen.push_back(unit);
+  }
+  std::vector<BenchmarkResult> out;
+  size_t index = 0;
+  for (const RegisteredUnit* unit : chosen) {
+    ++index;
     auto made = unit->factory();
     const auto* bench = dynamic_cast<const Benchmark*>(made.get());
     if (!RunsOnThisRank(bench, ctx)) continue;
+    Progress().Step("benchmark", index, chosen.size(), unit->info.id);
     out.push_back(RunOne(ctx, *unit, bench));
-    if (on_result) on_result(out.back());
+    if (on_result) {
+      Progress().Clear();
+      on_result(out.back());
+    }
   }
+  Progress().Clear();
   return out;
 }
 

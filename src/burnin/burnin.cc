@@ -17,6 +17,7 @@
 
 #include "burnin/analyser.h"
 #include "burnin/resume_checkpoint.h"
+#include "burnin/status_line.h"
 #include "burnin/telemetry.h"
 #include "core/atomic_file.h"
 #include "core/burnin_json.h"
@@ -362,6 +363,7 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
     std::_Exit(2);
   });
   StopSignals signals;
+  StatusTicker ticker;
   auto last_checkpoint = std::chrono::steady_clock::now();
   int stop_signal = 0;
   while (elapsed < o.duration_s) {
@@ -400,6 +402,7 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
         if (!rs.ok()) return rs.status();
         obs.samples.insert(obs.samples.end(), rs->begin(), rs->end());
       }
+      ticker.Cycle(obs, load.name(), cycle, end, o.duration_s);
       analyser->Add(obs);
       WriteHeartbeat(o.out_dir, Heartbeat{end, obs.at});
     }

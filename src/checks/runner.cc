@@ -1,5 +1,6 @@
 #include "checks/runner.h"
 
+#include "core/progress.h"
 #include "core/text.h"
 #include "core/unit_runner.h"
 #include "host/needs.h"
@@ -51,13 +52,21 @@ CheckResult RunOne(const CheckContext& ctx, const RegisteredUnit& unit, bool all
 }  // namespace
 
 std::vector<CheckResult> RunChecks(const CheckContext& ctx, const RunOptions& options) {
-  std::vector<CheckResult> out;
+  std::vector<const RegisteredUnit*> chosen;
   for (const RegisteredUnit* unit : UnitRegistry::Global().List(UnitKind::kCheck)) {
-    if (!MatchesFilters(unit->info.id, options.filters)) continue;
+    if (MatchesFilters(unit->info.id, options.filters)) chosen.push_back(unit);
+  }
+  std::vector<CheckResult> out;
+  for (const RegisteredUnit* unit : chosen) {
+    Progress().Step("check", out.size() + 1, chosen.size(), unit->info.id);
     if (options.on_start) options.on_start(unit->info.id);
     out.push_back(RunOne(ctx, *unit, options.allow_disruptive));
-    if (options.on_result) options.on_result(out.back());
+    if (options.on_result) {
+      Progress().Clear();
+      options.on_result(out.back());
+    }
   }
+  Progress().Clear();
   return out;
 }
 

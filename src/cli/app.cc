@@ -12,6 +12,7 @@
 #include "core/did_you_mean.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "core/progress.h"
 
 namespace ys::cli {
 namespace {
@@ -56,6 +57,24 @@ void SuggestAfterUsageError(int argc, char** argv, const CLI::App& app,
   }
 }
 
+// Every command takes --quiet: no progress on stderr (the check-running commands also print only
+// the verdict line). A command that declares its own keeps it.
+void AddQuietFlag(CLI::App& sub) {
+  if (sub.get_option_no_throw("--quiet") != nullptr) return;
+  std::string names = sub.get_option_no_throw("-q") == nullptr ? "-q,--quiet" : "--quiet";
+  static bool requested = false;  // read back through the option's count (StartProgress)
+  sub.add_flag(names, requested, "No progress on stderr");
+}
+
+// Progress (core/progress.h) names the chosen command and is silenced by its --quiet.
+void StartProgress(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    Progress().Start(sub->get_name());
+    const CLI::Option* quiet = sub->get_option_no_throw("--quiet");
+    if (quiet != nullptr && quiet->count() > 0) Progress().SetQuiet(true);
+  }
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -78,6 +97,7 @@ int Main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(std::string(cmd->info.id), std::string(cmd->info.summary));
     subs[std::string(cmd->info.id)] = sub;
     Action action = command->Setup(*sub);
+    AddQuietFlag(*sub);
     sub->callback([&chosen, action] { chosen = action; });
   }
 
@@ -100,6 +120,7 @@ int Main(int argc, char** argv) {
     SetLogLevel(LogLevel::kInfo);
   }
   if (!chosen) return kExitUsage;
+  StartProgress(app);
   return RunAction(chosen);
 }
 

@@ -68,8 +68,8 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--json", a->json, "Print the run document as JSON instead of the tables");
   sub.add_option("--junit", a->junit, "Also write JUnit XML to this file");
   sub.add_option("--out", a->out,
-                 "Keep the run document in this file, updated after every benchmark (a run that "
-                 "dies keeps what it measured)");
+                 "Directory to keep the run document in (DIR/run.json), updated after every "
+                 "benchmark (a run that dies keeps what it measured); created when missing");
   sub.add_option(
       "--timeout", a->timeout_s,
       "Seconds a step may run without progress (a gather, a check pass, one size of a "
@@ -108,22 +108,28 @@ Action Setup(CLI::App& sub) {
     auto comm = comm::OpenCommunicator(host.env());
     if (!comm.ok()) return comm.status();
     bool leader = (*comm)->rank() == 0;
+    std::string doc_path;
+    if (leader) {
+      auto path = OutDocumentPath("bench", a->out, "run.json");
+      if (!path.ok()) return path.status();
+      doc_path = *path;
+    }
     report::OutputOptions out{.json = a->json, .junit_path = a->junit, .color = ColorOnStdout()};
     job::JobOptions jo{
         .command = "bench",
         .bench = o,
         .timeout_s = a->timeout_s,
-        .out_path = leader ? a->out : "",
+        .out_path = doc_path,
         .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); },
         .emit =
-            [out, a](const RunDocument& doc) {
+            [out, a, doc_path](const RunDocument& doc) {
               if (Status s = report::EmitRun(doc, out); !s.ok()) {
                 Log(LogLevel::kError, "{}", s.message());
                 return kExitCannotRun;
               }
               std::fflush(stdout);
               RecordInHistory(
-                  a->history, [&doc] { return history::RowsFromRunDocument(doc); }, a->out,
+                  a->history, [&doc] { return history::RowsFromRunDocument(doc); }, doc_path,
                   a->json ? std::cerr : std::cout);
               return report::ExitCodeFor(doc);
             }};

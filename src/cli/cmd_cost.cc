@@ -138,6 +138,7 @@ void Fields(V& v, Compared& x) {
 struct CostDocument {
   PricesUsed prices;
   Throughput throughput;
+  std::vector<std::string> estimate_reasons;  // empty: the price of a measured recipe run
   double cost_per_million_tokens = 0;
   Training training;
   std::optional<Gap> gap;           // null when there is no reference
@@ -148,6 +149,8 @@ template <typename V>
 void Fields(V& v, CostDocument& d) {
   v("prices", d.prices);
   v("throughput", d.throughput);
+  v.computed("estimate", [&] { return !d.estimate_reasons.empty(); });
+  v("estimate_reasons", d.estimate_reasons);
   v("cost_per_million_tokens", d.cost_per_million_tokens);
   v("training", d.training);
   v("gap", d.gap);
@@ -222,6 +225,7 @@ Result<int> Run(const CostArgs& a) {
   if (a.json) {
     CostDocument d{.prices = {*prices, a.prices},
                    .throughput = {*t},
+                   .estimate_reasons = c->estimate_reasons,
                    .cost_per_million_tokens = c->per_million_tokens,
                    .training = {train}};
     if (gap) d.gap.emplace(Gap{*gap, ref});
@@ -233,7 +237,14 @@ Result<int> Run(const CostArgs& a) {
   auto row = [&rows](const std::string& k, const std::string& v) {
     std::cout << rows.Line({k, v});
   };
-  std::cout << fmt::format("Cost: {} ({})\n", prices->name, a.prices);
+  const bool estimate = !c->estimate_reasons.empty();
+  std::cout << fmt::format("Cost{}: {} ({})\n", estimate ? " (estimate)" : "", prices->name,
+                           a.prices);
+  if (estimate) {
+    std::string why;
+    for (const std::string& r : c->estimate_reasons) why += (why.empty() ? "" : "; ") + r;
+    row("estimate", "yes: " + why);
+  }
   row("blended GPU-hour",
       Money(blended, cur) + fmt::format(" ({:.0f}% on-demand, {:.0f}% reserved, {:.0f}% spot)",
                                         prices->on_demand_share * 100, prices->reserved_share * 100,

@@ -142,6 +142,22 @@ Status CheckFlags(const PredictArgs& a) {
   return Status::Ok();
 }
 
+// --model and --chip as the files of models/ and specs/ name them (H100 is h100).
+Status ResolveModelAndChip(PredictArgs& a) {
+  const std::string data = DataDir(a.data);
+  if (!a.model.empty()) {
+    auto model = ResolveDataName(data, "models", "--model", a.model);
+    if (!model.ok()) return Prefixed("predict", model.status());
+    a.model = *model;
+  }
+  if (!a.chip.empty()) {
+    auto chip = ResolveDataName(data, "specs", "--chip", a.chip);
+    if (!chip.ok()) return Prefixed("predict", chip.status());
+    a.chip = *chip;
+  }
+  return Status::Ok();
+}
+
 // The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
 Result<int> Run(const PredictArgs& a) {
   if (!a.recompute.empty() && a.recompute != "none" && a.recompute != "selective" &&
@@ -265,6 +281,7 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--data", a->data, "Directory holding models/, specs/, baselines/, calibration/");
   return [a]() -> Result<int> {
     YS_RETURN_IF_ERROR(CheckFlags(*a));
+    YS_RETURN_IF_ERROR(ResolveModelAndChip(*a));
     Result<int> code = Run(*a);
     if (!code.ok()) return Prefixed("predict", code.status());
     return code;

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <tuple>
 
 #include "bench/benchmark.h"
 #include "cli/command.h"
@@ -268,6 +269,12 @@ Action Setup(CLI::App& sub) {
       if (a->chip.empty() || a->dtype.empty()) {
         Log(LogLevel::kError, "scaling: --model needs --chip and --dtype");
         return kExitUsage;
+      }
+      for (auto [flag, folder, value] :
+           {std::tuple{"--model", "models", &a->model}, {"--chip", "specs", &a->chip}}) {
+        auto named = ResolveDataName(DataDir(a->data), folder, flag, *value);
+        if (!named.ok()) return Prefixed("scaling", named.status());
+        *value = *named;
       }
       auto c = PredictedCurve(*a);
       if (!c.ok()) {

@@ -1,15 +1,19 @@
 #include "cli/command.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <utility>
 
 #include "core/build_info.h"
+#include "core/did_you_mean.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
+#include "core/progress.h"
 
 namespace ys::cli {
 
@@ -18,6 +22,7 @@ int ExitCodeFor(const Status& status) { return status.ok() ? kExitPass : kExitCa
 int RunAction(const Action& action) {
   try {
     Result<int> code = action();
+    Progress().Clear();
     if (code.ok()) return *code;
     Log(LogLevel::kError, "{}", code.status().message());
     return ExitCodeFor(code.status());
@@ -47,7 +52,59 @@ bool ColorOnStdout() {
 std::string DataDir(const std::string& flag) {
   if (!flag.empty()) return flag;
   if (const char* env = std::getenv("YARDSTICK_DATA"); env != nullptr && *env != '\0') return env;
+  // Installed (make install): the data beside the binary, PREFIX/share/yardstick.
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    std::filesystem::path installed = exe.parent_path().parent_path() / "share" / "yardstick";
+    if (std::filesystem::is_directory(installed / "specs", ec)) return installed.string();
+  }
   return kDataDir;
+}
+
+Result<std::string> OutDocumentPath(const std::string& command, const std::string& out,
+                                    const std::string& name) {
+  if (out.empty()) return std::string();
+  if (out.ends_with(".json")) {
+    Log(LogLevel::kWarn,
+        "{} --out {}: --out names a directory now (the document is {}/{}); a .json path is "
+        "still written as given",
+        command, out,
+        std::filesystem::path(out).parent_path().string().empty()
+            ? "."
+            : std::filesystem::path(out).parent_path().string(),
+        name);
+    return out;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec)) {
+    return Status::Invalid(fmt::format(
+        "{} --out {}: not a directory (--out names the directory the command writes its "
+        "files into; this one writes {})",
+        command, out, name));
+  }
+  std::filesystem::create_directories(out, ec);
+  if (ec) {
+    return Status::Io(
+        fmt::format("{} --out {}: cannot create the directory ({})", command, out, ec.message()));
+  }
+  return out + "/" + name;
+}
+
+Result<std::string> ResolveDataName(const std::string& data, const std::string& folder,
+                                    const std::string& flag, const std::string& value) {
+  if (value.find('/') != std::string::npos || value.ends_with(".toml")) return value;
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(data + "/" + folder, ec)) {
+    if (e.path().extension() == ".toml") names.push_back(e.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  if (std::string match = MatchName(value, names); !match.empty()) return match;
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  return Status::NotFound(flag + " " + value + ": no " + folder + "/" + value + ".toml in " + data +
+                          DidYouMean(value, names) + " (known: " + known + ")");
 }
 
 void AddValidationOptions(CLI::App& sub, ValidationArgs& a) {

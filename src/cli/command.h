@@ -51,9 +51,28 @@ Status Prefixed(std::string_view prefix, const Status& status);
 // Colour on stdout: only on a terminal, and never when NO_COLOR is set to anything but the empty
 // string (no-color.org).
 bool ColorOnStdout();
-// Where suites/, baselines/ and specs/ are: --data, else $YARDSTICK_DATA, else the source tree
-// the binary was built from.
+// Where suites/, baselines/, models/, specs/ and calibration/ are: --data, else $YARDSTICK_DATA,
+// else PREFIX/share/yardstick beside an installed binary (PREFIX/bin/yardstick, `make install`),
+// else the source tree the binary was built from.
 std::string DataDir(const std::string& flag);
+
+// The name of a data file that `value` gives for `flag` ("--chip", "--model"): a path (with '/'
+// or ending .toml) as it is; else the stem of the file of <data>/<folder>/ that it names,
+// ignoring case and the separators . - _ ("H100" is h100, "Llama3.1-8B" llama3.1_8b); else
+// NotFound naming the folder, with "did you mean" for a near name and the names there.
+Result<std::string> ResolveDataName(const std::string& data, const std::string& folder,
+                                    const std::string& flag, const std::string& value);
+
+// `--out` means one thing on every command: the directory where the command keeps what it writes
+// (run: run.json, the report, the archive; bench: run.json; burnin: its checkpoint, run.json and
+// report; validate: validation.json and diagnosis.json), created when missing. A command that
+// writes one document to a file takes `-o,--output FILE` (merge, archive, report) or names the
+// file's kind (--junit FILE). The path of `name` under the directory `out`; "" when `out` is "".
+// A value ending in .json is the document's own path, as `bench --out FILE` took it before this
+// rule (kept, with a warning naming the new form); an existing path that is not a directory is
+// Invalid, saying what --out takes.
+Result<std::string> OutDocumentPath(const std::string& command, const std::string& out,
+                                    const std::string& name);
 
 // Options naming a validation's inputs (validate, archive).
 struct ValidationArgs {

@@ -2,11 +2,38 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 
 namespace ys {
 namespace {
 
 char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+// `name` lower-cased without the separators that names of models and chips vary in.
+std::string Folded(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c != '.' && c != '-' && c != '_') out += Lower(c);
+  }
+  return out;
+}
+
+// The candidate nearest `word` within the limit for its length, or "".
+std::string NearestWithin(std::string_view word, const std::vector<std::string>& candidates,
+                          bool folded) {
+  std::string w = folded ? Folded(word) : std::string(word);
+  size_t limit = w.size() <= 4 ? 1 : w.size() <= 8 ? 2 : w.size() / 4;
+  std::string best;
+  size_t best_d = limit + 1;
+  for (const std::string& c : candidates) {
+    size_t d = EditDistance(w, folded ? Folded(c) : c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
 
 }  // namespace
 
@@ -32,17 +59,18 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 
 std::string NearestName(std::string_view word, const std::vector<std::string>& candidates) {
   if (std::find(candidates.begin(), candidates.end(), word) != candidates.end()) return "";
-  size_t limit = word.size() <= 4 ? 1 : word.size() <= 8 ? 2 : word.size() / 4;
-  std::string best;
-  size_t best_d = limit + 1;
+  std::string best = NearestWithin(word, candidates, false);
+  return best.empty() ? NearestWithin(word, candidates, true) : best;
+}
+
+std::string MatchName(std::string_view word, const std::vector<std::string>& candidates) {
+  if (std::find(candidates.begin(), candidates.end(), word) != candidates.end())
+    return std::string(word);
+  std::string w = Folded(word);
   for (const std::string& c : candidates) {
-    size_t d = EditDistance(word, c);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
+    if (!w.empty() && Folded(c) == w) return c;
   }
-  return best;
+  return "";
 }
 
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {

@@ -2,13 +2,35 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
+#include <map>
+#include <system_error>
 
 namespace ys::cost {
 namespace {
 
 constexpr std::string_view kProxyPrefix = "proxy.";
 constexpr std::string_view kTpsSuffix = ".tokens_per_s_per_gpu";
+
+// What makes a proxy's tokens/s/GPU an estimate of the recipe's (proxy_unit.cc writes these
+// parameters): always a proxy; shapes scaled down; layers left out; the CPU backend.
+std::vector<std::string> ProxyEstimateReasons(const std::map<std::string, std::string>& params) {
+  std::vector<std::string> out = {"a proxy of one training step, not a run of the recipe"};
+  auto at = [&params](const char* key) {
+    auto it = params.find(key);
+    return it == params.end() ? std::string() : it->second;
+  };
+  if (std::string scale = at("scale"); !scale.empty() && scale != "1/1" && scale != "1")
+    out.push_back("shapes scaled down " + scale);
+  if (std::string backend = at("backend"); backend == "cpu")
+    out.push_back("measured on CPUs (" + (at("dtype").empty() ? "fp32" : at("dtype")) +
+                  "), not on the recipe's GPUs");
+  if (std::string recipe = at("recipe"); !recipe.empty())
+    out.push_back("the recipe " + recipe +
+                  (at("layers").empty() ? "" : ", " + at("layers") + " layers run"));
+  return out;
+}
 
 void ScanProxies(const std::vector<Measurement>& ms, const std::string& where,
                  std::vector<WorkloadThroughput>& out) {
@@ -21,9 +43,18 @@ void ScanProxies(const std::vector<Measurement>& ms, const std::string& where,
     if (!std::isfinite(m.value)) continue;
     std::string model =
         n.substr(kProxyPrefix.size(), n.size() - kProxyPrefix.size() - kTpsSuffix.size());
-    out.push_back({.workload = model,
-                   .source = "proxy." + model + " in " + where,
-                   .tokens_per_s_per_gpu = m.value});
+    WorkloadThroughput t{.workload = model,
+                         .source = "proxy." + model + " in " + where,
+                         .tokens_per_s_per_gpu = m.value,
+                         .estimate_reasons = ProxyEstimateReasons(m.params)};
+    if (auto r = m.params.find("ranks"); r != m.params.end()) {
+      int ranks = 0;
+      auto [end, ec] =
+          std::from_chars(r->second.data(), r->second.data() + r->second.size(), ranks);
+      if (ec == std::errc() && end == r->second.data() + r->second.size() && ranks > 0)
+        t.measured_ranks = ranks;
+    }
+    out.push_back(std::move(t));
   }
 }
 
@@ -78,7 +109,11 @@ Result<WorkloadCost> CostOfWorkload(const PriceModel& prices, const WorkloadThro
   YS_RETURN_IF_ERROR(CheckTokensPerSPerGpu(t.tokens_per_s_per_gpu, t.source + ": tokens/s/GPU"));
   int n = gpus ? *gpus : t.gpus.value_or(kDefaultGpus);
   YS_RETURN_IF_ERROR(CheckGpus(n, gpus ? "--gpus" : t.source + ": gpus"));
-  WorkloadCost c{.throughput = t};
+  WorkloadCost c{.throughput = t, .estimate_reasons = t.estimate_reasons};
+  if (t.measured_ranks && *t.measured_ranks != n) {
+    c.estimate_reasons.push_back(fmt::format("{} {} measured, {} GPUs priced", *t.measured_ranks,
+                                             *t.measured_ranks == 1 ? "rank" : "ranks", n));
+  }
   auto per_m = CostPerMillionTokens(BlendedPricePerGpuHour(prices), t.tokens_per_s_per_gpu);
   if (!per_m.ok()) return per_m.status();
   c.per_million_tokens = *per_m;

@@ -31,6 +31,11 @@ struct WorkloadThroughput {
   double tokens_per_s_per_gpu = 0;
   std::optional<double> score;  // measured ÷ reference, when a reference exists
   std::optional<int> gpus;      // the GPUs the workload ran on, when known
+  // Why the throughput is an estimate of the real recipe's rather than a measurement of it,
+  // one reason each ("a proxy of one training step, not a run of the recipe", "shapes scaled
+  // down 1/16", "measured on CPUs (fp32)"); empty for a recipe's own run.
+  std::vector<std::string> estimate_reasons;
+  std::optional<int> measured_ranks;  // a proxy: the ranks it ran on (one stands for one GPU)
   // tokens_per_s_per_gpu ÷ score; unset without a score > 0.
   std::optional<double> ReferenceTokensPerSPerGpu() const;
 };
@@ -56,6 +61,9 @@ struct WorkloadCost {
   TrainingCost training;
   std::optional<double> reference_tokens_per_s_per_gpu;
   std::optional<GapCost> gap;  // with a reference
+  // The throughput's reasons, and "N ranks measured, M GPUs priced" when a proxy's rank count
+  // is not the GPU count priced: the price is an estimate when any is given.
+  std::vector<std::string> estimate_reasons;
 };
 
 // What training `tokens` costs at the workload's throughput on `gpus` GPUs (default: the

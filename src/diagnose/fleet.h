@@ -305,9 +305,10 @@ struct FleetReport {
   std::vector<SlowMode> slow_modes;
   std::vector<SkippedDocument> skipped;
   std::vector<std::string> warnings;
-  bool too_small = false;         // fewer than min_fleet documents
-  std::vector<PeerSpread> peers;  // judged levels and kinds
-  uint64_t entities = 0;          // nodes and devices judged against peers
+  bool too_small = false;          // fewer than min_fleet documents
+  std::vector<PeerSpread> peers;   // judged levels and kinds
+  std::vector<std::string> nodes;  // every node merged, by name (the fleet page draws them all)
+  uint64_t entities = 0;           // nodes and devices judged against peers
   double expected_false_alarms = 0;
   uint64_t tests = 0;  // entities x kinds judged against peers (the family of the drain bar)
   // pass: nothing ranked, nothing skipped, fleet large enough; fail: something ranked;

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "core/document_file.h"
+#include "core/progress.h"
 #include "core/report_json.h"
 #include "diagnose/fleet_actions.h"
 #include "diagnose/fleet_digest.h"
@@ -331,7 +332,10 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
   std::map<size_t, Status> errors;                      // by index: the first is reported
   Status spill_error = Status::Ok();
   std::atomic<bool> stop{false};
+  std::atomic<size_t> started{0};
   ParallelFor(paths.size(), threads, [&](size_t i, unsigned w) {
+    if (size_t n = ++started; n % 64 == 1 || n == paths.size())
+      Progress().Step("reading documents", n, paths.size(), "");
     if (stop || same_file[i] != SIZE_MAX) return;
     Loaded l = Load(paths[i], workers[w]);
     if (!l.ok()) {
@@ -396,6 +400,7 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
   // Pass 2, over the digests: the verdicts and each entity's aggregates (the peers' spreads),
   // each thread its own file, recorded under the lock; then the peers' rows, from the few
   // documents with an aggregate beyond its threshold, read again.
+  Progress().Transient(fmt::format("judging {} documents against their peers", read));
   FleetJudge judge(accumulators[0].Finalize(census.nodes()), options.fleet);
   std::vector<PeerSamples> samples(threads);
   ParallelFor(threads, threads, [&](size_t t, unsigned) {
@@ -468,6 +473,11 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
   std::sort(skipped.begin(), skipped.end(),
             [](const SkippedDocument& a, const SkippedDocument& b) { return a.path < b.path; });
   report.skipped = std::move(skipped);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (use[i] && !host[i].empty()) report.nodes.push_back(host[i]);
+  }
+  std::sort(report.nodes.begin(), report.nodes.end());
+  report.nodes.erase(std::unique(report.nodes.begin(), report.nodes.end()), report.nodes.end());
   report.warnings = accumulators[0].conflicts();
   for (std::string& w : census.Warnings()) report.warnings.push_back(std::move(w));
   report.too_small = census.nodes() < static_cast<uint64_t>(options.fleet.min_fleet);

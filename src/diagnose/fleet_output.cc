@@ -195,6 +195,7 @@ void Fields(V& v, FleetReport& r) {
         {"expected_drained", r.options.drain_false_alarms}};
   });
   v("peers", r.peers);
+  v.computed("nodes", [&] { return r.nodes; });
   v("ranked", r.ranked);
   v("slow_modes", r.slow_modes);
   v("skipped", r.skipped);

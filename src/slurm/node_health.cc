@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+#include <set>
+
 namespace ys::slurm {
 
 namespace {
@@ -14,19 +18,64 @@ std::string Reason(const NodeInfo& node) {
   return r;
 }
 
-// "YS-GPU-040 gpu3: fatal XID 79" for a check's first finding, else its summary.
-std::string Describe(const CheckResult& c) {
-  for (const auto& f : c.findings) {
-    if ((c.outcome == Outcome::kFail && f.severity == Severity::kFail) ||
-        c.outcome != Outcome::kFail) {
-      return fmt::format("{} {}: {}", f.code, f.entity, f.message);
+std::string Describe(const Finding& f) {
+  return fmt::format("{} {}: {}", f.code, f.entity, f.message);
+}
+
+// The GPU is gone for every job: fallen off the bus (XID 79, or the driver saying so without an
+// XID) or missing from NVML while on the PCI bus.
+bool LosesTheGpu(const Finding& f) {
+  if (f.code == "YS-GPU-002" || f.code == "YS-GPU-043") return true;
+  if (f.code != "YS-GPU-040") return false;
+  for (const auto& [key, value] : f.evidence) {
+    if (key == "xid" && value.rfind("79 ", 0) == 0) return true;
+  }
+  return false;
+}
+
+// Faults that corrupt or lose data, or make the GPUs unreachable: a job must not land here.
+bool LosesData(const Finding& f) {
+  static const std::set<std::string, std::less<>> kCodes = {
+      "YS-GPU-040", "YS-GPU-026", "YS-GPU-031", "YS-GPU-033", "YS-GPU-075", "YS-GPU-077"};
+  return kCodes.count(f.code) > 0;
+}
+
+// One line of the health check: a finding, or a check's own summary when it has none (an error).
+struct HealthItem {
+  int urgency = 0;  // lower first: 0 GPU lost, 1 data lost, 2 other fail, 3 error, 4 warn
+  Outcome outcome = Outcome::kPass;
+  std::string unit_id;
+  std::string text;
+};
+
+int Urgency(const CheckResult& c, const Finding& f) {
+  if (c.outcome != Outcome::kFail || f.severity != Severity::kFail) return 4;
+  if (LosesTheGpu(f)) return 0;
+  return LosesData(f) ? 1 : 2;
+}
+
+// Every finding of the failed, erroring and warning checks, most urgent first (in check order
+// within one urgency).
+std::vector<HealthItem> RankedItems(const RunDocument& doc) {
+  std::vector<HealthItem> items;
+  for (const auto& c : doc.checks) {
+    if (c.outcome != Outcome::kFail && c.outcome != Outcome::kWarn && c.outcome != Outcome::kError)
+      continue;
+    if (c.outcome == Outcome::kError || c.findings.empty()) {
+      items.push_back({c.outcome == Outcome::kError  ? 3
+                       : c.outcome == Outcome::kFail ? 2
+                                                     : 4,
+                       c.outcome, c.unit_id, c.unit_id + ": " + c.summary});
+      continue;
+    }
+    for (const auto& f : c.findings) {
+      int u = Urgency(c, f);
+      items.push_back({u, u <= 2 ? Outcome::kFail : Outcome::kWarn, c.unit_id, Describe(f)});
     }
   }
-  if (!c.findings.empty()) {
-    const auto& f = c.findings.front();
-    return fmt::format("{} {}: {}", f.code, f.entity, f.message);
-  }
-  return c.unit_id + ": " + c.summary;
+  std::stable_sort(items.begin(), items.end(),
+                   [](const HealthItem& a, const HealthItem& b) { return a.urgency < b.urgency; });
+  return items;
 }
 
 }  // namespace
@@ -80,31 +129,34 @@ bool IsOwnDrain(const NodeInfo& node, const DrainOwner& owner) {
 
 HealthVerdict JudgeHealth(const RunDocument& doc) {
   HealthVerdict v;
-  std::vector<const CheckResult*> failed, errored, warned;
-  for (const auto& c : doc.checks) {
-    if (c.outcome == Outcome::kFail) failed.push_back(&c);
-    if (c.outcome == Outcome::kError) errored.push_back(&c);
-    if (c.outcome == Outcome::kWarn) warned.push_back(&c);
-  }
-  for (const auto* list : {&failed, &errored, &warned}) {
-    for (const auto* c : *list)
-      v.details.push_back(
-          fmt::format("{} {}: {}", OutcomeName(c->outcome), c->unit_id, Describe(*c)));
-  }
-  auto first = [](const std::vector<const CheckResult*>& l) {
-    std::string s = Describe(*l.front());
-    return l.size() > 1 ? s + fmt::format(" (+{} more)", l.size() - 1) : s;
+  std::vector<HealthItem> items = RankedItems(doc);
+  for (const HealthItem& i : items)
+    v.details.push_back(fmt::format("{} {}: {}", OutcomeName(i.outcome), i.unit_id, i.text));
+  // The most urgent line, and how many more of the same outcome follow it.
+  auto first = [&items](Outcome o) {
+    size_t n = 0;
+    const HealthItem* top = nullptr;
+    for (const HealthItem& i : items) {
+      if (i.outcome != o) continue;
+      if (top == nullptr) top = &i;
+      ++n;
+    }
+    return n > 1 ? top->text + fmt::format(" (+{} more)", n - 1) : top->text;
   };
-  if (!failed.empty()) {
+  auto has = [&items](Outcome o) {
+    return std::any_of(items.begin(), items.end(),
+                       [o](const HealthItem& i) { return i.outcome == o; });
+  };
+  if (has(Outcome::kFail)) {
     v.state = HealthState::kCritical;
-    v.summary = first(failed);
+    v.summary = first(Outcome::kFail);
     v.drain_reason = MakeDrainReason(v.summary);
-  } else if (!errored.empty()) {
+  } else if (has(Outcome::kError)) {
     v.state = HealthState::kUnknown;
-    v.summary = "could not evaluate: " + first(errored);
-  } else if (!warned.empty()) {
+    v.summary = "could not evaluate: " + first(Outcome::kError);
+  } else if (has(Outcome::kWarn)) {
     v.state = HealthState::kWarning;
-    v.summary = first(warned);
+    v.summary = first(Outcome::kWarn);
   } else {
     v.summary = fmt::format("{} checks passed or did not apply", doc.checks.size());
   }

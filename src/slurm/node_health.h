@@ -29,12 +29,18 @@ const std::vector<std::string>& DefaultHealthChecks();
 enum class HealthState { kOk = 0, kWarning = 1, kCritical = 2, kUnknown = 3 };
 const char* HealthStateName(HealthState s);
 
+// Every finding is listed, most urgent first: a GPU lost (XID 79, fallen off the bus; a GPU on
+// the bus missing from NVML), then data lost or GPUs unreachable (other fatal XIDs, uncorrected
+// ECC, retired pages or row remaps at their limit, NVML unreachable), then other failures, checks
+// that could not be evaluated, and warnings; the check order within one urgency.
 struct HealthVerdict {
   HealthState state = HealthState::kOk;
-  std::string summary;       // one line: "YS-GPU-040 gpu3: fatal XID 79 (+1 more)"
+  std::string summary;       // the most urgent line: "YS-GPU-040 gpu3: fatal XID 79 (+1 more)"
   std::string drain_reason;  // "yardstick: YS-GPU-040 gpu3: fatal XID 79"; empty unless critical
                              // (WithDrainId adds the id before it goes to Slurm)
-  std::vector<std::string> details;  // one line per failing, warning or erroring check
+  // One line per finding of a failing or warning check, and per erroring check: "fail gpu.xid:
+  // YS-GPU-040 gpu3: fatal XID 79 ...", in the order above.
+  std::vector<std::string> details;
 };
 
 // fail -> critical; else error -> unknown (the node's health is not known, so nothing is drained

@@ -102,13 +102,14 @@ Result<Suite> LoadSuiteByName(const std::string& name, const std::string& data_d
                              ": expected a chip name like h100 or a .toml path");
     }
   }
-  auto s = LoadSuite(data_dir + "/suites/" + name + ".toml");
+  std::vector<std::string> suites;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir + "/suites", ec)) {
+    if (e.path().extension() == ".toml") suites.push_back(e.path().stem().string());
+  }
+  std::string match = MatchName(name, suites);  // a chip's name in any case: H100 is h100
+  auto s = LoadSuite(data_dir + "/suites/" + (match.empty() ? name : match) + ".toml");
   if (!s.ok() && s.status().code() == StatusCode::kNotFound) {
-    std::vector<std::string> suites;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(data_dir + "/suites", ec)) {
-      if (e.path().extension() == ".toml") suites.push_back(e.path().stem().string());
-    }
     return Status::NotFound("--suite " + name + ": no suite file " + data_dir + "/suites/" + name +
                             ".toml" + DidYouMean(name, suites));
   }

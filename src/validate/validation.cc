@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/device_specs.h"
+#include "core/progress.h"
 #include "validate/ingest.h"
 #include "validate/scorecard_json.h"
 
@@ -79,9 +80,12 @@ Result<ValidationResult> RunValidation(const ValidationInputs& in) {
   r.discovery = std::move(*discovery);
 
   std::map<std::string, Measured> measured;
+  size_t index = 0;
   for (const SuiteWorkload& w : r.suite.workloads) {
+    ++index;
     auto found = r.discovery.runs.find(w.id);
     if (found == r.discovery.runs.end()) continue;  // scored as "no log found"
+    Progress().Step("reading the log of", index, r.suite.workloads.size(), w.id);
     IngestOptions o;
     o.window = MeasurementWindow{r.suite.window_first, r.suite.window_last};
     o.seq_len = w.seq_len;  // training logs do not print it

@@ -45,6 +45,18 @@ expect_in "$tmp/err" "choose one with --workload" "several workloads named"
 # A run document's proxy measurement.
 expect_rc 0 "cost run" -- "$bin" cost --prices "$prices" --run "$src/tests/fixtures/runs/report-3node/run.json"
 expect_in "$tmp/out" "proxy.llama3.1_8b" "the proxy measurement used"
+# A 1/16-scale CPU proxy on 2 ranks priced at 512 GPUs is an estimate, and says why.
+expect_rc 0 "cost run at 512 GPUs" -- "$bin" cost --prices "$prices" --run "$src/tests/fixtures/runs/report-3node/run.json" --gpus 512
+expect_in "$tmp/out" "Cost (estimate):" "the heading marks the estimate"
+expect_in "$tmp/out" "shapes scaled down 1/16" "the scale-down named"
+expect_in "$tmp/out" "measured on CPUs" "the CPU backend named"
+expect_in "$tmp/out" "2 ranks measured, 512 GPUs priced" "the extrapolation named"
+expect_rc 0 "cost run, JSON" -- "$bin" cost --prices "$prices" --run "$src/tests/fixtures/runs/report-3node/run.json" --gpus 512 --json
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["estimate"] is True and "2 ranks measured, 512 GPUs priced" in j["estimate_reasons"], j' "$tmp/out" \
+  && passes=$((passes + 1)) || { echo "FAIL: cost JSON estimate"; fails=$((fails + 1)); }
+expect_rc 0 "cost of a given throughput" -- "$bin" cost --prices "$prices" --tokens-per-s-per-gpu 1000 --json
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["estimate"] is False and j["estimate_reasons"] == [], j' "$tmp/out" \
+  && passes=$((passes + 1)) || { echo "FAIL: a given throughput is no estimate"; fails=$((fails + 1)); }
 
 # Two profiles: the same prices at 1500 tokens/s/GPU are cheaper.
 expect_rc 0 "cost compare" -- "$bin" cost --prices "$prices" --tokens-per-s-per-gpu 1000 --compare "$prices" --compare-tokens-per-s 1500 --json

@@ -101,6 +101,7 @@ charts_drew "$tmp/cost-dom.html" "report with prices"
 expect_in "$tmp/cost-dom.html" '<section id="cost">' "the cost section"
 expect_in "$tmp/cost-dom.html" "blended 2.25 USD/GPU-h" "the blended price"
 expect_in "$tmp/cost-dom.html" "gpt_oss_120b_bf16 in" "a validated workload priced"
+expect_in "$tmp/cost-dom.html" "(estimate: a proxy of one training step" "a proxy's price marked as an estimate"
 expect_not_in "$tmp/dom.html" '<section id="cost">' "no cost section without --prices"
 expect_not_in "$tmp/dom.html" '<section id="burnin">' "no burn-in section for a run that is not one"
 expect_rc 2 "bad price model" -- "$bin" report "$fixture" -o "$tmp/x.html" --prices "$tmp/no-prices.toml"
@@ -116,6 +117,81 @@ expect_in "$tmp/burnin-dom.html" 'id="burnin-planted"' "the planted-faults warni
 expect_in "$tmp/burnin-dom.html" "miscompare" "the miscompare fault"
 expect_in "$tmp/burnin-dom.html" "signal 15" "the clean stop"
 chart_count "$tmp/burnin-dom.html" 2  # rate against baseline, temperature
+
+# At 1400 px (a laptop's browser) nothing runs off the page, and no legend has one entry twice
+# (the mixed profile loads cpu0 with sgemm and with triad: two rate series, one temperature).
+fits_and_legible() {  # fits_and_legible DOM WHAT
+  python3 - "$1" "$2" <<'PY' && passes=$((passes + 1)) || fails=$((fails + 1))
+import html, json, re, sys
+dom, what = open(sys.argv[1]).read(), sys.argv[2]
+ok = True
+m = re.search(r'<body[^>]*data-layout="(\d+) (\d+)"', dom)
+if not m:
+    print(f"FAIL: {what}: the page recorded no layout"); ok = False
+elif int(m.group(1)) > int(m.group(2)):
+    print(f"FAIL: {what}: the page is {m.group(1)} px wide in a {m.group(2)} px window"); ok = False
+for canvas in re.findall(r'<canvas [^>]*>', dom):
+    legend = re.search(r'data-legend="([^"]*)"', canvas)
+    if not legend:
+        print(f"FAIL: {what}: a chart without its legend recorded: {canvas[:120]}"); ok = False; continue
+    entries = json.loads(html.unescape(legend.group(1)))
+    twice = sorted({e for e in entries if entries.count(e) > 1})
+    if twice:
+        print(f"FAIL: {what}: legend entries shown twice: {twice}"); ok = False
+sys.exit(0 if ok else 1)
+PY
+}
+browse "$tmp/burnin.html" "$tmp/burnin-1400.html" --window-size=1400,900
+fits_and_legible "$tmp/burnin-1400.html" "burn-in report at 1400 px"
+expect_in "$tmp/burnin-1400.html" "cpu0@vm sgemm" "the two loads of cpu0 told apart in the legend"
+expect_not_in "$tmp/burnin-1400.html" 'id="burnin-too-short"' "a burn-in past its baseline is not called too short"
+browse "$tmp/report.html" "$tmp/report-1400.html" --window-size=1400,900
+fits_and_legible "$tmp/report-1400.html" "run report at 1400 px"
+# A burn-in shorter than its warm-up and baseline: drawn, and saying it is too short to judge.
+python3 - "$src/tests/fixtures/runs/burnin/run.json" "$tmp/short.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["burnin"]
+b["elapsed_s"] = 20.0
+for e in b["entities"]:
+    e["windows"] = e["windows"][:1]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 0 "report of a too-short burn-in" -- "$bin" report "$tmp/short.json" -o "$tmp/short.html"
+browse "$tmp/short.html" "$tmp/short-dom.html" --window-size=1400,900
+expect_in "$tmp/short-dom.html" 'id="burnin-too-short"' "a too-short burn-in says so"
+expect_in "$tmp/short-dom.html" "Too short to judge stability: 0:00:20 of load" "with how long it ran"
+charts_drew "$tmp/short-dom.html" "too-short burn-in"
+fits_and_legible "$tmp/short-dom.html" "too-short burn-in at 1400 px"
+
+# The fleet page (merge --html) at 1400 px: every node merged as one square, the flagged ones
+# first, and nothing running off the page.
+python3 "$src/tests/fixtures/fleet/make_fleet.py" --nodes 64 --seed 5 --slow-nodes 2 --slow-gpus 2 \
+  --slow-nics 1 --out "$tmp/fleet" >/dev/null
+expect_rc 1 "merge a fleet with planted faults" -- "$bin" merge "$tmp/fleet/nodes" -o "$tmp/fleet.json" --html "$tmp/fleet.html"
+browse "$tmp/fleet.html" "$tmp/fleet-dom.html" --window-size=1400,900
+python3 - "$tmp/fleet-dom.html" "$tmp/fleet.json" <<'PY' && passes=$((passes + 1)) || fails=$((fails + 1))
+import json, re, sys
+dom, doc = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+ok = True
+m = re.search(r'<body[^>]*data-layout="(\d+) (\d+)"', dom)
+if not m or int(m.group(1)) > int(m.group(2)):
+    print("FAIL: fleet page: wider than the window or no layout recorded:", m and m.groups()); ok = False
+grid = re.search(r'<div class="fleet" id="fleet-grid" data-nodes="(\d+)" data-flagged="(\d+)">(.*?)</div>', dom, re.S)
+if not grid:
+    print("FAIL: fleet page: no fleet grid"); sys.exit(1)
+nodes, flagged = int(grid.group(1)), int(grid.group(2))
+classes = re.findall(r'<span class="(flag|ok)"', grid.group(3))
+ranked_nodes = list(dict.fromkeys(r["node"] for r in doc["ranked"]))
+if nodes != 64 or len(classes) != 64:
+    print(f"FAIL: fleet page: {nodes} nodes said, {len(classes)} drawn, 64 merged"); ok = False
+if flagged != len(ranked_nodes) or classes[:flagged] != ["flag"] * flagged or "flag" in classes[flagged:]:
+    print(f"FAIL: fleet page: the {len(ranked_nodes)} flagged nodes are not drawn first: {classes[:8]}"); ok = False
+titles = re.findall(r'<span class="flag"[^>]*title="([^":]*):', grid.group(3))
+if titles != ranked_nodes:
+    print(f"FAIL: fleet page: flagged nodes not in the ranked order: {titles} vs {ranked_nodes}"); ok = False
+sys.exit(0 if ok else 1)
+PY
 
 # HTML injection from a hostname and a finding message stays text.
 python3 - "$fixture/run.json" "$tmp/evil.json" <<'PY'

@@ -61,9 +61,10 @@ expect_not_in "$tmp/out" "PASS " "--failures-only leaves out the passes"
 expect_not_in "$tmp/out" "SKIP " "--failures-only leaves out the skips"
 if command -v script >/dev/null; then
   script -qec "$bin preflight --root $hosts/healthy-8gpu --filter 'gpu.nvml'" /dev/null >"$tmp/tty.txt" 2>&1
-  grep -q $'\033\[' "$tmp/tty.txt" && passes=$((passes + 1)) || { echo "FAIL: no colour on a terminal"; fails=$((fails + 1)); }
+  # Colour is an SGR sequence (ESC [ ... m); the progress line's erase (ESC [ K) is not colour.
+  grep -qE $'\033\\[[0-9;]*m' "$tmp/tty.txt" && passes=$((passes + 1)) || { echo "FAIL: no colour on a terminal"; fails=$((fails + 1)); }
   NO_COLOR=1 script -qec "$bin preflight --root $hosts/healthy-8gpu --filter 'gpu.nvml'" /dev/null >"$tmp/tty.txt" 2>&1
-  grep -q $'\033\[' "$tmp/tty.txt" && { echo "FAIL: colour despite NO_COLOR"; fails=$((fails + 1)); } || passes=$((passes + 1))
+  grep -qE $'\033\\[[0-9;]*m' "$tmp/tty.txt" && { echo "FAIL: colour despite NO_COLOR"; fails=$((fails + 1)); } || passes=$((passes + 1))
 fi
 expect_rc 0 "--version" -- "$bin" --version
 expect_not_in "$tmp/out" "see \`yardstick version\`" "--version prints the version itself"
@@ -77,4 +78,14 @@ expect_rc 2 "a mistyped check filter" -- "$bin" preflight --root "$hosts/healthy
 expect_in "$tmp/err" "did you mean 'cpu.cstates'?" "filter suggestion"
 expect_rc 2 "a mistyped suite" -- "$bin" validate --suite h1000 --runs "$tmp"
 expect_in "$tmp/err" "did you mean 'h100'?" "suite suggestion"
+# Chips and models: a chip's name in any case is that chip; a near miss gets a suggestion.
+expect_rc 0 "--chip H100 is h100" -- "$bin" predict --model llama3.1_8b --chip H100 --dtype bf16 --gpus 8
+expect_rc 2 "a mistyped chip" -- "$bin" predict --model llama3.1_8b --chip h1000 --dtype bf16 --gpus 8
+expect_in "$tmp/err" "did you mean 'h100'?" "chip suggestion"
+expect_rc 2 "a mistyped model" -- "$bin" predict --model llama3-70b --chip h100 --dtype bf16 --gpus 64
+expect_in "$tmp/err" "did you mean 'llama3.1_70b'?" "model suggestion"
+expect_rc 2 "a mistyped model (scaling)" -- "$bin" scaling --model llama3-70b --chip h100 --dtype bf16
+expect_in "$tmp/err" "did you mean 'llama3.1_70b'?" "model suggestion in scaling"
+expect_rc 2 "a suite in capitals that does not exist" -- "$bin" validate --suite H1000 --runs "$tmp"
+expect_in "$tmp/err" "did you mean 'h100'?" "suite suggestion in any case"
 finish

@@ -20,9 +20,13 @@ constexpr char kCss[] = R"css(
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}
-td.cell{text-align:center;min-width:5em}
+td.cell{text-align:center;min-width:5em}table{max-width:100%}td{overflow-wrap:anywhere}
 .verdict-pass{color:#070}.verdict-fail{color:#b00}.verdict-incomplete,.verdict-inconclusive{color:#a60}
 .scroll{overflow:auto;max-height:70vh}
+.fleet{display:flex;flex-wrap:wrap;gap:2px;margin:8px 0 16px;max-width:100%}
+.fleet span{width:14px;height:14px;border:1px solid #bbb;box-sizing:border-box}
+.fleet span.ok{background:#cfe8d2}.fleet span.flag{border-color:#900}
+.legend span{display:inline-block;width:12px;height:12px;border:1px solid #bbb;vertical-align:middle;margin:0 4px 0 12px}
 )css";
 
 std::string Str(const ojson& j, const char* key) {
@@ -47,6 +51,54 @@ struct Cell {
   bool numeric = false;
 };
 
+// The whole fleet, one square per node: the flagged nodes first, most severe first (the ranked
+// list's order), coloured by their worst deficit; then every other node merged, in green. Hover
+// for the node and what was found. From the document's `nodes` (every node merged) and `ranked`.
+std::string FleetGrid(const ojson& doc) {
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<double, std::string>> worst;  // node -> deficit, what
+  for (const ojson& r : doc["ranked"]) {
+    if (!r.is_object()) continue;
+    std::string node = Str(r, "node");
+    bool numeric = Num(r, "figures") > 0 && Str(r, "kind") != "spread";
+    double d = numeric ? Num(r, "deficit") : 0.2;  // a non-numeric finding: full colour
+    std::string what = Str(r, "kind") + " " + Str(r, "entity") +
+                       (numeric ? fmt::format(" {:.1f}%", 100 * Num(r, "deficit")) : "");
+    auto [it, fresh] = worst.try_emplace(node, d, what);
+    if (fresh) {
+      order.push_back(node);
+    } else {
+      if (d > it->second.first) it->second.first = d;
+      it->second.second += "; " + what;
+    }
+  }
+  size_t healthy = 0;
+  std::string squares;
+  for (const std::string& n : order) {
+    squares += "<span class=\"flag\" style=\"background:" + Red(worst[n].first) + "\" title=\"" +
+               EscapeHtml(n + ": " + worst[n].second) + "\"></span>";
+  }
+  if (doc.contains("nodes") && doc["nodes"].is_array()) {
+    for (const ojson& n : doc["nodes"]) {
+      if (!n.is_string() || worst.count(n.get<std::string>()) > 0) continue;
+      ++healthy;
+      squares += "<span class=\"ok\" title=\"" +
+                 EscapeHtml(n.get<std::string>() + ": nothing found") + "\"></span>";
+    }
+  }
+  std::string b =
+      "<h2>The fleet</h2>\n<p class=\"legend\">" +
+      EscapeHtml(fmt::format("{} node{}: {} flagged (first, most severe first), {} "
+                             "with nothing found.",
+                             order.size() + healthy, order.size() + healthy == 1 ? "" : "s",
+                             order.size(), healthy)) +
+      "<span style=\"background:" + Red(0.2) + "\"></span>flagged (deeper red: worse)" +
+      "<span class=\"ok\" style=\"background:#cfe8d2\"></span>nothing found</p>\n";
+  return b + "<div class=\"fleet\" id=\"fleet-grid\" data-nodes=\"" +
+         std::to_string(order.size() + healthy) + "\" data-flagged=\"" +
+         std::to_string(order.size()) + "\">" + squares + "</div>\n";
+}
+
 }  // namespace
 
 std::string FleetHeatMapPage(const ojson& doc) {
@@ -66,6 +118,7 @@ std::string FleetHeatMapPage(const ojson& doc) {
                               Num(inputs, "documents"), Num(inputs, "figures"),
                               Num(inputs, "keys"))) +
        "</p>\n";
+  b += FleetGrid(doc);
   std::vector<std::string> nodes;
   std::set<std::string> kinds;
   std::map<std::pair<std::string, std::string>, Cell> cells;
@@ -89,7 +142,7 @@ std::string FleetHeatMapPage(const ojson& doc) {
   if (nodes.empty()) {
     b += "<p>Nothing ranked: no node, GPU or NIC stands out from its peers.</p>\n";
   } else {
-    b += "<p>" +
+    b += "<h2>Flagged nodes</h2>\n<p>" +
          EscapeHtml(fmt::format(
              "{} node{} with something ranked; each cell the worst deficit of that kind and where "
              "it was placed (red: worse, full colour at 20%). Hover for the evidence.",
@@ -143,6 +196,9 @@ std::string FleetHeatMapPage(const ojson& doc) {
     }
     b += "</ul>\n";
   }
+  // The page's width against the window's, for a test to check that nothing runs off the page.
+  b += "<script>(function(){var d=document.documentElement;"
+       "document.body.dataset.layout=d.scrollWidth+' '+d.clientWidth;})();</script>\n";
   return b + "</body></html>\n";
 }
 

@@ -28,6 +28,8 @@ th{background:#f4f4f4}tr.fail td:first-child{color:#b00}tr.pass td:first-child{c
 code{font-size:12px;white-space:pre-wrap}.caption{font-size:12px;color:#444;margin:2px 0 8px}
 .alert{padding:8px 12px;margin:8px 0;border:2px solid #d62728;border-radius:6px;background:#fde8e8;color:#b00;font-weight:bold}
 tr.unstable td{background:#fff0f0}td.num{text-align:right}
+table.fit{table-layout:fixed;width:100%}table.fit th,table.fit td{overflow-wrap:anywhere;font-size:12px;padding:2px 3px}
+table{max-width:100%}td{overflow-wrap:anywhere}
 )css";
 
 // Runs first in <body>, before Chart.js: records every error where a test can read it.
@@ -48,7 +50,20 @@ constexpr char kErrorScript[] = R"js(
 // Runs last: draws every chart of the embedded data and marks each canvas once rendered.
 constexpr char kDrawScript[] = R"js(
 (function () {
-  var marker = { id: 'ysDrawn', afterRender: function (chart) { chart.canvas.dataset.drawn = '1'; } };
+  // Each drawn canvas is marked, with the legend's entries as drawn (data-legend, a JSON array),
+  // and the page records its width against the window's (data-layout="scrollWidth clientWidth")
+  // so that a test can tell a chart was drawn, legible, and that nothing runs off the page.
+  var layout = function () {
+    var d = document.documentElement;
+    document.body.dataset.layout = d.scrollWidth + ' ' + d.clientWidth;
+  };
+  var marker = { id: 'ysDrawn', afterRender: function (chart) {
+    chart.canvas.dataset.drawn = '1';
+    var items = chart.legend && chart.legend.legendItems ? chart.legend.legendItems : [];
+    chart.canvas.dataset.legend = JSON.stringify(items.map(function (i) { return i.text; }));
+    layout();
+  } };
+  layout();
   try {
     if (typeof Chart === 'undefined') throw new Error('Chart.js did not load');
     var data = JSON.parse(document.getElementById('ys-data').textContent);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/burnin_report.h"
 #include "report/burnin_text.h"
@@ -111,7 +112,9 @@ std::string Nodes(const BurninReport& r) {
 std::string Entities(const BurninReport& r) {
   std::string b = "<h3>Stability per entity</h3>\n";
   if (r.entities.empty()) return b + EmptyNote("No entity was loaded or watched.");
-  b += "<div class=\"scroll\"><table id=\"burnin-entities\">\n" +
+  // Sixteen columns: laid out to the page's width (class fit: fixed layout, cells wrap), never
+  // wider than the page.
+  b += "<div class=\"scroll\"><table id=\"burnin-entities\" class=\"fit\">\n" +
        Header({"node", "entity", "metric", "baseline", "median", "lowest window", "last window",
                "iterations", "miscompares", "steady temp", "max deviation", "throttle events",
                "faults", "availability", "stable", "note"});
@@ -133,6 +136,47 @@ std::string Entities(const BurninReport& r) {
          "</tr>\n";
   }
   return b + "</table></div>\n";
+}
+
+// A series' legend entry: "cpu0@node", with the metric when another entity of the report has the
+// same name on the same node (a mixed profile loads one CPU with GEMM and with STREAM in turn).
+std::string SeriesLabel(const BurninReport& r, const BurninEntity& e) {
+  std::string label = e.entity + "@" + e.node;
+  int same = 0;
+  for (const BurninEntity& o : r.entities) same += o.entity == e.entity && o.node == e.node;
+  return same > 1 && !e.metric.empty() ? label + " " + e.metric : label;
+}
+
+// Windows with a rate or a temperature: what a chart has to draw.
+size_t MostWindows(const BurninReport& r) {
+  size_t most = 0;
+  for (const BurninEntity& e : r.entities) most = std::max(most, e.windows.size());
+  return most;
+}
+
+// A run too short for its charts to mean anything says so above them: shorter than the warm-up
+// and the rate baseline together (no steady baseline to drift from), or fewer than two windows
+// (no line to read a trend from).
+std::string TooShortNote(const BurninReport& r) {
+  size_t windows = MostWindows(r);
+  double needed = r.warmup_s + r.baseline_s;
+  bool short_of_baseline = needed > 0 && r.elapsed_s < needed;
+  if (!short_of_baseline && windows >= 2) return "";
+  std::string why =
+      short_of_baseline
+          ? fmt::format(
+                "{} of load is shorter than the warm-up ({}) and the rate baseline ({}) "
+                "together",
+                FormatLoadTime(r.elapsed_s), FormatLoadTime(r.warmup_s),
+                FormatLoadTime(r.baseline_s))
+          : fmt::format("{} of load gave {} window{} of {}", FormatLoadTime(r.elapsed_s), windows,
+                        windows == 1 ? "" : "s", FormatLoadTime(r.window_s));
+  return "<p class=\"warning\" id=\"burnin-too-short\">" +
+         EscapeHtml("Too short to judge stability: " + why +
+                    ". The charts show what was measured, not a trend or a drift; run the "
+                    "burn-in for at least " +
+                    FormatLoadTime(std::max(needed, 2 * r.window_s)) + ".") +
+         "</p>\n";
 }
 
 // The load-time axis in the unit that suits the run's length.
@@ -165,7 +209,7 @@ ChartSpec LineChart(const std::string& id, const std::string& title, const TimeA
 }
 
 std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>& charts) {
-  std::string b = "<h3>Over load time</h3>\n";
+  std::string b = "<h3>Over load time</h3>\n" + TooShortNote(r);
   double last_s = r.elapsed_s;
   for (const BurninEntity& e : r.entities) {
     for (const BurninWindow& w : e.windows) last_s = std::max(last_s, w.start_s);
@@ -187,9 +231,11 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
   };
 
   oj rate = oj::array(), temp = oj::array();
+  std::set<std::string> temp_drawn;  // one temperature series per entity, whatever its loads
   for (size_t i = 0; i < r.entities.size(); ++i) {
     const BurninEntity& e = r.entities[i];
-    std::string label = e.entity + "@" + e.node;
+    const std::string where = e.entity + "@" + e.node;
+    std::string label = SeriesLabel(r, e);
     oj rate_points = oj::array(), temp_points = oj::array();
     bool any_rate = false, any_temp = false;
     for (const BurninWindow& w : e.windows) {
@@ -201,11 +247,11 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
       any_temp |= w.temp_max_c.has_value();
     }
     if (any_rate) rate.push_back(Series(label, std::move(rate_points), SeriesColour(i)));
-    if (any_temp) {
-      temp.push_back(Series(label, std::move(temp_points), SeriesColour(i)));
+    if (any_temp && temp_drawn.insert(where).second) {
+      temp.push_back(Series(where, std::move(temp_points), SeriesColour(i)));
       if (e.temp_steady_c) {
         double limit = *e.temp_steady_c + r.temp_threshold_c;
-        temp.push_back(Series(fmt::format("{} limit {} °C", label, FormatValue(limit)),
+        temp.push_back(Series(fmt::format("{} limit {} °C", where, FormatValue(limit)),
                               level(limit), SeriesColour(i), /*dashed=*/true));
       }
     }

@@ -88,7 +88,13 @@ std::optional<HtmlSection> CostSection(const ReportInput& in) {
       "train</th><th>the gap to the reference</th></tr>\n";
   for (const cost::WorkloadThroughput& t : found) {
     auto c = cost::CostOfWorkload(req.prices, t, req.gpus, req.tokens);
-    std::string row = "<tr>" + Td(t.source) + Num(fmt::format("{:.1f}", t.tokens_per_s_per_gpu));
+    std::string what = t.source;
+    if (c.ok() && !c->estimate_reasons.empty()) {
+      std::string why;
+      for (const std::string& r : c->estimate_reasons) why += (why.empty() ? "" : "; ") + r;
+      what += " (estimate: " + why + ")";
+    }
+    std::string row = "<tr>" + Td(what) + Num(fmt::format("{:.1f}", t.tokens_per_s_per_gpu));
     if (!c.ok()) {
       s.body += row + "<td colspan=\"6\">" + EscapeHtml("not priced: " + c.status().message()) +
                 "</td></tr>\n";

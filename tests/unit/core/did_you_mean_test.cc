@@ -25,5 +25,20 @@ TEST(DidYouMeanTest, SuggestsOnlyWhatIsNearEnoughToBeATypo) {
   EXPECT_EQ(DidYouMean("zzzz", {"h100"}), "");
 }
 
+TEST(DidYouMeanTest, ChipAndModelNamesIgnoreCaseAndSeparators) {
+  std::vector<std::string> chips = {"b200", "gb200", "h100", "h200"};
+  EXPECT_EQ(MatchName("H100", chips), "h100");
+  EXPECT_EQ(MatchName("h100", chips), "h100");
+  EXPECT_EQ(MatchName("h1000", chips), "");
+  EXPECT_EQ(DidYouMean("h1000", chips), "; did you mean 'h100'?");
+  std::vector<std::string> models = {"llama3.1_70b", "llama3.1_8b", "qwen3_235b"};
+  EXPECT_EQ(MatchName("Llama3.1-70B", models), "llama3.1_70b");
+  EXPECT_EQ(MatchName("llama3-70b", models), "") << "a missing '.1' is a typo, not the name";
+  EXPECT_EQ(NearestName("llama3-70b", models), "llama3.1_70b");
+  EXPECT_EQ(NearestName("qwen3-235b", models), "qwen3_235b");
+  EXPECT_EQ(NearestName("mixtral_8x7b", models), "");
+  EXPECT_EQ(MatchName("", models), "");
+}
+
 }  // namespace
 }  // namespace ys

@@ -36,6 +36,37 @@ TEST(CostThroughput, RunProxiesFromMeasurementsAndBenchmarks) {
   EXPECT_EQ(found[1].workload, "gpt_oss");
 }
 
+TEST(CostThroughput, AProxyPriceIsAnEstimateWithItsReasons) {
+  RunDocument doc;
+  Measurement m = Tps("llama3.1_8b", 1011);
+  m.params = {{"backend", "cpu"}, {"dtype", "fp32"}, {"layers", "2"},
+              {"ranks", "2"},     {"scale", "1/16"}, {"recipe", "h100/bf16/128"}};
+  doc.measurements = {m};
+  auto found = RunThroughputs(doc, "run.json");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].measured_ranks, 2);
+  const std::vector<std::string> want = {"a proxy of one training step, not a run of the recipe",
+                                         "shapes scaled down 1/16",
+                                         "measured on CPUs (fp32), not on the recipe's GPUs",
+                                         "the recipe h100/bf16/128, 2 layers run"};
+  EXPECT_EQ(found[0].estimate_reasons, want);
+  auto c = CostOfWorkload(Flat250(), found[0], 512, 1e12);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  ASSERT_EQ(c->estimate_reasons.size(), 5u);
+  EXPECT_EQ(c->estimate_reasons.back(), "2 ranks measured, 512 GPUs priced");
+  // The same proxy priced at its own rank count: no extrapolation to state.
+  auto same = CostOfWorkload(Flat250(), found[0], 2, 1e12);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same->estimate_reasons.size(), 4u);
+}
+
+TEST(CostThroughput, AValidatedOrGivenThroughputIsNoEstimate) {
+  auto v = ValidatedWorkloadThroughput("llama3.1_70b", 900, 0.97, 64, "validation.json");
+  auto c = CostOfWorkload(Flat250(), v, std::nullopt, 1e12);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->estimate_reasons.empty());
+}
+
 TEST(CostThroughput, PickWorkload) {
   std::vector<WorkloadThroughput> found = {{.workload = "a", .tokens_per_s_per_gpu = 1},
                                            {.workload = "b", .tokens_per_s_per_gpu = 2}};

@@ -88,8 +88,9 @@ TEST(HtmlCost, FiguresAgainstHandComputedValues) {
                    "11.1% more: 104170.67 USD more</td></tr>"),
             std::string::npos)
       << s;
-  // The proxy: no reference, 8 GPUs by default.
-  EXPECT_NE(s.find("<tr><td>proxy.llama3.1_8b in run-dir</td><td class=\"num\">10000.0</td><td "
+  // The proxy: no reference, 8 GPUs by default, its price an estimate.
+  EXPECT_NE(s.find("<tr><td>proxy.llama3.1_8b in run-dir (estimate: a proxy of one training step, "
+                   "not a run of the recipe)</td><td class=\"num\">10000.0</td><td "
                    "class=\"num\">-</td><td class=\"num\">0.0694</td><td class=\"num\">8</td>"),
             std::string::npos)
       << s;

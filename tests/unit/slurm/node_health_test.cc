@@ -61,6 +61,43 @@ TEST(NodeHealthTest, Verdicts) {
   EXPECT_EQ(static_cast<int>(HealthState::kUnknown), 3);
 }
 
+// A finding of gpu.xid as the check writes it: the XID number first in its "xid" evidence.
+Finding XidFinding(const std::string& entity, int xid) {
+  Finding f = MakeFinding("YS-GPU-040", entity, "fatal XID " + std::to_string(xid));
+  f.evidence.emplace_back("xid", std::to_string(xid) + " (NVIDIA: RESET_GPU; DCGM: fatal)");
+  return f;
+}
+
+TEST(NodeHealthTest, AGpuLostComesFirstAndEveryFindingIsListed) {
+  CheckResult thermal = Check("gpu.thermal", Outcome::kFail, "YS-GPU-020", "at slowdown");
+  thermal.findings.push_back(MakeFinding("YS-GPU-021", "gpu5", "near slowdown"));
+  thermal.findings.back().severity = Severity::kWarn;
+  CheckResult xid = Check("gpu.xid", Outcome::kFail);
+  xid.findings = {XidFinding("gpu1", 48), XidFinding("gpu6", 79), XidFinding("gpu7", 79)};
+  CheckResult pcie = Check("gpu.pcie", Outcome::kWarn, "YS-GPU-056", "gen 4 under load");
+  // Registry order puts gpu.thermal before gpu.xid: urgency, not that order, decides.
+  auto v = JudgeHealth(Doc({pcie, thermal, xid}));
+  EXPECT_EQ(v.state, HealthState::kCritical);
+  EXPECT_EQ(v.summary, "YS-GPU-040 gpu6: fatal XID 79 (+3 more)");
+  ASSERT_EQ(v.details.size(), 6u) << "every finding, not the first of each check";
+  EXPECT_EQ(v.details[0], "fail gpu.xid: YS-GPU-040 gpu6: fatal XID 79");
+  EXPECT_EQ(v.details[1], "fail gpu.xid: YS-GPU-040 gpu7: fatal XID 79");
+  EXPECT_EQ(v.details[2], "fail gpu.xid: YS-GPU-040 gpu1: fatal XID 48");
+  EXPECT_EQ(v.details[3], "fail gpu.thermal: YS-GPU-020 gpu3: at slowdown");
+  EXPECT_EQ(v.details[4], "warn gpu.pcie: YS-GPU-056 gpu3: gen 4 under load");
+  EXPECT_EQ(v.details[5], "warn gpu.thermal: YS-GPU-021 gpu5: near slowdown");
+}
+
+TEST(NodeHealthTest, AGpuMissingFromNvmlOutranksAThermalFailure) {
+  auto v = JudgeHealth(Doc({Check("gpu.count", Outcome::kFail, "YS-GPU-002", "not in NVML"),
+                            Check("gpu.thermal", Outcome::kFail, "YS-GPU-020", "at slowdown")}));
+  // gpu.count before gpu.thermal either way; the reverse order tells urgency from check order.
+  auto r = JudgeHealth(Doc({Check("gpu.thermal", Outcome::kFail, "YS-GPU-020", "at slowdown"),
+                            Check("gpu.count", Outcome::kFail, "YS-GPU-002", "not in NVML")}));
+  EXPECT_EQ(v.summary, "YS-GPU-002 gpu3: not in NVML (+1 more)");
+  EXPECT_EQ(r.summary, "YS-GPU-002 gpu3: not in NVML (+1 more)");
+}
+
 TEST(NodeHealthTest, DrainReasonIsOneSafeLine) {
   EXPECT_EQ(MakeDrainReason("YS-X a\nb\tc"), "yardstick: YS-X a b c");
   std::string long_reason = MakeDrainReason(std::string(500, 'x'));
