@@ -441,7 +441,7 @@ CheckResult BurninCheckResult(const BurninReport& r) {
     finding.evidence = f.evidence;
     if (!f.node.empty()) finding.evidence.insert(finding.evidence.begin(), {"node", f.node});
     if (k) finding.fix = std::string(k->fix);
-    finding.reference = "yardstick burnin (DESIGN.md: acceptance burn-in)";
+    finding.reference = "yardstick burnin (docs/design.md §burnin)";
     c.Add(std::move(finding));
   }
   c.Note("load_time_s", Num(r.elapsed_s, 0));
