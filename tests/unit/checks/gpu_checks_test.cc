@@ -153,7 +153,7 @@ INSTANTIATE_TEST_SUITE_P(AllGpuChecks, GpuCheckTest, ::testing::ValuesIn(GpuChec
                            return n;
                          });
 
-// gpu.nvml is the one GPU unit that must not skip without NVML (gpu_nvml_test.cc).
+// gpu.nvml is the one GPU unit that must not skip without NVML (gpu/nvml_test.cc).
 TEST(GpuChecksTest, EveryRegisteredGpuCheckIsCovered) {
   std::vector<std::string> registered;
   for (const auto* u : UnitRegistry::Global().List(UnitKind::kCheck)) {
