@@ -1,4 +1,4 @@
-// The benchmark unit: an active measurement (DESIGN.md "Vocabulary", "Measurement rules").
+// The benchmark unit: an active measurement (docs/design.md §vocabulary, §measurement).
 //
 // A benchmark is one file that defines a class deriving from Benchmark and registers it in one
 // line:

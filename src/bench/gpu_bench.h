@@ -3,7 +3,7 @@
 // and the % of peak, and one timer that times N repetitions of enqueued work with CUDA events
 // and returns per-call samples whose median the units report.
 //
-// Timing (nvbandwidth's method, reference/gpu-and-fabric-diagnostics.md §2.2): the stream is
+// Timing (nvbandwidth's method, docs/gpu-diagnostics.md §copy-timing): the stream is
 // held by a spin kernel while the warm-up and the timed calls are enqueued, so the host's enqueue
 // cost is not timed; events bracket the timed calls; the gate is released; the elapsed time
 // between the events is one sample. Several samples; the median is the figure.

@@ -115,45 +115,10 @@ void Analyser::State::CloseWindow(EntityState& e) {
   e.win = OpenWindow{};
 }
 
-void Analyser::State::AddSample(const EntitySample& s, double start_s, double end_s,
-                                const std::string& at,
-                                std::map<std::string, bool>& node_unavailable) {
-  // One row per entity and load metric (mixed rotates loads over the same cores); telemetry
-  // of a cycle without load goes to the entity's last loaded row.
-  std::string base = s.node + "/" + s.entity;
-  std::string metric = s.metric;
-  if (metric.empty()) {
-    auto lm = last_metric.find(base);
-    if (lm != last_metric.end()) metric = lm->second;
-  } else {
-    last_metric[base] = metric;
-  }
-  EntityState& e = entities[base + "/" + metric];
-  if (e.info.entity.empty()) {
-    e.info.node = s.node;
-    e.info.entity = s.entity;
-    e.info.kind = s.kind;
-  }
-  if (e.info.metric.empty() && !s.metric.empty()) {
-    e.info.metric = s.metric;
-    e.info.unit = s.unit;
-  }
-  double dur = std::max(0.0, end_s - start_s);
-  double window_start = std::floor(start_s / o.window_s) * o.window_s;
-  if (e.win.open && e.win.start_s != window_start) CloseWindow(e);
-  if (!e.win.open) {
-    e.win.open = true;
-    e.win.start_s = window_start;
-  }
-  e.win.cycles++;
-  e.info.cycles++;
-  e.info.observed_s += dur;
-  bool point_fail = false;
-
-  // The baseline is complete once load time passes baseline_s.
-  if (!e.baseline_done && start_s >= o.baseline_s) EndBaseline(e);
-
-  // The load.
+// The load's figures: performance into the window (and the baseline), miscompares against the
+// output and the reference digest, a load that failed.
+void Analyser::State::JudgeLoad(EntityState& e, const EntitySample& s, double start_s,
+                                const std::string& at) {
   if (!s.metric.empty() && s.perf) {
     e.win.perf.push_back(*s.perf);
     if (s.foreign_share) e.win.foreign.push_back(*s.foreign_share);
@@ -189,8 +154,11 @@ void Analyser::State::AddSample(const EntitySample& s, double start_s, double en
   } else if (!s.metric.empty()) {
     Close(e, "load_error", start_s);
   }
+}
 
-  // Temperature.
+// Temperature: the steady state after warm-up, then a fault for a reading outside its band.
+void Analyser::State::JudgeTemperature(EntityState& e, const EntitySample& s, double end_s,
+                                       const std::string& at) {
   if (s.temp_c) {
     double t = *s.temp_c;
     e.win.temp_min = e.win.temp_min ? std::min(*e.win.temp_min, t) : t;
@@ -229,8 +197,11 @@ void Analyser::State::AddSample(const EntitySample& s, double start_s, double en
       }
     }
   }
+}
 
-  // GPU clocks event reasons.
+// GPU clocks event reasons: a throttle fault while a fault reason is set.
+void Analyser::State::JudgeClocks(EntityState& e, const EntitySample& s, double end_s,
+                                  const std::string& at) {
   if (s.clocks_event_reasons) {
     uint64_t bits = *s.clocks_event_reasons & kThrottleMask;
     if (bits) {
@@ -242,8 +213,13 @@ void Analyser::State::AddSample(const EntitySample& s, double start_s, double en
       Close(e, "throttle", end_s);
     }
   }
+}
 
-  // Cumulative counters.
+// Cumulative counters: a rise over the previous reading is a fault (fault_kinds.h); true when a
+// point fault of fail severity makes this cycle unavailable.
+bool Analyser::State::JudgeCounters(EntityState& e, const EntitySample& s, double end_s,
+                                    const std::string& at) {
+  bool point_fail = false;
   for (const auto& [name, value] : s.counters) {
     const CounterInfo* info = LookupCounter(name);
     if (!info) {
@@ -273,6 +249,50 @@ void Analyser::State::AddSample(const EntitySample& s, double start_s, double en
       if (info->severity == Severity::kFail) point_fail = true;
     }
   }
+  return point_fail;
+}
+
+void Analyser::State::AddSample(const EntitySample& s, double start_s, double end_s,
+                                const std::string& at,
+                                std::map<std::string, bool>& node_unavailable) {
+  // One row per entity and load metric (mixed rotates loads over the same cores); telemetry
+  // of a cycle without load goes to the entity's last loaded row.
+  std::string base = s.node + "/" + s.entity;
+  std::string metric = s.metric;
+  if (metric.empty()) {
+    auto lm = last_metric.find(base);
+    if (lm != last_metric.end()) metric = lm->second;
+  } else {
+    last_metric[base] = metric;
+  }
+  EntityState& e = entities[base + "/" + metric];
+  if (e.info.entity.empty()) {
+    e.info.node = s.node;
+    e.info.entity = s.entity;
+    e.info.kind = s.kind;
+  }
+  if (e.info.metric.empty() && !s.metric.empty()) {
+    e.info.metric = s.metric;
+    e.info.unit = s.unit;
+  }
+  double dur = std::max(0.0, end_s - start_s);
+  double window_start = std::floor(start_s / o.window_s) * o.window_s;
+  if (e.win.open && e.win.start_s != window_start) CloseWindow(e);
+  if (!e.win.open) {
+    e.win.open = true;
+    e.win.start_s = window_start;
+  }
+  e.win.cycles++;
+  e.info.cycles++;
+  e.info.observed_s += dur;
+
+  // The baseline is complete once load time passes baseline_s.
+  if (!e.baseline_done && start_s >= o.baseline_s) EndBaseline(e);
+
+  JudgeLoad(e, s, start_s, at);
+  JudgeTemperature(e, s, end_s, at);
+  JudgeClocks(e, s, end_s, at);
+  bool point_fail = JudgeCounters(e, s, end_s, at);
   if (!s.telemetry_note.empty()) e.notes.insert(s.telemetry_note);
 
   bool unavailable = e.sticky || point_fail || FailOpen(e);
@@ -441,7 +461,7 @@ CheckResult BurninCheckResult(const BurninReport& r) {
     finding.evidence = f.evidence;
     if (!f.node.empty()) finding.evidence.insert(finding.evidence.begin(), {"node", f.node});
     if (k) finding.fix = std::string(k->fix);
-    finding.reference = "yardstick burnin (DESIGN.md: acceptance burn-in)";
+    finding.reference = "yardstick burnin (docs/design.md §burnin)";
     c.Add(std::move(finding));
   }
   c.Note("load_time_s", Num(r.elapsed_s, 0));

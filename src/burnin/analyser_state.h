@@ -79,6 +79,11 @@ struct Analyser::State {
 
   void AddSample(const EntitySample& s, double start_s, double end_s, const std::string& at,
                  std::map<std::string, bool>& node_unavailable);
+  // The parts of AddSample, one per kind of figure in the sample.
+  void JudgeLoad(EntityState& e, const EntitySample& s, double start_s, const std::string& at);
+  void JudgeTemperature(EntityState& e, const EntitySample& s, double end_s, const std::string& at);
+  void JudgeClocks(EntityState& e, const EntitySample& s, double end_s, const std::string& at);
+  bool JudgeCounters(EntityState& e, const EntitySample& s, double end_s, const std::string& at);
 };
 
 }  // namespace ys::burnin

@@ -1,4 +1,4 @@
-// The check unit: a read-only look at one aspect of a node (DESIGN.md "Vocabulary").
+// The check unit: a read-only look at one aspect of a node (docs/design.md §vocabulary).
 //
 // A check is one file that defines a class deriving from Check and registers it in one line:
 //

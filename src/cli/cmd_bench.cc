@@ -40,41 +40,45 @@ struct BenchArgs {
   HistoryArgs history;
 };
 
-Action Setup(CLI::App& sub) {
-  auto a = std::make_shared<BenchArgs>();
-  sub.add_option("--filter", a->filters,
+// The options of `yardstick bench`, bound to the fields of `a`.
+void AddOptions(CLI::App& sub, BenchArgs& a) {
+  sub.add_option("--filter", a.filters,
                  "Only benchmarks whose ids match these globs (e.g. 'coll.*')")
       ->delimiter(',');
-  sub.add_option("--sizes", a->sizes,
+  sub.add_option("--sizes", a.sizes,
                  "Message/array sizes MIN:MAX:xFACTOR or MIN:MAX:+STEP or SIZE (e.g. 8:16G:x2)");
-  sub.add_option("--warmup", a->warmup, "Warm-up iterations (default: each benchmark's own)")
+  sub.add_option("--warmup", a.warmup, "Warm-up iterations (default: each benchmark's own)")
       ->check(CLI::NonNegativeNumber);
-  sub.add_option("--iters", a->iters, "Timed iterations (default: each benchmark's own)")
+  sub.add_option("--iters", a.iters, "Timed iterations (default: each benchmark's own)")
       ->check(CLI::PositiveNumber);
-  sub.add_option("--backend", a->backend, "cpu, gpu or auto (both where present)")
+  sub.add_option("--backend", a.backend, "cpu, gpu or auto (both where present)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
-  sub.add_flag("--pairwise", a->pairwise,
+  sub.add_flag("--pairwise", a.pairwise,
                "Also run the collectives over every pair of ranks to localise a slow node or link");
-  sub.add_option("--path", a->path,
+  sub.add_option("--path", a.path,
                  "Directory for the storage benchmark (it is skipped without one)");
-  sub.add_flag("--direct", a->direct, "Storage benchmark with O_DIRECT (bypass the page cache)");
-  sub.add_option("--dtype", a->dtypes,
-                 "Element types of the collectives: float (default), bfloat16")
+  sub.add_flag("--direct", a.direct, "Storage benchmark with O_DIRECT (bypass the page cache)");
+  sub.add_option("--dtype", a.dtypes, "Element types of the collectives: float (default), bfloat16")
       ->delimiter(',');
-  sub.add_option("--data", a->data, "Directory holding specs/ (peak figures)");
-  sub.add_option("--expect", a->expect,
+  sub.add_option("--data", a.data, "Directory holding specs/ (peak figures)");
+  sub.add_option("--expect", a.expect,
                  "Site file (TOML): its [unit.\"<id>\"] tables set the benchmarks' parameters "
                  "(yardstick list --params)");
-  sub.add_flag("--json", a->json, "Print the run document as JSON instead of the tables");
-  sub.add_option("--junit", a->junit, "Also write JUnit XML to this file");
-  sub.add_option("--out", a->out,
+  sub.add_flag("--json", a.json, "Print the run document as JSON instead of the tables");
+  sub.add_option("--junit", a.junit, "Also write JUnit XML to this file");
+  sub.add_option("--out", a.out,
                  "Directory to keep the run document in (DIR/run.json), updated after every "
                  "benchmark (a run that dies keeps what it measured); created when missing");
   sub.add_option(
-      "--timeout", a->timeout_s,
+      "--timeout", a.timeout_s,
       "Seconds a step may run without progress (a gather, a check pass, one size of a "
       "sweep) before the run ends, naming the ranks that stopped answering (0: no limit)");
-  AddHistoryOptions(sub, a->history, /*record=*/true);
+  AddHistoryOptions(sub, a.history, /*record=*/true);
+}
+
+Action Setup(CLI::App& sub) {
+  auto a = std::make_shared<BenchArgs>();
+  AddOptions(sub, *a);
   return [a]() -> Result<int> {
     YS_RETURN_IF_ERROR(RefuseOutOfRange(
         {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout"),

@@ -96,6 +96,47 @@ Result<burnin::BurninOptions> OptionsFrom(const BurninArgs& a) {
   return o;
 }
 
+// The burn-in on this rank; rank 0 writes the document and the report.
+Result<int> RunBurninCommand(const BurninArgs& a) {
+  host::Host live = host::Host::Live();
+  auto comm = comm::OpenCommunicator(live.env());
+  if (!comm.ok()) return comm.status();
+  bool leader = (*comm)->rank() == 0;
+  auto options = OptionsFrom(a);
+  if (!options.ok()) {
+    if (leader) Log(LogLevel::kError, "{}", options.status().message());
+    return kExitCannotRun;
+  }
+  bool tty = ::isatty(STDOUT_FILENO) == 1;
+  options->progress = [tty](const std::string& line) {
+    if (tty) std::cerr << line << "\n";
+  };
+  auto run = burnin::RunBurnin(*options, **comm, live);
+  if (!run.ok()) {
+    if (leader) Log(LogLevel::kError, "{}", run.status().message());
+    return kExitCannotRun;
+  }
+  if (!leader) return kExitPass;
+  const RunDocument& doc = run->doc;
+  report::OutputOptions out{.json = a.json, .junit_path = a.junit, .color = tty};
+  YS_RETURN_IF_ERROR(report::EmitRun(doc, out));
+  Status page = report::html::WriteReportBeside(options->out_dir);
+  if (!page.ok()) Log(LogLevel::kWarn, "no HTML report: {}", page.message());
+  if (!a.json) {
+    fmt::print("run document: {}/run.json\n", options->out_dir);
+    if (page.ok()) fmt::print("report: {}/report.html\n", options->out_dir);
+    if (run->stopped)
+      fmt::print("stopped by {}: run the same command to resume\n", run->stop_reason);
+  }
+  std::fflush(stdout);
+  if (run->stopped) return kExitCannotRun;
+  // Any fault fails acceptance (a warn-severity one too: a temperature swing is a fault).
+  int code = report::ExitCodeFor(doc);
+  if (code == kExitPass && doc.burnin && report::VerdictOf(*doc.burnin).outcome != Outcome::kPass)
+    code = kExitFail;
+  return code;
+}
+
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<BurninArgs>();
   sub.add_option("--duration", a->duration, "How long to load: 90s, 2m, 72h, 1d, 1h30m")
@@ -144,45 +185,7 @@ Action Setup(CLI::App& sub) {
                  "Bytes per STREAM array per core (default: 4 x its cache share)");
   sub.add_option("--allreduce-bytes", a->allreduce_bytes,
                  "Bytes per all_reduce of the network load");
-  return [a]() -> Result<int> {
-    host::Host live = host::Host::Live();
-    auto comm = comm::OpenCommunicator(live.env());
-    if (!comm.ok()) return comm.status();
-    bool leader = (*comm)->rank() == 0;
-    auto options = OptionsFrom(*a);
-    if (!options.ok()) {
-      if (leader) Log(LogLevel::kError, "{}", options.status().message());
-      return kExitCannotRun;
-    }
-    bool tty = ::isatty(STDOUT_FILENO) == 1;
-    options->progress = [tty](const std::string& line) {
-      if (tty) std::cerr << line << "\n";
-    };
-    auto run = burnin::RunBurnin(*options, **comm, live);
-    if (!run.ok()) {
-      if (leader) Log(LogLevel::kError, "{}", run.status().message());
-      return kExitCannotRun;
-    }
-    if (!leader) return kExitPass;
-    const RunDocument& doc = run->doc;
-    report::OutputOptions out{.json = a->json, .junit_path = a->junit, .color = tty};
-    YS_RETURN_IF_ERROR(report::EmitRun(doc, out));
-    Status page = report::html::WriteReportBeside(options->out_dir);
-    if (!page.ok()) Log(LogLevel::kWarn, "no HTML report: {}", page.message());
-    if (!a->json) {
-      fmt::print("run document: {}/run.json\n", options->out_dir);
-      if (page.ok()) fmt::print("report: {}/report.html\n", options->out_dir);
-      if (run->stopped)
-        fmt::print("stopped by {}: run the same command to resume\n", run->stop_reason);
-    }
-    std::fflush(stdout);
-    if (run->stopped) return kExitCannotRun;
-    // Any fault fails acceptance (a warn-severity one too: a temperature swing is a fault).
-    int code = report::ExitCodeFor(doc);
-    if (code == kExitPass && doc.burnin && report::VerdictOf(*doc.burnin).outcome != Outcome::kPass)
-      code = kExitFail;
-    return code;
-  };
+  return [a]() -> Result<int> { return RunBurninCommand(*a); };
 }
 
 }  // namespace

@@ -159,6 +159,76 @@ void Fields(V& v, CostDocument& d) {
 
 std::string Money(double v, const std::string& cur) { return fmt::format("{:.2f} {}", v, cur); }
 
+// The throughput judged: from a run document, a validation document or given.
+Result<cost::WorkloadThroughput> ThroughputOf(const CostArgs& a) {
+  if (!a.run.empty()) return FromRun(a.run, a.workload);
+  if (!a.validation.empty()) {
+    auto v = history::ReadValidationInput(a.validation, "--validation");
+    if (!v.ok()) return v.status();
+    return FromValidation(*v, a.validation, a.workload);
+  }
+  return cost::WorkloadThroughput{.source = "--tokens-per-s-per-gpu",
+                                  .tokens_per_s_per_gpu = *a.tps};
+}
+
+// The console form: the price model, the throughput, the training's cost, the gap to the
+// reference and, with --compare, the other price model.
+void PrintCost(const CostArgs& a, const cost::PriceModel& prices, const cost::WorkloadThroughput& t,
+               double tokens, const cost::WorkloadCost& c,
+               const std::optional<cost::Comparison>& cmp,
+               const std::optional<cost::PriceModel>& other) {
+  const std::string& cur = prices.currency;
+  const double blended = cost::BlendedPricePerGpuHour(prices);
+  const int gpus = c.training.gpus;
+  const cost::TrainingCost& train = c.training;
+  const std::optional<cost::GapCost>& gap = c.gap;
+  const double ref = c.reference_tokens_per_s_per_gpu.value_or(0);
+  const TextTable rows({{"", Align::kLeft, 28}, {"", Align::kLeft, 0, " "}}, {.indent = "  "});
+  auto row = [&rows](const std::string& k, const std::string& v) {
+    std::cout << rows.Line({k, v});
+  };
+  const bool estimate = !c.estimate_reasons.empty();
+  std::cout << fmt::format("Cost{}: {} ({})\n", estimate ? " (estimate)" : "", prices.name,
+                           a.prices);
+  if (estimate) {
+    std::string why;
+    for (const std::string& r : c.estimate_reasons) why += (why.empty() ? "" : "; ") + r;
+    row("estimate", "yes: " + why);
+  }
+  row("blended GPU-hour",
+      Money(blended, cur) + fmt::format(" ({:.0f}% on-demand, {:.0f}% reserved, {:.0f}% spot)",
+                                        prices.on_demand_share * 100, prices.reserved_share * 100,
+                                        prices.spot_share * 100));
+  row("tokens/s/GPU", fmt::format("{:.1f} ({})", t.tokens_per_s_per_gpu, t.source));
+  row("per million tokens", fmt::format("{:.4f} {}", c.per_million_tokens, cur));
+  row("token budget", fmt::format("{:.4g} tokens on {} GPUs", tokens, gpus));
+  row("wall time",
+      fmt::format("{:.2f} days ({} billed minutes)", train.wall_days, train.billed_minutes));
+  row("compute",
+      Money(train.compute_cost, cur) + fmt::format(" ({:.0f} GPU-hours)", train.gpu_hours_billed));
+  row("storage", Money(train.storage_cost, cur));
+  row("network", Money(train.network_cost, cur));
+  row("total", Money(train.total_cost, cur));
+  if (gap) {
+    row("gap to reference",
+        fmt::format("at {:.1f}% of reference ({:.1f} tokens/s/GPU) it costs {:.1f}% more: {}",
+                    gap->score * 100, ref, gap->extra_fraction * 100, Money(gap->extra_cost, cur)));
+  }
+  if (cmp) {
+    std::cout << fmt::format("Compared with: {} ({}) at {:.1f} tokens/s/GPU\n", other->name,
+                             a.compare, *a.compare_tps);
+    row("blended GPU-hour", Money(cost::BlendedPricePerGpuHour(*other), cur));
+    row("wall time", fmt::format("{:.2f} days", cmp->b.wall_days));
+    row("total", Money(cmp->b.total_cost, cur));
+    if (cmp->cheaper.empty())
+      row("cheaper", "neither: the totals are equal");
+    else
+      row("cheaper",
+          fmt::format("{} by {} ({:.1f}% less than the other)", cmp->cheaper,
+                      Money(cmp->saving, cur), cmp->dearer_extra / (1 + cmp->dearer_extra) * 100));
+  }
+}
+
 Result<int> Run(const CostArgs& a) {
   int inputs = !a.run.empty() + !a.validation.empty() + a.tps.has_value();
   if (inputs != 1) {
@@ -172,17 +242,7 @@ Result<int> Run(const CostArgs& a) {
   }
   auto prices = cost::LoadPriceModel(a.prices);
   if (!prices.ok()) return prices.status();
-  Result<cost::WorkloadThroughput> t = cost::WorkloadThroughput{};
-  if (!a.run.empty()) {
-    t = FromRun(a.run, a.workload);
-  } else if (!a.validation.empty()) {
-    auto v = history::ReadValidationInput(a.validation, "--validation");
-    t = v.ok() ? FromValidation(*v, a.validation, a.workload)
-               : Result<cost::WorkloadThroughput>(v.status());
-  } else {
-    t = cost::WorkloadThroughput{.source = "--tokens-per-s-per-gpu",
-                                 .tokens_per_s_per_gpu = *a.tps};
-  }
+  Result<cost::WorkloadThroughput> t = ThroughputOf(a);
   if (!t.ok()) return t.status();
   auto tokens = cost::ParseTokenCount(a.tokens, "--tokens");
   if (!tokens.ok()) return tokens.status();
@@ -198,8 +258,6 @@ Result<int> Run(const CostArgs& a) {
   auto c = cost::CostOfWorkload(*prices, *t, a.gpus, *tokens, a.reference_tps);
   if (!c.ok()) return c.status();
 
-  const std::string& cur = prices->currency;
-  const double blended = cost::BlendedPricePerGpuHour(*prices);
   const int gpus = c->training.gpus;
   const cost::TrainingCost& train = c->training;
   const std::optional<cost::GapCost>& gap = c->gap;
@@ -233,50 +291,7 @@ Result<int> Run(const CostArgs& a) {
     std::cout << DumpJson(json_fields::Write(d)) << "\n";
     return kExitPass;
   }
-  const TextTable rows({{"", Align::kLeft, 28}, {"", Align::kLeft, 0, " "}}, {.indent = "  "});
-  auto row = [&rows](const std::string& k, const std::string& v) {
-    std::cout << rows.Line({k, v});
-  };
-  const bool estimate = !c->estimate_reasons.empty();
-  std::cout << fmt::format("Cost{}: {} ({})\n", estimate ? " (estimate)" : "", prices->name,
-                           a.prices);
-  if (estimate) {
-    std::string why;
-    for (const std::string& r : c->estimate_reasons) why += (why.empty() ? "" : "; ") + r;
-    row("estimate", "yes: " + why);
-  }
-  row("blended GPU-hour",
-      Money(blended, cur) + fmt::format(" ({:.0f}% on-demand, {:.0f}% reserved, {:.0f}% spot)",
-                                        prices->on_demand_share * 100, prices->reserved_share * 100,
-                                        prices->spot_share * 100));
-  row("tokens/s/GPU", fmt::format("{:.1f} ({})", t->tokens_per_s_per_gpu, t->source));
-  row("per million tokens", fmt::format("{:.4f} {}", c->per_million_tokens, cur));
-  row("token budget", fmt::format("{:.4g} tokens on {} GPUs", *tokens, gpus));
-  row("wall time",
-      fmt::format("{:.2f} days ({} billed minutes)", train.wall_days, train.billed_minutes));
-  row("compute",
-      Money(train.compute_cost, cur) + fmt::format(" ({:.0f} GPU-hours)", train.gpu_hours_billed));
-  row("storage", Money(train.storage_cost, cur));
-  row("network", Money(train.network_cost, cur));
-  row("total", Money(train.total_cost, cur));
-  if (gap) {
-    row("gap to reference",
-        fmt::format("at {:.1f}% of reference ({:.1f} tokens/s/GPU) it costs {:.1f}% more: {}",
-                    gap->score * 100, ref, gap->extra_fraction * 100, Money(gap->extra_cost, cur)));
-  }
-  if (cmp) {
-    std::cout << fmt::format("Compared with: {} ({}) at {:.1f} tokens/s/GPU\n", other->name,
-                             a.compare, *a.compare_tps);
-    row("blended GPU-hour", Money(cost::BlendedPricePerGpuHour(*other), cur));
-    row("wall time", fmt::format("{:.2f} days", cmp->b.wall_days));
-    row("total", Money(cmp->b.total_cost, cur));
-    if (cmp->cheaper.empty())
-      row("cheaper", "neither: the totals are equal");
-    else
-      row("cheaper",
-          fmt::format("{} by {} ({:.1f}% less than the other)", cmp->cheaper,
-                      Money(cmp->saving, cur), cmp->dearer_extra / (1 + cmp->dearer_extra) * 100));
-  }
+  PrintCost(a, *prices, *t, *tokens, *c, cmp, other);
   return kExitPass;
 }
 

@@ -99,7 +99,7 @@ Action Setup(CLI::App& sub) {
     } else if (!a->no_bench) {
       jo.warnings.push_back("benchmarks not run: --root reads a recorded tree, not this machine");
     }
-    // What the run's evidence says about causes (DESIGN.md "diagnose"), kept in the document.
+    // What the run's evidence says about causes (docs/design.md §diagnosis), kept in the document.
     jo.conclude = [data = DataDir(a->data)](RunDocument& doc) {
       auto in = diagnose::DiagnosisInputFor(&doc, nullptr, data);
       if (!in.ok()) {
@@ -118,7 +118,7 @@ Action Setup(CLI::App& sub) {
         return kExitCannotRun;
       }
       if (!json) fmt::print("run document: {}/run.json\n", dir);
-      // The HTML report beside the document (DESIGN.md "Outputs"); without Chart.js the run
+      // The HTML report beside the document (docs/design.md §outputs); without Chart.js the run
       // still stands, and `yardstick report` can draw it later.
       Status page = report::html::WriteReportBeside(dir);
       if (!page.ok()) {

@@ -236,6 +236,155 @@ std::vector<std::string> JobArgv(const ScalingArgs& a, int ranks, const std::str
   return argv;
 }
 
+// The rank counts of --ranks (or 1, 2, 4 ... --max-ranks); nullopt after logging a usage error.
+std::optional<std::vector<int>> RankCounts(const ScalingArgs& a) {
+  if (a.ranks.empty()) return workloads::PowersOfTwoUpTo(a.max_ranks);
+  std::vector<int> counts;
+  for (std::string_view part : Split(a.ranks, ',')) {
+    auto k = ParseInt(part);
+    if (!k || *k < 1) {
+      Log(LogLevel::kError, "--ranks {}: \"{}\" is not a rank count of 1 or more", a.ranks, part);
+      return std::nullopt;
+    }
+    counts.push_back(static_cast<int>(*k));
+  }
+  return counts;
+}
+
+// One job per rank count through the launcher, and the figure each job's document gives.
+Result<std::vector<workloads::ScalingPoint>> MeasurePoints(const ScalingArgs& a,
+                                                           const std::vector<int>& counts,
+                                                           uint64_t size) {
+  std::error_code ec;
+  std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) {
+    return Status::Io("/proc/self/exe: " + ec.message());
+  }
+  std::vector<workloads::ScalingPoint> points;
+  for (int k : counts) {
+    if (IsCollective(a.unit) && k == 1) continue;  // one rank moves no data
+    std::vector<std::string> argv = JobArgv(a, k, self);
+    if (!a.json) fmt::print(stderr, "scaling: {} ranks: {}\n", k, Join(argv, " "));
+    auto run = host::RunSubprocess(
+        {.argv = argv,
+         .timeout = std::chrono::milliseconds(static_cast<int64_t>(a.timeout_s * 1000))});
+    if (!run.ok()) return run.status();
+    auto doc = [&]() -> Result<RunDocument> {
+      try {
+        return RunDocumentFromJson(nlohmann::json::parse(run->out));
+      } catch (const nlohmann::json::exception& e) {
+        return Status::Invalid(std::string("not a run document: ") + e.what());
+      }
+    }();
+    auto figure = doc.ok() ? FigureOf(*doc, a.unit, size) : Result<double>(doc.status());
+    if (!figure.ok()) {
+      return Status(figure.status().code(),
+                    fmt::format("{} ranks ({}): {}; {}", k, run->Describe(),
+                                figure.status().message(), run->Explain(argv[0])));
+    }
+    points.push_back({.ranks = k, .value = *figure});
+  }
+  return points;
+}
+
+// The measured points as a table, the verdict line and, with --model, the predicted curve.
+void PrintMeasured(const ScalingArgs& a, const workloads::ScalingReport& report,
+                   workloads::ScalingKind kind, const char* what,
+                   const std::optional<workloads::PredictedScaling>& curve) {
+  std::vector<std::string> shown;
+  for (const auto& r : report.rows) shown.push_back(std::to_string(r.ranks));
+  fmt::print("# {} scaling over {} ranks: {}; efficiency = value / value at {} ranks{}\n", a.unit,
+             Join(shown, ", "), what, report.base_ranks,
+             kind == workloads::ScalingKind::kPerRankThroughput
+                 ? "; speed-up = ranks / base x efficiency"
+                 : "");
+  const TextTable table({{"ranks", Align::kRight, 6},
+                         {what, Align::kRight, 14, " "},
+                         {"efficiency", Align::kRight, 10, " "},
+                         {"speed-up", Align::kRight, 9, " "},
+                         {"", Align::kLeft, 0, ""}},
+                        {.indent = "  ", .header_indent = "# "});
+  fmt::print("{}", table.HeaderLine());
+  for (const auto& r : report.rows) {
+    fmt::print("{}", table.Line({std::to_string(r.ranks), fmt::format("{:.6g}", r.value),
+                                 fmt::format("{:.1f}%", r.efficiency * 100),
+                                 r.speedup ? fmt::format("{:.2f}", *r.speedup) : "-",
+                                 r.below_target ? "  below target" : ""}));
+  }
+  fmt::print("scaling: worst efficiency {:.1f}% against a target of {:.1f}%: {}\n",
+             report.worst_efficiency * 100, report.target * 100,
+             report.linear ? "LINEAR" : "BELOW TARGET");
+  if (curve) PrintPredicted(a, *curve, &report);
+}
+
+// The measured series of --unit (after the predicted curve of --model, when given).
+Result<int> RunMeasured(const ScalingArgs& a,
+                        const std::optional<workloads::PredictedScaling>& curve) {
+  if (!StartsWith(a.unit, "proxy.") && !IsCollective(a.unit)) {
+    Log(LogLevel::kError, "--unit {}: expected a proxy (proxy.*) or a collective (coll.*)", a.unit);
+    return kExitUsage;
+  }
+  auto size = bench::ParseByteSize(a.size);
+  if (!size.ok()) {
+    Log(LogLevel::kError, "--size: {}", size.status().message());
+    return kExitUsage;
+  }
+  std::optional<std::vector<int>> counts = RankCounts(a);
+  if (!counts) return kExitUsage;
+  auto points = MeasurePoints(a, *counts, *size);
+  if (!points.ok()) return points.status();
+  auto kind = IsCollective(a.unit) ? workloads::ScalingKind::kBusBandwidth
+                                   : workloads::ScalingKind::kPerRankThroughput;
+  auto report = workloads::AnalyseScaling(*points, kind, a.target);
+  if (!report.ok()) return report.status();
+  const char* what = IsCollective(a.unit) ? "busbw GB/s" : "tokens/s/GPU";
+  if (a.json) {
+    ScalingDocument doc{.unit = a.unit, .figure = what, .report = *report};
+    for (const auto& r : report->rows) doc.points.push_back({r, r.speedup.has_value()});
+    if (curve) doc.predicted = PredictedRows(*curve);
+    std::cout << DumpJson(json_fields::Write(doc)) << "\n";
+  } else {
+    PrintMeasured(a, *report, kind, what, curve);
+  }
+  return report->linear ? kExitPass : kExitFail;
+}
+
+Result<int> RunScaling(ScalingArgs& a) {
+  YS_RETURN_IF_ERROR(RefuseOutOfRange(
+      {CheckRange(a.timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}));
+  std::optional<workloads::PredictedScaling> curve;
+  if (!a.model.empty()) {
+    if (a.chip.empty() || a.dtype.empty()) {
+      Log(LogLevel::kError, "scaling: --model needs --chip and --dtype");
+      return kExitUsage;
+    }
+    for (auto [flag, folder, value] :
+         {std::tuple{"--model", "models", &a.model}, {"--chip", "specs", &a.chip}}) {
+      auto named = ResolveDataName(DataDir(a.data), folder, flag, *value);
+      if (!named.ok()) return Prefixed("scaling", named.status());
+      *value = *named;
+    }
+    auto c = PredictedCurve(a);
+    if (!c.ok()) {
+      return Prefixed("scaling", c.status());
+    }
+    curve = std::move(*c);
+    if (a.unit.empty()) {
+      if (a.json) {
+        std::cout << DumpJson(json_fields::Write(PredictedDocument{a.model, PredictedRows(*curve)}))
+                  << "\n";
+      } else {
+        PrintPredicted(a, *curve, nullptr);
+      }
+      return kExitPass;
+    }
+  } else if (a.unit.empty()) {
+    Log(LogLevel::kError, "scaling: give --unit (measure) or --model (predict), or both");
+    return kExitUsage;
+  }
+  return RunMeasured(a, curve);
+}
+
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ScalingArgs>();
   sub.add_option("--unit", a->unit, "A proxy (proxy.llama3.1_8b) or collective (coll.all_reduce)");
@@ -261,131 +410,7 @@ Action Setup(CLI::App& sub) {
       ->check(CLI::Range(0.01, 1.0));
   sub.add_option("--timeout", a->timeout_s, "Seconds each job may take");
   sub.add_flag("--json", a->json, "Print the points and efficiencies as JSON");
-  return [a]() -> Result<int> {
-    YS_RETURN_IF_ERROR(RefuseOutOfRange(
-        {CheckRange(a->timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}));
-    std::optional<workloads::PredictedScaling> curve;
-    if (!a->model.empty()) {
-      if (a->chip.empty() || a->dtype.empty()) {
-        Log(LogLevel::kError, "scaling: --model needs --chip and --dtype");
-        return kExitUsage;
-      }
-      for (auto [flag, folder, value] :
-           {std::tuple{"--model", "models", &a->model}, {"--chip", "specs", &a->chip}}) {
-        auto named = ResolveDataName(DataDir(a->data), folder, flag, *value);
-        if (!named.ok()) return Prefixed("scaling", named.status());
-        *value = *named;
-      }
-      auto c = PredictedCurve(*a);
-      if (!c.ok()) {
-        return Prefixed("scaling", c.status());
-      }
-      curve = std::move(*c);
-      if (a->unit.empty()) {
-        if (a->json) {
-          std::cout << DumpJson(
-                           json_fields::Write(PredictedDocument{a->model, PredictedRows(*curve)}))
-                    << "\n";
-        } else {
-          PrintPredicted(*a, *curve, nullptr);
-        }
-        return kExitPass;
-      }
-    } else if (a->unit.empty()) {
-      Log(LogLevel::kError, "scaling: give --unit (measure) or --model (predict), or both");
-      return kExitUsage;
-    }
-    if (!StartsWith(a->unit, "proxy.") && !IsCollective(a->unit)) {
-      Log(LogLevel::kError, "--unit {}: expected a proxy (proxy.*) or a collective (coll.*)",
-          a->unit);
-      return kExitUsage;
-    }
-    auto size = bench::ParseByteSize(a->size);
-    if (!size.ok()) {
-      Log(LogLevel::kError, "--size: {}", size.status().message());
-      return kExitUsage;
-    }
-    std::vector<int> counts;
-    if (a->ranks.empty()) {
-      counts = workloads::PowersOfTwoUpTo(a->max_ranks);
-    } else {
-      for (std::string_view part : Split(a->ranks, ',')) {
-        auto k = ParseInt(part);
-        if (!k || *k < 1) {
-          Log(LogLevel::kError, "--ranks {}: \"{}\" is not a rank count of 1 or more", a->ranks,
-              part);
-          return kExitUsage;
-        }
-        counts.push_back(static_cast<int>(*k));
-      }
-    }
-    std::error_code ec;
-    std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-    if (ec) {
-      return Status::Io("/proc/self/exe: " + ec.message());
-    }
-    std::vector<workloads::ScalingPoint> points;
-    for (int k : counts) {
-      if (IsCollective(a->unit) && k == 1) continue;  // one rank moves no data
-      std::vector<std::string> argv = JobArgv(*a, k, self);
-      if (!a->json) fmt::print(stderr, "scaling: {} ranks: {}\n", k, Join(argv, " "));
-      auto run = host::RunSubprocess(
-          {.argv = argv,
-           .timeout = std::chrono::milliseconds(static_cast<int64_t>(a->timeout_s * 1000))});
-      if (!run.ok()) return run.status();
-      auto doc = [&]() -> Result<RunDocument> {
-        try {
-          return RunDocumentFromJson(nlohmann::json::parse(run->out));
-        } catch (const nlohmann::json::exception& e) {
-          return Status::Invalid(std::string("not a run document: ") + e.what());
-        }
-      }();
-      auto figure = doc.ok() ? FigureOf(*doc, a->unit, *size) : Result<double>(doc.status());
-      if (!figure.ok()) {
-        return Status(figure.status().code(),
-                      fmt::format("{} ranks ({}): {}; {}", k, run->Describe(),
-                                  figure.status().message(), run->Explain(argv[0])));
-      }
-      points.push_back({.ranks = k, .value = *figure});
-    }
-    auto kind = IsCollective(a->unit) ? workloads::ScalingKind::kBusBandwidth
-                                      : workloads::ScalingKind::kPerRankThroughput;
-    auto report = workloads::AnalyseScaling(points, kind, a->target);
-    if (!report.ok()) return report.status();
-    const char* what = IsCollective(a->unit) ? "busbw GB/s" : "tokens/s/GPU";
-    if (a->json) {
-      ScalingDocument doc{.unit = a->unit, .figure = what, .report = *report};
-      for (const auto& r : report->rows) doc.points.push_back({r, r.speedup.has_value()});
-      if (curve) doc.predicted = PredictedRows(*curve);
-      std::cout << DumpJson(json_fields::Write(doc)) << "\n";
-    } else {
-      std::vector<std::string> shown;
-      for (const auto& r : report->rows) shown.push_back(std::to_string(r.ranks));
-      fmt::print("# {} scaling over {} ranks: {}; efficiency = value / value at {} ranks{}\n",
-                 a->unit, Join(shown, ", "), what, report->base_ranks,
-                 kind == workloads::ScalingKind::kPerRankThroughput
-                     ? "; speed-up = ranks / base x efficiency"
-                     : "");
-      const TextTable table({{"ranks", Align::kRight, 6},
-                             {what, Align::kRight, 14, " "},
-                             {"efficiency", Align::kRight, 10, " "},
-                             {"speed-up", Align::kRight, 9, " "},
-                             {"", Align::kLeft, 0, ""}},
-                            {.indent = "  ", .header_indent = "# "});
-      fmt::print("{}", table.HeaderLine());
-      for (const auto& r : report->rows) {
-        fmt::print("{}", table.Line({std::to_string(r.ranks), fmt::format("{:.6g}", r.value),
-                                     fmt::format("{:.1f}%", r.efficiency * 100),
-                                     r.speedup ? fmt::format("{:.2f}", *r.speedup) : "-",
-                                     r.below_target ? "  below target" : ""}));
-      }
-      fmt::print("scaling: worst efficiency {:.1f}% against a target of {:.1f}%: {}\n",
-                 report->worst_efficiency * 100, report->target * 100,
-                 report->linear ? "LINEAR" : "BELOW TARGET");
-      if (curve) PrintPredicted(*a, *curve, &*report);
-    }
-    return report->linear ? kExitPass : kExitFail;
-  };
+  return [a]() -> Result<int> { return RunScaling(*a); };
 }
 
 }  // namespace

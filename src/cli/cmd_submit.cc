@@ -63,53 +63,125 @@ std::string Latency(const slurm::JobInfo& info) {
   return s ? fmt::format("{:.0f} s", *s) : std::string("-");
 }
 
+// The runs directory the jobs write to: --runs, or a fresh folder under yardstick-runs/ (claimed,
+// except on a dry run, which only names one), absolute and without a trailing slash.
+struct RunsDir {
+  std::string path;
+  bool claimed = false;
+};
+
+Result<RunsDir> ChooseRunsDir(const SubmitArgs& a) {
+  RunsDir runs{a.runs};
+  if (runs.path.empty()) {
+    std::string stamp = UtcNowIso8601();
+    for (char& c : stamp) c = (c == ':') ? '-' : c;
+    runs.path = "yardstick-runs/" + stamp + "-submit";
+    // Two submits started in the same second get -2, -3, ...: each claims its own folder (a dry
+    // run only names one).
+    if (!a.dry_run) {
+      auto made = MakeFreshDirectory(runs.path);
+      if (!made.ok()) return made.status();
+      runs.path = *made;
+      runs.claimed = true;
+    }
+  }
+  std::error_code ec;
+  runs.path = fs::absolute(runs.path, ec).lexically_normal().string();
+  while (runs.path.size() > 1 && runs.path.back() == '/') runs.path.pop_back();
+  return runs;
+}
+
+// One sbatch job per chosen workload of the suite. Every script is made (and so every value
+// checked) before anything is written or submitted.
+Result<std::vector<slurm::SbatchJob>> MakeJobs(const SubmitArgs& a, const validate::Suite& suite,
+                                               const slurm::ClusterConfig& cluster,
+                                               std::string& runs_out) {
+  std::vector<const validate::SuiteWorkload*> chosen;
+  for (const auto& w : suite.workloads) {
+    if (a.workloads.empty() || MatchesAnyGlob(w.id, a.workloads)) chosen.push_back(&w);
+  }
+  if (chosen.empty()) {
+    std::string ids;
+    for (const auto& w : suite.workloads) ids += " " + w.id;
+    return Status::Invalid("--workload: no workload of suite " + suite.chip +
+                           " matches; its workloads:" + ids);
+  }
+  auto runs = ChooseRunsDir(a);
+  if (!runs.ok()) return runs.status();
+  std::vector<slurm::SbatchJob> jobs;
+  for (const auto* w : chosen) {
+    auto job = slurm::MakeSbatchJob(cluster, suite, *w, runs->path);
+    if (!job.ok()) {
+      std::error_code ec;
+      if (runs->claimed) fs::remove(runs->path, ec);  // the empty folder claimed above
+      return Status::Invalid(a.cluster + ": " + job.status().message());
+    }
+    jobs.push_back(std::move(*job));
+  }
+  runs_out = runs->path;
+  return jobs;
+}
+
+// --wait: follows the jobs to their end, records each in the history, then validates the runs
+// directory as `yardstick validate` does.
+Result<int> WaitAndValidate(const SubmitArgs& a, const slurm::SlurmClient& client,
+                            history::HistoryDb& db, int64_t run_id, const std::string& runs,
+                            const std::vector<slurm::SbatchJob>& jobs,
+                            std::vector<slurm::TrackedJob>& tracked) {
+  slurm::TrackOptions opts;
+  opts.poll = std::chrono::milliseconds(static_cast<int64_t>(a.poll_s * 1000));
+  opts.timeout = std::chrono::milliseconds(static_cast<int64_t>(a.timeout_s * 1000));
+  opts.on_change = [&](const slurm::TrackedJob& j) {
+    std::cerr << fmt::format("job {} {}: {}\n", j.job_id, j.workload, j.info.state);
+    for (size_t i = 0; i < tracked.size(); ++i) {
+      if (tracked[i].job_id == j.job_id)
+        (void)db.UpsertSlurmJob(JobRecord(run_id, j, jobs[i].script_path));
+    }
+  };
+  Status waited = slurm::TrackJobs(client, &tracked, opts);
+  const TextTable table({{"workload", Align::kLeft, 28},
+                         {"job", Align::kRight, 8, " "},
+                         {"state", Align::kLeft, 11, " "},
+                         {"exit", Align::kRight, 9, " "},
+                         {"submit->start", Align::kRight, 16, " "},
+                         {"nodes"}});
+  std::cout << table.HeaderLine();
+  for (size_t i = 0; i < tracked.size(); ++i) {
+    const auto& t = tracked[i];
+    std::cout << table.Line({t.workload, t.job_id, t.info.state.empty() ? "?" : t.info.state,
+                             t.info.exit_code.empty() ? "-" : t.info.exit_code, Latency(t.info),
+                             t.info.node_list.empty() ? "-" : t.info.node_list});
+    if (Status s = db.UpsertSlurmJob(JobRecord(run_id, t, jobs[i].script_path)); !s.ok()) return s;
+  }
+  if (!waited.ok()) {
+    (void)db.SetRunVerdict(run_id, "error", runs, "");
+    return waited;
+  }
+
+  auto in = validate::ResolveInputs(a.suite, DataDir(a.data), a.baselines, a.references, runs);
+  if (!in.ok()) return in.status();
+  auto result = validate::RunValidation(*in);
+  if (!result.ok()) return result.status();
+  std::string doc_path = runs + "/validation.json";
+  std::string doc = DumpJson(*result->document);
+  if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return s;
+  report::WriteScorecard(result->card, ColorOnStdout(), std::cout);
+  if (Status s = db.SetRunVerdict(run_id, result->card.State(), doc_path, doc); !s.ok()) return s;
+  std::cout << "validation document: " << doc_path << "\nhistory: " << db.path() << " (run "
+            << run_id << ")\n";
+  return result->card.ExitCode();
+}
+
 Result<int> RunSubmit(const SubmitArgs& a) {
   auto suite = validate::LoadSuiteByName(a.suite, DataDir(a.data));
   if (!suite.ok()) return suite.status();
   auto cluster = slurm::LoadClusterConfig(a.cluster);
   if (!cluster.ok()) return cluster.status();
-
-  std::vector<const validate::SuiteWorkload*> chosen;
-  for (const auto& w : suite->workloads) {
-    if (a.workloads.empty() || MatchesAnyGlob(w.id, a.workloads)) chosen.push_back(&w);
-  }
-  if (chosen.empty()) {
-    std::string ids;
-    for (const auto& w : suite->workloads) ids += " " + w.id;
-    return Status::Invalid("--workload: no workload of suite " + suite->chip +
-                           " matches; its workloads:" + ids);
-  }
-  std::string runs = a.runs;
-  bool claimed = false;
-  if (runs.empty()) {
-    std::string stamp = UtcNowIso8601();
-    for (char& c : stamp) c = (c == ':') ? '-' : c;
-    runs = "yardstick-runs/" + stamp + "-submit";
-    // Two submits started in the same second get -2, -3, ...: each claims its own folder (a dry
-    // run only names one).
-    if (!a.dry_run) {
-      auto made = MakeFreshDirectory(runs);
-      if (!made.ok()) return made.status();
-      runs = *made;
-      claimed = true;
-    }
-  }
-  std::error_code ec;
-  runs = fs::absolute(runs, ec).lexically_normal().string();
-  while (runs.size() > 1 && runs.back() == '/') runs.pop_back();
-
-  // Every script is made (and so every value checked) before anything is written or submitted.
-  std::vector<slurm::SbatchJob> jobs;
-  for (const auto* w : chosen) {
-    auto job = slurm::MakeSbatchJob(*cluster, *suite, *w, runs);
-    if (!job.ok()) {
-      if (claimed) fs::remove(runs, ec);  // the empty folder claimed above
-      return Status::Invalid(a.cluster + ": " + job.status().message());
-    }
-    jobs.push_back(std::move(*job));
-  }
+  std::string runs;
+  auto jobs = MakeJobs(a, *suite, *cluster, runs);
+  if (!jobs.ok()) return jobs.status();
   if (a.dry_run) {
-    for (const auto& j : jobs) {
+    for (const auto& j : *jobs) {
       std::cout << "# ---- " << j.script_path << " (sbatch --parsable " << j.script_path << ")\n"
                 << j.script;
     }
@@ -125,7 +197,8 @@ Result<int> RunSubmit(const SubmitArgs& a) {
   slurm::SlurmClient client(
       std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
   std::vector<slurm::TrackedJob> tracked;
-  for (const auto& j : jobs) {
+  for (const auto& j : *jobs) {
+    std::error_code ec;
     fs::create_directories(j.log_dir, ec);
     if (ec) return Status::Io(j.log_dir + ": " + ec.message());
     if (Status s = WriteFileAtomic(j.script_path, j.script); !s.ok()) return s;
@@ -150,50 +223,7 @@ Result<int> RunSubmit(const SubmitArgs& a) {
               << " --runs " << runs << "\n";
     return kExitPass;
   }
-
-  slurm::TrackOptions opts;
-  opts.poll = std::chrono::milliseconds(static_cast<int64_t>(a.poll_s * 1000));
-  opts.timeout = std::chrono::milliseconds(static_cast<int64_t>(a.timeout_s * 1000));
-  opts.on_change = [&](const slurm::TrackedJob& j) {
-    std::cerr << fmt::format("job {} {}: {}\n", j.job_id, j.workload, j.info.state);
-    for (size_t i = 0; i < tracked.size(); ++i) {
-      if (tracked[i].job_id == j.job_id)
-        (void)db->UpsertSlurmJob(JobRecord(*run_id, j, jobs[i].script_path));
-    }
-  };
-  Status waited = slurm::TrackJobs(client, &tracked, opts);
-  const TextTable table({{"workload", Align::kLeft, 28},
-                         {"job", Align::kRight, 8, " "},
-                         {"state", Align::kLeft, 11, " "},
-                         {"exit", Align::kRight, 9, " "},
-                         {"submit->start", Align::kRight, 16, " "},
-                         {"nodes"}});
-  std::cout << table.HeaderLine();
-  for (size_t i = 0; i < tracked.size(); ++i) {
-    const auto& t = tracked[i];
-    std::cout << table.Line({t.workload, t.job_id, t.info.state.empty() ? "?" : t.info.state,
-                             t.info.exit_code.empty() ? "-" : t.info.exit_code, Latency(t.info),
-                             t.info.node_list.empty() ? "-" : t.info.node_list});
-    if (Status s = db->UpsertSlurmJob(JobRecord(*run_id, t, jobs[i].script_path)); !s.ok())
-      return s;
-  }
-  if (!waited.ok()) {
-    (void)db->SetRunVerdict(*run_id, "error", runs, "");
-    return waited;
-  }
-
-  auto in = validate::ResolveInputs(a.suite, DataDir(a.data), a.baselines, a.references, runs);
-  if (!in.ok()) return in.status();
-  auto result = validate::RunValidation(*in);
-  if (!result.ok()) return result.status();
-  std::string doc_path = runs + "/validation.json";
-  std::string doc = DumpJson(*result->document);
-  if (Status s = WriteFileAtomic(doc_path, doc + "\n"); !s.ok()) return s;
-  report::WriteScorecard(result->card, ColorOnStdout(), std::cout);
-  if (Status s = db->SetRunVerdict(*run_id, result->card.State(), doc_path, doc); !s.ok()) return s;
-  std::cout << "validation document: " << doc_path << "\nhistory: " << db->path() << " (run "
-            << *run_id << ")\n";
-  return result->card.ExitCode();
+  return WaitAndValidate(a, client, *db, *run_id, runs, *jobs, tracked);
 }
 
 Action Setup(CLI::App& sub) {

@@ -1,5 +1,5 @@
 // The arithmetic of the collective benchmarks, defined once and identical to nccl-tests
-// (DESIGN.md "Measurement rules"; ../shared/reference/gpu-and-fabric-diagnostics.md §1):
+// (docs/design.md §measurement; docs/gpu-diagnostics.md §collectives):
 //
 //   - a requested size S in bytes becomes count = S / element size, and each collective derives
 //     its per-rank send, receive and "parameter" counts from it (nccl-tests GetCollByteCount):

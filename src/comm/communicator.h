@@ -1,4 +1,4 @@
-// The communicator: how the ranks of one yardstick job talk to each other (DESIGN.md "comm").
+// The communicator: how the ranks of one yardstick job talk to each other (docs/design.md §layers).
 //
 // This is the control plane every layer may use: rank and size, a barrier, and gathering or
 // broadcasting opaque byte strings (result documents, host names, a NCCL unique id). The data

@@ -1,4 +1,4 @@
-// Process exit codes, as in DESIGN.md "Outputs and conventions".
+// Process exit codes, as in docs/design.md §outputs.
 #ifndef YARDSTICK_CORE_EXIT_CODES_H_
 #define YARDSTICK_CORE_EXIT_CODES_H_
 

@@ -1,4 +1,4 @@
-// The report model (DESIGN.md "Vocabulary"): check outcomes, findings, measurements and the run
+// The report model (docs/design.md §vocabulary): check outcomes, findings, measurements and the run
 // document. Plain value types; JSON conversion lives in report_json.{h,cc}.
 #ifndef YARDSTICK_CORE_REPORT_H_
 #define YARDSTICK_CORE_REPORT_H_
@@ -144,7 +144,7 @@ struct RankStatus {
   std::string detail;        // for a lost rank: when and how it was noticed
 };
 
-// What `yardstick diagnose` concludes (DESIGN.md "Run": diagnosis): a cause, the evidence it
+// What `yardstick diagnose` concludes (docs/design.md §diagnosis): a cause, the evidence it
 // rests on, how sure it is, the fix, and what the fix is expected to recover. Made by the typed
 // rules of the diagnose layer; kept in the run document so a report and a later reader see the
 // same ranking.

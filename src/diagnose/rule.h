@@ -1,7 +1,7 @@
 // Diagnosis rules: typed functions from evidence to a cause, its fix and what the fix is expected
-// to recover (DESIGN.md "diagnose"). No string evaluation: a rule is C++ over the run document's
-// findings and measurements, the step-time series of the workloads (proxies and ingested logs)
-// and the validation scores.
+// to recover (docs/design.md §diagnosis). No string evaluation: a rule is C++ over the run
+// document's findings and measurements, the step-time series of the workloads (proxies and ingested
+// logs) and the validation scores.
 //
 // A rule is one file under src/diagnose/rules/, registered in one line:
 //

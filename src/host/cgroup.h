@@ -1,6 +1,6 @@
-// cgroups (linux-node-knobs.md §6): which cgroup a process is in (/proc/<pid>/cgroup), where the
-// cgroup file systems are mounted (/proc/self/mountinfo), the directory that holds a process's
-// cgroup for a controller (v1, v2 or hybrid), and Slurm's job/step/task layout.
+// cgroups (docs/node-checks.md §isolation): which cgroup a process is in (/proc/<pid>/cgroup),
+// where the cgroup file systems are mounted (/proc/self/mountinfo), the directory that holds a
+// process's cgroup for a controller (v1, v2 or hybrid), and Slurm's job/step/task layout.
 //
 // The Parse* functions are pure and return Invalid naming the line and what was expected; the
 // Read* functions read through the Host and name the resolved path in errors.

@@ -1,5 +1,5 @@
 // Speculative-execution vulnerability status, one file per issue under
-// /sys/devices/system/cpu/vulnerabilities (reference: linux-node-knobs.md §4,
+// /sys/devices/system/cpu/vulnerabilities (reference: docs/node-checks.md §mitigations,
 // Documentation/ABI/testing/sysfs-devices-system-cpu). One line each:
 //   "Not affected" | "Vulnerable" | "Vulnerable: <detail>" | "Mitigation: <detail>" |
 //   "Unknown: <detail>", optionally behind a "KVM: " prefix (itlb_multihit).

@@ -1,6 +1,7 @@
 // cpufreq: frequency-scaling policies, turbo permission and the intel_pstate / amd_pstate
-// driver state (reference: linux-node-knobs.md §2, Documentation/admin-guide/pm/cpufreq.rst,
-// intel_pstate.rst, amd-pstate.rst). All frequencies are in kHz, as sysfs writes them.
+// driver state (reference: docs/node-checks.md §frequency,
+// Documentation/admin-guide/pm/cpufreq.rst, intel_pstate.rst, amd-pstate.rst). All frequencies are
+// in kHz, as sysfs writes them.
 //
 //   /sys/devices/system/cpu/cpufreq/policy<X>/{scaling_driver,scaling_governor,scaling_max_freq,
 //       cpuinfo_max_freq,scaling_min_freq,cpuinfo_min_freq,base_frequency,bios_limit,

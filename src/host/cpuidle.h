@@ -1,5 +1,5 @@
 // cpuidle: the CPU idle-state driver and the per-CPU idle states it offers
-// (reference: linux-node-knobs.md §1, Documentation/admin-guide/pm/cpuidle.rst).
+// (reference: docs/node-checks.md §cstates, Documentation/admin-guide/pm/cpuidle.rst).
 //
 //   /sys/devices/system/cpu/cpuidle/{current_driver,current_governor_ro,current_governor}
 //   /sys/devices/system/cpu/cpu<N>/cpuidle/state<K>/{name,desc,latency,residency,disable,

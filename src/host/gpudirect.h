@@ -1,4 +1,4 @@
-// GPUDirect RDMA availability from files (reference: linux-node-knobs.md §10 "GPUDirect RDMA
+// GPUDirect RDMA availability from files (reference: docs/node-checks.md §rdma "GPUDirect RDMA
 // enablement" and §12): the legacy peer-memory path (nvidia_peermem, MLNX_OFED's nv_mem /
 // nv_mem_nc, nv_peer_mem; the same paths NCCL's GDR check tests) and the DMA-BUF path, whose
 // prerequisites are the NVIDIA open kernel module and Linux 5.12 or later. No file proves DMA-BUF

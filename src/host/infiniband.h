@@ -1,6 +1,6 @@
 // InfiniBand and RoCE ports from sysfs: /sys/class/infiniband/<dev>/ports/<p>/{state,
 // phys_state,rate,link_layer,counters/*} and the netdev of the device's PCI function
-// (reference: linux-node-knobs.md §10; kernel Documentation/ABI/stable/sysfs-class-infiniband).
+// (reference: docs/node-checks.md §rdma; kernel Documentation/ABI/stable/sysfs-class-infiniband).
 //
 // ParseIbRate is a pure function on text; the readers go through Host, so they replay against a
 // recorded tree. A file that is absent is left unset; a file that is present but malformed is an

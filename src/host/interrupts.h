@@ -1,4 +1,4 @@
-// /proc/interrupts (linux-node-knobs.md §6): per-CPU interrupt counts since boot.
+// /proc/interrupts (docs/node-checks.md §isolation): per-CPU interrupt counts since boot.
 //
 //              CPU0       CPU1
 //    36:          0      41223 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0

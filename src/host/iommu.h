@@ -1,5 +1,5 @@
 // IOMMU state from sysfs and the kernel command line, and the Arm SMMUv3 / NVIDIA Tegra241 CMDQV
-// facts of a Grace system (reference: linux-node-knobs.md §8; kernel
+// facts of a Grace system (reference: docs/node-checks.md §iommu; kernel
 // Documentation/ABI/testing/sysfs-kernel-iommu_groups, kernel-parameters.txt,
 // drivers/iommu/arm/arm-smmu-v3/tegra241-cmdqv.c).
 //

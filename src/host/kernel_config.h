@@ -1,6 +1,6 @@
 // The running kernel's build configuration: /proc/config.gz (CONFIG_IKCONFIG_PROC, gzip) or
 // /boot/config-<release> (text). Lines are "CONFIG_X=y|m|<number>|"<string>"" or
-// "# CONFIG_X is not set" (reference: linux-node-knobs.md §0).
+// "# CONFIG_X is not set" (reference: docs/node-checks.md §parsing).
 #ifndef YARDSTICK_HOST_KERNEL_CONFIG_H_
 #define YARDSTICK_HOST_KERNEL_CONFIG_H_
 

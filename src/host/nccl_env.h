@@ -1,5 +1,5 @@
-// NCCL environment variables that a preflight judges (reference: gpu-and-fabric-diagnostics.md
-// §5, NCCL docs/userguide/source/env.rst). Pure functions; no file access.
+// NCCL environment variables that a preflight judges (reference: docs/gpu-diagnostics.md
+// §nccl-env, NCCL docs/userguide/source/env.rst). Pure functions; no file access.
 //
 // NCCL_IB_HCA syntax, as NCCL's parseStringList/matchIfList apply it:
 //   [^][=]<hca>[:<port>[:<rail>[:<plane>]]][,<hca>...]

@@ -1,4 +1,4 @@
-// /proc/<pid>/numa_maps (numa_maps(5); linux-node-knobs.md §5): one line per VMA with its memory
+// /proc/<pid>/numa_maps (numa_maps(5); docs/node-checks.md §numa): one line per VMA with its memory
 // policy and the pages this process maps on each NUMA node.
 //
 //   55b97fce8000 default heap anon=4 dirty=4 active=0 N0=4 kernelpagesize_kB=4

@@ -1,6 +1,6 @@
 // The kernel's base page size, as a process sees it: /proc/<pid>/smaps "KernelPageSize:" or
 // numa_maps "kernelpagesize_kB=", else sysconf(_SC_PAGESIZE) on the live machine (reference:
-// linux-node-knobs.md §8 "Page size"). The smallest value wins: hugetlb mappings report their
+// docs/node-checks.md §iommu "Page size"). The smallest value wins: hugetlb mappings report their
 // huge page size, ordinary mappings the base page.
 #ifndef YARDSTICK_HOST_PAGE_SIZE_H_
 #define YARDSTICK_HOST_PAGE_SIZE_H_

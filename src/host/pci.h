@@ -1,5 +1,5 @@
 // PCI devices from sysfs (/sys/bus/pci/devices/<BDF>): identity, class, NUMA locality and the
-// PCIe link (reference: linux-node-knobs.md §9).
+// PCIe link (reference: docs/node-checks.md §pcie).
 #ifndef YARDSTICK_HOST_PCI_H_
 #define YARDSTICK_HOST_PCI_H_
 

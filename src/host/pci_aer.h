@@ -1,4 +1,4 @@
-// PCIe Advanced Error Reporting counters from sysfs (reference: linux-node-knobs.md §9; kernel
+// PCIe Advanced Error Reporting counters from sysfs (reference: docs/node-checks.md §pcie; kernel
 // Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats).
 //
 // Each file holds one "Name count" line per error type and ends with a total line:

@@ -1,5 +1,5 @@
-// Parsers for the common /proc and /sys text formats (reference: linux-node-knobs.md §0). Each
-// takes the file's text and returns values or an Invalid status naming what was expected; the
+// Parsers for the common /proc and /sys text formats (reference: docs/node-checks.md §parsing).
+// Each takes the file's text and returns values or an Invalid status naming what was expected; the
 // caller adds the path. None of them touches the file system.
 #ifndef YARDSTICK_HOST_PROCFS_H_
 #define YARDSTICK_HOST_PROCFS_H_

@@ -1,6 +1,6 @@
 // Where the checked process runs: inside a container (Docker, podman, systemd-nspawn, Enroot and
-// Pyxis) and inside a Slurm job (reference: linux-node-knobs.md §11). Evidence for the operator
-// and for other checks; neither is a fault.
+// Pyxis) and inside a Slurm job (reference: docs/node-checks.md §runtime). Evidence for the
+// operator and for other checks; neither is a fault.
 //
 // Enroot creates no PID namespace and bind-mounts the host's /proc and /sys, so the PID-1 tests
 // of systemd-detect-virt say "no container" there; the markers that work are its lock file

@@ -1,5 +1,5 @@
 // SMT (hyper-threading) control and state: /sys/devices/system/cpu/smt/{control,active}
-// (reference: linux-node-knobs.md §3, Documentation/ABI/testing/sysfs-devices-system-cpu).
+// (reference: docs/node-checks.md §smt, Documentation/ABI/testing/sysfs-devices-system-cpu).
 #ifndef YARDSTICK_HOST_SMT_H_
 #define YARDSTICK_HOST_SMT_H_
 

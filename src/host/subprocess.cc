@@ -179,6 +179,88 @@ bool Drain(int fd, std::string* sink, size_t limit, bool* truncated) {
   }
 }
 
+// The spawned child in its own process group, so that a timeout kills whatever it started too;
+// default signal handling and an empty mask whatever this thread has; stdin from the pipe or
+// /dev/null, stdout and stderr into the pipes.
+void ConfigureSpawn(SpawnSetup& setup, const std::optional<Pipe>& in_pipe, const Pipe& out_pipe,
+                    const Pipe& err_pipe) {
+  sigset_t empty, defaults;
+  sigemptyset(&empty);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setpgroup(&setup.attr, 0);
+  posix_spawnattr_setsigmask(&setup.attr, &empty);
+  posix_spawnattr_setsigdefault(&setup.attr, &defaults);
+  posix_spawnattr_setflags(&setup.attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  if (in_pipe) {
+    posix_spawn_file_actions_adddup2(&setup.actions, in_pipe->read.get(), STDIN_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  }
+  posix_spawn_file_actions_adddup2(&setup.actions, out_pipe.write.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&setup.actions, err_pipe.write.get(), STDERR_FILENO);
+}
+
+Status SpawnError(const std::string& program, int rc) {
+  if (rc == ENOENT) {
+    return Status::NotFound(program + (program.find('/') == std::string::npos
+                                           ? ": not found in PATH"
+                                           : ": no such file"));
+  }
+  if (rc == EACCES) return Status::Denied(program + ": not executable (" + strerror(rc) + ")");
+  return Status::Io(program + ": cannot start: " + strerror(rc));
+}
+
+// The parent's ends of the child's pipes, and what is left to write to its stdin.
+struct Streams {
+  UniqueFd out, err, in;
+  std::string_view to_write;
+};
+
+// Reads stdout and stderr and writes stdin until the child ends (true; its status in
+// *wait_status) or the deadline passes (false).
+Result<bool> PumpUntilExit(const SubprocessOptions& options, Clock::time_point deadline,
+                           ChildProcess& child, Streams& io, SubprocessResult& result,
+                           int* wait_status) {
+  for (;;) {
+    auto now = Clock::now();
+    if (now >= deadline) break;
+    std::vector<pollfd> fds;
+    if (io.out.valid()) fds.push_back({io.out.get(), POLLIN, 0});
+    if (io.err.valid()) fds.push_back({io.err.get(), POLLIN, 0});
+    if (io.in.valid()) fds.push_back({io.in.get(), POLLOUT, 0});
+    // Wake up now and then to notice a child that ended while a grandchild holds the pipes.
+    auto wait = std::min(std::chrono::duration_cast<milliseconds>(deadline - now) + milliseconds(1),
+                         milliseconds(fds.empty() ? 10 : 100));
+    int n = ::poll(fds.data(), fds.size(), static_cast<int>(wait.count()));
+    if (n < 0 && errno != EINTR) return Status::Io(options.argv[0] + ": poll: " + strerror(errno));
+    for (const auto& p : fds) {
+      if (p.revents == 0) continue;
+      if (p.fd == io.out.get()) {
+        if (!Drain(p.fd, &result.out, options.max_output_bytes, &result.output_truncated))
+          io.out.Reset();
+      } else if (p.fd == io.err.get()) {
+        if (!Drain(p.fd, &result.err, options.max_output_bytes, &result.output_truncated))
+          io.err.Reset();
+      } else if (p.fd == io.in.get()) {
+        ssize_t w = ::write(p.fd, io.to_write.data(), io.to_write.size());
+        if (w > 0) io.to_write.remove_prefix(static_cast<size_t>(w));
+        if ((w < 0 && errno != EAGAIN && errno != EINTR) || io.to_write.empty()) io.in.Reset();
+      }
+    }
+    if (child.TryReap(wait_status)) {
+      // Whatever is still buffered in the pipes belongs to the result.
+      if (io.out.valid())
+        Drain(io.out.get(), &result.out, options.max_output_bytes, &result.output_truncated);
+      if (io.err.valid())
+        Drain(io.err.get(), &result.err, options.max_output_bytes, &result.output_truncated);
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string SubprocessResult::Describe() const {
@@ -234,38 +316,13 @@ Result<SubprocessResult> RunSubprocess(const SubprocessOptions& options) {
   }
 
   SpawnSetup setup;
-  // Its own process group, so that a timeout kills whatever the child started too; default
-  // signal handling and an empty mask whatever this thread has.
-  sigset_t empty, defaults;
-  sigemptyset(&empty);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setpgroup(&setup.attr, 0);
-  posix_spawnattr_setsigmask(&setup.attr, &empty);
-  posix_spawnattr_setsigdefault(&setup.attr, &defaults);
-  posix_spawnattr_setflags(&setup.attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  if (in_pipe) {
-    posix_spawn_file_actions_adddup2(&setup.actions, in_pipe->read.get(), STDIN_FILENO);
-  } else {
-    posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  }
-  posix_spawn_file_actions_adddup2(&setup.actions, out_pipe->write.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&setup.actions, err_pipe->write.get(), STDERR_FILENO);
+  ConfigureSpawn(setup, in_pipe, *out_pipe, *err_pipe);
 
   const auto start = Clock::now();
   pid_t pid = -1;
   int rc =
       posix_spawnp(&pid, program.c_str(), &setup.actions, &setup.attr, argv.data(), envp.data());
-  if (rc != 0) {
-    if (rc == ENOENT) {
-      return Status::NotFound(program + (program.find('/') == std::string::npos
-                                             ? ": not found in PATH"
-                                             : ": no such file"));
-    }
-    if (rc == EACCES) return Status::Denied(program + ": not executable (" + strerror(rc) + ")");
-    return Status::Io(program + ": cannot start: " + strerror(rc));
-  }
+  if (rc != 0) return SpawnError(program, rc);
   ChildProcess child(pid);
   out_pipe->write.Reset();
   err_pipe->write.Reset();
@@ -286,44 +343,10 @@ Result<SubprocessResult> RunSubprocess(const SubprocessOptions& options) {
   ScopedSigpipeBlock sigpipe_block;
 
   int wait_status = 0;
-  bool ended = false;
-  for (;;) {
-    auto now = Clock::now();
-    if (now >= deadline) break;
-    std::vector<pollfd> fds;
-    if (out_fd.valid()) fds.push_back({out_fd.get(), POLLIN, 0});
-    if (err_fd.valid()) fds.push_back({err_fd.get(), POLLIN, 0});
-    if (in_fd.valid()) fds.push_back({in_fd.get(), POLLOUT, 0});
-    // Wake up now and then to notice a child that ended while a grandchild holds the pipes.
-    auto wait = std::min(std::chrono::duration_cast<milliseconds>(deadline - now) + milliseconds(1),
-                         milliseconds(fds.empty() ? 10 : 100));
-    int n = ::poll(fds.data(), fds.size(), static_cast<int>(wait.count()));
-    if (n < 0 && errno != EINTR) return Status::Io(program + ": poll: " + strerror(errno));
-    for (const auto& p : fds) {
-      if (p.revents == 0) continue;
-      if (p.fd == out_fd.get()) {
-        if (!Drain(p.fd, &result.out, options.max_output_bytes, &result.output_truncated))
-          out_fd.Reset();
-      } else if (p.fd == err_fd.get()) {
-        if (!Drain(p.fd, &result.err, options.max_output_bytes, &result.output_truncated))
-          err_fd.Reset();
-      } else if (p.fd == in_fd.get()) {
-        ssize_t w = ::write(p.fd, to_write.data(), to_write.size());
-        if (w > 0) to_write.remove_prefix(static_cast<size_t>(w));
-        if ((w < 0 && errno != EAGAIN && errno != EINTR) || to_write.empty()) in_fd.Reset();
-      }
-    }
-    if (child.TryReap(&wait_status)) {
-      // Whatever is still buffered in the pipes belongs to the result.
-      if (out_fd.valid())
-        Drain(out_fd.get(), &result.out, options.max_output_bytes, &result.output_truncated);
-      if (err_fd.valid())
-        Drain(err_fd.get(), &result.err, options.max_output_bytes, &result.output_truncated);
-      ended = true;
-      break;
-    }
-  }
-  if (!ended) {
+  Streams io{std::move(out_fd), std::move(err_fd), std::move(in_fd), to_write};
+  auto ended = PumpUntilExit(options, deadline, child, io, result, &wait_status);
+  if (!ended.ok()) return ended.status();
+  if (!*ended) {
     child.Kill();
     child.Reap(&wait_status);
     result.timed_out = true;

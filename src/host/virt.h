@@ -1,5 +1,5 @@
 // Virtual-machine detection from files, after systemd-detect-virt (src/basic/virt.c; reference:
-// linux-node-knobs.md §8): DMI vendor and product strings by prefix, the x86 cpuinfo
+// docs/node-checks.md §iommu): DMI vendor and product strings by prefix, the x86 cpuinfo
 // `hypervisor` flag, /sys/hypervisor/type and the device-tree hypervisor node. The result is
 // evidence for other checks (in a VM, cpufreq, NUMA and IOMMU behaviour are the host's); being a
 // VM is never a fault by itself.

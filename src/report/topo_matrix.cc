@@ -49,21 +49,20 @@ TopoDevice FromPci(const host::PciDevice& d, TopoDevice::Kind kind) {
   return t;
 }
 
-}  // namespace
-
-TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
-                           const Result<gpu::GpuSnapshot>& gpus) {
-  TopoMatrix m;
-  m.root = host.root().empty() ? "/" : host.root();
-  m.topology_source = topo.source;
-  const gpu::GpuSnapshot* snap = gpus.ok() ? &*gpus : nullptr;
-  m.nvml = snap != nullptr;
-  m.nvml_source = snap != nullptr ? (snap->source.empty() ? "recorded" : snap->source)
-                                  : gpus.status().message();
-
-  // GPUs: in NVML index order when NVML state is there, matched to the PCI bus by address.
+// The matrix's rows: GPUs first, NICs after, each with its PCI device and (GPUs listed by NVML)
+// its NVML device.
+struct TopoRows {
   std::vector<const host::PciDevice*> pci_of;  // per device row
   std::vector<const gpu::GpuDevice*> nvml_of;  // per device row; nullptr for NICs and unmatched
+  size_t n_gpus = 0;
+  bool any_rdma = false;
+};
+
+// GPUs in NVML index order when NVML state is there, matched to the PCI bus by address; then
+// the GPUs NVML does not list; then the NICs.
+TopoRows CollectDevices(const host::Host& host, const host::Topology& topo,
+                        const gpu::GpuSnapshot* snap, TopoMatrix& m) {
+  TopoRows rows;
   std::set<std::string> matched;
   if (snap != nullptr) {
     std::vector<const gpu::GpuDevice*> by_index;
@@ -93,8 +92,8 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
       if (!d->name.empty()) t.name = SanitizeForDisplay(d->name);
       t.uuid = SanitizeForDisplay(d->uuid);
       m.devices.push_back(std::move(t));
-      pci_of.push_back(p);
-      nvml_of.push_back(d);
+      rows.pci_of.push_back(p);
+      rows.nvml_of.push_back(d);
       matched.insert(p->bdf);
     }
   }
@@ -110,103 +109,108 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
       t.label = fmt::format("GPU{}", m.devices.size());  // NVML numbers GPUs in PCI order
     }
     m.devices.push_back(std::move(t));
-    pci_of.push_back(p);
-    nvml_of.push_back(nullptr);
+    rows.pci_of.push_back(p);
+    rows.nvml_of.push_back(nullptr);
   }
-  const size_t n_gpus = m.devices.size();
-  bool any_rdma = false;
+  rows.n_gpus = m.devices.size();
   for (const auto* p : topo.NetworkDevices()) {
     TopoDevice t = FromPci(*p, TopoDevice::Kind::kNic);
-    t.label = fmt::format("NIC{}", m.devices.size() - n_gpus);
+    t.label = fmt::format("NIC{}", m.devices.size() - rows.n_gpus);
     t.name = SanitizeForDisplay(NicName(host, *p, t.rdma));
-    any_rdma = any_rdma || t.rdma;
+    rows.any_rdma = rows.any_rdma || t.rdma;
     m.devices.push_back(std::move(t));
-    pci_of.push_back(p);
-    nvml_of.push_back(nullptr);
+    rows.pci_of.push_back(p);
+    rows.nvml_of.push_back(nullptr);
   }
+  return rows;
+}
 
-  // The PCIe path between every pair, from sysfs.
-  const size_t n = m.devices.size();
-  std::vector<std::vector<PciLocality>> level(n, std::vector<PciLocality>(n, PciLocality::kSelf));
+// The PCIe locality of every pair, from sysfs, and what could not be told.
+struct PciLevels {
+  std::vector<std::vector<PciLocality>> level;
   std::set<std::string> path_errors;
   bool numa_unknown = false;
+};
+
+PciLevels PciPaths(const host::Topology& topo, const TopoRows& rows, TopoMatrix& m) {
+  PciLevels out;
+  const size_t n = m.devices.size();
+  out.level.assign(n, std::vector<PciLocality>(n, PciLocality::kSelf));
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = i + 1; j < n; ++j) {
-      auto l = host::DeviceLocality(*pci_of[i], *pci_of[j], topo.nodes.size());
-      if (!l.ok()) path_errors.insert(SanitizeForDisplay(l.status().message()));
-      if (l.ok() && *l == PciLocality::kUnknown) numa_unknown = true;
-      level[i][j] = level[j][i] = l.ok() ? *l : PciLocality::kUnknown;
+      auto l = host::DeviceLocality(*rows.pci_of[i], *rows.pci_of[j], topo.nodes.size());
+      if (!l.ok()) out.path_errors.insert(SanitizeForDisplay(l.status().message()));
+      if (l.ok() && *l == PciLocality::kUnknown) out.numa_unknown = true;
+      out.level[i][j] = out.level[j][i] = l.ok() ? *l : PciLocality::kUnknown;
     }
   }
   m.cells.assign(n, std::vector<TopoCell>(n));
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = 0; j < n; ++j) {
       TopoCell& c = m.cells[i][j];
-      c.pci = std::string(host::PciLocalityName(level[i][j]));
+      c.pci = std::string(host::PciLocalityName(out.level[i][j]));
       c.link = c.pci;
     }
   }
+  return out;
+}
 
-  // GPU pairs: NVLink first, then NVML's own PCIe level, then the sysfs path.
-  if (snap != nullptr) {
-    gpu::NvLinkPeers peers = gpu::CountNvLinks(*snap);
-    for (size_t i = 0; i < n_gpus; ++i) {
-      const gpu::GpuDevice* a = nvml_of[i];
-      if (a == nullptr) continue;
-      for (size_t j = 0; j < n_gpus; ++j) {
-        const gpu::GpuDevice* b = nvml_of[j];
-        if (i == j || b == nullptr) continue;
-        TopoCell& c = m.cells[i][j];
-        c.nvlinks = peers.Between(a->index, b->index);
-        if (c.nvlinks > 0) {
-          c.link = fmt::format("NV{}", c.nvlinks);
-          continue;
-        }
-        for (const auto& [other, nvml_level] : a->topology_to_gpus) {
-          if (other != b->index) continue;
-          std::string_view name = gpu::TopologyLevelName(nvml_level);
-          if (name.empty()) {
-            m.notes.push_back(fmt::format("NVML gives GPU{} to GPU{} the unknown topology level {}",
-                                          a->index, b->index, nvml_level));
-            break;
-          }
-          c.link = std::string(name);
-          if (c.pci != "?" && c.pci != name && i < j) {
-            m.notes.push_back(
-                fmt::format("NVML puts GPU{} and GPU{} at {}, the sysfs PCI tree at {}; the matrix "
-                            "shows NVML's",
-                            a->index, b->index, name, c.pci));
-          }
+// GPU pairs: NVLink first, then NVML's own PCIe level (the sysfs path stays where NVML says
+// nothing); and what NVML could not tell.
+void NvLinkCells(const gpu::GpuSnapshot& snap, const TopoRows& rows, TopoMatrix& m) {
+  gpu::NvLinkPeers peers = gpu::CountNvLinks(snap);
+  for (size_t i = 0; i < rows.n_gpus; ++i) {
+    const gpu::GpuDevice* a = rows.nvml_of[i];
+    if (a == nullptr) continue;
+    for (size_t j = 0; j < rows.n_gpus; ++j) {
+      const gpu::GpuDevice* b = rows.nvml_of[j];
+      if (i == j || b == nullptr) continue;
+      TopoCell& c = m.cells[i][j];
+      c.nvlinks = peers.Between(a->index, b->index);
+      if (c.nvlinks > 0) {
+        c.link = fmt::format("NV{}", c.nvlinks);
+        continue;
+      }
+      for (const auto& [other, nvml_level] : a->topology_to_gpus) {
+        if (other != b->index) continue;
+        std::string_view name = gpu::TopologyLevelName(nvml_level);
+        if (name.empty()) {
+          m.notes.push_back(fmt::format("NVML gives GPU{} to GPU{} the unknown topology level {}",
+                                        a->index, b->index, nvml_level));
           break;
         }
+        c.link = std::string(name);
+        if (c.pci != "?" && c.pci != name && i < j) {
+          m.notes.push_back(
+              fmt::format("NVML puts GPU{} and GPU{} at {}, the sysfs PCI tree at {}; the matrix "
+                          "shows NVML's",
+                          a->index, b->index, name, c.pci));
+        }
+        break;
       }
     }
-    for (const auto& [index, count] : peers.unknown_links) {
-      m.notes.push_back(fmt::format(
-          "GPU{}: {} NVLink(s) with no recorded state or remote end; its NV counts may be low",
-          index, count));
-    }
-    for (const auto& note : peers.notes) m.notes.push_back(note);
-  } else if (n_gpus > 1) {
-    m.notes.push_back("NVLink unknown without NVML state: GPU-GPU cells show the PCIe path only");
   }
-  for (const auto& e : path_errors) m.notes.push_back("locality unknown (\"?\"): " + e);
-  if (numa_unknown) {
-    m.notes.push_back(
-        "locality unknown (\"?\"): devices under different host bridges with no "
-        "NUMA node or local CPU list to tell NODE from SYS");
+  for (const auto& [index, count] : peers.unknown_links) {
+    m.notes.push_back(fmt::format(
+        "GPU{}: {} NVLink(s) with no recorded state or remote end; its NV counts may be low", index,
+        count));
   }
+  for (const auto& note : peers.notes) m.notes.push_back(note);
+}
 
-  // Each GPU's nearest NIC; a GPU whose nearest one is across the CPU interconnect is flagged.
-  m.nic_scope = any_rdma ? "RDMA NICs (with an InfiniBand/RoCE device)" : "all NICs";
+// Each GPU's nearest NIC; a GPU whose nearest one is across the CPU interconnect is flagged.
+void NearestNics(const TopoRows& rows, const std::vector<std::vector<PciLocality>>& level,
+                 TopoMatrix& m) {
+  const size_t n = m.devices.size();
+  m.nic_scope = rows.any_rdma ? "RDMA NICs (with an InfiniBand/RoCE device)" : "all NICs";
   std::vector<std::string> via_host;  // nearest NIC PHB or NODE
-  for (size_t i = 0; i < n_gpus; ++i) {
+  for (size_t i = 0; i < rows.n_gpus; ++i) {
     TopoDevice& g = m.devices[i];
     PciLocality best = PciLocality::kUnknown;
     size_t best_j = 0;
     int unknown = 0;
-    for (size_t j = n_gpus; j < n; ++j) {
-      if (any_rdma && !m.devices[j].rdma) continue;
+    for (size_t j = rows.n_gpus; j < n; ++j) {
+      if (rows.any_rdma && !m.devices[j].rdma) continue;
       if (level[i][j] == PciLocality::kUnknown) {
         ++unknown;
       } else if (best == PciLocality::kUnknown || level[i][j] < best) {
@@ -242,11 +246,42 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
         "NCCL uses GPUDirect RDMA by default only with a NIC at PXB or nearer "
         "(NCCL_NET_GDR_LEVEL defaults to PXB; to P2C on C2C-attached Grace GPUs since NCCL "
         "2.27); " +
-        (via_host.size() == n_gpus ? std::string("every GPU reaches its")
-                                   : Join(via_host) + " reach their") +
+        (via_host.size() == rows.n_gpus ? std::string("every GPU reaches its")
+                                        : Join(via_host) + " reach their") +
         " nearest NIC through the host bridge (PHB/NODE), so set "
         "NCCL_NET_GDR_LEVEL=PHB (or SYS) if GPUDirect RDMA is wanted there");
   }
+}
+
+}  // namespace
+
+TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topo,
+                           const Result<gpu::GpuSnapshot>& gpus) {
+  TopoMatrix m;
+  m.root = host.root().empty() ? "/" : host.root();
+  m.topology_source = topo.source;
+  const gpu::GpuSnapshot* snap = gpus.ok() ? &*gpus : nullptr;
+  m.nvml = snap != nullptr;
+  m.nvml_source = snap != nullptr ? (snap->source.empty() ? "recorded" : snap->source)
+                                  : gpus.status().message();
+
+  TopoRows rows = CollectDevices(host, topo, snap, m);
+  const size_t n_gpus = rows.n_gpus;
+  const size_t n = m.devices.size();
+  PciLevels levels = PciPaths(topo, rows, m);
+  if (snap != nullptr) {
+    NvLinkCells(*snap, rows, m);
+  } else if (n_gpus > 1) {
+    m.notes.push_back("NVLink unknown without NVML state: GPU-GPU cells show the PCIe path only");
+  }
+  for (const auto& e : levels.path_errors) m.notes.push_back("locality unknown (\"?\"): " + e);
+  if (levels.numa_unknown) {
+    m.notes.push_back(
+        "locality unknown (\"?\"): devices under different host bridges with no "
+        "NUMA node or local CPU list to tell NODE from SYS");
+  }
+
+  NearestNics(rows, levels.level, m);
   if (n_gpus == 0) {
     m.notes.push_back(
         fmt::format("no NVIDIA GPU on the PCI bus under {} ({} network device(s))", m.root, n));

@@ -79,23 +79,8 @@ Status ValidatePlaceholders(const std::string& arg) {
   return Status::Ok();
 }
 
-}  // namespace
-
-Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::string& path) {
-  auto parsed = ParseToml(toml_text, path);
-  if (!parsed.ok()) return parsed.status();
-  const toml::table& root = *parsed;
-  ClusterConfig c;
-  c.path = path;
-  for (const auto& [k, v] : root) {
-    std::string key(k.str());
-    if (key != "slurm" && key != "container" && key != "launch" && key != "environment") {
-      return Status::Invalid(
-          fmt::format("{}:{}: unknown table or key '{}'; expected [slurm], [container], "
-                      "[launch], [environment]",
-                      path, v.source().begin.line, key));
-    }
-  }
+// [slurm]: where and how long each job runs, and the sbatch options the site adds.
+Status ReadSlurmTable(const toml::table& root, const std::string& path, ClusterConfig& c) {
   auto slurm_or = TomlSubTable(root, path, "slurm");
   if (!slurm_or.ok()) return slurm_or.status();
   const toml::table* slurm = *slurm_or;
@@ -130,8 +115,11 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
       }
     }
   }
-  YS_RETURN_IF_ERROR(s.NoOtherKeys());
+  return s.NoOtherKeys();
+}
 
+// [container] (optional): the Pyxis image, its mounts and the NCCL topology file.
+Status ReadContainerTable(const toml::table& root, const std::string& path, ClusterConfig& c) {
   auto t_or = TomlSubTable(root, path, "container");
   if (!t_or.ok()) return t_or.status();
   const toml::table* t = *t_or;
@@ -150,7 +138,11 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
     YS_RETURN_IF_ERROR(r.Check("nccl_topo_mount", ValidateContainerPath(c.nccl_topo_mount)));
     YS_RETURN_IF_ERROR(r.NoOtherKeys());
   }
+  return Status::Ok();
+}
 
+// [launch]: the command every rank runs, with its placeholders, and extra srun options.
+Status ReadLaunchTable(const toml::table& root, const std::string& path, ClusterConfig& c) {
   auto launch_or = TomlSubTable(root, path, "launch");
   if (!launch_or.ok()) return launch_or.status();
   const toml::table* launch = *launch_or;
@@ -166,8 +158,11 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
     if (o.empty() || o[0] != '-')
       return l.Error("srun_options", "'" + o + "': expected an option such as --cpu-bind=none");
   }
-  YS_RETURN_IF_ERROR(l.NoOtherKeys());
+  return l.NoOtherKeys();
+}
 
+// [environment] (optional): variables every job exports.
+Status ReadEnvironmentTable(const toml::table& root, const std::string& path, ClusterConfig& c) {
   auto env_or = TomlSubTable(root, path, "environment");
   if (!env_or.ok()) return env_or.status();
   const toml::table* env = *env_or;
@@ -185,6 +180,30 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
       c.environment[key] = *v.value<std::string>();
     }
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::string& path) {
+  auto parsed = ParseToml(toml_text, path);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& root = *parsed;
+  ClusterConfig c;
+  c.path = path;
+  for (const auto& [k, v] : root) {
+    std::string key(k.str());
+    if (key != "slurm" && key != "container" && key != "launch" && key != "environment") {
+      return Status::Invalid(
+          fmt::format("{}:{}: unknown table or key '{}'; expected [slurm], [container], "
+                      "[launch], [environment]",
+                      path, v.source().begin.line, key));
+    }
+  }
+  YS_RETURN_IF_ERROR(ReadSlurmTable(root, path, c));
+  YS_RETURN_IF_ERROR(ReadContainerTable(root, path, c));
+  YS_RETURN_IF_ERROR(ReadLaunchTable(root, path, c));
+  YS_RETURN_IF_ERROR(ReadEnvironmentTable(root, path, c));
   return c;
 }
 

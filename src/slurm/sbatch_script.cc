@@ -40,6 +40,44 @@ Status AppendQuoted(std::string* line, std::string_view value) {
   return Status::Ok();
 }
 
+// The script's last line: srun with the container flags and the [launch] command, its
+// placeholders filled in for this workload, every word quoted.
+Result<std::string> SrunLine(const ClusterConfig& c, const validate::SuiteWorkload& w,
+                             const SbatchJob& job, const std::string& dir) {
+  std::string srun = "exec srun --mpi=pmix";
+  if (!c.image.empty()) {
+    std::string mounts;
+    for (const auto& m : c.mounts) mounts += (mounts.empty() ? "" : ",") + m;
+    if (!c.nccl_topo_file.empty()) {
+      mounts += (mounts.empty() ? "" : ",") + c.nccl_topo_file + ":" + c.nccl_topo_mount + ":ro";
+    }
+    YS_RETURN_IF_ERROR(AppendQuoted(&srun, "--container-image=" + c.image));
+    if (!mounts.empty()) YS_RETURN_IF_ERROR(AppendQuoted(&srun, "--container-mounts=" + mounts));
+    srun += " --container-writable --no-container-mount-home";
+  }
+  for (const auto& o : c.srun_options) YS_RETURN_IF_ERROR(AppendQuoted(&srun, o));
+  srun += " --";
+  const std::map<std::string, std::string> values = {
+      {"workload", w.id},
+      {"model", w.model},
+      {"size", w.size},
+      {"dtype", w.dtype},
+      {"gpus", std::to_string(w.gpus)},
+      {"nodes", std::to_string(job.nodes)},
+      {"gpus_per_node", std::to_string(c.gpus_per_node)},
+      {"seq_len", std::to_string(w.seq_len)},
+      {"gbs", std::to_string(w.gbs)},
+      {"framework", w.framework},
+      {"runs_dir", dir},
+      {"log_dir", job.log_dir}};
+  for (const auto& a : c.command) {
+    if (Status st = AppendQuoted(&srun, Substitute(a, values)); !st.ok()) {
+      return Status::Invalid("[launch] command: " + st.message());
+    }
+  }
+  return srun;
+}
+
 }  // namespace
 
 Result<SbatchJob> MakeSbatchJob(const ClusterConfig& c, const validate::Suite& suite,
@@ -110,38 +148,9 @@ Result<SbatchJob> MakeSbatchJob(const ClusterConfig& c, const validate::Suite& s
     s += line + *q + "\n";
   }
 
-  std::string srun = "exec srun --mpi=pmix";
-  if (!c.image.empty()) {
-    std::string mounts;
-    for (const auto& m : c.mounts) mounts += (mounts.empty() ? "" : ",") + m;
-    if (!c.nccl_topo_file.empty()) {
-      mounts += (mounts.empty() ? "" : ",") + c.nccl_topo_file + ":" + c.nccl_topo_mount + ":ro";
-    }
-    YS_RETURN_IF_ERROR(AppendQuoted(&srun, "--container-image=" + c.image));
-    if (!mounts.empty()) YS_RETURN_IF_ERROR(AppendQuoted(&srun, "--container-mounts=" + mounts));
-    srun += " --container-writable --no-container-mount-home";
-  }
-  for (const auto& o : c.srun_options) YS_RETURN_IF_ERROR(AppendQuoted(&srun, o));
-  srun += " --";
-  const std::map<std::string, std::string> values = {
-      {"workload", w.id},
-      {"model", w.model},
-      {"size", w.size},
-      {"dtype", w.dtype},
-      {"gpus", std::to_string(w.gpus)},
-      {"nodes", std::to_string(job.nodes)},
-      {"gpus_per_node", std::to_string(c.gpus_per_node)},
-      {"seq_len", std::to_string(w.seq_len)},
-      {"gbs", std::to_string(w.gbs)},
-      {"framework", w.framework},
-      {"runs_dir", dir},
-      {"log_dir", job.log_dir}};
-  for (const auto& a : c.command) {
-    if (Status st = AppendQuoted(&srun, Substitute(a, values)); !st.ok()) {
-      return Status::Invalid("[launch] command: " + st.message());
-    }
-  }
-  s += srun + "\n";
+  auto srun = SrunLine(c, w, job, dir);
+  if (!srun.ok()) return srun.status();
+  s += *srun + "\n";
   job.script = std::move(s);
   return job;
 }

@@ -296,6 +296,40 @@ bool IsRegular(const fs::path& p) {
   return fs::symlink_status(p, ec).type() == fs::file_type::regular;
 }
 
+// The signature's verdict: absent, present but not checked, valid or not against the manifest.
+void JudgeSignature(const std::optional<PublicKey>& key, const fs::path& sig_path,
+                    const std::string& shown_sig, const std::string* manifest_text,
+                    VerifiedArchive& v) {
+  v.is_signed = IsRegular(sig_path);
+  if (key) v.key_fingerprint = key->Fingerprint();
+  if (!v.is_signed) {
+    v.signature_summary = "unsigned";
+    if (key) {
+      v.problems.push_back(shown_sig + ": missing; the archive is unsigned but public key " +
+                           v.key_fingerprint + " was given");
+    }
+  } else if (!key) {
+    v.signature_summary = "signed, not checked (no public key given)";
+  } else {
+    v.signature_checked = true;
+    v.signature_summary = "signature invalid";
+    auto sig_text = ReadBounded(sig_path.string(), 4096);
+    if (!sig_text.ok()) {
+      v.problems.push_back(shown_sig + ": " + sig_text.status().message());
+    } else if (auto sig = ParseSignatureFile(*sig_text, shown_sig); !sig.ok()) {
+      v.problems.push_back(sig.status().message());
+    } else if (manifest_text == nullptr) {
+      v.signature_summary = "signature not checked (no readable manifest)";
+      v.problems.push_back(shown_sig + ": not checked, there is no readable manifest to check");
+    } else if (Status ok = key->Verify(*manifest_text, *sig); !ok.ok()) {
+      v.problems.push_back(shown_sig + ": " + ok.message());
+    } else {
+      v.signature_ok = true;
+      v.signature_summary = "signature valid (key " + v.key_fingerprint + ")";
+    }
+  }
+}
+
 }  // namespace
 
 Result<VerifiedArchive> OpenArchive(const std::string& path, const std::string& dest_dir,
@@ -355,34 +389,7 @@ Result<VerifiedArchive> OpenArchive(const std::string& path, const std::string& 
     for (const auto& d : v.differences) v.problems.push_back(d.ToString(v.name + "/"));
   }
 
-  v.is_signed = IsRegular(sig_path);
-  if (key) v.key_fingerprint = key->Fingerprint();
-  if (!v.is_signed) {
-    v.signature_summary = "unsigned";
-    if (key) {
-      v.problems.push_back(shown_sig + ": missing; the archive is unsigned but public key " +
-                           v.key_fingerprint + " was given");
-    }
-  } else if (!key) {
-    v.signature_summary = "signed, not checked (no public key given)";
-  } else {
-    v.signature_checked = true;
-    v.signature_summary = "signature invalid";
-    auto sig_text = ReadBounded(sig_path.string(), 4096);
-    if (!sig_text.ok()) {
-      v.problems.push_back(shown_sig + ": " + sig_text.status().message());
-    } else if (auto sig = ParseSignatureFile(*sig_text, shown_sig); !sig.ok()) {
-      v.problems.push_back(sig.status().message());
-    } else if (!have_manifest) {
-      v.signature_summary = "signature not checked (no readable manifest)";
-      v.problems.push_back(shown_sig + ": not checked, there is no readable manifest to check");
-    } else if (Status ok = key->Verify(manifest_text, *sig); !ok.ok()) {
-      v.problems.push_back(shown_sig + ": " + ok.message());
-    } else {
-      v.signature_ok = true;
-      v.signature_summary = "signature valid (key " + v.key_fingerprint + ")";
-    }
-  }
+  JudgeSignature(key, sig_path, shown_sig, have_manifest ? &manifest_text : nullptr, v);
   guard.Keep();
   return v;
 }

@@ -104,6 +104,40 @@ bool IsBlockScalarIndicator(std::string_view v) {
   return !v.empty() && (v.front() == '|' || v.front() == '>');
 }
 
+// A line at indentation 0: a 'section:' that opens a section, or a top-level 'key: value'.
+Status TopLevelLine(std::string_view rest, bool list_item, const std::string& where,
+                    int64_t line_no, YamlSections& out, std::optional<std::string>& section,
+                    size_t& child_indent, bool& nested_open) {
+  if (list_item) {
+    return Status::Invalid(where +
+                           ": list at the top level; expected 'section:' or "
+                           "'key: value'");
+  }
+  std::optional<KeyValue> kv = SplitKeyValue(rest);
+  if (!kv) return Status::Invalid(where + ": expected 'key: value' or 'section:'");
+  if (kv->value.empty()) {
+    if (out.count(kv->key)) {
+      return Status::Invalid(fmt::format("{}: duplicate section '{}'", where, kv->key));
+    }
+    out[kv->key];
+    section = kv->key;
+    child_indent = 0;
+    nested_open = false;
+    return Status::Ok();
+  }
+  if (IsBlockScalarIndicator(kv->value)) {
+    return Status::Invalid(where + ": block scalars are not supported at the top level");
+  }
+  Result<std::string> v = ParseScalar(kv->value, where);
+  if (!v.ok()) return v.status();
+  if (out[""].count(kv->key) || (out.count(kv->key) && kv->key != "")) {
+    return Status::Invalid(fmt::format("{}: duplicate key '{}'", where, kv->key));
+  }
+  out[""][kv->key] = {*v, line_no};
+  section.reset();
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<YamlSections> ParseFlatYaml(std::string_view text, std::string_view name) {
@@ -128,33 +162,8 @@ Result<YamlSections> ParseFlatYaml(std::string_view text, std::string_view name)
     if (rest == "---" && indent == 0 && line_no == 1) continue;
     bool list_item = rest == "-" || StartsWith(rest, "- ");
     if (indent == 0) {
-      if (list_item) {
-        return Status::Invalid(where +
-                               ": list at the top level; expected 'section:' or "
-                               "'key: value'");
-      }
-      std::optional<KeyValue> kv = SplitKeyValue(rest);
-      if (!kv) return Status::Invalid(where + ": expected 'key: value' or 'section:'");
-      if (kv->value.empty()) {
-        if (out.count(kv->key)) {
-          return Status::Invalid(fmt::format("{}: duplicate section '{}'", where, kv->key));
-        }
-        out[kv->key];
-        section = kv->key;
-        child_indent = 0;
-        nested_open = false;
-        continue;
-      }
-      if (IsBlockScalarIndicator(kv->value)) {
-        return Status::Invalid(where + ": block scalars are not supported at the top level");
-      }
-      Result<std::string> v = ParseScalar(kv->value, where);
-      if (!v.ok()) return v.status();
-      if (out[""].count(kv->key) || (out.count(kv->key) && kv->key != "")) {
-        return Status::Invalid(fmt::format("{}: duplicate key '{}'", where, kv->key));
-      }
-      out[""][kv->key] = {*v, line_no};
-      section.reset();
+      YS_RETURN_IF_ERROR(
+          TopLevelLine(rest, list_item, where, line_no, out, section, child_indent, nested_open));
       continue;
     }
     if (!section) {

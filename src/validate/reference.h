@@ -1,4 +1,4 @@
-// References: expected values with provenance (DESIGN.md "Reference"). Loaded from baselines/
+// References: expected values with provenance (docs/design.md §vocabulary). Loaded from baselines/
 // (published tables, recorded golden runs) and matched to a suite's workloads. A reference is
 // used only for the same chip, workload, GPU count, sequence length, global batch size and recipe
 // release; anything else is reported as "no comparable reference", never stretched to fit.

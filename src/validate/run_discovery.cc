@@ -32,6 +32,45 @@ bool JobIdLess(const std::string& a, const std::string& b) {
   return a < b;
 }
 
+// The log that counts among a workload's candidates (newest retry of the newest job), the ones it
+// supersedes and the side files of its folder.
+DiscoveredRun ChooseRun(const std::vector<std::pair<std::string, std::string>>& logs) {
+  std::error_code ec;
+  std::vector<std::string> paths;
+  for (const auto& [p, how] : logs) paths.push_back(p);
+  std::sort(paths.begin(), paths.end());
+  RetrySelection sel = SelectNewestRetries(paths);
+  DiscoveredRun run;
+  for (const auto& s : sel.superseded)
+    run.superseded.push_back({s.path, "older retry of " + s.newest});
+  // Several jobs of one workload: the newest job counts.
+  std::vector<std::string> current = sel.current;
+  std::sort(current.begin(), current.end(), [](const std::string& a, const std::string& b) {
+    std::string ja = JobIdOfLog(a), jb = JobIdOfLog(b);
+    if (ja != jb) return JobIdLess(ja, jb);
+    return a < b;
+  });
+  run.log = current.back();
+  for (size_t i = 0; i + 1 < current.size(); ++i) {
+    run.superseded.push_back({current[i], "earlier job; " + run.log + " counts"});
+  }
+  for (const auto& [p, how] : logs) {
+    if (p == run.log) run.how = how;
+  }
+  std::string job = JobIdOfLog(run.log);
+  fs::path folder = fs::path(run.log).parent_path();
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    std::string n = e.path().filename().string();
+    if (!e.is_regular_file() || e.is_symlink() || !IsSideFile(n)) continue;
+    // Another job's config in the same folder belongs to that job.
+    if (StartsWith(n, "llmb-config_") && !job.empty() && n != "llmb-config_" + job + ".yaml")
+      continue;
+    run.side_files.push_back(e.path().string());
+  }
+  std::sort(run.side_files.begin(), run.side_files.end());
+  return run;
+}
+
 }  // namespace
 
 Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
@@ -88,39 +127,7 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
   }
 
   for (auto& [id, logs] : candidates) {
-    std::vector<std::string> paths;
-    for (const auto& [p, how] : logs) paths.push_back(p);
-    std::sort(paths.begin(), paths.end());
-    RetrySelection sel = SelectNewestRetries(paths);
-    DiscoveredRun run;
-    for (const auto& s : sel.superseded)
-      run.superseded.push_back({s.path, "older retry of " + s.newest});
-    // Several jobs of one workload: the newest job counts.
-    std::vector<std::string> current = sel.current;
-    std::sort(current.begin(), current.end(), [](const std::string& a, const std::string& b) {
-      std::string ja = JobIdOfLog(a), jb = JobIdOfLog(b);
-      if (ja != jb) return JobIdLess(ja, jb);
-      return a < b;
-    });
-    run.log = current.back();
-    for (size_t i = 0; i + 1 < current.size(); ++i) {
-      run.superseded.push_back({current[i], "earlier job; " + run.log + " counts"});
-    }
-    for (const auto& [p, how] : logs) {
-      if (p == run.log) run.how = how;
-    }
-    std::string job = JobIdOfLog(run.log);
-    fs::path folder = fs::path(run.log).parent_path();
-    for (const auto& e : fs::directory_iterator(folder, ec)) {
-      std::string n = e.path().filename().string();
-      if (!e.is_regular_file() || e.is_symlink() || !IsSideFile(n)) continue;
-      // Another job's config in the same folder belongs to that job.
-      if (StartsWith(n, "llmb-config_") && !job.empty() && n != "llmb-config_" + job + ".yaml")
-        continue;
-      run.side_files.push_back(e.path().string());
-    }
-    std::sort(run.side_files.begin(), run.side_files.end());
-    out.runs[id] = std::move(run);
+    out.runs[id] = ChooseRun(logs);
   }
   return out;
 }

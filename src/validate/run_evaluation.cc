@@ -135,47 +135,29 @@ std::string TrainingReason(const WorkloadRun& r, LogFormat forced) {
   return out;
 }
 
-}  // namespace
-
-WorkloadRun EvaluateTrainingLog(ParsedLog log, const IngestOptions& o, std::string_view path) {
-  WorkloadRun r;
-  r.log_path = std::string(path);
-  r.format = log.format;
-  r.iteration_base = log.iteration_base;
-  r.window = o.window;
-  r.lines = log.lines;
-  r.iterations_seen = static_cast<int64_t>(log.samples.size());
-  if (!log.samples.empty()) r.last_step_seen = log.samples.back().step;
-  r.total_steps = log.total_steps;
-  r.final_marker_seen = log.final_marker_seen;
-  r.final_marker_line = log.final_marker_line;
-  r.nonfinite_grad_norms = log.nonfinite_grad_norms;
-  r.notes = log.notes;
-  r.config = o.config;
-  r.shape = ResolveShape(o, &log, r.config ? &*r.config : nullptr, r.notes);
-
-  // torchtitan prints tokens/s/GPU, not a step time: derive it when the shape is known.
-  if (log.format == LogFormat::kTorchtitan) {
-    std::optional<int64_t> tokens = log.tokens_per_step;
-    if (r.shape.seq_len && r.shape.global_batch_size) {
-      tokens = *r.shape.seq_len * *r.shape.global_batch_size;
-    }
-    if (tokens && r.shape.gpus) {
-      for (IterationSample& s : log.samples) {
-        if (s.tokens_per_s_per_gpu && *s.tokens_per_s_per_gpu > 0) {
-          s.step_time_s = static_cast<double>(*tokens) /
-                          (*s.tokens_per_s_per_gpu * static_cast<double>(*r.shape.gpus));
-          s.step_time_derived = true;
-        }
-      }
-      r.notes.push_back(
-          fmt::format("torchtitan prints no step time; it is derived as {} tokens "
-                      "per step / (tps x {} GPUs)",
-                      *tokens, *r.shape.gpus));
-    }
+// torchtitan prints tokens/s/GPU, not a step time: derive it when the shape is known.
+void DeriveTorchtitanStepTimes(ParsedLog& log, WorkloadRun& r) {
+  std::optional<int64_t> tokens = log.tokens_per_step;
+  if (r.shape.seq_len && r.shape.global_batch_size) {
+    tokens = *r.shape.seq_len * *r.shape.global_batch_size;
   }
-  r.samples = std::move(log.samples);
+  if (tokens && r.shape.gpus) {
+    for (IterationSample& s : log.samples) {
+      if (s.tokens_per_s_per_gpu && *s.tokens_per_s_per_gpu > 0) {
+        s.step_time_s = static_cast<double>(*tokens) /
+                        (*s.tokens_per_s_per_gpu * static_cast<double>(*r.shape.gpus));
+        s.step_time_derived = true;
+      }
+    }
+    r.notes.push_back(
+        fmt::format("torchtitan prints no step time; it is derived as {} tokens "
+                    "per step / (tps x {} GPUs)",
+                    *tokens, *r.shape.gpus));
+  }
+}
 
+// The measurement window's statistics, the derived metrics and notes on what the log left out.
+void EvaluateRunWindow(WorkloadRun& r) {
   WindowEvaluation ev = EvaluateWindow(r.samples, r.window);
   r.missing_window_steps = ev.missing_steps;
   r.step_time_s = ev.step_time_s;
@@ -203,6 +185,31 @@ WorkloadRun EvaluateTrainingLog(ParsedLog log, const IngestOptions& o, std::stri
   if (r.tflops_not_reported) {
     r.derived.missing.push_back("TFLOPS/GPU and MFU: the log reports no TFLOPS for the window");
   }
+}
+
+}  // namespace
+
+WorkloadRun EvaluateTrainingLog(ParsedLog log, const IngestOptions& o, std::string_view path) {
+  WorkloadRun r;
+  r.log_path = std::string(path);
+  r.format = log.format;
+  r.iteration_base = log.iteration_base;
+  r.window = o.window;
+  r.lines = log.lines;
+  r.iterations_seen = static_cast<int64_t>(log.samples.size());
+  if (!log.samples.empty()) r.last_step_seen = log.samples.back().step;
+  r.total_steps = log.total_steps;
+  r.final_marker_seen = log.final_marker_seen;
+  r.final_marker_line = log.final_marker_line;
+  r.nonfinite_grad_norms = log.nonfinite_grad_norms;
+  r.notes = log.notes;
+  r.config = o.config;
+  r.shape = ResolveShape(o, &log, r.config ? &*r.config : nullptr, r.notes);
+
+  if (log.format == LogFormat::kTorchtitan) DeriveTorchtitanStepTimes(log, r);
+  r.samples = std::move(log.samples);
+
+  EvaluateRunWindow(r);
 
   bool unsupported = o.format == LogFormat::kAuto && r.config && !r.config->framework.empty() &&
                      !SupportedFramework(r.config->framework);

@@ -6,6 +6,67 @@
 
 namespace ys::validate {
 
+namespace {
+
+// One workload's row: its reference, its measured run, the score and the outcome with its reason.
+ScoredWorkload ScoreWorkload(const Suite& suite, const SuiteWorkload& w, const ReferenceSet& refs,
+                             const std::map<std::string, Measured>& measured,
+                             const std::map<std::string, double>& peak_tflops) {
+  ScoredWorkload row;
+  row.workload = w;
+  auto match = refs.Find(suite.chip, w, suite.recipe_release);
+  if (match.exact != nullptr) row.reference = *match.exact;
+  auto it = measured.find(w.id);
+  if (it != measured.end()) {
+    row.measured = it->second;
+    const Measured& m = it->second;
+    if (m.status == "success" && m.step_time_mean_s > 0) {
+      row.tokens_per_s_per_gpu =
+          static_cast<double>(w.seq_len) * w.gbs / m.step_time_mean_s / w.gpus;
+      auto peak = peak_tflops.find(w.dtype);
+      if (m.tflops_per_gpu && peak != peak_tflops.end() && peak->second > 0) {
+        // A figure that is not finite is not shown as inf% (the peaks are range-checked where
+        // they are read; a log's TFLOPS may still be absurd).
+        double mfu = *m.tflops_per_gpu / peak->second;
+        if (std::isfinite(mfu)) row.mfu = mfu;
+      }
+    }
+  }
+
+  if (!row.measured) {
+    row.reason = "no log found for this workload";
+  } else if (row.measured->status != "success") {
+    row.reason = row.measured->status + ": " + row.measured->reason;
+  } else if (!row.reference) {
+    row.outcome = RowOutcome::kInconclusive;
+    if (!match.other_release.empty()) {
+      std::string rels;
+      for (const auto* r : match.other_release) {
+        rels +=
+            (rels.empty() ? "" : ", ") + r->provenance.release + " (" + r->provenance.kind + ")";
+      }
+      row.reason = "no reference for recipe release " + suite.recipe_release +
+                   "; references exist only for " + rels +
+                   ", whose recipes differ: record one with `yardstick validate --record-baseline`";
+    } else {
+      row.reason =
+          "no reference exists for this workload at this scale: record one with "
+          "`yardstick validate --record-baseline` on a golden system";
+    }
+  } else {
+    row.score = row.reference->step_time_s / row.measured->step_time_mean_s;
+    if (*row.score > suite.threshold) {
+      row.outcome = RowOutcome::kPass;
+    } else {
+      row.reason = fmt::format("{:.1f}% of the reference, not above {:.0f}%", *row.score * 100,
+                               suite.threshold * 100);
+    }
+  }
+  return row;
+}
+
+}  // namespace
+
 Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
                      const std::map<std::string, Measured>& measured,
                      const std::map<std::string, double>& peak_tflops) {
@@ -16,57 +77,7 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
   int passed = 0;
   std::vector<std::string> failed, unjudged;
   for (const SuiteWorkload& w : suite.workloads) {
-    ScoredWorkload row;
-    row.workload = w;
-    auto match = refs.Find(suite.chip, w, suite.recipe_release);
-    if (match.exact != nullptr) row.reference = *match.exact;
-    auto it = measured.find(w.id);
-    if (it != measured.end()) {
-      row.measured = it->second;
-      const Measured& m = it->second;
-      if (m.status == "success" && m.step_time_mean_s > 0) {
-        row.tokens_per_s_per_gpu =
-            static_cast<double>(w.seq_len) * w.gbs / m.step_time_mean_s / w.gpus;
-        auto peak = peak_tflops.find(w.dtype);
-        if (m.tflops_per_gpu && peak != peak_tflops.end() && peak->second > 0) {
-          // A figure that is not finite is not shown as inf% (the peaks are range-checked where
-          // they are read; a log's TFLOPS may still be absurd).
-          double mfu = *m.tflops_per_gpu / peak->second;
-          if (std::isfinite(mfu)) row.mfu = mfu;
-        }
-      }
-    }
-
-    if (!row.measured) {
-      row.reason = "no log found for this workload";
-    } else if (row.measured->status != "success") {
-      row.reason = row.measured->status + ": " + row.measured->reason;
-    } else if (!row.reference) {
-      row.outcome = RowOutcome::kInconclusive;
-      if (!match.other_release.empty()) {
-        std::string rels;
-        for (const auto* r : match.other_release) {
-          rels +=
-              (rels.empty() ? "" : ", ") + r->provenance.release + " (" + r->provenance.kind + ")";
-        }
-        row.reason =
-            "no reference for recipe release " + suite.recipe_release +
-            "; references exist only for " + rels +
-            ", whose recipes differ: record one with `yardstick validate --record-baseline`";
-      } else {
-        row.reason =
-            "no reference exists for this workload at this scale: record one with "
-            "`yardstick validate --record-baseline` on a golden system";
-      }
-    } else {
-      row.score = row.reference->step_time_s / row.measured->step_time_mean_s;
-      if (*row.score > suite.threshold) {
-        row.outcome = RowOutcome::kPass;
-      } else {
-        row.reason = fmt::format("{:.1f}% of the reference, not above {:.0f}%", *row.score * 100,
-                                 suite.threshold * 100);
-      }
-    }
+    ScoredWorkload row = ScoreWorkload(suite, w, refs, measured, peak_tflops);
     if (row.outcome == RowOutcome::kPass) {
       ++passed;
     } else if (row.outcome == RowOutcome::kInconclusive) {

@@ -31,15 +31,15 @@ _WRITTEN = {
                   "evidence": {"/sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error": "1840",
                                "/sys/class/infiniband/mlx5_0/ports/1/counters/link_error_recovery": "3"},
                   "fix": "mlxlink -d mlx5_0 -p 1 -c; reseat or replace the cable/optic if the counts grow",
-                  "reference": "linux-node-knobs.md \u00a710; Documentation/ABI/stable/sysfs-class-infiniband"},
+                  "reference": "docs/node-checks.md \u00a7rdma; Documentation/ABI/stable/sysfs-class-infiniband"},
     "YS-MEM-003": {"code": "YS-MEM-003", "severity": "warn", "entity": "node",
                    "message": "swap in use: 18.2 GiB of 32.0 GiB",
                    "evidence": {"swap": "32768 MiB total, 18636 MiB used"},
-                   "fix": "swapoff -a after finding what filled the memory", "reference": "linux-node-knobs.md"},
+                   "fix": "swapoff -a after finding what filled the memory", "reference": "docs/node-checks.md"},
     "YS-MEM-001": {"code": "YS-MEM-001", "severity": "warn", "entity": "node",
                    "message": "THP defrag [always]: allocations stall on compaction",
                    "evidence": {"/sys/kernel/mm/transparent_hugepage/defrag": "[always] defer defer+madvise madvise never"},
-                   "fix": "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag", "reference": "linux-node-knobs.md"},
+                   "fix": "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag", "reference": "docs/node-checks.md"},
 }
 _SOURCE_GPU = {"YS-GPU-011": 2, "YS-GPU-020": 2, "YS-GPU-032": 5, "YS-GPU-045": 3, "YS-GPU-046": 3,
                "YS-GPU-047": 3, "YS-GPU-026": 0}

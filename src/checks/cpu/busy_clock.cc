@@ -1,8 +1,8 @@
 // cpu.busy_clock: the clock a busy core actually sustains, measured (a timed dependent-add chain
 // pinned to each sampled CPU in turn) and compared with the rated maximum. It catches what the
 // settings alone do not show (C6 disabled in BIOS, power caps, thermal limits) and works where
-// there are no cpufreq files, as in a VM (reference: linux-node-knobs.md §2, "Measuring actual
-// busy-core frequency"). On a recorded tree it replays <root>/.yardstick/busy-clock.
+// there are no cpufreq files, as in a VM (reference: docs/node-checks.md §frequency, "Measuring
+// actual busy-core frequency"). On a recorded tree it replays <root>/.yardstick/busy-clock.
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -19,7 +19,8 @@ namespace ys::checks {
 namespace {
 
 constexpr const char* kBusyClockReference =
-    "linux-node-knobs.md §2 (timed busy loop; turbostat Bzy_MHz is the hardware equivalent)";
+    "docs/node-checks.md §frequency (timed busy loop; turbostat Bzy_MHz is the hardware "
+    "equivalent)";
 constexpr const char* kExemplarRecovery =
     "about 4% of step time when the cause is C6 disabled (Exemplar case: busy cores held at "
     "3.0 GHz on a 3.8 GHz part; allowing C6 recovered about 4%)";

@@ -1,9 +1,9 @@
 // cpu.isolation: the job's effective cpuset and what else may run on it: other jobs' or steps'
 // cpusets, processes and kernel threads outside the job pinned to or running on its cores,
 // device interrupts landing there, a CPU quota, and isolcpus/nohz_full over its cores
-// (reference: linux-node-knobs.md §6; Exemplar case 2: hypervisor housekeeping threads pinned to
-// the data-loader cores caused 50-100 ms stalls; cpusets plus NUMA binding took the gap from 12%
-// to 3%).
+// (reference: docs/node-checks.md §isolation; Exemplar case 2: hypervisor housekeeping threads
+// pinned to the data-loader cores caused 50-100 ms stalls; cpusets plus NUMA binding took the gap
+// from 12% to 3%).
 //
 // The job. The checked process's cgroup, resolved through /proc/<pid>/cgroup and mountinfo (v2,
 // v1 cpuset hierarchy, hybrid). Under Slurm (job_N/step_M/[user/]task_K) the job is the job_N
@@ -179,7 +179,7 @@ Status CheckSiblings(const host::Host& h, const Job& job, CheckResult& r) {
             : "constrain jobs to disjoint cores: TaskPlugin=task/cgroup,task/affinity and "
               "ConstrainCores=yes (cgroup.conf), OverSubscribe=NO or --exclusive for training jobs";
     f.expected_recovery = kRecovery2;
-    f.reference = "slurm.schedmd.com cgroup_v2.html, cgroups.html; linux-node-knobs.md §6";
+    f.reference = "slurm.schedmd.com cgroup_v2.html, cgroups.html; docs/node-checks.md §isolation";
     r.Add(std::move(f));
   }
   r.Note("siblings.compared", std::to_string(compared));
@@ -215,7 +215,7 @@ Status CheckQuota(const host::Host& h, const std::string& proc, const Job& job, 
       "remove the CPU limit for training jobs: echo max > cpu.max (systemd CPUQuota=, docker "
       "--cpus, Kubernetes CPU limits); Slurm constrains cores with cpusets, not quotas";
   f.reference =
-      "Documentation/admin-guide/cgroup-v2.rst (cpu.max, cpu.stat); linux-node-knobs.md §6";
+      "Documentation/admin-guide/cgroup-v2.rst (cpu.max, cpu.stat); docs/node-checks.md §isolation";
   r.Add(std::move(f));
   return Status::Ok();
 }
@@ -271,8 +271,8 @@ Status CheckIsolcpus(const host::Host& h, const Job& job, CheckResult& r) {
       "remove isolcpus=/nohz_full= for the job's cores (keep them on housekeeping cores only) "
       "and isolate with cpusets instead: Slurm CpuSpecList=/CoreSpecCount=";
   f.reference =
-      "Documentation/admin-guide/kernel-parameters.txt (isolcpus, nohz_full); linux-node-knobs.md "
-      "§6";
+      "Documentation/admin-guide/kernel-parameters.txt (isolcpus, nohz_full); docs/node-checks.md "
+      "§isolation";
   r.Add(std::move(f));
   return Status::Ok();
 }
@@ -314,7 +314,7 @@ Finding ForeignFinding(const std::vector<Foreign>& found, const Job& job) {
       "AllowedCPUs=<housekeeping cores> (or taskset -acp <housekeeping cores> <pid>), and "
       "reserve those cores from jobs with Slurm CpuSpecList=/CoreSpecCount=";
   f.expected_recovery = kRecovery2 + std::string(" (the threads caused 50-100 ms stalls)");
-  f.reference = "Exemplar case 2; linux-node-knobs.md §6 (housekeeping threads)";
+  f.reference = "Exemplar case 2; docs/node-checks.md §isolation (housekeeping threads)";
   return f;
 }
 
@@ -411,7 +411,8 @@ Finding IrqFinding(std::vector<IrqHit> hits, const Job& job, const CpuSet& onlin
           "/smp_affinity_list for each IRQ (mlx5: set_irq_affinity_cpulist.sh " + hk +
           " <dev>); keep them there with IRQBALANCE_BANNED_CPULIST=" + job.cpus.ToString() +
           " or irqaffinity=" + hk + " on the kernel command line";
-  f.reference = "linux-node-knobs.md §6 (IRQs); Documentation/core-api/irq/irq-affinity.rst";
+  f.reference =
+      "docs/node-checks.md §isolation (IRQs); Documentation/core-api/irq/irq-affinity.rst";
   return f;
 }
 

@@ -1,6 +1,6 @@
 // cpu.mitigations: speculative-execution vulnerabilities and their mitigations per issue, with
 // the mitigations= kernel parameter, against site policy cpu.mitigations; and mitigations that
-// cannot work for lack of microcode (reference: linux-node-knobs.md §4).
+// cannot work for lack of microcode (reference: docs/node-checks.md §mitigations).
 #include <string>
 #include <vector>
 
@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kMitigationsReference =
     "Documentation/admin-guide/hw-vuln/index.rst, attack_vector_controls.rst; "
-    "linux-node-knobs.md §4";
+    "docs/node-checks.md §mitigations";
 
 std::string Names(const std::vector<const host::Vulnerability*>& vs) {
   std::string out;

@@ -1,5 +1,5 @@
 // cpu.smt: SMT (hyper-threading) control and state against site policy cpu.smt
-// (reference: linux-node-knobs.md §3).
+// (reference: docs/node-checks.md §smt).
 #include "host/smt.h"
 
 #include <string>
@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kSmtReference =
     "Documentation/ABI/testing/sysfs-devices-system-cpu (smt/control, smt/active); "
-    "linux-node-knobs.md §3";
+    "docs/node-checks.md §smt";
 
 // The nosmt token of the kernel command line, "" for none.
 std::string NosmtToken(const host::Host& h) {

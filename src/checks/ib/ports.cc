@@ -1,5 +1,5 @@
 // ib.ports: state, physical state, rate and width, error counters of every InfiniBand and RoCE
-// port, and the netdev MTU of RoCE ports (reference: linux-node-knobs.md §10; kernel
+// port, and the netdev MTU of RoCE ports (reference: docs/node-checks.md §rdma; kernel
 // Documentation/ABI/stable/sysfs-class-infiniband).
 #include <cstdint>
 #include <cstdio>
@@ -14,7 +14,7 @@ namespace ys::checks {
 namespace {
 
 constexpr const char* kIbPortsReference =
-    "linux-node-knobs.md §10; Documentation/ABI/stable/sysfs-class-infiniband";
+    "docs/node-checks.md §rdma; Documentation/ABI/stable/sysfs-class-infiniband";
 constexpr int kFullWidth = 4;          // lanes of a full-width (4X) HCA port
 constexpr int64_t kRoceMinMtu = 4200;  // IB MTU 4096 plus RoCE headers
 

@@ -1,5 +1,5 @@
 // mem.settings: transparent hugepages, hugetlb reservations, swap and the locked-memory limit
-// (reference: linux-node-knobs.md §7).
+// (reference: docs/node-checks.md §memory).
 #include <cstdint>
 #include <string>
 #include <string_view>

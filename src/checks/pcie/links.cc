@@ -1,6 +1,6 @@
 // pcie.links: PCIe link width and speed of NVIDIA GPUs, NVSwitches and RDMA NICs against their
 // own capability, the links of the bridges above them, AER error counters, and the GPU and NIC
-// counts the site expects (reference: linux-node-knobs.md §9).
+// counts the site expects (reference: docs/node-checks.md §pcie).
 //
 // Devices checked: NVIDIA GPUs (class 0x0300/0x0302), NVSwitches (0x068000), and network-class
 // functions that are Mellanox/NVIDIA networking (0x15b3) or expose an RDMA device
@@ -28,7 +28,7 @@ using host::PciDevice;
 
 constexpr const char* kPciDevices = "/sys/bus/pci/devices";
 constexpr const char* kPcieLinksReference =
-    "linux-node-knobs.md §9 (sysfs current/max_link_*, LnkCap/LnkSta)";
+    "docs/node-checks.md §pcie (sysfs current/max_link_*, LnkCap/LnkSta)";
 constexpr const char* kSpeedCaveat =
     "GPUs (and some NICs) lower their link speed at idle, so speed is meaningful only under load";
 // Vendors whose bridges are emulated by a hypervisor: Red Hat/QEMU, virtio, VMware, Microsoft.
@@ -270,7 +270,7 @@ class PcieLinksCheck : public Check {
           "Check `ibdev2netdev` / `ibv_devices` and `lspci -d 15b3:`; a NIC on the bus without "
           "an RDMA device needs its driver (modprobe mlx5_ib, MLNX_OFED/DOCA installed); a NIC "
           "missing from the bus needs a reseat or hardware ticket; or correct devices.nics";
-      f.reference = "linux-node-knobs.md §10";
+      f.reference = "docs/node-checks.md §rdma";
       r.Add(std::move(f));
     }
   }

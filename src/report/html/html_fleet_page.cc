@@ -99,6 +99,28 @@ std::string FleetGrid(const ojson& doc) {
          std::to_string(order.size()) + "\">" + squares + "</div>\n";
 }
 
+// The ranked list: each entry with its deficit and interval, evidence and next action.
+std::string RankedList(const ojson& doc) {
+  std::string b =
+      "<h2>Ranked "
+      "list</h2>\n<table><tr><th>#</th><th>node</th><th>entity</th><th>kind</th><th>deficit</th>"
+      "<th>evidence</th><th>next</th></tr>\n";
+  int i = 0;
+  for (const ojson& r : doc["ranked"]) {
+    if (!r.is_object() || i >= static_cast<int>(kFleetHeatMapMaxRows)) break;
+    bool numeric = Num(r, "figures") > 0 && Str(r, "kind") != "spread";
+    std::string d = numeric ? fmt::format("{:.1f}% [{:.1f}, {:.1f}]", 100 * Num(r, "deficit"),
+                                          100 * Num(r, "deficit_low"), 100 * Num(r, "deficit_high"))
+                            : "-";
+    b += fmt::format("<tr><td>{}</td>", ++i) + "<td>" + EscapeHtml(Str(r, "node")) + "</td><td>" +
+         EscapeHtml(Str(r, "entity")) + "</td><td>" + EscapeHtml(Str(r, "kind")) + "</td><td>" +
+         EscapeHtml(d) + "</td><td>" + EscapeHtml(Str(r, "evidence")) + "</td><td>" +
+         EscapeHtml(Str(r, "action")) + "</td></tr>\n";
+  }
+  b += "</table>\n";
+  return b;
+}
+
 }  // namespace
 
 std::string FleetHeatMapPage(const ojson& doc) {
@@ -168,23 +190,7 @@ std::string FleetHeatMapPage(const ojson& doc) {
       b += "</tr>\n";
     }
     b += "</table></div>\n";
-    b += "<h2>Ranked "
-         "list</h2>\n<table><tr><th>#</th><th>node</th><th>entity</th><th>kind</th><th>deficit</th>"
-         "<th>evidence</th><th>next</th></tr>\n";
-    int i = 0;
-    for (const ojson& r : doc["ranked"]) {
-      if (!r.is_object() || i >= static_cast<int>(kFleetHeatMapMaxRows)) break;
-      bool numeric = Num(r, "figures") > 0 && Str(r, "kind") != "spread";
-      std::string d = numeric
-                          ? fmt::format("{:.1f}% [{:.1f}, {:.1f}]", 100 * Num(r, "deficit"),
-                                        100 * Num(r, "deficit_low"), 100 * Num(r, "deficit_high"))
-                          : "-";
-      b += fmt::format("<tr><td>{}</td>", ++i) + "<td>" + EscapeHtml(Str(r, "node")) + "</td><td>" +
-           EscapeHtml(Str(r, "entity")) + "</td><td>" + EscapeHtml(Str(r, "kind")) + "</td><td>" +
-           EscapeHtml(d) + "</td><td>" + EscapeHtml(Str(r, "evidence")) + "</td><td>" +
-           EscapeHtml(Str(r, "action")) + "</td></tr>\n";
-    }
-    b += "</table>\n";
+    b += RankedList(doc);
   }
   for (const char* section : {"skipped", "warnings"}) {
     if (!doc.contains(section) || !doc[section].is_array() || doc[section].empty()) continue;

@@ -120,6 +120,84 @@ TEST(UnitPaths, CandidatesFollowTheRule) {
   EXPECT_NE(CheckPath("checks", "cpu.no_such_unit"), "");
 }
 
+// Tests mirror the checks they test: tests/unit/checks/<dir>/<name>[_<aspect>]_test.cc tests
+// src/checks/<dir>/<name>.cc (or .h), or the units of the folder src/checks/<dir>/<name>/
+// (tests/unit/checks/cpu/cstates_test.cc tests src/checks/cpu/cstates/*.cc). Tests of every check
+// on every fixture host are the only ones that mirror no source.
+const char* const kCrossCuttingCheckTests[] = {
+    "fixture_matrix_test.cc",  // every check on every fixture host tree
+    "unit_params_test.cc",     // parameters declared by units, set by site files
+};
+
+// Empty when the test file at `rel` (relative to tests/unit/checks) mirrors a source; else why not.
+std::string MirrorOf(const fs::path& rel) {
+  for (const char* c : kCrossCuttingCheckTests) {
+    if (rel == c) return "";
+  }
+  std::string stem = rel.filename().string();
+  stem = stem.substr(0, stem.size() - std::string("_test.cc").size());
+  fs::path dir = fs::path(YS_SOURCE_DIR) / "src/checks" / rel.parent_path();
+  // The name, or a prefix of it ending before an underscore (the rest names the aspect tested).
+  for (size_t end = stem.size(); end > 0;) {
+    std::string name = stem.substr(0, end);
+    if (fs::exists(dir / (name + ".cc")) || fs::exists(dir / (name + ".h")) ||
+        fs::is_directory(dir / name)) {
+      return "";
+    }
+    size_t underscore = stem.rfind('_', end - 1);
+    if (underscore == std::string::npos) break;
+    end = underscore;
+  }
+  return "tests/unit/checks/" + rel.string() + " mirrors no src/checks/" +
+         rel.parent_path().string() + (rel.has_parent_path() ? "/" : "") + stem +
+         "{.cc,.h,/} (nor a prefix of it)";
+}
+
+TEST(UnitPaths, CheckTestsMirrorTheirSources) {
+  fs::path root = fs::path(YS_SOURCE_DIR) / "tests/unit/checks";
+  size_t n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    std::string file = e.path().filename().string();
+    if (!e.is_regular_file() || !file.ends_with("_test.cc")) continue;
+    ++n;
+    EXPECT_EQ(MirrorOf(fs::relative(e.path(), root)), "");
+  }
+  EXPECT_GT(n, 30u);
+}
+
+TEST(UnitPaths, MirrorRuleRejectsALaggingTest) {
+  EXPECT_EQ(MirrorOf("cpu/isolation_test.cc"), "");
+  EXPECT_EQ(MirrorOf("cpu/cstates_test.cc"), "");               // the folder's units
+  EXPECT_EQ(MirrorOf("gpu/xid_real_test.cc"), "");              // gpu/xid.cc, an aspect
+  EXPECT_EQ(MirrorOf("gpu_fixture_matrix_test.cc"), "");        // the gpu folder's units
+  EXPECT_NE(MirrorOf("isolation/core_isolation_test.cc"), "");  // the unit moved to cpu/
+  EXPECT_NE(MirrorOf("gpu/gpu_clocks_test.cc"), "");
+}
+
+// Every check has a test at its mirrored path: src/checks/<path>.cc is tested by
+// tests/unit/checks/<path>_test.cc, or by the test of a folder above it.
+TEST(UnitPaths, EveryCheckHasAMirroredTest) {
+  size_t n = 0;
+  for (const RegisteredUnit* u : UnitRegistry::Global().List(UnitKind::kCheck)) {
+    if (u->info.id.starts_with("zz_test.")) continue;
+    for (const std::string& f : Candidates("checks", u->info.id)) {
+      if (!fs::exists(fs::path(YS_SOURCE_DIR) / f)) continue;
+      ++n;
+      fs::path p = fs::path(f).lexically_relative("src/checks").replace_extension();
+      bool found = false;
+      for (; !p.empty() && !found; p = p.parent_path()) {
+        found =
+            fs::exists(fs::path(YS_SOURCE_DIR) / "tests/unit/checks" / (p.string() + "_test.cc"));
+      }
+      EXPECT_TRUE(found)
+          << u->info.id << " (" << f << ") has no tests/unit/checks/"
+          << fs::path(f).lexically_relative("src/checks").replace_extension().string()
+          << "_test.cc nor a test of a folder above it";
+    }
+  }
+  EXPECT_GT(n, 40u);
+}
+
 // A retired id must not be registered again, and each id that replaced it must be.
 TEST(UnitPaths, AliasesNameRegisteredUnits) {
   for (const checks::UnitAlias& a : checks::UnitAliases()) {

@@ -12,7 +12,7 @@ namespace {
 const std::string kSrc = YS_SOURCE_DIR;
 
 TEST(SuiteTest, ShippedSuitesMatchThePublishedCatalogue) {
-  // Job counts per suite run at v26.06.01 (reference: exemplar-and-llmb-run.md §1.3); H200 has no
+  // Job counts per suite run at v26.06.01 (NVIDIA/dgxc-benchmarking exemplar.yaml); H200 has no
   // NVIDIA suite and mirrors H100.
   const std::map<std::string, size_t> kJobs = {{"gb300", 13}, {"gb200", 12}, {"b300", 12},
                                                {"b200", 12},  {"h100", 5},   {"h200", 5}};

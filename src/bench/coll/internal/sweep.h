@@ -1,6 +1,6 @@
 // The collective benchmark engine: one piece serving the seven units coll.all_reduce ...
-// coll.sendrecv. It follows nccl-tests' method (../shared/reference/gpu-and-fabric-diagnostics.md
-// §1.3-1.8):
+// coll.sendrecv. It follows nccl-tests' method (docs/gpu-diagnostics.md
+// §collectives):
 //
 //   - sizes from --sizes; warm-up out of place at every size first (-w), then per size an
 //     out-of-place and an in-place measurement;

@@ -1,6 +1,6 @@
 // What the cpu.cstates.* units read: the kernel command line, the cpuidle driver, the per-CPU
-// idle states and the max_cstate limits (reference: linux-node-knobs.md §1). Read once per unit;
-// each unit judges one concern of it.
+// idle states and the max_cstate limits (reference: docs/node-checks.md §cstates). Read once per
+// unit; each unit judges one concern of it.
 //
 // Why it matters: a core in C6 is power-gated, which leaves the package power and current budget
 // to the busy cores, so they turbo higher. With idle cores held in C1, busy cores lose that
@@ -23,7 +23,7 @@
 namespace ys::checks::cstates {
 
 inline constexpr const char* kReference =
-    "Documentation/admin-guide/pm/cpuidle.rst, intel_idle.rst; linux-node-knobs.md §1";
+    "Documentation/admin-guide/pm/cpuidle.rst, intel_idle.rst; docs/node-checks.md §cstates";
 inline constexpr const char* kExemplarRecovery =
     "about 4% of step time (Exemplar case: with C6 disabled in BIOS, idle cores stayed in C1 and "
     "busy cores could not turbo past 3.0 GHz on a 3.8 GHz part; allowing C6 recovered about 4%)";

@@ -1,6 +1,6 @@
 // What the cpu.frequency.* units read: the active cpufreq policies and the global turbo
-// controls, grouped by value (reference: linux-node-knobs.md §2). Read once per unit; each unit
-// judges one concern of it under site policy cpu.turbo and cpu.governor.
+// controls, grouped by value (reference: docs/node-checks.md §frequency). Read once per unit; each
+// unit judges one concern of it under site policy cpu.turbo and cpu.governor.
 #ifndef YARDSTICK_CHECKS_CPU_INTERNAL_FREQUENCY_FACTS_H_
 #define YARDSTICK_CHECKS_CPU_INTERNAL_FREQUENCY_FACTS_H_
 
@@ -19,7 +19,7 @@ namespace ys::checks::frequency {
 
 inline constexpr const char* kReference =
     "Documentation/admin-guide/pm/cpufreq.rst, intel_pstate.rst, amd-pstate.rst; "
-    "linux-node-knobs.md §2";
+    "docs/node-checks.md §frequency";
 inline constexpr const char* kPolicyGlob = "/sys/devices/system/cpu/cpufreq/policy*";
 
 using Policies = std::vector<host::CpufreqPolicy>;

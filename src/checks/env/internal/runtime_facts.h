@@ -1,7 +1,7 @@
 // What the env.runtime.* units read: the process's environment (with --pid, that process's),
 // the container and Slurm context, the NCCL settings and the node's RDMA ports (reference:
-// linux-node-knobs.md §10-12, gpu-and-fabric-diagnostics.md §5). Read once per unit; each unit
-// judges one NCCL setting or the GPUDirect RDMA path.
+// docs/node-checks.md §rdma, §runtime, §driver, docs/gpu-diagnostics.md §nccl-env). Read once per
+// unit; each unit judges one NCCL setting or the GPUDirect RDMA path.
 //
 // NCCL settings come from the environment first, then from $NCCL_CONF_FILE (else ~/.nccl.conf)
 // and /etc/nccl.conf, as NCCL applies them. With --pid, the environment is that process's and the

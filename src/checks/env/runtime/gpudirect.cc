@@ -23,7 +23,7 @@ Finding NoGpuDirect(const host::GpuDirectState& gdr, const std::string& driver) 
       "modprobe nvidia-peermem (and list it in /etc/modules-load.d/), or use the NVIDIA open "
       "GPU "
       "kernel modules on Linux 5.12+ so NCCL can use DMA-BUF";
-  f.reference = "linux-node-knobs.md §10 GPUDirect RDMA enablement; NCCL troubleshooting";
+  f.reference = "docs/node-checks.md §rdma GPUDirect RDMA enablement; NCCL troubleshooting";
   return f;
 }
 

@@ -163,7 +163,7 @@ void CheckDevices(const CheckContext& ctx, const host::Topology& topo, const Dev
     f.fix =
         "firmware gives no proximity (ACPI SRAT/_PXM): update the BIOS or enable its NUMA/SRAT "
         "option; meanwhile bind ranks explicitly from nvidia-smi topo -m";
-    f.reference = "linux-node-knobs.md §5 (PCI device locality)";
+    f.reference = "docs/node-checks.md §numa (PCI device locality)";
     r.Add(std::move(f));
   } else if (!no_affinity.empty()) {
     r.Note("devices.numa_node", "-1 on a single-node host: normal, everything is local");
@@ -196,7 +196,7 @@ void CheckDevices(const CheckContext& ctx, const host::Topology& topo, const Dev
                          "lists each GPU's CPU affinity)"
                    : "let NCCL_IB_HCA include the NICs on the rank's node, or bind the rank to the "
                      "node of the NICs it uses";
-      f.reference = "linux-node-knobs.md §5 (rank CPU set vs GPU node)";
+      f.reference = "docs/node-checks.md §numa (rank CPU set vs GPU node)";
       r.Add(std::move(f));
     }
     if (gpus && ps.mems_allowed && !ps.mems_allowed->Intersects(NodesOf(placed))) {
@@ -209,7 +209,7 @@ void CheckDevices(const CheckContext& ctx, const host::Topology& topo, const Dev
       f.fix = "numactl --membind=" + NodesOf(placed).ToString() +
               " (or --preferred), or include "
               "the GPU's node in the job's cpuset.mems";
-      f.reference = "linux-node-knobs.md §5 (memory placement)";
+      f.reference = "docs/node-checks.md §numa (memory placement)";
       r.Add(std::move(f));
     }
   }
@@ -284,7 +284,8 @@ Status CheckMemory(const CheckContext& ctx, const host::Topology& topo, const Cp
     f.expected_recovery =
         "part of the 12% -> 3% gap closed in Exemplar case 2 (NUMA binding "
         "together with cpuset isolation)";
-    f.reference = "Exemplar case 2 (18% of accesses remote); numa_maps(5); linux-node-knobs.md §5";
+    f.reference =
+        "Exemplar case 2 (18% of accesses remote); numa_maps(5); docs/node-checks.md §numa";
     r.Add(std::move(f));
   }
   return Status::Ok();

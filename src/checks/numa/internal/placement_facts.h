@@ -1,6 +1,6 @@
 // What the numa.placement.* units read and judge: where the checked process's memory lives relative
 // to its home NUMA node, the locality of the GPUs and NICs it uses, automatic NUMA balancing and
-// zone reclaim (reference: linux-node-knobs.md §5; Exemplar case 2: 18% of accesses remote).
+// zone reclaim (reference: docs/node-checks.md §numa; Exemplar case 2: 18% of accesses remote).
 //
 // Home node(s). The node of the GPU(s) the process uses when the environment identifies them,
 // otherwise the nodes of its allowed CPUs (Cpus_allowed_list). The GPU is the better anchor: a

@@ -1,6 +1,6 @@
 // What the virt.iommu.* units read: virtual-machine detection, the IOMMU units, the kernel
 // command line and the IOMMU domain of every GPU and NIC; for the Grace units also the base
-// page size and the kernel configuration (reference: linux-node-knobs.md §8). Read once per
+// page size and the kernel configuration (reference: docs/node-checks.md §iommu). Read once per
 // unit; each unit judges one concern.
 //
 // Policy choices:
@@ -32,7 +32,7 @@
 namespace ys::checks::iommu {
 
 inline constexpr const char* kReference =
-    "linux-node-knobs.md §8; Documentation/ABI/testing/sysfs-kernel-iommu_groups";
+    "docs/node-checks.md §iommu; Documentation/ABI/testing/sysfs-kernel-iommu_groups";
 
 struct Device {
   std::string kind;  // "GPU", "NIC"

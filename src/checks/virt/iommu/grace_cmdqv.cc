@@ -69,7 +69,7 @@ Finding Disabled(const Cmdqv& c) {
       "line and "
       "/etc/modprobe.d, then reboot; the parameters should read N";
   f.expected_recovery = "SMMU invalidation cost: about 12% on MoE training in a VM (Exemplar case)";
-  f.reference = "drivers/iommu/arm/arm-smmu-v3/tegra241-cmdqv.c; linux-node-knobs.md §8";
+  f.reference = "drivers/iommu/arm/arm-smmu-v3/tegra241-cmdqv.c; docs/node-checks.md §iommu";
   return f;
 }
 
@@ -125,7 +125,8 @@ Finding Missing(const IommuFacts& q, const std::vector<std::string>& causes, Evi
   f.expected_recovery =
       "SMMU command-queue invalidations took 24% of host CPU cycles and cost about 12% "
       "on MoE training in a VM (Exemplar case)";
-  f.reference = "upstream commit 918eb5c856f6 (Tegra241 CMDQV, Linux 6.12); linux-node-knobs.md §8";
+  f.reference =
+      "upstream commit 918eb5c856f6 (Tegra241 CMDQV, Linux 6.12); docs/node-checks.md §iommu";
   return f;
 }
 

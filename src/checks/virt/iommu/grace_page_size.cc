@@ -32,8 +32,8 @@ class GracePageSizeCheck : public Check {
           "flavour); "
           "check that the job's software does not assume 4 KiB pages";
       f.reference =
-          "NVIDIA Grace Performance Tuning Guide, Operating System Settings; linux-node-knobs.md "
-          "§8";
+          "NVIDIA Grace Performance Tuning Guide, Operating System Settings; docs/node-checks.md "
+          "§iommu";
       r.Add(std::move(f));
     }
     Conclude(q, r);

@@ -38,7 +38,7 @@ class StrictCheck : public Check {
       f.fix = "remove " + (ic.strict ? ic.strict_token : std::string("the strict default")) +
               ": iommu.strict=0 (lazy invalidation, DMA-FQ), or passthrough (iommu=pt / "
               "iommu.passthrough=1) where the site allows it";
-      f.reference = "kernel-parameters.txt iommu.strict; linux-node-knobs.md §8";
+      f.reference = "kernel-parameters.txt iommu.strict; docs/node-checks.md §iommu";
       r.Add(std::move(f));
     }
     Conclude(q, r);

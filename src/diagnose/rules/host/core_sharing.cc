@@ -53,7 +53,7 @@ class CoreSharingRule : public Rule {
     d.rule = "host.core_sharing";
     d.layer = "host";
     d.fix = kFix;
-    d.reference = "Exemplar case 2; linux-node-knobs.md §6 (housekeeping threads, cpusets)";
+    d.reference = "Exemplar case 2; docs/node-checks.md §isolation (housekeeping threads, cpusets)";
     int symptoms = 0;
     if (worst != nullptr) {
       double s = *worst->foreign_cpu_share;
