@@ -121,26 +121,10 @@ std::string RankedList(const ojson& doc) {
   return b;
 }
 
-}  // namespace
-
-std::string FleetHeatMapPage(const ojson& doc) {
-  std::string b =
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>yardstick fleet</title><style>";
-  b += kCss;
-  b += "</style></head><body>\n<h1>Fleet heat map</h1>\n";
-  if (!doc.is_object() || !doc.contains("ranked") || !doc["ranked"].is_array()) {
-    return b + "<p>No ranked list in this document.</p></body></html>\n";
-  }
-  std::string verdict = Str(doc, "verdict");
-  const ojson& inputs =
-      doc.contains("inputs") && doc["inputs"].is_object() ? doc["inputs"] : ojson::object();
-  b += "<p>verdict: <b class=\"verdict-" + EscapeHtml(verdict) + "\">" + EscapeHtml(verdict) +
-       "</b>; " +
-       EscapeHtml(fmt::format("{:.0f} documents, {:.0f} figures, {:.0f} keys",
-                              Num(inputs, "documents"), Num(inputs, "figures"),
-                              Num(inputs, "keys"))) +
-       "</p>\n";
-  b += FleetGrid(doc);
+// The flagged nodes as a table, one column per kind (the worst deficit of that kind and where),
+// then the ranked list.
+std::string FlaggedNodes(const ojson& doc) {
+  std::string b;
   std::vector<std::string> nodes;
   std::set<std::string> kinds;
   std::map<std::pair<std::string, std::string>, Cell> cells;
@@ -192,6 +176,30 @@ std::string FleetHeatMapPage(const ojson& doc) {
     b += "</table></div>\n";
     b += RankedList(doc);
   }
+  return b;
+}
+
+}  // namespace
+
+std::string FleetHeatMapPage(const ojson& doc) {
+  std::string b =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>yardstick fleet</title><style>";
+  b += kCss;
+  b += "</style></head><body>\n<h1>Fleet heat map</h1>\n";
+  if (!doc.is_object() || !doc.contains("ranked") || !doc["ranked"].is_array()) {
+    return b + "<p>No ranked list in this document.</p></body></html>\n";
+  }
+  std::string verdict = Str(doc, "verdict");
+  const ojson& inputs =
+      doc.contains("inputs") && doc["inputs"].is_object() ? doc["inputs"] : ojson::object();
+  b += "<p>verdict: <b class=\"verdict-" + EscapeHtml(verdict) + "\">" + EscapeHtml(verdict) +
+       "</b>; " +
+       EscapeHtml(fmt::format("{:.0f} documents, {:.0f} figures, {:.0f} keys",
+                              Num(inputs, "documents"), Num(inputs, "figures"),
+                              Num(inputs, "keys"))) +
+       "</p>\n";
+  b += FleetGrid(doc);
+  b += FlaggedNodes(doc);
   for (const char* section : {"skipped", "warnings"}) {
     if (!doc.contains(section) || !doc[section].is_array() || doc[section].empty()) continue;
     b += std::string("<h2>") + section + "</h2>\n<ul>\n";
