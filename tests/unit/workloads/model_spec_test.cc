@@ -280,6 +280,12 @@ TEST(ModelSpecTest, EveryShippedModelLoadsAndCountsNearItsName) {
       {"nemotron4_15b", 15.7e9, 15.7e9},
       {"nemotron4_340b", 340e9, 340e9},
       {"llama4-maverick_400b", 400e9, 17.2e9},
+      // Families of the Megatron-Bridge and older dgxc-benchmarking tables (release-tagged only):
+      // Qwen3-30B-A3B model card; Kimi K2 technical report (arXiv 2507.20534); GPT-3 (arXiv
+      // 2005.14165).
+      {"qwen3_30b_a3b", 30.5e9, 3.3e9},
+      {"kimi-k2_1t", 1.04e12, 32.6e9},
+      {"gpt3_175b", 175e9, 175e9},
   };
   ASSERT_EQ(specs->size(), std::size(expects));
   for (const Expect& e : expects) {
