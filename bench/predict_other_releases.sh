@@ -84,7 +84,7 @@ def summary(name, sel):
     print(f"  {name:28} {len(e):3d} rows   median |error| {100 * st.median(a):5.1f}%   "
           f"90th percentile {100 * p90(a):5.1f}%   median signed {100 * st.median(e):+6.1f}%")
 
-print("\nout of sample (none of these rows is in the fit):")
+print("\nerrors (rows of a calibrated release are in sample, see the header):")
 summary("all", rows)
 summary("dense", [r for r in rows if not r["moe"]])
 summary("MoE", [r for r in rows if r["moe"]])

@@ -10,7 +10,7 @@ namespace {
 
 namespace wp = workloads::predict;
 
-constexpr int kIterations = 300;
+constexpr int kIterations = 150;
 constexpr int kRestarts = 2;
 
 bool Fittable(const ReleaseCase& c) {
