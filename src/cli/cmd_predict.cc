@@ -20,12 +20,17 @@
 
 #include "bench/device_specs.h"
 #include "cli/command.h"
+#include "cli/predict_release.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/report_json.h"
 #include "diagnose/rate_what_if.h"
 #include "report/prediction_report.h"
+#include "validate/anchor.h"
 #include "validate/published_predictions.h"
+#include "validate/published_table.h"
+#include "validate/release_calibration.h"
+#include "validate/release_cases.h"
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
 
@@ -35,7 +40,8 @@ namespace {
 namespace wp = workloads::predict;
 
 struct PredictArgs {
-  std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap;
+  std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap,
+      release;
   std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
@@ -58,13 +64,13 @@ Result<workloads::ModelSpec> LoadModel(const std::string& data, const std::strin
 Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec& spec) {
   wp::Recipe r;
   r.model = &spec;
-  r.dtype = a.dtype;
-  auto found = workloads::FindParallelism(spec, a.chip, a.dtype, *a.gpus);
+  r.dtype = validate::DtypeOfPrecision(a.dtype);
+  auto found = workloads::FindParallelism(spec, a.chip, r.dtype, *a.gpus);
   if (found.ok()) {
     r.par = *found;
   } else if (a.gbs) {
     r.par.chip = a.chip;
-    r.par.dtype = a.dtype;
+    r.par.dtype = r.dtype;
     r.par.gpus = *a.gpus;
     r.par.micro_batch = 1;
     r.par.source = "command line";
@@ -91,6 +97,34 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec&
     return Status::Invalid("--ep " + std::to_string(r.par.ep) + ": " + spec.name +
                            " has no experts");
   return r;
+}
+
+// The per-release calibration over baselines/published/*.tsv: the leave-one-model-out table
+// per release, chip and precision, and with --fit the constants as calibration/releases.toml.
+Result<int> RunReleases(const PredictArgs& a, const std::string& data,
+                        const validate::StepCalibration& cal) {
+  auto set = validate::ReleaseSet::Load(data, cal);
+  if (!set.ok()) return set.status();
+  auto lomo = validate::LeaveOneModelOutByRelease(*set, cal);
+  if (!lomo.ok()) return lomo.status();
+  std::cout << "\nper release (baselines/published/*.tsv, " << set->cases().size()
+            << " rows with a "
+            << "model file, " << set->skipped().size() << " without): leave-one-model-out "
+            << "|error| (each model predicted by the release's constants fitted without it)\n";
+  std::cout << fmt::format("  {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}\n", "release", "chip", "prec.",
+                           "rows", "median", "p90");
+  for (const validate::LomoCell& c : *lomo) {
+    std::cout << fmt::format("  {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%\n", c.release, c.chip,
+                             c.precision, c.stats.rows, 100 * c.stats.median_abs,
+                             100 * c.stats.p90_abs);
+  }
+  if (a.fit) {
+    auto fitted = validate::FitReleases(*set, cal);
+    if (!fitted.ok()) return fitted.status();
+    std::cout << "\nfitted (for " << data << "/calibration/releases.toml):\n"
+              << validate::ReleaseCalibrationToml(*fitted);
+  }
+  return kExitPass;
 }
 
 Result<int> RunPublished(const PredictArgs& a, const std::string& data,
@@ -121,7 +155,7 @@ Result<int> RunPublished(const PredictArgs& a, const std::string& data,
   std::cout << "split: " << cal.split << "\n";
   if (cv) std::cout << report::CrossValidationConsole(*cv);
   if (a.fit) std::cout << "\nfitted (for " << cal.path << "):\n" << report::ConstantsToml(k);
-  return kExitPass;
+  return RunReleases(a, data, cal);
 }
 
 // The numeric flags' ranges ("--tp: 0 is out of range ..."), before anything is read.
@@ -158,6 +192,47 @@ Status ResolveModelAndChip(PredictArgs& a) {
   return Status::Ok();
 }
 
+// The release line, the prediction, and the anchored figure where a published row of the same
+// model, chip and release exists (validate/anchor.h).
+Result<int> Answer(const PredictArgs& a, const std::string& data,
+                   const validate::StepCalibration& cal, const ReleaseConstantsChoice& chosen,
+                   const report::PredictionView& view) {
+  std::optional<validate::Anchor> anchor;
+  std::optional<validate::ReleaseSet> set;
+  if (chosen.choice.chip) {
+    auto loaded = validate::ReleaseSet::Load(data, cal);
+    if (!loaded.ok()) return loaded.status();
+    set = std::move(*loaded);
+    auto found = validate::AnchorPrediction(*set, chosen.choice.used, a.dtype, *view.recipe,
+                                            view.prediction->step_time_s, cal.constants,
+                                            *chosen.choice.chip);
+    if (!found.ok()) return found.status();
+    anchor = *found;
+  }
+  if (a.json) {
+    nlohmann::json j = report::PredictionJson(view);
+    j["release"] = {
+        {"asked", chosen.choice.asked}, {"used", chosen.choice.used}, {"note", chosen.choice.note}};
+    if (anchor) {
+      j["anchored"] = {{"step_time_s", anchor->anchored_s},
+                       {"row", anchor->Describe()},
+                       {"row_published_s", anchor->row->row.step_time_s},
+                       {"row_predicted_s", anchor->row_predicted_s}};
+    }
+    std::cout << j.dump(2) << "\n";
+    return kExitPass;
+  }
+  std::cout << "# " << chosen.Header() << "\n" << report::PredictionConsole(view);
+  if (anchor) {
+    std::cout << fmt::format("anchored step time: {:.3f} s (unanchored {:.3f} s), on {}\n",
+                             anchor->anchored_s, view.prediction->step_time_s, anchor->Describe());
+  } else {
+    std::cout << "anchored step time: none (no published row of " << view.recipe->model->name
+              << " on " << a.chip << " in release " << chosen.choice.used << ")\n";
+  }
+  return kExitPass;
+}
+
 // The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
 Result<int> Run(const PredictArgs& a) {
   if (!a.recompute.empty() && a.recompute != "none" && a.recompute != "selective" &&
@@ -191,6 +266,8 @@ Result<int> Run(const PredictArgs& a) {
   }
   auto spec = LoadModel(data, a.model);
   if (!spec.ok()) return spec.status();
+  auto chosen = ChooseReleaseConstants(data, a.release, a.chip, a.dtype, *cal);
+  if (!chosen.ok()) return chosen.status();
   auto recipe = BuildRecipe(a, *spec);
   if (!recipe.ok()) return recipe.status();
   auto devices = bench::LoadDeviceSpecs(data + "/specs");
@@ -202,7 +279,8 @@ Result<int> Run(const PredictArgs& a) {
   if (device == nullptr) {
     return Status::Invalid("--chip " + a.chip + ": no specs/" + a.chip + ".toml in " + data);
   }
-  auto reference = validate::ReferenceRates(*device, *cal, cal->constants);
+  const wp::Constants& k = chosen->constants;
+  auto reference = validate::ReferenceRates(*device, *cal, k);
   if (!reference.ok()) return reference.status();
   wp::SystemRates rates = *reference;
   report::PredictionView view;
@@ -219,28 +297,27 @@ Result<int> Run(const PredictArgs& a) {
     Status st = validate::ApplyRateOverride(rates, s);
     if (!st.ok()) return st;
   }
-  auto prediction = wp::PredictStep(*recipe, rates, cal->constants);
+  auto prediction = wp::PredictStep(*recipe, rates, k);
   if (!prediction.ok()) return prediction.status();
-  auto what_if = diagnose::RankRateShortfalls(*recipe, rates, *reference, cal->constants);
+  auto what_if = diagnose::RankRateShortfalls(*recipe, rates, *reference, k);
   if (!what_if.ok()) return what_if.status();
   view.recipe = &*recipe;
   view.prediction = &*prediction;
   view.rates = &rates;
   view.calibration_path = cal->path;
   view.what_if = *what_if;
-  if (a.json) {
-    std::cout << report::PredictionJson(view).dump(2) << "\n";
-  } else {
-    std::cout << report::PredictionConsole(view);
-  }
-  return kExitPass;
+  return Answer(a, data, *cal, *chosen, view);
 }
 
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<PredictArgs>();
   sub.add_option("--model", a->model, "A model name from models/ (llama3.1_405b) or a model file");
   sub.add_option("--chip", a->chip, "Chip of specs/: h100, h200, b200, b300, gb200, gb300");
-  sub.add_option("--dtype", a->dtype, "bf16, fp8 or nvfp4");
+  sub.add_option("--dtype", a->dtype,
+                 "bf16, fp8 (current scaling), fp8_cs, fp8_ds (delayed scaling), mxfp8 or nvfp4");
+  sub.add_option("--release", a->release,
+                 "NeMo / Megatron-Bridge container tag (26.04.01) or dgxc-benchmarking tag "
+                 "whose calibrated constants apply (default: the newest calibrated)");
   sub.add_option("--gpus", a->gpus, "GPUs of the job");
   sub.add_option("--tp", a->tp, "Tensor parallel size (default: the model file's recipe)");
   sub.add_option("--pp", a->pp, "Pipeline parallel size");

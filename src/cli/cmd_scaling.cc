@@ -8,7 +8,8 @@
 // `--model NAME --chip CHIP --dtype DTYPE [--base-gpus N] [--set KEY=VALUE ...]`: beside the
 // measured points (or alone, without --unit), the predicted weak-scaling curve of that recipe
 // from 8 to 2,048 GPUs (workloads/scaling.h PredictWeakScaling) at the reference rates, or with
-// --set overrides.
+// --set overrides, for --release TAG (default the newest calibrated release; the header names it),
+// each point also anchored on the nearest published row of that model, chip and release.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 
 #include "bench/benchmark.h"
 #include "cli/command.h"
+#include "cli/predict_release.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
 #include "core/log.h"
@@ -27,6 +29,8 @@
 #include "core/text.h"
 #include "core/text_table.h"
 #include "host/subprocess.h"
+#include "validate/anchor.h"
+#include "validate/published_table.h"
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
 #include "workloads/model_spec.h"
@@ -42,32 +46,62 @@ struct ScalingArgs {
   double target = 0.99;
   double timeout_s = 600;
   bool oversubscribe = false, json = false;
-  std::string model, chip, dtype, data;
+  std::string model, chip, dtype, data, release;
   std::optional<int> base_gpus;
   std::vector<std::string> sets;
 };
 
+// The predicted curve with the release it is for, and the factor of its anchor: the nearest
+// published row of the model, chip and release (validate/anchor.h) over the base recipe; every
+// point is anchored on that one row, so the anchored curve keeps the predicted efficiencies.
+struct PredictedAnswer {
+  workloads::PredictedScaling curve;
+  std::string release;  // the header line
+  std::string anchor;   // the row, "" when none
+  double anchor_factor = 0;
+};
+
+// The anchor of the base recipe `r` (predicted `base_s`), into `out`.
+Status AnchorCurve(const std::string& data, const validate::StepCalibration& cal,
+                   const ReleaseConstantsChoice& chosen, const std::string& precision,
+                   const workloads::predict::Recipe& r, double base_s, PredictedAnswer& out) {
+  if (!chosen.choice.chip) return Status::Ok();
+  auto set = validate::ReleaseSet::Load(data, cal);
+  if (!set.ok()) return set.status();
+  auto anchor = validate::AnchorPrediction(*set, chosen.choice.used, precision, r, base_s,
+                                           cal.constants, *chosen.choice.chip);
+  if (!anchor.ok()) return anchor.status();
+  if (*anchor) {
+    out.anchor = (*anchor)->Describe();
+    out.anchor_factor = (*anchor)->anchored_s / base_s;
+  }
+  return Status::Ok();
+}
+
 // The predicted weak-scaling curve of --model on --chip at --dtype: the model file's recipe at
 // --base-gpus (default: its smallest entry for the chip and dtype) grown from 8 to 2,048 GPUs.
-Result<workloads::PredictedScaling> PredictedCurve(const ScalingArgs& a) {
+Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   const std::string data = DataDir(a.data);
   auto spec = workloads::LoadModelSpec(
       a.model.ends_with(".toml") ? a.model : data + "/models/" + a.model + ".toml");
   if (!spec.ok()) return spec.status();
+  const std::string dtype = validate::DtypeOfPrecision(a.dtype);
   const workloads::Parallelism* base = nullptr;
   for (const auto& p : spec->parallelism) {
-    if (p.chip != a.chip || p.dtype != a.dtype || !p.release.empty()) continue;
+    if (p.chip != a.chip || p.dtype != dtype || !p.release.empty()) continue;
     if (a.base_gpus ? p.gpus == *a.base_gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
   }
   if (base == nullptr) {
-    auto found = workloads::FindParallelism(*spec, a.chip, a.dtype, a.base_gpus.value_or(0));
+    auto found = workloads::FindParallelism(*spec, a.chip, dtype, a.base_gpus.value_or(0));
     return Status::Invalid("--model " + a.model + ": " + found.status().message());
   }
   auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
   if (!cal.ok()) return cal.status();
+  auto chosen = ChooseReleaseConstants(data, a.release, a.chip, a.dtype, *cal);
+  if (!chosen.ok()) return chosen.status();
   auto device = bench::LoadDeviceSpec(data + "/specs/" + a.chip + ".toml");
   if (!device.ok()) return device.status();
-  auto rates = validate::ReferenceRates(*device, *cal, cal->constants);
+  auto rates = validate::ReferenceRates(*device, *cal, chosen->constants);
   if (!rates.ok()) return rates.status();
   for (const std::string& s : a.sets) YS_RETURN_IF_ERROR(validate::ApplyRateOverride(*rates, s));
   workloads::predict::Recipe r;
@@ -75,22 +109,39 @@ Result<workloads::PredictedScaling> PredictedCurve(const ScalingArgs& a) {
   r.par = *base;
   r.layers = spec->shape.layers;
   r.seq = spec->shape.seq_length;
-  r.dtype = a.dtype;
+  r.dtype = dtype;
   std::vector<int> gpus;
   for (int g = 8; g <= 2048; g *= 2) gpus.push_back(g);
-  return workloads::PredictWeakScaling(r, *rates, cal->constants, gpus);
+  PredictedAnswer out;
+  out.release = chosen->Header();
+  auto curve = workloads::PredictWeakScaling(r, *rates, chosen->constants, gpus);
+  if (!curve.ok()) return curve.status();
+  out.curve = std::move(*curve);
+  auto base_step = workloads::predict::PredictStep(r, *rates, chosen->constants);
+  if (!base_step.ok()) return base_step.status();
+  YS_RETURN_IF_ERROR(AnchorCurve(data, *cal, *chosen, a.dtype, r, base_step->step_time_s, out));
+  return out;
 }
 
 // The predicted curve, with the measured per-rank figure and efficiency beside it where a
 // measured count matches.
-void PrintPredicted(const ScalingArgs& a, const workloads::PredictedScaling& curve,
+void PrintPredicted(const ScalingArgs& a, const PredictedAnswer& answer,
                     const workloads::ScalingReport* measured) {
+  const workloads::PredictedScaling& curve = answer.curve;
+  fmt::print("# {}\n", answer.release);
+  if (answer.anchor_factor > 0) {
+    fmt::print("# anchored on {}: every point x {:.3f}\n", answer.anchor, answer.anchor_factor);
+  } else {
+    fmt::print("# anchored: none (no published row of {} on {} in that release)\n", a.model,
+               a.chip);
+  }
   fmt::print(
       "# predicted weak scaling of {} on {} ({}): recipe parallelism kept, data parallel "
       "and GBS grown; efficiency = tokens/s/GPU / that at {} GPUs\n",
       a.model, a.chip, a.dtype, curve.points.front().gpus);
   const TextTable table({{"GPUs", Align::kRight, 6},
                          {"step s", Align::kRight, 10, " "},
+                         {"anchored s", Align::kRight, 10, " "},
                          {"tokens/s/GPU", Align::kRight, 14, " "},
                          {"efficiency", Align::kRight, 10, " "},
                          {"exposed comm", Align::kRight, 12, " "},
@@ -108,7 +159,9 @@ void PrintPredicted(const ScalingArgs& a, const workloads::PredictedScaling& cur
         }
       }
     }
-    fmt::print("{}", table.Line({std::to_string(p.gpus), fmt::format("{:.3f}", p.step_s),
+    const std::string anchored =
+        answer.anchor_factor > 0 ? fmt::format("{:.3f}", p.step_s * answer.anchor_factor) : "-";
+    fmt::print("{}", table.Line({std::to_string(p.gpus), fmt::format("{:.3f}", p.step_s), anchored,
                                  fmt::format("{:.1f}", p.tokens_per_s_per_gpu),
                                  fmt::format("{:.1f}%", 100 * p.efficiency),
                                  fmt::format("{:.3f}s", p.exposed_comm_s), mv, me}));
@@ -119,32 +172,38 @@ void PrintPredicted(const ScalingArgs& a, const workloads::PredictedScaling& cur
 // One point of the predicted weak-scaling curve. Only written.
 struct PredictedRow {
   const workloads::PredictedScalingPoint& p;
+  double anchored_step_s = 0;  // 0: no anchor
 };
 
 template <typename V>
 void Fields(V& v, PredictedRow& r) {
   v("gpus", r.p.gpus);
   v("step_s", r.p.step_s);
+  v.optional("anchored_step_s", r.anchored_step_s, r.anchored_step_s > 0);
   v("tokens_per_s_per_gpu", r.p.tokens_per_s_per_gpu);
   v("efficiency", r.p.efficiency);
   v("exposed_comm_s", r.p.exposed_comm_s);
 }
 
-std::vector<PredictedRow> PredictedRows(const workloads::PredictedScaling& curve) {
+std::vector<PredictedRow> PredictedRows(const PredictedAnswer& answer) {
   std::vector<PredictedRow> rows;
-  for (const auto& p : curve.points) rows.push_back({p});
+  for (const auto& p : answer.curve.points) rows.push_back({p, p.step_s * answer.anchor_factor});
   return rows;
 }
 
 // `scaling --model --json` without --unit: the predicted curve alone.
 struct PredictedDocument {
   std::string model;
+  std::string release;  // the release line
+  std::string anchor;   // the anchor row, "" when none
   std::vector<PredictedRow> predicted;
 };
 
 template <typename V>
 void Fields(V& v, PredictedDocument& d) {
   v("model", d.model);
+  v("release", d.release);
+  v.optional("anchor", d.anchor, !d.anchor.empty());
   v("predicted", d.predicted);
 }
 
@@ -290,7 +349,7 @@ Result<std::vector<workloads::ScalingPoint>> MeasurePoints(const ScalingArgs& a,
 // The measured points as a table, the verdict line and, with --model, the predicted curve.
 void PrintMeasured(const ScalingArgs& a, const workloads::ScalingReport& report,
                    workloads::ScalingKind kind, const char* what,
-                   const std::optional<workloads::PredictedScaling>& curve) {
+                   const std::optional<PredictedAnswer>& curve) {
   std::vector<std::string> shown;
   for (const auto& r : report.rows) shown.push_back(std::to_string(r.ranks));
   fmt::print("# {} scaling over {} ranks: {}; efficiency = value / value at {} ranks{}\n", a.unit,
@@ -318,8 +377,7 @@ void PrintMeasured(const ScalingArgs& a, const workloads::ScalingReport& report,
 }
 
 // The measured series of --unit (after the predicted curve of --model, when given).
-Result<int> RunMeasured(const ScalingArgs& a,
-                        const std::optional<workloads::PredictedScaling>& curve) {
+Result<int> RunMeasured(const ScalingArgs& a, const std::optional<PredictedAnswer>& curve) {
   if (!StartsWith(a.unit, "proxy.") && !IsCollective(a.unit)) {
     Log(LogLevel::kError, "--unit {}: expected a proxy (proxy.*) or a collective (coll.*)", a.unit);
     return kExitUsage;
@@ -352,7 +410,7 @@ Result<int> RunMeasured(const ScalingArgs& a,
 Result<int> RunScaling(ScalingArgs& a) {
   YS_RETURN_IF_ERROR(RefuseOutOfRange(
       {CheckRange(a.timeout_s, 0, kMaxTimeoutSeconds, "--timeout", LowerBound::kExclusive)}));
-  std::optional<workloads::PredictedScaling> curve;
+  std::optional<PredictedAnswer> curve;
   if (!a.model.empty()) {
     if (a.chip.empty() || a.dtype.empty()) {
       Log(LogLevel::kError, "scaling: --model needs --chip and --dtype");
@@ -371,7 +429,8 @@ Result<int> RunScaling(ScalingArgs& a) {
     curve = std::move(*c);
     if (a.unit.empty()) {
       if (a.json) {
-        std::cout << DumpJson(json_fields::Write(PredictedDocument{a.model, PredictedRows(*curve)}))
+        std::cout << DumpJson(json_fields::Write(PredictedDocument{
+                         a.model, curve->release, curve->anchor, PredictedRows(*curve)}))
                   << "\n";
       } else {
         PrintPredicted(a, *curve, nullptr);
@@ -392,7 +451,11 @@ Action Setup(CLI::App& sub) {
                  "Also print the predicted weak-scaling curve (8 to 2048 GPUs) of this model's "
                  "recipe (a name from models/ or a model file)");
   sub.add_option("--chip", a->chip, "With --model: the chip (specs/)");
-  sub.add_option("--dtype", a->dtype, "With --model: bf16, fp8 or nvfp4");
+  sub.add_option("--dtype", a->dtype,
+                 "With --model: bf16, fp8 (current scaling), fp8_cs, fp8_ds, mxfp8 or nvfp4");
+  sub.add_option("--release", a->release,
+                 "With --model: the release whose calibrated constants apply (26.04.01; default "
+                 "the newest calibrated)");
   sub.add_option("--base-gpus", a->base_gpus,
                  "With --model: the recipe entry to grow (default: the smallest for the chip)");
   sub.add_option("--set", a->sets, "With --model: override a rate, as predict --set");

@@ -408,6 +408,7 @@ std::string SuitePredictionConsole(const std::vector<validate::WorkloadPredictio
       "predicted before the runs (step-time model; score = predicted at the reference rates / "
       "predicted at this cluster's):\n{:<28} {:>5} {:>5}  {:>9} {:>9} {:>9} {:>8}  {}\n",
       "workload", "prec", "GPUs", "model s", "ref s", "pred s", "score", "why");
+  if (!rows.empty()) out.insert(0, "# " + rows.front().release + "\n");
   int under = 0;
   for (const auto& r : rows) {
     under += r.under;

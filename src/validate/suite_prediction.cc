@@ -6,6 +6,7 @@
 
 #include "bench/device_specs.h"
 #include "diagnose/rate_what_if.h"
+#include "validate/release_calibration.h"
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
 #include "workloads/model_spec.h"
@@ -45,12 +46,22 @@ Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const R
   if (!cal.ok()) return cal.status();
   auto spec = bench::LoadDeviceSpec(in.data_dir + "/specs/" + suite.chip + ".toml");
   if (!spec.ok()) return spec.status();
-  auto reference_rates = ReferenceRates(*spec, *cal, cal->constants);
-  if (!reference_rates.ok()) return reference_rates.status();
+  auto releases = LoadReleaseCalibration(in.data_dir);
+  if (!releases.ok()) return releases.status();
+  const ReleaseChoice release = ChooseRelease(*releases, suite.recipe_release, suite.chip);
+  const ChipSystem* sys = cal->Chip(suite.chip);
+  const bool blackwell = sys != nullptr && sys->family == "blackwell";
   std::vector<WorkloadPrediction> out;
   for (const SuiteWorkload& w : suite.workloads) {
     WorkloadPrediction row;
     row.workload = w;
+    row.release = "constants of release " + (release.used.empty() ? "(base)" : release.used) +
+                  (release.note.empty() ? "" : " (" + release.note + ")");
+    const wp::Constants k = release.chip
+                                ? ApplyRelease(cal->constants, *release.chip, w.dtype, blackwell)
+                                : cal->constants;
+    auto reference_rates = ReferenceRates(*spec, *cal, k);
+    if (!reference_rates.ok()) return reference_rates.status();
     ReferenceSet::Match match = refs.Find(suite.chip, w, suite.recipe_release);
     if (match.exact != nullptr) row.reference_step_s = match.exact->step_time_s;
     const std::string suffix = "_" + w.dtype;
@@ -85,8 +96,8 @@ Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const R
       if (!taken.ok() && taken.status().code() != StatusCode::kInvalidInput) return taken.status();
     }
     for (const std::string& s : in.sets) YS_RETURN_IF_ERROR(ApplyRateOverride(rates, s));
-    auto at_reference = wp::PredictStep(r, *reference_rates, cal->constants);
-    auto here = wp::PredictStep(r, rates, cal->constants);
+    auto at_reference = wp::PredictStep(r, *reference_rates, k);
+    auto here = wp::PredictStep(r, rates, k);
     if (!at_reference.ok() || !here.ok()) {
       row.why = "cannot predict: " +
                 (at_reference.ok() ? here.status() : at_reference.status()).message();
@@ -97,7 +108,7 @@ Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const R
     row.predicted_score = at_reference->step_time_s / here->step_time_s;
     if (row.reference_step_s) row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
     row.under = *row.predicted_score < suite.threshold;
-    auto ranked = diagnose::RankRateShortfalls(r, rates, *reference_rates, cal->constants);
+    auto ranked = diagnose::RankRateShortfalls(r, rates, *reference_rates, k);
     if (ranked.ok() && !ranked->empty() && ranked->front().recovery_s > 0) {
       const auto& top = ranked->front();
       row.why = fmt::format("{} costs {:.1f}% of the step (put back to the reference: {:.3f} s)",

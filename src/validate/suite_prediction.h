@@ -8,7 +8,9 @@
 //   predicted step  = the reference's published (or recorded) step ÷ predicted score
 // (the model's own predicted step is shown beside it). Without measurements the score is 1 by
 // construction: the column then shows the model's step against the reference, and which term
-// dominates it. A workload whose model file, recipe or reference is missing says so.
+// dominates it. A workload whose model file, recipe or reference is missing says so. The model's
+// constants are those of the suite's recipe release (validate/release_calibration.h
+// ChooseRelease: the nearest older calibrated release for one not calibrated), named per row.
 //
 // Thread safety: pure functions over values.
 #ifndef YARDSTICK_VALIDATE_SUITE_PREDICTION_H_
@@ -31,9 +33,10 @@ struct WorkloadPrediction {
   std::optional<double> reference_step_s;  // the suite's reference, where one is comparable
   std::optional<double> predicted_step_s;  // reference ÷ predicted score
   std::optional<double> predicted_score;
-  bool under = false;  // predicted score below the threshold
-  std::string why;     // the largest cost (a measured shortfall, or the dominant term), or why
-                       // there is no prediction
+  bool under = false;   // predicted score below the threshold
+  std::string release;  // which release's constants (calibration/releases.toml) the model used
+  std::string why;      // the largest cost (a measured shortfall, or the dominant term), or why
+                        // there is no prediction
 };
 
 struct SuitePredictionInputs {

@@ -1,14 +1,18 @@
 // Fuzz target: the readers of the step-time model's inputs, by selector byte:
 //   0 the calibration file (validate/step_calibration.cc ParseStepCalibration)
 //   1 a --set rate assignment (validate/step_rates.cc ApplyRateOverride)
+//   2 the per-release constants (validate/release_calibration_io.cc ParseReleaseCalibration)
+//   3 a published table (validate/published_table.cc ParsePublishedTable)
 #include "fuzz_target.h"
 #include "fuzz_util.h"
+#include "validate/published_table.h"
+#include "validate/release_calibration.h"
 #include "validate/step_calibration.h"
 #include "validate/step_rates.h"
 
 YS_FUZZ_TARGET(predict) {
   std::string_view text = ys::fuzz::AsText(data, size);
-  std::optional<int> which = ys::fuzz::TakeSelector(&text, 2);
+  std::optional<int> which = ys::fuzz::TakeSelector(&text, 4);
   if (!which) return 0;
   switch (*which) {
     case 0:
@@ -19,6 +23,12 @@ YS_FUZZ_TARGET(predict) {
       (void)ys::validate::ApplyRateOverride(rates, text);
       break;
     }
+    case 2:
+      (void)ys::validate::ParseReleaseCalibration(text, "fuzz.toml");
+      break;
+    case 3:
+      (void)ys::validate::ParsePublishedTable(text, "fuzz.tsv");
+      break;
   }
   return 0;
 }

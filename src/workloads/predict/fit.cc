@@ -37,22 +37,33 @@ struct Problem {
   }
 };
 
-std::vector<double> NelderMead(const Problem& pb, std::vector<double> x0) {
+// The first simplex of Problem: each constant stepped by a tenth of its start (5% of its range
+// at zero), downwards where that would leave the range.
+std::vector<double> StartSteps(const Problem& pb, const std::vector<double>& x0) {
+  std::vector<double> steps(x0.size());
+  for (size_t i = 0; i < x0.size(); ++i) {
+    double step = x0[i] != 0 ? 0.1 * x0[i] : 0.05 * (pb.free[i]->hi - pb.free[i]->lo);
+    steps[i] = x0[i] + step > pb.free[i]->hi ? -step : step;
+  }
+  return steps;
+}
+
+}  // namespace
+
+std::vector<double> NelderMead(const std::function<double(const std::vector<double>&)>& loss,
+                               std::vector<double> x0, const std::vector<double>& steps,
+                               int iterations) {
   const size_t n = x0.size();
   std::vector<std::vector<double>> s(n + 1, x0);
-  for (size_t i = 0; i < n; ++i) {
-    double step = x0[i] != 0 ? 0.1 * x0[i] : 0.05 * (pb.free[i]->hi - pb.free[i]->lo);
-    s[i + 1][i] = x0[i] + step;
-    if (s[i + 1][i] > pb.free[i]->hi) s[i + 1][i] = x0[i] - step;
-  }
+  for (size_t i = 0; i < n; ++i) s[i + 1][i] = x0[i] + steps[i];
   std::vector<double> f(n + 1);
-  for (size_t i = 0; i <= n; ++i) f[i] = pb.Loss(s[i]);
+  for (size_t i = 0; i <= n; ++i) f[i] = loss(s[i]);
   auto point = [&](const std::vector<double>& c, const std::vector<double>& w, double t) {
     std::vector<double> x(n);
     for (size_t j = 0; j < n; ++j) x[j] = c[j] + t * (w[j] - c[j]);
     return x;
   };
-  for (int it = 0; it < kIterations; ++it) {
+  for (int it = 0; it < iterations; ++it) {
     std::vector<size_t> order(n + 1);
     for (size_t i = 0; i <= n; ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return f[a] < f[b]; });
@@ -68,10 +79,10 @@ std::vector<double> NelderMead(const Problem& pb, std::vector<double> x0) {
     for (size_t i = 0; i < n; ++i)
       for (size_t j = 0; j < n; ++j) c[j] += s[i][j] / n;
     auto xr = point(c, s[n], -1.0);
-    const double fr = pb.Loss(xr);
+    const double fr = loss(xr);
     if (fr < f[0]) {
       auto xe = point(c, s[n], -2.0);
-      const double fe = pb.Loss(xe);
+      const double fe = loss(xe);
       if (fe < fr) {
         s[n] = xe, f[n] = fe;
       } else {
@@ -81,13 +92,13 @@ std::vector<double> NelderMead(const Problem& pb, std::vector<double> x0) {
       s[n] = xr, f[n] = fr;
     } else {
       auto xc = point(c, s[n], 0.5);
-      const double fc = pb.Loss(xc);
+      const double fc = loss(xc);
       if (fc < f[n]) {
         s[n] = xc, f[n] = fc;
       } else {
         for (size_t i = 1; i <= n; ++i) {
           s[i] = point(s[0], s[i], 0.5);
-          f[i] = pb.Loss(s[i]);
+          f[i] = loss(s[i]);
         }
       }
     }
@@ -95,8 +106,6 @@ std::vector<double> NelderMead(const Problem& pb, std::vector<double> x0) {
   size_t best = std::min_element(f.begin(), f.end()) - f.begin();
   return s[best];
 }
-
-}  // namespace
 
 Result<Constants> FitConstants(const std::vector<FitRow>& rows, const Constants& start) {
   if (rows.empty()) return Status::Invalid("no published rows to fit on");
@@ -114,7 +123,8 @@ Result<Constants> FitConstants(const std::vector<FitRow>& rows, const Constants&
     }
     return Status::Invalid("the starting constants are outside their ranges");
   }
-  for (int i = 0; i < kRestarts; ++i) x = NelderMead(pb, x);
+  auto loss = [&pb](const std::vector<double>& v) { return pb.Loss(v); };
+  for (int i = 0; i < kRestarts; ++i) x = NelderMead(loss, x, StartSteps(pb, x), kIterations);
   return pb.At(x);
 }
 

@@ -25,6 +25,12 @@ struct FitRow {
   std::function<Result<double>(const Constants&)> predict;
 };
 
+// Nelder–Mead minimisation of `loss` from x0, the first simplex x0 + steps[i] along each axis;
+// deterministic. A point outside the feasible set should return infinity.
+std::vector<double> NelderMead(const std::function<double(const std::vector<double>&)>& loss,
+                               std::vector<double> x0, const std::vector<double>& steps,
+                               int iterations);
+
 // Invalid when no row is given or a row cannot be predicted at the start.
 Result<Constants> FitConstants(const std::vector<FitRow>& rows, const Constants& start);
 

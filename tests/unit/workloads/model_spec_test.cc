@@ -280,6 +280,12 @@ TEST(ModelSpecTest, EveryShippedModelLoadsAndCountsNearItsName) {
       {"nemotron4_15b", 15.7e9, 15.7e9},
       {"nemotron4_340b", 340e9, 340e9},
       {"llama4-maverick_400b", 400e9, 17.2e9},
+      // Families of the Megatron-Bridge and older dgxc-benchmarking tables (release-tagged only):
+      // Qwen3-30B-A3B model card; Kimi K2 technical report (arXiv 2507.20534); GPT-3 (arXiv
+      // 2005.14165).
+      {"qwen3_30b_a3b", 30.5e9, 3.3e9},
+      {"kimi-k2_1t", 1.04e12, 32.6e9},
+      {"gpt3_175b", 175e9, 175e9},
   };
   ASSERT_EQ(specs->size(), std::size(expects));
   for (const Expect& e : expects) {
@@ -305,8 +311,9 @@ TEST(ModelSpecTest, EveryShippedModelLoadsAndCountsNearItsName) {
 }
 
 // NVIDIA's published per-sample model FLOPs (the MFU numerators) come out of the shape within 2%:
-// our convention (non-causal attention) for Llama 3.1 405B, Nemotron-H and Nemotron-4 15B; the
-// Grok-1 and Llama 4 recipes count the attention scores causally (half), which the files state.
+// our convention (non-causal attention) for Llama 3.1 405B, Nemotron-H, Nemotron-4 15B and GPT-3
+// 175B; the Grok-1 and Llama 4 recipes count the attention scores causally (half), which the
+// files state.
 TEST(ModelSpecTest, FlopsMatchNvidiasPublishedFigures) {
   auto specs = LoadModelSpecs(kModels);
   ASSERT_TRUE(specs.ok()) << specs.status().message();
@@ -328,7 +335,8 @@ TEST(ModelSpecTest, FlopsMatchNvidiasPublishedFigures) {
         << s.name << ": " << per_sample << " vs " << s.reference->model_flops_per_sample;
     ++checked;
   }
-  EXPECT_EQ(checked, 5);  // Llama 3.1 405B, Nemotron-H 56B, Nemotron-4 15B, Grok-1, Llama 4
+  // Llama 3.1 405B, Nemotron-H 56B, Nemotron-4 15B, Grok-1, Llama 4, GPT-3 175B
+  EXPECT_EQ(checked, 6);
 }
 
 }  // namespace
