@@ -49,6 +49,14 @@ struct Ctx {
   std::string_view guess_flat;
   size_t matched = 0;
   bool diverged = false;
+  // The figure's params object as read (FigureShape::raw_head): where it and its pct_of_peak
+  // value start and end, how many of each the figure has, and whether the guess's raw text
+  // matched it (then nothing is kept).
+  const FigureShape* guess_shape = nullptr;
+  const char *params_begin = nullptr, *params_end = nullptr;
+  const char *pct_begin = nullptr, *pct_end = nullptr;
+  int params_seen = 0, pct_seen = 0;
+  bool params_as_before = false;
   void AddFlat(std::string_view k, std::string_view v);
   std::string_view Flat() const {
     return diverged ? std::string_view(flat) : guess_flat.substr(0, matched);
@@ -111,24 +119,68 @@ void Ctx::AddFlat(std::string_view k, std::string_view v) {
   AppendSized(flat, v);
 }
 
+void KeepPct(Ctx& c, LeanFigure* fig, std::string_view v) {
+  fig->has_pct = true;
+  fig->pct_offset = static_cast<uint32_t>(c.out->text.size());
+  fig->pct_size = static_cast<uint32_t>(v.size());
+  c.out->text += v;
+}
+
+// The figure's first params object when its bytes are those last read into the guessed shape
+// (around a pct_of_peak string): the same bytes give the same params, so the flat params are the
+// guess's whole. Else the scanner is left where it was.
+bool ParamsAsBefore(FleetScanner& s, Ctx& c, LeanFigure* fig) {
+  const FigureShape* g = c.guess_shape;
+  if (g == nullptr || g->raw_head.empty() || c.params_seen != 1) return false;
+  const char* begin = s.Here();
+  std::string_view v;
+  if (s.EatText(g->raw_head) &&
+      (!g->raw_pct || (s.StringView(&v, &c.value) && s.EatText(g->raw_tail)))) {
+    if (g->raw_pct) KeepPct(c, fig, v);
+    c.matched = c.guess_flat.size();
+    return c.params_as_before = true;
+  }
+  s.Rewind(begin);
+  return false;
+}
+
 // A measurement's params, only those fleet analysis uses (see the header): pct_of_peak into the
 // figure, the others (identity, entity-naming, versions) into c.flat, as sized key, value pairs.
 bool FleetParams(FleetScanner& s, Ctx& c, LeanFigure* fig) {
   thread_local ParamMemo memo;
+  ++c.params_seen;
+  if (ParamsAsBefore(s, c, fig)) return true;
   size_t i = 0;
-  return s.Object([&](std::string_view k) {
+  c.params_begin = s.Here();
+  bool ok = s.Object([&](std::string_view k) {
     std::string_view v;
+    const char* at = s.Here();
     if (!s.StringView(&v, &c.value)) return false;
     if (Is(k, "pct_of_peak")) {
-      fig->has_pct = true;
-      fig->pct_offset = static_cast<uint32_t>(c.out->text.size());
-      fig->pct_size = static_cast<uint32_t>(v.size());
-      c.out->text += v;
+      KeepPct(c, fig, v);
+      c.pct_begin = at;
+      c.pct_end = s.Pos();
+      ++c.pct_seen;
     } else if (IsKeptForFleet(memo.Get(i++, k, c.key), v)) {
       c.AddFlat(k, v);
     }
     return true;
   });
+  c.params_end = s.Pos();
+  return ok;
+}
+
+// Remembers the figure's params text in its shape (ParamsAsBefore), when it was read whole.
+void KeepRawParams(Ctx& c, FigureShape& sh) {
+  if (c.params_as_before || c.params_seen != 1 || c.pct_seen > 1) return;
+  if (c.pct_seen == 1) {
+    sh.raw_head.assign(c.params_begin, c.pct_begin);
+    sh.raw_tail.assign(c.pct_end, c.params_end);
+  } else {
+    sh.raw_head.assign(c.params_begin, c.params_end);
+    sh.raw_tail.clear();
+  }
+  sh.raw_pct = c.pct_seen == 1;
 }
 
 // Whether `identity` (a well-formed one, as Intern keeps) starts with the sized name, the sized
@@ -231,6 +283,9 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
     c.flat.clear();
     c.matched = 0;
     c.diverged = false;
+    c.params_seen = c.pct_seen = 0;
+    c.params_as_before = false;
+    c.guess_shape = c.shapes.GuessedShape();
     const std::string* guess = c.shapes.Guess();
     c.guess_flat = guess != nullptr ? FlatOfIdentity(*guess) : std::string_view();
     Seen seen;
@@ -265,6 +320,7 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
       c.identity += c.Flat();
       fig.shape = c.shapes.Intern(c.identity, [&] { return MakeShape(c, better); });
     }
+    KeepRawParams(c, c.shapes.Get(fig.shape));
     c.out->figures.push_back(fig);
     return true;
   });

@@ -49,6 +49,11 @@ struct FigureShape {
   // The digest's label ids of the entity and the peer, for the document of generation `stamp`.
   uint64_t stamp = 0;
   uint32_t entity_label = 0, peer_label = 0;
+  // The text of the params object last read into this shape, split around its pct_of_peak value
+  // (raw_pct false: it had none; raw_head empty: none kept). A figure whose params are these bytes
+  // again, around any pct_of_peak string, has this shape's params and is not scanned again.
+  std::string raw_head, raw_tail;
+  bool raw_pct = false;
 };
 
 // The shapes seen by one thread. Not thread-safe: one per reading thread, used with one
@@ -79,6 +84,10 @@ class ShapeCache {
   const std::string* Guess() const {
     uint32_t guess = last_ == kNone ? first_ : next_[last_];
     return guess == kNone ? nullptr : identities_[guess];
+  }
+  const FigureShape* GuessedShape() const {
+    uint32_t guess = last_ == kNone ? first_ : next_[last_];
+    return guess == kNone ? nullptr : shapes_[guess].get();
   }
   uint32_t TakeGuess() { return last_ = last_ == kNone ? first_ : next_[last_]; }
   // Before a document's first figure (Intern's guess).

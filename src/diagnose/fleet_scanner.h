@@ -170,6 +170,23 @@ class FleetScanner {
     return true;
   }
 
+  // Where the next value starts (past whitespace), and where the scanner is.
+  const char* Here() {
+    Ws();
+    return p_;
+  }
+  const char* Pos() const { return p_; }
+  // Past `text` when the next bytes are exactly it (no whitespace skipped); else nowhere.
+  bool EatText(std::string_view text) {
+    if (static_cast<size_t>(end_ - p_) < text.size() ||
+        std::memcmp(p_, text.data(), text.size()) != 0)
+      return false;
+    p_ += text.size();
+    return true;
+  }
+  // Back to a position Here or Pos gave.
+  void Rewind(const char* at) { p_ = at; }
+
   bool Bool(bool* out) {
     Ws();
     if (Literal("true")) return *out = true;

@@ -90,6 +90,39 @@ TEST(FleetLeanDigestTest, TheLeanDigestIsTheFullReadersOnAFleet) {
   }
 }
 
+// A figure whose params are the bytes last read into its shape is not scanned again
+// (FigureShape::raw_head): another pct_of_peak (plain or escaped), a changed param, and a params
+// object broken after the pct_of_peak value each read as the full reader reads them.
+TEST(FleetLeanDigestTest, ParamsReadAgainAreTheFullReaders) {
+  testing::FleetPlan p;
+  p.nodes = 1;
+  std::string text = DumpJson(ToJson(testing::MakeFleetDocuments(p).front()));
+  size_t pct = text.find("\"pct_of_peak\"");
+  ASSERT_NE(pct, std::string::npos);
+  size_t open = text.find('"', text.find(':', pct)), close = text.find('"', open + 1);
+  auto with_pct = [&](const std::string& value) {
+    return std::string(text).replace(open, close + 1 - open, value);
+  };
+  std::string other_gpu = text;
+  size_t gpu = other_gpu.find("\"gpu0\"");
+  ASSERT_NE(gpu, std::string::npos);
+  other_gpu.replace(gpu, 6, "\"gpu7\"");
+  ShapeCache shapes;
+  FleetAccumulator a{FleetOptions{}};
+  for (const std::string& t :
+       {text, with_pct("\"12.5\""), with_pct("\"1\\u0032.5\""), other_gpu, text}) {
+    auto full = RunDocumentFromJson(nlohmann::json::parse(t));
+    ASSERT_TRUE(full.ok());
+    ExpectSameDigest(t, *full, shapes, a, t.substr(open, 12));
+  }
+  FleetDocument lean;
+  for (const std::string& bad : {with_pct("\"12.5\" x"), with_pct("12.5"), with_pct("\"12.5")}) {
+    auto j = nlohmann::json::parse(bad, nullptr, /*allow_exceptions=*/false);
+    EXPECT_TRUE(j.is_discarded() || !RunDocumentFromJson(j).ok()) << bad.substr(open, 12);
+    EXPECT_FALSE(ReadFleetDocument(bad, shapes, &lean)) << bad.substr(open, 12);
+  }
+}
+
 // An accumulator id remembered by a shape belongs to the document's GPU model: a document of
 // another model gets the key of its own model.
 TEST(FleetLeanDigestTest, AShapeGetsTheKeyOfEachDocumentsGpuModel) {
