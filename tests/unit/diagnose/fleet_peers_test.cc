@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
+#include "core/report_json.h"
 #include "diagnose/fleet_fixture.h"
 #include "diagnose/fleet_impact.h"
 #include "diagnose/fleet_merge.h"
