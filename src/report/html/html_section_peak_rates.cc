@@ -56,31 +56,40 @@ struct PeakRate {
   FigureKind kind;
 };
 
-}  // namespace
-
-HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids) {
-  HtmlSection s{.id = "rates", .title = "GEMM, memory and copy rates against peak"};
+// The rates of the run's first node (a one-node run's rates), and the other nodes' names.
+struct RateSelection {
   std::vector<PeakRate> rates;
   std::string node;
   bool picked_node = false;
   std::set<std::string> other_nodes;
-  if (in.run) {
-    for (const PlacedMeasurement& p : AllMeasurements(*in.run)) {
-      auto decl = RateDecl(*p.m);
-      if (!decl) continue;
-      if (!p.node.empty()) {
-        if (!picked_node) {
-          node = p.node;
-          picked_node = true;
-        }
-        if (p.node != node) {
-          other_nodes.insert(p.node);
-          continue;
-        }
+};
+
+RateSelection SelectRates(const ReportInput& in) {
+  RateSelection r;
+  if (!in.run) return r;
+  for (const PlacedMeasurement& p : AllMeasurements(*in.run)) {
+    auto decl = RateDecl(*p.m);
+    if (!decl) continue;
+    if (!p.node.empty()) {
+      if (!r.picked_node) {
+        r.node = p.node;
+        r.picked_node = true;
       }
-      rates.push_back({p.m, decl->measures->kind});
+      if (p.node != r.node) {
+        r.other_nodes.insert(p.node);
+        continue;
+      }
     }
+    r.rates.push_back({p.m, decl->measures->kind});
   }
+  return r;
+}
+
+}  // namespace
+
+HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids) {
+  HtmlSection s{.id = "rates", .title = "GEMM, memory and copy rates against peak"};
+  const auto [rates, node, picked_node, other_nodes] = SelectRates(in);
   if (rates.empty()) {
     s.body = EmptyNote("No GEMM, memory or copy rate measured (gemm.*, mem.*, copy.*).");
     return s;
