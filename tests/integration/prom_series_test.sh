@@ -15,8 +15,9 @@ for tool in promtool curl python3; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool not installed (scripts/install-deps.sh)"; exit 1; }
 done
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# The metric names kept as dcgm-exporter spells them (dashboards written for it work unchanged);
-# promtool asks for a unit suffix and snake case, which those names do not have.
+# The metric names kept as dcgm-exporter spells them (dashboards written for it work unchanged):
+# promtool reports their counters without "_total" and their label names UUID, modelName and
+# Hostname (not snake case), which the GPU metrics of yardstick_* carry too, for PromQL joins.
 dcgm_names='DCGM_FI_DEV_CLOCK_THROTTLE_REASONS DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS DCGM_FI_DEV_ECC_DBE_AGG_TOTAL DCGM_FI_DEV_ECC_DBE_VOL_TOTAL DCGM_FI_DEV_ECC_SBE_AGG_TOTAL DCGM_FI_DEV_ECC_SBE_VOL_TOTAL DCGM_FI_DEV_FB_FREE DCGM_FI_DEV_FB_USED DCGM_FI_DEV_GPU_TEMP DCGM_FI_DEV_GPU_UTIL DCGM_FI_DEV_MEMORY_TEMP DCGM_FI_DEV_MEM_CLOCK DCGM_FI_DEV_MEM_COPY_UTIL DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL DCGM_FI_DEV_PCIE_REPLAY_COUNTER DCGM_FI_DEV_POWER_MGMT_LIMIT DCGM_FI_DEV_POWER_USAGE DCGM_FI_DEV_ROW_REMAP_FAILURE DCGM_FI_DEV_SM_CLOCK DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS'
 
 # Two runs of the same units on this machine: the measured values and the params derived from
@@ -85,17 +86,30 @@ for _ in $(seq 1 50); do
 done
 promtool check metrics <"$tmp/metrics_full" >"$tmp/promtool.out" 2>&1
 echo "promtool: $(grep -c . "$tmp/promtool.out") line(s)"
-python3 - "$tmp/promtool.out" $dcgm_names >"$tmp/promtool.check" 2>&1 <<'PY'
-import sys
-allowed = set(sys.argv[2:])
+python3 - "$tmp/promtool.out" "$tmp/metrics_full" $dcgm_names >"$tmp/promtool.check" 2>&1 <<'PY'
+import re, sys
+allowed = set(sys.argv[3:])
+# dcgm-exporter's label names, kept on the GPU metrics so that PromQL joins on them work.
+dcgm_labels = {"UUID", "modelName", "Hostname"}
 bad = []
 for line in open(sys.argv[1]):
     line = line.strip()
     if not line:
         continue
     name = line.split()[0]
-    if name not in allowed:
-        bad.append(line)
+    if name in allowed:
+        continue
+    if line.endswith("label names should be written in 'snake_case' not 'camelCase'"):
+        continue  # judged below, label by label
+    bad.append(line)
+for line in open(sys.argv[2]):
+    m = re.match(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} ", line)
+    if not m or m.group(1) in allowed:
+        continue
+    for label in re.findall(r'(?:^|,)([a-zA-Z_][a-zA-Z0-9_]*)="', m.group(2)):
+        if re.search(r"[a-z][A-Z]|^[A-Z]", label) and label not in dcgm_labels:
+            bad.append(f"{m.group(1)}: label {label} is not snake case")
+bad = sorted(set(bad))
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
