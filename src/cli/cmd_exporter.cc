@@ -45,6 +45,25 @@ std::string ReadChartJs() {
   return ss.str();
 }
 
+// The node's collectors, and the run's when --run names one; without it, a warning: the page and
+// /metrics then carry no results, which is easy to miss.
+std::vector<std::unique_ptr<serve::Collector>> Collectors(const host::Host& host,
+                                                          const ExporterArgs& a) {
+  std::vector<std::unique_ptr<serve::Collector>> collectors;
+  collectors.push_back(serve::MakeGpuCollector(host, a.nvml_state));
+  collectors.push_back(serve::MakeInfinibandCollector(host));
+  collectors.push_back(serve::MakeCpuClockCollector(host));
+  if (!a.run.empty()) {
+    collectors.push_back(serve::MakeRunCollector(a.run, a.validation));
+  } else {
+    Log(LogLevel::kWarn,
+        "no --run: exporting node telemetry only, no run results (give --run run.json to export "
+        "the latest run's checks and measurements)");
+  }
+
+  return collectors;
+}
+
 Result<int> Main(const ExporterArgs& a) {
   auto address = serve::ParseListenAddress(a.listen);
   if (!address.ok()) return address.status();
@@ -70,11 +89,7 @@ Result<int> Main(const ExporterArgs& a) {
     if (!probe) return Status::NotFound("--run " + a.run + ": cannot open the run document");
   }
 
-  std::vector<std::unique_ptr<serve::Collector>> collectors;
-  collectors.push_back(serve::MakeGpuCollector(*host, a.nvml_state));
-  collectors.push_back(serve::MakeInfinibandCollector(*host));
-  collectors.push_back(serve::MakeCpuClockCollector(*host));
-  if (!a.run.empty()) collectors.push_back(serve::MakeRunCollector(a.run, a.validation));
+  std::vector<std::unique_ptr<serve::Collector>> collectors = Collectors(*host, a);
 
   // SIGINT and SIGTERM set a flag (all a handler may safely do, whichever thread the kernel picks,
   // including threads libraries started); a watcher thread sees it and stops the server.
@@ -101,10 +116,15 @@ Result<int> Main(const ExporterArgs& a) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   });
+  if (Status bound = server.Bind(*address); !bound.ok()) {
+    done = true;
+    watcher.join();
+    return bound;
+  }
   fmt::print(stderr, "yardstick exporter: listening on http://{}{}{}:{}/ (metrics at /metrics)\n",
              address->host.find(':') != std::string::npos ? "[" : "", address->host,
              address->host.find(':') != std::string::npos ? "]" : "", address->port);
-  Status st = server.Serve(*address);
+  Status st = server.ServeBound();
   done = true;
   server.Stop();
   watcher.join();

@@ -1,7 +1,10 @@
 // `yardstick list`: every registered unit with its id, kind, summary and needs; `--params`: the
-// parameters the units declare (id, name, type, default, range, meaning).
+// parameters the units declare (id, name, type, default, range, meaning); `--codes`: the finding
+// code catalogue (code, severity, the units that declare it, title).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <type_traits>
@@ -10,6 +13,7 @@
 #include "checks/runner.h"
 #include "checks/unit_aliases.h"
 #include "cli/command.h"
+#include "core/finding_codes.h"
 #include "core/json_fields.h"
 #include "core/registry.h"
 #include "core/text_table.h"
@@ -20,6 +24,7 @@ namespace {
 struct ListArgs {
   bool json = false;
   bool params = false;
+  bool codes = false;
   std::vector<std::string> filters;
 };
 
@@ -104,14 +109,64 @@ int ListParams(const std::vector<const RegisteredUnit*>& units, bool json) {
   return 0;
 }
 
+// `list --codes --json`: one finding code. Only written.
+struct CodeRow {
+  std::string code, severity, title;
+  std::vector<std::string> units;
+};
+
+template <typename V>
+void Fields(V& v, CodeRow& c) {
+  v("code", c.code);
+  v("severity", c.severity);
+  v("units", c.units);
+  v("title", c.title);
+}
+
+// Every finding code, in code order: its default severity, the units that declare it with their
+// registration (core/registry.h UnitInfo::codes; "-" for a code of core/finding_codes.cc's table)
+// and its title.
+int ListCodes(bool json) {
+  std::map<std::string, std::vector<std::string>> declared_by;
+  for (const RegisteredUnit* u : UnitRegistry::Global().ListAll()) {
+    for (const FindingCodeInfo& c : u->info.codes) {
+      declared_by[std::string(c.code)].emplace_back(u->info.id);
+    }
+  }
+  std::vector<CodeRow> rows;
+  for (const FindingCodeInfo& c : AllFindingCodes()) {
+    rows.push_back({.code = std::string(c.code),
+                    .severity = SeverityName(c.severity),
+                    .title = std::string(c.title),
+                    .units = declared_by[std::string(c.code)]});
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const CodeRow& a, const CodeRow& b) { return a.code < b.code; });
+  if (json) {
+    fmt::print("{}\n", json_fields::Write(rows).dump(2));
+    return 0;
+  }
+  TextTable table({{"CODE"}, {"SEVERITY"}, {"UNITS"}, {"TITLE"}}, {.fit = true});
+  for (const CodeRow& r : rows) {
+    std::string units;
+    for (const std::string& u : r.units) units += (units.empty() ? "" : ",") + u;
+    table.AddRow({r.code, r.severity, units.empty() ? "-" : units, r.title});
+  }
+  fmt::print("{}", table.Render());
+  return 0;
+}
+
 Action Setup(CLI::App& sub) {
   auto args = std::make_shared<ListArgs>();
   sub.add_flag("--json", args->json, "Print as JSON");
   sub.add_flag("--params", args->params,
                "List the units' parameters (set in the site file's [unit.\"<id>\"] tables)");
+  sub.add_flag("--codes", args->codes,
+               "List the finding codes: code, default severity, declaring units, title");
   sub.add_option("--filter", args->filters, "Only ids matching these globs (e.g. 'cpu.*')")
       ->delimiter(',');
   return [args]() -> Result<int> {
+    if (args->codes) return ListCodes(args->json);
     // The units that run on a node; rules and subcommands have their own listings.
     auto units = UnitRegistry::Global().List({UnitKind::kCheck, UnitKind::kBenchmark});
     std::vector<UnitRow> rows;

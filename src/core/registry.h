@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/figure_spec.h"
 #include "core/finding_codes.h"
 #include "core/unit_params.h"
 
@@ -51,6 +52,10 @@ struct UnitInfo {
   // Tunables the unit reads through its context, set by a site file's [unit."<id>"] table
   // (core/unit_params.h); shown by `yardstick list --params`.
   std::vector<ParamSpec> params;
+  // A benchmark's declaration of what it measures (core/figure_spec.h): the kind of figure, each
+  // figure's unit, better direction and peak, and which params identify a figure. Required of
+  // every benchmark (a test walks the registry); empty for the other kinds.
+  Measures measures;
 };
 
 // Base of every unit type; the layer that defines a kind derives from it and declares

@@ -81,53 +81,9 @@ const char* EntityKindName(EntityKind kind) {
   return "device";
 }
 
-const char* FigureKindName(FigureKind kind) {
-  switch (kind) {
-    case FigureKind::kGemm:
-      return "gemm";
-    case FigureKind::kMemory:
-      return "memory";
-    case FigureKind::kNvlink:
-      return "nvlink";
-    case FigureKind::kPcie:
-      return "pcie";
-    case FigureKind::kNetwork:
-      return "network";
-    case FigureKind::kCollective:
-      return "collective";
-    case FigureKind::kClock:
-      return "clock";
-    case FigureKind::kCpuGemm:
-      return "cpu_gemm";
-    case FigureKind::kStream:
-      return "stream";
-    case FigureKind::kProxy:
-      return "proxy";
-    case FigureKind::kStorage:
-      return "storage";
-    case FigureKind::kLaunch:
-      return "launch";
-    case FigureKind::kOther:
-      return "other";
-  }
-  return "other";
-}
-
 FigureKind KindOf(std::string_view n) {
-  if (n.find("clock") != std::string_view::npos) return FigureKind::kClock;
-  if (StartsWith(n, "gemm.cpu")) return FigureKind::kCpuGemm;
-  if (StartsWith(n, "gemm.")) return FigureKind::kGemm;
-  if (StartsWith(n, "mem.stream") || StartsWith(n, "stream.")) return FigureKind::kStream;
-  if (StartsWith(n, "mem.")) return FigureKind::kMemory;
-  if (StartsWith(n, "copy.d2d") || StartsWith(n, "copy.p2p") || StartsWith(n, "nvlink."))
-    return FigureKind::kNvlink;
-  if (StartsWith(n, "copy.")) return FigureKind::kPcie;
-  if (StartsWith(n, "net.") || StartsWith(n, "ib.")) return FigureKind::kNetwork;
-  if (StartsWith(n, "coll.")) return FigureKind::kCollective;
-  if (StartsWith(n, "proxy.") || StartsWith(n, "workload.")) return FigureKind::kProxy;
-  if (StartsWith(n, "storage.")) return FigureKind::kStorage;
-  if (StartsWith(n, "host.launch_latency")) return FigureKind::kLaunch;
-  return FigureKind::kOther;
+  auto d = FindFigure(n);
+  return d ? d->measures->kind : FigureKind::kOther;
 }
 
 namespace {
@@ -186,10 +142,30 @@ bool IsKeptForFleet(KeptByName by_name, std::string_view value) {
          (by_name == KeptByName::kByValue && !CarriesFractionalNumber(value));
 }
 
+namespace {
+
+// The declaration of the family that measured `name`, when it declares identity params; cached
+// per thread by name (a fleet has a few hundred names and millions of measurements).
+const Measures* DeclaredIdentity(const std::string& name) {
+  thread_local std::unordered_map<std::string, const Measures*> cache;
+  if (auto it = cache.find(name); it != cache.end()) return it->second;
+  auto d = FindFigure(name);
+  const Measures* m = d && !d->measures->identity.empty() ? d->measures : nullptr;
+  if (cache.size() < 4096) cache.emplace(name, m);
+  return m;
+}
+
+bool IsKeyParam(const Measures* declared, const std::string& param, const std::string& value) {
+  return !IsDescriptionParam(param, value) && (declared == nullptr || declared->IsIdentity(param));
+}
+
+}  // namespace
+
 std::map<std::string, std::string> KeyParams(const Measurement& m) {
   std::map<std::string, std::string> out;
+  const Measures* declared = DeclaredIdentity(m.name);
   for (const auto& [k, v] : m.params) {
-    if (!IsDescriptionParam(k, v)) out.emplace(k, v);
+    if (IsKeyParam(declared, k, v)) out.emplace(k, v);
   }
   return out;
 }
@@ -201,8 +177,9 @@ std::string ComparisonKey(const Measurement& m) {
   key += " [";
   key += m.unit;
   key += "]";
+  const Measures* declared = DeclaredIdentity(m.name);
   for (const auto& [k, v] : m.params) {
-    if (IsDescriptionParam(k, v)) continue;
+    if (!IsKeyParam(declared, k, v)) continue;
     key += ' ';
     key += k;
     key += '=';

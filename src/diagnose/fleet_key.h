@@ -3,7 +3,9 @@
 //
 // The grouping rule. A figure's identity is its name, its unit and its configuration: the params
 // that were fixed before the value was measured (backend, dtype, shape, size, ranks, method, the
-// GPU model...). Every other param describes the figure and stays out of the key:
+// GPU model...). Where the measuring benchmark declares its identity params
+// (core/figure_spec.h), only those can key a figure; of them, and of every param of an
+// undeclared figure, the following describe the figure and stay out of the key:
 //   1. params naming who measured: device, gpu, peer, nic, hca, port, rank, local_rank, host,
 //      node, hostname, cpus (the entity, see EntityOf);
 //   2. params whose value carries a measured quantity: any number with a fractional part or an
@@ -24,6 +26,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/figure_spec.h"
 #include "core/report.h"
 
 namespace ys::diagnose {
@@ -36,29 +39,14 @@ struct Entity {
   std::string label;  // "gpu3", "mlx5_2/1", "cpu12", "rank5"; empty for the node itself
 };
 
-// The kind of figure evidence is pooled by (a benchmark family), from the measurement's name:
-// gemm.gpu.* gemm, gemm.cpu.* cpu_gemm, mem.gpu.* memory, mem.stream.* stream, copy.d2d.* nvlink,
-// copy.h2d/d2h.* pcie, net.* / ib.* network, coll.* collective, names with "clock" clock,
-// proxy.* / workload.* proxy, storage.* storage, host.launch_latency.* launch, else other.
-enum class FigureKind {
-  kGemm,
-  kMemory,
-  kNvlink,
-  kPcie,
-  kNetwork,
-  kCollective,
-  kClock,
-  kCpuGemm,
-  kStream,
-  kProxy,
-  kStorage,
-  kLaunch,
-  kOther
-};
-const char* FigureKindName(FigureKind kind);
+// The kind of figure evidence is pooled by: what the benchmark that measured it declares
+// (core/figure_spec.h FindFigure), kOther for a name no benchmark or declared family measures.
+using FigureKind = ::ys::FigureKind;
+using ::ys::FigureKindName;
 FigureKind KindOf(std::string_view measurement_name);
 
-// True for a param that describes the figure rather than identifies it (the rule above).
+// True for a param that describes the figure rather than identifies it (the rule above, without
+// the declaration: the param's name and value alone).
 bool IsDescriptionParam(const std::string& param, const std::string& value);
 // What the lean reader keeps of a param (fleet_reader.h): the identity, the entity-naming params
 // and versions (!IsDescriptionParam || IsEntityNamingParam || IsVersionParam), at one look-up.

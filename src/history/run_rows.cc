@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/figure_spec.h"
 #include "core/report_json.h"
 #include "core/validation_document.h"
 #include "core/verdict.h"
@@ -19,7 +20,7 @@ bool IsDerivedParam(const std::string& k) {
 }
 
 MeasurementRow RowOf(const Measurement& m, const std::string& node) {
-  MeasurementRow r{m.name,   IdentityParams(m.params), node, m.value, m.unit, m.better, m.stats,
+  MeasurementRow r{m.name,   IdentityParamsOf(m), node, m.value, m.unit, m.better, m.stats,
                    m.samples};
   // Some units fill samples but not stats; the stored spread must match the samples.
   if (r.stats.n == 0 && !r.samples.empty()) r.stats = ComputeStats(r.samples);
@@ -59,6 +60,16 @@ std::string IdentityParams(const std::map<std::string, std::string>& params) {
   nlohmann::json j = nlohmann::json::object();  // nlohmann::json keeps keys sorted
   for (const auto& [k, v] : params) {
     if (!IsDerivedParam(k)) j[k] = v;
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string IdentityParamsOf(const Measurement& m) {
+  auto d = FindFigure(m.name);
+  if (!d || d->measures->identity.empty()) return IdentityParams(m.params);
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : m.params) {
+    if (d->measures->IsIdentity(k)) j[k] = v;
   }
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -27,6 +27,9 @@ struct DocumentRows {
 
 // {"backend":"cpu","size":"1048576"}: the identity params, keys sorted.
 std::string IdentityParams(const std::map<std::string, std::string>& params);
+// A measurement's params that identify it: those its benchmark declares identity
+// (core/figure_spec.h); for a figure no benchmark declares, IdentityParams(m.params).
+std::string IdentityParamsOf(const Measurement& m);
 // "backend=cpu size=1048576" for display; "" for "{}".
 std::string DisplayParams(const std::string& identity_params);
 

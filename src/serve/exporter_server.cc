@@ -219,6 +219,13 @@ ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page,
   s.set_keep_alive_timeout(limits.timeout_s);
   s.set_keep_alive_max_count(1);
   s.set_payload_max_length(0);
+  // cpp-httplib's default also sets SO_REUSEPORT, which lets a second process bind the same
+  // address and take half of the connections; SO_REUSEADDR alone only allows a restart while old
+  // connections linger in TIME_WAIT.
+  s.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   s.set_pre_routing_handler([impl = impl_.get()](const httplib::Request& req,
                                                  httplib::Response& res) {
     if (!HostHeaderAllowed(req.get_header_value("Host"), impl->allowed)) {
@@ -252,14 +259,19 @@ ExporterServer::ExporterServer(const CollectorSet& collectors, std::string page,
 ExporterServer::~ExporterServer() { Stop(); }
 
 Status ExporterServer::Serve(const ListenAddress& a) {
+  YS_RETURN_IF_ERROR(Bind(a));
+  return ServeBound();
+}
+
+Status ExporterServer::Bind(const ListenAddress& a) {
   impl_->allowed = AllowedHostNames(a.host, impl_->allow_hosts);
   if (!impl_->server.bind_to_port(a.host, a.port)) {
     return Status::Io(
-        fmt::format("cannot listen on {}:{} (in use, or not an address of this "
-                    "node)",
+        fmt::format("cannot listen on {}:{}: the port is in use (another exporter?) or the "
+                    "address is not one of this node's",
                     a.host, a.port));
   }
-  return ServeBound();
+  return Status::Ok();
 }
 
 Result<int> ExporterServer::BindAnyPort(const std::string& host) {

@@ -65,6 +65,10 @@ class ExporterServer {
 
   // Binds (Io naming the address when it cannot, e.g. in use) and serves until Stop().
   Status Serve(const ListenAddress& address);
+  // Serve in two steps: Bind, then ServeBound. The socket is bound without SO_REUSEPORT (which
+  // cpp-httplib sets by default), so an address another process listens on is refused instead
+  // of shared: two exporters on one port would split the scrapes between them.
+  Status Bind(const ListenAddress& address);
   // Binds to a free port of `host` and returns it; then ServeBound() serves. For tests.
   Result<int> BindAnyPort(const std::string& host);
   Status ServeBound();

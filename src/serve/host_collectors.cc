@@ -50,7 +50,7 @@ class InfinibandCollector : public Collector {
     for (const auto& [counter, value] : p.counters) {
       Labels lc = l;
       lc.emplace_back("counter", counter);
-      e.Add("yardstick_ib_port_counter", MetricType::kCounter,
+      e.Add("yardstick_ib_port_counts_total", MetricType::kCounter,
             "A port counter from sysfs counters/, as the kernel gives it (the data counters count "
             "4-byte words)",
             lc, static_cast<double>(value));

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/figure_spec.h"
 #include "core/report_json.h"
 #include "core/validation_document.h"
 #include "serve/collectors.h"
@@ -44,8 +45,19 @@ std::optional<double> BytesPerSecond(const std::string& unit) {
   return std::nullopt;
 }
 
-// Parameters that are numbers about the value, not coordinates of the series.
-bool IsValueParam(const std::string& name) { return name == "peak" || name == "pct_of_peak"; }
+// The params that may be labels of a measurement's series: the identity params its benchmark
+// declares (core/figure_spec.h). A measured or derived param (STREAM's best rate, a proxy's time
+// breakdown, a method string with measured times, a peak) would start a new series on every run,
+// so it is never a label. A figure no benchmark declares keeps no param.
+Labels IdentityLabels(const Measurement& m) {
+  Labels out;
+  auto d = FindFigure(m.name);
+  if (!d) return out;
+  for (const auto& [k, v] : m.params) {
+    if (d->measures->IsIdentity(k)) out.emplace_back(SanitizeLabelName(k), v);
+  }
+  return out;
+}
 
 class RunCollector : public Collector {
  public:
@@ -82,14 +94,13 @@ class RunCollector : public Collector {
   }
 
   static void RenderMeasurement(const Measurement& m, const std::string& node, Exposition& e) {
-    Labels params;
-    for (const auto& [k, v] : m.params) {
-      if (!IsValueParam(k)) params.emplace_back(SanitizeLabelName(k), v);
-    }
-    // coll.<collective>.busbw in a bandwidth unit: the bus-bandwidth family.
+    Labels params = IdentityLabels(m);
+    // A collective's bus bandwidth in a bandwidth unit: the bus-bandwidth family.
     auto scale = BytesPerSecond(m.unit);
-    if (m.name.starts_with("coll.") && m.name.ends_with(".busbw") && scale) {
-      std::string collective = m.name.substr(5, m.name.size() - 5 - 6);
+    auto decl = FindFigure(m.name);
+    if (decl && decl->figure != nullptr && decl->measures->kind == FigureKind::kCollective &&
+        decl->figure->quantity == "busbw" && scale) {
+      std::string collective(decl->measures->op);
       Labels l = {{"collective", collective}, {"node", node}};
       for (const auto& p : params) {
         if (p.first != "collective" && p.first != "node") l.push_back(p);

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "core/figure_spec.h"
 #include "core/range_check.h"
 #include "core/text.h"
 
@@ -102,6 +103,37 @@ std::optional<std::pair<double, double>> BusbwAt(const std::vector<const Measure
   return std::pair{bytes, std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo)))};
 }
 
+// The figures the predictor takes, by what their benchmarks declare (core/figure_spec.h): each
+// collective's bus bandwidth, by collective, and the GPU GEMM rate (the figure that is a share
+// of the GPU's FLOPS peak).
+struct TakenFigures {
+  std::map<std::string, std::vector<const Measurement*>, std::less<>> busbw_by_op;
+  std::vector<const Measurement*> gpu_gemm;
+};
+
+TakenFigures TakenFiguresOf(const RunDocument& doc) {
+  TakenFigures out;
+  auto take = [&](const Measurement& m) {
+    auto d = FindFigure(m.name);
+    if (!d || d->figure == nullptr) return;
+    if (d->measures->kind == FigureKind::kCollective && d->figure->quantity == "busbw") {
+      out.busbw_by_op[std::string(d->measures->op)].push_back(&m);
+    } else if (d->measures->kind == FigureKind::kGemm && d->figure->peak == PeakKind::kGpuFlops) {
+      out.gpu_gemm.push_back(&m);
+    }
+  };
+  for (const BenchmarkResult& b : doc.benchmarks) {
+    for (const Measurement& m : b.measurements) take(m);
+  }
+  for (const NodeReport& n : doc.nodes) {
+    for (const BenchmarkResult& b : n.benchmarks) {
+      for (const Measurement& m : b.measurements) take(m);
+    }
+  }
+  for (const Measurement& m : doc.measurements) take(m);
+  return out;
+}
+
 }  // namespace
 
 Result<SystemRates> ReferenceRates(const bench::DeviceSpec& spec, const StepCalibration& cal,
@@ -182,22 +214,16 @@ Result<MeasuredRates> ApplyMeasured(SystemRates& rates, const RunDocument& doc,
                                     const std::string& path, const Recipe& recipe) {
   auto work = workloads::predict::ComputeStepWork(recipe);
   if (!work.ok()) return work.status();
-  std::map<std::string, std::vector<const Measurement*>> by_name;
-  auto collect = [&](const std::vector<BenchmarkResult>& results) {
-    for (const BenchmarkResult& b : results) {
-      for (const Measurement& m : b.measurements) by_name[m.name].push_back(&m);
-    }
-  };
-  collect(doc.benchmarks);
-  for (const NodeReport& n : doc.nodes) collect(n.benchmarks);
-  for (const Measurement& m : doc.measurements) by_name[m.name].push_back(&m);
+  const TakenFigures figures = TakenFiguresOf(doc);
+  const auto& busbw_by_op = figures.busbw_by_op;
+  const auto& gpu_gemm = figures.gpu_gemm;
 
   MeasuredRates out;
   const bool network = doc.nodes.size() > 1;
   const char* link = network ? "coll" : "nvlink";
   for (const char* coll : kCollectives) {
-    auto it = by_name.find(std::string("coll.") + coll + ".busbw");
-    if (it == by_name.end()) continue;
+    auto it = busbw_by_op.find(coll);
+    if (it == busbw_by_op.end()) continue;
     // The recipe's message for this collective on this link.
     double bytes = work->tp_message_bytes;
     const std::string c = coll;
@@ -215,15 +241,14 @@ Result<MeasuredRates> ApplyMeasured(SystemRates& rates, const RunDocument& doc,
     out.taken.push_back(fmt::format("{} {:.1f} GB/s at {:.0f} B (recipe message {:.0f} B; {})", key,
                                     found->second, found->first, bytes, path));
   }
-  auto gemm = by_name.find("gemm.gpu.tflops");
-  if (gemm != by_name.end()) {
+  if (!gpu_gemm.empty()) {
     // The recipe's main GEMM on one GPU: tokens of a micro-batch × hidden × the MLP shard.
     const workloads::ModelShape& s = recipe.model->shape;
     const double m_dim = static_cast<double>(recipe.par.micro_batch) * recipe.seq / recipe.par.cp;
     const double n_dim = s.ffn_hidden_size.value_or(4 * s.hidden_size) / recipe.par.tp;
     const double k_dim = s.hidden_size;
     std::vector<std::pair<double, double>> candidates;  // (distance, TFLOPS)
-    for (const Measurement* m : gemm->second) {
+    for (const Measurement* m : gpu_gemm) {
       auto dt = m->params.find("dtype");
       if (dt == m->params.end() || dt->second != recipe.dtype) continue;
       auto get = [&](const char* k) -> std::optional<double> {

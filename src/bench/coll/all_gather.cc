@@ -19,6 +19,7 @@ YS_REGISTER(AllGatherBenchmark,
             {.id = "coll.all_gather",
              .summary = "Every rank's chunk gathered on every rank (nccl-tests all_gather_perf): "
                         "time, algbw, busbw = algbw x (n-1)/n, data check",
-             .uses = {Need::kMpi}})
+             .uses = {Need::kMpi},
+             .measures = coll::CollectiveMeasures("all_gather")})
 
 }  // namespace ys::bench

@@ -19,6 +19,7 @@ YS_REGISTER(AlltoAllBenchmark,
             {.id = "coll.alltoall",
              .summary = "Each rank sends a distinct chunk to every rank (nccl-tests "
                         "alltoall_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
-             .uses = {Need::kMpi}})
+             .uses = {Need::kMpi},
+             .measures = coll::CollectiveMeasures("alltoall")})
 
 }  // namespace ys::bench

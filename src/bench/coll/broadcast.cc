@@ -19,6 +19,7 @@ YS_REGISTER(BroadcastBenchmark,
             {.id = "coll.broadcast",
              .summary = "Root's buffer copied to every rank (nccl-tests broadcast_perf): time, "
                         "algbw, busbw = algbw, data check",
-             .uses = {Need::kMpi}})
+             .uses = {Need::kMpi},
+             .measures = coll::CollectiveMeasures("broadcast")})
 
 }  // namespace ys::bench

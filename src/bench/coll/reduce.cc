@@ -17,6 +17,7 @@ class ReduceBenchmark final : public Benchmark {
 YS_REGISTER(ReduceBenchmark, {.id = "coll.reduce",
                               .summary = "Sum across ranks onto the root (nccl-tests reduce_perf): "
                                          "time, algbw, busbw = algbw, data check",
-                              .uses = {Need::kMpi}})
+                              .uses = {Need::kMpi},
+                              .measures = coll::CollectiveMeasures("reduce")})
 
 }  // namespace ys::bench

@@ -19,6 +19,7 @@ YS_REGISTER(ReduceScatterBenchmark,
             {.id = "coll.reduce_scatter",
              .summary = "Sum across ranks, one chunk per rank (nccl-tests reduce_scatter_perf): "
                         "time, algbw, busbw = algbw x (n-1)/n, data check",
-             .uses = {Need::kMpi}})
+             .uses = {Need::kMpi},
+             .measures = coll::CollectiveMeasures("reduce_scatter")})
 
 }  // namespace ys::bench

@@ -19,6 +19,7 @@ YS_REGISTER(SendRecvBenchmark,
             {.id = "coll.sendrecv",
              .summary = "Each rank sends to rank+1 and receives from rank-1 (nccl-tests "
                         "sendrecv_perf): time, algbw, busbw = algbw, data check",
-             .uses = {Need::kMpi}})
+             .uses = {Need::kMpi},
+             .measures = coll::CollectiveMeasures("sendrecv")})
 
 }  // namespace ys::bench

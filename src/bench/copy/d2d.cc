@@ -167,6 +167,10 @@ class PeerCopyBenchmark final : public Benchmark {
 YS_REGISTER(PeerCopyBenchmark,
             {.id = "copy.d2d",
              .summary = "GPU-to-GPU peer copy bandwidth for every pair, copy engine and SM (GB/s)",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .measures = {.kind = FigureKind::kNvlink,
+                          .figures = {{"ce", "GB/s", Better::kHigher, PeakKind::kNvlink},
+                                      {"sm", "GB/s", Better::kHigher, PeakKind::kNvlink}},
+                          .identity = {"backend", "device", "peer", "gpu_name", "size", "method"}}})
 
 }  // namespace ys::bench

@@ -19,6 +19,7 @@ YS_REGISTER(
     {.id = "copy.d2h",
      .summary =
          "Device-to-host copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
-     .needs = {Need::kGpu}})
+     .needs = {Need::kGpu},
+     .measures = HostCopyMeasures()})
 
 }  // namespace ys::bench

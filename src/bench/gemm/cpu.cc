@@ -188,6 +188,11 @@ YS_REGISTER(
     CpuGemmBenchmark,
     {.id = "gemm.cpu",
      .summary = "OpenBLAS sgemm and dgemm at square and transformer shapes (GFLOPS, % of CPU peak)",
-     .needs = {Need::kLiveHost}})
+     .needs = {Need::kLiveHost},
+     .measures = {
+         .kind = FigureKind::kCpuGemm,
+         .figures = {{"sgemm", "GFLOPS", Better::kHigher, PeakKind::kCpuFlops},
+                     {"dgemm", "GFLOPS", Better::kHigher, PeakKind::kCpuFlops}},
+         .identity = {"backend", "device", "dtype", "shape", "m", "n", "k", "layout", "threads"}}})
 
 }  // namespace ys::bench

@@ -260,9 +260,14 @@ class GpuGemmBenchmark final : public Benchmark {
 
 }  // namespace
 
-YS_REGISTER(GpuGemmBenchmark, {.id = "gemm.gpu",
-                               .summary = "GPU GEMM rate through cuBLASLt (BF16, FP16, TF32, FP8) "
-                                          "with result and determinism checks (TFLOPS)",
-                               .needs = {Need::kGpu}})
+YS_REGISTER(GpuGemmBenchmark,
+            {.id = "gemm.gpu",
+             .summary = "GPU GEMM rate through cuBLASLt (BF16, FP16, TF32, FP8) "
+                        "with result and determinism checks (TFLOPS)",
+             .needs = {Need::kGpu},
+             .measures = {.kind = FigureKind::kGemm,
+                          .figures = {{"tflops", "TFLOPS", Better::kHigher, PeakKind::kGpuFlops}},
+                          .identity = {"backend", "device", "gpu", "gpu_name", "dtype", "shape",
+                                       "m", "n", "k", "layout"}}})
 
 }  // namespace ys::bench

@@ -50,6 +50,10 @@ class BusyClockBenchmark final : public Benchmark {
 YS_REGISTER(BusyClockBenchmark,
             {.id = "host.busy_clock",
              .summary = "Clock each core sustains under a one-thread busy loop (MHz)",
-             .needs = {Need::kLiveHost}})
+             .needs = {Need::kLiveHost},
+             .measures = {
+                 .kind = FigureKind::kClock,
+                 .figures = {{"", "MHz", Better::kHigher}, {"cpu", "MHz", Better::kHigher}},
+                 .identity = {"device", "cores", "windows_ms"}}})
 
 }  // namespace ys::bench

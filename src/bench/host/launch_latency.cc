@@ -105,6 +105,11 @@ YS_REGISTER(
     {.id = "host.launch_latency",
      .summary =
          "GPU kernel-launch cost: host time per launch, GPU time per kernel, sync round trip (us)",
-     .needs = {Need::kGpu}})
+     .needs = {Need::kGpu},
+     .measures = {.kind = FigureKind::kLaunch,
+                  .figures = {{"launch", "us", Better::kLower},
+                              {"gpu", "us", Better::kLower},
+                              {"sync", "us", Better::kLower}},
+                  .identity = {"backend", "device", "gpu_name", "launches_per_sample"}}})
 
 }  // namespace ys::bench

@@ -126,6 +126,10 @@ YS_REGISTER(
     {.id = "mem.gpu",
      .summary =
          "GPU memory bandwidth: device-local copy with the copy engine and an SM kernel (GB/s)",
-     .needs = {Need::kGpu}})
+     .needs = {Need::kGpu},
+     .measures = {.kind = FigureKind::kMemory,
+                  .figures = {{"copy_ce", "GB/s", Better::kHigher, PeakKind::kGpuMemory},
+                              {"copy_sm", "GB/s", Better::kHigher, PeakKind::kGpuMemory}},
+                  .identity = {"backend", "device", "gpu", "gpu_name", "size", "method"}}})
 
 }  // namespace ys::bench

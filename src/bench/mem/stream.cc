@@ -182,6 +182,13 @@ YS_REGISTER(StreamBenchmark,
                          .hi = 64,
                          .meaning = "bytes per array as a multiple of the last-level caches of "
                                     "the CPUs that run (STREAM's rule: at least 4; --sizes "
-                                    "overrides)"}}})
+                                    "overrides)"}},
+             .measures = {
+                 .kind = FigureKind::kStream,
+                 .figures = {{"copy", "GB/s", Better::kHigher, PeakKind::kCpuMemory},
+                             {"scale", "GB/s", Better::kHigher, PeakKind::kCpuMemory},
+                             {"add", "GB/s", Better::kHigher, PeakKind::kCpuMemory},
+                             {"triad", "GB/s", Better::kHigher, PeakKind::kCpuMemory}},
+                 .identity = {"backend", "device", "numa_node", "threads", "array_bytes"}}})
 
 }  // namespace ys::bench

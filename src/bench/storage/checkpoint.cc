@@ -340,6 +340,10 @@ YS_REGISTER(
     CheckpointBenchmark,
     {.id = "storage.checkpoint",
      .summary = "Checkpoint-style fsync'd write and verified read throughput to --path (GB/s)",
-     .needs = {Need::kLiveHost}})
+     .needs = {Need::kLiveHost},
+     .measures = {
+         .kind = FigureKind::kStorage,
+         .figures = {{"write", "GB/s", Better::kHigher}, {"read", "GB/s", Better::kHigher}},
+         .identity = {"backend", "device", "file_bytes", "files", "block_bytes", "direct"}}})
 
 }  // namespace ys::bench

@@ -1,4 +1,5 @@
-// GEMM, memory and copy rates as % of the peak of the hardware that ran them: bars for the
+// GEMM, memory and copy rates as % of the peak of the hardware that ran them: the figures their
+// benchmarks declare a share of a hardware peak (core/figure_spec.h); bars for the
 // measurements whose benchmark knew the peak (params pct_of_peak, peak, peak_source), and a
 // table of every rate with its peak and where the peak comes from. A rate without a known peak
 // gets no bar: a percentage of a guessed peak would be an invented number.
@@ -6,8 +7,10 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
+#include "core/figure_spec.h"
 #include "core/text.h"
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
@@ -15,48 +18,78 @@
 namespace ys::report::html {
 namespace {
 
-bool IsRate(const Measurement& m) {
-  return StartsWith(m.name, "gemm.") || StartsWith(m.name, "mem.") || StartsWith(m.name, "copy.");
+// The hardware-rate kinds this section draws; a figure of one of them that its benchmark
+// declares a share of a peak (core/figure_spec.h) is a rate.
+bool IsHardwareRateKind(FigureKind k) {
+  return k == FigureKind::kGemm || k == FigureKind::kCpuGemm || k == FigureKind::kMemory ||
+         k == FigureKind::kStream || k == FigureKind::kNvlink || k == FigureKind::kPcie;
 }
 
-// "gemm.cpu.sgemm fp32 512x512x512", "copy.h2d 64 MiB", "mem.stream.triad".
-std::string RateLabel(const Measurement& m) {
+std::optional<FigureDecl> RateDecl(const Measurement& m) {
+  auto d = FindFigure(m.name);
+  if (!d || d->figure == nullptr || d->figure->peak == PeakKind::kNone ||
+      !IsHardwareRateKind(d->measures->kind)) {
+    return std::nullopt;
+  }
+  return d;
+}
+
+// "gemm.cpu.sgemm fp32 512x512x512", "copy.h2d 64 MiB", "mem.stream.triad": the dtype of a
+// GEMM or copy, a GEMM's shape, a copy's or GPU memory copy's size, a GPU device.
+std::string RateLabel(const Measurement& m, FigureKind kind) {
+  const bool memory = kind == FigureKind::kMemory || kind == FigureKind::kStream;
+  const bool gemm = kind == FigureKind::kGemm || kind == FigureKind::kCpuGemm;
   std::string label = m.name;
   std::string dtype = Param(m, "dtype");
-  if (!dtype.empty() && !StartsWith(m.name, "mem.")) label += " " + dtype;
+  if (!dtype.empty() && !memory) label += " " + dtype;
   std::string mm = Param(m, "m"), n = Param(m, "n"), k = Param(m, "k");
   if (!mm.empty() && !n.empty() && !k.empty()) label += " " + mm + "x" + n + "x" + k;
-  if (auto size = ParseDouble(Param(m, "size")); size && !StartsWith(m.name, "gemm.")) {
+  if (auto size = ParseDouble(Param(m, "size")); size && !gemm) {
     label += " " + FormatBytes(*size);
   }
   if (std::string d = Param(m, "device"); !d.empty() && d != "cpu") label += " " + d;
   return label;
 }
 
+struct PeakRate {
+  const Measurement* m;
+  FigureKind kind;
+};
+
+// The rates of the run's first node (a one-node run's rates), and the other nodes' names.
+struct RateSelection {
+  std::vector<PeakRate> rates;
+  std::string node;
+  bool picked_node = false;
+  std::set<std::string> other_nodes;
+};
+
+RateSelection SelectRates(const ReportInput& in) {
+  RateSelection r;
+  if (!in.run) return r;
+  for (const PlacedMeasurement& p : AllMeasurements(*in.run)) {
+    auto decl = RateDecl(*p.m);
+    if (!decl) continue;
+    if (!p.node.empty()) {
+      if (!r.picked_node) {
+        r.node = p.node;
+        r.picked_node = true;
+      }
+      if (p.node != r.node) {
+        r.other_nodes.insert(p.node);
+        continue;
+      }
+    }
+    r.rates.push_back({p.m, decl->measures->kind});
+  }
+  return r;
+}
+
 }  // namespace
 
 HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids) {
   HtmlSection s{.id = "rates", .title = "GEMM, memory and copy rates against peak"};
-  std::vector<const Measurement*> rates;
-  std::string node;
-  bool picked_node = false;
-  std::set<std::string> other_nodes;
-  if (in.run) {
-    for (const PlacedMeasurement& p : AllMeasurements(*in.run)) {
-      if (!IsRate(*p.m)) continue;
-      if (!p.node.empty()) {
-        if (!picked_node) {
-          node = p.node;
-          picked_node = true;
-        }
-        if (p.node != node) {
-          other_nodes.insert(p.node);
-          continue;
-        }
-      }
-      rates.push_back(p.m);
-    }
-  }
+  const auto [rates, node, picked_node, other_nodes] = SelectRates(in);
   if (rates.empty()) {
     s.body = EmptyNote("No GEMM, memory or copy rate measured (gemm.*, mem.*, copy.*).");
     return s;
@@ -67,9 +100,9 @@ HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids) {
   std::string table =
       "<table><tr><th>measurement</th><th>value</th><th>% of peak</th><th>peak</th>"
       "<th>peak source</th></tr>\n";
-  for (const Measurement* m : rates) {
-    std::string label = RateLabel(*m);
-    for (int i = 2; used.count(label); ++i) label = RateLabel(*m) + " #" + std::to_string(i);
+  for (const auto& [m, kind] : rates) {
+    std::string label = RateLabel(*m, kind);
+    for (int i = 2; used.count(label); ++i) label = RateLabel(*m, kind) + " #" + std::to_string(i);
     used.insert(label);
     auto pct = ParseDouble(Param(*m, "pct_of_peak"));
     std::string source = Param(*m, "peak_formula");

@@ -11,6 +11,7 @@ YS_REGISTER(ProxyBenchmark<kDeepseekV3Model>,
             {.id = "proxy.deepseek-v3_671b",
              .summary = "DeepSeek-V3 671B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},
-             .in_quick_profile = false})
+             .in_quick_profile = false,
+             .measures = ProxyMeasures()})
 
 }  // namespace ys::workloads

@@ -11,6 +11,7 @@ YS_REGISTER(ProxyBenchmark<kGptOssModel>,
             {.id = "proxy.gpt_oss_120b",
              .summary = "GPT-OSS 120B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},
-             .in_quick_profile = false})
+             .in_quick_profile = false,
+             .measures = ProxyMeasures()})
 
 }  // namespace ys::workloads

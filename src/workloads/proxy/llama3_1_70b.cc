@@ -11,6 +11,7 @@ YS_REGISTER(ProxyBenchmark<kLlama70bModel>,
             {.id = "proxy.llama3.1_70b",
              .summary = "Llama 3.1 70B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},
-             .in_quick_profile = false})
+             .in_quick_profile = false,
+             .measures = ProxyMeasures()})
 
 }  // namespace ys::workloads

@@ -11,6 +11,7 @@ YS_REGISTER(ProxyBenchmark<kLlama8bModel>,
             {.id = "proxy.llama3.1_8b",
              .summary = "Llama 3.1 8B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},
-             .in_quick_profile = true})
+             .in_quick_profile = true,
+             .measures = ProxyMeasures()})
 
 }  // namespace ys::workloads

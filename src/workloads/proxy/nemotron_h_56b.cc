@@ -11,6 +11,7 @@ YS_REGISTER(ProxyBenchmark<kNemotronHModel>,
             {.id = "proxy.nemotron-h_56b",
              .summary = "Nemotron-H 56B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},
-             .in_quick_profile = false})
+             .in_quick_profile = false,
+             .measures = ProxyMeasures()})
 
 }  // namespace ys::workloads

@@ -302,4 +302,16 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
   return r;
 }
 
+Measures ProxyMeasures() {
+  return {.kind = FigureKind::kProxy,
+          .figures = {{"step_time", "s", Better::kLower},
+                      {"rank_step_time", "s", Better::kLower},
+                      {"predicted_step_time", "s", Better::kLower},
+                      {"tokens_per_s_per_gpu", "tokens/s", Better::kHigher},
+                      {"model_tflops_per_gpu", "TFLOPS", Better::kHigher, PeakKind::kCpuFlops},
+                      {"foreign_cpu_share", "fraction", Better::kLower}},
+          .identity = {"backend", "device", "dtype", "recipe", "scale", "layers", "micro_batches",
+                       "ranks", "rank"}};
+}
+
 }  // namespace ys::workloads

@@ -38,6 +38,10 @@ class ProxyBenchmark final : public bench::Benchmark {
   bool RunsOnAllRanks() const override { return true; }
 };
 
+// What every proxy unit measures (core/figure_spec.h). The time breakdown, the plan's FLOPs and
+// tokens and the foreign-CPU method string describe a value: they are not identity.
+Measures ProxyMeasures();
+
 }  // namespace ys::workloads
 
 #endif  // YARDSTICK_WORKLOADS_PROXY_PROXY_UNIT_H_

@@ -11,6 +11,7 @@ YS_REGISTER(ProxyBenchmark<kQwen3Model>,
             {.id = "proxy.qwen3_235b",
              .summary = "Qwen3 235B-A22B training step proxy: step time vs roofline",
              .needs = {Need::kLiveHost},
-             .in_quick_profile = false})
+             .in_quick_profile = false,
+             .measures = ProxyMeasures()})
 
 }  // namespace ys::workloads

@@ -40,21 +40,20 @@ std::string WriteFile(const std::string& name, const std::string& text) {
 }
 
 TEST(CompareTest, JudgesEachMeasurementInBoth) {
-  RunDocument a =
-      Doc({M("mem.stream.triad", 100, {{"kernel", "triad"}, {"pct_of_peak", "50"}},
-             {99, 100, 101, 100}),
-           M("mem.stream.copy", 80, {{"kernel", "copy"}}, {70, 90, 80, 85}),
-           M("proxy.llama.step_time", 1.0, {}, {}, Better::kLower), M("gemm.cpu.fp32", 50, {})});
-  RunDocument b = Doc(
-      {M("mem.stream.triad", 70, {{"kernel", "triad"}, {"pct_of_peak", "35"}}, {69, 70, 71, 70}),
-       M("mem.stream.copy", 82, {{"kernel", "copy"}}, {72, 92, 82, 86}),
-       M("proxy.llama.step_time", 0.8, {}, {}, Better::kLower), M("copy.h2d", 12, {})});
+  RunDocument a = Doc(
+      {M("mem.stream.triad", 100, {{"numa_node", "0"}, {"pct_of_peak", "50"}}, {99, 100, 101, 100}),
+       M("mem.stream.copy", 80, {{"numa_node", "0"}}, {70, 90, 80, 85}),
+       M("proxy.llama.step_time", 1.0, {}, {}, Better::kLower), M("gemm.cpu.fp32", 50, {})});
+  RunDocument b =
+      Doc({M("mem.stream.triad", 70, {{"numa_node", "0"}, {"pct_of_peak", "35"}}, {69, 70, 71, 70}),
+           M("mem.stream.copy", 82, {{"numa_node", "0"}}, {72, 92, 82, 86}),
+           M("proxy.llama.step_time", 0.8, {}, {}, Better::kLower), M("copy.h2d", 12, {})});
   Comparison c =
       CompareRows(RowsFromRunDocument(a).measurements, RowsFromRunDocument(b).measurements);
   ASSERT_EQ(c.both.size(), 3u);
   // pct_of_peak derives from the value: it does not split the identity.
   EXPECT_EQ(c.both[0].b.name, "mem.stream.triad");
-  EXPECT_EQ(c.both[0].b.params, R"({"kernel":"triad"})");
+  EXPECT_EQ(c.both[0].b.params, R"({"numa_node":"0"})");
   EXPECT_EQ(c.both[0].verdict.judgement, Judgement::kWorse);
   EXPECT_NEAR(*c.both[0].verdict.change_pct, -30, 1e-9);
   EXPECT_EQ(c.both[1].verdict.judgement, Judgement::kWithinNoise);  // +2.5% inside a +-10 spread
@@ -63,6 +62,31 @@ TEST(CompareTest, JudgesEachMeasurementInBoth) {
   EXPECT_EQ(c.only_a[0].name, "gemm.cpu.fp32");
   ASSERT_EQ(c.only_b.size(), 1u);
   EXPECT_EQ(c.only_b[0].name, "copy.h2d");
+}
+
+// Two runs of one machine: the params a benchmark declares measured or derived (STREAM's best
+// rate, a proxy's time breakdown and method string, a peak) differ between them, and no figure is
+// "only in" one run: a figure is keyed by its declared identity params (core/figure_spec.h).
+TEST(CompareTest, MeasuredParamsDoNotSplitAFigure) {
+  auto run = [](double x) {
+    return Doc({M("mem.stream.triad", 80 * x,
+                  {{"numa_node", "0"}, {"threads", "2"}, {"best", std::to_string(91.2 * x)}}),
+                M("proxy.llama3.1_8b.predicted_step_time", 0.5 * x,
+                  {{"recipe", "llama3.1-8b"}, {"compute_s", std::to_string(0.226963 * x)}}),
+                M("proxy.llama3.1_8b.foreign_cpu_share", 0.01 * x,
+                  {{"recipe", "llama3.1-8b"},
+                   {"method", "(2 cpus x " + std::to_string(2.058 * x) + " s)"}}),
+                M("gemm.cpu.sgemm", 50 * x,
+                  {{"shape", "square"},
+                   {"peak", std::to_string(99.5 * x)},
+                   {"peak_formula", std::to_string(3.1 * x) + " GHz"}})});
+  };
+  Comparison c = CompareRows(RowsFromRunDocument(run(1)).measurements,
+                             RowsFromRunDocument(run(1.13)).measurements);
+  EXPECT_EQ(c.both.size(), 4u);
+  EXPECT_TRUE(c.only_a.empty()) << c.only_a[0].name << " " << c.only_a[0].params;
+  EXPECT_TRUE(c.only_b.empty());
+  EXPECT_EQ(c.both[0].b.params, R"({"numa_node":"0","threads":"2"})");
 }
 
 TEST(CompareTest, RowsOfAClusterRunCarryTheirNode) {

@@ -3,6 +3,8 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "core/report_json.h"
@@ -174,6 +176,100 @@ TEST(RunCollectorTest, ResultsOfARunDocument) {
   EXPECT_NE(broken.status().message().find("workloads[0].id"), std::string::npos);
   std::ofstream(dir.path() + "/run.json") << "{ not json";
   EXPECT_FALSE(c->Collect().ok());
+}
+
+// Two runs of one machine: the same figures with different measured values and different
+// measured or derived params. The exporter gives both the same series (names and label sets).
+std::set<std::string> SeriesOfRun(const testing::TempDir& dir, const std::string& name,
+                                  double scale) {
+  RunDocument doc;
+  doc.command = "run";
+  doc.started_at = "2026-11-20T09:14:02Z";
+  doc.host.hostname = "node1";
+  BenchmarkResult stream;
+  stream.unit_id = "mem.stream";
+  Measurement triad;
+  triad.name = "mem.stream.triad";
+  triad.unit = "GB/s";
+  triad.value = 80 * scale;
+  triad.params = {{"backend", "cpu"}, {"numa_node", "0"},
+                  {"threads", "2"},   {"best", std::to_string(91.25 * scale)},
+                  {"peak", "120.5"},  {"pct_of_peak", std::to_string(66.4 * scale)},
+                  {"device", "cpu"},  {"bytes_per_pass", "24"}};
+  stream.measurements = {triad};
+  BenchmarkResult proxy;
+  proxy.unit_id = "proxy.llama3.1_8b";
+  Measurement step;
+  step.name = "proxy.llama3.1_8b.predicted_step_time";
+  step.unit = "s";
+  step.value = 0.5 * scale;
+  step.params = {{"recipe", "llama3.1-8b"},
+                 {"scale", "1/16"},
+                 {"compute_s", std::to_string(0.226963 * scale)},
+                 {"comm_s", std::to_string(0.1 * scale)}};
+  Measurement share = step;
+  share.name = "proxy.llama3.1_8b.foreign_cpu_share";
+  share.unit = "fraction";
+  share.params = {{"recipe", "llama3.1-8b"},
+                  {"method", "busy CPU time (2 cpus x " + std::to_string(2.058 * scale) + " s)"}};
+  proxy.measurements = {step, share};
+  doc.benchmarks = {stream, proxy};
+  // A figure no benchmark declares: its name, unit and node only.
+  Measurement foreign;
+  foreign.name = "acme.widget.rate";
+  foreign.unit = "Hz";
+  foreign.value = scale;
+  foreign.params = {{"measured_at", std::to_string(scale)}};
+  doc.measurements = {foreign};
+  std::ofstream(dir.path() + "/" + name) << DumpJson(ToJson(doc));
+  auto e = MakeRunCollector(dir.path() + "/" + name, "")->Collect();
+  EXPECT_TRUE(e.ok()) << e.status().message();
+  std::set<std::string> series;
+  if (!e.ok()) return series;
+  std::istringstream text(e->Text());
+  for (std::string line; std::getline(text, line);) {
+    if (line.empty() || line[0] == '#' || !line.starts_with("yardstick_measurement")) continue;
+    series.insert(line.substr(0, line.rfind(' ')));
+  }
+  return series;
+}
+
+TEST(RunCollectorTest, LabelsCarryIdentityOnly) {
+  testing::TempDir dir;
+  std::set<std::string> a = SeriesOfRun(dir, "a.json", 1.0);
+  std::set<std::string> b = SeriesOfRun(dir, "b.json", 1.37);
+  EXPECT_EQ(a, b);
+  ASSERT_EQ(a.size(), 5u);  // 4 figures, and % of peak as its own metric
+  for (const std::string& s : a) {
+    for (const char* measured :
+         {"best=", "compute_s=", "comm_s=", "method=", "peak=", "pct_of_peak=", "measured_at="}) {
+      EXPECT_EQ(s.find(measured), std::string::npos) << s;
+    }
+  }
+  EXPECT_TRUE(
+      a.count("yardstick_measurement{name=\"mem.stream.triad\",unit=\"GB/s\",node=\"node1\","
+              "backend=\"cpu\",device=\"cpu\",numa_node=\"0\",threads=\"2\"}"))
+      << *a.begin();
+  EXPECT_TRUE(
+      a.count("yardstick_measurement{name=\"acme.widget.rate\",unit=\"Hz\",node=\"node1\"}"));
+}
+
+// A second server on an address another one listens on is refused (no SO_REUSEPORT sharing).
+TEST(ExporterServerTest, RefusesAPortInUse) {
+  std::vector<std::unique_ptr<Collector>> none;
+  CollectorSet set(std::move(none), {0.05, 1});
+  ExporterServer first(set, ExporterPage("", 1));
+  auto port = first.BindAnyPort("127.0.0.1");
+  ASSERT_TRUE(port.ok());
+  std::thread serving([&] { (void)first.ServeBound(); });
+  ExporterServer second(set, ExporterPage("", 1));
+  Status st = second.Bind({.host = "127.0.0.1", .port = *port, .loopback = true});
+  first.Stop();
+  serving.join();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("127.0.0.1:" + std::to_string(*port) + ": the port is in use"),
+            std::string::npos)
+      << st.message();
 }
 
 TEST(ExporterServerTest, ConcurrentScrapesOverHttp) {

@@ -442,4 +442,18 @@ BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective col
   return r;
 }
 
+Measures CollectiveMeasures(std::string_view op) {
+  return {.kind = FigureKind::kCollective,
+          .op = op,
+          .figures = {{"busbw", "GB/s", Better::kHigher},
+                      {"algbw", "GB/s", Better::kHigher},
+                      {"time_us", "us", Better::kLower},
+                      {"pair.busbw", "GB/s", Better::kHigher},
+                      {"pair.algbw", "GB/s", Better::kHigher},
+                      {"pair.time_us", "us", Better::kLower},
+                      {"avg_busbw", "GB/s", Better::kHigher}},
+          .identity = {"backend", "device", "dtype", "size", "sizes", "count", "inplace", "ranks",
+                       "gpus_per_process", "pair"}};
+}
+
 }  // namespace ys::bench::coll

@@ -101,6 +101,11 @@ std::vector<Finding> SlowPairFindings(const std::string& coll_name,
                                       const std::vector<PairResult>& pairs,
                                       const std::vector<std::string>& hostnames);
 
+// What the seven collective units measure (core/figure_spec.h): nccl-tests' busbw, algbw and
+// time per size and placement, their pairwise forms, and the average bus bandwidth; `op` is the
+// collective ("all_reduce").
+Measures CollectiveMeasures(std::string_view op);
+
 }  // namespace ys::bench::coll
 
 #endif  // YARDSTICK_BENCH_COLL_INTERNAL_SWEEP_H_

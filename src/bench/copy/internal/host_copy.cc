@@ -182,4 +182,12 @@ BenchmarkResult RunHostCopy(const BenchContext& ctx, HostCopyDirection direction
   return r;
 }
 
+Measures HostCopyMeasures() {
+  return {.kind = FigureKind::kPcie,
+          .figures = {{"ce", "GB/s", Better::kHigher, PeakKind::kPcie},
+                      {"sm", "GB/s", Better::kHigher, PeakKind::kPcie}},
+          .identity = {"backend", "device", "gpu", "gpu_name", "size", "method", "host_numa_node",
+                       "gpu_numa_node", "local"}};
+}
+
 }  // namespace ys::bench

@@ -13,6 +13,10 @@ enum class HostCopyDirection { kHostToDevice, kDeviceToHost };
 
 BenchmarkResult RunHostCopy(const BenchContext& ctx, HostCopyDirection direction);
 
+// What copy.h2d and copy.d2h measure (core/figure_spec.h): GB/s by copy engine and SM kernel,
+// a share of the PCIe link's peak.
+Measures HostCopyMeasures();
+
 }  // namespace ys::bench
 
 #endif  // YARDSTICK_BENCH_COPY_INTERNAL_HOST_COPY_H_

@@ -161,6 +161,11 @@ YS_REGISTER(
     CpuGemmDeterminismBenchmark,
     {.id = "gemm.cpu.determinism",
      .summary = "Identical sgemm inputs give bit-identical outputs across repeats and cores",
-     .needs = {Need::kLiveHost}})
+     .needs = {Need::kLiveHost},
+     .measures = {.kind = FigureKind::kCpuGemm,
+                  .figures = {{"mismatched_runs", "runs", Better::kLower},
+                              {"gflops_per_core", "GFLOPS", Better::kHigher}},
+                  .identity = {"backend", "device", "dtype", "n", "runs", "repeats_per_core",
+                               "threads", "cpus"}}})
 
 }  // namespace ys::bench
