@@ -105,11 +105,12 @@ void Analyser::State::CloseWindow(EntityState& e) {
   w.temp_max_c = e.win.temp_max;
   w.faults = e.win.faults;
   e.info.windows.push_back(w);
+  double foreign = 0;
+  for (double f : e.win.foreign) foreign += f / static_cast<double>(e.win.foreign.size());
+  NoteForeign(e, foreign);
   // Drift: a full enough window after a baseline long enough to judge it (analyser_drift.cc).
   if (e.baseline_done && e.info.perf_baseline && e.baseline_spread >= 0 && w.perf &&
       w.start_s >= o.baseline_s && e.win.cycles >= MinWindowCycles()) {
-    double foreign = 0;
-    for (double f : e.win.foreign) foreign += f / static_cast<double>(e.win.foreign.size());
     JudgeDrift(e, w, foreign);
   }
   e.win = OpenWindow{};
@@ -420,13 +421,7 @@ BurninReport Analyser::Report() const {
     e.stable = e.faults == 0;
     e.availability = e.observed_s > 0 ? 1 - e.unavailable_s / e.observed_s : 1;
     for (const auto& n : st.notes) e.note += (e.note.empty() ? "" : "; ") + n;
-    if (st.disturbed_windows > 0) {
-      e.note += fmt::format(
-          "{}disturbed by other processes ({}% foreign CPU): {} window{} below "
-          "the baseline not judged as drift",
-          e.note.empty() ? "" : "; ", Num(100 * st.disturbed_share, 0), st.disturbed_windows,
-          st.disturbed_windows == 1 ? "" : "s");
-    }
+    if (std::string d = State::DisturbanceNote(st); !d.empty()) e.note += (e.note.empty() ? "" : "; ") + d;
     observed += e.observed_s;
     available += e.observed_s - e.unavailable_s;
     r.entities.push_back(std::move(e));

@@ -47,6 +47,32 @@ void Analyser::State::EndBaseline(EntityState& e) {
   e.baseline_perf.clear();
 }
 
+void Analyser::State::NoteForeign(EntityState& e, double foreign) {
+  if (foreign < kForeignShare) return;
+  e.shared_windows++;
+  e.shared_share = std::max(e.shared_share, foreign);
+}
+
+// A drop that coincided with foreign CPU time is not drift; other processes that took the cores
+// without a drop (each figure is a median of single calls, which a shared core mostly leaves
+// whole) are named too: the operator should know the burn-in did not have its cores alone.
+std::string Analyser::State::DisturbanceNote(const EntityState& e) {
+  if (e.disturbed_windows > 0) {
+    return fmt::format(
+        "disturbed by other processes ({}% foreign CPU): {} window{} below the baseline not "
+        "judged as drift",
+        DriftNum(100 * e.disturbed_share, 0), e.disturbed_windows,
+        e.disturbed_windows == 1 ? "" : "s");
+  }
+  if (e.shared_windows > 0) {
+    return fmt::format(
+        "disturbed by other processes ({}% foreign CPU) in {} window{}; its figures did not drop "
+        "below the baseline",
+        DriftNum(100 * e.shared_share, 0), e.shared_windows, e.shared_windows == 1 ? "" : "s");
+  }
+  return "";
+}
+
 void Analyser::State::JudgeDrift(EntityState& e, const BurninWindow& w, double foreign) {
   double base = *e.info.perf_baseline;
   double change = base > 0 ? *w.perf / base - 1 : 0;

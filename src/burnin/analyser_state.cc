@@ -62,6 +62,8 @@ void Fields(V& v, EntityDocument& d) {
   v.optional("low_since_s", e.low_since_s);
   v.optional("disturbed_windows", e.disturbed_windows);
   v.optional("disturbed_share", e.disturbed_share);
+  v.optional("shared_windows", e.shared_windows);
+  v.optional("shared_share", e.shared_share);
   v("temp_ref_samples", e.temp_ref_samples);
   v("temp_ref_done", e.temp_ref_done);
   v("counters", e.counters);

@@ -36,6 +36,10 @@ struct EntityState {
   // Windows whose drop coincided with foreign CPU time, and the largest share seen in them.
   int disturbed_windows = 0;
   double disturbed_share = 0;
+  // Windows in which other processes took the cores (at least kForeignShare of their time),
+  // whether or not the figures dropped, and the largest share seen.
+  int shared_windows = 0;
+  double shared_share = 0;
   std::vector<double> temp_ref_samples;
   bool temp_ref_done = false;
   std::map<std::string, uint64_t> counters;
@@ -73,6 +77,10 @@ struct Analyser::State {
 
   void CloseWindow(EntityState& e);
   void JudgeDrift(EntityState& e, const BurninWindow& w, double foreign);
+  // Records a window's foreign CPU share (analyser_drift.cc); the entity's note on other
+  // processes, empty when none took its cores.
+  static void NoteForeign(EntityState& e, double foreign);
+  static std::string DisturbanceNote(const EntityState& e);
   void EndBaseline(EntityState& e);
 
   std::string last_at;  // UTC of the cycle being added

@@ -78,6 +78,23 @@ TEST(BurninDrift, ADropWhileOtherProcessesTookTheCoreIsADisturbance) {
   EXPECT_TRUE(r.entities[0].stable);
 }
 
+TEST(BurninDrift, OtherProcessesOnTheCoreAreNamedEvenWithoutADrop) {
+  // A shared core mostly leaves single calls whole: the figures hold, the sharing is still named.
+  BurninReport r = RunDrift(120, [](int t, EntitySample& s) {
+    s.perf = 100;
+    s.foreign_share = t >= 60 && t < 80 ? 0.5 : 0.0;
+  });
+  EXPECT_EQ(DriftCount(r), 0u);
+  EXPECT_NE(DriftNoteOf(r).find("disturbed by other processes (50% foreign CPU) in 4 windows"),
+            std::string::npos)
+      << DriftNoteOf(r);
+  BurninReport alone = RunDrift(120, [](int, EntitySample& s) {
+    s.perf = 100;
+    s.foreign_share = 0.01;
+  });
+  EXPECT_EQ(DriftNoteOf(alone).find("disturbed"), std::string::npos) << DriftNoteOf(alone);
+}
+
 TEST(BurninDrift, AShortBurninSaysItsBaselineIsTooShort) {
   // 15 s: the baseline is the first 3.75 s, 4 cycles: too few to judge a drop from.
   BurninReport r = RunDrift(15, [](int t, EntitySample& s) { s.perf = t >= 5 ? 85 : 100; });
