@@ -421,7 +421,8 @@ BurninReport Analyser::Report() const {
     e.stable = e.faults == 0;
     e.availability = e.observed_s > 0 ? 1 - e.unavailable_s / e.observed_s : 1;
     for (const auto& n : st.notes) e.note += (e.note.empty() ? "" : "; ") + n;
-    if (std::string d = State::DisturbanceNote(st); !d.empty()) e.note += (e.note.empty() ? "" : "; ") + d;
+    if (std::string d = State::DisturbanceNote(st); !d.empty())
+      e.note += (e.note.empty() ? "" : "; ") + d;
     observed += e.observed_s;
     available += e.observed_s - e.unavailable_s;
     r.entities.push_back(std::move(e));
