@@ -26,7 +26,7 @@ drift = [f for f in b["faults"] if f["kind"] == "perf_drift"]
 assert any(f["entity"] == "cpu0" and f["severity"] == "warn" for f in drift), b["faults"]
 f = [f for f in drift if f["entity"] == "cpu0"][0]
 assert 15 <= f["at_s"] <= 25, f
-assert float(f["evidence"]["largest_drop_pct"]) >= 7, f["evidence"]
+assert float(f["evidence"]["largest_drop_pct"]) >= 5, f["evidence"]  # beyond max(5%, 4 spreads)
 assert any("slowdown of cpu0" in p for p in b["planted"]), b["planted"]
 assert d["checks"][0]["outcome"] == "warn", d["checks"][0]
 PY

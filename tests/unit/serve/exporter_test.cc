@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -262,6 +263,13 @@ TEST(ExporterServerTest, RefusesAPortInUse) {
   auto port = first.BindAnyPort("127.0.0.1");
   ASSERT_TRUE(port.ok());
   std::thread serving([&] { (void)first.ServeBound(); });
+  // Stop() before the server loop runs would be lost (the loop then never ends): wait until it
+  // answers (at most 5 s).
+  httplib::Client probe("127.0.0.1", *port);
+  probe.set_connection_timeout(0, 100000);
+  for (int i = 0; i < 50 && !probe.Get("/"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   ExporterServer second(set, ExporterPage("", 1));
   Status st = second.Bind({.host = "127.0.0.1", .port = *port, .loopback = true});
   first.Stop();
