@@ -107,11 +107,11 @@ void Analyser::State::CloseWindow(EntityState& e) {
   e.info.windows.push_back(w);
   double foreign = 0;
   for (double f : e.win.foreign) foreign += f / static_cast<double>(e.win.foreign.size());
-  NoteForeign(e, foreign);
+  NoteForeign(e, foreign, e.win.foreign_who);
   // Drift: a full enough window after a baseline long enough to judge it (analyser_drift.cc).
   if (e.baseline_done && e.info.perf_baseline && e.baseline_spread >= 0 && w.perf &&
       w.start_s >= o.baseline_s && e.win.cycles >= MinWindowCycles()) {
-    JudgeDrift(e, w, foreign);
+    JudgeDrift(e, w, static_cast<int>(e.win.perf.size()), foreign);
   }
   e.win = OpenWindow{};
 }
@@ -122,7 +122,13 @@ void Analyser::State::JudgeLoad(EntityState& e, const EntitySample& s, double st
                                 const std::string& at) {
   if (!s.metric.empty() && s.perf) {
     e.win.perf.push_back(*s.perf);
-    if (s.foreign_share) e.win.foreign.push_back(*s.foreign_share);
+    if (s.foreign_share) {
+      e.win.foreign.push_back(*s.foreign_share);
+      if (*s.foreign_share >= e.win.foreign_max && !s.foreign_who.empty()) {
+        e.win.foreign_max = *s.foreign_share;
+        e.win.foreign_who = s.foreign_who;
+      }
+    }
     if (!e.baseline_done) e.baseline_perf.push_back(*s.perf);
   }
   e.info.iterations += s.iterations;

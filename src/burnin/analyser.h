@@ -11,11 +11,13 @@
 //   perf drift   the baseline is the median cycle rate of [0, baseline_s) (the first hour, or a
 //                quarter of a shorter run), its spread 1.4826 MAD / median of those cycles; a
 //                later window whose median is below it by more than drift_threshold and more
-//                than 4 spreads is low, and 2 low windows in a row open a fault (from the first),
-//                cleared by a window back above. A low window whose cores gave 5% or more of
-//                their time to other processes (EntitySample::foreign_share) is "disturbed by
-//                other processes", noted, not a fault. Fewer than 8 baseline cycles: drift is not
-//                judged, and the entity's note says the baseline is too short (analyser_drift.cc).
+//                than 4 standard errors of the difference of the two medians (from that spread
+//                and both cycle counts) is low, and 2 low windows in a row open a fault (from
+//                the first), cleared by a window back above. A low window whose cores gave 5% or
+//                more of their time to other processes (EntitySample::foreign_share), enough to
+//                explain its drop, is "disturbed by other processes", noted, not a fault. Fewer
+//                than 8 baseline cycles: drift is not judged, and the entity's note says the
+//                baseline is too short (analyser_drift.cc).
 //   miscompare   a cycle with miscompares > 0, or a reference digest that differs from the first
 //                digest of the same load (per node for CPUs, whose BLAS kernels may differ
 //                between nodes; across the job for GPUs and the network), across resumes too.

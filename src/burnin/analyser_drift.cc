@@ -1,6 +1,7 @@
-// Performance drift of a burn-in (analyser.h "perf drift"): a drop judged against the spread the
-// baseline itself measured, persisting for kDriftWindows windows, and told apart from a drop that
-// other processes on the measured cores caused.
+// Performance drift of a burn-in (analyser.h "perf drift"): a window's median judged against the
+// baseline's median with the uncertainty the baseline's own spread gives both, persisting for
+// kDriftWindows windows, and told apart from a drop that other processes on the measured cores
+// can explain.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,13 +14,20 @@ namespace {
 
 // Fewer baseline cycles than this cannot tell a drop from the noise: drift is not judged.
 constexpr size_t kMinBaselineCycles = 8;
-// A window's median is judged low when it is below the baseline median by more than
-// drift_threshold and by more than this many baseline spreads (relative stdev of single cycles:
-// a window's median of several cycles is steadier, so 4 spreads of one cycle is far outside).
-constexpr double kSpreads = 4;
+// A window is low when its median is below the baseline median by more than drift_threshold and
+// by more than this many standard errors of the difference of the two medians. The standard error
+// of a median of n cycles whose single-cycle spread is s is sqrt(pi/2) s / sqrt(n) (normal
+// noise), so the difference has sqrt(pi/2) s sqrt(1/n_window + 1/n_baseline). With two low
+// windows in a row required, independent noise fires this about once in 10^9 window pairs; what
+// fires it on a healthy machine is noise that is not independent (a slow change of clock or
+// neighbour), which the drift_threshold floor (5%) bounds.
+constexpr double kStandardErrors = 4;
+constexpr double kMedianSe = 1.2533141373155;  // sqrt(pi / 2)
 // Consecutive low windows before a drift is reported (one window can be a passing disturbance).
 constexpr int kDriftWindows = 2;
-// A low window whose cores gave this share of their time to other processes is disturbed.
+// A window whose cores gave this share of their time to other processes is shared; a low one is
+// "disturbed" when that share explains its drop: a figure cannot lose more than the share of the
+// core that other processes took, so a drop beyond share + threshold is drift all the same.
 constexpr double kForeignShare = 0.05;
 
 std::string DriftNum(double x, int digits = 1) { return fmt::format("{:.{}f}", x, digits); }
@@ -43,13 +51,15 @@ void Analyser::State::EndBaseline(EntityState& e) {
     dev.reserve(e.baseline_perf.size());
     for (double x : e.baseline_perf) dev.push_back(std::fabs(x - median));
     e.baseline_spread = median != 0 ? 1.4826 * MedianOf(std::move(dev)) / std::fabs(median) : 0;
+    e.baseline_cycles = static_cast<int>(e.baseline_perf.size());
   }
   e.baseline_perf.clear();
 }
 
-void Analyser::State::NoteForeign(EntityState& e, double foreign) {
+void Analyser::State::NoteForeign(EntityState& e, double foreign, const std::string& who) {
   if (foreign < kForeignShare) return;
   e.shared_windows++;
+  if (foreign >= e.shared_share && !who.empty()) e.foreign_who = who;
   e.shared_share = std::max(e.shared_share, foreign);
 }
 
@@ -57,37 +67,49 @@ void Analyser::State::NoteForeign(EntityState& e, double foreign) {
 // without a drop (each figure is a median of single calls, which a shared core mostly leaves
 // whole) are named too: the operator should know the burn-in did not have its cores alone.
 std::string Analyser::State::DisturbanceNote(const EntityState& e) {
+  if (e.shared_windows == 0) return "";
+  std::string head = fmt::format("disturbed by other processes ({}% foreign CPU{})",
+                                 DriftNum(100 * std::max(e.disturbed_share, e.shared_share), 0),
+                                 e.foreign_who.empty() ? "" : ", most by " + e.foreign_who);
   if (e.disturbed_windows > 0) {
-    return fmt::format(
-        "disturbed by other processes ({}% foreign CPU): {} window{} below the baseline not "
-        "judged as drift",
-        DriftNum(100 * e.disturbed_share, 0), e.disturbed_windows,
-        e.disturbed_windows == 1 ? "" : "s");
+    return fmt::format("{}: {} window{} below the baseline not judged as drift", head,
+                       e.disturbed_windows, e.disturbed_windows == 1 ? "" : "s");
   }
-  if (e.shared_windows > 0) {
-    return fmt::format(
-        "disturbed by other processes ({}% foreign CPU) in {} window{}; its figures did not drop "
-        "below the baseline",
-        DriftNum(100 * e.shared_share, 0), e.shared_windows, e.shared_windows == 1 ? "" : "s");
-  }
-  return "";
+  return fmt::format("{} in {} window{}; {}", head, e.shared_windows,
+                     e.shared_windows == 1 ? "" : "s",
+                     e.unexplained_windows > 0 ? "too little to explain the drop judged as drift"
+                                               : "its figures did not drop below the baseline");
 }
 
-void Analyser::State::JudgeDrift(EntityState& e, const BurninWindow& w, double foreign) {
+// The drop a window must exceed to be low (kStandardErrors above). A checkpoint written before
+// the baseline's cycle count was kept judges against single cycles, as it did then.
+double Analyser::State::DriftThreshold(const EntityState& e, int window_cycles) const {
+  double se = e.baseline_spread;
+  if (e.baseline_cycles > 0 && window_cycles > 0) {
+    se *= kMedianSe * std::sqrt(1.0 / window_cycles + 1.0 / e.baseline_cycles);
+  }
+  return std::max(o.drift_threshold, kStandardErrors * se);
+}
+
+void Analyser::State::JudgeDrift(EntityState& e, const BurninWindow& w, int window_cycles,
+                                 double foreign) {
   double base = *e.info.perf_baseline;
   double change = base > 0 ? *w.perf / base - 1 : 0;
-  double threshold = std::max(o.drift_threshold, kSpreads * e.baseline_spread);
+  double threshold = DriftThreshold(e, window_cycles);
   double end_s = w.start_s + o.window_s;
   if (!(change < -threshold)) {
     e.low_windows = 0;
     Close(e, "perf_drift", end_s);
     return;
   }
-  if (foreign >= kForeignShare) {  // other processes took the cores: not the hardware
-    e.low_windows = 0;
-    e.disturbed_windows++;
-    e.disturbed_share = std::max(e.disturbed_share, foreign);
-    return;
+  if (foreign >= kForeignShare) {
+    if (-change <= foreign + threshold) {  // other processes explain the drop: not the hardware
+      e.low_windows = 0;
+      e.disturbed_windows++;
+      e.disturbed_share = std::max(e.disturbed_share, foreign);
+      return;
+    }
+    e.unexplained_windows++;
   }
   if (e.low_windows++ == 0) e.low_since_s = w.start_s;
   if (e.low_windows < kDriftWindows) return;

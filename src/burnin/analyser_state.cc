@@ -38,6 +38,8 @@ void Fields(V& v, OpenWindow& w) {
   v("cycles", w.cycles);
   v("perf", w.perf);
   v.optional("foreign", w.foreign);
+  v.optional("foreign_who", w.foreign_who);
+  v.optional("foreign_max", w.foreign_max);
   v("temp_min", w.temp_min);
   v("temp_max", w.temp_max);
   v("faults", w.faults);
@@ -58,12 +60,15 @@ void Fields(V& v, EntityDocument& d) {
   v("baseline_perf", e.baseline_perf);
   v("baseline_done", e.baseline_done);
   v.optional("baseline_spread", e.baseline_spread);
+  v.optional("baseline_cycles", e.baseline_cycles);
   v.optional("low_windows", e.low_windows);
   v.optional("low_since_s", e.low_since_s);
   v.optional("disturbed_windows", e.disturbed_windows);
   v.optional("disturbed_share", e.disturbed_share);
   v.optional("shared_windows", e.shared_windows);
   v.optional("shared_share", e.shared_share);
+  v.optional("unexplained_windows", e.unexplained_windows);
+  v.optional("foreign_who", e.foreign_who);
   v("temp_ref_samples", e.temp_ref_samples);
   v("temp_ref_done", e.temp_ref_done);
   v("counters", e.counters);

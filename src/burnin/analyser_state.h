@@ -20,6 +20,8 @@ struct OpenWindow {
   int cycles = 0;
   std::vector<double> perf;
   std::vector<double> foreign;  // foreign CPU shares of the window's cycles
+  std::string foreign_who;      // the processes charged the most in its busiest cycle
+  double foreign_max = 0;       // that cycle's share
   std::optional<double> temp_min, temp_max;
   int faults = 0;
 };
@@ -31,6 +33,7 @@ struct EntityState {
   // Drift (analyser.h): the baseline cycles' relative spread (1.4826 MAD / median; -1: the
   // baseline was too short to judge drift), and the run of windows below the threshold.
   double baseline_spread = 0;
+  int baseline_cycles = 0;  // the cycles the baseline median was taken over
   int low_windows = 0;
   double low_since_s = 0;
   // Windows whose drop coincided with foreign CPU time, and the largest share seen in them.
@@ -40,6 +43,9 @@ struct EntityState {
   // whether or not the figures dropped, and the largest share seen.
   int shared_windows = 0;
   double shared_share = 0;
+  // Shared windows whose drop was larger than the foreign share explains (judged as drift).
+  int unexplained_windows = 0;
+  std::string foreign_who;  // the processes of the busiest shared window (DisturbanceNote)
   std::vector<double> temp_ref_samples;
   bool temp_ref_done = false;
   std::map<std::string, uint64_t> counters;
@@ -76,12 +82,13 @@ struct Analyser::State {
   bool FailOpen(const EntityState& e) const;
 
   void CloseWindow(EntityState& e);
-  void JudgeDrift(EntityState& e, const BurninWindow& w, double foreign);
+  void JudgeDrift(EntityState& e, const BurninWindow& w, int window_cycles, double foreign);
   // Records a window's foreign CPU share (analyser_drift.cc); the entity's note on other
   // processes, empty when none took its cores.
-  static void NoteForeign(EntityState& e, double foreign);
+  static void NoteForeign(EntityState& e, double foreign, const std::string& who);
   static std::string DisturbanceNote(const EntityState& e);
   void EndBaseline(EntityState& e);
+  double DriftThreshold(const EntityState& e, int window_cycles) const;
 
   std::string last_at;  // UTC of the cycle being added
 

@@ -46,8 +46,15 @@ void AddForeignShares(const host::ProcessSnapshot& before, const host::ProcessSn
     if (ec != std::errc() || end != s.entity.data() + s.entity.size() || cpu < 0) continue;
     CpuSet core;
     core.Insert(cpu);
-    if (auto f = host::AttributeForeignCpu(before, after, core, wall_s, tck); f.ok())
-      s.foreign_share = f->share;
+    auto f = host::AttributeForeignCpu(before, after, core, wall_s, tck);
+    if (!f.ok()) continue;
+    s.foreign_share = f->share;
+    std::vector<std::string> who;
+    for (const host::ForeignProcess& p : f->processes) {
+      if (who.size() == 3) break;
+      if (std::find(who.begin(), who.end(), p.comm) == who.end()) who.push_back(p.comm);
+    }
+    s.foreign_who = fmt::format("{}", fmt::join(who, ", "));
   }
 }
 

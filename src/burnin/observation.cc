@@ -23,6 +23,7 @@ void Fields(V& v, EntitySample& s) {
   v.optional("unit", s.unit);
   v.optional("perf", s.perf);
   v.optional("foreign_share", s.foreign_share);
+  v.optional("foreign_who", s.foreign_who);
   v.optional("iterations", json_fields::NonNegative{s.iterations});
   v.optional("miscompares", json_fields::NonNegative{s.miscompares});
   v.optional("miscompare_detail", s.miscompare_detail);

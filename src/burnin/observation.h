@@ -29,6 +29,8 @@ struct EntitySample {
   // The share (0..1) of this entity's CPU time that processes outside the burn-in took during
   // the cycle (host/foreign_cpu.h); CPU entities only.
   std::optional<double> foreign_share;
+  // The processes charged the most of it, largest first ("cc1plus, ninja"), at most three.
+  std::string foreign_who;
   int64_t iterations = 0;         // operations whose result was checked
   int64_t miscompares = 0;        // of which differed from the reference
   std::string miscompare_detail;  // the first: "element 17: expected 0x3f800000, got 0x3f800001"

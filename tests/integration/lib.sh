@@ -14,20 +14,21 @@ expect_rc() {  # expect_rc WANT DESCRIPTION -- command...   (output in $tmp/out,
   local want=$1 what=$2; shift 3
   "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
   if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: $what: exit $rc, expected $want"; sed 's/^/  out: /' "$tmp/out" | head -20; sed 's/^/  err: /' "$tmp/err" | head -5
+    echo "FAIL: $what: exit $rc, expected $want"; failed+="$what (exit $rc); "; sed 's/^/  out: /' "$tmp/out" | head -20; sed 's/^/  err: /' "$tmp/err" | head -5
     fails=$((fails + 1))
   else
     passes=$((passes + 1))
   fi
 }
 expect_in() {  # expect_in FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then passes=$((passes + 1)); else echo "FAIL: $3: '$2' not in $1:"; head -30 "$1"; fails=$((fails + 1)); fi
+  if grep -qF -- "$2" "$1"; then passes=$((passes + 1)); else echo "FAIL: $3: '$2' not in $1:"; failed+="$3; "; head -30 "$1"; fails=$((fails + 1)); fi
 }
 expect_not_in() {  # expect_not_in FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then echo "FAIL: $3: '$2' in $1"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
+  if grep -qF -- "$2" "$1"; then echo "FAIL: $3: '$2' in $1"; failed+="$3; "; fails=$((fails + 1)); else passes=$((passes + 1)); fi
 }
+failed=""  # the descriptions of failed expectations, repeated on the last line (a log's tail)
 finish() {
-  echo "$passes passed, $fails failed"
+  echo "$passes passed, $fails failed${failed:+ (${failed%; })}"
   [ "$fails" -eq 0 ]
 }
 # Starts (idempotently) the one-node Slurm cluster of scripts/slurm-local.sh and exports

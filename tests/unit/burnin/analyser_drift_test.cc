@@ -57,12 +57,36 @@ TEST(BurninDrift, OneLowWindowIsNotDrift) {
 }
 
 TEST(BurninDrift, ADropWithinTheBaselinesOwnSpreadIsNotDrift) {
-  // Cycles scatter 100, 92, 96 (spread 6% of a cycle): a window 11% low is within 4 spreads.
+  // Cycles scatter 100, 92, 96 (spread 6.2% of a cycle): the median of a 5-cycle window against
+  // that of 30 baseline cycles has a standard error of 3.7%, so a window 11% low is within 4.
   BurninReport r = RunDrift(120, [](int t, EntitySample& s) {
     double v = t % 3 == 0 ? 100 : t % 3 == 1 ? 92 : 96;
     s.perf = t >= 60 ? v * 0.89 : v;
   });
   EXPECT_EQ(DriftCount(r), 0u);
+}
+
+TEST(BurninDrift, AWindowOfManyCyclesSeesADropSmallerThanOneCyclesSpread) {
+  // Cycles scatter 100, 96, 104 (spread 5.9%): 4 single-cycle spreads would be 24%, but a median
+  // of 10 cycles against one of 600 has a standard error of 2.4%, so a 12% drop is drift.
+  BurninReport r = RunDrift(2400, [](int t, EntitySample& s) {
+    double v = t % 3 == 0 ? 100 : t % 3 == 1 ? 96 : 104;
+    s.perf = t >= 1200 ? v * 0.88 : v;
+  });
+  ASSERT_EQ(DriftCount(r), 1u);
+  EXPECT_DOUBLE_EQ(r.faults[0].at_s, 1200);
+}
+
+TEST(BurninDrift, ADropLargerThanTheForeignShareExplainsIsDrift) {
+  // Other processes took 10% of the core; the figure lost 40%: more than they can explain.
+  BurninReport r = RunDrift(120, [](int t, EntitySample& s) {
+    s.perf = t >= 60 ? 60 : 100;
+    s.foreign_share = t >= 60 ? 0.1 : 0.0;
+  });
+  EXPECT_EQ(DriftCount(r), 1u);
+  EXPECT_NE(DriftNoteOf(r).find("disturbed by other processes (10% foreign CPU)"),
+            std::string::npos)
+      << DriftNoteOf(r);
 }
 
 TEST(BurninDrift, ADropWhileOtherProcessesTookTheCoreIsADisturbance) {
@@ -93,6 +117,18 @@ TEST(BurninDrift, OtherProcessesOnTheCoreAreNamedEvenWithoutADrop) {
     s.foreign_share = 0.01;
   });
   EXPECT_EQ(DriftNoteOf(alone).find("disturbed"), std::string::npos) << DriftNoteOf(alone);
+}
+
+TEST(BurninDrift, TheNoteNamesTheProcessesThatTookTheCore) {
+  BurninReport r = RunDrift(120, [](int t, EntitySample& s) {
+    bool busy = t >= 60 && t < 90;
+    s.perf = busy ? 85 : 100;
+    s.foreign_share = busy ? (t == 70 ? 0.4 : 0.2) : 0.0;
+    s.foreign_who = t == 70 ? "stress-ng, cc1plus" : "cc1plus";
+  });
+  EXPECT_EQ(DriftCount(r), 0u);
+  EXPECT_NE(DriftNoteOf(r).find("(24% foreign CPU, most by stress-ng, cc1plus)"), std::string::npos)
+      << DriftNoteOf(r);
 }
 
 TEST(BurninDrift, AShortBurninSaysItsBaselineIsTooShort) {
