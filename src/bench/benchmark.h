@@ -33,7 +33,7 @@
 
 #include "comm/communicator.h"
 #include "core/registry.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "host/host.h"
 #include "host/topology.h"
 

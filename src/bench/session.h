@@ -5,7 +5,7 @@
 
 #include "bench/benchmark.h"
 #include "bench/runner.h"
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::bench {
 

@@ -45,7 +45,7 @@
 
 #include "burnin/observation.h"
 #include "core/burnin_report.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 
 namespace ys::burnin {

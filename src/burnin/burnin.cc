@@ -23,7 +23,7 @@
 #include "core/burnin_json.h"
 #include "core/fresh_dir.h"
 #include "core/range_check.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/watchdog.h"
 #include "host/foreign_cpu.h"
 #include "host/host_info.h"

@@ -26,7 +26,7 @@
 
 #include "burnin/load.h"
 #include "comm/communicator.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "host/host.h"
 

@@ -10,7 +10,7 @@
 
 #include <string_view>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::burnin {
 

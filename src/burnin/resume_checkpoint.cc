@@ -7,9 +7,11 @@
 #include <sstream>
 
 #include "core/atomic_file.h"
+#include "core/document_schemas.h"
 #include "core/json_document.h"
 #include "core/json_fields.h"
 #include "core/json_fields_values.h"
+#include "core/json_schema.h"
 #include "core/text.h"
 
 namespace ys::burnin {
@@ -34,6 +36,11 @@ void Fields(V& v, Checkpoint& c) {
   v("settings", json_fields::AnyObject{c.settings});
   v("analyser", json_fields::AnyObject{c.analyser});
 }
+
+YS_DOCUMENT_SCHEMA("burnin_checkpoint", Checkpoint, "yardstick burnin checkpoint",
+                   "What burnin --resume continues from: when it was saved, on which boot, "
+                   "whether the run stopped cleanly or finished, its settings and the "
+                   "analyser's state.");
 
 Status SaveCheckpoint(const std::string& dir, const Checkpoint& c) {
   // Sorted keys (nlohmann::json), as checkpoints have always been written.

@@ -14,7 +14,7 @@
 
 #include "core/json_fields.h"
 #include "core/json_fields_values.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "gpu/gpu_snapshot_fields.h"
 #include "gpu/gpu_snapshot_json.h"
 

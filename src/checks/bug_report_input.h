@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/scratch_dir.h"
 #include "core/status.h"
 

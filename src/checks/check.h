@@ -24,7 +24,7 @@
 #include "checks/site_expectations.h"
 #include "core/finding_codes.h"
 #include "core/registry.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "gpu/gpu_snapshot.h"
 #include "host/host.h"
 #include "host/topology.h"

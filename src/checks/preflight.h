@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "host/host.h"
 
 namespace ys::checks {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "checks/check.h"
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::checks {
 

@@ -14,7 +14,7 @@
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "job/job.h"
 #include "report/output.h"
 

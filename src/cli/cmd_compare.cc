@@ -13,11 +13,13 @@
 
 #include "cli/command.h"
 #include "cli/history_options.h"
+#include "core/document_schemas.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/log.h"
-#include "core/report_fields.h"
-#include "core/report_json.h"
+#include "core/run_document_fields.h"
+#include "core/run_document_json.h"
 #include "core/text_table.h"
 #include "history/compare.h"
 #include "history/regressions.h"
@@ -143,6 +145,11 @@ void Fields(V& v, ComparisonDocument& d) {
   v.optional("regression_rule", d.regression_rule, d.judged_history);
   v.optional("regressions", d.regressions, d.judged_history);
 }
+
+YS_DOCUMENT_SCHEMA("compare", ComparisonDocument, "yardstick compare --json",
+                   "Two runs' measurements side by side: each change judged against the "
+                   "comparison rule, the measurements only one run has, and the regressions "
+                   "against the history when it was consulted.");
 
 void PrintText(const Side& a, const Side& b, const history::Comparison& c,
                const std::optional<std::vector<history::Regression>>& regs, int runs) {

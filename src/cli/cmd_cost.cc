@@ -14,10 +14,12 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "core/document_schemas.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/text_table.h"
 #include "cost/cost_model.h"
 #include "cost/price_model.h"
@@ -156,6 +158,11 @@ void Fields(V& v, CostDocument& d) {
   v("gap", d.gap);
   v("compare", d.compare);
 }
+
+YS_DOCUMENT_SCHEMA("cost", CostDocument, "yardstick cost --json",
+                   "What a training run costs at a price model: the throughput used, the "
+                   "training's time and cost, the cost of the gap to the reference and the "
+                   "comparison with another price model.");
 
 std::string Money(double v, const std::string& cur) { return fmt::format("{:.2f} {}", v, cur); }
 

@@ -14,7 +14,7 @@
 #include "cli/command.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/diagnosis_json.h"
 #include "diagnose/engine.h"
 #include "history/run_input.h"

@@ -16,7 +16,7 @@
 #include "cli/command_watchdog.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "host/subprocess.h"
 #include "slurm/drain_token.h"
 #include "slurm/node_health.h"

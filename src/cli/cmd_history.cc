@@ -11,10 +11,12 @@
 
 #include "cli/command.h"
 #include "cli/history_options.h"
+#include "core/document_schemas.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/text_table.h"
 #include "history/regressions.h"
 
@@ -49,6 +51,9 @@ void Fields(V& v, RunRow& row) {
   v("document_path", r.document_path);
   v("recorded", r.recorded);
 }
+
+YS_DOCUMENT_SCHEMA("history", std::vector<RunRow>, "yardstick history list --json",
+                   "The recorded runs, newest first, each with its measurement count.");
 
 Result<int> List(const history::HistoryDb& db, const ListArgs& a) {
   std::vector<int64_t> counts;

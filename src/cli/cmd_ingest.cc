@@ -11,8 +11,10 @@
 
 #include "bench/device_specs.h"
 #include "cli/command.h"
+#include "core/document_schemas.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/log.h"
 #include "core/text.h"
 #include "report/output.h"
@@ -62,6 +64,11 @@ void Fields(V& v, IngestDocument& d) {
   v("superseded", d.superseded);
   v("errors", d.errors);
 }
+
+YS_DOCUMENT_SCHEMA("ingest", IngestDocument, "yardstick ingest --json",
+                   "The training logs read: each run as a workload-run document "
+                   "(workload_run.schema.json), the older retries left out and the logs that "
+                   "could not be read.");
 
 struct IngestArgs {
   std::vector<std::string> logs;

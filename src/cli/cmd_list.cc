@@ -13,8 +13,10 @@
 #include "checks/runner.h"
 #include "checks/unit_aliases.h"
 #include "cli/command.h"
+#include "core/document_schemas.h"
 #include "core/finding_codes.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/registry.h"
 #include "core/text_table.h"
 
@@ -67,6 +69,16 @@ void Fields(V& v, ParamRow& r) {
   v.computed("meaning", [&] { return std::string(p.meaning); });
 }
 
+// The schema walks a parameter of each kind of range: a number, an integer, none.
+std::vector<ParamRow> JsonSchemaSamples(const ParamRow*) {
+  static const ParamSpec kDouble{.type = ParamType::kDouble}, kInt{.type = ParamType::kInt},
+      kString{.type = ParamType::kString};
+  return {ParamRow{"", kDouble}, ParamRow{"", kInt}, ParamRow{"", kString}};
+}
+
+YS_DOCUMENT_SCHEMA("list_params", std::vector<ParamRow>, "yardstick list --params --json",
+                   "Every parameter the units declare: its type, default, range and meaning.");
+
 // `list --json`: one unit. Only written.
 struct UnitRow {
   std::string id;
@@ -84,6 +96,9 @@ void Fields(V& v, UnitRow& u) {
   v("needs", u.needs);
   v("disruptive", u.disruptive);
 }
+
+YS_DOCUMENT_SCHEMA("list", std::vector<UnitRow>, "yardstick list --json",
+                   "Every unit: its id, kind, summary, needs and whether it is disruptive.");
 
 // One row per declared parameter of the selected units.
 int ListParams(const std::vector<const RegisteredUnit*>& units, bool json) {
@@ -122,6 +137,10 @@ void Fields(V& v, CodeRow& c) {
   v("units", c.units);
   v("title", c.title);
 }
+
+YS_DOCUMENT_SCHEMA("list_codes", std::vector<CodeRow>, "yardstick list --codes --json",
+                   "Every finding code: its default severity, the units that declare it and its "
+                   "title.");
 
 // Every finding code, in code order: its default severity, the units that declare it with their
 // registration (core/registry.h UnitInfo::codes; "-" for a code of core/finding_codes.cc's table)

@@ -12,7 +12,7 @@
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet_merge.h"
 #include "diagnose/fleet_output.h"
 #include "report/html/html_fleet_page.h"

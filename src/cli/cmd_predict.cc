@@ -23,7 +23,7 @@
 #include "cli/predict_release.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/rate_what_if.h"
 #include "report/prediction_report.h"
 #include "validate/anchor.h"

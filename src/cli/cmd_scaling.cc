@@ -22,10 +22,12 @@
 #include "bench/benchmark.h"
 #include "cli/command.h"
 #include "cli/predict_release.h"
+#include "core/document_schemas.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/text.h"
 #include "core/text_table.h"
 #include "host/subprocess.h"
@@ -242,6 +244,13 @@ void Fields(V& v, ScalingDocument& d) {
   v("points", d.points);
   v.optional("predicted", d.predicted);
 }
+
+YS_DOCUMENT_SCHEMA("scaling", ScalingDocument, "yardstick scaling --unit --json",
+                   "A unit measured at several rank counts: each point's value and efficiency "
+                   "against linear scaling, and the predicted curve with --model.");
+YS_DOCUMENT_SCHEMA("scaling_predicted", PredictedDocument, "yardstick scaling --model --json",
+                   "The predicted weak-scaling curve of a model, anchored to a published row "
+                   "when one matches.");
 
 bool IsCollective(const std::string& unit) { return StartsWith(unit, "coll."); }
 

@@ -17,7 +17,7 @@
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/text.h"
 #include "diagnose/diagnosis_json.h"
 #include "diagnose/engine.h"

@@ -5,8 +5,10 @@
 
 #include "cli/command.h"
 #include "core/build_info.h"
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
-#include "core/report.h"
+#include "core/json_schema.h"
+#include "core/run_document.h"
 
 namespace ys::cli::cmd_version {
 namespace {
@@ -27,6 +29,9 @@ void Fields(V& v, VersionInfo& i) {
   v("compiler", i.compiler);
   v("run_schema_version", i.run_schema_version);
 }
+
+YS_DOCUMENT_SCHEMA("version", VersionInfo, "yardstick version --json",
+                   "The program's name, version, build and the run document's schema version.");
 
 Action Setup(CLI::App& sub) {
   auto json = std::make_shared<bool>(false);

@@ -1,11 +1,11 @@
 // The field lists of the burn-in report (core/burnin_report.h), the "burnin" object of the run
-// document (schemas/run.schema.json $defs/burnin), walked by core/json_fields.h.
+// document (schemas/run.schema.json $defs/burnin_report), walked by core/json_fields.h.
 #ifndef YARDSTICK_CORE_BURNIN_FIELDS_H_
 #define YARDSTICK_CORE_BURNIN_FIELDS_H_
 
 #include "core/burnin_report.h"
 #include "core/json_fields.h"
-#include "core/report_fields.h"
+#include "core/run_document_fields.h"
 
 namespace ys {
 

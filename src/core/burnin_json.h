@@ -1,5 +1,5 @@
 // JSON form of the burn-in report (core/burnin_report.h), the "burnin" object of the run
-// document (schemas/run.schema.json $defs/burnin). Optional numbers are written as null.
+// document (schemas/run.schema.json $defs/burnin_report). Optional numbers are written as null.
 #ifndef YARDSTICK_CORE_BURNIN_JSON_H_
 #define YARDSTICK_CORE_BURNIN_JSON_H_
 

@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys {
 

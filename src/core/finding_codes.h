@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys {
 

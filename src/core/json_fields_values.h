@@ -1,5 +1,6 @@
-// Value adaptors for field lists (core/json_fields.h) that more than one document needs. Found by
-// argument-dependent lookup, as a document's own adaptors are:
+// Value adaptors for field lists (core/json_fields.h) that more than one document needs, each
+// with its schema (core/json_schema.h). Found by argument-dependent lookup, as a document's own
+// adaptors are:
 //   v("kind", json_fields::Exactly<std::string>{"yardstick-burnin-checkpoint"});
 //   v("version", json_fields::Exactly<int>{1});
 //   v("settings", json_fields::AnyObject{c.settings});  // a JsonBox<nlohmann::json>
@@ -24,6 +25,10 @@ template <typename W, typename T>
 typename W::ojson JsonWrite(W*, const Exactly<T>& c, Style) {
   return c.value;
 }
+template <typename S, typename T>
+typename S::ojson JsonSchema(S&, const Exactly<T>& c) {
+  return {{"const", c.value}};
+}
 template <typename R, typename T>
 Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, Exactly<T>& c) {
   bool same = (std::is_integral_v<T> ? j.is_number_integer() : j.is_string()) && j == c.value;
@@ -41,6 +46,10 @@ AnyObject(JsonBox<J>&) -> AnyObject<J>;
 template <typename W, typename J>
 typename W::ojson JsonWrite(W*, const AnyObject<J>& o, Style) {
   return *std::as_const(o.box);
+}
+template <typename S, typename J>
+typename S::ojson JsonSchema(S&, const AnyObject<J>&) {
+  return {{"type", "object"}};
 }
 template <typename R, typename J>
 Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, AnyObject<J>& o) {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "cost/cost_model.h"
 #include "cost/price_model.h"

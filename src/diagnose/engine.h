@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "diagnose/rule.h"
 

@@ -97,7 +97,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "diagnose/fleet_key.h"
 #include "diagnose/sparse_histogram.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_reader.h"

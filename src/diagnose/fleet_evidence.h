@@ -24,7 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_digest.h"
 

@@ -5,7 +5,7 @@
 #ifndef YARDSTICK_DIAGNOSE_FLEET_FINDINGS_H_
 #define YARDSTICK_DIAGNOSE_FLEET_FINDINGS_H_
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "diagnose/fleet.h"
 
 namespace ys::diagnose {

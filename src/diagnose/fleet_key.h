@@ -27,7 +27,7 @@
 #include <string_view>
 
 #include "core/figure_spec.h"
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::diagnose {
 

@@ -17,7 +17,7 @@
 
 #include "core/document_file.h"
 #include "core/progress.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet_actions.h"
 #include "diagnose/fleet_digest.h"
 #include "diagnose/fleet_evidence.h"

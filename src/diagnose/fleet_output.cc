@@ -6,9 +6,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
-#include "core/report.h"
-#include "core/report_fields.h"
+#include "core/json_schema.h"
+#include "core/run_document.h"
+#include "core/run_document_fields.h"
 #include "core/text.h"
 #include "core/text_table.h"
 
@@ -214,6 +216,10 @@ void Fields(V& v, FleetReport& r) {
     return figures;
   });
 }
+
+YS_DOCUMENT_SCHEMA("fleet", FleetReport, "yardstick fleet document (merge --json)",
+                   "The fleet's run documents merged: each figure's statistics over its peers, "
+                   "the ranked outliers with their evidence and the drain decisions.");
 
 nlohmann::ordered_json ToJson(const FleetReport& r) { return json_fields::Write(r); }
 

@@ -5,7 +5,7 @@
 // multi-rank document; samples, tables, diagnosis and burn-in are skipped, and of a measurement's
 // params only those fleet analysis reads are kept: the identity (fleet_key.h), the entity-naming
 // ones, pct_of_peak and versions (IsVersionParam). It is several times faster than the full reader
-// (core/report_json.h), which is what bounds `merge` at 10,000 nodes.
+// (core/run_document_json.h), which is what bounds `merge` at 10,000 nodes.
 //
 // It accepts only what the full reader accepts of those fields (the same required fields and
 // types); on anything else it says no without a message, and the caller asks the full reader
@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "diagnose/fleet_key.h"
 
 namespace ys::diagnose {

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "core/registry.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "workloads/step_time.h"
 
 namespace ys::diagnose {

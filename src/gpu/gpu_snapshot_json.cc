@@ -6,8 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/document_schemas.h"
 #include "core/json_document.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "gpu/gpu_snapshot_fields.h"
 #include "gpu/gpu_telemetry.h"
 
@@ -37,6 +39,21 @@ typename W::ojson JsonWrite(W*, const Field<T>& f, json_fields::Style s) {
     j["error"] = f.error.empty() ? std::string(kNotRecorded) : f.error;
   }
   return j;
+}
+
+template <typename S, typename T>
+typename S::ojson JsonSchema(S& schema, const Field<T>&) {
+  using ojson = typename S::ojson;
+  ojson value = {
+      {"type", "object"},
+      {"properties", {{"value", schema.Value(json_fields::SampleOf<T>(), schema.style())}}},
+      {"required", {"value"}},
+      {"additionalProperties", false}};
+  ojson error = {{"type", "object"},
+                 {"properties", {{"error", {{"type", "string"}, {"minLength", 1}}}}},
+                 {"required", {"error"}},
+                 {"additionalProperties", false}};
+  return {{"oneOf", {value, error}}};
 }
 
 template <typename R, typename T>
@@ -86,6 +103,15 @@ typename W::ojson JsonWrite(W*, const TopologyLevels& t, json_fields::Style) {
   typename W::ojson j = W::ojson::array();
   for (const auto& [gpu, level] : t.levels) j.push_back(W::ojson::array({gpu, level}));
   return j;
+}
+
+template <typename S>
+typename S::ojson JsonSchema(S&, const TopologyLevels&) {
+  typename S::ojson integer = {{"type", "integer"}};
+  return {
+      {"type", "array"},
+      {"items",
+       {{"type", "array"}, {"prefixItems", {integer, integer}}, {"minItems", 2}, {"maxItems", 2}}}};
 }
 
 template <typename R>
@@ -198,6 +224,11 @@ void Fields(V& v, TelemetryDocument& d) {
 }
 
 }  // namespace
+
+YS_DOCUMENT_SCHEMA("nvml", GpuSnapshot, "yardstick nvml.json (capture, --nvml-state)",
+                   "The GPUs' state as NVML gave it: the driver, each device's identity, "
+                   "clocks, memory, ECC, NVLinks, processes and topology; a field is "
+                   "{\"value\": ...} or {\"error\": why there is none}.");
 
 nlohmann::ordered_json ToJson(const GpuSnapshot& s) { return json_fields::Write(s); }
 

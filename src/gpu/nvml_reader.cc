@@ -5,7 +5,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "gpu/cuda_driver.h"
 #include "gpu/gpu_snapshot_fields.h"
 #include "gpu/nvml_call.h"

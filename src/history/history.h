@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 
 struct sqlite3;

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::history {
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/validation_document.h"
 
 namespace ys::history {

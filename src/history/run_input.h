@@ -17,7 +17,7 @@
 #include <string>
 
 #include "core/json_box.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 
 namespace ys::history {

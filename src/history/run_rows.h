@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "history/history.h"
 #include "history/run_input.h"

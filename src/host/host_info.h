@@ -3,7 +3,7 @@
 #ifndef YARDSTICK_HOST_HOST_INFO_H_
 #define YARDSTICK_HOST_HOST_INFO_H_
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "host/host.h"
 
 namespace ys::host {

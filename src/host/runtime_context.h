@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "host/environment.h"
 #include "host/host.h"

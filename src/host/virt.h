@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "host/host.h"
 #include "host/procfs.h"

@@ -19,7 +19,7 @@
 #include "bench/benchmark.h"
 #include "checks/preflight.h"
 #include "comm/communicator.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "host/host.h"
 
 namespace ys::job {

@@ -8,7 +8,7 @@
 
 #include <ostream>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::report {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/burnin_report.h"
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::report {
 

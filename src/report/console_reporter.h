@@ -6,7 +6,7 @@
 
 #include <ostream>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::report {
 

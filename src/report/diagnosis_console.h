@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/verdict.h"
 
 namespace ys::report {

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::report {
 

@@ -6,7 +6,7 @@
 
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/verdict.h"
 #include "report/burnin_console.h"
 #include "report/console_reporter.h"

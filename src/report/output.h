@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 
 namespace ys::report {

@@ -4,8 +4,13 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 
 namespace ys::report {
 namespace {
@@ -347,6 +352,68 @@ template <typename T>
 nlohmann::json Write(const T& view) {
   return nlohmann::json(json_fields::Write(view));
 }
+
+// The schema walks views whose pointers name samples (core/json_schema.h), a model with experts.
+const workloads::ModelSpec& SampleModel() {
+  static const workloads::ModelSpec kModel = [] {
+    workloads::ModelSpec m;
+    m.moe.emplace();
+    return m;
+  }();
+  return kModel;
+}
+std::vector<RecipeView> JsonSchemaSamples(const RecipeView*) {
+  static const workloads::predict::Recipe kRecipe{.model = &SampleModel()};
+  return {RecipeView{kRecipe, json_fields::SampleOf<workloads::predict::StepPrediction>()}};
+}
+std::vector<Prediction> JsonSchemaSamples(const Prediction*) {
+  static const workloads::predict::Recipe kRecipe{.model = &SampleModel()};
+  static const PredictionView kView{
+      .recipe = &kRecipe,
+      .prediction = &json_fields::SampleOf<workloads::predict::StepPrediction>(),
+      .rates = &json_fields::SampleOf<workloads::predict::SystemRates>()};
+  return {Prediction{kView}};
+}
+std::vector<ErrorRowView> JsonSchemaSamples(const ErrorRowView*) {
+  static const validate::PublishedCase kCase;
+  static const validate::ErrorRow kRow{.c = &kCase};
+  return {ErrorRowView{kRow}};
+}
+
+// `predict --json` adds the release line asked and used, and the anchor with --anchor
+// (cli/cmd_predict.cc), beside the field list's keys.
+void JsonSchemaRefine(const Prediction*, nlohmann::ordered_json& schema) {
+  using ojson = nlohmann::ordered_json;
+  auto object = [](std::vector<std::pair<std::string, ojson>> properties) {
+    ojson o = {{"type", "object"}, {"properties", ojson::object()}, {"required", ojson::array()}};
+    for (auto& [key, type] : properties) {
+      o["properties"][key] = std::move(type);
+      o["required"].push_back(key);
+    }
+    o["additionalProperties"] = false;
+    return o;
+  };
+  const ojson text = {{"type", "string"}}, seconds = {{"type", "number"}};
+  schema["properties"]["release"] = object({{"asked", text}, {"used", text}, {"note", text}});
+  schema["properties"]["anchored"] = object({{"step_time_s", seconds},
+                                             {"row", text},
+                                             {"row_published_s", seconds},
+                                             {"row_predicted_s", seconds}});
+  schema["required"].push_back("release");
+}
+
+YS_DOCUMENT_SCHEMA("predict", Prediction, "yardstick predict --json",
+                   "A step time predicted from a model, a parallelism and the system's rates: "
+                   "the breakdown, each communication term, the rates' origin and what each "
+                   "measured shortfall costs.");
+YS_DOCUMENT_SCHEMA("predict_published", PublishedView, "yardstick predict --published --json",
+                   "The step-time model against published step times: each row's error, the "
+                   "error statistics in and out of the fit, leave-one-model-out figures with "
+                   "--cv, and the constants fitted with --fit.");
+YS_DOCUMENT_SCHEMA("predict_suite", SuiteView, "yardstick validate --predict --json",
+                   "Each workload of a suite predicted before the runs: the step time at the "
+                   "reference rates and at this cluster's, the predicted score and why it is "
+                   "under the threshold.");
 
 }  // namespace prediction_json
 

@@ -8,7 +8,9 @@
 #include <optional>
 #include <set>
 
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/text.h"
 #include "gpu/nvlink_topology.h"
 #include "host/pci_locality.h"
@@ -491,6 +493,43 @@ void Fields(V& v, TopoDocument& t) {
   v("flags", m.flags);
   v("notes", m.notes);
 }
+
+// The schema walks a GPU and a NIC, and NVML state read and not.
+std::vector<DeviceEntry> JsonSchemaSamples(const DeviceEntry*) {
+  static const TopoDevice kGpu = [] {
+    TopoDevice d;
+    d.kind = TopoDevice::Kind::kGpu;
+    return d;
+  }();
+  static const TopoDevice kNic = [] {
+    TopoDevice d;
+    d.kind = TopoDevice::Kind::kNic;
+    return d;
+  }();
+  return {DeviceEntry{kGpu}, DeviceEntry{kNic}};
+}
+std::vector<NvmlState> JsonSchemaSamples(const NvmlState*) {
+  static const std::string kText;
+  return {NvmlState{true, kText}, NvmlState{false, kText}};
+}
+
+// What the schema says beyond the field lists: the names a cell of the matrices takes, and that
+// NVML state names its source when read and why not otherwise.
+void JsonSchemaRefine(const TopoDocument*, nlohmann::ordered_json& schema) {
+  for (const char* key : {"matrix", "pci_matrix"}) {
+    schema["properties"][key]["additionalProperties"]["additionalProperties"]["pattern"] =
+        "^(X|NV[0-9]+|PIX|PXB|PHB|NODE|SYS|\\?)$";
+  }
+}
+void JsonSchemaRefine(const NvmlState*, nlohmann::ordered_json& schema) {
+  schema["if"] = {{"properties", {{"available", {{"const", true}}}}}};
+  schema["then"] = {{"required", {"source"}}};
+  schema["else"] = {{"required", {"reason"}}};
+}
+
+YS_DOCUMENT_SCHEMA("topo", TopoDocument, "yardstick topo --json",
+                   "The node's GPUs and NICs, the link between every pair (as nvidia-smi topo -m "
+                   "names it), NVLink counts when NVML answered, and the placement flags.");
 
 }  // namespace
 

@@ -15,7 +15,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 
 namespace ys::serve {
 
@@ -104,6 +106,10 @@ void Fields(V& v, Telemetry& t) {
   v("time", t.time);
   v("gpus", t.gpus);
 }
+
+YS_DOCUMENT_SCHEMA("exporter_telemetry", Telemetry, "yardstick exporter /api/telemetry",
+                   "The time (seconds since the epoch) and each GPU's latest readings; a "
+                   "reading the exporter has no sample of is left out.");
 
 }  // namespace
 

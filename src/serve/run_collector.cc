@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/figure_spec.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/validation_document.h"
 #include "serve/collectors.h"
 

@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <type_traits>
 
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
 #include "core/json_fields_values.h"
+#include "core/json_schema.h"
 #include "core/text.h"
 
 namespace ys::validate {
@@ -236,6 +238,18 @@ template <typename W>
 typename W::ojson JsonWrite(W*, const SortedFiles& f, Style s) {
   return W::Value(f.files, s);
 }
+template <typename S>
+typename S::ojson JsonSchema(S&, const ByteCount&) {
+  return {{"type", "integer"}, {"minimum", 0}};
+}
+template <typename S>
+typename S::ojson JsonSchema(S&, const HexSha256&) {
+  return {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}};
+}
+template <typename S>
+typename S::ojson JsonSchema(S& schema, const SortedFiles& f) {
+  return schema.Value(f.files, Style{});  // sorted by path and unique
+}
 // Element by element, so that the first problem in file order is the one named.
 template <typename R>
 Status JsonRead(R*, const typename R::json& j, const Path& at, Style s, SortedFiles& f) {
@@ -274,6 +288,9 @@ void Fields(V& v, Manifest& m) {
   v("version", Exactly<int>{Manifest::kVersion});
   v("files", SortedFiles{m.files});
 }
+
+YS_DOCUMENT_SCHEMA("manifest", Manifest, "yardstick archive manifest (manifest.json)",
+                   "Every file of an archive with its size and SHA-256, sorted by path.");
 
 std::string ManifestToJson(const Manifest& manifest) {
   Manifest sorted = manifest;

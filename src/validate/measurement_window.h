@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "validate/training_log.h"
 

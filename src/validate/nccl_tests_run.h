@@ -26,7 +26,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "validate/nccl_tests_log.h"
 

@@ -6,8 +6,10 @@
 #include <set>
 
 #include "core/build_info.h"
+#include "core/document_schemas.h"
 #include "core/json_document.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "core/validation_document.h"
 #include "workloads/step_time_json.h"
 
@@ -123,6 +125,19 @@ void Fields(V& v, Document& d) {
   v.computed("verdict", [&] { return Verdict{d.card.pass, d.card.verdict, d.card.State()}; });
   if (d.prediction != nullptr) v("prediction", *d.prediction);
 }
+
+// The schema walks the document without and with a prediction (validate --predict).
+std::vector<Document> JsonSchemaSamples(const Document*) {
+  static const nlohmann::ordered_json kPrediction = nlohmann::ordered_json::object();
+  const auto& suite = json_fields::SampleOf<Suite>();
+  const auto& card = json_fields::SampleOf<Scorecard>();
+  return {Document{suite, card, nullptr}, Document{suite, card, &kPrediction}};
+}
+
+YS_DOCUMENT_SCHEMA("validation", Document, "yardstick validation document (validation.json)",
+                   "A suite's scorecard: each workload's measured step time against its "
+                   "reference, its score and outcome, the verdict, and the predicted step "
+                   "times when validate ran with --predict.");
 
 }  // namespace scorecard_json
 

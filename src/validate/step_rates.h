@@ -5,9 +5,9 @@
 //   (gemm.gpu.tflops) and bus bandwidth at the recipe's message sizes (coll.<name>.busbw,
 //   out-of-place; log-log interpolated between the two measured sizes around the recipe's, the
 //   nearest measured size's outside the sweep), read through the run-document reader
-//   (core/report_json.h). A document of one node gives NVLink rates (its collectives stay inside
-//   the node's NVLink domain); one of several nodes gives network rates. Single-rank collectives
-//   (nothing exchanged) are never taken;
+//   (core/run_document_json.h). A document of one node gives NVLink rates (its collectives stay
+//   inside the node's NVLink domain); one of several nodes gives network rates. Single-rank
+//   collectives (nothing exchanged) are never taken;
 // - overrides (`--set KEY=VALUE`), for what-ifs:
 //     coll.<collective>.busbw=28GB/s     across the network (what nccl-tests at job scale reports)
 //     nvlink.<collective>.busbw=400GB/s  inside one NVLink domain
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "bench/device_specs.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "validate/step_calibration.h"
 #include "workloads/predict/step_flops.h"

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "validate/reference.h"
 #include "validate/suite.h"

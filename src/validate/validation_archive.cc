@@ -10,8 +10,10 @@
 #include <sstream>
 
 #include "core/build_info.h"
+#include "core/document_schemas.h"
 #include "core/json_document.h"
 #include "core/json_fields.h"
+#include "core/json_schema.h"
 #include "validate/archive.h"
 #include "validate/scorecard_json.h"
 
@@ -63,6 +65,18 @@ void Fields(V& v, Environment& e) {
   v.optional("driver", e.driver);
   v.optional("env", e.env);
 }
+
+// The schema walks a job with its llmb-config and one without.
+std::vector<ArchivedJob> JsonSchemaSamples(const ArchivedJob*) {
+  static const std::optional<LlmbConfig> kWith = LlmbConfig{}, kWithout;
+  return {ArchivedJob{kWith}, ArchivedJob{kWithout}};
+}
+
+YS_DOCUMENT_SCHEMA("environment", Environment,
+                   "yardstick validation archive environment (environment.json)",
+                   "What the archived jobs ran on (each job's llmb-config) and where the archive "
+                   "was made: the recipe release, the tool, the host's driver and job "
+                   "environment.");
 
 Environment EnvironmentOf(const ValidationResult& r) {
   Environment env{.recipe_release = r.suite.recipe_release,

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "validate/derived_metrics.h"
 #include "validate/inference_result.h"

@@ -7,8 +7,10 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
-#include "core/report_fields.h"
+#include "core/json_schema.h"
+#include "core/run_document_fields.h"
 #include "validate/workload_run.h"
 
 namespace ys::validate {
@@ -162,6 +164,12 @@ void Fields(V& v, WorkloadRun& r) {
   v("superseded_logs", r.superseded_logs);
   v("notes", r.notes);
 }
+
+YS_DOCUMENT_SCHEMA("workload_run", WorkloadRun, "yardstick workload run (ingest)",
+                   "One training log read: its status, the measurement window, the step time, "
+                   "TFLOPS and tokens/s over it, the job's shape and config, and each iteration "
+                   "sample; a number that is not finite is written as \"nan\", \"inf\" or "
+                   "\"-inf\".");
 
 nlohmann::ordered_json ToJson(const SampleStats& s) {
   return json_fields::Write(s, JsonStyle(static_cast<const WorkloadRun*>(nullptr)));

@@ -1,11 +1,11 @@
 // Fuzz target: the lean run-document reader of fleet analysis (diagnose/fleet_reader.cc), and,
-// where it and the full reader (core/report_json.cc) both accept a document, that they agree on
-// what the fleet uses (host name, how many units and measurements). The fleet analysis of the
+// where it and the full reader (core/run_document_json.cc) both accept a document, that they agree
+// on what the fleet uses (host name, how many units and measurements). The fleet analysis of the
 // document (diagnose/fleet_merge.cc) runs on whatever the lean reader accepts.
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet_merge.h"
 #include "diagnose/fleet_reader.h"
 #include "fuzz_target.h"

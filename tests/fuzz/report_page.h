@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "diagnose/engine.h"
 #include "report/html/html_report.h"
 #include "report/html/html_section.h"

@@ -1,10 +1,10 @@
-// Fuzz target: the run document (run.json) from outside: core/report_json.cc RunDocumentFromJson
-// (checks, findings, benchmarks, measurements, diagnosis), the history rows drawn from it
-// (history/run_rows.cc), the fleet merge over it as a file (diagnose/fleet_merge.cc), the
-// diagnosis input and rules, and the HTML report page (report_page.h).
+// Fuzz target: the run document (run.json) from outside: core/run_document_json.cc
+// RunDocumentFromJson (checks, findings, benchmarks, measurements, diagnosis), the history rows
+// drawn from it (history/run_rows.cc), the fleet merge over it as a file (diagnose/fleet_merge.cc),
+// the diagnosis input and rules, and the HTML report page (report_page.h).
 #include <nlohmann/json.hpp>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet_merge.h"
 #include "fuzz_target.h"
 #include "fuzz_util.h"

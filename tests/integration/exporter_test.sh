@@ -44,6 +44,8 @@ curl -sf "http://127.0.0.1:$port/" -o "$tmp/page.html"
 expect_in "$tmp/page.html" "/api/telemetry" "page polls the telemetry endpoint"
 curl -sf "http://127.0.0.1:$port/api/telemetry" -o "$tmp/telemetry.json"
 expect_in "$tmp/telemetry.json" '"util":93' "telemetry JSON carries the recorded utilisation"
+expect_rc 0 "telemetry JSON matches its schema" -- /usr/bin/python3 "$src/tests/integration/validate_json.py" \
+  "$src/schemas/exporter_telemetry.schema.json" "$tmp/telemetry.json"
 # A web page that rebinds its own DNS name to 127.0.0.1 sends that name as Host: refused (421).
 code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: attacker.example' "http://127.0.0.1:$port/metrics")
 [ "$code" = 421 ] && passes=$((passes + 1)) || { echo "FAIL: foreign Host header answered $code"; fails=$((fails + 1)); }

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/json_box.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "cost/price_model.h"
 #include "report/html/validation_view.h"
 

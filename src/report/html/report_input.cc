@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "core/scratch_dir.h"
 #include "core/text.h"
 #include "validate/archive.h"

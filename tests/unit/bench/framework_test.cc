@@ -9,7 +9,7 @@
 #include "bench/session.h"
 #include "checks/site_expectations.h"
 #include "core/finding_codes.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "report/console_reporter.h"
 #include "report/junit_reporter.h"
 #include "report/output.h"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/registry.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 
 namespace ys {
 namespace {

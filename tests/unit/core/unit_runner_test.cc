@@ -6,7 +6,7 @@
 
 #include <stdexcept>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys {
 namespace {

@@ -14,7 +14,7 @@
 #include <set>
 #include <string>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::diagnose::testing {
 

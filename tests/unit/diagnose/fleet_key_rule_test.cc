@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/document_file.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet.h"
 #include "diagnose/fleet_merge.h"
 #include "diagnose/fleet_reader.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/document_file.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet_digest.h"
 #include "diagnose/fleet_fixture.h"
 #include "diagnose/fleet_merge.h"

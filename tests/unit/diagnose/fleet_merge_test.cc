@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "validate/archive_test_util.h"
 
 namespace ys::diagnose {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet_fixture.h"
 #include "diagnose/fleet_impact.h"
 #include "diagnose/fleet_merge.h"

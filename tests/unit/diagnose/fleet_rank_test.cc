@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "diagnose/fleet_fixture.h"
 #include "diagnose/fleet_merge.h"
 #include "validate/archive_test_util.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 
 namespace ys::history {
 namespace {

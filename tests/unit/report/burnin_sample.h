@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "core/burnin_report.h"
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::testing {
 

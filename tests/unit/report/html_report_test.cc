@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "report/html/html_text.h"
 #include "report/html/report_input.h"
 #include "validate/archive.h"

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "core/finding_codes.h"
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "report/console_reporter.h"
 #include "report/junit_reporter.h"
 #include "report/output.h"

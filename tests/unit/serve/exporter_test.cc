@@ -8,7 +8,7 @@
 #include <sstream>
 #include <thread>
 
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 #include "gpu/gpu_telemetry.h"
 #include "host/host.h"
 #include "serve/collectors.h"

@@ -9,7 +9,7 @@
 
 #include "checks/check.h"
 #include "checks/site_expectations.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "host/host.h"
 
 namespace ys::testing {

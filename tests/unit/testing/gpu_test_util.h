@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "checks/site_expectations.h"
-#include "core/report.h"
+#include "core/run_document.h"
 #include "core/status.h"
 #include "gpu/gpu_snapshot.h"
 #include "host/host.h"

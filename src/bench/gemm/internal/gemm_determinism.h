@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/bitwise_compare.h"
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::bench {
 

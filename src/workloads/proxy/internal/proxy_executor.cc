@@ -8,7 +8,7 @@
 #include <span>
 
 #include "bench/deterministic_data.h"
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys::workloads {
 namespace {

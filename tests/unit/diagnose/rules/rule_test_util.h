@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 #include "diagnose/rule.h"
 
 namespace ys::testing {

@@ -1,7 +1,9 @@
-// The report model (docs/design.md §vocabulary): check outcomes, findings, measurements and the run
-// document. Plain value types; JSON conversion lives in report_json.{h,cc}.
-#ifndef YARDSTICK_CORE_REPORT_H_
-#define YARDSTICK_CORE_REPORT_H_
+// The run document (docs/design.md §vocabulary) and its parts: check outcomes, findings,
+// measurements, benchmark results, the diagnosis. Plain value types; the field lists are in
+// run_document_fields.h, JSON conversion in run_document_json.{h,cc}, and src/report/ renders the
+// document (console, JUnit, HTML).
+#ifndef YARDSTICK_CORE_RUN_DOCUMENT_H_
+#define YARDSTICK_CORE_RUN_DOCUMENT_H_
 
 #include <cstdint>
 #include <map>
@@ -221,4 +223,4 @@ std::string UtcNowIso8601();
 
 }  // namespace ys
 
-#endif  // YARDSTICK_CORE_REPORT_H_
+#endif  // YARDSTICK_CORE_RUN_DOCUMENT_H_

@@ -1,12 +1,12 @@
-// JSON form of the report model. The run document's shape is fixed by
-// schemas/run.schema.json; a test validates real output against it.
-#ifndef YARDSTICK_CORE_REPORT_JSON_H_
-#define YARDSTICK_CORE_REPORT_JSON_H_
+// JSON form of the run document. schemas/run.schema.json is generated from its field lists
+// (docs/schemas.md); tests validate real output against it.
+#ifndef YARDSTICK_CORE_RUN_DOCUMENT_JSON_H_
+#define YARDSTICK_CORE_RUN_DOCUMENT_JSON_H_
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/json_document.h"  // ReadJsonFile, the reader of every JSON document
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys {
 
@@ -32,4 +32,4 @@ Result<BenchmarkResult> BenchmarkResultFromJson(const nlohmann::json& j, const s
 
 }  // namespace ys
 
-#endif  // YARDSTICK_CORE_REPORT_JSON_H_
+#endif  // YARDSTICK_CORE_RUN_DOCUMENT_JSON_H_

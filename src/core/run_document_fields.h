@@ -1,16 +1,17 @@
-// The field lists of the report model (core/report.h): the keys of the run document
+// The field lists of the run document's parts (core/run_document.h): the keys of the run document
 // (schemas/run.schema.json) in the order they are written, walked by core/json_fields.h.
 // Documents that embed a finding, a unit result or a diagnosis nest these lists; the run
-// document's own list is in core/report_json.cc.
-#ifndef YARDSTICK_CORE_REPORT_FIELDS_H_
-#define YARDSTICK_CORE_REPORT_FIELDS_H_
+// document's own list is in core/run_document_json.cc.
+#ifndef YARDSTICK_CORE_RUN_DOCUMENT_FIELDS_H_
+#define YARDSTICK_CORE_RUN_DOCUMENT_FIELDS_H_
 
 #include <array>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "core/report.h"
+#include "core/run_document.h"
 
 namespace ys {
 
@@ -29,6 +30,13 @@ inline auto JsonNames(Confidence) {
   return std::array{std::pair{Confidence::kLow, "low"}, std::pair{Confidence::kMedium, "medium"},
                     std::pair{Confidence::kHigh, "high"}};
 }
+
+// What the schema (core/json_schema.h) says beyond the field lists: the id and code patterns, and
+// which outcomes need findings or a summary (core/run_document_schema.cc).
+void JsonSchemaRefine(const Finding*, nlohmann::ordered_json& schema);
+void JsonSchemaRefine(const CheckResult*, nlohmann::ordered_json& schema);
+void JsonSchemaRefine(const BenchmarkResult*, nlohmann::ordered_json& schema);
+void JsonSchemaRefine(const Diagnosis*, nlohmann::ordered_json& schema);
 
 template <typename V>
 void Fields(V& v, Finding& f) {
@@ -151,4 +159,4 @@ void Fields(V& v, Diagnosis& g) {
 
 }  // namespace ys
 
-#endif  // YARDSTICK_CORE_REPORT_FIELDS_H_
+#endif  // YARDSTICK_CORE_RUN_DOCUMENT_FIELDS_H_

@@ -1,4 +1,4 @@
-#include "core/report.h"
+#include "core/run_document.h"
 
 #include <algorithm>
 #include <cmath>

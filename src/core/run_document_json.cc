@@ -1,15 +1,18 @@
-// JSON of the run document: the field lists of core/report_fields.h (and the run document's
+// JSON of the run document: the field lists of core/run_document_fields.h (and the run document's
 // own below), walked by the writer and the strict reader of core/json_fields.h.
-#include "core/report_json.h"
+#include "core/run_document_json.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/burnin_fields.h"
+#include "core/document_schemas.h"
 #include "core/json_fields.h"
-#include "core/report_fields.h"
+#include "core/json_schema.h"
+#include "core/run_document_fields.h"
 #include "core/verdict.h"
 
 namespace ys {
@@ -48,6 +51,32 @@ void Fields(V& v, RunDocument& d) {
   v.optional("diagnosis", d.diagnosis, d.diagnosis_ran);  // present when diagnosis ran
   v.optional("burnin", d.burnin);
 }
+
+// What the schema says beyond the field list: the version, the time's form, the verdict's names.
+void JsonSchemaRefine(const RunDocument*, nlohmann::ordered_json& schema) {
+  auto& p = schema["properties"];
+  p["schema_version"] = {{"const", kRunSchemaVersion}};
+  p["started_at"]["pattern"] = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$";
+  p["verdict"] = {{"enum", nlohmann::ordered_json::array()}};
+  for (VerdictState v :
+       {VerdictState::kPass, VerdictState::kWarn, VerdictState::kFail, VerdictState::kInconclusive})
+    p["verdict"]["enum"].push_back(VerdictStateName(v));
+  p["verdict"]["description"] =
+      "the one verdict (docs/verdict.md): the exit code is 0 for pass and warn, 1 for fail, 2 "
+      "for inconclusive";
+  // Written by every run; absent from documents older than it, which the reader still takes.
+  p["verdict_reason"]["description"] =
+      "one line: what decided the verdict (written by every run; absent from documents older "
+      "than it)";
+  auto& required = schema["required"];
+  required.erase(std::remove(required.begin(), required.end(), "verdict_reason"), required.end());
+}
+
+YS_DOCUMENT_SCHEMA("run", RunDocument, "yardstick run document",
+                   "One invocation of yardstick: host facts, check outcomes with findings, "
+                   "measurements, benchmark results, the diagnosis and the verdict "
+                   "(core/run_document.h). schema_version changes when a field changes "
+                   "meaning or is removed.");
 
 using ojson = nlohmann::ordered_json;
 
