@@ -117,7 +117,10 @@ Status FillDevicePattern(const gpu::CudaApi& api, CUdeviceptr dst, size_t bytes,
 Result<uint64_t> CheckDevicePattern(const gpu::CudaApi& api, CUdeviceptr src, size_t bytes,
                                     uint64_t seed, const gpu::PinnedHostBuffer& staging);
 
-// The Finding for a copy whose destination did not hold the source's bytes (YS-BENCH-021).
+// The Finding for a copy whose destination did not hold the source's bytes; every unit that calls
+// it declares its code.
+inline constexpr FindingCodeInfo kCopyDataMismatch{
+    "YS-BENCH-021", Severity::kFail, "GPU copy delivered bytes that differ from the source"};
 Finding CopyDataFinding(const std::string& entity, const std::string& what, uint64_t wrong_words,
                         size_t bytes);
 

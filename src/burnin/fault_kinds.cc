@@ -2,12 +2,32 @@
 
 #include <array>
 
+#include "core/finding_codes.h"
+
 namespace ys::burnin {
 
 namespace {
 
 constexpr Severity W = Severity::kWarn;
 constexpr Severity F = Severity::kFail;
+
+// The codes of the fault kinds below, with their default severity (a fault found by a counter
+// carries the counter's).
+YS_FINDING_CODES(
+    "burnin",
+    {{"YS-BURN-001", Severity::kFail,
+      "burn-in result differs from the reference output (miscompare)"},
+     {"YS-BURN-002", Severity::kWarn, "temperature left the steady-state band during burn-in"},
+     {"YS-BURN-003", Severity::kFail,
+      "clocks throttled (thermal or hardware slowdown) during burn-in"},
+     {"YS-BURN-004", Severity::kFail, "new ECC errors or row-remap failure during burn-in"},
+     {"YS-BURN-005", Severity::kFail, "new XID reported by the NVIDIA driver during burn-in"},
+     {"YS-BURN-006", Severity::kWarn, "new NVLink or PCIe link errors during burn-in"},
+     {"YS-BURN-007", Severity::kWarn, "performance drifted below the burn-in's first hour"},
+     {"YS-BURN-008", Severity::kFail, "burn-in load could not run"},
+     {"YS-BURN-009", Severity::kFail, "node rebooted during burn-in"},
+     {"YS-BURN-010", Severity::kWarn,
+      "new host memory errors (EDAC, machine check) during burn-in"}})
 
 constexpr std::array kKinds = {
     FaultKindInfo{

@@ -142,15 +142,12 @@ YS_DOCUMENT_SCHEMA("list_codes", std::vector<CodeRow>, "yardstick list --codes -
                    "Every finding code: its default severity, the units that declare it and its "
                    "title.");
 
-// Every finding code, in code order: its default severity, the units that declare it with their
-// registration (core/registry.h UnitInfo::codes; "-" for a code of core/finding_codes.cc's table)
-// and its title.
+// Every finding code, in code order: its default severity, the units (or other producers: burn-in,
+// validate's tool runs, fleet merging) that declare it (core/finding_codes.h) and its title.
 int ListCodes(bool json) {
   std::map<std::string, std::vector<std::string>> declared_by;
-  for (const RegisteredUnit* u : UnitRegistry::Global().ListAll()) {
-    for (const FindingCodeInfo& c : u->info.codes) {
-      declared_by[std::string(c.code)].emplace_back(u->info.id);
-    }
+  for (const FindingCodeDeclaration& d : FindingCodeDeclarations()) {
+    declared_by[std::string(d.info.code)].emplace_back(d.by);
   }
   std::vector<CodeRow> rows;
   for (const FindingCodeInfo& c : AllFindingCodes()) {
@@ -165,11 +162,12 @@ int ListCodes(bool json) {
     fmt::print("{}\n", json_fields::Write(rows).dump(2));
     return 0;
   }
-  TextTable table({{"CODE"}, {"SEVERITY"}, {"UNITS"}, {"TITLE"}}, {.fit = true});
+  // The units last: a code the seven collectives share lists them all.
+  TextTable table({{"CODE"}, {"SEVERITY"}, {"TITLE"}, {"UNITS"}}, {.fit = true});
   for (const CodeRow& r : rows) {
     std::string units;
     for (const std::string& u : r.units) units += (units.empty() ? "" : ",") + u;
-    table.AddRow({r.code, r.severity, units.empty() ? "-" : units, r.title});
+    table.AddRow({r.code, r.severity, r.title, units.empty() ? "-" : units});
   }
   fmt::print("{}", table.Render());
   return 0;
@@ -181,7 +179,7 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--params", args->params,
                "List the units' parameters (set in the site file's [unit.\"<id>\"] tables)");
   sub.add_flag("--codes", args->codes,
-               "List the finding codes: code, default severity, declaring units, title");
+               "List the finding codes: code, default severity, title, declaring units");
   sub.add_option("--filter", args->filters, "Only ids matching these globs (e.g. 'cpu.*')")
       ->delimiter(',');
   return [args]() -> Result<int> {

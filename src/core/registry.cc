@@ -47,27 +47,14 @@ UnitRegistry& UnitRegistry::Global() {
   return *registry;
 }
 
-bool UnitRegistry::Add(UnitKind kind, UnitInfo info, UnitFactory factory) {
+bool UnitRegistry::Add(UnitKind kind, UnitInfo info, UnitFactory factory, std::string_view file) {
   if (Find(kind, info.id) != nullptr) {
     std::fprintf(stderr, "yardstick: internal error: %s id %.*s registered twice\n",
                  UnitKindName(kind), static_cast<int>(info.id.size()), info.id.data());
     std::abort();
   }
-  for (const FindingCodeInfo& c : info.codes) {
-    bool twice = IsTableFindingCode(c.code);
-    for (const auto& u : units_) {
-      for (const FindingCodeInfo& d : u->info.codes) twice = twice || d.code == c.code;
-    }
-    if (twice) {
-      std::fprintf(stderr,
-                   "yardstick: internal error: finding code %.*s declared twice (by %.*s)\n",
-                   static_cast<int>(c.code.size()), c.code.data(), static_cast<int>(info.id.size()),
-                   info.id.data());
-      std::abort();
-    }
-  }
-  units_.push_back(
-      std::make_unique<RegisteredUnit>(RegisteredUnit{kind, std::move(info), std::move(factory)}));
+  units_.push_back(std::make_unique<RegisteredUnit>(
+      RegisteredUnit{kind, std::move(info), std::move(factory), RepositoryPath(file)}));
   return true;
 }
 

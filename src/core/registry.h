@@ -42,8 +42,9 @@ struct UnitInfo {
   // kernel log without NVML; a collective runs over one process's GPUs without MPI). Listed
   // after `needs` by `yardstick list`, never enforced.
   std::vector<Need> uses;
-  // Finding codes this unit introduces, beside the table in core/finding_codes.cc (a code is
-  // declared once, in the table or by one unit): a new unit brings its codes with it.
+  // The finding codes this unit can raise, with their default severity and title
+  // (core/finding_codes.h): every code it raises, also those its area's helpers raise for it. A
+  // code several units raise is declared by each, alike.
   std::vector<FindingCodeInfo> codes;
   bool disruptive = false;  // changes system state or loads it heavily: runs only when asked
   // Part of `yardstick run`'s quick profile when no --filter narrows the selection (one proxy
@@ -71,6 +72,7 @@ struct RegisteredUnit {
   UnitKind kind;
   UnitInfo info;
   UnitFactory factory;
+  std::string_view file;  // where it registers, from the repository: "src/checks/cpu/smt.cc"
 };
 
 class UnitRegistry {
@@ -79,7 +81,8 @@ class UnitRegistry {
 
   // Returns true so that it can initialise a namespace-scope bool. Aborts on an id registered
   // twice for one kind: two units with one id are a build error that must not reach a user.
-  bool Add(UnitKind kind, UnitInfo info, UnitFactory factory);
+  // `file` is the registering source file (__FILE__).
+  bool Add(UnitKind kind, UnitInfo info, UnitFactory factory, std::string_view file = {});
 
   // Sorted by id.
   std::vector<const RegisteredUnit*> List(UnitKind kind) const;
@@ -100,12 +103,12 @@ class UnitRegistry {
 // Registers `Class` (a default-constructible unit class; its base names the kind) with its
 // UnitInfo, given as designated initialisers. The registrar's name is numbered by __COUNTER__,
 // not __LINE__: in a unity build (CMake UNITY_BUILD) several units share one translation unit.
-#define YS_REGISTER(Class, ...)                                                       \
-  namespace {                                                                         \
-  [[maybe_unused]] const bool YS_CONCAT_(ys_registered_, __COUNTER__) =               \
-      ::ys::UnitRegistry::Global().Add(Class::kKind, ::ys::UnitInfo __VA_ARGS__, [] { \
-        return std::unique_ptr<::ys::Unit>(std::make_unique<Class>());                \
-      });                                                                             \
+#define YS_REGISTER(Class, ...)                                                             \
+  namespace {                                                                               \
+  [[maybe_unused]] const bool YS_CONCAT_(ys_registered_, __COUNTER__) =                     \
+      ::ys::UnitRegistry::Global().Add(                                                     \
+          Class::kKind, ::ys::UnitInfo __VA_ARGS__,                                         \
+          [] { return std::unique_ptr<::ys::Unit>(std::make_unique<Class>()); }, __FILE__); \
   }
 
 #endif  // YARDSTICK_CORE_REGISTRY_H_

@@ -80,7 +80,7 @@ void CheckResult::Seal(std::string_view id) {
   }
   if (!bad_code.empty()) {
     outcome = Outcome::kError;
-    summary = "internal error: finding code " + bad_code + " is not in the table";
+    summary = "internal error: finding code " + bad_code + " is not declared";
     findings.clear();
   }
   // Messages may quote bytes of a malformed host file: keep the report printable and valid JSON.

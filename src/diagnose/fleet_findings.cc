@@ -6,6 +6,11 @@
 
 namespace ys::diagnose {
 
+// Nodes and devices far below their peers (fleet.slow_node and fleet.slow_gpu read them).
+YS_FINDING_CODES("fleet", {{"YS-FLEET-001", Severity::kFail, "node far below its peers' median"},
+                           {"YS-FLEET-002", Severity::kFail,
+                            "GPU, NIC or other device far below its peers' median"}})
+
 FleetReport AnalyseDocument(const RunDocument& doc, const FleetOptions& options) {
   FleetAccumulator accumulator(options);
   ForEachMeasurement(doc, [&](const Measurement& m, const std::string&) { accumulator.Add(m); });

@@ -106,10 +106,6 @@ bool HasTail(const workloads::StepTimeAnalysis& a);
 std::string DescribeSpread(const workloads::StepTimeAnalysis& a);
 // "12 spikes of +61 ms every 10 steps"
 std::string DescribeStalls(const workloads::StepTimeAnalysis& a);
-// The GPU clock-event and temperature findings (gpu.throttling's evidence).
-inline const std::vector<std::string_view> kThrottleCodes = {
-    "YS-GPU-010", "YS-GPU-011", "YS-GPU-012", "YS-GPU-013",
-    "YS-GPU-014", "YS-GPU-015", "YS-GPU-020", "YS-GPU-021"};
 // Step times slowing down over the run (drift beyond noise, upwards), and what going back to the
 // first steps' pace recovers: the run ended p slower than it began and averaged p / 2 slower, so
 // p / 2 .. p (w must have an analysis).

@@ -11,6 +11,18 @@
 #include "core/text.h"
 
 namespace ys::validate {
+
+// What the ingested tool outputs raise: dcgmi diag's results (sealed as gpu.dcgm_diag) and
+// nvidia-smi nvlink's link states and counters (sealed as gpu.nvlink).
+YS_FINDING_CODES("validate.dcgm_diag",
+                 {{"YS-GPU-070", Severity::kFail, "DCGM diagnostic (dcgmi diag) test failed"},
+                  {"YS-GPU-071", Severity::kWarn, "DCGM diagnostic (dcgmi diag) test warned"}})
+YS_FINDING_CODES("validate.nvlink",
+                 {{"YS-GPU-045", Severity::kFail, "NVLink link inactive"},
+                  {"YS-GPU-046", Severity::kWarn, "NVLink replay errors"},
+                  {"YS-GPU-047", Severity::kFail, "NVLink recovery errors"},
+                  {"YS-GPU-048", Severity::kWarn, "NVLink link slower than the GPU's other links"}})
+
 // Named, not anonymous: the library is built in unity batches.
 namespace gpu_tool_run_impl {
 

@@ -13,6 +13,11 @@
 #include "core/text.h"
 
 namespace ys::validate {
+
+// A data check of an nccl-tests log with wrong elements (as coll.* raise it).
+YS_FINDING_CODES("validate.nccl_tests",
+                 {{"YS-BENCH-001", Severity::kFail, "collective data check found wrong elements"}})
+
 // Named, not anonymous: the library is built in unity batches.
 namespace nccl_tests_run_impl {
 

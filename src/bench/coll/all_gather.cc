@@ -20,6 +20,7 @@ YS_REGISTER(AllGatherBenchmark,
              .summary = "Every rank's chunk gathered on every rank (nccl-tests all_gather_perf): "
                         "time, algbw, busbw = algbw x (n-1)/n, data check",
              .uses = {Need::kMpi},
+             .codes = coll::kCollectiveCodes,
              .measures = coll::CollectiveMeasures("all_gather")})
 
 }  // namespace ys::bench

@@ -20,6 +20,7 @@ YS_REGISTER(AllReduceBenchmark,
              .summary = "Sum across all ranks, result on every rank (nccl-tests all_reduce_perf): "
                         "time, algbw, busbw = algbw x 2(n-1)/n, data check",
              .uses = {Need::kMpi},
+             .codes = coll::kCollectiveCodes,
              .measures = coll::CollectiveMeasures("all_reduce")})
 
 }  // namespace ys::bench

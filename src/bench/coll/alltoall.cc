@@ -20,6 +20,7 @@ YS_REGISTER(AlltoAllBenchmark,
              .summary = "Each rank sends a distinct chunk to every rank (nccl-tests "
                         "alltoall_perf): time, algbw, busbw = algbw x (n-1)/n, data check",
              .uses = {Need::kMpi},
+             .codes = coll::kCollectiveCodes,
              .measures = coll::CollectiveMeasures("alltoall")})
 
 }  // namespace ys::bench

@@ -20,6 +20,7 @@ YS_REGISTER(BroadcastBenchmark,
              .summary = "Root's buffer copied to every rank (nccl-tests broadcast_perf): time, "
                         "algbw, busbw = algbw, data check",
              .uses = {Need::kMpi},
+             .codes = coll::kCollectiveCodes,
              .measures = coll::CollectiveMeasures("broadcast")})
 
 }  // namespace ys::bench

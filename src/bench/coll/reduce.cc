@@ -18,6 +18,7 @@ YS_REGISTER(ReduceBenchmark, {.id = "coll.reduce",
                               .summary = "Sum across ranks onto the root (nccl-tests reduce_perf): "
                                          "time, algbw, busbw = algbw, data check",
                               .uses = {Need::kMpi},
+                              .codes = coll::kCollectiveCodes,
                               .measures = coll::CollectiveMeasures("reduce")})
 
 }  // namespace ys::bench

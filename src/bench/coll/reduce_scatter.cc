@@ -20,6 +20,7 @@ YS_REGISTER(ReduceScatterBenchmark,
              .summary = "Sum across ranks, one chunk per rank (nccl-tests reduce_scatter_perf): "
                         "time, algbw, busbw = algbw x (n-1)/n, data check",
              .uses = {Need::kMpi},
+             .codes = coll::kCollectiveCodes,
              .measures = coll::CollectiveMeasures("reduce_scatter")})
 
 }  // namespace ys::bench

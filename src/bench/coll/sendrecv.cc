@@ -20,6 +20,7 @@ YS_REGISTER(SendRecvBenchmark,
              .summary = "Each rank sends to rank+1 and receives from rank-1 (nccl-tests "
                         "sendrecv_perf): time, algbw, busbw = algbw, data check",
              .uses = {Need::kMpi},
+             .codes = coll::kCollectiveCodes,
              .measures = coll::CollectiveMeasures("sendrecv")})
 
 }  // namespace ys::bench

@@ -1,6 +1,7 @@
 // copy.h2d: host -> device copy bandwidth per GPU and per NUMA node of the pinned host memory;
 // copy engine and SM kernel (bench/copy/host_copy.h).
 #include "bench/copy/internal/host_copy.h"
+#include "bench/gpu_bench.h"
 
 namespace ys::bench {
 namespace {
@@ -20,6 +21,7 @@ YS_REGISTER(
      .summary =
          "Host-to-device copy bandwidth, pinned memory per NUMA node, copy engine and SM (GB/s)",
      .needs = {Need::kGpu},
+     .codes = {kCopyDataMismatch},
      .measures = HostCopyMeasures()})
 
 }  // namespace ys::bench

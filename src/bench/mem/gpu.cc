@@ -127,6 +127,7 @@ YS_REGISTER(
      .summary =
          "GPU memory bandwidth: device-local copy with the copy engine and an SM kernel (GB/s)",
      .needs = {Need::kGpu},
+     .codes = {kCopyDataMismatch},
      .measures = {.kind = FigureKind::kMemory,
                   .figures = {{"copy_ce", "GB/s", Better::kHigher, PeakKind::kGpuMemory},
                               {"copy_sm", "GB/s", Better::kHigher, PeakKind::kGpuMemory}},

@@ -341,6 +341,8 @@ YS_REGISTER(
     {.id = "storage.checkpoint",
      .summary = "Checkpoint-style fsync'd write and verified read throughput to --path (GB/s)",
      .needs = {Need::kLiveHost},
+     .codes = {{"YS-BENCH-012", Severity::kFail,
+                "checkpoint files read back differ from what was written"}},
      .measures = {
          .kind = FigureKind::kStorage,
          .figures = {{"write", "GB/s", Better::kHigher}, {"read", "GB/s", Better::kHigher}},

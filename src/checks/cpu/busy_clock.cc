@@ -193,6 +193,8 @@ YS_REGISTER(BusyClockCheck,
              .summary = "Measured busy-core clock (a timed dependent-add loop on each "
                         "sampled core) against the rated maximum.",
              .needs = {},
+             .codes = {{"YS-CPU-016", Severity::kFail,
+                        "measured busy-core clock below the rated maximum"}},
              .params = {{.name = "min_busy_clock_ratio",
                          .type = ParamType::kDouble,
                          .default_value = 0.90,

@@ -162,7 +162,12 @@ YS_REGISTER(GpuClocksCheck,
              .summary = "Current clocks and clock-event reasons by name: HW slowdown, HW "
                         "thermal, power brake, SW thermal and SW power cap.",
              .needs = {Need::kGpu},
-             .codes = {{"YS-GPU-016", Severity::kWarn,
+             .codes = {{"YS-GPU-010", Severity::kFail, "clocks held down: HW slowdown"},
+                       {"YS-GPU-011", Severity::kFail, "clocks held down: HW thermal slowdown"},
+                       {"YS-GPU-012", Severity::kFail, "clocks held down: HW power brake slowdown"},
+                       {"YS-GPU-013", Severity::kWarn, "clocks held down: SW thermal slowdown"},
+                       {"YS-GPU-014", Severity::kWarn, "clocks held down: SW power cap"},
+                       {"YS-GPU-016", Severity::kWarn,
                         "clock-event reason set while the SM clock is at its maximum (sample "
                         "under load)"}}})
 

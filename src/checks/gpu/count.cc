@@ -119,6 +119,10 @@ YS_REGISTER(GpuCountCheck,
             {.id = "gpu.count",
              .summary = "GPUs NVML lists against the site's count and the NVIDIA GPUs on "
                         "the PCI bus (a GPU missing from NVML fell off the bus).",
-             .needs = {Need::kGpuState}})
+             .needs = {Need::kGpuState},
+             .codes = {{"YS-GPU-001", Severity::kFail,
+                        "GPU count seen by NVML differs from site expectation"},
+                       {"YS-GPU-002", Severity::kFail,
+                        "GPU on the PCI bus missing from NVML (fallen off the bus or excluded)"}}})
 
 }  // namespace ys::checks

@@ -203,6 +203,12 @@ YS_REGISTER(GpuDriverCheck,
             {.id = "gpu.driver",
              .summary = "NVML's driver version against the loaded kernel module and the "
                         "site's driver; the CUDA driver version against the driver branch.",
-             .needs = {Need::kGpuState}})
+             .needs = {Need::kGpuState},
+             .codes = {
+                 {"YS-GPU-003", Severity::kFail,
+                  "kernel module and NVML driver versions differ (driver/library mismatch)"},
+                 {"YS-GPU-004", Severity::kWarn, "driver version differs from site expectation"},
+                 {"YS-GPU-005", Severity::kWarn,
+                  "CUDA driver library older than the kernel driver's branch"}}})
 
 }  // namespace ys::checks

@@ -73,6 +73,8 @@ YS_REGISTER(GpuFabricCheck,
             {.id = "gpu.fabric",
              .summary = "NVLink fabric (NVSwitch, NVL72) registration state and status of "
                         "every GPU.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .codes = {{"YS-GPU-050", Severity::kFail, "NVLink fabric registration not completed"},
+                       {"YS-GPU-051", Severity::kFail, "NVLink fabric registration failed"}}})
 
 }  // namespace ys::checks

@@ -117,10 +117,17 @@ class GpuMemoryRepairCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(GpuMemoryRepairCheck,
-            {.id = "gpu.memory_repair",
-             .summary = "Retired pages and remapped rows: pending (a reset activates them), "
-                        "failed, and at DCGM's limits.",
-             .needs = {Need::kGpu}})
+YS_REGISTER(
+    GpuMemoryRepairCheck,
+    {.id = "gpu.memory_repair",
+     .summary = "Retired pages and remapped rows: pending (a reset activates them), "
+                "failed, and at DCGM's limits.",
+     .needs = {Need::kGpu},
+     .codes = {
+         {"YS-GPU-030", Severity::kWarn, "page retirement pending (a reset retires the pages)"},
+         {"YS-GPU-031", Severity::kFail, "retired pages at DCGM's limit (SBE + DBE >= 63)"},
+         {"YS-GPU-032", Severity::kWarn, "row remapping pending (a GPU reset activates it)"},
+         {"YS-GPU-033", Severity::kFail, "row remapping failed"},
+         {"YS-GPU-034", Severity::kWarn, "uncorrectable row remaps at DCGM's limit (>= 512)"}}})
 
 }  // namespace ys::checks

@@ -57,13 +57,15 @@ class GpuMigCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(GpuMigCheck, {.id = "gpu.mig",
-                          .summary = "MIG mode of every GPU against the site's policy.",
-                          .needs = {Need::kGpu},
-                          .params = {{.name = "mig",
-                                      .type = ParamType::kPolicy,
-                                      .default_value = Policy::kOff,
-                                      .meaning = "MIG mode of every GPU",
-                                      .site_table = "gpu"}}})
+YS_REGISTER(GpuMigCheck,
+            {.id = "gpu.mig",
+             .summary = "MIG mode of every GPU against the site's policy.",
+             .needs = {Need::kGpu},
+             .codes = {{"YS-GPU-060", Severity::kFail, "MIG mode differs from site policy"}},
+             .params = {{.name = "mig",
+                         .type = ParamType::kPolicy,
+                         .default_value = Policy::kOff,
+                         .meaning = "MIG mode of every GPU",
+                         .site_table = "gpu"}}})
 
 }  // namespace ys::checks

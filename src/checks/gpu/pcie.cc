@@ -96,6 +96,9 @@ YS_REGISTER(
      .summary = "GPU PCIe width and generation against the maximum (generation only "
                 "under load) and the PCIe replay counter.",
      .needs = {Need::kGpu},
+     .codes = {{"YS-GPU-055", Severity::kFail, "GPU PCIe link width below the maximum"},
+               {"YS-GPU-056", Severity::kWarn, "GPU PCIe generation below the maximum under load"},
+               {"YS-GPU-057", Severity::kWarn, "GPU PCIe replays above threshold"}},
      .params = {
          {.name = "max_pcie_replays",
           .type = ParamType::kInt,

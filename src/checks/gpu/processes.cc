@@ -75,6 +75,9 @@ YS_REGISTER(GpuProcessesCheck,
             {.id = "gpu.processes",
              .summary = "Compute processes already on the GPUs before a run, and those of "
                         "other users.",
-             .needs = {Need::kGpu}})
+             .needs = {Need::kGpu},
+             .codes = {
+                 {"YS-GPU-065", Severity::kWarn, "compute processes already on the GPU"},
+                 {"YS-GPU-066", Severity::kFail, "compute processes of another user on the GPU"}}})
 
 }  // namespace ys::checks

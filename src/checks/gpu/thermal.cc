@@ -84,6 +84,10 @@ YS_REGISTER(GpuThermalCheck,
              .summary = "GPU temperature against the GPU's own slowdown, shutdown and "
                         "maximum operating thresholds, with a margin.",
              .needs = {Need::kGpu},
+             .codes = {{"YS-GPU-020", Severity::kFail,
+                        "temperature at or above the GPU's slowdown threshold"},
+                       {"YS-GPU-021", Severity::kWarn,
+                        "temperature near the slowdown threshold or above max operating"}},
              .params = {
                  {.name = "temperature_margin_c",
                   .type = ParamType::kInt,

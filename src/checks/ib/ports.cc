@@ -263,6 +263,12 @@ YS_REGISTER(IbPortsCheck,
             {.id = "ib.ports",
              .summary = "InfiniBand/RoCE port state, physical state, rate and width, error "
                         "counters, and the MTU of RoCE netdevs.",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-IB-001", Severity::kFail, "port not ACTIVE"},
+                       {"YS-IB-002", Severity::kFail, "port physical state not LinkUp"},
+                       {"YS-IB-003", Severity::kFail, "port rate below the site minimum"},
+                       {"YS-IB-004", Severity::kWarn, "port error counters non-zero"},
+                       {"YS-IB-005", Severity::kWarn,
+                        "RoCE interface MTU too small for 4096-byte IB MTU"}}})
 
 }  // namespace ys::checks

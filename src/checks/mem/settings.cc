@@ -194,6 +194,13 @@ YS_REGISTER(
      .summary = "Transparent hugepages, hugetlb reservations, swap and the "
                 "locked-memory limit RDMA needs.",
      .needs = {},
+     .codes = {{"YS-MEM-001", Severity::kWarn, "transparent hugepage defrag set to always"},
+               {"YS-MEM-002", Severity::kWarn, "transparent hugepages differ from site policy"},
+               {"YS-MEM-003", Severity::kWarn, "swap in use"},
+               {"YS-MEM-004", Severity::kWarn, "swap enabled with high swappiness"},
+               {"YS-MEM-005", Severity::kFail,
+                "locked-memory limit not unlimited (RDMA registration)"},
+               {"YS-MEM-006", Severity::kWarn, "hugetlb pages reserved but unused"}},
      .params = {{.name = "thp",
                  .type = ParamType::kString,
                  .default_value = std::string("any"),

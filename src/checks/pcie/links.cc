@@ -427,6 +427,11 @@ YS_REGISTER(PcieLinksCheck,
             {.id = "pcie.links",
              .summary = "PCIe width and speed of GPU, NVSwitch and RDMA NIC links and the "
                         "bridges above them, AER errors, and the GPU and NIC counts.",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-PCI-001", Severity::kFail, "PCIe link width below the device maximum"},
+                       {"YS-PCI-002", Severity::kWarn, "PCIe link speed below the device maximum"},
+                       {"YS-PCI-003", Severity::kWarn, "PCIe AER errors recorded"},
+                       {"YS-PCI-004", Severity::kFail, "GPU count differs from site expectation"},
+                       {"YS-PCI-005", Severity::kFail, "NIC count differs from site expectation"}}})
 
 }  // namespace ys::checks

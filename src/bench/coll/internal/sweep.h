@@ -33,6 +33,13 @@
 
 namespace ys::bench::coll {
 
+// The finding codes the sweep raises; each of the seven units declares them.
+inline const std::vector<FindingCodeInfo> kCollectiveCodes = {
+    {"YS-BENCH-001", Severity::kFail, "collective data check found wrong elements"},
+    {"YS-BENCH-002", Severity::kWarn, "one rank's collective time far above the other ranks'"},
+    {"YS-BENCH-003", Severity::kWarn,
+     "pairwise collective: a pair or ring neighbour far below the others"}};
+
 struct SweepHooks {
   // Called on every rank once the backend is open, before anything is measured (tests inject a
   // fault here).

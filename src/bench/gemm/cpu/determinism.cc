@@ -162,6 +162,8 @@ YS_REGISTER(
     {.id = "gemm.cpu.determinism",
      .summary = "Identical sgemm inputs give bit-identical outputs across repeats and cores",
      .needs = {Need::kLiveHost},
+     .codes = {{"YS-BENCH-010", Severity::kFail,
+                "CPU GEMM results not bit-identical across repeats or cores"}},
      .measures = {.kind = FigureKind::kCpuGemm,
                   .figures = {{"mismatched_runs", "runs", Better::kLower},
                               {"gflops_per_core", "GFLOPS", Better::kHigher}},

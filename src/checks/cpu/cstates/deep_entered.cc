@@ -41,6 +41,7 @@ YS_REGISTER(DeepEnteredCheck,
             {.id = "cpu.cstates.deep_entered",
              .summary = "Enabled C6-class idle states are entered (usage above 0 since "
                         "boot).",
-             .needs = {}})
+             .needs = {},
+             .codes = {kDeepStatePolicyCode}})
 
 }  // namespace ys::checks::cstates

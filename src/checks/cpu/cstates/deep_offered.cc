@@ -38,6 +38,7 @@ YS_REGISTER(DeepOfferedCheck,
             {.id = "cpu.cstates.deep_offered",
              .summary = "The idle driver offers a C6-class state (the BIOS does not hide "
                         "it).",
-             .needs = {}})
+             .needs = {},
+             .codes = {kDeepStatePolicyCode}})
 
 }  // namespace ys::checks::cstates

@@ -88,6 +88,9 @@ YS_REGISTER(DeepestEnabledCheck,
             {.id = "cpu.cstates.deepest_enabled",
              .summary = "C6-class idle states enabled on every CPU (or disabled on every "
                         "CPU where site policy is off).",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-CPU-002", Severity::kWarn, "deep C-state disabled on every CPU"},
+                       {"YS-CPU-003", Severity::kWarn, "deep C-state disabled on some CPUs only"},
+                       kDeepStatePolicyCode}})
 
 }  // namespace ys::checks::cstates

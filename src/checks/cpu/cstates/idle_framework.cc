@@ -98,6 +98,8 @@ YS_REGISTER(IdleFrameworkCheck,
             {.id = "cpu.cstates.idle_framework",
              .summary = "CPU idle management on: no idle=poll|halt or cpuidle.off=1 on the "
                         "kernel command line, a cpuidle driver registered.",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-CPU-001", Severity::kWarn,
+                        "CPU idle driver off: no deep C-states (idle=poll/halt, cpuidle.off)"}}})
 
 }  // namespace ys::checks::cstates

@@ -39,6 +39,7 @@ class KernelLimitCheck : public Check {
 YS_REGISTER(KernelLimitCheck,
             {.id = "cpu.cstates.kernel_limit",
              .summary = "No max_cstate limit of the idle driver removes the C6-class states.",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-CPU-004", Severity::kWarn, "deep C-states removed by max_cstate"}}})
 
 }  // namespace ys::checks::cstates

@@ -41,6 +41,8 @@ YS_REGISTER(
     BiosLimitCheck,
     {.id = "cpu.frequency.bios_limit",
      .summary = "The firmware does not limit the CPU clock below its maximum (cpufreq bios_limit).",
-     .needs = {}})
+     .needs = {},
+     .codes = {{"YS-CPU-015", Severity::kWarn,
+                "firmware frequency limit (bios_limit) below the maximum"}}})
 
 }  // namespace ys::checks::frequency

@@ -42,9 +42,11 @@ class ConsistencyCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(ConsistencyCheck, {.id = "cpu.frequency.consistency",
-                               .summary = "One frequency policy for all CPUs: driver, "
-                                          "governor, maximum and energy preference agree.",
-                               .needs = {}})
+YS_REGISTER(ConsistencyCheck,
+            {.id = "cpu.frequency.consistency",
+             .summary = "One frequency policy for all CPUs: driver, "
+                        "governor, maximum and energy preference agree.",
+             .needs = {},
+             .codes = {{"YS-CPU-017", Severity::kWarn, "frequency policy differs across CPUs"}}})
 
 }  // namespace ys::checks::frequency

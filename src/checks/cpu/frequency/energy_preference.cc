@@ -36,6 +36,8 @@ class EnergyPreferenceCheck : public Check {
 YS_REGISTER(EnergyPreferenceCheck,
             {.id = "cpu.frequency.energy_preference",
              .summary = "No CPU has an energy-performance preference that favours power.",
-             .needs = {}})
+             .needs = {},
+             .codes = {
+                 {"YS-CPU-013", Severity::kWarn, "energy-performance preference favours power"}}})
 
 }  // namespace ys::checks::frequency

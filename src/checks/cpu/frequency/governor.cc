@@ -41,6 +41,7 @@ class GovernorCheck : public Check {
 YS_REGISTER(GovernorCheck,
             {.id = "cpu.frequency.governor",
              .summary = "Every CPU runs the scaling governor the site expects (cpu.governor).",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-CPU-010", Severity::kFail, "CPU frequency governor not performance"}}})
 
 }  // namespace ys::checks::frequency

@@ -39,6 +39,8 @@ YS_REGISTER(
     {.id = "cpu.frequency.max_freq",
      .summary =
          "No CPU has scaling_max_freq capped below what the hardware and the turbo setting allow.",
-     .needs = {}})
+     .needs = {},
+     .codes = {
+         {"YS-CPU-012", Severity::kFail, "scaling_max_freq capped below the hardware maximum"}}})
 
 }  // namespace ys::checks::frequency

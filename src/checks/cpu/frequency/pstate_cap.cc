@@ -34,6 +34,7 @@ YS_REGISTER(
     PstateCapCheck,
     {.id = "cpu.frequency.pstate_cap",
      .summary = "intel_pstate max_perf_pct does not hold the CPUs below their maximum performance.",
-     .needs = {}})
+     .needs = {},
+     .codes = {{"YS-CPU-014", Severity::kFail, "intel_pstate max_perf_pct below 100"}}})
 
 }  // namespace ys::checks::frequency

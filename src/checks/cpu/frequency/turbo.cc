@@ -63,6 +63,8 @@ YS_REGISTER(
     {.id = "cpu.frequency.turbo",
      .summary =
          "Turbo permission (intel_pstate no_turbo, cpufreq boost) as site policy cpu.turbo asks.",
-     .needs = {}})
+     .needs = {},
+     .codes = {{"YS-CPU-011", Severity::kFail, "turbo/boost disabled"},
+               {"YS-CPU-018", Severity::kWarn, "turbo allowed against site policy (turbo off)"}}})
 
 }  // namespace ys::checks::frequency

@@ -30,6 +30,9 @@ inline constexpr const char* kExemplarRecovery =
 inline constexpr const char* kCmdlineFix =
     "remove it from the kernel command line (GRUB_CMDLINE_LINUX in /etc/default/grub, then "
     "update-grub or grub2-mkconfig, and reboot)";
+// Raised by cpu.cstates.deep_offered, deep_entered and deepest_enabled: each declares it.
+inline constexpr FindingCodeInfo kDeepStatePolicyCode{"YS-CPU-005", Severity::kWarn,
+                                                      "deepest C-state differs from site policy"};
 
 // The idle framework as the kernel command line and the cpuidle driver leave it.
 struct IdleFramework {

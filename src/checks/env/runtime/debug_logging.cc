@@ -33,8 +33,10 @@ class DebugLoggingCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(DebugLoggingCheck, {.id = "env.runtime.debug_logging",
-                                .summary = "NCCL_DEBUG is not INFO or TRACE.",
-                                .needs = {}})
+YS_REGISTER(DebugLoggingCheck,
+            {.id = "env.runtime.debug_logging",
+             .summary = "NCCL_DEBUG is not INFO or TRACE.",
+             .needs = {},
+             .codes = {{"YS-ENV-005", Severity::kWarn, "NCCL_DEBUG left at INFO or TRACE"}}})
 
 }  // namespace ys::checks::runtime

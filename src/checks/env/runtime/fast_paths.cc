@@ -71,6 +71,7 @@ YS_REGISTER(
     {.id = "env.runtime.fast_paths",
      .summary =
          "No NCCL variable turns off a fast path (P2P, InfiniBand, GPUDirect RDMA, shared memory).",
-     .needs = {}})
+     .needs = {},
+     .codes = {{"YS-ENV-006", Severity::kFail, "NCCL fast path disabled"}}})
 
 }  // namespace ys::checks::runtime

@@ -38,8 +38,10 @@ class ForcedAlgorithmCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(ForcedAlgorithmCheck, {.id = "env.runtime.forced_algorithm",
-                                   .summary = "No NCCL_ALGO or NCCL_PROTO overrides NCCL's tuner.",
-                                   .needs = {}})
+YS_REGISTER(ForcedAlgorithmCheck,
+            {.id = "env.runtime.forced_algorithm",
+             .summary = "No NCCL_ALGO or NCCL_PROTO overrides NCCL's tuner.",
+             .needs = {},
+             .codes = {{"YS-ENV-004", Severity::kWarn, "NCCL algorithm or protocol forced"}}})
 
 }  // namespace ys::checks::runtime

@@ -62,6 +62,8 @@ class GpuDirectCheck : public Check {
 YS_REGISTER(GpuDirectCheck,
             {.id = "env.runtime.gpudirect",
              .summary = "A GPU + RDMA node has a GPUDirect RDMA path (peer memory or DMA-BUF).",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-ENV-007", Severity::kWarn,
+                        "GPUDirect RDMA not available (no peer-memory module, no DMA-BUF)"}}})
 
 }  // namespace ys::checks::runtime

@@ -101,6 +101,8 @@ class IbHcaCheck : public Check {
 YS_REGISTER(IbHcaCheck,
             {.id = "env.runtime.ib_hca",
              .summary = "NCCL_IB_HCA selects the intended RDMA devices, not more by prefix.",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-ENV-002", Severity::kWarn,
+                        "NCCL_IB_HCA prefix matches more devices than intended"}}})
 
 }  // namespace ys::checks::runtime

@@ -44,6 +44,8 @@ class QpsPerConnectionCheck : public Check {
 YS_REGISTER(QpsPerConnectionCheck,
             {.id = "env.runtime.qps_per_connection",
              .summary = "NCCL_IB_QPS_PER_CONNECTION is not 1 on ports of 400 Gb/s or more.",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-ENV-003", Severity::kFail,
+                        "NCCL_IB_QPS_PER_CONNECTION=1 on 400 Gb/s or faster links"}}})
 
 }  // namespace ys::checks::runtime

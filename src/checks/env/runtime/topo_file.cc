@@ -87,6 +87,7 @@ YS_REGISTER(
     {.id = "env.runtime.topo_file",
      .summary =
          "NCCL_TOPO_FILE, when set, names a readable NCCL topology XML inside the container.",
-     .needs = {}})
+     .needs = {},
+     .codes = {{"YS-ENV-001", Severity::kFail, "NCCL_TOPO_FILE set but absent or unreadable"}}})
 
 }  // namespace ys::checks::runtime

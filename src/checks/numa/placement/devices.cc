@@ -22,9 +22,15 @@ class DevicesCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(DevicesCheck, {.id = "numa.placement.devices",
-                           .summary = "Locality of the GPUs and NICs the process uses: NUMA "
-                                      "affinity known, devices on the process's nodes.",
-                           .needs = {}})
+YS_REGISTER(
+    DevicesCheck,
+    {.id = "numa.placement.devices",
+     .summary = "Locality of the GPUs and NICs the process uses: NUMA "
+                "affinity known, devices on the process's nodes.",
+     .needs = {},
+     .codes = {
+         {"YS-NUMA-003", Severity::kFail, "process CPUs not local to its GPUs or NICs"},
+         {"YS-NUMA-004", Severity::kFail, "process memory nodes exclude the devices' local node"},
+         {"YS-NUMA-005", Severity::kWarn, "device without NUMA affinity on a multi-node host"}}})
 
 }  // namespace ys::checks::placement

@@ -26,6 +26,8 @@ YS_REGISTER(
     {.id = "numa.placement.kernel_policy",
      .summary = "Automatic NUMA balancing and zone reclaim as site policy asks.",
      .needs = {},
+     .codes = {{"YS-NUMA-002", Severity::kWarn, "automatic NUMA balancing enabled"},
+               {"YS-NUMA-006", Severity::kWarn, "zone_reclaim_mode enabled"}},
      .params = {{.name = "balancing",
                  .type = ParamType::kPolicy,
                  .default_value = Policy::kOff,

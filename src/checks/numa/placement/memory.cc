@@ -30,6 +30,8 @@ YS_REGISTER(
      .summary = "Share of the process's memory on remote NUMA nodes "
                 "(from numa_maps) below the site's maximum.",
      .needs = {},
+     .codes = {{"YS-NUMA-001", Severity::kFail,
+                "process memory on remote NUMA nodes above threshold"}},
      .params = {
          {.name = "max_remote_share",
           .type = ParamType::kDouble,

@@ -192,6 +192,10 @@ YS_REGISTER(GraceCmdqvCheck,
             {.id = "virt.iommu.grace_cmdqv",
              .summary = "On NVIDIA Grace with an SMMUv3, the CMDQV command-queue path "
                         "active (not disabled, not missing from kernel or firmware).",
-             .needs = {}})
+             .needs = {},
+             .codes = {{"YS-VIRT-002", Severity::kFail,
+                        "Grace SMMUv3 without CMDQV (command-queue virtualisation)"},
+                       {"YS-VIRT-003", Severity::kFail,
+                        "CMDQV disabled or bypassed by module parameter"}}})
 
 }  // namespace ys::checks::iommu

@@ -43,8 +43,10 @@ class GracePageSizeCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(GracePageSizeCheck, {.id = "virt.iommu.grace_page_size",
-                                 .summary = "On NVIDIA Grace, 64 KiB base pages rather than 4 KiB.",
-                                 .needs = {}})
+YS_REGISTER(GracePageSizeCheck,
+            {.id = "virt.iommu.grace_page_size",
+             .summary = "On NVIDIA Grace, 64 KiB base pages rather than 4 KiB.",
+             .needs = {},
+             .codes = {{"YS-VIRT-004", Severity::kWarn, "4 KiB base pages on Grace"}}})
 
 }  // namespace ys::checks::iommu

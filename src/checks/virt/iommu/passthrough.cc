@@ -56,6 +56,7 @@ YS_REGISTER(
      .summary = "VM detection, and on bare metal GPUs and NICs in passthrough "
                 "(identity) IOMMU domains as site policy asks.",
      .needs = {},
+     .codes = {{"YS-VIRT-001", Severity::kWarn, "IOMMU translates DMA for GPUs or NICs"}},
      .params = {
          {.name = "iommu_passthrough",
           .type = ParamType::kPolicy,

@@ -48,9 +48,11 @@ class StrictCheck : public Check {
 
 }  // namespace
 
-YS_REGISTER(StrictCheck, {.id = "virt.iommu.strict",
-                          .summary = "IOMMU invalidation not strict for GPU and NIC domains (lazy "
-                                     "DMA-FQ or passthrough).",
-                          .needs = {}})
+YS_REGISTER(StrictCheck,
+            {.id = "virt.iommu.strict",
+             .summary = "IOMMU invalidation not strict for GPU and NIC domains (lazy "
+                        "DMA-FQ or passthrough).",
+             .needs = {},
+             .codes = {{"YS-VIRT-005", Severity::kWarn, "IOMMU in strict invalidation mode"}}})
 
 }  // namespace ys::checks::iommu

@@ -18,6 +18,12 @@
 namespace ys::diagnose {
 namespace {
 
+// The GPU clock-event, power-limit and temperature findings (gpu.clocks, gpu.power, gpu.thermal
+// declare them).
+const std::vector<std::string_view> kThrottleCodes = {"YS-GPU-010", "YS-GPU-011", "YS-GPU-012",
+                                                      "YS-GPU-013", "YS-GPU-014", "YS-GPU-015",
+                                                      "YS-GPU-020", "YS-GPU-021"};
+
 class GpuThrottlingRule : public Rule {
  public:
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {

@@ -10,10 +10,19 @@
 namespace ys::diagnose {
 namespace {
 
+// gpu.throttling has a case (the preflight saw the GPUs' clocks held down): that rule names the
+// cause and quotes the drift.
+bool GpuThrottlingSpeaks(const DiagnosisInput& in) {
+  const RegisteredUnit* u = UnitRegistry::Global().Find(UnitKind::kRule, "gpu.throttling");
+  if (u == nullptr) return false;
+  std::unique_ptr<Unit> rule = u->factory();
+  return !static_cast<const Rule&>(*rule).Evaluate(in).empty();
+}
+
 class DriftRule : public Rule {
  public:
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
-    if (!FindingsWithAnyCode(in, kThrottleCodes).empty()) return {};  // gpu.throttling's case
+    if (GpuThrottlingSpeaks(in)) return {};
     std::vector<Diagnosis> out;
     auto enough = [](const workloads::StepTimeAnalysis& a) {
       return SlowingDown(a) && StepsBehind(a, false) >= kMinDriftSteps;
