@@ -27,7 +27,7 @@
 #include "core/report_json.h"
 #include "core/text.h"
 #include "core/watchdog.h"
-#include "diagnose/fleet_findings.h"
+#include "fleet/findings.h"
 #include "host/host_info.h"
 #include "report/output.h"
 
@@ -428,7 +428,7 @@ Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Ho
   if (rank == 0 && place.host_order.size() > 1) {
     // The nodes of this run compared with each other: a slow node or device is named here.
     state->Update([&](RunDocument& doc) {
-      CheckResult fleet = diagnose::FleetOutliers(doc);
+      CheckResult fleet = fleet::FleetOutliers(doc);
       fleet.Seal("fleet.outliers");
       doc.checks.push_back(std::move(fleet));
     });
