@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <optional>
 
 #include "checks/bug_report_input.h"
 #include "checks/runner.h"
@@ -42,6 +43,37 @@ std::string FilterSuggestion(const std::vector<std::string>& filters) {
   return "";
 }
 
+// What the checks read: the caller's host and site when it gives them, else opened here.
+struct PreflightInputs {
+  std::optional<host::Host> opened;
+  const host::Host* host = nullptr;
+  SiteExpectations loaded;
+  const SiteExpectations* expect = nullptr;
+};
+
+Status OpenInputs(const PreflightOptions& o, PreflightInputs& in) {
+  auto step = [&o](const std::string& name) {
+    if (o.on_step) o.on_step(name);
+  };
+  in.host = o.host;
+  if (in.host == nullptr || o.recorder) {
+    step("opening the host root");
+    auto host = o.root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(o.root);
+    if (!host.ok()) return host.status();
+    in.opened = std::move(*host);
+    if (o.recorder) in.opened->set_recorder(o.recorder);
+    in.host = &*in.opened;
+  }
+  in.expect = o.expect != nullptr ? o.expect : &in.loaded;
+  if (o.expect == nullptr && !o.expect_path.empty()) {
+    step("reading the site expectations " + o.expect_path);
+    auto loaded = LoadSiteExpectations(o.expect_path);
+    if (!loaded.ok()) return loaded.status();
+    in.loaded = std::move(*loaded);
+  }
+  return Status::Ok();
+}
+
 // The preflight itself; `gpu_absent`, when set, is why there is no GPU state to judge (a bug
 // report without nvidia-smi output): the GPU units skip with it instead of opening this host's
 // NVML.
@@ -52,18 +84,10 @@ Result<RunDocument> RunChecksOf(const PreflightOptions& o, const Status* gpu_abs
     if (o.on_step) o.on_step(name);
   };
 
-  step("opening the host root");
-  auto host = o.root == "/" ? Result<host::Host>(host::Host::Live()) : host::Host::AtRoot(o.root);
-  if (!host.ok()) return host.status();
-  if (o.recorder) host->set_recorder(o.recorder);
-
-  SiteExpectations expect;
-  if (!o.expect_path.empty()) {
-    step("reading the site expectations " + o.expect_path);
-    auto loaded = LoadSiteExpectations(o.expect_path);
-    if (!loaded.ok()) return loaded.status();
-    expect = std::move(*loaded);
-  }
+  PreflightInputs in;
+  YS_RETURN_IF_ERROR(OpenInputs(o, in));
+  const host::Host* host = in.host;
+  const SiteExpectations& expect = *in.expect;
   if (o.pid) {
     std::string dir = "/proc/" + std::to_string(*o.pid);
     if (!host->IsDirectory(dir)) {
@@ -141,6 +165,7 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   PreflightOptions inner = o;
   inner.bug_report.clear();
   inner.root = staged->root;
+  inner.host = nullptr;  // the report's files, not the caller's host
   inner.nvml_state = staged->nvml_state;
   inner.kernel_log = staged->kernel_log;
   if (inner.filters.empty()) inner.filters = {"gpu.*"};

@@ -15,8 +15,14 @@
 
 namespace ys::checks {
 
+struct SiteExpectations;
+
 struct PreflightOptions {
   std::string root = "/";
+  // The host the caller opened (the live one: root "/") and the site file it read, so that a
+  // job reads each once; unset: root is opened and expect_path read here.
+  const host::Host* host = nullptr;
+  const SiteExpectations* expect = nullptr;
   std::vector<std::string> filters;  // globs over check ids
   std::string expect_path;           // site.toml; empty = defaults
   std::string nvml_state;            // recorded NVML state (JSON) instead of the host's GPUs

@@ -1,7 +1,7 @@
 // `yardstick merge DOC...`: fleet analysis over per-node run documents from many jobs — the peer
 // median and MAD of every figure, evidence pooled per node, GPU, NIC and kind of figure, checks,
 // versions, missing units — streamed from disk in two passes, in memory that does not grow with
-// the node count (diagnose/fleet.h). Exit: 0 pass; 1 fail, incomplete (documents skipped under
+// the node count (fleet/fleet.h). Exit: 0 pass; 1 fail, incomplete (documents skipped under
 // --keep-going) or inconclusive (too few nodes to compare); 2 bad input.
 #include <unistd.h>
 
@@ -13,8 +13,8 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/run_document_json.h"
-#include "diagnose/fleet_merge.h"
-#include "diagnose/fleet_output.h"
+#include "fleet/merge.h"
+#include "fleet/output.h"
 #include "report/html/html_fleet_page.h"
 #include "report/output.h"
 
@@ -27,7 +27,7 @@ struct MergeArgs {
   bool json = false;
   std::string format = "console";
   std::string html;
-  diagnose::MergeOptions options;
+  fleet::MergeOptions options;
   double min_deficit_pct = 5, isolated_deficit_pct = 10, noise_floor_pct = 0.5;
   double drain_loss_pct = 2;
 };
@@ -99,10 +99,10 @@ Action Setup(CLI::App& sub) {
     a->options.fleet.isolated_deficit = a->isolated_deficit_pct / 100;
     a->options.fleet.noise_floor = a->noise_floor_pct / 100;
     a->options.fleet.drain_loss = a->drain_loss_pct / 100;
-    auto report = diagnose::MergeFleet(a->inputs, a->options);
+    auto report = fleet::MergeFleet(a->inputs, a->options);
     if (!report.ok()) return report.status();
     for (const auto& s : report->skipped) Log(LogLevel::kWarn, "skipped {}", s.error);
-    auto document = diagnose::ToJson(*report);
+    auto document = fleet::ToJson(*report);
     if (!a->output.empty()) {
       YS_RETURN_IF_ERROR(WriteFileAtomic(a->output, DumpJson(document) + "\n"));
     }
@@ -112,9 +112,9 @@ Action Setup(CLI::App& sub) {
     if (a->json || a->format == "json") {
       std::cout << DumpJson(document) << "\n";
     } else if (a->format == "slurm") {
-      diagnose::WriteSlurmDrain(*report, std::cout);
+      fleet::WriteSlurmDrain(*report, std::cout);
     } else {
-      diagnose::WriteFleetSummary(*report, std::cout);
+      fleet::WriteFleetSummary(*report, std::cout);
       if (!a->output.empty()) std::cout << "fleet document: " << a->output << "\n";
       if (!a->html.empty()) std::cout << "fleet heat map: " << a->html << "\n";
     }

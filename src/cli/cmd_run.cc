@@ -9,14 +9,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "checks/site_expectations.h"
 #include "cli/command.h"
 #include "cli/history_options.h"
 #include "core/exit_codes.h"
 #include "core/fresh_dir.h"
 #include "core/log.h"
 #include "core/path_component.h"
-#include "diagnose/engine.h"
+#include "job/conclusions.h"
 #include "job/job.h"
 #include "report/html/html_report.h"
 #include "report/output.h"
@@ -84,6 +83,7 @@ Action Setup(CLI::App& sub) {
     job::JobOptions jo{
         .command = "run",
         .preflight = PreflightOptionsFor(a->checks, "run"),
+        .site_path = a->checks.expect,  // read once, for the checks and the benchmarks
         .timeout_s = a->timeout_s,
         .out_path = leader ? dir + "/run.json" : "",
         .on_abort = [out](const RunDocument& doc) { (void)report::EmitRun(doc, out); }};
@@ -91,26 +91,11 @@ Action Setup(CLI::App& sub) {
     if (!a->no_bench && a->checks.root == "/") {
       jo.bench =
           bench::BenchOptions{.profile = bench::Profile::kQuick, .data_dir = DataDir(a->data)};
-      if (!a->checks.expect.empty()) {  // the benchmarks' [unit."<id>"] tables
-        auto site = checks::LoadSiteExpectations(a->checks.expect);
-        if (!site.ok()) return site.status();
-        jo.bench->unit_params = site->params;
-      }
     } else if (!a->no_bench) {
       jo.warnings.push_back("benchmarks not run: --root reads a recorded tree, not this machine");
     }
     // What the run's evidence says about causes (docs/design.md §diagnosis), kept in the document.
-    jo.conclude = [data = DataDir(a->data)](RunDocument& doc) {
-      auto in = diagnose::DiagnosisInputFor(&doc, nullptr, data);
-      if (!in.ok()) {
-        doc.warnings.push_back("diagnosis not run: " + in.status().message());
-        return;
-      }
-      diagnose::DiagnosisReport rep = diagnose::Diagnose(*in);
-      // Rules that could not judge their evidence are listed by `yardstick diagnose`, not here.
-      doc.diagnosis = std::move(rep.ranked);
-      doc.diagnosis_ran = true;
-    };
+    jo.conclusions = {job::DiagnosisConclusion(DataDir(a->data))};
     bool json = a->checks.json;
     jo.emit = [out, dir, json, hist = a->history](const RunDocument& doc) {
       if (Status s = report::EmitRun(doc, out); !s.ok()) {
@@ -118,9 +103,9 @@ Action Setup(CLI::App& sub) {
         return kExitCannotRun;
       }
       if (!json) fmt::print("run document: {}/run.json\n", dir);
-      // The HTML report beside the document (docs/design.md §outputs); without Chart.js the run
-      // still stands, and `yardstick report` can draw it later.
-      Status page = report::html::WriteReportBeside(dir);
+      // The HTML report beside the document (docs/design.md §outputs), drawn from the document in
+      // memory; without Chart.js the run still stands, and `yardstick report` can draw it later.
+      Status page = report::html::WriteReportOf(doc, dir);
       if (!page.ok()) {
         Log(LogLevel::kWarn, "no HTML report: {}", page.message());
       } else if (!json) {

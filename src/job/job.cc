@@ -1,25 +1,18 @@
 #include "job/job.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
+#include <utility>
 
 #include "bench/runner.h"
 #include "bench/session.h"
+#include "checks/site_expectations.h"
 #include "comm/liveness.h"
-#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
 #include "core/log.h"
@@ -27,161 +20,16 @@
 #include "core/run_document_json.h"
 #include "core/text.h"
 #include "core/watchdog.h"
-#include "diagnose/fleet_findings.h"
 #include "host/host_info.h"
-#include "report/output.h"
+#include "job/conclusions.h"
+#include "job/job_state.h"
 
 namespace ys::job {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // How long the other ranks wait past the timeout before they end themselves: rank 0 needs the
 // time to probe the ranks and save the document.
 constexpr double kGraceSeconds = 20;
-constexpr double kProbeSeconds = 10;
-
-// Rank 0's document, shared with the watchdog and the signal thread.
-class JobState {
- public:
-  JobState(RunDocument doc, std::string out_path, std::function<void(const RunDocument&)> on_abort,
-           Clock::time_point t0)
-      : doc_(std::move(doc)),
-        out_path_(std::move(out_path)),
-        on_abort_(std::move(on_abort)),
-        t0_(t0) {}
-
-  // Changes the document under the lock, then saves it (incomplete until Finish).
-  template <typename Fn>
-  void Update(Fn&& fn) {
-    std::lock_guard<std::mutex> lock(mu_);
-    fn(doc_);
-    doc_.incomplete = true;
-    SaveLocked();
-  }
-
-  // Saves the document saying which step runs now: if the job dies without a word (SIGKILL),
-  // the document on disk still says where it ended.
-  void Starting(const std::string& step) {
-    std::lock_guard<std::mutex> lock(mu_);
-    doc_.incomplete = true;
-    doc_.incomplete_reason =
-        "the job ended (or was still running) during " + step + ", started " + UtcNowIso8601();
-    SaveLocked();
-  }
-
-  RunDocument Finish() {
-    std::lock_guard<std::mutex> lock(mu_);
-    doc_.incomplete = false;
-    doc_.incomplete_reason.clear();
-    doc_.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0_).count();
-    SaveLocked();
-    return doc_;
-  }
-
-  void set_endpoints(std::vector<std::string> e) {
-    std::lock_guard<std::mutex> lock(mu_);
-    endpoints_ = std::move(e);
-  }
-
-  // Saves the document marked incomplete with `reason` and the ranks that no longer answer,
-  // shows it, and ends the process. Called at most once (later callers wait for the exit).
-  [[noreturn]] void Abort(const std::string& reason) {
-    if (aborting_.exchange(true)) {
-      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    }
-    Log(LogLevel::kError, "{}", reason);
-    std::lock_guard<std::mutex> lock(mu_);
-    // Saved at once: a launcher that follows SIGTERM with SIGKILL leaves no time for the probe.
-    doc_.incomplete = true;
-    doc_.incomplete_reason = reason;
-    SaveLocked();
-    std::string named;
-    if (endpoints_.size() > 1) {
-      std::vector<std::string> others = endpoints_;
-      others[0].clear();  // rank 0 is this process
-      for (int r : comm::UnansweredEndpoints(others, kProbeSeconds)) {
-        if (r == 0 || r >= static_cast<int>(doc_.ranks.size())) continue;
-        RankStatus& rs = doc_.ranks[r];
-        rs.state = "lost";
-        rs.detail = fmt::format("did not answer a liveness probe within {:.0f} s: it died or hangs",
-                                kProbeSeconds);
-        named += fmt::format("{}rank {} on {}", named.empty() ? "" : ", ", r, rs.hostname);
-      }
-      if (named.empty())
-        named = "every rank still answers (a hung collective, device or file system)";
-      else
-        named += " stopped answering";
-    }
-    doc_.incomplete = true;
-    doc_.incomplete_reason = named.empty() ? reason : reason + "; " + named;
-    doc_.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0_).count();
-    SaveLocked();
-    Log(LogLevel::kError, "run incomplete: {}", doc_.incomplete_reason);
-    if (!out_path_.empty()) Log(LogLevel::kError, "what was measured is kept in {}", out_path_);
-    if (on_abort_) on_abort_(doc_);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(kExitCannotRun);
-  }
-
- private:
-  void SaveLocked() {
-    if (out_path_.empty()) return;
-    if (Status s = WriteFileAtomic(out_path_, DumpJson(ToJson(doc_)) + "\n"); !s.ok()) {
-      Log(LogLevel::kWarn, "{}", s.message());
-    }
-  }
-
-  std::mutex mu_;
-  RunDocument doc_;
-  std::string out_path_;
-  std::function<void(const RunDocument&)> on_abort_;
-  Clock::time_point t0_;
-  std::vector<std::string> endpoints_;
-  std::atomic<bool> aborting_{false};
-};
-
-// SIGTERM, SIGINT and SIGHUP reach rank 0's JobState through a pipe (the handler only writes a
-// byte; the work happens on an ordinary thread).
-int g_signal_pipe[2] = {-1, -1};
-
-extern "C" void OnSignal(int signo) {
-  unsigned char b = static_cast<unsigned char>(signo);
-  [[maybe_unused]] ssize_t n = ::write(g_signal_pipe[1], &b, 1);
-}
-
-class SignalCatcher {
- public:
-  explicit SignalCatcher(JobState& state) {
-    if (::pipe2(g_signal_pipe, O_CLOEXEC) != 0) return;
-    struct sigaction sa {};
-    sa.sa_handler = OnSignal;
-    sigemptyset(&sa.sa_mask);
-    for (int s : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(s, &sa, &old_[s]);
-    thread_ = std::thread([&state] {
-      unsigned char b = 0;
-      if (::read(g_signal_pipe[0], &b, 1) != 1 || b == 0) return;
-      state.Abort(
-          fmt::format("terminated by signal {} ({}): the launcher ends the job when a rank "
-                      "dies, or the job was cancelled",
-                      static_cast<int>(b), ::strsignal(b)));
-    });
-  }
-  ~SignalCatcher() {
-    if (!thread_.joinable()) return;
-    for (int s : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(s, &old_[s], nullptr);
-    unsigned char zero = 0;
-    [[maybe_unused]] ssize_t n = ::write(g_signal_pipe[1], &zero, 1);
-    thread_.join();
-    ::close(g_signal_pipe[0]);
-    ::close(g_signal_pipe[1]);
-  }
-
- private:
-  struct sigaction old_[NSIG] {};
-  std::thread thread_;
-};
 
 // Which ranks share a host: rank -> index among the ranks of its host, and the host's ranks.
 struct Placement {
@@ -232,218 +80,371 @@ void AddWarnings(RunDocument& doc, const std::vector<std::string>& warnings) {
   }
 }
 
+// What one rank holds while the job runs; the steps read and fill it in turn.
+struct Job {
+  Job(const JobOptions& options, comm::Communicator& c, const host::Host& live_host)
+      : o(options),
+        comm(c),
+        live(live_host),
+        rank(c.rank()),
+        size(c.size()),
+        multi(size > 1),
+        bench(options.bench),
+        dog(options.timeout_s <= 0 ? 0 : options.timeout_s + (rank == 0 ? 0 : kGraceSeconds),
+            [this](const std::string& step, double seconds) { Expire(step, seconds); }) {}
+
+  // The watchdog: rank 0 saves and ends the job; the others end themselves a little later.
+  void Expire(const std::string& step, double seconds) {
+    std::string reason = fmt::format("{} did not finish within --timeout {:.0f} s ({:.0f} s)", step,
+                                     o.timeout_s, seconds);
+    if (state) state->Abort(reason);
+    Log(LogLevel::kError, "rank {}: {}; ending this rank", rank, reason);
+    std::_Exit(kExitCannotRun);
+  }
+
+  const JobOptions& o;
+  comm::Communicator& comm;
+  const host::Host& live;
+  const int rank, size;
+  const bool multi;
+  const Clock::time_point t0 = Clock::now();
+  std::optional<bench::BenchOptions> bench;  // with the site file's unit parameters
+  std::unique_ptr<JobState> state;           // rank 0, from "starting the document"
+  std::unique_ptr<SignalCatcher> signals;    // rank 0, as long as the document is open
+  Watchdog dog;
+  // Placing the ranks.
+  std::vector<std::string> hostnames;
+  Placement place;
+  bool leader = false;  // the first rank of its node
+  comm::LaunchInfo launch;
+  std::unique_ptr<comm::LivenessResponder> responder;
+  std::vector<std::string> endpoints;
+  // Loaded once: the site file; this node's preflight (a node leader's).
+  std::optional<checks::SiteExpectations> site;
+  Result<RunDocument> preflight = Status::NotFound("no preflight");
+  std::string preflight_error;  // rank 0: a node's preflight refused its options
+  // The benchmarks' session, while they run.
+  std::unique_ptr<bench::BenchContext> bench_ctx;
+  std::string current;     // the benchmark running now
+  std::string code = "0";  // the exit code rank 0 chose
+};
+
+// Where a step's work runs. Every rank takes part in the gather of a step that has one.
+enum class Where { kEveryRank, kNodeLeaders, kRankZero };
+
+// What the ranks sent rank 0 for one step: each rank that sent something, in rank order.
+using Payloads = std::vector<std::pair<int, std::string>>;
+
+// One step of the job: its name, where it runs, what it does, how its results merge.
+struct Step {
+  std::string name;
+  Where where;
+  // What it does on a rank where it runs: what that rank sends rank 0 ("": nothing), or an error
+  // that ends the job (only one that every rank meets alike, or rank 0's alone at the end).
+  std::function<Result<std::string>(Job&)> run;
+  // Rank 0: how what the ranks sent enters the document. Unset: nothing is gathered.
+  std::function<void(Job&, RunDocument&, const Payloads&)> merge;
+};
+
+bool RunsHere(const Job& job, Where where) {
+  switch (where) {
+    case Where::kEveryRank:
+      return true;
+    case Where::kNodeLeaders:
+      return job.leader;
+    case Where::kRankZero:
+      return job.rank == 0;
+  }
+  return false;
+}
+
+// The one gather of the job: every rank's payload for `step` to rank 0, which merges the ones
+// sent into the document in one update (saved after). A failed gather ends the job the way a
+// timeout does (rank 0 names the silent ranks), so it is never a silent partial document.
+Status GatherToRankZero(Job& job, const Step& step, const std::string& payload) {
+  const std::string what = "gathering " + step.name;
+  auto got = InStep(job.dog, what, [&] { return job.comm.Gather(payload, 0); });
+  if (!got.ok() && job.state) job.state->Abort(what + " failed: " + got.status().message());
+  if (!got.ok()) return got.status();
+  if (job.rank != 0) return Status::Ok();
+  Payloads sent;
+  for (int r = 0; r < job.size; ++r) {
+    if (!(*got)[r].empty()) sent.emplace_back(r, std::move((*got)[r]));
+  }
+  job.state->Update([&](RunDocument& doc) { step.merge(job, doc, sent); });
+  return Status::Ok();
+}
+
+Status RunStep(Job& job, const Step& step) {
+  std::string payload;
+  if (RunsHere(job, step.where)) {
+    auto out = step.run(job);
+    if (!out.ok()) return out.status();
+    payload = std::move(*out);
+  }
+  if (!step.merge) return Status::Ok();
+  return GatherToRankZero(job, step, payload);
+}
+
+// Every rank: who is where (the host names), each node's first rank, the launch.
+Result<std::string> PlaceRanks(Job& job) {
+  auto names = InStep(job.dog, "gathering host names", [&] { return job.comm.Hostnames(); });
+  if (!names.ok()) return names.status();
+  job.hostnames = *names;
+  job.place = Place(job.hostnames);
+  job.leader = job.place.node_rank[job.rank] == 0;
+  job.launch = comm::DetectLaunch(job.live.env());
+  job.launch.local_rank = job.place.node_rank[job.rank];
+  job.launch.local_size = static_cast<int>(job.place.ranks_of_host[job.hostnames[job.rank]].size());
+  return std::string();
+}
+
+// Every rank of a multi-rank job: the liveness responder, and every rank's endpoint (rank 0
+// probes them when the job is cut short).
+Result<std::string> StartLiveness(Job& job) {
+  auto started = comm::LivenessResponder::Start(job.hostnames[job.rank]);
+  if (!started.ok())
+    Log(LogLevel::kWarn, "rank {}: {} (lost ranks will not be named)", job.rank,
+        started.status().message());
+  else
+    job.responder = std::move(*started);
+  if (job.responder)
+    Log(LogLevel::kDebug, "rank {}: liveness responder on {}", job.rank, job.responder->endpoint());
+  auto all = InStep(job.dog, "gathering liveness endpoints", [&] {
+    return job.comm.AllGather(job.responder ? job.responder->endpoint() : "");
+  });
+  if (!all.ok()) return all.status();
+  job.endpoints = *all;
+  return std::string();
+}
+
+// Every rank: the site file, read once for the checks and the benchmarks.
+Result<std::string> LoadSite(Job& job) {
+  auto site = checks::LoadSiteExpectations(job.o.site_path);
+  if (!site.ok()) return site.status();
+  if (job.bench) job.bench->unit_params = site->params;
+  job.site = std::move(*site);
+  return std::string();
+}
+
+// Each node's first rank: the checks, on the host the job was given unless the preflight reads
+// a recorded tree (--root). Bad options end a single-process job here; on several ranks they
+// travel to rank 0 with the preflight, so that every rank ends alike.
+Result<std::string> RunNodePreflight(Job& job) {
+  if (job.multi && job.rank == 0)
+    Log(LogLevel::kInfo, "running the preflight on {} nodes", job.place.host_order.size());
+  checks::PreflightOptions po = *job.o.preflight;
+  po.command = job.o.command;
+  if (po.root == "/" && po.bug_report.empty()) po.host = &job.live;
+  if (job.site) po.expect = &*job.site;
+  job.preflight = InStep(job.dog, "preflight", [&] { return checks::RunPreflight(po); });
+  if (!job.multi && !job.preflight.ok()) return job.preflight.status();
+  return std::string();
+}
+
+// Rank 0: the document, begun from its own preflight (or empty), with the ranks and nodes of a
+// multi-rank job; saved from now on, and the signals that end the job caught.
+Result<std::string> StartDocument(Job& job) {
+  const JobOptions& o = job.o;
+  RunDocument doc = job.preflight.ok() ? *job.preflight : StartRunDocument(o.command);
+  // The host is the live one unless the preflight read a recorded tree (--root).
+  if (!o.preflight) doc.host = host::ReadHostInfo(job.live);
+  doc.command = o.command;
+  if (job.multi) {
+    const Placement& place = job.place;
+    doc.checks.clear();
+    for (int r = 0; r < job.size; ++r) {
+      doc.ranks.push_back(
+          RankStatus{.rank = r, .hostname = job.hostnames[r], .local_rank = place.node_rank[r]});
+    }
+    for (const auto& h : place.host_order)
+      doc.nodes.push_back(NodeReport{.hostname = h, .ranks = place.ranks_of_host.at(h)});
+    doc.warnings.push_back(
+        fmt::format("{} ranks on {} node{} ({}); checks and node-local benchmarks ran on each "
+                    "node's first rank",
+                    job.size, place.host_order.size(), place.host_order.size() == 1 ? "" : "s",
+                    job.launch.launcher.empty() ? "MPI" : job.launch.launcher));
+  }
+  AddWarnings(doc, o.warnings);
+  job.state = std::make_unique<JobState>(std::move(doc), o.out_path, o.on_abort, job.t0);
+  job.state->set_endpoints(job.endpoints);
+  job.signals = std::make_unique<SignalCatcher>(*job.state);
+  return std::string();
+}
+
+// Each node's first rank: its preflight for rank 0, or why there is none.
+Result<std::string> PreflightPayloadOf(Job& job) {
+  PreflightPayload mine;
+  if (job.preflight.ok()) {
+    mine = {.ran = true,
+            .checks = job.preflight->checks,
+            .warnings = job.preflight->warnings,
+            .gpu_source = job.preflight->host.gpu_source};
+  } else {
+    mine.error = job.preflight.status().message();
+  }
+  return json_fields::Write(mine).dump(-1, ' ', false,
+                                       nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// Rank 0: each node's checks under its node, the warnings once, the GPU source of rank 0's.
+void MergePreflight(Job& job, RunDocument& doc, const Payloads& sent) {
+  for (const auto& [r, text] : sent) {
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) continue;
+    auto p = json_fields::Parse<PreflightPayload>(j, fmt::format("rank {} preflight", r));
+    if (!p.ok()) {
+      AddWarnings(doc, {p.status().message()});
+      continue;
+    }
+    if (!p->error.empty()) {
+      job.preflight_error = p->error;
+      continue;
+    }
+    NodeReport& node = NodeOf(doc, job.hostnames[r]);
+    for (auto& c : p->checks) node.checks.push_back(std::move(c));
+    AddWarnings(doc, p->warnings);
+    if (r == 0) doc.host.gpu_source = p->gpu_source;
+  }
+}
+
+// Every rank: bad options fail on every node alike, so every rank returns the error.
+Result<std::string> SharePreflightError(Job& job) {
+  if (Status s = job.comm.Broadcast(job.preflight_error, 0); !s.ok()) return s;
+  if (!job.preflight_error.empty()) return Status::Invalid(job.preflight_error);
+  return std::string();
+}
+
+Result<std::string> SaveDocument(Job& job) {
+  job.state->Update([](RunDocument&) {});
+  return std::string();
+}
+
+// Every rank: the benchmarks' session; its warnings in the document (rank 0).
+Result<std::string> OpenBenchSession(Job& job) {
+  job.bench_ctx = std::make_unique<bench::BenchContext>(job.live, job.comm, *job.bench, job.launch);
+  job.bench_ctx->set_on_progress(
+      [&job](const std::string& what) { job.dog.Enter(job.current + ": " + what); });
+  if (job.rank == 0) {
+    job.state->Update(
+        [&job](RunDocument& doc) { AddWarnings(doc, bench::SessionWarnings(*job.bench_ctx)); });
+  }
+  return std::string();
+}
+
+Result<std::string> CloseBenchSession(Job& job) {
+  job.bench_ctx.reset();
+  return std::string();
+}
+
+// Rank 0: one benchmark's results. One process: the document's; a job-wide unit: rank 0's unless
+// another rank saw worse; a node-local or per-rank unit: each node's (a per-rank figure says its
+// rank).
+void MergeBenchmark(const Job& job, RunDocument& doc, const Payloads& sent,
+                    bench::Benchmark::Reach reach, const std::string& id) {
+  std::optional<BenchmarkResult> job_wide;
+  for (const auto& [r, text] : sent) {
+    auto res = BenchmarkResultFromJson(nlohmann::json::parse(text, nullptr, false),
+                                       fmt::format("rank {} {}", r, id));
+    if (!res.ok()) continue;
+    if (!job.multi) {
+      doc.benchmarks.push_back(std::move(*res));
+    } else if (reach == bench::Benchmark::Reach::kJob) {
+      if (!job_wide || res->outcome > job_wide->outcome) {
+        if (job_wide && r != 0)
+          res->summary = fmt::format("rank {} ({}): {}", r, job.hostnames[r], res->summary);
+        job_wide = std::move(*res);
+      }
+    } else {
+      if (reach == bench::Benchmark::Reach::kRank) {
+        for (auto& m : res->measurements) m.params["rank"] = std::to_string(r);
+      }
+      NodeOf(doc, job.hostnames[r]).benchmarks.push_back(std::move(*res));
+    }
+  }
+  if (job_wide) doc.benchmarks.push_back(std::move(*job_wide));
+}
+
+// One selected benchmark: run on every rank it reaches, gathered and merged by its reach.
+Step BenchmarkStep(const std::string& id) {
+  const RegisteredUnit* unit = UnitRegistry::Global().Find(UnitKind::kBenchmark, id);
+  std::shared_ptr<const Unit> made = unit->factory();
+  const auto* b = dynamic_cast<const bench::Benchmark*>(made.get());
+  const auto reach = b != nullptr ? b->reach() : bench::Benchmark::Reach::kNode;
+  auto run = [id, made, b](Job& job) -> Result<std::string> {
+    if (job.state) job.state->Starting(id);
+    if (!bench::RunsOnThisRank(b, *job.bench_ctx)) return std::string();
+    job.current = id;
+    BenchmarkResult r =
+        InStep(job.dog, id, [&] { return bench::RunBenchmark(*job.bench_ctx, id); });
+    return DumpJson(ToJson(r));
+  };
+  auto merge = [id, reach](Job& job, RunDocument& doc, const Payloads& sent) {
+    MergeBenchmark(job, doc, sent, reach, id);
+  };
+  return {.name = id, .where = Where::kEveryRank, .run = run, .merge = merge};
+}
+
+// Rank 0: the conclusions, each drawn from the whole document the same way: the fleet outliers
+// of a run on several nodes, then the caller's (the diagnosis).
+Result<std::string> DrawConclusions(Job& job) {
+  std::vector<Conclusion> all;
+  if (job.place.host_order.size() > 1) all.push_back(FleetOutliersConclusion());
+  all.insert(all.end(), job.o.conclusions.begin(), job.o.conclusions.end());
+  for (const Conclusion& c : all) job.state->Update(c.draw);
+  return std::string();
+}
+
+// Rank 0: the document complete, shown; the exit code chosen.
+Result<std::string> Emit(Job& job) {
+  RunDocument done = job.state->Finish();
+  job.signals.reset();
+  job.code = std::to_string(job.o.emit ? job.o.emit(done) : 0);
+  return std::string();
+}
+
+// Every rank waits for rank 0's exit code inside the job, so each one's watchdog and liveness
+// responder last until the very end.
+Result<std::string> ShareExitCode(Job& job) {
+  Status s =
+      InStep(job.dog, "sharing the exit code", [&] { return job.comm.Broadcast(job.code, 0); });
+  if (!s.ok()) return s;
+  return std::string();
+}
+
+// The job's steps in order (docs/design.md §job).
+std::vector<Step> StepsOf(const Job& job) {
+  const JobOptions& o = job.o;
+  std::vector<Step> steps = {{"placing the ranks", Where::kEveryRank, PlaceRanks}};
+  if (job.multi) steps.push_back({"liveness endpoints", Where::kEveryRank, StartLiveness});
+  if (!o.site_path.empty()) steps.push_back({"the site file", Where::kEveryRank, LoadSite});
+  if (o.preflight) steps.push_back({"preflight", Where::kNodeLeaders, RunNodePreflight});
+  steps.push_back({"starting the document", Where::kRankZero, StartDocument});
+  if (job.multi && o.preflight) {
+    steps.push_back({"the preflight", Where::kNodeLeaders, PreflightPayloadOf, MergePreflight});
+    steps.push_back({"sharing the preflight's errors", Where::kEveryRank, SharePreflightError});
+  } else {
+    steps.push_back({"saving the document", Where::kRankZero, SaveDocument});
+  }
+  if (o.bench) {
+    steps.push_back({"opening the benchmark session", Where::kEveryRank, OpenBenchSession});
+    for (const std::string& id : bench::SelectedBenchmarks(*o.bench))
+      steps.push_back(BenchmarkStep(id));
+    steps.push_back({"closing the benchmark session", Where::kEveryRank, CloseBenchSession});
+  }
+  steps.push_back({"conclusions", Where::kRankZero, DrawConclusions});
+  steps.push_back({"showing the document", Where::kRankZero, Emit});
+  if (job.multi) steps.push_back({"sharing the exit code", Where::kEveryRank, ShareExitCode});
+  return steps;
+}
+
 }  // namespace
 
 Result<int> RunJob(const JobOptions& o, comm::Communicator& comm, const host::Host& live) {
-  const auto t0 = Clock::now();
-  const int rank = comm.rank(), size = comm.size();
-  const bool multi = size > 1;
   if (o.bench) YS_RETURN_IF_ERROR(bench::CheckSelection(*o.bench));
-
-  std::unique_ptr<JobState> state;  // rank 0 only
-  std::unique_ptr<SignalCatcher> signals;
-  // The watchdog: rank 0 saves and ends the job; the others end themselves a little later.
-  Watchdog dog(o.timeout_s <= 0 ? 0 : (rank == 0 ? o.timeout_s : o.timeout_s + kGraceSeconds),
-               [&state, &o, rank](const std::string& step, double seconds) {
-                 std::string reason =
-                     fmt::format("{} did not finish within --timeout {:.0f} s ({:.0f} s)", step,
-                                 o.timeout_s, seconds);
-                 if (state) state->Abort(reason);
-                 Log(LogLevel::kError, "rank {}: {}; ending this rank", rank, reason);
-                 std::_Exit(kExitCannotRun);
-               });
-
-  // Who is where.
-  auto names = InStep(dog, "gathering host names", [&] { return comm.Hostnames(); });
-  if (!names.ok()) return names.status();
-  const std::vector<std::string> hostnames = *names;
-  Placement place = Place(hostnames);
-  const bool leader = place.node_rank[rank] == 0;
-  comm::LaunchInfo launch = comm::DetectLaunch(live.env());
-  launch.local_rank = place.node_rank[rank];
-  launch.local_size = static_cast<int>(place.ranks_of_host[hostnames[rank]].size());
-
-  // The liveness responder (every rank) and its endpoints (rank 0).
-  std::unique_ptr<comm::LivenessResponder> responder;
-  std::vector<std::string> endpoints;
-  if (multi) {
-    auto started = comm::LivenessResponder::Start(hostnames[rank]);
-    if (!started.ok())
-      Log(LogLevel::kWarn, "rank {}: {} (lost ranks will not be named)", rank,
-          started.status().message());
-    else
-      responder = std::move(*started);
-    if (responder)
-      Log(LogLevel::kDebug, "rank {}: liveness responder on {}", rank, responder->endpoint());
-    auto all = InStep(dog, "gathering liveness endpoints",
-                      [&] { return comm.AllGather(responder ? responder->endpoint() : ""); });
-    if (!all.ok()) return all.status();
-    endpoints = *all;
-  }
-
-  // The preflight: one process, or each node's first rank.
-  Result<RunDocument> preflight = StartRunDocument(o.command);
-  if (o.preflight && leader) {
-    if (multi && rank == 0)
-      Log(LogLevel::kInfo, "running the preflight on {} nodes", place.host_order.size());
-    checks::PreflightOptions po = *o.preflight;
-    po.command = o.command;
-    preflight = InStep(dog, "preflight", [&] { return checks::RunPreflight(po); });
-  }
-  if (!multi && !preflight.ok()) return preflight.status();
-
-  RunDocument first = preflight.ok() ? *preflight : StartRunDocument(o.command);
-  // The host is the live one unless the preflight read a recorded tree (--root).
-  if (!o.preflight) first.host = host::ReadHostInfo(live);
-  if (rank == 0) {
-    RunDocument doc = first;
-    doc.command = o.command;
-    if (multi) {
-      doc.checks.clear();
-      for (int r = 0; r < size; ++r) {
-        doc.ranks.push_back(
-            RankStatus{.rank = r, .hostname = hostnames[r], .local_rank = place.node_rank[r]});
-      }
-      for (const auto& h : place.host_order)
-        doc.nodes.push_back(NodeReport{.hostname = h, .ranks = place.ranks_of_host[h]});
-      doc.warnings.push_back(
-          fmt::format("{} ranks on {} node{} ({}); checks and node-local benchmarks ran on each "
-                      "node's first rank",
-                      size, place.host_order.size(), place.host_order.size() == 1 ? "" : "s",
-                      launch.launcher.empty() ? "MPI" : launch.launcher));
-    }
-    AddWarnings(doc, o.warnings);
-    state = std::make_unique<JobState>(std::move(doc), o.out_path, o.on_abort, t0);
-    state->set_endpoints(endpoints);
-    signals = std::make_unique<SignalCatcher>(*state);
-  }
-
-  // Gathers one step's payload to rank 0; a failed gather ends the job the same way a timeout
-  // does (rank 0 names the silent ranks), so it is never a silent partial document.
-  auto gather = [&](const std::string& step,
-                    const std::string& payload) -> Result<std::vector<std::string>> {
-    auto got = InStep(dog, "gathering " + step, [&] { return comm.Gather(payload, 0); });
-    if (!got.ok() && state)
-      state->Abort("gathering " + step + " failed: " + got.status().message());
-    return got;
-  };
-
-  if (multi && o.preflight) {
-    PreflightPayload mine;
-    if (leader && preflight.ok()) {
-      mine = {.ran = true,
-              .checks = preflight->checks,
-              .warnings = preflight->warnings,
-              .gpu_source = preflight->host.gpu_source};
-    } else if (leader) {
-      mine.error = preflight.status().message();
-    }
-    auto all = gather("the preflight",
-                      leader ? json_fields::Write(mine).dump(
-                                   -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-                             : "");
-    if (!all.ok()) return all.status();
-    std::string error;
-    if (rank == 0) {
-      state->Update([&](RunDocument& doc) {
-        for (int r = 0; r < size; ++r) {
-          if ((*all)[r].empty()) continue;
-          auto j = nlohmann::json::parse((*all)[r], nullptr, false);
-          if (j.is_discarded()) continue;
-          auto p = json_fields::Parse<PreflightPayload>(j, fmt::format("rank {} preflight", r));
-          if (!p.ok()) {
-            AddWarnings(doc, {p.status().message()});
-            continue;
-          }
-          if (!p->error.empty()) {
-            error = p->error;
-            continue;
-          }
-          NodeReport& node = NodeOf(doc, hostnames[r]);
-          for (auto& c : p->checks) node.checks.push_back(std::move(c));
-          AddWarnings(doc, p->warnings);
-          if (r == 0) doc.host.gpu_source = p->gpu_source;
-        }
-      });
-    }
-    // Bad options fail on every node alike: every rank returns the error.
-    if (Status s = comm.Broadcast(error, 0); !s.ok()) return s;
-    if (!error.empty()) return Status::Invalid(error);
-  } else if (rank == 0) {
-    state->Update([](RunDocument&) {});
-  }
-
-  if (o.bench) {
-    bench::BenchContext ctx(live, comm, *o.bench, launch);
-    std::string current;
-    ctx.set_on_progress([&](const std::string& what) { dog.Enter(current + ": " + what); });
-    if (rank == 0)
-      state->Update([&](RunDocument& doc) { AddWarnings(doc, bench::SessionWarnings(ctx)); });
-    for (const std::string& id : bench::SelectedBenchmarks(*o.bench)) {
-      const RegisteredUnit* unit = UnitRegistry::Global().Find(UnitKind::kBenchmark, id);
-      auto made = unit->factory();
-      const auto* b = dynamic_cast<const bench::Benchmark*>(made.get());
-      auto reach = b != nullptr ? b->reach() : bench::Benchmark::Reach::kNode;
-      std::string payload;
-      if (state) state->Starting(id);
-      if (bench::RunsOnThisRank(b, ctx)) {
-        current = id;
-        BenchmarkResult r = InStep(dog, id, [&] { return bench::RunBenchmark(ctx, id); });
-        payload = DumpJson(ToJson(r));
-      }
-      auto all = gather(id, payload);
-      if (!all.ok()) return all.status();
-      if (rank != 0) continue;
-      state->Update([&](RunDocument& doc) {
-        std::optional<BenchmarkResult> job_wide;
-        for (int r = 0; r < size; ++r) {
-          if ((*all)[r].empty()) continue;
-          auto res = BenchmarkResultFromJson(nlohmann::json::parse((*all)[r], nullptr, false),
-                                             fmt::format("rank {} {}", r, id));
-          if (!res.ok()) continue;
-          if (!multi) {
-            doc.benchmarks.push_back(std::move(*res));
-          } else if (reach == bench::Benchmark::Reach::kJob) {
-            // Rank 0's result stands for the job unless another rank saw worse.
-            if (!job_wide || res->outcome > job_wide->outcome) {
-              if (job_wide && r != 0)
-                res->summary = fmt::format("rank {} ({}): {}", r, hostnames[r], res->summary);
-              job_wide = std::move(*res);
-            }
-          } else {
-            // Node-local, or one rank's share (its GPU) of a per-rank unit.
-            if (reach == bench::Benchmark::Reach::kRank) {
-              for (auto& m : res->measurements) m.params["rank"] = std::to_string(r);
-            }
-            NodeOf(doc, hostnames[r]).benchmarks.push_back(std::move(*res));
-          }
-        }
-        if (job_wide) doc.benchmarks.push_back(std::move(*job_wide));
-      });
-    }
-  }
-  // Rank 0 shows the document and decides the exit code; every rank waits for it inside the
-  // job, so each one's watchdog and liveness responder last until the very end.
-  std::string code = "0";
-  if (rank == 0 && place.host_order.size() > 1) {
-    // The nodes of this run compared with each other: a slow node or device is named here.
-    state->Update([&](RunDocument& doc) {
-      CheckResult fleet = diagnose::FleetOutliers(doc);
-      fleet.Seal("fleet.outliers");
-      doc.checks.push_back(std::move(fleet));
-    });
-  }
-  if (rank == 0 && o.conclude) state->Update(o.conclude);
-  if (rank == 0) {
-    RunDocument done = state->Finish();
-    signals.reset();
-    code = std::to_string(o.emit ? o.emit(done) : 0);
-  }
-  if (multi) {
-    Status s = InStep(dog, "sharing the exit code", [&] { return comm.Broadcast(code, 0); });
-    if (!s.ok()) return s;
-  }
-  auto parsed = ParseInt(code);
+  Job job(o, comm, live);
+  for (const Step& step : StepsOf(job)) YS_RETURN_IF_ERROR(RunStep(job, step));
+  auto parsed = ParseInt(job.code);
   return parsed ? static_cast<int>(*parsed) : kExitCannotRun;
 }
 

@@ -32,7 +32,7 @@ from statistics import NormalDist
 _NORMAL = [NormalDist().inv_cdf((i + 0.5) / 65536) for i in range(65536)]
 
 
-# The kind of figure by its name's prefix (the engine's FigureKind, src/diagnose/fleet_key.h).
+# The kind of figure by its name's prefix (the engine's FigureKind, src/fleet/key.h).
 KIND_OF_NAME = (("gemm.gpu", "gemm"), ("mem.gpu", "memory"), ("copy.d2d", "nvlink"), ("copy.h2d", "pcie"),
                 ("copy.d2h", "pcie"), ("net.", "network"), ("coll.", "collective"), ("gemm.cpu", "cpu_gemm"),
                 ("mem.stream", "stream"), ("proxy.", "proxy"), ("storage.", "storage"), ("host.busy_clock", "clock"),

@@ -1,13 +1,13 @@
-// Fuzz target: the lean run-document reader of fleet analysis (diagnose/fleet_reader.cc), and,
-// where it and the full reader (core/run_document_json.cc) both accept a document, that they agree
-// on what the fleet uses (host name, how many units and measurements). The fleet analysis of the
-// document (diagnose/fleet_merge.cc) runs on whatever the lean reader accepts.
+// Fuzz target: the lean run-document reader of fleet analysis (fleet/reader.cc), and,
+// where it and the full reader (core/run_document_json.cc) both accept a document, that they agree on
+// what the fleet uses (host name, how many units and measurements). The fleet analysis of the
+// document (fleet/merge.cc) runs on whatever the lean reader accepts.
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "core/run_document_json.h"
-#include "diagnose/fleet_merge.h"
-#include "diagnose/fleet_reader.h"
+#include "fleet/merge.h"
+#include "fleet/reader.h"
 #include "fuzz_target.h"
 #include "fuzz_util.h"
 
@@ -26,7 +26,7 @@ size_t Measurements(const ys::RunDocument& d) {
 
 YS_FUZZ_TARGET(fleet_document) {
   std::string_view text = ys::fuzz::AsText(data, size);
-  std::optional<ys::RunDocument> lean = ys::diagnose::ReadFleetDocument(text);
+  std::optional<ys::RunDocument> lean = ys::fleet::ReadFleetDocument(text);
   if (!lean) return 0;
   if (std::optional<nlohmann::json> j = ys::fuzz::ParseJson(text)) {
     auto full = ys::RunDocumentFromJson(*j);
@@ -37,9 +37,9 @@ YS_FUZZ_TARGET(fleet_document) {
     }
   }
   ys::fuzz::WriteScratch("fleet.run.json", text);
-  ys::diagnose::MergeOptions options;
+  ys::fleet::MergeOptions options;
   options.keep_going = true;
   options.threads = 1;
-  (void)ys::diagnose::MergeFleet({ys::fuzz::ScratchDir() + "/fleet.run.json"}, options);
+  (void)ys::fleet::MergeFleet({ys::fuzz::ScratchDir() + "/fleet.run.json"}, options);
   return 0;
 }

@@ -1,11 +1,11 @@
-// Fuzz target: the run document (run.json) from outside: core/run_document_json.cc
-// RunDocumentFromJson (checks, findings, benchmarks, measurements, diagnosis), the history rows
-// drawn from it (history/run_rows.cc), the fleet merge over it as a file (diagnose/fleet_merge.cc),
-// the diagnosis input and rules, and the HTML report page (report_page.h).
+// Fuzz target: the run document (run.json) from outside: core/run_document_json.cc RunDocumentFromJson
+// (checks, findings, benchmarks, measurements, diagnosis), the history rows drawn from it
+// (history/run_rows.cc), the fleet merge over it as a file (fleet/merge.cc), the
+// diagnosis input and rules, and the HTML report page (report_page.h).
 #include <nlohmann/json.hpp>
 
 #include "core/run_document_json.h"
-#include "diagnose/fleet_merge.h"
+#include "fleet/merge.h"
 #include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "history/run_rows.h"
@@ -23,8 +23,8 @@ YS_FUZZ_TARGET(run_document) {
   }
   static const std::string path = ys::fuzz::ScratchDir() + "/run.json";
   ys::fuzz::WriteScratch("run.json", text);
-  ys::diagnose::MergeOptions options;
+  ys::fleet::MergeOptions options;
   options.keep_going = true;
-  (void)ys::diagnose::MergeFleet({path}, options);
+  (void)ys::fleet::MergeFleet({path}, options);
   return 0;
 }

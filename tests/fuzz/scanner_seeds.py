@@ -1,4 +1,4 @@
-"""Seeds for the JSON scanner of the lean fleet reader (src/diagnose/fleet_scanner.h), through the
+"""Seeds for the JSON scanner of the lean fleet reader (src/fleet/scanner.h), through the
 fleet_document target: one small valid run document, and variants of it that reach each edge
 of the scanner (make_seeds.py calls seeds(emit, out)):
 

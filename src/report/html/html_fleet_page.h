@@ -1,5 +1,5 @@
 // The fleet heat map of `yardstick merge --html`: one self-contained page drawn from the fleet
-// document (schemas/fleet.schema.json, diagnose/fleet_output.h), so that the page, the JSON and
+// document (schemas/fleet.schema.json, fleet/output.h), so that the page, the JSON and
 // the console show the same ranked list. One row per node in the ranked list (most severe first,
 // at most kMaxRows), one column per kind of row; each cell the worst deficit of that kind on the
 // node and the entity it was placed on, red in proportion (full at 20%); non-numeric kinds are

@@ -6,6 +6,8 @@
 
 #include "core/atomic_file.h"
 #include "core/document_file.h"
+#include "core/json_document.h"
+#include "core/run_document_json.h"
 #include "report/html/html_text.h"
 #include "report/html/report_input.h"
 
@@ -144,6 +146,24 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
   page += "<script>" + std::string(kDrawScript) + "</script>\n";
   page += "</body></html>\n";
   return page;
+}
+
+Result<ReportInput> ReportInputOf(const RunDocument& run, const std::string& dir) {
+  ReportInput in;
+  in.source = dir + "/run.json";
+  auto j = ParseJsonDocument(DumpJson(ToJson(run)) + "\n", in.source);
+  if (!j.ok()) return j.status();
+  YS_RETURN_IF_ERROR(AddDocument(*j, in.source, in));
+  RankDiagnosis(in);
+  return in;
+}
+
+Status WriteReportOf(const RunDocument& run, const std::string& dir) {
+  auto chartjs = ReadChartJs(kDefaultChartJs);
+  if (!chartjs.ok()) return chartjs.status();
+  auto input = ReportInputOf(run, dir);
+  if (!input.ok()) return input.status();
+  return WriteFileAtomic(dir + "/report.html", BuildHtmlReport(*input, *chartjs));
 }
 
 Status WriteReportBeside(const std::string& dir) {

@@ -28,6 +28,14 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs);
 // Chart.js from kDefaultChartJs: what `run` and `burnin` leave beside their document.
 Status WriteReportBeside(const std::string& dir);
 
+// What `yardstick report DIR/run.json` reads, from the run document in memory (the page `run`
+// leaves beside the document it has just written, without reading it back): the document as its
+// JSON text reads back, the text DIR/run.json holds (evidence keyed and ordered as JSON objects
+// are), so that the page is the one `report` draws from the file.
+Result<ReportInput> ReportInputOf(const RunDocument& run, const std::string& dir);
+// DIR/report.html drawn from ReportInputOf(run, dir), with Chart.js from kDefaultChartJs.
+Status WriteReportOf(const RunDocument& run, const std::string& dir);
+
 }  // namespace ys::report::html
 
 #endif  // YARDSTICK_REPORT_HTML_HTML_REPORT_H_

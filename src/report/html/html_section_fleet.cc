@@ -8,7 +8,7 @@
 #include <cmath>
 #include <map>
 
-#include "diagnose/fleet_key.h"
+#include "fleet/key.h"
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
 
@@ -53,9 +53,9 @@ HtmlSection FleetSection(const ReportInput& in) {
   std::map<std::string, Row> rows;
   for (const PlacedMeasurement& p : AllMeasurements(*in.run)) {
     if (p.node.empty() || !std::isfinite(p.m->value)) continue;
-    // One row per comparison key: the grouping rule of fleet analysis (diagnose/fleet_key.h), so
+    // One row per comparison key: the grouping rule of fleet analysis (fleet/key.h), so
     // that params naming the device or computed from the value never split a row.
-    Row& r = rows[diagnose::ComparisonKey(*p.m)];
+    Row& r = rows[fleet::ComparisonKey(*p.m)];
     r.label = RowLabel(*p.m);
     r.unit = p.m->unit;
     r.better = p.m->better;

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "checks/runner.h"
-#include "diagnose/fleet_actions.h"
 #include "diagnose/rules/rule_test_util.h"
+#include "fleet/actions.h"
 #include "testing/check_test_util.h"
 #include "testing/gpu_test_util.h"
 
@@ -246,10 +246,10 @@ std::vector<std::string> CheckFixes() {
 
 std::vector<std::string> FleetAndRuleFixes() {
   std::vector<std::string> fixes;
-  using diagnose::FigureKind;
+  using fleet::FigureKind;
   for (int k = 0; k <= static_cast<int>(FigureKind::kOther); ++k) {
     for (const char* e : {"node", "gpu1", "GPU-8f2a61c4-0b7e-4f0a-9d3c-1a2b3c4d5e6f", "mlx5_0"}) {
-      fixes.push_back(diagnose::ActionFor(static_cast<FigureKind>(k), e));
+      fixes.push_back(fleet::ActionFor(static_cast<FigureKind>(k), e));
     }
   }
   RunDocument doc = testing::DocWithFindings({});
@@ -287,13 +287,12 @@ TEST(SuggestedCommandsTest, EverySuggestedCommandIsValidForItsTool) {
 }
 
 TEST(SuggestedCommandsTest, NvidiaSmiTakesAnIndexBusIdOrUuid) {
-  EXPECT_EQ(diagnose::NvidiaSmiTarget("gpu1"), " -i 1");
-  EXPECT_EQ(diagnose::NvidiaSmiTarget("0000:1b:00.0"), " -i 0000:1b:00.0");
-  EXPECT_EQ(diagnose::NvidiaSmiTarget("GPU-8f2a61c4-0b7e"), " -i GPU-8f2a61c4-0b7e");
-  EXPECT_EQ(diagnose::NvidiaSmiTarget("node"), "");
-  EXPECT_EQ(diagnose::NvidiaSmiTarget("gpu"), "");
-  EXPECT_EQ(diagnose::ActionFor(diagnose::FigureKind::kGemm, "gpu1").find("-i gpu1"),
-            std::string::npos);
+  EXPECT_EQ(fleet::NvidiaSmiTarget("gpu1"), " -i 1");
+  EXPECT_EQ(fleet::NvidiaSmiTarget("0000:1b:00.0"), " -i 0000:1b:00.0");
+  EXPECT_EQ(fleet::NvidiaSmiTarget("GPU-8f2a61c4-0b7e"), " -i GPU-8f2a61c4-0b7e");
+  EXPECT_EQ(fleet::NvidiaSmiTarget("node"), "");
+  EXPECT_EQ(fleet::NvidiaSmiTarget("gpu"), "");
+  EXPECT_EQ(fleet::ActionFor(fleet::FigureKind::kGemm, "gpu1").find("-i gpu1"), std::string::npos);
 }
 
 }  // namespace

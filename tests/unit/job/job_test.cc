@@ -3,14 +3,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "comm/liveness.h"
+#include "core/run_document_json.h"
 #include "core/watchdog.h"
+#include "report/html/html_report.h"
+#include "report/html/report_input.h"
 
 namespace ys::job {
 namespace {
@@ -108,6 +113,59 @@ TEST_F(JobTest, AFilterThatSelectsNothingIsAnErrorBeforeAnythingRuns) {
   auto code = RunJob(o, comm_, live_);
   EXPECT_EQ(code.status().code(), StatusCode::kInvalidInput);
   EXPECT_FALSE(std::filesystem::exists(dir_ / "run.json"));
+}
+
+// The document rank 0 shows is the one it saved: `run` draws its HTML page from it in memory,
+// and that page is the one drawn from the saved file.
+TEST_F(JobTest, TheDocumentShownIsTheDocumentSaved) {
+  JobOptions o{.command = "bench",
+               .bench = bench::BenchOptions{.filters = {"zz_test.measure"}},
+               .timeout_s = 60,
+               .out_path = (dir_ / "run.json").string()};
+  std::optional<RunDocument> shown;
+  o.emit = [&](const RunDocument& doc) {
+    shown = doc;
+    return 0;
+  };
+  ASSERT_TRUE(RunJob(o, comm_, live_).ok());
+  ASSERT_TRUE(shown.has_value());
+  std::ifstream in(dir_ / "run.json");
+  std::string saved((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(DumpJson(ToJson(*shown)) + "\n", saved);
+  auto from_disk = report::html::LoadReportInput((dir_ / "run.json").string());
+  ASSERT_TRUE(from_disk.ok()) << from_disk.status().message();
+  auto in_memory = report::html::ReportInputOf(*shown, dir_.string());
+  ASSERT_TRUE(in_memory.ok()) << in_memory.status().message();
+  EXPECT_EQ(report::html::BuildHtmlReport(*in_memory, "x"),
+            report::html::BuildHtmlReport(*from_disk, "x"));
+}
+
+// Fleet outliers and the caller's conclusions are drawn the same way, in order, on the whole
+// document: one process on one node draws no fleet outliers, only the caller's.
+TEST_F(JobTest, ConclusionsAreDrawnInOrderOnTheWholeDocument) {
+  JobOptions o{.command = "bench",
+               .bench = bench::BenchOptions{.filters = {"zz_test.measure"}},
+               .timeout_s = 60,
+               .out_path = (dir_ / "run.json").string()};
+  std::vector<std::string> drawn;
+  for (const char* name : {"first", "second"}) {
+    o.conclusions.push_back({.name = name, .draw = [&drawn, name](RunDocument& doc) {
+                               EXPECT_EQ(doc.benchmarks.size(), 1u) << name;
+                               drawn.push_back(name);
+                               doc.warnings.push_back(std::string("concluded ") + name);
+                             }});
+  }
+  o.emit = [](const RunDocument& doc) {
+    EXPECT_TRUE(std::none_of(doc.checks.begin(), doc.checks.end(),
+                             [](const CheckResult& c) { return c.unit_id == "fleet.outliers"; }));
+    return 0;
+  };
+  ASSERT_TRUE(RunJob(o, comm_, live_).ok());
+  EXPECT_EQ(drawn, (std::vector<std::string>{"first", "second"}));
+  std::ifstream in(dir_ / "run.json");
+  auto j = nlohmann::json::parse(in);
+  std::vector<std::string> warnings = j["warnings"];
+  EXPECT_NE(std::find(warnings.begin(), warnings.end(), "concluded second"), warnings.end());
 }
 
 }  // namespace

@@ -107,6 +107,49 @@ TEST(HtmlReport, FixtureHasEverySectionAndOneCanvasPerChart) {
   EXPECT_NE(page.find(kFakeChartJs), std::string::npos);
 }
 
+// `run` draws its page from the document in memory (ReportInputOf): the same page as `report`
+// draws from the document written to disk, for each fixture run, its diagnosis ranked alike.
+TEST(HtmlReport, ThePageFromMemoryIsThePageFromDisk) {
+  for (const std::string& path :
+       {kFixture + "/run.json", std::string(YS_FIXTURES_DIR) + "/runs/burnin/run.json"}) {
+    auto doc = RunDocumentFromJson(json::parse(ReadAll(path)));
+    ASSERT_TRUE(doc.ok()) << doc.status().message();
+    std::string dir = TempDir();
+    Write(dir + "/run.json", DumpJson(ToJson(*doc)) + "\n");
+    auto from_disk = LoadReportInput(dir + "/run.json");
+    ASSERT_TRUE(from_disk.ok()) << from_disk.status().message();
+    auto in_memory = ReportInputOf(*doc, dir);
+    ASSERT_TRUE(in_memory.ok()) << in_memory.status().message();
+    std::string page = BuildHtmlReport(*in_memory, kFakeChartJs);
+    EXPECT_EQ(page, BuildHtmlReport(*from_disk, kFakeChartJs)) << path;
+    EXPECT_NE(page.find(dir + "/run.json"), std::string::npos) << "the page names its document";
+    fs::remove_all(dir);
+  }
+}
+
+// A document as a run holds it in memory, its evidence in the order the rules gave it (not the
+// order of a JSON object's keys) and a key given twice: the page is still the one drawn from the
+// saved file, which holds each object's keys once, in order.
+TEST(HtmlReport, ThePageFromMemoryKeepsTheSavedEvidenceOrder) {
+  RunDocument doc = StartRunDocument("run");
+  Diagnosis d{
+      .rule = "host.core_sharing", .layer = "host", .cause = "neighbours", .entity = "cpu2-5"};
+  d.evidence = {{"z.second", "2"}, {"a.first", "1"}, {"z.second", "again"}};
+  doc.diagnosis = {d};
+  doc.diagnosis_ran = true;
+  std::string dir = TempDir();
+  Write(dir + "/run.json", DumpJson(ToJson(doc)) + "\n");
+  auto from_disk = LoadReportInput(dir + "/run.json");
+  ASSERT_TRUE(from_disk.ok()) << from_disk.status().message();
+  auto in_memory = ReportInputOf(doc, dir);
+  ASSERT_TRUE(in_memory.ok()) << in_memory.status().message();
+  ASSERT_EQ(in_memory->diagnosis.size(), 1u);
+  EXPECT_EQ(in_memory->diagnosis[0].evidence, from_disk->diagnosis[0].evidence);
+  EXPECT_EQ(in_memory->diagnosis[0].evidence.front().first, "a.first");
+  EXPECT_EQ(BuildHtmlReport(*in_memory, kFakeChartJs), BuildHtmlReport(*from_disk, kFakeChartJs));
+  fs::remove_all(dir);
+}
+
 TEST(HtmlReport, HostileTextStaysText) {
   auto j = json::parse(ReadAll(kFixture + "/run.json"));
   const std::string evil = "<img src=x onerror=alert(1)></script><script>alert(2)</script>";
