@@ -149,6 +149,7 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   }
   YS_RETURN_IF_ERROR(f.Bool("moe_token_drop", &p.moe_token_drop));
   YS_RETURN_IF_ERROR(f.Bool("moe_a2a_overlap", &p.moe_a2a_overlap));
+  YS_RETURN_IF_ERROR(f.Bool("dp_overlap", &p.dp_overlap));
   YS_RETURN_IF_ERROR(f.String("attention_backend", &p.attention_backend, /*required=*/false,
                               /*allow_empty=*/false));
   if (p.attention_backend != "fused" && p.attention_backend != "unfused") {

@@ -132,6 +132,12 @@ struct Parallelism {
   // pipeline's steady state the forward of one micro-batch runs beside the backward of another,
   // so each one's dispatch and combine all-to-alls hide under the other's computation.
   bool moe_a2a_overlap = false;
+  // The data-parallel reduce-scatter of the gradients and all-gather of the parameters overlapped
+  // with computation (Megatron-Core's DistributedDataParallelConfig overlap_grad_reduce and
+  // overlap_param_gather, which the recipes turn on): hidden under a window of micro-batches'
+  // compute (the step model's dp_overlap_microbatches; every micro-batch with FSDP). Off, the step
+  // waits for all of it.
+  bool dp_overlap = true;
   // The attention core's kernel: "fused" (flash or cuDNN fused attention: the scores stay on chip)
   // or "unfused" (Transformer Engine's UnfusedDotProductAttention: the S × S scores of every head
   // are written to and read from HBM by batched GEMMs and a softmax kernel). A recipe runs unfused

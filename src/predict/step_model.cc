@@ -305,7 +305,7 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   // step (distributed optimizer) or every micro-batch (FSDP: gathered forward and backward). Both
   // overlap compute (bucketed reduce-scatter under the backward, all-gather under the forward):
   // within dp_overlap_microbatches micro-batches' compute a step, or under every micro-batch with
-  // FSDP.
+  // FSDP; not at all when the recipe does not overlap them (dp_overlap false).
   const double dp_rounds = p.fsdp ? m : 1.0;
   const double gather_bytes = p.fsdp ? 4.0 : 2.0;
   double rs_raw = 0, ag_raw = 0;
@@ -321,7 +321,8 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
     ag_raw += out.comm.back().raw_s;
   }
   // What does not fit under the window is exposed, shared between the two by their raw times.
-  const double window = (p.fsdp ? m : std::min(m, c.dp_overlap_microbatches)) * compute_mb;
+  const double window =
+      p.dp_overlap ? (p.fsdp ? m : std::min(m, c.dp_overlap_microbatches)) * compute_mb : 0.0;
   const double dp_raw = rs_raw + ag_raw;
   const double dp_exposed = std::max(0.0, dp_raw - window);
   const double rs_exposed = dp_raw > 0 ? dp_exposed * rs_raw / dp_raw : 0;

@@ -62,6 +62,7 @@ TEST(ModelSpecTest, ParsesALiteralDenseModel) {
   EXPECT_EQ(p.GradientAccumulation(), 8);
   EXPECT_EQ(*p.vp, 2);
   EXPECT_FALSE(p.fsdp);
+  EXPECT_TRUE(p.dp_overlap);  // the recipes overlap their data-parallel communication
 
   // 2 layers × (attention 2·64·64 + 2·64·32, MLP 3·64·256) + embedding and head 2·1000·64.
   auto c = CountParameters(*spec);
@@ -161,6 +162,8 @@ TEST(ModelSpecTest, MalformedFilesNameTheFileKeyAndExpectation) {
       {"ep = 1", "ep = 4\netp = 4", "etp·ep = 4·4 does not divide gpus / pp = 8"},
       {"ep = 1", "ep = 1\nmoe_a2a_overlap = 1",
        "[[parallelism]] 1 moe_a2a_overlap: expected true or false"},
+      {"ep = 1", "ep = 1\ndp_overlap = \"no\"",
+       "[[parallelism]] 1 dp_overlap: expected true or false"},
       {"ep = 1", "ep = 1\nmoe_dispatcher = \"deep\"",
        "[[parallelism]] 1 moe_dispatcher: \"deep\" (expected alltoall or deepep)"},
       {"ep = 1", "ep = 1\nattention_backend = \"flash\"",

@@ -281,6 +281,20 @@ TEST(StepModelTest, LinksFollowTheNvlinkDomain) {
 
 // A slower network shows in the data-parallel term only once it no longer fits under one
 // micro-batch's compute: the overlap window is a window, not a share.
+// The data-parallel terms of a prediction: their time before overlap and what the step waits for.
+struct DpSeconds {
+  double raw = 0, exposed = 0;
+};
+DpSeconds DpOf(const StepPrediction& p) {
+  DpSeconds s;
+  for (const CommTerm& t : p.comm) {
+    if (t.name != "dp") continue;
+    s.raw += t.raw_s;
+    s.exposed += t.exposed_s;
+  }
+  return s;
+}
+
 TEST(StepModelTest, DataParallelCommIsHiddenUntilItOutgrowsItsWindow) {
   auto spec = LoadModelSpec(kModels + "/llama3.1_8b.toml");
   ASSERT_TRUE(spec.ok());
@@ -293,15 +307,9 @@ TEST(StepModelTest, DataParallelCommIsHiddenUntilItOutgrowsItsWindow) {
   rates.network_busbw["all_gather"] = 1e9;
   auto slow = PredictStep(r, rates, c);
   ASSERT_TRUE(slow.ok());
-  double fast_dp = 0, slow_dp = 0, slow_raw = 0;
-  for (const CommTerm& t : fast->comm) fast_dp += t.name == "dp" ? t.exposed_s : 0;
-  for (const CommTerm& t : slow->comm) {
-    slow_dp += t.name == "dp" ? t.exposed_s : 0;
-    slow_raw += t.name == "dp" ? t.raw_s : 0;
-  }
-  EXPECT_EQ(fast_dp, 0.0);
-  EXPECT_GT(slow_dp, 0.5 * slow_raw);
-  EXPECT_NEAR(slow->step_time_s - fast->step_time_s, slow_dp, 1e-9);
+  EXPECT_EQ(DpOf(*fast).exposed, 0.0);
+  EXPECT_GT(DpOf(*slow).exposed, 0.5 * DpOf(*slow).raw);
+  EXPECT_NEAR(slow->step_time_s - fast->step_time_s, DpOf(*slow).exposed, 1e-9);
 }
 
 TEST(StepModelTest, BadRecipesAreInvalidNotCrashes) {
@@ -316,6 +324,25 @@ TEST(StepModelTest, BadRecipesAreInvalidNotCrashes) {
   auto no_peak = PredictStep(RecipeOf(*spec, Par(8, 1, 1, 1, 1, 1, 8), "nvfp4"), rates, c);
   ASSERT_FALSE(no_peak.ok());
   EXPECT_NE(no_peak.status().message().find("nvfp4"), std::string::npos);
+}
+
+// A recipe that does not overlap its data-parallel communication (dp_overlap = false) waits for
+// all of it, where the same recipe overlapped hides it under its window.
+TEST(StepModelTest, DataParallelCommWithoutOverlapIsExposedInFull) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_8b.toml");
+  ASSERT_TRUE(spec.ok());
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  Parallelism par = Par(64, 1, 1, 1, 1, 1, 256);
+  auto overlapped = PredictStep(RecipeOf(*spec, par, "bf16"), rates, c);
+  par.dp_overlap = false;
+  auto serial = PredictStep(RecipeOf(*spec, par, "bf16"), rates, c);
+  ASSERT_TRUE(overlapped.ok() && serial.ok());
+  const double raw = DpOf(*serial).raw;
+  EXPECT_GT(raw, 0);
+  EXPECT_EQ(DpOf(*overlapped).exposed, 0.0);
+  EXPECT_NEAR(DpOf(*serial).exposed, raw, 1e-12 * raw);
+  EXPECT_NEAR(serial->step_time_s - overlapped->step_time_s, raw, 1e-9);
 }
 
 // The all-to-all overlapped with computation (moe_a2a_overlap): hand arithmetic of the formula,
