@@ -3,7 +3,7 @@
 // none|selective|mla_up_proj|full --attention fused|unfused --dispatcher alltoall|deepep
 // --token-drop on|off --a2a-overlap on|off]
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
-// will reach, with its breakdown (workloads/predict/step_model.h), at the reference rates or at
+// will reach, with its breakdown (predict/predictor.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
 // `yardstick predict --published [--fit] [--cv] [--json]`: a prediction for every published row of
 // baselines/ with the error table (in fit / held out); --fit re-fits the constants on the rows
@@ -18,21 +18,15 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "bench/device_specs.h"
 #include "cli/command.h"
-#include "cli/predict_release.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/run_document_json.h"
-#include "diagnose/rate_what_if.h"
+#include "predict/predictor.h"
+#include "predict/release_calibration.h"
+#include "predict/release_cases.h"
 #include "report/prediction_report.h"
-#include "validate/anchor.h"
 #include "validate/published_predictions.h"
-#include "validate/published_table.h"
-#include "validate/release_calibration.h"
-#include "validate/release_cases.h"
-#include "validate/step_calibration.h"
-#include "validate/step_rates.h"
 
 namespace ys::cli::cmd_predict {
 namespace {
@@ -47,54 +41,37 @@ struct PredictArgs {
   bool json = false, published = false, fit = false, cv = false;
 };
 
-Result<workloads::ModelSpec> LoadModel(const std::string& data, const std::string& model) {
-  if (model.find('/') != std::string::npos || model.ends_with(".toml"))
-    return workloads::LoadModelSpec(model);
-  const std::string path = data + "/models/" + model + ".toml";
-  if (!std::filesystem::exists(path)) {
-    return Status::Invalid("--model " + model + ": no " + path +
-                           " (give a name from models/ or a path to a model file)");
-  }
-  return workloads::LoadModelSpec(path);
-}
-
 // The model file's entry for the chip, dtype and GPU count, with the command line's fields laid
 // over it; with no entry, the command line's fields over tp = pp = cp = ep = 1, micro-batch 1
 // (then --gbs is required).
-Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const workloads::ModelSpec& spec) {
-  wp::Recipe r;
-  r.model = &spec;
-  r.dtype = validate::DtypeOfPrecision(a.dtype);
-  auto found = workloads::FindParallelism(spec, a.chip, r.dtype, *a.gpus);
-  if (found.ok()) {
-    r.par = *found;
-  } else if (a.gbs) {
-    r.par.chip = a.chip;
-    r.par.dtype = r.dtype;
-    r.par.gpus = *a.gpus;
-    r.par.micro_batch = 1;
-    r.par.source = "command line";
-  } else {
-    return Status::Invalid(found.status().message() +
+Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& predictor,
+                               const workloads::ModelSpec& spec) {
+  predict::RecipeQuery q{.chip = a.chip,
+                         .dtype = validate::DtypeOfPrecision(a.dtype),
+                         .gpus = a.gpus,
+                         .bare_without_entry = true};
+  q.overrides = {.tp = a.tp,
+                 .pp = a.pp,
+                 .cp = a.cp,
+                 .ep = a.ep,
+                 .etp = a.etp,
+                 .vp = a.vp,
+                 .micro_batch = a.mbs,
+                 .global_batch = a.gbs,
+                 .seq = a.seq,
+                 .layers = a.layers,
+                 .recompute = a.recompute,
+                 .attention_backend = a.attention,
+                 .moe_dispatcher = a.dispatcher};
+  if (!a.token_drop.empty()) q.overrides.moe_token_drop = a.token_drop == "on";
+  if (!a.a2a_overlap.empty()) q.overrides.moe_a2a_overlap = a.a2a_overlap == "on";
+  auto r = predictor.BuildRecipe(spec, q);
+  if (!r.ok()) {
+    return Status::Invalid(r.status().message() +
                            "; give the recipe's parallelism on the command line (at least --gbs)");
   }
-  if (a.tp) r.par.tp = *a.tp;
-  if (a.pp) r.par.pp = *a.pp;
-  if (a.cp) r.par.cp = *a.cp;
-  if (a.ep) r.par.ep = *a.ep;
-  if (a.etp) r.par.etp = *a.etp;
-  if (a.vp) r.par.vp = *a.vp;
-  if (a.mbs) r.par.micro_batch = *a.mbs;
-  if (a.gbs) r.par.global_batch = *a.gbs;
-  if (!a.recompute.empty()) r.par.recompute = a.recompute;
-  if (!a.attention.empty()) r.par.attention_backend = a.attention;
-  if (!a.dispatcher.empty()) r.par.moe_dispatcher = a.dispatcher;
-  if (!a.token_drop.empty()) r.par.moe_token_drop = a.token_drop == "on";
-  if (!a.a2a_overlap.empty()) r.par.moe_a2a_overlap = a.a2a_overlap == "on";
-  r.layers = a.layers.value_or(spec.shape.layers);
-  r.seq = a.seq.value_or(spec.shape.seq_length);
-  if (r.par.ep > 1 && !spec.moe)
-    return Status::Invalid("--ep " + std::to_string(r.par.ep) + ": " + spec.name +
+  if (r->par.ep > 1 && !spec.moe)
+    return Status::Invalid("--ep " + std::to_string(r->par.ep) + ": " + spec.name +
                            " has no experts");
   return r;
 }
@@ -193,44 +170,70 @@ Status ResolveModelAndChip(PredictArgs& a) {
 }
 
 // The release line, the prediction, and the anchored figure where a published row of the same
-// model, chip and release exists (validate/anchor.h).
-Result<int> Answer(const PredictArgs& a, const std::string& data,
-                   const validate::StepCalibration& cal, const ReleaseConstantsChoice& chosen,
+// model, chip and release exists (predict/anchor.h).
+Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
+                   const predict::ReleaseConstantsChoice& chosen,
                    const report::PredictionView& view) {
-  std::optional<validate::Anchor> anchor;
-  std::optional<validate::ReleaseSet> set;
-  if (chosen.choice.chip) {
-    auto loaded = validate::ReleaseSet::Load(data, cal);
-    if (!loaded.ok()) return loaded.status();
-    set = std::move(*loaded);
-    auto found = validate::AnchorPrediction(*set, chosen.choice.used, a.dtype, *view.recipe,
-                                            view.prediction->step_time_s, cal.constants,
-                                            *chosen.choice.chip);
-    if (!found.ok()) return found.status();
-    anchor = *found;
-  }
+  auto anchor = predictor.AnchorOn(chosen, a.dtype, *view.recipe, view.prediction->step_time_s);
+  if (!anchor.ok()) return anchor.status();
   if (a.json) {
     nlohmann::json j = report::PredictionJson(view);
     j["release"] = {
         {"asked", chosen.choice.asked}, {"used", chosen.choice.used}, {"note", chosen.choice.note}};
-    if (anchor) {
-      j["anchored"] = {{"step_time_s", anchor->anchored_s},
-                       {"row", anchor->Describe()},
-                       {"row_published_s", anchor->row->row.step_time_s},
-                       {"row_predicted_s", anchor->row_predicted_s}};
+    if (*anchor) {
+      const validate::Anchor& x = **anchor;
+      j["anchored"] = {{"step_time_s", x.anchored_s},
+                       {"row", x.Describe()},
+                       {"row_published_s", x.row->row.step_time_s},
+                       {"row_predicted_s", x.row_predicted_s}};
     }
     std::cout << j.dump(2) << "\n";
     return kExitPass;
   }
   std::cout << "# " << chosen.Header() << "\n" << report::PredictionConsole(view);
-  if (anchor) {
+  if (*anchor) {
     std::cout << fmt::format("anchored step time: {:.3f} s (unanchored {:.3f} s), on {}\n",
-                             anchor->anchored_s, view.prediction->step_time_s, anchor->Describe());
+                             (*anchor)->anchored_s, view.prediction->step_time_s,
+                             (*anchor)->Describe());
   } else {
     std::cout << "anchored step time: none (no published row of " << view.recipe->model->name
               << " on " << a.chip << " in release " << chosen.choice.used << ")\n";
   }
   return kExitPass;
+}
+
+// The recipe's step at the reference rates with --measured and --set laid over, and the answer.
+Result<int> Predict(const PredictArgs& a, predict::Predictor& predictor) {
+  auto spec = predictor.LoadModel(a.model);
+  if (!spec.ok()) return spec.status();
+  auto chosen = predictor.Release(a.release, a.chip, a.dtype);
+  if (!chosen.ok()) return chosen.status();
+  auto recipe = BuildRecipe(a, predictor, *spec);
+  if (!recipe.ok()) return recipe.status();
+  auto chip = predictor.LoadChip(a.chip);
+  if (!chip.ok()) return chip.status();
+  std::vector<RunDocument> docs;
+  docs.reserve(a.measured.size());
+  predict::RateInputs in{.sets = a.sets};
+  for (const std::string& path : a.measured) {
+    auto j = ReadJsonFile(path);
+    if (!j.ok()) return j.status();
+    auto doc = RunDocumentFromJson(*j);
+    if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
+    docs.push_back(std::move(*doc));
+    in.measured.emplace_back(path, &docs.back());
+  }
+  auto prediction = predictor.Predict(*recipe, *chip, chosen->constants, in);
+  if (!prediction.ok()) return prediction.status();
+  if (!prediction->what_if_status.ok()) return prediction->what_if_status;
+  report::PredictionView view;
+  view.measured = prediction->measured;
+  view.recipe = &*recipe;
+  view.prediction = &prediction->step;
+  view.rates = &prediction->rates;
+  view.calibration_path = predictor.calibration().path;
+  view.what_if = prediction->what_if;
+  return Answer(a, predictor, *chosen, view);
 }
 
 // The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
@@ -252,10 +255,9 @@ Result<int> Run(const PredictArgs& a) {
   if (!a.attention.empty() && a.attention != "fused" && a.attention != "unfused") {
     return Status::Invalid("--attention " + a.attention + ": expected fused or unfused");
   }
-  const std::string data = DataDir(a.data);
-  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
-  if (!cal.ok()) return cal.status();
-  if (a.published) return RunPublished(a, data, *cal);
+  auto predictor = predict::Predictor::Open(DataDir(a.data));
+  if (!predictor.ok()) return predictor.status();
+  if (a.published) return RunPublished(a, predictor->data_dir(), predictor->calibration());
   if (a.fit || a.cv) {
     Log(LogLevel::kError, "predict: --fit and --cv go with --published");
     return kExitUsage;
@@ -264,49 +266,7 @@ Result<int> Run(const PredictArgs& a) {
     Log(LogLevel::kError, "predict: give --model, --chip, --dtype and --gpus (or --published)");
     return kExitUsage;
   }
-  auto spec = LoadModel(data, a.model);
-  if (!spec.ok()) return spec.status();
-  auto chosen = ChooseReleaseConstants(data, a.release, a.chip, a.dtype, *cal);
-  if (!chosen.ok()) return chosen.status();
-  auto recipe = BuildRecipe(a, *spec);
-  if (!recipe.ok()) return recipe.status();
-  auto devices = bench::LoadDeviceSpecs(data + "/specs");
-  if (!devices.ok()) return devices.status();
-  const bench::DeviceSpec* device = nullptr;
-  for (const auto& d : *devices) {
-    if (d.chip == a.chip) device = &d;
-  }
-  if (device == nullptr) {
-    return Status::Invalid("--chip " + a.chip + ": no specs/" + a.chip + ".toml in " + data);
-  }
-  const wp::Constants& k = chosen->constants;
-  auto reference = validate::ReferenceRates(*device, *cal, k);
-  if (!reference.ok()) return reference.status();
-  wp::SystemRates rates = *reference;
-  report::PredictionView view;
-  for (const std::string& path : a.measured) {
-    auto j = ReadJsonFile(path);
-    if (!j.ok()) return j.status();
-    auto doc = RunDocumentFromJson(*j);
-    if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
-    auto taken = validate::ApplyMeasured(rates, *doc, path, *recipe);
-    if (!taken.ok()) return taken.status();
-    view.measured.insert(view.measured.end(), taken->taken.begin(), taken->taken.end());
-  }
-  for (const std::string& s : a.sets) {
-    Status st = validate::ApplyRateOverride(rates, s);
-    if (!st.ok()) return st;
-  }
-  auto prediction = wp::PredictStep(*recipe, rates, k);
-  if (!prediction.ok()) return prediction.status();
-  auto what_if = diagnose::RankRateShortfalls(*recipe, rates, *reference, k);
-  if (!what_if.ok()) return what_if.status();
-  view.recipe = &*recipe;
-  view.prediction = &*prediction;
-  view.rates = &rates;
-  view.calibration_path = cal->path;
-  view.what_if = *what_if;
-  return Answer(a, data, *cal, *chosen, view);
+  return Predict(a, *predictor);
 }
 
 Action Setup(CLI::App& sub) {

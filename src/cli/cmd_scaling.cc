@@ -2,12 +2,12 @@
 // [--oversubscribe] [--size BYTES] [--iters N] [--target 0.99] [--timeout S] [--json]`: the same
 // proxy or collective at 1, 2, 4 ... N ranks, each count a real job started through the launcher
 // (`mpirun -np K yardstick bench --filter UNIT --json` or `srun -n K --mpi=pmix ...`), and the
-// efficiency at each step (workloads/scaling.h: a proxy's tokens/s per GPU, a collective's busbw
+// efficiency at each step (predict/scaling.h: a proxy's tokens/s per GPU, a collective's busbw
 // at --size). Exit 0 when every count stays at or above the target, 1 when one falls below, 2
 // when a job fails or its document lacks the figure (the command, its exit and its stderr named).
 // `--model NAME --chip CHIP --dtype DTYPE [--base-gpus N] [--set KEY=VALUE ...]`: beside the
 // measured points (or alone, without --unit), the predicted weak-scaling curve of that recipe
-// from 8 to 2,048 GPUs (workloads/scaling.h PredictWeakScaling) at the reference rates, or with
+// from 8 to 2,048 GPUs (predict/scaling.h PredictWeakScaling) at the reference rates, or with
 // --set overrides, for --release TAG (default the newest calibrated release; the header names it),
 // each point also anchored on the nearest published row of that model, chip and release.
 #include <fmt/format.h>
@@ -21,7 +21,6 @@
 
 #include "bench/benchmark.h"
 #include "cli/command.h"
-#include "cli/predict_release.h"
 #include "core/document_schemas.h"
 #include "core/exit_codes.h"
 #include "core/json_fields.h"
@@ -31,12 +30,9 @@
 #include "core/text.h"
 #include "core/text_table.h"
 #include "host/subprocess.h"
-#include "validate/anchor.h"
-#include "validate/published_table.h"
-#include "validate/step_calibration.h"
-#include "validate/step_rates.h"
-#include "workloads/model_spec.h"
-#include "workloads/scaling.h"
+#include "predict/predictor.h"
+#include "predict/published_table.h"
+#include "predict/scaling.h"
 
 namespace ys::cli::cmd_scaling {
 namespace {
@@ -54,7 +50,7 @@ struct ScalingArgs {
 };
 
 // The predicted curve with the release it is for, and the factor of its anchor: the nearest
-// published row of the model, chip and release (validate/anchor.h) over the base recipe; every
+// published row of the model, chip and release (predict/anchor.h) over the base recipe; every
 // point is anchored on that one row, so the anchored curve keeps the predicted efficiencies.
 struct PredictedAnswer {
   workloads::PredictedScaling curve;
@@ -63,65 +59,39 @@ struct PredictedAnswer {
   double anchor_factor = 0;
 };
 
-// The anchor of the base recipe `r` (predicted `base_s`), into `out`.
-Status AnchorCurve(const std::string& data, const validate::StepCalibration& cal,
-                   const ReleaseConstantsChoice& chosen, const std::string& precision,
-                   const workloads::predict::Recipe& r, double base_s, PredictedAnswer& out) {
-  if (!chosen.choice.chip) return Status::Ok();
-  auto set = validate::ReleaseSet::Load(data, cal);
-  if (!set.ok()) return set.status();
-  auto anchor = validate::AnchorPrediction(*set, chosen.choice.used, precision, r, base_s,
-                                           cal.constants, *chosen.choice.chip);
-  if (!anchor.ok()) return anchor.status();
-  if (*anchor) {
-    out.anchor = (*anchor)->Describe();
-    out.anchor_factor = (*anchor)->anchored_s / base_s;
-  }
-  return Status::Ok();
-}
-
 // The predicted weak-scaling curve of --model on --chip at --dtype: the model file's recipe at
 // --base-gpus (default: its smallest entry for the chip and dtype) grown from 8 to 2,048 GPUs.
 Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
-  const std::string data = DataDir(a.data);
-  auto spec = workloads::LoadModelSpec(
-      a.model.ends_with(".toml") ? a.model : data + "/models/" + a.model + ".toml");
+  auto predictor = predict::Predictor::Open(DataDir(a.data));
+  if (!predictor.ok()) return predictor.status();
+  auto spec = predictor->LoadModel(a.model);
   if (!spec.ok()) return spec.status();
-  const std::string dtype = validate::DtypeOfPrecision(a.dtype);
-  const workloads::Parallelism* base = nullptr;
-  for (const auto& p : spec->parallelism) {
-    if (p.chip != a.chip || p.dtype != dtype || !p.release.empty()) continue;
-    if (a.base_gpus ? p.gpus == *a.base_gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
-  }
-  if (base == nullptr) {
-    auto found = workloads::FindParallelism(*spec, a.chip, dtype, a.base_gpus.value_or(0));
-    return Status::Invalid("--model " + a.model + ": " + found.status().message());
-  }
-  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data));
-  if (!cal.ok()) return cal.status();
-  auto chosen = ChooseReleaseConstants(data, a.release, a.chip, a.dtype, *cal);
+  auto r = predictor->BuildRecipe(*spec, {.chip = a.chip,
+                                          .dtype = validate::DtypeOfPrecision(a.dtype),
+                                          .gpus = a.base_gpus,
+                                          .entry = predict::RecipeEntry::kCurrentBase});
+  if (!r.ok()) return Status::Invalid("--model " + a.model + ": " + r.status().message());
+  auto chosen = predictor->Release(a.release, a.chip, a.dtype);
   if (!chosen.ok()) return chosen.status();
-  auto device = bench::LoadDeviceSpec(data + "/specs/" + a.chip + ".toml");
-  if (!device.ok()) return device.status();
-  auto rates = validate::ReferenceRates(*device, *cal, chosen->constants);
+  auto chip = predictor->LoadChip(a.chip);
+  if (!chip.ok()) return chip.status();
+  auto rates = predictor->Rates(*r, *chip, chosen->constants, {.sets = a.sets});
   if (!rates.ok()) return rates.status();
-  for (const std::string& s : a.sets) YS_RETURN_IF_ERROR(validate::ApplyRateOverride(*rates, s));
-  workloads::predict::Recipe r;
-  r.model = &*spec;
-  r.par = *base;
-  r.layers = spec->shape.layers;
-  r.seq = spec->shape.seq_length;
-  r.dtype = dtype;
   std::vector<int> gpus;
   for (int g = 8; g <= 2048; g *= 2) gpus.push_back(g);
   PredictedAnswer out;
   out.release = chosen->Header();
-  auto curve = workloads::PredictWeakScaling(r, *rates, chosen->constants, gpus);
+  auto curve = workloads::PredictWeakScaling(*r, rates->rates, chosen->constants, gpus);
   if (!curve.ok()) return curve.status();
   out.curve = std::move(*curve);
-  auto base_step = workloads::predict::PredictStep(r, *rates, chosen->constants);
-  if (!base_step.ok()) return base_step.status();
-  YS_RETURN_IF_ERROR(AnchorCurve(data, *cal, *chosen, a.dtype, r, base_step->step_time_s, out));
+  auto base = predictor->PredictAt(*r, std::move(*rates), chosen->constants);
+  if (!base.ok()) return base.status();
+  auto anchor = predictor->AnchorOn(*chosen, a.dtype, *r, base->step.step_time_s);
+  if (!anchor.ok()) return anchor.status();
+  if (*anchor) {
+    out.anchor = (*anchor)->Describe();
+    out.anchor_factor = (*anchor)->anchored_s / base->step.step_time_s;
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@
 // `measures`) and read by every consumer of its figures: the fleet merge (the kind of figure
 // evidence is pooled by), `compare` and the history (which params identify a figure), the
 // Prometheus exporter (which params may be labels), the HTML report's peak-rates section and the
-// predictor's measured rates (validate/step_rates.h).
+// predictor's measured rates (predict/step_rates.h).
 //
 //   YS_REGISTER(StreamBenchmark,
 //               {.id = "mem.stream", ...,

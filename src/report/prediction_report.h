@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "diagnose/rate_what_if.h"
+#include "predict/rate_what_if.h"
+#include "predict/step_model.h"
 #include "validate/published_predictions.h"
 #include "validate/suite_prediction.h"
-#include "workloads/predict/step_model.h"
 
 namespace ys::report {
 

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 
-#include "validate/step_rates.h"
+#include "predict/step_rates.h"
 
 namespace ys::validate {
 
@@ -13,20 +12,9 @@ using workloads::predict::StepPrediction;
 
 Result<PublishedSet> PublishedSet::Load(const std::string& data_dir) {
   PublishedSet set;
-  auto models = workloads::LoadModelSpecs(data_dir + "/models");
-  if (!models.ok()) return models.status();
-  std::map<std::string, const workloads::ModelSpec*> by_name;
-  for (auto& m : *models) {
-    set.models_.push_back(std::move(m));
-    by_name[set.models_.back().name] = &set.models_.back();
-  }
-  auto specs = bench::LoadDeviceSpecs(data_dir + "/specs");
-  if (!specs.ok()) return specs.status();
-  std::map<std::string, const bench::DeviceSpec*> by_chip;
-  for (auto& s : *specs) {
-    set.specs_.push_back(std::move(s));
-    by_chip[set.specs_.back().chip] = &set.specs_.back();
-  }
+  auto library = predict::ModelLibrary::Load(data_dir);
+  if (!library.ok()) return library.status();
+  set.library_ = std::move(*library);
   auto refs = ReferenceSet::LoadDirectory(data_dir + "/baselines");
   if (!refs.ok()) return refs.status();
   for (const Reference& ref : refs->all()) {
@@ -39,22 +27,22 @@ Result<PublishedSet> PublishedSet::Load(const std::string& data_dir) {
       return Status::Invalid(row + ": the workload id does not end in _" + ref.dtype);
     }
     const std::string name = ref.workload.substr(0, ref.workload.size() - suffix.size());
-    auto m = by_name.find(name);
-    if (m == by_name.end())
+    const workloads::ModelSpec* model = set.library_.Model(name);
+    if (model == nullptr)
       return Status::Invalid(row + ": no model file " + data_dir + "/models/" + name + ".toml");
-    auto spec = by_chip.find(ref.provenance.chip);
-    if (spec == by_chip.end())
+    const bench::DeviceSpec* spec = set.library_.Chip(ref.provenance.chip);
+    if (spec == nullptr)
       return Status::Invalid(row + ": no specs/ file for chip " + ref.provenance.chip);
-    auto par = workloads::FindRecipe(*m->second, ref.provenance.chip, ref.dtype, ref.gpus,
+    auto par = workloads::FindRecipe(*model, ref.provenance.chip, ref.dtype, ref.gpus,
                                      ref.provenance.release, ref.gbs);
     if (!par.ok()) return Status::Invalid(row + ": " + par.status().message());
     PublishedCase c;
     c.ref = ref;
-    c.model = m->second;
-    c.spec = spec->second;
-    c.recipe.model = m->second;
+    c.model = model;
+    c.spec = spec;
+    c.recipe.model = model;
     c.recipe.par = *par;
-    c.recipe.layers = m->second->shape.layers;
+    c.recipe.layers = model->shape.layers;
     c.recipe.seq = ref.seq_len;
     c.recipe.dtype = ref.dtype;
     c.held_out = workloads::predict::HeldOut(ref.workload);

@@ -1,24 +1,24 @@
 // `yardstick predict` over the published rows of baselines/: every row paired with its model file
 // (models/<workload id less the dtype>.toml), the [[parallelism]] entry of the row's release, chip,
 // GPU count and global batch (FindRecipe), and the chip's specs/ file; predicted with the step
-// model (workloads/predict/step_model.h) at the reference rates; the error table; the fit of the
-// constants on the rows outside the held-out set (workloads/predict/fit.h HeldOut).
+// model (predict/step_model.h) at the reference rates; the error table; the fit of the
+// constants on the rows outside the held-out set (predict/fit.h HeldOut).
 //
 // Thread safety: a loaded set is read-only.
 #ifndef YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_
 #define YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_
 
-#include <deque>
 #include <string>
 #include <vector>
 
 #include "bench/device_specs.h"
 #include "core/status.h"
+#include "predict/fit.h"
+#include "predict/model_library.h"
+#include "predict/model_spec.h"
+#include "predict/step_calibration.h"
+#include "predict/step_model.h"
 #include "validate/reference.h"
-#include "validate/step_calibration.h"
-#include "workloads/model_spec.h"
-#include "workloads/predict/fit.h"
-#include "workloads/predict/step_model.h"
 
 namespace ys::validate {
 
@@ -39,8 +39,7 @@ class PublishedSet {
   const std::vector<PublishedCase>& cases() const { return cases_; }
 
  private:
-  std::deque<workloads::ModelSpec> models_;
-  std::deque<bench::DeviceSpec> specs_;
+  predict::ModelLibrary library_;
   std::vector<PublishedCase> cases_;
 };
 

@@ -4,13 +4,7 @@
 
 #include <filesystem>
 
-#include "bench/device_specs.h"
-#include "diagnose/rate_what_if.h"
-#include "validate/release_calibration.h"
-#include "validate/step_calibration.h"
-#include "validate/step_rates.h"
-#include "workloads/model_spec.h"
-#include "workloads/predict/step_model.h"
+#include "predict/predictor.h"
 
 namespace ys::validate {
 namespace {
@@ -38,86 +32,86 @@ std::string Dominant(const wp::StepPrediction& p) {
   return fmt::format("largest term: {} ({:.0f}% of the step)", name, 100 * most / p.step_time_s);
 }
 
+// The row of one workload: its model file, the suite's recipe of it, and the step predicted at the
+// reference rates and at this cluster's.
+Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSet& refs,
+                                           const SuitePredictionInputs& in,
+                                           const predict::Predictor& predictor,
+                                           const bench::DeviceSpec& chip,
+                                           const ReleaseChoice& release, const SuiteWorkload& w) {
+  WorkloadPrediction row;
+  row.workload = w;
+  row.release = "constants of release " + (release.used.empty() ? "(base)" : release.used) +
+                (release.note.empty() ? "" : " (" + release.note + ")");
+  const wp::Constants k = predictor.ConstantsOf(release, suite.chip, w.dtype);
+  ReferenceSet::Match match = refs.Find(suite.chip, w, suite.recipe_release);
+  if (match.exact != nullptr) row.reference_step_s = match.exact->step_time_s;
+  const std::string suffix = "_" + w.dtype;
+  const std::string name =
+      w.id.ends_with(suffix) ? w.id.substr(0, w.id.size() - suffix.size()) : w.id;
+  if (!std::filesystem::exists(predictor.ModelPath(name))) {
+    row.why = "no model file models/" + name + ".toml";
+    return row;
+  }
+  auto model = predictor.LoadModel(name);
+  if (!model.ok()) return model.status();
+  predict::RecipeQuery q{.chip = suite.chip,
+                         .dtype = w.dtype,
+                         .gpus = w.gpus,
+                         .entry = predict::RecipeEntry::kOfRelease,
+                         .release = suite.recipe_release};
+  q.overrides.global_batch = w.gbs;
+  q.overrides.seq = w.seq_len;
+  auto r = predictor.BuildRecipe(*model, q);
+  if (!r.ok()) {
+    row.why = "no recipe: " + r.status().message();
+    return row;
+  }
+  predict::RateInputs rates_in{.skip_unusable_documents = true, .sets = in.sets};
+  for (const auto& [doc_path, doc] : in.measured) rates_in.measured.emplace_back(doc_path, &doc);
+  auto rates = predictor.Rates(*r, chip, k, rates_in);
+  if (!rates.ok()) return rates.status();
+  auto at_reference = wp::PredictStep(*r, rates->reference, k);
+  auto here = predictor.PredictAt(*r, std::move(*rates), k);
+  if (!at_reference.ok() || !here.ok()) {
+    row.why =
+        "cannot predict: " + (at_reference.ok() ? here.status() : at_reference.status()).message();
+    return row;
+  }
+  row.model_step_s = here->step.step_time_s;
+  row.predicted_score = at_reference->step_time_s / here->step.step_time_s;
+  if (row.reference_step_s) row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
+  row.under = *row.predicted_score < suite.threshold;
+  if (!here->what_if.empty() && here->what_if.front().recovery_s > 0) {
+    const auto& top = here->what_if.front();
+    row.why = fmt::format("{} costs {:.1f}% of the step (put back to the reference: {:.3f} s)",
+                          top.key, 100 * top.recovery_share, top.restored_s);
+  } else {
+    row.why = Dominant(here->step);
+  }
+  if (!row.reference_step_s) row.why += "; no comparable reference";
+  return row;
+}
+
 }  // namespace
 
 Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const ReferenceSet& refs,
                                                      const SuitePredictionInputs& in) {
-  auto cal = LoadStepCalibration(StepCalibrationPath(in.data_dir));
-  if (!cal.ok()) return cal.status();
-  auto spec = bench::LoadDeviceSpec(in.data_dir + "/specs/" + suite.chip + ".toml");
-  if (!spec.ok()) return spec.status();
-  auto releases = LoadReleaseCalibration(in.data_dir);
-  if (!releases.ok()) return releases.status();
-  const ReleaseChoice release = ChooseRelease(*releases, suite.recipe_release, suite.chip);
-  const ChipSystem* sys = cal->Chip(suite.chip);
-  const bool blackwell = sys != nullptr && sys->family == "blackwell";
+  auto predictor = predict::Predictor::Open(in.data_dir);
+  if (!predictor.ok()) return predictor.status();
+  auto chip = predictor->LoadChip(suite.chip);
+  if (!chip.ok()) return chip.status();
+  auto release = predictor->ChooseRelease(suite.recipe_release, suite.chip);
+  if (!release.ok()) return release.status();
   std::vector<WorkloadPrediction> out;
   for (const SuiteWorkload& w : suite.workloads) {
-    WorkloadPrediction row;
-    row.workload = w;
-    row.release = "constants of release " + (release.used.empty() ? "(base)" : release.used) +
-                  (release.note.empty() ? "" : " (" + release.note + ")");
-    const wp::Constants k = release.chip
-                                ? ApplyRelease(cal->constants, *release.chip, w.dtype, blackwell)
-                                : cal->constants;
-    auto reference_rates = ReferenceRates(*spec, *cal, k);
-    if (!reference_rates.ok()) return reference_rates.status();
-    ReferenceSet::Match match = refs.Find(suite.chip, w, suite.recipe_release);
-    if (match.exact != nullptr) row.reference_step_s = match.exact->step_time_s;
-    const std::string suffix = "_" + w.dtype;
-    const std::string name =
-        w.id.ends_with(suffix) ? w.id.substr(0, w.id.size() - suffix.size()) : w.id;
-    const std::string path = in.data_dir + "/models/" + name + ".toml";
-    if (!std::filesystem::exists(path)) {
-      row.why = "no model file models/" + name + ".toml";
-      out.push_back(std::move(row));
-      continue;
-    }
-    auto model = workloads::LoadModelSpec(path);
-    if (!model.ok()) return model.status();
-    auto par =
-        workloads::FindRecipe(*model, suite.chip, w.dtype, w.gpus, suite.recipe_release, w.gbs);
-    if (!par.ok()) par = workloads::FindParallelism(*model, suite.chip, w.dtype, w.gpus);
-    if (!par.ok()) {
-      row.why = "no recipe: " + par.status().message();
-      out.push_back(std::move(row));
-      continue;
-    }
-    wp::Recipe r;
-    r.model = &*model;
-    r.par = *par;
-    r.par.global_batch = w.gbs;
-    r.layers = model->shape.layers;
-    r.seq = w.seq_len;
-    r.dtype = w.dtype;
-    wp::SystemRates rates = *reference_rates;
-    for (const auto& [doc_path, doc] : in.measured) {
-      auto taken = ApplyMeasured(rates, doc, doc_path, r);
-      if (!taken.ok() && taken.status().code() != StatusCode::kInvalidInput) return taken.status();
-    }
-    for (const std::string& s : in.sets) YS_RETURN_IF_ERROR(ApplyRateOverride(rates, s));
-    auto at_reference = wp::PredictStep(r, *reference_rates, k);
-    auto here = wp::PredictStep(r, rates, k);
-    if (!at_reference.ok() || !here.ok()) {
-      row.why = "cannot predict: " +
-                (at_reference.ok() ? here.status() : at_reference.status()).message();
-      out.push_back(std::move(row));
-      continue;
-    }
-    row.model_step_s = here->step_time_s;
-    row.predicted_score = at_reference->step_time_s / here->step_time_s;
-    if (row.reference_step_s) row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
-    row.under = *row.predicted_score < suite.threshold;
-    auto ranked = diagnose::RankRateShortfalls(r, rates, *reference_rates, k);
-    if (ranked.ok() && !ranked->empty() && ranked->front().recovery_s > 0) {
-      const auto& top = ranked->front();
-      row.why = fmt::format("{} costs {:.1f}% of the step (put back to the reference: {:.3f} s)",
-                            top.key, 100 * top.recovery_share, top.restored_s);
-    } else {
-      row.why = Dominant(*here);
-    }
-    if (!row.reference_step_s) row.why += "; no comparable reference";
-    out.push_back(std::move(row));
+    // The reference rates do not depend on the constants: a chip the calibration lacks is an
+    // error of the suite, whichever workload meets it first.
+    YS_RETURN_IF_ERROR(
+        predictor->ReferenceRates(*chip, predictor->calibration().constants).status());
+    auto row = PredictWorkload(suite, refs, in, *predictor, *chip, *release, w);
+    if (!row.ok()) return row.status();
+    out.push_back(std::move(*row));
   }
   return out;
 }

@@ -1,15 +1,16 @@
 // `validate --predict`: before the suite's runs are booked, the step each workload is predicted
 // to reach on this cluster and whether it would land under the threshold, and why.
 //
-// The step-time model is used as a ratio, so that its own error cancels: for each workload the
-// model predicts the step at the reference system's rates (specs/ and calibration/) and at this
-// cluster's (the same, with --measured documents' rates and --set overrides laid over them);
+// The step-time model (through predict/predictor.h) is used as a ratio, so that its own error
+// cancels: for each workload the model predicts the step at the reference system's rates (specs/
+// and calibration/) and at this cluster's (the same, with --measured documents' rates and --set
+// overrides laid over them);
 //   predicted score = predicted at reference rates / predicted at this cluster's rates
 //   predicted step  = the reference's published (or recorded) step ÷ predicted score
 // (the model's own predicted step is shown beside it). Without measurements the score is 1 by
 // construction: the column then shows the model's step against the reference, and which term
 // dominates it. A workload whose model file, recipe or reference is missing says so. The model's
-// constants are those of the suite's recipe release (validate/release_calibration.h
+// constants are those of the suite's recipe release (predict/release_calibration.h
 // ChooseRelease: the nearest older calibrated release for one not calibrated), named per row.
 //
 // Thread safety: pure functions over values.

@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "workloads/model_spec.h"
+#include "predict/model_spec.h"
 
 namespace ys::workloads {
 

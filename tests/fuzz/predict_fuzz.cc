@@ -1,14 +1,14 @@
 // Fuzz target: the readers of the step-time model's inputs, by selector byte:
-//   0 the calibration file (validate/step_calibration.cc ParseStepCalibration)
-//   1 a --set rate assignment (validate/step_rates.cc ApplyRateOverride)
-//   2 the per-release constants (validate/release_calibration_io.cc ParseReleaseCalibration)
-//   3 a published table (validate/published_table.cc ParsePublishedTable)
+//   0 the calibration file (predict/step_calibration.cc ParseStepCalibration)
+//   1 a --set rate assignment (predict/step_rates.cc ApplyRateOverride)
+//   2 the per-release constants (predict/release_calibration_io.cc ParseReleaseCalibration)
+//   3 a published table (predict/published_table.cc ParsePublishedTable)
 #include "fuzz_target.h"
 #include "fuzz_util.h"
-#include "validate/published_table.h"
-#include "validate/release_calibration.h"
-#include "validate/step_calibration.h"
-#include "validate/step_rates.h"
+#include "predict/published_table.h"
+#include "predict/release_calibration.h"
+#include "predict/step_calibration.h"
+#include "predict/step_rates.h"
 
 YS_FUZZ_TARGET(predict) {
   std::string_view text = ys::fuzz::AsText(data, size);

@@ -1,17 +1,17 @@
 // Fuzz target: every TOML loader, by selector byte:
 //   0 suites (validate/suite.cc ParseSuite)          4 site expectations
 //   (checks/site_expectations.cc) 1 baselines/references (validate/reference.cc)   5 price models
-//   (cost/price_model.cc) 2 model specs (workloads/model_spec.cc)          6 cluster.toml
+//   (cost/price_model.cc) 2 model specs (predict/model_spec.cc)          6 cluster.toml
 //   (slurm/cluster_config.cc) 3 device specs (bench/device_specs.cc)
 #include "bench/device_specs.h"
 #include "checks/site_expectations.h"
 #include "cost/price_model.h"
 #include "fuzz_target.h"
 #include "fuzz_util.h"
+#include "predict/model_spec.h"
 #include "slurm/cluster_config.h"
 #include "validate/reference.h"
 #include "validate/suite.h"
-#include "workloads/model_spec.h"
 
 YS_FUZZ_TARGET(toml) {
   std::string_view text = ys::fuzz::AsText(data, size);

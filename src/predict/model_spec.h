@@ -1,0 +1,220 @@
+// Model specs: the shape of one training model and the parallelism the recipes run it with
+// (models/<name>.toml), read strictly, and the arithmetic that follows from the shape: parameter
+// count (total and active per token) and training FLOPs per token.
+//
+// Every figure carries the `source` of its section. A figure that no source gives is left out of
+// the file (every shape figure but layers, hidden_size and seq_length is optional); arithmetic that
+// needs a missing figure returns Unsupported naming it, never a guess.
+//
+// Reading is strict: an unknown section or key, a value of the wrong type or out of range is
+// Invalid naming the file, the section, the key, its line, the value and the range expected.
+// Bounds: layers 1..100000; hidden, FFN and sequence sizes, MLA ranks 1..2^22; heads, head dims
+// and experts 1..65536; top_k 1..1024; vocab 1..2^24; gpus and micro_batch 1..2^20; global_batch
+// 1..2^24. They keep the arithmetic below finite; whether a shape fits in memory is the proxy's
+// question (it checks its buffers against a budget before allocating).
+//
+// Conventions of the arithmetic (stated, because MFU depends on them):
+// - Parameters are the weight matrices and embeddings; norms, biases and routers' biases are left
+//   out (under 0.1% for every shipped model). Routers' weights are counted.
+// - Training FLOPs per token = 6 × (active matrix parameters, the input embedding excluded: it is a
+//   lookup) + attention score and value products, non-causal, fwd + bwd:
+//   6 × seq × heads × (qk_head_dim + v_head_dim) per attention layer (= 12·s·h for plain
+//   attention),
+//   + for Mamba-2 layers the scan terms of NVIDIA's Nemotron-H formula. This is the convention of
+//   Megatron's and NVIDIA's published MFU figures (Llama 3.1 405B: 2.17e16 per 8192-token sample;
+//   Nemotron-H 56B: 2.816e15), which the tests reproduce.
+//
+// Thread safety: values only; no shared state.
+#ifndef YARDSTICK_PREDICT_MODEL_SPEC_H_
+#define YARDSTICK_PREDICT_MODEL_SPEC_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys::workloads {
+
+enum class Architecture { kDense, kMoe, kHybrid };
+const char* ArchitectureName(Architecture a);
+
+struct ModelShape {
+  int layers = 0;  // transformer (or hybrid) layers
+  int hidden_size = 0;
+  int seq_length = 0;                  // what the recipes train at
+  std::optional<int> ffn_hidden_size;  // dense MLP (MoE: the dense layers' MLP)
+  std::optional<int> attention_heads;
+  std::optional<int> kv_heads;
+  std::optional<int> head_dim;  // when absent: hidden_size / attention_heads
+  std::optional<int> vocab_size;
+  bool gated_mlp = true;         // SwiGLU (3 matrices) or a plain 2-matrix MLP (squared ReLU)
+  bool tied_embeddings = false;  // one matrix for input embedding and output head
+  std::string source;
+};
+
+struct MoeShape {
+  int experts = 0;  // routed experts per MoE layer
+  int top_k = 0;
+  int expert_ffn_hidden_size = 0;
+  int shared_experts = 0;
+  std::optional<int> shared_expert_ffn_hidden_size;  // when absent: expert_ffn_hidden_size
+  int dense_layers = 0;  // the first layers that keep a dense MLP (DeepSeek-V3: 3)
+  // Of the layers after dense_layers, every layer_interval-th is MoE, the others dense (Llama 4
+  // Maverick interleaves: 2). 1: every one.
+  int layer_interval = 1;
+  // Group-limited routing (DeepSeek-V3 n_group, topk_group): the experts are split into `groups`
+  // groups and a token's top_k experts are chosen from its best `topk_groups` groups; 0: none.
+  int groups = 0;
+  int topk_groups = 0;
+  std::string source;
+
+  // MoE layers of a `layers`-layer stack, and the dense-MLP layers beside them.
+  int MoeLayers(int layers) const { return (layers - dense_layers) / layer_interval; }
+};
+
+// Multi-head latent attention (DeepSeek-V3): low-rank query and key/value projections.
+struct MlaShape {
+  int q_lora_rank = 0;
+  int kv_lora_rank = 0;
+  int qk_nope_head_dim = 0;
+  int qk_rope_head_dim = 0;
+  int v_head_dim = 0;
+  std::string source;
+};
+
+// Hybrid Mamba-2 / attention / MLP stacks (Nemotron-H): how many layers of each kind.
+struct HybridShape {
+  int mamba_layers = 0;
+  int attention_layers = 0;
+  int mlp_layers = 0;
+  int mamba_heads = 0;
+  int mamba_head_dim = 0;
+  int ssm_state_size = 0;
+  int groups = 0;
+  int chunk_size = 0;
+  int expand = 0;
+  std::string source;
+};
+
+// One recipe configuration: a chip, a dtype and a GPU count with its parallelism.
+struct Parallelism {
+  std::string chip;   // "h100", "b200", "gb200", ...
+  std::string dtype;  // "bf16", "fp8", "nvfp4"
+  int gpus = 0;
+  int tp = 1;
+  int pp = 1;
+  int cp = 1;
+  int ep = 1;
+  std::optional<int> vp;   // virtual pipeline stages, where the recipe uses them
+  std::optional<int> etp;  // expert tensor parallelism (MoE); when absent: tp, Megatron's default
+  bool fsdp = false;
+  // Activation recompute: "none", "selective" (the attention core, Megatron's selective
+  // recompute and NeMo's recompute_modules core_attn), "mla_up_proj" (recompute_modules
+  // mla_up_proj: the forward of MLA's query and key/value up-projections again) or "full" (every
+  // layer's forward again).
+  std::string recompute = "none";
+  // The MoE token dispatcher: "alltoall" (Megatron's all-to-all dispatcher: top_k copies of each
+  // token cross the expert-parallel group) or "deepep" (the flex dispatcher with DeepEP: a token
+  // crosses the network once per node that holds one of its experts and is forwarded over NVLink).
+  std::string moe_dispatcher = "alltoall";
+  // Token drop with padding to the expert capacity (NeMo's MegatronTokenDropCallback: capacity
+  // factor 1, moe_pad_expert_input_to_capacity): the all-to-all splits and the tokens per expert
+  // are static, so the all-to-all dispatcher needs no device-to-host synchronisation
+  // (Megatron-Core's cuda_sync_point "no_sync"). Dropless (false), it synchronises every MoE
+  // layer's forward before the all-to-all; DeepEP's normal mode waits on the host for the
+  // received counts either way.
+  bool moe_token_drop = false;
+  // Expert-parallel communication overlapped with computation (Megatron-Core's combined 1F1B
+  // schedule, --overlap-moe-expert-parallel-comm; Megatron-Bridge's moe_a2a_overlap): in the
+  // pipeline's steady state the forward of one micro-batch runs beside the backward of another,
+  // so each one's dispatch and combine all-to-alls hide under the other's computation.
+  bool moe_a2a_overlap = false;
+  // The data-parallel reduce-scatter of the gradients and all-gather of the parameters overlapped
+  // with computation (Megatron-Core's DistributedDataParallelConfig overlap_grad_reduce and
+  // overlap_param_gather, which the recipes turn on): hidden under a window of micro-batches'
+  // compute (the step model's dp_overlap_microbatches; every micro-batch with FSDP). Off, the step
+  // waits for all of it.
+  bool dp_overlap = true;
+  // The attention core's kernel: "fused" (flash or cuDNN fused attention: the scores stay on chip)
+  // or "unfused" (Transformer Engine's UnfusedDotProductAttention: the S × S scores of every head
+  // are written to and read from HBM by batched GEMMs and a softmax kernel). A recipe runs unfused
+  // where its software has no fused kernel for the model's head dimensions on that chip.
+  std::string attention_backend = "fused";
+  int micro_batch = 0;
+  int global_batch = 0;
+  // The recipe release the entry is transcribed from ("v25.05.05"); empty: the current recipes.
+  // Entries of a release match the published rows of that release (FindRecipe).
+  std::string release;
+  std::string source;
+
+  // Derived: gpus / (tp·pp·cp), and global_batch / (micro_batch·dp).
+  int DataParallel() const { return gpus / (tp * pp * cp); }
+  int GradientAccumulation() const {
+    return static_cast<int>(global_batch / (int64_t{micro_batch} * DataParallel()));
+  }
+};
+
+// A published whole-model FLOPs figure to check the arithmetic against.
+struct ReferenceFlops {
+  double model_flops_per_sample = 0;  // at shape.seq_length
+  std::string source;
+};
+
+struct ModelSpec {
+  std::string path;
+  std::string name;          // "llama3.1_8b"
+  std::string display_name;  // "Llama 3.1 8B"
+  Architecture architecture = Architecture::kDense;
+  std::string source;  // [model] source: the model card
+  ModelShape shape;
+  std::optional<MoeShape> moe;
+  std::optional<MlaShape> mla;
+  std::optional<HybridShape> hybrid;
+  std::optional<ReferenceFlops> reference;
+  std::vector<Parallelism> parallelism;
+};
+
+struct ParameterCount {
+  double total = 0;
+  double active = 0;         // per token: shared weights plus top_k routed experts
+  double active_matmul = 0;  // active less the input embedding (what FLOPs are counted on)
+};
+
+// Attention weights of one layer and the head dims of its score (qk) and value products.
+struct AttentionShape {
+  double params = 0;
+  double qk_dim = 0;  // per head
+  double v_dim = 0;
+  double heads = 0;
+};
+// Unsupported naming the [shape] figure that is missing.
+Result<AttentionShape> AttentionOf(const ModelSpec& spec);
+// Weights of one MLP: 3 matrices when gated (SwiGLU), else 2.
+double MlpParams(double hidden, double ffn, bool gated);
+
+Result<ParameterCount> CountParameters(const ModelSpec& spec);
+// Training (fwd + bwd) FLOPs per token at the spec's sequence length; see the conventions above.
+Result<double> TrainingFlopsPerToken(const ModelSpec& spec);
+
+// The parallelism for a chip, dtype and GPU count, an entry of the current recipes (no release)
+// before a release's; NotFound listing what the file has.
+Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
+                                    std::string_view dtype, int gpus);
+
+// The entry of a recipe release for a published row: chip, dtype, GPU count, release and global
+// batch all equal; NotFound listing what the file has for that chip.
+Result<Parallelism> FindRecipe(const ModelSpec& spec, std::string_view chip, std::string_view dtype,
+                               int gpus, std::string_view release, int global_batch);
+
+// Parses one model file's text; `path` names it in errors.
+Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path);
+Result<ModelSpec> LoadModelSpec(const std::string& path);
+// Every <dir>/*.toml in file-name order; Invalid when two files share a name.
+Result<std::vector<ModelSpec>> LoadModelSpecs(const std::string& models_dir);
+
+}  // namespace ys::workloads
+
+#endif  // YARDSTICK_PREDICT_MODEL_SPEC_H_

@@ -1,0 +1,187 @@
+#include "predict/predictor.h"
+
+#include <filesystem>
+
+#include "predict/published_table.h"
+#include "predict/release_cases.h"
+#include "predict/step_rates.h"
+
+namespace ys::predict {
+namespace {
+
+namespace wp = workloads::predict;
+
+// The entry `q` names, or the lookup's status.
+Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const RecipeQuery& q) {
+  if (q.entry == RecipeEntry::kCurrentBase) {
+    const workloads::Parallelism* base = nullptr;
+    for (const auto& p : model.parallelism) {
+      if (p.chip != q.chip || p.dtype != q.dtype || !p.release.empty()) continue;
+      if (q.gpus ? p.gpus == *q.gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
+    }
+    if (base != nullptr) return *base;
+    auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
+    return Status::NotFound(found.status().message());
+  }
+  if (q.entry == RecipeEntry::kOfRelease) {
+    auto found = workloads::FindRecipe(model, q.chip, q.dtype, q.gpus.value_or(0), q.release,
+                                       q.overrides.global_batch.value_or(0));
+    if (found.ok()) return found;
+  }
+  return workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
+}
+
+// `rates` with the measured documents' rates and the --set overrides laid over; the lines of what
+// the documents gave into `taken`.
+Status LayRatesOver(const wp::Recipe& recipe, const RateInputs& in, wp::SystemRates& rates,
+                    std::vector<std::string>& taken) {
+  for (const auto& [path, doc] : in.measured) {
+    auto got = validate::ApplyMeasured(rates, *doc, path, recipe);
+    if (!got.ok()) {
+      if (in.skip_unusable_documents && got.status().code() == StatusCode::kInvalidInput) continue;
+      return got.status();
+    }
+    taken.insert(taken.end(), got->taken.begin(), got->taken.end());
+  }
+  for (const std::string& s : in.sets) YS_RETURN_IF_ERROR(validate::ApplyRateOverride(rates, s));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Predictor> Predictor::Open(const std::string& data_dir) {
+  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data_dir));
+  if (!cal.ok()) return cal.status();
+  Predictor p;
+  p.data_dir_ = data_dir;
+  p.cal_ = std::move(*cal);
+  return p;
+}
+
+std::string Predictor::ModelPath(const std::string& model) const {
+  if (model.find('/') != std::string::npos || model.ends_with(".toml")) return model;
+  return data_dir_ + "/models/" + model + ".toml";
+}
+
+Result<workloads::ModelSpec> Predictor::LoadModel(const std::string& model) const {
+  const std::string path = ModelPath(model);
+  if (path != model && !std::filesystem::exists(path)) {
+    return Status::Invalid("--model " + model + ": no " + path +
+                           " (give a name from models/ or a path to a model file)");
+  }
+  return workloads::LoadModelSpec(path);
+}
+
+Result<bench::DeviceSpec> Predictor::LoadChip(const std::string& chip) const {
+  return bench::LoadDeviceSpec(data_dir_ + "/specs/" + chip + ".toml");
+}
+
+Result<validate::ReleaseChoice> Predictor::ChooseRelease(const std::string& release,
+                                                         const std::string& chip) const {
+  auto file = validate::LoadReleaseCalibration(data_dir_);
+  if (!file.ok()) return file.status();
+  return validate::ChooseRelease(*file, release, chip);
+}
+
+wp::Constants Predictor::ConstantsOf(const validate::ReleaseChoice& choice, const std::string& chip,
+                                     const std::string& precision) const {
+  if (!choice.chip) return cal_.constants;
+  const validate::ChipSystem* sys = cal_.Chip(chip);
+  return validate::ApplyRelease(cal_.constants, *choice.chip, precision,
+                                sys != nullptr && sys->family == "blackwell");
+}
+
+Result<ReleaseConstantsChoice> Predictor::Release(const std::string& release,
+                                                  const std::string& chip,
+                                                  const std::string& precision) const {
+  if (validate::DtypeOfPrecision(precision).empty()) {
+    return Status::Invalid("--dtype " + precision +
+                           ": expected bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
+  }
+  if (!release.empty() && validate::ReleaseNumbers(release).empty())
+    return Status::Invalid("--release " + release + ": expected a release tag such as 26.04.01");
+  auto choice = ChooseRelease(release, chip);
+  if (!choice.ok()) return choice.status();
+  ReleaseConstantsChoice out;
+  out.choice = std::move(*choice);
+  out.constants = ConstantsOf(out.choice, chip, precision);
+  return out;
+}
+
+Result<wp::Recipe> Predictor::BuildRecipe(const workloads::ModelSpec& model,
+                                          const RecipeQuery& q) const {
+  wp::Recipe r;
+  r.model = &model;
+  r.dtype = q.dtype;
+  auto found = EntryOf(model, q);
+  if (found.ok()) {
+    r.par = *found;
+  } else if (q.bare_without_entry && q.overrides.global_batch) {
+    r.par.chip = q.chip;
+    r.par.dtype = q.dtype;
+    r.par.gpus = q.gpus.value_or(0);
+    r.par.micro_batch = 1;
+    r.par.source = "command line";
+  } else {
+    return Status::NotFound(found.status().message());
+  }
+  LayOver(q.overrides, r.par);
+  r.layers = q.overrides.layers.value_or(model.shape.layers);
+  r.seq = q.overrides.seq.value_or(model.shape.seq_length);
+  return r;
+}
+
+Result<wp::SystemRates> Predictor::ReferenceRates(const bench::DeviceSpec& chip,
+                                                  const wp::Constants& k) const {
+  return validate::ReferenceRates(chip, cal_, k);
+}
+
+Result<PredictionRates> Predictor::Rates(const wp::Recipe& recipe, const bench::DeviceSpec& chip,
+                                         const wp::Constants& k, const RateInputs& in) const {
+  PredictionRates out;
+  auto reference = ReferenceRates(chip, k);
+  if (!reference.ok()) return reference.status();
+  out.reference = std::move(*reference);
+  out.rates = out.reference;
+  YS_RETURN_IF_ERROR(LayRatesOver(recipe, in, out.rates, out.measured));
+  return out;
+}
+
+Result<Prediction> Predictor::PredictAt(const wp::Recipe& recipe, PredictionRates rates,
+                                        const wp::Constants& k) const {
+  auto step = wp::PredictStep(recipe, rates.rates, k);
+  if (!step.ok()) return step.status();
+  Prediction out;
+  static_cast<PredictionRates&>(out) = std::move(rates);
+  out.step = std::move(*step);
+  auto what_if = diagnose::RankRateShortfalls(recipe, out.rates, out.reference, k);
+  if (what_if.ok()) {
+    out.what_if = std::move(*what_if);
+  } else {
+    out.what_if_status = what_if.status();
+  }
+  return out;
+}
+
+Result<Prediction> Predictor::Predict(const wp::Recipe& recipe, const bench::DeviceSpec& chip,
+                                      const wp::Constants& k, const RateInputs& in) const {
+  auto rates = Rates(recipe, chip, k, in);
+  if (!rates.ok()) return rates.status();
+  return PredictAt(recipe, std::move(*rates), k);
+}
+
+Result<std::optional<validate::Anchor>> Predictor::AnchorOn(const ReleaseConstantsChoice& chosen,
+                                                            const std::string& precision,
+                                                            const wp::Recipe& recipe,
+                                                            double predicted_s) {
+  if (!chosen.choice.chip) return std::optional<validate::Anchor>();
+  if (release_rows_ == nullptr) {
+    auto loaded = validate::ReleaseSet::Load(data_dir_, cal_);
+    if (!loaded.ok()) return loaded.status();
+    release_rows_ = std::make_shared<const validate::ReleaseSet>(std::move(*loaded));
+  }
+  return validate::AnchorPrediction(*release_rows_, chosen.choice.used, precision, recipe,
+                                    predicted_s, cal_.constants, *chosen.choice.chip);
+}
+
+}  // namespace ys::predict

@@ -1,0 +1,175 @@
+#include "predict/published_table.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "core/document_file.h"
+#include "core/text.h"
+
+namespace ys::validate {
+namespace {
+
+constexpr size_t kMaxTableBytes = 16 << 20;
+
+// The fields of one line by column name, and where to say an error is.
+class LineReader {
+ public:
+  LineReader(const std::map<std::string, size_t>& cols, std::vector<std::string_view> fields,
+             std::string where)
+      : cols_(cols), fields_(std::move(fields)), where_(std::move(where)) {}
+
+  std::string_view Field(const char* col) const {
+    auto it = cols_.find(col);
+    return it == cols_.end() ? std::string_view("-") : fields_[it->second];
+  }
+  Status Text(const char* col, std::string* out) const {
+    std::string_view v = Field(col);
+    *out = v == "-" ? "" : std::string(v);
+    return Status::Ok();
+  }
+  Status Int(const char* col, std::optional<int>* out, int lo, int hi) const {
+    std::string_view v = Field(col);
+    if (v == "-" || v.empty()) return Status::Ok();
+    auto n = ParseInt(v);
+    if (!n || *n < lo || *n > hi)
+      return Bad(col, v, std::to_string(lo) + ".." + std::to_string(hi));
+    *out = static_cast<int>(*n);
+    return Status::Ok();
+  }
+  Status RequiredInt(const char* col, int* out, int lo, int hi) const {
+    std::optional<int> v;
+    YS_RETURN_IF_ERROR(Int(col, &v, lo, hi));
+    if (!v) return Bad(col, Field(col), "a number");
+    *out = *v;
+    return Status::Ok();
+  }
+  Status OnOff(const char* col, std::optional<bool>* out) const {
+    std::string_view v = Field(col);
+    if (v == "-" || v.empty()) return Status::Ok();
+    if (v != "on" && v != "off") return Bad(col, v, "on, off or -");
+    *out = v == "on";
+    return Status::Ok();
+  }
+  Status Bad(const char* col, std::string_view v, const std::string& expected) const {
+    return Status::Invalid(where_ + ": column " + col + ": \"" + std::string(v) + "\" (expected " +
+                           expected + ")");
+  }
+
+ private:
+  const std::map<std::string, size_t>& cols_;
+  std::vector<std::string_view> fields_;
+  std::string where_;
+};
+
+Status ReadRecipe(const LineReader& r, PublishedRow* row) {
+  YS_RETURN_IF_ERROR(r.RequiredInt("gpus", &row->gpus, 1, 1 << 20));
+  YS_RETURN_IF_ERROR(r.RequiredInt("gbs", &row->gbs, 1, 1 << 24));
+  YS_RETURN_IF_ERROR(r.RequiredInt("mbs", &row->mbs, 1, 1 << 20));
+  YS_RETURN_IF_ERROR(r.RequiredInt("seq", &row->seq, 1, 1 << 24));
+  for (auto [col, out] : {std::pair{"layers", &row->layers},
+                          {"tp", &row->tp},
+                          {"pp", &row->pp},
+                          {"cp", &row->cp},
+                          {"vp", &row->vp},
+                          {"ep", &row->ep},
+                          {"etp", &row->etp}}) {
+    YS_RETURN_IF_ERROR(r.Int(col, out, 1, 1 << 20));
+  }
+  YS_RETURN_IF_ERROR(r.Int("fsdp", &row->fsdp, 0, 1 << 20));
+  YS_RETURN_IF_ERROR(r.Text("dispatcher", &row->dispatcher));
+  if (!row->dispatcher.empty() && row->dispatcher != "alltoall" && row->dispatcher != "deepep" &&
+      row->dispatcher != "hybridep") {
+    return r.Bad("dispatcher", row->dispatcher, "alltoall, deepep, hybridep or -");
+  }
+  YS_RETURN_IF_ERROR(r.OnOff("token_drop", &row->token_drop));
+  YS_RETURN_IF_ERROR(r.OnOff("a2a_overlap", &row->a2a_overlap));
+  return r.Text("recompute", &row->recompute);
+}
+
+Status ReadRow(const LineReader& r, PublishedRow* row) {
+  YS_RETURN_IF_ERROR(r.Text("release", &row->release));
+  YS_RETURN_IF_ERROR(r.Text("chip", &row->chip));
+  YS_RETURN_IF_ERROR(r.Text("model", &row->model));
+  YS_RETURN_IF_ERROR(r.Text("precision", &row->precision));
+  for (auto [col, v] :
+       {std::pair{"release", &row->release}, {"chip", &row->chip}, {"model", &row->model}}) {
+    if (v->empty()) return r.Bad(col, "-", "a value");
+  }
+  if (DtypeOfPrecision(row->precision).empty())
+    return r.Bad("precision", row->precision, "bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
+  YS_RETURN_IF_ERROR(ReadRecipe(r, row));
+  auto step = ParseDouble(r.Field("step_time_s"));
+  if (!step || !(*step > 0 && *step < 1e6))
+    return r.Bad("step_time_s", r.Field("step_time_s"), "seconds above 0");
+  row->step_time_s = *step;
+  row->anomaly = r.Field("anomaly") != "-" && !r.Field("anomaly").empty();
+  return r.Text("source", &row->source);
+}
+
+}  // namespace
+
+std::string DtypeOfPrecision(std::string_view p) {
+  if (p == "bf16" || p == "nvfp4") return std::string(p);
+  if (p == "fp8" || p == "fp8_cs" || p == "fp8_ds" || p == "mxfp8") return "fp8";
+  return "";
+}
+
+std::string CalibratedPrecision(std::string_view p) {
+  return p == "fp8" ? "fp8_cs" : std::string(p);
+}
+
+Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
+                                                      const std::string& path) {
+  std::vector<PublishedRow> rows;
+  std::map<std::string, size_t> cols;
+  const std::string file = std::filesystem::path(path).filename().string();
+  int line_no = 0;
+  for (std::string_view line : SplitLines(text)) {
+    ++line_no;
+    if (line.empty() || line.front() == '#') continue;
+    std::vector<std::string_view> fields = Split(line, '\t');
+    if (cols.empty()) {
+      for (size_t i = 0; i < fields.size(); ++i) cols[std::string(Trim(fields[i]))] = i;
+      for (const char* need : {"release", "chip", "model", "precision", "gpus", "gbs", "mbs", "seq",
+                               "step_time_s", "anomaly", "source"}) {
+        if (!cols.count(need))
+          return Status::Invalid(path + ":" + std::to_string(line_no) + ": no column " + need);
+      }
+      continue;
+    }
+    const std::string where = path + ":" + std::to_string(line_no);
+    if (fields.size() != cols.size()) {
+      return Status::Invalid(where + ": " + std::to_string(fields.size()) +
+                             " fields, the header has " + std::to_string(cols.size()));
+    }
+    PublishedRow row;
+    row.file = file;
+    row.line = line_no;
+    YS_RETURN_IF_ERROR(ReadRow(LineReader(cols, std::move(fields), where), &row));
+    rows.push_back(std::move(row));
+  }
+  if (cols.empty()) return Status::Invalid(path + ": no header line");
+  return rows;
+}
+
+Result<std::vector<PublishedRow>> LoadPublishedTables(const std::string& dir) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".tsv") paths.push_back(e.path().string());
+  }
+  if (ec) return Status::Invalid(dir + ": " + ec.message());
+  std::sort(paths.begin(), paths.end());
+  std::vector<PublishedRow> all;
+  for (const std::string& p : paths) {
+    auto text = ReadDocumentFile(p, kMaxTableBytes, "a published table (TSV)");
+    if (!text.ok()) return text.status();
+    auto rows = ParsePublishedTable(*text, p);
+    if (!rows.ok()) return rows.status();
+    all.insert(all.end(), rows->begin(), rows->end());
+  }
+  return all;
+}
+
+}  // namespace ys::validate

@@ -1,0 +1,56 @@
+// The published pre-training tables of baselines/published/*.tsv (megatron_bridge.tsv,
+// dgxc_benchmarking.tsv; docs/releases.md says what each column means): one row per published
+// step time with its software release and the recipe features the table and its preset state.
+//
+// Reading: '#' lines are comments; the first other line names the columns (tab-separated); every
+// later line has as many fields. The columns read are release, chip, model, precision, gpus, gbs,
+// mbs, seq, tp, pp, cp, vp, ep, etp, fsdp, dispatcher, token_drop, recompute, step_time_s,
+// anomaly, source, and where the table has them layers and a2a_overlap; "-" is "not stated".
+// A missing column, a short line or a value out of range is Invalid naming the file, the line
+// and the column.
+//
+// Thread safety: values only.
+#ifndef YARDSTICK_PREDICT_PUBLISHED_TABLE_H_
+#define YARDSTICK_PREDICT_PUBLISHED_TABLE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ys::validate {
+
+struct PublishedRow {
+  std::string file;  // the table's file name ("megatron_bridge.tsv")
+  int line = 0;
+  std::string release;    // "26.04.01", "v25.05.05"
+  std::string chip;       // "gb200"
+  std::string model;      // "llama3.1_405b" (a "_proxy" suffix kept: fewer layers, see layers)
+  std::string precision;  // bf16, fp8_cs, fp8_ds, fp8, mxfp8, nvfp4
+  int gpus = 0, gbs = 0, mbs = 0, seq = 0;
+  std::optional<int> layers, tp, pp, cp, vp, ep, etp, fsdp;
+  std::string dispatcher;  // alltoall | deepep | hybridep | "" (not stated)
+  std::optional<bool> token_drop, a2a_overlap;
+  std::string recompute;  // as the table writes it ("mla_up_proj", "layers=5", "none", "")
+  double step_time_s = 0;
+  bool anomaly = false;
+  std::string source;
+};
+
+// The step model's number format of a precision: bf16; fp8 for fp8_cs, fp8_ds, fp8 and mxfp8
+// (the same tensor-core peak); nvfp4. Empty for an unknown precision.
+std::string DtypeOfPrecision(std::string_view precision);
+// The precision a calibration keeps a GEMM efficiency for: fp8 of an unstated recipe is read as
+// current scaling (fp8_cs); every other precision is its own.
+std::string CalibratedPrecision(std::string_view precision);
+
+Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
+                                                      const std::string& path);
+// Every <dir>/*.tsv in file-name order.
+Result<std::vector<PublishedRow>> LoadPublishedTables(const std::string& dir);
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_PREDICT_PUBLISHED_TABLE_H_

@@ -1,0 +1,289 @@
+#include "predict/release_calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace ys::validate {
+namespace {
+
+namespace wp = workloads::predict;
+
+constexpr int kIterations = 150;
+constexpr int kRestarts = 2;
+
+bool Fittable(const ReleaseCase& c) {
+  return !c.row.anomaly && !ReleaseBefore(kNewestFittableRelease, c.row.release);
+}
+
+// One free constant of a chip fit: where it lives and its range.
+struct Free {
+  std::string precision;  // a GEMM share; empty for the two below
+  double ChipConstants::*field = nullptr;
+  double lo = 0, hi = 0;
+  double* At(ChipConstants& k) const {
+    return precision.empty() ? &(k.*field) : &k.gemm[precision];
+  }
+};
+
+std::vector<Free> FreeConstants(const std::vector<const ReleaseCase*>& rows) {
+  std::vector<Free> out;
+  for (const char* p : kPrecisions) {
+    if (std::any_of(rows.begin(), rows.end(),
+                    [&](const ReleaseCase* c) { return c->precision == p; }))
+      out.push_back({p, nullptr, 0.05, 1});
+  }
+  if (std::any_of(rows.begin(), rows.end(), [](const ReleaseCase* c) {
+        return c->recipe.par.tp * c->recipe.par.cp * c->recipe.par.pp > 1;
+      })) {
+    out.push_back({"", &ChipConstants::tp_exposed, 0.01, 1});
+  }
+  if (std::any_of(rows.begin(), rows.end(),
+                  [](const ReleaseCase* c) { return c->model->moe.has_value(); })) {
+    out.push_back({"", &ChipConstants::moe_dispatch_passes, 1, 1000});
+  }
+  return out;
+}
+
+std::string FittedFrom(const std::vector<const ReleaseCase*>& rows) {
+  std::string s;
+  for (const char* p : kPrecisions) {
+    const auto n = std::count_if(rows.begin(), rows.end(),
+                                 [&](const ReleaseCase* c) { return c->precision == p; });
+    if (n > 0) s += (s.empty() ? "" : ", ") + std::string(p) + " " + std::to_string(n);
+  }
+  return s;
+}
+
+// The constants of `rows` (one chip), drawn toward `prior` (kPriorRows rows per constant).
+Result<ChipConstants> FitChip(const std::vector<const ReleaseCase*>& rows,
+                              const ChipConstants& prior, const wp::Constants& base) {
+  if (rows.empty()) return prior;
+  const std::vector<Free> free = FreeConstants(rows);
+  ChipConstants start = prior;
+  std::vector<double> x0, steps, centre;
+  for (const Free& f : free) {
+    centre.push_back(std::log(std::clamp(*f.At(start), f.lo, f.hi)));
+    steps.push_back(0.1);
+  }
+  x0 = centre;
+  auto at = [&](const std::vector<double>& x) {
+    ChipConstants k = prior;
+    for (size_t i = 0; i < free.size(); ++i) *free[i].At(k) = std::exp(x[i]);
+    return k;
+  };
+  auto loss = [&](const std::vector<double>& x) {
+    double sum = 0;
+    for (size_t i = 0; i < free.size(); ++i) {
+      const double v = std::exp(x[i]);
+      if (!(v >= free[i].lo && v <= free[i].hi)) return std::numeric_limits<double>::infinity();
+      const double d = x[i] - centre[i];
+      sum += kPriorRows * d * d;
+    }
+    const ChipConstants k = at(x);
+    for (const ReleaseCase* c : rows) {
+      auto p = PredictReleaseCase(*c, base, k);
+      if (!p.ok() || !(*p > 0)) return std::numeric_limits<double>::infinity();
+      const double e = std::log(*p / c->row.step_time_s);
+      sum += e * e;
+    }
+    return sum / rows.size();
+  };
+  if (!std::isfinite(loss(x0))) {
+    for (const ReleaseCase* c : rows) {
+      auto p = PredictReleaseCase(*c, base, start);
+      if (!p.ok())
+        return Status::Invalid(c->row.file + ":" + std::to_string(c->row.line) + ": " +
+                               p.status().message());
+    }
+    return Status::Invalid("the prior constants are outside their ranges");
+  }
+  for (int i = 0; i < kRestarts; ++i) x0 = wp::NelderMead(loss, x0, steps, kIterations);
+  ChipConstants k = at(x0);
+  std::set<std::string> models;
+  for (const ReleaseCase* c : rows) models.insert(c->model_name);
+  k.rows = static_cast<int>(rows.size());
+  k.models = static_cast<int>(models.size());
+  k.fitted_from = FittedFrom(rows);
+  return k;
+}
+
+// The base calibration's constants as a chip's: GEMM shares of the chip's own peak.
+ChipConstants BasePrior(const wp::Constants& base, std::string_view chip, bool blackwell) {
+  ChipConstants k;
+  k.chip = std::string(chip);
+  const double f = blackwell ? base.blackwell_efficiency : 1.0;
+  k.gemm["bf16"] = base.gemm_efficiency_bf16 * f;
+  for (const char* p : {"fp8_cs", "fp8_ds", "mxfp8"}) k.gemm[p] = base.gemm_efficiency_fp8 * f;
+  k.gemm["nvfp4"] = base.gemm_efficiency_nvfp4 * f;
+  k.tp_exposed = base.tp_exposed;
+  k.moe_dispatch_passes = base.moe_dispatch_passes;
+  return k;
+}
+
+// The fittable rows of a chip, optionally of one release, optionally without one model.
+std::vector<const ReleaseCase*> Select(const ReleaseSet& set, std::string_view chip,
+                                       std::string_view release, std::string_view without) {
+  std::vector<const ReleaseCase*> out;
+  for (const ReleaseCase& c : set.cases()) {
+    if (!Fittable(c) || c.row.chip != chip) continue;
+    if (!release.empty() && c.row.release != release) continue;
+    if (!without.empty() && c.model_name == without) continue;
+    out.push_back(&c);
+  }
+  return out;
+}
+
+// The release × chip groups a calibration keeps: (release, chip) with rows of kMinModels models.
+std::vector<std::pair<std::string, std::string>> CalibratedGroups(const ReleaseSet& set) {
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> models;
+  for (const ReleaseCase& c : set.cases()) {
+    if (Fittable(c)) models[{c.row.release, c.row.chip}].insert(c.model_name);
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, m] : models) {
+    if (static_cast<int>(m.size()) >= kMinModels) out.push_back(key);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return ReleaseBefore(a.first, b.first); });
+  return out;
+}
+
+bool IsBlackwell(const ReleaseSet& set, std::string_view chip) {
+  for (const ReleaseCase& c : set.cases()) {
+    if (c.row.chip == chip) return c.blackwell;
+  }
+  return false;
+}
+
+// The chip's pooled fit (every fittable release), without `without` when given.
+Result<ChipConstants> Pooled(const ReleaseSet& set, const wp::Constants& base,
+                             const std::string& chip, std::string_view without) {
+  return FitChip(Select(set, chip, "", without), BasePrior(base, chip, IsBlackwell(set, chip)),
+                 base);
+}
+
+}  // namespace
+
+const ChipConstants* ReleaseConstants::Chip(std::string_view chip) const {
+  for (const ChipConstants& c : chips) {
+    if (c.chip == chip) return &c;
+  }
+  return nullptr;
+}
+
+wp::Constants ApplyRelease(const wp::Constants& base, const ChipConstants& chip,
+                           std::string_view precision, bool blackwell) {
+  wp::Constants k = base;
+  const double f = blackwell ? base.blackwell_efficiency : 1.0;
+  k.attention_efficiency = base.attention_efficiency * f;
+  k.blackwell_efficiency = 1;
+  const std::string p = CalibratedPrecision(precision);
+  auto gemm = [&](const char* key, double fallback) {
+    auto it = chip.gemm.find(key);
+    return it != chip.gemm.end() ? it->second : fallback * f;
+  };
+  k.gemm_efficiency_bf16 = gemm("bf16", base.gemm_efficiency_bf16);
+  k.gemm_efficiency_nvfp4 = gemm("nvfp4", base.gemm_efficiency_nvfp4);
+  k.gemm_efficiency_fp8 =
+      gemm(p == "fp8_ds" || p == "mxfp8" ? p.c_str() : "fp8_cs", base.gemm_efficiency_fp8);
+  k.tp_exposed = chip.tp_exposed;
+  k.moe_dispatch_passes = chip.moe_dispatch_passes;
+  return k;
+}
+
+Result<double> PredictReleaseCase(const ReleaseCase& c, const wp::Constants& base,
+                                  const ChipConstants& k) {
+  auto p = wp::PredictStep(c.recipe, c.rates, ApplyRelease(base, k, c.precision, c.blackwell));
+  if (!p.ok()) return p.status();
+  return p->step_time_s;
+}
+
+ReleaseChoice ChooseRelease(const ReleaseCalibration& cal, std::string_view release,
+                            std::string_view chip) {
+  ReleaseChoice out;
+  out.asked = release.empty() ? NewestRelease(cal) : std::string(release);
+  const ReleaseConstants* oldest = nullptr;
+  const ReleaseConstants* used = nullptr;
+  for (const ReleaseConstants& r : cal.releases) {
+    if (r.Chip(chip) == nullptr) continue;
+    if (oldest == nullptr) oldest = &r;
+    if (!ReleaseBefore(out.asked, r.release)) used = &r;
+  }
+  const std::string c(chip);
+  if (used == nullptr && oldest == nullptr) {
+    out.note = "no release is calibrated for " + c + "; using the base constants";
+    return out;
+  }
+  if (used == nullptr) {
+    used = oldest;
+    out.note = "release " + out.asked + " is older than every release calibrated for " + c +
+               "; using the oldest, " + used->release;
+  } else if (used->release != out.asked) {
+    out.note = "release " + out.asked + " is not calibrated for " + c +
+               "; using the nearest older one, " + used->release;
+  }
+  out.used = used->release;
+  out.chip = *used->Chip(chip);
+  return out;
+}
+
+std::string NewestRelease(const ReleaseCalibration& cal) {
+  return cal.releases.empty() ? "" : cal.releases.back().release;
+}
+
+Result<ReleaseCalibration> FitReleases(const ReleaseSet& set, const StepCalibration& cal) {
+  ReleaseCalibration out;
+  out.tables = "baselines/published/*.tsv, releases up to " + std::string(kNewestFittableRelease) +
+               ", rows marked anomaly left out";
+  std::map<std::string, ChipConstants> pooled;
+  for (const auto& [release, chip] : CalibratedGroups(set)) {
+    if (!pooled.count(chip)) {
+      auto p = Pooled(set, cal.constants, chip, "");
+      if (!p.ok()) return Status::Invalid(chip + " (pooled): " + p.status().message());
+      pooled[chip] = *p;
+    }
+    auto k = FitChip(Select(set, chip, release, ""), pooled[chip], cal.constants);
+    if (!k.ok()) return Status::Invalid(release + " " + chip + ": " + k.status().message());
+    k->chip = chip;
+    if (out.releases.empty() || out.releases.back().release != release)
+      out.releases.push_back({release, {}});
+    out.releases.back().chips.push_back(*k);
+  }
+  return out;
+}
+
+Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
+                                                        const StepCalibration& cal) {
+  std::map<std::pair<std::string, std::string>, ChipConstants> pooled;  // (chip, without)
+  std::vector<LomoCell> cells;
+  for (const auto& [release, chip] : CalibratedGroups(set)) {
+    const std::vector<const ReleaseCase*> group = Select(set, chip, release, "");
+    std::map<std::string, std::vector<double>> errors;  // by precision, and "all"
+    std::set<std::string> models;
+    for (const ReleaseCase* c : group) models.insert(c->model_name);
+    for (const std::string& m : models) {
+      if (!pooled.count({chip, m})) {
+        auto p = Pooled(set, cal.constants, chip, m);
+        if (!p.ok()) return p.status();
+        pooled[{chip, m}] = *p;
+      }
+      auto k = FitChip(Select(set, chip, release, m), pooled[{chip, m}], cal.constants);
+      if (!k.ok()) return k.status();
+      for (const ReleaseCase* c : group) {
+        if (c->model_name != m) continue;
+        auto p = PredictReleaseCase(*c, cal.constants, *k);
+        if (!p.ok()) return p.status();
+        const double e = *p / c->row.step_time_s - 1;
+        errors[c->precision].push_back(e);
+        errors["all"].push_back(e);
+      }
+    }
+    for (const auto& [precision, e] : errors)
+      cells.push_back({release, chip, precision, wp::SummariseErrors(e)});
+  }
+  return cells;
+}
+
+}  // namespace ys::validate

@@ -1,0 +1,110 @@
+// Per-release constants of the step model (calibration/releases.toml): a software release moves
+// step times by 10-40% on the same hardware and recipe, so each release carries a few of the
+// model's efficiencies per chip, fitted only from that release's published rows
+// (predict/release_cases.h) and never keyed to a model or a row:
+//   gemm_<precision>  the share of the precision's dense peak a large GEMM sustains in that
+//                     release's training step on that chip, its quantisation kernels included
+//                     (bf16, fp8_cs current scaling, fp8_ds delayed scaling, mxfp8, nvfp4);
+//   tp_exposed        the share of the tensor-, context- and pipeline-parallel transfers the step
+//                     waits for (the release's overlap of them);
+//   moe_dispatch_passes  HBM traffic of a MoE layer's token dispatch (its permute, sort and
+//                     combine kernels), in tensors of top_k × hidden × 2 bytes.
+// The fit minimises the mean squared log error of the release's rows on the chip plus a prior:
+// each constant's squared log distance from the chip's pooled fit (all calibrated releases'
+// rows, itself drawn toward calibration/step_model.toml) weighs as kPriorRows rows, so that a
+// release with few rows of a chip (or none of a precision) stays near the pooled figure. Rows
+// marked `anomaly` and releases after kNewestFittableRelease are never fitted. A release is
+// calibrated for a chip when its rows cover at least kMinModels models.
+//
+// Thread safety: values only.
+#ifndef YARDSTICK_PREDICT_RELEASE_CALIBRATION_H_
+#define YARDSTICK_PREDICT_RELEASE_CALIBRATION_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "predict/fit.h"
+#include "predict/release_cases.h"
+#include "predict/step_calibration.h"
+
+namespace ys::validate {
+
+inline constexpr double kPriorRows = 1.0;
+inline constexpr int kMinModels = 3;
+
+// The precisions a release keeps a GEMM efficiency for, in file order.
+inline constexpr const char* kPrecisions[] = {"bf16", "fp8_cs", "fp8_ds", "mxfp8", "nvfp4"};
+
+struct ChipConstants {
+  std::string chip;
+  int rows = 0, models = 0;
+  std::map<std::string, double> gemm;  // by precision: achieved share of its dense peak
+  double tp_exposed = 0;
+  double moe_dispatch_passes = 0;
+  std::string fitted_from;  // "mxfp8 9, nvfp4 2": rows per precision (the rest is the prior)
+};
+
+struct ReleaseConstants {
+  std::string release;
+  std::vector<ChipConstants> chips;
+  const ChipConstants* Chip(std::string_view chip) const;
+};
+
+struct ReleaseCalibration {
+  std::string path;
+  std::string tables;                      // which tables and releases the fit read
+  std::vector<ReleaseConstants> releases;  // oldest first
+};
+
+// The base constants with a release's for one chip and precision: the GEMM efficiency of the
+// precision's dtype, tp_exposed and moe_dispatch_passes; the Blackwell factor folded in
+// (blackwell_efficiency 1, the attention efficiency times the old factor), since the release's
+// GEMM shares are of the chip's own peak.
+workloads::predict::Constants ApplyRelease(const workloads::predict::Constants& base,
+                                           const ChipConstants& chip, std::string_view precision,
+                                           bool blackwell);
+
+// Which release's constants answer a question about `release` (empty: the newest calibrated) on
+// `chip`: the newest calibrated release for the chip at or before it; before every one, the
+// oldest. `note` says when the answer is not the release asked for; `chip` is empty when no
+// release is calibrated for the chip (then the base constants apply).
+struct ReleaseChoice {
+  std::string asked;
+  std::string used;                   // the calibrated release whose constants apply ("" none)
+  std::optional<ChipConstants> chip;  // its constants for the chip
+  std::string note;
+};
+ReleaseChoice ChooseRelease(const ReleaseCalibration& cal, std::string_view release,
+                            std::string_view chip);
+// The newest release of the file ("" when none).
+std::string NewestRelease(const ReleaseCalibration& cal);
+
+// Fits every release × chip with rows of at least kMinModels models.
+Result<ReleaseCalibration> FitReleases(const ReleaseSet& set, const StepCalibration& cal);
+
+// The step time of a case under a chip's release constants.
+Result<double> PredictReleaseCase(const ReleaseCase& c, const workloads::predict::Constants& base,
+                                  const ChipConstants& k);
+
+// Leave-one-model-out: for each calibrated release × chip and each model of its rows, the pooled
+// prior and the release's constants fitted without that model, and the model's rows predicted
+// with them. One cell per release × chip × precision, and one per release × chip ("all").
+struct LomoCell {
+  std::string release, chip, precision;
+  workloads::predict::ErrorStats stats;
+};
+Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
+                                                        const StepCalibration& cal);
+
+std::string ReleaseCalibrationToml(const ReleaseCalibration& cal);
+Result<ReleaseCalibration> ParseReleaseCalibration(std::string_view text, const std::string& path);
+// <data>/calibration/releases.toml
+Result<ReleaseCalibration> LoadReleaseCalibration(const std::string& data_dir);
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_PREDICT_RELEASE_CALIBRATION_H_

@@ -1,0 +1,134 @@
+#include "predict/release_cases.h"
+
+#include "predict/recipe_overrides.h"
+#include "predict/step_rates.h"
+
+namespace ys::validate {
+namespace {
+
+namespace wp = workloads::predict;
+
+// The step model's recompute of a table's recompute field: full for "layers=N" or "full", the
+// attention core (selective) for core_attn, MLA's up-projections for mla_up_proj; the modules the
+// model does not price (mlp, moe_act, layernorm: elementwise, a few percent) as none.
+std::string RecomputeOf(const std::string& t) {
+  if (t.find("layers=") != std::string::npos || t.find("full") != std::string::npos) return "full";
+  if (t.find("core_attn") != std::string::npos) return "selective";
+  if (t.find("mla_up_proj") != std::string::npos) return "mla_up_proj";
+  return "none";
+}
+
+// The row's stated recipe fields: its GPU count, batches and sequence always, the rest where
+// the table states them.
+predict::RecipeOverrides OverridesOfRow(const PublishedRow& row) {
+  predict::RecipeOverrides o{.tp = row.tp,
+                             .pp = row.pp,
+                             .cp = row.cp,
+                             .ep = row.ep,
+                             .etp = row.etp,
+                             .vp = row.vp,
+                             .micro_batch = row.mbs,
+                             .global_batch = row.gbs,
+                             .seq = row.seq,
+                             .layers = row.layers,
+                             .moe_token_drop = row.token_drop,
+                             .moe_a2a_overlap = row.a2a_overlap};
+  if (row.fsdp) o.fsdp = *row.fsdp > 0;
+  // HybridEP, like DeepEP, sends a token once per remote NVLink domain that holds one of its
+  // experts and runs dropless routing without a host synchronisation.
+  if (!row.dispatcher.empty())
+    o.moe_dispatcher = row.dispatcher == "alltoall" ? "alltoall" : "deepep";
+  if (!row.recompute.empty()) o.recompute = RecomputeOf(row.recompute);
+  return o;
+}
+
+}  // namespace
+
+std::vector<int> ReleaseNumbers(std::string_view release) {
+  std::vector<int> out;
+  int cur = -1;
+  for (char ch : release) {
+    if (ch >= '0' && ch <= '9') {
+      cur = (cur < 0 ? 0 : cur * 10) + (ch - '0');
+      if (cur > 1000000) cur = 1000000;
+    } else if (cur >= 0) {
+      out.push_back(cur);
+      cur = -1;
+    }
+  }
+  if (cur >= 0) out.push_back(cur);
+  return out;
+}
+
+bool ReleaseBefore(std::string_view a, std::string_view b) {
+  return ReleaseNumbers(a) < ReleaseNumbers(b);
+}
+
+wp::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& model) {
+  wp::Recipe r;
+  r.model = &model;
+  r.dtype = DtypeOfPrecision(row.precision);
+  auto entry = workloads::FindRecipe(model, row.chip, r.dtype, row.gpus, row.release, row.gbs);
+  if (entry.ok()) {
+    r.par = *entry;
+  } else {
+    r.par.source = row.file + ":" + std::to_string(row.line);
+  }
+  r.par.chip = row.chip;
+  r.par.dtype = r.dtype;
+  r.par.gpus = row.gpus;
+  const predict::RecipeOverrides o = OverridesOfRow(row);
+  predict::LayOver(o, r.par);
+  r.layers = o.layers.value_or(model.shape.layers);
+  r.seq = row.seq;
+  return r;
+}
+
+Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalibration& cal) {
+  ReleaseSet set;
+  auto rows = LoadPublishedTables(data_dir + "/baselines/published");
+  if (!rows.ok()) return rows.status();
+  auto library = predict::ModelLibrary::Load(data_dir);
+  if (!library.ok()) return library.status();
+  set.library_ = std::move(*library);
+  wp::Constants unit = cal.constants;
+  unit.blackwell_efficiency = 1;
+  for (PublishedRow& row : *rows) {
+    const std::string where = row.file + ":" + std::to_string(row.line) + ": ";
+    std::string name = row.model;
+    if (name.ends_with("_proxy")) name.resize(name.size() - 6);
+    const workloads::ModelSpec* model = set.library_.Model(name);
+    if (model == nullptr) {
+      set.skipped_.push_back(where + "no model file models/" + name + ".toml");
+      continue;
+    }
+    const bench::DeviceSpec* spec = set.library_.Chip(row.chip);
+    const ChipSystem* sys = cal.Chip(row.chip);
+    if (spec == nullptr || sys == nullptr) {
+      set.skipped_.push_back(where + "no specs/ or calibration entry for chip " + row.chip);
+      continue;
+    }
+    auto rates = ReferenceRates(*spec, cal, unit);
+    if (!rates.ok()) return Status::Invalid(where + rates.status().message());
+    ReleaseCase c;
+    c.model_name = name;
+    c.precision = CalibratedPrecision(row.precision);
+    c.model = model;
+    c.recipe = RecipeOfRow(row, *model);
+    c.rates = std::move(*rates);
+    c.blackwell = sys->family == "blackwell";
+    auto check = wp::PredictStep(c.recipe, c.rates, unit);
+    if (!check.ok()) {
+      // A table's parallelism the step model cannot lay out (a parenthesised figure whose own
+      // layout the table does not give): listed, never fitted.
+      set.skipped_.push_back(where + check.status().message());
+      continue;
+    }
+    c.row = std::move(row);
+    set.cases_.push_back(std::move(c));
+  }
+  if (set.cases_.empty()) return Status::Invalid(data_dir + "/baselines/published: no row");
+  return set;
+}
+
+}  // namespace ys::validate

@@ -1,0 +1,68 @@
+// The published rows of baselines/published/*.tsv (predict/published_table.h) made predictable:
+// each row paired with its model file (models/<model>.toml; a "_proxy" model is the same file at
+// the row's layer count), its chip's specs/ file and reference rates, and a step-model recipe
+// built from the row's own recipe fields laid over the model file's entry of the same release,
+// chip, dtype, GPU count and global batch where one exists (which adds what the tables do not
+// state: an unfused attention core, a recompute the preset names). Rows of a model without a
+// file, a chip without specs/, or a layout the step model refuses (an expert group that does not
+// fit a pipeline stage) are listed as skipped, not an error: the tables hold more models than
+// models/.
+//
+// Releases are ordered by their numbers (a leading "v" ignored): dgxc-benchmarking v25.05.05
+// (May 2025, NeMo 25.04) sorts before NeMo 25.09, as its software does.
+//
+// Thread safety: a loaded set is read-only.
+#ifndef YARDSTICK_PREDICT_RELEASE_CASES_H_
+#define YARDSTICK_PREDICT_RELEASE_CASES_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/device_specs.h"
+#include "core/status.h"
+#include "predict/model_library.h"
+#include "predict/model_spec.h"
+#include "predict/published_table.h"
+#include "predict/step_calibration.h"
+#include "predict/step_model.h"
+
+namespace ys::validate {
+
+// The newest release whose tables a fit may read; a later one is never fitted (its tables judge
+// predictions of a release newer than every calibrated one).
+inline constexpr const char* kNewestFittableRelease = "26.04.01";
+
+// The release's numbers ("v25.05.05" → 25, 5, 5); comparison is lexicographic on them.
+std::vector<int> ReleaseNumbers(std::string_view release);
+bool ReleaseBefore(std::string_view a, std::string_view b);
+
+// The recipe of a row: the model file's entry (if any) with the row's stated fields over it.
+workloads::predict::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& model);
+
+struct ReleaseCase {
+  PublishedRow row;
+  std::string model_name;                       // models/ name: the row's model less "_proxy"
+  std::string precision;                        // CalibratedPrecision(row.precision)
+  const workloads::ModelSpec* model = nullptr;  // owned by the set
+  workloads::predict::Recipe recipe;
+  workloads::predict::SystemRates rates;  // reference rates, chip efficiency 1 (see ApplyRelease)
+  bool blackwell = false;
+};
+
+class ReleaseSet {
+ public:
+  // Invalid when a table, a model file or specs/ cannot be read, or a chip lacks calibration.
+  static Result<ReleaseSet> Load(const std::string& data_dir, const StepCalibration& cal);
+  const std::vector<ReleaseCase>& cases() const { return cases_; }
+  const std::vector<std::string>& skipped() const { return skipped_; }  // "file:line: why"
+
+ private:
+  predict::ModelLibrary library_;
+  std::vector<ReleaseCase> cases_;
+  std::vector<std::string> skipped_;
+};
+
+}  // namespace ys::validate
+
+#endif  // YARDSTICK_PREDICT_RELEASE_CASES_H_

@@ -1,0 +1,356 @@
+#include "predict/step_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "predict/host_issue.h"
+
+namespace ys::workloads::predict {
+namespace {
+
+constexpr ConstantInfo kConstants[] = {
+    {"gemm_efficiency_bf16", &Constants::gemm_efficiency_bf16, 0.05, 1, true,
+     "share of the bf16 dense peak a large GEMM sustains in a training step (Hopper)"},
+    {"gemm_efficiency_fp8", &Constants::gemm_efficiency_fp8, 0.05, 1, true,
+     "share of the fp8 dense peak a large GEMM sustains (per-tensor scaling, Transformer Engine)"},
+    {"gemm_efficiency_nvfp4", &Constants::gemm_efficiency_nvfp4, 0.05, 1, false,
+     "share of the nvfp4 dense peak; no published row runs nvfp4, so this is a prior, not a fit"},
+    {"gemm_half_dim", &Constants::gemm_half_dim, 1, 65536, false,
+     "per-GPU GEMM dimension at which the efficiency is half its large-GEMM value: e × d/(d + d½)"},
+    {"attention_efficiency", &Constants::attention_efficiency, 0.05, 1, false,
+     "share of the bf16 peak the attention core (flash attention) and the Mamba scan sustain; a "
+     "prior from the fused attention kernel's own rate, since the published rows cannot separate "
+     "it from the GEMM efficiency"},
+    {"elementwise_passes", &Constants::elementwise_passes, 0, 1000, false,
+     "HBM traffic of the non-GEMM work (norms, activations, residuals, casts) per token and layer, "
+     "in tensors of hidden_size × 2 bytes"},
+    {"fp8_elementwise_extra", &Constants::fp8_elementwise_extra, 0, 10, true,
+     "extra elementwise traffic of an fp8 recipe (casts, amax), as a share of elementwise_passes"},
+    {"moe_dispatch_passes", &Constants::moe_dispatch_passes, 0, 1000, true,
+     "HBM traffic of a MoE layer's token dispatch per token, in tensors of top_k × hidden_size × "
+     "2 bytes: the routed copies permuted, sorted by expert, unsorted and combined, forward and "
+     "backward (Megatron's all-to-all dispatcher)"},
+    {"tp_exposed", &Constants::tp_exposed, 0, 1, true,
+     "share of the tensor-, context- and pipeline-parallel transfers the step waits for"},
+    {"dp_overlap_microbatches", &Constants::dp_overlap_microbatches, 0, 64, true,
+     "micro-batches of compute a step's data-parallel reduce-scatter and all-gather hide under "
+     "(distributed optimizer, overlapped grad reduce and param gather); beyond it they are "
+     "exposed"},
+    // At most 20 us: the sends and receives of all peers are issued as one group, so a peer costs
+    // at most about one small-message point-to-point latency through NCCL (3.7 us over NVLink on
+    // H800, NVIDIA/nccl#1984; several times that across InfiniBand).
+    {"alltoall_seconds_per_peer", &Constants::alltoall_seconds_per_peer, 0, 2e-5, true,
+     "fixed time an all-to-all spends per peer it exchanges with (one send and one receive "
+     "each), on top of its bytes at the link's bus bandwidth: what makes small per-peer chunks "
+     "slow"},
+    {"blackwell_efficiency", &Constants::blackwell_efficiency, 0.2, 1.5, true,
+     "sustained compute share of a Blackwell GPU relative to Hopper at the same share of peak"},
+    {"nvlink_busbw_efficiency", &Constants::nvlink_busbw_efficiency, 0.05, 1, false,
+     "nccl-tests bus bandwidth inside an NVLink domain as a share of per-direction NVLink"},
+    {"network_busbw_efficiency", &Constants::network_busbw_efficiency, 0.05, 1, false,
+     "nccl-tests bus bandwidth across the network as a share of the per-GPU line rate"},
+    {"optimizer_bytes_per_param", &Constants::optimizer_bytes_per_param, 1, 1000, false,
+     "HBM bytes the Adam step moves per parameter shard (fp32 master, moments and gradient, read "
+     "and written)"},
+    {"host_seconds_per_op", &Constants::host_seconds_per_op, 0, 1e-3, false,
+     "host time to issue one framework op of an eager step (PyTorch dispatch, Transformer "
+     "Engine's Python and the kernel launch); a prior from a published kernel-count change"},
+};
+
+bool InDomain(int64_t span, int domain) { return span <= domain && domain % span == 0; }
+
+struct Link {
+  const char* name;
+  double busbw;
+};
+
+Result<Link> LinkFor(const SystemRates& rates, const char* collective, int64_t span, int domain) {
+  const bool nvlink = InDomain(span, domain);
+  const auto& table = nvlink ? rates.nvlink_busbw : rates.network_busbw;
+  auto it = table.find(collective);
+  const char* name = nvlink ? "nvlink" : "network";
+  if (it == table.end() || !(it->second > 0)) {
+    return Status::Invalid(std::string("no positive ") + name + " bus bandwidth for " + collective +
+                           " on " + rates.chip);
+  }
+  return Link{name, it->second};
+}
+
+// Probability that none of `pick` items drawn without replacement from `total` falls among
+// `marked`: C(total − marked, pick) / C(total, pick).
+double NoneDrawn(double total, double marked, int pick) {
+  double q = 1;
+  for (int i = 0; i < pick; ++i) q *= std::max(0.0, (total - marked - i) / (total - i));
+  return q;
+}
+
+}  // namespace
+
+double StageLayers(const Recipe& r) {
+  const int chunks = r.par.pp * r.Vp();
+  return static_cast<double>((r.layers + chunks - 1) / chunks) * r.Vp();
+}
+
+double OverlappedAllToAllSeconds(double a2a_mb, double compute_mb, double micro_batches, int pp,
+                                 int vp) {
+  const double m = std::max(1.0, micro_batches);
+  double unpaired = 1.0 / m;
+  if (pp > 1) {
+    unpaired = vp > 1 ? (2.0 * (pp - 1) + (vp - 1.0) * pp) / (vp * m) : (pp - 1.0) / m;
+  }
+  unpaired = std::min(1.0, unpaired);
+  const double paired =
+      std::max(0.0, a2a_mb / 2 - compute_mb * 2 / 3) + std::max(0.0, a2a_mb / 2 - compute_mb / 3);
+  return m * (unpaired * a2a_mb + (1 - unpaired) * paired);
+}
+
+double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes) {
+  if (nodes <= 1) return 0;
+  double p_hit = 0;
+  if (moe.groups > 0 && moe.groups % nodes == 0) {
+    // Group-limited routing: a token's experts lie in topk_groups of the groups; a node holds
+    // groups / nodes of them. Counted as if every chosen group is hit (an upper bound).
+    p_hit = 1 - NoneDrawn(moe.groups, static_cast<double>(moe.groups) / nodes, moe.topk_groups);
+  } else {
+    p_hit = 1 - NoneDrawn(moe.experts, static_cast<double>(moe.experts) / nodes, moe.top_k);
+  }
+  return (nodes - 1.0) * p_hit;
+}
+
+std::span<const ConstantInfo> ConstantTable() { return kConstants; }
+
+double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, int forward_passes,
+                               double gemm_flops, double hbm_bytes_per_s) {
+  const double pass = elements * 2.0 / hbm_bytes_per_s;
+  auto gemm = [&](double dim) { return std::max(2.0 * elements * dim / gemm_flops, pass); };
+  const double forward = gemm(qk_dim) + 2 * pass + gemm(v_dim);
+  const double backward = 2 * gemm(v_dim) + 3 * pass + 2 * gemm(qk_dim);
+  return forward_passes * forward + backward;
+}
+
+int JobNvlinkDomain(const SystemRates& rates, int64_t gpus) {
+  const int per_node = std::max(1, rates.gpus_per_node);
+  if (rates.nvlink_domain <= per_node || gpus <= per_node) return rates.nvlink_domain;
+  const int64_t nodes = gpus / per_node;
+  const int64_t domain_nodes = rates.nvlink_domain / per_node;
+  int64_t segment = 1;
+  for (int64_t d = std::min(nodes, domain_nodes); d >= 1; --d) {
+    if (nodes % d == 0) {
+      segment = d;
+      break;
+    }
+  }
+  return static_cast<int>(segment * per_node);
+}
+
+void SetReferenceLinks(SystemRates& rates, double nvlink_per_direction, double network_per_gpu,
+                       const Constants& c) {
+  for (const char* coll : kCollectives) {
+    rates.nvlink_busbw[coll] = nvlink_per_direction * c.nvlink_busbw_efficiency;
+    rates.network_busbw[coll] = network_per_gpu * c.network_busbw_efficiency;
+    rates.origin[std::string("nvlink.") + coll + ".busbw"] = "reference";
+    rates.origin[std::string("coll.") + coll + ".busbw"] = "reference";
+  }
+}
+
+double StepPrediction::ExposedComm() const {
+  double s = 0;
+  for (const CommTerm& t : comm) s += t.exposed_s;
+  return s;
+}
+
+Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, const Constants& c) {
+  auto work = ComputeStepWork(r);
+  if (!work.ok()) return work.status();
+  const StepWork& w = *work;
+  const Parallelism& p = r.par;
+  auto peak_of = [&](const std::string& dtype) -> Result<double> {
+    auto it = rates.peak_flops.find(dtype);
+    if (it == rates.peak_flops.end() || !(it->second > 0))
+      return Status::Invalid(rates.chip + ": no " + dtype + " peak in specs/");
+    return it->second;
+  };
+  auto bf16_peak = peak_of("bf16");
+  if (!bf16_peak.ok()) return bf16_peak.status();
+  double efficiency = 0;
+  if (r.dtype == "bf16")
+    efficiency = c.gemm_efficiency_bf16;
+  else if (r.dtype == "fp8")
+    efficiency = c.gemm_efficiency_fp8;
+  else if (r.dtype == "nvfp4")
+    efficiency = c.gemm_efficiency_nvfp4;
+  else
+    return Status::Invalid("dtype \"" + r.dtype + "\" (expected bf16, fp8 or nvfp4)");
+  auto measured_gemm = rates.gemm_flops.find(r.dtype);
+  const bool gemm_measured = measured_gemm != rates.gemm_flops.end();
+  double peak = 0;
+  if (!gemm_measured) {
+    auto pk = peak_of(r.dtype);
+    if (!pk.ok()) return pk.status();
+    peak = *pk;
+  }
+  if (!(rates.hbm_bytes_per_s > 0)) return Status::Invalid(rates.chip + ": no HBM bandwidth");
+
+  StepPrediction out;
+  out.data_parallel = DataParallel(r);
+  out.micro_batches = MicroBatches(r);
+  const double m = out.micro_batches;
+  const double share = 1.0 / (static_cast<double>(p.tp) * p.cp * p.pp);
+  // The step waits for the slowest stage: one that holds StageLayers() layers, not layers / pp.
+  const double stage = StageLayers(r) / (static_cast<double>(r.layers) / p.pp);
+  const double tokens_mb = static_cast<double>(p.micro_batch) * r.seq;
+
+  // Compute of one micro-batch on one GPU.
+  double gemm_mb = 0;
+  for (const GemmGroup& g : w.gemms) {
+    const double rate = gemm_measured ? measured_gemm->second
+                                      : peak * efficiency * rates.chip_efficiency * g.dim /
+                                            (g.dim + c.gemm_half_dim);
+    gemm_mb += g.flops_per_token * tokens_mb * share * (g.name == "logits" ? 1.0 : stage) / rate;
+  }
+  const double attention_rate = *bf16_peak * c.attention_efficiency * rates.chip_efficiency;
+  double attention_mb = w.attention_flops_per_token * tokens_mb * share * stage / attention_rate;
+  if (p.attention_backend == "unfused") {
+    // The scores go through HBM; the batched GEMMs run at the bf16 GEMM rate without the small-
+    // dimension penalty (their S × S outputs fill the GPU; a short reduction dimension makes them
+    // memory-bound, which UnfusedAttentionSeconds takes).
+    auto measured_bf16 = rates.gemm_flops.find("bf16");
+    const double gemm_rate = measured_bf16 != rates.gemm_flops.end()
+                                 ? measured_bf16->second
+                                 : *bf16_peak * c.gemm_efficiency_bf16 * rates.chip_efficiency;
+    const double scan = w.attention_flops_per_token - w.attention_core_flops_per_token;
+    attention_mb = scan * tokens_mb * share * stage / attention_rate +
+                   UnfusedAttentionSeconds(
+                       w.score_elements_per_token * tokens_mb * share * stage, w.qk_head_dim,
+                       w.v_head_dim, p.recompute == "selective" || p.recompute == "full" ? 2 : 1,
+                       gemm_rate, rates.hbm_bytes_per_s);
+  }
+  const double passes =
+      c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
+  const double elementwise_mb =
+      (passes * w.elementwise_width + c.moe_dispatch_passes * w.routed_width) * tokens_mb * 2.0 *
+      share * stage / rates.hbm_bytes_per_s;
+
+  // Communication per micro-batch (tp, cp, ep, pp) and per step (dp).
+  const double layers_stage = StageLayers(r);
+  const int64_t dp = out.data_parallel;
+  const int domain = JobNvlinkDomain(rates, p.gpus);
+  auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,
+                 double bytes, double count_per_step, double bus_factor, double exposed_share,
+                 double fixed_s = 0) -> Status {
+    auto link = LinkFor(rates, rate_coll, span, domain);
+    if (!link.ok()) return link.status();
+    CommTerm t{name, coll_label, link->name, bytes, link->busbw, 0, 0};
+    t.raw_s = count_per_step * (bytes * bus_factor / link->busbw + fixed_s);
+    t.exposed_s = t.raw_s * exposed_share;
+    out.comm.push_back(t);
+    return Status::Ok();
+  };
+  if (p.tp > 1) {
+    // Sequence parallel: per layer an all-gather and a reduce-scatter before and after attention
+    // and the MLP, forward and backward: 4 + 4.
+    YS_RETURN_IF_ERROR(add("tp", "all_gather+reduce_scatter", "all_gather", p.tp,
+                           w.tp_message_bytes, m * 8 * layers_stage, (p.tp - 1.0) / p.tp,
+                           c.tp_exposed));
+  }
+  if (p.cp > 1 && w.cp_message_bytes > 0) {
+    // Ring attention: cp − 1 key/value blocks forward, twice that backward (keys/values and
+    // their gradients).
+    YS_RETURN_IF_ERROR(add("cp", "sendrecv", "sendrecv", int64_t{p.tp} * p.cp, w.cp_message_bytes,
+                           m * 3.0 * (p.cp - 1) * w.attention_layers / p.pp * stage, 1.0,
+                           c.tp_exposed));
+  }
+  if (w.moe_layers > 0 && p.ep > 1) {
+    // Dispatch and combine, forward and backward, each an all-to-all over the ep ranks (etp GPUs
+    // apart). The all-to-all dispatcher sends top_k copies of a token across the group: (ep − 1)/ep
+    // of them leave the GPU. Where the group spans several NVLink domains the copies to the
+    // other domains, (domains − 1)/domains of them, cross the network, one NIC per GPU, while
+    // those inside the domain ride NVLink at the same time, so the network share sets the time
+    // (nccl-tests' alltoall busbw on N nodes reaches N/(N − 1) × the NIC rate: the NCCL
+    // maintainers on NVIDIA/nccl-tests#130). DeepEP sends one copy over the network to each other
+    // domain that holds one of the token's experts (forwarded to the experts over NVLink,
+    // concurrently) (RemoteNodesPerToken). Each all-to-all also pays a fixed time per peer.
+    const int64_t span = int64_t{p.ep} * r.Etp();
+    double bytes = w.ep_message_bytes, factor = (p.ep - 1.0) / p.ep;
+    if (!InDomain(span, domain)) {
+      const int64_t domains = std::max<int64_t>(2, (span + domain - 1) / domain);
+      if (p.moe_dispatcher == "deepep") {
+        bytes *= RemoteNodesPerToken(*r.model->moe, domains) / r.model->moe->top_k;
+        factor = 1.0;
+      } else {
+        factor = (domains - 1.0) / domains;
+      }
+    }
+    YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", span, bytes,
+                           m * 4.0 * w.moe_layers / p.pp * stage, factor, 1.0,
+                           (p.ep - 1.0) * c.alltoall_seconds_per_peer));
+    if (p.moe_a2a_overlap) {
+      CommTerm& ep_term = out.comm.back();
+      ep_term.exposed_s = OverlappedAllToAllSeconds(
+          ep_term.raw_s / m, gemm_mb + attention_mb + elementwise_mb, m, p.pp, r.Vp());
+    }
+  }
+  if (p.pp > 1) {
+    YS_RETURN_IF_ERROR(add("pp", "sendrecv", "sendrecv", p.gpus, w.pp_message_bytes,
+                           m * 2.0 * r.Vp(), 1.0, c.tp_exposed));
+  }
+  double per_mb_exposed = 0;
+  for (const CommTerm& t : out.comm) per_mb_exposed += t.exposed_s / m;
+  const double compute_mb = gemm_mb + attention_mb + elementwise_mb;
+  const double host_mb =
+      HostBoundSeconds(CountHostOps(r, w), c.host_seconds_per_op, compute_mb + per_mb_exposed);
+  const double mb_time = compute_mb + per_mb_exposed + host_mb;
+  const int64_t dp_span = int64_t{p.tp} * p.cp * dp;
+  // Data parallel: gradients reduce-scattered in fp32 and parameters all-gathered in bf16, once a
+  // step (distributed optimizer) or every micro-batch (FSDP: gathered forward and backward). Both
+  // overlap compute (bucketed reduce-scatter under the backward, all-gather under the forward):
+  // within dp_overlap_microbatches micro-batches' compute a step, or under every micro-batch with
+  // FSDP; not at all when the recipe does not overlap them (dp_overlap false).
+  const double dp_rounds = p.fsdp ? m : 1.0;
+  const double gather_bytes = p.fsdp ? 4.0 : 2.0;
+  double rs_raw = 0, ag_raw = 0;
+  for (auto [params, group] : {std::pair{w.dense_params_per_gpu, w.dense_dp},
+                               std::pair{w.expert_params_per_gpu, w.expert_dp}}) {
+    if (group <= 1 || params <= 0) continue;
+    const double factor = (group - 1.0) / group;
+    YS_RETURN_IF_ERROR(
+        add("dp", "reduce_scatter", "reduce_scatter", dp_span, params * 4.0, dp_rounds, factor, 0));
+    rs_raw += out.comm.back().raw_s;
+    YS_RETURN_IF_ERROR(add("dp", "all_gather", "all_gather", dp_span, params * gather_bytes,
+                           dp_rounds, factor, 0));
+    ag_raw += out.comm.back().raw_s;
+  }
+  // What does not fit under the window is exposed, shared between the two by their raw times.
+  const double window =
+      p.dp_overlap ? (p.fsdp ? m : std::min(m, c.dp_overlap_microbatches)) * compute_mb : 0.0;
+  const double dp_raw = rs_raw + ag_raw;
+  const double dp_exposed = std::max(0.0, dp_raw - window);
+  const double rs_exposed = dp_raw > 0 ? dp_exposed * rs_raw / dp_raw : 0;
+  const double ag_exposed = dp_raw > 0 ? dp_exposed * ag_raw / dp_raw : 0;
+  for (CommTerm& t : out.comm) {
+    if (t.name != "dp") continue;
+    const bool rs = t.collective == "reduce_scatter";
+    const double raw = rs ? rs_raw : ag_raw;
+    t.exposed_s = raw > 0 ? t.raw_s / raw * (rs ? rs_exposed : ag_exposed) : 0;
+  }
+
+  out.gemm_s = m * gemm_mb;
+  out.attention_s = m * attention_mb;
+  out.elementwise_s = m * elementwise_mb;
+  out.compute_s = out.gemm_s + out.attention_s + out.elementwise_s;
+  out.bubble_s = (p.pp - 1.0) / r.Vp() * mb_time;
+  out.optimizer_s = (w.dense_params_per_gpu / w.dense_dp + w.expert_params_per_gpu / w.expert_dp) *
+                    c.optimizer_bytes_per_param / rates.hbm_bytes_per_s;
+  out.host_s = m * host_mb;
+  out.step_time_s = out.compute_s + out.ExposedComm() + out.host_s + out.bubble_s + out.optimizer_s;
+  out.tokens_per_step = static_cast<double>(p.global_batch) * r.seq;
+  out.tokens_per_s_per_gpu = out.tokens_per_step / out.step_time_s / p.gpus;
+  out.model_flops_per_token = w.model_flops_per_token;
+  auto mfu_peak = peak_of(r.dtype);
+  if (mfu_peak.ok()) {
+    out.mfu = w.model_flops_per_token * out.tokens_per_s_per_gpu / *mfu_peak;
+  }
+  return out;
+}
+
+}  // namespace ys::workloads::predict
