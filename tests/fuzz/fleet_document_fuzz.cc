@@ -1,6 +1,6 @@
 // Fuzz target: the lean run-document reader of fleet analysis (fleet/reader.cc), and,
-// where it and the full reader (core/run_document_json.cc) both accept a document, that they agree on
-// what the fleet uses (host name, how many units and measurements). The fleet analysis of the
+// where it and the full reader (core/run_document_json.cc) both accept a document, that they agree
+// on what the fleet uses (host name, how many units and measurements). The fleet analysis of the
 // document (fleet/merge.cc) runs on whatever the lean reader accepts.
 #include <cstdlib>
 #include <nlohmann/json.hpp>

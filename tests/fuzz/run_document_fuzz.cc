@@ -1,6 +1,6 @@
-// Fuzz target: the run document (run.json) from outside: core/run_document_json.cc RunDocumentFromJson
-// (checks, findings, benchmarks, measurements, diagnosis), the history rows drawn from it
-// (history/run_rows.cc), the fleet merge over it as a file (fleet/merge.cc), the
+// Fuzz target: the run document (run.json) from outside: core/run_document_json.cc
+// RunDocumentFromJson (checks, findings, benchmarks, measurements, diagnosis), the history rows
+// drawn from it (history/run_rows.cc), the fleet merge over it as a file (fleet/merge.cc), the
 // diagnosis input and rules, and the HTML report page (report_page.h).
 #include <nlohmann/json.hpp>
 
