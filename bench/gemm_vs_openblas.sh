@@ -21,6 +21,8 @@
 # The method, side by side (checked to be the same):
 #   threads     OpenBLAS's own count (openblas_get_num_threads(), printed for both)
 #   kernel      openblas_get_corename() (printed for both; OPENBLAS_CORETYPE may force it)
+#   warm-up     WARMUP calls and at least 0.2 s of calls per shape (gemm/cpu.cc kMinWarmupS: an
+#               idle core gives a 2-thread call one core's throughput for tens of milliseconds)
 #   memory      A, B, C allocated and written before the first call, never inside a timed call
 #   call        cblas_?gemm(RowMajor, NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)
 #   sample      each call timed alone with the monotonic clock (a 256^3 sgemm lasts ~0.2 ms)
@@ -43,7 +45,8 @@ trap 'rm -rf "$work"' EXIT
 
 cat > "$work/direct.c" <<'C'
 /* Times cblas_sgemm then cblas_dgemm at the shapes given as m,n,k arguments, as yardstick does:
-   matrices allocated and written before the timed calls, `warmup` untimed calls, then `iters`
+   matrices allocated and written before the timed calls, `warmup` untimed calls (and at least
+   0.2 s of them), then `iters`
    calls each timed alone. Prints "<routine> m n k median_gflops" per routine and shape and the
    OpenBLAS core and thread count on stderr. */
 #include <cblas.h>
@@ -63,12 +66,14 @@ int main(int argc, char** argv) {
     char *a = malloc(m * k * es), *b = malloc(k * n * es), *c = calloc(m * n, es);
     for (long j = 0; j < m * k; ++j) if (dp) ((double*)a)[j] = fill(&s); else ((float*)a)[j] = fill(&s);
     for (long j = 0; j < k * n; ++j) if (dp) ((double*)b)[j] = fill(&s); else ((float*)b)[j] = fill(&s);
-    for (int r = 0; r < warmup + iters; ++r) {
+    double warm_from = now();
+    for (int r = 0, timed = 0; timed < iters; ++r) {
+      int warming = r < warmup || now() - warm_from < 0.2;  /* yardstick's kMinWarmupS */
       double t0 = now();
       if (dp) cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, (double*)a, k, (double*)b, n, 0.0, (double*)c, n);
       else cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, (float*)a, k, (float*)b, n, 0.0f, (float*)c, n);
       double t = now() - t0;
-      if (r >= warmup) g[r - warmup] = 2.0 * m * n * k / t / 1e9;
+      if (!warming) g[timed++] = 2.0 * m * n * k / t / 1e9;
     }
     qsort(g, iters, sizeof(double), cmp);
     printf("%s %ld %ld %ld %.3f\n", dp ? "dgemm" : "sgemm", m, n, k, iters % 2 ? g[iters / 2] : (g[iters / 2 - 1] + g[iters / 2]) / 2);

@@ -31,13 +31,30 @@ void Gemm(const GemmShape& s, const T* a, const T* b, T* c) {
   }
 }
 
+// The least time the warm-up calls of a shape take, beside their count. A core that sat idle
+// (the busy-clock probe keeps one core busy at a time, the inputs are filled by one thread, and a
+// virtual machine's idle vCPU is descheduled by its host) gives a multi-threaded BLAS call about
+// one core's throughput until it is running again: measured here, 2-thread sgemm at 512^3 ran at
+// 100 GFLOPS for 20-30 calls (50-75 ms) after the probe, then 205, and a direct call after a
+// 300 ms sleep took up to 30 calls to leave the same plateau. A count of calls alone does not
+// cover that at small shapes (a 256^3 sgemm lasts 0.2 ms); bench/gemm_vs_openblas.sh gives its
+// direct caller the same warm-up.
+constexpr double kMinWarmupS = 0.2;
+
 // GFLOPS of each timed call.
 template <typename T>
 std::vector<double> TimeGemm(const GemmShape& s, int warmup, int iters) {
   std::vector<T> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
   FillDeterministic(std::span<T>(a), 1);
   FillDeterministic(std::span<T>(b), 2);
-  for (int i = 0; i < warmup; ++i) Gemm(s, a.data(), b.data(), c.data());
+  const auto warm_from = std::chrono::steady_clock::now();
+  for (int i = 0;
+       i < warmup ||
+       std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_from).count() <
+           kMinWarmupS;
+       ++i) {
+    Gemm(s, a.data(), b.data(), c.data());
+  }
   std::vector<double> gflops;
   for (int i = 0; i < iters; ++i) {
     auto t0 = std::chrono::steady_clock::now();
