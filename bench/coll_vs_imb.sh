@@ -5,8 +5,10 @@
 # the order flips each round), so load from other processes falls on both alike. Each round gives
 # one ratio yardstick / IMB of the time per op (1.00: the harness adds nothing; above 1: yardstick
 # measured more time). Printed per collective and size: each tool's median time, the median ratio,
-# the spread of the per-round ratios (min-max and IQR) and the verdict: "differs" only when the
-# median ratio is further from 1.00 than the spread (bench/peer_ratio.py), else "same".
+# the spread of the per-round ratios (min-max and IQR), the 95% confidence interval of the median
+# ratio and the verdict: "differs" only when 1.00 lies outside that interval (a sign test,
+# bench/peer_ratio.py: at most 3.1% of keys called different by chance at 6 rounds), else "same";
+# fewer than 6 rounds are "too few rounds".
 #
 #   bench/coll_vs_imb.sh [build/yardstick]
 #
@@ -32,11 +34,18 @@
 # IMB_THREAD_LEVEL=funneled shows what MPI_THREAD_FUNNELED costs). Before its timed calls
 # yardstick makes WARMUP calls (default 20, as IMB's warm-up: 10% of ITERS, at least 10, in
 # src_c/IMB_warm_up.c), so neither measures a cold start.
-# One difference is left on purpose: IMB's buffers come from malloc (any 16-byte offset in a
-# page), yardstick's from mmap (page-aligned). With Open MPI's shared-memory transport a 32 KiB
-# message then spans one page more for IMB, and a plain MPI_Bcast program on 2 ranks takes
-# 4.2-4.3 us with malloc'd buffers against 3.9-4.0 us with page-aligned ones: ratios about 0.9
-# at mid sizes are this, not a harness that skips work.
+# Buffers: IMB takes its buffers from MPI_Alloc_mem, which Open MPI serves from malloc (any 16-byte
+# offset in a page), yardstick from mmap (page-aligned, as cudaMalloc'd buffers are for
+# nccl-tests). With Open MPI's shared-memory transport a message then spans one page more for IMB:
+# a plain MPI_Bcast program on 2 ranks takes 4.2-4.3 us at 32 KiB with malloc'd buffers against
+# 3.9-4.0 us with page-aligned ones, so yardstick reads 0.86-0.94 of IMB's time at 32 KiB in most
+# runs: one page more to copy, not a harness that skips work. IMB_BUFFERS=aligned runs IMB with a
+# preloaded MPI_Alloc_mem (compiled here into the temporary folder) that returns page-aligned
+# blocks; that brings the 32 KiB ratios to 0.94-1.04, but IMB's Reduce_scatter_block at 1 MiB then
+# takes 4x longer (780-820 us against 180-195 us, reproducible; a plain MPI_Reduce_scatter_block
+# program with page-aligned buffers shows no such slowdown, and the cause is not known), so the
+# default is IMB as it runs elsewhere (IMB_BUFFERS=malloc). A preloaded malloc that page-aligns
+# every large block, Open MPI's scratch buffers too, made IMB's 1 MiB all-reduce 3x slower.
 # Ranks: more ranks than CPUs (--oversubscribe) makes Open MPI yield the CPU while it polls, and
 # the time then depends on which ranks the kernel puts on the same CPU (a 1 MiB broadcast on 4
 # ranks and 2 CPUs was seen at 0.25 ms in one process and 7 ms in the next); NP above the CPU
@@ -71,6 +80,20 @@ else
   exit 2
 fi
 [ -x "$imb" ] || { echo "IMB-MPI1 at $imb is not executable" >&2; exit 2; }
+imb_env=() imb_buffers=${IMB_BUFFERS:-malloc}
+case $imb_buffers in
+  malloc) ;;
+  aligned)
+    command -v mpicc >/dev/null || { echo "mpicc not found (for the page-aligning MPI_Alloc_mem; IMB_BUFFERS=malloc runs without it)" >&2; exit 2; }
+    printf '%s\n' '#include <mpi.h>' '#include <stdlib.h>' \
+      'int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *base) {' \
+      '  (void)info;' \
+      '  return posix_memalign((void **)base, 4096, size > 0 ? (size_t)size : 1) ? MPI_ERR_NO_MEM : MPI_SUCCESS;' \
+      '}' 'int MPI_Free_mem(void *base) { free(base); return MPI_SUCCESS; }' >"$work/align.c"
+    mpicc -O2 -shared -fPIC -o "$work/align.so" "$work/align.c" || { echo "the page-aligning MPI_Alloc_mem did not build" >&2; exit 2; }
+    imb_env=(-x "LD_PRELOAD=$work/align.so") ;;
+  *) echo "IMB_BUFFERS=$imb_buffers: expected aligned or malloc" >&2; exit 2 ;;
+esac
 ((np <= cpus)) || echo "# warning: $np ranks on $cpus CPUs (oversubscribed): times depend on the kernel's placement of the ranks" >&2
 
 python3 - "$sizes" >"$work/sizes.txt" <<'EOF'
@@ -106,7 +129,7 @@ imb_run() {  # round collective size: appends "round collective size t_avg" to i
   local len=$3
   case $2 in all_gather|reduce_scatter|alltoall) len=$(($3 / np)) ;; esac
   echo "$len" >"$work/len.txt"
-  mpi "$imb" "${imb_name[$2]}" -msglen "$work/len.txt" "${imb_opts[@]}" >"$work/imb.out" 2>&1 \
+  mpi "${imb_env[@]}" "$imb" "${imb_name[$2]}" -msglen "$work/len.txt" "${imb_opts[@]}" >"$work/imb.out" 2>&1 \
     || { tail -20 "$work/imb.out" >&2; exit 2; }
   awk -v r="$1" -v c="$2" -v s="$3" -v len="$len" '$1 == len && NF >= 5 {print r, c, s, $5}' \
     "$work/imb.out" >>"$work/imb.txt"  # columns: #bytes #repetitions t_min t_max t_avg
@@ -126,7 +149,8 @@ done
 
 echo "# yardstick $("$bin" version 2>/dev/null | head -1) vs IMB-MPI1 ($imb_from), $(mpirun --version | head -1)"
 echo "# $np ranks on $cpus CPUs, $iters timed iterations after $warmup warm-up, $repeats alternating rounds," \
-     "one process per collective, size and round; IMB -thread_level ${IMB_THREAD_LEVEL:-single}"
+     "one process per collective, size and round; IMB -thread_level ${IMB_THREAD_LEVEL:-single}," \
+     "IMB buffers $imb_buffers"
 echo "# time per op in us; load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 "$(dirname "$0")/peer_ratio.py" "$work/ys.txt" "$work/imb.txt" --key-columns 2 \
   --labels collective,size --peer-name imb --digits 2

@@ -2,7 +2,8 @@
 # The side-by-side scripts against reference tools (bench/coll_vs_imb.sh, bench/gemm_vs_openblas.sh)
 # cannot time anything meaningful in a test; what is checked: they parse (bash -n, ShellCheck
 # where installed), a missing peer or binary ends them with exit 2 and an install hint, and the
-# ratio table of bench/peer_ratio.py calls a difference only when it exceeds the run-to-run spread.
+# ratio table of bench/peer_ratio.py calls a difference only when 1.00 lies outside the 95%
+# confidence interval of the median ratio, and says when there are too few rounds to judge.
 bin=$1 src=$2
 . "$src/tests/integration/lib.sh"
 
@@ -14,43 +15,36 @@ for s in coll_vs_imb.sh gemm_vs_openblas.sh; do
 done
 
 # peer_ratio.py: one line per round and tool; ratios yardstick / peer per key.
-#   Bcast 1M:  1.30 1.36 1.40 1.33 (IQR ~0.05, 0.35 from 1.00)  -> differs
-#   Bcast 1K:  0.90 1.10 1.00 1.05 (median 1.02, IQR 0.09)      -> same
-#   Reduce 1K: yardstick only                                   -> not printed
-cat >"$tmp/ys.txt" <<'EOF'
-1 broadcast 1048576 130
-2 broadcast 1048576 136
-3 broadcast 1048576 140
-4 broadcast 1048576 133
-1 broadcast 1024 9.0
-2 broadcast 1024 11.0
-3 broadcast 1024 10.0
-4 broadcast 1024 10.5
-1 reduce 1024 3
-EOF
-cat >"$tmp/peer.txt" <<'EOF'
-1 broadcast 1048576 100
-2 broadcast 1048576 100
-3 broadcast 1048576 100
-4 broadcast 1048576 100
-1 broadcast 1024 10
-2 broadcast 1024 10
-3 broadcast 1024 10
-4 broadcast 1024 10
-EOF
+#   Bcast 1M:  1.30 1.36 1.40 1.33 1.31 1.38 (all six above 1.00)   -> differs
+#   Bcast 1K:  0.90 1.10 1.00 1.05 0.95 1.08 (1.00 inside min-max)  -> same
+#   Bcast 32K: 1.10 1.12 1.11 1.13 (four rounds: no 95% interval)   -> too few rounds
+#   Reduce 1K: yardstick only                                        -> not printed
+{
+  for r in 1 2 3 4 5 6; do
+    echo "$r broadcast 1048576 $(echo "130 136 140 133 131 138" | cut -d' ' -f"$r")"
+    echo "$r broadcast 1024 $(echo "9.0 11.0 10.0 10.5 9.5 10.8" | cut -d' ' -f"$r")"
+  done
+  for r in 1 2 3 4; do echo "$r broadcast 32768 $(echo "110 112 111 113" | cut -d' ' -f"$r")"; done
+  echo "1 reduce 1024 3"
+} >"$tmp/ys.txt"
+{
+  for r in 1 2 3 4 5 6; do echo "$r broadcast 1048576 100"; echo "$r broadcast 1024 10"; done
+  for r in 1 2 3 4; do echo "$r broadcast 32768 100"; done
+} >"$tmp/peer.txt"
 expect_rc 0 "peer_ratio.py" -- python3 "$src/bench/peer_ratio.py" "$tmp/ys.txt" "$tmp/peer.txt" \
   --key-columns 2 --labels collective,size --peer-name imb
 cp "$tmp/out" "$tmp/table.txt"
-expect_in "$tmp/table.txt" "broadcast  1048576      134.5      100.0   1.35  1.30-1.40   1.32-1.37" "1 MiB row"
+expect_in "$tmp/table.txt" "broadcast  1048576      134.5      100.0   1.35  1.30-1.40   1.31-1.38   1.30-1.40       6  differs" "1 MiB row"
 expect_line() {  # expect_line REGEX DESCRIPTION: a line of the table matches
   if grep -qE -- "$1" "$tmp/table.txt"; then passes=$((passes + 1)); else
     echo "FAIL: $2"; cat "$tmp/table.txt"; fails=$((fails + 1))
   fi
 }
-expect_line '^ *broadcast +1048576 .* differs$' "a ratio far outside its spread is called a difference"
-expect_line '^ *broadcast +1024 .* same$' "a ratio within its spread is not called a difference"
+expect_line '^ *broadcast +1048576 .* differs$' "every round on one side of 1.00 is a difference at 6 rounds"
+expect_line '^ *broadcast +1024 .* same$' "1.00 within the interval is not a difference"
+expect_line '^ *broadcast +32768 .* - +4  too few rounds$' "four rounds are too few to judge"
 expect_not_in "$tmp/table.txt" "reduce" "a key the peer did not measure is not compared"
-expect_in "$tmp/table.txt" "# 1 of 2 differ from 1.00 by more than their spread" "the count of differences"
+expect_in "$tmp/table.txt" "# 1 of 3 differ: 1.00 outside the 95% confidence interval of the median ratio; tools that agree would show 0.1 of the 2 judged by chance; 1 with too few rounds to judge (6 needed)" "the count of differences and the chance count"
 : >"$tmp/empty.txt"
 expect_rc 2 "peer_ratio.py with nothing in common" -- python3 "$src/bench/peer_ratio.py" \
   "$tmp/ys.txt" "$tmp/empty.txt" --key-columns 2 --labels collective,size
