@@ -76,6 +76,28 @@ Result<Link> LinkFor(const SystemRates& rates, const char* collective, int64_t s
   return Link{name, it->second};
 }
 
+// The bus bandwidth of a ring collective (all-gather, reduce-scatter) over a group whose members
+// lie `stride` ranks apart. Inside one NVLink domain: the domain's link. Across domains a ring
+// enters and leaves each domain once per channel, and NCCL spreads its channels over the NICs of
+// the group's GPUs in the domain, so the network part runs at the members' NICs together: the
+// per-GPU network rate times the members per domain (domain / stride), at most the NVLink rate
+// (nccl-tests' busbw across nodes reaches the node's NIC total, not one NIC's: a DP group of a
+// TP 2 job on 4-GPU nodes has 2 members per node, so twice one NIC). Concurrent groups (the other
+// TP ranks' DP groups) share the NICs, which this per-member figure already assumes. Only the
+// reference rate, one NIC per GPU, is scaled; a measured (or --set) coll.* busbw is the cluster's
+// own figure and is taken as it is.
+double RingBusbw(const SystemRates& rates, const char* collective, const Link& link, int64_t stride,
+                 int domain) {
+  if (std::string_view(link.name) != "network" || stride <= 0 || domain % stride != 0)
+    return link.busbw;
+  auto origin = rates.origin.find(std::string("coll.") + collective + ".busbw");
+  if (origin == rates.origin.end() || origin->second != "reference") return link.busbw;
+  const double members = static_cast<double>(domain / stride);
+  auto nvlink = rates.nvlink_busbw.find(collective);
+  const double cap = nvlink != rates.nvlink_busbw.end() ? nvlink->second : link.busbw * members;
+  return std::max(link.busbw, std::min(cap, link.busbw * members));
+}
+
 // Probability that none of `pick` items drawn without replacement from `total` falls among
 // `marked`: C(total − marked, pick) / C(total, pick).
 double NoneDrawn(double total, double marked, int pick) {
@@ -237,9 +259,10 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   const int domain = JobNvlinkDomain(rates, p.gpus);
   auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,
                  double bytes, double count_per_step, double bus_factor, double exposed_share,
-                 double fixed_s = 0) -> Status {
+                 double fixed_s = 0, int64_t stride = 0) -> Status {
     auto link = LinkFor(rates, rate_coll, span, domain);
     if (!link.ok()) return link.status();
+    if (stride > 0) link->busbw = RingBusbw(rates, rate_coll, *link, stride, domain);
     CommTerm t{name, coll_label, link->name, bytes, link->busbw, 0, 0};
     t.raw_s = count_per_step * (bytes * bus_factor / link->busbw + fixed_s);
     t.exposed_s = t.raw_s * exposed_share;
@@ -309,15 +332,22 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   const double dp_rounds = p.fsdp ? m : 1.0;
   const double gather_bytes = p.fsdp ? 4.0 : 2.0;
   double rs_raw = 0, ag_raw = 0;
-  for (auto [params, group] : {std::pair{w.dense_params_per_gpu, w.dense_dp},
-                               std::pair{w.expert_params_per_gpu, w.expert_dp}}) {
-    if (group <= 1 || params <= 0) continue;
-    const double factor = (group - 1.0) / group;
-    YS_RETURN_IF_ERROR(
-        add("dp", "reduce_scatter", "reduce_scatter", dp_span, params * 4.0, dp_rounds, factor, 0));
+  // Members of a dense data-parallel group lie tp·cp ranks apart, of an expert one etp·ep.
+  struct DpGroup {
+    double params;
+    int group;
+    int64_t stride;
+  };
+  for (const DpGroup& g :
+       {DpGroup{w.dense_params_per_gpu, w.dense_dp, int64_t{p.tp} * p.cp},
+        DpGroup{w.expert_params_per_gpu, w.expert_dp, int64_t{p.ep} * r.Etp()}}) {
+    if (g.group <= 1 || g.params <= 0) continue;
+    const double factor = (g.group - 1.0) / g.group;
+    YS_RETURN_IF_ERROR(add("dp", "reduce_scatter", "reduce_scatter", dp_span, g.params * 4.0,
+                           dp_rounds, factor, 0, 0, g.stride));
     rs_raw += out.comm.back().raw_s;
-    YS_RETURN_IF_ERROR(add("dp", "all_gather", "all_gather", dp_span, params * gather_bytes,
-                           dp_rounds, factor, 0));
+    YS_RETURN_IF_ERROR(add("dp", "all_gather", "all_gather", dp_span, g.params * gather_bytes,
+                           dp_rounds, factor, 0, 0, g.stride));
     ag_raw += out.comm.back().raw_s;
   }
   // What does not fit under the window is exposed, shared between the two by their raw times.

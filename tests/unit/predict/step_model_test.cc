@@ -312,6 +312,43 @@ TEST(StepModelTest, DataParallelCommIsHiddenUntilItOutgrowsItsWindow) {
   EXPECT_NEAR(slow->step_time_s - fast->step_time_s, DpOf(*slow).exposed, 1e-9);
 }
 
+// A data-parallel ring that leaves the NVLink domain runs its network part at the NICs of the
+// group's members in a domain together (one NIC per GPU), at most at the NVLink rate; a measured
+// (or --set) network figure is the cluster's own and is not scaled.
+TEST(StepModelTest, DataParallelRingAcrossDomainsRunsAtItsMembersNics) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_8b.toml");
+  ASSERT_TRUE(spec.ok());
+  Constants c;
+  SystemRates rates = H100Like(c);
+  const double nic = rates.network_busbw["all_gather"], nvlink = rates.nvlink_busbw["all_gather"];
+  auto dp_busbw = [&](const SystemRates& s, int gpus, int tp) {
+    auto step =
+        PredictStep(RecipeOf(*spec, Par(gpus, tp, 1, 1, 1, 1, gpus / tp * 4), "bf16"), s, c);
+    EXPECT_TRUE(step.ok()) << step.status().message();
+    for (const CommTerm& t : step->comm) {
+      if (t.name == "dp" && t.collective == "all_gather") {
+        EXPECT_EQ(t.link, "network");
+        return t.busbw;
+      }
+    }
+    ADD_FAILURE() << "no dp all_gather term";
+    return 0.0;
+  };
+  EXPECT_DOUBLE_EQ(dp_busbw(rates, 64, 8), nic);      // one member per 8-GPU node
+  EXPECT_DOUBLE_EQ(dp_busbw(rates, 64, 4), 2 * nic);  // two
+  EXPECT_DOUBLE_EQ(dp_busbw(rates, 64, 2), 4 * nic);  // four
+  EXPECT_DOUBLE_EQ(dp_busbw(rates, 64, 1), std::min(8 * nic, nvlink));
+  // NVL72 racks of 4-GPU nodes: a 128-GPU job holds two segments of 64; a tp-2 data-parallel group
+  // has 32 members in each, whose NICs together outrun NVLink.
+  SystemRates rack = rates;
+  rack.nvlink_domain = 72;
+  rack.gpus_per_node = 4;
+  EXPECT_DOUBLE_EQ(dp_busbw(rack, 128, 2), nvlink);
+  SystemRates measured = rates;
+  measured.origin["coll.all_gather.busbw"] = "run.json";
+  EXPECT_DOUBLE_EQ(dp_busbw(measured, 64, 2), nic);
+}
+
 TEST(StepModelTest, BadRecipesAreInvalidNotCrashes) {
   auto spec = LoadModelSpec(kModels + "/llama3.1_8b.toml");
   ASSERT_TRUE(spec.ok());
