@@ -6,9 +6,11 @@
 # one ratio yardstick / IMB of the time per op (1.00: the harness adds nothing; above 1: yardstick
 # measured more time). Printed per collective and size: each tool's median time, the median ratio,
 # the spread of the per-round ratios (min-max and IQR), the 95% confidence interval of the median
-# ratio and the verdict: "differs" only when 1.00 lies outside that interval (a sign test,
-# bench/peer_ratio.py: at most 3.1% of keys called different by chance at 6 rounds), else "same";
-# fewer than 6 rounds are "too few rounds".
+# ratio and the verdict (bench/peer_ratio.py): "differs" only when 1.00 lies outside that
+# interval (a sign test: at most 3.1% of keys called different by chance at 6 rounds) and the
+# median ratio is further from 1.00 than the spread (the IQR's width); "within spread" when the
+# difference is consistent but smaller than the spread; else "same"; below 6 rounds "too few
+# rounds".
 #
 #   bench/coll_vs_imb.sh [build/yardstick]
 #

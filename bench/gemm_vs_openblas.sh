@@ -14,10 +14,11 @@
 # Each run of a tool gives, per shape, the median GFLOPS of ITERS timed calls (default 10) after
 # WARMUP (default 1); each round gives one ratio yardstick / direct per shape. Printed per shape:
 # the median of the per-round ratios, their spread (min-max and the interquartile range), the 95%
-# confidence interval of the median ratio and a verdict: "differs" only when 1.00 lies outside that
-# interval (a sign test, bench/peer_ratio.py: at most 3.1% of shapes called different by chance at
-# 6 rounds), otherwise "same"; fewer than 6 rounds are "too few rounds". The load average is
-# printed before and after.
+# confidence interval of the median ratio and a verdict (bench/peer_ratio.py): "differs" only when
+# 1.00 lies outside that interval (a sign test: at most 3.1% of shapes called different by chance
+# at 6 rounds) and the median ratio is further from 1.00 than the spread (the IQR's width); "within
+# spread" when the difference is consistent but smaller than the spread; otherwise "same"; below 6
+# rounds "too few rounds". The load average is printed before and after.
 # Exit 2 when the binary, a C compiler or OpenBLAS's development files are missing.
 #
 # The method, side by side (checked to be the same):
