@@ -113,6 +113,19 @@ double StageLayers(const Recipe& r) {
   return static_cast<double>((r.layers + chunks - 1) / chunks) * r.Vp();
 }
 
+double LastStageLayers(const Recipe& r) {
+  const int chunks = r.par.pp * r.Vp();
+  const int per_chunk = (r.layers + chunks - 1) / chunks;
+  return std::max(0, r.layers - (r.par.pp - 1) * per_chunk * r.Vp());
+}
+
+CriticalStage SlowestStage(const Recipe& r, double layers_mb, double logits_mb) {
+  const double even = static_cast<double>(r.layers) / r.par.pp;
+  const double fullest = StageLayers(r) / even, last = LastStageLayers(r) / even;
+  if (r.par.pp == 1 || layers_mb * last + logits_mb >= layers_mb * fullest) return {last, true};
+  return {fullest, false};
+}
+
 double OverlappedAllToAllSeconds(double a2a_mb, double compute_mb, double micro_batches, int pp,
                                  int vp) {
   const double m = std::max(1.0, micro_batches);
@@ -218,20 +231,20 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   out.micro_batches = MicroBatches(r);
   const double m = out.micro_batches;
   const double share = 1.0 / (static_cast<double>(p.tp) * p.cp * p.pp);
-  // The step waits for the slowest stage: one that holds StageLayers() layers, not layers / pp.
-  const double stage = StageLayers(r) / (static_cast<double>(r.layers) / p.pp);
   const double tokens_mb = static_cast<double>(p.micro_batch) * r.seq;
 
-  // Compute of one micro-batch on one GPU.
-  double gemm_mb = 0;
+  // Compute of one micro-batch on one GPU of a stage holding layers / pp layers (the stage the
+  // step waits for is chosen below); the logits on the last stage, whole.
+  double gemm_mb = 0, logits_mb = 0;
   for (const GemmGroup& g : w.gemms) {
     const double rate = gemm_measured ? measured_gemm->second
                                       : peak * efficiency * rates.chip_efficiency * g.dim /
                                             (g.dim + c.gemm_half_dim);
-    gemm_mb += g.flops_per_token * tokens_mb * share * (g.name == "logits" ? 1.0 : stage) / rate;
+    (g.name == "logits" ? logits_mb : gemm_mb) += g.flops_per_token * tokens_mb * share / rate;
   }
+  logits_mb *= p.pp;
   const double attention_rate = *bf16_peak * c.attention_efficiency * rates.chip_efficiency;
-  double attention_mb = w.attention_flops_per_token * tokens_mb * share * stage / attention_rate;
+  double attention_mb = w.attention_flops_per_token * tokens_mb * share / attention_rate;
   if (p.attention_backend == "unfused") {
     // The scores go through HBM; the batched GEMMs run at the bf16 GEMM rate without the small-
     // dimension penalty (their S × S outputs fill the GPU; a short reduction dimension makes them
@@ -241,20 +254,25 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
                                  ? measured_bf16->second
                                  : *bf16_peak * c.gemm_efficiency_bf16 * rates.chip_efficiency;
     const double scan = w.attention_flops_per_token - w.attention_core_flops_per_token;
-    attention_mb = scan * tokens_mb * share * stage / attention_rate +
+    attention_mb = scan * tokens_mb * share / attention_rate +
                    UnfusedAttentionSeconds(
-                       w.score_elements_per_token * tokens_mb * share * stage, w.qk_head_dim,
-                       w.v_head_dim, p.recompute == "selective" || p.recompute == "full" ? 2 : 1,
-                       gemm_rate, rates.hbm_bytes_per_s);
+                       w.score_elements_per_token * tokens_mb * share, w.qk_head_dim, w.v_head_dim,
+                       p.recompute == "selective" || p.recompute == "full" ? 2 : 1, gemm_rate,
+                       rates.hbm_bytes_per_s);
   }
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
-  const double elementwise_mb =
-      (passes * w.elementwise_width + c.moe_dispatch_passes * w.routed_width) * tokens_mb * 2.0 *
-      share * stage / rates.hbm_bytes_per_s;
+  double elementwise_mb = (passes * w.elementwise_width + c.moe_dispatch_passes * w.routed_width) *
+                          tokens_mb * 2.0 * share / rates.hbm_bytes_per_s;
+  const CriticalStage critical =
+      SlowestStage(r, gemm_mb + attention_mb + elementwise_mb, logits_mb);
+  const double stage = critical.layer_factor;
+  gemm_mb = gemm_mb * stage + (critical.logits ? logits_mb : 0.0);
+  attention_mb *= stage;
+  elementwise_mb *= stage;
 
   // Communication per micro-batch (tp, cp, ep, pp) and per step (dp).
-  const double layers_stage = StageLayers(r);
+  const double layers_stage = stage * r.layers / p.pp;  // layers of the stage the step waits for
   const int64_t dp = out.data_parallel;
   const int domain = JobNvlinkDomain(rates, p.gpus);
   auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,

@@ -8,6 +8,8 @@
 //                         UnfusedAttentionSeconds, its batched GEMMs at the bf16 GEMM rate)
 //                       + elementwise bytes / HBM                    per micro-batch and GPU
 //                       + routed-token bytes / HBM)
+//                  on the stage the step waits for: the fullest, or the last when its layers and
+//                  the whole logits GEMM outweigh it (SlowestStage)
 //   exposed      = m × (tp_exposed × (TP + CP + PP) + EP) + DP beyond its overlap window
 //   host         = m × HostBoundSeconds (host_issue.h: the kernels' issue time beyond the GPU's,
 //                  and the stretch a MoE dispatcher's device-to-host synchronisation exposes)
@@ -132,6 +134,23 @@ struct StepPrediction {
 // stages: 15, 16, 16, 14 with the embedding and the loss on the end stages) and every stage waits
 // for the one with the most.
 double StageLayers(const Recipe& r);
+
+// Layers of the last pipeline stage: what the fuller stages before it leave (Megatron's split
+// gives each of the first pp − 1 ranks ⌈layers / (pp·vp)⌉ per virtual stage).
+double LastStageLayers(const Recipe& r);
+
+// The stage the step waits for. The last stage also computes the logits (hidden × vocab, a whole
+// GEMM on its GPUs), so it is the slowest when its layers plus the logits outweigh the fullest
+// stage's layers; a recipe that gives the last stage fewer layers (an uneven split) takes that
+// into account. layers_mb: one micro-batch's layer work (GEMMs, attention, elementwise) on a stage
+// of layers / pp layers; logits_mb: the logits' time on the last stage. layer_factor multiplies
+// layers_mb for the chosen stage; logits says whether that stage computes the logits (always
+// without a pipeline).
+struct CriticalStage {
+  double layer_factor = 1;
+  bool logits = true;
+};
+CriticalStage SlowestStage(const Recipe& r, double layers_mb, double logits_mb);
 
 // Expected network copies of one token under DeepEP: the other NVLink domains (of `nodes` in the
 // expert-parallel group) that hold at least one of its top_k experts, experts spread evenly and

@@ -312,6 +312,32 @@ TEST(StepModelTest, DataParallelCommIsHiddenUntilItOutgrowsItsWindow) {
   EXPECT_NEAR(slow->step_time_s - fast->step_time_s, DpOf(*slow).exposed, 1e-9);
 }
 
+// The last pipeline stage computes the logits too: with an even split it is the stage the step
+// waits for; where the split leaves it fewer layers (126 over 8 stages of 2 x 8 virtual layers:
+// 14 on the last) the fullest stage is, unless the logits outweigh the difference.
+TEST(StepModelTest, TheLastStageCarriesTheLogits) {
+  auto spec = LoadModelSpec(kModels + "/llama3.1_405b.toml");
+  ASSERT_TRUE(spec.ok());
+  Recipe even = RecipeOf(*spec, Par(512, 8, 8, 1, 1, 1, 256), "bf16");
+  even.layers = 128;
+  EXPECT_EQ(LastStageLayers(even), 16);
+  CriticalStage s = SlowestStage(even, 1.0, 0.1);
+  EXPECT_TRUE(s.logits);
+  EXPECT_DOUBLE_EQ(s.layer_factor, 1.0);
+  Recipe uneven = RecipeOf(*spec, Par(512, 8, 8, 1, 1, 8, 256), "bf16");  // 126 layers
+  EXPECT_EQ(LastStageLayers(uneven), 14);
+  s = SlowestStage(uneven, 1.0, 0.1);  // 14 layers + 1.6 layers' worth of logits < 16
+  EXPECT_FALSE(s.logits);
+  EXPECT_DOUBLE_EQ(s.layer_factor, 16 / 15.75);
+  s = SlowestStage(uneven, 1.0, 0.2);  // 14 layers + 3.15 layers' worth of logits > 16
+  EXPECT_TRUE(s.logits);
+  EXPECT_DOUBLE_EQ(s.layer_factor, 14 / 15.75);
+  Recipe single = RecipeOf(*spec, Par(512, 8, 1, 1, 1, 1, 256), "bf16");
+  s = SlowestStage(single, 1.0, 0.1);
+  EXPECT_TRUE(s.logits);
+  EXPECT_DOUBLE_EQ(s.layer_factor, 1.0);
+}
+
 // A data-parallel ring that leaves the NVLink domain runs its network part at the NICs of the
 // group's members in a domain together (one NIC per GPU), at most at the NVLink rate; a measured
 // (or --set) network figure is the cluster's own and is not scaled.
