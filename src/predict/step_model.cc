@@ -114,9 +114,7 @@ double StageLayers(const Recipe& r) {
 }
 
 double LastStageLayers(const Recipe& r) {
-  const int chunks = r.par.pp * r.Vp();
-  const int per_chunk = (r.layers + chunks - 1) / chunks;
-  return std::max(0, r.layers - (r.par.pp - 1) * per_chunk * r.Vp());
+  return std::max(0.0, r.layers - (r.par.pp - 1) * StageLayers(r));
 }
 
 CriticalStage SlowestStage(const Recipe& r, double layers_mb, double logits_mb) {

@@ -135,8 +135,7 @@ struct StepPrediction {
 // for the one with the most.
 double StageLayers(const Recipe& r);
 
-// Layers of the last pipeline stage: what the fuller stages before it leave (Megatron's split
-// gives each of the first pp − 1 ranks ⌈layers / (pp·vp)⌉ per virtual stage).
+// Layers of the last pipeline stage: what the first pp − 1 stages, StageLayers() each, leave.
 double LastStageLayers(const Recipe& r);
 
 // The stage the step waits for. The last stage also computes the logits (hidden × vocab, a whole
