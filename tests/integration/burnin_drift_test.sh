@@ -17,9 +17,13 @@ cat >"$tmp/slow.json" <<EOF
 {"kind": "yardstick-nvml-timeline", "base": "$base",
  "plant": [{"at_s": 15, "entity": "cpu0", "fault": "slowdown", "drop_pct": 10}]}
 EOF
-"${run[@]}" --nvml-state "$tmp/slow.json" --out "$tmp/slow" >"$tmp/slow.out" 2>"$tmp/slow.err"
-rc=$?
-python3 - "$tmp/slow/run.json" "$rc" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: planted drop (exit $rc)"; failed+="planted drop (exit $rc); "; cat "$tmp/slow.err"; fails=$((fails + 1)); }
+# The planted 10% falls on top of the machine's own drift: on a shared 2-core VM cpu0's real rate
+# has been seen to rise by 5% after 15 s, so that the run saw a 5-7% drop, inside the 4 standard
+# errors its baseline allowed, and rightly called nothing. When the un-planted rate of the
+# windows after 15 s (their figures / 0.9) moved more than 3% from the baseline, the run could not
+# show the planted drop as planted; it is run once more, and the second run must find it.
+check_planted() {  # check_planted DIR RC: 0 found (or explained by foreign load), 1 not, 3 noisy
+  python3 - "$1/run.json" "$2" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 b = d["burnin"]
@@ -29,6 +33,13 @@ drift = [f for f in b["faults"] if f["kind"] == "perf_drift" and f["entity"] == 
 if not drift and "not judged as drift" in cpu0["note"]:
     print("NOT JUDGED: the planted drop coincided with other processes on cpu0:", cpu0["note"])
     sys.exit(0)
+if not drift:
+    after = [w["perf"] / 0.9 for w in cpu0["windows"] if w["start_s"] >= 15]
+    moved = sorted(after)[len(after) // 2] / cpu0["perf_baseline"] - 1
+    if abs(moved) > 0.03:
+        print(f"NOISY: cpu0's own rate moved {100 * moved:+.1f}% after 15 s; the planted drop "
+              "showed as less than planted")
+        sys.exit(3)
 assert drift, (cpu0, b["faults"])
 f = drift[0]
 assert f["severity"] == "warn", f
@@ -37,6 +48,19 @@ assert float(f["evidence"]["largest_drop_pct"]) >= 5, f["evidence"]  # beyond th
 assert d["checks"][0]["outcome"] == "warn", d["checks"][0]
 assert sys.argv[2] == "1", "exit " + sys.argv[2]
 PY
+}
+for attempt in 1 2; do
+  rm -rf "$tmp/slow"
+  "${run[@]}" --nvml-state "$tmp/slow.json" --out "$tmp/slow" >"$tmp/slow.out" 2>"$tmp/slow.err"
+  rc=$?
+  check_planted "$tmp/slow" "$rc"
+  verdict=$?
+  ((verdict == 3 && attempt == 1)) || break
+done
+if ((verdict == 0)); then passes=$((passes + 1)); else
+  echo "FAIL: planted drop (exit $rc)"; failed+="planted drop (exit $rc); "; cat "$tmp/slow.err"
+  fails=$((fails + 1))
+fi
 expect_in "$tmp/slow.out" "cpu0" "the console names cpu0"
 
 # 2. A busy process on cpu0 from 15 s to the end: a disturbance, not unstable hardware.
