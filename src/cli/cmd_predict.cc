@@ -1,7 +1,7 @@
 // `yardstick predict --model NAME|FILE --chip CHIP --dtype DTYPE --gpus N [--tp N --pp N --cp N
 // --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute
 // none|selective|mla_up_proj|full --attention fused|unfused --dispatcher alltoall|deepep
-// --token-drop on|off --a2a-overlap on|off]
+// --token-drop on|off --a2a-overlap on|off --mtp-layers N]
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
 // will reach, with its breakdown (predict/predictor.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
@@ -36,7 +36,7 @@ namespace wp = workloads::predict;
 struct PredictArgs {
   std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap,
       release;
-  std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers;
+  std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers, mtp_layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
 };
@@ -60,6 +60,7 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
                  .global_batch = a.gbs,
                  .seq = a.seq,
                  .layers = a.layers,
+                 .mtp_layers = a.mtp_layers,
                  .recompute = a.recompute,
                  .attention_backend = a.attention,
                  .moe_dispatcher = a.dispatcher};
@@ -93,6 +94,17 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   for (const validate::LomoCell& c : *lomo) {
     std::cout << fmt::format("  {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%\n", c.release, c.chip,
                              c.precision, c.stats.rows, 100 * c.stats.median_abs,
+                             100 * c.stats.p90_abs);
+  }
+  auto forward = validate::NextReleaseForward(*set, cal);
+  if (!forward.ok()) return forward.status();
+  std::cout << "\nnext release (each release's rows predicted with the constants of the newest "
+               "calibrated release before it, fitted on that release and older ones): |error|\n";
+  std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}\n", "release", "from",
+                           "chip", "prec.", "rows", "median", "p90");
+  for (const validate::ForwardCell& c : *forward) {
+    std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%\n", c.release,
+                             c.from, c.chip, c.precision, c.stats.rows, 100 * c.stats.median_abs,
                              100 * c.stats.p90_abs);
   }
   if (a.fit) {
@@ -150,6 +162,7 @@ Status CheckFlags(const PredictArgs& a) {
   for (auto [flag, v] : {std::pair{"--gbs", a.gbs}, {"--seq", a.seq}, {"--layers", a.layers}}) {
     if (v) YS_RETURN_IF_ERROR(CheckIntRange(*v, 1, 1 << 24, flag));
   }
+  if (a.mtp_layers) YS_RETURN_IF_ERROR(CheckIntRange(*a.mtp_layers, 0, 64, "--mtp-layers"));
   return Status::Ok();
 }
 
@@ -289,6 +302,9 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--gbs", a->gbs, "Global batch size");
   sub.add_option("--seq", a->seq, "Sequence length (default: the model file's)");
   sub.add_option("--layers", a->layers, "Layers (a proxy of fewer layers)");
+  sub.add_option("--mtp-layers", a->mtp_layers,
+                 "Multi-token-prediction modules trained beside the model (Megatron's "
+                 "mtp_num_layers; each one more layer and the output head on the last stage)");
   sub.add_option("--recompute", a->recompute,
                  "Activation recompute: none, selective, mla_up_proj or full");
   sub.add_option("--attention", a->attention,

@@ -73,6 +73,7 @@ Status ReadMoe(Fields& f, MoeShape& m, int layers) {
   YS_RETURN_IF_ERROR(f.Int("layer_interval", &m.layer_interval, 1, layers, false));
   YS_RETURN_IF_ERROR(f.Int("groups", &m.groups, 0, 65536, false));
   YS_RETURN_IF_ERROR(f.Int("topk_groups", &m.topk_groups, 0, 65536, false));
+  YS_RETURN_IF_ERROR(f.Int("latent_size", &m.latent_size, 0, kMaxDim, false));
   YS_RETURN_IF_ERROR(f.String("source", &m.source, /*required=*/true, /*allow_empty=*/false));
   if ((m.groups == 0) != (m.topk_groups == 0) || m.topk_groups > m.groups ||
       (m.groups > 0 && m.experts % m.groups != 0)) {
@@ -108,17 +109,19 @@ Status ReadHybrid(Fields& f, HybridShape& h, int layers) {
   YS_RETURN_IF_ERROR(f.Int("mamba_layers", &h.mamba_layers, 0, layers));
   YS_RETURN_IF_ERROR(f.Int("attention_layers", &h.attention_layers, 0, layers));
   YS_RETURN_IF_ERROR(f.Int("mlp_layers", &h.mlp_layers, 0, layers));
+  YS_RETURN_IF_ERROR(f.Int("moe_layers", &h.moe_layers, 0, layers, false));
   YS_RETURN_IF_ERROR(f.Int("mamba_heads", &h.mamba_heads, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("mamba_head_dim", &h.mamba_head_dim, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("ssm_state_size", &h.ssm_state_size, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("groups", &h.groups, 1, 65536));
   YS_RETURN_IF_ERROR(f.Int("chunk_size", &h.chunk_size, 1, 65536));
-  YS_RETURN_IF_ERROR(f.Int("expand", &h.expand, 1, 64));
+  YS_RETURN_IF_ERROR(f.Int("expand", &h.expand, 1, 64, false));
   YS_RETURN_IF_ERROR(f.String("source", &h.source, /*required=*/true, /*allow_empty=*/false));
-  if (h.mamba_layers + h.attention_layers + h.mlp_layers != layers) {
-    return Status::Invalid(f.Where() + ": mamba_layers + attention_layers + mlp_layers = " +
-                           std::to_string(h.mamba_layers + h.attention_layers + h.mlp_layers) +
-                           ", expected [shape] layers = " + std::to_string(layers));
+  const int sum = h.mamba_layers + h.attention_layers + h.mlp_layers + h.moe_layers;
+  if (sum != layers) {
+    return Status::Invalid(
+        f.Where() + ": mamba_layers + attention_layers + mlp_layers + moe_layers = " +
+        std::to_string(sum) + ", expected [shape] layers = " + std::to_string(layers));
   }
   return f.NoOtherKeys();
 }
@@ -150,6 +153,7 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   YS_RETURN_IF_ERROR(f.Bool("moe_token_drop", &p.moe_token_drop));
   YS_RETURN_IF_ERROR(f.Bool("moe_a2a_overlap", &p.moe_a2a_overlap));
   YS_RETURN_IF_ERROR(f.Bool("dp_overlap", &p.dp_overlap));
+  YS_RETURN_IF_ERROR(f.Int("mtp_layers", &p.mtp_layers, 0, 64, false));
   YS_RETURN_IF_ERROR(f.String("attention_backend", &p.attention_backend, /*required=*/false,
                               /*allow_empty=*/false));
   if (p.attention_backend != "fused" && p.attention_backend != "unfused") {
@@ -274,9 +278,15 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
   if (spec.architecture == Architecture::kMoe && !spec.moe) {
     return Status::Invalid(path + ": architecture \"moe\" needs a [moe] table");
   }
-  if (spec.architecture != Architecture::kMoe && spec.moe) {
+  const bool hybrid_moe = spec.hybrid && spec.hybrid->moe_layers > 0;
+  if (spec.architecture != Architecture::kMoe && spec.moe && !hybrid_moe) {
     return Status::Invalid(path + ": [moe] given but architecture is \"" +
-                           ArchitectureName(spec.architecture) + "\"");
+                           ArchitectureName(spec.architecture) + "\"" +
+                           (spec.hybrid ? " with no [hybrid] moe_layers" : ""));
+  }
+  if (hybrid_moe && !spec.moe) {
+    return Status::Invalid(path + ": [hybrid] moe_layers " +
+                           std::to_string(spec.hybrid->moe_layers) + " needs a [moe] table");
   }
   if (spec.architecture == Architecture::kHybrid && !spec.hybrid) {
     return Status::Invalid(path + ": architecture \"hybrid\" needs a [hybrid] table");
@@ -365,9 +375,29 @@ Result<AttentionShape> AttentionOf(const ModelSpec& spec) {
 
 double MlpParams(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h * ffn; }
 
+double MambaScanPerToken(const HybridShape& y) {
+  const double d_inner = static_cast<double>(y.mamba_heads) * y.mamba_head_dim;
+  return d_inner * y.chunk_size + 2.0 * d_inner * y.ssm_state_size +
+         static_cast<double>(y.chunk_size) * y.ssm_state_size * y.groups;
+}
+
 namespace {
 
 double Mlp(double h, double ffn, bool gated) { return MlpParams(h, ffn, gated); }
+
+// One MoE layer's matrices: what every token passes (router, shared experts) and the routed
+// experts, all of them and the top_k a token visits.
+struct MoeLayerParams {
+  double common = 0, routed_total = 0, routed_active = 0;
+};
+MoeLayerParams MoeLayerOf(const MoeShape& m, double h, bool gated) {
+  const double expert = Mlp(m.RoutedWidth(h), m.expert_ffn_hidden_size, gated);
+  const double shared =
+      m.shared_experts *
+      Mlp(h, m.shared_expert_ffn_hidden_size.value_or(m.expert_ffn_hidden_size), gated);
+  const double latent = m.latent_size > 0 ? 2.0 * h * m.latent_size : 0.0;  // down and up
+  return {h * m.experts + shared + latent, m.experts * expert, m.top_k * expert};
+}
 
 }  // namespace
 
@@ -383,40 +413,37 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec) {
   ParameterCount c;
   if (spec.hybrid) {
     const HybridShape& y = *spec.hybrid;
-    if (!s.ffn_hidden_size)
+    if (y.mlp_layers > 0 && !s.ffn_hidden_size)
       return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
     double d_inner = static_cast<double>(y.mamba_heads) * y.mamba_head_dim;
     // in_proj: x and z (2·d_inner), B and C (2·groups·state), dt (heads); out_proj: d_inner → h.
     double mamba =
         h * (2 * d_inner + 2.0 * y.groups * y.ssm_state_size + y.mamba_heads) + d_inner * h;
     double body = y.mamba_layers * mamba + y.attention_layers * attn->params +
-                  y.mlp_layers * Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
+                  (y.mlp_layers > 0 ? y.mlp_layers * Mlp(h, *s.ffn_hidden_size, s.gated_mlp) : 0);
     c.total = c.active = embed + head + body;
-    c.active_matmul = head + body;
+    if (y.moe_layers > 0) {
+      const MoeLayerParams e = MoeLayerOf(*spec.moe, h, s.gated_mlp);
+      c.total += y.moe_layers * (e.common + e.routed_total);
+      c.active += y.moe_layers * (e.common + e.routed_active);
+    }
+    c.active_matmul = c.active - embed;
     return c;
   }
   if (spec.moe) {
     const MoeShape& m = *spec.moe;
-    double expert = Mlp(h, m.expert_ffn_hidden_size, s.gated_mlp);
-    double shared =
-        m.shared_experts *
-        Mlp(h, m.shared_expert_ffn_hidden_size.value_or(m.expert_ffn_hidden_size), s.gated_mlp);
-    double router = h * m.experts;
+    const MoeLayerParams e = MoeLayerOf(m, h, s.gated_mlp);
+    double moe_layers = m.MoeLayers(s.layers);
+    double dense_layers = s.layers - moe_layers;
     double dense_mlp = 0;
-    if (m.dense_layers > 0) {
+    if (dense_layers > 0) {
       if (!s.ffn_hidden_size)
         return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
       dense_mlp = Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
     }
-    double moe_layers = m.MoeLayers(s.layers);
-    double dense_layers = s.layers - moe_layers;
-    if (dense_layers > 0 && !s.ffn_hidden_size)
-      return Status::Unsupported(spec.path + ": [shape] ffn_hidden_size is not given");
-    if (dense_layers > 0) dense_mlp = Mlp(h, *s.ffn_hidden_size, s.gated_mlp);
-    double common =
-        s.layers * attn->params + dense_layers * dense_mlp + moe_layers * (shared + router);
-    c.total = embed + head + common + moe_layers * m.experts * expert;
-    c.active = embed + head + common + moe_layers * m.top_k * expert;
+    double common = s.layers * attn->params + dense_layers * dense_mlp + moe_layers * e.common;
+    c.total = embed + head + common + moe_layers * e.routed_total;
+    c.active = embed + head + common + moe_layers * e.routed_active;
     c.active_matmul = c.active - embed;
     return c;
   }
@@ -440,12 +467,9 @@ Result<double> TrainingFlopsPerToken(const ModelSpec& spec) {
   double scan = 0;
   if (spec.hybrid) {
     const HybridShape& y = *spec.hybrid;
-    double h = spec.shape.hidden_size;
     // NVIDIA's Nemotron-H formula (dgxc-benchmarking v25.07 nemotron-h/README.md, Notes), per
     // token.
-    scan = 6.0 * y.mamba_layers *
-           (h * y.expand * y.chunk_size + 2.0 * h * y.expand * y.ssm_state_size +
-            static_cast<double>(y.chunk_size) * y.ssm_state_size * y.groups);
+    scan = 6.0 * y.mamba_layers * MambaScanPerToken(y);
   }
   return 6.0 * params->active_matmul + attention + scan;
 }

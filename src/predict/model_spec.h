@@ -69,8 +69,15 @@ struct MoeShape {
   // groups and a token's top_k experts are chosen from its best `topk_groups` groups; 0: none.
   int groups = 0;
   int topk_groups = 0;
+  // LatentMoE (Nemotron 3 Super): the routed experts work in a smaller width. One projection
+  // hidden → latent_size before the dispatch and one back after the combine wrap the whole routed
+  // block; the tokens cross the all-to-all and the experts' GEMMs run at latent_size. The router
+  // and the shared experts keep the hidden size. 0: none (the experts take the hidden size).
+  int latent_size = 0;
   std::string source;
 
+  // The width the routed experts see and the dispatcher moves: latent_size, else `hidden`.
+  double RoutedWidth(double hidden) const { return latent_size > 0 ? latent_size : hidden; }
   // MoE layers of a `layers`-layer stack, and the dense-MLP layers beside them.
   int MoeLayers(int layers) const { return (layers - dense_layers) / layer_interval; }
 };
@@ -85,17 +92,20 @@ struct MlaShape {
   std::string source;
 };
 
-// Hybrid Mamba-2 / attention / MLP stacks (Nemotron-H): how many layers of each kind.
+// Hybrid Mamba-2 / attention / MLP stacks (Nemotron-H): how many layers of each kind. Nemotron 3
+// replaces the dense MLP layers by MoE layers (the [moe] table's experts, router and shared
+// experts, no attention in the layer): moe_layers of them.
 struct HybridShape {
   int mamba_layers = 0;
   int attention_layers = 0;
   int mlp_layers = 0;
+  int moe_layers = 0;
   int mamba_heads = 0;
   int mamba_head_dim = 0;
   int ssm_state_size = 0;
   int groups = 0;
   int chunk_size = 0;
-  int expand = 0;
+  int expand = 0;  // as the config states it (optional): d_inner is mamba_heads × mamba_head_dim
   std::string source;
 };
 
@@ -132,6 +142,11 @@ struct Parallelism {
   // pipeline's steady state the forward of one micro-batch runs beside the backward of another,
   // so each one's dispatch and combine all-to-alls hide under the other's computation.
   bool moe_a2a_overlap = false;
+  // Multi-token prediction modules trained beside the model (Megatron's mtp_num_layers): each
+  // runs one more layer of the model's kind (attention and, for a MoE model, a MoE block) and
+  // the output head again, on the last pipeline stage. DeepSeek-V3 trains 1 when enabled;
+  // Nemotron 3 Super's pretraining recipe 2 (one shared module run twice).
+  int mtp_layers = 0;
   // The data-parallel reduce-scatter of the gradients and all-gather of the parameters overlapped
   // with computation (Megatron-Core's DistributedDataParallelConfig overlap_grad_reduce and
   // overlap_param_gather, which the recipes turn on): hidden under a window of micro-batches'
@@ -194,6 +209,10 @@ struct AttentionShape {
 Result<AttentionShape> AttentionOf(const ModelSpec& spec);
 // Weights of one MLP: 3 matrices when gated (SwiGLU), else 2.
 double MlpParams(double hidden, double ffn, bool gated);
+// The scan terms of NVIDIA's Nemotron-H FLOP formula per token and Mamba-2 layer (forward, one
+// multiply-add counted once), with d_inner = mamba_heads × mamba_head_dim (the formula's
+// hidden × expand, which Nemotron 3 Nano's heads do not equal).
+double MambaScanPerToken(const HybridShape& y);
 
 Result<ParameterCount> CountParameters(const ModelSpec& spec);
 // Training (fwd + bwd) FLOPs per token at the spec's sequence length; see the conventions above.

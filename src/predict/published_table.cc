@@ -84,6 +84,14 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
   }
   YS_RETURN_IF_ERROR(r.OnOff("token_drop", &row->token_drop));
   YS_RETURN_IF_ERROR(r.OnOff("a2a_overlap", &row->a2a_overlap));
+  const std::string_view mtp = r.Field("mtp");
+  if (mtp == "on" || mtp == "off") {
+    row->mtp_layers = mtp == "on" ? 1 : 0;
+  } else if (!mtp.empty() && mtp != "-") {
+    auto n = ParseInt(mtp);
+    if (!n || *n < 0 || *n > 64) return r.Bad("mtp", mtp, "on, off, 0..64 or -");
+    row->mtp_layers = static_cast<int>(*n);
+  }
   return r.Text("recompute", &row->recompute);
 }
 

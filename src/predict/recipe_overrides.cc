@@ -17,6 +17,7 @@ void LayOver(const RecipeOverrides& o, workloads::Parallelism& p) {
   if (o.fsdp) p.fsdp = *o.fsdp;
   if (o.moe_token_drop) p.moe_token_drop = *o.moe_token_drop;
   if (o.moe_a2a_overlap) p.moe_a2a_overlap = *o.moe_a2a_overlap;
+  if (o.mtp_layers) p.mtp_layers = *o.mtp_layers;
 }
 
 }  // namespace ys::predict

@@ -122,13 +122,16 @@ ChipConstants BasePrior(const wp::Constants& base, std::string_view chip, bool b
   return k;
 }
 
-// The fittable rows of a chip, optionally of one release, optionally without one model.
+// The fittable rows of a chip, optionally of one release, optionally without one model,
+// optionally of releases up to `up_to` only.
 std::vector<const ReleaseCase*> Select(const ReleaseSet& set, std::string_view chip,
-                                       std::string_view release, std::string_view without) {
+                                       std::string_view release, std::string_view without,
+                                       std::string_view up_to = "") {
   std::vector<const ReleaseCase*> out;
   for (const ReleaseCase& c : set.cases()) {
     if (!Fittable(c) || c.row.chip != chip) continue;
     if (!release.empty() && c.row.release != release) continue;
+    if (!up_to.empty() && ReleaseBefore(up_to, c.row.release)) continue;
     if (!without.empty() && c.model_name == without) continue;
     out.push_back(&c);
   }
@@ -157,11 +160,28 @@ bool IsBlackwell(const ReleaseSet& set, std::string_view chip) {
   return false;
 }
 
-// The chip's pooled fit (every fittable release), without `without` when given.
+// The chip's pooled fit (every fittable release, or those up to `up_to`), without `without` when
+// given.
 Result<ChipConstants> Pooled(const ReleaseSet& set, const wp::Constants& base,
-                             const std::string& chip, std::string_view without) {
-  return FitChip(Select(set, chip, "", without), BasePrior(base, chip, IsBlackwell(set, chip)),
-                 base);
+                             const std::string& chip, std::string_view without,
+                             std::string_view up_to = "") {
+  return FitChip(Select(set, chip, "", without, up_to),
+                 BasePrior(base, chip, IsBlackwell(set, chip)), base);
+}
+
+// The relative errors of `rows` (of model `only` when given) under `k`, by precision and "all".
+Status AddErrors(const std::vector<const ReleaseCase*>& rows, std::string_view only,
+                 const wp::Constants& base, const ChipConstants& k,
+                 std::map<std::string, std::vector<double>>& errors) {
+  for (const ReleaseCase* c : rows) {
+    if (!only.empty() && c->model_name != only) continue;
+    auto p = PredictReleaseCase(*c, base, k);
+    if (!p.ok()) return p.status();
+    const double e = *p / c->row.step_time_s - 1;
+    errors[c->precision].push_back(e);
+    errors["all"].push_back(e);
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -271,17 +291,33 @@ Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
       }
       auto k = FitChip(Select(set, chip, release, m), pooled[{chip, m}], cal.constants);
       if (!k.ok()) return k.status();
-      for (const ReleaseCase* c : group) {
-        if (c->model_name != m) continue;
-        auto p = PredictReleaseCase(*c, cal.constants, *k);
-        if (!p.ok()) return p.status();
-        const double e = *p / c->row.step_time_s - 1;
-        errors[c->precision].push_back(e);
-        errors["all"].push_back(e);
-      }
+      YS_RETURN_IF_ERROR(AddErrors(group, m, cal.constants, *k, errors));
     }
     for (const auto& [precision, e] : errors)
       cells.push_back({release, chip, precision, wp::SummariseErrors(e)});
+  }
+  return cells;
+}
+
+Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
+                                                    const StepCalibration& cal) {
+  std::vector<ForwardCell> cells;
+  std::map<std::string, std::string> previous;  // chip -> the newest calibrated release so far
+  for (const auto& [release, chip] : CalibratedGroups(set)) {
+    auto prev = previous.find(chip);
+    if (prev != previous.end()) {
+      const std::string& older = prev->second;
+      auto prior = Pooled(set, cal.constants, chip, "", older);
+      if (!prior.ok()) return prior.status();
+      auto k = FitChip(Select(set, chip, older, ""), *prior, cal.constants);
+      if (!k.ok()) return k.status();
+      std::map<std::string, std::vector<double>> errors;
+      YS_RETURN_IF_ERROR(
+          AddErrors(Select(set, chip, release, ""), "", cal.constants, *k, errors));
+      for (const auto& [precision, e] : errors)
+        cells.push_back({release, older, chip, precision, wp::SummariseErrors(e)});
+    }
+    previous[chip] = release;
   }
   return cells;
 }

@@ -100,6 +100,18 @@ struct LomoCell {
 Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
                                                         const StepCalibration& cal);
 
+// The next release from the previous one's constants: for each calibrated release × chip after
+// the chip's first, its rows predicted with the constants of the newest calibrated release before
+// it, fitted (and their pooled prior) on rows of that release and older ones only. What an
+// operator gets who asks about a release newer than the calibration. One cell per release × chip
+// × precision, and one per release × chip ("all").
+struct ForwardCell {
+  std::string release, from, chip, precision;
+  workloads::predict::ErrorStats stats;
+};
+Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
+                                                    const StepCalibration& cal);
+
 std::string ReleaseCalibrationToml(const ReleaseCalibration& cal);
 Result<ReleaseCalibration> ParseReleaseCalibration(std::string_view text, const std::string& path);
 // <data>/calibration/releases.toml

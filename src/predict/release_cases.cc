@@ -31,6 +31,7 @@ predict::RecipeOverrides OverridesOfRow(const PublishedRow& row) {
                              .global_batch = row.gbs,
                              .seq = row.seq,
                              .layers = row.layers,
+                             .mtp_layers = row.mtp_layers,
                              .moe_token_drop = row.token_drop,
                              .moe_a2a_overlap = row.a2a_overlap};
   if (row.fsdp) o.fsdp = *row.fsdp > 0;

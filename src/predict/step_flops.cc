@@ -61,7 +61,8 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   if (m.hybrid) {
     attention_layers = static_cast<int>(m.hybrid->attention_layers * scale + 0.5);
     mamba = static_cast<int>(m.hybrid->mamba_layers * scale + 0.5);
-    mlp_layers = r.layers - attention_layers - mamba;
+    moe_layers = static_cast<int>(m.hybrid->moe_layers * scale + 0.5);
+    mlp_layers = std::max(0, r.layers - attention_layers - mamba - moe_layers);
   } else if (m.moe) {
     moe_layers = m.moe->MoeLayers(r.layers);
     mlp_layers = r.layers - moe_layers;
@@ -114,18 +115,27 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   }
   if (m.moe) {
     const MoeShape& e = *m.moe;
-    const double expert = MlpParams(h, e.expert_ffn_hidden_size, s.gated_mlp);
+    const double expert = MlpParams(e.RoutedWidth(h), e.expert_ffn_hidden_size, s.gated_mlp);
     // Tokens one local expert sees per micro-batch: the EP group's tokens, top_k copies each,
     // spread over the experts (with tensor-parallel attention and ETP 1, each TP rank routes its
     // own sequence shard).
     const double tokens_per_expert =
         tokens_mb / p.cp * e.top_k * p.ep / e.experts / (etp == 1 ? tp : 1.0);
+    const double routed = e.RoutedWidth(h);
     w.gemms.push_back({"experts", passes * expert * e.top_k * moe_layers,
-                       std::min({h, e.expert_ffn_hidden_size / etp, tokens_per_expert})});
+                       std::min({routed, e.expert_ffn_hidden_size / etp, tokens_per_expert})});
     expert_params = expert * e.experts * moe_layers;
-    w.routed_width = static_cast<double>(e.top_k) * h * moe_layers;
+    w.routed_width = static_cast<double>(e.top_k) * routed * moe_layers;
     const double router = h * e.experts;
     dense_params += router * moe_layers;
+    if (e.latent_size > 0) {
+      // LatentMoE's projections hidden → latent before the dispatch and back after the combine,
+      // on every token.
+      const double latent = 2.0 * h * e.latent_size;
+      w.gemms.push_back(
+          {"latent_projections", passes * latent * moe_layers, std::min<double>(h, e.latent_size)});
+      dense_params += latent * moe_layers;
+    }
     if (e.shared_experts > 0) {
       const double ffn = e.shared_expert_ffn_hidden_size.value_or(e.expert_ffn_hidden_size);
       const double shared = e.shared_experts * MlpParams(h, ffn, s.gated_mlp);
@@ -141,13 +151,29 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     w.gemms.push_back({"mamba", passes * mix * mamba, std::min(h, d_inner / tp)});
     dense_params += mix * mamba;
     // The scan terms of NVIDIA's Nemotron-H formula (model_spec.cc), executed as they are counted.
-    w.attention_flops_per_token +=
-        6.0 * mamba *
-        (h * y.expand * y.chunk_size + 2.0 * h * y.expand * y.ssm_state_size +
-         static_cast<double>(y.chunk_size) * y.ssm_state_size * y.groups);
+    w.attention_flops_per_token += 6.0 * mamba * MambaScanPerToken(y);
   }
   const double vocab = *s.vocab_size;
   w.gemms.push_back({"logits", 6.0 * vocab * h, std::min(h, vocab / tp)});
+  if (p.mtp_layers > 0) {
+    // Each multi-token-prediction module: its input projection (the hidden state and the next
+    // token's embedding, 2h → h), one layer of the model's kind and the output head again, all
+    // on the last stage (the GEMMs of one attention layer and, for a MoE model, one MoE layer's
+    // active experts, shared experts and router; a dense model's MLP otherwise).
+    double layer = attn->params;
+    if (m.moe) {
+      const MoeShape& e = *m.moe;
+      layer += e.top_k * MlpParams(e.RoutedWidth(h), e.expert_ffn_hidden_size, s.gated_mlp) +
+               e.shared_experts *
+                   MlpParams(h, e.shared_expert_ffn_hidden_size.value_or(e.expert_ffn_hidden_size),
+                             s.gated_mlp) +
+               h * e.experts + (e.latent_size > 0 ? 2.0 * h * e.latent_size : 0.0);
+    } else if (s.ffn_hidden_size) {
+      layer += MlpParams(h, *s.ffn_hidden_size, s.gated_mlp);
+    }
+    w.gemms.push_back({"mtp", p.mtp_layers * (passes * (2.0 * h * h + layer) + 6.0 * vocab * h),
+                       std::min(h, vocab / tp)});
+  }
   dense_params += vocab * h * (s.tied_embeddings ? 1 : 2);
   w.elementwise_width = width;
 
@@ -174,7 +200,8 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     const double head_dim = s.head_dim ? *s.head_dim : h / *s.attention_heads;
     w.cp_message_bytes = tokens_rank * 2.0 * *s.kv_heads * head_dim / tp * kActivationBytes;
   }
-  if (m.moe) w.ep_message_bytes = tokens_rank / tp * m.moe->top_k * h * kActivationBytes;
+  if (m.moe)
+    w.ep_message_bytes = tokens_rank / tp * m.moe->top_k * m.moe->RoutedWidth(h) * kActivationBytes;
   w.pp_message_bytes = tokens_rank * h / tp * kActivationBytes;
   return w;
 }

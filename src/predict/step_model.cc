@@ -238,7 +238,9 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
     const double rate = gemm_measured ? measured_gemm->second
                                       : peak * efficiency * rates.chip_efficiency * g.dim /
                                             (g.dim + c.gemm_half_dim);
-    (g.name == "logits" ? logits_mb : gemm_mb) += g.flops_per_token * tokens_mb * share / rate;
+    // The logits and the multi-token-prediction modules run on the last stage only.
+    (g.name == "logits" || g.name == "mtp" ? logits_mb : gemm_mb) +=
+        g.flops_per_token * tokens_mb * share / rate;
   }
   logits_mb *= p.pp;
   const double attention_rate = *bf16_peak * c.attention_efficiency * rates.chip_efficiency;

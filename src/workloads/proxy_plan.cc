@@ -60,6 +60,8 @@ const char* LayerKindName(LayerKind k) {
       return "attention";
     case LayerKind::kMlp:
       return "mlp";
+    case LayerKind::kMoeMlp:
+      return "moe_mlp";
   }
   return "?";
 }
@@ -85,7 +87,8 @@ std::vector<std::pair<LayerKind, int>> LayerCounts(const ModelSpec& spec) {
   if (spec.hybrid)
     return {{LayerKind::kMamba, spec.hybrid->mamba_layers},
             {LayerKind::kAttention, spec.hybrid->attention_layers},
-            {LayerKind::kMlp, spec.hybrid->mlp_layers}};
+            {LayerKind::kMlp, spec.hybrid->mlp_layers},
+            {LayerKind::kMoeMlp, spec.hybrid->moe_layers}};
   if (spec.moe)
     return {{LayerKind::kDense, spec.moe->dense_layers},
             {LayerKind::kMoe, spec.shape.layers - spec.moe->dense_layers}};
@@ -350,12 +353,12 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
     bool needs_ffn = kind == LayerKind::kDense || kind == LayerKind::kMlp;
     if (needs_ffn && !s.ffn_hidden_size)
       return Status::Unsupported(where + ": [shape] ffn_hidden_size is not given");
-    if (kind == LayerKind::kMoe && !spec.moe)
-      return Status::Unsupported(where + ": MoE layers without [moe]");
+    const bool experts = kind == LayerKind::kMoe || kind == LayerKind::kMoeMlp;
+    if (experts && !spec.moe) return Status::Unsupported(where + ": MoE layers without [moe]");
     if (kind == LayerKind::kDense || kind == LayerKind::kMoe || kind == LayerKind::kAttention)
       YS_RETURN_IF_ERROR(attention(b));
     if (needs_ffn) mlp(b, "mlp", Down(*s.ffn_hidden_size, f));
-    if (kind == LayerKind::kMoe) YS_RETURN_IF_ERROR(moe(b));
+    if (experts) YS_RETURN_IF_ERROR(moe(b));
     if (kind == LayerKind::kMamba) mamba(b);
     auto fwd = b.Forward();
     plan.micro_batch_ops.insert(plan.micro_batch_ops.end(), fwd.begin(), fwd.end());

@@ -85,7 +85,9 @@ struct PlanOptions {
   int dtype_bytes = 2;               // activations and gradients: bf16 2, fp32 4
 };
 
-enum class LayerKind { kDense, kMoe, kMamba, kAttention, kMlp };
+// kMoe: attention and experts (a MoE transformer layer); kMoeMlp: the experts alone (a hybrid
+// stack's MoE layer, Nemotron 3).
+enum class LayerKind { kDense, kMoe, kMamba, kAttention, kMlp, kMoeMlp };
 const char* LayerKindName(LayerKind k);
 
 struct ProxyPlan {

@@ -524,6 +524,43 @@ TEST(FitTest, HeldOutSplitIsByWorkloadId) {
   EXPECT_LT(held, 6);
 }
 
+// LatentMoE moves the routed tokens at latent_size, not the hidden size, and the multi-token-
+// prediction modules add, on the last stage, their input projection, one layer of the model's kind
+// and the output head again: with pp 1 the step's GEMM time grows by that work at the GEMM rate.
+TEST(StepModelTest, LatentExpertsDispatchNarrowTokensAndMtpAddsTheHeadAgain) {
+  auto spec = LoadModelSpec(kModels + "/nemotron3_super_120b_a12b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Recipe r = RecipeOf(*spec, Par(64, 1, 1, 1, 64, 1, 512), "fp8");
+  r.par.etp = 1;
+  auto w = ComputeStepWork(r);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  const MoeShape& m = *spec->moe;
+  EXPECT_DOUBLE_EQ(w->ep_message_bytes,
+                   static_cast<double>(r.par.micro_batch) * r.seq * m.top_k * m.latent_size * 2);
+  for (const GemmGroup& g : w->gemms) EXPECT_NE(g.name, "mtp");
+  r.par.mtp_layers = 2;
+  auto with_mtp = ComputeStepWork(r);
+  ASSERT_TRUE(with_mtp.ok());
+  const GemmGroup* mtp = nullptr;
+  for (const GemmGroup& g : with_mtp->gemms) mtp = g.name == "mtp" ? &g : mtp;
+  ASSERT_NE(mtp, nullptr);
+  const double h = spec->shape.hidden_size, vocab = *spec->shape.vocab_size;
+  auto attn = AttentionOf(*spec);
+  ASSERT_TRUE(attn.ok());
+  const double layer = attn->params + m.top_k * 2.0 * m.latent_size * m.expert_ffn_hidden_size +
+                       2.0 * h * *m.shared_expert_ffn_hidden_size + h * m.experts +
+                       2.0 * h * m.latent_size;
+  EXPECT_NEAR(mtp->flops_per_token, 2 * (6 * (2 * h * h + layer) + 6 * vocab * h),
+              1e-9 * mtp->flops_per_token);
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  auto without = PredictStep(RecipeOf(*spec, r.par, "fp8"), rates, c);
+  r.par.mtp_layers = 0;
+  auto base = PredictStep(r, rates, c);
+  ASSERT_TRUE(without.ok() && base.ok());
+  EXPECT_GT(without->gemm_s, base->gemm_s * 1.05);
+}
+
 }  // namespace
 }  // namespace ys::workloads::predict
 
