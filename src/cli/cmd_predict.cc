@@ -1,7 +1,7 @@
 // `yardstick predict --model NAME|FILE --chip CHIP --dtype DTYPE --gpus N [--tp N --pp N --cp N
 // --ep N --etp N --vp N --mbs N --gbs N --seq N --layers N --recompute
 // none|selective|mla_up_proj|full --attention fused|unfused --dispatcher alltoall|deepep
-// --token-drop on|off --a2a-overlap on|off --mtp-layers N]
+// --token-drop on|off --a2a-overlap on|off --mtp-layers N --cuda-graphs SCOPES]
 // [--measured RUN.json ...] [--set KEY=VALUE ...] [--json] [--data DIR]`: the step time a recipe
 // will reach, with its breakdown (predict/predictor.h), at the reference rates or at
 // this cluster's measured ones, and what each measured shortfall costs.
@@ -35,7 +35,7 @@ namespace wp = workloads::predict;
 
 struct PredictArgs {
   std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap,
-      release;
+      release, cuda_graphs;
   std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers, mtp_layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
@@ -63,7 +63,8 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
                  .mtp_layers = a.mtp_layers,
                  .recompute = a.recompute,
                  .attention_backend = a.attention,
-                 .moe_dispatcher = a.dispatcher};
+                 .moe_dispatcher = a.dispatcher,
+                 .cuda_graphs = a.cuda_graphs};
   if (!a.token_drop.empty()) q.overrides.moe_token_drop = a.token_drop == "on";
   if (!a.a2a_overlap.empty()) q.overrides.moe_a2a_overlap = a.a2a_overlap == "on";
   auto r = predictor.BuildRecipe(spec, q);
@@ -256,6 +257,10 @@ Result<int> Run(const PredictArgs& a) {
     return Status::Invalid("--recompute " + a.recompute +
                            ": expected none, selective, mla_up_proj or full");
   }
+  if (!a.cuda_graphs.empty()) {
+    if (std::string bad = workloads::CheckCudaGraphs(a.cuda_graphs); !bad.empty())
+      return Status::Invalid("--cuda-graphs " + a.cuda_graphs + ": expected " + bad);
+  }
   if (!a.dispatcher.empty() && a.dispatcher != "alltoall" && a.dispatcher != "deepep") {
     return Status::Invalid("--dispatcher " + a.dispatcher + ": expected alltoall or deepep");
   }
@@ -302,6 +307,9 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--gbs", a->gbs, "Global batch size");
   sub.add_option("--seq", a->seq, "Sequence length (default: the model file's)");
   sub.add_option("--layers", a->layers, "Layers (a proxy of fewer layers)");
+  sub.add_option("--cuda-graphs", a->cuda_graphs,
+                 "CUDA graphs: none, full_iteration, or captured scopes joined by + (attn, mamba, "
+                 "mlp, moe, moe_router, moe_preprocess)");
   sub.add_option("--mtp-layers", a->mtp_layers,
                  "Multi-token-prediction modules trained beside the model (Megatron's "
                  "mtp_num_layers; each one more layer and the output head on the last stage)");

@@ -48,27 +48,49 @@ constexpr double kAlltoallPreprocessOps = 8, kAlltoallPermuteOps = 6, kSortChunk
 // to 17 kernels with the fused router).
 constexpr double kDeepepPreprocessOps = 2, kDeepepPermuteOps = 2;
 
+// A module captured in a CUDA graph (model_spec.h Parallelism::cuda_graphs) is one launch.
+constexpr double kGraphLaunchOps = 1;
+
+bool Captured(const Recipe& r, std::string_view scope) {
+  return CapturesScope(r.par.cuda_graphs, scope);
+}
+
 }  // namespace
 
 double AttentionForwardOps(const Recipe& r) {
   const Parallelism& p = r.par;
+  if (Captured(r, "attn")) return kGraphLaunchOps;
   double ops = r.model->mla ? kMlaOps : kAttentionOps;
   if (p.attention_backend == "unfused") ops += kUnfusedExtraOps;
   if (p.tp > 1) ops += kTpCommOps;
   return ops;
 }
 
-double DenseMlpForwardOps(const Recipe& r) { return kMlpOps + (r.par.tp > 1 ? kTpCommOps : 0); }
+double DenseMlpForwardOps(const Recipe& r) {
+  if (Captured(r, "mlp")) return kGraphLaunchOps;
+  return kMlpOps + (r.par.tp > 1 ? kTpCommOps : 0);
+}
 
-double MambaForwardOps(const Recipe& r) { return kMambaOps + (r.par.tp > 1 ? kTpCommOps : 0); }
+double MambaForwardOps(const Recipe& r) {
+  if (Captured(r, "mamba")) return kGraphLaunchOps;
+  return kMambaOps + (r.par.tp > 1 ? kTpCommOps : 0);
+}
 
 double MoeForwardOps(const Recipe& r, double* sync_stretch) {
   const MoeShape& moe = *r.model->moe;
   const bool deepep = r.par.moe_dispatcher == "deepep";
-  const double preprocess = deepep ? kDeepepPreprocessOps : kAlltoallPreprocessOps;
+  if (Captured(r, "moe")) {
+    // The whole block in one graph: no host synchronisation can sit inside it.
+    if (sync_stretch != nullptr) *sync_stretch = 0;
+    return kGraphLaunchOps;
+  }
+  const double preprocess = Captured(r, "moe_preprocess")
+                                ? kGraphLaunchOps
+                                : (deepep ? kDeepepPreprocessOps : kAlltoallPreprocessOps);
   const double permute = deepep ? kDeepepPermuteOps : kAlltoallPermuteOps + kSortChunksOps;
+  const double router = Captured(r, "moe_router") ? kGraphLaunchOps : kRouterOps;
   // Norm, router, preprocess (the host synchronisation), permute, dispatch.
-  const double stretch = 1 + kRouterOps + preprocess + permute;
+  const double stretch = 1 + router + preprocess + permute;
   if (sync_stretch != nullptr) *sync_stretch = stretch;
   // Transformer Engine's GroupedLinear runs one GEMM per local expert (fc1 and fc2), with the
   // activation between and the split and concatenation of the tokens.
@@ -100,6 +122,11 @@ HostOps CountHostOps(const Recipe& r, const StepWork& w) {
     recomputed = w.attention_layers * kMlaUpProjOps;
   }
   HostOps out;
+  if (p.cuda_graphs == "full_iteration") {
+    // One graph replays the whole step (dense recipes only: nothing synchronises inside it).
+    out.total = kGraphLaunchOps;
+    return out;
+  }
   out.total = stage * (forward * (1 + kBackwardOpsPerForwardOp) + recomputed);
   // The dispatcher synchronises unless tokens are dropped and padded to a static capacity
   // (model_spec.h moe_token_drop); DeepEP's normal mode always does.

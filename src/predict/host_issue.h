@@ -12,7 +12,9 @@
 //   exposed   = h × MoE layers × ops from the router to the first expert GEMM (forward)
 //   host_s    = exposed + max(0, host − exposed − GPU time of the micro-batch)
 // The op counts are counted from Megatron-Core's Transformer Engine layer specs (host_issue.cc);
-// they are counts, not fitted.
+// they are counts, not fitted. CUDA graphs (the recipe's cuda_graphs): a captured module (attn,
+// mamba, mlp, moe_router, moe_preprocess, or a whole moe block) is one launch forward; a
+// full-iteration graph issues the whole step at once.
 //
 // Thread safety: values only.
 #ifndef YARDSTICK_PREDICT_HOST_ISSUE_H_

@@ -154,6 +154,11 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   YS_RETURN_IF_ERROR(f.Bool("moe_a2a_overlap", &p.moe_a2a_overlap));
   YS_RETURN_IF_ERROR(f.Bool("dp_overlap", &p.dp_overlap));
   YS_RETURN_IF_ERROR(f.Int("mtp_layers", &p.mtp_layers, 0, 64, false));
+  YS_RETURN_IF_ERROR(
+      f.String("cuda_graphs", &p.cuda_graphs, /*required=*/false, /*allow_empty=*/false));
+  if (std::string bad = CheckCudaGraphs(p.cuda_graphs); !bad.empty())
+    return Status::Invalid(f.Where("cuda_graphs") + ": \"" + p.cuda_graphs + "\" (expected " + bad +
+                           ")");
   YS_RETURN_IF_ERROR(f.String("attention_backend", &p.attention_backend, /*required=*/false,
                               /*allow_empty=*/false));
   if (p.attention_backend != "fused" && p.attention_backend != "unfused") {
@@ -374,6 +379,35 @@ Result<AttentionShape> AttentionOf(const ModelSpec& spec) {
 }
 
 double MlpParams(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h * ffn; }
+
+bool CapturesScope(std::string_view cuda_graphs, std::string_view scope) {
+  if (cuda_graphs == "full_iteration") return true;
+  size_t start = 0;
+  while (start <= cuda_graphs.size()) {
+    const size_t end = std::min(cuda_graphs.find('+', start), cuda_graphs.size());
+    if (cuda_graphs.substr(start, end - start) == scope) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::string CheckCudaGraphs(std::string_view cuda_graphs) {
+  static constexpr std::string_view kScopes[] = {"attn", "mamba",      "mlp",
+                                                 "moe",  "moe_router", "moe_preprocess"};
+  const std::string expected =
+      "none, full_iteration, or scopes joined by + of attn, mamba, mlp, moe, moe_router, "
+      "moe_preprocess";
+  if (cuda_graphs == "none" || cuda_graphs == "full_iteration") return "";
+  size_t start = 0;
+  while (start <= cuda_graphs.size()) {
+    const size_t end = std::min(cuda_graphs.find('+', start), cuda_graphs.size());
+    const std::string_view part = cuda_graphs.substr(start, end - start);
+    if (std::find(std::begin(kScopes), std::end(kScopes), part) == std::end(kScopes))
+      return expected;
+    start = end + 1;
+  }
+  return "";
+}
 
 double MambaScanPerToken(const HybridShape& y) {
   const double d_inner = static_cast<double>(y.mamba_heads) * y.mamba_head_dim;

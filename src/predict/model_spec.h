@@ -147,6 +147,11 @@ struct Parallelism {
   // the output head again, on the last pipeline stage. DeepSeek-V3 trains 1 when enabled;
   // Nemotron 3 Super's pretraining recipe 2 (one shared module run twice).
   int mtp_layers = 0;
+  // CUDA graphs: "none" (eager), "full_iteration" (the whole step captured: Megatron's local
+  // full-iteration graph) or the Transformer Engine scopes captured per layer, joined by "+"
+  // (attn, mamba, mlp, moe, moe_router, moe_preprocess: Megatron-Core's cuda_graph_scope). A
+  // captured module is issued as one graph launch instead of its kernels one by one.
+  std::string cuda_graphs = "none";
   // The data-parallel reduce-scatter of the gradients and all-gather of the parameters overlapped
   // with computation (Megatron-Core's DistributedDataParallelConfig overlap_grad_reduce and
   // overlap_param_gather, which the recipes turn on): hidden under a window of micro-batches'
@@ -209,6 +214,12 @@ struct AttentionShape {
 Result<AttentionShape> AttentionOf(const ModelSpec& spec);
 // Weights of one MLP: 3 matrices when gated (SwiGLU), else 2.
 double MlpParams(double hidden, double ffn, bool gated);
+// Whether a recipe's cuda_graphs value names a graph scope ("attn", "moe_router", ...; every scope
+// under "full_iteration").
+bool CapturesScope(std::string_view cuda_graphs, std::string_view scope);
+// Empty when `cuda_graphs` is none, full_iteration or a "+"-joined list of known scopes; else what
+// was expected.
+std::string CheckCudaGraphs(std::string_view cuda_graphs);
 // The scan terms of NVIDIA's Nemotron-H FLOP formula per token and Mamba-2 layer (forward, one
 // multiply-add counted once), with d_inner = mamba_heads × mamba_head_dim (the formula's
 // hidden × expand, which Nemotron 3 Nano's heads do not equal).

@@ -6,6 +6,7 @@
 
 #include "core/document_file.h"
 #include "core/text.h"
+#include "predict/model_spec.h"
 
 namespace ys::validate {
 namespace {
@@ -91,6 +92,17 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
     auto n = ParseInt(mtp);
     if (!n || *n < 0 || *n > 64) return r.Bad("mtp", mtp, "on, off, 0..64 or -");
     row->mtp_layers = static_cast<int>(*n);
+  }
+  const std::string_view graphs = r.Field("cuda_graphs");
+  if (graphs == "off") {
+    row->cuda_graphs = "none";
+  } else if (graphs.starts_with("local:") || graphs.starts_with("transformer_engine:")) {
+    row->cuda_graphs = std::string(graphs.substr(graphs.find(':') + 1));
+    if (!workloads::CheckCudaGraphs(row->cuda_graphs).empty())
+      return r.Bad("cuda_graphs", graphs,
+                   "off, local:full_iteration or transformer_engine:<scopes>");
+  } else if (!graphs.empty() && graphs != "-") {
+    return r.Bad("cuda_graphs", graphs, "off, local:full_iteration or transformer_engine:<scopes>");
   }
   return r.Text("recompute", &row->recompute);
 }

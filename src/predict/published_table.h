@@ -5,8 +5,9 @@
 // Reading: '#' lines are comments; the first other line names the columns (tab-separated); every
 // later line has as many fields. The columns read are release, chip, model, precision, gpus, gbs,
 // mbs, seq, tp, pp, cp, vp, ep, etp, fsdp, dispatcher, token_drop, recompute, step_time_s,
-// anomaly, source, and where the table has them layers, a2a_overlap and mtp (on: one multi-token-
-// prediction module, off, or a count of them); "-" is "not stated".
+// anomaly, source, and where the table has them layers, a2a_overlap, mtp (on: one multi-token-
+// prediction module, off, or a count of them) and cuda_graphs (off, local:full_iteration or
+// transformer_engine:<scopes>); "-" is "not stated".
 // A missing column, a short line or a value out of range is Invalid naming the file, the line
 // and the column.
 //
@@ -35,7 +36,10 @@ struct PublishedRow {
   std::string dispatcher;  // alltoall | deepep | hybridep | "" (not stated)
   std::optional<bool> token_drop, a2a_overlap;
   std::optional<int> mtp_layers;  // the mtp column: on 1, off 0, or the count
-  std::string recompute;          // as the table writes it ("mla_up_proj", "layers=5", "none", "")
+  // The cuda_graphs column in the step model's words (model_spec.h Parallelism::cuda_graphs):
+  // off -> none, local:full_iteration -> full_iteration, transformer_engine:S -> S; "" not stated.
+  std::string cuda_graphs;
+  std::string recompute;  // as the table writes it ("mla_up_proj", "layers=5", "none", "")
   double step_time_s = 0;
   bool anomaly = false;
   std::string source;

@@ -14,6 +14,7 @@ void LayOver(const RecipeOverrides& o, workloads::Parallelism& p) {
   if (!o.recompute.empty()) p.recompute = o.recompute;
   if (!o.attention_backend.empty()) p.attention_backend = o.attention_backend;
   if (!o.moe_dispatcher.empty()) p.moe_dispatcher = o.moe_dispatcher;
+  if (!o.cuda_graphs.empty()) p.cuda_graphs = o.cuda_graphs;
   if (o.fsdp) p.fsdp = *o.fsdp;
   if (o.moe_token_drop) p.moe_token_drop = *o.moe_token_drop;
   if (o.moe_a2a_overlap) p.moe_a2a_overlap = *o.moe_a2a_overlap;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <set>
 
@@ -312,8 +314,7 @@ Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
       auto k = FitChip(Select(set, chip, older, ""), *prior, cal.constants);
       if (!k.ok()) return k.status();
       std::map<std::string, std::vector<double>> errors;
-      YS_RETURN_IF_ERROR(
-          AddErrors(Select(set, chip, release, ""), "", cal.constants, *k, errors));
+      YS_RETURN_IF_ERROR(AddErrors(Select(set, chip, release, ""), "", cal.constants, *k, errors));
       for (const auto& [precision, e] : errors)
         cells.push_back({release, older, chip, precision, wp::SummariseErrors(e)});
     }

@@ -40,6 +40,7 @@ predict::RecipeOverrides OverridesOfRow(const PublishedRow& row) {
   if (!row.dispatcher.empty())
     o.moe_dispatcher = row.dispatcher == "alltoall" ? "alltoall" : "deepep";
   if (!row.recompute.empty()) o.recompute = RecomputeOf(row.recompute);
+  o.cuda_graphs = row.cuda_graphs;
   return o;
 }
 

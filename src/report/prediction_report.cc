@@ -72,7 +72,8 @@ std::vector<BreakdownRow> Breakdown(const StepPrediction& p) {
                                 t.link, Bytes(t.message_bytes), t.raw_s)});
   }
   rows.push_back({"host-bound issue", p.host_s,
-                  "the GPU waits for the host to issue kernels (eager step, MoE dispatcher sync)"});
+                  "the GPU waits for the host to issue kernels (modules outside CUDA graphs, MoE "
+                  "dispatcher sync)"});
   rows.push_back({"pipeline bubble", p.bubble_s, ""});
   rows.push_back({"optimizer step", p.optimizer_s, ""});
   return rows;
@@ -83,7 +84,9 @@ std::string PredictionConsole(const PredictionView& v) {
   const auto& p = *v.prediction;
   std::string out = fmt::format(
       "{} on {} x {} ({}): tp {} pp {} cp {} ep {} etp {} vp {}, micro-batch {}, global batch {}, "
-      "seq {}, {} layers, recompute {}, {} attention{}; dp {}, {} micro-batches per step\n\n",
+      "seq {}, {} layers, recompute {}, {} attention{}, CUDA graphs {}{}; dp {}, {} micro-batches "
+      "per "
+      "step\n\n",
       r.model->display_name, r.par.gpus, r.par.chip, r.dtype, r.par.tp, r.par.pp, r.par.cp,
       r.par.ep, r.Etp(), r.Vp(), r.par.micro_batch, r.par.global_batch, r.seq, r.layers,
       r.par.recompute, r.par.attention_backend,
@@ -91,6 +94,8 @@ std::string PredictionConsole(const PredictionView& v) {
                                  r.par.moe_token_drop ? "token drop" : "dropless",
                                  r.par.moe_a2a_overlap ? ", all-to-all overlapped" : "")
                    : std::string(),
+      r.par.cuda_graphs,
+      r.par.mtp_layers > 0 ? fmt::format(", {} MTP module(s)", r.par.mtp_layers) : std::string(),
       p.data_parallel, p.micro_batches);
   out += fmt::format("  {:<34} {:>10} {:>7}  {}\n", "component", "seconds", "share", "");
   for (const BreakdownRow& row : Breakdown(p)) {

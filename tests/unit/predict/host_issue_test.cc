@@ -1,8 +1,11 @@
-// Host-bound execution of an eager step (host_issue.h): the op counts of each layer type, the wait
-// they cost against the GPU time, and what the dispatcher's synchronisation exposes, by hand.
+// Host-bound execution of a step's modules outside CUDA graphs (host_issue.h): the op counts of
+// each layer type, the wait they cost against the GPU time, and what the dispatcher's
+// synchronisation exposes, by hand.
 #include "predict/host_issue.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
 
 #include "predict/step_model.h"
 
@@ -29,6 +32,29 @@ const Parallelism* EntryOf(const ModelSpec& spec, const std::string& chip, int g
   return nullptr;
 }
 
+// DeepSeek-V3's v25.05.05 recipe on 128 GB200 (the model file's entry); the spec lives as long as
+// the test binary.
+std::optional<Recipe> DeepSeekOnGb200() {
+  static const auto spec = LoadModelSpec(kHostModels + "/deepseek-v3_671b.toml");
+  if (!spec.ok()) return std::nullopt;
+  const Parallelism* p = EntryOf(*spec, "gb200", 128, "v25.05.05");
+  if (p == nullptr) return std::nullopt;
+  return HostRecipe(*spec, *p);
+}
+
+// Forward ops of a recipe's attention, dense MLP and MoE blocks, and the MoE block's stretch up
+// to its first expert GEMM.
+struct ForwardOps {
+  double attention, mlp, moe, stretch;
+};
+void ExpectForwardOps(const Recipe& r, const ForwardOps& want) {
+  double stretch = 0;
+  EXPECT_EQ(AttentionForwardOps(r), want.attention);
+  EXPECT_EQ(DenseMlpForwardOps(r), want.mlp);
+  EXPECT_EQ(MoeForwardOps(r, &stretch), want.moe);
+  EXPECT_EQ(stretch, want.stretch);
+}
+
 // 1000 ops a micro-batch at 10 us: 10 ms of host time. 100 of them around a synchronisation are
 // exposed (1 ms); the other 9 ms overlap the GPU's time and only their excess waits.
 TEST(HostIssueTest, WaitIsTheExposedStretchPlusTheExcessOverTheGpu) {
@@ -52,16 +78,10 @@ TEST(HostIssueTest, WaitIsTheExposedStretchPlusTheExcessOverTheGpu) {
 // × 3 with the backward, plus the recomputed unfused core 61 × 7: 26659; the slowest stage holds
 // 16 of the 61 layers.
 TEST(HostIssueTest, CountsDeepSeekV3OnGb200ByHand) {
-  auto spec = LoadModelSpec(kHostModels + "/deepseek-v3_671b.toml");
-  ASSERT_TRUE(spec.ok()) << spec.status().message();
-  const Parallelism* p = EntryOf(*spec, "gb200", 128, "v25.05.05");
-  ASSERT_NE(p, nullptr);
-  Recipe r = HostRecipe(*spec, *p);
-  double stretch = 0;
-  EXPECT_EQ(AttentionForwardOps(r), 27);
-  EXPECT_EQ(DenseMlpForwardOps(r), 7);
-  EXPECT_EQ(MoeForwardOps(r, &stretch), 122);
-  EXPECT_EQ(stretch, 89);
+  auto recipe = DeepSeekOnGb200();
+  ASSERT_TRUE(recipe.has_value());
+  Recipe r = *recipe;
+  ExpectForwardOps(r, {27, 7, 122, 89});
   auto w = ComputeStepWork(r);
   ASSERT_TRUE(w.ok());
   HostOps ops = CountHostOps(r, *w);
@@ -142,6 +162,39 @@ TEST(HostIssueTest, StepPaysTheWaitPerMicroBatchAndInTheBubble) {
   auto gpu_bound = PredictStep(HostRecipe(*dense, *dp), rates, c);
   ASSERT_TRUE(gpu_bound.ok());
   EXPECT_EQ(gpu_bound->host_s, 0.0);
+}
+
+// CUDA graphs: a captured module is one launch. The same DeepSeek-V3 recipe with attention, the
+// router and the dispatcher's preprocess captured (the Megatron-Bridge presets' transformer_engine
+// scopes): MLA 27 -> 1 per layer; the MoE stretch up to the first expert GEMM 89 -> norm 1 +
+// router 1 + preprocess 1 + permute 6 + sort 2 = 11, the block 122 -> 44. A whole MoE block
+// captured leaves no synchronisation, and a full-iteration graph issues the step at once.
+TEST(HostIssueTest, CapturedModulesAreOneLaunchEach) {
+  auto recipe = DeepSeekOnGb200();
+  ASSERT_TRUE(recipe.has_value());
+  Recipe r = *recipe;
+  r.par.moe_token_drop = false;  // dropless: the dispatcher synchronises
+  r.par.cuda_graphs = "attn+moe_router+moe_preprocess";
+  ExpectForwardOps(r, {1, 7, 44, 11});
+  double stretch = 0;
+  auto w = ComputeStepWork(r);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  const HostOps graphed = CountHostOps(r, *w);
+  r.par.cuda_graphs = "none";
+  const HostOps eager = CountHostOps(r, *w);
+  EXPECT_LT(graphed.total, eager.total / 3);
+  EXPECT_LT(graphed.sync_exposed, eager.sync_exposed / 5);
+  r.par.cuda_graphs = "moe";
+  EXPECT_EQ(MoeForwardOps(r, &stretch), 1);
+  EXPECT_EQ(stretch, 0);
+  r.par.cuda_graphs = "full_iteration";
+  const HostOps whole = CountHostOps(r, *w);
+  EXPECT_EQ(whole.total, 1);
+  EXPECT_EQ(whole.sync_exposed, 0);
+  EXPECT_TRUE(CapturesScope("attn+mamba", "mamba"));
+  EXPECT_FALSE(CapturesScope("attn+mamba", "moe"));
+  EXPECT_FALSE(CheckCudaGraphs("attn+bogus").empty());
+  EXPECT_TRUE(CheckCudaGraphs("moe_router+moe_preprocess").empty());
 }
 
 }  // namespace
