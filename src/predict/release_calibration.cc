@@ -29,20 +29,32 @@ struct Free {
   }
 };
 
+// Models among `rows` that satisfy `pred`.
+template <typename Pred>
+size_t ModelsWhere(const std::vector<const ReleaseCase*>& rows, Pred pred) {
+  std::set<std::string> models;
+  for (const ReleaseCase* c : rows) {
+    if (pred(*c)) models.insert(c->model_name);
+  }
+  return models.size();
+}
+
+// The constants the rows can inform: each needs rows of kMinModelsPerConstant models (a constant
+// fitted on one model's rows would be keyed to that model); the others keep the prior.
 std::vector<Free> FreeConstants(const std::vector<const ReleaseCase*>& rows) {
   std::vector<Free> out;
   for (const char* p : kPrecisions) {
-    if (std::any_of(rows.begin(), rows.end(),
-                    [&](const ReleaseCase* c) { return c->precision == p; }))
+    if (ModelsWhere(rows, [&](const ReleaseCase& c) { return c.precision == p; }) >=
+        kMinModelsPerConstant)
       out.push_back({p, nullptr, 0.05, 1});
   }
-  if (std::any_of(rows.begin(), rows.end(), [](const ReleaseCase* c) {
-        return c->recipe.par.tp * c->recipe.par.cp * c->recipe.par.pp > 1;
-      })) {
+  if (ModelsWhere(rows, [](const ReleaseCase& c) {
+        return c.recipe.par.tp * c.recipe.par.cp * c.recipe.par.pp > 1;
+      }) >= kMinModelsPerConstant) {
     out.push_back({"", &ChipConstants::tp_exposed, 0.01, 1});
   }
-  if (std::any_of(rows.begin(), rows.end(),
-                  [](const ReleaseCase* c) { return c->model->moe.has_value(); })) {
+  if (ModelsWhere(rows, [](const ReleaseCase& c) { return c.model->moe.has_value(); }) >=
+      kMinModelsPerConstant) {
     out.push_back({"", &ChipConstants::moe_dispatch_passes, 1, 1000});
   }
   return out;
@@ -53,7 +65,11 @@ std::string FittedFrom(const std::vector<const ReleaseCase*>& rows) {
   for (const char* p : kPrecisions) {
     const auto n = std::count_if(rows.begin(), rows.end(),
                                  [&](const ReleaseCase* c) { return c->precision == p; });
-    if (n > 0) s += (s.empty() ? "" : ", ") + std::string(p) + " " + std::to_string(n);
+    if (n == 0) continue;
+    const bool fitted = ModelsWhere(rows, [&](const ReleaseCase& c) { return c.precision == p; }) >=
+                        kMinModelsPerConstant;
+    s += (s.empty() ? "" : ", ") + std::string(p) + " " + std::to_string(n) +
+         (fitted ? "" : " (one model: prior kept)");
   }
   return s;
 }

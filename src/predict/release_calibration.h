@@ -12,7 +12,9 @@
 // The fit minimises the mean squared log error of the release's rows on the chip plus a prior:
 // each constant's squared log distance from the chip's pooled fit (all calibrated releases'
 // rows, itself drawn toward calibration/step_model.toml) weighs as kPriorRows rows, so that a
-// release with few rows of a chip (or none of a precision) stays near the pooled figure. Rows
+// release with few rows of a chip (or none of a precision) stays near the pooled figure. A
+// constant whose informing rows come from fewer than kMinModelsPerConstant models is not fitted
+// at all (it keeps the prior): fitted on one model's rows it would be keyed to that model. Rows
 // marked `anomaly` and releases after kNewestFittableRelease are never fitted. A release is
 // calibrated for a chip when its rows cover at least kMinModels models.
 //
@@ -35,6 +37,10 @@ namespace ys::validate {
 
 inline constexpr double kPriorRows = 1.0;
 inline constexpr int kMinModels = 3;
+// A constant is fitted only where the rows that inform it (the precision's rows for its GEMM
+// share, rows with tensor, context or pipeline parallelism for tp_exposed, MoE rows for the
+// dispatch traffic) come from at least this many models; else it keeps the prior.
+inline constexpr size_t kMinModelsPerConstant = 2;
 
 // The precisions a release keeps a GEMM efficiency for, in file order.
 inline constexpr const char* kPrecisions[] = {"bf16", "fp8_cs", "fp8_ds", "mxfp8", "nvfp4"};
