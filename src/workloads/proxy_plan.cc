@@ -328,12 +328,17 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
       int ffn = Down(m.shared_expert_ffn_hidden_size.value_or(m.expert_ffn_hidden_size), f);
       mlp(b, "moe.shared", ffn * m.shared_experts);
     }
-    uint64_t a2a = static_cast<uint64_t>(copies) * h;
+    // LatentMoE: the routed block works at the latent width, between a projection down before
+    // the dispatch and one up after the combine.
+    const int64_t routed = m.latent_size > 0 ? Down(m.latent_size, f) : h;
+    if (m.latent_size > 0) b.Gemm("moe.latent_down", sp_tokens, routed, h);
+    uint64_t a2a = static_cast<uint64_t>(copies) * routed;
     if (ep > 1) b.Comm("moe.dispatch", PlanCollective::kAllToAll, CommGroup::kEp, a2a);
     int64_t effn = Down(m.expert_ffn_hidden_size, f);
-    b.Gemm("moe.experts.up", per_expert, (s.gated_mlp ? 2 : 1) * effn, h, local);
-    b.Gemm("moe.experts.down", per_expert, h, effn, local);
+    b.Gemm("moe.experts.up", per_expert, (s.gated_mlp ? 2 : 1) * effn, routed, local);
+    b.Gemm("moe.experts.down", per_expert, routed, effn, local);
     if (ep > 1) b.Comm("moe.combine", PlanCollective::kAllToAll, CommGroup::kEp, a2a);
+    if (m.latent_size > 0) b.Gemm("moe.latent_up", sp_tokens, h, routed);
     return Status::Ok();
   };
   auto mamba = [&](LayerBuilder& b) {

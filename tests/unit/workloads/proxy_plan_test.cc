@@ -141,16 +141,18 @@ TEST(ProxyPlanTest, DeepSeekMlaProjections) {
 }
 
 // Σ plan GEMM FLOPs per token = TrainingFlopsPerToken − the output head (6 x hidden x vocab) −
-// Mamba's scan, with TP = CP = EP = 1 and every layer.
+// Mamba's scan, with TP = CP = EP = 1 and every layer (Nemotron 3: MoE layers beside the Mamba
+// and attention ones, Super's experts at their latent width).
 TEST(ProxyPlanTest, GemmFlopsAgreeWithModelFlopsLessExclusions) {
   for (const char* name : {"llama3.1_8b", "llama3.1_70b", "llama3.1_405b", "qwen3_235b",
-                           "gpt_oss_120b", "deepseek-v3_671b", "nemotron-h_56b"}) {
+                           "gpt_oss_120b", "deepseek-v3_671b", "nemotron-h_56b",
+                           "nemotron3_nano_30b_a3b", "nemotron3_super_120b_a12b"}) {
     SCOPED_TRACE(name);
     ModelSpec spec = Load(name);
     Parallelism par{
         .chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
     int all = spec.hybrid ? spec.hybrid->mamba_layers + spec.hybrid->attention_layers +
-                                spec.hybrid->mlp_layers
+                                spec.hybrid->mlp_layers + spec.hybrid->moe_layers
                           : spec.shape.layers;
     auto plan = PlanProxyStep(spec, par, {.layers = all});
     ASSERT_TRUE(plan.ok()) << plan.status().message();
@@ -160,9 +162,7 @@ TEST(ProxyPlanTest, GemmFlopsAgreeWithModelFlopsLessExclusions) {
     double expected = *per_token - 6.0 * h * *spec.shape.vocab_size;
     if (spec.hybrid) {
       const HybridShape& y = *spec.hybrid;
-      expected -= 6.0 * y.mamba_layers *
-                  (h * y.expand * y.chunk_size + 2.0 * h * y.expand * y.ssm_state_size +
-                   static_cast<double>(y.chunk_size) * y.ssm_state_size * y.groups);
+      expected -= 6.0 * y.mamba_layers * MambaScanPerToken(y);
     }
     EXPECT_NEAR(plan->StepGemmFlops() / seq / expected, 1.0, 1e-9);
   }
