@@ -419,11 +419,8 @@ namespace {
 
 double Mlp(double h, double ffn, bool gated) { return MlpParams(h, ffn, gated); }
 
-// One MoE layer's matrices: what every token passes (router, shared experts) and the routed
-// experts, all of them and the top_k a token visits.
-struct MoeLayerParams {
-  double common = 0, routed_total = 0, routed_active = 0;
-};
+}  // namespace
+
 MoeLayerParams MoeLayerOf(const MoeShape& m, double h, bool gated) {
   const double expert = Mlp(m.RoutedWidth(h), m.expert_ffn_hidden_size, gated);
   const double shared =
@@ -432,8 +429,6 @@ MoeLayerParams MoeLayerOf(const MoeShape& m, double h, bool gated) {
   const double latent = m.latent_size > 0 ? 2.0 * h * m.latent_size : 0.0;  // down and up
   return {h * m.experts + shared + latent, m.experts * expert, m.top_k * expert};
 }
-
-}  // namespace
 
 Result<ParameterCount> CountParameters(const ModelSpec& spec) {
   const ModelShape& s = spec.shape;

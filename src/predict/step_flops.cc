@@ -162,12 +162,8 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     // active experts, shared experts and router; a dense model's MLP otherwise).
     double layer = attn->params;
     if (m.moe) {
-      const MoeShape& e = *m.moe;
-      layer += e.top_k * MlpParams(e.RoutedWidth(h), e.expert_ffn_hidden_size, s.gated_mlp) +
-               e.shared_experts *
-                   MlpParams(h, e.shared_expert_ffn_hidden_size.value_or(e.expert_ffn_hidden_size),
-                             s.gated_mlp) +
-               h * e.experts + (e.latent_size > 0 ? 2.0 * h * e.latent_size : 0.0);
+      const MoeLayerParams e = MoeLayerOf(*m.moe, h, s.gated_mlp);
+      layer += e.common + e.routed_active;
     } else if (s.ffn_hidden_size) {
       layer += MlpParams(h, *s.ffn_hidden_size, s.gated_mlp);
     }

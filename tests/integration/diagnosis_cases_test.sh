@@ -14,13 +14,31 @@ rules() {  # the rule ids a diagnose --json output names, one per line
   /usr/bin/python3 -c 'import json,sys; [print(d["rule"]) for d in json.load(open(sys.argv[1]))["diagnosis"]]' "$1"
 }
 
-# 1. Noisy neighbour. Without the loop first.
-"$bin" run --out "$tmp/quiet" >"$tmp/quiet.txt" 2>&1
+# 1. Noisy neighbour. Without the loop first. This VM has neighbours of its own: a quiet run whose
+# cores lost 5% or more to other processes (the rule's threshold) rightly names core sharing, so
+# that run says nothing of the rule's silence; it runs once more, and the second must be silent.
+quiet_share() {  # the quiet run's largest proxy foreign CPU share
+  /usr/bin/python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+v = [m["value"] for b in d["benchmarks"] for m in b.get("measurements", []) if m["name"].endswith("foreign_cpu_share")]
+print(max(v) if v else 0)' "$1"
+}
+for attempt in 1 2; do
+  rm -rf "$tmp/quiet"
+  "$bin" run --out "$tmp/quiet" >"$tmp/quiet.txt" 2>&1
+  "$bin" diagnose "$tmp/quiet" --json >"$tmp/q.json" 2>"$tmp/q.err"
+  rules "$tmp/q.json" >"$tmp/q.rules"
+  share=$(quiet_share "$tmp/quiet/run.json" 2>/dev/null || echo 0)
+  if ((attempt == 1)) && grep -qx "host.core_sharing" "$tmp/q.rules" &&
+    /usr/bin/python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 0.05 else 1)' "$share"; then
+    echo "NOISY: the quiet run's cores lost $share of their time to other processes; once more"
+    continue
+  fi
+  break
+done
 [ -s "$tmp/quiet/run.json" ] && passes=$((passes + 1)) || { echo "FAIL: quiet run wrote no document"; cat "$tmp/quiet.txt"; fails=$((fails + 1)); }
-"$bin" diagnose "$tmp/quiet" --json >"$tmp/q.json" 2>"$tmp/q.err"
-rules "$tmp/q.json" >"$tmp/q.rules"
 expect_not_in "$tmp/q.rules" "host.core_sharing" "no neighbour, no core-sharing diagnosis"
-grep -h foreign_cpu_share -A3 "$tmp/quiet/run.json" | grep '"value"' | head -1 | sed 's/^/  quiet foreign CPU share:/'
+echo "  quiet foreign CPU share: $share"
 
 cpus=$(taskset -pc $$ | sed 's/.*: //')
 taskset -c "$cpus" bash -c 'while :; do :; done' &
