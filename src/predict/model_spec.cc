@@ -380,31 +380,36 @@ Result<AttentionShape> AttentionOf(const ModelSpec& spec) {
 
 double MlpParams(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h * ffn; }
 
-bool CapturesScope(std::string_view cuda_graphs, std::string_view scope) {
-  if (cuda_graphs == "full_iteration") return true;
+namespace {
+
+// The "+"-joined parts of a cuda_graphs value.
+std::vector<std::string_view> GraphScopes(std::string_view cuda_graphs) {
+  std::vector<std::string_view> out;
   size_t start = 0;
   while (start <= cuda_graphs.size()) {
     const size_t end = std::min(cuda_graphs.find('+', start), cuda_graphs.size());
-    if (cuda_graphs.substr(start, end - start) == scope) return true;
+    out.push_back(cuda_graphs.substr(start, end - start));
     start = end + 1;
   }
-  return false;
+  return out;
+}
+
+}  // namespace
+
+bool CapturesScope(std::string_view cuda_graphs, std::string_view scope) {
+  if (cuda_graphs == "full_iteration") return true;
+  const auto scopes = GraphScopes(cuda_graphs);
+  return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();
 }
 
 std::string CheckCudaGraphs(std::string_view cuda_graphs) {
   static constexpr std::string_view kScopes[] = {"attn", "mamba",      "mlp",
                                                  "moe",  "moe_router", "moe_preprocess"};
-  const std::string expected =
-      "none, full_iteration, or scopes joined by + of attn, mamba, mlp, moe, moe_router, "
-      "moe_preprocess";
   if (cuda_graphs == "none" || cuda_graphs == "full_iteration") return "";
-  size_t start = 0;
-  while (start <= cuda_graphs.size()) {
-    const size_t end = std::min(cuda_graphs.find('+', start), cuda_graphs.size());
-    const std::string_view part = cuda_graphs.substr(start, end - start);
+  for (std::string_view part : GraphScopes(cuda_graphs)) {
     if (std::find(std::begin(kScopes), std::end(kScopes), part) == std::end(kScopes))
-      return expected;
-    start = end + 1;
+      return "none, full_iteration, or scopes joined by + of attn, mamba, mlp, moe, moe_router, "
+             "moe_preprocess";
   }
   return "";
 }

@@ -96,13 +96,12 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
   const std::string_view graphs = r.Field("cuda_graphs");
   if (graphs == "off") {
     row->cuda_graphs = "none";
-  } else if (graphs.starts_with("local:") || graphs.starts_with("transformer_engine:")) {
-    row->cuda_graphs = std::string(graphs.substr(graphs.find(':') + 1));
-    if (!workloads::CheckCudaGraphs(row->cuda_graphs).empty())
+  } else if (!graphs.empty() && graphs != "-") {
+    const bool prefixed = graphs.starts_with("local:") || graphs.starts_with("transformer_engine:");
+    if (prefixed) row->cuda_graphs = std::string(graphs.substr(graphs.find(':') + 1));
+    if (!prefixed || !workloads::CheckCudaGraphs(row->cuda_graphs).empty())
       return r.Bad("cuda_graphs", graphs,
                    "off, local:full_iteration or transformer_engine:<scopes>");
-  } else if (!graphs.empty() && graphs != "-") {
-    return r.Bad("cuda_graphs", graphs, "off, local:full_iteration or transformer_engine:<scopes>");
   }
   return r.Text("recompute", &row->recompute);
 }
