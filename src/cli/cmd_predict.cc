@@ -252,10 +252,9 @@ Result<int> Predict(const PredictArgs& a, predict::Predictor& predictor) {
 
 // The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
 Result<int> Run(const PredictArgs& a) {
-  if (!a.recompute.empty() && a.recompute != "none" && a.recompute != "selective" &&
-      a.recompute != "mla_up_proj" && a.recompute != "full") {
-    return Status::Invalid("--recompute " + a.recompute +
-                           ": expected none, selective, mla_up_proj or full");
+  if (!a.recompute.empty()) {
+    if (std::string bad = workloads::CheckRecompute(a.recompute); !bad.empty())
+      return Status::Invalid("--recompute " + a.recompute + ": expected " + bad);
   }
   if (!a.cuda_graphs.empty()) {
     if (std::string bad = workloads::CheckCudaGraphs(a.cuda_graphs); !bad.empty())
@@ -314,7 +313,8 @@ Action Setup(CLI::App& sub) {
                  "Multi-token-prediction modules trained beside the model (Megatron's "
                  "mtp_num_layers; each one more layer and the output head on the last stage)");
   sub.add_option("--recompute", a->recompute,
-                 "Activation recompute: none, selective, mla_up_proj or full");
+                 "Activation recompute: none, selective, full, or modules joined by + "
+                 "(core_attn, mla_up_proj, mlp, moe, shared_experts, moe_act, layernorm)");
   sub.add_option("--attention", a->attention,
                  "Attention core: fused (flash/cuDNN) or unfused (the S x S scores through HBM)");
   sub.add_option("--dispatcher", a->dispatcher,

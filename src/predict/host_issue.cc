@@ -48,6 +48,11 @@ constexpr double kAlltoallPreprocessOps = 8, kAlltoallPermuteOps = 6, kSortChunk
 // to 17 kernels with the fused router).
 constexpr double kDeepepPreprocessOps = 2, kDeepepPermuteOps = 2;
 
+// Shared experts: fc1, the activation, fc2 and their sum with the routed output.
+constexpr double kSharedExpertOps = 4;
+// An activation (SwiGLU) alone.
+constexpr double kActivationOps = 1;
+
 // A module captured in a CUDA graph (model_spec.h Parallelism::cuda_graphs) is one launch.
 constexpr double kGraphLaunchOps = 1;
 
@@ -56,6 +61,27 @@ bool Captured(const Recipe& r, std::string_view scope) {
 }
 
 }  // namespace
+
+double RecomputedModuleOps(const Recipe& r, const StepWork& w, double moe_ops) {
+  auto on = [&](std::string_view module) { return RecomputesModule(r.par.recompute, module); };
+  double ops = 0;
+  if (on("core_attn"))
+    ops += w.attention_layers *
+           (kCoreOps + (r.par.attention_backend == "unfused" ? kUnfusedExtraOps : 0));
+  if (on("mla_up_proj") && r.model->mla) ops += w.attention_layers * kMlaUpProjOps;
+  if (on("mlp")) ops += w.mlp_layers * DenseMlpForwardOps(r);
+  if (on("moe")) {
+    ops += w.moe_layers * moe_ops;
+  } else {
+    if (on("shared_experts") && r.model->moe && r.model->moe->shared_experts > 0)
+      ops += w.moe_layers * kSharedExpertOps;
+    if (on("moe_act")) ops += w.moe_layers * kActivationOps;
+  }
+  // The norms before attention and before the MLP or MoE block (Mamba's own norm is inside its
+  // layer count).
+  if (on("layernorm")) ops += w.attention_layers + w.mlp_layers + w.moe_layers;
+  return ops;
+}
 
 double AttentionForwardOps(const Recipe& r) {
   const Parallelism& p = r.par;
@@ -99,7 +125,7 @@ double MoeForwardOps(const Recipe& r, double* sync_stretch) {
   const double unpermute = (deepep ? kDeepepPermuteOps : kSortChunksOps) + kUnpermuteOps;
   // Dispatch and combine all-to-all, the shared experts (fc1, activation, fc2) and their sum, the
   // bias-dropout-add.
-  const double shared = moe.shared_experts > 0 ? 4 : 0;
+  const double shared = moe.shared_experts > 0 ? kSharedExpertOps : 0;
   return stretch + experts + 1 + unpermute + shared + 1 + (r.par.tp > 1 ? kTpCommOps : 0);
 }
 
@@ -112,15 +138,7 @@ HostOps CountHostOps(const Recipe& r, const StepWork& w) {
   const double forward = w.attention_layers * AttentionForwardOps(r) +
                          w.mlp_layers * DenseMlpForwardOps(r) +
                          w.mamba_layers * MambaForwardOps(r) + w.moe_layers * moe;
-  double recomputed = 0;
-  if (p.recompute == "full") {
-    recomputed = forward;
-  } else if (p.recompute == "selective") {
-    recomputed =
-        w.attention_layers * (kCoreOps + (p.attention_backend == "unfused" ? kUnfusedExtraOps : 0));
-  } else if (p.recompute == "mla_up_proj" && r.model->mla) {
-    recomputed = w.attention_layers * kMlaUpProjOps;
-  }
+  const double recomputed = p.recompute == "full" ? forward : RecomputedModuleOps(r, w, moe);
   HostOps out;
   if (p.cuda_graphs == "full_iteration") {
     // One graph replays the whole step (dense recipes only: nothing synchronises inside it).

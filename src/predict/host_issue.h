@@ -42,6 +42,9 @@ double MambaForwardOps(const Recipe& r);
 double MoeForwardOps(const Recipe& r, double* sync_stretch);
 
 // `w` is the recipe's ComputeStepWork (its layer counts).
+// Forward ops run again in the backward by a recompute of modules (not "full", which runs the whole
+// forward again): each recomputed module's own ops, `moe_ops` for a MoE block.
+double RecomputedModuleOps(const Recipe& r, const StepWork& w, double moe_ops);
 HostOps CountHostOps(const Recipe& r, const StepWork& w);
 
 // Seconds per micro-batch the step waits for the host beyond `gpu_mb_s` (the micro-batch's GPU

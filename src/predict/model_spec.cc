@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include "core/document_file.h"
@@ -139,11 +140,9 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   YS_RETURN_IF_ERROR(f.Bool("fsdp", &p.fsdp));
   YS_RETURN_IF_ERROR(
       f.String("recompute", &p.recompute, /*required=*/false, /*allow_empty=*/false));
-  if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "mla_up_proj" &&
-      p.recompute != "full") {
-    return Status::Invalid(f.Where("recompute") + ": \"" + p.recompute +
-                           "\" (expected none, selective, mla_up_proj or full)");
-  }
+  if (std::string bad = CheckRecompute(p.recompute); !bad.empty())
+    return Status::Invalid(f.Where("recompute") + ": \"" + p.recompute + "\" (expected " + bad +
+                           ")");
   YS_RETURN_IF_ERROR(
       f.String("moe_dispatcher", &p.moe_dispatcher, /*required=*/false, /*allow_empty=*/false));
   if (p.moe_dispatcher != "alltoall" && p.moe_dispatcher != "deepep") {
@@ -383,35 +382,60 @@ double MlpParams(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h 
 namespace {
 
 // The "+"-joined parts of a cuda_graphs value.
-std::vector<std::string_view> GraphScopes(std::string_view cuda_graphs) {
+// The parts of a "+"-joined value (cuda_graphs scopes, recompute modules).
+std::vector<std::string_view> PlusJoined(std::string_view value) {
   std::vector<std::string_view> out;
   size_t start = 0;
-  while (start <= cuda_graphs.size()) {
-    const size_t end = std::min(cuda_graphs.find('+', start), cuda_graphs.size());
-    out.push_back(cuda_graphs.substr(start, end - start));
+  while (start <= value.size()) {
+    const size_t end = std::min(value.find('+', start), value.size());
+    out.push_back(value.substr(start, end - start));
     start = end + 1;
   }
   return out;
 }
 
+bool Names(std::string_view value, std::string_view part) {
+  const auto parts = PlusJoined(value);
+  return std::find(parts.begin(), parts.end(), part) != parts.end();
+}
+
+// Empty when every "+"-joined part of `value` is one of `known`, else `expected`.
+std::string CheckPlusJoined(std::string_view value, std::span<const std::string_view> known,
+                            const char* expected) {
+  for (std::string_view part : PlusJoined(value)) {
+    if (std::find(known.begin(), known.end(), part) == known.end()) return expected;
+  }
+  return "";
+}
+
 }  // namespace
 
 bool CapturesScope(std::string_view cuda_graphs, std::string_view scope) {
-  if (cuda_graphs == "full_iteration") return true;
-  const auto scopes = GraphScopes(cuda_graphs);
-  return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();
+  return cuda_graphs == "full_iteration" || Names(cuda_graphs, scope);
 }
 
 std::string CheckCudaGraphs(std::string_view cuda_graphs) {
   static constexpr std::string_view kScopes[] = {"attn", "mamba",      "mlp",
                                                  "moe",  "moe_router", "moe_preprocess"};
   if (cuda_graphs == "none" || cuda_graphs == "full_iteration") return "";
-  for (std::string_view part : GraphScopes(cuda_graphs)) {
-    if (std::find(std::begin(kScopes), std::end(kScopes), part) == std::end(kScopes))
-      return "none, full_iteration, or scopes joined by + of attn, mamba, mlp, moe, moe_router, "
-             "moe_preprocess";
-  }
-  return "";
+  return CheckPlusJoined(cuda_graphs, kScopes,
+                         "none, full_iteration, or scopes joined by + of attn, mamba, mlp, moe, "
+                         "moe_router, moe_preprocess");
+}
+
+bool RecomputesModule(std::string_view recompute, std::string_view module) {
+  if (recompute == "full") return true;
+  if (recompute == "selective") return module == "core_attn";
+  return Names(recompute, module);
+}
+
+std::string CheckRecompute(std::string_view recompute) {
+  static constexpr std::string_view kModules[] = {
+      "core_attn", "mla_up_proj", "mlp", "moe", "shared_experts", "moe_act", "layernorm"};
+  if (recompute == "none" || recompute == "selective" || recompute == "full") return "";
+  return CheckPlusJoined(recompute, kModules,
+                         "none, selective, full, or modules joined by + of core_attn, "
+                         "mla_up_proj, mlp, moe, shared_experts, moe_act, layernorm");
 }
 
 double MambaScanPerToken(const HybridShape& y) {

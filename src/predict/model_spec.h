@@ -121,10 +121,12 @@ struct Parallelism {
   std::optional<int> vp;   // virtual pipeline stages, where the recipe uses them
   std::optional<int> etp;  // expert tensor parallelism (MoE); when absent: tp, Megatron's default
   bool fsdp = false;
-  // Activation recompute: "none", "selective" (the attention core, Megatron's selective
-  // recompute and NeMo's recompute_modules core_attn), "mla_up_proj" (recompute_modules
-  // mla_up_proj: the forward of MLA's query and key/value up-projections again) or "full" (every
-  // layer's forward again).
+  // Activation recompute: "none", "full" (every layer's forward again), "selective" (the attention
+  // core, Megatron's selective recompute), or Megatron's recompute_modules joined by "+": core_attn
+  // (the attention core), mla_up_proj (MLA's query and key/value up-projections), mlp (the dense
+  // MLP layers), moe (the whole MoE block: router, dispatch, experts, combine), shared_experts,
+  // moe_act (the experts' activation), layernorm (the norms before attention and MLP); see
+  // RecomputesModule.
   std::string recompute = "none";
   // The MoE token dispatcher: "alltoall" (Megatron's all-to-all dispatcher: top_k copies of each
   // token cross the expert-parallel group) or "deepep" (the flex dispatcher with DeepEP: a token
@@ -226,6 +228,12 @@ bool CapturesScope(std::string_view cuda_graphs, std::string_view scope);
 // Empty when `cuda_graphs` is none, full_iteration or a "+"-joined list of known scopes; else what
 // was expected.
 std::string CheckCudaGraphs(std::string_view cuda_graphs);
+// Whether a recipe's recompute value runs `module`'s forward again in the backward: every module
+// under "full", core_attn under "selective", else the modules the value joins by "+".
+bool RecomputesModule(std::string_view recompute, std::string_view module);
+// Empty when `recompute` is none, selective, full or a "+"-joined list of known modules; else what
+// was expected.
+std::string CheckRecompute(std::string_view recompute);
 // The scan terms of NVIDIA's Nemotron-H FLOP formula per token and Mamba-2 layer (forward, one
 // multiply-add counted once), with d_inner = mamba_heads × mamba_head_dim (the formula's
 // hidden × expand, which Nemotron 3 Nano's heads do not equal).

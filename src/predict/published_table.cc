@@ -103,7 +103,12 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
       return r.Bad("cuda_graphs", graphs,
                    "off, local:full_iteration or transformer_engine:<scopes>");
   }
-  return r.Text("recompute", &row->recompute);
+  YS_RETURN_IF_ERROR(r.Text("recompute", &row->recompute));
+  if (!row->recompute.empty() && row->recompute.find("layers=") == std::string::npos) {
+    if (std::string bad = workloads::CheckRecompute(row->recompute); !bad.empty())
+      return r.Bad("recompute", row->recompute, "layers=N or " + bad);
+  }
+  return Status::Ok();
 }
 
 Status ReadRow(const LineReader& r, PublishedRow* row) {

@@ -8,14 +8,12 @@ namespace {
 
 namespace wp = workloads::predict;
 
-// The step model's recompute of a table's recompute field: full for "layers=N" or "full", the
-// attention core (selective) for core_attn, MLA's up-projections for mla_up_proj; the modules the
-// model does not price (mlp, moe_act, layernorm: elementwise, a few percent) as none.
+// The step model's recompute of a table's recompute field: full for "layers=N" (full recompute of
+// N layers per stage, priced as every layer's) or "full"; else the table's modules as they are
+// (published_table.cc has checked them).
 std::string RecomputeOf(const std::string& t) {
-  if (t.find("layers=") != std::string::npos || t.find("full") != std::string::npos) return "full";
-  if (t.find("core_attn") != std::string::npos) return "selective";
-  if (t.find("mla_up_proj") != std::string::npos) return "mla_up_proj";
-  return "none";
+  if (t.find("layers=") != std::string::npos || t == "full") return "full";
+  return t;
 }
 
 // The row's stated recipe fields: its GPU count, batches and sequence always, the rest where

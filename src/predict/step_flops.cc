@@ -72,7 +72,12 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   if (mlp_layers > 0 && !s.ffn_hidden_size)
     return Status::Unsupported(m.path + ": [shape] ffn_hidden_size is not given");
 
-  // fwd + bwd = 3 passes of 2 FLOPs per weight; recompute "full" adds one forward pass.
+  // fwd + bwd = 3 passes of 2 FLOPs per weight; a module whose forward is recomputed adds one
+  // (model_spec.h RecomputesModule; the attention projections, Mamba layers and MTP modules only
+  // under "full").
+  auto passes_of = [&](std::string_view module) {
+    return RecomputesModule(p.recompute, module) ? 8.0 : 6.0;
+  };
   const double passes = p.recompute == "full" ? 8.0 : 6.0;
   const double h = s.hidden_size;
   const double tp = p.tp, etp = r.Etp();
@@ -86,7 +91,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   // again, 2 FLOPs per weight of the query (q_lora_rank × heads × qk head dim) and key/value
   // (kv_lora_rank × heads × (qk_nope + v)) up-projection matrices.
   double recomputed = 0;
-  if (p.recompute == "mla_up_proj") {
+  if (p.recompute != "full" && RecomputesModule(p.recompute, "mla_up_proj")) {
     if (!m.mla) return Status::Invalid(Where(r) + ": recompute mla_up_proj needs an [mla] table");
     const MlaShape& a = *m.mla;
     recomputed = 2.0 * attn->heads *
@@ -97,7 +102,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
                      std::min(h, attn->heads * attn->qk_dim / tp)});
   // Attention core: 2·s·heads·(qk + v) per token forward, causal (half), × 3 with backward;
   // selective or full recompute run its forward again.
-  const double core_passes = p.recompute == "selective" || p.recompute == "full" ? 4.0 : 3.0;
+  const double core_passes = RecomputesModule(p.recompute, "core_attn") ? 4.0 : 3.0;
   w.attention_core_flops_per_token = core_passes * 2.0 * r.seq * attn->heads *
                                      (attn->qk_dim + attn->v_dim) * 0.5 * attention_layers;
   w.attention_flops_per_token = w.attention_core_flops_per_token;
@@ -110,7 +115,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   if (mlp_layers > 0) {
     const double ffn = *s.ffn_hidden_size;
     const double mlp = MlpParams(h, ffn, s.gated_mlp);
-    w.gemms.push_back({"mlp", passes * mlp * mlp_layers, std::min(h, ffn / tp)});
+    w.gemms.push_back({"mlp", passes_of("mlp") * mlp * mlp_layers, std::min(h, ffn / tp)});
     dense_params += mlp * mlp_layers;
   }
   if (m.moe) {
@@ -122,7 +127,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     const double tokens_per_expert =
         tokens_mb / p.cp * e.top_k * p.ep / e.experts / (etp == 1 ? tp : 1.0);
     const double routed = e.RoutedWidth(h);
-    w.gemms.push_back({"experts", passes * expert * e.top_k * moe_layers,
+    w.gemms.push_back({"experts", passes_of("moe") * expert * e.top_k * moe_layers,
                        std::min({routed, e.expert_ffn_hidden_size / etp, tokens_per_expert})});
     expert_params = expert * e.experts * moe_layers;
     w.routed_width = static_cast<double>(e.top_k) * routed * moe_layers;
@@ -132,14 +137,16 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
       // LatentMoE's projections hidden → latent before the dispatch and back after the combine,
       // on every token.
       const double latent = 2.0 * h * e.latent_size;
-      w.gemms.push_back(
-          {"latent_projections", passes * latent * moe_layers, std::min<double>(h, e.latent_size)});
+      w.gemms.push_back({"latent_projections", passes_of("moe") * latent * moe_layers,
+                         std::min<double>(h, e.latent_size)});
       dense_params += latent * moe_layers;
     }
     if (e.shared_experts > 0) {
       const double ffn = e.shared_expert_ffn_hidden_size.value_or(e.expert_ffn_hidden_size);
       const double shared = e.shared_experts * MlpParams(h, ffn, s.gated_mlp);
-      w.gemms.push_back({"shared_experts", passes * shared * moe_layers, std::min(h, ffn / tp)});
+      const double shared_passes = std::max(passes_of("moe"), passes_of("shared_experts"));
+      w.gemms.push_back(
+          {"shared_experts", shared_passes * shared * moe_layers, std::min(h, ffn / tp)});
       dense_params += shared * moe_layers;
     }
   }

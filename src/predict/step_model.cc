@@ -254,15 +254,19 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
                                  ? measured_bf16->second
                                  : *bf16_peak * c.gemm_efficiency_bf16 * rates.chip_efficiency;
     const double scan = w.attention_flops_per_token - w.attention_core_flops_per_token;
-    attention_mb = scan * tokens_mb * share / attention_rate +
-                   UnfusedAttentionSeconds(
-                       w.score_elements_per_token * tokens_mb * share, w.qk_head_dim, w.v_head_dim,
-                       p.recompute == "selective" || p.recompute == "full" ? 2 : 1, gemm_rate,
-                       rates.hbm_bytes_per_s);
+    attention_mb =
+        scan * tokens_mb * share / attention_rate +
+        UnfusedAttentionSeconds(w.score_elements_per_token * tokens_mb * share, w.qk_head_dim,
+                                w.v_head_dim, RecomputesModule(p.recompute, "core_attn") ? 2 : 1,
+                                gemm_rate, rates.hbm_bytes_per_s);
   }
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
-  double elementwise_mb = (passes * w.elementwise_width + c.moe_dispatch_passes * w.routed_width) *
+  // A recomputed MoE block permutes and combines its tokens again: the dispatch traffic is half
+  // forward, half backward (a permute's gradient is the matching unpermute), so 1.5 times.
+  const bool moe_recomputed = RecomputesModule(p.recompute, "moe");
+  const double dispatch_passes = c.moe_dispatch_passes * (moe_recomputed ? 1.5 : 1.0);
+  double elementwise_mb = (passes * w.elementwise_width + dispatch_passes * w.routed_width) *
                           tokens_mb * 2.0 * share / rates.hbm_bytes_per_s;
   const CriticalStage critical =
       SlowestStage(r, gemm_mb + attention_mb + elementwise_mb, logits_mb);
@@ -302,7 +306,8 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
                            c.tp_exposed));
   }
   if (w.moe_layers > 0 && p.ep > 1) {
-    // Dispatch and combine, forward and backward, each an all-to-all over the ep ranks (etp GPUs
+    // Dispatch and combine, forward and backward (and the forward again where the MoE block is
+    // recomputed), each an all-to-all over the ep ranks (etp GPUs
     // apart). The all-to-all dispatcher sends top_k copies of a token across the group: (ep − 1)/ep
     // of them leave the GPU. Where the group spans several NVLink domains the copies to the
     // other domains, (domains − 1)/domains of them, cross the network, one NIC per GPU, while
@@ -323,8 +328,8 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
       }
     }
     YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", span, bytes,
-                           m * 4.0 * w.moe_layers / p.pp * stage, factor, 1.0,
-                           (p.ep - 1.0) * c.alltoall_seconds_per_peer));
+                           m * (moe_recomputed ? 6.0 : 4.0) * w.moe_layers / p.pp * stage, factor,
+                           1.0, (p.ep - 1.0) * c.alltoall_seconds_per_peer));
     if (p.moe_a2a_overlap) {
       CommTerm& ep_term = out.comm.back();
       ep_term.exposed_s = OverlappedAllToAllSeconds(

@@ -197,5 +197,26 @@ TEST(HostIssueTest, CapturedModulesAreOneLaunchEach) {
   EXPECT_TRUE(CheckCudaGraphs("moe_router+moe_preprocess").empty());
 }
 
+// A recompute of modules runs their forward ops again in the backward: the whole MoE block's, one
+// norm before each attention, MLP and MoE block, MLA's six up-projection ops, the dense MLP's.
+TEST(HostIssueTest, RecomputedModulesIssueTheirForwardOpsAgain) {
+  auto recipe = DeepSeekOnGb200();
+  ASSERT_TRUE(recipe.has_value());
+  Recipe r = *recipe;
+  auto w = ComputeStepWork(r);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  const double moe = MoeForwardOps(r, nullptr);
+  r.par.recompute = "moe+layernorm";
+  EXPECT_EQ(RecomputedModuleOps(r, *w, moe),
+            w->moe_layers * moe + w->attention_layers + w->mlp_layers + w->moe_layers);
+  r.par.recompute = "mla_up_proj+mlp";
+  EXPECT_EQ(RecomputedModuleOps(r, *w, moe),
+            w->attention_layers * 6.0 + w->mlp_layers * DenseMlpForwardOps(r));
+  r.par.recompute = "none";
+  const double eager = CountHostOps(r, *w).total;
+  r.par.recompute = "moe";
+  EXPECT_GT(CountHostOps(r, *w).total, eager);
+}
+
 }  // namespace
 }  // namespace ys::workloads::predict

@@ -242,6 +242,45 @@ TEST(StepModelTest, MlaUpProjectionRecomputeAddsItsForward) {
   EXPECT_FALSE(ComputeStepWork(RecipeOf(*llama, q, "bf16")).ok());
 }
 
+// Megatron's recompute_modules, joined by "+": "moe" runs the MoE block's forward again (its
+// experts' GEMMs, 8 FLOPs a weight instead of 6, and its dispatch and combine: 6 all-to-alls a
+// layer instead of 4); "mlp" the dense MLP layers'; the attention projections stay at 6;
+// "selective" is the attention core alone. An unknown module is refused with what was expected.
+TEST(StepModelTest, RecomputedModulesAddTheirForward) {
+  auto spec = LoadModelSpec(kModels + "/deepseek-v3_671b.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  Constants c;
+  const SystemRates rates = H100Like(c);
+  Parallelism p = DeepSeekOn512(1);
+  auto none = ComputeStepWork(RecipeOf(*spec, p, "bf16"));
+  auto none_step = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+  p.recompute = "moe+mlp+layernorm";
+  auto both = ComputeStepWork(RecipeOf(*spec, p, "bf16"));
+  auto both_step = PredictStep(RecipeOf(*spec, p, "bf16"), rates, c);
+  ASSERT_TRUE(none.ok() && both.ok() && none_step.ok() && both_step.ok());
+  std::map<std::string, double> before, after;
+  for (const GemmGroup& g : none->gemms) before[g.name] = g.flops_per_token;
+  for (const GemmGroup& g : both->gemms) after[g.name] = g.flops_per_token;
+  EXPECT_DOUBLE_EQ(after["experts"], before["experts"] * 8 / 6);
+  EXPECT_DOUBLE_EQ(after["shared_experts"], before["shared_experts"] * 8 / 6);
+  EXPECT_DOUBLE_EQ(after["mlp"], before["mlp"] * 8 / 6);
+  EXPECT_DOUBLE_EQ(after["attention"], before["attention"]);
+  EXPECT_DOUBLE_EQ(both->attention_flops_per_token, none->attention_flops_per_token);
+  auto ep_raw = [](const StepPrediction& s) {
+    for (const CommTerm& t : s.comm)
+      if (t.name == "ep") return t.raw_s;
+    return 0.0;
+  };
+  EXPECT_GT(ep_raw(*none_step), 0);
+  EXPECT_NEAR(ep_raw(*both_step), ep_raw(*none_step) * 6 / 4, 1e-9 * ep_raw(*both_step));
+  EXPECT_TRUE(RecomputesModule("full", "moe"));
+  EXPECT_TRUE(RecomputesModule("selective", "core_attn"));
+  EXPECT_FALSE(RecomputesModule("selective", "moe"));
+  EXPECT_FALSE(RecomputesModule("moe_act+layernorm", "moe"));
+  EXPECT_TRUE(CheckRecompute("moe+layernorm+core_attn+moe_act").empty());
+  EXPECT_NE(CheckRecompute("moe+attention").find("core_attn"), std::string::npos);
+}
+
 TEST(StepModelTest, LinksFollowTheNvlinkDomain) {
   auto spec = LoadModelSpec(kModels + "/llama3.1_405b.toml");
   ASSERT_TRUE(spec.ok());
