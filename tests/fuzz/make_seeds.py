@@ -130,6 +130,12 @@ def predict(out):
         head = [l for l in lines if l.startswith(b"#")]
         rows = [l for l in lines if l and not l.startswith(b"#")]
         emit(out, "predict", b"\n".join(head[:4] + rows[:12]) + b"\n", 3)
+        # Rows whose recompute joins Megatron's modules, and the same naming one no recipe has.
+        joined = [r for r in rows if b"+moe_act" in r or b"moe_act+" in r][:3]
+        if joined:
+            emit(out, "predict", b"\n".join(head[:4] + joined) + b"\n", 3)
+            bad = joined[0].replace(b"moe_act", b"moe_bogus", 1)
+            emit(out, "predict", b"\n".join(head[:4] + [bad]) + b"\n", 3)
 
 
 def kind_of(path):

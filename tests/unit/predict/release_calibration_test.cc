@@ -142,6 +142,33 @@ TEST(PublishedTableTest, TheCudaGraphsColumnGivesTheCapturedScopes) {
   }
 }
 
+// The recompute column: Megatron's recompute_modules joined by + are kept as they are, layers=N
+// (full recompute of N layers) too; an unknown module names the line and the column.
+TEST(PublishedTableTest, TheRecomputeColumnKeepsTheModules) {
+  auto table = [](const std::string& cell) {
+    return ParsePublishedTable(
+        std::string(kHeader) +
+            "26.04.01\tgb200\tm\tmxfp8\t8\t512\t4\t4096\t1\t1\t1\t-\t8\t1\t0\t-"
+            "\t-\t-\t" +
+            cell + "\t1.5\t-\ts\n",
+        "t.tsv");
+  };
+  for (auto [cell, want] :
+       {std::pair{"moe+layernorm+core_attn+moe_act", "moe+layernorm+core_attn+moe_act"},
+        {"layers=5", "layers=5"},
+        {"none", "none"},
+        {"-", ""}}) {
+    auto rows = table(cell);
+    ASSERT_TRUE(rows.ok()) << rows.status().message();
+    EXPECT_EQ(rows->front().recompute, want) << cell;
+  }
+  auto bad = table("moe+attention");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("t.tsv:2: column recompute: \"moe+attention\""),
+            std::string::npos)
+      << bad.status().message();
+}
+
 TEST(ReleasePredictTest, ReleasesAreOrderedByTheirNumbers) {
   EXPECT_TRUE(ReleaseBefore("v25.05.05", "25.09"));
   EXPECT_TRUE(ReleaseBefore("26.04", "26.04.01"));
