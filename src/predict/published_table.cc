@@ -63,6 +63,25 @@ class LineReader {
   std::string where_;
 };
 
+// A recompute cell: comma-separated parts, each "-" (no modules stated), layers=N (full recompute
+// of N layers) or modules joined by + (model_spec.h CheckRecompute).
+Status CheckRecomputeCell(const LineReader& r, std::string_view cell) {
+  for (size_t start = 0; !cell.empty() && start <= cell.size();) {
+    const size_t comma = std::min(cell.find(',', start), cell.size());
+    const std::string_view part = cell.substr(start, comma - start);
+    start = comma + 1;
+    if (part == "-") continue;
+    if (part.starts_with("layers=")) {
+      auto n = ParseInt(part.substr(7));
+      if (n && *n >= 1 && *n <= 100000) continue;
+    }
+    const std::string modules = workloads::CheckRecompute(part);  // "" for known modules
+    if (modules.empty()) continue;
+    return r.Bad("recompute", cell, "parts joined by , of -, layers=N, or " + modules);
+  }
+  return Status::Ok();
+}
+
 Status ReadRecipe(const LineReader& r, PublishedRow* row) {
   YS_RETURN_IF_ERROR(r.RequiredInt("gpus", &row->gpus, 1, 1 << 20));
   YS_RETURN_IF_ERROR(r.RequiredInt("gbs", &row->gbs, 1, 1 << 24));
@@ -104,11 +123,7 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
                    "off, local:full_iteration or transformer_engine:<scopes>");
   }
   YS_RETURN_IF_ERROR(r.Text("recompute", &row->recompute));
-  if (!row->recompute.empty() && row->recompute.find("layers=") == std::string::npos) {
-    if (std::string bad = workloads::CheckRecompute(row->recompute); !bad.empty())
-      return r.Bad("recompute", row->recompute, "layers=N or " + bad);
-  }
-  return Status::Ok();
+  return CheckRecomputeCell(r, row->recompute);
 }
 
 Status ReadRow(const LineReader& r, PublishedRow* row) {

@@ -162,11 +162,15 @@ TEST(PublishedTableTest, TheRecomputeColumnKeepsTheModules) {
     ASSERT_TRUE(rows.ok()) << rows.status().message();
     EXPECT_EQ(rows->front().recompute, want) << cell;
   }
-  auto bad = table("moe+attention");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("t.tsv:2: column recompute: \"moe+attention\""),
-            std::string::npos)
-      << bad.status().message();
+  EXPECT_TRUE(table("-,layers=5").ok());
+  for (const char* cell : {"moe+attention", "layers=many", "layers=0", "moe,"}) {
+    auto bad = table(cell);
+    ASSERT_FALSE(bad.ok()) << cell;
+    EXPECT_NE(
+        bad.status().message().find("t.tsv:2: column recompute: \"" + std::string(cell) + "\""),
+        std::string::npos)
+        << bad.status().message();
+  }
 }
 
 TEST(ReleasePredictTest, ReleasesAreOrderedByTheirNumbers) {
