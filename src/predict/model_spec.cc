@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/document_file.h"
+#include "core/text.h"
 #include "core/toml_reader.h"
 
 namespace ys::workloads {
@@ -382,27 +383,15 @@ double MlpParams(double h, double ffn, bool gated) { return (gated ? 3 : 2) * h 
 namespace {
 
 // The "+"-joined parts of a cuda_graphs value.
-// The parts of a "+"-joined value (cuda_graphs scopes, recompute modules).
-std::vector<std::string_view> PlusJoined(std::string_view value) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (start <= value.size()) {
-    const size_t end = std::min(value.find('+', start), value.size());
-    out.push_back(value.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
 bool Names(std::string_view value, std::string_view part) {
-  const auto parts = PlusJoined(value);
+  const auto parts = Split(value, '+');
   return std::find(parts.begin(), parts.end(), part) != parts.end();
 }
 
 // Empty when every "+"-joined part of `value` is one of `known`, else `expected`.
 std::string CheckPlusJoined(std::string_view value, std::span<const std::string_view> known,
                             const char* expected) {
-  for (std::string_view part : PlusJoined(value)) {
+  for (std::string_view part : Split(value, '+')) {
     if (std::find(known.begin(), known.end(), part) == known.end()) return expected;
   }
   return "";

@@ -66,10 +66,8 @@ class LineReader {
 // A recompute cell: comma-separated parts, each "-" (no modules stated), layers=N (full recompute
 // of N layers) or modules joined by + (model_spec.h CheckRecompute).
 Status CheckRecomputeCell(const LineReader& r, std::string_view cell) {
-  for (size_t start = 0; !cell.empty() && start <= cell.size();) {
-    const size_t comma = std::min(cell.find(',', start), cell.size());
-    const std::string_view part = cell.substr(start, comma - start);
-    start = comma + 1;
+  if (cell.empty()) return Status::Ok();
+  for (std::string_view part : Split(cell, ',')) {
     if (part == "-") continue;
     if (part.starts_with("layers=")) {
       auto n = ParseInt(part.substr(7));

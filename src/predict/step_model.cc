@@ -307,15 +307,15 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   }
   if (w.moe_layers > 0 && p.ep > 1) {
     // Dispatch and combine, forward and backward (and the forward again where the MoE block is
-    // recomputed), each an all-to-all over the ep ranks (etp GPUs
-    // apart). The all-to-all dispatcher sends top_k copies of a token across the group: (ep − 1)/ep
-    // of them leave the GPU. Where the group spans several NVLink domains the copies to the
-    // other domains, (domains − 1)/domains of them, cross the network, one NIC per GPU, while
-    // those inside the domain ride NVLink at the same time, so the network share sets the time
-    // (nccl-tests' alltoall busbw on N nodes reaches N/(N − 1) × the NIC rate: the NCCL
-    // maintainers on NVIDIA/nccl-tests#130). DeepEP sends one copy over the network to each other
-    // domain that holds one of the token's experts (forwarded to the experts over NVLink,
-    // concurrently) (RemoteNodesPerToken). Each all-to-all also pays a fixed time per peer.
+    // recomputed), each an all-to-all over the ep ranks (etp GPUs apart). The all-to-all
+    // dispatcher sends top_k copies of a token across the group: (ep − 1)/ep of them leave the
+    // GPU. Where the group spans several NVLink domains the copies to the other domains,
+    // (domains − 1)/domains of them, cross the network, one NIC per GPU, while those inside the
+    // domain ride NVLink at the same time, so the network share sets the time (nccl-tests'
+    // alltoall busbw on N nodes reaches N/(N − 1) × the NIC rate: the NCCL maintainers on
+    // NVIDIA/nccl-tests#130). DeepEP sends one copy over the network to each other domain that
+    // holds one of the token's experts (forwarded to the experts over NVLink, concurrently)
+    // (RemoteNodesPerToken). Each all-to-all also pays a fixed time per peer.
     const int64_t span = int64_t{p.ep} * r.Etp();
     double bytes = w.ep_message_bytes, factor = (p.ep - 1.0) / p.ep;
     if (!InDomain(span, domain)) {
