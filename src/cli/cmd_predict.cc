@@ -8,7 +8,10 @@
 // `yardstick predict --published [--fit] [--cv] [--json]`: a prediction for every published row of
 // baselines/ with the error table (in fit / held out); --fit re-fits the constants on the rows
 // outside the held-out set and prints them as calibration/step_model.toml's [constants]; --cv adds
-// the leave-one-model-out figures (validate/published_predictions.h LeaveOneModelOut).
+// the leave-one-model-out figures (validate/published_predictions.h LeaveOneModelOut). Then the
+// per-release tables of baselines/published/*.tsv: leave-one-model-out per release and chip, the
+// next release from the previous one's constants (plain and anchored), and the rows of releases
+// after the calibration as `predict --release` answers them (predict/later_releases.h).
 // Exit 0 on a prediction, 2 when an input cannot be read or a value is out of range, 64 on a
 // usage error.
 #include <fmt/format.h>
@@ -22,6 +25,7 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/run_document_json.h"
+#include "predict/later_releases.h"
 #include "predict/predictor.h"
 #include "predict/release_calibration.h"
 #include "predict/release_cases.h"
@@ -78,6 +82,55 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
   return r;
 }
 
+// "rows median p90" of anchored answers, or "-" where no row had an anchor.
+std::string AnchoredColumns(const wp::ErrorStats& s) {
+  if (s.rows == 0) return fmt::format("{:>8}", "-");
+  return fmt::format("{:>8} {:>7.1f}% {:>7.1f}%", s.rows, 100 * s.median_abs, 100 * s.p90_abs);
+}
+
+// Rows of releases newer than every release a fit may read, as `predict --release` answers them
+// (predict/later_releases.h): per release, chip and precision, and per row.
+Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& data,
+                          const validate::StepCalibration& cal) {
+  auto releases = validate::LoadReleaseCalibration(data);
+  if (!releases.ok()) return releases.status();
+  auto later = validate::PredictLaterReleases(set, *releases, cal.constants);
+  if (!later.ok()) return later.status();
+  std::cout << "\nreleases after " << validate::kNewestFittableRelease
+            << " (never fitted; each row predicted as `predict --release TAG` answers it, with "
+               "the constants of the newest release calibration/releases.toml calibrates for its "
+               "chip, and anchored on that release's nearest row of the same model and chip): ";
+  if (later->rows.empty()) {
+    std::cout << "no rows in baselines/published/*.tsv\n";
+    return Status::Ok();
+  }
+  std::cout << "|error|\n";
+  std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}   {:>8} {:>8} {:>8}\n",
+                           "release", "using", "chip", "prec.", "rows", "median", "p90", "anchored",
+                           "median", "p90");
+  for (const validate::LaterCell& c : later->cells) {
+    std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%   {}\n",
+                             c.release, c.used.empty() ? "-" : c.used, c.chip, c.precision,
+                             c.plain.rows, 100 * c.plain.median_abs, 100 * c.plain.p90_abs,
+                             AnchoredColumns(c.anchored));
+  }
+  for (const validate::LaterRow& r : later->rows) {
+    const validate::PublishedRow& w = r.c->row;
+    const double published = w.step_time_s;
+    std::string line = fmt::format(
+        "  {}:{} {} {} {} {}, {} GPUs, GBS {}: published {:.3f} s, predicted {:.3f} s ({:+.1f}%)",
+        w.file, w.line, w.release, w.chip, r.c->model_name, w.precision, w.gpus, w.gbs, published,
+        r.predicted_s, 100 * (r.predicted_s / published - 1));
+    if (r.anchor) {
+      line += fmt::format(", anchored {:.3f} s ({:+.1f}%) on {}:{}", r.anchor->anchored_s,
+                          100 * (r.anchor->anchored_s / published - 1), r.anchor->row->row.file,
+                          r.anchor->row->row.line);
+    }
+    std::cout << line << "\n";
+  }
+  return Status::Ok();
+}
+
 // The per-release calibration over baselines/published/*.tsv: the leave-one-model-out table
 // per release, chip and precision, and with --fit the constants as calibration/releases.toml.
 Result<int> RunReleases(const PredictArgs& a, const std::string& data,
@@ -100,14 +153,19 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   auto forward = validate::NextReleaseForward(*set, cal);
   if (!forward.ok()) return forward.status();
   std::cout << "\nnext release (each release's rows predicted with the constants of the newest "
-               "calibrated release before it, fitted on that release and older ones): |error|\n";
-  std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}\n", "release", "from",
-                           "chip", "prec.", "rows", "median", "p90");
+               "calibrated release before it, fitted on that release and older ones; anchored: "
+               "the rows with a row of the same model and chip in that release, anchored on the "
+               "nearest): |error|\n";
+  std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}   {:>8} {:>8} {:>8}\n",
+                           "release", "from", "chip", "prec.", "rows", "median", "p90", "anchored",
+                           "median", "p90");
   for (const validate::ForwardCell& c : *forward) {
-    std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%\n", c.release,
-                             c.from, c.chip, c.precision, c.stats.rows, 100 * c.stats.median_abs,
-                             100 * c.stats.p90_abs);
+    std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%   {}\n",
+                             c.release, c.from, c.chip, c.precision, c.stats.rows,
+                             100 * c.stats.median_abs, 100 * c.stats.p90_abs,
+                             AnchoredColumns(c.anchored));
   }
+  YS_RETURN_IF_ERROR(PrintLaterReleases(*set, data, cal));
   if (a.fit) {
     auto fitted = validate::FitReleases(*set, cal);
     if (!fitted.ok()) return fitted.status();

@@ -5,6 +5,8 @@
 #include <limits>
 #include <set>
 
+#include "predict/anchor.h"
+
 namespace ys::validate {
 namespace {
 
@@ -125,19 +127,6 @@ Result<ChipConstants> FitChip(const std::vector<const ReleaseCase*>& rows,
   return k;
 }
 
-// The base calibration's constants as a chip's: GEMM shares of the chip's own peak.
-ChipConstants BasePrior(const wp::Constants& base, std::string_view chip, bool blackwell) {
-  ChipConstants k;
-  k.chip = std::string(chip);
-  const double f = blackwell ? base.blackwell_efficiency : 1.0;
-  k.gemm["bf16"] = base.gemm_efficiency_bf16 * f;
-  for (const char* p : {"fp8_cs", "fp8_ds", "mxfp8"}) k.gemm[p] = base.gemm_efficiency_fp8 * f;
-  k.gemm["nvfp4"] = base.gemm_efficiency_nvfp4 * f;
-  k.tp_exposed = base.tp_exposed;
-  k.moe_dispatch_passes = base.moe_dispatch_passes;
-  return k;
-}
-
 // The fittable rows of a chip, optionally of one release, optionally without one model,
 // optionally of releases up to `up_to` only.
 std::vector<const ReleaseCase*> Select(const ReleaseSet& set, std::string_view chip,
@@ -182,13 +171,17 @@ Result<ChipConstants> Pooled(const ReleaseSet& set, const wp::Constants& base,
                              const std::string& chip, std::string_view without,
                              std::string_view up_to = "") {
   return FitChip(Select(set, chip, "", without, up_to),
-                 BasePrior(base, chip, IsBlackwell(set, chip)), base);
+                 BaseChipConstants(base, chip, IsBlackwell(set, chip)), base);
 }
 
-// The relative errors of `rows` (of model `only` when given) under `k`, by precision and "all".
-Status AddErrors(const std::vector<const ReleaseCase*>& rows, std::string_view only,
-                 const wp::Constants& base, const ChipConstants& k,
-                 std::map<std::string, std::vector<double>>& errors) {
+// The relative errors of `rows` (of model `only` when given) under `k`, by precision and "all";
+// with `anchored`, also those of the answers anchored on `anchor_release`'s nearest row of the
+// same model and chip (predict/anchor.h), for the rows that have one.
+Status AddErrors(const ReleaseSet& set, const std::vector<const ReleaseCase*>& rows,
+                 std::string_view only, const wp::Constants& base, const ChipConstants& k,
+                 std::map<std::string, std::vector<double>>& errors,
+                 const std::string& anchor_release = "",
+                 std::map<std::string, std::vector<double>>* anchored = nullptr) {
   for (const ReleaseCase* c : rows) {
     if (!only.empty() && c->model_name != only) continue;
     auto p = PredictReleaseCase(*c, base, k);
@@ -196,11 +189,30 @@ Status AddErrors(const std::vector<const ReleaseCase*>& rows, std::string_view o
     const double e = *p / c->row.step_time_s - 1;
     errors[c->precision].push_back(e);
     errors["all"].push_back(e);
+    if (anchored == nullptr) continue;
+    auto a = AnchorPrediction(set, anchor_release, c->precision, c->recipe, *p, base, k);
+    if (!a.ok()) return a.status();
+    if (!*a) continue;
+    const double ae = (*a)->anchored_s / c->row.step_time_s - 1;
+    (*anchored)[c->precision].push_back(ae);
+    (*anchored)["all"].push_back(ae);
   }
   return Status::Ok();
 }
 
 }  // namespace
+
+ChipConstants BaseChipConstants(const wp::Constants& base, std::string_view chip, bool blackwell) {
+  ChipConstants k;
+  k.chip = std::string(chip);
+  const double f = blackwell ? base.blackwell_efficiency : 1.0;
+  k.gemm["bf16"] = base.gemm_efficiency_bf16 * f;
+  for (const char* p : {"fp8_cs", "fp8_ds", "mxfp8"}) k.gemm[p] = base.gemm_efficiency_fp8 * f;
+  k.gemm["nvfp4"] = base.gemm_efficiency_nvfp4 * f;
+  k.tp_exposed = base.tp_exposed;
+  k.moe_dispatch_passes = base.moe_dispatch_passes;
+  return k;
+}
 
 const ChipConstants* ReleaseConstants::Chip(std::string_view chip) const {
   for (const ChipConstants& c : chips) {
@@ -307,7 +319,7 @@ Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
       }
       auto k = FitChip(Select(set, chip, release, m), pooled[{chip, m}], cal.constants);
       if (!k.ok()) return k.status();
-      YS_RETURN_IF_ERROR(AddErrors(group, m, cal.constants, *k, errors));
+      YS_RETURN_IF_ERROR(AddErrors(set, group, m, cal.constants, *k, errors));
     }
     for (const auto& [precision, e] : errors)
       cells.push_back({release, chip, precision, wp::SummariseErrors(e)});
@@ -327,10 +339,12 @@ Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
       if (!prior.ok()) return prior.status();
       auto k = FitChip(Select(set, chip, older, ""), *prior, cal.constants);
       if (!k.ok()) return k.status();
-      std::map<std::string, std::vector<double>> errors;
-      YS_RETURN_IF_ERROR(AddErrors(Select(set, chip, release, ""), "", cal.constants, *k, errors));
+      std::map<std::string, std::vector<double>> errors, anchored;
+      YS_RETURN_IF_ERROR(AddErrors(set, Select(set, chip, release, ""), "", cal.constants, *k,
+                                   errors, older, &anchored));
       for (const auto& [precision, e] : errors)
-        cells.push_back({release, older, chip, precision, wp::SummariseErrors(e)});
+        cells.push_back({release, older, chip, precision, wp::SummariseErrors(e),
+                         wp::SummariseErrors(anchored[precision])});
     }
     previous[chip] = release;
   }

@@ -74,6 +74,11 @@ workloads::predict::Constants ApplyRelease(const workloads::predict::Constants& 
                                            const ChipConstants& chip, std::string_view precision,
                                            bool blackwell);
 
+// The base calibration's constants as a chip's (GEMM shares of the chip's own peak): what a chip
+// no release is calibrated for is predicted with, and the prior of its pooled fit.
+ChipConstants BaseChipConstants(const workloads::predict::Constants& base, std::string_view chip,
+                                bool blackwell);
+
 // Which release's constants answer a question about `release` (empty: the newest calibrated) on
 // `chip`: the newest calibrated release for the chip at or before it; before every one, the
 // oldest. `note` says when the answer is not the release asked for; `chip` is empty when no
@@ -110,10 +115,11 @@ Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
 // the chip's first, its rows predicted with the constants of the newest calibrated release before
 // it, fitted (and their pooled prior) on rows of that release and older ones only. What an
 // operator gets who asks about a release newer than the calibration. One cell per release × chip
-// × precision, and one per release × chip ("all").
+// × precision, and one per release × chip ("all"); `anchored`: the same rows' answers anchored
+// on the older release's nearest row of the same model and chip, for the rows that have one.
 struct ForwardCell {
   std::string release, from, chip, precision;
-  workloads::predict::ErrorStats stats;
+  workloads::predict::ErrorStats stats, anchored;
 };
 Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
                                                     const StepCalibration& cal);

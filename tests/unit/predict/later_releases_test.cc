@@ -1,0 +1,134 @@
+// Rows of a release newer than every release a fit may read: predicted the way `predict --release`
+// answers an operator about that release (the newest calibrated constants for the chip, anchored
+// on that release's nearest row of the same model and chip), and never fitted.
+#include "predict/later_releases.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "predict/release_calibration.h"
+#include "predict/step_calibration.h"
+
+namespace ys::validate {
+namespace later_releases_test {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kData = YS_SOURCE_DIR;
+
+constexpr const char* kHeader =
+    "release\tchip\tmodel\tprecision\tgpus\tgbs\tmbs\tseq\ttp\tpp\tcp\tvp\tep\tetp\tfsdp\t"
+    "dispatcher\ttoken_drop\ta2a_overlap\trecompute\tstep_time_s\tanomaly\tsource\n";
+// The 26.04.01 GB200 Llama 3 70B MXFP8 row of megatron_bridge.tsv (64 GPUs, GBS 256) and its
+// step time.
+constexpr double kRowStepS = 8.828;
+
+std::string Row(const std::string& release, const std::string& chip, const std::string& model,
+                const std::string& precision, int gpus, int gbs, const std::string& par,
+                double step_s) {
+  return release + "\t" + chip + "\t" + model + "\t" + precision + "\t" + std::to_string(gpus) +
+         "\t" + std::to_string(gbs) + "\t1\t8192\t" + par + "\t0\t-\t-\t-\tnone\t" +
+         std::to_string(step_s) + "\t-\tlater_releases_test\n";
+}
+
+// A data directory: the source tree's models/, specs/, calibration/ and published tables, and one
+// table of a later release (26.06).
+class LaterReleasesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string templ = (fs::temp_directory_path() / "ys-later-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+    dir_ = templ;
+    for (const char* d : {"models", "specs", "calibration"})
+      fs::create_directory_symlink(fs::path(kData) / d, dir_ / d);
+    const fs::path published = dir_ / "baselines" / "published";
+    fs::create_directories(published);
+    for (const char* t : {"megatron_bridge.tsv", "dgxc_benchmarking.tsv"})
+      fs::create_symlink(fs::path(kData) / "baselines" / "published" / t, published / t);
+    std::ofstream later(published / "later.tsv");
+    later << kHeader
+          // The 26.04.01 row's recipe, 10% faster: anchored on that row, +11.1%.
+          << Row("26.06", "gb200", "llama3.1_70b", "mxfp8", 64, 256, "2\t4\t1\t5\t1\t-",
+                 0.9 * kRowStepS)
+          // Twice the GPUs and batch: anchored on the same row, scaled by the model's ratio.
+          << Row("26.06", "gb200", "llama3.1_70b", "mxfp8", 128, 512, "2\t4\t1\t5\t1\t-", kRowStepS)
+          // Rows of two more models, with step times no fit could keep: were later rows fitted,
+          // 26.06 would be a calibrated release of GB200 (three models) with constants far off.
+          << Row("26.06", "gb200", "llama3.1_8b", "mxfp8", 8, 128, "1\t1\t1\t1\t1\t-", 1000)
+          << Row("26.06", "gb200", "llama3.1_405b", "mxfp8", 256, 1536, "4\t16\t1\t8\t1\t-", 1000)
+          // A chip no release calibrates: the base constants, no anchor.
+          << Row("26.06", "h200", "llama3.1_70b", "bf16", 64, 256, "4\t8\t1\t5\t1\t-", 20);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(LaterReleasesTest, RowsArePredictedWithTheNewestCalibrationAndAnchored) {
+  auto cal = LoadStepCalibration(StepCalibrationPath(kData));
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  auto set = ReleaseSet::Load(dir_.string(), *cal);
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  auto releases = LoadReleaseCalibration(kData);
+  ASSERT_TRUE(releases.ok()) << releases.status().message();
+  auto later = PredictLaterReleases(*set, *releases, cal->constants);
+  ASSERT_TRUE(later.ok()) << later.status().message();
+  ASSERT_EQ(later->rows.size(), 5u);
+
+  const LaterRow& same = later->rows[0];
+  EXPECT_EQ(same.used, kNewestFittableRelease);
+  auto k = ChooseRelease(*releases, kNewestFittableRelease, "gb200").chip;
+  ASSERT_TRUE(k.has_value());
+  auto direct = PredictReleaseCase(*same.c, cal->constants, *k);
+  ASSERT_TRUE(direct.ok());
+  EXPECT_DOUBLE_EQ(same.predicted_s, *direct);
+  ASSERT_TRUE(same.anchor.has_value());
+  EXPECT_EQ(same.anchor->row->row.release, kNewestFittableRelease);
+  EXPECT_EQ(same.anchor->row->model_name, "llama3.1_70b");
+  EXPECT_NEAR(same.anchor->anchored_s, kRowStepS, 1e-3);
+
+  const LaterRow& doubled = later->rows[1];
+  ASSERT_TRUE(doubled.anchor.has_value());
+  EXPECT_EQ(doubled.anchor->row, same.anchor->row);
+  EXPECT_NEAR(doubled.anchor->anchored_s,
+              kRowStepS * doubled.predicted_s / same.anchor->row_predicted_s, 1e-9);
+
+  const LaterRow& h200 = later->rows[4];
+  EXPECT_EQ(h200.used, "");
+  EXPECT_FALSE(h200.anchor.has_value());
+
+  bool found = false;
+  for (const LaterCell& c : later->cells) {
+    if (c.release != "26.06" || c.chip != "gb200" || c.precision != "all") continue;
+    found = true;
+    EXPECT_EQ(c.used, kNewestFittableRelease);
+    EXPECT_EQ(c.plain.rows, 4);
+    EXPECT_EQ(c.anchored.rows, 3);  // no 26.04.01 GB200 row of Llama 3 8B to anchor on
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(LaterReleasesTest, ALaterReleaseIsNeverFitted) {
+  auto cal = LoadStepCalibration(StepCalibrationPath(kData));
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  auto set = ReleaseSet::Load(dir_.string(), *cal);
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  auto fitted = FitReleases(*set, *cal);
+  ASSERT_TRUE(fitted.ok()) << fitted.status().message();
+  auto shipped = LoadReleaseCalibration(kData);
+  ASSERT_TRUE(shipped.ok()) << shipped.status().message();
+  ASSERT_FALSE(fitted->releases.empty());
+  EXPECT_EQ(fitted->releases.back().release, kNewestFittableRelease);
+  const ChipConstants* f = fitted->releases.back().Chip("gb200");
+  const ChipConstants* s = shipped->releases.back().Chip("gb200");
+  ASSERT_TRUE(f != nullptr && s != nullptr);
+  EXPECT_EQ(f->rows, s->rows);
+  EXPECT_NEAR(f->moe_dispatch_passes, s->moe_dispatch_passes, 1e-3 * s->moe_dispatch_passes);
+  for (const auto& [p, v] : s->gemm) EXPECT_NEAR(f->gemm.at(p), v, 1e-3 * v) << p;
+}
+
+}  // namespace
+}  // namespace later_releases_test
+}  // namespace ys::validate
