@@ -41,6 +41,12 @@ Status ReadModel(Fields& f, ModelSpec& spec) {
                            "\" (expected dense, moe or hybrid)");
   }
   YS_RETURN_IF_ERROR(f.String("source", &spec.source, /*required=*/true, /*allow_empty=*/false));
+  YS_RETURN_IF_ERROR(f.Strings("workload_names", &spec.workload_names, /*required=*/false,
+                               /*allow_empty_list=*/false));
+  for (const std::string& n : spec.workload_names) {
+    if (n.empty() || n.find('/') != std::string::npos)
+      return f.Error("workload_names", "\"" + n + "\" (expected a name without /)");
+  }
   return f.NoOtherKeys();
 }
 

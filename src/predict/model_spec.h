@@ -171,6 +171,8 @@ struct Parallelism {
   // Entries of a release match the published rows of that release (FindRecipe).
   std::string release;
   std::string source;
+  // Set by WeakScaledParallelism: the GPU count of the entry this one was scaled from (0: none).
+  int weak_scaled_from = 0;
 
   // Derived: gpus / (tp·pp·cp), and global_batch / (micro_batch·dp).
   int DataParallel() const { return gpus / (tp * pp * cp); }
@@ -191,6 +193,9 @@ struct ModelSpec {
   std::string display_name;  // "Llama 3.1 8B"
   Architecture architecture = Architecture::kDense;
   std::string source;  // [model] source: the model card
+  // Other names a catalogue gives the model (dgxc-benchmarking's workload and size joined by "_":
+  // "nemotron_3_120b"), by which a suite's workload id finds this file ([model] workload_names).
+  std::vector<std::string> workload_names;
   ModelShape shape;
   std::optional<MoeShape> moe;
   std::optional<MlaShape> mla;
@@ -247,6 +252,15 @@ Result<double> TrainingFlopsPerToken(const ModelSpec& spec);
 // before a release's; NotFound listing what the file has.
 Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
                                     std::string_view dtype, int gpus);
+
+// With no entry for `gpus`: the entry of the chip and dtype at the nearest other GPU count (on a
+// log scale; a current recipe before a release's, the larger count on a tie), at `gpus` with its
+// tensor, pipeline, context and expert parallelism and micro-batch kept and the global batch
+// scaled by gpus / its GPUs: the weak scaling by which the published recipes grow (dgxc-
+// benchmarking: "global batch size scales proportionally with GPU count"). Its source says so.
+// NotFound when the chip has no entry of the dtype, or the layout does not divide `gpus`.
+Result<Parallelism> WeakScaledParallelism(const ModelSpec& spec, std::string_view chip,
+                                          std::string_view dtype, int gpus);
 
 // The entry of a recipe release for a published row: chip, dtype, GPU count, release and global
 // batch all equal; NotFound listing what the file has for that chip.

@@ -1,5 +1,6 @@
 #include "predict/predictor.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "predict/published_table.h"
@@ -28,7 +29,11 @@ Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const 
                                        q.overrides.global_batch.value_or(0));
     if (found.ok()) return found;
   }
-  return workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
+  auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
+  if (found.ok() || !q.weak_scaling || !q.gpus) return found;
+  auto scaled = workloads::WeakScaledParallelism(model, q.chip, q.dtype, *q.gpus);
+  if (!scaled.ok()) return found;
+  return scaled;
 }
 
 // `rates` with the measured documents' rates and the --set overrides laid over; the lines of what
@@ -60,7 +65,24 @@ Result<Predictor> Predictor::Open(const std::string& data_dir) {
 
 std::string Predictor::ModelPath(const std::string& model) const {
   if (model.find('/') != std::string::npos || model.ends_with(".toml")) return model;
-  return data_dir_ + "/models/" + model + ".toml";
+  const std::string path = data_dir_ + "/models/" + model + ".toml";
+  if (std::filesystem::exists(path)) return path;
+  // A catalogue's name of a model ([model] workload_names); a file that does not parse is passed
+  // over here (loading it by its own name says why).
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir_ + "/models", ec)) {
+    if (e.path().extension() == ".toml") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto spec = workloads::LoadModelSpec(f.string());
+    if (!spec.ok()) continue;
+    for (const std::string& n : spec->workload_names) {
+      if (n == model) return f.string();
+    }
+  }
+  return path;
 }
 
 Result<workloads::ModelSpec> Predictor::LoadModel(const std::string& model) const {

@@ -67,6 +67,9 @@ struct RecipeQuery {
   // With no entry and a global batch given: the overrides over tp = pp = cp = ep = 1 and
   // micro-batch 1 (a recipe given on the command line).
   bool bare_without_entry = false;
+  // With no entry for `gpus`: the chip's and dtype's entry at the nearest other GPU count, data
+  // parallelism scaled (workloads::WeakScaledParallelism), as the published recipes grow.
+  bool weak_scaling = false;
   RecipeOverrides overrides;
 };
 
@@ -99,7 +102,8 @@ class Predictor {
   const std::string& data_dir() const { return data_dir_; }
   const validate::StepCalibration& calibration() const { return cal_; }
 
-  // <data>/models/<model>.toml, or the file `model` names when it holds a '/' or ends in .toml.
+  // <data>/models/<model>.toml, else the model file whose [model] workload_names lists `model`
+  // (a suite's "nemotron_3_120b"), or the file `model` names when it holds a '/' or ends in .toml.
   std::string ModelPath(const std::string& model) const;
   // Invalid naming --model and the path when models/ has no such file.
   Result<workloads::ModelSpec> LoadModel(const std::string& model) const;

@@ -37,6 +37,9 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   // The chip names the validation archive and the workload ids name directories under --runs.
   YS_RETURN_IF_ERROR(ValidatePathComponent(path + ": [suite] chip", s.chip));
   YS_RETURN_IF_ERROR(r.String("recipe_release", &s.recipe_release));
+  YS_RETURN_IF_ERROR(r.String("recipes_of", &s.recipes_of, /*required=*/false));
+  if (!s.recipes_of.empty())
+    YS_RETURN_IF_ERROR(ValidatePathComponent(path + ": [suite] recipes_of", s.recipes_of));
   YS_RETURN_IF_ERROR(r.String("source", &s.source));
   YS_RETURN_IF_ERROR(r.Double("threshold", &s.threshold, 0.01, 1.5));
   YS_RETURN_IF_ERROR(r.String("rule", &s.rule, /*required=*/false));

@@ -23,6 +23,10 @@ struct SuiteWorkload {
 struct Suite {
   std::string chip;            // "h100"
   std::string recipe_release;  // "v26.06.01"
+  // The chip whose published recipes the workloads run, where the suite's chip has none of its
+  // own (H200 runs H100's unchanged); empty: the suite's chip. Predictions take their
+  // parallelism from that chip's entries and their rates from the suite's chip.
+  std::string recipes_of;
   std::string source;
   double threshold = 0.95;
   std::string rule = "every";

@@ -50,22 +50,33 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   const std::string name =
       w.id.ends_with(suffix) ? w.id.substr(0, w.id.size() - suffix.size()) : w.id;
   if (!std::filesystem::exists(predictor.ModelPath(name))) {
-    row.why = "no model file models/" + name + ".toml";
+    row.why = "no model file models/" + name + ".toml (nor one whose workload_names lists it)";
     return row;
   }
   auto model = predictor.LoadModel(name);
   if (!model.ok()) return model.status();
-  predict::RecipeQuery q{.chip = suite.chip,
+  predict::RecipeQuery q{.chip = suite.recipes_of.empty() ? suite.chip : suite.recipes_of,
                          .dtype = w.dtype,
                          .gpus = w.gpus,
                          .entry = predict::RecipeEntry::kOfRelease,
-                         .release = suite.recipe_release};
+                         .release = suite.recipe_release,
+                         .weak_scaling = true};
   q.overrides.global_batch = w.gbs;
   q.overrides.seq = w.seq_len;
   auto r = predictor.BuildRecipe(*model, q);
   if (!r.ok()) {
     row.why = "no recipe: " + r.status().message();
     return row;
+  }
+  // Where the recipe is not the model file's entry for this chip and GPU count, the row says whose
+  // it is.
+  std::string borrowed;
+  if (r->par.weak_scaled_from > 0)
+    borrowed = "; recipe of the " + std::to_string(r->par.weak_scaled_from) +
+               "-GPU entry, data parallelism scaled";
+  if (r->par.chip != suite.chip) {
+    borrowed += "; " + r->par.chip + "'s recipe ([suite] recipes_of)";
+    r->par.chip = suite.chip;
   }
   predict::RateInputs rates_in{.skip_unusable_documents = true, .sets = in.sets};
   for (const auto& [doc_path, doc] : in.measured) rates_in.measured.emplace_back(doc_path, &doc);
@@ -75,7 +86,8 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   auto here = predictor.PredictAt(*r, std::move(*rates), k);
   if (!at_reference.ok() || !here.ok()) {
     row.why =
-        "cannot predict: " + (at_reference.ok() ? here.status() : at_reference.status()).message();
+        "cannot predict: " + (at_reference.ok() ? here.status() : at_reference.status()).message() +
+        borrowed;
     return row;
   }
   row.model_step_s = here->step.step_time_s;
@@ -90,6 +102,7 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
     row.why = Dominant(here->step);
   }
   if (!row.reference_step_s) row.why += "; no comparable reference";
+  row.why += borrowed;
   return row;
 }
 

@@ -358,6 +358,32 @@ TEST(SuitePredictionTest, SlowCollectivesPutWorkloadsUnderTheThreshold) {
   EXPECT_FALSE(PredictSuite(*suite, refs, in).ok());
 }
 
+// Every workload of every shipped suite gets a prediction: a model the catalogue names otherwise
+// (nemotron_3_120b) is found by its file's workload_names, a GPU count without an entry takes the
+// nearest entry's layout with data parallelism scaled, and the H200 suite runs H100's recipes; the
+// row says which recipe it borrowed.
+TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
+  ReferenceSet refs;
+  SuitePredictionInputs in;
+  in.data_dir = kData;
+  int borrowed = 0;
+  for (const char* chip : {"h100", "h200", "b200", "b300", "gb200", "gb300"}) {
+    auto suite = LoadSuiteByName(chip, kData);
+    ASSERT_TRUE(suite.ok()) << suite.status().message();
+    auto rows = PredictSuite(*suite, refs, in);
+    ASSERT_TRUE(rows.ok()) << rows.status().message();
+    for (const auto& row : *rows) {
+      EXPECT_TRUE(row.model_step_s.has_value())
+          << chip << " " << row.workload.id << ": " << row.why;
+      if (std::string(chip) == "h200") {
+        EXPECT_NE(row.why.find("h100's recipe"), std::string::npos) << row.why;
+      }
+      borrowed += row.why.find("data parallelism scaled") != std::string::npos;
+    }
+  }
+  EXPECT_GE(borrowed, 1);
+}
+
 }  // namespace
 }  // namespace ys::validate
 

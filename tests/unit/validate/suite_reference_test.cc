@@ -63,6 +63,9 @@ TEST(SuiteTest, MalformedSuitesNameFileWorkloadAndField) {
        "s.toml: [[workload]] 1 id 'a/../../b'"},
       {"[suite]\nchip=\"../x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n",
        "s.toml: [suite] chip '../x'"},
+      {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nrecipes_of=\"a/"
+       "b\"\nsource=\"s\"\nthreshold=0.95\n",
+       "s.toml: [suite] recipes_of 'a/b'"},
   };
   for (const auto& [text, want] : cases) {
     auto s = ParseSuite(text, "s.toml");
