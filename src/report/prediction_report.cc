@@ -318,6 +318,8 @@ void Fields(V& v, SuiteRow& x) {
   v("reference_step_s", x.r.reference_step_s);
   v("predicted_step_s", x.r.predicted_step_s);
   v("predicted_score", x.r.predicted_score);
+  v("anchored_step_s", x.r.anchored_step_s);
+  v("anchored_on", x.r.anchored_on);
   v("under", x.r.under);
   v("why", x.r.why);
 }

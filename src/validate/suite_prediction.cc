@@ -36,7 +36,7 @@ std::string Dominant(const wp::StepPrediction& p) {
 // reference rates and at this cluster's.
 Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSet& refs,
                                            const SuitePredictionInputs& in,
-                                           const predict::Predictor& predictor,
+                                           predict::Predictor& predictor,
                                            const bench::DeviceSpec& chip,
                                            const ReleaseChoice& release, const SuiteWorkload& w) {
   WorkloadPrediction row;
@@ -92,7 +92,17 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   }
   row.model_step_s = here->step.step_time_s;
   row.predicted_score = at_reference->step_time_s / here->step.step_time_s;
-  if (row.reference_step_s) row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
+  if (row.reference_step_s) {
+    row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
+  } else {
+    auto anchor = predictor.AnchorOn(predict::ReleaseConstantsChoice{release, k}, w.dtype, *r,
+                                     at_reference->step_time_s);
+    if (!anchor.ok()) return anchor.status();
+    if (*anchor) {
+      row.anchored_step_s = (*anchor)->anchored_s / *row.predicted_score;
+      row.anchored_on = (*anchor)->Describe();
+    }
+  }
   row.under = *row.predicted_score < suite.threshold;
   if (!here->what_if.empty() && here->what_if.front().recovery_s > 0) {
     const auto& top = here->what_if.front();
@@ -101,7 +111,11 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   } else {
     row.why = Dominant(here->step);
   }
-  if (!row.reference_step_s) row.why += "; no comparable reference";
+  if (!row.reference_step_s) {
+    row.why += "; no comparable reference";
+    if (row.anchored_step_s)
+      row.why += fmt::format("; anchored {:.3f} s on {}", *row.anchored_step_s, row.anchored_on);
+  }
   row.why += borrowed;
   return row;
 }

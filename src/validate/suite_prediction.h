@@ -7,11 +7,14 @@
 // overrides laid over them);
 //   predicted score = predicted at reference rates / predicted at this cluster's rates
 //   predicted step  = the reference's published (or recorded) step ÷ predicted score
-// (the model's own predicted step is shown beside it). Without measurements the score is 1 by
-// construction: the column then shows the model's step against the reference, and which term
-// dominates it. A workload whose model file, recipe or reference is missing says so. The model's
-// constants are those of the suite's recipe release (predict/release_calibration.h
-// ChooseRelease: the nearest older calibrated release for one not calibrated), named per row.
+// (the model's own predicted step is shown beside it). Where the suite has no comparable
+// reference, the model's step is anchored instead on the nearest published row of the same model
+// and chip (baselines/published/, the release whose constants apply), as `predict` anchors it.
+// Without measurements the score is 1 by construction: the column then shows the model's step
+// against the reference, and which term dominates it. A workload whose model file, recipe or
+// reference is missing says so. The model's constants are those of the suite's recipe release
+// (predict/release_calibration.h ChooseRelease: the nearest older calibrated release for one not
+// calibrated), named per row.
 //
 // Thread safety: pure functions over values.
 #ifndef YARDSTICK_VALIDATE_SUITE_PREDICTION_H_
@@ -34,6 +37,11 @@ struct WorkloadPrediction {
   std::optional<double> reference_step_s;  // the suite's reference, where one is comparable
   std::optional<double> predicted_step_s;  // reference ÷ predicted score
   std::optional<double> predicted_score;
+  // Without a comparable reference: the model's step anchored (predict/anchor.h) on the nearest
+  // published row of the same model and chip in the release whose constants apply, at this
+  // cluster's rates (anchored at the reference rates ÷ predicted score), and that row.
+  std::optional<double> anchored_step_s;
+  std::string anchored_on;
   bool under = false;   // predicted score below the threshold
   std::string release;  // which release's constants (calibration/releases.toml) the model used
   std::string why;      // the largest cost (a measured shortfall, or the dominant term), or why

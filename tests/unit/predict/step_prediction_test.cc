@@ -366,7 +366,7 @@ TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
   ReferenceSet refs;
   SuitePredictionInputs in;
   in.data_dir = kData;
-  int borrowed = 0;
+  int borrowed = 0, anchored = 0;
   for (const char* chip : {"h100", "h200", "b200", "b300", "gb200", "gb300"}) {
     auto suite = LoadSuiteByName(chip, kData);
     ASSERT_TRUE(suite.ok()) << suite.status().message();
@@ -379,9 +379,17 @@ TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
         EXPECT_NE(row.why.find("h100's recipe"), std::string::npos) << row.why;
       }
       borrowed += row.why.find("data parallelism scaled") != std::string::npos;
+      // No shipped suite has a reference of its release: a model with a published row on the
+      // chip is anchored on it, at this cluster's rates (here the reference's: score 1).
+      if (!row.anchored_step_s) continue;
+      ++anchored;
+      EXPECT_NE(row.anchored_on.find(".tsv:"), std::string::npos) << row.anchored_on;
+      EXPECT_NE(row.why.find("anchored"), std::string::npos) << row.why;
+      EXPECT_GT(*row.anchored_step_s, 0);
     }
   }
   EXPECT_GE(borrowed, 1);
+  EXPECT_GE(anchored, 10);
 }
 
 }  // namespace
