@@ -25,7 +25,8 @@ struct Suite {
   std::string recipe_release;  // "v26.06.01"
   // The chip whose published recipes the workloads run, where the suite's chip has none of its
   // own (H200 runs H100's unchanged); empty: the suite's chip. Predictions take their
-  // parallelism from that chip's entries and their rates from the suite's chip.
+  // parallelism from that chip's entries, its release constants where no release calibrates the
+  // suite's chip, and its published rows as anchors; their rates are the suite's chip's.
   std::string recipes_of;
   std::string source;
   double threshold = 0.95;

@@ -95,7 +95,10 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   if (row.reference_step_s) {
     row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
   } else {
-    auto anchor = predictor.AnchorOn(predict::ReleaseConstantsChoice{release, k}, w.dtype, *r,
+    // On the recipes' chip where the suite runs another's: its rows, predicted at its rates.
+    wp::Recipe on = *r;
+    if (!suite.recipes_of.empty()) on.par.chip = suite.recipes_of;
+    auto anchor = predictor.AnchorOn(predict::ReleaseConstantsChoice{release, k}, w.dtype, on,
                                      at_reference->step_time_s);
     if (!anchor.ok()) return anchor.status();
     if (*anchor) {
@@ -130,6 +133,17 @@ Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const R
   if (!chip.ok()) return chip.status();
   auto release = predictor->ChooseRelease(suite.recipe_release, suite.chip);
   if (!release.ok()) return release.status();
+  if (!release->chip && !suite.recipes_of.empty()) {
+    // A chip no release calibrates, running another chip's recipes (and so its software), takes
+    // that chip's constants.
+    auto of = predictor->ChooseRelease(suite.recipe_release, suite.recipes_of);
+    if (!of.ok()) return of.status();
+    if (of->chip) {
+      of->note = suite.chip + " takes " + suite.recipes_of + "'s constants ([suite] recipes_of)" +
+                 (of->note.empty() ? "" : "; " + of->note);
+      release = std::move(of);
+    }
+  }
   std::vector<WorkloadPrediction> out;
   for (const SuiteWorkload& w : suite.workloads) {
     // The reference rates do not depend on the constants: a chip the calibration lacks is an

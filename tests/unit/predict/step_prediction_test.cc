@@ -360,13 +360,13 @@ TEST(SuitePredictionTest, SlowCollectivesPutWorkloadsUnderTheThreshold) {
 
 // Every workload of every shipped suite gets a prediction: a model the catalogue names otherwise
 // (nemotron_3_120b) is found by its file's workload_names, a GPU count without an entry takes the
-// nearest entry's layout with data parallelism scaled, and the H200 suite runs H100's recipes; the
-// row says which recipe it borrowed.
+// nearest entry's layout with data parallelism scaled, and the H200 suite runs H100's recipes (with
+// H100's constants, anchored on H100's rows); the row says which recipe it borrowed.
 TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
   ReferenceSet refs;
   SuitePredictionInputs in;
   in.data_dir = kData;
-  int borrowed = 0, anchored = 0;
+  int borrowed = 0, anchored = 0, h200_anchored = 0;
   for (const char* chip : {"h100", "h200", "b200", "b300", "gb200", "gb300"}) {
     auto suite = LoadSuiteByName(chip, kData);
     ASSERT_TRUE(suite.ok()) << suite.status().message();
@@ -377,6 +377,10 @@ TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
           << chip << " " << row.workload.id << ": " << row.why;
       if (std::string(chip) == "h200") {
         EXPECT_NE(row.why.find("h100's recipe"), std::string::npos) << row.why;
+        // H200 takes H100's constants and anchors on H100's rows.
+        EXPECT_NE(row.release.find("h100's constants"), std::string::npos) << row.release;
+        if (row.anchored_step_s)
+          h200_anchored += row.anchored_on.find(" h100 ") != std::string::npos;
       }
       borrowed += row.why.find("data parallelism scaled") != std::string::npos;
       // No shipped suite has a reference of its release: a model with a published row on the
@@ -390,6 +394,7 @@ TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
   }
   EXPECT_GE(borrowed, 1);
   EXPECT_GE(anchored, 10);
+  EXPECT_GE(h200_anchored, 3);
 }
 
 }  // namespace
