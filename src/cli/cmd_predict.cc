@@ -53,7 +53,8 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
   predict::RecipeQuery q{.chip = a.chip,
                          .dtype = validate::DtypeOfPrecision(a.dtype),
                          .gpus = a.gpus,
-                         .bare_without_entry = true};
+                         .bare_without_entry = true,
+                         .weak_scaling = true};
   q.overrides = {.tp = a.tp,
                  .pp = a.pp,
                  .cp = a.cp,

@@ -64,8 +64,8 @@ struct RecipeQuery {
   std::optional<int> gpus;
   RecipeEntry entry = RecipeEntry::kForGpus;
   std::string release;  // kOfRelease
-  // With no entry and a global batch given: the overrides over tp = pp = cp = ep = 1 and
-  // micro-batch 1 (a recipe given on the command line).
+  // With no entry (and none to scale) and a global batch given: the overrides over
+  // tp = pp = cp = ep = 1 and micro-batch 1 (a recipe given on the command line).
   bool bare_without_entry = false;
   // With no entry for `gpus`: the chip's and dtype's entry at the nearest other GPU count, data
   // parallelism scaled (workloads::WeakScaledParallelism), as the published recipes grow.

@@ -97,6 +97,13 @@ std::string PredictionConsole(const PredictionView& v) {
       r.par.cuda_graphs,
       r.par.mtp_layers > 0 ? fmt::format(", {} MTP module(s)", r.par.mtp_layers) : std::string(),
       p.data_parallel, p.micro_batches);
+  if (r.par.weak_scaled_from > 0) {
+    out.insert(
+        out.size() - 1,
+        fmt::format("(the layout of the model file's {}-GPU entry: no entry for {} GPUs, data "
+                    "parallelism and global batch scaled)\n",
+                    r.par.weak_scaled_from, r.par.gpus));
+  }
   out += fmt::format("  {:<34} {:>10} {:>7}  {}\n", "component", "seconds", "share", "");
   for (const BreakdownRow& row : Breakdown(p)) {
     out += fmt::format("  {:<34} {:>10.3f} {:>6.1f}%  {}\n", row.name, row.seconds,
@@ -210,6 +217,10 @@ void Fields(V& v, RecipeView& x) {
   v("fsdp", par.fsdp);
   v("data_parallel", x.p.data_parallel);
   v("micro_batches", x.p.micro_batches);
+  // Where the layout comes from: the model file's entry (or the command line), and the GPU count
+  // of the entry it was scaled from when the file has none for this count (0: not scaled).
+  v("source", par.source);
+  v("weak_scaled_from", par.weak_scaled_from);
 }
 
 struct Prediction {

@@ -32,6 +32,50 @@ std::string Dominant(const wp::StepPrediction& p) {
   return fmt::format("largest term: {} ({:.0f}% of the step)", name, 100 * most / p.step_time_s);
 }
 
+// The suite's recipe of `w`: the model file's entry of the suite's release for the suite's chip
+// (or the chip whose recipes it runs, [suite] recipes_of), weak-scaled where the file lists no
+// entry for the GPU count. Where it is not the file's entry for this chip and count, `borrowed`
+// gets what the row says of whose it is.
+Result<wp::Recipe> SuiteRecipe(const Suite& suite, const SuiteWorkload& w,
+                               const workloads::ModelSpec& model,
+                               const predict::Predictor& predictor, std::string& borrowed) {
+  predict::RecipeQuery q{.chip = suite.recipes_of.empty() ? suite.chip : suite.recipes_of,
+                         .dtype = w.dtype,
+                         .gpus = w.gpus,
+                         .entry = predict::RecipeEntry::kOfRelease,
+                         .release = suite.recipe_release,
+                         .weak_scaling = true};
+  q.overrides.global_batch = w.gbs;
+  q.overrides.seq = w.seq_len;
+  auto r = predictor.BuildRecipe(model, q);
+  if (!r.ok()) return r.status();
+  if (r->par.weak_scaled_from > 0)
+    borrowed = "; recipe of the " + std::to_string(r->par.weak_scaled_from) +
+               "-GPU entry, data parallelism scaled";
+  if (r->par.chip != suite.chip) {
+    borrowed += "; " + r->par.chip + "'s recipe ([suite] recipes_of)";
+    r->par.chip = suite.chip;
+  }
+  return r;
+}
+
+// Without a comparable reference: the model's step anchored on the nearest published row of the
+// same model and chip (the recipes' chip where the suite runs another's: its rows, predicted at
+// its rates), at this cluster's rates.
+Status AnchorRow(const Suite& suite, const wp::Recipe& r,
+                 const predict::ReleaseConstantsChoice& chosen, double at_reference_s,
+                 predict::Predictor& predictor, WorkloadPrediction& row) {
+  wp::Recipe on = r;
+  if (!suite.recipes_of.empty()) on.par.chip = suite.recipes_of;
+  auto anchor = predictor.AnchorOn(chosen, row.workload.dtype, on, at_reference_s);
+  if (!anchor.ok()) return anchor.status();
+  if (*anchor) {
+    row.anchored_step_s = (*anchor)->anchored_s / *row.predicted_score;
+    row.anchored_on = (*anchor)->Describe();
+  }
+  return Status::Ok();
+}
+
 // The row of one workload: its model file, the suite's recipe of it, and the step predicted at the
 // reference rates and at this cluster's.
 Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSet& refs,
@@ -55,28 +99,11 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   }
   auto model = predictor.LoadModel(name);
   if (!model.ok()) return model.status();
-  predict::RecipeQuery q{.chip = suite.recipes_of.empty() ? suite.chip : suite.recipes_of,
-                         .dtype = w.dtype,
-                         .gpus = w.gpus,
-                         .entry = predict::RecipeEntry::kOfRelease,
-                         .release = suite.recipe_release,
-                         .weak_scaling = true};
-  q.overrides.global_batch = w.gbs;
-  q.overrides.seq = w.seq_len;
-  auto r = predictor.BuildRecipe(*model, q);
+  std::string borrowed;
+  auto r = SuiteRecipe(suite, w, *model, predictor, borrowed);
   if (!r.ok()) {
     row.why = "no recipe: " + r.status().message();
     return row;
-  }
-  // Where the recipe is not the model file's entry for this chip and GPU count, the row says whose
-  // it is.
-  std::string borrowed;
-  if (r->par.weak_scaled_from > 0)
-    borrowed = "; recipe of the " + std::to_string(r->par.weak_scaled_from) +
-               "-GPU entry, data parallelism scaled";
-  if (r->par.chip != suite.chip) {
-    borrowed += "; " + r->par.chip + "'s recipe ([suite] recipes_of)";
-    r->par.chip = suite.chip;
   }
   predict::RateInputs rates_in{.skip_unusable_documents = true, .sets = in.sets};
   for (const auto& [doc_path, doc] : in.measured) rates_in.measured.emplace_back(doc_path, &doc);
@@ -95,16 +122,8 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   if (row.reference_step_s) {
     row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
   } else {
-    // On the recipes' chip where the suite runs another's: its rows, predicted at its rates.
-    wp::Recipe on = *r;
-    if (!suite.recipes_of.empty()) on.par.chip = suite.recipes_of;
-    auto anchor = predictor.AnchorOn(predict::ReleaseConstantsChoice{release, k}, w.dtype, on,
-                                     at_reference->step_time_s);
-    if (!anchor.ok()) return anchor.status();
-    if (*anchor) {
-      row.anchored_step_s = (*anchor)->anchored_s / *row.predicted_score;
-      row.anchored_on = (*anchor)->Describe();
-    }
+    YS_RETURN_IF_ERROR(AnchorRow(suite, *r, predict::ReleaseConstantsChoice{release, k},
+                                 at_reference->step_time_s, predictor, row));
   }
   row.under = *row.predicted_score < suite.threshold;
   if (!here->what_if.empty() && here->what_if.front().recovery_s > 0) {

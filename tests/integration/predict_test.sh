@@ -27,6 +27,13 @@ assert j["what_if"] == [], j["what_if"]
 PY
 
 # A model file given as a path, at a GPU count and layer count the file does not list.
+# A GPU count the model file has no entry for: the nearest entry's layout, data parallelism and
+# global batch scaled (the published recipes' weak scaling), said in the header and the JSON.
+expect_rc 0 "predict at a count without an entry" -- "$bin" predict --model llama3.1_70b --chip b200 --dtype fp8 --gpus 1024
+expect_in "$tmp/out" "the layout of the model file's 512-GPU entry" "the scaled entry named"
+expect_in "$tmp/out" "global batch 4096" "the global batch scaled with the GPUs"
+expect_rc 0 "predict json at a count without an entry" -- "$bin" predict --model llama3.1_70b --chip b200 --dtype fp8 --gpus 1024 --json
+expect_in "$tmp/out" '"weak_scaled_from": 512' "the scaled entry in the JSON"
 expect_rc 0 "predict file, fewer layers" -- "$bin" predict --model "$src/models/llama3.1_70b.toml" --chip h100 --dtype fp8 --gpus 16 --tp 4 --pp 2 --gbs 32 --layers 8 --json
 cp "$tmp/out" "$tmp/proxy.json"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["recipe"]["layers"]==8 and j["recipe"]["gpus"]==16 and j["recipe"]["data_parallel"]==2, j["recipe"]' "$tmp/proxy.json" \
