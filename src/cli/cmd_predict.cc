@@ -124,7 +124,7 @@ Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& da
         r.predicted_s, 100 * (r.predicted_s / published - 1));
     if (r.anchor) {
       line += fmt::format(", anchored {:.3f} s ({:+.1f}%) on {}:{}", r.anchor->anchored_s,
-                          100 * (r.anchor->anchored_s / published - 1), r.anchor->row->row.file,
+                          100 * r.anchor->ErrorAgainst(published), r.anchor->row->row.file,
                           r.anchor->row->row.line);
     }
     std::cout << line << "\n";

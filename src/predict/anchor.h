@@ -25,6 +25,8 @@ struct Anchor {
   double row_predicted_s = 0;  // the row's recipe under the same constants
   double anchored_s = 0;
   std::string Describe() const;  // "megatron_bridge.tsv:48 (26.04.01 gb300 fp8_cs, 64 GPUs, ...)"
+  // anchored / published − 1
+  double ErrorAgainst(double published_s) const { return anchored_s / published_s - 1; }
 };
 
 // The nearest row of `model` on `chip` in `release` (not an anomaly), or nullopt.

@@ -42,7 +42,7 @@ Result<LaterReleases> PredictLaterReleases(const ReleaseSet& set, const ReleaseC
                                           {std::string("all"), std::string("all")}}) {
       Errors& x = errors[{c.row.release, chip, precision}];
       x.plain.push_back(e);
-      if (row.anchor) x.anchored.push_back(row.anchor->anchored_s / c.row.step_time_s - 1);
+      if (row.anchor) x.anchored.push_back(row.anchor->ErrorAgainst(c.row.step_time_s));
     }
     out.rows.push_back(std::move(row));
   }

@@ -1,6 +1,5 @@
 #include "predict/predictor.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "predict/published_table.h"
@@ -67,19 +66,13 @@ std::string Predictor::ModelPath(const std::string& model) const {
   if (model.find('/') != std::string::npos || model.ends_with(".toml")) return model;
   const std::string path = data_dir_ + "/models/" + model + ".toml";
   if (std::filesystem::exists(path)) return path;
-  // A catalogue's name of a model ([model] workload_names); a file that does not parse is passed
-  // over here (loading it by its own name says why).
-  std::error_code ec;
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(data_dir_ + "/models", ec)) {
-    if (e.path().extension() == ".toml") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    auto spec = workloads::LoadModelSpec(f.string());
-    if (!spec.ok()) continue;
-    for (const std::string& n : spec->workload_names) {
-      if (n == model) return f.string();
+  // A catalogue's name of a model ([model] workload_names); with a models/ that does not load, the
+  // plain path (loading the broken file by its own name says why).
+  auto specs = workloads::LoadModelSpecs(data_dir_ + "/models");
+  if (!specs.ok()) return path;
+  for (const workloads::ModelSpec& spec : *specs) {
+    for (const std::string& n : spec.workload_names) {
+      if (n == model) return spec.path;
     }
   }
   return path;

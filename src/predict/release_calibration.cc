@@ -193,7 +193,7 @@ Status AddErrors(const ReleaseSet& set, const std::vector<const ReleaseCase*>& r
     auto a = AnchorPrediction(set, anchor_release, c->precision, c->recipe, *p, base, k);
     if (!a.ok()) return a.status();
     if (!*a) continue;
-    const double ae = (*a)->anchored_s / c->row.step_time_s - 1;
+    const double ae = (*a)->ErrorAgainst(c->row.step_time_s);
     (*anchored)[c->precision].push_back(ae);
     (*anchored)["all"].push_back(ae);
   }

@@ -93,11 +93,13 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   const std::string suffix = "_" + w.dtype;
   const std::string name =
       w.id.ends_with(suffix) ? w.id.substr(0, w.id.size() - suffix.size()) : w.id;
-  if (!std::filesystem::exists(predictor.ModelPath(name))) {
+  // Resolved once: a catalogue name reads every model file to find its own.
+  const std::string path = predictor.ModelPath(name);
+  if (!std::filesystem::exists(path)) {
     row.why = "no model file models/" + name + ".toml (nor one whose workload_names lists it)";
     return row;
   }
-  auto model = predictor.LoadModel(name);
+  auto model = predictor.LoadModel(path);
   if (!model.ok()) return model.status();
   std::string borrowed;
   auto r = SuiteRecipe(suite, w, *model, predictor, borrowed);
