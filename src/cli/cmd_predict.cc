@@ -97,10 +97,12 @@ Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& da
   if (!releases.ok()) return releases.status();
   auto later = validate::PredictLaterReleases(set, *releases, cal.constants);
   if (!later.ok()) return later.status();
-  std::cout << "\nreleases after " << validate::kNewestFittableRelease
-            << " (never fitted; each row predicted as `predict --release TAG` answers it, with "
-               "the constants of the newest release calibration/releases.toml calibrates for its "
-               "chip, and anchored on that release's nearest row of the same model and chip): ";
+  std::cout
+      << "\nreleases after " << validate::kNewestFittableRelease
+      << " (never fitted; each row predicted as `predict --release TAG` answers it, with "
+         "the constants of the newest release calibration/releases.toml calibrates for its "
+         "chip, and anchored on the nearest row of the same model and chip in that release or, "
+         "where it has none, the newest older release with one): ";
   if (later->rows.empty()) {
     std::cout << "no rows in baselines/published/*.tsv\n";
     return Status::Ok();
@@ -155,8 +157,8 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   if (!forward.ok()) return forward.status();
   std::cout << "\nnext release (each release's rows predicted with the constants of the newest "
                "calibrated release before it, fitted on that release and older ones; anchored: "
-               "the rows with a row of the same model and chip in that release, anchored on the "
-               "nearest): |error|\n";
+               "the rows with a row of the same model and chip in that release or an older one, "
+               "anchored on the nearest row of the newest such release): |error|\n";
   std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}   {:>8} {:>8} {:>8}\n",
                            "release", "from", "chip", "prec.", "rows", "median", "p90", "anchored",
                            "median", "p90");
@@ -243,7 +245,7 @@ Status ResolveModelAndChip(PredictArgs& a) {
 }
 
 // The release line, the prediction, and the anchored figure where a published row of the same
-// model, chip and release exists (predict/anchor.h).
+// model and chip exists in the release or an older one (predict/anchor.h).
 Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
                    const predict::ReleaseConstantsChoice& chosen,
                    const report::PredictionView& view) {
@@ -270,7 +272,7 @@ Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
                              (*anchor)->Describe());
   } else {
     std::cout << "anchored step time: none (no published row of " << view.recipe->model->name
-              << " on " << a.chip << " in release " << chosen.choice.used << ")\n";
+              << " on " << a.chip << " in release " << chosen.choice.used << " or an older one)\n";
   }
   return kExitPass;
 }

@@ -9,7 +9,8 @@
 // measured points (or alone, without --unit), the predicted weak-scaling curve of that recipe
 // from 8 to 2,048 GPUs (predict/scaling.h PredictWeakScaling) at the reference rates, or with
 // --set overrides, for --release TAG (default the newest calibrated release; the header names it),
-// each point also anchored on the nearest published row of that model, chip and release.
+// each point also anchored on the nearest published row of that model and chip in that release
+// (or the newest older release with one).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -104,8 +105,8 @@ void PrintPredicted(const ScalingArgs& a, const PredictedAnswer& answer,
   if (answer.anchor_factor > 0) {
     fmt::print("# anchored on {}: every point x {:.3f}\n", answer.anchor, answer.anchor_factor);
   } else {
-    fmt::print("# anchored: none (no published row of {} on {} in that release)\n", a.model,
-               a.chip);
+    fmt::print("# anchored: none (no published row of {} on {} in that release or an older one)\n",
+               a.model, a.chip);
   }
   fmt::print(
       "# predicted weak scaling of {} on {} ({}): recipe parallelism kept, data parallel "

@@ -2,8 +2,9 @@
 // later container dropped into baselines/published/ is never fitted, only predicted, the way
 // `yardstick predict --release TAG` answers an operator about that release: with the constants of
 // the newest release calibration/releases.toml calibrates for the row's chip at or before it, and
-// anchored (predict/anchor.h) on that release's nearest row of the same model and chip where one
-// exists. `predict --published` prints the errors per release, chip and precision, and per row.
+// anchored (predict/anchor.h) on the nearest row of the same model and chip in that release, or
+// in the newest older release with one. `predict --published` prints the errors per release, chip
+// and precision, and per row.
 //
 // Thread safety: values only; the report points into the set it was made from.
 #ifndef YARDSTICK_PREDICT_LATER_RELEASES_H_

@@ -11,8 +11,8 @@
 //   4. the step and its breakdown (predict/step_model.h PredictStep) and the what-ifs, each
 //      measured rate put back to the reference (predict/rate_what_if.h) (PredictAt; Predict is
 //      Rates then PredictAt);
-//   5. where a published row of the same model, chip and release exists, the anchored figure
-//      (predict/anchor.h) (AnchorOn).
+//   5. where a published row of the same model and chip exists in the release or an older one,
+//      the anchored figure (predict/anchor.h) (AnchorOn).
 //
 // A new recipe property is a field of workloads::Parallelism (predict/model_spec.h), read from the
 // model file's [[parallelism]] entry (predict/model_spec.cc) and used by the step model

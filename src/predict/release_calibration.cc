@@ -175,8 +175,8 @@ Result<ChipConstants> Pooled(const ReleaseSet& set, const wp::Constants& base,
 }
 
 // The relative errors of `rows` (of model `only` when given) under `k`, by precision and "all";
-// with `anchored`, also those of the answers anchored on `anchor_release`'s nearest row of the
-// same model and chip (predict/anchor.h), for the rows that have one.
+// with `anchored`, also those of the answers anchored on the nearest row of the same model and
+// chip at or before `anchor_release` (predict/anchor.h), for the rows that have one.
 Status AddErrors(const ReleaseSet& set, const std::vector<const ReleaseCase*>& rows,
                  std::string_view only, const wp::Constants& base, const ChipConstants& k,
                  std::map<std::string, std::vector<double>>& errors,

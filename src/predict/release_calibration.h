@@ -116,7 +116,8 @@ Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
 // it, fitted (and their pooled prior) on rows of that release and older ones only. What an
 // operator gets who asks about a release newer than the calibration. One cell per release × chip
 // × precision, and one per release × chip ("all"); `anchored`: the same rows' answers anchored
-// on the older release's nearest row of the same model and chip, for the rows that have one.
+// on the nearest row of the same model and chip in the older release or, where it has none, the
+// newest release before it with one, for the rows that have one.
 struct ForwardCell {
   std::string release, from, chip, precision;
   workloads::predict::ErrorStats stats, anchored;

@@ -61,7 +61,8 @@ std::vector<int> ReleaseNumbers(std::string_view release) {
 }
 
 bool ReleaseBefore(std::string_view a, std::string_view b) {
-  return ReleaseNumbers(a) < ReleaseNumbers(b);
+  const std::vector<int> x = ReleaseNumbers(a), y = ReleaseNumbers(b);
+  return x != y ? x < y : a < b;
 }
 
 wp::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& model) {

@@ -33,7 +33,9 @@ namespace ys::validate {
 // predictions of a release newer than every calibrated one).
 inline constexpr const char* kNewestFittableRelease = "26.04.01";
 
-// The release's numbers ("v25.05.05" → 25, 5, 5); comparison is lexicographic on them.
+// The release's numbers ("v25.05.05" → 25, 5, 5); comparison is lexicographic on them, and
+// between two tags of the same numbers (NeMo "26.02.01", dgxc-benchmarking "v26.02.01") on the
+// text, so that the order is total and a tag is only ever "at or before" itself.
 std::vector<int> ReleaseNumbers(std::string_view release);
 bool ReleaseBefore(std::string_view a, std::string_view b);
 

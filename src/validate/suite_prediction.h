@@ -9,7 +9,8 @@
 //   predicted step  = the reference's published (or recorded) step ÷ predicted score
 // (the model's own predicted step is shown beside it). Where the suite has no comparable
 // reference, the model's step is anchored instead on the nearest published row of the same model
-// and chip (baselines/published/, the release whose constants apply), as `predict` anchors it.
+// and chip (baselines/published/, the release whose constants apply or the newest older one with
+// such a row), as `predict` anchors it.
 // Without measurements the score is 1 by construction: the column then shows the model's step
 // against the reference, and which term dominates it. A workload whose model file, recipe or
 // reference is missing says so. The model's constants are those of the suite's recipe release
@@ -38,8 +39,9 @@ struct WorkloadPrediction {
   std::optional<double> predicted_step_s;  // reference ÷ predicted score
   std::optional<double> predicted_score;
   // Without a comparable reference: the model's step anchored (predict/anchor.h) on the nearest
-  // published row of the same model and chip in the release whose constants apply, at this
-  // cluster's rates (anchored at the reference rates ÷ predicted score), and that row.
+  // published row of the same model and chip (the release whose constants apply, else the newest
+  // older one with a row), at this cluster's rates (anchored at the reference rates ÷ predicted
+  // score), and that row.
   std::optional<double> anchored_step_s;
   std::string anchored_on;
   bool under = false;   // predicted score below the threshold

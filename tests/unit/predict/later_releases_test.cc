@@ -1,6 +1,7 @@
 // Rows of a release newer than every release a fit may read: predicted the way `predict --release`
 // answers an operator about that release (the newest calibrated constants for the chip, anchored
-// on that release's nearest row of the same model and chip), and never fitted.
+// on the nearest row of the same model and chip in that release or the newest older one with
+// one, never on a row of the later table itself), and never fitted.
 #include "predict/later_releases.h"
 
 #include <gtest/gtest.h>
@@ -95,6 +96,15 @@ TEST_F(LaterReleasesTest, RowsArePredictedWithTheNewestCalibrationAndAnchored) {
   EXPECT_NEAR(doubled.anchor->anchored_s,
               kRowStepS * doubled.predicted_s / same.anchor->row_predicted_s, 1e-9);
 
+  // No 26.04.01 GB200 row of Llama 3.1 8B: anchored on the newest older release's (25.11).
+  const LaterRow& small = later->rows[2];
+  ASSERT_TRUE(small.anchor.has_value());
+  EXPECT_EQ(small.anchor->row->row.release, "25.11");
+  for (const LaterRow& r : later->rows) {
+    if (!r.anchor) continue;
+    EXPECT_FALSE(ReleaseBefore(kNewestFittableRelease, r.anchor->row->row.release));
+  }
+
   const LaterRow& h200 = later->rows[4];
   EXPECT_EQ(h200.used, "");
   EXPECT_FALSE(h200.anchor.has_value());
@@ -105,7 +115,7 @@ TEST_F(LaterReleasesTest, RowsArePredictedWithTheNewestCalibrationAndAnchored) {
     found = true;
     EXPECT_EQ(c.used, kNewestFittableRelease);
     EXPECT_EQ(c.plain.rows, 4);
-    EXPECT_EQ(c.anchored.rows, 3);  // no 26.04.01 GB200 row of Llama 3 8B to anchor on
+    EXPECT_EQ(c.anchored.rows, 4);
   }
   EXPECT_TRUE(found);
 }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "predict/anchor.h"
@@ -178,6 +179,11 @@ TEST(ReleasePredictTest, ReleasesAreOrderedByTheirNumbers) {
   EXPECT_TRUE(ReleaseBefore("26.04", "26.04.01"));
   EXPECT_FALSE(ReleaseBefore("26.04.01", "26.02.01"));
   EXPECT_TRUE(ReleaseBefore(kNewestFittableRelease, "26.06"));
+  // Two tags of the same numbers (NeMo and dgxc-benchmarking) are ordered by their text, so that
+  // no tag is before or after itself and the order is total.
+  EXPECT_TRUE(ReleaseBefore("26.02.01", "v26.02.01"));
+  EXPECT_FALSE(ReleaseBefore("v26.02.01", "26.02.01"));
+  EXPECT_FALSE(ReleaseBefore("26.02.01", "26.02.01"));
 }
 
 ReleaseCalibration TwoReleases() {
@@ -302,9 +308,8 @@ TEST(ReleaseFitTest, TheNextReleaseFromThePreviousConstantsStaysAtTheReachedFigu
   ASSERT_TRUE(cells.ok()) << cells.status().message();
   int checked = 0;
   for (const ForwardCell& c : *cells) {
-    // Never a newer release's constants (dgxc-benchmarking v26.02.01 runs NeMo 26.02.01: the same
-    // numbers, so that pair is neither before the other).
-    EXPECT_FALSE(ReleaseBefore(c.release, c.from)) << c.from << " -> " << c.release;
+    // Never a newer release's constants, nor the release's own.
+    EXPECT_TRUE(ReleaseBefore(c.from, c.release)) << c.from << " -> " << c.release;
     if (c.precision != "all") continue;
     ++checked;
     std::cout << c.release << " from " << c.from << " " << c.chip << " rows " << c.stats.rows
@@ -370,6 +375,36 @@ TEST(AnchoredPredictTest, TheAnchoredAnswerDoesNotDependOnTheEfficiencies) {
   ASSERT_TRUE(a.ok() && a->has_value());
   EXPECT_EQ((*a)->row->model_name, "llama3.1_70b");
   EXPECT_EQ((*a)->row->row.precision, row->row.precision);
+}
+
+// The anchor row comes from the release whose constants apply or, where it has no row of the
+// model on the chip, from the newest older release that has one; never from a later release. Llama
+// 3.1 8B's GB200 rows are of NeMo 25.09 and 25.11 only.
+TEST(AnchoredPredictTest, WithoutARowInTheReleaseTheNewestOlderReleaseAnchors) {
+  const ReleaseCase* row = nullptr;
+  for (const ReleaseCase& c : Rows().cases()) {
+    if (c.model_name == "llama3.1_8b" && c.row.chip == "gb200" && c.row.release == "25.09")
+      row = &c;
+  }
+  ASSERT_NE(row, nullptr);
+  const ChipConstants k = *ChooseRelease(*LoadReleaseCalibration(kData), "", "gb200").chip;
+  auto at = [&](const std::string& release) {
+    auto a =
+        AnchorPrediction(Rows(), release, row->precision, row->recipe, 1.0, Base().constants, k);
+    EXPECT_TRUE(a.ok()) << a.status().message();
+    return a.ok() ? *a : std::optional<Anchor>();
+  };
+  const std::optional<Anchor> newest = at("26.04.01");
+  ASSERT_TRUE(newest.has_value());
+  EXPECT_EQ(newest->row->row.release, "25.11");
+  EXPECT_NE(newest->Describe().find("release 26.04.01 has no row of the model on the chip"),
+            std::string::npos)
+      << newest->Describe();
+  const std::optional<Anchor> own = at("25.09");
+  ASSERT_TRUE(own.has_value());
+  EXPECT_EQ(own->row->row.release, "25.09");
+  EXPECT_EQ(own->Describe().find("has no row"), std::string::npos) << own->Describe();
+  EXPECT_FALSE(at("v25.05.05").has_value());  // no row of the model on GB200 before 25.09
 }
 
 }  // namespace
