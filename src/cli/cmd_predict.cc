@@ -40,7 +40,8 @@ namespace wp = workloads::predict;
 struct PredictArgs {
   std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap,
       release, cuda_graphs;
-  std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers, mtp_layers;
+  std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers, mtp_layers,
+      recompute_layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
 };
@@ -66,6 +67,7 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
                  .seq = a.seq,
                  .layers = a.layers,
                  .mtp_layers = a.mtp_layers,
+                 .recompute_layers = a.recompute_layers,
                  .recompute = a.recompute,
                  .attention_backend = a.attention,
                  .moe_dispatcher = a.dispatcher,
@@ -76,6 +78,11 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
   if (!r.ok()) {
     return Status::Invalid(r.status().message() +
                            "; give the recipe's parallelism on the command line (at least --gbs)");
+  }
+  if (a.recompute_layers && r->par.recompute != "full") {
+    return Status::Invalid("--recompute-layers " + std::to_string(*a.recompute_layers) +
+                           ": needs --recompute full (the recipe's recompute is " +
+                           r->par.recompute + ")");
   }
   if (r->par.ep > 1 && !spec.moe)
     return Status::Invalid("--ep " + std::to_string(r->par.ep) + ": " + spec.name +
@@ -376,6 +383,10 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--recompute", a->recompute,
                  "Activation recompute: none, selective, full, or modules joined by + "
                  "(core_attn, mla_up_proj, mlp, moe, shared_experts, moe_act, layernorm)");
+  sub.add_option("--recompute-layers", a->recompute_layers,
+                 "With --recompute full: only the first N layers of each pipeline chunk are "
+                 "recomputed (Megatron's recompute_num_layers, recompute_method block)")
+      ->check(CLI::Range(1, 100000));
   sub.add_option("--attention", a->attention,
                  "Attention core: fused (flash/cuDNN) or unfused (the S x S scores through HBM)");
   sub.add_option("--dispatcher", a->dispatcher,

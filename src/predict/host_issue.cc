@@ -138,7 +138,8 @@ HostOps CountHostOps(const Recipe& r, const StepWork& w) {
   const double forward = w.attention_layers * AttentionForwardOps(r) +
                          w.mlp_layers * DenseMlpForwardOps(r) +
                          w.mamba_layers * MambaForwardOps(r) + w.moe_layers * moe;
-  const double recomputed = p.recompute == "full" ? forward : RecomputedModuleOps(r, w, moe);
+  const double recomputed = p.recompute == "full" ? forward * RecomputedShare(p, r.layers, "full")
+                                                  : RecomputedModuleOps(r, w, moe);
   HostOps out;
   if (p.cuda_graphs == "full_iteration") {
     // One graph replays the whole step (dense recipes only: nothing synchronises inside it).

@@ -150,6 +150,10 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
   if (std::string bad = CheckRecompute(p.recompute); !bad.empty())
     return Status::Invalid(f.Where("recompute") + ": \"" + p.recompute + "\" (expected " + bad +
                            ")");
+  YS_RETURN_IF_ERROR(f.OptionalInt("recompute_layers", &p.recompute_layers, 1, 100000));
+  if (p.recompute_layers && p.recompute != "full")
+    return Status::Invalid(f.Where("recompute_layers") + ": needs recompute = \"full\" (it is \"" +
+                           p.recompute + "\")");
   YS_RETURN_IF_ERROR(
       f.String("moe_dispatcher", &p.moe_dispatcher, /*required=*/false, /*allow_empty=*/false));
   if (p.moe_dispatcher != "alltoall" && p.moe_dispatcher != "deepep") {
@@ -422,6 +426,14 @@ bool RecomputesModule(std::string_view recompute, std::string_view module) {
   if (recompute == "full") return true;
   if (recompute == "selective") return module == "core_attn";
   return Names(recompute, module);
+}
+
+double RecomputedShare(const Parallelism& p, int layers, std::string_view module) {
+  if (p.recompute != "full") return module != "full" && RecomputesModule(p.recompute, module);
+  if (!p.recompute_layers) return 1.0;
+  const int chunks = std::max(1, p.pp * p.vp.value_or(1));
+  const int per_chunk = std::max(1, (layers + chunks - 1) / chunks);
+  return std::min(1.0, static_cast<double>(*p.recompute_layers) / per_chunk);
 }
 
 std::string CheckRecompute(std::string_view recompute) {

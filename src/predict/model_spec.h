@@ -128,6 +128,10 @@ struct Parallelism {
   // moe_act (the experts' activation), layernorm (the norms before attention and MLP); see
   // RecomputesModule.
   std::string recompute = "none";
+  // With recompute "full": only the first N layers of each pipeline chunk are recomputed
+  // (Megatron's recompute_num_layers with recompute_method "block", which Megatron-Bridge's
+  // performance scripts set); absent, every layer (see RecomputedShare).
+  std::optional<int> recompute_layers;
   // The MoE token dispatcher: "alltoall" (Megatron's all-to-all dispatcher: top_k copies of each
   // token cross the expert-parallel group) or "deepep" (the flex dispatcher with DeepEP: a token
   // crosses the network once per node that holds one of its experts and is forwarded over NVLink).
@@ -236,6 +240,11 @@ std::string CheckCudaGraphs(std::string_view cuda_graphs);
 // Whether a recipe's recompute value runs `module`'s forward again in the backward: every module
 // under "full", core_attn under "selective", else the modules the value joins by "+".
 bool RecomputesModule(std::string_view recompute, std::string_view module);
+// The share of a stack of `layers` layers in which `module`'s forward runs again: 1 or 0 as
+// RecomputesModule says, but under "full" with recompute_layers N, min(1, N / the layers of one
+// pipeline chunk, ceil(layers / (pp × vp))). `module` "full" asks for the modules only full
+// recompute repeats (the attention projections, Mamba layers, MTP modules).
+double RecomputedShare(const Parallelism& p, int layers, std::string_view module);
 // Empty when `recompute` is none, selective, full or a "+"-joined list of known modules; else what
 // was expected.
 std::string CheckRecompute(std::string_view recompute);

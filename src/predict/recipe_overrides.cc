@@ -12,6 +12,7 @@ void LayOver(const RecipeOverrides& o, workloads::Parallelism& p) {
   if (o.micro_batch) p.micro_batch = *o.micro_batch;
   if (o.global_batch) p.global_batch = *o.global_batch;
   if (!o.recompute.empty()) p.recompute = o.recompute;
+  if (o.recompute_layers) p.recompute_layers = *o.recompute_layers;
   if (!o.attention_backend.empty()) p.attention_backend = o.attention_backend;
   if (!o.moe_dispatcher.empty()) p.moe_dispatcher = o.moe_dispatcher;
   if (!o.cuda_graphs.empty()) p.cuda_graphs = o.cuda_graphs;

@@ -1,5 +1,6 @@
 #include "predict/release_cases.h"
 
+#include "core/text.h"
 #include "predict/recipe_overrides.h"
 #include "predict/step_rates.h"
 
@@ -9,11 +10,19 @@ namespace {
 namespace wp = workloads::predict;
 
 // The step model's recompute of a table's recompute field: full for "layers=N" (full recompute of
-// N layers per stage, priced as every layer's) or "full"; else the table's modules as they are
-// (published_table.cc has checked them).
-std::string RecomputeOf(const std::string& t) {
-  if (t.find("layers=") != std::string::npos || t == "full") return "full";
-  return t;
+// the first N layers of each pipeline chunk, Megatron's recompute_method "block", which the
+// performance scripts set with recompute_num_layers) or "full"; else the table's modules as they
+// are (published_table.cc has checked them).
+void RecomputeOf(const std::string& t, predict::RecipeOverrides& o) {
+  const size_t at = t.find("layers=");
+  if (at != std::string::npos) {
+    o.recompute = "full";
+    const std::string_view n = std::string_view(t).substr(at + 7);
+    if (auto v = ParseInt(n.substr(0, n.find(','))); v && *v >= 1 && *v <= 100000)
+      o.recompute_layers = static_cast<int>(*v);
+  } else {
+    o.recompute = t;
+  }
 }
 
 // The row's stated recipe fields: its GPU count, batches and sequence always, the rest where
@@ -37,7 +46,7 @@ predict::RecipeOverrides OverridesOfRow(const PublishedRow& row) {
   // experts and runs dropless routing without a host synchronisation.
   if (!row.dispatcher.empty())
     o.moe_dispatcher = row.dispatcher == "alltoall" ? "alltoall" : "deepep";
-  if (!row.recompute.empty()) o.recompute = RecomputeOf(row.recompute);
+  if (!row.recompute.empty()) RecomputeOf(row.recompute, o);
   o.cuda_graphs = row.cuda_graphs;
   return o;
 }

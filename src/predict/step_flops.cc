@@ -73,12 +73,12 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
     return Status::Unsupported(m.path + ": [shape] ffn_hidden_size is not given");
 
   // fwd + bwd = 3 passes of 2 FLOPs per weight; a module whose forward is recomputed adds one
-  // (model_spec.h RecomputesModule; the attention projections, Mamba layers and MTP modules only
-  // under "full").
+  // in the share of layers that recompute it (model_spec.h RecomputedShare; the attention
+  // projections, Mamba layers and MTP modules only under "full").
   auto passes_of = [&](std::string_view module) {
-    return RecomputesModule(p.recompute, module) ? 8.0 : 6.0;
+    return 6.0 + 2.0 * RecomputedShare(p, r.layers, module);
   };
-  const double passes = p.recompute == "full" ? 8.0 : 6.0;
+  const double passes = passes_of("full");
   const double h = s.hidden_size;
   const double tp = p.tp, etp = r.Etp();
   const double tokens_mb = static_cast<double>(p.micro_batch) * r.seq;  // per replica
@@ -102,7 +102,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
                      std::min(h, attn->heads * attn->qk_dim / tp)});
   // Attention core: 2·s·heads·(qk + v) per token forward, causal (half), × 3 with backward;
   // selective or full recompute run its forward again.
-  const double core_passes = RecomputesModule(p.recompute, "core_attn") ? 4.0 : 3.0;
+  const double core_passes = 3.0 + RecomputedShare(p, r.layers, "core_attn");
   w.attention_core_flops_per_token = core_passes * 2.0 * r.seq * attn->heads *
                                      (attn->qk_dim + attn->v_dim) * 0.5 * attention_layers;
   w.attention_flops_per_token = w.attention_core_flops_per_token;

@@ -152,7 +152,7 @@ double RemoteNodesPerToken(const MoeShape& moe, int64_t nodes) {
 
 std::span<const ConstantInfo> ConstantTable() { return kConstants; }
 
-double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, int forward_passes,
+double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, double forward_passes,
                                double gemm_flops, double hbm_bytes_per_s) {
   const double pass = elements * 2.0 / hbm_bytes_per_s;
   auto gemm = [&](double dim) { return std::max(2.0 * elements * dim / gemm_flops, pass); };
@@ -257,15 +257,16 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
     attention_mb =
         scan * tokens_mb * share / attention_rate +
         UnfusedAttentionSeconds(w.score_elements_per_token * tokens_mb * share, w.qk_head_dim,
-                                w.v_head_dim, RecomputesModule(p.recompute, "core_attn") ? 2 : 1,
+                                w.v_head_dim, 1 + RecomputedShare(p, r.layers, "core_attn"),
                                 gemm_rate, rates.hbm_bytes_per_s);
   }
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
   // A recomputed MoE block permutes and combines its tokens again: the dispatch traffic is half
-  // forward, half backward (a permute's gradient is the matching unpermute), so 1.5 times.
-  const bool moe_recomputed = RecomputesModule(p.recompute, "moe");
-  const double dispatch_passes = c.moe_dispatch_passes * (moe_recomputed ? 1.5 : 1.0);
+  // forward, half backward (a permute's gradient is the matching unpermute), so 1.5 times in the
+  // share of layers that recompute it.
+  const double moe_recomputed = RecomputedShare(p, r.layers, "moe");
+  const double dispatch_passes = c.moe_dispatch_passes * (1.0 + 0.5 * moe_recomputed);
   double elementwise_mb = (passes * w.elementwise_width + dispatch_passes * w.routed_width) *
                           tokens_mb * 2.0 * share / rates.hbm_bytes_per_s;
   const CriticalStage critical =
@@ -328,7 +329,7 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
       }
     }
     YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", span, bytes,
-                           m * (moe_recomputed ? 6.0 : 4.0) * w.moe_layers / p.pp * stage, factor,
+                           m * (4.0 + 2.0 * moe_recomputed) * w.moe_layers / p.pp * stage, factor,
                            1.0, (p.ep - 1.0) * c.alltoall_seconds_per_peer));
     if (p.moe_a2a_overlap) {
       CommTerm& ep_term = out.comm.back();

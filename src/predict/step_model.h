@@ -180,7 +180,7 @@ double OverlappedAllToAllSeconds(double a2a_mb, double compute_mb, double micro_
 //   backward: dP = dO·Vᵀ (writes, 1), dV = Pᵀ·dO (reads P, 1), the softmax backward (reads P and
 //     dP, writes dS, 3), dQ = dS·K and dK = dSᵀ·Q (each reads dS, 1).
 // A fused kernel keeps the scores on chip; this traffic, and the masked half, are what it saves.
-double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, int forward_passes,
+double UnfusedAttentionSeconds(double elements, double qk_dim, double v_dim, double forward_passes,
                                double gemm_flops, double hbm_bytes_per_s);
 
 // The GPUs of one NVLink domain a job of `gpus` holds (see above).

@@ -89,7 +89,11 @@ std::string PredictionConsole(const PredictionView& v) {
       "step\n\n",
       r.model->display_name, r.par.gpus, r.par.chip, r.dtype, r.par.tp, r.par.pp, r.par.cp,
       r.par.ep, r.Etp(), r.Vp(), r.par.micro_batch, r.par.global_batch, r.seq, r.layers,
-      r.par.recompute, r.par.attention_backend,
+      r.par.recompute_layers && r.par.recompute == "full"
+          ? fmt::format("full (the first {} layers of each pipeline chunk)",
+                        *r.par.recompute_layers)
+          : r.par.recompute,
+      r.par.attention_backend,
       r.model->moe ? fmt::format(", {} dispatcher, {}{}", r.par.moe_dispatcher,
                                  r.par.moe_token_drop ? "token drop" : "dropless",
                                  r.par.moe_a2a_overlap ? ", all-to-all overlapped" : "")
@@ -209,6 +213,8 @@ void Fields(V& v, RecipeView& x) {
   v("seq", x.r.seq);
   v("layers", x.r.layers);
   v("recompute", par.recompute);
+  // Under full recompute: the layers of each pipeline chunk recomputed (unset: every layer).
+  v.optional("recompute_layers", par.recompute_layers);
   v("attention_backend", par.attention_backend);
   bool moe = static_cast<bool>(x.r.model->moe);  // written for models with experts only
   v.optional("moe_dispatcher", par.moe_dispatcher, moe);

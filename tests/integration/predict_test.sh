@@ -111,6 +111,21 @@ expect_rc 2 "bad --dispatcher" -- "$bin" "${h100[@]}" --dispatcher nccl
 expect_in "$tmp/err" "--dispatcher nccl: expected alltoall or deepep" "the bad dispatcher named"
 expect_rc 2 "bad --token-drop" -- "$bin" "${h100[@]}" --token-drop yes
 expect_in "$tmp/err" "--token-drop yes: expected on or off" "the bad token drop named"
+# Full recompute of 5 layers of the 32: between no recompute and every layer's, and stated.
+expect_rc 0 "recompute 5 layers" -- "$bin" "${h100[@]}" --recompute full --recompute-layers 5 --json
+cp "$tmp/out" "$tmp/five.json"
+expect_rc 0 "recompute every layer" -- "$bin" "${h100[@]}" --recompute full --json
+cp "$tmp/out" "$tmp/all.json"
+expect_rc 0 "recompute none" -- "$bin" "${h100[@]}" --recompute none --json
+cp "$tmp/out" "$tmp/none.json"
+python3 - "$tmp/none.json" "$tmp/five.json" "$tmp/all.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: recompute layers"; fails=$((fails + 1)); }
+import json, sys
+n, f, a = (json.load(open(p)) for p in sys.argv[1:4])
+assert f["recipe"]["recompute_layers"] == 5 and "recompute_layers" not in a["recipe"], f["recipe"]
+assert n["step_time_s"] < f["step_time_s"] < a["step_time_s"], (n["step_time_s"], f["step_time_s"], a["step_time_s"])
+PY
+expect_rc 2 "--recompute-layers without full" -- "$bin" "${h100[@]}" --recompute selective --recompute-layers 5
+expect_in "$tmp/err" "needs --recompute full" "the flag named"
 # An expert layout that does not fit a pipeline stage: etp defaults to tp (2), 2·64 > 64.
 expect_rc 2 "expert layout too large" -- "$bin" predict --model qwen3_235b --chip gb200 --dtype bf16 --gpus 64 --tp 2 --pp 1 --ep 64 --gbs 1024 --mbs 1
 expect_in "$tmp/err" "etp·ep = 2·64 does not divide the 64 GPUs of one pipeline stage" "the layout named"
