@@ -17,7 +17,7 @@ Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip
   const Parallelism* of_release = nullptr;
   for (const Parallelism& p : spec.parallelism) {
     if (p.chip == chip && p.dtype == dtype && p.gpus == gpus) {
-      if (p.release.empty()) return p;
+      if (p.IsCurrent()) return p;
       if (of_release == nullptr) of_release = &p;
     }
     const std::string k = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
@@ -42,7 +42,7 @@ Result<Parallelism> WeakScaledParallelism(const ModelSpec& spec, std::string_vie
     if (gpus % layout != 0 || gpus % experts != 0) continue;
     // Nearest on a log scale; a current recipe before a release's; the larger count on a tie.
     const double score = std::fabs(std::log2(static_cast<double>(gpus) / p.gpus)) +
-                         (p.release.empty() ? 0 : 0.5) - (p.gpus > gpus ? 1e-9 : 0);
+                         (p.IsCurrent() ? 0 : 0.5) - (p.gpus > gpus ? 1e-9 : 0);
     if (best == nullptr || score < best_score) {
       best = &p;
       best_score = score;

@@ -176,6 +176,7 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
                            "\" (expected fused or unfused)");
   }
   YS_RETURN_IF_ERROR(f.String("release", &p.release, /*required=*/false, /*allow_empty=*/false));
+  YS_RETURN_IF_ERROR(f.Bool("current", &p.current));
   YS_RETURN_IF_ERROR(f.Int("micro_batch", &p.micro_batch, 1, 1 << 20));
   YS_RETURN_IF_ERROR(f.Int("global_batch", &p.global_batch, 1, 1 << 24));
   YS_RETURN_IF_ERROR(f.String("source", &p.source, /*required=*/true, /*allow_empty=*/false));
@@ -323,10 +324,14 @@ Result<ModelSpec> ParseModelSpec(std::string_view text, const std::string& path)
       Fields f(t, path, "[[parallelism]] " + std::to_string(i + 1));
       Parallelism p;
       YS_RETURN_IF_ERROR(ReadParallelism(f, p));
-      std::string key = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
-      if (!p.release.empty()) key += "/" + p.release + "/gbs " + std::to_string(p.global_batch);
-      if (!seen.insert(key).second)
-        return Status::Invalid(f.Where() + ": a second entry for " + key);
+      // One current entry per chip/dtype/gpus, one entry per release and global batch of them.
+      const std::string key = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
+      if (p.IsCurrent() && !seen.insert(key).second)
+        return Status::Invalid(f.Where() + ": a second current entry for " + key);
+      const std::string of_release =
+          key + "/" + p.release + "/gbs " + std::to_string(p.global_batch);
+      if (!p.release.empty() && !seen.insert(of_release).second)
+        return Status::Invalid(f.Where() + ": a second entry for " + of_release);
       spec.parallelism.push_back(std::move(p));
     }
   }

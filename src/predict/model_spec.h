@@ -171,9 +171,14 @@ struct Parallelism {
   std::string attention_backend = "fused";
   int micro_batch = 0;
   int global_batch = 0;
-  // The recipe release the entry is transcribed from ("v25.05.05"); empty: the current recipes.
-  // Entries of a release match the published rows of that release (FindRecipe).
+  // The recipe release the entry is transcribed from ("v25.05.05"). Entries of a release match the
+  // published rows of that release (FindRecipe).
   std::string release;
+  // The current recipe of its chip, dtype and GPU count: what a prediction without a release runs
+  // (FindParallelism), the newest recipe release's. An entry without a release is current too
+  // (IsCurrent).
+  bool current = false;
+  bool IsCurrent() const { return current || release.empty(); }
   std::string source;
   // Set by WeakScaledParallelism: the GPU count of the entry this one was scaled from (0: none).
   int weak_scaled_from = 0;

@@ -16,7 +16,7 @@ Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const 
   if (q.entry == RecipeEntry::kCurrentBase) {
     const workloads::Parallelism* base = nullptr;
     for (const auto& p : model.parallelism) {
-      if (p.chip != q.chip || p.dtype != q.dtype || !p.release.empty()) continue;
+      if (p.chip != q.chip || p.dtype != q.dtype || !p.IsCurrent()) continue;
       if (q.gpus ? p.gpus == *q.gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
     }
     if (base != nullptr) return *base;

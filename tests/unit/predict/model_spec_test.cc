@@ -315,14 +315,55 @@ TEST(ModelSpecTest, BatchProductsDoNotOverflow) {
       << spec.status().message();
 }
 
+// One current entry per chip, dtype and GPU count (an entry without a release, or current = true);
+// one entry per release and global batch of them.
 TEST(ModelSpecTest, DuplicateParallelismRowsAreRejected) {
-  std::string text = kGood;
-  text += text.substr(text.find("[[parallelism]]"));
-  auto spec = ParseModelSpec(text, "x.toml");
-  ASSERT_FALSE(spec.ok());
-  EXPECT_NE(spec.status().message().find("a second entry for h100/bf16/16"), std::string::npos)
-      << spec.status().message();
+  // kGood twice over, the entries' last lines before their source: `first` and `second`.
+  auto twice = [&](const std::string& first, const std::string& second) {
+    const std::string good = kGood;
+    std::string entry = good.substr(good.find("[[parallelism]]"));
+    std::string text = good;
+    text.insert(text.rfind("source = "), first);
+    entry.insert(entry.rfind("source = "), second);
+    return ParseModelSpec(text + entry, "x.toml");
+  };
+  const struct {
+    std::string first, second, expect;  // "": accepted
+  } cases[] = {
+      {"", "", "a second current entry for h100/bf16/16"},
+      {"release = \"v1\"\n", "release = \"v1\"\n", "a second entry for h100/bf16/16/v1/gbs 32"},
+      {"release = \"v1\"\ncurrent = true\n", "release = \"v2\"\ncurrent = true\n",
+       "a second current entry for h100/bf16/16"},
+      {"release = \"v1\"\ncurrent = true\n", "release = \"v0\"\n", ""},
+      {"release = \"v1\"\n", "release = \"v2\"\n", ""},
+  };
+  for (const auto& c : cases) {
+    auto spec = twice(c.first, c.second);
+    if (c.expect.empty()) {
+      EXPECT_TRUE(spec.ok()) << spec.status().message();
+      continue;
+    }
+    ASSERT_FALSE(spec.ok()) << c.first << " / " << c.second;
+    EXPECT_NE(spec.status().message().find(c.expect), std::string::npos) << spec.status().message();
+  }
   EXPECT_EQ(LoadModelSpec("/nonexistent/m.toml").status().code(), StatusCode::kNotFound);
+}
+
+// Every shipped entry names the recipe release it is transcribed from; the current recipes are
+// marked so, and a prediction without a release runs them.
+TEST(ModelSpecTest, EveryShippedEntryCarriesItsRelease) {
+  auto specs = LoadModelSpecs(kModels);
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  for (const ModelSpec& s : *specs) {
+    for (const Parallelism& p : s.parallelism) {
+      EXPECT_FALSE(p.release.empty())
+          << s.path << ": " << p.chip << "/" << p.dtype << "/" << p.gpus;
+      if (!p.current) continue;
+      auto found = FindParallelism(s, p.chip, p.dtype, p.gpus);
+      ASSERT_TRUE(found.ok()) << found.status().message();
+      EXPECT_TRUE(found->current) << s.path << ": " << p.chip << "/" << p.dtype << "/" << p.gpus;
+    }
+  }
 }
 
 const ModelSpec* Named(const std::vector<ModelSpec>& specs, const std::string& name) {

@@ -23,10 +23,12 @@ TEST(PredictorTest, RecipeEntriesFollowTheQuery) {
   Predictor p = OpenShipped();
   auto model = p.LoadModel("llama3.1_8b");
   ASSERT_TRUE(model.ok()) << model.status().message();
-  // llama3.1_8b has a current h100 bf16 entry at 128 GPUs and release v25.04.02's at 8 ... 128.
+  // llama3.1_8b has a current h100 bf16 entry at 128 GPUs (dgxc-benchmarking v26.06.01's) and
+  // release v25.04.02's at 8 ... 128.
   auto current = p.BuildRecipe(*model, {.chip = "h100", .dtype = "bf16", .gpus = 128});
   ASSERT_TRUE(current.ok()) << current.status().message();
-  EXPECT_EQ(current->par.release, "");
+  EXPECT_TRUE(current->par.current);
+  EXPECT_EQ(current->par.release, "v26.06.01");
   auto of_release = p.BuildRecipe(*model, {.chip = "h100", .dtype = "bf16", .gpus = 8});
   ASSERT_TRUE(of_release.ok()) << of_release.status().message();
   EXPECT_EQ(of_release->par.release, "v25.04.02");
