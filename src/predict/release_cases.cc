@@ -1,5 +1,8 @@
 #include "predict/release_cases.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/text.h"
 #include "predict/recipe_overrides.h"
 #include "predict/step_rates.h"
@@ -74,6 +77,32 @@ bool ReleaseBefore(std::string_view a, std::string_view b) {
   return x != y ? x < y : a < b;
 }
 
+const workloads::Parallelism* FeatureDonor(const workloads::ModelSpec& model,
+                                           const PublishedRow& row, std::string_view dtype) {
+  // An entry without a release is the current recipe: as new as any.
+  auto at_or_before = [&](const workloads::Parallelism& p) {
+    return p.release.empty() || !ReleaseBefore(row.release, p.release);
+  };
+  auto newer = [&](const workloads::Parallelism& a, const workloads::Parallelism& b) {
+    if (a.release.empty() != b.release.empty()) return a.release.empty();
+    return ReleaseBefore(b.release, a.release);
+  };
+  auto distance = [&](const workloads::Parallelism& p) {
+    return std::fabs(std::log2(static_cast<double>(row.gpus) / std::max(1, p.gpus))) +
+           1e-3 * std::fabs(std::log2(static_cast<double>(row.gbs) / std::max(1, p.global_batch)));
+  };
+  const workloads::Parallelism* best = nullptr;
+  for (const workloads::Parallelism& p : model.parallelism) {
+    if (p.chip != row.chip || p.dtype != dtype || !at_or_before(p)) continue;
+    // The newest release, then the nearest GPU count and global batch.
+    if (best == nullptr || (p.release != best->release && newer(p, *best)) ||
+        (p.release == best->release && distance(p) < distance(*best))) {
+      best = &p;
+    }
+  }
+  return best;
+}
+
 wp::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& model) {
   wp::Recipe r;
   r.model = &model;
@@ -83,6 +112,26 @@ wp::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& mode
     r.par = *entry;
   } else {
     r.par.source = row.file + ":" + std::to_string(row.line);
+    if (const workloads::Parallelism* d = FeatureDonor(model, row, r.dtype)) {
+      // The software features the row does not state (its layout it states, or it is the
+      // default) come from the nearest entry: a feature holds from the release that brought it
+      // until a table says otherwise.
+      workloads::Parallelism& p = r.par;
+      p.moe_dispatcher = d->moe_dispatcher;
+      p.moe_token_drop = d->moe_token_drop;
+      p.moe_a2a_overlap = d->moe_a2a_overlap;
+      p.cuda_graphs = d->cuda_graphs;
+      p.recompute = d->recompute;
+      p.recompute_layers = d->recompute_layers;
+      p.mtp_layers = d->mtp_layers;
+      p.attention_backend = d->attention_backend;
+      p.fsdp = d->fsdp;
+      p.dp_overlap = d->dp_overlap;
+      if (d->etp == 1) p.etp = 1;
+      p.source += "; features unstated there: the entry of release " +
+                  (d->release.empty() ? std::string("current") : d->release) + " at " +
+                  std::to_string(d->gpus) + " GPUs (" + d->source + ")";
+    }
   }
   r.par.chip = row.chip;
   r.par.dtype = r.dtype;

@@ -61,7 +61,10 @@ class LaterReleasesTest : public ::testing::Test {
           << Row("26.06", "gb200", "llama3.1_8b", "mxfp8", 8, 128, "1\t1\t1\t1\t1\t-", 1000)
           << Row("26.06", "gb200", "llama3.1_405b", "mxfp8", 256, 1536, "4\t16\t1\t8\t1\t-", 1000)
           // A chip no release calibrates: the base constants, no anchor.
-          << Row("26.06", "h200", "llama3.1_70b", "bf16", 64, 256, "4\t8\t1\t5\t1\t-", 20);
+          << Row("26.06", "h200", "llama3.1_70b", "bf16", 64, 256, "4\t8\t1\t5\t1\t-", 20)
+          // DeepSeek-V3 in 26.04.01's GB200 layout, its software features unstated (no etp,
+          // dispatcher or graphs; recompute "none" stated): they come from the 26.04.01 entry.
+          << Row("26.06", "gb200", "deepseek-v3_671b", "mxfp8", 256, 4096, "1\t4\t1\t4\t64\t-", 13);
   }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;
@@ -76,7 +79,7 @@ TEST_F(LaterReleasesTest, RowsArePredictedWithTheNewestCalibrationAndAnchored) {
   ASSERT_TRUE(releases.ok()) << releases.status().message();
   auto later = PredictLaterReleases(*set, *releases, cal->constants);
   ASSERT_TRUE(later.ok()) << later.status().message();
-  ASSERT_EQ(later->rows.size(), 5u);
+  ASSERT_EQ(later->rows.size(), 6u);
 
   const LaterRow& same = later->rows[0];
   EXPECT_EQ(same.used, kNewestFittableRelease);
@@ -114,10 +117,37 @@ TEST_F(LaterReleasesTest, RowsArePredictedWithTheNewestCalibrationAndAnchored) {
     if (c.release != "26.06" || c.chip != "gb200" || c.precision != "all") continue;
     found = true;
     EXPECT_EQ(c.used, kNewestFittableRelease);
-    EXPECT_EQ(c.plain.rows, 4);
-    EXPECT_EQ(c.anchored.rows, 4);
+    EXPECT_EQ(c.plain.rows, 5);
+    EXPECT_EQ(c.anchored.rows, 5);
   }
   EXPECT_TRUE(found);
+}
+
+// A row of a release no model-file entry is of takes the software features it leaves unstated from
+// the newest entry at or before its release (26.04.01's), never from a later one (the current
+// dgxc-benchmarking v26.06.01 entries come after "26.06").
+TEST_F(LaterReleasesTest, UnstatedFeaturesComeFromTheNewestEarlierEntry) {
+  auto cal = LoadStepCalibration(StepCalibrationPath(kData));
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  auto set = ReleaseSet::Load(dir_.string(), *cal);
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  const ReleaseCase* row = nullptr;
+  for (const ReleaseCase& c : set->cases()) {
+    if (c.row.release == "26.06" && c.model_name == "deepseek-v3_671b") row = &c;
+  }
+  ASSERT_NE(row, nullptr);
+  const workloads::Parallelism& p = row->recipe.par;
+  EXPECT_EQ(p.moe_dispatcher, "deepep");
+  EXPECT_EQ(p.cuda_graphs, "attn+moe_router+moe_preprocess");
+  EXPECT_EQ(p.recompute, "none");  // stated by the row (Row writes "none"): the row's word wins
+  EXPECT_EQ(p.etp, 1);
+  EXPECT_EQ(p.ep, 64);  // the row's own layout
+  EXPECT_NE(p.source.find("the entry of release 26.04.01 at 256 GPUs"), std::string::npos)
+      << p.source;
+  // Before every entry of the chip and dtype: no donor, the defaults.
+  PublishedRow old = row->row;
+  old.release = "v24.01";
+  EXPECT_EQ(FeatureDonor(*row->model, old, "fp8"), nullptr);
 }
 
 TEST_F(LaterReleasesTest, ALaterReleaseIsNeverFitted) {
