@@ -91,12 +91,16 @@ const workloads::Parallelism* FeatureDonor(const workloads::ModelSpec& model,
     return std::fabs(std::log2(static_cast<double>(row.gpus) / std::max(1, p.gpus))) +
            1e-3 * std::fabs(std::log2(static_cast<double>(row.gbs) / std::max(1, p.global_batch)));
   };
+  // The newest release, then the row's dtype before another, then the nearest GPU count and
+  // global batch.
+  auto rank = [&](const workloads::Parallelism& p) {
+    return (p.dtype == dtype ? 0 : 100) + distance(p);
+  };
   const workloads::Parallelism* best = nullptr;
   for (const workloads::Parallelism& p : model.parallelism) {
-    if (p.chip != row.chip || p.dtype != dtype || !at_or_before(p)) continue;
-    // The newest release, then the nearest GPU count and global batch.
+    if (p.chip != row.chip || !at_or_before(p)) continue;
     if (best == nullptr || (p.release != best->release && newer(p, *best)) ||
-        (p.release == best->release && distance(p) < distance(*best))) {
+        (p.release == best->release && rank(p) < rank(*best))) {
       best = &p;
     }
   }

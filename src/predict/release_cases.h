@@ -41,9 +41,10 @@ bool ReleaseBefore(std::string_view a, std::string_view b);
 
 // The model file's entry whose software features (dispatcher, token drop, all-to-all overlap, CUDA
 // graphs, recompute, MTP, attention kernel, FSDP, expert TP 1) a row without an entry of its own
-// release takes: the chip's and dtype's entries of the newest release at or before the row's, then
-// the nearest GPU count and global batch. nullptr when there is none: a feature holds from the
-// release that brought it, never before it.
+// release takes: the chip's entries of the newest release at or before the row's, the row's dtype
+// before another (the features of a release's recipes rarely differ by precision), then the
+// nearest GPU count and global batch. nullptr when there is none: a feature holds from the release
+// that brought it, never before it.
 const workloads::Parallelism* FeatureDonor(const workloads::ModelSpec& model,
                                            const PublishedRow& row, std::string_view dtype);
 // The recipe of a row: the model file's entry of the row's release (if any), else the row's

@@ -144,7 +144,12 @@ TEST_F(LaterReleasesTest, UnstatedFeaturesComeFromTheNewestEarlierEntry) {
   EXPECT_EQ(p.ep, 64);  // the row's own layout
   EXPECT_NE(p.source.find("the entry of release 26.04.01 at 256 GPUs"), std::string::npos)
       << p.source;
-  // Before every entry of the chip and dtype: no donor, the defaults.
+  // No BF16 entry of 26.04.01 on GB200: the release's FP8 entry before an older BF16 one.
+  const workloads::Parallelism* bf16 = FeatureDonor(*row->model, row->row, "bf16");
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ(bf16->release, "26.04.01");
+  EXPECT_EQ(bf16->moe_dispatcher, "deepep");
+  // Before every entry of the chip: no donor, the defaults.
   PublishedRow old = row->row;
   old.release = "v24.01";
   EXPECT_EQ(FeatureDonor(*row->model, old, "fp8"), nullptr);
