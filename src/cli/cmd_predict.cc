@@ -51,9 +51,14 @@ struct PredictArgs {
 // (then --gbs is required).
 Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& predictor,
                                const workloads::ModelSpec& spec) {
+  // With --release, the recipe that release ran where the model file has it (the release is part
+  // of the recipe); else the current recipes.
   predict::RecipeQuery q{.chip = a.chip,
                          .dtype = validate::DtypeOfPrecision(a.dtype),
                          .gpus = a.gpus,
+                         .entry = a.release.empty() ? predict::RecipeEntry::kForGpus
+                                                    : predict::RecipeEntry::kOfRelease,
+                         .release = a.release,
                          .bare_without_entry = true,
                          .weak_scaling = true};
   q.overrides = {.tp = a.tp,

@@ -7,18 +7,20 @@
 #include <vector>
 
 #include "predict/model_spec.h"
+#include "predict/release_cases.h"
 
 namespace ys::workloads {
 
 Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
                                     std::string_view dtype, int gpus) {
   std::string known;
-  std::vector<std::string> listed;  // each chip/dtype/gpus once
-  const Parallelism* of_release = nullptr;
+  std::vector<std::string> listed;          // each chip/dtype/gpus once
+  const Parallelism* of_release = nullptr;  // without a current entry: the newest release's
   for (const Parallelism& p : spec.parallelism) {
     if (p.chip == chip && p.dtype == dtype && p.gpus == gpus) {
       if (p.IsCurrent()) return p;
-      if (of_release == nullptr) of_release = &p;
+      if (of_release == nullptr || validate::ReleaseBefore(of_release->release, p.release))
+        of_release = &p;
     }
     const std::string k = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
     if (std::find(listed.begin(), listed.end(), k) != listed.end()) continue;

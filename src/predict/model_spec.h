@@ -175,8 +175,8 @@ struct Parallelism {
   // published rows of that release (FindRecipe).
   std::string release;
   // The current recipe of its chip, dtype and GPU count: what a prediction without a release runs
-  // (FindParallelism), the newest recipe release's. An entry without a release is current too
-  // (IsCurrent).
+  // (FindParallelism; without one, the newest release's entry), the newest recipe release's. An
+  // entry without a release is current too (IsCurrent).
   bool current = false;
   bool IsCurrent() const { return current || release.empty(); }
   std::string source;

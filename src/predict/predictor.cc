@@ -27,6 +27,20 @@ Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const 
     auto found = workloads::FindRecipe(model, q.chip, q.dtype, q.gpus.value_or(0), q.release,
                                        q.overrides.global_batch.value_or(0));
     if (found.ok()) return found;
+    // The recipe the newest release at or before `release` ran at this GPU count (the asked
+    // global batch first): a recipe holds until a newer release replaces it.
+    const workloads::Parallelism* best = nullptr;
+    for (const auto& p : model.parallelism) {
+      if (p.chip != q.chip || p.dtype != q.dtype || !q.gpus || p.gpus != *q.gpus ||
+          p.release.empty() || validate::ReleaseBefore(q.release, p.release))
+        continue;
+      const bool batch = p.global_batch == q.overrides.global_batch.value_or(0);
+      if (best == nullptr || validate::ReleaseBefore(best->release, p.release) ||
+          (p.release == best->release && batch &&
+           best->global_batch != q.overrides.global_batch.value_or(0)))
+        best = &p;
+    }
+    if (best != nullptr) return *best;
   }
   auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
   if (found.ok() || !q.weak_scaling || !q.gpus) return found;

@@ -51,7 +51,8 @@ enum class RecipeEntry {
   // (workloads::FindParallelism).
   kForGpus,
   // First the entry of `release` at the overrides' global batch (workloads::FindRecipe: a
-  // suite's workload, a published row), then as kForGpus.
+  // suite's workload, a published row), then the entry for `gpus` of the newest release at or
+  // before `release` (`predict --release`: the recipe that release ran), then as kForGpus.
   kOfRelease,
   // An entry of the current recipes only: the one for `gpus`, or with no `gpus` the smallest (the
   // base a weak-scaling curve grows).

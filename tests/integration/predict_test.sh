@@ -58,6 +58,13 @@ else
   echo "FAIL: predict documents against the schema"; fails=$((fails + 1))
 fi
 
+# The release is part of the recipe: --release 26.02 runs the model file's 26.02 entry (the
+# all-to-all dispatcher), the default release 26.04.01's (HybridEP, as DeepEP).
+expect_rc 0 "predict --release 26.02" -- "$bin" predict --model qwen3_30b_a3b --chip b200 --dtype mxfp8 --gpus 8 --release 26.02
+expect_in "$tmp/out" "alltoall dispatcher, dropless" "the 26.02 recipe"
+expect_rc 0 "predict default release" -- "$bin" predict --model qwen3_30b_a3b --chip b200 --dtype mxfp8 --gpus 8
+expect_in "$tmp/out" "deepep dispatcher" "the 26.04.01 recipe"
+
 # A recipe property on the command line: DeepSeek-V3 on GB200 in the v25.05.05 recipe runs an
 # unfused attention core (the file's entry); --attention fused is the what-if of a fused kernel.
 expect_rc 0 "predict unfused" -- "$bin" predict --model deepseek-v3_671b --chip gb200 --dtype bf16 --gpus 128 --json

@@ -43,6 +43,32 @@ TEST(PredictorTest, RecipeEntriesFollowTheQuery) {
   EXPECT_EQ(no_current.status().code(), StatusCode::kNotFound);
 }
 
+// The release is part of the recipe: `predict --release R` runs the entry of the newest release at
+// or before R for the GPU count; without a release (and without a current entry) the newest.
+// Qwen3 30B-A3B on 8 B200 has entries of 25.09, 25.11, 26.02, 26.02.01, 26.04 and 26.04.01.
+TEST(PredictorTest, AReleaseRunsTheRecipeOfThatRelease) {
+  Predictor p = OpenShipped();
+  auto model = p.LoadModel("qwen3_30b_a3b");
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  auto of = [&](const std::string& release) {
+    RecipeQuery q{.chip = "b200", .dtype = "fp8", .gpus = 8};
+    if (!release.empty()) {
+      q.entry = RecipeEntry::kOfRelease;
+      q.release = release;
+    }
+    auto r = p.BuildRecipe(*model, q);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() ? r->par : workloads::Parallelism{};
+  };
+  EXPECT_EQ(of("26.02").release, "26.02");
+  EXPECT_EQ(of("26.02").moe_dispatcher, "alltoall");
+  EXPECT_EQ(of("26.03").release, "26.02.01");  // no table of 26.03: the newest before it
+  EXPECT_EQ(of("26.03").moe_dispatcher, "deepep");
+  EXPECT_EQ(of("26.06").release, "26.04.01");
+  EXPECT_EQ(of("").release, "26.04.01");        // no current entry: the newest release's
+  EXPECT_EQ(of("v24.11").release, "26.04.01");  // older than every entry: as without a release
+}
+
 TEST(PredictorTest, OverridesAndTheBareRecipe) {
   Predictor p = OpenShipped();
   auto model = p.LoadModel("llama3.1_8b");
