@@ -70,7 +70,8 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   auto r = predictor->BuildRecipe(*spec, {.chip = a.chip,
                                           .dtype = validate::DtypeOfPrecision(a.dtype),
                                           .gpus = a.base_gpus,
-                                          .entry = predict::RecipeEntry::kCurrentBase});
+                                          .entry = predict::RecipeEntry::kCurrentBase,
+                                          .release = a.release});
   if (!r.ok()) return Status::Invalid("--model " + a.model + ": " + r.status().message());
   auto chosen = predictor->Release(a.release, a.chip, a.dtype);
   if (!chosen.ok()) return chosen.status();

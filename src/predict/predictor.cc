@@ -14,10 +14,28 @@ namespace wp = workloads::predict;
 // The entry `q` names, or the lookup's status.
 Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const RecipeQuery& q) {
   if (q.entry == RecipeEntry::kCurrentBase) {
-    const workloads::Parallelism* base = nullptr;
-    for (const auto& p : model.parallelism) {
-      if (p.chip != q.chip || p.dtype != q.dtype || !p.IsCurrent()) continue;
-      if (q.gpus ? p.gpus == *q.gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
+    // The current entries; a file without any for the chip and dtype: the newest release's (at or
+    // before `release` when one is asked).
+    auto pick = [&](auto&& of) {
+      const workloads::Parallelism* base = nullptr;
+      for (const auto& p : model.parallelism) {
+        if (p.chip != q.chip || p.dtype != q.dtype || !of(p)) continue;
+        if (q.gpus ? p.gpus == *q.gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
+      }
+      return base;
+    };
+    const workloads::Parallelism* base =
+        pick([](const workloads::Parallelism& p) { return p.IsCurrent(); });
+    if (base == nullptr) {
+      const std::string* newest = nullptr;
+      for (const auto& p : model.parallelism) {
+        if (p.chip != q.chip || p.dtype != q.dtype || p.release.empty() ||
+            (!q.release.empty() && validate::ReleaseBefore(q.release, p.release)))
+          continue;
+        if (newest == nullptr || validate::ReleaseBefore(*newest, p.release)) newest = &p.release;
+      }
+      if (newest != nullptr)
+        base = pick([&](const workloads::Parallelism& p) { return p.release == *newest; });
     }
     if (base != nullptr) return *base;
     auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));

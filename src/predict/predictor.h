@@ -54,8 +54,9 @@ enum class RecipeEntry {
   // suite's workload, a published row), then the entry for `gpus` of the newest release at or
   // before `release` (`predict --release`: the recipe that release ran), then as kForGpus.
   kOfRelease,
-  // An entry of the current recipes only: the one for `gpus`, or with no `gpus` the smallest (the
-  // base a weak-scaling curve grows).
+  // An entry of the current recipes only (where the file has none for the chip and dtype, of the
+  // newest release, at or before `release` when given): the one for `gpus`, or with no `gpus` the
+  // smallest (the base a weak-scaling curve grows).
   kCurrentBase,
 };
 

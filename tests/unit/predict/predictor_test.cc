@@ -67,6 +67,15 @@ TEST(PredictorTest, AReleaseRunsTheRecipeOfThatRelease) {
   EXPECT_EQ(of("26.06").release, "26.04.01");
   EXPECT_EQ(of("").release, "26.04.01");        // no current entry: the newest release's
   EXPECT_EQ(of("v24.11").release, "26.04.01");  // older than every entry: as without a release
+  // The base of a scaling curve: no current entry, so the newest release's (at or before the
+  // release asked for).
+  for (const auto& [release, want] : {std::pair{"", "26.04.01"}, {"26.02", "26.02"}}) {
+    auto base = p.BuildRecipe(
+        *model,
+        {.chip = "b200", .dtype = "fp8", .entry = RecipeEntry::kCurrentBase, .release = release});
+    ASSERT_TRUE(base.ok()) << base.status().message();
+    EXPECT_EQ(base->par.release, want);
+  }
 }
 
 TEST(PredictorTest, OverridesAndTheBareRecipe) {
