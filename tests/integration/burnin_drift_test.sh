@@ -22,8 +22,8 @@ EOF
 # errors its baseline allowed, and rightly called nothing; it has also been seen to fall 10% at
 # 10 s, before the plant, which the run rightly called from there. When the un-planted rate of the
 # windows after 15 s (their figures / 0.9) moved more than 3% from the baseline, or a drift was
-# found before 15 s, the run could not show the planted drop as planted; it is run once more, and
-# the second run must find it.
+# found before 15 s, or the baseline's own windows spread more than 3%, the run could not show the
+# planted drop as planted; it is run again (up to three runs), and the last must find it.
 check_planted() {  # check_planted DIR RC: 0 found (or explained by foreign load), 1 not, 3 noisy
   python3 - "$1/run.json" "$2" <<'PY'
 import json, sys
@@ -40,6 +40,13 @@ if not drift and "not judged as drift" in cpu0["note"]:
     print("NOT JUDGED: the planted drop coincided with other processes on cpu0:", cpu0["note"])
     sys.exit(0)
 if not drift:
+    # A baseline whose own windows spread widely (seen: 103, 110, 110 GFLOPS, the first window
+    # slow) allows a wide band, inside which the planted 10% can rightly stay.
+    before = [w["perf"] for w in cpu0["windows"] if w["start_s"] < 15]
+    spread = (max(before) - min(before)) / sorted(before)[len(before) // 2]
+    if spread > 0.03:
+        print(f"NOISY: cpu0's baseline windows spread {100 * spread:.1f}% before the plant")
+        sys.exit(3)
     after = [w["perf"] / 0.9 for w in cpu0["windows"] if w["start_s"] >= 15]
     moved = sorted(after)[len(after) // 2] / cpu0["perf_baseline"] - 1
     if abs(moved) > 0.03:
@@ -55,13 +62,13 @@ assert d["checks"][0]["outcome"] == "warn", d["checks"][0]
 assert sys.argv[2] == "1", "exit " + sys.argv[2]
 PY
 }
-for attempt in 1 2; do
+for attempt in 1 2 3; do
   rm -rf "$tmp/slow"
   "${run[@]}" --nvml-state "$tmp/slow.json" --out "$tmp/slow" >"$tmp/slow.out" 2>"$tmp/slow.err"
   rc=$?
   check_planted "$tmp/slow" "$rc"
   verdict=$?
-  ((verdict == 3 && attempt == 1)) || break
+  ((verdict == 3 && attempt < 3)) || break
 done
 if ((verdict == 0)); then passes=$((passes + 1)); else
   echo "FAIL: planted drop (exit $rc)"; failed+="planted drop (exit $rc); "; cat "$tmp/slow.err"
