@@ -27,15 +27,14 @@ Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const 
     const workloads::Parallelism* base =
         pick([](const workloads::Parallelism& p) { return p.IsCurrent(); });
     if (base == nullptr) {
-      const std::string* newest = nullptr;
-      for (const auto& p : model.parallelism) {
-        if (p.chip != q.chip || p.dtype != q.dtype || p.release.empty() ||
-            (!q.release.empty() && validate::ReleaseBefore(q.release, p.release)))
-          continue;
-        if (newest == nullptr || validate::ReleaseBefore(*newest, p.release)) newest = &p.release;
-      }
+      const workloads::Parallelism* newest = validate::NewestEntry(
+          model, q.release,
+          [&](const auto& p) {
+            return p.chip == q.chip && p.dtype == q.dtype && !p.release.empty();
+          },
+          [](const auto&) { return 0.0; });
       if (newest != nullptr)
-        base = pick([&](const workloads::Parallelism& p) { return p.release == *newest; });
+        base = pick([&](const workloads::Parallelism& p) { return p.release == newest->release; });
     }
     if (base != nullptr) return *base;
     auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
@@ -47,18 +46,18 @@ Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const 
     if (found.ok()) return found;
     // The recipe the newest release at or before `release` ran at this GPU count (the asked
     // global batch first): a recipe holds until a newer release replaces it.
-    const workloads::Parallelism* best = nullptr;
-    for (const auto& p : model.parallelism) {
-      if (p.chip != q.chip || p.dtype != q.dtype || !q.gpus || p.gpus != *q.gpus ||
-          p.release.empty() || validate::ReleaseBefore(q.release, p.release))
-        continue;
-      const bool batch = p.global_batch == q.overrides.global_batch.value_or(0);
-      if (best == nullptr || validate::ReleaseBefore(best->release, p.release) ||
-          (p.release == best->release && batch &&
-           best->global_batch != q.overrides.global_batch.value_or(0)))
-        best = &p;
+    if (!q.release.empty()) {
+      const workloads::Parallelism* best = validate::NewestEntry(
+          model, q.release,
+          [&](const auto& p) {
+            return p.chip == q.chip && p.dtype == q.dtype && q.gpus && p.gpus == *q.gpus &&
+                   !p.release.empty();
+          },
+          [&](const auto& p) {
+            return p.global_batch == q.overrides.global_batch.value_or(0) ? 0.0 : 1.0;
+          });
+      if (best != nullptr) return *best;
     }
-    if (best != nullptr) return *best;
   }
   auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
   if (found.ok() || !q.weak_scaling || !q.gpus) return found;

@@ -77,34 +77,39 @@ bool ReleaseBefore(std::string_view a, std::string_view b) {
   return x != y ? x < y : a < b;
 }
 
-const workloads::Parallelism* FeatureDonor(const workloads::ModelSpec& model,
-                                           const PublishedRow& row, std::string_view dtype) {
-  // An entry without a release is the current recipe: as new as any.
+const workloads::Parallelism* NewestEntry(
+    const workloads::ModelSpec& model, std::string_view up_to,
+    const std::function<bool(const workloads::Parallelism&)>& keep,
+    const std::function<double(const workloads::Parallelism&)>& cost) {
   auto at_or_before = [&](const workloads::Parallelism& p) {
-    return p.release.empty() || !ReleaseBefore(row.release, p.release);
+    return up_to.empty() || p.release.empty() || !ReleaseBefore(up_to, p.release);
   };
-  auto newer = [&](const workloads::Parallelism& a, const workloads::Parallelism& b) {
+  auto newer = [](const workloads::Parallelism& a, const workloads::Parallelism& b) {
     if (a.release.empty() != b.release.empty()) return a.release.empty();
     return ReleaseBefore(b.release, a.release);
   };
-  auto distance = [&](const workloads::Parallelism& p) {
-    return std::fabs(std::log2(static_cast<double>(row.gpus) / std::max(1, p.gpus))) +
-           1e-3 * std::fabs(std::log2(static_cast<double>(row.gbs) / std::max(1, p.global_batch)));
-  };
-  // The newest release, then the row's dtype before another, then the nearest GPU count and
-  // global batch.
-  auto rank = [&](const workloads::Parallelism& p) {
-    return (p.dtype == dtype ? 0 : 100) + distance(p);
-  };
   const workloads::Parallelism* best = nullptr;
   for (const workloads::Parallelism& p : model.parallelism) {
-    if (p.chip != row.chip || !at_or_before(p)) continue;
+    if (!keep(p) || !at_or_before(p)) continue;
     if (best == nullptr || (p.release != best->release && newer(p, *best)) ||
-        (p.release == best->release && rank(p) < rank(*best))) {
+        (p.release == best->release && cost(p) < cost(*best))) {
       best = &p;
     }
   }
   return best;
+}
+
+const workloads::Parallelism* FeatureDonor(const workloads::ModelSpec& model,
+                                           const PublishedRow& row, std::string_view dtype) {
+  // The row's dtype before another, then the nearest GPU count and global batch.
+  auto rank = [&](const workloads::Parallelism& p) {
+    return (p.dtype == dtype ? 0 : 100) +
+           std::fabs(std::log2(static_cast<double>(row.gpus) / std::max(1, p.gpus))) +
+           1e-3 * std::fabs(std::log2(static_cast<double>(row.gbs) / std::max(1, p.global_batch)));
+  };
+  return NewestEntry(
+      model, row.release, [&](const workloads::Parallelism& p) { return p.chip == row.chip; },
+      rank);
 }
 
 wp::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& model) {

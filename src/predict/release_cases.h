@@ -15,6 +15,7 @@
 #ifndef YARDSTICK_PREDICT_RELEASE_CASES_H_
 #define YARDSTICK_PREDICT_RELEASE_CASES_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,14 @@ inline constexpr const char* kNewestFittableRelease = "26.04.01";
 // text, so that the order is total and a tag is only ever "at or before" itself.
 std::vector<int> ReleaseNumbers(std::string_view release);
 bool ReleaseBefore(std::string_view a, std::string_view b);
+
+// Among the model file's entries that `keep` accepts, those of the newest release at or before
+// `up_to` (every release when empty; an entry without a release is the current recipe, as new as
+// any), the one `cost` ranks lowest, the earlier on a tie; nullptr when none is accepted.
+const workloads::Parallelism* NewestEntry(
+    const workloads::ModelSpec& model, std::string_view up_to,
+    const std::function<bool(const workloads::Parallelism&)>& keep,
+    const std::function<double(const workloads::Parallelism&)>& cost);
 
 // The model file's entry whose software features (dispatcher, token drop, all-to-all overlap, CUDA
 // graphs, recompute, MTP, attention kernel, FSDP, expert TP 1) a row without an entry of its own
