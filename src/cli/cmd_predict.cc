@@ -39,9 +39,9 @@ namespace wp = workloads::predict;
 
 struct PredictArgs {
   std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap,
-      release, cuda_graphs;
+      release, cuda_graphs, module_precision;
   std::optional<int> gpus, tp, pp, cp, ep, etp, vp, mbs, gbs, seq, layers, mtp_layers,
-      recompute_layers;
+      recompute_layers, bf16_layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
 };
@@ -73,10 +73,12 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
                  .layers = a.layers,
                  .mtp_layers = a.mtp_layers,
                  .recompute_layers = a.recompute_layers,
+                 .bf16_layers = a.bf16_layers,
                  .recompute = a.recompute,
                  .attention_backend = a.attention,
                  .moe_dispatcher = a.dispatcher,
-                 .cuda_graphs = a.cuda_graphs};
+                 .cuda_graphs = a.cuda_graphs,
+                 .module_precision = a.module_precision};
   if (!a.token_drop.empty()) q.overrides.moe_token_drop = a.token_drop == "on";
   if (!a.a2a_overlap.empty()) q.overrides.moe_a2a_overlap = a.a2a_overlap == "on";
   auto r = predictor.BuildRecipe(spec, q);
@@ -333,6 +335,11 @@ Result<int> Run(const PredictArgs& a) {
     if (std::string bad = workloads::CheckCudaGraphs(a.cuda_graphs); !bad.empty())
       return Status::Invalid("--cuda-graphs " + a.cuda_graphs + ": expected " + bad);
   }
+  if (!a.module_precision.empty() && a.module_precision != "none") {
+    if (std::string bad = workloads::CheckModulePrecision(a.module_precision); !bad.empty())
+      return Status::Invalid("--module-precision " + a.module_precision + ": expected none or " +
+                             bad);
+  }
   if (!a.dispatcher.empty() && a.dispatcher != "alltoall" && a.dispatcher != "deepep") {
     return Status::Invalid("--dispatcher " + a.dispatcher + ": expected alltoall or deepep");
   }
@@ -392,6 +399,15 @@ Action Setup(CLI::App& sub) {
                  "With --recompute full: only the first N layers of each pipeline chunk are "
                  "recomputed (Megatron's recompute_num_layers, recompute_method block)")
       ->check(CLI::Range(1, 100000));
+  sub.add_option("--bf16-layers", a->bf16_layers,
+                 "Layers of a low-precision recipe kept in bf16 at the ends of the stack "
+                 "(Megatron's first_last_layers_bf16 with num_layers_at_start_in_bf16 + "
+                 "num_layers_at_end_in_bf16)")
+      ->check(CLI::Range(0, 100000));
+  sub.add_option("--module-precision", a->module_precision,
+                 "GEMMs a low-precision recipe runs in another format: module:format pairs joined "
+                 "by + (modules attn, mlp, experts, shared_experts, latent, mamba_in, mamba_out, "
+                 "mtp; formats bf16, fp8), or none");
   sub.add_option("--attention", a->attention,
                  "Attention core: fused (flash/cuDNN) or unfused (the S x S scores through HBM)");
   sub.add_option("--dispatcher", a->dispatcher,

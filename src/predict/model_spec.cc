@@ -175,6 +175,12 @@ Status ReadParallelism(Fields& f, Parallelism& p) {
     return Status::Invalid(f.Where("attention_backend") + ": \"" + p.attention_backend +
                            "\" (expected fused or unfused)");
   }
+  YS_RETURN_IF_ERROR(f.Int("bf16_layers", &p.bf16_layers, 0, 100000, false));
+  YS_RETURN_IF_ERROR(f.String("module_precision", &p.module_precision, /*required=*/false,
+                              /*allow_empty=*/false));
+  if (std::string bad = CheckModulePrecision(p.module_precision); !bad.empty())
+    return Status::Invalid(f.Where("module_precision") + ": \"" + p.module_precision +
+                           "\" (expected " + bad + ")");
   YS_RETURN_IF_ERROR(f.String("release", &p.release, /*required=*/false, /*allow_empty=*/false));
   YS_RETURN_IF_ERROR(f.Bool("current", &p.current));
   YS_RETURN_IF_ERROR(f.Int("micro_batch", &p.micro_batch, 1, 1 << 20));
@@ -448,6 +454,34 @@ std::string CheckRecompute(std::string_view recompute) {
   return CheckPlusJoined(recompute, kModules,
                          "none, selective, full, or modules joined by + of core_attn, "
                          "mla_up_proj, mlp, moe, shared_experts, moe_act, layernorm");
+}
+
+std::string ModulePrecision(std::string_view module_precision, std::string_view module) {
+  if (module_precision.empty()) return "";
+  for (std::string_view part : Split(module_precision, '+')) {
+    const size_t colon = part.find(':');
+    if (colon != std::string_view::npos && part.substr(0, colon) == module)
+      return std::string(part.substr(colon + 1));
+  }
+  return "";
+}
+
+std::string CheckModulePrecision(std::string_view module_precision) {
+  static constexpr std::string_view kModules[] = {
+      "attn", "mlp", "experts", "shared_experts", "latent", "mamba_in", "mamba_out", "mtp"};
+  static constexpr const char* kExpected =
+      "module:format pairs joined by +, modules attn, mlp, experts, shared_experts, latent, "
+      "mamba_in, mamba_out, mtp, formats bf16 or fp8";
+  if (module_precision.empty()) return "";
+  for (std::string_view part : Split(module_precision, '+')) {
+    const size_t colon = part.find(':');
+    if (colon == std::string_view::npos) return kExpected;
+    const std::string_view module = part.substr(0, colon), format = part.substr(colon + 1);
+    if (std::find(std::begin(kModules), std::end(kModules), module) == std::end(kModules) ||
+        (format != "bf16" && format != "fp8"))
+      return kExpected;
+  }
+  return "";
 }
 
 double MambaScanPerToken(const HybridShape& y) {

@@ -169,6 +169,17 @@ struct Parallelism {
   // are written to and read from HBM by batched GEMMs and a softmax kernel). A recipe runs unfused
   // where its software has no fused kernel for the model's head dimensions on that chip.
   std::string attention_backend = "fused";
+  // A low-precision recipe's layers kept in bf16 at the ends of the stack (Megatron's
+  // first_last_layers_bf16 with num_layers_at_start_in_bf16 + num_layers_at_end_in_bf16): every
+  // GEMM of those layers runs at the bf16 rate.
+  int bf16_layers = 0;
+  // GEMMs a low-precision recipe's quantisation config runs in another format, "+"-joined
+  // module:format pairs (Megatron-Bridge's quant_recipe matchers): modules attn (the query/key/
+  // value and output projections), mlp, experts, shared_experts, latent (LatentMoE's two
+  // projections), mamba_in, mamba_out (a Mamba layer's input and output projections), mtp (the
+  // multi-token-prediction layers); formats bf16 or fp8 (the chip's fp8 recipe: MXFP8 on
+  // Blackwell). Empty: every GEMM in the recipe's format. See ModulePrecision.
+  std::string module_precision;
   int micro_batch = 0;
   int global_batch = 0;
   // The recipe release the entry is transcribed from ("v25.05.05"). Entries of a release match the
@@ -253,6 +264,12 @@ double RecomputedShare(const Parallelism& p, int layers, std::string_view module
 // Empty when `recompute` is none, selective, full or a "+"-joined list of known modules; else what
 // was expected.
 std::string CheckRecompute(std::string_view recompute);
+// The format a recipe's module_precision gives `module`'s GEMMs ("bf16", "fp8"), or "" (the
+// recipe's own format).
+std::string ModulePrecision(std::string_view module_precision, std::string_view module);
+// Empty when `module_precision` is empty or "+"-joined module:format pairs of known modules and
+// formats; else what was expected.
+std::string CheckModulePrecision(std::string_view module_precision);
 // The scan terms of NVIDIA's Nemotron-H FLOP formula per token and Mamba-2 layer (forward, one
 // multiply-add counted once), with d_inner = mamba_heads × mamba_head_dim (the formula's
 // hidden × expand, which Nemotron 3 Nano's heads do not equal).

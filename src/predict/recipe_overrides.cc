@@ -20,6 +20,9 @@ void LayOver(const RecipeOverrides& o, workloads::Parallelism& p) {
   if (o.moe_token_drop) p.moe_token_drop = *o.moe_token_drop;
   if (o.moe_a2a_overlap) p.moe_a2a_overlap = *o.moe_a2a_overlap;
   if (o.mtp_layers) p.mtp_layers = *o.mtp_layers;
+  if (o.bf16_layers) p.bf16_layers = *o.bf16_layers;
+  if (!o.module_precision.empty())
+    p.module_precision = o.module_precision == "none" ? "" : o.module_precision;
 }
 
 }  // namespace ys::predict

@@ -17,8 +17,9 @@ struct RecipeOverrides {
   std::optional<int> tp, pp, cp, ep, etp, vp, micro_batch, global_batch;
   std::optional<int> seq, layers;
   std::optional<int> mtp_layers;  // the recipe's, not the entry's: else [shape] seq_length, layers
-  std::optional<int> recompute_layers;
+  std::optional<int> recompute_layers, bf16_layers;
   std::string recompute, attention_backend, moe_dispatcher, cuda_graphs;
+  std::string module_precision;  // "none" clears the entry's
   std::optional<bool> fsdp, moe_token_drop, moe_a2a_overlap;
 };
 

@@ -234,8 +234,10 @@ wp::Constants ApplyRelease(const wp::Constants& base, const ChipConstants& chip,
   };
   k.gemm_efficiency_bf16 = gemm("bf16", base.gemm_efficiency_bf16);
   k.gemm_efficiency_nvfp4 = gemm("nvfp4", base.gemm_efficiency_nvfp4);
-  k.gemm_efficiency_fp8 =
-      gemm(p == "fp8_ds" || p == "mxfp8" ? p.c_str() : "fp8_cs", base.gemm_efficiency_fp8);
+  // An nvfp4 recipe's fp8 modules (module_precision) run MXFP8, the fp8 format of the
+  // Blackwell chips that nvfp4 needs.
+  const std::string fp8 = p == "fp8_ds" || p == "mxfp8" ? p : p == "nvfp4" ? "mxfp8" : "fp8_cs";
+  k.gemm_efficiency_fp8 = gemm(fp8.c_str(), base.gemm_efficiency_fp8);
   k.tp_exposed = chip.tp_exposed;
   k.moe_dispatch_passes = chip.moe_dispatch_passes;
   return k;

@@ -133,6 +133,8 @@ wp::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& mode
       p.recompute = d->recompute;
       p.recompute_layers = d->recompute_layers;
       p.mtp_layers = d->mtp_layers;
+      p.bf16_layers = d->bf16_layers;
+      p.module_precision = d->module_precision;
       p.attention_backend = d->attention_backend;
       p.fsdp = d->fsdp;
       p.dp_overlap = d->dp_overlap;

@@ -40,12 +40,18 @@ struct Recipe {
   int Vp() const { return par.vp.value_or(1); }
 };
 
-// One group of GEMMs: FLOPs per token of the whole model (fwd + bwd + recompute) and the
-// smallest per-GPU dimension of its matrices.
+// One group of GEMMs: FLOPs per token of the whole model (fwd + bwd + recompute), the smallest
+// per-GPU dimension of its matrices, and the formats it runs in.
 struct GemmGroup {
-  std::string name;  // "attention", "mlp", "experts", "shared_experts", "mamba", "logits"
+  // "attention", "mlp", "experts", "shared_experts", "latent_projections", "mamba_in",
+  // "mamba_out", "logits", "mtp" (the MTP modules' layers), "mtp_heads" (their output heads)
+  std::string name;
   double flops_per_token = 0;
   double dim = 0;
+  // The format of its GEMMs: "" the recipe's, else "bf16" or "fp8" (the LM head, a recipe's
+  // module_precision); and the share of them in the recipe's bf16_layers, which run in bf16.
+  std::string format;
+  double bf16_share = 0;
 };
 
 struct StepWork {

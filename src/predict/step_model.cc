@@ -205,23 +205,20 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   };
   auto bf16_peak = peak_of("bf16");
   if (!bf16_peak.ok()) return bf16_peak.status();
-  double efficiency = 0;
-  if (r.dtype == "bf16")
-    efficiency = c.gemm_efficiency_bf16;
-  else if (r.dtype == "fp8")
-    efficiency = c.gemm_efficiency_fp8;
-  else if (r.dtype == "nvfp4")
-    efficiency = c.gemm_efficiency_nvfp4;
-  else
+  if (r.dtype != "bf16" && r.dtype != "fp8" && r.dtype != "nvfp4")
     return Status::Invalid("dtype \"" + r.dtype + "\" (expected bf16, fp8 or nvfp4)");
-  auto measured_gemm = rates.gemm_flops.find(r.dtype);
-  const bool gemm_measured = measured_gemm != rates.gemm_flops.end();
-  double peak = 0;
-  if (!gemm_measured) {
-    auto pk = peak_of(r.dtype);
+  // A GEMM's rate in a format: this cluster's measured rate where given, else the share of the
+  // format's peak that large GEMMs sustain, less for a small per-GPU dimension.
+  auto gemm_rate = [&](const std::string& format, double dim) -> Result<double> {
+    auto measured = rates.gemm_flops.find(format);
+    if (measured != rates.gemm_flops.end()) return measured->second;
+    auto pk = peak_of(format);
     if (!pk.ok()) return pk.status();
-    peak = *pk;
-  }
+    const double efficiency = format == "bf16"  ? c.gemm_efficiency_bf16
+                              : format == "fp8" ? c.gemm_efficiency_fp8
+                                                : c.gemm_efficiency_nvfp4;
+    return *pk * efficiency * rates.chip_efficiency * dim / (dim + c.gemm_half_dim);
+  };
   if (!(rates.hbm_bytes_per_s > 0)) return Status::Invalid(rates.chip + ": no HBM bandwidth");
 
   StepPrediction out;
@@ -235,12 +232,17 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   // step waits for is chosen below); the logits on the last stage, whole.
   double gemm_mb = 0, logits_mb = 0;
   for (const GemmGroup& g : w.gemms) {
-    const double rate = gemm_measured ? measured_gemm->second
-                                      : peak * efficiency * rates.chip_efficiency * g.dim /
-                                            (g.dim + c.gemm_half_dim);
+    auto rate = gemm_rate(g.format.empty() ? r.dtype : g.format, g.dim);
+    if (!rate.ok()) return rate.status();
+    double seconds_per_flop = (1 - g.bf16_share) / *rate;
+    if (g.bf16_share > 0) {
+      auto bf16 = gemm_rate("bf16", g.dim);
+      if (!bf16.ok()) return bf16.status();
+      seconds_per_flop += g.bf16_share / *bf16;
+    }
     // The logits and the multi-token-prediction modules run on the last stage only.
-    (g.name == "logits" || g.name == "mtp" ? logits_mb : gemm_mb) +=
-        g.flops_per_token * tokens_mb * share / rate;
+    const bool last = g.name == "logits" || g.name == "mtp" || g.name == "mtp_heads";
+    (last ? logits_mb : gemm_mb) += g.flops_per_token * tokens_mb * share * seconds_per_flop;
   }
   logits_mb *= p.pp;
   const double attention_rate = *bf16_peak * c.attention_efficiency * rates.chip_efficiency;

@@ -99,7 +99,13 @@ std::string PredictionConsole(const PredictionView& v) {
                                  r.par.moe_a2a_overlap ? ", all-to-all overlapped" : "")
                    : std::string(),
       r.par.cuda_graphs,
-      r.par.mtp_layers > 0 ? fmt::format(", {} MTP module(s)", r.par.mtp_layers) : std::string(),
+      (r.par.mtp_layers > 0 ? fmt::format(", {} MTP module(s)", r.par.mtp_layers) : std::string()) +
+          (r.par.bf16_layers > 0 && r.dtype != "bf16"
+               ? fmt::format(", {} layers in bf16", r.par.bf16_layers)
+               : std::string()) +
+          (!r.par.module_precision.empty() && r.dtype != "bf16"
+               ? fmt::format(", module precision {}", r.par.module_precision)
+               : std::string()),
       p.data_parallel, p.micro_batches);
   if (r.par.weak_scaled_from > 0) {
     out.insert(
@@ -216,6 +222,9 @@ void Fields(V& v, RecipeView& x) {
   // Under full recompute: the layers of each pipeline chunk recomputed (unset: every layer).
   v.optional("recompute_layers", par.recompute_layers);
   v("attention_backend", par.attention_backend);
+  // A low-precision recipe's layers kept in bf16 and its modules in another format.
+  v("bf16_layers", par.bf16_layers);
+  v.optional("module_precision", par.module_precision);
   bool moe = static_cast<bool>(x.r.model->moe);  // written for models with experts only
   v.optional("moe_dispatcher", par.moe_dispatcher, moe);
   v.optional("moe_token_drop", par.moe_token_drop, moe);

@@ -133,6 +133,24 @@ assert n["step_time_s"] < f["step_time_s"] < a["step_time_s"], (n["step_time_s"]
 PY
 expect_rc 2 "--recompute-layers without full" -- "$bin" "${h100[@]}" --recompute selective --recompute-layers 5
 expect_in "$tmp/err" "needs --recompute full" "the flag named"
+# Nemotron 3 Super's NVFP4 recipe keeps 14 layers and some modules in bf16: its entry says so, the
+# header states it, and clearing both (--bf16-layers 0 --module-precision none) predicts faster.
+super=(predict --model nemotron3_super_120b_a12b --chip gb300 --dtype nvfp4 --gpus 64 --release 26.04.01)
+expect_rc 0 "super nvfp4 console" -- "$bin" "${super[@]}"
+expect_in "$tmp/out" "14 layers in bf16, module precision attn:bf16+latent:bf16+mtp:bf16+mamba_out:fp8" "the recipe's formats in the header"
+expect_rc 0 "super nvfp4 json" -- "$bin" "${super[@]}" --json
+cp "$tmp/out" "$tmp/super.json"
+expect_rc 0 "super nvfp4 all in nvfp4" -- "$bin" "${super[@]}" --bf16-layers 0 --module-precision none --json
+cp "$tmp/out" "$tmp/super_fp4.json"
+python3 - "$tmp/super.json" "$tmp/super_fp4.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: super nvfp4 formats"; fails=$((fails + 1)); }
+import json, sys
+s, f = (json.load(open(p)) for p in sys.argv[1:3])
+assert s["recipe"]["bf16_layers"] == 14 and s["recipe"]["module_precision"].startswith("attn:bf16"), s["recipe"]
+assert f["recipe"]["bf16_layers"] == 0 and "module_precision" not in f["recipe"], f["recipe"]
+assert f["step_time_s"] < s["step_time_s"], (f["step_time_s"], s["step_time_s"])
+PY
+expect_rc 2 "bad --module-precision" -- "$bin" "${super[@]}" --module-precision attn=bf16
+expect_in "$tmp/err" "--module-precision attn=bf16: expected none or module:format pairs" "the bad module precision named"
 # An expert layout that does not fit a pipeline stage: etp defaults to tp (2), 2·64 > 64.
 expect_rc 2 "expert layout too large" -- "$bin" predict --model qwen3_235b --chip gb200 --dtype bf16 --gpus 64 --tp 2 --pp 1 --ep 64 --gbs 1024 --mbs 1
 expect_in "$tmp/err" "etp·ep = 2·64 does not divide the 64 GPUs of one pipeline stage" "the layout named"

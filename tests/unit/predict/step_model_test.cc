@@ -580,17 +580,21 @@ TEST(StepModelTest, LatentExpertsDispatchNarrowTokensAndMtpAddsTheHeadAgain) {
   r.par.mtp_layers = 2;
   auto with_mtp = ComputeStepWork(r);
   ASSERT_TRUE(with_mtp.ok());
-  const GemmGroup* mtp = nullptr;
-  for (const GemmGroup& g : with_mtp->gemms) mtp = g.name == "mtp" ? &g : mtp;
+  const GemmGroup *mtp = nullptr, *heads = nullptr;
+  for (const GemmGroup& g : with_mtp->gemms) {
+    mtp = g.name == "mtp" ? &g : mtp;
+    heads = g.name == "mtp_heads" ? &g : heads;
+  }
   ASSERT_NE(mtp, nullptr);
+  ASSERT_NE(heads, nullptr);
   const double h = spec->shape.hidden_size, vocab = *spec->shape.vocab_size;
   auto attn = AttentionOf(*spec);
   ASSERT_TRUE(attn.ok());
   const double layer = attn->params + m.top_k * 2.0 * m.latent_size * m.expert_ffn_hidden_size +
                        2.0 * h * *m.shared_expert_ffn_hidden_size + h * m.experts +
                        2.0 * h * m.latent_size;
-  EXPECT_NEAR(mtp->flops_per_token, 2 * (6 * (2 * h * h + layer) + 6 * vocab * h),
-              1e-9 * mtp->flops_per_token);
+  EXPECT_NEAR(mtp->flops_per_token, 2 * 6 * (2 * h * h + layer), 1e-9 * mtp->flops_per_token);
+  EXPECT_NEAR(heads->flops_per_token, 2 * 6 * vocab * h, 1e-9 * heads->flops_per_token);
   Constants c;
   const SystemRates rates = H100Like(c);
   auto without = PredictStep(RecipeOf(*spec, r.par, "fp8"), rates, c);
