@@ -186,6 +186,7 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   if (a.fit) {
     auto fitted = validate::FitReleases(*set, cal);
     if (!fitted.ok()) return fitted.status();
+    validate::AttachMeasuredErrors(*fitted, *lomo, *forward);
     std::cout << "\nfitted (for " << data << "/calibration/releases.toml):\n"
               << validate::ReleaseCalibrationToml(*fitted);
   }
@@ -269,21 +270,32 @@ Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
     nlohmann::json j = report::PredictionJson(view);
     j["release"] = {
         {"asked", chosen.choice.asked}, {"used", chosen.choice.used}, {"note", chosen.choice.note}};
+    auto expected = [&](bool anchored) {
+      const predict::ExpectedError e = chosen.Expected(anchored);
+      return nlohmann::json{{"rows", e.stats.rows},
+                            {"median_abs", e.stats.median_abs},
+                            {"p90_abs", e.stats.p90_abs},
+                            {"measured", e.measured}};
+    };
+    j["expected_error"] = expected(false);
     if (*anchor) {
       const validate::Anchor& x = **anchor;
       j["anchored"] = {{"step_time_s", x.anchored_s},
                        {"row", x.Describe()},
                        {"row_published_s", x.row->row.step_time_s},
-                       {"row_predicted_s", x.row_predicted_s}};
+                       {"row_predicted_s", x.row_predicted_s},
+                       {"expected_error", expected(true)}};
     }
     std::cout << j.dump(2) << "\n";
     return kExitPass;
   }
   std::cout << "# " << chosen.Header() << "\n" << report::PredictionConsole(view);
+  std::cout << chosen.ExpectedLine(false) << "\n";
   if (*anchor) {
     std::cout << fmt::format("anchored step time: {:.3f} s (unanchored {:.3f} s), on {}\n",
                              (*anchor)->anchored_s, view.prediction->step_time_s,
                              (*anchor)->Describe());
+    std::cout << chosen.ExpectedLine(true) << "\n";
   } else {
     std::cout << "anchored step time: none (no published row of " << view.recipe->model->name
               << " on " << a.chip << " in release " << chosen.choice.used << " or an older one)\n";

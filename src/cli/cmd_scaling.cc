@@ -58,6 +58,7 @@ struct PredictedAnswer {
   std::string release;  // the header line
   std::string anchor;   // the row, "" when none
   double anchor_factor = 0;
+  std::string expected, expected_anchored;  // the answers' expected |error| (release_choice.h)
 };
 
 // The predicted weak-scaling curve of --model on --chip at --dtype: the model file's recipe at
@@ -83,6 +84,8 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   for (int g = 8; g <= 2048; g *= 2) gpus.push_back(g);
   PredictedAnswer out;
   out.release = chosen->Header();
+  out.expected = chosen->ExpectedLine(false);
+  out.expected_anchored = chosen->ExpectedLine(true);
   auto curve = workloads::PredictWeakScaling(*r, rates->rates, chosen->constants, gpus);
   if (!curve.ok()) return curve.status();
   out.curve = std::move(*curve);
@@ -102,9 +105,10 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
 void PrintPredicted(const ScalingArgs& a, const PredictedAnswer& answer,
                     const workloads::ScalingReport* measured) {
   const workloads::PredictedScaling& curve = answer.curve;
-  fmt::print("# {}\n", answer.release);
+  fmt::print("# {}\n# {}\n", answer.release, answer.expected);
   if (answer.anchor_factor > 0) {
-    fmt::print("# anchored on {}: every point x {:.3f}\n", answer.anchor, answer.anchor_factor);
+    fmt::print("# anchored on {}: every point x {:.3f}\n# {}\n", answer.anchor,
+               answer.anchor_factor, answer.expected_anchored);
   } else {
     fmt::print("# anchored: none (no published row of {} on {} in that release or an older one)\n",
                a.model, a.chip);
@@ -171,6 +175,7 @@ struct PredictedDocument {
   std::string release;  // the release line
   std::string anchor;   // the anchor row, "" when none
   std::vector<PredictedRow> predicted;
+  std::string expected, expected_anchored;  // the expected |error| lines (release_choice.h)
 };
 
 template <typename V>
@@ -179,6 +184,8 @@ void Fields(V& v, PredictedDocument& d) {
   v("release", d.release);
   v.optional("anchor", d.anchor, !d.anchor.empty());
   v("predicted", d.predicted);
+  v("expected_error", d.expected);
+  v.optional("anchored_expected_error", d.expected_anchored, !d.anchor.empty());
 }
 
 // One measured rank count; the speed-up only for per-rank throughput.
@@ -411,7 +418,8 @@ Result<int> RunScaling(ScalingArgs& a) {
     if (a.unit.empty()) {
       if (a.json) {
         std::cout << DumpJson(json_fields::Write(PredictedDocument{
-                         a.model, curve->release, curve->anchor, PredictedRows(*curve)}))
+                         a.model, curve->release, curve->anchor, PredictedRows(*curve),
+                         curve->expected, curve->expected_anchored}))
                   << "\n";
       } else {
         PrintPredicted(a, *curve, nullptr);

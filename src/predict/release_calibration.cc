@@ -304,6 +304,23 @@ Result<ReleaseCalibration> FitReleases(const ReleaseSet& set, const StepCalibrat
   return out;
 }
 
+void AttachMeasuredErrors(ReleaseCalibration& cal, const std::vector<LomoCell>& lomo,
+                          const std::vector<ForwardCell>& forward) {
+  for (ReleaseConstants& r : cal.releases) {
+    for (ChipConstants& k : r.chips) {
+      for (const LomoCell& c : lomo) {
+        if (c.release == r.release && c.chip == k.chip && c.precision == "all") k.lomo = c.stats;
+      }
+      for (const ForwardCell& c : forward) {
+        if (c.release == r.release && c.chip == k.chip && c.precision == "all") {
+          k.next = c.stats;
+          k.anchored = c.anchored;
+        }
+      }
+    }
+  }
+}
+
 Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
                                                         const StepCalibration& cal) {
   std::map<std::pair<std::string, std::string>, ChipConstants> pooled;  // (chip, without)

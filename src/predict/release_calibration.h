@@ -52,6 +52,14 @@ struct ChipConstants {
   double tp_exposed = 0;
   double moe_dispatch_passes = 0;
   std::string fitted_from;  // "mxfp8 9, nvfp4 2": rows per precision (the rest is the prior)
+  // How far answers were from this release's published step times on the chip (predict
+  // --published --fit; rows 0: not measured): `lomo`, each model predicted by the release's
+  // constants fitted without it (what an unanchored answer about this release can expect);
+  // `next`, every row predicted by the previous calibrated release's constants, and `anchored`,
+  // those answers anchored on the rows of their model in that release (what an unanchored and an
+  // anchored answer about a release after this one can expect; not measured for the chip's
+  // first release).
+  workloads::predict::ErrorStats lomo, next, anchored;
 };
 
 struct ReleaseConstants {
@@ -124,6 +132,10 @@ struct ForwardCell {
 };
 Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
                                                     const StepCalibration& cal);
+
+// Sets each chip's lomo, next and anchored errors from the "all" cells of the two tables.
+void AttachMeasuredErrors(ReleaseCalibration& cal, const std::vector<LomoCell>& lomo,
+                          const std::vector<ForwardCell>& forward);
 
 std::string ReleaseCalibrationToml(const ReleaseCalibration& cal);
 Result<ReleaseCalibration> ParseReleaseCalibration(std::string_view text, const std::string& path);

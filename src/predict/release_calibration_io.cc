@@ -21,6 +21,14 @@ Status ReadChip(const toml::table& t, const std::string& path, const std::string
   }
   YS_RETURN_IF_ERROR(r.Double("tp_exposed", &k->tp_exposed, 0, 1));
   YS_RETURN_IF_ERROR(r.Double("moe_dispatch_passes", &k->moe_dispatch_passes, 0, 1000));
+  for (auto [name, stats] :
+       {std::pair{"lomo", &k->lomo}, {"next", &k->next}, {"anchored", &k->anchored}}) {
+    const std::string n(name);
+    YS_RETURN_IF_ERROR(r.Int((n + "_rows").c_str(), &stats->rows, 0, 1 << 20, false));
+    if (stats->rows == 0) continue;
+    YS_RETURN_IF_ERROR(r.Double((n + "_median").c_str(), &stats->median_abs, 0, 1e6));
+    YS_RETURN_IF_ERROR(r.Double((n + "_p90").c_str(), &stats->p90_abs, 0, 1e6));
+  }
   return r.NoOtherKeys();
 }
 
@@ -41,6 +49,12 @@ std::string ReleaseCalibrationToml(const ReleaseCalibration& cal) {
       }
       s += fmt::format("tp_exposed = {:.4g}\nmoe_dispatch_passes = {:.4g}\n", k.tp_exposed,
                        k.moe_dispatch_passes);
+      for (auto [name, stats] :
+           {std::pair{"lomo", &k.lomo}, {"next", &k.next}, {"anchored", &k.anchored}}) {
+        if (stats->rows == 0) continue;
+        s += fmt::format("{0}_rows = {1}\n{0}_median = {2:.4f}\n{0}_p90 = {3:.4f}\n", name,
+                         stats->rows, stats->median_abs, stats->p90_abs);
+      }
     }
   }
   return s;

@@ -14,11 +14,25 @@
 
 namespace ys::predict {
 
+// How far an answer can be expected to be from the step time it predicts: the |error| measured
+// on the published rows of the release whose constants answer (calibration/releases.toml), and
+// what was measured. `stats.rows` 0: too little evidence, `measured` says why.
+struct ExpectedError {
+  workloads::predict::ErrorStats stats;
+  std::string measured;
+};
+
 struct ReleaseConstantsChoice {
   validate::ReleaseChoice choice;
   workloads::predict::Constants constants;
   // "release 26.04.01 (the newest calibrated; --release TAG to choose)" and the choice's note.
   std::string Header() const;
+  // The answer's expected error, unanchored or anchored. About the calibrated release itself, an
+  // unanchored answer expects the release's leave-one-model-out error; about a later release,
+  // the error of the release's rows predicted from the release before it, plain or anchored.
+  ExpectedError Expected(bool anchored) const;
+  // "expected |error| of the anchored step time: median 0.8%, 90th percentile 1.4% (...)".
+  std::string ExpectedLine(bool anchored) const;
 };
 
 }  // namespace ys::predict

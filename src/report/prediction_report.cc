@@ -426,13 +426,21 @@ void JsonSchemaRefine(const Prediction*, nlohmann::ordered_json& schema) {
     o["additionalProperties"] = false;
     return o;
   };
-  const ojson text = {{"type", "string"}}, seconds = {{"type", "number"}};
+  const ojson text = {{"type", "string"}}, seconds = {{"type", "number"}},
+              count = {{"type", "integer"}};
+  // The |error| an answer can expect, measured on the published rows (rows 0: too little
+  // evidence, `measured` says why).
+  const ojson expected =
+      object({{"rows", count}, {"median_abs", seconds}, {"p90_abs", seconds}, {"measured", text}});
   schema["properties"]["release"] = object({{"asked", text}, {"used", text}, {"note", text}});
+  schema["properties"]["expected_error"] = expected;
   schema["properties"]["anchored"] = object({{"step_time_s", seconds},
                                              {"row", text},
                                              {"row_published_s", seconds},
-                                             {"row_predicted_s", seconds}});
+                                             {"row_predicted_s", seconds},
+                                             {"expected_error", expected}});
   schema["required"].push_back("release");
+  schema["required"].push_back("expected_error");
 }
 
 YS_DOCUMENT_SCHEMA("predict", Prediction, "yardstick predict --json",

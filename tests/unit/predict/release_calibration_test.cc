@@ -15,6 +15,7 @@
 #include "predict/anchor.h"
 #include "predict/published_table.h"
 #include "predict/release_cases.h"
+#include "predict/release_choice.h"
 #include "predict/step_calibration.h"
 
 namespace ys::validate {
@@ -191,6 +192,8 @@ ReleaseCalibration TwoReleases() {
       "[provenance]\nfitted_by = \"x\"\ntables = \"t\"\nprior_rows = 1\nmin_models = 3\n"
       "[release.\"26.04.01\".gb200]\nrows = 5\nmodels = 3\nfitted_from = \"mxfp8 5\"\n"
       "gemm_bf16 = 0.5\ngemm_mxfp8 = 0.4\ntp_exposed = 0.3\nmoe_dispatch_passes = 20\n"
+      "lomo_rows = 5\nlomo_median = 0.12\nlomo_p90 = 0.3\nnext_rows = 5\nnext_median = 0.2\n"
+      "next_p90 = 0.4\nanchored_rows = 4\nanchored_median = 0.01\nanchored_p90 = 0.05\n"
       "[release.\"25.09\".gb200]\nrows = 5\nmodels = 3\nfitted_from = \"mxfp8 5\"\n"
       "gemm_bf16 = 0.6\ngemm_mxfp8 = 0.45\ntp_exposed = 0.4\nmoe_dispatch_passes = 30\n",
       "r.toml");
@@ -231,7 +234,51 @@ TEST(ReleasePredictTest, TheCalibrationFileIsReadStrictly) {
   EXPECT_NE(bad.status().message().find("gemm_bf16"), std::string::npos) << bad.status().message();
   auto round = ParseReleaseCalibration(ReleaseCalibrationToml(TwoReleases()), "again.toml");
   ASSERT_TRUE(round.ok()) << round.status().message();
-  EXPECT_DOUBLE_EQ(round->releases.back().chips.front().gemm.at("mxfp8"), 0.4);
+  const ChipConstants& k = round->releases.back().chips.front();
+  EXPECT_DOUBLE_EQ(k.gemm.at("mxfp8"), 0.4);
+  EXPECT_EQ(k.lomo.rows, 5);
+  EXPECT_DOUBLE_EQ(k.lomo.p90_abs, 0.3);
+  EXPECT_DOUBLE_EQ(k.next.median_abs, 0.2);
+  EXPECT_EQ(k.anchored.rows, 4);
+  EXPECT_DOUBLE_EQ(k.anchored.median_abs, 0.01);
+  EXPECT_EQ(round->releases.front().chips.front().lomo.rows, 0);  // not measured: no keys
+  auto half = ParseReleaseCalibration(
+      "[provenance]\nfitted_by = \"x\"\ntables = \"t\"\nprior_rows = 1\nmin_models = 3\n"
+      "[release.\"26.04.01\".gb200]\nrows = 5\nmodels = 3\nfitted_from = \"\"\n"
+      "gemm_bf16 = 0.5\ntp_exposed = 0.3\nmoe_dispatch_passes = 20\nlomo_rows = 5\n",
+      "r.toml");
+  ASSERT_FALSE(half.ok());
+  EXPECT_NE(half.status().message().find("lomo_median"), std::string::npos)
+      << half.status().message();
+}
+
+// What `predict` says an answer can expect: the leave-one-model-out error about the calibrated
+// release itself, the next-release error (plain or anchored) about a later one, and too little
+// evidence where nothing was measured.
+TEST(ReleasePredictTest, TheExpectedErrorNamesWhatWasMeasured) {
+  const ReleaseCalibration cal = TwoReleases();
+  predict::ReleaseConstantsChoice same{ChooseRelease(cal, "26.04.01", "gb200"), {}};
+  EXPECT_DOUBLE_EQ(same.Expected(false).stats.median_abs, 0.12);
+  EXPECT_NE(same.ExpectedLine(false).find("median 12.0%, 90th percentile 30.0% "
+                                          "(leave-one-model-out over the 5 rows of release "
+                                          "26.04.01 on gb200"),
+            std::string::npos)
+      << same.ExpectedLine(false);
+  EXPECT_DOUBLE_EQ(same.Expected(true).stats.p90_abs, 0.05);
+  predict::ReleaseConstantsChoice later{ChooseRelease(cal, "26.06", "gb200"), {}};
+  EXPECT_DOUBLE_EQ(later.Expected(false).stats.median_abs, 0.2);
+  EXPECT_NE(later.ExpectedLine(false).find("predicted from the previous calibrated release's"),
+            std::string::npos)
+      << later.ExpectedLine(false);
+  predict::ReleaseConstantsChoice old{ChooseRelease(cal, "25.09", "gb200"), {}};
+  EXPECT_EQ(old.Expected(false).stats.rows, 0);
+  EXPECT_NE(old.ExpectedLine(false).find("too little evidence (not measured on release 25.09"),
+            std::string::npos)
+      << old.ExpectedLine(false);
+  predict::ReleaseConstantsChoice none{ChooseRelease(cal, "", "h200"), {}};
+  EXPECT_NE(none.ExpectedLine(true).find("too little evidence (no release is calibrated for h200"),
+            std::string::npos)
+      << none.ExpectedLine(true);
 }
 
 // A constant fitted on one model's rows would be keyed to that model: every B300 NVFP4 row of
@@ -275,13 +322,34 @@ TEST(ReleaseFitTest, ShippedReleaseConstantsAreWhatTheFitGives) {
   }
 }
 
+// The error figures calibration/releases.toml stores for a release and chip are the measured ones.
+void ExpectStored(const ReleaseCalibration& shipped, const std::string& release,
+                  const std::string& chip, const std::string& which,
+                  const workloads::predict::ErrorStats& measured) {
+  const ChipConstants* k = nullptr;
+  for (const ReleaseConstants& r : shipped.releases) {
+    if (r.release == release) k = r.Chip(chip);
+  }
+  ASSERT_NE(k, nullptr) << release << " " << chip;
+  const workloads::predict::ErrorStats& s = which == "lomo"   ? k->lomo
+                                            : which == "next" ? k->next
+                                                              : k->anchored;
+  EXPECT_EQ(s.rows, measured.rows) << release << " " << chip << " " << which;
+  EXPECT_NEAR(s.median_abs, measured.median_abs, 1e-4) << release << " " << chip << " " << which;
+  EXPECT_NEAR(s.p90_abs, measured.p90_abs, 1e-4) << release << " " << chip << " " << which;
+}
+
 // The gate of the per-release calibration: for every calibrated release and chip, the
 // leave-one-model-out median |error| and 90th percentile over its rows.
 TEST(ReleaseFitTest, LeaveOneModelOutErrorsStayAtTheReachedFiguresNotYetTheTarget) {
   auto cells = LeaveOneModelOutByRelease(Rows(), Base());
   ASSERT_TRUE(cells.ok()) << cells.status().message();
+  auto shipped = LoadReleaseCalibration(kData);
+  ASSERT_TRUE(shipped.ok()) << shipped.status().message();
   int checked = 0, within = 0;
   for (const LomoCell& c : *cells) {
+    // calibration/releases.toml states what predict expects: these figures.
+    if (c.precision == "all") ExpectStored(*shipped, c.release, c.chip, "lomo", c.stats);
     std::cout << c.release << " " << c.chip << " " << c.precision << " rows " << c.stats.rows
               << " median " << 100 * c.stats.median_abs << "% p90 " << 100 * c.stats.p90_abs
               << "%\n";
@@ -306,11 +374,15 @@ constexpr double kForwardP90Reached = 0.60;
 TEST(ReleaseFitTest, TheNextReleaseFromThePreviousConstantsStaysAtTheReachedFigures) {
   auto cells = NextReleaseForward(Rows(), Base());
   ASSERT_TRUE(cells.ok()) << cells.status().message();
+  auto shipped = LoadReleaseCalibration(kData);
+  ASSERT_TRUE(shipped.ok()) << shipped.status().message();
   int checked = 0;
   for (const ForwardCell& c : *cells) {
     // Never a newer release's constants, nor the release's own.
     EXPECT_TRUE(ReleaseBefore(c.from, c.release)) << c.from << " -> " << c.release;
     if (c.precision != "all") continue;
+    ExpectStored(*shipped, c.release, c.chip, "next", c.stats);
+    ExpectStored(*shipped, c.release, c.chip, "anchored", c.anchored);
     ++checked;
     std::cout << c.release << " from " << c.from << " " << c.chip << " rows " << c.stats.rows
               << " median " << 100 * c.stats.median_abs << "% p90 " << 100 * c.stats.p90_abs
