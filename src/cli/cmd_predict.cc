@@ -271,7 +271,8 @@ Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
     j["release"] = {
         {"asked", chosen.choice.asked}, {"used", chosen.choice.used}, {"note", chosen.choice.note}};
     auto expected = [&](bool anchored) {
-      const predict::ExpectedError e = chosen.Expected(anchored);
+      const predict::ExpectedError e =
+          chosen.Expected(anchored, anchored ? &**anchor : nullptr, a.dtype);
       return nlohmann::json{{"rows", e.stats.rows},
                             {"median_abs", e.stats.median_abs},
                             {"p90_abs", e.stats.p90_abs},
@@ -295,7 +296,7 @@ Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
     std::cout << fmt::format("anchored step time: {:.3f} s (unanchored {:.3f} s), on {}\n",
                              (*anchor)->anchored_s, view.prediction->step_time_s,
                              (*anchor)->Describe());
-    std::cout << chosen.ExpectedLine(true) << "\n";
+    std::cout << chosen.ExpectedLine(true, &**anchor, a.dtype) << "\n";
   } else {
     std::cout << "anchored step time: none (no published row of " << view.recipe->model->name
               << " on " << a.chip << " in release " << chosen.choice.used << " or an older one)\n";

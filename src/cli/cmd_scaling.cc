@@ -85,7 +85,7 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   PredictedAnswer out;
   out.release = chosen->Header();
   out.expected = chosen->ExpectedLine(false);
-  out.expected_anchored = chosen->ExpectedLine(true);
+
   auto curve = workloads::PredictWeakScaling(*r, rates->rates, chosen->constants, gpus);
   if (!curve.ok()) return curve.status();
   out.curve = std::move(*curve);
@@ -95,6 +95,7 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   if (!anchor.ok()) return anchor.status();
   if (*anchor) {
     out.anchor = (*anchor)->Describe();
+    out.expected_anchored = chosen->ExpectedLine(true, &**anchor, a.dtype);
     out.anchor_factor = (*anchor)->anchored_s / base->step.step_time_s;
   }
   return out;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "predict/published_table.h"
+
 namespace ys::predict {
 
 std::string ReleaseConstantsChoice::Header() const {
@@ -11,7 +13,8 @@ std::string ReleaseConstantsChoice::Header() const {
   return s;
 }
 
-ExpectedError ReleaseConstantsChoice::Expected(bool anchored) const {
+ExpectedError ReleaseConstantsChoice::Expected(bool anchored, const validate::Anchor* anchor,
+                                               std::string_view precision) const {
   ExpectedError e;
   if (!choice.chip) {
     e.measured = choice.note.empty() ? "no release is calibrated for the chip" : choice.note;
@@ -36,11 +39,21 @@ ExpectedError ReleaseConstantsChoice::Expected(bool anchored) const {
     e.measured = "not measured on " + on +
                  (anchored || later ? " (no earlier calibrated release, or no row of a model there)"
                                     : " (re-fit with predict --published --fit)");
+  if (anchor != nullptr && anchor->row != nullptr) {
+    const validate::ReleaseCase& row = *anchor->row;
+    if (!precision.empty() && row.precision != validate::CalibratedPrecision(precision))
+      e.measured += "; this anchor is a row of another precision (" + row.precision +
+                    "), so the answer can miss by more";
+    if (row.row.release != choice.used)
+      e.measured += "; this anchor is a row of an older release (" + row.row.release +
+                    "), so the answer can miss by more";
+  }
   return e;
 }
 
-std::string ReleaseConstantsChoice::ExpectedLine(bool anchored) const {
-  const ExpectedError e = Expected(anchored);
+std::string ReleaseConstantsChoice::ExpectedLine(bool anchored, const validate::Anchor* anchor,
+                                                 std::string_view precision) const {
+  const ExpectedError e = Expected(anchored, anchor, precision);
   const char* what = anchored ? "anchored" : "unanchored";
   if (e.stats.rows == 0)
     return fmt::format("expected |error| of the {} step time: too little evidence ({})", what,

@@ -8,7 +8,9 @@
 #define YARDSTICK_PREDICT_RELEASE_CHOICE_H_
 
 #include <string>
+#include <string_view>
 
+#include "predict/anchor.h"
 #include "predict/release_calibration.h"
 #include "predict/step_model.h"
 
@@ -30,9 +32,15 @@ struct ReleaseConstantsChoice {
   // The answer's expected error, unanchored or anchored. About the calibrated release itself, an
   // unanchored answer expects the release's leave-one-model-out error; about a later release,
   // the error of the release's rows predicted from the release before it, plain or anchored.
-  ExpectedError Expected(bool anchored) const;
+  // Given the anchor of an anchored answer and the answer's precision, `measured` also says when
+  // the anchor is a row of another precision or of an older release than the constants': the
+  // measured rows were anchored on rows of their own precision and release where those had one,
+  // so such an answer can miss by more.
+  ExpectedError Expected(bool anchored, const validate::Anchor* anchor = nullptr,
+                         std::string_view precision = "") const;
   // "expected |error| of the anchored step time: median 0.8%, 90th percentile 1.4% (...)".
-  std::string ExpectedLine(bool anchored) const;
+  std::string ExpectedLine(bool anchored, const validate::Anchor* anchor = nullptr,
+                           std::string_view precision = "") const;
 };
 
 }  // namespace ys::predict

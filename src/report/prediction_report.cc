@@ -346,6 +346,7 @@ void Fields(V& v, SuiteRow& x) {
   v("predicted_score", x.r.predicted_score);
   v("anchored_step_s", x.r.anchored_step_s);
   v("anchored_on", x.r.anchored_on);
+  v.optional("anchored_expected_error", x.r.anchored_expected_error);
   v("under", x.r.under);
   v("why", x.r.why);
 }

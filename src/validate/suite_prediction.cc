@@ -72,6 +72,7 @@ Status AnchorRow(const Suite& suite, const wp::Recipe& r,
   if (*anchor) {
     row.anchored_step_s = (*anchor)->anchored_s / *row.predicted_score;
     row.anchored_on = (*anchor)->Describe();
+    row.anchored_expected_error = chosen.ExpectedLine(true, &**anchor, row.workload.dtype);
   }
   return Status::Ok();
 }
@@ -138,7 +139,8 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   if (!row.reference_step_s) {
     row.why += "; no comparable reference";
     if (row.anchored_step_s)
-      row.why += fmt::format("; anchored {:.3f} s on {}", *row.anchored_step_s, row.anchored_on);
+      row.why += fmt::format("; anchored {:.3f} s on {}; {}", *row.anchored_step_s, row.anchored_on,
+                             row.anchored_expected_error);
   }
   row.why += borrowed;
   return row;

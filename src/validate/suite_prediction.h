@@ -44,6 +44,8 @@ struct WorkloadPrediction {
   // score), and that row.
   std::optional<double> anchored_step_s;
   std::string anchored_on;
+  // The error an anchored step can expect (predict/release_choice.h ExpectedLine).
+  std::string anchored_expected_error;
   bool under = false;   // predicted score below the threshold
   std::string release;  // which release's constants (calibration/releases.toml) the model used
   std::string why;      // the largest cost (a measured shortfall, or the dominant term), or why

@@ -275,6 +275,19 @@ TEST(ReleasePredictTest, TheExpectedErrorNamesWhatWasMeasured) {
   EXPECT_NE(old.ExpectedLine(false).find("too little evidence (not measured on release 25.09"),
             std::string::npos)
       << old.ExpectedLine(false);
+  // An anchor of another precision, or of an older release than the constants', is said to be
+  // one: the measured rows were anchored on rows of their own precision and release.
+  ReleaseCase row;
+  row.precision = "mxfp8";
+  row.row.release = "26.04.01";
+  Anchor anchor;
+  anchor.row = &row;
+  EXPECT_EQ(same.ExpectedLine(true, &anchor, "mxfp8").find("another precision"), std::string::npos);
+  EXPECT_NE(same.ExpectedLine(true, &anchor, "bf16").find("another precision (mxfp8)"),
+            std::string::npos);
+  row.row.release = "25.09";
+  EXPECT_NE(same.ExpectedLine(true, &anchor, "mxfp8").find("an older release (25.09)"),
+            std::string::npos);
   predict::ReleaseConstantsChoice none{ChooseRelease(cal, "", "h200"), {}};
   EXPECT_NE(none.ExpectedLine(true).find("too little evidence (no release is calibrated for h200"),
             std::string::npos)
