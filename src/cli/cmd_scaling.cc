@@ -85,7 +85,6 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   PredictedAnswer out;
   out.release = chosen->Header();
   out.expected = chosen->ExpectedLine(false);
-
   auto curve = workloads::PredictWeakScaling(*r, rates->rates, chosen->constants, gpus);
   if (!curve.ok()) return curve.status();
   out.curve = std::move(*curve);
