@@ -105,6 +105,16 @@ std::string AnchoredColumns(const wp::ErrorStats& s) {
 
 // Rows of releases newer than every release a fit may read, as `predict --release` answers them
 // (predict/later_releases.h): per release, chip and precision, and per row.
+// The later rows no answer was given for: how much of a table the step model covers is part of
+// what its errors mean.
+void PrintNotPredicted(const std::vector<std::string>& rows) {
+  if (rows.empty()) return;
+  std::cout << "  not predicted: " << rows.size()
+            << " row(s) (no model file, no calibration for the chip, a layout the step model "
+               "cannot lay out or a feature it does not know; in none of the figures above)\n";
+  for (const std::string& why : rows) std::cout << "    " << why << "\n";
+}
+
 Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& data,
                           const validate::StepCalibration& cal) {
   auto releases = validate::LoadReleaseCalibration(data);
@@ -117,7 +127,7 @@ Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& da
          "the constants of the newest release calibration/releases.toml calibrates for its "
          "chip, and anchored on the nearest row of the same model and chip in that release or, "
          "where it has none, the newest older release with one): ";
-  if (later->rows.empty()) {
+  if (later->rows.empty() && later->not_predicted.empty()) {
     std::cout << "no rows in baselines/published/*.tsv\n";
     return Status::Ok();
   }
@@ -145,6 +155,7 @@ Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& da
     }
     std::cout << line << "\n";
   }
+  PrintNotPredicted(later->not_predicted);
   return Status::Ok();
 }
 
@@ -157,9 +168,10 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   auto lomo = validate::LeaveOneModelOutByRelease(*set, cal);
   if (!lomo.ok()) return lomo.status();
   std::cout << "\nper release (baselines/published/*.tsv, " << set->cases().size()
-            << " rows with a "
-            << "model file, " << set->skipped().size() << " without): leave-one-model-out "
-            << "|error| (each model predicted by the release's constants fitted without it)\n";
+            << " rows predicted, " << set->skipped().size()
+            << " not (no model file, no calibration for the chip, a layout the step model "
+               "cannot lay out or a feature it does not know)): leave-one-model-out |error| (each "
+               "model predicted by the release's constants fitted without it)\n";
   std::cout << fmt::format("  {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}\n", "release", "chip", "prec.",
                            "rows", "median", "p90");
   for (const validate::LomoCell& c : *lomo) {

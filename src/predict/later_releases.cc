@@ -46,6 +46,9 @@ Result<LaterReleases> PredictLaterReleases(const ReleaseSet& set, const ReleaseC
     }
     out.rows.push_back(std::move(row));
   }
+  for (const SkippedRow& s : set.skipped()) {
+    if (ReleaseBefore(kNewestFittableRelease, s.release)) out.not_predicted.push_back(s.why);
+  }
   for (const auto& [key, x] : errors) {
     const auto& [release, chip, precision] = key;
     auto u = used.find({release, chip});

@@ -39,6 +39,9 @@ struct LaterCell {
 struct LaterReleases {
   std::vector<LaterRow> rows;  // in table order
   std::vector<LaterCell> cells;
+  // The later rows no answer was given for, "file:line: why" (ReleaseSet::skipped): a table's
+  // coverage is part of its result.
+  std::vector<std::string> not_predicted;
 };
 
 // Every row of `set` newer than kNewestFittableRelease (and not an anomaly), predicted with the

@@ -56,6 +56,15 @@ class LineReader {
     return Status::Invalid(where_ + ": column " + col + ": \"" + std::string(v) + "\" (expected " +
                            expected + ")");
   }
+  // A well-formed value of a vocabulary the step model does not know (a later release's
+  // precision, dispatcher, CUDA-graph scope or recompute module): the row is read and kept out of
+  // every prediction with this reason, the first such column's, instead of failing the table.
+  void Unknown(PublishedRow* row, const char* col, std::string_view v,
+               const std::string& known) const {
+    if (row->unsupported.empty())
+      row->unsupported = std::string("column ") + col + ": \"" + std::string(v) +
+                         "\" (the step model knows " + known + ")";
+  }
 
  private:
   const std::map<std::string, size_t>& cols_;
@@ -63,19 +72,31 @@ class LineReader {
   std::string where_;
 };
 
+// Names of lower-case letters, digits and '_' joined by single '+': the form of a list of scopes or
+// modules, whether or not the step model knows them.
+bool PlusJoinedWords(std::string_view v) {
+  if (v.empty() || v.front() == '+' || v.back() == '+' || v.find("++") != v.npos) return false;
+  return std::all_of(v.begin(), v.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '+';
+  });
+}
+
 // A recompute cell: comma-separated parts, each "-" (no modules stated), layers=N (full recompute
-// of N layers) or modules joined by + (model_spec.h CheckRecompute).
-Status CheckRecomputeCell(const LineReader& r, std::string_view cell) {
+// of N layers) or modules joined by + (model_spec.h CheckRecompute). A malformed part is Invalid;
+// a module name the step model does not know makes the row unsupported.
+Status CheckRecomputeCell(const LineReader& r, std::string_view cell, PublishedRow* row) {
   if (cell.empty()) return Status::Ok();
+  const std::string expected = "parts joined by , of -, layers=N, or modules joined by +";
   for (std::string_view part : Split(cell, ',')) {
     if (part == "-") continue;
     if (part.starts_with("layers=")) {
       auto n = ParseInt(part.substr(7));
       if (n && *n >= 1 && *n <= 100000) continue;
+      return r.Bad("recompute", cell, expected);
     }
+    if (!PlusJoinedWords(part)) return r.Bad("recompute", cell, expected);
     const std::string modules = workloads::CheckRecompute(part);  // "" for known modules
-    if (modules.empty()) continue;
-    return r.Bad("recompute", cell, "parts joined by , of -, layers=N, or " + modules);
+    if (!modules.empty()) r.Unknown(row, "recompute", cell, modules);
   }
   return Status::Ok();
 }
@@ -98,7 +119,7 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
   YS_RETURN_IF_ERROR(r.Text("dispatcher", &row->dispatcher));
   if (!row->dispatcher.empty() && row->dispatcher != "alltoall" && row->dispatcher != "deepep" &&
       row->dispatcher != "hybridep") {
-    return r.Bad("dispatcher", row->dispatcher, "alltoall, deepep, hybridep or -");
+    r.Unknown(row, "dispatcher", row->dispatcher, "alltoall, deepep, hybridep or -");
   }
   YS_RETURN_IF_ERROR(r.OnOff("token_drop", &row->token_drop));
   YS_RETURN_IF_ERROR(r.OnOff("a2a_overlap", &row->a2a_overlap));
@@ -116,12 +137,14 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
   } else if (!graphs.empty() && graphs != "-") {
     const bool prefixed = graphs.starts_with("local:") || graphs.starts_with("transformer_engine:");
     if (prefixed) row->cuda_graphs = std::string(graphs.substr(graphs.find(':') + 1));
-    if (!prefixed || !workloads::CheckCudaGraphs(row->cuda_graphs).empty())
+    if (!prefixed || !PlusJoinedWords(row->cuda_graphs))
       return r.Bad("cuda_graphs", graphs,
                    "off, local:full_iteration or transformer_engine:<scopes>");
+    const std::string known = workloads::CheckCudaGraphs(row->cuda_graphs);  // "" when known
+    if (!known.empty()) r.Unknown(row, "cuda_graphs", graphs, known);
   }
   YS_RETURN_IF_ERROR(r.Text("recompute", &row->recompute));
-  return CheckRecomputeCell(r, row->recompute);
+  return CheckRecomputeCell(r, row->recompute, row);
 }
 
 Status ReadRow(const LineReader& r, PublishedRow* row) {
@@ -134,7 +157,7 @@ Status ReadRow(const LineReader& r, PublishedRow* row) {
     if (v->empty()) return r.Bad(col, "-", "a value");
   }
   if (DtypeOfPrecision(row->precision).empty())
-    return r.Bad("precision", row->precision, "bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
+    r.Unknown(row, "precision", row->precision, "bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
   YS_RETURN_IF_ERROR(ReadRecipe(r, row));
   auto step = ParseDouble(r.Field("step_time_s"));
   if (!step || !(*step > 0 && *step < 1e6))

@@ -8,8 +8,10 @@
 // anomaly, source, and where the table has them layers, a2a_overlap, mtp (on: one multi-token-
 // prediction module, off, or a count of them) and cuda_graphs (off, local:full_iteration or
 // transformer_engine:<scopes>); "-" is "not stated".
-// A missing column, a short line or a value out of range is Invalid naming the file, the line
-// and the column.
+// A missing column, a short line, a malformed value or one out of range is Invalid naming the
+// file, the line and the column. A well-formed value the step model does not know (a precision,
+// dispatcher, CUDA-graph scope or recompute module of a later release) is no error: the row is
+// read with `unsupported` saying which, and no prediction uses it (release_cases.h lists it).
 //
 // Thread safety: values only.
 #ifndef YARDSTICK_PREDICT_PUBLISHED_TABLE_H_
@@ -42,6 +44,7 @@ struct PublishedRow {
   std::string recompute;  // as the table writes it ("mla_up_proj", "layers=5", "none", "")
   double step_time_s = 0;
   bool anomaly = false;
+  std::string unsupported;  // "column C: \"v\" (the step model knows ...)"; "" when predictable
   std::string source;
 };
 

@@ -165,17 +165,22 @@ Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalib
   unit.blackwell_efficiency = 1;
   for (PublishedRow& row : *rows) {
     const std::string where = row.file + ":" + std::to_string(row.line) + ": ";
+    if (!row.unsupported.empty()) {
+      set.skipped_.push_back({row.release, where + row.unsupported});
+      continue;
+    }
     std::string name = row.model;
     if (name.ends_with("_proxy")) name.resize(name.size() - 6);
     const workloads::ModelSpec* model = set.library_.Model(name);
     if (model == nullptr) {
-      set.skipped_.push_back(where + "no model file models/" + name + ".toml");
+      set.skipped_.push_back({row.release, where + "no model file models/" + name + ".toml"});
       continue;
     }
     const bench::DeviceSpec* spec = set.library_.Chip(row.chip);
     const ChipSystem* sys = cal.Chip(row.chip);
     if (spec == nullptr || sys == nullptr) {
-      set.skipped_.push_back(where + "no specs/ or calibration entry for chip " + row.chip);
+      set.skipped_.push_back(
+          {row.release, where + "no specs/ or calibration entry for chip " + row.chip});
       continue;
     }
     auto rates = ReferenceRates(*spec, cal, unit);
@@ -191,7 +196,7 @@ Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalib
     if (!check.ok()) {
       // A table's parallelism the step model cannot lay out (a parenthesised figure whose own
       // layout the table does not give): listed, never fitted.
-      set.skipped_.push_back(where + check.status().message());
+      set.skipped_.push_back({row.release, where + check.status().message()});
       continue;
     }
     c.row = std::move(row);

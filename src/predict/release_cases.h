@@ -70,17 +70,24 @@ struct ReleaseCase {
   bool blackwell = false;
 };
 
+// A published row the step model cannot predict: no model file for its model, no specs/ or
+// calibration entry for its chip, or a layout it cannot lay out.
+struct SkippedRow {
+  std::string release;
+  std::string why;  // "file:line: why"
+};
+
 class ReleaseSet {
  public:
   // Invalid when a table, a model file or specs/ cannot be read, or a chip lacks calibration.
   static Result<ReleaseSet> Load(const std::string& data_dir, const StepCalibration& cal);
   const std::vector<ReleaseCase>& cases() const { return cases_; }
-  const std::vector<std::string>& skipped() const { return skipped_; }  // "file:line: why"
+  const std::vector<SkippedRow>& skipped() const { return skipped_; }
 
  private:
   predict::ModelLibrary library_;
   std::vector<ReleaseCase> cases_;
-  std::vector<std::string> skipped_;
+  std::vector<SkippedRow> skipped_;
 };
 
 }  // namespace ys::validate

@@ -185,6 +185,7 @@ assert j["held_out"]["rows"] > 0 and j["fitted"]["rows"] > 0
 PY
 expect_rc 0 "predict published table" -- "$bin" predict --published
 expect_in "$tmp/out" "held out:" "the held-out summary"
+expect_in "$tmp/out" "rows predicted, " "the rows no answer was given for counted"
 
 # Bad input.
 expect_rc 2 "bad --set" -- "$bin" predict --model llama3.1_8b --chip h100 --dtype bf16 --gpus 8 --tp 1 --gbs 128 --set coll.all_gather.busbw=fast

@@ -64,7 +64,15 @@ class LaterReleasesTest : public ::testing::Test {
           << Row("26.06", "h200", "llama3.1_70b", "bf16", 64, 256, "4\t8\t1\t5\t1\t-", 20)
           // DeepSeek-V3 in 26.04.01's GB200 layout, its software features unstated (no etp,
           // dispatcher or graphs; recompute "none" stated): they come from the 26.04.01 entry.
-          << Row("26.06", "gb200", "deepseek-v3_671b", "mxfp8", 256, 4096, "1\t4\t1\t4\t64\t-", 13);
+          << Row("26.06", "gb200", "deepseek-v3_671b", "mxfp8", 256, 4096, "1\t4\t1\t4\t64\t-", 13)
+          // Rows no answer can be given for: a model without a file, a chip without specs/, a
+          // layout that does not divide the GPUs, a precision the step model does not know.
+          // Listed, in no figure.
+          << Row("26.06", "gb200", "no_such_model", "mxfp8", 64, 256, "2\t4\t1\t5\t1\t-", 9)
+          << Row("26.06", "vr200", "llama3.1_70b", "mxfp8", 64, 256, "2\t4\t1\t5\t1\t-", 9)
+          << Row("26.06", "gb200", "llama3.1_70b", "mxfp8", 60, 240, "2\t4\t1\t5\t1\t-", 9)
+          // A precision of a later release the step model does not know.
+          << Row("26.06", "gb200", "llama3.1_70b", "mxfp4", 64, 256, "2\t4\t1\t5\t1\t-", 9);
   }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;
@@ -80,6 +88,26 @@ TEST_F(LaterReleasesTest, RowsArePredictedWithTheNewestCalibrationAndAnchored) {
   auto later = PredictLaterReleases(*set, *releases, cal->constants);
   ASSERT_TRUE(later.ok()) << later.status().message();
   ASSERT_EQ(later->rows.size(), 6u);
+  ASSERT_EQ(later->not_predicted.size(), 4u);
+  EXPECT_NE(later->not_predicted[3].find("later.tsv:11: column precision: \"mxfp4\""),
+            std::string::npos)
+      << later->not_predicted[3];
+  EXPECT_NE(later->not_predicted[0].find("later.tsv:8: no model file models/no_such_model.toml"),
+            std::string::npos)
+      << later->not_predicted[0];
+  EXPECT_NE(later->not_predicted[1].find("later.tsv:9: no specs/ or calibration entry for chip "
+                                         "vr200"),
+            std::string::npos)
+      << later->not_predicted[1];
+  EXPECT_NE(later->not_predicted[2].find("later.tsv:10: "), std::string::npos);
+  EXPECT_NE(later->not_predicted[2].find("not a multiple of tp"), std::string::npos)
+      << later->not_predicted[2];
+  // The calibrated releases' own unpredictable rows are not among them.
+  for (const SkippedRow& s : set->skipped()) {
+    if (!ReleaseBefore(kNewestFittableRelease, s.release)) {
+      EXPECT_EQ(s.why.find("later.tsv"), std::string::npos) << s.why;
+    }
+  }
 
   const LaterRow& same = later->rows[0];
   EXPECT_EQ(same.used, kNewestFittableRelease);

@@ -87,10 +87,11 @@ TEST(PublishedTableTest, ReadsRowsAndTheirRecipeFields) {
 
 TEST(PublishedTableTest, BadInputNamesTheLineAndColumn) {
   const std::string row =
-      "26.04.01\tgb200\tm\tfp7\t8\t512\t4\t4096\t1\t1\t1\t-\t8\t1\t0\t-\t-\t-\t-\t1.5\t-\ts\n";
+      "26.04.01\tgb200\tm\tmxfp8\teight\t512\t4\t4096\t1\t1\t1\t-\t8\t1\t0\t-\t-\t-\t-\t1.5\t-"
+      "\ts\n";
   auto bad = ParsePublishedTable(std::string(kHeader) + row, "t.tsv");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("t.tsv:2: column precision: \"fp7\""), std::string::npos)
+  EXPECT_NE(bad.status().message().find("t.tsv:2: column gpus: \"eight\""), std::string::npos)
       << bad.status().message();
   auto short_line = ParsePublishedTable(std::string(kHeader) + "26.04.01\tgb200\n", "t.tsv");
   ASSERT_FALSE(short_line.ok());
@@ -98,6 +99,30 @@ TEST(PublishedTableTest, BadInputNamesTheLineAndColumn) {
   auto no_col = ParsePublishedTable("release\tchip\n", "t.tsv");
   ASSERT_FALSE(no_col.ok());
   EXPECT_NE(no_col.status().message().find("no column model"), std::string::npos);
+}
+
+// A well-formed value the step model does not know (a later release's precision or dispatcher)
+// reads, with the row marked unsupported: the first such column named, the rest of the row read.
+TEST(PublishedTableTest, AnUnknownVocabularyMarksTheRowUnsupported) {
+  auto table = [](const std::string& precision, const std::string& dispatcher) {
+    return ParsePublishedTable(std::string(kHeader) + "26.08\tgb200\tm\t" + precision +
+                                   "\t8\t512\t4\t4096\t1\t1\t1\t-\t8\t1\t0\t" + dispatcher +
+                                   "\t-\t-\t-\t1.5\t-\ts\n",
+                               "t.tsv");
+  };
+  auto fp4 = table("mxfp4", "flex");
+  ASSERT_TRUE(fp4.ok()) << fp4.status().message();
+  EXPECT_EQ(fp4->front().unsupported,
+            "column precision: \"mxfp4\" (the step model knows bf16, fp8, fp8_cs, fp8_ds, mxfp8 or "
+            "nvfp4)");
+  EXPECT_EQ(fp4->front().gpus, 8);
+  auto flex = table("mxfp8", "flex");
+  ASSERT_TRUE(flex.ok()) << flex.status().message();
+  EXPECT_NE(flex->front().unsupported.find("column dispatcher: \"flex\""), std::string::npos)
+      << flex->front().unsupported;
+  auto known = table("mxfp8", "hybridep");
+  ASSERT_TRUE(known.ok());
+  EXPECT_EQ(known->front().unsupported, "");
 }
 
 // The mtp column: on (one multi-token-prediction module), off, or a count; anything else names
@@ -136,12 +161,17 @@ TEST(PublishedTableTest, TheCudaGraphsColumnGivesTheCapturedScopes) {
     ASSERT_TRUE(rows.ok()) << rows.status().message();
     EXPECT_EQ(rows->front().cuda_graphs, want) << cell;
   }
-  for (const char* cell : {"transformer_engine:attn+bogus", "yes"}) {
+  for (const char* cell : {"transformer_engine:attn++moe", "transformer_engine:", "yes"}) {
     auto bad = ParsePublishedTable(header + row + cell + "\n", "t.tsv");
     ASSERT_FALSE(bad.ok()) << cell;
     EXPECT_NE(bad.status().message().find("t.tsv:2: column cuda_graphs"), std::string::npos)
         << bad.status().message();
   }
+  // A scope the step model does not know: the row reads, unsupported.
+  auto unknown = ParsePublishedTable(header + row + "transformer_engine:attn+bogus\n", "t.tsv");
+  ASSERT_TRUE(unknown.ok()) << unknown.status().message();
+  EXPECT_NE(unknown->front().unsupported.find("column cuda_graphs: "), std::string::npos)
+      << unknown->front().unsupported;
 }
 
 // The recompute column: Megatron's recompute_modules joined by + are kept as they are, layers=N
@@ -165,7 +195,7 @@ TEST(PublishedTableTest, TheRecomputeColumnKeepsTheModules) {
     EXPECT_EQ(rows->front().recompute, want) << cell;
   }
   EXPECT_TRUE(table("-,layers=5").ok());
-  for (const char* cell : {"moe+attention", "layers=many", "layers=0", "moe,"}) {
+  for (const char* cell : {"layers=many", "layers=0", "moe,", "moe++mlp", "Moe"}) {
     auto bad = table(cell);
     ASSERT_FALSE(bad.ok()) << cell;
     EXPECT_NE(
@@ -173,6 +203,13 @@ TEST(PublishedTableTest, TheRecomputeColumnKeepsTheModules) {
         std::string::npos)
         << bad.status().message();
   }
+  // A module the step model does not know: the row reads, unsupported.
+  auto unknown = table("moe+attention");
+  ASSERT_TRUE(unknown.ok()) << unknown.status().message();
+  EXPECT_NE(unknown->front().unsupported.find("column recompute: \"moe+attention\""),
+            std::string::npos)
+      << unknown->front().unsupported;
+  EXPECT_EQ(table("moe").value().front().unsupported, "");
 }
 
 TEST(ReleasePredictTest, ReleasesAreOrderedByTheirNumbers) {
