@@ -117,6 +117,7 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
   }
   YS_RETURN_IF_ERROR(r.Int("fsdp", &row->fsdp, 0, 1 << 20));
   YS_RETURN_IF_ERROR(r.Text("dispatcher", &row->dispatcher));
+  row->dispatcher = ToLower(row->dispatcher);
   if (!row->dispatcher.empty() && row->dispatcher != "alltoall" && row->dispatcher != "deepep" &&
       row->dispatcher != "hybridep") {
     r.Unknown(row, "dispatcher", row->dispatcher, "alltoall, deepep, hybridep or -");
@@ -156,6 +157,9 @@ Status ReadRow(const LineReader& r, PublishedRow* row) {
        {std::pair{"release", &row->release}, {"chip", &row->chip}, {"model", &row->model}}) {
     if (v->empty()) return r.Bad(col, "-", "a value");
   }
+  // Names as specs/, models/ and the step model spell them: a table copied as printed ("GB200",
+  // "MXFP8") reads the same.
+  for (std::string* v : {&row->chip, &row->model, &row->precision}) *v = ToLower(*v);
   if (DtypeOfPrecision(row->precision).empty())
     r.Unknown(row, "precision", row->precision, "bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
   YS_RETURN_IF_ERROR(ReadRecipe(r, row));

@@ -123,6 +123,20 @@ TEST(PublishedTableTest, AnUnknownVocabularyMarksTheRowUnsupported) {
   auto known = table("mxfp8", "hybridep");
   ASSERT_TRUE(known.ok());
   EXPECT_EQ(known->front().unsupported, "");
+  // Names as a table prints them read as the step model spells them.
+  auto printed = table("MXFP8", "HybridEP");
+  ASSERT_TRUE(printed.ok());
+  EXPECT_EQ(printed->front().unsupported, "");
+  EXPECT_EQ(printed->front().precision, "mxfp8");
+  EXPECT_EQ(printed->front().dispatcher, "hybridep");
+  auto chip =
+      ParsePublishedTable(std::string(kHeader) +
+                              "26.08\tGB200\tLlama3.1_70B\tbf16\t8\t512\t4\t4096\t1\t1\t1\t-"
+                              "\t8\t1\t0\t-\t-\t-\t-\t1.5\t-\ts\n",
+                          "t.tsv");
+  ASSERT_TRUE(chip.ok());
+  EXPECT_EQ(chip->front().chip, "gb200");
+  EXPECT_EQ(chip->front().model, "llama3.1_70b");
 }
 
 // The mtp column: on (one multi-token-prediction module), off, or a count; anything else names
