@@ -22,7 +22,7 @@ Result<LaterReleases> PredictLaterReleases(const ReleaseSet& set, const ReleaseC
   std::map<std::pair<std::string, std::string>, std::string> used;  // (release, chip) -> used
   for (const ReleaseCase& c : set.cases()) {
     if (c.row.anomaly || !ReleaseBefore(kNewestFittableRelease, c.row.release)) continue;
-    const ReleaseChoice choice = ChooseRelease(cal, c.row.release, c.row.chip);
+    const ReleaseChoice choice = ChooseRelease(cal, c.row.release, c.row.chip, c.constants_from);
     const ChipConstants k =
         choice.chip ? *choice.chip : BaseChipConstants(base, c.row.chip, c.blackwell);
     auto p = PredictReleaseCase(c, base, k);

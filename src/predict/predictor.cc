@@ -126,7 +126,9 @@ Result<validate::ReleaseChoice> Predictor::ChooseRelease(const std::string& rele
                                                          const std::string& chip) const {
   auto file = validate::LoadReleaseCalibration(data_dir_);
   if (!file.ok()) return file.status();
-  return validate::ChooseRelease(*file, release, chip);
+  const validate::ChipSystem* sys = cal_.Chip(chip);
+  return validate::ChooseRelease(*file, release, chip,
+                                 sys != nullptr ? sys->constants_from : std::string());
 }
 
 wp::Constants Predictor::ConstantsOf(const validate::ReleaseChoice& choice, const std::string& chip,

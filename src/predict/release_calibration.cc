@@ -251,7 +251,7 @@ Result<double> PredictReleaseCase(const ReleaseCase& c, const wp::Constants& bas
 }
 
 ReleaseChoice ChooseRelease(const ReleaseCalibration& cal, std::string_view release,
-                            std::string_view chip) {
+                            std::string_view chip, std::string_view constants_from) {
   ReleaseChoice out;
   out.asked = release.empty() ? NewestRelease(cal) : std::string(release);
   const ReleaseConstants* oldest = nullptr;
@@ -262,6 +262,16 @@ ReleaseChoice ChooseRelease(const ReleaseCalibration& cal, std::string_view rele
     if (!ReleaseBefore(out.asked, r.release)) used = &r;
   }
   const std::string c(chip);
+  if (used == nullptr && oldest == nullptr && !constants_from.empty()) {
+    ReleaseChoice of = ChooseRelease(cal, release, constants_from);
+    if (of.chip) {
+      of.from = std::string(constants_from);
+      of.note = c + " takes " + of.from + "'s constants (no release is calibrated for " + c +
+                "; the same die: calibration/step_model.toml constants_from)" +
+                (of.note.empty() ? "" : "; " + of.note);
+      return of;
+    }
+  }
   if (used == nullptr && oldest == nullptr) {
     out.note = "no release is calibrated for " + c + "; using the base constants";
     return out;

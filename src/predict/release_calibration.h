@@ -89,16 +89,19 @@ ChipConstants BaseChipConstants(const workloads::predict::Constants& base, std::
 
 // Which release's constants answer a question about `release` (empty: the newest calibrated) on
 // `chip`: the newest calibrated release for the chip at or before it; before every one, the
-// oldest. `note` says when the answer is not the release asked for; `chip` is empty when no
-// release is calibrated for the chip (then the base constants apply).
+// oldest. Where no release is calibrated for the chip and `constants_from` names its sibling
+// (step_calibration.h ChipSystem), the sibling's choice, with `from` set. `note` says when the
+// answer is not the release (or chip) asked for; `chip` is empty when no release is calibrated for
+// either (then the base constants apply).
 struct ReleaseChoice {
   std::string asked;
   std::string used;                   // the calibrated release whose constants apply ("" none)
-  std::optional<ChipConstants> chip;  // its constants for the chip
+  std::optional<ChipConstants> chip;  // its constants for the chip (or for `from`)
+  std::string from;                   // the sibling chip whose constants these are ("" own)
   std::string note;
 };
 ReleaseChoice ChooseRelease(const ReleaseCalibration& cal, std::string_view release,
-                            std::string_view chip);
+                            std::string_view chip, std::string_view constants_from = "");
 // The newest release of the file ("" when none).
 std::string NewestRelease(const ReleaseCalibration& cal);
 

@@ -192,6 +192,7 @@ Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalib
     c.recipe = RecipeOfRow(row, *model);
     c.rates = std::move(*rates);
     c.blackwell = sys->family == "blackwell";
+    c.constants_from = sys->constants_from;
     auto check = wp::PredictStep(c.recipe, c.rates, unit);
     if (!check.ok()) {
       // A table's parallelism the step model cannot lay out (a parenthesised figure whose own

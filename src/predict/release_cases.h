@@ -68,6 +68,7 @@ struct ReleaseCase {
   workloads::predict::Recipe recipe;
   workloads::predict::SystemRates rates;  // reference rates, chip efficiency 1 (see ApplyRelease)
   bool blackwell = false;
+  std::string constants_from;  // the chip's sibling (step_calibration.h ChipSystem)
 };
 
 // A published row the step model cannot predict: no model file for its model, no specs/ or

@@ -39,6 +39,8 @@ ExpectedError ReleaseConstantsChoice::Expected(bool anchored, const validate::An
     e.measured = "not measured on " + on +
                  (anchored || later ? " (no earlier calibrated release, or no row of a model there)"
                                     : " (re-fit with predict --published --fit)");
+  if (!choice.from.empty() && e.stats.rows > 0)
+    e.measured += "; measured on " + choice.from + ", not on this chip";
   if (anchor != nullptr && anchor->row != nullptr) {
     const validate::ReleaseCase& row = *anchor->row;
     if (!precision.empty() && row.precision != validate::CalibratedPrecision(precision))

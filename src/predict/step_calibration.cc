@@ -84,12 +84,24 @@ Result<StepCalibration> ParseStepCalibration(std::string_view text, const std::s
                                 LowerBound::kExclusive));
     YS_RETURN_IF_ERROR(
         r.OptionalDouble("hbm_tb_per_s", &c.hbm_tb_per_s, 0, 1e3, LowerBound::kExclusive));
+    YS_RETURN_IF_ERROR(r.String("constants_from", &c.constants_from, /*required=*/false));
     YS_RETURN_IF_ERROR(r.String("source", &c.source));
     YS_RETURN_IF_ERROR(r.NoOtherKeys());
     if (c.chip.empty()) return Status::Invalid(r.Where() + ": chip: expected a chip name");
     if (!seen.insert(c.chip).second)
       return Status::Invalid(r.Where() + ": a second [[chip]] for " + c.chip);
     cal.chips.push_back(std::move(c));
+  }
+  for (size_t i = 0; i < cal.chips.size(); ++i) {
+    const ChipSystem& c = cal.chips[i];
+    if (c.constants_from.empty()) continue;
+    const ChipSystem* from = cal.Chip(c.constants_from);
+    if (from == nullptr || from == &c || from->family != c.family ||
+        !from->constants_from.empty()) {
+      return Status::Invalid(path + ": [[chip]] " + std::to_string(i + 1) + ": constants_from: \"" +
+                             c.constants_from + "\" (expected another [[chip]] of family " +
+                             c.family + " that takes no other chip's constants)");
+    }
   }
   return cal;
 }

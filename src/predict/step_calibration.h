@@ -27,6 +27,10 @@ struct ChipSystem {
   int gpus_per_node = 8;
   double network_gb_per_s = 0;  // per GPU, line rate, one direction (decimal GB/s)
   std::optional<double> hbm_tb_per_s;
+  // Another [[chip]] of the same family whose release constants apply where no release is
+  // calibrated for this one: the same die at the same clocks (H200: H100's GH100), so the GEMM
+  // shares of the same peak, the exposed shares and the dispatch traffic in HBM passes carry over.
+  std::string constants_from;
   std::string source;
 };
 

@@ -60,7 +60,7 @@ class LaterReleasesTest : public ::testing::Test {
           // 26.06 would be a calibrated release of GB200 (three models) with constants far off.
           << Row("26.06", "gb200", "llama3.1_8b", "mxfp8", 8, 128, "1\t1\t1\t1\t1\t-", 1000)
           << Row("26.06", "gb200", "llama3.1_405b", "mxfp8", 256, 1536, "4\t16\t1\t8\t1\t-", 1000)
-          // A chip no release calibrates: the base constants, no anchor.
+          // A chip no release calibrates: its sibling's constants (H100's), no anchor.
           << Row("26.06", "h200", "llama3.1_70b", "bf16", 64, 256, "4\t8\t1\t5\t1\t-", 20)
           // DeepSeek-V3 in 26.04.01's GB200 layout, its software features unstated (no etp,
           // dispatcher or graphs; recompute "none" stated): they come from the 26.04.01 entry.
@@ -136,8 +136,15 @@ TEST_F(LaterReleasesTest, RowsArePredictedWithTheNewestCalibrationAndAnchored) {
     EXPECT_FALSE(ReleaseBefore(kNewestFittableRelease, r.anchor->row->row.release));
   }
 
+  // H200, which no release calibrates, takes H100's constants (calibration/step_model.toml
+  // constants_from); no H200 row to anchor on.
   const LaterRow& h200 = later->rows[4];
-  EXPECT_EQ(h200.used, "");
+  EXPECT_EQ(h200.used, kNewestFittableRelease);
+  auto h100 = ChooseRelease(*releases, "26.06", "h100").chip;
+  ASSERT_TRUE(h100.has_value());
+  auto as_h100 = PredictReleaseCase(*h200.c, cal->constants, *h100);
+  ASSERT_TRUE(as_h100.ok());
+  EXPECT_DOUBLE_EQ(h200.predicted_s, *as_h100);
   EXPECT_FALSE(h200.anchor.has_value());
 
   bool found = false;

@@ -269,6 +269,16 @@ TEST(ReleasePredictTest, AnUnknownReleaseUsesTheNearestOlderAndSaysSo) {
   EXPECT_NE(older.note.find("older than every"), std::string::npos);
   ReleaseChoice none = ChooseRelease(cal, "", "h200");
   EXPECT_FALSE(none.chip.has_value());
+  // A chip no release calibrates, with a sibling of the same die: the sibling's choice, said.
+  ReleaseChoice sibling = ChooseRelease(cal, "26.02", "b300", "gb200");
+  ASSERT_TRUE(sibling.chip.has_value());
+  EXPECT_EQ(sibling.chip->chip, "gb200");
+  EXPECT_EQ(sibling.used, "25.09");
+  EXPECT_EQ(sibling.from, "gb200");
+  EXPECT_NE(sibling.note.find("b300 takes gb200's constants"), std::string::npos) << sibling.note;
+  EXPECT_NE(sibling.note.find("nearest older one, 25.09"), std::string::npos) << sibling.note;
+  // A chip a release calibrates keeps its own, whatever its sibling.
+  EXPECT_EQ(ChooseRelease(cal, "", "gb200", "h100").from, "");
   wp::Constants k = ApplyRelease(Base().constants, *newest.chip, "mxfp8", true);
   EXPECT_DOUBLE_EQ(k.gemm_efficiency_fp8, 0.4);
   EXPECT_DOUBLE_EQ(k.blackwell_efficiency, 1);
@@ -343,6 +353,14 @@ TEST(ReleasePredictTest, TheExpectedErrorNamesWhatWasMeasured) {
   EXPECT_NE(none.ExpectedLine(true).find("too little evidence (no release is calibrated for h200"),
             std::string::npos)
       << none.ExpectedLine(true);
+  // Constants of a sibling chip: its measured errors, said to be the sibling's.
+  predict::ReleaseConstantsChoice sibling{ChooseRelease(cal, "", "b300", "gb200"), {}};
+  ASSERT_TRUE(sibling.choice.chip.has_value());
+  EXPECT_NE(sibling.ExpectedLine(false).find("release 26.04.01 on gb200"), std::string::npos)
+      << sibling.ExpectedLine(false);
+  EXPECT_NE(sibling.ExpectedLine(false).find("; measured on gb200, not on this chip"),
+            std::string::npos)
+      << sibling.ExpectedLine(false);
 }
 
 // A constant fitted on one model's rows would be keyed to that model: every B300 NVFP4 row of

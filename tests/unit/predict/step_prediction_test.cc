@@ -165,6 +165,26 @@ TEST(StepCalibrationTest, RejectsUnknownKeysAndOutOfRangeConstants) {
       ParseStepCalibration(text("", "").replace(text("", "").find("= 50"), 4, "= -1"), "c.toml");
   ASSERT_FALSE(bad_net.ok());
   EXPECT_NE(bad_net.status().message().find("network_gb_per_s"), std::string::npos);
+  // constants_from names another chip of the same family that takes no other chip's constants.
+  auto sibling = [&](const std::string& from, const std::string& family) {
+    return ParseStepCalibration(text("", "") + "[[chip]]\nchip = \"h200\"\nfamily = \"" + family +
+                                    "\"\nnvlink_domain = 8\nnetwork_gb_per_s = 50\n"
+                                    "constants_from = \"" +
+                                    from + "\"\nsource = \"s\"\n",
+                                "c.toml");
+  };
+  auto ok = sibling("h100", "hopper");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->Chip("h200")->constants_from, "h100");
+  EXPECT_EQ(ok->Chip("h100")->constants_from, "");
+  for (auto [from, family] :
+       {std::pair{"b200", "hopper"}, {"h200", "hopper"}, {"h100", "blackwell"}}) {
+    auto bad = sibling(from, family);
+    ASSERT_FALSE(bad.ok()) << from << " " << family;
+    EXPECT_NE(bad.status().message().find("constants_from: \"" + std::string(from) + "\""),
+              std::string::npos)
+        << bad.status().message();
+  }
 }
 
 wp::SystemRates Reference(const std::string& chip) {
