@@ -103,18 +103,22 @@ std::string AnchoredColumns(const wp::ErrorStats& s) {
   return fmt::format("{:>8} {:>7.1f}% {:>7.1f}%", s.rows, 100 * s.median_abs, 100 * s.p90_abs);
 }
 
-// Rows of releases newer than every release a fit may read, as `predict --release` answers them
-// (predict/later_releases.h): per release, chip and precision, and per row.
+// Why a published row gets no prediction (validate::ReleaseSet::skipped).
+constexpr const char* kNotPredictedBecause =
+    "no model file, no calibration for the chip, a layout the step model cannot lay out or a "
+    "feature it does not know";
+
 // The later rows no answer was given for: how much of a table the step model covers is part of
 // what its errors mean.
 void PrintNotPredicted(const std::vector<std::string>& rows) {
   if (rows.empty()) return;
-  std::cout << "  not predicted: " << rows.size()
-            << " row(s) (no model file, no calibration for the chip, a layout the step model "
-               "cannot lay out or a feature it does not know; in none of the figures above)\n";
+  std::cout << "  not predicted: " << rows.size() << " row(s) (" << kNotPredictedBecause
+            << "; in none of the figures above)\n";
   for (const std::string& why : rows) std::cout << "    " << why << "\n";
 }
 
+// Rows of releases newer than every release a fit may read, as `predict --release` answers them
+// (predict/later_releases.h): per release, chip and precision, and per row.
 Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& data,
                           const validate::StepCalibration& cal) {
   auto releases = validate::LoadReleaseCalibration(data);
@@ -168,10 +172,9 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   auto lomo = validate::LeaveOneModelOutByRelease(*set, cal);
   if (!lomo.ok()) return lomo.status();
   std::cout << "\nper release (baselines/published/*.tsv, " << set->cases().size()
-            << " rows predicted, " << set->skipped().size()
-            << " not (no model file, no calibration for the chip, a layout the step model "
-               "cannot lay out or a feature it does not know)): leave-one-model-out |error| (each "
-               "model predicted by the release's constants fitted without it)\n";
+            << " rows predicted, " << set->skipped().size() << " not (" << kNotPredictedBecause
+            << ")): leave-one-model-out |error| (each model predicted by the release's constants "
+               "fitted without it)\n";
   std::cout << fmt::format("  {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}\n", "release", "chip", "prec.",
                            "rows", "median", "p90");
   for (const validate::LomoCell& c : *lomo) {

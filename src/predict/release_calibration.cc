@@ -262,8 +262,9 @@ ReleaseChoice ChooseRelease(const ReleaseCalibration& cal, std::string_view rele
     if (!ReleaseBefore(out.asked, r.release)) used = &r;
   }
   const std::string c(chip);
-  if (used == nullptr && oldest == nullptr && !constants_from.empty()) {
-    ReleaseChoice of = ChooseRelease(cal, release, constants_from);
+  if (used == nullptr && oldest == nullptr) {
+    ReleaseChoice of;
+    if (!constants_from.empty()) of = ChooseRelease(cal, release, constants_from);
     if (of.chip) {
       of.from = std::string(constants_from);
       of.note = c + " takes " + of.from + "'s constants (no release is calibrated for " + c +
@@ -271,8 +272,6 @@ ReleaseChoice ChooseRelease(const ReleaseCalibration& cal, std::string_view rele
                 (of.note.empty() ? "" : "; " + of.note);
       return of;
     }
-  }
-  if (used == nullptr && oldest == nullptr) {
     out.note = "no release is calibrated for " + c + "; using the base constants";
     return out;
   }

@@ -72,7 +72,8 @@ struct ReleaseCase {
 };
 
 // A published row the step model cannot predict: no model file for its model, no specs/ or
-// calibration entry for its chip, or a layout it cannot lay out.
+// calibration entry for its chip, a layout it cannot lay out, or a feature name it does not know
+// (PublishedRow::unsupported).
 struct SkippedRow {
   std::string release;
   std::string why;  // "file:line: why"
