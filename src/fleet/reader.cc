@@ -24,6 +24,13 @@ struct Seen {
   unsigned bits = 0;
   void Set(int i) { bits |= 1u << i; }
   bool All(int n) const { return bits == (1u << n) - 1; }
+  // Marks field i; false when it was marked before. A list-valued key given twice would be read
+  // twice (appended) here, where the full reader keeps the last: such a document is refused.
+  bool First(int i) {
+    const bool first = (bits & (1u << i)) == 0;
+    Set(i);
+    return first;
+  }
 };
 
 bool Int(FleetScanner& s, int64_t* out) {
@@ -328,7 +335,7 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
 
 // A check (c == nullptr) or a benchmark.
 bool UnitOf(FleetScanner& s, CheckResult* r, Ctx* c) {
-  Seen seen;
+  Seen seen, lists;
   std::string outcome;
   double duration = 0;
   bool ok = s.Object([&](std::string_view k) {
@@ -343,16 +350,16 @@ bool UnitOf(FleetScanner& s, CheckResult* r, Ctx* c) {
     }
     if (Is(k, "summary")) return seen.Set(2), s.String(&r->summary);
     if (Is(k, "duration_ms")) return seen.Set(3), s.Number(&duration);
-    if (Is(k, "evidence")) return EvidenceOf(s, &r->evidence);
+    if (Is(k, "evidence")) return lists.First(0) && EvidenceOf(s, &r->evidence);
     if (Is(k, "findings")) {
-      return s.Array([&] {
+      return lists.First(1) && s.Array([&] {
         Finding f;
         if (!FindingOf(s, &f)) return false;
         r->findings.push_back(std::move(f));
         return true;
       });
     }
-    if (Is(k, "measurements") && c != nullptr) return MeasurementsOf(s, *c);
+    if (Is(k, "measurements") && c != nullptr) return lists.First(2) && MeasurementsOf(s, *c);
     return s.Skip();
   });
   r->duration_ms = duration;
@@ -437,20 +444,20 @@ bool NodesOf(FleetScanner& s, std::vector<NodeReport>* out, Ctx& c) {
   return s.Array([&] {
     NodeReport n;
     auto group = static_cast<uint32_t>(2 + out->size());
-    Seen seen;
+    Seen seen, lists;
     bool ok = s.Object([&](std::string_view k) {
       if (Is(k, "hostname")) return seen.Set(0), s.String(&n.hostname);
       if (Is(k, "ranks")) {
         seen.Set(1);
-        return s.Array([&] {
+        return lists.First(0) && s.Array([&] {
           int64_t r;
           if (!Int(s, &r)) return false;
           n.ranks.push_back(static_cast<int>(r));
           return true;
         });
       }
-      if (Is(k, "checks")) return ChecksOf(s, &n.checks);
-      if (Is(k, "benchmarks")) return BenchmarksOf(s, &n.benchmarks, c, group);
+      if (Is(k, "checks")) return lists.First(1) && ChecksOf(s, &n.checks);
+      if (Is(k, "benchmarks")) return lists.First(2) && BenchmarksOf(s, &n.benchmarks, c, group);
       return s.Skip();
     });
     if (!ok || !seen.All(2)) return false;
@@ -469,7 +476,7 @@ bool ReadFleetDocument(std::string_view text, ShapeCache& shapes, FleetDocument*
   Ctx c{.shapes = shapes, .out = out};
   FleetScanner s(text);
   RunDocument& d = out->doc;
-  Seen seen;
+  Seen seen, lists;
   int64_t version = 0;
   std::string w;
   bool ok = s.Object([&](std::string_view k) {
@@ -480,7 +487,7 @@ bool ReadFleetDocument(std::string_view text, ShapeCache& shapes, FleetDocument*
     if (Is(k, "incomplete")) return seen.Set(4), s.Bool(&d.incomplete);
     if (Is(k, "warnings")) {
       seen.Set(5);
-      return s.Array([&] {
+      return lists.First(0) && s.Array([&] {
         if (!s.String(&w)) return false;
         d.warnings.push_back(w);
         return true;
@@ -488,12 +495,13 @@ bool ReadFleetDocument(std::string_view text, ShapeCache& shapes, FleetDocument*
     }
     if (Is(k, "host")) return seen.Set(6), HostOf(s, &d.host);
     if (Is(k, "tool")) return seen.Set(7), ToolOf(s, &d.tool);
-    if (Is(k, "checks")) return seen.Set(8), ChecksOf(s, &d.checks);
-    if (Is(k, "measurements")) return c.group = 0, c.bench = 0, MeasurementsOf(s, c);
-    if (Is(k, "benchmarks")) return BenchmarksOf(s, &d.benchmarks, c, 1);
+    if (Is(k, "checks")) return seen.Set(8), lists.First(1) && ChecksOf(s, &d.checks);
+    if (Is(k, "measurements"))
+      return c.group = 0, c.bench = 0, lists.First(2) && MeasurementsOf(s, c);
+    if (Is(k, "benchmarks")) return lists.First(3) && BenchmarksOf(s, &d.benchmarks, c, 1);
     if (Is(k, "incomplete_reason")) return s.String(&d.incomplete_reason);
-    if (Is(k, "ranks")) return RanksOf(s, &d.ranks);
-    if (Is(k, "nodes")) return NodesOf(s, &d.nodes, c);
+    if (Is(k, "ranks")) return lists.First(4) && RanksOf(s, &d.ranks);
+    if (Is(k, "nodes")) return lists.First(5) && NodesOf(s, &d.nodes, c);
     return s.Skip();
   });
   if (!ok || !s.AtEnd() || !seen.All(9) || version != kRunSchemaVersion) return false;

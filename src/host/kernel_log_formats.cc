@@ -19,7 +19,10 @@ bool AllDigits(std::string_view s) {
   return true;
 }
 
-int Number(std::string_view s) {  // s is AllDigits and short
+// A day of the month: one or two digits.
+bool DayDigits(std::string_view s) { return AllDigits(s) && s.size() <= 2; }
+
+int Number(std::string_view s) {  // s is AllDigits and at most 4 digits (callers check)
   int v = 0;
   for (char c : s) v = v * 10 + (c - '0');
   return v;
@@ -79,7 +82,7 @@ std::optional<double> IsoStamp(std::string_view s, size_t* used) {
 // "Tue Mar  5 10:11:12 2024" (dmesg -T, inside the brackets).
 std::optional<double> CtimeStamp(std::string_view s) {
   auto t = SplitWhitespace(s);
-  if (t.size() != 5 || !MonthOf(t[1]) || !AllDigits(t[2]) || !AllDigits(t[4]) || t[4].size() != 4)
+  if (t.size() != 5 || !MonthOf(t[1]) || !DayDigits(t[2]) || !AllDigits(t[4]) || t[4].size() != 4)
     return std::nullopt;
   int h = 0, m = 0;
   auto sec = ClockSeconds(t[3], &h, &m);
@@ -112,7 +115,7 @@ std::optional<double> SyslogStamp(std::string_view s, size_t* used) {
   size_t p = 4;
   if (s[p] == ' ') ++p;
   size_t day_end = s.find(' ', p);
-  if (day_end == std::string_view::npos || !AllDigits(s.substr(p, day_end - p)))
+  if (day_end == std::string_view::npos || !DayDigits(s.substr(p, day_end - p)))
     return std::nullopt;
   int day = Number(s.substr(p, day_end - p));
   size_t clock_end = s.find(' ', day_end + 1);

@@ -187,6 +187,7 @@ Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
                                                       const std::string& path) {
   std::vector<PublishedRow> rows;
   std::map<std::string, size_t> cols;
+  size_t header_fields = 0;
   const std::string file = std::filesystem::path(path).filename().string();
   int line_no = 0;
   for (std::string_view line : SplitLines(text)) {
@@ -194,7 +195,15 @@ Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
     if (line.empty() || line.front() == '#') continue;
     std::vector<std::string_view> fields = Split(line, '\t');
     if (cols.empty()) {
-      for (size_t i = 0; i < fields.size(); ++i) cols[std::string(Trim(fields[i]))] = i;
+      header_fields = fields.size();
+      for (size_t i = 0; i < fields.size(); ++i) {
+        std::string name(Trim(fields[i]));
+        const std::string at =
+            path + ":" + std::to_string(line_no) + ": column " + std::to_string(i + 1);
+        if (name.empty()) return Status::Invalid(at + ": empty name (expected a column name)");
+        if (!cols.emplace(name, i).second)
+          return Status::Invalid(at + ": \"" + name + "\" named twice (expected one column each)");
+      }
       for (const char* need : {"release", "chip", "model", "precision", "gpus", "gbs", "mbs", "seq",
                                "step_time_s", "anomaly", "source"}) {
         if (!cols.count(need))
@@ -203,9 +212,9 @@ Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
       continue;
     }
     const std::string where = path + ":" + std::to_string(line_no);
-    if (fields.size() != cols.size()) {
+    if (fields.size() != header_fields) {
       return Status::Invalid(where + ": " + std::to_string(fields.size()) +
-                             " fields, the header has " + std::to_string(cols.size()));
+                             " fields, the header has " + std::to_string(header_fields));
     }
     PublishedRow row;
     row.file = file;

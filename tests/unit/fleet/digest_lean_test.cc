@@ -123,6 +123,25 @@ TEST(FleetLeanDigestTest, ParamsReadAgainAreTheFullReaders) {
   }
 }
 
+// A list-valued key given twice (a benchmark's "measurements", the top-level "checks") would be
+// appended by the lean reader and replaced by the full one: the lean reader refuses the document
+// rather than disagree (a fuzz finding: tests/fuzz/crashes/fleet_document/).
+TEST(FleetLeanDigestTest, AListKeyGivenTwiceIsRefused) {
+  testing::FleetPlan plan;
+  plan.nodes = 1;
+  const std::string text = DumpJson(ToJson(testing::MakeFleetDocuments(plan).front()));
+  ShapeCache shapes;
+  FleetDocument lean;
+  ASSERT_TRUE(ReadFleetDocument(text, shapes, &lean));
+  for (const char* key : {"\"measurements\": ", "\"checks\": "}) {
+    size_t at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    std::string twice = text;
+    twice.insert(at, std::string(key) + "[], ");
+    EXPECT_FALSE(ReadFleetDocument(twice, shapes, &lean)) << key;
+  }
+}
+
 // An accumulator id remembered by a shape belongs to the document's GPU model: a document of
 // another model gets the key of its own model.
 TEST(FleetLeanDigestTest, AShapeGetsTheKeyOfEachDocumentsGpuModel) {

@@ -125,7 +125,9 @@ TEST(KernelLogBootsTest, JournalMarkersBootIdsTimeResetsAndLinuxVersion) {
 TEST(KernelLogFormatsTest, MalformedPrefixesAreText) {
   for (const char* text :
        {"[", "[]", "[abc] x", "[Tue Foo  5 10:11:12 2024] x", "<999999> x", "2024-13-45T99:99:99 x",
-        "{not json", "{\"MESSAGE\":3}", "Mar 99 10:11:12 h kernel: x", "x,y;z", ",,,;"}) {
+        "{not json", "{\"MESSAGE\":3}", "Mar 99 10:11:12 h kernel: x", "x,y;z", ",,,;",
+        // A day of nine or more digits once overflowed the number reader (fuzz finding).
+        "[Tue Mar 99999999999 10:11:12 2024] NVRM: x", "Mar 7033333333 10:11:12 h kernel: x"}) {
     auto lines = ParseKernelLog(text);
     ASSERT_EQ(lines.size(), 1u) << text;
     EXPECT_FALSE(lines[0].text.empty()) << text;

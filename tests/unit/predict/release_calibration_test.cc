@@ -96,6 +96,16 @@ TEST(PublishedTableTest, BadInputNamesTheLineAndColumn) {
   auto short_line = ParsePublishedTable(std::string(kHeader) + "26.04.01\tgb200\n", "t.tsv");
   ASSERT_FALSE(short_line.ok());
   EXPECT_NE(short_line.status().message().find("t.tsv:2: 2 fields"), std::string::npos);
+  // A header with an empty or a repeated column name is refused (a row shorter than such a header
+  // was once read past its end: fuzz finding).
+  auto empty_name = ParsePublishedTable(std::string("\t") + kHeader + "x\n", "t.tsv");
+  ASSERT_FALSE(empty_name.ok());
+  EXPECT_NE(empty_name.status().message().find("t.tsv:1: column 1: empty name"), std::string::npos)
+      << empty_name.status().message();
+  auto twice = ParsePublishedTable(std::string("model\t") + kHeader + "x\n", "t.tsv");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("\"model\" named twice"), std::string::npos)
+      << twice.status().message();
   auto no_col = ParsePublishedTable("release\tchip\n", "t.tsv");
   ASSERT_FALSE(no_col.ok());
   EXPECT_NE(no_col.status().message().find("no column model"), std::string::npos);
