@@ -1,27 +1,30 @@
-// `yardstick ingest LOG...`: training logs and serving-benchmark results in, per-workload window
-// statistics, derived throughput and a status out. An nccl-tests log (detected from its content,
-// or --format nccl-tests) becomes the run document `yardstick bench` writes for its coll.* units
-// (validate/nccl_tests_run.h); a dcgmi diag or nvidia-smi nvlink -s/-e output a run document with
-// the gpu.dcgm_diag or gpu.nvlink check (validate/gpu_tool_run.h): the console report, or the
-// document with --json.
+// `yardstick ingest FILE...`: the files an operator holds in, each read by the format its content
+// names (the format room, core/format_registry.h and src/formats/; --format NAME overrides):
+// training logs and serving-benchmark results give per-workload window statistics, derived
+// throughput and a status; an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output gives
+// the run document of the unit that judges it (coll.*, gpu.dcgm_diag, gpu.nvlink): the console
+// report, or the document with --json. A file no format claims is refused (exit 2) with the
+// closest format and what it lacked; a file of another product (a GPU-state dump, a kernel log)
+// is sent to the command that reads it.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <any>
 #include <nlohmann/json.hpp>
+#include <variant>
 
 #include "bench/device_specs.h"
 #include "cli/command.h"
 #include "core/document_schemas.h"
 #include "core/exit_codes.h"
+#include "core/format_registry.h"
 #include "core/json_fields.h"
 #include "core/json_schema.h"
 #include "core/log.h"
 #include "core/text.h"
 #include "report/output.h"
 #include "report/workload_console.h"
-#include "validate/gpu_tool_run.h"
 #include "validate/ingest.h"
-#include "validate/nccl_tests_run.h"
 #include "validate/retry_logs.h"
 
 namespace ys::cli::cmd_ingest {
@@ -81,9 +84,7 @@ struct IngestArgs {
 };
 
 validate::IngestOptions OptionsOf(const IngestArgs& a) {
-  validate::IngestOptions o;
-  auto training = validate::ParseLogFormat(a.format);  // nullopt for the run-document formats
-  o.format = training ? *training : validate::LogFormat::kAuto;
+  validate::IngestOptions o;  // the format unit chosen sets o.format
   o.window = *validate::ParseWindow(a.window);
   if (a.seq > 0) o.seq_len = a.seq;
   if (a.gbs > 0) o.global_batch_size = a.gbs;
@@ -105,19 +106,69 @@ std::string Summary(const std::map<std::string, int>& counts, const validate::Re
   return fmt::format("ingest: {} log(s): {}", sel.current.size(), summary);
 }
 
-// The run document of an nccl-tests log, a dcgmi diag or an nvidia-smi nvlink output at `path`
-// (the format named, or told from the content); nullopt when the file is none of them.
-Result<std::optional<RunDocument>> ReadRunDocument(const std::string& path, const IngestArgs& a) {
-  using validate::GpuToolOutput;
-  const GpuToolOutput tool = a.format == "dcgmi-diag"          ? GpuToolOutput::kDcgmDiagTable
-                             : a.format == "nvidia-smi-nvlink" ? GpuToolOutput::kNvlink
-                                                               : GpuToolOutput::kNone;
-  if (tool != GpuToolOutput::kNone) return validate::IngestGpuToolFile(path, tool);
-  if (a.format == "nccl-tests") return validate::IngestNcclTestsFile(path, true, a.collective);
-  if (a.format != "auto") return std::optional<RunDocument>();
-  auto doc = validate::IngestGpuToolFile(path);
-  if (!doc.ok() || doc->has_value()) return doc;
-  return validate::IngestNcclTestsFile(path, false, a.collective);
+// Where a file of another product goes instead of `ingest`.
+const char* CommandFor(FormatProduct p) {
+  switch (p) {
+    case FormatProduct::kGpuState:
+      return "yardstick preflight --nvml-state FILE";
+    case FormatProduct::kKernelLog:
+      return "yardstick preflight --kernel-log FILE";
+    case FormatProduct::kBugReport:
+      return "yardstick preflight --bug-report FILE";
+    case FormatProduct::kTopology:
+      return "yardstick topo --expect FILE";
+    default:
+      return "yardstick ingest";
+  }
+}
+
+// A file the format room reads: a WorkloadRun (a training or serving run) or a RunDocument (a
+// tool's output judged as a unit).
+using Ingested = std::variant<validate::WorkloadRun, RunDocument>;
+
+// The file at `path` read by the format its content names (or --format). A training log whose
+// first step line comes after the sniffed head (a long preamble) is found by the streaming
+// reader, which looks at every line.
+Result<Ingested> ReadInput(const std::string& path, const IngestArgs& a,
+                           const validate::IngestOptions& o) {
+  auto head = ReadFormatHead(path);
+  if (!head.ok()) {
+    if (head.status().code() == StatusCode::kNotFound) {
+      return Status::NotFound(path +
+                              ": no such file; expected a file of a format yardstick reads "
+                              "(yardstick list --formats)");
+    }
+    return head.status();
+  }
+  auto chosen = ChooseFormat(path, *head, std::nullopt, a.format);
+  if (!chosen.ok() && a.format == "auto") {
+    // What no sniffer claims in the head: the streaming training-log reader looks at every line
+    // (a step line past a long start-up) and names what makes a file unreadable (its size,
+    // binary data, a framework yardstick does not score); a text with no step line at all is no
+    // training log, and gets the format room's answer.
+    auto run = validate::IngestLog(path, o);
+    if (!run.ok()) return run.status();
+    // A step line found, or an llmb-config beside the file naming it a job's log.
+    if (run->format != validate::LogFormat::kAuto || run->config) return Ingested(std::move(*run));
+  }
+  if (!chosen.ok()) return chosen.status();
+  const RegisteredFormat& f = *chosen->format;
+  if (f.info.produces != FormatProduct::kWorkloadRun &&
+      f.info.produces != FormatProduct::kRunDocument) {
+    return Status::Invalid(
+        fmt::format("{}: {} ({}: {}); ingest reads runs and tool outputs: give "
+                    "it to {}",
+                    path, f.info.name, FormatProductName(f.info.produces), chosen->sniff.evidence,
+                    CommandFor(f.info.produces)));
+  }
+  const std::any options = o;
+  auto read = f.read(FormatRequest{
+      .path = path, .options = &options, .collective = a.collective, .forced = a.format != "auto"});
+  if (!read.ok()) return read.status();
+  if (auto* run = std::any_cast<validate::WorkloadRun>(&*read)) return Ingested(std::move(*run));
+  if (auto* doc = std::any_cast<RunDocument>(&*read)) return Ingested(std::move(*doc));
+  return Status::Internal(path + ": format " + std::string(f.info.name) +
+                          " produced neither a run nor a run document");
 }
 
 // Prints the run documents read (the console report, or with --json the one document: JSON
@@ -147,9 +198,16 @@ void AddOptions(CLI::App& sub, const std::shared_ptr<IngestArgs>& a) {
                  "outputs. Of several retries of one job "
                  "(log-<exp>_<jobid>_<retry>.out) only the newest counts")
       ->required();
-  sub.add_option("--format", a->format, "Log format; auto detects it from the content")
-      ->check(CLI::IsMember({"auto", "nemo2", "megatron", "torchtitan", "inference-json",
-                             "nccl-tests", "dcgmi-diag", "nvidia-smi-nvlink"}));
+  std::vector<std::string> formats = {"auto"};
+  for (const RegisteredFormat* f : FormatRegistry::Global().List()) {
+    if (f->info.produces == FormatProduct::kWorkloadRun ||
+        f->info.produces == FormatProduct::kRunDocument) {
+      formats.emplace_back(f->info.name);
+    }
+  }
+  sub.add_option("--format", a->format,
+                 "The file's format (yardstick list --formats); auto tells it from the content")
+      ->check(CLI::IsMember(formats));
   sub.add_option("--collective", a->collective,
                  "nccl-tests logs that do not name their *_perf binary: the collective measured")
       ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
@@ -192,22 +250,20 @@ Action Setup(CLI::App& sub) {
     std::string text;
     std::vector<RunDocument> run_documents;
     for (const std::string& path : sel.current) {
-      auto run_doc = ReadRunDocument(path, *a);
-      if (run_doc.ok() && run_doc->has_value()) {
-        run_documents.push_back(std::move(**run_doc));
+      Result<Ingested> input = ReadInput(path, *a, o);
+      if (input.ok() && std::holds_alternative<RunDocument>(*input)) {
+        run_documents.push_back(std::move(std::get<RunDocument>(*input)));
         counts["run document"]++;
         continue;
       }
-      Result<validate::WorkloadRun> run = run_doc.ok()
-                                              ? validate::IngestLog(path, o)
-                                              : Result<validate::WorkloadRun>(run_doc.status());
-      if (!run.ok()) {
-        Log(LogLevel::kError, "{}", run.status().message());
-        doc.errors.push_back({path, run.status().message()});
+      if (!input.ok()) {
+        Log(LogLevel::kError, "{}", input.status().message());
+        doc.errors.push_back({path, input.status().message()});
         exit_code = std::max(exit_code, kExitCannotRun);
         counts["unreadable"]++;
         continue;
       }
+      auto* run = &std::get<validate::WorkloadRun>(*input);
       for (const validate::SupersededLog& s : sel.superseded) {
         if (s.newest == path) run->superseded_logs.push_back(s.path);
       }

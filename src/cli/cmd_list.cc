@@ -1,6 +1,7 @@
 // `yardstick list`: every registered unit with its id, kind, summary and needs; `--params`: the
 // parameters the units declare (id, name, type, default, range, meaning); `--codes`: the finding
-// code catalogue (code, severity, the units that declare it, title).
+// code catalogue (code, severity, the units that declare it, title); `--formats`: every file
+// format yardstick reads (cli/list_formats.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "checks/runner.h"
 #include "checks/unit_aliases.h"
 #include "cli/command.h"
+#include "cli/list_formats.h"
 #include "core/document_schemas.h"
 #include "core/finding_codes.h"
 #include "core/json_fields.h"
@@ -27,6 +29,7 @@ struct ListArgs {
   bool json = false;
   bool params = false;
   bool codes = false;
+  bool formats = false;
   std::vector<std::string> filters;
 };
 
@@ -180,10 +183,13 @@ Action Setup(CLI::App& sub) {
                "List the units' parameters (set in the site file's [unit.\"<id>\"] tables)");
   sub.add_flag("--codes", args->codes,
                "List the finding codes: code, default severity, title, declaring units");
+  sub.add_flag("--formats", args->formats,
+               "List the file formats yardstick reads: name, product, command, example line");
   sub.add_option("--filter", args->filters, "Only ids matching these globs (e.g. 'cpu.*')")
       ->delimiter(',');
   return [args]() -> Result<int> {
     if (args->codes) return ListCodes(args->json);
+    if (args->formats) return ListFormats(args->json);
     // The units that run on a node; rules and subcommands have their own listings.
     auto units = UnitRegistry::Global().List({UnitKind::kCheck, UnitKind::kBenchmark});
     std::vector<UnitRow> rows;

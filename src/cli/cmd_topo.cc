@@ -13,6 +13,7 @@
 #include "cli/command_watchdog.h"
 #include "core/document_file.h"
 #include "core/exit_codes.h"
+#include "core/format_registry.h"
 #include "core/log.h"
 #include "report/topo_expect.h"
 #include "report/topo_matrix.h"
@@ -45,9 +46,8 @@ Action Setup(CLI::App& sub) {
     CommandWatchdog dog("topo", a->timeout_s);
     std::optional<report::SmiTopo> expected;
     if (!a->expect.empty()) {
-      auto text = ReadDocumentFile(a->expect, size_t{4} << 20, "an nvidia-smi topo -m output");
-      if (!text.ok()) return text.status();
-      auto parsed = report::ParseSmiTopo(*text, a->expect);
+      // Through the format room (src/formats/nvidia_smi_topo.cc).
+      auto parsed = ReadFormatAs<report::SmiTopo>(a->expect, FormatProduct::kTopology);
       if (!parsed.ok()) return parsed.status();
       expected = std::move(*parsed);
     }

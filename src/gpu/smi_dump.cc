@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "core/document_file.h"
+#include "core/format_registry.h"
 #include "core/text.h"
 #include "gpu/gpu_snapshot_fields.h"
 #include "gpu/gpu_snapshot_json.h"
@@ -363,17 +363,12 @@ Result<GpuSnapshot> ReadSmiDump(std::string_view text, std::string_view origin) 
 }
 
 Result<GpuSnapshot> LoadGpuStateFile(const std::string& path) {
-  auto text =
-      ReadDocumentFile(path, kMaxSnapshotFileBytes, "an NVML state file or an nvidia-smi -q dump");
-  if (!text.ok()) return text.status();
-  if (DetectSmiDump(*text)) return ReadSmiDump(*text, path);
-  auto s = ParseGpuSnapshot(*text, path);
-  if (!s.ok()) {
-    return Status::Invalid(s.status().message() +
-                           " (--nvml-state takes an NVML state recording in JSON, or the "
-                           "output of nvidia-smi -q or nvidia-smi -q -x)");
-  }
-  return s;
+  // Through the format room (src/formats/: nvidia-smi-q, nvidia-smi-q-xml, nvml-state).
+  auto s = ReadFormatAs<GpuSnapshot>(path, FormatProduct::kGpuState);
+  if (s.ok() || s.status().code() != StatusCode::kInvalidInput) return s;
+  return Status::Invalid(s.status().message() +
+                         " (--nvml-state takes an NVML state recording in JSON, or the output of "
+                         "nvidia-smi -q or nvidia-smi -q -x)");
 }
 
 }  // namespace ys::gpu

@@ -78,16 +78,33 @@ class TableReader {
   Status Feed(std::string_view line, int64_t no) {
     line = Trim(line);
     if (StartsWith(line, "+===")) {
-      if (++headers_ > 1) done_ = true;  // dcgmi printed the table again: the first counts
+      if (fragment_) return Status::Ok();  // a border after the rows: not the header row's
+      if (++headers_ > 1) done_ = true;    // dcgmi printed the table again: the first counts
       return Status::Ok();
     }
-    if (done_ || headers_ == 0) return Status::Ok();
+    if (done_) return Status::Ok();
+    if (headers_ == 0) {
+      // A fragment: the rows (or a category separator) without the header above them.
+      if (!IsDcgmResultRow(line) && !Category(line)) return Status::Ok();
+      fragment_ = true;
+      headers_ = 1;
+    }
+    if (fragment_ && !Category(line) && !StartsWith(line, "+---") && !SplitRow(line)) {
+      ++diag_.elided_lines;  // "[...]", a prompt or a remark between the pasted rows
+      return Status::Ok();
+    }
     if (auto c = Category(line)) {
       category_ = *c;
+      categories_ = true;
       return Status::Ok();
     }
     if (StartsWith(line, "+---")) return Status::Ok();
     auto row = SplitRow(line);
+    if (!row && (line == "..." || line == "[...]" || line == "[…]" || line == "…")) {
+      ++diag_.elided_lines;  // the author's elision inside a whole table
+      elided_in_table_ = true;
+      return Status::Ok();
+    }
     if (!row) {
       return Status::Invalid(fmt::format(
           "{}:{}: inside the dcgmi diag table: expected '| name | result |' or a '+---' border",
@@ -99,6 +116,16 @@ class TableReader {
 
   Result<DcgmDiag> Finish() {
     Flush();
+    if (elided_in_table_) diag_.missing.push_back("rows the author elided ([...])");
+    if (fragment_) {
+      diag_.missing.push_back("the '| Diagnostic | Result |' header");
+      if (diag_.dcgm_version.empty() && diag_.driver_version.empty())
+        diag_.missing.push_back("the Metadata section (DCGM and driver versions)");
+      if (!categories_) {
+        diag_.missing.push_back(
+            "the category separators (Deployment, Integration, Hardware, Stress)");
+      }
+    }
     if (diag_.results.empty()) {
       return Status::Invalid(fmt::format(
           "{}: no dcgmi diag test result: expected the table ('| Diagnostic | Result |' under a "
@@ -174,6 +201,9 @@ class TableReader {
   std::string category_;
   int headers_ = 0;
   bool done_ = false;
+  bool fragment_ = false;    // rows without the header
+  bool categories_ = false;  // a category separator was seen
+  bool elided_in_table_ = false;
   std::vector<std::string>* pending_ = nullptr;
   std::string pending_text_;
 };
@@ -262,6 +292,12 @@ Result<DcgmDiag> ParseJson(std::string_view text, std::string_view name) {
 }
 
 }  // namespace dcgm_diag_impl
+
+bool IsDcgmResultRow(std::string_view line) {
+  auto row = dcgm_diag_impl::SplitRow(Trim(line));
+  if (!row || row->name.empty() || row->name == "Diagnostic") return false;
+  return dcgm_diag_impl::StatusOf(row->cell) != DcgmStatus::kOther;
+}
 
 Result<DcgmDiag> ParseDcgmDiag(std::string_view text, std::string_view name) {
   if (DetectGpuToolOutput(text) == GpuToolOutput::kDcgmDiagJson) {

@@ -28,6 +28,10 @@ enum class GpuToolOutput { kNone, kDcgmDiagTable, kDcgmDiagJson, kNvlink };
 // Which of the outputs above `head` (the start of a file) is.
 GpuToolOutput DetectGpuToolOutput(std::string_view head);
 
+// Whether `line` is a row of the dcgmi diag table with a result ("| PCIe | Fail - All |",
+// "|  Memory bandwidth  | Pass |"): how a fragment of the table without its header is known.
+bool IsDcgmResultRow(std::string_view line);
+
 enum class DcgmStatus { kPass, kFail, kWarn, kSkip, kOther };
 
 struct DcgmResult {
@@ -44,10 +48,15 @@ struct DcgmResult {
 struct DcgmDiag {
   std::string dcgm_version, driver_version, device_ids;
   std::vector<DcgmResult> results;
+  // What a whole table has and this text lacks ("the '| Diagnostic | Result |' header", "the
+  // Metadata section"): a fragment pasted from a ticket. Empty for a whole table or the JSON.
+  std::vector<std::string> missing;
+  int64_t elided_lines = 0;  // "[...]" lines and other text between the rows of a fragment
 };
 
 // The table (the first one, when dcgmi printed it twice) or the JSON document. Invalid naming
-// `name` and the line when a row is malformed or no test result is found.
+// `name` and the line when a row is malformed or no test result is found. Rows without the
+// header (a fragment) are read as far as they go, with what is absent in `missing`.
 Result<DcgmDiag> ParseDcgmDiag(std::string_view text, std::string_view name);
 
 struct NvlinkLink {

@@ -188,6 +188,23 @@ RunDocument DcgmDiagRunDocument(const DcgmDiag& d, std::string_view name) {
   c.summary = fmt::format("dcgmi diag {} ({}): {} pass, {} fail, {} warn, {} skip", d.dcgm_version,
                           name, counts[DcgmStatus::kPass], counts[DcgmStatus::kFail],
                           counts[DcgmStatus::kWarn], counts[DcgmStatus::kSkip]);
+  if (!d.missing.empty()) {
+    // A fragment: what failed in it stands; a pass of the rows shown cannot stand for the tests
+    // that are not shown.
+    c.Note("missing", Join(d.missing, "; "));
+    if (d.elided_lines > 0) c.Note("elided_lines", std::to_string(d.elided_lines));
+    c.summary = fmt::format(
+        "a fragment of dcgmi diag ({}): {} pass, {} fail, {} warn, {} skip "
+        "in the rows shown; not present: {}",
+        name, counts[DcgmStatus::kPass], counts[DcgmStatus::kFail], counts[DcgmStatus::kWarn],
+        counts[DcgmStatus::kSkip], Join(d.missing, "; "));
+    if (c.findings.empty()) {
+      c.outcome = Outcome::kError;
+      c.summary +=
+          "; the rows shown cannot stand for the whole diagnostic (INCONCLUSIVE: give "
+          "the whole dcgmi diag output)";
+    }
+  }
   c.Seal("gpu.dcgm_diag");
   doc.checks.push_back(std::move(c));
   return doc;

@@ -44,6 +44,8 @@ produce list_codes 0 -- "$bin" list --codes --json
 valid list_codes "$out/list_codes.json"
 produce list_params 0 -- "$bin" list --params --json
 valid list_params "$out/list_params.json"
+produce list_formats 0 -- "$bin" list --formats --json
+valid list_formats "$out/list_formats.json"
 
 # Run documents: preflight on recorded trees (recorded in the history, which history lists).
 produce run-healthy "0|1" -- "$bin" preflight --root "$hosts/healthy-8gpu" --json
