@@ -253,7 +253,9 @@ WorkloadRun EvaluateInference(InferenceResult result, const IngestOptions& o,
   NormaliseByGpus(result, r.shape.gpus);
   if (!r.shape.gpus) r.derived.missing.push_back("per-GPU throughput needs the GPU count (--gpus)");
   std::vector<std::string> short_points;
+  size_t unknown_asked = 0;  // points that do not say how many requests were asked
   for (const ServingPoint& p : result.points) {
+    if (!p.completed || !p.num_prompts) ++unknown_asked;
     if (p.completed && p.num_prompts && *p.completed < *p.num_prompts) {
       short_points.push_back(fmt::format("{}: {} of {} requests completed",
                                          p.max_concurrency
@@ -277,7 +279,14 @@ WorkloadRun EvaluateInference(InferenceResult result, const IngestOptions& o,
     for (const std::string& s : short_points) r.reason += (r.reason.empty() ? "" : "; ") + s;
   } else {
     r.status = RunStatus::kSuccess;
-    r.reason = fmt::format("{} serving point(s); every request completed", result.points.size());
+    r.reason =
+        unknown_asked == 0
+            ? fmt::format("{} serving point(s); every request completed", result.points.size())
+            : fmt::format(
+                  "{} serving point(s); {} of them do not say how many requests were "
+                  "asked (a console block without its 'Failed requests' line): lost "
+                  "requests cannot be ruled out there",
+                  result.points.size(), unknown_asked);
   }
   r.inference = std::move(result);
   return r;

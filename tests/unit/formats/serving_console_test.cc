@@ -62,6 +62,8 @@ TEST(ServingConsoleTest, SglangBlockFiguresEqualTheFile) {
   EXPECT_DOUBLE_EQ(*p.median_ttft_ms, 2409.87);
   EXPECT_DOUBLE_EQ(*p.median_itl_ms, 22.82);
   EXPECT_FALSE(p.mean_tpot_ms.has_value());  // this block prints no TPOT
+  EXPECT_NE(run.reason.find("lost requests cannot be ruled out"), std::string::npos) << run.reason;
+  EXPECT_EQ(run.reason.find("every request completed"), std::string::npos) << run.reason;
 }
 
 TEST(ServingConsoleTest, AMalformedFigureNamesTheLine) {
