@@ -106,22 +106,6 @@ std::string Summary(const std::map<std::string, int>& counts, const validate::Re
   return fmt::format("ingest: {} log(s): {}", sel.current.size(), summary);
 }
 
-// Where a file of another product goes instead of `ingest`.
-const char* CommandFor(FormatProduct p) {
-  switch (p) {
-    case FormatProduct::kGpuState:
-      return "yardstick preflight --nvml-state FILE";
-    case FormatProduct::kKernelLog:
-      return "yardstick preflight --kernel-log FILE";
-    case FormatProduct::kBugReport:
-      return "yardstick preflight --bug-report FILE";
-    case FormatProduct::kTopology:
-      return "yardstick topo --expect FILE";
-    default:
-      return "yardstick ingest";
-  }
-}
-
 // A file the format room reads: a WorkloadRun (a training or serving run) or a RunDocument (a
 // tool's output judged as a unit).
 using Ingested = std::variant<validate::WorkloadRun, RunDocument>;
@@ -156,10 +140,10 @@ Result<Ingested> ReadInput(const std::string& path, const IngestArgs& a,
   if (f.info.produces != FormatProduct::kWorkloadRun &&
       f.info.produces != FormatProduct::kRunDocument) {
     return Status::Invalid(
-        fmt::format("{}: {} ({}: {}); ingest reads runs and tool outputs: give "
-                    "it to {}",
+        fmt::format("{}: {} ({}: {}); ingest reads runs and tool outputs: give it to "
+                    "yardstick {}",
                     path, f.info.name, FormatProductName(f.info.produces), chosen->sniff.evidence,
-                    CommandFor(f.info.produces)));
+                    FormatProductReadBy(f.info.produces)));
   }
   const std::any options = o;
   auto read = f.read(FormatRequest{

@@ -13,24 +13,6 @@
 namespace ys::cli {
 namespace list_formats_impl {
 
-// Which command reads a product.
-const char* ReadBy(FormatProduct p) {
-  switch (p) {
-    case FormatProduct::kWorkloadRun:
-    case FormatProduct::kRunDocument:
-      return "ingest";
-    case FormatProduct::kGpuState:
-      return "preflight --nvml-state, topo --nvml-state";
-    case FormatProduct::kKernelLog:
-      return "preflight --kernel-log";
-    case FormatProduct::kBugReport:
-      return "preflight --bug-report";
-    case FormatProduct::kTopology:
-      return "topo --expect";
-  }
-  return "-";
-}
-
 // `list --formats --json`: one format. Only written.
 struct FormatRow {
   std::string name, produces, read_by, summary, example, file;
@@ -60,7 +42,7 @@ int ListFormats(bool json) {
   for (const RegisteredFormat* f : FormatRegistry::Global().List()) {
     rows.push_back({.name = std::string(f->info.name),
                     .produces = FormatProductName(f->info.produces),
-                    .read_by = list_formats_impl::ReadBy(f->info.produces),
+                    .read_by = FormatProductReadBy(f->info.produces),
                     .summary = std::string(f->info.summary),
                     .example = std::string(f->info.example),
                     .file = std::string(f->file)});

@@ -30,6 +30,23 @@ const char* FormatProductName(FormatProduct p) {
   return "?";
 }
 
+const char* FormatProductReadBy(FormatProduct p) {
+  switch (p) {
+    case FormatProduct::kWorkloadRun:
+    case FormatProduct::kRunDocument:
+      return "ingest";
+    case FormatProduct::kGpuState:
+      return "preflight --nvml-state, topo --nvml-state";
+    case FormatProduct::kKernelLog:
+      return "preflight --kernel-log";
+    case FormatProduct::kBugReport:
+      return "preflight --bug-report";
+    case FormatProduct::kTopology:
+      return "topo --expect";
+  }
+  return "-";
+}
+
 FormatRegistry& FormatRegistry::Global() {
   static FormatRegistry registry;
   return registry;
@@ -81,9 +98,9 @@ std::vector<ChosenFormat> FormatRegistry::Rank(std::string_view head,
   for (const RegisteredFormat* f : only ? List(*only) : List()) {
     out.push_back({f, f->sniff(head)});
   }
+  // Equal confidences keep the order by name.
   std::stable_sort(out.begin(), out.end(), [](const ChosenFormat& a, const ChosenFormat& b) {
-    if (a.sniff.confidence != b.sniff.confidence) return a.sniff.confidence > b.sniff.confidence;
-    return a.format->info.priority > b.format->info.priority;
+    return a.sniff.confidence > b.sniff.confidence;
   });
   return out;
 }

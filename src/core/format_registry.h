@@ -32,10 +32,12 @@ enum class FormatProduct {
   kGpuState,     // gpu::GpuSnapshot: the GPUs' state as NVML would report it
   kKernelLog,    // std::vector<host::KernelLogLine>
   kBugReport,    // host::BugReport
-  kTopology,     // gpu::TopoMatrix: nvidia-smi topo -m
+  kTopology,     // report::SmiTopo: nvidia-smi topo -m
 };
 // "workload run", "run document", "GPU state", "kernel log", "bug report", "topology".
 const char* FormatProductName(FormatProduct p);
+// The commands that take a product: "ingest", "preflight --nvml-state, topo --nvml-state", ...
+const char* FormatProductReadBy(FormatProduct p);
 
 // How sure a sniffer is that a head of text is its format, and why.
 //   kWhole (1.0): the line or key that only this format prints (its header, its banner);
@@ -70,8 +72,6 @@ struct FormatInfo {
   FormatProduct produces = FormatProduct::kRunDocument;
   std::string_view summary;  // what the file is and which tool prints it
   std::string_view example;  // a line of the format, as printed
-  // Among formats that sniff alike, the higher is tried first (a vLLM JSON before a generic one).
-  int priority = 0;
 };
 
 struct RegisteredFormat {
