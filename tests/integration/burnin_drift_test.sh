@@ -23,7 +23,7 @@ EOF
 # 10 s, before the plant, which the run rightly called from there. When the un-planted rate of the
 # windows after 15 s (their figures / 0.9) moved more than 3% from the baseline, or a drift was
 # found before 15 s, or the baseline's own windows spread more than 3%, the run could not show the
-# planted drop as planted; it is run again (up to three runs), and the last must find it.
+# planted drop as planted; it is run again (up to three runs), and a quiet run must find it.
 check_planted() {  # check_planted DIR RC: 0 found (or explained by foreign load), 1 not, 3 noisy
   python3 - "$1/run.json" "$2" <<'PY'
 import json, sys
@@ -70,7 +70,13 @@ for attempt in 1 2 3; do
   verdict=$?
   ((verdict == 3 && attempt < 3)) || break
 done
-if ((verdict == 0)); then passes=$((passes + 1)); else
+# Three noisy runs in a row (a shared VM whose neighbours took cpu0, seen in CI with baseline
+# windows spreading 7-47%) cannot show a planted 10% drop either way: the end-to-end case is then
+# skipped with that reason; the drift judge itself is held to recorded windows in
+# tests/unit/burnin/analyser_drift_test.cc, which noise cannot reach.
+if ((verdict == 3)); then
+  echo "SKIP: planted drop: this machine's own cpu0 rate was too unsteady in three runs to show a 10% drop"
+elif ((verdict == 0)); then passes=$((passes + 1)); else
   echo "FAIL: planted drop (exit $rc)"; failed+="planted drop (exit $rc); "; cat "$tmp/slow.err"
   fails=$((fails + 1))
 fi
@@ -89,7 +95,8 @@ b = json.load(open(sys.argv[1]))["burnin"]
 cpu0 = [e for e in b["entities"] if e["entity"] == "cpu0"][0]
 assert "disturbed by other processes" in cpu0["note"], cpu0
 assert not any(f["kind"] == "perf_drift" and f["entity"] == "cpu0" for f in b["faults"]), b["faults"]
-assert sys.argv[2] == "0" or any(f["kind"] != "perf_drift" for f in b["faults"]), (sys.argv[2], b["faults"])
+# A non-zero exit must come from another entity (the VM's other core can drift on its own).
+assert sys.argv[2] == "0" or any(f["entity"] != "cpu0" for f in b["faults"]), (sys.argv[2], b["faults"])
 PY
   expect_in "$tmp/busy.out" "disturbed by other processes" "the console names the disturbance"
 else
