@@ -2,7 +2,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build program run test format clean fixtures schemas sanitize-configure sanitize fuzz install install-files
+.PHONY: all deps configure build program run test format lint clean fixtures schemas sanitize-configure sanitize fuzz fuzz-smoke install install-files
 
 all: build
 
@@ -57,6 +57,13 @@ install-files:
 format: deps
 	@bash tests/style/format_check.sh $(CURDIR) --fix
 
+# clang-tidy 14 (.clang-tidy: bug-finding and needless-copy checks) on the C++ files changed since
+# LINT_BASE (default origin/main, else the previous commit), committed or not (scripts/lint.sh).
+# About half a minute a file here, so it is not part of `make test`.
+LINT_BASE ?=
+lint: configure
+	@bash scripts/lint.sh $(BUILD_DIR) $(LINT_BASE)
+
 # Rewrites schemas/*.schema.json from the documents' field lists (docs/schemas.md); the test
 # integration.schemas_test fails while the committed schemas differ from what the build generates.
 schemas: configure
@@ -98,6 +105,14 @@ FUZZ_TARGETS ?=
 fuzz: sanitize-configure
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS) --target fuzz_targets
 	@bash scripts/fuzz.sh $(SANITIZE_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Every fuzz target for FUZZ_SMOKE_SECONDS from its committed corpus, with the sanitize preset's
+# clang: what CI runs after the replays (.ci/run), so that a reader's change meets the fuzzer
+# before it lands, not only its committed corpus.
+FUZZ_SMOKE_SECONDS ?= 5
+fuzz-smoke: sanitize-configure
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS) --target fuzz_targets
+	@bash scripts/fuzz.sh $(SANITIZE_DIR) $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	@rm -rf $(BUILD_DIR)

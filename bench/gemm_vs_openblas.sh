@@ -24,7 +24,7 @@
 # The method, side by side (checked to be the same):
 #   threads     OpenBLAS's own count (openblas_get_num_threads(), printed for both)
 #   kernel      openblas_get_corename() (printed for both; OPENBLAS_CORETYPE may force it)
-#   warm-up     WARMUP calls and at least 0.2 s of calls per shape (gemm/cpu.cc kMinWarmupS: an
+#   warm-up     WARMUP calls and at least 0.2 s of calls per shape (src/bench/gemm/cpu.cc kMinWarmupS: an
 #               idle core gives a 2-thread call one core's throughput for tens of milliseconds)
 #   memory      A, B, C allocated and written before the first call, never inside a timed call
 #   call        cblas_?gemm(RowMajor, NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)

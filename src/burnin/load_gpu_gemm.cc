@@ -1,6 +1,6 @@
 // compute.gpu: cuBLASLt BF16 GEMM (gemm.gpu's plan and inputs: gpu/cublaslt.h,
-// bench/gemm/gpu_gemm_data.h) on every GPU this process drives, one host thread per GPU. Each
-// check times kGemmsPerCheck GEMMs into the same output with CUDA events (bench/gpu_bench.h's
+// bench/gemm/internal/gpu_gemm_data.h) on every GPU this process drives, one host thread per GPU.
+// Each check times kGemmsPerCheck GEMMs into the same output with CUDA events (bench/gpu_bench.h's
 // timer), copies the output back and compares it bit for bit with the first output computed on
 // that GPU; the SHA-256 of that first output is the digest, equal across GPUs, ranks and nodes
 // of the same model when the GEMM is deterministic.

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/format_registry.h"
 #include "host/bug_report.h"
 
 namespace ys::checks {
@@ -32,7 +33,7 @@ void ReplaceEvery(std::string& s, const std::string& from, const std::string& to
 }  // namespace
 
 Result<StagedBugReport> StageBugReport(const std::string& path) {
-  auto report = host::ReadBugReport(path);
+  auto report = ReadFormatAs<host::BugReport>(path, FormatProduct::kBugReport);
   if (!report.ok()) return report.status();
   auto scratch = ScratchDir::Make("yardstick-bug-report");
   if (!scratch.ok()) return scratch.status();

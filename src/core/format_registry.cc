@@ -105,9 +105,8 @@ std::vector<ChosenFormat> FormatRegistry::Rank(std::string_view head,
   return out;
 }
 
-Result<std::string> ReadFormatHead(const std::string& path) {
-  auto f =
-      OpenDocumentStream(path, "a file of a format yardstick reads (yardstick list --formats)");
+Result<std::string> ReadFormatHead(const std::string& path, std::string_view what) {
+  auto f = OpenDocumentStream(path, std::string(what));
   if (!f.ok()) return f.status();
   std::string head(kFormatHeadBytes, '\0');
   head.resize(std::fread(head.data(), 1, head.size(), f->get()));
@@ -140,10 +139,11 @@ Result<ChosenFormat> ChooseFormat(const std::string& path, std::string_view head
     closest = fmt::format("; the closest: {}{}", c.format->info.name,
                           c.sniff.missing.empty() ? "" : " (missing " + c.sniff.missing + ")");
   }
+  // Only ingest, which reads every product, has --format; a product's own option has not.
   return Status::Invalid(fmt::format(
       "{}: not a format yardstick reads{}; expected one of: {} (yardstick list --formats shows "
-      "each with an example line; --format NAME reads it as one)",
-      path, closest, expected));
+      "each with an example line{})",
+      path, closest, expected, only ? "" : "; --format NAME reads it as one"));
 }
 
 }  // namespace ys

@@ -112,8 +112,11 @@ class FormatRegistry {
 // The first bytes of a file that sniffers see.
 inline constexpr size_t kFormatHeadBytes = size_t{64} << 10;
 
-// The head of the file at `path` (a regular file only): NotFound / Invalid naming the file.
-Result<std::string> ReadFormatHead(const std::string& path);
+// The head of the file at `path` (a regular file only): NotFound / Invalid naming the file and
+// `what` was expected of it.
+Result<std::string> ReadFormatHead(
+    const std::string& path,
+    std::string_view what = "a file of a format yardstick reads (yardstick list --formats)");
 
 // The format of the file at `path`: `forced` by name (--format), else the most confident sniff
 // of `head` at or above kFragment among the formats of `only`. Invalid (exit 2) for a forced
@@ -123,18 +126,30 @@ Result<ChosenFormat> ChooseFormat(const std::string& path, std::string_view head
                                   std::optional<FormatProduct> only = std::nullopt,
                                   std::string_view forced = {});
 
+// What ReadFormatAs does with a file that no format of the product claims.
+enum class Unclaimed {
+  // The product's one format reads it anyway: its own error (the file, the line, what was
+  // expected) says more than "not a format" (GPU state JSON, a bug report).
+  kSingleFormatReads,
+  // Refused (exit 2) with the closest format and what it lacked: for a product whose reader would
+  // accept anything and find nothing in it (a kernel log: any text is zero events, which would
+  // read as a clean log).
+  kRefuse,
+};
+
 // ChooseFormat on the file's head, then its reader; the product any_cast to T. For the inputs
-// of one product (preflight --nvml-state: kGpuState).
+// of one product (preflight --nvml-state: kGpuState; --kernel-log: kKernelLog).
 template <typename T>
-Result<T> ReadFormatAs(const std::string& path, FormatProduct product,
-                       std::string_view forced = {}) {
+Result<T> ReadFormatAs(const std::string& path, FormatProduct product, std::string_view forced = {},
+                       Unclaimed unclaimed = Unclaimed::kSingleFormatReads) {
   auto head = ReadFormatHead(path);
   if (!head.ok()) return head.status();
   auto chosen = ChooseFormat(path, *head, product, forced);
-  // The one format of a product reads what no sniffer claims: its own error (the file, the line,
-  // what was expected) says more than "not a format".
   const auto formats = FormatRegistry::Global().List(product);
-  if (!chosen.ok() && forced.empty() && formats.size() == 1) chosen = ChosenFormat{formats[0], {}};
+  if (!chosen.ok() && forced.empty() && formats.size() == 1 &&
+      unclaimed == Unclaimed::kSingleFormatReads) {
+    chosen = ChosenFormat{formats[0], {}};
+  }
   if (!chosen.ok()) return chosen.status();
   auto read = chosen->format->read(FormatRequest{.path = path, .forced = !forced.empty()});
   if (!read.ok()) return read.status();

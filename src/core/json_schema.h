@@ -270,6 +270,7 @@ class BasicSchemaWriter {
     if constexpr (requires { JsonSchemaSamples(static_cast<const T*>(nullptr)); })
       samples = JsonSchemaSamples(static_cast<const T*>(nullptr));
     std::vector<T*> walks;
+    walks.reserve(samples.size() + 1);
     for (T& x : samples) walks.push_back(&x);
     if (walks.empty()) walks.push_back(&SampleOf<T>());
     ojson properties = ojson::object(), required = ojson::array();

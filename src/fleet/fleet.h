@@ -48,13 +48,13 @@
 // specs/*.toml) is judged against a floor instead: GPU GEMM below 60% of its dense peak
 // (spec_gemm_share), HBM, NVLink, PCIe and collectives below 50% of theirs (spec_share). The
 // floors are the healthy shares the single-node rules already use: workload.low_mfu
-// (rules/low_mfu.cc: healthy GEMM reaches 60%+ of the dense peak, collectives 50%+) and
-// fabric.collective_bandwidth (rules/collective_bandwidth.cc: below half the peak is far below;
-// nccl-tests on healthy NVLink reach 80%+). HBM, NVLink and host copies of healthy H100s reach
-// 80-88% of their peaks (tests/fleet/node_model.py), so half the peak is far outside health too.
-// Kinds without such a share (CPU GEMM, STREAM, proxies, storage) are not judged by the spec: far
-// below peak is normal for them. The deficit reported is the shortfall from the floor, (floor -
-// pct) / floor.
+// (diagnose/rules/workload/low_mfu.cc: healthy GEMM reaches 60%+ of the dense peak, collectives
+// 50%+) and fabric.collective_bandwidth (diagnose/rules/fabric/collective_bandwidth.cc: below half
+// the peak is far below; nccl-tests on healthy NVLink reach 80%+). HBM, NVLink and host copies of
+// healthy H100s reach 80-88% of their peaks (tests/fleet/node_model.py), so half the peak is far
+// outside health too. Kinds without such a share (CPU GEMM, STREAM, proxies, storage) are not
+// judged by the spec: far below peak is normal for them. The deficit reported is the shortfall from
+// the floor, (floor - pct) / floor.
 //
 // Peers: the ranked list's performance rows are judged at the level where a fault lives, against
 // the spread between peers' aggregates, never by pooling a node's correlated figures as if they

@@ -10,8 +10,6 @@
 namespace ys::formats {
 namespace {
 
-constexpr size_t kMaxKernelLogBytes = size_t{256} << 20;
-
 FormatSniff SniffKernelLog(std::string_view head) {
   int lines = 0, stamped = 0, nvrm = 0;
   std::string first;
@@ -39,7 +37,7 @@ FormatSniff SniffKernelLog(std::string_view head) {
 }
 
 Result<std::any> ReadKernelLogFile(const FormatRequest& r) {
-  auto text = ReadDocumentFile(r.path, kMaxKernelLogBytes, "a kernel log");
+  auto text = ReadDocumentFile(r.path, DocumentKind::kKernelLog);
   if (!text.ok()) return text.status();
   return std::any(host::ParseKernelLog(*text));
 }

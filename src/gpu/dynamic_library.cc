@@ -8,7 +8,11 @@ namespace ys::gpu {
 
 Result<DynamicLibrary> DynamicLibrary::Open(const std::string& name) {
   ::dlerror();  // clear a stale message
-  void* handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: the library stays mapped after dlclose. The CUDA and NCCL libraries keep
+  // threads and exit handlers of their own that outlive the handle; and what they allocated
+  // keeps symbolised frames, so a leak report names the library (tests/sanitizers/lsan.supp)
+  // rather than "<unknown module>".
+  void* handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (handle == nullptr) {
     const char* why = ::dlerror();
     return Status::NotFound(why != nullptr ? std::string(why) : name + ": cannot be opened");

@@ -18,7 +18,7 @@ namespace ys::gpu {
 
 class DynamicLibrary {
  public:
-  // dlopen(name, RTLD_NOW | RTLD_LOCAL). NotFound carries dlerror()'s text
+  // dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE). NotFound carries dlerror()'s text
   // ("libnvidia-ml.so.1: cannot open shared object file: No such file or directory").
   static Result<DynamicLibrary> Open(const std::string& name);
 

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "core/document_file.h"
+#include "core/format_registry.h"
 #include "core/text.h"
 #include "host/kernel_log_formats.h"
 
@@ -105,10 +106,15 @@ std::vector<KernelLogLine> LastBoot(const std::vector<KernelLogLine>& log) {
 
 Result<std::vector<KernelLogLine>> ReadKernelLog(const Host& host,
                                                  const std::string& override_path) {
+  // A saved log (--kernel-log) through the format room: text that no kernel-log form claims is
+  // refused with what it lacked, never read as a log without events. An empty file is a log with
+  // no lines yet (a burn-in watching a file that grows).
   if (!override_path.empty()) {
-    auto text = ReadDocumentFile(override_path, DocumentKind::kKernelLog);
-    if (!text.ok()) return text.status();
-    return ParseKernelLog(*text);
+    auto head = ReadFormatHead(override_path, "a kernel log");
+    if (!head.ok()) return head.status();
+    if (head->empty()) return std::vector<KernelLogLine>{};
+    return ReadFormatAs<std::vector<KernelLogLine>>(override_path, FormatProduct::kKernelLog, {},
+                                                    Unclaimed::kRefuse);
   }
   // The live /dev/kmsg is a character device: read what it holds now, without waiting for more.
   auto content = host.ReadDevice(kKernelLogPath, Host::kMaxFileBytes);

@@ -1,5 +1,5 @@
 // coll.alltoall: nccl-tests' alltoall_perf measurement over every rank of the job
-// (bench/coll/sweep.h).
+// (bench/coll/internal/sweep.h).
 #include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {

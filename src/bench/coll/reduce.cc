@@ -1,4 +1,5 @@
-// coll.reduce: nccl-tests' reduce_perf measurement over every rank of the job (bench/coll/sweep.h).
+// coll.reduce: nccl-tests' reduce_perf measurement over every rank of the job
+// (bench/coll/internal/sweep.h).
 #include "bench/coll/internal/sweep.h"
 
 namespace ys::bench {

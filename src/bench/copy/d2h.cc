@@ -1,5 +1,5 @@
 // copy.d2h: device -> host copy bandwidth per GPU and per NUMA node of the pinned host memory;
-// copy engine and SM kernel (bench/copy/host_copy.h).
+// copy engine and SM kernel (bench/copy/internal/host_copy.h).
 #include "bench/copy/internal/host_copy.h"
 #include "bench/gpu_bench.h"
 

@@ -14,6 +14,8 @@
 #include "core/run_document.h"
 #include "core/verdict.h"
 #include "gpu/gpu_snapshot.h"
+#include "host/host.h"
+#include "host/kernel_log.h"
 #include "validate/workload_run.h"
 
 namespace ys {
@@ -173,6 +175,27 @@ TEST(FormatRegistryTest, GpuStateIsReadThroughTheRoom) {
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.status().message().find("GPU state (nvidia-smi-q"), std::string::npos)
       << wrong.status().message();
+}
+
+// --kernel-log through the room: a real log is read; text no kernel-log form claims is refused
+// (any text parses as a log without events, which would read as a clean one); an empty file is a
+// log with no lines yet.
+TEST(FormatRegistryTest, ASavedKernelLogIsReadThroughTheRoomAndAnythingElseRefused) {
+  host::Host live = host::Host::Live();
+  auto real = host::ReadKernelLog(live, Real("kernel-log/gpud-xid119-gsp-timeout.dmesg-T.txt"));
+  ASSERT_TRUE(real.ok()) << real.status().message();
+  EXPECT_FALSE(real->empty());
+  auto list = host::ReadKernelLog(live, Write("shopping.txt", "eggs\nflour\nmilk\n"));
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.status().code(), StatusCode::kInvalidInput);
+  EXPECT_NE(list.status().message().find("not a format yardstick reads"), std::string::npos)
+      << list.status().message();
+  EXPECT_NE(list.status().message().find("kernel-log"), std::string::npos);
+  EXPECT_EQ(list.status().message().find("--format NAME"), std::string::npos)
+      << "preflight has no --format: " << list.status().message();
+  auto empty = host::ReadKernelLog(live, Write("empty.kmsg", ""));
+  ASSERT_TRUE(empty.ok()) << empty.status().message();
+  EXPECT_TRUE(empty->empty());
 }
 
 }  // namespace

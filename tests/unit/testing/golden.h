@@ -1,5 +1,6 @@
-// Golden-file comparison: EXPECT_GOLDEN(text, "name.txt") compares with tests/golden/name.txt.
-// YS_UPDATE_GOLDEN=1 rewrites the file instead (then review the diff before committing).
+// Golden-file comparison: EXPECT_GOLDEN(text, "name.txt") compares with the file of that name in
+// tests/golden/. YS_UPDATE_GOLDEN=1 rewrites the file instead (then review the diff before
+// committing).
 #ifndef YARDSTICK_TESTS_UNIT_TESTING_GOLDEN_H_
 #define YARDSTICK_TESTS_UNIT_TESTING_GOLDEN_H_
 

@@ -1,6 +1,6 @@
 // numa.placement.devices: the locality of the GPUs and NICs the process uses: devices without NUMA
-// affinity, and GPUs or NICs on other nodes than the process's CPUs (see internal/placement_facts.h
-// for how the used devices are identified).
+// affinity, and GPUs or NICs on other nodes than the process's CPUs (see
+// checks/numa/internal/placement_facts.h for how the used devices are identified).
 #include "checks/check.h"
 #include "checks/numa/internal/placement_facts.h"
 

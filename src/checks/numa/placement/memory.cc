@@ -1,6 +1,6 @@
 // numa.placement.memory: the share of the checked process's data on NUMA nodes other than its home
-// node (Exemplar case 2: 18% of accesses remote); see internal/placement_facts.h for the home node
-// and what is counted.
+// node (Exemplar case 2: 18% of accesses remote); see checks/numa/internal/placement_facts.h for
+// the home node and what is counted.
 #include "checks/check.h"
 #include "checks/numa/internal/placement_facts.h"
 

@@ -1,5 +1,5 @@
 // fleet.slow_gpu: a GPU, NIC or other device far below its peers' median in this run (YS-FLEET-002)
-// holds a synchronous job to its pace (the rule: fleet/internal/slow_member.h).
+// holds a synchronous job to its pace (the rule: diagnose/rules/fleet/internal/slow_member.h).
 #include "diagnose/rules/fleet/internal/slow_member.h"
 
 namespace ys::diagnose {

@@ -1,5 +1,5 @@
 // fleet.slow_node: a node far below its peers' median in this run (YS-FLEET-001) holds a
-// synchronous job to its pace (the rule: fleet/internal/slow_member.h).
+// synchronous job to its pace (the rule: diagnose/rules/fleet/internal/slow_member.h).
 #include "diagnose/rules/fleet/internal/slow_member.h"
 
 namespace ys::diagnose {
