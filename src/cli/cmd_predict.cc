@@ -8,9 +8,9 @@
 // `yardstick predict --published [--fit] [--cv] [--json]`: a prediction for every published row of
 // baselines/ with the error table (in fit / held out); --fit re-fits the constants on the rows
 // outside the held-out set and prints them as calibration/step_model.toml's [constants]; --cv adds
-// the leave-one-model-out figures (validate/published_predictions.h LeaveOneModelOut). Then the
-// per-release tables of baselines/published/*.tsv: leave-one-model-out per release and chip, the
-// next release from the previous one's constants (plain and anchored), and the rows of releases
+// the leave-one-model-out figures (predict/suite/published_predictions.h LeaveOneModelOut). Then
+// the per-release tables of baselines/published/*.tsv: leave-one-model-out per release and chip,
+// the next release from the previous one's constants (plain and anchored), and the rows of releases
 // after the calibration as `predict --release` answers them (predict/later_releases.h).
 // Exit 0 on a prediction, 2 when an input cannot be read or a value is out of range, 64 on a
 // usage error.
@@ -29,13 +29,11 @@
 #include "predict/predictor.h"
 #include "predict/release_calibration.h"
 #include "predict/release_cases.h"
+#include "predict/suite/published_predictions.h"
 #include "report/prediction_report.h"
-#include "validate/published_predictions.h"
 
 namespace ys::cli::cmd_predict {
 namespace {
-
-namespace wp = workloads::predict;
 
 struct PredictArgs {
   std::string model, chip, dtype, data, recompute, attention, dispatcher, token_drop, a2a_overlap,
@@ -49,12 +47,12 @@ struct PredictArgs {
 // The model file's entry for the chip, dtype and GPU count, with the command line's fields laid
 // over it; with no entry, the command line's fields over tp = pp = cp = ep = 1, micro-batch 1
 // (then --gbs is required).
-Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& predictor,
-                               const workloads::ModelSpec& spec) {
+Result<predict::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& predictor,
+                                    const predict::ModelSpec& spec) {
   // With --release, the recipe that release ran where the model file has it (the release is part
   // of the recipe); else the current recipes.
   predict::RecipeQuery q{.chip = a.chip,
-                         .dtype = validate::DtypeOfPrecision(a.dtype),
+                         .dtype = predict::DtypeOfPrecision(a.dtype),
                          .gpus = a.gpus,
                          .entry = a.release.empty() ? predict::RecipeEntry::kForGpus
                                                     : predict::RecipeEntry::kOfRelease,
@@ -98,7 +96,7 @@ Result<wp::Recipe> BuildRecipe(const PredictArgs& a, const predict::Predictor& p
 }
 
 // "rows median p90" of anchored answers, or "-" where no row had an anchor.
-std::string AnchoredColumns(const wp::ErrorStats& s) {
+std::string AnchoredColumns(const predict::ErrorStats& s) {
   if (s.rows == 0) return fmt::format("{:>8}", "-");
   return fmt::format("{:>8} {:>7.1f}% {:>7.1f}%", s.rows, 100 * s.median_abs, 100 * s.p90_abs);
 }
@@ -119,14 +117,14 @@ void PrintNotPredicted(const std::vector<std::string>& rows) {
 
 // Rows of releases newer than every release a fit may read, as `predict --release` answers them
 // (predict/later_releases.h): per release, chip and precision, and per row.
-Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& data,
-                          const validate::StepCalibration& cal) {
-  auto releases = validate::LoadReleaseCalibration(data);
+Status PrintLaterReleases(const predict::ReleaseSet& set, const std::string& data,
+                          const predict::StepCalibration& cal) {
+  auto releases = predict::LoadReleaseCalibration(data);
   if (!releases.ok()) return releases.status();
-  auto later = validate::PredictLaterReleases(set, *releases, cal.constants);
+  auto later = predict::PredictLaterReleases(set, *releases, cal.constants);
   if (!later.ok()) return later.status();
   std::cout
-      << "\nreleases after " << validate::kNewestFittableRelease
+      << "\nreleases after " << predict::kNewestFittableRelease
       << " (never fitted; each row predicted as `predict --release TAG` answers it, with "
          "the constants of the newest release calibration/releases.toml calibrates for its "
          "chip, and anchored on the nearest row of the same model and chip in that release or, "
@@ -139,14 +137,14 @@ Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& da
   std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}   {:>8} {:>8} {:>8}\n",
                            "release", "using", "chip", "prec.", "rows", "median", "p90", "anchored",
                            "median", "p90");
-  for (const validate::LaterCell& c : later->cells) {
+  for (const predict::LaterCell& c : later->cells) {
     std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%   {}\n",
                              c.release, c.used.empty() ? "-" : c.used, c.chip, c.precision,
                              c.plain.rows, 100 * c.plain.median_abs, 100 * c.plain.p90_abs,
                              AnchoredColumns(c.anchored));
   }
-  for (const validate::LaterRow& r : later->rows) {
-    const validate::PublishedRow& w = r.c->row;
+  for (const predict::LaterRow& r : later->rows) {
+    const predict::PublishedRow& w = r.c->row;
     const double published = w.step_time_s;
     std::string line = fmt::format(
         "  {}:{} {} {} {} {}, {} GPUs, GBS {}: published {:.3f} s, predicted {:.3f} s ({:+.1f}%)",
@@ -166,10 +164,10 @@ Status PrintLaterReleases(const validate::ReleaseSet& set, const std::string& da
 // The per-release calibration over baselines/published/*.tsv: the leave-one-model-out table
 // per release, chip and precision, and with --fit the constants as calibration/releases.toml.
 Result<int> RunReleases(const PredictArgs& a, const std::string& data,
-                        const validate::StepCalibration& cal) {
-  auto set = validate::ReleaseSet::Load(data, cal);
+                        const predict::StepCalibration& cal) {
+  auto set = predict::ReleaseSet::Load(data, cal);
   if (!set.ok()) return set.status();
-  auto lomo = validate::LeaveOneModelOutByRelease(*set, cal);
+  auto lomo = predict::LeaveOneModelOutByRelease(*set, cal);
   if (!lomo.ok()) return lomo.status();
   std::cout << "\nper release (baselines/published/*.tsv, " << set->cases().size()
             << " rows predicted, " << set->skipped().size() << " not (" << kNotPredictedBecause
@@ -177,12 +175,12 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
                "fitted without it)\n";
   std::cout << fmt::format("  {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}\n", "release", "chip", "prec.",
                            "rows", "median", "p90");
-  for (const validate::LomoCell& c : *lomo) {
+  for (const predict::LomoCell& c : *lomo) {
     std::cout << fmt::format("  {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%\n", c.release, c.chip,
                              c.precision, c.stats.rows, 100 * c.stats.median_abs,
                              100 * c.stats.p90_abs);
   }
-  auto forward = validate::NextReleaseForward(*set, cal);
+  auto forward = predict::NextReleaseForward(*set, cal);
   if (!forward.ok()) return forward.status();
   std::cout << "\nnext release (each release's rows predicted with the constants of the newest "
                "calibrated release before it, fitted on that release and older ones; anchored: "
@@ -191,7 +189,7 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>8} {:>8}   {:>8} {:>8} {:>8}\n",
                            "release", "from", "chip", "prec.", "rows", "median", "p90", "anchored",
                            "median", "p90");
-  for (const validate::ForwardCell& c : *forward) {
+  for (const predict::ForwardCell& c : *forward) {
     std::cout << fmt::format("  {:<10} {:<10} {:<6} {:<7} {:>5} {:>7.1f}% {:>7.1f}%   {}\n",
                              c.release, c.from, c.chip, c.precision, c.stats.rows,
                              100 * c.stats.median_abs, 100 * c.stats.p90_abs,
@@ -199,30 +197,30 @@ Result<int> RunReleases(const PredictArgs& a, const std::string& data,
   }
   YS_RETURN_IF_ERROR(PrintLaterReleases(*set, data, cal));
   if (a.fit) {
-    auto fitted = validate::FitReleases(*set, cal);
+    auto fitted = predict::FitReleases(*set, cal);
     if (!fitted.ok()) return fitted.status();
-    validate::AttachMeasuredErrors(*fitted, *lomo, *forward);
+    predict::AttachMeasuredErrors(*fitted, *lomo, *forward);
     std::cout << "\nfitted (for " << data << "/calibration/releases.toml):\n"
-              << validate::ReleaseCalibrationToml(*fitted);
+              << predict::ReleaseCalibrationToml(*fitted);
   }
   return kExitPass;
 }
 
 Result<int> RunPublished(const PredictArgs& a, const std::string& data,
-                         const validate::StepCalibration& cal) {
-  auto set = validate::PublishedSet::Load(data);
+                         const predict::StepCalibration& cal) {
+  auto set = predict::PublishedSet::Load(data);
   if (!set.ok()) return set.status();
-  wp::Constants k = cal.constants;
+  predict::Constants k = cal.constants;
   if (a.fit) {
-    auto fitted = validate::FitPublished(*set, cal);
+    auto fitted = predict::FitPublished(*set, cal);
     if (!fitted.ok()) return fitted.status();
     k = *fitted;
   }
-  auto table = validate::EvaluatePublished(*set, cal, k);
+  auto table = predict::EvaluatePublished(*set, cal, k);
   if (!table.ok()) return table.status();
-  std::optional<validate::CrossValidation> cv;
+  std::optional<predict::CrossValidation> cv;
   if (a.cv) {
-    auto folds = validate::LeaveOneModelOut(*set, cal);
+    auto folds = predict::LeaveOneModelOut(*set, cal);
     if (!folds.ok()) return folds.status();
     cv = std::move(*folds);
   }
@@ -295,7 +293,7 @@ Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
     };
     j["expected_error"] = expected(false);
     if (*anchor) {
-      const validate::Anchor& x = **anchor;
+      const predict::Anchor& x = **anchor;
       j["anchored"] = {{"step_time_s", x.anchored_s},
                        {"row", x.Describe()},
                        {"row_published_s", x.row->row.step_time_s},
@@ -356,15 +354,15 @@ Result<int> Predict(const PredictArgs& a, predict::Predictor& predictor) {
 // The prediction; an error's message is the reader's, which the action prefixes with "predict: ".
 Result<int> Run(const PredictArgs& a) {
   if (!a.recompute.empty()) {
-    if (std::string bad = workloads::CheckRecompute(a.recompute); !bad.empty())
+    if (std::string bad = predict::CheckRecompute(a.recompute); !bad.empty())
       return Status::Invalid("--recompute " + a.recompute + ": expected " + bad);
   }
   if (!a.cuda_graphs.empty()) {
-    if (std::string bad = workloads::CheckCudaGraphs(a.cuda_graphs); !bad.empty())
+    if (std::string bad = predict::CheckCudaGraphs(a.cuda_graphs); !bad.empty())
       return Status::Invalid("--cuda-graphs " + a.cuda_graphs + ": expected " + bad);
   }
   if (!a.module_precision.empty() && a.module_precision != "none") {
-    if (std::string bad = workloads::CheckModulePrecision(a.module_precision); !bad.empty())
+    if (std::string bad = predict::CheckModulePrecision(a.module_precision); !bad.empty())
       return Status::Invalid("--module-precision " + a.module_precision + ": expected none or " +
                              bad);
   }

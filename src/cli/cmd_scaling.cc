@@ -54,7 +54,7 @@ struct ScalingArgs {
 // published row of the model, chip and release (predict/anchor.h) over the base recipe; every
 // point is anchored on that one row, so the anchored curve keeps the predicted efficiencies.
 struct PredictedAnswer {
-  workloads::PredictedScaling curve;
+  predict::PredictedScaling curve;
   std::string release;  // the header line
   std::string anchor;   // the row, "" when none
   double anchor_factor = 0;
@@ -69,7 +69,7 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   auto spec = predictor->LoadModel(a.model);
   if (!spec.ok()) return spec.status();
   auto r = predictor->BuildRecipe(*spec, {.chip = a.chip,
-                                          .dtype = validate::DtypeOfPrecision(a.dtype),
+                                          .dtype = predict::DtypeOfPrecision(a.dtype),
                                           .gpus = a.base_gpus,
                                           .entry = predict::RecipeEntry::kCurrentBase,
                                           .release = a.release});
@@ -85,7 +85,7 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   PredictedAnswer out;
   out.release = chosen->Header();
   out.expected = chosen->ExpectedLine(false);
-  auto curve = workloads::PredictWeakScaling(*r, rates->rates, chosen->constants, gpus);
+  auto curve = predict::PredictWeakScaling(*r, rates->rates, chosen->constants, gpus);
   if (!curve.ok()) return curve.status();
   out.curve = std::move(*curve);
   auto base = predictor->PredictAt(*r, std::move(*rates), chosen->constants);
@@ -103,8 +103,8 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
 // The predicted curve, with the measured per-rank figure and efficiency beside it where a
 // measured count matches.
 void PrintPredicted(const ScalingArgs& a, const PredictedAnswer& answer,
-                    const workloads::ScalingReport* measured) {
-  const workloads::PredictedScaling& curve = answer.curve;
+                    const predict::ScalingReport* measured) {
+  const predict::PredictedScaling& curve = answer.curve;
   fmt::print("# {}\n# {}\n", answer.release, answer.expected);
   if (answer.anchor_factor > 0) {
     fmt::print("# anchored on {}: every point x {:.3f}\n# {}\n", answer.anchor,
@@ -149,7 +149,7 @@ void PrintPredicted(const ScalingArgs& a, const PredictedAnswer& answer,
 
 // One point of the predicted weak-scaling curve. Only written.
 struct PredictedRow {
-  const workloads::PredictedScalingPoint& p;
+  const predict::PredictedScalingPoint& p;
   double anchored_step_s = 0;  // 0: no anchor
 };
 
@@ -190,7 +190,7 @@ void Fields(V& v, PredictedDocument& d) {
 
 // One measured rank count; the speed-up only for per-rank throughput.
 struct MeasuredRow {
-  const workloads::ScalingRow& r;
+  const predict::ScalingRow& r;
   bool has_speedup;
 };
 
@@ -207,7 +207,7 @@ void Fields(V& v, MeasuredRow& m) {
 struct ScalingDocument {
   std::string unit;
   std::string figure;
-  const workloads::ScalingReport& report;
+  const predict::ScalingReport& report;
   std::vector<MeasuredRow> points;
   std::optional<std::vector<PredictedRow>> predicted;
 };
@@ -285,7 +285,7 @@ std::vector<std::string> JobArgv(const ScalingArgs& a, int ranks, const std::str
 
 // The rank counts of --ranks (or 1, 2, 4 ... --max-ranks); nullopt after logging a usage error.
 std::optional<std::vector<int>> RankCounts(const ScalingArgs& a) {
-  if (a.ranks.empty()) return workloads::PowersOfTwoUpTo(a.max_ranks);
+  if (a.ranks.empty()) return predict::PowersOfTwoUpTo(a.max_ranks);
   std::vector<int> counts;
   for (std::string_view part : Split(a.ranks, ',')) {
     auto k = ParseInt(part);
@@ -299,15 +299,15 @@ std::optional<std::vector<int>> RankCounts(const ScalingArgs& a) {
 }
 
 // One job per rank count through the launcher, and the figure each job's document gives.
-Result<std::vector<workloads::ScalingPoint>> MeasurePoints(const ScalingArgs& a,
-                                                           const std::vector<int>& counts,
-                                                           uint64_t size) {
+Result<std::vector<predict::ScalingPoint>> MeasurePoints(const ScalingArgs& a,
+                                                         const std::vector<int>& counts,
+                                                         uint64_t size) {
   std::error_code ec;
   std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   if (ec) {
     return Status::Io("/proc/self/exe: " + ec.message());
   }
-  std::vector<workloads::ScalingPoint> points;
+  std::vector<predict::ScalingPoint> points;
   for (int k : counts) {
     if (IsCollective(a.unit) && k == 1) continue;  // one rank moves no data
     std::vector<std::string> argv = JobArgv(a, k, self);
@@ -335,14 +335,14 @@ Result<std::vector<workloads::ScalingPoint>> MeasurePoints(const ScalingArgs& a,
 }
 
 // The measured points as a table, the verdict line and, with --model, the predicted curve.
-void PrintMeasured(const ScalingArgs& a, const workloads::ScalingReport& report,
-                   workloads::ScalingKind kind, const char* what,
+void PrintMeasured(const ScalingArgs& a, const predict::ScalingReport& report,
+                   predict::ScalingKind kind, const char* what,
                    const std::optional<PredictedAnswer>& curve) {
   std::vector<std::string> shown;
   for (const auto& r : report.rows) shown.push_back(std::to_string(r.ranks));
   fmt::print("# {} scaling over {} ranks: {}; efficiency = value / value at {} ranks{}\n", a.unit,
              Join(shown, ", "), what, report.base_ranks,
-             kind == workloads::ScalingKind::kPerRankThroughput
+             kind == predict::ScalingKind::kPerRankThroughput
                  ? "; speed-up = ranks / base x efficiency"
                  : "");
   const TextTable table({{"ranks", Align::kRight, 6},
@@ -379,9 +379,9 @@ Result<int> RunMeasured(const ScalingArgs& a, const std::optional<PredictedAnswe
   if (!counts) return kExitUsage;
   auto points = MeasurePoints(a, *counts, *size);
   if (!points.ok()) return points.status();
-  auto kind = IsCollective(a.unit) ? workloads::ScalingKind::kBusBandwidth
-                                   : workloads::ScalingKind::kPerRankThroughput;
-  auto report = workloads::AnalyseScaling(*points, kind, a.target);
+  auto kind = IsCollective(a.unit) ? predict::ScalingKind::kBusBandwidth
+                                   : predict::ScalingKind::kPerRankThroughput;
+  auto report = predict::AnalyseScaling(*points, kind, a.target);
   if (!report.ok()) return report.status();
   const char* what = IsCollective(a.unit) ? "busbw GB/s" : "tokens/s/GPU";
   if (a.json) {

@@ -3,7 +3,7 @@
 // above the threshold. `--record-baseline FILE` turns a golden run into a reference.
 // `--predict [--measured RUN.json ...] [--set KEY=VALUE ...]`: beside each workload, the step the
 // step-time model predicts on this cluster and whether it would land under the threshold, and
-// why (validate/suite_prediction.h); with --json and in validation.json the same rows as the
+// why (predict/suite/suite_prediction.h); with --json and in validation.json the same rows as the
 // document's "prediction" (predicted step and score, under, why: the costliest term); without
 // --runs, only the prediction (exit 0), before any run is booked.
 #include <unistd.h>
@@ -21,12 +21,12 @@
 #include "core/text.h"
 #include "diagnose/diagnosis_json.h"
 #include "diagnose/engine.h"
+#include "predict/suite/suite_prediction.h"
 #include "report/diagnosis_console.h"
 #include "report/output.h"
 #include "report/prediction_report.h"
 #include "report/scorecard_reporter.h"
 #include "validate/scorecard_json.h"
-#include "validate/suite_prediction.h"
 #include "validate/validation.h"
 
 namespace ys::cli::cmd_validate {
@@ -42,10 +42,10 @@ struct ValidateArgs {
 };
 
 // The predicted column (validate --predict); the error when an input is bad.
-Result<std::vector<validate::WorkloadPrediction>> Predicted(const ValidateArgs& a,
-                                                            const validate::Suite& suite,
-                                                            const validate::ReferenceSet& refs) {
-  validate::SuitePredictionInputs in;
+Result<std::vector<predict::WorkloadPrediction>> Predicted(const ValidateArgs& a,
+                                                           const validate::Suite& suite,
+                                                           const validate::ReferenceSet& refs) {
+  predict::SuitePredictionInputs in;
   in.data_dir = DataDir(a.inputs.data);
   for (const std::string& path : a.measured) {
     auto j = ReadJsonFile(path);
@@ -55,7 +55,7 @@ Result<std::vector<validate::WorkloadPrediction>> Predicted(const ValidateArgs& 
     in.measured.emplace_back(path, std::move(*doc));
   }
   in.sets = a.sets;
-  return validate::PredictSuite(suite, refs, in);
+  return predict::PredictSuite(suite, refs, in);
 }
 
 // validate --predict without --runs: the prediction alone.
@@ -120,7 +120,7 @@ Action Setup(CLI::App& sub) {
     if (!din.ok()) return din.status();
     diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*din);
     // The predicted column goes into the document (validation.json, --json) as "prediction".
-    std::optional<std::vector<validate::WorkloadPrediction>> predicted;
+    std::optional<std::vector<predict::WorkloadPrediction>> predicted;
     if (a->predict) {
       auto rows = Predicted(*a, result->suite, result->references);
       if (!rows.ok()) return rows.status();

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-namespace ys::validate {
+namespace ys::predict {
 
 std::string Anchor::Describe() const {
   const PublishedRow& w = row->row;
@@ -24,7 +24,7 @@ std::string Anchor::Describe() const {
 
 const ReleaseCase* NearestRow(const ReleaseSet& set, const std::string& model,
                               const std::string& chip, const std::string& release,
-                              const std::string& precision, const workloads::predict::Recipe& r) {
+                              const std::string& precision, const predict::Recipe& r) {
   // The newest release at or before `release` with a row of the model on the chip.
   const std::string* newest = nullptr;
   for (const ReleaseCase& c : set.cases()) {
@@ -54,9 +54,8 @@ const ReleaseCase* NearestRow(const ReleaseSet& set, const std::string& model,
 
 Result<std::optional<Anchor>> AnchorPrediction(const ReleaseSet& set, const std::string& release,
                                                const std::string& precision,
-                                               const workloads::predict::Recipe& r,
-                                               double predicted_s,
-                                               const workloads::predict::Constants& base,
+                                               const predict::Recipe& r, double predicted_s,
+                                               const predict::Constants& base,
                                                const ChipConstants& k) {
   const ReleaseCase* c = NearestRow(set, r.model->name, r.par.chip, release, precision, r);
   if (c == nullptr) return std::optional<Anchor>();
@@ -70,4 +69,4 @@ Result<std::optional<Anchor>> AnchorPrediction(const ReleaseSet& set, const std:
   return std::optional<Anchor>(a);
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -23,7 +23,7 @@
 #include "predict/release_calibration.h"
 #include "predict/release_cases.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 struct Anchor {
   const ReleaseCase* row = nullptr;
@@ -39,17 +39,16 @@ struct Anchor {
 // `release` that has one, or nullptr.
 const ReleaseCase* NearestRow(const ReleaseSet& set, const std::string& model,
                               const std::string& chip, const std::string& release,
-                              const std::string& precision, const workloads::predict::Recipe& r);
+                              const std::string& precision, const predict::Recipe& r);
 
 // The anchored figure for a prediction `predicted_s` of recipe `r` at `precision`, the row's
 // recipe predicted under `k` (a release's constants of the chip) over `base`.
 Result<std::optional<Anchor>> AnchorPrediction(const ReleaseSet& set, const std::string& release,
                                                const std::string& precision,
-                                               const workloads::predict::Recipe& r,
-                                               double predicted_s,
-                                               const workloads::predict::Constants& base,
+                                               const predict::Recipe& r, double predicted_s,
+                                               const predict::Constants& base,
                                                const ChipConstants& k);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_ANCHOR_H_

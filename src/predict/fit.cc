@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace {
 
 constexpr int kIterations = 4000;
@@ -150,4 +150,4 @@ bool HeldOut(const std::string& workload_id) {
   return h % 3 == 0;
 }
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict

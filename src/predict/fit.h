@@ -16,7 +16,7 @@
 #include "core/status.h"
 #include "predict/step_model.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 
 struct FitRow {
   std::string label;
@@ -46,6 +46,6 @@ ErrorStats SummariseErrors(const std::vector<double>& errors);
 // chip, GPU count and release of a held-out workload is held out together.
 bool HeldOut(const std::string& workload_id);
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_FIT_H_

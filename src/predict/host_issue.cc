@@ -4,7 +4,7 @@
 
 #include "predict/step_model.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace {
 
 // Forward framework ops of each block, counted along Megatron-Core's Transformer Engine layer
@@ -160,4 +160,4 @@ double HostBoundSeconds(const HostOps& ops, double seconds_per_op, double gpu_mb
   return exposed + std::max(0.0, rest - gpu_mb_s);
 }
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict

@@ -22,7 +22,7 @@
 
 #include "predict/step_flops.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 
 // Backward kernels the autograd engine issues per forward op (the input and the weight gradient).
 inline constexpr double kBackwardOpsPerForwardOp = 2;
@@ -51,6 +51,6 @@ HostOps CountHostOps(const Recipe& r, const StepWork& w);
 // time: compute and exposed communication), at `seconds_per_op`.
 double HostBoundSeconds(const HostOps& ops, double seconds_per_op, double gpu_mb_s);
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_HOST_ISSUE_H_

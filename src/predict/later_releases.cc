@@ -3,10 +3,8 @@
 #include <map>
 #include <tuple>
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
-
-namespace wp = workloads::predict;
 
 struct Errors {
   std::vector<double> plain, anchored;
@@ -15,7 +13,7 @@ struct Errors {
 }  // namespace
 
 Result<LaterReleases> PredictLaterReleases(const ReleaseSet& set, const ReleaseCalibration& cal,
-                                           const wp::Constants& base) {
+                                           const Constants& base) {
   LaterReleases out;
   // (release, chip, precision) -> errors; chip "all" gathers the release's rows.
   std::map<std::tuple<std::string, std::string, std::string>, Errors> errors;
@@ -53,9 +51,9 @@ Result<LaterReleases> PredictLaterReleases(const ReleaseSet& set, const ReleaseC
     const auto& [release, chip, precision] = key;
     auto u = used.find({release, chip});
     out.cells.push_back({release, u == used.end() ? "" : u->second, chip, precision,
-                         wp::SummariseErrors(x.plain), wp::SummariseErrors(x.anchored)});
+                         SummariseErrors(x.plain), SummariseErrors(x.anchored)});
   }
   return out;
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -20,7 +20,7 @@
 #include "predict/release_calibration.h"
 #include "predict/release_cases.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 struct LaterRow {
   const ReleaseCase* c = nullptr;
@@ -33,7 +33,7 @@ struct LaterRow {
 // release's): `plain` of every row, `anchored` of the rows that found an anchor.
 struct LaterCell {
   std::string release, used, chip, precision;
-  workloads::predict::ErrorStats plain, anchored;
+  predict::ErrorStats plain, anchored;
 };
 
 struct LaterReleases {
@@ -47,8 +47,8 @@ struct LaterReleases {
 // Every row of `set` newer than kNewestFittableRelease (and not an anomaly), predicted with the
 // constants `cal` chooses for its release and chip over `base`.
 Result<LaterReleases> PredictLaterReleases(const ReleaseSet& set, const ReleaseCalibration& cal,
-                                           const workloads::predict::Constants& base);
+                                           const predict::Constants& base);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_LATER_RELEASES_H_

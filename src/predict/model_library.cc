@@ -4,7 +4,7 @@ namespace ys::predict {
 
 Result<ModelLibrary> ModelLibrary::Load(const std::string& data_dir) {
   ModelLibrary lib;
-  auto models = workloads::LoadModelSpecs(data_dir + "/models");
+  auto models = predict::LoadModelSpecs(data_dir + "/models");
   if (!models.ok()) return models.status();
   for (auto& m : *models) {
     lib.models_.push_back(std::move(m));
@@ -19,7 +19,7 @@ Result<ModelLibrary> ModelLibrary::Load(const std::string& data_dir) {
   return lib;
 }
 
-const workloads::ModelSpec* ModelLibrary::Model(const std::string& name) const {
+const predict::ModelSpec* ModelLibrary::Model(const std::string& name) const {
   auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : it->second;
 }

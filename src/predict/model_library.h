@@ -1,5 +1,5 @@
 // The model files of models/ and the chips of specs/ under a data directory, loaded once and found
-// by name: what the published rows (validate/published_predictions.h) and the release tables
+// by name: what the published rows (predict/suite/published_predictions.h) and the release tables
 // (predict/release_cases.h) are paired with. A later file of the same name wins, as the readers
 // list them.
 //
@@ -23,13 +23,13 @@ class ModelLibrary {
   // <data>/models/*.toml, then <data>/specs/*.toml; the first reader's error.
   static Result<ModelLibrary> Load(const std::string& data_dir);
   // nullptr when there is no such file.
-  const workloads::ModelSpec* Model(const std::string& name) const;
+  const predict::ModelSpec* Model(const std::string& name) const;
   const bench::DeviceSpec* Chip(const std::string& chip) const;
 
  private:
-  std::deque<workloads::ModelSpec> models_;
+  std::deque<predict::ModelSpec> models_;
   std::deque<bench::DeviceSpec> chips_;
-  std::map<std::string, const workloads::ModelSpec*> by_name_;
+  std::map<std::string, const predict::ModelSpec*> by_name_;
   std::map<std::string, const bench::DeviceSpec*> by_chip_;
 };
 

@@ -9,7 +9,7 @@
 #include "predict/model_spec.h"
 #include "predict/release_cases.h"
 
-namespace ys::workloads {
+namespace ys::predict {
 
 Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip,
                                     std::string_view dtype, int gpus) {
@@ -19,7 +19,7 @@ Result<Parallelism> FindParallelism(const ModelSpec& spec, std::string_view chip
   for (const Parallelism& p : spec.parallelism) {
     if (p.chip == chip && p.dtype == dtype && p.gpus == gpus) {
       if (p.IsCurrent()) return p;
-      if (of_release == nullptr || validate::ReleaseBefore(of_release->release, p.release))
+      if (of_release == nullptr || predict::ReleaseBefore(of_release->release, p.release))
         of_release = &p;
     }
     const std::string k = p.chip + "/" + p.dtype + "/" + std::to_string(p.gpus);
@@ -84,4 +84,4 @@ Result<Parallelism> FindRecipe(const ModelSpec& spec, std::string_view chip, std
                           " has: " + (known.empty() ? "none" : known) + ")");
 }
 
-}  // namespace ys::workloads
+}  // namespace ys::predict

@@ -11,7 +11,7 @@
 #include "core/text.h"
 #include "core/toml_reader.h"
 
-namespace ys::workloads {
+namespace ys::predict {
 namespace {
 
 using Fields = TomlTableReader;
@@ -559,12 +559,12 @@ Result<ParameterCount> CountParameters(const ModelSpec& spec) {
   return c;
 }
 
-Result<double> TrainingFlopsPerToken(const ModelSpec& spec) {
+Result<double> TrainingFlopsPerToken(const ModelSpec& spec, std::optional<int> seq_length) {
   auto params = CountParameters(spec);
   if (!params.ok()) return params.status();
   auto attn = AttentionOf(spec);
   if (!attn.ok()) return attn.status();
-  double seq = spec.shape.seq_length;
+  double seq = seq_length.value_or(spec.shape.seq_length);
   int attention_layers = spec.hybrid ? spec.hybrid->attention_layers : spec.shape.layers;
   // Scores (QKᵀ) and the value product, non-causal: 2·s·heads·(qk + v) forward, ×3 with backward.
   double attention = 6.0 * seq * attn->heads * (attn->qk_dim + attn->v_dim) * attention_layers;
@@ -578,4 +578,4 @@ Result<double> TrainingFlopsPerToken(const ModelSpec& spec) {
   return 6.0 * params->active_matmul + attention + scan;
 }
 
-}  // namespace ys::workloads
+}  // namespace ys::predict

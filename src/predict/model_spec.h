@@ -36,7 +36,7 @@
 
 #include "core/status.h"
 
-namespace ys::workloads {
+namespace ys::predict {
 
 enum class Architecture { kDense, kMoe, kHybrid };
 const char* ArchitectureName(Architecture a);
@@ -276,8 +276,10 @@ std::string CheckModulePrecision(std::string_view module_precision);
 double MambaScanPerToken(const HybridShape& y);
 
 Result<ParameterCount> CountParameters(const ModelSpec& spec);
-// Training (fwd + bwd) FLOPs per token at the spec's sequence length; see the conventions above.
-Result<double> TrainingFlopsPerToken(const ModelSpec& spec);
+// Training (fwd + bwd) FLOPs per token at the spec's sequence length, or at `seq_length` where
+// given (a recipe's); see the conventions above.
+Result<double> TrainingFlopsPerToken(const ModelSpec& spec,
+                                     std::optional<int> seq_length = std::nullopt);
 
 // The parallelism for a chip, dtype and GPU count, an entry of the current recipes (no release)
 // before a release's; NotFound listing what the file has.
@@ -304,6 +306,6 @@ Result<ModelSpec> LoadModelSpec(const std::string& path);
 // Every <dir>/*.toml in file-name order; Invalid when two files share a name.
 Result<std::vector<ModelSpec>> LoadModelSpecs(const std::string& models_dir);
 
-}  // namespace ys::workloads
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_MODEL_SPEC_H_

@@ -9,45 +9,43 @@
 namespace ys::predict {
 namespace {
 
-namespace wp = workloads::predict;
-
 // The entry `q` names, or the lookup's status.
-Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const RecipeQuery& q) {
+Result<predict::Parallelism> EntryOf(const predict::ModelSpec& model, const RecipeQuery& q) {
   if (q.entry == RecipeEntry::kCurrentBase) {
     // The current entries; a file without any for the chip and dtype: the newest release's (at or
     // before `release` when one is asked).
     auto pick = [&](auto&& of) {
-      const workloads::Parallelism* base = nullptr;
+      const predict::Parallelism* base = nullptr;
       for (const auto& p : model.parallelism) {
         if (p.chip != q.chip || p.dtype != q.dtype || !of(p)) continue;
         if (q.gpus ? p.gpus == *q.gpus : (base == nullptr || p.gpus < base->gpus)) base = &p;
       }
       return base;
     };
-    const workloads::Parallelism* base =
-        pick([](const workloads::Parallelism& p) { return p.IsCurrent(); });
+    const predict::Parallelism* base =
+        pick([](const predict::Parallelism& p) { return p.IsCurrent(); });
     if (base == nullptr) {
-      const workloads::Parallelism* newest = validate::NewestEntry(
+      const predict::Parallelism* newest = predict::NewestEntry(
           model, q.release,
           [&](const auto& p) {
             return p.chip == q.chip && p.dtype == q.dtype && !p.release.empty();
           },
           [](const auto&) { return 0.0; });
       if (newest != nullptr)
-        base = pick([&](const workloads::Parallelism& p) { return p.release == newest->release; });
+        base = pick([&](const predict::Parallelism& p) { return p.release == newest->release; });
     }
     if (base != nullptr) return *base;
-    auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
+    auto found = predict::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
     return Status::NotFound(found.status().message());
   }
   if (q.entry == RecipeEntry::kOfRelease) {
-    auto found = workloads::FindRecipe(model, q.chip, q.dtype, q.gpus.value_or(0), q.release,
-                                       q.overrides.global_batch.value_or(0));
+    auto found = predict::FindRecipe(model, q.chip, q.dtype, q.gpus.value_or(0), q.release,
+                                     q.overrides.global_batch.value_or(0));
     if (found.ok()) return found;
     // The recipe the newest release at or before `release` ran at this GPU count (the asked
     // global batch first): a recipe holds until a newer release replaces it.
     if (!q.release.empty()) {
-      const workloads::Parallelism* best = validate::NewestEntry(
+      const predict::Parallelism* best = predict::NewestEntry(
           model, q.release,
           [&](const auto& p) {
             return p.chip == q.chip && p.dtype == q.dtype && q.gpus && p.gpus == *q.gpus &&
@@ -59,33 +57,33 @@ Result<workloads::Parallelism> EntryOf(const workloads::ModelSpec& model, const 
       if (best != nullptr) return *best;
     }
   }
-  auto found = workloads::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
+  auto found = predict::FindParallelism(model, q.chip, q.dtype, q.gpus.value_or(0));
   if (found.ok() || !q.weak_scaling || !q.gpus) return found;
-  auto scaled = workloads::WeakScaledParallelism(model, q.chip, q.dtype, *q.gpus);
+  auto scaled = predict::WeakScaledParallelism(model, q.chip, q.dtype, *q.gpus);
   if (!scaled.ok()) return found;
   return scaled;
 }
 
 // `rates` with the measured documents' rates and the --set overrides laid over; the lines of what
 // the documents gave into `taken`.
-Status LayRatesOver(const wp::Recipe& recipe, const RateInputs& in, wp::SystemRates& rates,
+Status LayRatesOver(const Recipe& recipe, const RateInputs& in, SystemRates& rates,
                     std::vector<std::string>& taken) {
   for (const auto& [path, doc] : in.measured) {
-    auto got = validate::ApplyMeasured(rates, *doc, path, recipe);
+    auto got = predict::ApplyMeasured(rates, *doc, path, recipe);
     if (!got.ok()) {
       if (in.skip_unusable_documents && got.status().code() == StatusCode::kInvalidInput) continue;
       return got.status();
     }
     taken.insert(taken.end(), got->taken.begin(), got->taken.end());
   }
-  for (const std::string& s : in.sets) YS_RETURN_IF_ERROR(validate::ApplyRateOverride(rates, s));
+  for (const std::string& s : in.sets) YS_RETURN_IF_ERROR(predict::ApplyRateOverride(rates, s));
   return Status::Ok();
 }
 
 }  // namespace
 
 Result<Predictor> Predictor::Open(const std::string& data_dir) {
-  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(data_dir));
+  auto cal = predict::LoadStepCalibration(predict::StepCalibrationPath(data_dir));
   if (!cal.ok()) return cal.status();
   Predictor p;
   p.data_dir_ = data_dir;
@@ -99,9 +97,9 @@ std::string Predictor::ModelPath(const std::string& model) const {
   if (std::filesystem::exists(path)) return path;
   // A catalogue's name of a model ([model] workload_names); with a models/ that does not load, the
   // plain path (loading the broken file by its own name says why).
-  auto specs = workloads::LoadModelSpecs(data_dir_ + "/models");
+  auto specs = predict::LoadModelSpecs(data_dir_ + "/models");
   if (!specs.ok()) return path;
-  for (const workloads::ModelSpec& spec : *specs) {
+  for (const predict::ModelSpec& spec : *specs) {
     for (const std::string& n : spec.workload_names) {
       if (n == model) return spec.path;
     }
@@ -109,44 +107,44 @@ std::string Predictor::ModelPath(const std::string& model) const {
   return path;
 }
 
-Result<workloads::ModelSpec> Predictor::LoadModel(const std::string& model) const {
+Result<predict::ModelSpec> Predictor::LoadModel(const std::string& model) const {
   const std::string path = ModelPath(model);
   if (path != model && !std::filesystem::exists(path)) {
     return Status::Invalid("--model " + model + ": no " + path +
                            " (give a name from models/ or a path to a model file)");
   }
-  return workloads::LoadModelSpec(path);
+  return predict::LoadModelSpec(path);
 }
 
 Result<bench::DeviceSpec> Predictor::LoadChip(const std::string& chip) const {
   return bench::LoadDeviceSpec(data_dir_ + "/specs/" + chip + ".toml");
 }
 
-Result<validate::ReleaseChoice> Predictor::ChooseRelease(const std::string& release,
-                                                         const std::string& chip) const {
-  auto file = validate::LoadReleaseCalibration(data_dir_);
+Result<predict::ReleaseChoice> Predictor::ChooseRelease(const std::string& release,
+                                                        const std::string& chip) const {
+  auto file = predict::LoadReleaseCalibration(data_dir_);
   if (!file.ok()) return file.status();
-  const validate::ChipSystem* sys = cal_.Chip(chip);
-  return validate::ChooseRelease(*file, release, chip,
-                                 sys != nullptr ? sys->constants_from : std::string());
+  const predict::ChipSystem* sys = cal_.Chip(chip);
+  return predict::ChooseRelease(*file, release, chip,
+                                sys != nullptr ? sys->constants_from : std::string());
 }
 
-wp::Constants Predictor::ConstantsOf(const validate::ReleaseChoice& choice, const std::string& chip,
-                                     const std::string& precision) const {
+Constants Predictor::ConstantsOf(const predict::ReleaseChoice& choice, const std::string& chip,
+                                 const std::string& precision) const {
   if (!choice.chip) return cal_.constants;
-  const validate::ChipSystem* sys = cal_.Chip(chip);
-  return validate::ApplyRelease(cal_.constants, *choice.chip, precision,
-                                sys != nullptr && sys->family == "blackwell");
+  const predict::ChipSystem* sys = cal_.Chip(chip);
+  return predict::ApplyRelease(cal_.constants, *choice.chip, precision,
+                               sys != nullptr && sys->family == "blackwell");
 }
 
 Result<ReleaseConstantsChoice> Predictor::Release(const std::string& release,
                                                   const std::string& chip,
                                                   const std::string& precision) const {
-  if (validate::DtypeOfPrecision(precision).empty()) {
+  if (predict::DtypeOfPrecision(precision).empty()) {
     return Status::Invalid("--dtype " + precision +
                            ": expected bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
   }
-  if (!release.empty() && validate::ReleaseNumbers(release).empty())
+  if (!release.empty() && predict::ReleaseNumbers(release).empty())
     return Status::Invalid("--release " + release + ": expected a release tag such as 26.04.01");
   auto choice = ChooseRelease(release, chip);
   if (!choice.ok()) return choice.status();
@@ -156,9 +154,8 @@ Result<ReleaseConstantsChoice> Predictor::Release(const std::string& release,
   return out;
 }
 
-Result<wp::Recipe> Predictor::BuildRecipe(const workloads::ModelSpec& model,
-                                          const RecipeQuery& q) const {
-  wp::Recipe r;
+Result<Recipe> Predictor::BuildRecipe(const predict::ModelSpec& model, const RecipeQuery& q) const {
+  Recipe r;
   r.model = &model;
   r.dtype = q.dtype;
   auto found = EntryOf(model, q);
@@ -179,13 +176,13 @@ Result<wp::Recipe> Predictor::BuildRecipe(const workloads::ModelSpec& model,
   return r;
 }
 
-Result<wp::SystemRates> Predictor::ReferenceRates(const bench::DeviceSpec& chip,
-                                                  const wp::Constants& k) const {
-  return validate::ReferenceRates(chip, cal_, k);
+Result<SystemRates> Predictor::ReferenceRates(const bench::DeviceSpec& chip,
+                                              const Constants& k) const {
+  return predict::ReferenceRates(chip, cal_, k);
 }
 
-Result<PredictionRates> Predictor::Rates(const wp::Recipe& recipe, const bench::DeviceSpec& chip,
-                                         const wp::Constants& k, const RateInputs& in) const {
+Result<PredictionRates> Predictor::Rates(const Recipe& recipe, const bench::DeviceSpec& chip,
+                                         const Constants& k, const RateInputs& in) const {
   PredictionRates out;
   auto reference = ReferenceRates(chip, k);
   if (!reference.ok()) return reference.status();
@@ -195,14 +192,14 @@ Result<PredictionRates> Predictor::Rates(const wp::Recipe& recipe, const bench::
   return out;
 }
 
-Result<Prediction> Predictor::PredictAt(const wp::Recipe& recipe, PredictionRates rates,
-                                        const wp::Constants& k) const {
-  auto step = wp::PredictStep(recipe, rates.rates, k);
+Result<Prediction> Predictor::PredictAt(const Recipe& recipe, PredictionRates rates,
+                                        const Constants& k) const {
+  auto step = PredictStep(recipe, rates.rates, k);
   if (!step.ok()) return step.status();
   Prediction out;
   static_cast<PredictionRates&>(out) = std::move(rates);
   out.step = std::move(*step);
-  auto what_if = diagnose::RankRateShortfalls(recipe, out.rates, out.reference, k);
+  auto what_if = predict::RankRateShortfalls(recipe, out.rates, out.reference, k);
   if (what_if.ok()) {
     out.what_if = std::move(*what_if);
   } else {
@@ -211,25 +208,25 @@ Result<Prediction> Predictor::PredictAt(const wp::Recipe& recipe, PredictionRate
   return out;
 }
 
-Result<Prediction> Predictor::Predict(const wp::Recipe& recipe, const bench::DeviceSpec& chip,
-                                      const wp::Constants& k, const RateInputs& in) const {
+Result<Prediction> Predictor::Predict(const Recipe& recipe, const bench::DeviceSpec& chip,
+                                      const Constants& k, const RateInputs& in) const {
   auto rates = Rates(recipe, chip, k, in);
   if (!rates.ok()) return rates.status();
   return PredictAt(recipe, std::move(*rates), k);
 }
 
-Result<std::optional<validate::Anchor>> Predictor::AnchorOn(const ReleaseConstantsChoice& chosen,
-                                                            const std::string& precision,
-                                                            const wp::Recipe& recipe,
-                                                            double predicted_s) {
-  if (!chosen.choice.chip) return std::optional<validate::Anchor>();
+Result<std::optional<predict::Anchor>> Predictor::AnchorOn(const ReleaseConstantsChoice& chosen,
+                                                           const std::string& precision,
+                                                           const Recipe& recipe,
+                                                           double predicted_s) {
+  if (!chosen.choice.chip) return std::optional<predict::Anchor>();
   if (release_rows_ == nullptr) {
-    auto loaded = validate::ReleaseSet::Load(data_dir_, cal_);
+    auto loaded = predict::ReleaseSet::Load(data_dir_, cal_);
     if (!loaded.ok()) return loaded.status();
-    release_rows_ = std::make_shared<const validate::ReleaseSet>(std::move(*loaded));
+    release_rows_ = std::make_shared<const predict::ReleaseSet>(std::move(*loaded));
   }
-  return validate::AnchorPrediction(*release_rows_, chosen.choice.used, precision, recipe,
-                                    predicted_s, cal_.constants, *chosen.choice.chip);
+  return predict::AnchorPrediction(*release_rows_, chosen.choice.used, precision, recipe,
+                                   predicted_s, cal_.constants, *chosen.choice.chip);
 }
 
 }  // namespace ys::predict

@@ -18,8 +18,8 @@
 // model file's [[parallelism]] entry (predict/model_spec.cc) and used by the step model
 // (predict/step_flops.cc, step_model.cc); one a caller may set too is a field of
 // predict/recipe_overrides.h. Nothing outside this folder changes. The published error table
-// (validate/published_predictions.h) and the release fit (predict/release_calibration.h) call the
-// step model directly: they vary its constants.
+// (predict/suite/published_predictions.h) and the release fit (predict/release_calibration.h) call
+// the step model directly: they vary its constants.
 //
 // Thread safety: a Predictor is used by one thread (AnchorOn loads the release tables once).
 #ifndef YARDSTICK_PREDICT_PREDICTOR_H_
@@ -85,15 +85,15 @@ struct RateInputs {
 };
 
 struct PredictionRates {
-  workloads::predict::SystemRates reference;  // the reference system's rates under the constants
-  workloads::predict::SystemRates rates;      // the reference with the inputs laid over
-  std::vector<std::string> measured;          // each rate a document gave, one line
+  predict::SystemRates reference;     // the reference system's rates under the constants
+  predict::SystemRates rates;         // the reference with the inputs laid over
+  std::vector<std::string> measured;  // each rate a document gave, one line
 };
 
 struct Prediction : PredictionRates {
-  workloads::predict::StepPrediction step;    // at `rates`
-  std::vector<diagnose::RateWhatIf> what_if;  // each differing rate put back, largest first
-  Status what_if_status;                      // why `what_if` could not be ranked
+  predict::StepPrediction step;              // at `rates`
+  std::vector<predict::RateWhatIf> what_if;  // each differing rate put back, largest first
+  Status what_if_status;                     // why `what_if` could not be ranked
 };
 
 class Predictor {
@@ -102,23 +102,22 @@ class Predictor {
   static Result<Predictor> Open(const std::string& data_dir);
 
   const std::string& data_dir() const { return data_dir_; }
-  const validate::StepCalibration& calibration() const { return cal_; }
+  const predict::StepCalibration& calibration() const { return cal_; }
 
   // <data>/models/<model>.toml, else the model file whose [model] workload_names lists `model`
   // (a suite's "nemotron_3_120b"), or the file `model` names when it holds a '/' or ends in .toml.
   std::string ModelPath(const std::string& model) const;
   // Invalid naming --model and the path when models/ has no such file.
-  Result<workloads::ModelSpec> LoadModel(const std::string& model) const;
+  Result<predict::ModelSpec> LoadModel(const std::string& model) const;
   // <data>/specs/<chip>.toml.
   Result<bench::DeviceSpec> LoadChip(const std::string& chip) const;
 
   // The release whose constants answer for `chip` (empty `release`: the newest calibrated).
-  Result<validate::ReleaseChoice> ChooseRelease(const std::string& release,
-                                                const std::string& chip) const;
+  Result<predict::ReleaseChoice> ChooseRelease(const std::string& release,
+                                               const std::string& chip) const;
   // The base constants with the chosen release's for the chip and precision.
-  workloads::predict::Constants ConstantsOf(const validate::ReleaseChoice& choice,
-                                            const std::string& chip,
-                                            const std::string& precision) const;
+  predict::Constants ConstantsOf(const predict::ReleaseChoice& choice, const std::string& chip,
+                                 const std::string& precision) const;
   // The two above for a --release, --chip and --dtype; Invalid for an unknown precision or a
   // release that is not a tag.
   Result<ReleaseConstantsChoice> Release(const std::string& release, const std::string& chip,
@@ -126,38 +125,35 @@ class Predictor {
 
   // The recipe of `model` (borrowed: it must outlive the recipe) that `q` names. NotFound with the
   // lookup's message when the file has no such entry (and the query allows no bare recipe).
-  Result<workloads::predict::Recipe> BuildRecipe(const workloads::ModelSpec& model,
-                                                 const RecipeQuery& q) const;
+  Result<predict::Recipe> BuildRecipe(const predict::ModelSpec& model, const RecipeQuery& q) const;
 
   // The chip's reference rates under `k`.
-  Result<workloads::predict::SystemRates> ReferenceRates(
-      const bench::DeviceSpec& chip, const workloads::predict::Constants& k) const;
+  Result<predict::SystemRates> ReferenceRates(const bench::DeviceSpec& chip,
+                                              const predict::Constants& k) const;
   // The chip's reference rates under `k` with `in` laid over; Invalid for a document that gives
   // none of the recipe's rates (unless skipped) or a bad --set.
-  Result<PredictionRates> Rates(const workloads::predict::Recipe& recipe,
-                                const bench::DeviceSpec& chip,
-                                const workloads::predict::Constants& k, const RateInputs& in) const;
+  Result<PredictionRates> Rates(const predict::Recipe& recipe, const bench::DeviceSpec& chip,
+                                const predict::Constants& k, const RateInputs& in) const;
   // The step of `recipe` at `rates` under `k`, its breakdown and the what-ifs; the step model's
   // status when it cannot lay the recipe out.
-  Result<Prediction> PredictAt(const workloads::predict::Recipe& recipe, PredictionRates rates,
-                               const workloads::predict::Constants& k) const;
+  Result<Prediction> PredictAt(const predict::Recipe& recipe, PredictionRates rates,
+                               const predict::Constants& k) const;
   // Rates, then PredictAt.
-  Result<Prediction> Predict(const workloads::predict::Recipe& recipe,
-                             const bench::DeviceSpec& chip, const workloads::predict::Constants& k,
-                             const RateInputs& in) const;
+  Result<Prediction> Predict(const predict::Recipe& recipe, const bench::DeviceSpec& chip,
+                             const predict::Constants& k, const RateInputs& in) const;
 
   // The anchored figure of a prediction `predicted_s` of `recipe` at `precision` under the chosen
   // release: nullopt when no release is calibrated for the chip or no row of the release is near.
   // The anchor's row lives as long as this Predictor.
-  Result<std::optional<validate::Anchor>> AnchorOn(const ReleaseConstantsChoice& chosen,
-                                                   const std::string& precision,
-                                                   const workloads::predict::Recipe& recipe,
-                                                   double predicted_s);
+  Result<std::optional<predict::Anchor>> AnchorOn(const ReleaseConstantsChoice& chosen,
+                                                  const std::string& precision,
+                                                  const predict::Recipe& recipe,
+                                                  double predicted_s);
 
  private:
   std::string data_dir_;
-  validate::StepCalibration cal_;
-  std::shared_ptr<const validate::ReleaseSet> release_rows_;  // loaded by the first AnchorOn
+  predict::StepCalibration cal_;
+  std::shared_ptr<const predict::ReleaseSet> release_rows_;  // loaded by the first AnchorOn
 };
 
 }  // namespace ys::predict

@@ -8,7 +8,7 @@
 #include "core/text.h"
 #include "predict/model_spec.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
 constexpr size_t kMaxTableBytes = 16 << 20;
@@ -95,7 +95,7 @@ Status CheckRecomputeCell(const LineReader& r, std::string_view cell, PublishedR
       return r.Bad("recompute", cell, expected);
     }
     if (!PlusJoinedWords(part)) return r.Bad("recompute", cell, expected);
-    const std::string modules = workloads::CheckRecompute(part);  // "" for known modules
+    const std::string modules = predict::CheckRecompute(part);  // "" for known modules
     if (!modules.empty()) r.Unknown(row, "recompute", cell, modules);
   }
   return Status::Ok();
@@ -141,7 +141,7 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
     if (!prefixed || !PlusJoinedWords(row->cuda_graphs))
       return r.Bad("cuda_graphs", graphs,
                    "off, local:full_iteration or transformer_engine:<scopes>");
-    const std::string known = workloads::CheckCudaGraphs(row->cuda_graphs);  // "" when known
+    const std::string known = predict::CheckCudaGraphs(row->cuda_graphs);  // "" when known
     if (!known.empty()) r.Unknown(row, "cuda_graphs", graphs, known);
   }
   YS_RETURN_IF_ERROR(r.Text("recompute", &row->recompute));
@@ -245,4 +245,4 @@ Result<std::vector<PublishedRow>> LoadPublishedTables(const std::string& dir) {
   return all;
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -24,7 +24,7 @@
 
 #include "core/status.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 struct PublishedRow {
   std::string file;  // the table's file name ("megatron_bridge.tsv")
@@ -60,6 +60,6 @@ Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
 // Every <dir>/*.tsv in file-name order.
 Result<std::vector<PublishedRow>> LoadPublishedTables(const std::string& dir);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_PUBLISHED_TABLE_H_

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <functional>
 
-namespace ys::diagnose {
+namespace ys::predict {
 namespace {
 
-using workloads::predict::SystemRates;
+using predict::SystemRates;
 
 // One rate of a system, by key, as a reference to the value.
 struct RateSlot {
@@ -30,17 +30,17 @@ std::vector<RateSlot> Slots(const SystemRates& r) {
 
 }  // namespace
 
-Result<std::vector<RateWhatIf>> RankRateShortfalls(const workloads::predict::Recipe& recipe,
+Result<std::vector<RateWhatIf>> RankRateShortfalls(const predict::Recipe& recipe,
                                                    const SystemRates& measured,
                                                    const SystemRates& reference,
-                                                   const workloads::predict::Constants& c) {
-  auto base = workloads::predict::PredictStep(recipe, measured, c);
+                                                   const predict::Constants& c) {
+  auto base = predict::PredictStep(recipe, measured, c);
   if (!base.ok()) return base.status();
   std::vector<RateWhatIf> out;
   auto consider = [&](const std::string& key, SystemRates restored, double m,
                       double ref) -> Status {
     if (m == ref) return Status::Ok();
-    auto p = workloads::predict::PredictStep(recipe, restored, c);
+    auto p = predict::PredictStep(recipe, restored, c);
     if (!p.ok()) return p.status();
     RateWhatIf w{key, m, ref, base->step_time_s, p->step_time_s, 0, 0};
     w.recovery_s = w.step_s - w.restored_s;
@@ -69,4 +69,4 @@ Result<std::vector<RateWhatIf>> RankRateShortfalls(const workloads::predict::Rec
   return out;
 }
 
-}  // namespace ys::diagnose
+}  // namespace ys::predict

@@ -14,7 +14,7 @@
 #include "core/status.h"
 #include "predict/step_model.h"
 
-namespace ys::diagnose {
+namespace ys::predict {
 
 struct RateWhatIf {
   std::string key;      // "coll.all_gather.busbw"
@@ -28,11 +28,11 @@ struct RateWhatIf {
 
 // Every differing rate, largest recovery first. `measured` and `reference` are the same system's
 // rates but for the measured or overridden ones.
-Result<std::vector<RateWhatIf>> RankRateShortfalls(const workloads::predict::Recipe& recipe,
-                                                   const workloads::predict::SystemRates& measured,
-                                                   const workloads::predict::SystemRates& reference,
-                                                   const workloads::predict::Constants& c);
+Result<std::vector<RateWhatIf>> RankRateShortfalls(const predict::Recipe& recipe,
+                                                   const predict::SystemRates& measured,
+                                                   const predict::SystemRates& reference,
+                                                   const predict::Constants& c);
 
-}  // namespace ys::diagnose
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_RATE_WHAT_IF_H_

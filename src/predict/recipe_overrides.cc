@@ -2,7 +2,7 @@
 
 namespace ys::predict {
 
-void LayOver(const RecipeOverrides& o, workloads::Parallelism& p) {
+void LayOver(const RecipeOverrides& o, predict::Parallelism& p) {
   if (o.tp) p.tp = *o.tp;
   if (o.pp) p.pp = *o.pp;
   if (o.cp) p.cp = *o.cp;

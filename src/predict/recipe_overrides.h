@@ -24,7 +24,7 @@ struct RecipeOverrides {
 };
 
 // The entry's fields that `o` sets, replaced (seq and layers belong to the recipe, not the entry).
-void LayOver(const RecipeOverrides& o, workloads::Parallelism& p);
+void LayOver(const RecipeOverrides& o, predict::Parallelism& p);
 
 }  // namespace ys::predict
 

@@ -7,13 +7,11 @@
 
 #include "predict/anchor.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
-namespace wp = workloads::predict;
-
-constexpr int kIterations = 150;
-constexpr int kRestarts = 2;
+constexpr int kReleaseFitIterations = 150;
+constexpr int kReleaseFitRestarts = 2;
 
 bool Fittable(const ReleaseCase& c) {
   return !c.row.anomaly && !ReleaseBefore(kNewestFittableRelease, c.row.release);
@@ -76,7 +74,7 @@ std::string FittedFrom(const std::vector<const ReleaseCase*>& rows) {
 
 // The constants of `rows` (one chip), drawn toward `prior` (kPriorRows rows per constant).
 Result<ChipConstants> FitChip(const std::vector<const ReleaseCase*>& rows,
-                              const ChipConstants& prior, const wp::Constants& base) {
+                              const ChipConstants& prior, const Constants& base) {
   if (rows.empty()) return prior;
   const std::vector<Free> free = FreeConstants(rows);
   ChipConstants start = prior;
@@ -117,7 +115,8 @@ Result<ChipConstants> FitChip(const std::vector<const ReleaseCase*>& rows,
     }
     return Status::Invalid("the prior constants are outside their ranges");
   }
-  for (int i = 0; i < kRestarts; ++i) x0 = wp::NelderMead(loss, x0, steps, kIterations);
+  for (int i = 0; i < kReleaseFitRestarts; ++i)
+    x0 = NelderMead(loss, x0, steps, kReleaseFitIterations);
   ChipConstants k = at(x0);
   std::set<std::string> models;
   for (const ReleaseCase* c : rows) models.insert(c->model_name);
@@ -167,9 +166,8 @@ bool IsBlackwell(const ReleaseSet& set, std::string_view chip) {
 
 // The chip's pooled fit (every fittable release, or those up to `up_to`), without `without` when
 // given.
-Result<ChipConstants> Pooled(const ReleaseSet& set, const wp::Constants& base,
-                             const std::string& chip, std::string_view without,
-                             std::string_view up_to = "") {
+Result<ChipConstants> Pooled(const ReleaseSet& set, const Constants& base, const std::string& chip,
+                             std::string_view without, std::string_view up_to = "") {
   return FitChip(Select(set, chip, "", without, up_to),
                  BaseChipConstants(base, chip, IsBlackwell(set, chip)), base);
 }
@@ -178,7 +176,7 @@ Result<ChipConstants> Pooled(const ReleaseSet& set, const wp::Constants& base,
 // with `anchored`, also those of the answers anchored on the nearest row of the same model and
 // chip at or before `anchor_release` (predict/anchor.h), for the rows that have one.
 Status AddErrors(const ReleaseSet& set, const std::vector<const ReleaseCase*>& rows,
-                 std::string_view only, const wp::Constants& base, const ChipConstants& k,
+                 std::string_view only, const Constants& base, const ChipConstants& k,
                  std::map<std::string, std::vector<double>>& errors,
                  const std::string& anchor_release = "",
                  std::map<std::string, std::vector<double>>* anchored = nullptr) {
@@ -202,7 +200,7 @@ Status AddErrors(const ReleaseSet& set, const std::vector<const ReleaseCase*>& r
 
 }  // namespace
 
-ChipConstants BaseChipConstants(const wp::Constants& base, std::string_view chip, bool blackwell) {
+ChipConstants BaseChipConstants(const Constants& base, std::string_view chip, bool blackwell) {
   ChipConstants k;
   k.chip = std::string(chip);
   const double f = blackwell ? base.blackwell_efficiency : 1.0;
@@ -221,9 +219,9 @@ const ChipConstants* ReleaseConstants::Chip(std::string_view chip) const {
   return nullptr;
 }
 
-wp::Constants ApplyRelease(const wp::Constants& base, const ChipConstants& chip,
-                           std::string_view precision, bool blackwell) {
-  wp::Constants k = base;
+Constants ApplyRelease(const Constants& base, const ChipConstants& chip, std::string_view precision,
+                       bool blackwell) {
+  Constants k = base;
   const double f = blackwell ? base.blackwell_efficiency : 1.0;
   k.attention_efficiency = base.attention_efficiency * f;
   k.blackwell_efficiency = 1;
@@ -243,9 +241,9 @@ wp::Constants ApplyRelease(const wp::Constants& base, const ChipConstants& chip,
   return k;
 }
 
-Result<double> PredictReleaseCase(const ReleaseCase& c, const wp::Constants& base,
+Result<double> PredictReleaseCase(const ReleaseCase& c, const Constants& base,
                                   const ChipConstants& k) {
-  auto p = wp::PredictStep(c.recipe, c.rates, ApplyRelease(base, k, c.precision, c.blackwell));
+  auto p = PredictStep(c.recipe, c.work, c.rates, ApplyRelease(base, k, c.precision, c.blackwell));
   if (!p.ok()) return p.status();
   return p->step_time_s;
 }
@@ -350,7 +348,7 @@ Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
       YS_RETURN_IF_ERROR(AddErrors(set, group, m, cal.constants, *k, errors));
     }
     for (const auto& [precision, e] : errors)
-      cells.push_back({release, chip, precision, wp::SummariseErrors(e)});
+      cells.push_back({release, chip, precision, SummariseErrors(e)});
   }
   return cells;
 }
@@ -371,12 +369,12 @@ Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
       YS_RETURN_IF_ERROR(AddErrors(set, Select(set, chip, release, ""), "", cal.constants, *k,
                                    errors, older, &anchored));
       for (const auto& [precision, e] : errors)
-        cells.push_back({release, older, chip, precision, wp::SummariseErrors(e),
-                         wp::SummariseErrors(anchored[precision])});
+        cells.push_back({release, older, chip, precision, SummariseErrors(e),
+                         SummariseErrors(anchored[precision])});
     }
     previous[chip] = release;
   }
   return cells;
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

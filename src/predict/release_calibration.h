@@ -33,7 +33,7 @@
 #include "predict/release_cases.h"
 #include "predict/step_calibration.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 inline constexpr double kPriorRows = 1.0;
 inline constexpr int kMinModels = 3;
@@ -59,7 +59,7 @@ struct ChipConstants {
   // those answers anchored on the rows of their model in that release (what an unanchored and an
   // anchored answer about a release after this one can expect; not measured for the chip's
   // first release).
-  workloads::predict::ErrorStats lomo, next, anchored;
+  predict::ErrorStats lomo, next, anchored;
 };
 
 struct ReleaseConstants {
@@ -78,13 +78,12 @@ struct ReleaseCalibration {
 // precision's dtype, tp_exposed and moe_dispatch_passes; the Blackwell factor folded in
 // (blackwell_efficiency 1, the attention efficiency times the old factor), since the release's
 // GEMM shares are of the chip's own peak.
-workloads::predict::Constants ApplyRelease(const workloads::predict::Constants& base,
-                                           const ChipConstants& chip, std::string_view precision,
-                                           bool blackwell);
+predict::Constants ApplyRelease(const predict::Constants& base, const ChipConstants& chip,
+                                std::string_view precision, bool blackwell);
 
 // The base calibration's constants as a chip's (GEMM shares of the chip's own peak): what a chip
 // no release is calibrated for is predicted with, and the prior of its pooled fit.
-ChipConstants BaseChipConstants(const workloads::predict::Constants& base, std::string_view chip,
+ChipConstants BaseChipConstants(const predict::Constants& base, std::string_view chip,
                                 bool blackwell);
 
 // Which release's constants answer a question about `release` (empty: the newest calibrated) on
@@ -109,7 +108,7 @@ std::string NewestRelease(const ReleaseCalibration& cal);
 Result<ReleaseCalibration> FitReleases(const ReleaseSet& set, const StepCalibration& cal);
 
 // The step time of a case under a chip's release constants.
-Result<double> PredictReleaseCase(const ReleaseCase& c, const workloads::predict::Constants& base,
+Result<double> PredictReleaseCase(const ReleaseCase& c, const predict::Constants& base,
                                   const ChipConstants& k);
 
 // Leave-one-model-out: for each calibrated release × chip and each model of its rows, the pooled
@@ -117,7 +116,7 @@ Result<double> PredictReleaseCase(const ReleaseCase& c, const workloads::predict
 // with them. One cell per release × chip × precision, and one per release × chip ("all").
 struct LomoCell {
   std::string release, chip, precision;
-  workloads::predict::ErrorStats stats;
+  predict::ErrorStats stats;
 };
 Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
                                                         const StepCalibration& cal);
@@ -131,7 +130,7 @@ Result<std::vector<LomoCell>> LeaveOneModelOutByRelease(const ReleaseSet& set,
 // newest release before it with one, for the rows that have one.
 struct ForwardCell {
   std::string release, from, chip, precision;
-  workloads::predict::ErrorStats stats, anchored;
+  predict::ErrorStats stats, anchored;
 };
 Result<std::vector<ForwardCell>> NextReleaseForward(const ReleaseSet& set,
                                                     const StepCalibration& cal);
@@ -145,6 +144,6 @@ Result<ReleaseCalibration> ParseReleaseCalibration(std::string_view text, const 
 // <data>/calibration/releases.toml
 Result<ReleaseCalibration> LoadReleaseCalibration(const std::string& data_dir);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_RELEASE_CALIBRATION_H_

@@ -5,7 +5,7 @@
 #include "core/toml_reader.h"
 #include "predict/release_calibration.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
 Status ReadChip(const toml::table& t, const std::string& path, const std::string& name,
@@ -117,4 +117,4 @@ Result<ReleaseCalibration> LoadReleaseCalibration(const std::string& data_dir) {
   return ParseReleaseCalibration(*text, path);
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -7,10 +7,8 @@
 #include "predict/recipe_overrides.h"
 #include "predict/step_rates.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
-
-namespace wp = workloads::predict;
 
 // The step model's recompute of a table's recompute field: full for "layers=N" (full recompute of
 // the first N layers of each pipeline chunk, Megatron's recompute_method "block", which the
@@ -77,19 +75,19 @@ bool ReleaseBefore(std::string_view a, std::string_view b) {
   return x != y ? x < y : a < b;
 }
 
-const workloads::Parallelism* NewestEntry(
-    const workloads::ModelSpec& model, std::string_view up_to,
-    const std::function<bool(const workloads::Parallelism&)>& keep,
-    const std::function<double(const workloads::Parallelism&)>& cost) {
-  auto at_or_before = [&](const workloads::Parallelism& p) {
+const predict::Parallelism* NewestEntry(
+    const predict::ModelSpec& model, std::string_view up_to,
+    const std::function<bool(const predict::Parallelism&)>& keep,
+    const std::function<double(const predict::Parallelism&)>& cost) {
+  auto at_or_before = [&](const predict::Parallelism& p) {
     return up_to.empty() || p.release.empty() || !ReleaseBefore(up_to, p.release);
   };
-  auto newer = [](const workloads::Parallelism& a, const workloads::Parallelism& b) {
+  auto newer = [](const predict::Parallelism& a, const predict::Parallelism& b) {
     if (a.release.empty() != b.release.empty()) return a.release.empty();
     return ReleaseBefore(b.release, a.release);
   };
-  const workloads::Parallelism* best = nullptr;
-  for (const workloads::Parallelism& p : model.parallelism) {
+  const predict::Parallelism* best = nullptr;
+  for (const predict::Parallelism& p : model.parallelism) {
     if (!keep(p) || !at_or_before(p)) continue;
     if (best == nullptr || (p.release != best->release && newer(p, *best)) ||
         (p.release == best->release && cost(p) < cost(*best))) {
@@ -99,33 +97,32 @@ const workloads::Parallelism* NewestEntry(
   return best;
 }
 
-const workloads::Parallelism* FeatureDonor(const workloads::ModelSpec& model,
-                                           const PublishedRow& row, std::string_view dtype) {
+const predict::Parallelism* FeatureDonor(const predict::ModelSpec& model, const PublishedRow& row,
+                                         std::string_view dtype) {
   // The row's dtype before another, then the nearest GPU count and global batch.
-  auto rank = [&](const workloads::Parallelism& p) {
+  auto rank = [&](const predict::Parallelism& p) {
     return (p.dtype == dtype ? 0 : 100) +
            std::fabs(std::log2(static_cast<double>(row.gpus) / std::max(1, p.gpus))) +
            1e-3 * std::fabs(std::log2(static_cast<double>(row.gbs) / std::max(1, p.global_batch)));
   };
   return NewestEntry(
-      model, row.release, [&](const workloads::Parallelism& p) { return p.chip == row.chip; },
-      rank);
+      model, row.release, [&](const predict::Parallelism& p) { return p.chip == row.chip; }, rank);
 }
 
-wp::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& model) {
-  wp::Recipe r;
+Recipe RecipeOfRow(const PublishedRow& row, const predict::ModelSpec& model) {
+  Recipe r;
   r.model = &model;
   r.dtype = DtypeOfPrecision(row.precision);
-  auto entry = workloads::FindRecipe(model, row.chip, r.dtype, row.gpus, row.release, row.gbs);
+  auto entry = predict::FindRecipe(model, row.chip, r.dtype, row.gpus, row.release, row.gbs);
   if (entry.ok()) {
     r.par = *entry;
   } else {
     r.par.source = row.file + ":" + std::to_string(row.line);
-    if (const workloads::Parallelism* d = FeatureDonor(model, row, r.dtype)) {
+    if (const predict::Parallelism* d = FeatureDonor(model, row, r.dtype)) {
       // The software features the row does not state (its layout it states, or it is the
       // default) come from the nearest entry: a feature holds from the release that brought it
       // until a table says otherwise.
-      workloads::Parallelism& p = r.par;
+      predict::Parallelism& p = r.par;
       p.moe_dispatcher = d->moe_dispatcher;
       p.moe_token_drop = d->moe_token_drop;
       p.moe_a2a_overlap = d->moe_a2a_overlap;
@@ -161,7 +158,7 @@ Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalib
   auto library = predict::ModelLibrary::Load(data_dir);
   if (!library.ok()) return library.status();
   set.library_ = std::move(*library);
-  wp::Constants unit = cal.constants;
+  Constants unit = cal.constants;
   unit.blackwell_efficiency = 1;
   for (PublishedRow& row : *rows) {
     const std::string where = row.file + ":" + std::to_string(row.line) + ": ";
@@ -171,7 +168,7 @@ Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalib
     }
     std::string name = row.model;
     if (name.ends_with("_proxy")) name.resize(name.size() - 6);
-    const workloads::ModelSpec* model = set.library_.Model(name);
+    const predict::ModelSpec* model = set.library_.Model(name);
     if (model == nullptr) {
       set.skipped_.push_back({row.release, where + "no model file models/" + name + ".toml"});
       continue;
@@ -193,13 +190,16 @@ Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalib
     c.rates = std::move(*rates);
     c.blackwell = sys->family == "blackwell";
     c.constants_from = sys->constants_from;
-    auto check = wp::PredictStep(c.recipe, c.rates, unit);
+    auto work = ComputeStepWork(c.recipe);
+    auto check = work.ok() ? PredictStep(c.recipe, *work, c.rates, unit)
+                           : Result<StepPrediction>(work.status());
     if (!check.ok()) {
       // A table's parallelism the step model cannot lay out (a parenthesised figure whose own
       // layout the table does not give): listed, never fitted.
       set.skipped_.push_back({row.release, where + check.status().message()});
       continue;
     }
+    c.work = std::move(*work);
     c.row = std::move(row);
     set.cases_.push_back(std::move(c));
   }
@@ -207,4 +207,4 @@ Result<ReleaseSet> ReleaseSet::Load(const std::string& data_dir, const StepCalib
   return set;
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -28,7 +28,7 @@
 #include "predict/step_calibration.h"
 #include "predict/step_model.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 // The newest release whose tables a fit may read; a later one is never fitted (its tables judge
 // predictions of a release newer than every calibrated one).
@@ -43,10 +43,10 @@ bool ReleaseBefore(std::string_view a, std::string_view b);
 // Among the model file's entries that `keep` accepts, those of the newest release at or before
 // `up_to` (every release when empty; an entry without a release is the current recipe, as new as
 // any), the one `cost` ranks lowest, the earlier on a tie; nullptr when none is accepted.
-const workloads::Parallelism* NewestEntry(
-    const workloads::ModelSpec& model, std::string_view up_to,
-    const std::function<bool(const workloads::Parallelism&)>& keep,
-    const std::function<double(const workloads::Parallelism&)>& cost);
+const predict::Parallelism* NewestEntry(
+    const predict::ModelSpec& model, std::string_view up_to,
+    const std::function<bool(const predict::Parallelism&)>& keep,
+    const std::function<double(const predict::Parallelism&)>& cost);
 
 // The model file's entry whose software features (dispatcher, token drop, all-to-all overlap, CUDA
 // graphs, recompute, MTP, attention kernel, FSDP, expert TP 1) a row without an entry of its own
@@ -54,19 +54,22 @@ const workloads::Parallelism* NewestEntry(
 // before another (the features of a release's recipes rarely differ by precision), then the
 // nearest GPU count and global batch. nullptr when there is none: a feature holds from the release
 // that brought it, never before it.
-const workloads::Parallelism* FeatureDonor(const workloads::ModelSpec& model,
-                                           const PublishedRow& row, std::string_view dtype);
+const predict::Parallelism* FeatureDonor(const predict::ModelSpec& model, const PublishedRow& row,
+                                         std::string_view dtype);
 // The recipe of a row: the model file's entry of the row's release (if any), else the row's
 // layout with the donor's features, with the row's stated fields over it.
-workloads::predict::Recipe RecipeOfRow(const PublishedRow& row, const workloads::ModelSpec& model);
+predict::Recipe RecipeOfRow(const PublishedRow& row, const predict::ModelSpec& model);
 
 struct ReleaseCase {
   PublishedRow row;
-  std::string model_name;                       // models/ name: the row's model less "_proxy"
-  std::string precision;                        // CalibratedPrecision(row.precision)
-  const workloads::ModelSpec* model = nullptr;  // owned by the set
-  workloads::predict::Recipe recipe;
-  workloads::predict::SystemRates rates;  // reference rates, chip efficiency 1 (see ApplyRelease)
+  std::string model_name;                     // models/ name: the row's model less "_proxy"
+  std::string precision;                      // CalibratedPrecision(row.precision)
+  const predict::ModelSpec* model = nullptr;  // owned by the set
+  predict::Recipe recipe;
+  predict::SystemRates rates;  // reference rates, chip efficiency 1 (see ApplyRelease)
+  // ComputeStepWork(recipe), once: the fits predict the case many times. Whoever changes the
+  // recipe computes it again.
+  StepWork work;
   bool blackwell = false;
   std::string constants_from;  // the chip's sibling (step_calibration.h ChipSystem)
 };
@@ -92,6 +95,6 @@ class ReleaseSet {
   std::vector<SkippedRow> skipped_;
 };
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_RELEASE_CASES_H_

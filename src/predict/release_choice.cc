@@ -13,16 +13,16 @@ std::string ReleaseConstantsChoice::Header() const {
   return s;
 }
 
-ExpectedError ReleaseConstantsChoice::Expected(bool anchored, const validate::Anchor* anchor,
+ExpectedError ReleaseConstantsChoice::Expected(bool anchored, const predict::Anchor* anchor,
                                                std::string_view precision) const {
   ExpectedError e;
   if (!choice.chip) {
     e.measured = choice.note.empty() ? "no release is calibrated for the chip" : choice.note;
     return e;
   }
-  const validate::ChipConstants& k = *choice.chip;
+  const predict::ChipConstants& k = *choice.chip;
   const std::string on = "release " + choice.used + " on " + k.chip;
-  const bool later = validate::ReleaseBefore(choice.used, choice.asked);
+  const bool later = predict::ReleaseBefore(choice.used, choice.asked);
   if (!anchored && !later) {
     e.stats = k.lomo;
     e.measured = fmt::format(
@@ -42,8 +42,8 @@ ExpectedError ReleaseConstantsChoice::Expected(bool anchored, const validate::An
   if (!choice.from.empty() && e.stats.rows > 0)
     e.measured += "; measured on " + choice.from + ", not on this chip";
   if (anchor != nullptr && anchor->row != nullptr) {
-    const validate::ReleaseCase& row = *anchor->row;
-    if (!precision.empty() && row.precision != validate::CalibratedPrecision(precision))
+    const predict::ReleaseCase& row = *anchor->row;
+    if (!precision.empty() && row.precision != predict::CalibratedPrecision(precision))
       e.measured += "; this anchor is a row of another precision (" + row.precision +
                     "), so the answer can miss by more";
     if (row.row.release != choice.used)
@@ -53,7 +53,7 @@ ExpectedError ReleaseConstantsChoice::Expected(bool anchored, const validate::An
   return e;
 }
 
-std::string ReleaseConstantsChoice::ExpectedLine(bool anchored, const validate::Anchor* anchor,
+std::string ReleaseConstantsChoice::ExpectedLine(bool anchored, const predict::Anchor* anchor,
                                                  std::string_view precision) const {
   const ExpectedError e = Expected(anchored, anchor, precision);
   const char* what = anchored ? "anchored" : "unanchored";

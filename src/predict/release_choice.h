@@ -20,13 +20,13 @@ namespace ys::predict {
 // on the published rows of the release whose constants answer (calibration/releases.toml), and
 // what was measured. `stats.rows` 0: too little evidence, `measured` says why.
 struct ExpectedError {
-  workloads::predict::ErrorStats stats;
+  predict::ErrorStats stats;
   std::string measured;
 };
 
 struct ReleaseConstantsChoice {
-  validate::ReleaseChoice choice;
-  workloads::predict::Constants constants;
+  predict::ReleaseChoice choice;
+  predict::Constants constants;
   // "release 26.04.01 (the newest calibrated; --release TAG to choose)" and the choice's note.
   std::string Header() const;
   // The answer's expected error, unanchored or anchored. About the calibrated release itself, an
@@ -36,10 +36,10 @@ struct ReleaseConstantsChoice {
   // the anchor is a row of another precision or of an older release than the constants': the
   // measured rows were anchored on rows of their own precision and release where those had one,
   // so such an answer can miss by more.
-  ExpectedError Expected(bool anchored, const validate::Anchor* anchor = nullptr,
+  ExpectedError Expected(bool anchored, const predict::Anchor* anchor = nullptr,
                          std::string_view precision = "") const;
   // "expected |error| of the anchored step time: median 0.8%, 90th percentile 1.4% (...)".
-  std::string ExpectedLine(bool anchored, const validate::Anchor* anchor = nullptr,
+  std::string ExpectedLine(bool anchored, const predict::Anchor* anchor = nullptr,
                            std::string_view precision = "") const;
 };
 

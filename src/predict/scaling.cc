@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-namespace ys::workloads {
+namespace ys::predict {
 
 Result<ScalingReport> AnalyseScaling(std::vector<ScalingPoint> points, ScalingKind kind,
                                      double target) {
@@ -103,4 +103,4 @@ Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
   return out;
 }
 
-}  // namespace ys::workloads
+}  // namespace ys::predict

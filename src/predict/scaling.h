@@ -22,7 +22,7 @@
 #include "core/status.h"
 #include "predict/step_model.h"
 
-namespace ys::workloads {
+namespace ys::predict {
 
 enum class ScalingKind { kPerRankThroughput, kBusBandwidth };
 
@@ -76,6 +76,6 @@ Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
 // 1, 2, 4 ... up to and including max_ranks (max_ranks itself even when not a power of two).
 std::vector<int> PowersOfTwoUpTo(int max_ranks);
 
-}  // namespace ys::workloads
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_SCALING_H_

@@ -5,11 +5,11 @@
 #include "core/document_file.h"
 #include "core/toml_reader.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
-using workloads::predict::ConstantInfo;
-using workloads::predict::ConstantTable;
+using predict::ConstantInfo;
+using predict::ConstantTable;
 
 const toml::table* TableAt(const toml::table& doc, const char* name) {
   const toml::node* n = doc.get(name);
@@ -112,4 +112,4 @@ Result<StepCalibration> LoadStepCalibration(const std::string& path) {
   return ParseStepCalibration(*text, path);
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -17,7 +17,7 @@
 #include "core/status.h"
 #include "predict/step_model.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 struct ChipSystem {
   std::string chip;
@@ -39,7 +39,7 @@ struct StepCalibration {
   std::string source;     // [provenance] source
   std::string fitted_by;  // the command that produced the fitted values
   std::string split;      // which rows the fit used
-  workloads::predict::Constants constants;
+  predict::Constants constants;
   std::vector<ChipSystem> chips;
 
   const ChipSystem* Chip(std::string_view chip) const;
@@ -50,6 +50,6 @@ Result<StepCalibration> LoadStepCalibration(const std::string& path);
 // <data>/calibration/step_model.toml
 std::string StepCalibrationPath(const std::string& data_dir);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_STEP_CALIBRATION_H_

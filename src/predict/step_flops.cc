@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace {
 
 constexpr double kActivationBytes = 2;  // bf16
@@ -208,9 +208,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
 
   // MFU's model FLOPs: the file's convention at this sequence; a stack of fewer layers scales it
   // (the embeddings and logits with it: an approximation for proxies only).
-  ModelSpec at_seq = m;
-  at_seq.shape.seq_length = r.seq;
-  auto model_flops = TrainingFlopsPerToken(at_seq);
+  auto model_flops = TrainingFlopsPerToken(m, r.seq);
   if (!model_flops.ok()) return model_flops.status();
   w.model_flops_per_token = *model_flops * scale;
 
@@ -235,4 +233,4 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   return w;
 }
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict

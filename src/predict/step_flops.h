@@ -25,7 +25,7 @@
 #include "core/status.h"
 #include "predict/model_spec.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 
 // A recipe as predicted: the model file's shape and one [[parallelism]] entry, with the fields
 // the command line may change.
@@ -89,6 +89,6 @@ Result<StepWork> ComputeStepWork(const Recipe& r);
 int DataParallel(const Recipe& r);
 int MicroBatches(const Recipe& r);
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_STEP_FLOPS_H_

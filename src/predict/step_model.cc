@@ -5,7 +5,7 @@
 
 #include "predict/host_issue.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace {
 
 constexpr ConstantInfo kConstants[] = {
@@ -195,7 +195,11 @@ double StepPrediction::ExposedComm() const {
 Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, const Constants& c) {
   auto work = ComputeStepWork(r);
   if (!work.ok()) return work.status();
-  const StepWork& w = *work;
+  return PredictStep(r, *work, rates, c);
+}
+
+Result<StepPrediction> PredictStep(const Recipe& r, const StepWork& w, const SystemRates& rates,
+                                   const Constants& c) {
   const Parallelism& p = r.par;
   auto peak_of = [&](const std::string& dtype) -> Result<double> {
     auto it = rates.peak_flops.find(dtype);
@@ -409,4 +413,4 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   return out;
 }
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict

@@ -45,7 +45,7 @@
 #include "core/status.h"
 #include "predict/step_flops.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 
 struct Constants {
   double gemm_efficiency_bf16 = 0.7;
@@ -189,7 +189,11 @@ int JobNvlinkDomain(const SystemRates& rates, int64_t gpus);
 // Invalid when the recipe's dtype has no peak (or measured GEMM rate), or a rate is not positive.
 Result<StepPrediction> PredictStep(const Recipe& recipe, const SystemRates& rates,
                                    const Constants& c);
+// The same with the recipe's work already computed (ComputeStepWork(recipe)): the work depends
+// on the recipe alone, so a fit that predicts the same rows under many constants computes it once.
+Result<StepPrediction> PredictStep(const Recipe& recipe, const StepWork& work,
+                                   const SystemRates& rates, const Constants& c);
 
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_STEP_MODEL_H_

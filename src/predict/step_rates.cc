@@ -12,13 +12,13 @@
 #include "core/range_check.h"
 #include "core/text.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
-using workloads::predict::Constants;
-using workloads::predict::kCollectives;
-using workloads::predict::Recipe;
-using workloads::predict::SystemRates;
+using predict::Constants;
+using predict::kCollectives;
+using predict::Recipe;
+using predict::SystemRates;
 
 bool KnownCollective(std::string_view c) {
   for (const char* k : kCollectives) {
@@ -160,8 +160,8 @@ Result<SystemRates> ReferenceRates(const bench::DeviceSpec& spec, const StepCali
   r.nvlink_domain = sys->nvlink_domain;
   r.gpus_per_node = sys->gpus_per_node;
   r.chip_efficiency = sys->family == "blackwell" ? c.blackwell_efficiency : 1.0;
-  workloads::predict::SetReferenceLinks(r, *spec.nvlink_per_direction_gb_per_s * kGB,
-                                        sys->network_gb_per_s * kGB, c);
+  predict::SetReferenceLinks(r, *spec.nvlink_per_direction_gb_per_s * kGB,
+                             sys->network_gb_per_s * kGB, c);
   return r;
 }
 
@@ -212,7 +212,7 @@ Status ApplyRateOverride(SystemRates& rates, std::string_view assignment) {
 
 Result<MeasuredRates> ApplyMeasured(SystemRates& rates, const RunDocument& doc,
                                     const std::string& path, const Recipe& recipe) {
-  auto work = workloads::predict::ComputeStepWork(recipe);
+  auto work = predict::ComputeStepWork(recipe);
   if (!work.ok()) return work.status();
   const TakenFigures figures = TakenFiguresOf(doc);
   const auto& busbw_by_op = figures.busbw_by_op;
@@ -243,7 +243,7 @@ Result<MeasuredRates> ApplyMeasured(SystemRates& rates, const RunDocument& doc,
   }
   if (!gpu_gemm.empty()) {
     // The recipe's main GEMM on one GPU: tokens of a micro-batch × hidden × the MLP shard.
-    const workloads::ModelShape& s = recipe.model->shape;
+    const predict::ModelShape& s = recipe.model->shape;
     const double m_dim = static_cast<double>(recipe.par.micro_batch) * recipe.seq / recipe.par.cp;
     const double n_dim = s.ffn_hidden_size.value_or(4 * s.hidden_size) / recipe.par.tp;
     const double k_dim = s.hidden_size;
@@ -286,4 +286,4 @@ Result<MeasuredRates> ApplyMeasured(SystemRates& rates, const RunDocument& doc,
   return out;
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

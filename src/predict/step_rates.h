@@ -32,15 +32,15 @@
 #include "predict/step_flops.h"
 #include "predict/step_model.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 // Invalid naming the file when the chip has no [[chip]] entry, or no NVLink or HBM figure.
-Result<workloads::predict::SystemRates> ReferenceRates(const bench::DeviceSpec& spec,
-                                                       const StepCalibration& cal,
-                                                       const workloads::predict::Constants& c);
+Result<predict::SystemRates> ReferenceRates(const bench::DeviceSpec& spec,
+                                            const StepCalibration& cal,
+                                            const predict::Constants& c);
 
 // One `--set` assignment applied; Invalid as described above.
-Status ApplyRateOverride(workloads::predict::SystemRates& rates, std::string_view assignment);
+Status ApplyRateOverride(predict::SystemRates& rates, std::string_view assignment);
 
 // What a measured document gave: one line per rate taken ("nvlink.all_gather.busbw 412 GB/s at
 // 64 MiB (run.json)").
@@ -49,10 +49,9 @@ struct MeasuredRates {
 };
 // Rates of `doc` (read from `path`) at the recipe's shapes and message sizes; Invalid when the
 // document gives none of them.
-Result<MeasuredRates> ApplyMeasured(workloads::predict::SystemRates& rates, const RunDocument& doc,
-                                    const std::string& path,
-                                    const workloads::predict::Recipe& recipe);
+Result<MeasuredRates> ApplyMeasured(predict::SystemRates& rates, const RunDocument& doc,
+                                    const std::string& path, const predict::Recipe& recipe);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
 #endif  // YARDSTICK_PREDICT_STEP_RATES_H_

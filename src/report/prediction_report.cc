@@ -15,8 +15,8 @@
 namespace ys::report {
 namespace {
 
-using workloads::predict::CommTerm;
-using workloads::predict::StepPrediction;
+using predict::CommTerm;
+using predict::StepPrediction;
 
 std::string Bytes(double b) {
   if (b >= 1 << 30) return fmt::format("{:.1f} GiB", b / (1 << 30));
@@ -168,7 +168,7 @@ std::vector<T> ViewsOf(const Items& items) {
 }
 
 struct Comm {
-  const workloads::predict::CommTerm& t;
+  const predict::CommTerm& t;
 };
 
 template <typename V>
@@ -183,7 +183,7 @@ void Fields(V& v, Comm& c) {
 }
 
 struct WhatIf {
-  const diagnose::RateWhatIf& w;
+  const predict::RateWhatIf& w;
 };
 
 template <typename V>
@@ -198,8 +198,8 @@ void Fields(V& v, WhatIf& x) {
 }
 
 struct RecipeView {
-  const workloads::predict::Recipe& r;
-  const workloads::predict::StepPrediction& p;
+  const predict::Recipe& r;
+  const predict::StepPrediction& p;
 };
 
 template <typename V>
@@ -268,7 +268,7 @@ void Fields(V& v, Prediction& x) {
 }
 
 struct Stats {
-  const workloads::predict::ErrorStats& s;
+  const predict::ErrorStats& s;
 };
 
 template <typename V>
@@ -279,7 +279,7 @@ void Fields(V& v, Stats& x) {
 }
 
 struct ErrorRowView {
-  const validate::ErrorRow& row;
+  const predict::ErrorRow& row;
 };
 
 template <typename V>
@@ -299,7 +299,7 @@ void Fields(V& v, ErrorRowView& x) {
 }
 
 struct ErrorTableView {
-  const validate::ErrorTable& t;
+  const predict::ErrorTable& t;
 };
 
 template <typename V>
@@ -310,7 +310,7 @@ void Fields(V& v, ErrorTableView& x) {
 }
 
 struct Fold {
-  const validate::FamilyFold& f;
+  const predict::FamilyFold& f;
 };
 
 template <typename V>
@@ -322,7 +322,7 @@ void Fields(V& v, Fold& x) {
 }
 
 struct CrossValidationView {
-  const validate::CrossValidation& cv;
+  const predict::CrossValidation& cv;
 };
 
 template <typename V>
@@ -332,7 +332,7 @@ void Fields(V& v, CrossValidationView& x) {
 }
 
 struct SuiteRow {
-  const validate::WorkloadPrediction& r;
+  const predict::WorkloadPrediction& r;
 };
 
 template <typename V>
@@ -352,7 +352,7 @@ void Fields(V& v, SuiteRow& x) {
 }
 
 struct SuiteView {
-  const std::vector<validate::WorkloadPrediction>& rows;
+  const std::vector<predict::WorkloadPrediction>& rows;
   double threshold;
 };
 
@@ -365,7 +365,7 @@ void Fields(V& v, SuiteView& x) {
 // `predict --published --json`: the error table, the leave-one-model-out figures with --cv, the
 // calibration it used, and the constants fitted with --fit.
 struct PublishedView {
-  const validate::ErrorTable& t;
+  const predict::ErrorTable& t;
   std::optional<CrossValidationView> cv;
   std::string calibration;
   std::string split;
@@ -388,29 +388,28 @@ nlohmann::json Write(const T& view) {
 }
 
 // The schema walks views whose pointers name samples (core/json_schema.h), a model with experts.
-const workloads::ModelSpec& SampleModel() {
-  static const workloads::ModelSpec kModel = [] {
-    workloads::ModelSpec m;
+const predict::ModelSpec& SampleModel() {
+  static const predict::ModelSpec kModel = [] {
+    predict::ModelSpec m;
     m.moe.emplace();
     return m;
   }();
   return kModel;
 }
 std::vector<RecipeView> JsonSchemaSamples(const RecipeView*) {
-  static const workloads::predict::Recipe kRecipe{.model = &SampleModel()};
-  return {RecipeView{kRecipe, json_fields::SampleOf<workloads::predict::StepPrediction>()}};
+  static const predict::Recipe kRecipe{.model = &SampleModel()};
+  return {RecipeView{kRecipe, json_fields::SampleOf<predict::StepPrediction>()}};
 }
 std::vector<Prediction> JsonSchemaSamples(const Prediction*) {
-  static const workloads::predict::Recipe kRecipe{.model = &SampleModel()};
-  static const PredictionView kView{
-      .recipe = &kRecipe,
-      .prediction = &json_fields::SampleOf<workloads::predict::StepPrediction>(),
-      .rates = &json_fields::SampleOf<workloads::predict::SystemRates>()};
+  static const predict::Recipe kRecipe{.model = &SampleModel()};
+  static const PredictionView kView{.recipe = &kRecipe,
+                                    .prediction = &json_fields::SampleOf<predict::StepPrediction>(),
+                                    .rates = &json_fields::SampleOf<predict::SystemRates>()};
   return {Prediction{kView}};
 }
 std::vector<ErrorRowView> JsonSchemaSamples(const ErrorRowView*) {
-  static const validate::PublishedCase kCase;
-  static const validate::ErrorRow kRow{.c = &kCase};
+  static const predict::PublishedCase kCase;
+  static const predict::ErrorRow kRow{.c = &kCase};
   return {ErrorRowView{kRow}};
 }
 
@@ -463,7 +462,7 @@ nlohmann::json PredictionJson(const PredictionView& v) {
   return prediction_json::Write(prediction_json::Prediction{v});
 }
 
-std::string ErrorTableConsole(const validate::ErrorTable& t) {
+std::string ErrorTableConsole(const predict::ErrorTable& t) {
   std::string out =
       fmt::format("{:<28} {:<6} {:<10} {:>5} {:>5} {:>10} {:>10} {:>8}  {}\n", "workload", "chip",
                   "release", "GPUs", "GBS", "published", "predicted", "error", "fit");
@@ -482,7 +481,7 @@ std::string ErrorTableConsole(const validate::ErrorTable& t) {
   return out;
 }
 
-std::string CrossValidationConsole(const validate::CrossValidation& cv) {
+std::string CrossValidationConsole(const predict::CrossValidation& cv) {
   std::string out = fmt::format(
       "\nleave one model out (fit without the family, predict it):\n{:<20} {:>5} {:>14} {:>10}\n",
       "family", "rows", "median |error|", "p90");
@@ -495,20 +494,19 @@ std::string CrossValidationConsole(const validate::CrossValidation& cv) {
   return out;
 }
 
-nlohmann::json PublishedJson(const validate::ErrorTable& t, const validate::CrossValidation* cv,
+nlohmann::json PublishedJson(const predict::ErrorTable& t, const predict::CrossValidation* cv,
                              const std::string& calibration, const std::string& split,
-                             const workloads::predict::Constants* fitted) {
+                             const predict::Constants* fitted) {
   prediction_json::PublishedView view{t, std::nullopt, calibration, split, std::nullopt};
   if (cv != nullptr) view.cv.emplace(prediction_json::CrossValidationView{*cv});
   if (fitted != nullptr) {
     auto& c = view.fitted_constants.emplace();
-    for (const auto& info : workloads::predict::ConstantTable())
-      c[info.name] = fitted->*(info.field);
+    for (const auto& info : predict::ConstantTable()) c[info.name] = fitted->*(info.field);
   }
   return prediction_json::Write(view);
 }
 
-std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,
+std::string SuitePredictionConsole(const std::vector<predict::WorkloadPrediction>& rows,
                                    double threshold) {
   auto num = [](const std::optional<double>& v, const char* f) {
     return v ? fmt::format(fmt::runtime(f), *v) : std::string("-");
@@ -532,14 +530,14 @@ std::string SuitePredictionConsole(const std::vector<validate::WorkloadPredictio
   return out;
 }
 
-nlohmann::json SuitePredictionJson(const std::vector<validate::WorkloadPrediction>& rows,
+nlohmann::json SuitePredictionJson(const std::vector<predict::WorkloadPrediction>& rows,
                                    double threshold) {
   return prediction_json::Write(prediction_json::SuiteView{rows, threshold});
 }
 
-std::string ConstantsToml(const workloads::predict::Constants& c) {
+std::string ConstantsToml(const predict::Constants& c) {
   std::string out = "[constants]\n";
-  for (const auto& info : workloads::predict::ConstantTable()) {
+  for (const auto& info : predict::ConstantTable()) {
     out += fmt::format("{} = {:.4g}\n", info.name, c.*(info.field));
   }
   return out;

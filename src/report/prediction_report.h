@@ -13,18 +13,18 @@
 
 #include "predict/rate_what_if.h"
 #include "predict/step_model.h"
-#include "validate/published_predictions.h"
-#include "validate/suite_prediction.h"
+#include "predict/suite/published_predictions.h"
+#include "predict/suite/suite_prediction.h"
 
 namespace ys::report {
 
 struct PredictionView {
-  const workloads::predict::Recipe* recipe = nullptr;
-  const workloads::predict::StepPrediction* prediction = nullptr;
-  const workloads::predict::SystemRates* rates = nullptr;
+  const predict::Recipe* recipe = nullptr;
+  const predict::StepPrediction* prediction = nullptr;
+  const predict::SystemRates* rates = nullptr;
   std::string calibration_path;
   std::vector<std::string> measured;  // what --measured gave, one line each
-  std::vector<diagnose::RateWhatIf> what_if;
+  std::vector<predict::RateWhatIf> what_if;
 };
 
 // The breakdown rows in order: compute, each exposed comm term, bubble, optimizer.
@@ -33,28 +33,28 @@ struct BreakdownRow {
   double seconds = 0;
   std::string detail;
 };
-std::vector<BreakdownRow> Breakdown(const workloads::predict::StepPrediction& p);
+std::vector<BreakdownRow> Breakdown(const predict::StepPrediction& p);
 
 std::string PredictionConsole(const PredictionView& v);
 nlohmann::json PredictionJson(const PredictionView& v);
 
-std::string ErrorTableConsole(const validate::ErrorTable& t);
+std::string ErrorTableConsole(const predict::ErrorTable& t);
 // Leave-one-model-out figures: per family and over every row.
-std::string CrossValidationConsole(const validate::CrossValidation& cv);
+std::string CrossValidationConsole(const predict::CrossValidation& cv);
 // `predict --published --json`: the error table's rows and statistics, "leave_one_model_out"
 // when `cv` is given, the calibration file and split, and "fitted_constants" when `fitted` is.
-nlohmann::json PublishedJson(const validate::ErrorTable& t, const validate::CrossValidation* cv,
+nlohmann::json PublishedJson(const predict::ErrorTable& t, const predict::CrossValidation* cv,
                              const std::string& calibration, const std::string& split,
-                             const workloads::predict::Constants* fitted);
+                             const predict::Constants* fitted);
 
 // `validate --predict`: the predicted column beside each workload of a suite.
-std::string SuitePredictionConsole(const std::vector<validate::WorkloadPrediction>& rows,
+std::string SuitePredictionConsole(const std::vector<predict::WorkloadPrediction>& rows,
                                    double threshold);
-nlohmann::json SuitePredictionJson(const std::vector<validate::WorkloadPrediction>& rows,
+nlohmann::json SuitePredictionJson(const std::vector<predict::WorkloadPrediction>& rows,
                                    double threshold);
 
 // The constants as the [constants] table of calibration/step_model.toml.
-std::string ConstantsToml(const workloads::predict::Constants& c);
+std::string ConstantsToml(const predict::Constants& c);
 
 }  // namespace ys::report
 

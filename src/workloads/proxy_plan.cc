@@ -83,7 +83,7 @@ double ProxyPlan::StepGemmFlops() const {
 namespace {
 
 // The whole model's layers by kind, in the order the plan runs them.
-std::vector<std::pair<LayerKind, int>> LayerCounts(const ModelSpec& spec) {
+std::vector<std::pair<LayerKind, int>> LayerCounts(const predict::ModelSpec& spec) {
   if (spec.hybrid)
     return {{LayerKind::kMamba, spec.hybrid->mamba_layers},
             {LayerKind::kAttention, spec.hybrid->attention_layers},
@@ -97,7 +97,7 @@ std::vector<std::pair<LayerKind, int>> LayerCounts(const ModelSpec& spec) {
 
 // `n` layers in the model's mix of kinds: largest remainder, each present kind at least once when
 // n allows it (a scaled-down proxy of DeepSeek-V3 keeps a dense layer beside its MoE layers).
-std::vector<LayerKind> PickLayers(const ModelSpec& spec, int n) {
+std::vector<LayerKind> PickLayers(const predict::ModelSpec& spec, int n) {
   auto counts = LayerCounts(spec);
   std::erase_if(counts, [](const auto& c) { return c.second <= 0; });
   int total = 0;
@@ -195,7 +195,7 @@ int Down(int x, int scale) { return std::max(1, x / scale); }
 
 }  // namespace
 
-int CpuScaleFactor(const ModelSpec& spec, const Parallelism& par) {
+int CpuScaleFactor(const predict::ModelSpec& spec, const predict::Parallelism& par) {
   int by_hidden = std::max(1, spec.shape.hidden_size / 256);
   int by_heads = std::max(1, spec.shape.attention_heads.value_or(1) / std::max(1, par.tp));
   int limit = std::min(by_hidden, by_heads);
@@ -204,14 +204,14 @@ int CpuScaleFactor(const ModelSpec& spec, const Parallelism& par) {
   return f;
 }
 
-Result<Parallelism> CpuRecipe(const ModelSpec& spec, std::string* why) {
+Result<predict::Parallelism> CpuRecipe(const predict::ModelSpec& spec, std::string* why) {
   if (spec.parallelism.empty()) return Status::NotFound(spec.path + ": no [[parallelism]] entry");
-  const Parallelism* pick = nullptr;
-  for (const Parallelism& p : spec.parallelism)
+  const predict::Parallelism* pick = nullptr;
+  for (const predict::Parallelism& p : spec.parallelism)
     if (!pick && p.chip == "h100" && p.dtype == "bf16") pick = &p;
   std::string how = "the first h100 bf16 recipe";
   if (!pick) {
-    for (const Parallelism& p : spec.parallelism)
+    for (const predict::Parallelism& p : spec.parallelism)
       if (!pick && p.chip == "h100") pick = &p;
     how = "the first h100 recipe (the file has no h100 bf16 entry)";
   }
@@ -227,9 +227,9 @@ Result<Parallelism> CpuRecipe(const ModelSpec& spec, std::string* why) {
   return *pick;
 }
 
-Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
+Result<ProxyPlan> PlanProxyStep(const predict::ModelSpec& spec, const predict::Parallelism& par,
                                 const PlanOptions& o) {
-  const ModelShape& s = spec.shape;
+  const predict::ModelShape& s = spec.shape;
   const std::string where = spec.path.empty() ? spec.name : spec.path;
   if (o.scale < 1) return Status::Invalid("proxy scale-down factor must be at least 1");
   if (par.tp < 1 || par.cp < 1 || par.ep < 1 || par.pp < 1 || par.micro_batch < 1)
@@ -282,7 +282,7 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
     if (tp > 1) b.Comm("attn.all_gather", PlanCollective::kAllGather, CommGroup::kTp, act);
     int64_t qk, v;
     if (spec.mla) {
-      const MlaShape& m = *spec.mla;
+      const predict::MlaShape& m = *spec.mla;
       int64_t ql = Down(m.q_lora_rank, f), kvl = Down(m.kv_lora_rank, f);
       qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
       v = m.v_head_dim;
@@ -311,7 +311,7 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
       b.Comm(name + ".reduce_scatter", PlanCollective::kReduceScatter, CommGroup::kTp, act);
   };
   auto moe = [&](LayerBuilder& b) -> Status {
-    const MoeShape& m = *spec.moe;
+    const predict::MoeShape& m = *spec.moe;
     if (m.experts % ep != 0)
       return Status::Invalid(
           fmt::format("{}: {} experts do not divide by EP {}", where, m.experts, ep));
@@ -342,7 +342,7 @@ Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
     return Status::Ok();
   };
   auto mamba = [&](LayerBuilder& b) {
-    const HybridShape& y = *spec.hybrid;
+    const predict::HybridShape& y = *spec.hybrid;
     int64_t mh = Down(y.mamba_heads, f), groups = Down(y.groups, f);
     int64_t d_inner = mh * y.mamba_head_dim;
     if (tp > 1) b.Comm("mamba.all_gather", PlanCollective::kAllGather, CommGroup::kTp, act);

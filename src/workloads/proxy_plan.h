@@ -92,7 +92,7 @@ const char* LayerKindName(LayerKind k);
 
 struct ProxyPlan {
   std::string model;
-  Parallelism parallelism;
+  predict::Parallelism parallelism;
   PlanOptions options;
   // The (scaled) figures the ops were built from.
   int hidden = 0, seq = 0, heads = 0, kv_heads = 0, head_dim = 0;
@@ -113,16 +113,16 @@ struct ProxyPlan {
 
 // Invalid when the parallelism does not divide the shape (heads by TP, experts by EP, sequence by
 // CP) after scaling; Unsupported naming the missing figure (an MoE model without [moe], ...).
-Result<ProxyPlan> PlanProxyStep(const ModelSpec& spec, const Parallelism& par,
+Result<ProxyPlan> PlanProxyStep(const predict::ModelSpec& spec, const predict::Parallelism& par,
                                 const PlanOptions& options);
 
 // The CPU scale-down of a model under a recipe: the largest power of two that is at most
 // hidden/256 and at most heads/TP (so every TP rank keeps a head), at least 1.
-int CpuScaleFactor(const ModelSpec& spec, const Parallelism& par);
+int CpuScaleFactor(const predict::ModelSpec& spec, const predict::Parallelism& par);
 
 // The recipe a CPU proxy runs: the first h100 bf16 entry, else the first h100 entry, else the
 // first entry (the choice is stated in `why`). NotFound when the spec has none.
-Result<Parallelism> CpuRecipe(const ModelSpec& spec, std::string* why);
+Result<predict::Parallelism> CpuRecipe(const predict::ModelSpec& spec, std::string* why);
 
 }  // namespace ys::workloads
 

@@ -16,18 +16,18 @@ YS_FUZZ_TARGET(predict) {
   if (!which) return 0;
   switch (*which) {
     case 0:
-      (void)ys::validate::ParseStepCalibration(text, "fuzz.toml");
+      (void)ys::predict::ParseStepCalibration(text, "fuzz.toml");
       break;
     case 1: {
-      ys::workloads::predict::SystemRates rates;
-      (void)ys::validate::ApplyRateOverride(rates, text);
+      ys::predict::SystemRates rates;
+      (void)ys::predict::ApplyRateOverride(rates, text);
       break;
     }
     case 2:
-      (void)ys::validate::ParseReleaseCalibration(text, "fuzz.toml");
+      (void)ys::predict::ParseReleaseCalibration(text, "fuzz.toml");
       break;
     case 3:
-      (void)ys::validate::ParsePublishedTable(text, "fuzz.tsv");
+      (void)ys::predict::ParsePublishedTable(text, "fuzz.tsv");
       break;
   }
   return 0;

@@ -28,7 +28,7 @@ YS_FUZZ_TARGET(toml) {
       break;
     }
     case 2:
-      (void)ys::workloads::ParseModelSpec(text, path);
+      (void)ys::predict::ParseModelSpec(text, path);
       break;
     case 3:
       (void)ys::bench::ParseDeviceSpec(text, path);

@@ -63,3 +63,13 @@ expect_verdict() {
   expect_in "$tmp/verdict.html" "data-verdict=\"$want\"" "$what: the HTML banner"
   expect_in "$tmp/verdict.html" "<div class=\"big\">run: ${want^^}</div>" "$what: the banner's run verdict"
 }
+# Waits until a burn-in's heartbeat (in the output folder $2) says at least $1 s of load are done
+# (at most 150 s).
+wait_load() {
+  local want=$1 dir=$2 i
+  for i in $(seq 1 300); do
+    if [ -f "$dir/burnin.heartbeat" ] && awk -v w="$want" '{exit !($1 >= w)}' "$dir/burnin.heartbeat"; then return 0; fi
+    sleep 0.5
+  done
+  echo "FAIL: the heartbeat never reached $want s"; fails=$((fails + 1)); return 1
+}

@@ -1,23 +1,23 @@
-#include "validate/published_predictions.h"
+#include "predict/suite/published_predictions.h"
 
 #include <algorithm>
 #include <filesystem>
 
 #include "predict/step_rates.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
-using workloads::predict::Constants;
-using workloads::predict::StepPrediction;
+using predict::Constants;
+using predict::StepPrediction;
 
 Result<PublishedSet> PublishedSet::Load(const std::string& data_dir) {
   PublishedSet set;
   auto library = predict::ModelLibrary::Load(data_dir);
   if (!library.ok()) return library.status();
   set.library_ = std::move(*library);
-  auto refs = ReferenceSet::LoadDirectory(data_dir + "/baselines");
+  auto refs = validate::ReferenceSet::LoadDirectory(data_dir + "/baselines");
   if (!refs.ok()) return refs.status();
-  for (const Reference& ref : refs->all()) {
+  for (const validate::Reference& ref : refs->all()) {
     if (ref.provenance.kind != "published") continue;
     const std::string row = ref.provenance.path + ": " + ref.workload + " at " +
                             std::to_string(ref.gpus) + " GPUs, GBS " + std::to_string(ref.gbs);
@@ -27,14 +27,14 @@ Result<PublishedSet> PublishedSet::Load(const std::string& data_dir) {
       return Status::Invalid(row + ": the workload id does not end in _" + ref.dtype);
     }
     const std::string name = ref.workload.substr(0, ref.workload.size() - suffix.size());
-    const workloads::ModelSpec* model = set.library_.Model(name);
+    const predict::ModelSpec* model = set.library_.Model(name);
     if (model == nullptr)
       return Status::Invalid(row + ": no model file " + data_dir + "/models/" + name + ".toml");
     const bench::DeviceSpec* spec = set.library_.Chip(ref.provenance.chip);
     if (spec == nullptr)
       return Status::Invalid(row + ": no specs/ file for chip " + ref.provenance.chip);
-    auto par = workloads::FindRecipe(*model, ref.provenance.chip, ref.dtype, ref.gpus,
-                                     ref.provenance.release, ref.gbs);
+    auto par = predict::FindRecipe(*model, ref.provenance.chip, ref.dtype, ref.gpus,
+                                   ref.provenance.release, ref.gbs);
     if (!par.ok()) return Status::Invalid(row + ": " + par.status().message());
     PublishedCase c;
     c.ref = ref;
@@ -45,7 +45,7 @@ Result<PublishedSet> PublishedSet::Load(const std::string& data_dir) {
     c.recipe.layers = model->shape.layers;
     c.recipe.seq = ref.seq_len;
     c.recipe.dtype = ref.dtype;
-    c.held_out = workloads::predict::HeldOut(ref.workload);
+    c.held_out = predict::HeldOut(ref.workload);
     set.cases_.push_back(std::move(c));
   }
   if (set.cases_.empty()) return Status::Invalid(data_dir + "/baselines: no published row");
@@ -56,7 +56,7 @@ Result<StepPrediction> PredictCase(const PublishedCase& c, const StepCalibration
                                    const Constants& k) {
   auto rates = ReferenceRates(*c.spec, cal, k);
   if (!rates.ok()) return rates.status();
-  return workloads::predict::PredictStep(c.recipe, *rates, k);
+  return predict::PredictStep(c.recipe, *rates, k);
 }
 
 Result<ErrorTable> EvaluatePublished(const PublishedSet& set, const StepCalibration& cal,
@@ -70,8 +70,8 @@ Result<ErrorTable> EvaluatePublished(const PublishedSet& set, const StepCalibrat
     (c.held_out ? held : fitted).push_back(row.error);
     t.rows.push_back(std::move(row));
   }
-  t.fitted = workloads::predict::SummariseErrors(fitted);
-  t.held_out = workloads::predict::SummariseErrors(held);
+  t.fitted = predict::SummariseErrors(fitted);
+  t.held_out = predict::SummariseErrors(held);
   return t;
 }
 
@@ -80,7 +80,7 @@ namespace {
 // The constants fitted on the rows `in_fit` accepts, starting from `cal`'s.
 template <typename Pred>
 Result<Constants> FitOn(const PublishedSet& set, const StepCalibration& cal, Pred in_fit) {
-  std::vector<workloads::predict::FitRow> rows;
+  std::vector<predict::FitRow> rows;
   for (const PublishedCase& c : set.cases()) {
     if (!in_fit(c)) continue;
     rows.push_back(
@@ -90,7 +90,7 @@ Result<Constants> FitOn(const PublishedSet& set, const StepCalibration& cal, Pre
            return p->step_time_s;
          }});
   }
-  return workloads::predict::FitConstants(rows, cal.constants);
+  return predict::FitConstants(rows, cal.constants);
 }
 
 }  // namespace
@@ -117,12 +117,12 @@ Result<CrossValidation> LeaveOneModelOut(const PublishedSet& set, const StepCali
       if (!p.ok()) return Status::Invalid(c.ref.workload + ": " + p.status().message());
       fold.errors.push_back(p->step_time_s / c.ref.step_time_s - 1);
     }
-    fold.stats = workloads::predict::SummariseErrors(fold.errors);
+    fold.stats = predict::SummariseErrors(fold.errors);
     all.insert(all.end(), fold.errors.begin(), fold.errors.end());
     cv.folds.push_back(std::move(fold));
   }
-  cv.all = workloads::predict::SummariseErrors(all);
+  cv.all = predict::SummariseErrors(all);
   return cv;
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -5,8 +5,8 @@
 // constants on the rows outside the held-out set (predict/fit.h HeldOut).
 //
 // Thread safety: a loaded set is read-only.
-#ifndef YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_
-#define YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_
+#ifndef YARDSTICK_PREDICT_SUITE_PUBLISHED_PREDICTIONS_H_
+#define YARDSTICK_PREDICT_SUITE_PUBLISHED_PREDICTIONS_H_
 
 #include <string>
 #include <vector>
@@ -20,13 +20,13 @@
 #include "predict/step_model.h"
 #include "validate/reference.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 struct PublishedCase {
-  Reference ref;
-  const workloads::ModelSpec* model = nullptr;  // owned by the set
-  const bench::DeviceSpec* spec = nullptr;      // owned by the set
-  workloads::predict::Recipe recipe;
+  validate::Reference ref;
+  const predict::ModelSpec* model = nullptr;  // owned by the set
+  const bench::DeviceSpec* spec = nullptr;    // owned by the set
+  predict::Recipe recipe;
   bool held_out = false;
 };
 
@@ -43,25 +43,23 @@ class PublishedSet {
   std::vector<PublishedCase> cases_;
 };
 
-Result<workloads::predict::StepPrediction> PredictCase(const PublishedCase& c,
-                                                       const StepCalibration& cal,
-                                                       const workloads::predict::Constants& k);
+Result<predict::StepPrediction> PredictCase(const PublishedCase& c, const StepCalibration& cal,
+                                            const predict::Constants& k);
 
 struct ErrorRow {
   const PublishedCase* c = nullptr;
-  workloads::predict::StepPrediction prediction;
+  predict::StepPrediction prediction;
   double error = 0;  // predicted / published − 1
 };
 struct ErrorTable {
   std::vector<ErrorRow> rows;  // in the set's order
-  workloads::predict::ErrorStats fitted, held_out;
+  predict::ErrorStats fitted, held_out;
 };
 Result<ErrorTable> EvaluatePublished(const PublishedSet& set, const StepCalibration& cal,
-                                     const workloads::predict::Constants& k);
+                                     const predict::Constants& k);
 
 // The constants fitted on the rows outside the held-out set, starting from `cal`'s.
-Result<workloads::predict::Constants> FitPublished(const PublishedSet& set,
-                                                   const StepCalibration& cal);
+Result<predict::Constants> FitPublished(const PublishedSet& set, const StepCalibration& cal);
 
 // Leave-one-model-out cross-validation: for each model family of the published rows (the
 // reference's `model`: llama3.1, grok1, ...), the constants fitted on every other family's rows
@@ -70,14 +68,14 @@ Result<workloads::predict::Constants> FitPublished(const PublishedSet& set,
 struct FamilyFold {
   std::string family;
   std::vector<double> errors;  // predicted / published − 1, in the set's order
-  workloads::predict::ErrorStats stats;
+  predict::ErrorStats stats;
 };
 struct CrossValidation {
   std::vector<FamilyFold> folds;
-  workloads::predict::ErrorStats all;  // over every row, each predicted by its family's fold
+  predict::ErrorStats all;  // over every row, each predicted by its family's fold
 };
 Result<CrossValidation> LeaveOneModelOut(const PublishedSet& set, const StepCalibration& cal);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
-#endif  // YARDSTICK_VALIDATE_PUBLISHED_PREDICTIONS_H_
+#endif  // YARDSTICK_PREDICT_SUITE_PUBLISHED_PREDICTIONS_H_

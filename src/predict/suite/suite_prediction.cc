@@ -1,4 +1,4 @@
-#include "validate/suite_prediction.h"
+#include "predict/suite/suite_prediction.h"
 
 #include <fmt/format.h>
 
@@ -6,16 +6,14 @@
 
 #include "predict/predictor.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
-namespace wp = workloads::predict;
-
 // The term of the breakdown that costs the most, as a reason.
-std::string Dominant(const wp::StepPrediction& p) {
+std::string Dominant(const StepPrediction& p) {
   std::string name = "compute";
   double most = p.compute_s;
-  for (const wp::CommTerm& t : p.comm) {
+  for (const CommTerm& t : p.comm) {
     if (t.exposed_s > most) {
       most = t.exposed_s;
       name = t.name + " " + t.collective + " over " + t.link;
@@ -36,9 +34,9 @@ std::string Dominant(const wp::StepPrediction& p) {
 // (or the chip whose recipes it runs, [suite] recipes_of), weak-scaled where the file lists no
 // entry for the GPU count. Where it is not the file's entry for this chip and count, `borrowed`
 // gets what the row says of whose it is.
-Result<wp::Recipe> SuiteRecipe(const Suite& suite, const SuiteWorkload& w,
-                               const workloads::ModelSpec& model,
-                               const predict::Predictor& predictor, std::string& borrowed) {
+Result<Recipe> SuiteRecipe(const validate::Suite& suite, const validate::SuiteWorkload& w,
+                           const predict::ModelSpec& model, const predict::Predictor& predictor,
+                           std::string& borrowed) {
   predict::RecipeQuery q{.chip = suite.recipes_of.empty() ? suite.chip : suite.recipes_of,
                          .dtype = w.dtype,
                          .gpus = w.gpus,
@@ -62,10 +60,10 @@ Result<wp::Recipe> SuiteRecipe(const Suite& suite, const SuiteWorkload& w,
 // Without a comparable reference: the model's step anchored on the nearest published row of the
 // same model and chip (the recipes' chip where the suite runs another's: its rows, predicted at
 // its rates), at this cluster's rates.
-Status AnchorRow(const Suite& suite, const wp::Recipe& r,
+Status AnchorRow(const validate::Suite& suite, const Recipe& r,
                  const predict::ReleaseConstantsChoice& chosen, double at_reference_s,
                  predict::Predictor& predictor, WorkloadPrediction& row) {
-  wp::Recipe on = r;
+  Recipe on = r;
   if (!suite.recipes_of.empty()) on.par.chip = suite.recipes_of;
   auto anchor = predictor.AnchorOn(chosen, row.workload.dtype, on, at_reference_s);
   if (!anchor.ok()) return anchor.status();
@@ -79,17 +77,16 @@ Status AnchorRow(const Suite& suite, const wp::Recipe& r,
 
 // The row of one workload: its model file, the suite's recipe of it, and the step predicted at the
 // reference rates and at this cluster's.
-Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSet& refs,
-                                           const SuitePredictionInputs& in,
-                                           predict::Predictor& predictor,
-                                           const bench::DeviceSpec& chip,
-                                           const ReleaseChoice& release, const SuiteWorkload& w) {
+Result<WorkloadPrediction> PredictWorkload(
+    const validate::Suite& suite, const validate::ReferenceSet& refs,
+    const SuitePredictionInputs& in, predict::Predictor& predictor, const bench::DeviceSpec& chip,
+    const ReleaseChoice& release, const validate::SuiteWorkload& w) {
   WorkloadPrediction row;
   row.workload = w;
   row.release = "constants of release " + (release.used.empty() ? "(base)" : release.used) +
                 (release.note.empty() ? "" : " (" + release.note + ")");
-  const wp::Constants k = predictor.ConstantsOf(release, suite.chip, w.dtype);
-  ReferenceSet::Match match = refs.Find(suite.chip, w, suite.recipe_release);
+  const Constants k = predictor.ConstantsOf(release, suite.chip, w.dtype);
+  validate::ReferenceSet::Match match = refs.Find(suite.chip, w, suite.recipe_release);
   if (match.exact != nullptr) row.reference_step_s = match.exact->step_time_s;
   const std::string suffix = "_" + w.dtype;
   const std::string name =
@@ -112,7 +109,7 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
   for (const auto& [doc_path, doc] : in.measured) rates_in.measured.emplace_back(doc_path, &doc);
   auto rates = predictor.Rates(*r, chip, k, rates_in);
   if (!rates.ok()) return rates.status();
-  auto at_reference = wp::PredictStep(*r, rates->reference, k);
+  auto at_reference = PredictStep(*r, rates->reference, k);
   auto here = predictor.PredictAt(*r, std::move(*rates), k);
   if (!at_reference.ok() || !here.ok()) {
     row.why =
@@ -148,7 +145,8 @@ Result<WorkloadPrediction> PredictWorkload(const Suite& suite, const ReferenceSe
 
 }  // namespace
 
-Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const ReferenceSet& refs,
+Result<std::vector<WorkloadPrediction>> PredictSuite(const validate::Suite& suite,
+                                                     const validate::ReferenceSet& refs,
                                                      const SuitePredictionInputs& in) {
   auto predictor = predict::Predictor::Open(in.data_dir);
   if (!predictor.ok()) return predictor.status();
@@ -168,7 +166,7 @@ Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const R
     }
   }
   std::vector<WorkloadPrediction> out;
-  for (const SuiteWorkload& w : suite.workloads) {
+  for (const validate::SuiteWorkload& w : suite.workloads) {
     // The reference rates do not depend on the constants: a chip the calibration lacks is an
     // error of the suite, whichever workload meets it first.
     YS_RETURN_IF_ERROR(
@@ -180,4 +178,4 @@ Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const R
   return out;
 }
 
-}  // namespace ys::validate
+}  // namespace ys::predict

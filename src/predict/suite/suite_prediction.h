@@ -18,8 +18,8 @@
 // calibrated), named per row.
 //
 // Thread safety: pure functions over values.
-#ifndef YARDSTICK_VALIDATE_SUITE_PREDICTION_H_
-#define YARDSTICK_VALIDATE_SUITE_PREDICTION_H_
+#ifndef YARDSTICK_PREDICT_SUITE_SUITE_PREDICTION_H_
+#define YARDSTICK_PREDICT_SUITE_SUITE_PREDICTION_H_
 
 #include <optional>
 #include <string>
@@ -30,10 +30,10 @@
 #include "validate/reference.h"
 #include "validate/suite.h"
 
-namespace ys::validate {
+namespace ys::predict {
 
 struct WorkloadPrediction {
-  SuiteWorkload workload;
+  validate::SuiteWorkload workload;
   std::optional<double> model_step_s;      // the model at this cluster's rates
   std::optional<double> reference_step_s;  // the suite's reference, where one is comparable
   std::optional<double> predicted_step_s;  // reference ÷ predicted score
@@ -60,9 +60,10 @@ struct SuitePredictionInputs {
 
 // Invalid for unreadable data (calibration, specs) or a bad --set; a workload that cannot be
 // predicted is a row with its reason.
-Result<std::vector<WorkloadPrediction>> PredictSuite(const Suite& suite, const ReferenceSet& refs,
+Result<std::vector<WorkloadPrediction>> PredictSuite(const validate::Suite& suite,
+                                                     const validate::ReferenceSet& refs,
                                                      const SuitePredictionInputs& in);
 
-}  // namespace ys::validate
+}  // namespace ys::predict
 
-#endif  // YARDSTICK_VALIDATE_SUITE_PREDICTION_H_
+#endif  // YARDSTICK_PREDICT_SUITE_SUITE_PREDICTION_H_

@@ -106,7 +106,7 @@ BenchmarkResult RunProxy(const BenchContext& ctx, std::string_view model) {
     return BenchmarkResult::Skip(
         "--backend gpu: the GPU proxy (cuBLASLt, NCCL) is not implemented yet");
   std::string path = ctx.options().data_dir + "/models/" + std::string(model) + ".toml";
-  auto spec = LoadModelSpec(path);
+  auto spec = predict::LoadModelSpec(path);
   if (!spec.ok()) return BenchmarkResult::Error(spec.status());
   std::string why;
   auto recipe = CpuRecipe(*spec, &why);

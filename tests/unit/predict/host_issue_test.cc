@@ -9,7 +9,7 @@
 
 #include "predict/step_model.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace {
 
 const std::string kHostModels = std::string(YS_SOURCE_DIR) + "/models";
@@ -219,4 +219,4 @@ TEST(HostIssueTest, RecomputedModulesIssueTheirForwardOpsAgain) {
 }
 
 }  // namespace
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict

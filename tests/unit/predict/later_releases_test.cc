@@ -13,7 +13,7 @@
 #include "predict/release_calibration.h"
 #include "predict/step_calibration.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace later_releases_test {
 namespace {
 
@@ -171,7 +171,7 @@ TEST_F(LaterReleasesTest, UnstatedFeaturesComeFromTheNewestEarlierEntry) {
     if (c.row.release == "26.06" && c.model_name == "deepseek-v3_671b") row = &c;
   }
   ASSERT_NE(row, nullptr);
-  const workloads::Parallelism& p = row->recipe.par;
+  const predict::Parallelism& p = row->recipe.par;
   EXPECT_EQ(p.moe_dispatcher, "deepep");
   EXPECT_EQ(p.cuda_graphs, "attn+moe_router+moe_preprocess");
   EXPECT_EQ(p.recompute, "none");  // stated by the row (Row writes "none"): the row's word wins
@@ -180,7 +180,7 @@ TEST_F(LaterReleasesTest, UnstatedFeaturesComeFromTheNewestEarlierEntry) {
   EXPECT_NE(p.source.find("the entry of release 26.04.01 at 256 GPUs"), std::string::npos)
       << p.source;
   // No BF16 entry of 26.04.01 on GB200: the release's FP8 entry before an older BF16 one.
-  const workloads::Parallelism* bf16 = FeatureDonor(*row->model, row->row, "bf16");
+  const predict::Parallelism* bf16 = FeatureDonor(*row->model, row->row, "bf16");
   ASSERT_NE(bf16, nullptr);
   EXPECT_EQ(bf16->release, "26.04.01");
   EXPECT_EQ(bf16->moe_dispatcher, "deepep");
@@ -211,4 +211,4 @@ TEST_F(LaterReleasesTest, ALaterReleaseIsNeverFitted) {
 
 }  // namespace
 }  // namespace later_releases_test
-}  // namespace ys::validate
+}  // namespace ys::predict

@@ -13,7 +13,7 @@
 #include "testing/bad_numbers.h"
 #include "testing/text_edit.h"
 
-namespace ys::workloads {
+namespace ys::predict {
 namespace {
 
 const std::string kModels = std::string(YS_SOURCE_DIR) + "/models";
@@ -517,4 +517,4 @@ TEST(ModelSpecTest, HybridMoeLayersNeedAMoeTableAndLatentExpertsAreNarrower) {
 }
 
 }  // namespace
-}  // namespace ys::workloads
+}  // namespace ys::predict

@@ -15,7 +15,7 @@
 #include "predict/step_flops.h"
 #include "predict/step_model.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace module_precision_test {
 namespace {
 
@@ -35,20 +35,20 @@ TEST(ModulePrecisionTest, PairsNameAModulesFormat) {
 
 // The published cases, loaded once: their recipes (the model file's entries with the rows' stated
 // fields) and their chips' reference rates.
-const validate::ReleaseSet& Set() {
-  static const validate::ReleaseSet* set = [] {
-    auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(kData));
+const predict::ReleaseSet& Set() {
+  static const predict::ReleaseSet* set = [] {
+    auto cal = predict::LoadStepCalibration(predict::StepCalibrationPath(kData));
     EXPECT_TRUE(cal.ok()) << cal.status().message();
-    auto s = validate::ReleaseSet::Load(kData, *cal);
+    auto s = predict::ReleaseSet::Load(kData, *cal);
     EXPECT_TRUE(s.ok()) << s.status().message();
-    return new validate::ReleaseSet(std::move(*s));
+    return new predict::ReleaseSet(std::move(*s));
   }();
   return *set;
 }
 
 // Nemotron 3 Super's NVFP4 row of 26.04.01 on GB300 (64 GPUs, ep 64, 2 MTP modules).
-const validate::ReleaseCase& SuperGb300() {
-  for (const validate::ReleaseCase& c : Set().cases()) {
+const predict::ReleaseCase& SuperGb300() {
+  for (const predict::ReleaseCase& c : Set().cases()) {
     if (c.model_name == "nemotron3_super_120b_a12b" && c.precision == "nvfp4" &&
         c.row.chip == "gb300" && c.row.release == "26.04.01")
       return c;
@@ -123,26 +123,29 @@ TEST(ModulePrecisionTest, TheGemmTimeFollowsTheFormats) {
 // keeps the last 14 layers and the attention, latent and MTP GEMMs in bf16: each row's recipe
 // carries it, and the calibrated constants predict the rows closer with it than without.
 TEST(ModulePrecisionTest, SuperNvfp4RowsRunTheirRecipesFormats) {
-  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(kData));
+  auto cal = predict::LoadStepCalibration(predict::StepCalibrationPath(kData));
   ASSERT_TRUE(cal.ok()) << cal.status().message();
-  auto releases = validate::LoadReleaseCalibration(kData);
+  auto releases = predict::LoadReleaseCalibration(kData);
   ASSERT_TRUE(releases.ok()) << releases.status().message();
   int rows = 0;
   double with_sum = 0, without_sum = 0;
-  for (const validate::ReleaseCase& c : Set().cases()) {
+  for (const predict::ReleaseCase& c : Set().cases()) {
     if (c.model_name != "nemotron3_super_120b_a12b" || c.precision != "nvfp4") continue;
     ++rows;
     const std::string where = c.row.file + ":" + std::to_string(c.row.line);
     EXPECT_EQ(c.recipe.par.bf16_layers, 14) << where;
     EXPECT_EQ(c.recipe.par.module_precision, kSuperNvfp4) << where;
-    const validate::ReleaseChoice choice =
-        validate::ChooseRelease(*releases, c.row.release, c.row.chip);
+    const predict::ReleaseChoice choice =
+        predict::ChooseRelease(*releases, c.row.release, c.row.chip);
     ASSERT_TRUE(choice.chip.has_value()) << where;
-    validate::ReleaseCase plain = c;
+    predict::ReleaseCase plain = c;
     plain.recipe.par.bf16_layers = 0;
     plain.recipe.par.module_precision.clear();
-    auto with = validate::PredictReleaseCase(c, cal->constants, *choice.chip);
-    auto without = validate::PredictReleaseCase(plain, cal->constants, *choice.chip);
+    auto plain_work = predict::ComputeStepWork(plain.recipe);  // the work follows the recipe
+    ASSERT_TRUE(plain_work.ok()) << where;
+    plain.work = std::move(*plain_work);
+    auto with = predict::PredictReleaseCase(c, cal->constants, *choice.chip);
+    auto without = predict::PredictReleaseCase(plain, cal->constants, *choice.chip);
     ASSERT_TRUE(with.ok() && without.ok()) << where;
     EXPECT_GT(*with, *without) << where;
     with_sum += std::abs(std::log(*with / c.row.step_time_s));
@@ -154,4 +157,4 @@ TEST(ModulePrecisionTest, SuperNvfp4RowsRunTheirRecipesFormats) {
 
 }  // namespace
 }  // namespace module_precision_test
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict

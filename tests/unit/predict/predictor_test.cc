@@ -58,7 +58,7 @@ TEST(PredictorTest, AReleaseRunsTheRecipeOfThatRelease) {
     }
     auto r = p.BuildRecipe(*model, q);
     EXPECT_TRUE(r.ok()) << r.status().message();
-    return r.ok() ? r->par : workloads::Parallelism{};
+    return r.ok() ? r->par : predict::Parallelism{};
   };
   EXPECT_EQ(of("26.02").release, "26.02");
   EXPECT_EQ(of("26.02").moe_dispatcher, "alltoall");
@@ -122,7 +122,7 @@ TEST(PredictorTest, APredictionIsTheStepModelsAtTheLaidOverRates) {
   ASSERT_TRUE(chosen.ok()) << chosen.status().message();
   auto at_reference = p.Predict(*r, *chip, chosen->constants, {});
   ASSERT_TRUE(at_reference.ok()) << at_reference.status().message();
-  auto direct = workloads::predict::PredictStep(*r, at_reference->reference, chosen->constants);
+  auto direct = predict::PredictStep(*r, at_reference->reference, chosen->constants);
   ASSERT_TRUE(direct.ok());
   EXPECT_EQ(at_reference->step.step_time_s, direct->step_time_s);
   EXPECT_TRUE(at_reference->what_if.empty());

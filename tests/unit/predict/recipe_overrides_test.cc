@@ -8,7 +8,7 @@ namespace ys::predict {
 namespace {
 
 TEST(RecipeOverridesTest, SetFieldsReplaceAndEmptyOnesKeep) {
-  workloads::Parallelism p;
+  predict::Parallelism p;
   p.tp = 4;
   p.pp = 2;
   p.recompute = "selective";
@@ -28,7 +28,7 @@ TEST(RecipeOverridesTest, SetFieldsReplaceAndEmptyOnesKeep) {
 }
 
 TEST(RecipeOverridesTest, NoneClearsTheModulePrecision) {
-  workloads::Parallelism p;
+  predict::Parallelism p;
   p.module_precision = "attention=bf16";
   RecipeOverrides keep;
   LayOver(keep, p);

@@ -11,7 +11,7 @@
 #include "predict/step_calibration.h"
 #include "predict/step_flops.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace recompute_share_test {
 namespace {
 
@@ -80,12 +80,12 @@ TEST(RecomputeShareTest, TheFlopsGrowWithTheShareRecomputed) {
 // The published table's "layers=N" (NeMo 25.11's Llama 3 8B H100 preset: recompute_num_layers 5)
 // is full recompute of N layers per chunk, not of every layer.
 TEST(RecomputeShareTest, APublishedRowsLayersNIsFullRecomputeOfNLayers) {
-  auto cal = validate::LoadStepCalibration(validate::StepCalibrationPath(kData));
+  auto cal = predict::LoadStepCalibration(predict::StepCalibrationPath(kData));
   ASSERT_TRUE(cal.ok()) << cal.status().message();
-  auto set = validate::ReleaseSet::Load(kData, *cal);
+  auto set = predict::ReleaseSet::Load(kData, *cal);
   ASSERT_TRUE(set.ok()) << set.status().message();
   int found = 0;
-  for (const validate::ReleaseCase& c : set->cases()) {
+  for (const predict::ReleaseCase& c : set->cases()) {
     if (c.row.recompute.find("layers=") == std::string::npos) continue;
     ++found;
     EXPECT_EQ(c.recipe.par.recompute, "full") << c.row.file << ":" << c.row.line;
@@ -98,4 +98,4 @@ TEST(RecomputeShareTest, APublishedRowsLayersNIsFullRecomputeOfNLayers) {
 
 }  // namespace
 }  // namespace recompute_share_test
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict

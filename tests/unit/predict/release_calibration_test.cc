@@ -18,10 +18,9 @@
 #include "predict/release_choice.h"
 #include "predict/step_calibration.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
-namespace wp = workloads::predict;
 const std::string kData = YS_SOURCE_DIR;
 // The leave-one-model-out errors per calibrated release and chip are held to the figures the
 // per-release constants reach today, NOT to the target of a 5% median and a 12% 90th percentile:
@@ -289,7 +288,7 @@ TEST(ReleasePredictTest, AnUnknownReleaseUsesTheNearestOlderAndSaysSo) {
   EXPECT_NE(sibling.note.find("nearest older one, 25.09"), std::string::npos) << sibling.note;
   // A chip a release calibrates keeps its own, whatever its sibling.
   EXPECT_EQ(ChooseRelease(cal, "", "gb200", "h100").from, "");
-  wp::Constants k = ApplyRelease(Base().constants, *newest.chip, "mxfp8", true);
+  Constants k = ApplyRelease(Base().constants, *newest.chip, "mxfp8", true);
   EXPECT_DOUBLE_EQ(k.gemm_efficiency_fp8, 0.4);
   EXPECT_DOUBLE_EQ(k.blackwell_efficiency, 1);
   EXPECT_DOUBLE_EQ(k.tp_exposed, 0.3);
@@ -417,15 +416,15 @@ TEST(ReleaseFitTest, ShippedReleaseConstantsAreWhatTheFitGives) {
 // The error figures calibration/releases.toml stores for a release and chip are the measured ones.
 void ExpectStored(const ReleaseCalibration& shipped, const std::string& release,
                   const std::string& chip, const std::string& which,
-                  const workloads::predict::ErrorStats& measured) {
+                  const predict::ErrorStats& measured) {
   const ChipConstants* k = nullptr;
   for (const ReleaseConstants& r : shipped.releases) {
     if (r.release == release) k = r.Chip(chip);
   }
   ASSERT_NE(k, nullptr) << release << " " << chip;
-  const workloads::predict::ErrorStats& s = which == "lomo"   ? k->lomo
-                                            : which == "next" ? k->next
-                                                              : k->anchored;
+  const predict::ErrorStats& s = which == "lomo"   ? k->lomo
+                                 : which == "next" ? k->next
+                                                   : k->anchored;
   EXPECT_EQ(s.rows, measured.rows) << release << " " << chip << " " << which;
   EXPECT_NEAR(s.median_abs, measured.median_abs, 1e-4) << release << " " << chip << " " << which;
   EXPECT_NEAR(s.p90_abs, measured.p90_abs, 1e-4) << release << " " << chip << " " << which;
@@ -502,13 +501,13 @@ TEST(AnchoredPredictTest, TheAnchoredAnswerDoesNotDependOnTheEfficiencies) {
       row = &c;
   }
   ASSERT_NE(row, nullptr);
-  wp::Recipe query = row->recipe;
+  Recipe query = row->recipe;
   query.par.gpus *= 2;
   query.par.global_batch *= 2;
   auto answer = [&](double s) -> std::pair<double, double> {
-    const wp::Constants base = Base().constants;
+    const Constants base = Base().constants;
     ChipConstants k = *ChooseRelease(*LoadReleaseCalibration(kData), "", "gb200").chip;
-    wp::Constants scaled = base;
+    Constants scaled = base;
     for (double* e : {&scaled.attention_efficiency, &scaled.nvlink_busbw_efficiency,
                       &scaled.network_busbw_efficiency})
       *e *= s;
@@ -517,11 +516,11 @@ TEST(AnchoredPredictTest, TheAnchoredAnswerDoesNotDependOnTheEfficiencies) {
       *t /= s;
     for (auto& [p, v] : k.gemm) v *= s;
     k.moe_dispatch_passes /= s;
-    const wp::Constants applied = ApplyRelease(scaled, k, row->precision, row->blackwell);
-    wp::SystemRates rates = row->rates;
+    const Constants applied = ApplyRelease(scaled, k, row->precision, row->blackwell);
+    SystemRates rates = row->rates;
     for (auto& [coll, bw] : rates.nvlink_busbw) bw *= s;
     for (auto& [coll, bw] : rates.network_busbw) bw *= s;
-    auto p = wp::PredictStep(query, rates, applied);
+    auto p = PredictStep(query, rates, applied);
     EXPECT_TRUE(p.ok());
     // The row's own prediction under the same scaled rates.
     ReleaseCase scaled_row = *row;
@@ -572,4 +571,4 @@ TEST(AnchoredPredictTest, WithoutARowInTheReleaseTheNewestOlderReleaseAnchors) {
 }
 
 }  // namespace
-}  // namespace ys::validate
+}  // namespace ys::predict

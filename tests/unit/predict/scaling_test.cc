@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace ys::workloads {
+namespace ys::predict {
 namespace {
 
 TEST(ScalingTest, PerRankThroughputGivesEfficiencyAndSpeedup) {
@@ -61,4 +61,4 @@ TEST(ScalingTest, PowersOfTwoEndAtTheMaximum) {
 }
 
 }  // namespace
-}  // namespace ys::workloads
+}  // namespace ys::predict

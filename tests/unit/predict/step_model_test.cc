@@ -11,7 +11,7 @@
 #include "predict/scaling.h"
 #include "predict/step_flops.h"
 
-namespace ys::workloads::predict {
+namespace ys::predict {
 namespace {
 
 const std::string kModels = std::string(YS_SOURCE_DIR) + "/models";
@@ -605,9 +605,9 @@ TEST(StepModelTest, LatentExpertsDispatchNarrowTokensAndMtpAddsTheHeadAgain) {
 }
 
 }  // namespace
-}  // namespace ys::workloads::predict
+}  // namespace ys::predict
 
-namespace ys::workloads {
+namespace ys::predict {
 namespace {
 
 // The predicted weak-scaling curve: the recipe's parallelism and micro-batches kept, data
@@ -648,4 +648,4 @@ TEST(PredictedScalingTest, WeakScalingKeepsTheRecipeAndGrowsDataParallel) {
 }
 
 }  // namespace
-}  // namespace ys::workloads
+}  // namespace ys::predict

@@ -10,13 +10,12 @@
 #include "predict/rate_what_if.h"
 #include "predict/step_calibration.h"
 #include "predict/step_rates.h"
-#include "validate/published_predictions.h"
-#include "validate/suite_prediction.h"
+#include "predict/suite/published_predictions.h"
+#include "predict/suite/suite_prediction.h"
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
-namespace wp = workloads::predict;
 const std::string kData = YS_SOURCE_DIR;
 
 const StepCalibration& Calibration() {
@@ -38,10 +37,10 @@ const PublishedSet& Published() {
 }
 
 TEST(PublishedPredictionTest, EveryPublishedRowIsPredicted) {
-  auto refs = ReferenceSet::LoadDirectory(kData + "/baselines");
+  auto refs = validate::ReferenceSet::LoadDirectory(kData + "/baselines");
   ASSERT_TRUE(refs.ok());
   int published = 0;
-  for (const Reference& r : refs->all()) published += r.provenance.kind == "published";
+  for (const validate::Reference& r : refs->all()) published += r.provenance.kind == "published";
   ASSERT_EQ(static_cast<int>(Published().cases().size()), published);
   auto table = EvaluatePublished(Published(), Calibration(), Calibration().constants);
   ASSERT_TRUE(table.ok()) << table.status().message();
@@ -106,7 +105,7 @@ TEST(PublishedPredictionTest, HeldOutErrorDoesNotRegress) {
 }
 
 // Mean squared log error of the step over the rows in the fit: what the fit minimises.
-double FitLoss(const wp::Constants& k) {
+double FitLoss(const Constants& k) {
   auto t = EvaluatePublished(Published(), Calibration(), k);
   EXPECT_TRUE(t.ok());
   double sum = 0;
@@ -128,10 +127,10 @@ TEST(PublishedPredictionTest, StoredConstantsAreWhatTheFitGives) {
   const double stored = FitLoss(Calibration().constants);
   const double refit = FitLoss(*fitted);
   EXPECT_LE(stored, refit * 1.02) << "stored " << stored << ", re-fitted " << refit;
-  wp::Constants moved = Calibration().constants;
+  Constants moved = Calibration().constants;
   moved.gemm_efficiency_bf16 *= 1.1;
   EXPECT_GT(FitLoss(moved), stored * 1.02);
-  for (const wp::ConstantInfo& info : wp::ConstantTable()) {
+  for (const ConstantInfo& info : ConstantTable()) {
     if (!info.fitted) {
       EXPECT_EQ(Calibration().constants.*(info.field), (*fitted).*(info.field)) << info.name;
     }
@@ -141,7 +140,7 @@ TEST(PublishedPredictionTest, StoredConstantsAreWhatTheFitGives) {
 TEST(StepCalibrationTest, RejectsUnknownKeysAndOutOfRangeConstants) {
   auto text = [](const std::string& extra_constant, const std::string& chip_extra) {
     std::string t = "[provenance]\nsource = \"s\"\nfitted_by = \"f\"\nsplit = \"x\"\n[constants]\n";
-    for (const wp::ConstantInfo& info : wp::ConstantTable()) {
+    for (const ConstantInfo& info : ConstantTable()) {
       t += std::string(info.name) + " = " + std::to_string(info.lo) + "\n";
     }
     t += extra_constant;
@@ -187,7 +186,7 @@ TEST(StepCalibrationTest, RejectsUnknownKeysAndOutOfRangeConstants) {
   }
 }
 
-wp::SystemRates Reference(const std::string& chip) {
+SystemRates Reference(const std::string& chip) {
   auto spec = bench::LoadDeviceSpec(kData + "/specs/" + chip + ".toml");
   EXPECT_TRUE(spec.ok());
   auto r = ReferenceRates(*spec, Calibration(), Calibration().constants);
@@ -196,7 +195,7 @@ wp::SystemRates Reference(const std::string& chip) {
 }
 
 TEST(StepRatesTest, OverridesParseStrictly) {
-  wp::SystemRates r = Reference("h100");
+  SystemRates r = Reference("h100");
   ASSERT_TRUE(ApplyRateOverride(r, "coll.all_gather.busbw=28GB/s").ok());
   EXPECT_DOUBLE_EQ(r.network_busbw["all_gather"], 28e9);
   ASSERT_TRUE(ApplyRateOverride(r, "nvlink.alltoall.busbw=0.3TB/s").ok());
@@ -218,11 +217,11 @@ TEST(StepRatesTest, OverridesParseStrictly) {
   }
 }
 
-wp::Recipe RecipeFor(const workloads::ModelSpec& spec, const std::string& chip,
-                     const std::string& dtype, int gpus) {
-  wp::Recipe r;
+Recipe RecipeFor(const predict::ModelSpec& spec, const std::string& chip, const std::string& dtype,
+                 int gpus) {
+  Recipe r;
   r.model = &spec;
-  auto p = workloads::FindParallelism(spec, chip, dtype, gpus);
+  auto p = predict::FindParallelism(spec, chip, dtype, gpus);
   EXPECT_TRUE(p.ok()) << p.status().message();
   r.par = *p;
   r.layers = spec.shape.layers;
@@ -244,9 +243,9 @@ Measurement Busbw(const std::string& coll, double size, double gbs, int ranks) {
 }
 
 TEST(StepRatesTest, MeasuredRatesComeAtTheRecipesSizes) {
-  auto spec = workloads::LoadModelSpec(kData + "/models/llama3.1_70b.toml");
+  auto spec = predict::LoadModelSpec(kData + "/models/llama3.1_70b.toml");
   ASSERT_TRUE(spec.ok());
-  const wp::Recipe r = RecipeFor(*spec, "h100", "bf16", 512);
+  const Recipe r = RecipeFor(*spec, "h100", "bf16", 512);
   RunDocument doc;
   BenchmarkResult b;
   b.unit_id = "coll.all_gather";
@@ -262,7 +261,7 @@ TEST(StepRatesTest, MeasuredRatesComeAtTheRecipesSizes) {
   g.params = {{"dtype", "bf16"}, {"m", "8192"}, {"n", "7168"}, {"k", "8192"}};
   b.measurements.push_back(g);
   doc.benchmarks.push_back(b);
-  wp::SystemRates rates = Reference("h100");
+  SystemRates rates = Reference("h100");
   auto taken = ApplyMeasured(rates, doc, "run.json", r);
   ASSERT_TRUE(taken.ok()) << taken.status().message();
   // tp 4 at seq 8192, hidden 8192, cp 2: 4096 × 8192 × 2 B = 64 MiB per all-gather, between the
@@ -279,7 +278,7 @@ TEST(StepRatesTest, MeasuredRatesComeAtTheRecipesSizes) {
     sb.measurements.push_back(Busbw("all_gather", 256e6, gbs, 8));
   sb.measurements.push_back(Busbw("all_gather", 512e6, 400, 8));
   small.benchmarks.push_back(sb);
-  wp::SystemRates below = Reference("h100");
+  SystemRates below = Reference("h100");
   ASSERT_TRUE(ApplyMeasured(below, small, "small.json", r).ok());
   EXPECT_DOUBLE_EQ(below.nvlink_busbw["all_gather"], 200e9);
   RunDocument empty;
@@ -295,22 +294,22 @@ TEST(StepRatesTest, MeasuredRatesComeAtTheRecipesSizes) {
 // parameter all-gather hide under the micro-batch's compute; at 28 GB/s they no longer fit, and
 // putting them back to 61 GB/s is worth a large part of the step.
 TEST(RateWhatIfTest, ExemplarCase3CollectivesAreALargeShareOfTheIteration) {
-  auto spec = workloads::LoadModelSpec(kData + "/models/llama3.1_8b.toml");
+  auto spec = predict::LoadModelSpec(kData + "/models/llama3.1_8b.toml");
   ASSERT_TRUE(spec.ok());
-  wp::Recipe r = RecipeFor(*spec, "gb300", "fp8", 128);
+  Recipe r = RecipeFor(*spec, "gb300", "fp8", 128);
   r.par.global_batch = r.par.micro_batch * 128;
-  wp::SystemRates reference = Reference("gb300");
+  SystemRates reference = Reference("gb300");
   ASSERT_TRUE(ApplyRateOverride(reference, "coll.all_gather.busbw=61GB/s").ok());
   ASSERT_TRUE(ApplyRateOverride(reference, "coll.reduce_scatter.busbw=61GB/s").ok());
-  wp::SystemRates measured = reference;
+  SystemRates measured = reference;
   ASSERT_TRUE(ApplyRateOverride(measured, "coll.all_gather.busbw=28GB/s").ok());
   ASSERT_TRUE(ApplyRateOverride(measured, "coll.reduce_scatter.busbw=28GB/s").ok());
   const auto& c = Calibration().constants;
-  auto ranked = diagnose::RankRateShortfalls(r, measured, reference, c);
+  auto ranked = predict::RankRateShortfalls(r, measured, reference, c);
   ASSERT_TRUE(ranked.ok()) << ranked.status().message();
   ASSERT_EQ(ranked->size(), 2u);
-  auto slow = wp::PredictStep(r, measured, c);
-  auto fast = wp::PredictStep(r, reference, c);
+  auto slow = PredictStep(r, measured, c);
+  auto fast = PredictStep(r, reference, c);
   ASSERT_TRUE(slow.ok() && fast.ok());
   // Putting both rates back recovers 1 − fast / slow of the slow step (published: 1 − 0.83 / 1.09,
   // 24%; held within the slowdown's bounds below). Each rate put back alone recovers a part of
@@ -335,18 +334,18 @@ TEST(RateWhatIfTest, ExemplarCase3CollectivesAreALargeShareOfTheIteration) {
 }
 
 }  // namespace
-}  // namespace ys::validate
+}  // namespace ys::predict
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
 // validate --predict: at the reference rates every predicted score is 1 (the model is used as a
 // ratio); a slow network all-gather and reduce-scatter put the data-parallel-heavy workloads under
 // the threshold, with the rate named as the reason; a workload without a model file says so.
 TEST(SuitePredictionTest, SlowCollectivesPutWorkloadsUnderTheThreshold) {
-  auto suite = LoadSuiteByName("gb300", kData);
+  auto suite = validate::LoadSuiteByName("gb300", kData);
   ASSERT_TRUE(suite.ok()) << suite.status().message();
-  ReferenceSet refs;
+  validate::ReferenceSet refs;
   SuitePredictionInputs in;
   in.data_dir = kData;
   auto reference = PredictSuite(*suite, refs, in);
@@ -383,12 +382,12 @@ TEST(SuitePredictionTest, SlowCollectivesPutWorkloadsUnderTheThreshold) {
 // nearest entry's layout with data parallelism scaled, and the H200 suite runs H100's recipes (with
 // H100's constants, anchored on H100's rows); the row says which recipe it borrowed.
 TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
-  ReferenceSet refs;
+  validate::ReferenceSet refs;
   SuitePredictionInputs in;
   in.data_dir = kData;
   int borrowed = 0, anchored = 0, h200_anchored = 0;
   for (const char* chip : {"h100", "h200", "b200", "b300", "gb200", "gb300"}) {
-    auto suite = LoadSuiteByName(chip, kData);
+    auto suite = validate::LoadSuiteByName(chip, kData);
     ASSERT_TRUE(suite.ok()) << suite.status().message();
     auto rows = PredictSuite(*suite, refs, in);
     ASSERT_TRUE(rows.ok()) << rows.status().message();
@@ -418,9 +417,9 @@ TEST(SuitePredictionTest, EveryShippedSuitesWorkloadsArePredicted) {
 }
 
 }  // namespace
-}  // namespace ys::validate
+}  // namespace ys::predict
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
 // The FLOPs count against the published tables before any fit: MFU = model FLOPs per sample ×
@@ -432,7 +431,7 @@ TEST(PublishedPredictionTest, FlopsCountReproducesThePublishedMfu) {
   std::string table;
   for (const PublishedCase& c : Published().cases()) {
     if (!c.ref.published_mfu || !c.ref.inconsistent.empty()) continue;
-    auto flops = workloads::TrainingFlopsPerToken(*c.model);
+    auto flops = predict::TrainingFlopsPerToken(*c.model);
     ASSERT_TRUE(flops.ok()) << c.ref.workload;
     const double peak = c.spec->peak_dense_tflops.at(c.ref.dtype) * 1e12;
     const double mfu = *flops * c.ref.seq_len * c.ref.gbs / (c.ref.step_time_s * peak * c.ref.gpus);
@@ -449,57 +448,57 @@ TEST(PublishedPredictionTest, FlopsCountReproducesThePublishedMfu) {
 }
 
 }  // namespace
-}  // namespace ys::validate
+}  // namespace ys::predict
 
-namespace ys::validate {
+namespace ys::predict {
 namespace {
 
 // The part of an NVL72 domain a job holds: its nodes up to 18, otherwise the largest divisor of
 // its node count not above 18 (the recipes' --segment); an HGX node is its own domain.
 TEST(StepModelTest, JobNvlinkDomainFollowsTheSlurmSegment) {
-  wp::SystemRates nvl72 = Reference("gb200");
-  EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 4), 72);    // one tray: inside the rack
-  EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 64), 64);   // 16 nodes
-  EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 72), 72);   // 18 nodes
-  EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 128), 64);  // 32 nodes: segment 16
-  EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 512), 64);  // 128 nodes: segment 16
-  EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 96), 48);   // 24 nodes: segment 12
-  EXPECT_EQ(wp::JobNvlinkDomain(nvl72, 76), 4);    // 19 nodes (prime): one node a segment
-  EXPECT_EQ(wp::JobNvlinkDomain(Reference("h100"), 1024), 8);
+  SystemRates nvl72 = Reference("gb200");
+  EXPECT_EQ(JobNvlinkDomain(nvl72, 4), 72);    // one tray: inside the rack
+  EXPECT_EQ(JobNvlinkDomain(nvl72, 64), 64);   // 16 nodes
+  EXPECT_EQ(JobNvlinkDomain(nvl72, 72), 72);   // 18 nodes
+  EXPECT_EQ(JobNvlinkDomain(nvl72, 128), 64);  // 32 nodes: segment 16
+  EXPECT_EQ(JobNvlinkDomain(nvl72, 512), 64);  // 128 nodes: segment 16
+  EXPECT_EQ(JobNvlinkDomain(nvl72, 96), 48);   // 24 nodes: segment 12
+  EXPECT_EQ(JobNvlinkDomain(nvl72, 76), 4);    // 19 nodes (prime): one node a segment
+  EXPECT_EQ(JobNvlinkDomain(Reference("h100"), 1024), 8);
 }
 
 // The all-to-all of expert parallelism (all-to-all dispatcher, ep 64 of DeepSeek-V3 on H100):
 // across NVLink domains only the copies to the other domains cross the network, (D − 1)/D of the
 // bytes for D domains, not (ep − 1)/ep; inside one domain it runs over NVLink; and each
 // all-to-all pays alltoall_seconds_per_peer for each of its ep − 1 peers.
-const wp::CommTerm* EpTerm(const wp::StepPrediction& p) {
-  for (const wp::CommTerm& t : p.comm)
+const CommTerm* EpTerm(const StepPrediction& p) {
+  for (const CommTerm& t : p.comm)
     if (t.name == "ep") return &t;
   return nullptr;
 }
 
 TEST(StepModelTest, AllToAllCrossesTheNetworkForItsOtherDomainsAndPaysEachPeer) {
-  auto spec = workloads::LoadModelSpec(kData + "/models/deepseek-v3_671b.toml");
+  auto spec = predict::LoadModelSpec(kData + "/models/deepseek-v3_671b.toml");
   ASSERT_TRUE(spec.ok());
-  wp::Recipe r = RecipeFor(*spec, "h100", "bf16", 512);
+  Recipe r = RecipeFor(*spec, "h100", "bf16", 512);
   r.par.ep = 64;
   r.par.moe_dispatcher = "alltoall";
-  wp::Constants c = Calibration().constants;
+  Constants c = Calibration().constants;
   ASSERT_GT(c.alltoall_seconds_per_peer, 0);
-  wp::Constants no_fixed = c;
+  Constants no_fixed = c;
   no_fixed.alltoall_seconds_per_peer = 0;
-  auto ep_term = [&](int nvlink_domain, const wp::Constants& k) {
-    wp::SystemRates rates = Reference("h100");
+  auto ep_term = [&](int nvlink_domain, const Constants& k) {
+    SystemRates rates = Reference("h100");
     rates.nvlink_domain = nvlink_domain;
-    auto p = wp::PredictStep(r, rates, k);
+    auto p = PredictStep(r, rates, k);
     EXPECT_TRUE(p.ok()) << p.status().message();
-    const wp::CommTerm* t = p.ok() ? EpTerm(*p) : nullptr;
+    const CommTerm* t = p.ok() ? EpTerm(*p) : nullptr;
     EXPECT_NE(t, nullptr);
-    return t ? *t : wp::CommTerm{};
+    return t ? *t : CommTerm{};
   };
-  const wp::CommTerm eight = ep_term(8, no_fixed);  // 8 domains of 8 GPUs
-  const wp::CommTerm two = ep_term(32, no_fixed);   // 2 domains of 32 GPUs
-  const wp::CommTerm one = ep_term(64, no_fixed);   // one domain
+  const CommTerm eight = ep_term(8, no_fixed);  // 8 domains of 8 GPUs
+  const CommTerm two = ep_term(32, no_fixed);   // 2 domains of 32 GPUs
+  const CommTerm one = ep_term(64, no_fixed);   // one domain
   EXPECT_EQ(eight.link, "network");
   EXPECT_EQ(two.link, "network");
   EXPECT_EQ(one.link, "nvlink");
@@ -508,10 +507,10 @@ TEST(StepModelTest, AllToAllCrossesTheNetworkForItsOtherDomainsAndPaysEachPeer) 
   EXPECT_NEAR(two.raw_s, per_step * two.message_bytes * 1.0 / 2 / two.busbw, 1e-9 * two.raw_s);
   EXPECT_NEAR(one.raw_s, per_step * one.message_bytes * 63.0 / 64 / one.busbw, 1e-9 * one.raw_s);
   // The fixed time: ep − 1 peers per all-to-all.
-  const wp::CommTerm fixed = ep_term(8, c);
+  const CommTerm fixed = ep_term(8, c);
   EXPECT_NEAR(fixed.raw_s - eight.raw_s, per_step * 63 * c.alltoall_seconds_per_peer,
               1e-9 * fixed.raw_s);
 }
 
 }  // namespace
-}  // namespace ys::validate
+}  // namespace ys::predict

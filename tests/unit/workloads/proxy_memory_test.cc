@@ -20,7 +20,7 @@ std::string ModelText() {
   return ss.str();
 }
 
-Result<ProxyPlan> CpuPlan(const ModelSpec& spec) {
+Result<ProxyPlan> CpuPlan(const predict::ModelSpec& spec) {
   auto recipe = CpuRecipe(spec, nullptr);
   if (!recipe.ok()) return recipe.status();
   return PlanProxyStep(
@@ -29,7 +29,7 @@ Result<ProxyPlan> CpuPlan(const ModelSpec& spec) {
 }
 
 TEST(ProxyMemoryTest, TheShippedModelFitsAModestBudget) {
-  auto spec = ParseModelSpec(ModelText(), "m.toml");
+  auto spec = predict::ParseModelSpec(ModelText(), "m.toml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   auto plan = CpuPlan(*spec);
   ASSERT_TRUE(plan.ok()) << plan.status().message();
@@ -40,7 +40,7 @@ TEST(ProxyMemoryTest, TheShippedModelFitsAModestBudget) {
 }
 
 TEST(ProxyMemoryTest, AHugeDimensionIsRefusedBeforeAllocating) {
-  auto spec = ParseModelSpec(
+  auto spec = predict::ParseModelSpec(
       ys::testing::Replace(ModelText(), "hidden_size = 4096", "hidden_size = 4194304"), "m.toml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   auto plan = CpuPlan(*spec);
@@ -63,7 +63,7 @@ TEST(ProxyMemoryTest, ActivationsPastTwoToTheFortyAreRefused) {
   std::string text =
       ys::testing::Replace(ModelText(), "hidden_size = 4096", "hidden_size = 4194304");
   text = ys::testing::Replace(text, "seq_length = 8192", "seq_length = 4194304");
-  auto spec = ParseModelSpec(text, "m.toml");
+  auto spec = predict::ParseModelSpec(text, "m.toml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   auto recipe = CpuRecipe(*spec, nullptr);
   ASSERT_TRUE(recipe.ok());

@@ -18,8 +18,8 @@ namespace {
 
 const std::string kModels = std::string(YS_SOURCE_DIR) + "/models";
 
-ModelSpec Load(const std::string& name) {
-  auto spec = LoadModelSpec(kModels + "/" + name + ".toml");
+predict::ModelSpec Load(const std::string& name) {
+  auto spec = predict::LoadModelSpec(kModels + "/" + name + ".toml");
   EXPECT_TRUE(spec.ok()) << spec.status().message();
   return *spec;
 }
@@ -43,7 +43,7 @@ int Count(const std::vector<ProxyOp>& ops, OpClass cls) {
 }
 
 TEST(ProxyPlanTest, Llama8bH100RecipeShapesAndBytes) {
-  ModelSpec spec = Load("llama3.1_8b");
+  predict::ModelSpec spec = Load("llama3.1_8b");
   std::string why;
   auto par = CpuRecipe(spec, &why);
   ASSERT_TRUE(par.ok());
@@ -85,7 +85,7 @@ TEST(ProxyPlanTest, Llama8bH100RecipeShapesAndBytes) {
 }
 
 TEST(ProxyPlanTest, Qwen3MoeAllToAllAndTpSizes) {
-  ModelSpec spec = Load("qwen3_235b");
+  predict::ModelSpec spec = Load("qwen3_235b");
   auto par = CpuRecipe(spec, nullptr);
   ASSERT_TRUE(par.ok());
   ASSERT_EQ(par->tp, 2);
@@ -121,8 +121,9 @@ TEST(ProxyPlanTest, Qwen3MoeAllToAllAndTpSizes) {
 }
 
 TEST(ProxyPlanTest, DeepSeekMlaProjections) {
-  ModelSpec spec = Load("deepseek-v3_671b");
-  Parallelism par{.chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
+  predict::ModelSpec spec = Load("deepseek-v3_671b");
+  predict::Parallelism par{
+      .chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
   auto plan = PlanProxyStep(spec, par, {.layers = 4});
   ASSERT_TRUE(plan.ok()) << plan.status().message();
   // 4 layers in DeepSeek's mix (3 dense of 61): at least one dense layer is kept.
@@ -148,32 +149,32 @@ TEST(ProxyPlanTest, GemmFlopsAgreeWithModelFlopsLessExclusions) {
                            "gpt_oss_120b", "deepseek-v3_671b", "nemotron-h_56b",
                            "nemotron3_nano_30b_a3b", "nemotron3_super_120b_a12b"}) {
     SCOPED_TRACE(name);
-    ModelSpec spec = Load(name);
-    Parallelism par{
+    predict::ModelSpec spec = Load(name);
+    predict::Parallelism par{
         .chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
     int all = spec.hybrid ? spec.hybrid->mamba_layers + spec.hybrid->attention_layers +
                                 spec.hybrid->mlp_layers + spec.hybrid->moe_layers
                           : spec.shape.layers;
     auto plan = PlanProxyStep(spec, par, {.layers = all});
     ASSERT_TRUE(plan.ok()) << plan.status().message();
-    auto per_token = TrainingFlopsPerToken(spec);
+    auto per_token = predict::TrainingFlopsPerToken(spec);
     ASSERT_TRUE(per_token.ok());
     double h = spec.shape.hidden_size, seq = spec.shape.seq_length;
     double expected = *per_token - 6.0 * h * *spec.shape.vocab_size;
     if (spec.hybrid) {
-      const HybridShape& y = *spec.hybrid;
-      expected -= 6.0 * y.mamba_layers * MambaScanPerToken(y);
+      const predict::HybridShape& y = *spec.hybrid;
+      expected -= 6.0 * y.mamba_layers * predict::MambaScanPerToken(y);
     }
     EXPECT_NEAR(plan->StepGemmFlops() / seq / expected, 1.0, 1e-9);
   }
 }
 
 TEST(ProxyPlanTest, CpuScaleDownIsStatedAndShrinksShapes) {
-  ModelSpec spec = Load("llama3.1_8b");
+  predict::ModelSpec spec = Load("llama3.1_8b");
   auto par = CpuRecipe(spec, nullptr);
   ASSERT_TRUE(par.ok());
   EXPECT_EQ(CpuScaleFactor(spec, *par), 16);  // hidden 4096 / 256
-  ModelSpec big = Load("llama3.1_405b");
+  predict::ModelSpec big = Load("llama3.1_405b");
   auto big_par = CpuRecipe(big, nullptr);
   EXPECT_EQ(CpuScaleFactor(big, *big_par), 16);  // 128 heads / TP 8 keeps one head per rank
   auto plan =
@@ -193,20 +194,21 @@ TEST(ProxyPlanTest, CpuScaleDownIsStatedAndShrinksShapes) {
 }
 
 TEST(ProxyPlanTest, ModelThatCannotShrinkIsRefusedWithReason) {
-  ModelSpec spec = Load("deepseek-v3_671b");
-  Parallelism par{.chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
+  predict::ModelSpec spec = Load("deepseek-v3_671b");
+  predict::Parallelism par{
+      .chip = "h100", .dtype = "bf16", .gpus = 1, .micro_batch = 1, .global_batch = 1};
   // Sequence 4096 / 256 = 16 tokens x top-8 = 128 copies for 256 experts: no whole token each.
   auto plan = PlanProxyStep(spec, par, {.scale = 256, .layers = 4});
   ASSERT_FALSE(plan.ok());
   EXPECT_NE(plan.status().message().find("cannot be shrunk"), std::string::npos)
       << plan.status().message();
-  Parallelism bad = par;
+  predict::Parallelism bad = par;
   bad.tp = 3;  // 128 heads do not divide by 3
   EXPECT_FALSE(PlanProxyStep(spec, bad, {}).ok());
 }
 
 TEST(RooflineTest, SerialSumAndOverlappedBound) {
-  ModelSpec spec = Load("qwen3_235b");
+  predict::ModelSpec spec = Load("qwen3_235b");
   auto par = CpuRecipe(spec, nullptr);
   auto plan = PlanProxyStep(spec, *par, {.scale = 16, .layers = 1, .micro_batches = 2});
   ASSERT_TRUE(plan.ok()) << plan.status().message();

@@ -29,7 +29,7 @@ comm::Collective ToCollective(PlanCollective c) {
   return comm::Collective::kAllGather;
 }
 
-int RecipeSize(const Parallelism& p, CommGroup g) {
+int RecipeSize(const predict::Parallelism& p, CommGroup g) {
   switch (g) {
     case CommGroup::kTp:
       return p.tp;
