@@ -128,6 +128,13 @@ Finding CopyDataFinding(const std::string& entity, const std::string& what, uint
 // each rounded down to a multiple of 16 bytes (the SM copy moves 16-byte elements).
 std::vector<uint64_t> CopySizes(const BenchContext& ctx, uint64_t full, uint64_t quick);
 
+// One way a copy benchmark moves its bytes, enqueued on the timer's stream: "ce" (a copy engine,
+// the driver's memcpy) or "sm" (a copy kernel on the SMs).
+struct CopyMethod {
+  const char* name;
+  std::function<Status()> enqueue;
+};
+
 }  // namespace ys::bench
 
 #endif  // YARDSTICK_BENCH_GPU_BENCH_H_

@@ -250,6 +250,185 @@ Status Agree(comm::Communicator& comm, const Status& mine) {
              : mine;
 }
 
+// What one rank's burn-in steps share, from its start to its last checkpoint.
+struct BurninSession {
+  const BurninOptions& o;
+  comm::Communicator& comm;
+  const host::Host& host;
+  const bool leader;  // rank 0: keeps the analyser, the checkpoint and the document
+  const std::chrono::steady_clock::time_point wall_start;
+  std::string node;    // this rank's host name
+  int local_rank = 0;  // its place among the node's ranks
+  json settings;
+  std::optional<Analyser> analyser;  // the leader's
+  double elapsed = 0;                // load time done
+  long long cycle = 0;
+  TelemetryOptions to;
+  std::unique_ptr<TelemetrySampler> sampler;
+  std::vector<std::unique_ptr<Load>> loads;
+  BurninRun run;
+};
+
+// Where this rank is: its node and its place among the node's ranks.
+Status LocateRank(BurninSession& s) {
+  auto names = s.comm.Hostnames();
+  if (!names.ok()) return names.status();
+  s.node = (*names)[s.comm.rank()];
+  for (int r = 0; r < s.comm.rank(); ++r) s.local_rank += (*names)[r] == s.node ? 1 : 0;
+  return Status::Ok();
+}
+
+// Rank 0 starts or resumes; every rank learns where the load time stands.
+Status StartOrResume(BurninSession& s) {
+  s.settings = Settings(s.o, s.comm.size());
+  Status start = Status::Ok();
+  if (s.leader) {
+    auto a = Prepare(s.o, s.host, s.settings);
+    if (a.ok())
+      s.analyser.emplace(std::move(*a));
+    else
+      start = a.status();
+  }
+  YS_RETURN_IF_ERROR(Agree(s.comm, start));
+  std::string state =
+      s.leader ? fmt::format("{} {}", s.analyser->elapsed_s(), s.analyser->cycles()) : "";
+  YS_RETURN_IF_ERROR(s.comm.Broadcast(state, 0));
+  std::sscanf(state.c_str(), "%lf %lld", &s.elapsed, &s.cycle);
+  return Status::Ok();
+}
+
+// Telemetry and loads on every rank; the leader's analyser learns the telemetry's source.
+Status OpenTelemetryAndLoads(BurninSession& s) {
+  const BurninOptions& o = s.o;
+  comm::LaunchInfo launch = comm::DetectLaunch(s.host.env());
+  launch.local_rank = s.local_rank;
+  LoadContext lc{.host = &s.host,
+                 .comm = &s.comm,
+                 .launch = launch,
+                 .node = s.node,
+                 .device = o.device,
+                 .gemm_n = o.gemm_n,
+                 .stream_bytes = o.stream_bytes,
+                 .allreduce_bytes = o.allreduce_bytes};
+  s.to = {.node = s.node,
+          .nvml_state = o.nvml_state,
+          .kmsg_path = o.kmsg_path,
+          .cpus = CpuWorkers(lc),
+          .node_wide = s.local_rank == 0};
+  Status opened = Status::Ok();
+  if (auto t = TelemetrySampler::Open(s.host, s.to); t.ok()) {
+    s.sampler = std::move(*t);
+    lc.timeline = s.sampler->timeline();
+    if (auto l = MakeLoads(o.profile, lc); l.ok())
+      s.loads = std::move(*l);
+    else
+      opened = l.status();
+  } else {
+    opened = t.status();
+  }
+  YS_RETURN_IF_ERROR(Agree(s.comm, opened));
+  if (s.loads.empty())
+    return Status::Invalid("profile " + std::string(ProfileName(o.profile)) +
+                           ": no load can run here");
+  if (s.leader) {
+    s.analyser->SetSource(s.sampler->source(), s.sampler->timeline()
+                                                   ? s.sampler->timeline()->Describe()
+                                                   : std::vector<std::string>{});
+  }
+  return Status::Ok();
+}
+
+// The leader saves the checkpoint and writes the run document so far (into run.doc).
+Status SaveBurnin(BurninSession& s, bool finished, const std::string& clean_stop,
+                  const std::string& reason) {
+  if (!s.leader) return Status::Ok();
+  Checkpoint c{.saved_at = UtcNowIso8601(),
+               .boot_id = BootId(s.host),
+               .clean_stop = clean_stop,
+               .finished = finished,
+               .settings = s.settings,
+               .analyser = s.analyser->SaveState()};
+  YS_RETURN_IF_ERROR(SaveCheckpoint(s.o.out_dir, c));
+  double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - s.wall_start).count();
+  s.run.doc = MakeDocument(s.analyser->Report(), s.host, s.sampler->source(), wall, reason);
+  return WriteDocument(s.o.out_dir, s.run.doc);
+}
+
+// Runs one cycle of `load` on this rank for up to `want` seconds: its samples (with the foreign
+// processes' shares of the CPUs, and the load's error if it failed) and how long it took.
+std::vector<EntitySample> RunLoadCycle(BurninSession& s, Load& load, double want, double& dt) {
+  std::vector<EntitySample> samples;
+  std::optional<host::ProcessSnapshot> before;
+  if (!s.to.cpus.empty()) before = host::SnapshotProcesses(s.host, {static_cast<int>(getpid())});
+  auto t0 = std::chrono::steady_clock::now();
+  Status ran = load.RunCycle(s.elapsed, want, samples);
+  dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (before && dt > 0) {
+    AddForeignShares(*before, host::SnapshotProcesses(s.host, {static_cast<int>(getpid())}), dt,
+                     samples);
+  }
+  if (!ran.ok()) {
+    EntitySample e{.node = s.node,
+                   .entity = s.local_rank == 0 ? "node" : fmt::format("rank{}", s.comm.rank()),
+                   .kind = "node",
+                   .metric = std::string(load.name())};
+    e.load_error = ran.message();
+    samples.push_back(std::move(e));
+  }
+  return samples;
+}
+
+// One cycle on every rank: the load run, the telemetry sampled, every rank's samples gathered
+// to the leader's analyser and status line; the load time moves on by the longest rank's.
+Status RunBurninCycle(BurninSession& s, Load& load, StatusTicker& ticker) {
+  const BurninOptions& o = s.o;
+  double want = std::max(0.05, std::min(o.cycle_s, o.duration_s - s.elapsed));
+  double dt = 0;
+  std::vector<EntitySample> samples = RunLoadCycle(s, load, want, dt);
+  auto longest = s.comm.AllReduceMax(dt);
+  if (!longest.ok()) return longest.status();
+  double end = s.elapsed + *longest;
+  s.sampler->Sample(s.elapsed, end, samples);
+  auto gathered = s.comm.Gather(ToJson(samples).dump(), 0);
+  if (!gathered.ok()) return gathered.status();
+  if (s.leader) {
+    CycleObservation obs{.start_s = s.elapsed, .end_s = end, .at = UtcNowIso8601()};
+    for (size_t r = 0; r < gathered->size(); ++r) {
+      json j = json::parse((*gathered)[r], nullptr, false);
+      auto rs = EntitySamplesFromJson(j, fmt::format("rank {} samples", r));
+      if (!rs.ok()) return rs.status();
+      obs.samples.insert(obs.samples.end(), rs->begin(), rs->end());
+    }
+    ticker.Cycle(obs, load.name(), s.cycle, end, o.duration_s);
+    s.analyser->Add(obs);
+    WriteHeartbeat(o.out_dir, Heartbeat{end, obs.at});
+  }
+  s.elapsed = end;
+  ++s.cycle;
+  return Status::Ok();
+}
+
+// The leader's checkpoint when the interval since the last one has passed and load time is left.
+Status CheckpointWhenDue(BurninSession& s, std::chrono::steady_clock::time_point& last_checkpoint) {
+  const BurninOptions& o = s.o;
+  bool due = s.leader && s.elapsed < o.duration_s &&
+             std::chrono::steady_clock::now() - last_checkpoint >=
+                 std::chrono::duration<double>(o.checkpoint_interval_s);
+  if (!due) return Status::Ok();
+  YS_RETURN_IF_ERROR(SaveBurnin(s, false, "",
+                                fmt::format("burn-in in progress: {} s of {} s of load done and "
+                                            "checkpointed; if this process is gone, run the same "
+                                            "command to resume",
+                                            Secs(s.elapsed), Secs(o.duration_s))));
+  last_checkpoint = std::chrono::steady_clock::now();
+  if (o.progress) {  // the document just saved holds the report
+    o.progress(fmt::format("burn-in: {} of {} s of load, {} faults, checkpoint saved",
+                           Secs(s.elapsed), Secs(o.duration_s), s.run.doc.burnin->faults.size()));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status CheckBurninOptions(const BurninOptions& o) {
@@ -275,88 +454,14 @@ Status CheckBurninOptions(const BurninOptions& o) {
 Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
                             const host::Host& host) {
   YS_RETURN_IF_ERROR(CheckBurninOptions(o));
-  const bool leader = comm.rank() == 0;
-  auto wall_start = std::chrono::steady_clock::now();
-
-  // Where this rank is: its node and its place among the node's ranks.
-  auto names = comm.Hostnames();
-  if (!names.ok()) return names.status();
-  std::string node = (*names)[comm.rank()];
-  int local_rank = 0;
-  for (int r = 0; r < comm.rank(); ++r) local_rank += (*names)[r] == node ? 1 : 0;
-
-  // Rank 0 starts or resumes; every rank learns where the load time stands.
-  json settings = Settings(o, comm.size());
-  std::optional<Analyser> analyser;
-  Status start = Status::Ok();
-  if (leader) {
-    auto a = Prepare(o, host, settings);
-    if (a.ok())
-      analyser.emplace(std::move(*a));
-    else
-      start = a.status();
-  }
-  YS_RETURN_IF_ERROR(Agree(comm, start));
-  std::string state = leader ? fmt::format("{} {}", analyser->elapsed_s(), analyser->cycles()) : "";
-  YS_RETURN_IF_ERROR(comm.Broadcast(state, 0));
-  double elapsed = 0;
-  long long cycle = 0;
-  std::sscanf(state.c_str(), "%lf %lld", &elapsed, &cycle);
-
-  // Telemetry and loads on every rank.
-  comm::LaunchInfo launch = comm::DetectLaunch(host.env());
-  launch.local_rank = local_rank;
-  LoadContext lc{.host = &host,
-                 .comm = &comm,
-                 .launch = launch,
-                 .node = node,
-                 .device = o.device,
-                 .gemm_n = o.gemm_n,
-                 .stream_bytes = o.stream_bytes,
-                 .allreduce_bytes = o.allreduce_bytes};
-  TelemetryOptions to{.node = node,
-                      .nvml_state = o.nvml_state,
-                      .kmsg_path = o.kmsg_path,
-                      .cpus = CpuWorkers(lc),
-                      .node_wide = local_rank == 0};
-  std::unique_ptr<TelemetrySampler> sampler;
-  std::vector<std::unique_ptr<Load>> loads;
-  Status opened = Status::Ok();
-  if (auto s = TelemetrySampler::Open(host, to); s.ok()) {
-    sampler = std::move(*s);
-    lc.timeline = sampler->timeline();
-    if (auto l = MakeLoads(o.profile, lc); l.ok())
-      loads = std::move(*l);
-    else
-      opened = l.status();
-  } else {
-    opened = s.status();
-  }
-  YS_RETURN_IF_ERROR(Agree(comm, opened));
-  if (loads.empty())
-    return Status::Invalid("profile " + std::string(ProfileName(o.profile)) +
-                           ": no load can run here");
-
-  BurninRun run;
-  auto save = [&](bool finished, const std::string& clean_stop,
-                  const std::string& reason) -> Status {
-    if (!leader) return Status::Ok();
-    Checkpoint c{.saved_at = UtcNowIso8601(),
-                 .boot_id = BootId(host),
-                 .clean_stop = clean_stop,
-                 .finished = finished,
-                 .settings = settings,
-                 .analyser = analyser->SaveState()};
-    YS_RETURN_IF_ERROR(SaveCheckpoint(o.out_dir, c));
-    double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    run.doc = MakeDocument(analyser->Report(), host, sampler->source(), wall, reason);
-    return WriteDocument(o.out_dir, run.doc);
-  };
-  if (leader) {
-    analyser->SetSource(sampler->source(), sampler->timeline() ? sampler->timeline()->Describe()
-                                                               : std::vector<std::string>{});
-  }
+  BurninSession s{.o = o,
+                  .comm = comm,
+                  .host = host,
+                  .leader = comm.rank() == 0,
+                  .wall_start = std::chrono::steady_clock::now()};
+  YS_RETURN_IF_ERROR(LocateRank(s));
+  YS_RETURN_IF_ERROR(StartOrResume(s));
+  YS_RETURN_IF_ERROR(OpenTelemetryAndLoads(s));
 
   // A hung collective cannot be interrupted: past the timeout the process says where it stood and
   // ends; the checkpoint on disk is the resume point.
@@ -373,48 +478,10 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
   StatusTicker ticker;
   auto last_checkpoint = std::chrono::steady_clock::now();
   int stop_signal = 0;
-  while (elapsed < o.duration_s) {
-    Load& load = *loads[static_cast<size_t>(cycle) % loads.size()];
-    dog.Enter(fmt::format("cycle {} ({}) at {} s of load", cycle, load.name(), Secs(elapsed)));
-    std::vector<EntitySample> samples;
-    double want = std::max(0.05, std::min(o.cycle_s, o.duration_s - elapsed));
-    std::optional<host::ProcessSnapshot> before;
-    if (!to.cpus.empty()) before = host::SnapshotProcesses(host, {static_cast<int>(getpid())});
-    auto t0 = std::chrono::steady_clock::now();
-    Status ran = load.RunCycle(elapsed, want, samples);
-    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (before && dt > 0) {
-      AddForeignShares(*before, host::SnapshotProcesses(host, {static_cast<int>(getpid())}), dt,
-                       samples);
-    }
-    if (!ran.ok()) {
-      EntitySample s{.node = node,
-                     .entity = local_rank == 0 ? "node" : fmt::format("rank{}", comm.rank()),
-                     .kind = "node",
-                     .metric = std::string(load.name())};
-      s.load_error = ran.message();
-      samples.push_back(std::move(s));
-    }
-    auto longest = comm.AllReduceMax(dt);
-    if (!longest.ok()) return longest.status();
-    double end = elapsed + *longest;
-    sampler->Sample(elapsed, end, samples);
-    auto gathered = comm.Gather(ToJson(samples).dump(), 0);
-    if (!gathered.ok()) return gathered.status();
-    if (leader) {
-      CycleObservation obs{.start_s = elapsed, .end_s = end, .at = UtcNowIso8601()};
-      for (size_t r = 0; r < gathered->size(); ++r) {
-        json j = json::parse((*gathered)[r], nullptr, false);
-        auto rs = EntitySamplesFromJson(j, fmt::format("rank {} samples", r));
-        if (!rs.ok()) return rs.status();
-        obs.samples.insert(obs.samples.end(), rs->begin(), rs->end());
-      }
-      ticker.Cycle(obs, load.name(), cycle, end, o.duration_s);
-      analyser->Add(obs);
-      WriteHeartbeat(o.out_dir, Heartbeat{end, obs.at});
-    }
-    elapsed = end;
-    ++cycle;
+  while (s.elapsed < o.duration_s) {
+    Load& load = *s.loads[static_cast<size_t>(s.cycle) % s.loads.size()];
+    dog.Enter(fmt::format("cycle {} ({}) at {} s of load", s.cycle, load.name(), Secs(s.elapsed)));
+    YS_RETURN_IF_ERROR(RunBurninCycle(s, load, ticker));
     auto sig = comm.AllReduceMax(static_cast<double>(g_signal.load()));
     if (!sig.ok()) return sig.status();
     stop_signal = static_cast<int>(*sig);
@@ -422,23 +489,11 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
       dog.Leave();
       break;
     }
-    if (leader && elapsed < o.duration_s &&
-        std::chrono::steady_clock::now() - last_checkpoint >=
-            std::chrono::duration<double>(o.checkpoint_interval_s)) {
-      YS_RETURN_IF_ERROR(save(false, "",
-                              fmt::format("burn-in in progress: {} s of {} s of load done and "
-                                          "checkpointed; if this process is gone, run the same "
-                                          "command to resume",
-                                          Secs(elapsed), Secs(o.duration_s))));
-      last_checkpoint = std::chrono::steady_clock::now();
-      if (o.progress) {  // the document just saved holds the report
-        o.progress(fmt::format("burn-in: {} of {} s of load, {} faults, checkpoint saved",
-                               Secs(elapsed), Secs(o.duration_s), run.doc.burnin->faults.size()));
-      }
-    }
+    YS_RETURN_IF_ERROR(CheckpointWhenDue(s, last_checkpoint));
     dog.Leave();
   }
-  bool finished = elapsed >= o.duration_s;
+  BurninRun& run = s.run;
+  bool finished = s.elapsed >= o.duration_s;
   if (stop_signal != 0 && !finished) {
     run.stopped = true;
     run.stop_reason = fmt::format("signal {}", stop_signal);
@@ -446,10 +501,10 @@ Result<BurninRun> RunBurnin(const BurninOptions& o, comm::Communicator& comm,
   std::string reason = run.stopped ? fmt::format(
                                          "stopped by {} at {} s of {} s of load; run the same "
                                          "command to resume",
-                                         run.stop_reason, Secs(elapsed), Secs(o.duration_s))
+                                         run.stop_reason, Secs(s.elapsed), Secs(o.duration_s))
                                    : "";
-  YS_RETURN_IF_ERROR(save(finished, run.stopped ? run.stop_reason : "", reason));
-  return run;
+  YS_RETURN_IF_ERROR(SaveBurnin(s, finished, run.stopped ? run.stop_reason : "", reason));
+  return std::move(run);
 }
 
 }  // namespace ys::burnin

@@ -80,113 +80,163 @@ Result<int> PredictOnly(const ValidateArgs& a) {
   return kExitPass;
 }
 
+// Where the validation document goes.
+void AddValidateOutputOptions(CLI::App& sub, ValidateArgs& a) {
+  sub.add_flag("--json", a.json, "Print the validation document as JSON");
+  sub.add_option("--out", a.out, "Also write validation.json into this directory");
+}
+
+// Recording a reference from a golden run, and what it says about itself.
+void AddValidateBaselineOptions(CLI::App& sub, ValidateArgs& a) {
+  sub.add_option("--record-baseline", a.record,
+                 "Write a reference recorded from this (golden) run to FILE");
+  sub.add_option("--by", a.by, "With --record-baseline: who made the reference");
+  sub.add_option("--hardware", a.hardware, "With --record-baseline: the golden system");
+  sub.add_option("--software", a.software, "With --record-baseline: software versions");
+}
+
+// The step-time model's predicted column and the rates it is computed from.
+void AddValidatePredictOptions(CLI::App& sub, ValidateArgs& a) {
+  sub.add_flag("--predict", a.predict,
+               "Add the step-time model's predicted step and score beside each workload (without "
+               "--runs: the prediction alone)");
+  sub.add_option("--measured", a.measured,
+                 "With --predict: a run document whose gemm.gpu and coll.* rates are this "
+                 "cluster's (repeatable)");
+  sub.add_option("--set", a.sets, "With --predict: override a rate, as predict --set");
+}
+
+// This machine's host name, as gethostname gives it ("" when it fails).
+std::string ValidateHostName() {
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  return host;
+}
+
+// Why a workload is slow, from what its log shows (step-time analysis, MFU, scores).
+Result<diagnose::DiagnosisReport> DiagnoseValidation(const ValidateArgs& a,
+                                                     const validate::ValidationResult& result) {
+  const nlohmann::json validation_doc = nlohmann::json(*result.document);
+  auto din = diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a.inputs.data));
+  if (!din.ok()) return din.status();
+  return diagnose::Diagnose(*din);
+}
+
+// With --predict: the predicted column, also put into the document (validation.json, --json) as
+// "prediction"; nullopt without --predict.
+Result<std::optional<std::vector<predict::WorkloadPrediction>>> AddPredictionColumn(
+    const ValidateArgs& a, validate::ValidationResult& result) {
+  std::optional<std::vector<predict::WorkloadPrediction>> predicted;
+  if (!a.predict) return predicted;
+  auto rows = Predicted(a, result.suite, result.references);
+  if (!rows.ok()) return rows.status();
+  predicted = std::move(*rows);
+  const nlohmann::ordered_json prediction(
+      report::SuitePredictionJson(*predicted, result.suite.threshold));
+  result.document = validate::ToJson(result.suite, result.card, &prediction);
+  return predicted;
+}
+
+// validation.json and diagnosis.json into the --out directory, created when missing.
+Status WriteValidationOut(const std::string& out, const validate::ValidationResult& result,
+                          const diagnose::DiagnosisReport& diagnosis) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  Status s = WriteFileAtomic(out + "/validation.json", DumpJson(*result.document) + "\n");
+  if (s.ok()) {
+    s = WriteFileAtomic(out + "/diagnosis.json", DumpJson(diagnose::ToJson(diagnosis)) + "\n");
+  }
+  return s;
+}
+
+// --record-baseline: a reference recorded from this run, never over an existing file.
+Status RecordValidationBaseline(const ValidateArgs& a, const validate::ValidationResult& result) {
+  if (std::filesystem::exists(a.record)) {
+    return Status::Invalid(
+        fmt::format("--record-baseline {}: exists; a reference is never overwritten", a.record));
+  }
+  std::string by = a.by;
+  if (by.empty()) {
+    const std::string host = ValidateHostName();
+    const char* user = std::getenv("USER");
+    by = std::string(user ? user : "unknown") + "@" + host;
+  }
+  std::string text =
+      validate::RecordBaseline(result, by, a.hardware.empty() ? "not stated" : a.hardware,
+                               a.software.empty() ? "not stated" : a.software);
+  YS_RETURN_IF_ERROR(WriteFileAtomic(a.record, text));
+  Log(LogLevel::kWarn, "recorded a reference from this run into {}", a.record);
+  return Status::Ok();
+}
+
+// The console form: the scorecard, the logs superseded or ignored, the predicted column, the
+// diagnosis.
+void PrintValidationConsole(
+    const validate::ValidationResult& result,
+    const std::optional<std::vector<predict::WorkloadPrediction>>& predicted,
+    const diagnose::DiagnosisReport& diagnosis) {
+  report::WriteScorecard(result.card, ColorOnStdout(), std::cout);
+  for (const auto& [id, run] : result.discovery.runs) {
+    for (const auto& s : run.superseded)
+      std::cout << "superseded: " << SanitizeForDisplay(s.path) << " (" << SanitizeForDisplay(s.why)
+                << ")\n";
+  }
+  for (const auto& i : result.discovery.ignored)
+    std::cout << "ignored: " << SanitizeForDisplay(i) << "\n";
+  std::cout << "\n";
+  if (predicted) {
+    std::cout << report::SuitePredictionConsole(*predicted, result.suite.threshold) << "\n";
+  }
+  report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ColorOnStdout(), std::cout);
+}
+
+// Scores the runs, writes and prints what was asked for; the scorecard's exit code.
+Result<int> RunValidate(const ValidateArgs& a) {
+  if (a.inputs.runs.empty()) {
+    if (a.predict) return PredictOnly(a);
+    Log(LogLevel::kError, "validate: --runs is required (or --predict for the prediction alone)");
+    return kExitUsage;
+  }
+  if ((!a.measured.empty() || !a.sets.empty()) && !a.predict) {
+    Log(LogLevel::kError, "validate: --measured and --set go with --predict");
+    return kExitUsage;
+  }
+  auto in = validate::ResolveInputs(a.inputs.suite, DataDir(a.inputs.data), a.inputs.baselines,
+                                    a.inputs.references, a.inputs.runs);
+  if (!in.ok()) return in.status();
+  auto result = validate::RunValidation(*in);
+  if (!result.ok()) return result.status();
+  auto diagnosis = DiagnoseValidation(a, *result);
+  if (!diagnosis.ok()) return diagnosis.status();
+  auto predicted = AddPredictionColumn(a, *result);
+  if (!predicted.ok()) return predicted.status();
+  if (!a.out.empty()) YS_RETURN_IF_ERROR(WriteValidationOut(a.out, *result, *diagnosis));
+  if (!a.record.empty()) YS_RETURN_IF_ERROR(RecordValidationBaseline(a, *result));
+  if (a.json) {
+    std::cout << DumpJson(*result->document) << "\n";
+  } else {
+    PrintValidationConsole(*result, *predicted, *diagnosis);
+  }
+  std::cout.flush();
+  RecordInHistory(
+      a.history,
+      [&] {
+        return history::RowsFromValidationDocument(nlohmann::json(*result->document),
+                                                   ValidateHostName());
+      },
+      a.out.empty() ? "" : a.out + "/validation.json", a.json ? std::cerr : std::cout);
+  return result->card.ExitCode();
+}
+
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<ValidateArgs>();
   AddValidationOptions(sub, a->inputs);
-  sub.add_flag("--json", a->json, "Print the validation document as JSON");
-  sub.add_option("--out", a->out, "Also write validation.json into this directory");
-  sub.add_option("--record-baseline", a->record,
-                 "Write a reference recorded from this (golden) run to FILE");
-  sub.add_option("--by", a->by, "With --record-baseline: who made the reference");
-  sub.add_option("--hardware", a->hardware, "With --record-baseline: the golden system");
-  sub.add_option("--software", a->software, "With --record-baseline: software versions");
+  AddValidateOutputOptions(sub, *a);
+  AddValidateBaselineOptions(sub, *a);
   AddHistoryOptions(sub, a->history, /*record=*/true);
-  sub.add_flag("--predict", a->predict,
-               "Add the step-time model's predicted step and score beside each workload (without "
-               "--runs: the prediction alone)");
-  sub.add_option("--measured", a->measured,
-                 "With --predict: a run document whose gemm.gpu and coll.* rates are this "
-                 "cluster's (repeatable)");
-  sub.add_option("--set", a->sets, "With --predict: override a rate, as predict --set");
+  AddValidatePredictOptions(sub, *a);
   sub.get_option("--runs")->required(false);
-  return [a]() -> Result<int> {
-    if (a->inputs.runs.empty()) {
-      if (a->predict) return PredictOnly(*a);
-      Log(LogLevel::kError, "validate: --runs is required (or --predict for the prediction alone)");
-      return kExitUsage;
-    }
-    if ((!a->measured.empty() || !a->sets.empty()) && !a->predict) {
-      Log(LogLevel::kError, "validate: --measured and --set go with --predict");
-      return kExitUsage;
-    }
-    auto in = validate::ResolveInputs(a->inputs.suite, DataDir(a->inputs.data), a->inputs.baselines,
-                                      a->inputs.references, a->inputs.runs);
-    if (!in.ok()) return in.status();
-    auto result = validate::RunValidation(*in);
-    if (!result.ok()) return result.status();
-    // Why a workload is slow, from what its log shows (step-time analysis, MFU, scores).
-    const nlohmann::json validation_doc = nlohmann::json(*result->document);
-    auto din = diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a->inputs.data));
-    if (!din.ok()) return din.status();
-    diagnose::DiagnosisReport diagnosis = diagnose::Diagnose(*din);
-    // The predicted column goes into the document (validation.json, --json) as "prediction".
-    std::optional<std::vector<predict::WorkloadPrediction>> predicted;
-    if (a->predict) {
-      auto rows = Predicted(*a, result->suite, result->references);
-      if (!rows.ok()) return rows.status();
-      predicted = std::move(*rows);
-      const nlohmann::ordered_json prediction(
-          report::SuitePredictionJson(*predicted, result->suite.threshold));
-      result->document = validate::ToJson(result->suite, result->card, &prediction);
-    }
-    if (!a->out.empty()) {
-      std::error_code ec;
-      std::filesystem::create_directories(a->out, ec);
-      Status s = WriteFileAtomic(a->out + "/validation.json", DumpJson(*result->document) + "\n");
-      if (s.ok()) {
-        s = WriteFileAtomic(a->out + "/diagnosis.json",
-                            DumpJson(diagnose::ToJson(diagnosis)) + "\n");
-      }
-      if (!s.ok()) {
-        return s;
-      }
-    }
-    if (!a->record.empty()) {
-      if (std::filesystem::exists(a->record)) {
-        return Status::Invalid(fmt::format(
-            "--record-baseline {}: exists; a reference is never overwritten", a->record));
-      }
-      std::string by = a->by;
-      if (by.empty()) {
-        char host[256] = {0};
-        ::gethostname(host, sizeof host - 1);
-        const char* user = std::getenv("USER");
-        by = std::string(user ? user : "unknown") + "@" + host;
-      }
-      std::string text =
-          validate::RecordBaseline(*result, by, a->hardware.empty() ? "not stated" : a->hardware,
-                                   a->software.empty() ? "not stated" : a->software);
-      YS_RETURN_IF_ERROR(WriteFileAtomic(a->record, text));
-      Log(LogLevel::kWarn, "recorded a reference from this run into {}", a->record);
-    }
-    if (a->json) {
-      std::cout << DumpJson(*result->document) << "\n";
-    } else {
-      report::WriteScorecard(result->card, ColorOnStdout(), std::cout);
-      for (const auto& [id, run] : result->discovery.runs) {
-        for (const auto& s : run.superseded)
-          std::cout << "superseded: " << SanitizeForDisplay(s.path) << " ("
-                    << SanitizeForDisplay(s.why) << ")\n";
-      }
-      for (const auto& i : result->discovery.ignored)
-        std::cout << "ignored: " << SanitizeForDisplay(i) << "\n";
-      std::cout << "\n";
-      if (predicted) {
-        std::cout << report::SuitePredictionConsole(*predicted, result->suite.threshold) << "\n";
-      }
-      report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ColorOnStdout(), std::cout);
-    }
-    std::cout.flush();
-    RecordInHistory(
-        a->history,
-        [&] {
-          char host[256] = {0};
-          ::gethostname(host, sizeof host - 1);
-          return history::RowsFromValidationDocument(nlohmann::json(*result->document), host);
-        },
-        a->out.empty() ? "" : a->out + "/validation.json", a->json ? std::cerr : std::cout);
-    return result->card.ExitCode();
-  };
+  return [a]() -> Result<int> { return RunValidate(*a); };
 }
 
 }  // namespace

@@ -30,7 +30,11 @@ std::string NvidiaSmiTarget(const std::string& label) {
   return "";
 }
 
-std::string ActionFor(FigureKind kind, const std::string& entity, const std::string& kind_name) {
+namespace {
+
+// The action for a row that is not a low figure (a spread, a finding, a fact of the document), by
+// its kind's name; empty for a figure's row.
+std::string ActionForFindingKind(const std::string& kind_name, const std::string& entity) {
   bool node = entity == "node";
   const std::string& e = entity;
   if (kind_name == "spread") {
@@ -57,11 +61,17 @@ std::string ActionFor(FigureKind kind, const std::string& entity, const std::str
     return "give each node one document: the duplicate was counted once";
   if (kind_name == "corrupt")
     return "regenerate the node's document (yardstick run --out DIR): it could not be read";
+  return "";
+}
+
+// The action for a low figure of `kind` on `entity` ("node": the node as a whole).
+std::string ActionForFigureKind(FigureKind kind, const std::string& entity) {
+  bool node = entity == "node";
+  const std::string& e = entity;
   switch (kind) {
     case FigureKind::kGemm:
       return node ? "every GPU is slow in GEMM: check power caps, clocks and cooling (nvidia-smi "
-                    "-q -d PERFORMANCE,POWER), "
-                    "then yardstick bench --filter gemm.gpu"
+                    "-q -d PERFORMANCE,POWER), then yardstick bench --filter gemm.gpu"
                   : "check " + e +
                         "'s clocks, power and throttle reasons (nvidia-smi -q -d PERFORMANCE" +
                         NvidiaSmiTarget(e) +
@@ -71,9 +81,8 @@ std::string ActionFor(FigureKind kind, const std::string& entity, const std::str
       return "check " + e +
              "'s memory errors and remapped rows (nvidia-smi -q -d ECC,ROW_REMAPPER" +
              NvidiaSmiTarget(e) +
-             ") and memory "
-             "clock, "
-             "rerun yardstick bench --filter mem.gpu; replace the GPU if it stays low";
+             ") and memory clock, rerun yardstick bench --filter mem.gpu; replace the GPU if it "
+             "stays low";
     case FigureKind::kNvlink:
       return "run yardstick bench --pairwise on the node and nvidia-smi nvlink --status" +
              NvidiaSmiTarget(e) + " and nvidia-smi nvlink --errorcounters" + NvidiaSmiTarget(e) +
@@ -81,20 +90,17 @@ std::string ActionFor(FigureKind kind, const std::string& entity, const std::str
     case FigureKind::kPcie:
       return "check " + e +
              "'s PCIe link width and speed (yardstick preflight --filter gpu.pcie.*, lspci -vv); "
-             "reseat "
-             "the GPU or its riser";
+             "reseat the GPU or its riser";
     case FigureKind::kNetwork:
       return node ? "every NIC is slow: check the node's switch ports, NIC firmware and PCIe "
-                    "placement, then rerun "
-                    "yardstick bench --filter 'net.*' against a known-good peer"
+                    "placement, then rerun yardstick bench --filter 'net.*' against a known-good "
+                    "peer"
                   : "check " + e +
                         "'s port and cable (ibstat, perfquery error counters, link width and "
-                        "speed); rerun "
-                        "yardstick bench --filter 'net.*' against a known-good peer";
+                        "speed); rerun yardstick bench --filter 'net.*' against a known-good peer";
     case FigureKind::kCollective:
       return "node-local collectives are slow: check NVLink/NVSwitch and the fabric manager "
-             "(nvidia-smi topo -m), then "
-             "yardstick bench --pairwise to find the link";
+             "(nvidia-smi topo -m), then yardstick bench --pairwise to find the link";
     case FigureKind::kClock:
       return "clocks are throttled on " + (node ? std::string("the node") : e) +
              ": read the throttle reasons (nvidia-smi -q -d PERFORMANCE), check cooling and power "
@@ -104,16 +110,13 @@ std::string ActionFor(FigureKind kind, const std::string& entity, const std::str
              "--filter 'cpu.*')";
     case FigureKind::kStream:
       return "host memory bandwidth is low: check DIMM population and NUMA settings (yardstick "
-             "preflight --filter "
-             "'mem.*,numa.*'), dmidecode -t memory";
+             "preflight --filter 'mem.*,numa.*'), dmidecode -t memory";
     case FigureKind::kProxy:
       return "the training step is slow: compare its time breakdown with a healthy node's "
-             "(yardstick diagnose on the "
-             "node's document)";
+             "(yardstick diagnose on the node's document)";
     case FigureKind::kStorage:
       return "storage is slow: check the mount, the file system's health and the link to the "
-             "storage servers; rerun "
-             "yardstick bench --filter storage.*";
+             "storage servers; rerun yardstick bench --filter storage.*";
     case FigureKind::kLaunch:
       return "launch latency is high: look for CPU contention and IRQ placement (yardstick "
              "preflight --filter 'cpu.*')";
@@ -121,6 +124,13 @@ std::string ActionFor(FigureKind kind, const std::string& entity, const std::str
       break;
   }
   return "compare the node's run document with a healthy peer's and rerun yardstick run on it";
+}
+
+}  // namespace
+
+std::string ActionFor(FigureKind kind, const std::string& entity, const std::string& kind_name) {
+  if (std::string action = ActionForFindingKind(kind_name, entity); !action.empty()) return action;
+  return ActionForFigureKind(kind, entity);
 }
 
 }  // namespace ys::fleet

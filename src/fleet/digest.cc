@@ -145,6 +145,142 @@ class Labels {
   std::unordered_map<std::string, uint32_t> ids_;
 };
 
+// A figure's relative spread (the samples' stdev over their median), -1 when unknown.
+float FigureSpread(const SampleStats& stats) {
+  if (stats.n >= 2 && stats.median != 0)
+    return static_cast<float>(std::fabs(stats.stdev / stats.median));
+  return -1;
+}
+
+// Whether the document is complete, and the host names of its lost ranks.
+void DigestCompleteness(const RunDocument& doc, DocumentDigest& d) {
+  d.incomplete = doc.incomplete;
+  d.incomplete_reason = doc.incomplete_reason;
+  for (const RankStatus& r : doc.ranks) {
+    if (r.state != "ok") d.lost.push_back(r.hostname);
+  }
+}
+
+using LeanFigureRange =
+    std::pair<std::vector<LeanFigure>::const_iterator, std::vector<LeanFigure>::const_iterator>;
+
+// The figures of one group of a lean document (its figures are ordered by group).
+LeanFigureRange LeanGroupFigures(const FleetDocument& lean, uint32_t group) {
+  auto lo = std::lower_bound(lean.figures.begin(), lean.figures.end(), group,
+                             [](const LeanFigure& f, uint32_t g) { return f.group < g; });
+  auto hi = std::upper_bound(lo, lean.figures.end(), group,
+                             [](uint32_t g, const LeanFigure& f) { return g < f.group; });
+  return std::make_pair(lo, hi);
+}
+
+// Calls f(figure, host name) for every figure of a lean document, in ForEachMeasurement's order
+// and with its nodes.
+template <typename F>
+void ForEachLeanFigure(const FleetDocument& lean, F&& f) {
+  const RunDocument& doc = lean.doc;
+  if (doc.nodes.size() <= 1) {
+    const std::string& host = doc.nodes.empty() ? doc.host.hostname : doc.nodes[0].hostname;
+    for (uint32_t g : {0u, 1u}) {
+      auto [lo, hi] = LeanGroupFigures(lean, g);
+      for (auto it = lo; it != hi; ++it) f(*it, host);
+    }
+    if (doc.nodes.empty()) return;
+  }
+  for (size_t j = 0; j < doc.nodes.size(); ++j) {
+    auto [lo, hi] = LeanGroupFigures(lean, static_cast<uint32_t>(2 + j));
+    for (auto it = lo; it != hi; ++it) f(*it, doc.nodes[j].hostname);
+  }
+}
+
+// GpuModelOf for a lean document: the gpu_name its figures' shapes name most often.
+std::string LeanGpuModel(const FleetDocument& lean, ShapeCache& shapes) {
+  std::map<std::string, int> seen;
+  ForEachLeanFigure(lean, [&](const LeanFigure& x, const std::string&) {
+    const FigureShape& s = shapes.Get(x.shape);
+    if (!s.gpu_name.empty()) ++seen[s.gpu_name];
+  });
+  std::string top;
+  int count = 0;
+  for (const auto& [model, n] : seen) {
+    if (n > count) top = model, count = n;
+  }
+  return top;
+}
+
+// Appends a lean document's figures to its digest, one call a figure in ForEachLeanFigure's
+// order; the shapes keep their accumulator ids and, for this document, their labels.
+struct LeanFigureDigester {
+  const FleetDocument& lean;
+  DocumentDigest& d;
+  FleetAccumulator& accumulator;
+  ShapeCache& shapes;
+  Labels& label;
+  const uint64_t generation;  // ShapeCache::NextGeneration for this document
+  const std::string* last_host = nullptr;
+  uint32_t host_label = 0;
+
+  // The accumulator id of the shape's key under the document's GPU model (FleetKeyOf).
+  uint32_t KeyId(FigureShape& s) {
+    if (!s.has_id || s.id_owner != &accumulator || s.id_model != d.model) {
+      std::string key = s.key;
+      if (!d.model.empty() && !s.names_gpu_model) key += " gpu_model=" + d.model;  // FleetKeyOf
+      s.id = accumulator.Intern(s.proto, key);
+      s.id_model = d.model;
+      s.id_owner = &accumulator;
+      s.has_id = true;
+    }
+    return s.id;
+  }
+
+  // Digests one figure of the document's `node`.
+  void operator()(const LeanFigure& x, const std::string& node) {
+    FigureShape& s = shapes.Get(x.shape);
+    DocumentDigest::Figure f;
+    f.key = KeyId(s);
+    accumulator.AddValue(f.key, x.value, x.stats);
+    if (!s.node.empty()) {
+      f.node = label(s.node);
+    } else {
+      if (&node != last_host) last_host = &node, host_label = label(node);
+      f.node = host_label;
+    }
+    if (s.stamp != generation) {  // the shape's first figure in this document
+      s.stamp = generation;
+      s.entity_label = label(s.entity.label);
+      if (s.peer) s.peer_label = label(s.peer->label);
+    }
+    f.entity = s.entity_label;
+    f.entity_kind = static_cast<uint8_t>(s.entity.kind);
+    if (s.peer) {
+      f.peer = s.peer_label;
+      f.peer_kind = static_cast<uint8_t>(s.peer->kind);
+    }
+    f.value = x.value;
+    f.spread = FigureSpread(x.stats);
+    f.pct_of_peak = x.has_pct ? static_cast<float>(PctOfPeak(
+                                    std::string_view(lean.text).substr(x.pct_offset, x.pct_size)))
+                              : -1.0f;
+    d.figures.push_back(f);
+  }
+};
+
+// FactsOf for a lean document: the measurements' versions from their figures' shapes.
+std::vector<NodeFacts> LeanFactsOf(const FleetDocument& lean, ShapeCache& shapes) {
+  auto add_versions = [&](NodeFacts& f, uint32_t group, auto&& keep) {
+    auto [lo, hi] = LeanGroupFigures(lean, group);
+    for (auto it = lo; it != hi; ++it) {
+      if (!keep(*it)) continue;
+      for (const auto& [k, v] : shapes.Get(it->shape).versions) f.versions.try_emplace(k, v);
+    }
+  };
+  return FactsOfImpl(
+      lean.doc,
+      [&](NodeFacts& f, uint32_t group, size_t i) {
+        add_versions(f, group, [&](const LeanFigure& x) { return x.bench == i; });
+      },
+      [&](NodeFacts& f) { add_versions(f, 0, [](const LeanFigure&) { return true; }); });
+}
+
 }  // namespace
 
 std::vector<NodeFacts> FactsOf(const RunDocument& doc) {
@@ -175,123 +311,26 @@ DocumentDigest Digest(const RunDocument& doc, const std::string& source,
       f.peer_kind = static_cast<uint8_t>(peer->kind);
     }
     f.value = m.value;
-    if (m.stats.n >= 2 && m.stats.median != 0)
-      f.spread = static_cast<float>(std::fabs(m.stats.stdev / m.stats.median));
+    f.spread = FigureSpread(m.stats);
     f.pct_of_peak = static_cast<float>(PctOfPeak(m));
     d.figures.push_back(f);
   });
-  d.incomplete = doc.incomplete;
-  d.incomplete_reason = doc.incomplete_reason;
-  for (const RankStatus& r : doc.ranks) {
-    if (r.state != "ok") d.lost.push_back(r.hostname);
-  }
+  DigestCompleteness(doc, d);
   d.facts = FactsOf(doc);
   return d;
 }
 
 DocumentDigest Digest(const FleetDocument& lean, const std::string& source,
                       FleetAccumulator& accumulator, ShapeCache& shapes) {
-  const RunDocument& doc = lean.doc;
   DocumentDigest d;
   d.source = source;
-  // The figures of one group, and of one benchmark of it (figures are ordered by group).
-  auto group_range = [&](uint32_t group) {
-    auto lo = std::lower_bound(lean.figures.begin(), lean.figures.end(), group,
-                               [](const LeanFigure& f, uint32_t g) { return f.group < g; });
-    auto hi = std::upper_bound(lo, lean.figures.end(), group,
-                               [](uint32_t g, const LeanFigure& f) { return g < f.group; });
-    return std::make_pair(lo, hi);
-  };
-  auto for_each = [&](auto&& f) {  // ForEachMeasurement's order and nodes
-    if (doc.nodes.size() <= 1) {
-      const std::string& host = doc.nodes.empty() ? doc.host.hostname : doc.nodes[0].hostname;
-      for (uint32_t g : {0u, 1u}) {
-        auto [lo, hi] = group_range(g);
-        for (auto it = lo; it != hi; ++it) f(*it, host);
-      }
-      if (doc.nodes.empty()) return;
-    }
-    for (size_t j = 0; j < doc.nodes.size(); ++j) {
-      auto [lo, hi] = group_range(static_cast<uint32_t>(2 + j));
-      for (auto it = lo; it != hi; ++it) f(*it, doc.nodes[j].hostname);
-    }
-  };
-  // GpuModelOf.
-  {
-    std::map<std::string, int> seen;
-    for_each([&](const LeanFigure& x, const std::string&) {
-      const FigureShape& s = shapes.Get(x.shape);
-      if (!s.gpu_name.empty()) ++seen[s.gpu_name];
-    });
-    int count = 0;
-    for (const auto& [model, n] : seen) {
-      if (n > count) d.model = model, count = n;
-    }
-  }
+  d.model = LeanGpuModel(lean, shapes);
   Labels label(d);
   d.figures.reserve(lean.figures.size());
-  const uint64_t generation = shapes.NextGeneration();
-  const std::string* last_host = nullptr;
-  uint32_t host_label = 0;
-  for_each([&](const LeanFigure& x, const std::string& node) {
-    FigureShape& s = shapes.Get(x.shape);
-    if (!s.has_id || s.id_owner != &accumulator || s.id_model != d.model) {
-      std::string key = s.key;
-      if (!d.model.empty() && !s.names_gpu_model) key += " gpu_model=" + d.model;  // FleetKeyOf
-      s.id = accumulator.Intern(s.proto, key);
-      s.id_model = d.model;
-      s.id_owner = &accumulator;
-      s.has_id = true;
-    }
-    DocumentDigest::Figure f;
-    f.key = s.id;
-    accumulator.AddValue(f.key, x.value, x.stats);
-    if (!s.node.empty()) {
-      f.node = label(s.node);
-    } else {
-      if (&node != last_host) last_host = &node, host_label = label(node);
-      f.node = host_label;
-    }
-    if (s.stamp != generation) {  // the shape's first figure in this document
-      s.stamp = generation;
-      s.entity_label = label(s.entity.label);
-      if (s.peer) s.peer_label = label(s.peer->label);
-    }
-    f.entity = s.entity_label;
-    f.entity_kind = static_cast<uint8_t>(s.entity.kind);
-    if (s.peer) {
-      f.peer = s.peer_label;
-      f.peer_kind = static_cast<uint8_t>(s.peer->kind);
-    }
-    f.value = x.value;
-    if (x.stats.n >= 2 && x.stats.median != 0)
-      f.spread = static_cast<float>(std::fabs(x.stats.stdev / x.stats.median));
-    f.pct_of_peak = x.has_pct ? static_cast<float>(PctOfPeak(
-                                    std::string_view(lean.text).substr(x.pct_offset, x.pct_size)))
-                              : -1.0f;
-    d.figures.push_back(f);
-  });
-  d.incomplete = doc.incomplete;
-  d.incomplete_reason = doc.incomplete_reason;
-  for (const RankStatus& r : doc.ranks) {
-    if (r.state != "ok") d.lost.push_back(r.hostname);
-  }
-  auto add_versions = [&](NodeFacts& f, auto lo, auto hi, auto&& keep) {
-    for (auto it = lo; it != hi; ++it) {
-      if (!keep(*it)) continue;
-      for (const auto& [k, v] : shapes.Get(it->shape).versions) f.versions.try_emplace(k, v);
-    }
-  };
-  d.facts = FactsOfImpl(
-      doc,
-      [&](NodeFacts& f, uint32_t group, size_t i) {
-        auto [lo, hi] = group_range(group);
-        add_versions(f, lo, hi, [&](const LeanFigure& x) { return x.bench == i; });
-      },
-      [&](NodeFacts& f) {
-        auto [lo, hi] = group_range(0);
-        add_versions(f, lo, hi, [](const LeanFigure&) { return true; });
-      });
+  LeanFigureDigester digest_figure{lean, d, accumulator, shapes, label, shapes.NextGeneration()};
+  ForEachLeanFigure(lean, digest_figure);
+  DigestCompleteness(lean.doc, d);
+  d.facts = LeanFactsOf(lean, shapes);
   return d;
 }
 

@@ -52,97 +52,118 @@ void FleetCensus::Merge(const FleetCensus& o) {
   for (const auto& [k, n] : o.hosts_) hosts_[k] += n;
 }
 
+// A node's rows of the ranked list: each names the node and the document it came from.
+struct FleetCensus::NodeRows {
+  const std::string& node;
+  const std::string& source;
+  std::vector<RankedFinding>& out;
+  // Appends a row of `kind` on `entity`, with the kind's action.
+  void Add(const std::string& kind, const std::string& entity, std::string evidence,
+           bool drain) const {
+    RankedFinding r;
+    r.node = node;
+    r.entity = entity;
+    r.kind = kind;
+    r.evidence = std::move(evidence);
+    r.action = ActionFor(FigureKind::kOther, entity, kind);
+    r.drain = drain;
+    r.sources = {source};
+    out.push_back(std::move(r));
+  }
+};
+
 void FleetCensus::Judge(const DocumentDigest& doc, std::vector<RankedFinding>& out) const {
-  const std::string& model = doc.model;
-  const std::string& source = doc.source;
   const std::vector<std::string>& lost = doc.lost;
   for (const NodeFacts& f : doc.facts) {
-    auto add = [&](const std::string& kind, const std::string& entity, std::string evidence,
-                   bool drain) {
-      RankedFinding r;
-      r.node = f.node;
-      r.entity = entity;
-      r.kind = kind;
-      r.evidence = std::move(evidence);
-      r.action = ActionFor(FigureKind::kOther, entity, kind);
-      r.drain = drain;
-      r.sources = {source};
-      out.push_back(std::move(r));
-    };
-    for (const auto& [code, finding] : f.codes) {
-      uint64_t n = codes_.count(code) ? codes_.at(code) : 0;
-      if (static_cast<double>(n) > kRareShare * static_cast<double>(nodes_)) continue;
-      bool fail = finding.severity == Severity::kFail;
-      add("check", FindingEntity(finding.entity),
-          fmt::format("{} {} on {}: {} (on {} of {} nodes)", code, fail ? "fail" : "warn",
-                      finding.entity, finding.message, n, nodes_),
-          fail);
-    }
-    std::vector<std::string> missing;
-    for (const auto& [unit, n] : units_) {
-      if (static_cast<double>(n) < kCommonShare * static_cast<double>(nodes_)) continue;
-      auto it = f.units.find(unit);
-      if (it == f.units.end()) {
-        missing.push_back(unit + " (absent)");
-      } else if (!Ran(it->second)) {
-        missing.push_back(unit + " (" + OutcomeName(it->second) + ")");
-      }
-    }
-    std::sort(missing.begin(), missing.end());
-    if (!missing.empty()) {
-      std::string list;
-      for (size_t i = 0; i < missing.size() && i < 8; ++i) list += (i ? ", " : "") + missing[i];
-      if (missing.size() > 8) list += fmt::format(" and {} more", missing.size() - 8);
-      add("missing_units", "node",
-          fmt::format("{} unit{} that ran on {}+ of the nodes did not run here: {}", missing.size(),
-                      missing.size() == 1 ? "" : "s",
-                      Share(static_cast<uint64_t>(kCommonShare * 100), 100), list),
-          true);
-    }
+    const NodeRows rows{f.node, doc.source, out};
+    JudgeRareCodes(f, rows);
+    JudgeMissingUnits(f, rows);
     if (doc.incomplete &&
         (lost.empty() || std::find(lost.begin(), lost.end(), f.node) != lost.end())) {
-      add("incomplete", "node",
-          "the document is marked incomplete" +
-              (doc.incomplete_reason.empty() ? "" : ": " + doc.incomplete_reason),
-          true);
+      rows.Add("incomplete", "node",
+               "the document is marked incomplete" +
+                   (doc.incomplete_reason.empty() ? "" : ": " + doc.incomplete_reason),
+               true);
     }
-    for (const auto& [field, value] : f.versions) {
-      const auto& values = versions_.at(field);
-      uint64_t mine = values.at(value), total = 0, top = 0;
-      std::string top_value;
-      for (const auto& [v, n] : values) {
-        total += n;
-        if (n > top) top = n, top_value = v;
-      }
-      if (top_value == value ||
-          static_cast<double>(mine) > kRareShare * static_cast<double>(total) || 2 * top < total) {
-        continue;
-      }
-      add("version", "node",
-          fmt::format("{} {} (the fleet: {} on {} of {} nodes)", field, value, top_value, top,
-                      total),
-          true);
-    }
-    if (models_.size() > 1 && !model.empty()) {
-      auto top = std::max_element(models_.begin(), models_.end(),
-                                  [](const auto& a, const auto& b) { return a.second < b.second; });
-      if (top->first != model) {
-        add("hardware", "node",
-            fmt::format("GPU model {} (the fleet: {} on {} of {} nodes); judged only against its "
-                        "{} peer{} of "
-                        "the same model",
-                        model, top->first, top->second, nodes_, models_.at(model) - 1,
-                        models_.at(model) == 2 ? "" : "s"),
-            false);
-      }
-    }
+    JudgeVersions(f, rows);
+    JudgeModel(doc.model, rows);
     if (auto it = hosts_.find(f.node); it != hosts_.end() && it->second > 1) {
-      add("duplicate", "node",
+      rows.Add(
+          "duplicate", "node",
           fmt::format("host name {} is in {} documents (every one was judged; see the sources)",
                       f.node, it->second),
           false);
     }
   }
+}
+
+void FleetCensus::JudgeRareCodes(const NodeFacts& f, const NodeRows& rows) const {
+  for (const auto& [code, finding] : f.codes) {
+    uint64_t n = codes_.count(code) ? codes_.at(code) : 0;
+    if (static_cast<double>(n) > kRareShare * static_cast<double>(nodes_)) continue;
+    bool fail = finding.severity == Severity::kFail;
+    rows.Add("check", FindingEntity(finding.entity),
+             fmt::format("{} {} on {}: {} (on {} of {} nodes)", code, fail ? "fail" : "warn",
+                         finding.entity, finding.message, n, nodes_),
+             fail);
+  }
+}
+
+void FleetCensus::JudgeMissingUnits(const NodeFacts& f, const NodeRows& rows) const {
+  std::vector<std::string> missing;
+  for (const auto& [unit, n] : units_) {
+    if (static_cast<double>(n) < kCommonShare * static_cast<double>(nodes_)) continue;
+    auto it = f.units.find(unit);
+    if (it == f.units.end()) {
+      missing.push_back(unit + " (absent)");
+    } else if (!Ran(it->second)) {
+      missing.push_back(unit + " (" + OutcomeName(it->second) + ")");
+    }
+  }
+  std::sort(missing.begin(), missing.end());
+  if (missing.empty()) return;
+  std::string list;
+  for (size_t i = 0; i < missing.size() && i < 8; ++i) list += (i ? ", " : "") + missing[i];
+  if (missing.size() > 8) list += fmt::format(" and {} more", missing.size() - 8);
+  rows.Add("missing_units", "node",
+           fmt::format("{} unit{} that ran on {}+ of the nodes did not run here: {}",
+                       missing.size(), missing.size() == 1 ? "" : "s",
+                       Share(static_cast<uint64_t>(kCommonShare * 100), 100), list),
+           true);
+}
+
+void FleetCensus::JudgeVersions(const NodeFacts& f, const NodeRows& rows) const {
+  for (const auto& [field, value] : f.versions) {
+    const auto& values = versions_.at(field);
+    uint64_t mine = values.at(value), total = 0, top = 0;
+    std::string top_value;
+    for (const auto& [v, n] : values) {
+      total += n;
+      if (n > top) top = n, top_value = v;
+    }
+    if (top_value == value || static_cast<double>(mine) > kRareShare * static_cast<double>(total) ||
+        2 * top < total) {
+      continue;
+    }
+    rows.Add(
+        "version", "node",
+        fmt::format("{} {} (the fleet: {} on {} of {} nodes)", field, value, top_value, top, total),
+        true);
+  }
+}
+
+void FleetCensus::JudgeModel(const std::string& model, const NodeRows& rows) const {
+  if (models_.size() <= 1 || model.empty()) return;
+  auto top = std::max_element(models_.begin(), models_.end(),
+                              [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (top->first == model) return;
+  rows.Add("hardware", "node",
+           fmt::format("GPU model {} (the fleet: {} on {} of {} nodes); judged only against its "
+                       "{} peer{} of "
+                       "the same model",
+                       model, top->first, top->second, nodes_, models_.at(model) - 1,
+                       models_.at(model) == 2 ? "" : "s"),
+           false);
 }
 
 std::vector<std::string> FleetCensus::Warnings() const {

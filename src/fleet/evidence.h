@@ -45,6 +45,16 @@ class FleetCensus {
   uint64_t nodes() const { return nodes_; }
 
  private:
+  struct NodeRows;  // where Judge's steps append one node's rows
+  // The node's findings whose codes are rare in the fleet (check rows).
+  void JudgeRareCodes(const NodeFacts& f, const NodeRows& rows) const;
+  // The units common in the fleet that did not run on the node (one missing_units row).
+  void JudgeMissingUnits(const NodeFacts& f, const NodeRows& rows) const;
+  // The node's versions that are rare while another value is on most nodes (version rows).
+  void JudgeVersions(const NodeFacts& f, const NodeRows& rows) const;
+  // A GPU model other than the fleet's most common one (a hardware row).
+  void JudgeModel(const std::string& model, const NodeRows& rows) const;
+
   uint64_t nodes_ = 0;
   std::unordered_map<std::string, uint64_t> codes_;  // finding code -> nodes
   std::unordered_map<std::string, uint64_t> units_;  // unit id -> nodes where it ran

@@ -258,51 +258,59 @@ std::string NodeNameOfPath(const std::string& path) {
   return name;
 }
 
-}  // namespace
-
-void SortRanked(std::vector<RankedFinding>& ranked) {
-  auto severe = [](const RankedFinding& f) {
-    if (f.watch) return 1;  // below the loss that drains: after what does
-    if (f.kind == "check") return f.drain ? 0 : 1;
-    if (f.kind == "incomplete" || f.kind == "corrupt") return 0;
-    if (f.kind == "version" || f.kind == "missing_units" || f.kind == "hardware" ||
-        f.kind == "duplicate" || f.kind == "spread") {
-      return 1;
-    }
-    return 0;
-  };
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [&](const RankedFinding& a, const RankedFinding& b) {
-                     int sa = severe(a), sb = severe(b);
-                     if (sa != sb) return sa < sb;
-                     if (a.loss != b.loss) return a.loss > b.loss;
-                     if (a.deficit != b.deficit) return a.deficit > b.deficit;
-                     return std::tie(a.node, a.entity, a.kind) < std::tie(b.node, b.entity, b.kind);
-                   });
+// A row of the ranked list for a document the merge itself judged (kind duplicate or corrupt).
+RankedFinding MergeFinding(const std::string& node, const std::string& kind, std::string evidence,
+                           std::vector<std::string> sources) {
+  return {.node = node,
+          .kind = kind,
+          .evidence = std::move(evidence),
+          .action = ActionFor(FigureKind::kOther, "node", kind),
+          .drain = false,
+          .sources = std::move(sources)};
 }
 
-Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
-                               const MergeOptions& options) {
+// One merge through its passes: pass 1 over the JSON, pass 2 over the digests (MergeFleet).
+struct MergePasses {
+  const MergeOptions& options;
   std::vector<SkippedDocument> skipped;
   std::vector<std::string> paths;
-  for (const std::string& input : inputs) {
-    Status s =
-        ForEachInputDocument({input}, [&](const std::string& path) { paths.push_back(path); });
-    if (s.ok()) continue;
-    if (!options.keep_going) return s;
-    skipped.push_back({input, s.message()});
-  }
-  unsigned threads =
-      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, paths.size())));
+  unsigned threads = 1;
+  // The same file named twice: by inode (same_file), by content (another name, the same bytes).
+  std::vector<RankedFinding> duplicates;
+  std::vector<size_t> same_file;  // index of the first name of the file
+  std::vector<FleetAccumulator> accumulators;
+  std::vector<Worker> workers;
+  std::vector<FleetCensus> censuses;
+  std::vector<std::unique_ptr<DigestSpill>> spills;
+  std::vector<char> use;  // 1: read and judged
+  std::vector<std::string> host;
+  std::mutex mu;  // guards what follows
+  // (hash, bytes) -> the first index of each distinct content with that hash
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<size_t>> by_content;
+  std::vector<std::pair<size_t, size_t>> same_content;  // (index, first index)
+  std::map<size_t, Status> errors;                      // by index: the first is reported
+  Status spill_error = Status::Ok();
+  std::atomic<bool> stop{false};
+  std::atomic<size_t> started{0};
 
-  // The same file named twice: by inode here, by content (another name, the same bytes) below.
-  struct Duplicate {
-    std::string node, path, first;
-  };
-  std::vector<Duplicate> duplicates;
-  std::vector<size_t> same_file(paths.size(), SIZE_MAX);  // index of the first name of the file
-  {
+  // The documents the inputs name (an input in error skipped under keep_going), and the threads.
+  Status CollectPaths(const std::vector<std::string>& inputs) {
+    for (const std::string& input : inputs) {
+      Status s =
+          ForEachInputDocument({input}, [&](const std::string& path) { paths.push_back(path); });
+      if (s.ok()) continue;
+      if (!options.keep_going) return s;
+      skipped.push_back({input, s.message()});
+    }
+    threads =
+        options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, paths.size())));
+    return Status::Ok();
+  }
+
+  // same_file: for each path whose file an earlier path names (by device and inode), that path.
+  void FindSameFiles() {
+    same_file.assign(paths.size(), SIZE_MAX);
     std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
     for (size_t i = 0; i < paths.size(); ++i) {
       struct stat st {};
@@ -313,27 +321,24 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
     }
   }
 
-  // Pass 1, over the JSON: per thread an accumulator, a census and a file of digests.
-  std::vector<FleetAccumulator> accumulators(threads, FleetAccumulator(options.fleet));
-  std::vector<Worker> workers(threads);
-  std::vector<FleetCensus> censuses(threads);
-  std::vector<std::unique_ptr<DigestSpill>> spills;
-  for (unsigned t = 0; t < threads; ++t) {
-    auto spill = DigestSpill::Create();
-    if (!spill.ok()) return spill.status();
-    spills.push_back(std::move(*spill));
+  // Each thread's accumulator, worker, census and file of digests.
+  Status OpenThreads() {
+    accumulators.assign(threads, FleetAccumulator(options.fleet));
+    workers = std::vector<Worker>(threads);
+    censuses.resize(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+      auto spill = DigestSpill::Create();
+      if (!spill.ok()) return spill.status();
+      spills.push_back(std::move(*spill));
+    }
+    use.assign(paths.size(), 0);
+    host.resize(paths.size());
+    return Status::Ok();
   }
-  std::vector<char> use(paths.size(), 0);  // 1: read and judged
-  std::vector<std::string> host(paths.size());
-  std::mutex mu;  // guards what follows
-  // (hash, bytes) -> the first index of each distinct content with that hash
-  std::map<std::pair<uint64_t, uint64_t>, std::vector<size_t>> by_content;
-  std::vector<std::pair<size_t, size_t>> same_content;  // (index, first index)
-  std::map<size_t, Status> errors;                      // by index: the first is reported
-  Status spill_error = Status::Ok();
-  std::atomic<bool> stop{false};
-  std::atomic<size_t> started{0};
-  ParallelFor(paths.size(), threads, [&](size_t i, unsigned w) {
+
+  // Pass 1 on document i, thread w: read, set aside when its bytes were read under another name,
+  // else digested into the thread's accumulator, census and file.
+  void ReadOne(size_t i, unsigned w) {
     if (size_t n = ++started; n % 64 == 1 || n == paths.size())
       Progress().Step("reading documents", n, paths.size(), "");
     if (stop || same_file[i] != SIZE_MAX) return;
@@ -370,130 +375,174 @@ Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
       spill_error = s;
       stop = true;
     }
-  });
-  YS_RETURN_IF_ERROR(spill_error);
-  if (!options.keep_going && !errors.empty())
-    return Status::Invalid(errors.begin()->second.message());
-  for (const auto& [i, error] : errors) skipped.push_back({paths[i], error.message()});
-  for (size_t i = 0; i < paths.size(); ++i) {
-    if (same_file[i] != SIZE_MAX && use[same_file[i]]) {
-      duplicates.push_back({host[same_file[i]], paths[i], paths[same_file[i]]});
+  }
+
+  // After pass 1: its errors (skipped, or the first without keep_going), the duplicates, and every
+  // thread's accumulator and census merged into the first thread's.
+  Status FinishReading() {
+    YS_RETURN_IF_ERROR(spill_error);
+    if (!options.keep_going && !errors.empty())
+      return Status::Invalid(errors.begin()->second.message());
+    for (const auto& [i, error] : errors) skipped.push_back({paths[i], error.message()});
+    auto duplicate = [&](size_t second, size_t first) {
+      duplicates.push_back(MergeFinding(host[first], "duplicate",
+                                        "the same document given twice (" + paths[first] + " and " +
+                                            paths[second] + "): counted once",
+                                        {paths[first], paths[second]}));
+    };
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (same_file[i] != SIZE_MAX && use[same_file[i]]) duplicate(i, same_file[i]);
+    }
+    for (const auto& [second, first] : same_content) duplicate(second, first);
+    for (unsigned t = 1; t < threads; ++t) {
+      accumulators[0].Merge(accumulators[t]);
+      censuses[0].Merge(censuses[t]);
+    }
+    return Status::Ok();
+  }
+
+  // Reads thread t's file of digests again from the start, calling visit(document number,
+  // digest) until it returns false; an error of the file is kept in spill_error.
+  void ReplayDigests(size_t t, const std::function<bool(uint32_t, const DocumentDigest&)>& visit) {
+    Status s = spills[t]->Rewind();
+    DocumentDigest d;
+    for (uint32_t document = 0; s.ok(); ++document) {
+      auto more = spills[t]->Read(&d);
+      if (!more.ok()) s = more.status();
+      if (!s.ok() || !*more || !visit(document, d)) break;
+    }
+    if (!s.ok()) {
+      std::lock_guard lock(mu);
+      spill_error = s;
     }
   }
-  for (const auto& [second, first] : same_content)
-    duplicates.push_back({host[first], paths[second], paths[first]});
-  for (unsigned t = 1; t < threads; ++t) {
-    accumulators[0].Merge(accumulators[t]);
-    censuses[0].Merge(censuses[t]);
+
+  // Pass 2: every thread's digests judged, with the census's verdicts; the peers' samples.
+  Status JudgeDigests(FleetJudge& judge, std::vector<PeerSamples>& samples) {
+    ParallelFor(threads, threads, [&](size_t t, unsigned) {
+      std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
+      ReplayDigests(t, [&](uint32_t, const DocumentDigest& d) {
+        FleetJudge::Findings f = judge.Evaluate(d, resolve, &samples[t]);
+        censuses[0].Judge(d, f.ranked);
+        std::lock_guard lock(mu);
+        judge.Record(std::move(f));
+        return true;
+      });
+    });
+    return spill_error;
   }
-  FleetCensus& census = censuses[0];
-  uint64_t read = std::count(use.begin(), use.end(), 1);
+
+  // After SetPeers: the peers' rows of the documents PeerDocuments names, read again.
+  Status AddPeerRows(FleetJudge& judge, const std::vector<PeerSamples>& samples) {
+    ParallelFor(threads, threads, [&](size_t t, unsigned) {
+      std::vector<uint32_t> wanted = judge.PeerDocuments(samples[t]);
+      if (wanted.empty()) return;
+      std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
+      size_t next = 0;
+      ReplayDigests(t, [&](uint32_t document, const DocumentDigest& d) {
+        if (document != wanted[next]) return true;
+        ++next;
+        std::vector<RankedFinding> rows = judge.PeerRows(d, resolve);
+        std::lock_guard lock(mu);
+        for (RankedFinding& r : rows) judge.AddRanked(std::move(r));
+        return next < wanted.size();
+      });
+    });
+    return spill_error;
+  }
+
+  // The report's skipped documents, nodes and warnings, after the judge's Finish.
+  void CompleteReport(FleetReport& report) {
+    const FleetCensus& census = censuses[0];
+    std::sort(skipped.begin(), skipped.end(),
+              [](const SkippedDocument& a, const SkippedDocument& b) { return a.path < b.path; });
+    report.skipped = std::move(skipped);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (use[i] && !host[i].empty()) report.nodes.push_back(host[i]);
+    }
+    std::sort(report.nodes.begin(), report.nodes.end());
+    report.nodes.erase(std::unique(report.nodes.begin(), report.nodes.end()), report.nodes.end());
+    report.warnings = accumulators[0].conflicts();
+    for (std::string& w : census.Warnings()) report.warnings.push_back(std::move(w));
+    report.too_small = census.nodes() < static_cast<uint64_t>(options.fleet.min_fleet);
+    if (report.too_small) {
+      report.warnings.push_back(
+          fmt::format("the fleet is too small to judge peer-wise ({} node{}, fewer than {}): "
+                      "figures were judged against their spec peak where the unit gave one "
+                      "(pct_of_peak), the others not at all",
+                      census.nodes(), census.nodes() == 1 ? "" : "s", options.fleet.min_fleet));
+    }
+    for (const SlowMode& m : report.slow_modes) {
+      report.warnings.push_back(
+          fmt::format("{}: two modes, {:.1f}% of the figures {:.1f}% below the rest: judged "
+                      "against the faster mode; the slow mode's nodes are ranked",
+                      m.key, 100 * m.share, 100 * m.deficit));
+    }
+  }
+};
+
+}  // namespace
+
+void SortRanked(std::vector<RankedFinding>& ranked) {
+  auto severe = [](const RankedFinding& f) {
+    if (f.watch) return 1;  // below the loss that drains: after what does
+    if (f.kind == "check") return f.drain ? 0 : 1;
+    if (f.kind == "incomplete" || f.kind == "corrupt") return 0;
+    if (f.kind == "version" || f.kind == "missing_units" || f.kind == "hardware" ||
+        f.kind == "duplicate" || f.kind == "spread") {
+      return 1;
+    }
+    return 0;
+  };
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](const RankedFinding& a, const RankedFinding& b) {
+                     int sa = severe(a), sb = severe(b);
+                     if (sa != sb) return sa < sb;
+                     if (a.loss != b.loss) return a.loss > b.loss;
+                     if (a.deficit != b.deficit) return a.deficit > b.deficit;
+                     return std::tie(a.node, a.entity, a.kind) < std::tie(b.node, b.entity, b.kind);
+                   });
+}
+
+Result<FleetReport> MergeFleet(const std::vector<std::string>& inputs,
+                               const MergeOptions& options) {
+  MergePasses m{options};
+  YS_RETURN_IF_ERROR(m.CollectPaths(inputs));
+  m.FindSameFiles();
+  YS_RETURN_IF_ERROR(m.OpenThreads());
+  // Pass 1, over the JSON: per thread an accumulator, a census and a file of digests.
+  ParallelFor(m.paths.size(), m.threads, [&](size_t i, unsigned w) { m.ReadOne(i, w); });
+  YS_RETURN_IF_ERROR(m.FinishReading());
+  FleetCensus& census = m.censuses[0];
+  uint64_t read = std::count(m.use.begin(), m.use.end(), 1);
   if (read == 0) {
     std::string why;
-    for (size_t i = 0; i < skipped.size() && i < 3; ++i)
-      why += (i ? "; " : ": ") + skipped[i].error;
-    if (skipped.size() > 3) why += fmt::format("; and {} more", skipped.size() - 3);
+    for (size_t i = 0; i < m.skipped.size() && i < 3; ++i)
+      why += (i ? "; " : ": ") + m.skipped[i].error;
+    if (m.skipped.size() > 3) why += fmt::format("; and {} more", m.skipped.size() - 3);
     return Status::Invalid(fmt::format(
-        "no run document could be read from the inputs ({} skipped){}", skipped.size(), why));
+        "no run document could be read from the inputs ({} skipped){}", m.skipped.size(), why));
   }
 
   // Pass 2, over the digests: the verdicts and each entity's aggregates (the peers' spreads),
   // each thread its own file, recorded under the lock; then the peers' rows, from the few
   // documents with an aggregate beyond its threshold, read again.
   Progress().Transient(fmt::format("judging {} documents against their peers", read));
-  FleetJudge judge(accumulators[0].Finalize(census.nodes()), options.fleet);
-  std::vector<PeerSamples> samples(threads);
-  ParallelFor(threads, threads, [&](size_t t, unsigned) {
-    std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
-    Status s = spills[t]->Rewind();
-    DocumentDigest d;
-    while (s.ok()) {
-      auto more = spills[t]->Read(&d);
-      if (!more.ok()) s = more.status();
-      if (!s.ok() || !*more) break;
-      FleetJudge::Findings f = judge.Evaluate(d, resolve, &samples[t]);
-      census.Judge(d, f.ranked);
-      std::lock_guard lock(mu);
-      judge.Record(std::move(f));
-    }
-    if (!s.ok()) {
-      std::lock_guard lock(mu);
-      spill_error = s;
-    }
-  });
-  YS_RETURN_IF_ERROR(spill_error);
-  for (unsigned t = 1; t < threads; ++t) samples[0].Merge(std::move(samples[t]));
+  FleetJudge judge(m.accumulators[0].Finalize(census.nodes()), options.fleet);
+  std::vector<PeerSamples> samples(m.threads);
+  YS_RETURN_IF_ERROR(m.JudgeDigests(judge, samples));
+  for (unsigned t = 1; t < m.threads; ++t) samples[0].Merge(std::move(samples[t]));
   judge.SetPeers(samples[0]);
-  ParallelFor(threads, threads, [&](size_t t, unsigned) {
-    std::vector<uint32_t> wanted = judge.PeerDocuments(samples[t]);
-    if (wanted.empty()) return;
-    std::vector<const KeyStats*> resolve = judge.Resolve(accumulators[t]);
-    Status s = spills[t]->Rewind();
-    DocumentDigest d;
-    for (uint32_t document = 0, next = 0; s.ok() && next < wanted.size(); ++document) {
-      auto more = spills[t]->Read(&d);
-      if (!more.ok()) s = more.status();
-      if (!s.ok() || !*more) break;
-      if (document != wanted[next]) continue;
-      ++next;
-      std::vector<RankedFinding> rows = judge.PeerRows(d, resolve);
-      std::lock_guard lock(mu);
-      for (RankedFinding& r : rows) judge.AddRanked(std::move(r));
-    }
-    if (!s.ok()) {
-      std::lock_guard lock(mu);
-      spill_error = s;
-    }
-  });
+  Status peer_rows = m.AddPeerRows(judge, samples);
   samples.clear();
-  YS_RETURN_IF_ERROR(spill_error);
-  spills.clear();
-  for (const Duplicate& d : duplicates) {
-    RankedFinding f;
-    f.node = d.node;
-    f.kind = "duplicate";
-    f.evidence = "the same document given twice (" + d.first + " and " + d.path + "): counted once";
-    f.action = ActionFor(FigureKind::kOther, "node", "duplicate");
-    f.drain = false;
-    f.sources = {d.first, d.path};
-    judge.AddRanked(std::move(f));
-  }
-  for (const SkippedDocument& s : skipped) {
-    RankedFinding f;
-    f.node = NodeNameOfPath(s.path);
-    f.kind = "corrupt";
-    f.evidence = s.error;
-    f.action = ActionFor(FigureKind::kOther, "node", "corrupt");
-    f.drain = false;
-    f.sources = {s.path};
-    judge.AddRanked(std::move(f));
-  }
+  YS_RETURN_IF_ERROR(peer_rows);
+  m.spills.clear();
+  for (RankedFinding& f : m.duplicates) judge.AddRanked(std::move(f));
+  for (const SkippedDocument& s : m.skipped)
+    judge.AddRanked(MergeFinding(NodeNameOfPath(s.path), "corrupt", s.error, {s.path}));
   FleetReport report = judge.Finish();
   SortRanked(report.ranked);
-  std::sort(skipped.begin(), skipped.end(),
-            [](const SkippedDocument& a, const SkippedDocument& b) { return a.path < b.path; });
-  report.skipped = std::move(skipped);
-  for (size_t i = 0; i < paths.size(); ++i) {
-    if (use[i] && !host[i].empty()) report.nodes.push_back(host[i]);
-  }
-  std::sort(report.nodes.begin(), report.nodes.end());
-  report.nodes.erase(std::unique(report.nodes.begin(), report.nodes.end()), report.nodes.end());
-  report.warnings = accumulators[0].conflicts();
-  for (std::string& w : census.Warnings()) report.warnings.push_back(std::move(w));
-  report.too_small = census.nodes() < static_cast<uint64_t>(options.fleet.min_fleet);
-  if (report.too_small) {
-    report.warnings.push_back(
-        fmt::format("the fleet is too small to judge peer-wise ({} node{}, fewer than {}): figures "
-                    "were judged against their "
-                    "spec peak where the unit gave one (pct_of_peak), the others not at all",
-                    census.nodes(), census.nodes() == 1 ? "" : "s", options.fleet.min_fleet));
-  }
-  for (const SlowMode& m : report.slow_modes) {
-    report.warnings.push_back(
-        fmt::format("{}: two modes, {:.1f}% of the figures {:.1f}% below the rest: judged "
-                    "against the faster mode; the slow mode's nodes are ranked",
-                    m.key, 100 * m.share, 100 * m.deficit));
-  }
+  m.CompleteReport(report);
   return report;
 }
 

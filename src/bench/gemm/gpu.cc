@@ -41,6 +41,30 @@ struct FirstOutput {
   std::vector<unsigned char> bytes;
 };
 
+// What every GEMM measured on one GPU shares: the device and its handles, borrowed from
+// MeasureGpu, and the sampling counts.
+struct GpuGemmSetup {
+  const gpu::CudaApi& api;
+  const gpu::CudaDevice& device;
+  std::string entity;
+  int ordinal = 0;
+  int sms = 0;
+  GpuTimer& timer;
+  const gpu::CublasLtHandle& handle;
+  CUdeviceptr workspace = 0, scales = 0;  // kWorkspaceBytes; the A and B scales (1.0)
+  int samples = 0, warmup = 0, iters = 0;
+  int repeats = 0;  // extra runs compared bit for bit with the first
+};
+
+// One precision's inputs on one GPU: its name, the input tiles and the spec's peak.
+struct GpuGemmInputs {
+  GemmPrecision p;
+  std::string dtype;
+  std::vector<unsigned char> a_tile, b_tile;
+  std::optional<Peak> peak;
+  std::string why;  // why the peak is unknown
+};
+
 Finding DeterminismFinding(const std::string& entity, const std::string& what, uint64_t wrong,
                            uint64_t total) {
   Finding f;
@@ -115,10 +139,19 @@ class GpuGemmBenchmark final : public Benchmark {
     if (!scales.ok()) return scales.status();
     const float ones[2] = {1.0f, 1.0f};
     YS_CU_RETURN(api, cuMemcpyHtoD(scales->get(), ones, sizeof(ones)));
-    const int samples = ctx.quick() ? 3 : 5;
-    const int warmup = ctx.Warmup(ctx.quick() ? 3 : 10);
-    const int iters = ctx.Iters(ctx.quick() ? 5 : 20);
-    const int repeats = ctx.quick() ? 2 : 3;  // extra runs compared bit for bit with the first
+    GpuGemmSetup g{.api = api,
+                   .device = *dev,
+                   .entity = entity,
+                   .ordinal = ordinal,
+                   .sms = sms,
+                   .timer = *timer,
+                   .handle = *handle,
+                   .workspace = workspace->get(),
+                   .scales = scales->get(),
+                   .samples = ctx.quick() ? 3 : 5,
+                   .warmup = ctx.Warmup(ctx.quick() ? 3 : 10),
+                   .iters = ctx.Iters(ctx.quick() ? 5 : 20),
+                   .repeats = ctx.quick() ? 2 : 3};  // extra runs compared bit for bit
 
     for (GemmPrecision p : gpu::kAllGemmPrecisions) {
       const std::string dtype = gpu::GemmPrecisionName(p);
@@ -129,62 +162,83 @@ class GpuGemmBenchmark final : public Benchmark {
                            gpu::GemmMinComputeCapability(p) % 10, cc / 10, cc % 10));
         continue;
       }
-      const auto a_tile = MakeGemmInputTile(p, kSeedA), b_tile = MakeGemmInputTile(p, kSeedB);
-      std::optional<Peak> peak = spec.spec ? PeakTflops(*spec.spec, dtype) : std::nullopt;
-      std::string why =
-          spec.spec ? spec.spec->path + " gives no dense " + dtype + " peak" : spec.why_not;
+      GpuGemmInputs in{
+          .p = p,
+          .dtype = dtype,
+          .a_tile = MakeGemmInputTile(p, kSeedA),
+          .b_tile = MakeGemmInputTile(p, kSeedB),
+          .peak = spec.spec ? PeakTflops(*spec.spec, dtype) : std::nullopt,
+          .why = spec.spec ? spec.spec->path + " gives no dense " + dtype + " peak" : spec.why_not};
       for (const NamedShape& ns : Shapes(ctx.quick())) {
-        const GemmShape& sh = ns.shape;
-        auto a = gpu::DeviceBuffer::Allocate(api, sh.BytesA(p));
-        if (!a.ok()) return a.status();
-        auto b = gpu::DeviceBuffer::Allocate(api, sh.BytesB(p));
-        if (!b.ok()) return b.status();
-        auto d = gpu::DeviceBuffer::Allocate(api, sh.BytesD(p));
-        if (!d.ok()) return d.status();
-        YS_RETURN_IF_ERROR(Upload(api, a->get(), sh.BytesA(p), a_tile));
-        YS_RETURN_IF_ERROR(Upload(api, b->get(), sh.BytesB(p), b_tile));
-        auto plan = gpu::GemmPlan::Create(*handle, p, sh, kWorkspaceBytes, scales->get(),
-                                          scales->get() + sizeof(float));
-        if (!plan.ok()) {
-          if (plan.status().code() != StatusCode::kNotFound) return plan.status();
-          r.Note(entity + "." + dtype + "." + ns.name, plan.status().message());
-          continue;
-        }
-        auto enqueue = [&] {
-          return plan->Enqueue(a->get(), b->get(), d->get(), workspace->get(), timer->get());
-        };
-        auto ms = timer->SampleMsPerCall(samples, warmup, iters, enqueue);
-        if (!ms.ok()) return ms.status();
-        std::vector<double> tflops;
-        for (double v : *ms) tflops.push_back(gpu::Tflops(sh.Flops(), v));
-        Measurement m =
-            MakeMeasurement("gemm.gpu.tflops", "TFLOPS", Better::kHigher, std::move(tflops),
-                            {{"backend", "cuda"},
-                             {"device", entity},
-                             {"gpu_name", dev->name()},
-                             {"dtype", dtype},
-                             {"shape", ns.name},
-                             {"m", std::to_string(sh.m)},
-                             {"n", std::to_string(sh.n)},
-                             {"k", std::to_string(sh.k)},
-                             {"layout", "TN"},
-                             {"workspace", std::to_string(kWorkspaceBytes)},
-                             {"heuristic_waves", fmt::format("{:.2f}", plan->waves())},
-                             {"iters_per_sample", std::to_string(iters)}});
-        auto pct = AddPeakParams(m.params, m.value, peak, why);
-        double median_ms = ComputeStats(*ms).median;
-        table.rows.push_back({entity, dtype, ns.name, std::to_string(sh.m), std::to_string(sh.n),
-                              std::to_string(sh.k), fmt::format("{:.3f}", median_ms),
-                              fmt::format("{:.1f}", m.value), FormatPercent(pct)});
-        r.measurements.push_back(std::move(m));
-        if (std::string(ns.name) == "square") {
-          std::string model_key = dev->name() + "/" + std::to_string(sms) + "/" + dtype;
-          YS_RETURN_IF_ERROR(CheckResults(api, p, sh, entity, ordinal, d->get(), a_tile, b_tile,
-                                          repeats, enqueue, *timer, first[model_key], r));
-        }
+        YS_RETURN_IF_ERROR(MeasureShape(g, in, ns, r, table, first));
       }
     }
     return Status::Ok();
+  }
+
+  // Times one precision at one shape on the GPU of `g`, adds its measurement and table row, and
+  // checks the square shape's results (a shape cuBLASLt has no algorithm for is noted, not run).
+  static Status MeasureShape(const GpuGemmSetup& g, const GpuGemmInputs& in, const NamedShape& ns,
+                             BenchmarkResult& r, ResultTable& table,
+                             std::map<std::string, FirstOutput>& first) {
+    const gpu::CudaApi& api = g.api;
+    const GemmPrecision p = in.p;
+    const GemmShape& sh = ns.shape;
+    auto a = gpu::DeviceBuffer::Allocate(api, sh.BytesA(p));
+    if (!a.ok()) return a.status();
+    auto b = gpu::DeviceBuffer::Allocate(api, sh.BytesB(p));
+    if (!b.ok()) return b.status();
+    auto d = gpu::DeviceBuffer::Allocate(api, sh.BytesD(p));
+    if (!d.ok()) return d.status();
+    YS_RETURN_IF_ERROR(Upload(api, a->get(), sh.BytesA(p), in.a_tile));
+    YS_RETURN_IF_ERROR(Upload(api, b->get(), sh.BytesB(p), in.b_tile));
+    auto plan =
+        gpu::GemmPlan::Create(g.handle, p, sh, kWorkspaceBytes, g.scales, g.scales + sizeof(float));
+    if (!plan.ok()) {
+      if (plan.status().code() != StatusCode::kNotFound) return plan.status();
+      r.Note(g.entity + "." + in.dtype + "." + ns.name, plan.status().message());
+      return Status::Ok();
+    }
+    auto enqueue = [&] {
+      return plan->Enqueue(a->get(), b->get(), d->get(), g.workspace, g.timer.get());
+    };
+    auto ms = g.timer.SampleMsPerCall(g.samples, g.warmup, g.iters, enqueue);
+    if (!ms.ok()) return ms.status();
+    Measurement m = TflopsMeasurement(g, in.dtype, ns, plan->waves(), *ms);
+    auto pct = AddPeakParams(m.params, m.value, in.peak, in.why);
+    double median_ms = ComputeStats(*ms).median;
+    table.rows.push_back({g.entity, in.dtype, ns.name, std::to_string(sh.m), std::to_string(sh.n),
+                          std::to_string(sh.k), fmt::format("{:.3f}", median_ms),
+                          fmt::format("{:.1f}", m.value), FormatPercent(pct)});
+    r.measurements.push_back(std::move(m));
+    if (std::string(ns.name) == "square") {
+      std::string model_key = g.device.name() + "/" + std::to_string(g.sms) + "/" + in.dtype;
+      YS_RETURN_IF_ERROR(CheckResults(api, p, sh, g.entity, g.ordinal, d->get(), in.a_tile,
+                                      in.b_tile, g.repeats, enqueue, g.timer, first[model_key], r));
+    }
+    return Status::Ok();
+  }
+
+  // The gemm.gpu.tflops measurement of one shape from its milliseconds per call.
+  static Measurement TflopsMeasurement(const GpuGemmSetup& g, const std::string& dtype,
+                                       const NamedShape& ns, float waves,
+                                       const std::vector<double>& ms) {
+    const GemmShape& sh = ns.shape;
+    std::vector<double> tflops;
+    for (double v : ms) tflops.push_back(gpu::Tflops(sh.Flops(), v));
+    return MakeMeasurement("gemm.gpu.tflops", "TFLOPS", Better::kHigher, std::move(tflops),
+                           {{"backend", "cuda"},
+                            {"device", g.entity},
+                            {"gpu_name", g.device.name()},
+                            {"dtype", dtype},
+                            {"shape", ns.name},
+                            {"m", std::to_string(sh.m)},
+                            {"n", std::to_string(sh.n)},
+                            {"k", std::to_string(sh.k)},
+                            {"layout", "TN"},
+                            {"workspace", std::to_string(kWorkspaceBytes)},
+                            {"heuristic_waves", fmt::format("{:.2f}", waves)},
+                            {"iters_per_sample", std::to_string(g.iters)}});
   }
 
   // Fills a device buffer by repeating `tile`.

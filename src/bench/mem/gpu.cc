@@ -74,18 +74,14 @@ class GpuMemoryBenchmark final : public Benchmark {
       YS_RETURN_IF_ERROR(FillDevicePattern(api, src->get(), bytes, kSeed, *staging));
       CUdeviceptr s = src->get(), d = dst->get();
       CUstream stream = timer->get();
-      struct Method {
-        const char* name;
-        std::function<Status()> enqueue;
-      };
-      Method methods[] = {
+      CopyMethod methods[] = {
           {"ce",
            [&] {
              return api.Check(api.cuMemcpyDtoDAsync(d, s, bytes, stream), "cuMemcpyDtoDAsync");
            }},
           {"sm", [&] { return timer->EnqueueSmCopy(d, s, bytes); }},
       };
-      for (const Method& m : methods) {
+      for (const CopyMethod& m : methods) {
         YS_CU_RETURN(api, cuMemsetD8Async(d, 0, bytes, stream));
         auto ms = timer->SampleMsPerCall(samples, warmup, iters, m.enqueue);
         if (!ms.ok()) return ms.status();

@@ -51,6 +51,113 @@ std::vector<Scope> Scopes(const host::Topology& topo, const CpuSet& allowed) {
 
 std::string Gb(double v) { return fmt::format("{:.2f}", v); }
 
+// The CPU caches from the host; none (and no error) when they cannot be read but --sizes gives
+// the bytes per array, where they only say whether the arrays are below STREAM's rule.
+Result<std::vector<host::CpuCache>> LoadStreamCaches(const BenchContext& ctx) {
+  auto loaded = host::LoadCpuCaches(ctx.host());
+  if (loaded.ok()) return std::move(*loaded);
+  if (ctx.options().sizes) return std::vector<host::CpuCache>{};
+  return Status::Unsupported(loaded.status().message() +
+                             ": cannot size the arrays past the last-level cache; "
+                             "give the bytes per array with --sizes (e.g. --sizes 1G)");
+}
+
+// The arrays of one scope: the last-level cache of its CPUs (0 when unknown) and the bytes and
+// elements of each array.
+struct StreamArrays {
+  uint64_t llc = 0;
+  uint64_t array_bytes = 0;
+  uint64_t elements = 0;
+};
+
+// Sizes the arrays for the CPUs of one scope, and refuses when the cache is unknown without
+// --sizes or the three arrays would not fit in 80% of the available memory.
+Result<StreamArrays> SizeStreamArrays(const BenchContext& ctx, const CpuSet& cpu_set,
+                                      const std::vector<host::CpuCache>& caches,
+                                      const Result<uint64_t>& avail, int multiple) {
+  StreamArrays a;
+  a.llc = caches.empty() ? 0 : host::LastLevelCacheBytes(caches, cpu_set);
+  a.array_bytes =
+      ctx.options().sizes ? ctx.options().sizes->max_bytes : StreamArrayBytes(a.llc, multiple);
+  if (!ctx.options().sizes && a.llc == 0) {
+    return Status::Unsupported("no last-level cache listed for cpus " + cpu_set.ToString() +
+                               ": give the bytes per array with --sizes (e.g. --sizes 1G)");
+  }
+  a.elements = a.array_bytes / sizeof(double);
+  if (avail.ok() && 3 * a.array_bytes > *avail / 10 * 8) {
+    return Status::Unsupported(fmt::format(
+        "STREAM needs 3 arrays of {} bytes but only {} bytes are available (MemAvailable); "
+        "give a smaller array with --sizes",
+        a.array_bytes, *avail));
+  }
+  return a;
+}
+
+// The params every kernel's measurement of one scope shares.
+std::map<std::string, std::string> StreamScopeParams(const BenchContext& ctx, const Scope& scope,
+                                                     const CpuSet& cpu_set, const StreamArrays& a,
+                                                     int warmup, int multiple) {
+  std::map<std::string, std::string> params{
+      {"backend", "cpu"},
+      {"device", "cpu"},
+      {"numa_node", scope.numa_node},
+      {"threads", std::to_string(scope.cpus.size())},
+      {"cpus", cpu_set.ToString()},
+      {"array_bytes", std::to_string(a.elements * sizeof(double))},
+      {"elements", std::to_string(a.elements)},
+      {"warmup", std::to_string(warmup)},
+      {"array_rule", !ctx.options().sizes ? fmt::format("{} x last-level cache", multiple)
+                     : a.llc != 0 && a.array_bytes < StreamArrayBytes(a.llc)
+                         ? "--sizes, below 4 x last-level cache: the rates include cache hits"
+                         : "--sizes"}};
+  if (a.llc != 0) params["llc_bytes"] = std::to_string(a.llc);
+  return params;
+}
+
+// One measurement and one table row per kernel of a scope's run.
+void AddStreamKernelResults(const StreamRun& run, const Scope& scope, uint64_t elements,
+                            const std::map<std::string, std::string>& params, BenchmarkResult& r,
+                            ResultTable& table) {
+  for (StreamKernel k : kStreamKernels) {
+    const auto& secs = run.seconds[static_cast<int>(k)];
+    uint64_t bytes = StreamBytes(k, elements);
+    std::vector<double> rates;
+    for (double s : secs) rates.push_back(static_cast<double>(bytes) / s / 1e9);
+    auto p = params;
+    p["bytes_per_pass"] = std::to_string(bytes);
+    Measurement m = MakeMeasurement(std::string("mem.stream.") + StreamKernelName(k), "GB/s",
+                                    Better::kHigher, std::move(rates), std::move(p));
+    m.params["best"] = Gb(m.stats.max);  // STREAM's "Best Rate" column
+    SampleStats t = ComputeStats(secs);
+    table.rows.push_back({scope.numa_node, std::to_string(scope.cpus.size()),
+                          FormatByteSize(elements * sizeof(double)), StreamKernelName(k),
+                          Gb(m.stats.max), Gb(m.value), fmt::format("{:.6f}", t.mean),
+                          fmt::format("{:.6f}", t.min), fmt::format("{:.6f}", t.max)});
+    r.measurements.push_back(std::move(m));
+  }
+}
+
+// YS-BENCH-011 for an array that holds wrong values after `passes` iterations.
+Finding StreamMismatchFinding(const StreamMismatch& bad, const Scope& scope, const CpuSet& cpu_set,
+                              int passes) {
+  Finding f =
+      MakeFinding("YS-BENCH-011", scope.numa_node == "all" ? "node" : "numa" + scope.numa_node,
+                  fmt::format("STREAM array {} holds {} wrong elements after {} iterations",
+                              bad.array, bad.wrong_elements, passes));
+  f.evidence = {{"array", bad.array},
+                {"wrong_elements", std::to_string(bad.wrong_elements)},
+                {"first_wrong_index", std::to_string(bad.first_index)},
+                {"expected", fmt::format("{:.17g}", bad.expected)},
+                {"actual", fmt::format("{:.17g}", bad.actual)},
+                {"avg_rel_error", fmt::format("{:.3g}", bad.avg_rel_error)},
+                {"cpus", cpu_set.ToString()}};
+  f.fix =
+      "rerun; if it repeats, test the memory (e.g. memtester or the vendor's DIMM "
+      "diagnostics) and check the EDAC counters and the kernel log for memory errors";
+  f.reference = "stream.c checkSTREAMresults";
+  return f;
+}
+
 class StreamBenchmark final : public Benchmark {
  public:
   BenchmarkResult Run(const BenchContext& ctx) const override {
@@ -60,17 +167,8 @@ class StreamBenchmark final : public Benchmark {
     if (!topo.ok()) return BenchmarkResult::Error(topo.status());
     auto allowed = host::AllowedCpusOfThisProcess();
     if (!allowed.ok()) return BenchmarkResult::Error(allowed.status());
-    // With --sizes the caches are only read to say whether the arrays are below STREAM's rule.
-    std::vector<host::CpuCache> caches;
-    auto loaded = host::LoadCpuCaches(ctx.host());
-    if (loaded.ok()) {
-      caches = std::move(*loaded);
-    } else if (!ctx.options().sizes) {
-      return BenchmarkResult::Error(
-          Status::Unsupported(loaded.status().message() +
-                              ": cannot size the arrays past the last-level cache; "
-                              "give the bytes per array with --sizes (e.g. --sizes 1G)"));
-    }
+    auto caches = LoadStreamCaches(ctx);
+    if (!caches.ok()) return BenchmarkResult::Error(caches.status());
     auto avail = AvailableMemoryBytes(ctx.host());
     int warmup = ctx.Warmup(1);  // stream.c times NTIMES and drops the first
     int iters = ctx.Iters(ctx.quick() ? 5 : 20);
@@ -83,77 +181,20 @@ class StreamBenchmark final : public Benchmark {
     const int multiple = ctx.param<int>("cache_multiple");
     for (const Scope& scope : Scopes(*topo, *allowed)) {
       CpuSet cpu_set(std::set<int>(scope.cpus.begin(), scope.cpus.end()));
-      uint64_t llc = caches.empty() ? 0 : host::LastLevelCacheBytes(caches, cpu_set);
-      uint64_t array_bytes =
-          ctx.options().sizes ? ctx.options().sizes->max_bytes : StreamArrayBytes(llc, multiple);
-      if (!ctx.options().sizes && llc == 0) {
-        return BenchmarkResult::Error(
-            Status::Unsupported("no last-level cache listed for cpus " + cpu_set.ToString() +
-                                ": give the bytes per array with --sizes (e.g. --sizes 1G)"));
-      }
-      uint64_t elements = array_bytes / sizeof(double);
-      if (avail.ok() && 3 * array_bytes > *avail / 10 * 8) {
-        return BenchmarkResult::Error(Status::Unsupported(fmt::format(
-            "STREAM needs 3 arrays of {} bytes but only {} bytes are available (MemAvailable); "
-            "give a smaller array with --sizes",
-            array_bytes, *avail)));
-      }
-      auto run = RunStream(scope.cpus, elements, warmup, iters);
+      auto arrays = SizeStreamArrays(ctx, cpu_set, *caches, avail, multiple);
+      if (!arrays.ok()) return BenchmarkResult::Error(arrays.status());
+      auto run = RunStream(scope.cpus, arrays->elements, warmup, iters);
       if (!run.ok()) return BenchmarkResult::Error(run.status());
-
-      std::map<std::string, std::string> params{
-          {"backend", "cpu"},
-          {"device", "cpu"},
-          {"numa_node", scope.numa_node},
-          {"threads", std::to_string(scope.cpus.size())},
-          {"cpus", cpu_set.ToString()},
-          {"array_bytes", std::to_string(elements * sizeof(double))},
-          {"elements", std::to_string(elements)},
-          {"warmup", std::to_string(warmup)},
-          {"array_rule", !ctx.options().sizes ? fmt::format("{} x last-level cache", multiple)
-                         : llc != 0 && array_bytes < StreamArrayBytes(llc)
-                             ? "--sizes, below 4 x last-level cache: the rates include cache hits"
-                             : "--sizes"}};
-      if (llc != 0) params["llc_bytes"] = std::to_string(llc);
-      for (StreamKernel k : kStreamKernels) {
-        const auto& secs = run->seconds[static_cast<int>(k)];
-        uint64_t bytes = StreamBytes(k, elements);
-        std::vector<double> rates;
-        for (double s : secs) rates.push_back(static_cast<double>(bytes) / s / 1e9);
-        auto p = params;
-        p["bytes_per_pass"] = std::to_string(bytes);
-        Measurement m = MakeMeasurement(std::string("mem.stream.") + StreamKernelName(k), "GB/s",
-                                        Better::kHigher, std::move(rates), std::move(p));
-        m.params["best"] = Gb(m.stats.max);  // STREAM's "Best Rate" column
-        SampleStats t = ComputeStats(secs);
-        table.rows.push_back({scope.numa_node, std::to_string(scope.cpus.size()),
-                              FormatByteSize(elements * sizeof(double)), StreamKernelName(k),
-                              Gb(m.stats.max), Gb(m.value), fmt::format("{:.6f}", t.mean),
-                              fmt::format("{:.6f}", t.min), fmt::format("{:.6f}", t.max)});
-        r.measurements.push_back(std::move(m));
-      }
-      for (const StreamMismatch& bad : run->mismatches) {
-        Finding f = MakeFinding(
-            "YS-BENCH-011", scope.numa_node == "all" ? "node" : "numa" + scope.numa_node,
-            fmt::format("STREAM array {} holds {} wrong elements after {} iterations", bad.array,
-                        bad.wrong_elements, warmup + iters));
-        f.evidence = {{"array", bad.array},
-                      {"wrong_elements", std::to_string(bad.wrong_elements)},
-                      {"first_wrong_index", std::to_string(bad.first_index)},
-                      {"expected", fmt::format("{:.17g}", bad.expected)},
-                      {"actual", fmt::format("{:.17g}", bad.actual)},
-                      {"avg_rel_error", fmt::format("{:.3g}", bad.avg_rel_error)},
-                      {"cpus", cpu_set.ToString()}};
-        f.fix =
-            "rerun; if it repeats, test the memory (e.g. memtester or the vendor's DIMM "
-            "diagnostics) and check the EDAC counters and the kernel log for memory errors";
-        f.reference = "stream.c checkSTREAMresults";
-        r.Add(std::move(f));
-      }
-      r.Note("numa " + scope.numa_node,
-             fmt::format("{} threads on cpus {}, 3 arrays of {} bytes{}", scope.cpus.size(),
-                         cpu_set.ToString(), elements * 8,
-                         llc ? fmt::format(" (last-level cache {} bytes)", llc) : ""));
+      AddStreamKernelResults(*run, scope, arrays->elements,
+                             StreamScopeParams(ctx, scope, cpu_set, *arrays, warmup, multiple), r,
+                             table);
+      for (const StreamMismatch& bad : run->mismatches)
+        r.Add(StreamMismatchFinding(bad, scope, cpu_set, warmup + iters));
+      r.Note(
+          "numa " + scope.numa_node,
+          fmt::format("{} threads on cpus {}, 3 arrays of {} bytes{}", scope.cpus.size(),
+                      cpu_set.ToString(), arrays->elements * 8,
+                      arrays->llc ? fmt::format(" (last-level cache {} bytes)", arrays->llc) : ""));
     }
     r.Note("byte counting",
            "stream.c: copy, scale 16 B/element; add, triad 24 B/element; GB = 1e9 B");

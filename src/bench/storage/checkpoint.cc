@@ -236,21 +236,84 @@ Result<PassTimes> RunPass(const std::string& dir, const Layout& layout, int pass
   return t;
 }
 
+// The files, their size and the block size of one pass: --sizes (its largest size) or the
+// profile's default per file, blocks of up to kMaxBlock rounded up to kDirectAlignment, the file
+// size rounded up to whole blocks.
+Layout CheckpointLayout(const BenchContext& ctx) {
+  Layout layout{.direct = ctx.options().direct_io};
+  layout.file_bytes = ctx.options().sizes ? ctx.options().sizes->max_bytes
+                                          : (ctx.quick() ? 256ULL << 20 : 1ULL << 30);
+  layout.files = ctx.quick() ? 2 : 4;
+  layout.block_bytes = std::min(kMaxBlock, layout.file_bytes);
+  layout.block_bytes =
+      (layout.block_bytes + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment;
+  layout.file_bytes =
+      (layout.file_bytes + layout.block_bytes - 1) / layout.block_bytes * layout.block_bytes;
+  return layout;
+}
+
+// The write and read rates of the timed passes, and the first read-back mismatch of any pass.
+struct CheckpointRates {
+  std::vector<double> write_gbps, read_gbps;
+  std::optional<ReadBackMismatch> mismatch;
+};
+
+// Runs the warm-up passes, then the timed ones, through the two block buffers.
+Result<CheckpointRates> RunCheckpointPasses(const std::string& dir, const Layout& layout,
+                                            int warmup, int iters, unsigned char* pattern,
+                                            unsigned char* readback) {
+  CheckpointRates rates;
+  for (int pass = 0; pass < warmup + iters; ++pass) {
+    auto t = RunPass(dir, layout, pass, pattern, readback);
+    if (!t.ok()) return t.status();
+    if (t->mismatch && !rates.mismatch) rates.mismatch = t->mismatch;
+    if (pass < warmup) continue;
+    rates.write_gbps.push_back(static_cast<double>(layout.total()) / t->write_seconds / 1e9);
+    rates.read_gbps.push_back(static_cast<double>(layout.total()) / t->read_seconds / 1e9);
+  }
+  return rates;
+}
+
+// YS-BENCH-012 for data read back from `dir` that differs from what was written.
+Finding ReadBackFinding(const std::string& dir, const ReadBackMismatch& mismatch,
+                        const Layout& layout) {
+  Finding f = MakeFinding(
+      "YS-BENCH-012", dir,
+      fmt::format("data read back from {} differs from what was written", mismatch.path));
+  f.evidence = {{"file", mismatch.path},
+                {"first_bad_offset", std::to_string(mismatch.offset)},
+                {"bad_blocks", std::to_string(mismatch.bad_blocks)},
+                {"block_bytes", std::to_string(layout.block_bytes)}};
+  f.fix = "check the kernel log for I/O errors on the device behind " + dir +
+          " and the file system's health (e.g. smartctl, the storage vendor's tools); rerun";
+  f.reference = "checkpoint integrity: a restore must read what was saved";
+  return f;
+}
+
+// The write and read rows of the table, from the write and read measurements.
+ResultTable CheckpointTable(const std::string& dir, const Layout& layout, const Measurement& wm,
+                            const Measurement& rm) {
+  ResultTable table{
+      .title = "checkpoint write/read to " + dir,
+      .columns = {"op", "files", "file size", "block", "direct", "GB/s median", "min", "max"},
+      .rows = {}};
+  for (const Measurement* m : {&wm, &rm}) {
+    table.rows.push_back({m == &wm ? "write" : "read", std::to_string(layout.files),
+                          FormatByteSize(layout.file_bytes), FormatByteSize(layout.block_bytes),
+                          layout.direct ? "yes" : "no", fmt::format("{:.2f}", m->value),
+                          fmt::format("{:.2f}", m->stats.min),
+                          fmt::format("{:.2f}", m->stats.max)});
+  }
+  return table;
+}
+
 class CheckpointBenchmark final : public Benchmark {
  public:
   BenchmarkResult Run(const BenchContext& ctx) const override {
     const std::string& dir = ctx.options().storage_path;
     if (dir.empty())
       return BenchmarkResult::Skip("no --path: give a directory on the checkpoint file system");
-    Layout layout{.direct = ctx.options().direct_io};
-    layout.file_bytes = ctx.options().sizes ? ctx.options().sizes->max_bytes
-                                            : (ctx.quick() ? 256ULL << 20 : 1ULL << 30);
-    layout.files = ctx.quick() ? 2 : 4;
-    layout.block_bytes = std::min(kMaxBlock, layout.file_bytes);
-    layout.block_bytes =
-        (layout.block_bytes + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment;
-    layout.file_bytes =
-        (layout.file_bytes + layout.block_bytes - 1) / layout.block_bytes * layout.block_bytes;
+    const Layout layout = CheckpointLayout(ctx);
     if (Status s = CheckDirectory(dir, layout); !s.ok()) return BenchmarkResult::Error(s);
 
     auto pattern = AllocateBuffer(layout.block_bytes);
@@ -262,16 +325,9 @@ class CheckpointBenchmark final : public Benchmark {
 
     int warmup = ctx.Warmup(0);
     int iters = ctx.Iters(ctx.quick() ? 1 : 3);
-    std::vector<double> write_gbps, read_gbps;
-    std::optional<ReadBackMismatch> mismatch;
-    for (int pass = 0; pass < warmup + iters; ++pass) {
-      auto t = RunPass(dir, layout, pass, pattern->get(), readback->get());
-      if (!t.ok()) return BenchmarkResult::Error(t.status());
-      if (t->mismatch && !mismatch) mismatch = t->mismatch;
-      if (pass < warmup) continue;
-      write_gbps.push_back(static_cast<double>(layout.total()) / t->write_seconds / 1e9);
-      read_gbps.push_back(static_cast<double>(layout.total()) / t->read_seconds / 1e9);
-    }
+    auto rates = RunCheckpointPasses(dir, layout, warmup, iters, pattern->get(), readback->get());
+    if (!rates.ok()) return BenchmarkResult::Error(rates.status());
+    const std::optional<ReadBackMismatch>& mismatch = rates->mismatch;
 
     std::string cache =
         layout.direct
@@ -289,47 +345,25 @@ class CheckpointBenchmark final : public Benchmark {
     auto w = params;
     w["timing"] = "open, write, fsync, close of every file";
     r.measurements.push_back(MakeMeasurement("storage.checkpoint.write", "GB/s", Better::kHigher,
-                                             std::move(write_gbps), std::move(w)));
+                                             std::move(rates->write_gbps), std::move(w)));
     auto rd = params;
     rd["timing"] = "open, read, close of every file (verification excluded)";
     r.measurements.push_back(MakeMeasurement("storage.checkpoint.read", "GB/s", Better::kHigher,
-                                             std::move(read_gbps), std::move(rd)));
+                                             std::move(rates->read_gbps), std::move(rd)));
     r.Note("path", dir);
     r.Note(
         "layout",
         fmt::format("{} files x {} in {} blocks{}", layout.files, FormatByteSize(layout.file_bytes),
                     FormatByteSize(layout.block_bytes), layout.direct ? ", O_DIRECT" : ""));
     r.Note("read cache", cache);
-    if (mismatch) {
-      Finding f = MakeFinding(
-          "YS-BENCH-012", dir,
-          fmt::format("data read back from {} differs from what was written", mismatch->path));
-      f.evidence = {{"file", mismatch->path},
-                    {"first_bad_offset", std::to_string(mismatch->offset)},
-                    {"bad_blocks", std::to_string(mismatch->bad_blocks)},
-                    {"block_bytes", std::to_string(layout.block_bytes)}};
-      f.fix = "check the kernel log for I/O errors on the device behind " + dir +
-              " and the file system's health (e.g. smartctl, the storage vendor's tools); rerun";
-      f.reference = "checkpoint integrity: a restore must read what was saved";
-      r.Add(std::move(f));
-    }
+    if (mismatch) r.Add(ReadBackFinding(dir, *mismatch, layout));
     const Measurement& wm = r.measurements[0];
     const Measurement& rm = r.measurements[1];
     r.summary =
         fmt::format("write {:.2f} GB/s, read {:.2f} GB/s ({} files x {}{}, fsync'd){}", wm.value,
                     rm.value, layout.files, FormatByteSize(layout.file_bytes),
                     layout.direct ? ", O_DIRECT" : "", mismatch ? "; READ-BACK MISMATCH" : "");
-    r.tables.push_back(
-        {.title = "checkpoint write/read to " + dir,
-         .columns = {"op", "files", "file size", "block", "direct", "GB/s median", "min", "max"},
-         .rows = {}});
-    for (const Measurement* m : {&wm, &rm}) {
-      r.tables.back().rows.push_back(
-          {m == &wm ? "write" : "read", std::to_string(layout.files),
-           FormatByteSize(layout.file_bytes), FormatByteSize(layout.block_bytes),
-           layout.direct ? "yes" : "no", fmt::format("{:.2f}", m->value),
-           fmt::format("{:.2f}", m->stats.min), fmt::format("{:.2f}", m->stats.max)});
-    }
+    r.tables.push_back(CheckpointTable(dir, layout, wm, rm));
     return r;
   }
 };

@@ -218,9 +218,133 @@ void AddPlaceMeasurements(BenchmarkResult& r, const Context& c, const Collective
   }
 }
 
-void AddPairwise(const BenchContext& ctx, CollectiveBackend& world_backend, const Context& c,
-                 comm::Collective coll, comm::DataType dtype, uint64_t size, int iters, int warmup,
-                 const std::vector<std::string>& hostnames, BenchmarkResult& r) {
+// How the sweep runs, the same on every rank: its sizes, timed calls and warm-up calls.
+struct SweepPlan {
+  SizeSweep sizes;
+  int iters = 0;
+  int warmup = 0;
+};
+
+// What the sweep of every dtype shares.
+struct SweepSetup {
+  const BenchContext& ctx;
+  CollectiveBackend& backend;
+  comm::Collective coll;
+  Context c;
+  SweepPlan plan;
+  std::vector<std::string> hostnames;  // index = rank of the group
+};
+
+// This rank's sub-communicator for one --pairwise round (null when it sits the round out),
+// reserved and warmed up; `formed` is false, and `why_not` says why, when any rank could not
+// form its pair.
+struct PairRoundGroup {
+  std::unique_ptr<CollectiveBackend> backend;
+  bool formed = true;
+  std::string why_not;
+};
+
+// Every rank of the job calls this for each round: splits off the pairs, and agrees over the job
+// that every rank formed its pair.
+PairRoundGroup FormPairRoundGroup(const BenchContext& ctx, CollectiveBackend& world_backend,
+                                  const std::vector<std::pair<int, int>>& round,
+                                  const CollectiveOp& op, int warmup) {
+  const int me = ctx.comm().rank();
+  int color = -1;
+  for (size_t i = 0; i < round.size(); ++i) {
+    if (round[i].first == me || round[i].second == me) color = static_cast<int>(i);
+  }
+  PairRoundGroup group;
+  auto sub = world_backend.Split(color, me);  // key = world rank: the lower rank is the pair's 0
+  Status s = sub.ok() ? Status::Ok() : sub.status();
+  if (sub.ok()) group.backend = std::move(*sub);
+  CollectiveBackend* b = group.backend.get();
+  if (b != nullptr && s.ok()) s = b->Reserve(op.counts.size_bytes());
+  if (b != nullptr && s.ok()) s = WarmUp(*b, op, warmup, op.counts.size_bytes());
+  auto agreed = ctx.comm().AllReduceMin(s.ok() ? 1.0 : 0.0);
+  if (!s.ok() || !agreed.ok() || *agreed < 1.0) {
+    group.formed = false;
+    group.why_not = s.ok() ? std::string("a rank could not form its pair") : s.message();
+  }
+  return group;
+}
+
+// Measures one round kPairRepeats times and appends each pair of it, at its median repetition,
+// to `pairs`. Each pair is judged against the others, so a single scheduling hiccup must not
+// make it "slow".
+Status MeasurePairRound(const BenchContext& ctx, CollectiveBackend* b, const CollectiveOp& op,
+                        const std::vector<std::pair<int, int>>& round, int iters, uint32_t& seed,
+                        std::vector<PairResult>& pairs) {
+  std::vector<std::vector<PlaceResult>> reps(round.size());
+  for (int rep = 0; rep < kPairRepeats; ++rep) {
+    auto samples = MeasureStep(ctx.comm(), b, op, false, iters, op.counts.size_bytes(), seed += 2);
+    if (!samples.ok()) return samples.status();
+    for (size_t i = 0; i < round.size(); ++i) {
+      auto [a, bb] = round[i];
+      PlaceResult p;
+      p.rank_time_us = {samples->time_us[a], samples->time_us[bb]};
+      p.rank_wrong = {samples->wrong[a], samples->wrong[bb]};
+      Summarise(op, p);
+      reps[i].push_back(std::move(p));
+    }
+  }
+  for (size_t i = 0; i < round.size(); ++i) {
+    int64_t wrong = 0;
+    for (const auto& p : reps[i]) wrong += p.wrong;
+    std::sort(reps[i].begin(), reps[i].end(),
+              [](const auto& x, const auto& y) { return x.time_us < y.time_us; });
+    PairResult pair{
+        .a = round[i].first, .b = round[i].second, .result = reps[i][reps[i].size() / 2]};
+    pair.result.wrong = wrong;  // a wrong element in any repetition counts
+    pairs.push_back(std::move(pair));
+  }
+  return Status::Ok();
+}
+
+// YS-BENCH-001 for a pair whose data check found wrong elements.
+Finding WrongPairFinding(const Context& c, const PairResult& p, const std::string& hosts) {
+  Finding f = MakeFinding("YS-BENCH-001", fmt::format("rank{} - rank{}", p.a, p.b),
+                          fmt::format("{} between ranks {} and {}: {} wrong element(s)", c.id, p.a,
+                                      p.b, p.result.wrong));
+  f.evidence = {{"wrong_elements", std::to_string(p.result.wrong)}, {"hosts", hosts}};
+  f.fix =
+      "Check both ranks' nodes (memory/GPU errors: yardstick preflight) and the link between "
+      "them";
+  f.reference = "nccl-tests data check (-c 1, #wrong column)";
+  return f;
+}
+
+// The --pairwise table (pairs in rank order), their measurements and findings.
+void ReportPairs(const Context& c, const CollectiveOp& op, int nranks,
+                 std::vector<PairResult>& pairs, const std::vector<std::string>& hostnames,
+                 BenchmarkResult& r) {
+  std::sort(pairs.begin(), pairs.end(),
+            [](const auto& x, const auto& y) { return std::pair(x.a, x.b) < std::pair(y.a, y.b); });
+  ResultTable t{
+      .title = fmt::format("{} --pairwise: {} bytes, {}, {} pairs ({}); time us, algbw/busbw GB/s",
+                           c.id, op.counts.size_bytes(), comm::DataTypeName(op.dtype), pairs.size(),
+                           nranks <= kExhaustivePairRanks ? "every pair" : "ring neighbours"),
+      .columns = {"ranks", "hosts", "size", "time", "algbw", "busbw", "#wrong"}};
+  for (const auto& p : pairs) {
+    std::string hosts = hostnames.at(p.a) + "," + hostnames.at(p.b);
+    t.rows.push_back({fmt::format("{}-{}", p.a, p.b), hosts, std::to_string(op.counts.size_bytes()),
+                      std::string(Trim(comm::FormatNcclFloat(p.result.time_us, 7))),
+                      std::string(Trim(comm::FormatNcclFloat(p.result.bw.algbw_gbps, 6))),
+                      std::string(Trim(comm::FormatNcclFloat(p.result.bw.busbw_gbps, 6))),
+                      std::to_string(p.result.wrong)});
+    AddPlaceMeasurements(r, c, op, p.result, false,
+                         {{"pair", fmt::format("{}-{}", p.a, p.b)}, {"hosts", hosts}});
+    if (p.result.wrong > 0) r.Add(WrongPairFinding(c, p, hosts));
+  }
+  for (auto& f : SlowPairFindings(c.id, pairs, hostnames)) r.Add(std::move(f));
+  r.tables.push_back(std::move(t));
+}
+
+// --pairwise: the sweep's largest size out of place over every pair (ring neighbours on large
+// jobs), with a table and findings of its own; a note says why when it cannot run.
+void AddPairwise(const SweepSetup& s, comm::DataType dtype, BenchmarkResult& r) {
+  const BenchContext& ctx = s.ctx;
+  const Context& c = s.c;
   const int n = ctx.comm().size();
   if (c.gpus_per_process > 1) {
     r.Note("pairwise",
@@ -232,87 +356,136 @@ void AddPairwise(const BenchContext& ctx, CollectiveBackend& world_backend, cons
     r.Note("pairwise", "not run: needs 2 or more ranks");
     return;
   }
-  const int me = ctx.comm().rank();
-  CollectiveOp op = comm::MakeCollectiveOp(coll, size, dtype, 2, 0);
+  CollectiveOp op = comm::MakeCollectiveOp(s.coll, s.plan.sizes.Sizes().back(), dtype, 2, 0);
   std::vector<PairResult> pairs;
   uint32_t seed = 1000;
   for (const auto& round : PairRounds(n)) {
     ctx.Progress("pairwise round");
-    int color = -1;
-    for (size_t i = 0; i < round.size(); ++i) {
-      if (round[i].first == me || round[i].second == me) color = static_cast<int>(i);
-    }
-    auto sub = world_backend.Split(color, me);  // key = world rank: the lower rank is the pair's 0
-    Status s = sub.ok() ? Status::Ok() : sub.status();
-    CollectiveBackend* b = sub.ok() ? sub->get() : nullptr;
-    if (b != nullptr && s.ok()) s = b->Reserve(op.counts.size_bytes());
-    if (b != nullptr && s.ok()) s = WarmUp(*b, op, warmup, op.counts.size_bytes());
-    auto agreed = ctx.comm().AllReduceMin(s.ok() ? 1.0 : 0.0);
-    if (!s.ok() || !agreed.ok() || *agreed < 1.0) {
-      r.Note("pairwise",
-             "not run: " + (s.ok() ? std::string("a rank could not form its pair") : s.message()));
+    PairRoundGroup group = FormPairRoundGroup(ctx, s.backend, round, op, s.plan.warmup);
+    if (!group.formed) {
+      r.Note("pairwise", "not run: " + group.why_not);
       return;
     }
-    // Each round is measured kPairRepeats times and each pair keeps its median repetition: one
-    // pair is judged against the others, so a single scheduling hiccup must not make it "slow".
-    std::vector<std::vector<PlaceResult>> reps(round.size());
-    for (int rep = 0; rep < kPairRepeats; ++rep) {
-      auto samples =
-          MeasureStep(ctx.comm(), b, op, false, iters, op.counts.size_bytes(), seed += 2);
-      if (!samples.ok()) {
-        r.Note("pairwise", "stopped: " + samples.status().message());
-        return;
-      }
-      for (size_t i = 0; i < round.size(); ++i) {
-        auto [a, bb] = round[i];
-        PlaceResult p;
-        p.rank_time_us = {samples->time_us[a], samples->time_us[bb]};
-        p.rank_wrong = {samples->wrong[a], samples->wrong[bb]};
-        Summarise(op, p);
-        reps[i].push_back(std::move(p));
-      }
-    }
-    for (size_t i = 0; i < round.size(); ++i) {
-      int64_t wrong = 0;
-      for (const auto& p : reps[i]) wrong += p.wrong;
-      std::sort(reps[i].begin(), reps[i].end(),
-                [](const auto& x, const auto& y) { return x.time_us < y.time_us; });
-      PairResult pair{
-          .a = round[i].first, .b = round[i].second, .result = reps[i][reps[i].size() / 2]};
-      pair.result.wrong = wrong;  // a wrong element in any repetition counts
-      pairs.push_back(std::move(pair));
+    if (Status st =
+            MeasurePairRound(ctx, group.backend.get(), op, round, s.plan.iters, seed, pairs);
+        !st.ok()) {
+      r.Note("pairwise", "stopped: " + st.message());
+      return;
     }
   }
-  std::sort(pairs.begin(), pairs.end(),
-            [](const auto& x, const auto& y) { return std::pair(x.a, x.b) < std::pair(y.a, y.b); });
-  ResultTable t{
-      .title = fmt::format("{} --pairwise: {} bytes, {}, {} pairs ({}); time us, algbw/busbw GB/s",
-                           c.id, op.counts.size_bytes(), comm::DataTypeName(dtype), pairs.size(),
-                           n <= kExhaustivePairRanks ? "every pair" : "ring neighbours"),
-      .columns = {"ranks", "hosts", "size", "time", "algbw", "busbw", "#wrong"}};
-  for (const auto& p : pairs) {
-    std::string hosts = hostnames.at(p.a) + "," + hostnames.at(p.b);
-    t.rows.push_back({fmt::format("{}-{}", p.a, p.b), hosts, std::to_string(op.counts.size_bytes()),
-                      std::string(Trim(comm::FormatNcclFloat(p.result.time_us, 7))),
-                      std::string(Trim(comm::FormatNcclFloat(p.result.bw.algbw_gbps, 6))),
-                      std::string(Trim(comm::FormatNcclFloat(p.result.bw.busbw_gbps, 6))),
-                      std::to_string(p.result.wrong)});
-    AddPlaceMeasurements(r, c, op, p.result, false,
-                         {{"pair", fmt::format("{}-{}", p.a, p.b)}, {"hosts", hosts}});
-    if (p.result.wrong > 0) {
-      Finding f = MakeFinding("YS-BENCH-001", fmt::format("rank{} - rank{}", p.a, p.b),
-                              fmt::format("{} between ranks {} and {}: {} wrong element(s)", c.id,
-                                          p.a, p.b, p.result.wrong));
-      f.evidence = {{"wrong_elements", std::to_string(p.result.wrong)}, {"hosts", hosts}};
-      f.fix =
-          "Check both ranks' nodes (memory/GPU errors: yardstick preflight) and the link between "
-          "them";
-      f.reference = "nccl-tests data check (-c 1, #wrong column)";
-      r.Add(std::move(f));
+  ReportPairs(c, op, n, pairs, s.hostnames, r);
+}
+
+// The host of each rank of the group: a process's local ranks share its host.
+Result<std::vector<std::string>> RankHostnames(const BenchContext& ctx, int gpus_per_process) {
+  auto process_hosts = ctx.comm().Hostnames();
+  if (!process_hosts.ok()) return process_hosts.status();
+  std::vector<std::string> hostnames;
+  for (const auto& h : *process_hosts) hostnames.insert(hostnames.end(), gpus_per_process, h);
+  return hostnames;
+}
+
+// The notes that say how the sweep ran: backend, ranks, layout, sizes and counts.
+void NoteSweepSetup(const Context& c, const CollectiveBackend& backend,
+                    const std::string& nccl_missing, const SweepPlan& plan, BenchmarkResult& r) {
+  const bool gpu = c.device == "gpu";
+  r.Note("backend",
+         c.backend + " (" + c.library + ")" + (gpu ? ", device buffers" : ", host buffers"));
+  if (!nccl_missing.empty()) r.Note("nccl", "not used: " + nccl_missing);
+  r.Note("ranks", std::to_string(c.ranks));
+  if (c.gpus_per_process > 1) {
+    r.Note("layout", fmt::format("one process drives {} GPUs ({}; nccl-tests -g {})",
+                                 c.gpus_per_process, backend.device(), c.gpus_per_process));
+  }
+  r.Note("sizes",
+         FormatByteSize(plan.sizes.min_bytes) + ".." + FormatByteSize(plan.sizes.max_bytes));
+  r.Note("warmup_iters", std::to_string(plan.warmup));
+  r.Note("iters", std::to_string(plan.iters));
+}
+
+// The rows of one dtype, every size warmed up first, then each measured out of place and in
+// place (each placement's measurements added to `r`).
+Result<std::vector<SweepRow>> MeasureSweepRows(const SweepSetup& s, comm::DataType dtype,
+                                               uint32_t& seed, BenchmarkResult& r) {
+  std::vector<SweepRow> rows;
+  size_t buffer_bytes = 1;
+  for (uint64_t size : s.plan.sizes.Sizes()) {
+    rows.push_back({.op = comm::MakeCollectiveOp(s.coll, size, dtype, s.c.ranks, 0)});
+    buffer_bytes = std::max(buffer_bytes, rows.back().op.counts.size_bytes());
+  }
+  YS_RETURN_IF_ERROR(s.backend.Reserve(buffer_bytes));
+  for (const auto& row : rows) {
+    s.ctx.Progress("warm-up " + FormatByteSize(row.op.counts.size_bytes()));
+    YS_RETURN_IF_ERROR(WarmUp(s.backend, row.op, s.plan.warmup, buffer_bytes));
+  }
+  for (auto& row : rows) {
+    for (auto [place, in_place] :
+         {std::pair{&row.out_of_place, false}, std::pair{&row.in_place, true}}) {
+      s.ctx.Progress(FormatByteSize(row.op.counts.size_bytes()) +
+                     (in_place ? " in place" : " out of place"));
+      auto samples = MeasureStep(s.ctx.comm(), &s.backend, row.op, in_place, s.plan.iters,
+                                 buffer_bytes, seed += 2);
+      if (!samples.ok()) return samples.status();
+      place->rank_time_us = std::move(samples->time_us);
+      place->rank_wrong = std::move(samples->wrong);
+      Summarise(row.op, *place);
+      AddPlaceMeasurements(r, s.c, row.op, *place, in_place);
     }
   }
-  for (auto& f : SlowPairFindings(c.id, pairs, hostnames)) r.Add(std::move(f));
-  r.tables.push_back(std::move(t));
+  return rows;
+}
+
+// nccl-tests' "Avg bus bandwidth" of one dtype as a measurement, the busbw of every row and
+// placement its samples.
+Measurement AverageBusbwMeasurement(const SweepSetup& s, comm::DataType dtype,
+                                    const std::vector<SweepRow>& rows, double avg) {
+  std::vector<double> all_busbw;
+  for (const auto& row : rows) {
+    all_busbw.push_back(row.out_of_place.bw.busbw_gbps);
+    all_busbw.push_back(row.in_place.bw.busbw_gbps);
+  }
+  const SizeSweep& sizes = s.plan.sizes;
+  Measurement m = MakeMeasurement(
+      s.c.id + ".avg_busbw", "GB/s", Better::kHigher, all_busbw,
+      {{"dtype", comm::DataTypeName(dtype)},
+       {"backend", s.c.backend},
+       {"library", s.c.library},
+       {"device", s.c.device},
+       {"ranks", std::to_string(s.c.ranks)},
+       {"sizes", FormatByteSize(sizes.min_bytes) + ".." + FormatByteSize(sizes.max_bytes)},
+       {"value", "mean busbw over all sizes, out of place and in place (nccl-tests)"}});
+  m.value = avg;
+  return m;
+}
+
+// Sweeps one dtype: its measurements, table and findings (and --pairwise when `with_pairwise`)
+// go to `r`; returns its line of the summary.
+Result<std::string> SweepDataType(const SweepSetup& s, comm::DataType dtype, bool with_pairwise,
+                                  uint32_t& seed, BenchmarkResult& r) {
+  auto rows = MeasureSweepRows(s, dtype, seed, r);
+  if (!rows.ok()) return rows.status();
+  double avg = AverageBusBandwidth(*rows);
+  r.measurements.push_back(AverageBusbwMeasurement(s, dtype, *rows, avg));
+  const Context& c = s.c;
+  r.tables.push_back(MakeSweepTable(
+      fmt::format(
+          "{}: {} ({}) on {} buffers, {} rank{}{}, {}: out-of-place then in-place; size in B, "
+          "count in elements, time in us, algbw and busbw in GB/s",
+          c.id, c.backend, c.library, c.device == "gpu" ? "device" : "host", c.ranks,
+          c.ranks == 1 ? "" : "s",
+          c.gpus_per_process > 1 ? fmt::format(" (one process, {} GPUs)", c.gpus_per_process) : "",
+          comm::DataTypeName(dtype)),
+      *rows));
+  const SweepRow& big = rows->back();
+  std::string summary = fmt::format(
+      "{}: avg busbw {:.4g} GB/s; at {} B busbw {:.3g} out of place, {:.3g} in "
+      "place; {} out of bounds",
+      comm::DataTypeName(dtype), avg, big.op.counts.size_bytes(), big.out_of_place.bw.busbw_gbps,
+      big.in_place.bw.busbw_gbps, OutOfBoundsValues(*rows));
+  for (auto& f : WrongDataFindings(s.c.id, *rows, s.hostnames, s.c.backend)) r.Add(std::move(f));
+  for (auto& f : SlowRankFindings(s.c.id, *rows, s.hostnames)) r.Add(std::move(f));
+  if (with_pairwise) AddPairwise(s, dtype, r);
+  return summary;
 }
 
 }  // namespace
@@ -330,39 +503,31 @@ BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective col
   // (broadcast, reduce) or 0 (all_reduce's factor), never a link's. Every rank agrees (size()).
   if (backend.size() < 2) return BenchmarkResult::Skip(comm::kNothingToExchange);
   if (hooks.on_backend) hooks.on_backend(backend);
-  auto process_hosts = ctx.comm().Hostnames();
-  if (!process_hosts.ok()) return BenchmarkResult::Error(process_hosts.status());
   const int gpus_per_process = static_cast<int>(backend.LocalRanks().size());
-  // Index = rank of the group: a process's local ranks share its host.
-  std::vector<std::string> hostnames;
-  for (const auto& h : *process_hosts) hostnames.insert(hostnames.end(), gpus_per_process, h);
+  auto hostnames = RankHostnames(ctx, gpus_per_process);
+  if (!hostnames.ok()) return BenchmarkResult::Error(hostnames.status());
 
   const bool gpu = std::string(backend.name()) == "nccl";
-  SizeSweep sweep = ctx.options().sizes ? *ctx.options().sizes
-                                        : *SizeSweep::Parse(DefaultSizes(ctx.quick(), gpu));
-  const int iters = ctx.Iters(ctx.quick() ? kQuickIters : kFullIters);
-  const int warmup = ctx.Warmup(kWarmup);
   const int n = backend.size();
-  Context c{.id = id,
+  const SweepSetup setup{
+      .ctx = ctx,
+      .backend = backend,
+      .coll = coll,
+      .c = {.id = id,
             .backend = backend.name(),
             .library = backend.library(),
             .device = gpu ? "gpu" : "cpu",
             .ranks = n,
-            .gpus_per_process = gpus_per_process};
+            .gpus_per_process = gpus_per_process},
+      .plan = {.sizes = ctx.options().sizes ? *ctx.options().sizes
+                                            : *SizeSweep::Parse(DefaultSizes(ctx.quick(), gpu)),
+               .iters = ctx.Iters(ctx.quick() ? kQuickIters : kFullIters),
+               .warmup = ctx.Warmup(kWarmup)},
+      .hostnames = std::move(*hostnames)};
+  const Context& c = setup.c;
 
   BenchmarkResult r;
-  r.Note("backend",
-         c.backend + " (" + c.library + ")" + (gpu ? ", device buffers" : ", host buffers"));
-  if (!opened->nccl_missing.empty()) r.Note("nccl", "not used: " + opened->nccl_missing);
-  r.Note("ranks", std::to_string(n));
-  if (gpus_per_process > 1) {
-    r.Note("layout", fmt::format("one process drives {} GPUs ({}; nccl-tests -g {})",
-                                 gpus_per_process, backend.device(), gpus_per_process));
-  }
-  r.Note("sizes", FormatByteSize(sweep.min_bytes) + ".." + FormatByteSize(sweep.max_bytes));
-  r.Note("warmup_iters", std::to_string(warmup));
-  r.Note("iters", std::to_string(iters));
-
+  NoteSweepSetup(c, backend, opened->nccl_missing, setup.plan, r);
   std::vector<std::string> summaries;
   uint32_t seed = 1;
   for (comm::DataType dtype : *dtypes) {
@@ -370,68 +535,10 @@ BenchmarkResult RunCollectiveSweep(const BenchContext& ctx, comm::Collective col
       r.Note(comm::DataTypeName(dtype), "not supported by " + c.backend);
       continue;
     }
-    std::vector<SweepRow> rows;
-    size_t buffer_bytes = 1;
-    for (uint64_t size : sweep.Sizes()) {
-      rows.push_back({.op = comm::MakeCollectiveOp(coll, size, dtype, n, 0)});
-      buffer_bytes = std::max(buffer_bytes, rows.back().op.counts.size_bytes());
-    }
-    if (Status s = backend.Reserve(buffer_bytes); !s.ok()) return BenchmarkResult::Error(s);
-    for (const auto& row : rows) {
-      ctx.Progress("warm-up " + FormatByteSize(row.op.counts.size_bytes()));
-      if (Status s = WarmUp(backend, row.op, warmup, buffer_bytes); !s.ok())
-        return BenchmarkResult::Error(s);
-    }
-    for (auto& row : rows) {
-      for (auto [place, in_place] :
-           {std::pair{&row.out_of_place, false}, std::pair{&row.in_place, true}}) {
-        ctx.Progress(FormatByteSize(row.op.counts.size_bytes()) +
-                     (in_place ? " in place" : " out of place"));
-        auto samples =
-            MeasureStep(ctx.comm(), &backend, row.op, in_place, iters, buffer_bytes, seed += 2);
-        if (!samples.ok()) return BenchmarkResult::Error(samples.status());
-        place->rank_time_us = std::move(samples->time_us);
-        place->rank_wrong = std::move(samples->wrong);
-        Summarise(row.op, *place);
-        AddPlaceMeasurements(r, c, row.op, *place, in_place);
-      }
-    }
-    double avg = AverageBusBandwidth(rows);
-    std::vector<double> all_busbw;
-    for (const auto& row : rows) {
-      all_busbw.push_back(row.out_of_place.bw.busbw_gbps);
-      all_busbw.push_back(row.in_place.bw.busbw_gbps);
-    }
-    Measurement m = MakeMeasurement(
-        id + ".avg_busbw", "GB/s", Better::kHigher, all_busbw,
-        {{"dtype", comm::DataTypeName(dtype)},
-         {"backend", c.backend},
-         {"library", c.library},
-         {"device", c.device},
-         {"ranks", std::to_string(n)},
-         {"sizes", FormatByteSize(sweep.min_bytes) + ".." + FormatByteSize(sweep.max_bytes)},
-         {"value", "mean busbw over all sizes, out of place and in place (nccl-tests)"}});
-    m.value = avg;
-    r.measurements.push_back(std::move(m));
-    r.tables.push_back(MakeSweepTable(
-        fmt::format(
-            "{}: {} ({}) on {} buffers, {} rank{}{}, {}: out-of-place then in-place; size in B, "
-            "count in elements, time in us, algbw and busbw in GB/s",
-            id, c.backend, c.library, gpu ? "device" : "host", n, n == 1 ? "" : "s",
-            gpus_per_process > 1 ? fmt::format(" (one process, {} GPUs)", gpus_per_process) : "",
-            comm::DataTypeName(dtype)),
-        rows));
-    const SweepRow& big = rows.back();
-    summaries.push_back(fmt::format(
-        "{}: avg busbw {:.4g} GB/s; at {} B busbw {:.3g} out of place, {:.3g} in "
-        "place; {} out of bounds",
-        comm::DataTypeName(dtype), avg, big.op.counts.size_bytes(), big.out_of_place.bw.busbw_gbps,
-        big.in_place.bw.busbw_gbps, OutOfBoundsValues(rows)));
-    for (auto& f : WrongDataFindings(id, rows, hostnames, c.backend)) r.Add(std::move(f));
-    for (auto& f : SlowRankFindings(id, rows, hostnames)) r.Add(std::move(f));
-    if (ctx.options().pairwise && dtype == dtypes->front()) {
-      AddPairwise(ctx, backend, c, coll, dtype, sweep.Sizes().back(), iters, warmup, hostnames, r);
-    }
+    const bool with_pairwise = ctx.options().pairwise && dtype == dtypes->front();
+    auto summary = SweepDataType(setup, dtype, with_pairwise, seed, r);
+    if (!summary.ok()) return BenchmarkResult::Error(summary.status());
+    summaries.push_back(std::move(*summary));
   }
   if (summaries.empty())
     return BenchmarkResult::Skip("no selected dtype is supported by " + c.backend);

@@ -58,6 +58,121 @@ Result<gpu::PinnedHostBuffer> AllocateOnNode(const gpu::CudaDevice& device, cons
   return out;
 }
 
+// What every size, host node and method measured on one GPU shares: the device, its timer and
+// NUMA node, the direction, the spec's PCIe peak, the sampling counts, and where results go.
+struct HostCopyGpu {
+  const gpu::CudaApi& api;
+  const gpu::CudaDevice& device;
+  int ordinal = 0;
+  bool h2d = true;
+  std::string unit;  // "copy.h2d" or "copy.d2h"
+  GpuTimer& timer;
+  int gpu_node = -1;
+  const std::optional<Peak>& peak;
+  const std::string& why_no_peak;
+  int samples = 0, warmup = 0, iters = 0;
+  BenchmarkResult& r;
+  ResultTable& table;
+};
+
+// One copy method between a host node's pinned buffer and the device buffer at one size.
+struct HostCopyStep {
+  const HostNode& node;
+  CUdeviceptr d = 0;   // the device buffer
+  void* hp = nullptr;  // the host buffer
+  uint64_t bytes = 0;
+  const char* method = "";  // "ce" or "sm"
+};
+
+// The <unit>.<method> measurement of one step from its milliseconds per copy.
+Measurement HostCopyMeasurement(const HostCopyGpu& g, const HostCopyStep& step,
+                                const std::string& local, const std::vector<double>& ms) {
+  std::vector<double> gbps;
+  for (double v : ms) gbps.push_back(GBps(static_cast<double>(step.bytes), v));
+  return MakeMeasurement(g.unit + "." + step.method, "GB/s", Better::kHigher, std::move(gbps),
+                         {{"backend", "cuda"},
+                          {"device", GpuEntity(g.ordinal)},
+                          {"gpu_name", g.device.name()},
+                          {"size", std::to_string(step.bytes)},
+                          {"method", step.method},
+                          {"host_numa_node", std::to_string(step.node.id)},
+                          {"gpu_numa_node", std::to_string(g.gpu_node)},
+                          {"local", local},
+                          {"copies_per_sample", std::to_string(g.iters)}});
+}
+
+// Clears the destination, times `enqueue`, checks the data the copy delivered, and adds the
+// step's measurement and table row (and a finding for wrong data).
+Status MeasureHostCopyStep(const HostCopyGpu& g, const HostCopyStep& step,
+                           const std::function<Status()>& enqueue) {
+  const gpu::CudaApi& api = g.api;
+  const HostNode& node = step.node;
+  CUdeviceptr d = step.d;
+  void* hp = step.hp;
+  const uint64_t bytes = step.bytes;
+  CUstream stream = g.timer.get();
+  if (g.h2d) {
+    YS_CU_RETURN(api, cuMemsetD8Async(d, 0, bytes, stream));
+  } else {
+    std::memset(hp, 0, bytes);
+  }
+  auto ms = g.timer.SampleMsPerCall(g.samples, g.warmup, g.iters, enqueue);
+  if (!ms.ok()) return ms.status();
+  uint64_t wrong = 0;
+  if (g.h2d) {
+    std::vector<unsigned char> back(bytes);
+    YS_CU_RETURN(api, cuMemcpyDtoH(back.data(), d, bytes));
+    wrong = CountPatternMismatches(back.data(), bytes, kSeed);
+  } else {
+    wrong = CountPatternMismatches(hp, bytes, kSeed);
+  }
+  std::string node_name = node.id >= 0 ? "node" + std::to_string(node.id) : "any";
+  if (wrong > 0)
+    g.r.Add(CopyDataFinding(GpuEntity(g.ordinal),
+                            g.unit + " " + step.method + " from/to " + node_name, wrong, bytes));
+  std::string local =
+      node.id < 0 || g.gpu_node < 0 ? "unknown" : (node.id == g.gpu_node ? "yes" : "no");
+  Measurement meas = HostCopyMeasurement(g, step, local, *ms);
+  auto pct = AddPeakParams(meas.params, meas.value, g.peak, g.why_no_peak);
+  g.table.rows.push_back({GpuEntity(g.ordinal), node_name, local, FormatByteSize(bytes),
+                          step.method, fmt::format("{:.2f}", meas.value), FormatPercent(pct)});
+  g.r.measurements.push_back(std::move(meas));
+  return Status::Ok();
+}
+
+// Measures both methods between pinned memory on `node` and `device_buf` at one size.
+Status MeasureHostNode(const HostCopyGpu& g, const HostNode& node,
+                       const gpu::DeviceBuffer& device_buf, uint64_t bytes) {
+  const gpu::CudaApi& api = g.api;
+  auto host = AllocateOnNode(g.device, node, bytes);
+  if (!host.ok()) return host.status();
+  CUdeviceptr mapped = 0;
+  YS_CU_RETURN(api, cuMemHostGetDevicePointer(&mapped, host->get(), 0));
+  CUdeviceptr d = device_buf.get();
+  void* hp = host->get();
+  CUstream stream = g.timer.get();
+  const bool h2d = g.h2d;
+  if (!h2d) YS_CU_RETURN(api, cuMemcpyHtoD(d, hp, bytes));  // the device holds the pattern
+  CopyMethod methods[] = {
+      {"ce",
+       [&] {
+         return h2d ? api.Check(api.cuMemcpyHtoDAsync(d, hp, bytes, stream), "cuMemcpyHtoDAsync")
+                    : api.Check(api.cuMemcpyDtoHAsync(hp, d, bytes, stream), "cuMemcpyDtoHAsync");
+       }},
+      {"sm",
+       [&] {
+         return h2d ? g.timer.EnqueueSmCopy(d, mapped, bytes)
+                    : g.timer.EnqueueSmCopy(mapped, d, bytes);
+       }},
+  };
+  for (const CopyMethod& m : methods) {
+    YS_RETURN_IF_ERROR(MeasureHostCopyStep(
+        g, {.node = node, .d = d, .hp = hp, .bytes = bytes, .method = m.name}, m.enqueue));
+  }
+  return Status::Ok();
+}
+
+// Measures one GPU at every size from and to every host node, noting when its peak is unknown.
 Status MeasureGpu(const BenchContext& ctx, HostCopyDirection dir, int ordinal, BenchmarkResult& r,
                   ResultTable& table, std::vector<std::string>& notes) {
   const bool h2d = dir == HostCopyDirection::kHostToDevice;
@@ -74,77 +189,25 @@ Status MeasureGpu(const BenchContext& ctx, HostCopyDirection dir, int ordinal, B
   auto timer = GpuTimer::Create(*dev);
   if (!timer.ok()) return timer.status();
   const int gpu_node = GpuNumaNode(ctx, *dev);
-  const int samples = 3, warmup = ctx.Warmup(4), iters = ctx.Iters(ctx.quick() ? 4 : 16);
+  const HostCopyGpu g{.api = api,
+                      .device = *dev,
+                      .ordinal = ordinal,
+                      .h2d = h2d,
+                      .unit = unit,
+                      .timer = *timer,
+                      .gpu_node = gpu_node,
+                      .peak = peak,
+                      .why_no_peak = why,
+                      .samples = 3,
+                      .warmup = ctx.Warmup(4),
+                      .iters = ctx.Iters(ctx.quick() ? 4 : 16),
+                      .r = r,
+                      .table = table};
   for (uint64_t bytes : CopySizes(ctx, 512ull << 20, 64ull << 20)) {
     auto device_buf = gpu::DeviceBuffer::Allocate(api, bytes);
     if (!device_buf.ok()) return device_buf.status();
     for (const HostNode& node : NodesFor(ctx, gpu_node)) {
-      auto host = AllocateOnNode(*dev, node, bytes);
-      if (!host.ok()) return host.status();
-      CUdeviceptr mapped = 0;
-      YS_CU_RETURN(api, cuMemHostGetDevicePointer(&mapped, host->get(), 0));
-      CUdeviceptr d = device_buf->get();
-      void* hp = host->get();
-      CUstream stream = timer->get();
-      if (!h2d) YS_CU_RETURN(api, cuMemcpyHtoD(d, hp, bytes));  // the device holds the pattern
-      struct Method {
-        const char* name;
-        std::function<Status()> enqueue;
-      };
-      Method methods[] = {
-          {"ce",
-           [&] {
-             return h2d ? api.Check(api.cuMemcpyHtoDAsync(d, hp, bytes, stream),
-                                    "cuMemcpyHtoDAsync")
-                        : api.Check(api.cuMemcpyDtoHAsync(hp, d, bytes, stream),
-                                    "cuMemcpyDtoHAsync");
-           }},
-          {"sm",
-           [&] {
-             return h2d ? timer->EnqueueSmCopy(d, mapped, bytes)
-                        : timer->EnqueueSmCopy(mapped, d, bytes);
-           }},
-      };
-      for (const Method& m : methods) {
-        if (h2d) {
-          YS_CU_RETURN(api, cuMemsetD8Async(d, 0, bytes, stream));
-        } else {
-          std::memset(hp, 0, bytes);
-        }
-        auto ms = timer->SampleMsPerCall(samples, warmup, iters, m.enqueue);
-        if (!ms.ok()) return ms.status();
-        uint64_t wrong = 0;
-        if (h2d) {
-          std::vector<unsigned char> back(bytes);
-          YS_CU_RETURN(api, cuMemcpyDtoH(back.data(), d, bytes));
-          wrong = CountPatternMismatches(back.data(), bytes, kSeed);
-        } else {
-          wrong = CountPatternMismatches(hp, bytes, kSeed);
-        }
-        std::string node_name = node.id >= 0 ? "node" + std::to_string(node.id) : "any";
-        if (wrong > 0)
-          r.Add(CopyDataFinding(GpuEntity(ordinal), unit + " " + m.name + " from/to " + node_name,
-                                wrong, bytes));
-        std::vector<double> gbps;
-        for (double v : *ms) gbps.push_back(GBps(static_cast<double>(bytes), v));
-        std::string local =
-            node.id < 0 || gpu_node < 0 ? "unknown" : (node.id == gpu_node ? "yes" : "no");
-        Measurement meas =
-            MakeMeasurement(unit + "." + m.name, "GB/s", Better::kHigher, std::move(gbps),
-                            {{"backend", "cuda"},
-                             {"device", GpuEntity(ordinal)},
-                             {"gpu_name", dev->name()},
-                             {"size", std::to_string(bytes)},
-                             {"method", m.name},
-                             {"host_numa_node", std::to_string(node.id)},
-                             {"gpu_numa_node", std::to_string(gpu_node)},
-                             {"local", local},
-                             {"copies_per_sample", std::to_string(iters)}});
-        auto pct = AddPeakParams(meas.params, meas.value, peak, why);
-        table.rows.push_back({GpuEntity(ordinal), node_name, local, FormatByteSize(bytes), m.name,
-                              fmt::format("{:.2f}", meas.value), FormatPercent(pct)});
-        r.measurements.push_back(std::move(meas));
-      }
+      YS_RETURN_IF_ERROR(MeasureHostNode(g, node, *device_buf, bytes));
     }
   }
   return Status::Ok();
