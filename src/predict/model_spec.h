@@ -239,14 +239,12 @@ struct AttentionShape {
 };
 // Unsupported naming the [shape] figure that is missing.
 Result<AttentionShape> AttentionOf(const ModelSpec& spec);
-// Weights of one MLP: 3 matrices when gated (SwiGLU), else 2.
-double MlpParams(double hidden, double ffn, bool gated);
-// One MoE layer's matrices: what every token passes (router, shared experts, LatentMoE's two
-// projections) and the routed experts, all of them and the top_k a token visits.
+// One MoE layer's matrices (layer_matrices.h): what every token passes (router, shared experts,
+// LatentMoE's two projections) and the routed experts, all of them and the top_k a token visits.
 struct MoeLayerParams {
   double common = 0, routed_total = 0, routed_active = 0;
 };
-MoeLayerParams MoeLayerOf(const MoeShape& m, double hidden, bool gated);
+Result<MoeLayerParams> MoeLayerOf(const ModelSpec& spec);
 // Whether a recipe's cuda_graphs value names a graph scope ("attn", "moe_router", ...; every scope
 // under "full_iteration").
 bool CapturesScope(std::string_view cuda_graphs, std::string_view scope);

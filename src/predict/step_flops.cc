@@ -1,9 +1,12 @@
 #include "predict/step_flops.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "predict/layer_matrices.h"
 
 namespace ys::predict {
 namespace {
@@ -35,24 +38,15 @@ void SetFormats(const Recipe& r, std::vector<GemmGroup>& gemms) {
   }
 }
 
-}  // namespace
-
-int DataParallel(const Recipe& r) { return r.par.gpus / (r.par.tp * r.par.pp * r.par.cp); }
-
-int MicroBatches(const Recipe& r) {
-  return static_cast<int>(r.par.global_batch / (int64_t{r.par.micro_batch} * DataParallel(r)));
-}
-
-Result<StepWork> ComputeStepWork(const Recipe& r) {
-  const ModelSpec& m = *r.model;
-  const ModelShape& s = m.shape;
+// Invalid when the recipe does not divide (see ComputeStepWork).
+Status CheckRecipeDivides(const Recipe& r) {
   const Parallelism& p = r.par;
   const int model_parallel = p.tp * p.pp * p.cp;
   if (p.gpus % model_parallel != 0) {
     return Status::Invalid(Where(r) + ": gpus " + std::to_string(p.gpus) +
                            " is not a multiple of tp·pp·cp = " + std::to_string(model_parallel));
   }
-  const int64_t per_step = int64_t{p.micro_batch} * DataParallel(r);
+  const int64_t per_step = int64_t{p.micro_batch} * (p.gpus / model_parallel);
   if (p.global_batch % per_step != 0) {
     return Status::Invalid(Where(r) + ": global_batch " + std::to_string(p.global_batch) +
                            " is not a multiple of micro_batch × dp = " + std::to_string(per_step));
@@ -64,7 +58,7 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   // Megatron-Core lays the experts of one pipeline stage out as etp x ep x expert-dp over that
   // stage's GPUs, so etp·ep must divide gpus / pp (etp defaults to tp, as Megatron's does).
   const int stage_gpus = p.gpus / p.pp;
-  if (m.moe && stage_gpus % (r.Etp() * p.ep) != 0) {
+  if (r.model->moe && stage_gpus % (r.Etp() * p.ep) != 0) {
     return Status::Invalid(Where(r) + ": etp·ep = " + std::to_string(r.Etp()) + "·" +
                            std::to_string(p.ep) + " does not divide the " +
                            std::to_string(stage_gpus) + " GPUs of one pipeline stage (gpus / pp)" +
@@ -72,154 +66,175 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
                                   : "; etp defaults to tp: give --etp (recipes with ep > 1 "
                                     "often run etp 1)"));
   }
-  if (!s.vocab_size) return Status::Unsupported(m.path + ": [shape] vocab_size is not given");
-  auto attn = AttentionOf(m);
-  if (!attn.ok()) return attn.status();
+  return Status::Ok();
+}
 
-  // Layer counts of a stack of r.layers (a proxy may run fewer than the file's).
-  const double scale = static_cast<double>(r.layers) / s.layers;
-  int mamba = 0, mlp_layers = 0, moe_layers = 0;
-  int attention_layers = r.layers;
+// Layer counts of a stack of r.layers (a proxy may run fewer than the file's): a hybrid stack's
+// kinds in the file's proportion, else attention in every layer beside a MoE block or a dense MLP.
+void CountStackLayers(const Recipe& r, StepWork& w) {
+  const ModelSpec& m = *r.model;
+  const double scale = static_cast<double>(r.layers) / m.shape.layers;
+  w.attention_layers = r.layers;
   if (m.hybrid) {
-    attention_layers = static_cast<int>(m.hybrid->attention_layers * scale + 0.5);
-    mamba = static_cast<int>(m.hybrid->mamba_layers * scale + 0.5);
-    moe_layers = static_cast<int>(m.hybrid->moe_layers * scale + 0.5);
-    mlp_layers = std::max(0, r.layers - attention_layers - mamba - moe_layers);
+    w.attention_layers = static_cast<int>(m.hybrid->attention_layers * scale + 0.5);
+    w.mamba_layers = static_cast<int>(m.hybrid->mamba_layers * scale + 0.5);
+    w.moe_layers = static_cast<int>(m.hybrid->moe_layers * scale + 0.5);
+    w.mlp_layers = std::max(0, r.layers - w.attention_layers - w.mamba_layers - w.moe_layers);
   } else if (m.moe) {
-    moe_layers = m.moe->MoeLayers(r.layers);
-    mlp_layers = r.layers - moe_layers;
+    w.moe_layers = m.moe->MoeLayers(r.layers);
+    w.mlp_layers = r.layers - w.moe_layers;
   } else {
-    mlp_layers = r.layers;
+    w.mlp_layers = r.layers;
   }
-  if (mlp_layers > 0 && !s.ffn_hidden_size)
-    return Status::Unsupported(m.path + ": [shape] ffn_hidden_size is not given");
+}
 
-  // fwd + bwd = 3 passes of 2 FLOPs per weight; a module whose forward is recomputed adds one
-  // in the share of layers that recompute it (model_spec.h RecomputedShare; the attention
-  // projections, Mamba layers and MTP modules only under "full").
-  auto passes_of = [&](std::string_view module) {
-    return 6.0 + 2.0 * RecomputedShare(p, r.layers, module);
-  };
-  const double passes = passes_of("full");
-  const double h = s.hidden_size;
-  const double tp = p.tp, etp = r.Etp();
-  const double tokens_mb = static_cast<double>(p.micro_batch) * r.seq;  // per replica
-  StepWork w;
-  w.attention_layers = attention_layers;
-  w.moe_layers = moe_layers;
-  w.mlp_layers = mlp_layers;
-  w.mamba_layers = mamba;
-  // Recompute of MLA's up-projections (Megatron's recompute_modules mla_up_proj): their forward
-  // again, 2 FLOPs per weight of the query (q_lora_rank × heads × qk head dim) and key/value
-  // (kv_lora_rank × heads × (qk_nope + v)) up-projection matrices.
-  double recomputed = 0;
-  if (p.recompute != "full" && RecomputesModule(p.recompute, "mla_up_proj")) {
-    if (!m.mla) return Status::Invalid(Where(r) + ": recompute mla_up_proj needs an [mla] table");
-    const MlaShape& a = *m.mla;
-    recomputed = 2.0 * attn->heads *
-                 (static_cast<double>(a.q_lora_rank) * (a.qk_nope_head_dim + a.qk_rope_head_dim) +
-                  static_cast<double>(a.kv_lora_rank) * (a.qk_nope_head_dim + a.v_head_dim));
-  }
-  w.gemms.push_back({"attention", (passes * attn->params + recomputed) * attention_layers,
-                     std::min(h, attn->heads * attn->qk_dim / tp)});
-  // Attention core: 2·s·heads·(qk + v) per token forward, causal (half), × 3 with backward;
-  // selective or full recompute run its forward again.
-  const double core_passes = 3.0 + RecomputedShare(p, r.layers, "core_attn");
-  w.attention_core_flops_per_token = core_passes * 2.0 * r.seq * attn->heads *
-                                     (attn->qk_dim + attn->v_dim) * 0.5 * attention_layers;
-  w.attention_flops_per_token = w.attention_core_flops_per_token;
-  w.score_elements_per_token = static_cast<double>(r.seq) * attn->heads * attention_layers;
-  w.qk_head_dim = attn->qk_dim;
-  w.v_head_dim = attn->v_dim;
-  double dense_params = attn->params * attention_layers;
-  double expert_params = 0;
-  double width = h * r.layers;
-  if (mlp_layers > 0) {
-    const double ffn = *s.ffn_hidden_size;
-    const double mlp = MlpParams(h, ffn, s.gated_mlp);
-    w.gemms.push_back({"mlp", passes_of("mlp") * mlp * mlp_layers, std::min(h, ffn / tp)});
-    dense_params += mlp * mlp_layers;
-  }
-  if (m.moe) {
-    const MoeShape& e = *m.moe;
-    const double expert = MlpParams(e.RoutedWidth(h), e.expert_ffn_hidden_size, s.gated_mlp);
-    // Tokens one local expert sees per micro-batch: the EP group's tokens, top_k copies each,
-    // spread over the experts (with tensor-parallel attention and ETP 1, each TP rank routes its
-    // own sequence shard).
-    const double tokens_per_expert =
-        tokens_mb / p.cp * e.top_k * p.ep / e.experts / (etp == 1 ? tp : 1.0);
-    const double routed = e.RoutedWidth(h);
-    w.gemms.push_back({"experts", passes_of("moe") * expert * e.top_k * moe_layers,
-                       std::min({routed, e.expert_ffn_hidden_size / etp, tokens_per_expert})});
-    expert_params = expert * e.experts * moe_layers;
-    w.routed_width = static_cast<double>(e.top_k) * routed * moe_layers;
-    const double router = h * e.experts;
-    dense_params += router * moe_layers;
-    if (e.latent_size > 0) {
-      // LatentMoE's projections hidden → latent before the dispatch and back after the combine,
-      // on every token.
-      const double latent = 2.0 * h * e.latent_size;
-      w.gemms.push_back({"latent_projections", passes_of("moe") * latent * moe_layers,
-                         std::min<double>(h, e.latent_size)});
-      dense_params += latent * moe_layers;
+// The priced GEMM groups, in the order the breakdown lists them, with the recompute module whose
+// share of layers runs their forward again (the attention projections and Mamba layers only under
+// "full"; the shared experts under "moe" or "shared_experts").
+struct PricedGroup {
+  std::string_view name;
+  Block block;
+  std::string_view module;
+};
+constexpr PricedGroup kPricedGroups[] = {
+    {"attention", Block::kAttention, "full"}, {"mlp", Block::kMlp, "mlp"},
+    {"experts", Block::kMoe, "moe"},          {"latent_projections", Block::kMoe, "moe"},
+    {"shared_experts", Block::kMoe, "moe"},   {"mamba_in", Block::kMamba, "full"},
+    {"mamba_out", Block::kMamba, "full"}};
+
+// fwd + bwd = 3 passes of 2 FLOPs per weight; a module whose forward is recomputed adds one in
+// the share of layers that recompute it (model_spec.h RecomputedShare).
+double GroupPasses(const Recipe& r, const PricedGroup& g) {
+  double passes = 6.0 + 2.0 * RecomputedShare(r.par, r.layers, g.module);
+  if (g.name == "shared_experts")
+    passes = std::max(passes, 6.0 + 2.0 * RecomputedShare(r.par, r.layers, "shared_experts"));
+  return passes;
+}
+
+// The per-GPU dimension that limits a group's GEMM efficiency: the smaller of the hidden size and
+// the tensor-parallel share of the group's wide dimension; the routed experts' also by the tokens
+// one local expert sees per micro-batch (the EP group's tokens, top_k copies each, spread over
+// the experts; with tensor-parallel attention and ETP 1 each TP rank routes its own shard).
+double GroupDim(const Recipe& r, std::string_view group, const AttentionShape& attn) {
+  const ModelSpec& m = *r.model;
+  const double h = m.shape.hidden_size, tp = r.par.tp, etp = r.Etp();
+  if (group == "attention") return std::min(h, attn.heads * attn.qk_dim / tp);
+  if (group == "mlp") return std::min(h, *m.shape.ffn_hidden_size / tp);
+  if (group == "mamba_in" || group == "mamba_out")
+    return std::min(h, static_cast<double>(m.hybrid->mamba_heads) * m.hybrid->mamba_head_dim / tp);
+  const MoeShape& e = *m.moe;
+  if (group == "latent_projections") return std::min<double>(h, e.latent_size);
+  if (group == "shared_experts")
+    return std::min(h, e.shared_expert_ffn_hidden_size.value_or(e.expert_ffn_hidden_size) / tp);
+  const double tokens_per_expert = static_cast<double>(r.par.micro_batch) * r.seq / r.par.cp *
+                                   e.top_k * r.par.ep / e.experts / (etp == 1 ? tp : 1.0);
+  return std::min({e.RoutedWidth(h), e.expert_ffn_hidden_size / etp, tokens_per_expert});
+}
+
+// Recompute of MLA's up-projections (Megatron's recompute_modules mla_up_proj): the forward of the
+// query and key/value up-projection matrices again, per token of one attention layer.
+Result<double> RecomputedUpProjection(const Recipe& r, const std::vector<LayerMatrix>& attention) {
+  if (r.par.recompute == "full" || !RecomputesModule(r.par.recompute, "mla_up_proj")) return 0.0;
+  if (!r.model->mla)
+    return Status::Invalid(Where(r) + ": recompute mla_up_proj needs an [mla] table");
+  double flops = 0;
+  for (const LayerMatrix& x : attention)
+    if (x.name == "mla.q_up" || x.name == "mla.kv_up") flops += 2.0 * x.Params();
+  return flops;
+}
+
+// The blocks' priced GEMM groups and the parameters of the whole stack: dense (every GPU of a
+// tensor group holds a share) and the routed experts.
+struct StackParams {
+  double dense = 0, expert = 0;
+};
+Result<StackParams> AddBlockGemms(const Recipe& r, const AttentionShape& attn, StepWork& w) {
+  const int layers_of[] = {w.attention_layers, w.mlp_layers, w.moe_layers, w.mamba_layers};
+  const double top_k = r.model->moe ? r.model->moe->top_k : 0;
+  const double experts = r.model->moe ? r.model->moe->experts : 0;
+  StackParams params;
+  std::map<std::string_view, double> per_layer;  // a group's weights one token passes per layer
+  double up_projection = 0;
+  for (Block block : {Block::kAttention, Block::kMlp, Block::kMoe, Block::kMamba}) {
+    const int layers = layers_of[static_cast<int>(block)];
+    if (layers <= 0) continue;
+    auto matrices = BlockMatrices(*r.model, block);
+    if (!matrices.ok()) return matrices.status();
+    if (block == Block::kAttention) {
+      auto recomputed = RecomputedUpProjection(r, *matrices);
+      if (!recomputed.ok()) return recomputed.status();
+      up_projection = *recomputed;
     }
-    if (e.shared_experts > 0) {
-      const double ffn = e.shared_expert_ffn_hidden_size.value_or(e.expert_ffn_hidden_size);
-      const double shared = e.shared_experts * MlpParams(h, ffn, s.gated_mlp);
-      const double shared_passes = std::max(passes_of("moe"), passes_of("shared_experts"));
-      w.gemms.push_back(
-          {"shared_experts", shared_passes * shared * moe_layers, std::min(h, ffn / tp)});
-      dense_params += shared * moe_layers;
+    for (const LayerMatrix& x : *matrices) {
+      const bool routed = x.rows == Rows::kRouted;
+      per_layer[x.group] += x.Params() * (routed ? top_k : 1.0);
+      (routed ? params.expert : params.dense) += x.Params() * (routed ? experts : 1.0) * layers;
     }
   }
-  if (m.hybrid) {
-    const HybridShape& y = *m.hybrid;
-    const double d_inner = static_cast<double>(y.mamba_heads) * y.mamba_head_dim;
-    const double mix =
-        h * (2 * d_inner + 2.0 * y.groups * y.ssm_state_size + y.mamba_heads) + d_inner * h;
-    const double out_proj = d_inner * h;
-    w.gemms.push_back({"mamba_in", passes * (mix - out_proj) * mamba, std::min(h, d_inner / tp)});
-    w.gemms.push_back({"mamba_out", passes * out_proj * mamba, std::min(h, d_inner / tp)});
-    dense_params += mix * mamba;
-    // The scan terms of NVIDIA's Nemotron-H formula (model_spec.cc), executed as they are counted.
-    w.attention_flops_per_token += 6.0 * mamba * MambaScanPerToken(y);
+  for (const PricedGroup& g : kPricedGroups) {
+    const auto it = per_layer.find(g.name);
+    if (it == per_layer.end()) continue;
+    const int layers = layers_of[static_cast<int>(g.block)];
+    const double extra = g.name == "attention" ? up_projection : 0.0;
+    w.gemms.push_back({std::string(g.name), (GroupPasses(r, g) * it->second + extra) * layers,
+                       GroupDim(r, g.name, attn)});
   }
-  const double vocab = *s.vocab_size;
+  return params;
+}
+
+// The output head, and each multi-token-prediction module: its input projection (the hidden state
+// and the next token's embedding, 2h → h), one layer of the model's kind and the output head
+// again, all on the last stage (the GEMMs of one attention layer and, for a MoE model, one MoE
+// layer's active experts, shared experts and router; a dense model's MLP otherwise).
+Status AddHeadGemms(const Recipe& r, const AttentionShape& attn, StepWork& w) {
+  const ModelSpec& m = *r.model;
+  const double h = m.shape.hidden_size, vocab = *m.shape.vocab_size, tp = r.par.tp;
+  const double passes = 6.0 + 2.0 * RecomputedShare(r.par, r.layers, "full");
   w.gemms.push_back({"logits", 6.0 * vocab * h, std::min(h, vocab / tp)});
-  if (p.mtp_layers > 0) {
-    // Each multi-token-prediction module: its input projection (the hidden state and the next
-    // token's embedding, 2h → h), one layer of the model's kind and the output head again, all
-    // on the last stage (the GEMMs of one attention layer and, for a MoE model, one MoE layer's
-    // active experts, shared experts and router; a dense model's MLP otherwise).
-    double layer = attn->params;
-    if (m.moe) {
-      const MoeLayerParams e = MoeLayerOf(*m.moe, h, s.gated_mlp);
-      layer += e.common + e.routed_active;
-    } else if (s.ffn_hidden_size) {
-      layer += MlpParams(h, *s.ffn_hidden_size, s.gated_mlp);
-    }
-    w.gemms.push_back(
-        {"mtp", p.mtp_layers * passes * (2.0 * h * h + layer), std::min(h, vocab / tp)});
-    w.gemms.push_back({"mtp_heads", p.mtp_layers * 6.0 * vocab * h, std::min(h, vocab / tp)});
+  if (r.par.mtp_layers <= 0) return Status::Ok();
+  double layer = attn.params;
+  if (m.moe || m.shape.ffn_hidden_size) {
+    auto matrices = BlockMatrices(m, m.moe ? Block::kMoe : Block::kMlp);
+    if (!matrices.ok()) return matrices.status();
+    layer += BlockParams(*matrices, m.moe ? m.moe->top_k : 0);
   }
-  SetFormats(r, w.gemms);
-  dense_params += vocab * h * (s.tied_embeddings ? 1 : 2);
-  w.elementwise_width = width;
+  w.gemms.push_back(
+      {"mtp", r.par.mtp_layers * passes * (2.0 * h * h + layer), std::min(h, vocab / tp)});
+  w.gemms.push_back({"mtp_heads", r.par.mtp_layers * 6.0 * vocab * h, std::min(h, vocab / tp)});
+  return Status::Ok();
+}
 
-  // MFU's model FLOPs: the file's convention at this sequence; a stack of fewer layers scales it
-  // (the embeddings and logits with it: an approximation for proxies only).
-  auto model_flops = TrainingFlopsPerToken(m, r.seq);
-  if (!model_flops.ok()) return model_flops.status();
-  w.model_flops_per_token = *model_flops * scale;
+// The attention core: 2·s·heads·(qk + v) per token forward, causal (half), × 3 with backward;
+// selective or full recompute run its forward again. The Mamba scan: the terms of NVIDIA's
+// Nemotron-H formula (model_spec.cc), executed as they are counted.
+void AddCoreWork(const Recipe& r, const AttentionShape& attn, StepWork& w) {
+  const double core_passes = 3.0 + RecomputedShare(r.par, r.layers, "core_attn");
+  w.attention_core_flops_per_token = core_passes * 2.0 * r.seq * attn.heads *
+                                     (attn.qk_dim + attn.v_dim) * 0.5 * w.attention_layers;
+  w.attention_flops_per_token = w.attention_core_flops_per_token;
+  w.score_elements_per_token = static_cast<double>(r.seq) * attn.heads * w.attention_layers;
+  w.qk_head_dim = attn.qk_dim;
+  w.v_head_dim = attn.v_dim;
+  if (r.model->hybrid)
+    w.attention_flops_per_token += 6.0 * w.mamba_layers * MambaScanPerToken(*r.model->hybrid);
+}
 
-  w.dense_params_per_gpu = dense_params / (tp * p.pp);
-  w.expert_params_per_gpu = expert_params / (p.ep * etp * p.pp);
+// Parameters per GPU, data-parallel group sizes and the bytes of one collective of each kind.
+void AddParallelWork(const Recipe& r, const StackParams& params, StepWork& w) {
+  const ModelSpec& m = *r.model;
+  const ModelShape& s = m.shape;
+  const Parallelism& p = r.par;
+  const double h = s.hidden_size, tp = p.tp;
+  const double dense = params.dense + *s.vocab_size * h * (s.tied_embeddings ? 1 : 2);
+  w.dense_params_per_gpu = dense / (tp * p.pp);
+  w.expert_params_per_gpu = params.expert / (p.ep * r.Etp() * p.pp);
   const int dp = DataParallel(r);
   w.dense_dp = dp * p.cp;
   w.expert_dp = std::max(
       1, static_cast<int>(static_cast<int64_t>(dp) * p.cp * p.tp / (int64_t{p.ep} * r.Etp())));
 
-  const double tokens_rank = tokens_mb / p.cp;  // tokens of one context-parallel rank
+  // Tokens of one context-parallel rank per micro-batch.
+  const double tokens_rank = static_cast<double>(p.micro_batch) * r.seq / p.cp;
   w.tp_message_bytes = tokens_rank * h * kActivationBytes;
   if (m.mla) {
     w.cp_message_bytes = 0;  // MLA recipes run without context parallelism here
@@ -230,6 +245,40 @@ Result<StepWork> ComputeStepWork(const Recipe& r) {
   if (m.moe)
     w.ep_message_bytes = tokens_rank / tp * m.moe->top_k * m.moe->RoutedWidth(h) * kActivationBytes;
   w.pp_message_bytes = tokens_rank * h / tp * kActivationBytes;
+}
+
+}  // namespace
+
+int DataParallel(const Recipe& r) { return r.par.gpus / (r.par.tp * r.par.pp * r.par.cp); }
+
+int MicroBatches(const Recipe& r) {
+  return static_cast<int>(r.par.global_batch / (int64_t{r.par.micro_batch} * DataParallel(r)));
+}
+
+Result<StepWork> ComputeStepWork(const Recipe& r) {
+  const ModelSpec& m = *r.model;
+  YS_RETURN_IF_ERROR(CheckRecipeDivides(r));
+  if (!m.shape.vocab_size) return Status::Unsupported(m.path + ": [shape] vocab_size is not given");
+  auto attn = AttentionOf(m);
+  if (!attn.ok()) return attn.status();
+  StepWork w;
+  CountStackLayers(r, w);
+  auto params = AddBlockGemms(r, *attn, w);
+  if (!params.ok()) return params.status();
+  AddCoreWork(r, *attn, w);
+  YS_RETURN_IF_ERROR(AddHeadGemms(r, *attn, w));
+  SetFormats(r, w.gemms);
+  w.elementwise_width = static_cast<double>(m.shape.hidden_size) * r.layers;
+  w.routed_width = m.moe ? static_cast<double>(m.moe->top_k) *
+                               m.moe->RoutedWidth(m.shape.hidden_size) * w.moe_layers
+                         : 0.0;
+
+  // MFU's model FLOPs: the file's convention at this sequence; a stack of fewer layers scales it
+  // (the embeddings and logits with it: an approximation for proxies only).
+  auto model_flops = TrainingFlopsPerToken(m, r.seq);
+  if (!model_flops.ok()) return model_flops.status();
+  w.model_flops_per_token = *model_flops * (static_cast<double>(r.layers) / m.shape.layers);
+  AddParallelWork(r, *params, w);
   return w;
 }
 

@@ -1,4 +1,5 @@
-// The work of one training step, from a model's shape and a recipe's parallelism: the FLOPs the
+// The work of one training step, from a model's weight matrices (layer_matrices.h, which the
+// proxies' plan reads too) and a recipe's parallelism: the FLOPs the
 // GPUs execute per token (by kind: GEMMs with the per-GPU dimension that limits their efficiency,
 // the attention core, the Mamba scan), the bytes of the elementwise work, the parameters each GPU
 // holds (dense and expert), and the message sizes of the tensor-, context-, expert-, pipeline- and

@@ -198,167 +198,227 @@ Result<StepPrediction> PredictStep(const Recipe& r, const SystemRates& rates, co
   return PredictStep(r, *work, rates, c);
 }
 
-Result<StepPrediction> PredictStep(const Recipe& r, const StepWork& w, const SystemRates& rates,
-                                   const Constants& c) {
-  const Parallelism& p = r.par;
-  auto peak_of = [&](const std::string& dtype) -> Result<double> {
-    auto it = rates.peak_flops.find(dtype);
-    if (it == rates.peak_flops.end() || !(it->second > 0))
-      return Status::Invalid(rates.chip + ": no " + dtype + " peak in specs/");
+namespace {
+
+// The rates a prediction reads: a format's peak, and a GEMM's rate in a format: this cluster's
+// measured rate where given, else the share of the format's peak that large GEMMs sustain, less
+// for a small per-GPU dimension.
+class GemmRates {
+ public:
+  GemmRates(const SystemRates& rates, const Constants& c) : rates_(rates), c_(c) {}
+
+  Result<double> Peak(const std::string& dtype) const {
+    auto it = rates_.peak_flops.find(dtype);
+    if (it == rates_.peak_flops.end() || !(it->second > 0))
+      return Status::Invalid(rates_.chip + ": no " + dtype + " peak in specs/");
     return it->second;
-  };
-  auto bf16_peak = peak_of("bf16");
-  if (!bf16_peak.ok()) return bf16_peak.status();
-  if (r.dtype != "bf16" && r.dtype != "fp8" && r.dtype != "nvfp4")
-    return Status::Invalid("dtype \"" + r.dtype + "\" (expected bf16, fp8 or nvfp4)");
-  // A GEMM's rate in a format: this cluster's measured rate where given, else the share of the
-  // format's peak that large GEMMs sustain, less for a small per-GPU dimension.
-  auto gemm_rate = [&](const std::string& format, double dim) -> Result<double> {
-    auto measured = rates.gemm_flops.find(format);
-    if (measured != rates.gemm_flops.end()) return measured->second;
-    auto pk = peak_of(format);
+  }
+  Result<double> Gemm(const std::string& format, double dim) const {
+    auto measured = rates_.gemm_flops.find(format);
+    if (measured != rates_.gemm_flops.end()) return measured->second;
+    auto pk = Peak(format);
     if (!pk.ok()) return pk.status();
-    const double efficiency = format == "bf16"  ? c.gemm_efficiency_bf16
-                              : format == "fp8" ? c.gemm_efficiency_fp8
-                                                : c.gemm_efficiency_nvfp4;
-    return *pk * efficiency * rates.chip_efficiency * dim / (dim + c.gemm_half_dim);
-  };
-  if (!(rates.hbm_bytes_per_s > 0)) return Status::Invalid(rates.chip + ": no HBM bandwidth");
+    const double efficiency = format == "bf16"  ? c_.gemm_efficiency_bf16
+                              : format == "fp8" ? c_.gemm_efficiency_fp8
+                                                : c_.gemm_efficiency_nvfp4;
+    return *pk * efficiency * rates_.chip_efficiency * dim / (dim + c_.gemm_half_dim);
+  }
 
-  StepPrediction out;
-  out.data_parallel = DataParallel(r);
-  out.micro_batches = MicroBatches(r);
-  const double m = out.micro_batches;
-  const double share = 1.0 / (static_cast<double>(p.tp) * p.cp * p.pp);
-  const double tokens_mb = static_cast<double>(p.micro_batch) * r.seq;
+ private:
+  const SystemRates& rates_;
+  const Constants& c_;
+};
 
-  // Compute of one micro-batch on one GPU of a stage holding layers / pp layers (the stage the
-  // step waits for is chosen below); the logits on the last stage, whole.
-  double gemm_mb = 0, logits_mb = 0;
+// Compute of one micro-batch on one GPU of the stage the step waits for.
+struct MicroBatchCompute {
+  double gemm = 0, attention = 0, elementwise = 0;
+  double stage = 1;  // the critical stage's layer factor (SlowestStage)
+  double Total() const { return gemm + attention + elementwise; }
+};
+
+// The GEMM groups' seconds per micro-batch on a stage holding layers / pp layers, and the last
+// stage's (the logits and the multi-token-prediction modules run there only, whole).
+Status AddGemmSeconds(const Recipe& r, const StepWork& w, const GemmRates& book, double share,
+                      double& layers_mb, double& last_mb) {
+  const double tokens_mb = static_cast<double>(r.par.micro_batch) * r.seq;
   for (const GemmGroup& g : w.gemms) {
-    auto rate = gemm_rate(g.format.empty() ? r.dtype : g.format, g.dim);
+    auto rate = book.Gemm(g.format.empty() ? r.dtype : g.format, g.dim);
     if (!rate.ok()) return rate.status();
     double seconds_per_flop = (1 - g.bf16_share) / *rate;
     if (g.bf16_share > 0) {
-      auto bf16 = gemm_rate("bf16", g.dim);
+      auto bf16 = book.Gemm("bf16", g.dim);
       if (!bf16.ok()) return bf16.status();
       seconds_per_flop += g.bf16_share / *bf16;
     }
-    // The logits and the multi-token-prediction modules run on the last stage only.
     const bool last = g.name == "logits" || g.name == "mtp" || g.name == "mtp_heads";
-    (last ? logits_mb : gemm_mb) += g.flops_per_token * tokens_mb * share * seconds_per_flop;
+    (last ? last_mb : layers_mb) += g.flops_per_token * tokens_mb * share * seconds_per_flop;
   }
-  logits_mb *= p.pp;
-  const double attention_rate = *bf16_peak * c.attention_efficiency * rates.chip_efficiency;
-  double attention_mb = w.attention_flops_per_token * tokens_mb * share / attention_rate;
-  if (p.attention_backend == "unfused") {
-    // The scores go through HBM; the batched GEMMs run at the bf16 GEMM rate without the small-
-    // dimension penalty (their S × S outputs fill the GPU; a short reduction dimension makes them
-    // memory-bound, which UnfusedAttentionSeconds takes).
-    auto measured_bf16 = rates.gemm_flops.find("bf16");
-    const double gemm_rate = measured_bf16 != rates.gemm_flops.end()
-                                 ? measured_bf16->second
-                                 : *bf16_peak * c.gemm_efficiency_bf16 * rates.chip_efficiency;
-    const double scan = w.attention_flops_per_token - w.attention_core_flops_per_token;
-    attention_mb =
-        scan * tokens_mb * share / attention_rate +
-        UnfusedAttentionSeconds(w.score_elements_per_token * tokens_mb * share, w.qk_head_dim,
-                                w.v_head_dim, 1 + RecomputedShare(p, r.layers, "core_attn"),
-                                gemm_rate, rates.hbm_bytes_per_s);
-  }
+  last_mb *= r.par.pp;
+  return Status::Ok();
+}
+
+// The attention core and Mamba scan of one micro-batch: at the attention kernels' share of the
+// bf16 peak, or unfused (the scores go through HBM; the batched GEMMs run at the bf16 GEMM rate
+// without the small-dimension penalty: their S × S outputs fill the GPU, and a short reduction
+// dimension makes them memory-bound, which UnfusedAttentionSeconds takes).
+double AttentionSeconds(const Recipe& r, const StepWork& w, const SystemRates& rates,
+                        const Constants& c, double bf16_peak, double share) {
+  const double tokens_mb = static_cast<double>(r.par.micro_batch) * r.seq;
+  const double attention_rate = bf16_peak * c.attention_efficiency * rates.chip_efficiency;
+  if (r.par.attention_backend != "unfused")
+    return w.attention_flops_per_token * tokens_mb * share / attention_rate;
+  auto measured_bf16 = rates.gemm_flops.find("bf16");
+  const double gemm_rate = measured_bf16 != rates.gemm_flops.end()
+                               ? measured_bf16->second
+                               : bf16_peak * c.gemm_efficiency_bf16 * rates.chip_efficiency;
+  const double scan = w.attention_flops_per_token - w.attention_core_flops_per_token;
+  return scan * tokens_mb * share / attention_rate +
+         UnfusedAttentionSeconds(w.score_elements_per_token * tokens_mb * share, w.qk_head_dim,
+                                 w.v_head_dim, 1 + RecomputedShare(r.par, r.layers, "core_attn"),
+                                 gemm_rate, rates.hbm_bytes_per_s);
+}
+
+// Elementwise traffic of one micro-batch through HBM. A recomputed MoE block permutes and
+// combines its tokens again: the dispatch traffic is half forward, half backward (a permute's
+// gradient is the matching unpermute), so 1.5 times in the share of layers that recompute it.
+double ElementwiseSeconds(const Recipe& r, const StepWork& w, const SystemRates& rates,
+                          const Constants& c, double share) {
+  const double tokens_mb = static_cast<double>(r.par.micro_batch) * r.seq;
   const double passes =
       c.elementwise_passes * (r.dtype == "bf16" ? 1.0 : 1.0 + c.fp8_elementwise_extra);
-  // A recomputed MoE block permutes and combines its tokens again: the dispatch traffic is half
-  // forward, half backward (a permute's gradient is the matching unpermute), so 1.5 times in the
-  // share of layers that recompute it.
-  const double moe_recomputed = RecomputedShare(p, r.layers, "moe");
-  const double dispatch_passes = c.moe_dispatch_passes * (1.0 + 0.5 * moe_recomputed);
-  double elementwise_mb = (passes * w.elementwise_width + dispatch_passes * w.routed_width) *
-                          tokens_mb * 2.0 * share / rates.hbm_bytes_per_s;
-  const CriticalStage critical =
-      SlowestStage(r, gemm_mb + attention_mb + elementwise_mb, logits_mb);
-  const double stage = critical.layer_factor;
-  gemm_mb = gemm_mb * stage + (critical.logits ? logits_mb : 0.0);
-  attention_mb *= stage;
-  elementwise_mb *= stage;
+  const double dispatch_passes =
+      c.moe_dispatch_passes * (1.0 + 0.5 * RecomputedShare(r.par, r.layers, "moe"));
+  return (passes * w.elementwise_width + dispatch_passes * w.routed_width) * tokens_mb * 2.0 *
+         share / rates.hbm_bytes_per_s;
+}
 
-  // Communication per micro-batch (tp, cp, ep, pp) and per step (dp).
-  const double layers_stage = stage * r.layers / p.pp;  // layers of the stage the step waits for
-  const int64_t dp = out.data_parallel;
-  const int domain = JobNvlinkDomain(rates, p.gpus);
-  auto add = [&](const char* name, const char* coll_label, const char* rate_coll, int64_t span,
-                 double bytes, double count_per_step, double bus_factor, double exposed_share,
-                 double fixed_s = 0, int64_t stride = 0) -> Status {
-    auto link = LinkFor(rates, rate_coll, span, domain);
-    if (!link.ok()) return link.status();
-    if (stride > 0) link->busbw = RingBusbw(rates, rate_coll, *link, stride, domain);
-    CommTerm t{name, coll_label, link->name, bytes, link->busbw, 0, 0};
-    t.raw_s = count_per_step * (bytes * bus_factor / link->busbw + fixed_s);
-    t.exposed_s = t.raw_s * exposed_share;
-    out.comm.push_back(t);
-    return Status::Ok();
-  };
+// Compute of one micro-batch on one GPU of a stage holding layers / pp layers, then scaled to the
+// stage the step waits for (with the logits where that stage is the last).
+Result<MicroBatchCompute> ComputeMicroBatch(const Recipe& r, const StepWork& w,
+                                            const SystemRates& rates, const Constants& c,
+                                            const GemmRates& book, double bf16_peak) {
+  const Parallelism& p = r.par;
+  const double share = 1.0 / (static_cast<double>(p.tp) * p.cp * p.pp);
+  MicroBatchCompute mb;
+  double logits = 0;
+  YS_RETURN_IF_ERROR(AddGemmSeconds(r, w, book, share, mb.gemm, logits));
+  mb.attention = AttentionSeconds(r, w, rates, c, bf16_peak, share);
+  mb.elementwise = ElementwiseSeconds(r, w, rates, c, share);
+  const CriticalStage critical = SlowestStage(r, mb.gemm + mb.attention + mb.elementwise, logits);
+  mb.stage = critical.layer_factor;
+  mb.gemm = mb.gemm * mb.stage + (critical.logits ? logits : 0.0);
+  mb.attention *= mb.stage;
+  mb.elementwise *= mb.stage;
+  return mb;
+}
+
+// One collective term: `count` collectives a step of `bytes` each over `span` ranks (`stride`
+// apart where given: a ring through the job), each moving bytes × bus_factor at the link's busbw
+// plus a fixed time, exposed_share of it exposed.
+struct CommSpec {
+  const char* name;
+  const char* label;      // the collectives as the breakdown names them
+  const char* rate_coll;  // the collective whose busbw rates it
+  int64_t span;
+  double bytes, count, bus_factor, exposed_share;
+  double fixed_s = 0;
+  int64_t stride = 0;
+};
+Status AddCommTerm(const SystemRates& rates, int domain, const CommSpec& s, StepPrediction& out) {
+  auto link = LinkFor(rates, s.rate_coll, s.span, domain);
+  if (!link.ok()) return link.status();
+  if (s.stride > 0) link->busbw = RingBusbw(rates, s.rate_coll, *link, s.stride, domain);
+  CommTerm t{s.name, s.label, link->name, s.bytes, link->busbw, 0, 0};
+  t.raw_s = s.count * (s.bytes * s.bus_factor / link->busbw + s.fixed_s);
+  t.exposed_s = t.raw_s * s.exposed_share;
+  out.comm.push_back(t);
+  return Status::Ok();
+}
+
+// The expert-parallel all-to-all: dispatch and combine, forward and backward (and the forward
+// again where the MoE block is recomputed), each over the ep ranks (etp GPUs apart). The
+// all-to-all dispatcher sends top_k copies of a token across the group: (ep − 1)/ep of them leave
+// the GPU. Where the group spans several NVLink domains the copies to the other domains,
+// (domains − 1)/domains of them, cross the network, one NIC per GPU, while those inside the
+// domain ride NVLink at the same time, so the network share sets the time (nccl-tests' alltoall
+// busbw on N nodes reaches N/(N − 1) × the NIC rate: the NCCL maintainers on
+// NVIDIA/nccl-tests#130). DeepEP sends one copy over the network to each other domain that holds
+// one of the token's experts (forwarded to the experts over NVLink, concurrently)
+// (RemoteNodesPerToken). Each all-to-all also pays a fixed time per peer.
+Status AddExpertComm(const Recipe& r, const StepWork& w, const SystemRates& rates,
+                     const Constants& c, int domain, double m, const MicroBatchCompute& mb,
+                     StepPrediction& out) {
+  const Parallelism& p = r.par;
+  const int64_t span = int64_t{p.ep} * r.Etp();
+  double bytes = w.ep_message_bytes, factor = (p.ep - 1.0) / p.ep;
+  if (!InDomain(span, domain)) {
+    const int64_t domains = std::max<int64_t>(2, (span + domain - 1) / domain);
+    if (p.moe_dispatcher == "deepep") {
+      bytes *= RemoteNodesPerToken(*r.model->moe, domains) / r.model->moe->top_k;
+      factor = 1.0;
+    } else {
+      factor = (domains - 1.0) / domains;
+    }
+  }
+  const double moe_recomputed = RecomputedShare(p, r.layers, "moe");
+  YS_RETURN_IF_ERROR(AddCommTerm(rates, domain,
+                                 {"ep", "alltoall", "alltoall", span, bytes,
+                                  m * (4.0 + 2.0 * moe_recomputed) * w.moe_layers / p.pp * mb.stage,
+                                  factor, 1.0, (p.ep - 1.0) * c.alltoall_seconds_per_peer},
+                                 out));
+  if (p.moe_a2a_overlap) {
+    CommTerm& ep_term = out.comm.back();
+    ep_term.exposed_s = OverlappedAllToAllSeconds(ep_term.raw_s / m, mb.Total(), m, p.pp, r.Vp());
+  }
+  return Status::Ok();
+}
+
+// Communication per micro-batch: tensor, context, expert and pipeline parallel.
+Status AddMicroBatchComm(const Recipe& r, const StepWork& w, const SystemRates& rates,
+                         const Constants& c, int domain, double m, const MicroBatchCompute& mb,
+                         StepPrediction& out) {
+  const Parallelism& p = r.par;
+  const double layers_stage = mb.stage * r.layers / p.pp;  // layers of the stage waited for
   if (p.tp > 1) {
     // Sequence parallel: per layer an all-gather and a reduce-scatter before and after attention
     // and the MLP, forward and backward: 4 + 4.
-    YS_RETURN_IF_ERROR(add("tp", "all_gather+reduce_scatter", "all_gather", p.tp,
-                           w.tp_message_bytes, m * 8 * layers_stage, (p.tp - 1.0) / p.tp,
-                           c.tp_exposed));
+    YS_RETURN_IF_ERROR(
+        AddCommTerm(rates, domain,
+                    {"tp", "all_gather+reduce_scatter", "all_gather", p.tp, w.tp_message_bytes,
+                     m * 8 * layers_stage, (p.tp - 1.0) / p.tp, c.tp_exposed},
+                    out));
   }
   if (p.cp > 1 && w.cp_message_bytes > 0) {
     // Ring attention: cp − 1 key/value blocks forward, twice that backward (keys/values and
     // their gradients).
-    YS_RETURN_IF_ERROR(add("cp", "sendrecv", "sendrecv", int64_t{p.tp} * p.cp, w.cp_message_bytes,
-                           m * 3.0 * (p.cp - 1) * w.attention_layers / p.pp * stage, 1.0,
-                           c.tp_exposed));
+    YS_RETURN_IF_ERROR(AddCommTerm(
+        rates, domain,
+        {"cp", "sendrecv", "sendrecv", int64_t{p.tp} * p.cp, w.cp_message_bytes,
+         m * 3.0 * (p.cp - 1) * w.attention_layers / p.pp * mb.stage, 1.0, c.tp_exposed},
+        out));
   }
-  if (w.moe_layers > 0 && p.ep > 1) {
-    // Dispatch and combine, forward and backward (and the forward again where the MoE block is
-    // recomputed), each an all-to-all over the ep ranks (etp GPUs apart). The all-to-all
-    // dispatcher sends top_k copies of a token across the group: (ep − 1)/ep of them leave the
-    // GPU. Where the group spans several NVLink domains the copies to the other domains,
-    // (domains − 1)/domains of them, cross the network, one NIC per GPU, while those inside the
-    // domain ride NVLink at the same time, so the network share sets the time (nccl-tests'
-    // alltoall busbw on N nodes reaches N/(N − 1) × the NIC rate: the NCCL maintainers on
-    // NVIDIA/nccl-tests#130). DeepEP sends one copy over the network to each other domain that
-    // holds one of the token's experts (forwarded to the experts over NVLink, concurrently)
-    // (RemoteNodesPerToken). Each all-to-all also pays a fixed time per peer.
-    const int64_t span = int64_t{p.ep} * r.Etp();
-    double bytes = w.ep_message_bytes, factor = (p.ep - 1.0) / p.ep;
-    if (!InDomain(span, domain)) {
-      const int64_t domains = std::max<int64_t>(2, (span + domain - 1) / domain);
-      if (p.moe_dispatcher == "deepep") {
-        bytes *= RemoteNodesPerToken(*r.model->moe, domains) / r.model->moe->top_k;
-        factor = 1.0;
-      } else {
-        factor = (domains - 1.0) / domains;
-      }
-    }
-    YS_RETURN_IF_ERROR(add("ep", "alltoall", "alltoall", span, bytes,
-                           m * (4.0 + 2.0 * moe_recomputed) * w.moe_layers / p.pp * stage, factor,
-                           1.0, (p.ep - 1.0) * c.alltoall_seconds_per_peer));
-    if (p.moe_a2a_overlap) {
-      CommTerm& ep_term = out.comm.back();
-      ep_term.exposed_s = OverlappedAllToAllSeconds(
-          ep_term.raw_s / m, gemm_mb + attention_mb + elementwise_mb, m, p.pp, r.Vp());
-    }
-  }
+  if (w.moe_layers > 0 && p.ep > 1)
+    YS_RETURN_IF_ERROR(AddExpertComm(r, w, rates, c, domain, m, mb, out));
   if (p.pp > 1) {
-    YS_RETURN_IF_ERROR(add("pp", "sendrecv", "sendrecv", p.gpus, w.pp_message_bytes,
-                           m * 2.0 * r.Vp(), 1.0, c.tp_exposed));
+    YS_RETURN_IF_ERROR(AddCommTerm(rates, domain,
+                                   {"pp", "sendrecv", "sendrecv", p.gpus, w.pp_message_bytes,
+                                    m * 2.0 * r.Vp(), 1.0, c.tp_exposed},
+                                   out));
   }
-  double per_mb_exposed = 0;
-  for (const CommTerm& t : out.comm) per_mb_exposed += t.exposed_s / m;
-  const double compute_mb = gemm_mb + attention_mb + elementwise_mb;
-  const double host_mb =
-      HostBoundSeconds(CountHostOps(r, w), c.host_seconds_per_op, compute_mb + per_mb_exposed);
-  const double mb_time = compute_mb + per_mb_exposed + host_mb;
-  const int64_t dp_span = int64_t{p.tp} * p.cp * dp;
-  // Data parallel: gradients reduce-scattered in fp32 and parameters all-gathered in bf16, once a
-  // step (distributed optimizer) or every micro-batch (FSDP: gathered forward and backward). Both
-  // overlap compute (bucketed reduce-scatter under the backward, all-gather under the forward):
-  // within dp_overlap_microbatches micro-batches' compute a step, or under every micro-batch with
-  // FSDP; not at all when the recipe does not overlap them (dp_overlap false).
+  return Status::Ok();
+}
+
+// Data parallel: gradients reduce-scattered in fp32 and parameters all-gathered in bf16, once a
+// step (distributed optimizer) or every micro-batch (FSDP: gathered forward and backward). Both
+// overlap compute (bucketed reduce-scatter under the backward, all-gather under the forward):
+// within dp_overlap_microbatches micro-batches' compute a step, or under every micro-batch with
+// FSDP; not at all when the recipe does not overlap them (dp_overlap false). What does not fit
+// under the window is exposed, shared between the two by their raw times.
+Status AddDataParallelComm(const Recipe& r, const StepWork& w, const SystemRates& rates,
+                           const Constants& c, int domain, double m, double compute_mb,
+                           StepPrediction& out) {
+  const Parallelism& p = r.par;
+  const int64_t dp_span = int64_t{p.tp} * p.cp * out.data_parallel;
   const double dp_rounds = p.fsdp ? m : 1.0;
   const double gather_bytes = p.fsdp ? 4.0 : 2.0;
   double rs_raw = 0, ag_raw = 0;
@@ -373,14 +433,17 @@ Result<StepPrediction> PredictStep(const Recipe& r, const StepWork& w, const Sys
         DpGroup{w.expert_params_per_gpu, w.expert_dp, int64_t{p.ep} * r.Etp()}}) {
     if (g.group <= 1 || g.params <= 0) continue;
     const double factor = (g.group - 1.0) / g.group;
-    YS_RETURN_IF_ERROR(add("dp", "reduce_scatter", "reduce_scatter", dp_span, g.params * 4.0,
-                           dp_rounds, factor, 0, 0, g.stride));
+    YS_RETURN_IF_ERROR(AddCommTerm(rates, domain,
+                                   {"dp", "reduce_scatter", "reduce_scatter", dp_span,
+                                    g.params * 4.0, dp_rounds, factor, 0, 0, g.stride},
+                                   out));
     rs_raw += out.comm.back().raw_s;
-    YS_RETURN_IF_ERROR(add("dp", "all_gather", "all_gather", dp_span, g.params * gather_bytes,
-                           dp_rounds, factor, 0, 0, g.stride));
+    YS_RETURN_IF_ERROR(AddCommTerm(rates, domain,
+                                   {"dp", "all_gather", "all_gather", dp_span,
+                                    g.params * gather_bytes, dp_rounds, factor, 0, 0, g.stride},
+                                   out));
     ag_raw += out.comm.back().raw_s;
   }
-  // What does not fit under the window is exposed, shared between the two by their raw times.
   const double window =
       p.dp_overlap ? (p.fsdp ? m : std::min(m, c.dp_overlap_microbatches)) * compute_mb : 0.0;
   const double dp_raw = rs_raw + ag_raw;
@@ -393,10 +456,40 @@ Result<StepPrediction> PredictStep(const Recipe& r, const StepWork& w, const Sys
     const double raw = rs ? rs_raw : ag_raw;
     t.exposed_s = raw > 0 ? t.raw_s / raw * (rs ? rs_exposed : ag_exposed) : 0;
   }
+  return Status::Ok();
+}
 
-  out.gemm_s = m * gemm_mb;
-  out.attention_s = m * attention_mb;
-  out.elementwise_s = m * elementwise_mb;
+}  // namespace
+
+Result<StepPrediction> PredictStep(const Recipe& r, const StepWork& w, const SystemRates& rates,
+                                   const Constants& c) {
+  const Parallelism& p = r.par;
+  const GemmRates book(rates, c);
+  auto bf16_peak = book.Peak("bf16");
+  if (!bf16_peak.ok()) return bf16_peak.status();
+  if (r.dtype != "bf16" && r.dtype != "fp8" && r.dtype != "nvfp4")
+    return Status::Invalid("dtype \"" + r.dtype + "\" (expected bf16, fp8 or nvfp4)");
+  if (!(rates.hbm_bytes_per_s > 0)) return Status::Invalid(rates.chip + ": no HBM bandwidth");
+
+  StepPrediction out;
+  out.data_parallel = DataParallel(r);
+  out.micro_batches = MicroBatches(r);
+  const double m = out.micro_batches;
+  auto mb = ComputeMicroBatch(r, w, rates, c, book, *bf16_peak);
+  if (!mb.ok()) return mb.status();
+  const int domain = JobNvlinkDomain(rates, p.gpus);
+  YS_RETURN_IF_ERROR(AddMicroBatchComm(r, w, rates, c, domain, m, *mb, out));
+  double per_mb_exposed = 0;
+  for (const CommTerm& t : out.comm) per_mb_exposed += t.exposed_s / m;
+  const double compute_mb = mb->Total();
+  const double host_mb =
+      HostBoundSeconds(CountHostOps(r, w), c.host_seconds_per_op, compute_mb + per_mb_exposed);
+  const double mb_time = compute_mb + per_mb_exposed + host_mb;
+  YS_RETURN_IF_ERROR(AddDataParallelComm(r, w, rates, c, domain, m, compute_mb, out));
+
+  out.gemm_s = m * mb->gemm;
+  out.attention_s = m * mb->attention;
+  out.elementwise_s = m * mb->elementwise;
   out.compute_s = out.gemm_s + out.attention_s + out.elementwise_s;
   out.bubble_s = (p.pp - 1.0) / r.Vp() * mb_time;
   out.optimizer_s = (w.dense_params_per_gpu / w.dense_dp + w.expert_params_per_gpu / w.expert_dp) *
@@ -406,10 +499,8 @@ Result<StepPrediction> PredictStep(const Recipe& r, const StepWork& w, const Sys
   out.tokens_per_step = static_cast<double>(p.global_batch) * r.seq;
   out.tokens_per_s_per_gpu = out.tokens_per_step / out.step_time_s / p.gpus;
   out.model_flops_per_token = w.model_flops_per_token;
-  auto mfu_peak = peak_of(r.dtype);
-  if (mfu_peak.ok()) {
-    out.mfu = w.model_flops_per_token * out.tokens_per_s_per_gpu / *mfu_peak;
-  }
+  auto mfu_peak = book.Peak(r.dtype);
+  if (mfu_peak.ok()) out.mfu = w.model_flops_per_token * out.tokens_per_s_per_gpu / *mfu_peak;
   return out;
 }
 

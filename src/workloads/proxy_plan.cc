@@ -48,24 +48,6 @@ const char* CommGroupName(CommGroup g) {
   return "?";
 }
 
-const char* LayerKindName(LayerKind k) {
-  switch (k) {
-    case LayerKind::kDense:
-      return "dense";
-    case LayerKind::kMoe:
-      return "moe";
-    case LayerKind::kMamba:
-      return "mamba";
-    case LayerKind::kAttention:
-      return "attention";
-    case LayerKind::kMlp:
-      return "mlp";
-    case LayerKind::kMoeMlp:
-      return "moe_mlp";
-  }
-  return "?";
-}
-
 std::string ProxyOp::Key() const {
   if (is_gemm) return fmt::format("gemm {}x{}x{}x{}", gemm.m, gemm.n, gemm.k, gemm.batch);
   return fmt::format("{} {} {}", CommGroupName(group), PlanCollectiveName(collective), bytes);
@@ -90,8 +72,8 @@ std::vector<std::pair<LayerKind, int>> LayerCounts(const predict::ModelSpec& spe
             {LayerKind::kMlp, spec.hybrid->mlp_layers},
             {LayerKind::kMoeMlp, spec.hybrid->moe_layers}};
   if (spec.moe)
-    return {{LayerKind::kDense, spec.moe->dense_layers},
-            {LayerKind::kMoe, spec.shape.layers - spec.moe->dense_layers}};
+    return {{LayerKind::kDense, spec.shape.layers - spec.moe->MoeLayers(spec.shape.layers)},
+            {LayerKind::kMoe, spec.moe->MoeLayers(spec.shape.layers)}};
   return {{LayerKind::kDense, spec.shape.layers}};
 }
 
@@ -193,6 +175,199 @@ class LayerBuilder {
 
 int Down(int x, int scale) { return std::max(1, x / scale); }
 
+// The model a plan runs: every width divided by `f` (at least 1 each) as the header states; head
+// dimensions, expert count, top-k and state size kept. Missing key/value heads are the query heads.
+predict::ModelSpec ScaledSpec(const predict::ModelSpec& spec, int f) {
+  predict::ModelSpec out = spec;
+  out.parallelism.clear();
+  predict::ModelShape& s = out.shape;
+  const int heads = *spec.shape.attention_heads;
+  s.head_dim = spec.shape.head_dim ? *spec.shape.head_dim : spec.shape.hidden_size / heads;
+  s.hidden_size = Down(spec.shape.hidden_size, f);
+  s.seq_length = Down(spec.shape.seq_length, f);
+  s.attention_heads = Down(heads, f);
+  s.kv_heads = Down(spec.shape.kv_heads.value_or(heads), f);
+  if (s.ffn_hidden_size) s.ffn_hidden_size = Down(*s.ffn_hidden_size, f);
+  if (out.mla) {
+    out.mla->q_lora_rank = Down(out.mla->q_lora_rank, f);
+    out.mla->kv_lora_rank = Down(out.mla->kv_lora_rank, f);
+  }
+  if (out.moe) {
+    predict::MoeShape& m = *out.moe;
+    m.expert_ffn_hidden_size = Down(m.expert_ffn_hidden_size, f);
+    if (m.shared_expert_ffn_hidden_size)
+      m.shared_expert_ffn_hidden_size = Down(*m.shared_expert_ffn_hidden_size, f);
+    if (m.latent_size > 0) m.latent_size = Down(m.latent_size, f);
+  }
+  if (out.hybrid) {
+    out.hybrid->mamba_heads = Down(out.hybrid->mamba_heads, f);
+    out.hybrid->groups = Down(out.hybrid->groups, f);
+  }
+  return out;
+}
+
+// What one rank's matrices multiply per micro batch (predict::Rows): its tokens, its
+// sequence-parallel shard, and the routed copies each local expert receives.
+struct PlanRows {
+  int64_t tokens = 0, shard = 0;
+  int64_t per_expert = 0, local_experts = 1;
+  uint64_t routed_copies = 0;  // the rank's routed token copies (top_k per shard token)
+};
+
+// Invalid when the (scaled) shape does not divide by the parallelism or the sizes could wrap.
+Result<PlanRows> PlanRowsOf(const predict::ModelSpec& scaled, const predict::Parallelism& par,
+                            int f, const std::string& where) {
+  const predict::ModelShape& s = scaled.shape;
+  const int64_t h = s.hidden_size, seq = s.seq_length;
+  const int tp = par.tp, cp = par.cp;
+  if (*s.attention_heads % tp != 0)
+    return Status::Invalid(
+        fmt::format("{}: {} attention heads (scaled by 1/{}) do not divide by TP {}", where,
+                    *s.attention_heads, f, tp));
+  if (seq % cp != 0)
+    return Status::Invalid(fmt::format("{}: sequence {} does not divide by CP {}", where, seq, cp));
+  PlanRows rows;
+  rows.tokens = static_cast<int64_t>(par.micro_batch) * seq / cp;
+  // Every size below is a product of these in 64 bits; past 2^40 elements (4 TiB of fp32) no
+  // buffer could be allocated anyway, so refuse before a product can wrap.
+  constexpr double kMaxElements = 1099511627776.0;  // 2^40
+  const auto* moe = scaled.moe ? &*scaled.moe : nullptr;
+  if (static_cast<double>(rows.tokens) * h > kMaxElements ||
+      (moe && static_cast<double>(rows.tokens) * moe->top_k * h > kMaxElements))
+    return Status::Invalid(fmt::format(
+        "{}: {} tokens x hidden {}{} is beyond 2^40 elements per activation (scaled by 1/{}); the "
+        "shape is too large for a proxy",
+        where, rows.tokens, h, moe ? fmt::format(" x top-{}", moe->top_k) : "", f));
+  if (rows.tokens % tp != 0)
+    return Status::Invalid(fmt::format(
+        "{}: {} tokens do not divide by TP {} (sequence parallelism)", where, rows.tokens, tp));
+  rows.shard = rows.tokens / tp;
+  return rows;
+}
+
+// The routed rows of a MoE layer: experts/EP local experts, each with the token copies balanced
+// routing sends it ((tokens/TP) x top_k x EP / experts).
+Status PlanRoutedRows(const predict::MoeShape& m, int ep, int f, const std::string& where,
+                      PlanRows& rows) {
+  if (m.experts % ep != 0)
+    return Status::Invalid(
+        fmt::format("{}: {} experts do not divide by EP {}", where, m.experts, ep));
+  const int64_t copies = rows.shard * m.top_k;
+  if ((copies * ep) % m.experts != 0 || copies * ep < m.experts)
+    return Status::Invalid(fmt::format(
+        "{}: balanced routing gives no whole token count per expert ({} tokens x top-{} x EP {} "
+        "/ {} experts); the model cannot be shrunk by 1/{}",
+        where, rows.shard, m.top_k, ep, m.experts, f));
+  rows.local_experts = m.experts / ep;
+  rows.per_expert = copies * ep / m.experts;
+  rows.routed_copies = static_cast<uint64_t>(copies);
+  return Status::Ok();
+}
+
+// The prefix of a block's collectives: "attn" for attention (MLA too), else the name of the run's
+// first matrix less its last part ("mlp.up" -> "mlp", "moe.shared.up" -> "moe.shared").
+std::string CommPrefix(predict::Block block, std::string_view first) {
+  if (block == predict::Block::kAttention) return "attn";
+  return std::string(first.substr(0, first.rfind('.')));
+}
+
+// One block's forward ops: its matrices at this rank's shapes; a TP all-gather before and a
+// reduce-scatter after each run of matrices on the whole sequence (sequence parallelism), an EP
+// all-to-all dispatch before and combine after the routed experts, and the attention core's
+// batched score (Q.Kᵀ) and value (P.V) products before the output projection (non-causal, the
+// queries of this rank's CP shard against the whole sequence).
+Status AddBlockOps(const predict::ModelSpec& scaled, predict::Block block,
+                   const predict::Parallelism& par, const PlanRows& rows, LayerBuilder& b) {
+  auto matrices = predict::BlockMatrices(scaled, block, par.tp);
+  if (!matrices.ok()) return matrices.status();
+  const int tp = par.tp, ep = par.ep;
+  const int64_t routed_width = scaled.moe ? scaled.moe->RoutedWidth(scaled.shape.hidden_size) : 0;
+  const uint64_t act = static_cast<uint64_t>(rows.tokens) * scaled.shape.hidden_size;
+  const auto& ms = *matrices;
+  std::string prefix;
+  for (size_t i = 0; i < ms.size(); ++i) {
+    const predict::LayerMatrix& x = ms[i];
+    const bool whole = x.rows == predict::Rows::kTokens;
+    const bool routed = x.rows == predict::Rows::kRouted;
+    const bool opens = i == 0 || ms[i - 1].rows != x.rows;
+    const bool closes = i + 1 == ms.size() || ms[i + 1].rows != x.rows;
+    if (opens) prefix = CommPrefix(block, x.name);
+    if (opens && whole && tp > 1)
+      b.Comm(prefix + ".all_gather", PlanCollective::kAllGather, CommGroup::kTp, act);
+    if (opens && routed && ep > 1)
+      b.Comm("moe.dispatch", PlanCollective::kAllToAll, CommGroup::kEp,
+             rows.routed_copies * routed_width);
+    if (x.after_core) {
+      auto attn = predict::AttentionOf(scaled);
+      if (!attn.ok()) return attn.status();
+      const int64_t seq = scaled.shape.seq_length, heads_rank = *scaled.shape.attention_heads / tp;
+      const int64_t batch = par.micro_batch * heads_rank;
+      const auto qk = static_cast<int64_t>(attn->qk_dim), v = static_cast<int64_t>(attn->v_dim);
+      b.Gemm("attn.scores", seq / par.cp, seq, qk, batch, false);
+      b.Gemm("attn.values", seq / par.cp, v, seq, batch, false);
+    }
+    const int64_t m = whole ? rows.tokens : routed ? rows.per_expert : rows.shard;
+    b.Gemm(std::string(x.name), m, static_cast<int64_t>(x.out_rank),
+           static_cast<int64_t>(x.in_rank), routed ? rows.local_experts : 1);
+    if (closes && routed && ep > 1)
+      b.Comm("moe.combine", PlanCollective::kAllToAll, CommGroup::kEp,
+             rows.routed_copies * routed_width);
+    if (closes && whole && tp > 1)
+      b.Comm(prefix + ".reduce_scatter", PlanCollective::kReduceScatter, CommGroup::kTp, act);
+  }
+  return Status::Ok();
+}
+
+// Once per step: the data-parallel reduce-scatter of the gradients and all-gather of the
+// parameters, each the size of the parameters this rank holds for its layers.
+void AddDataParallelOps(const predict::Parallelism& par, int dtype_bytes, ProxyPlan& plan) {
+  if (par.DataParallel() <= 1) return;
+  for (PlanCollective c : {PlanCollective::kReduceScatter, PlanCollective::kAllGather}) {
+    ProxyOp op;
+    op.name =
+        c == PlanCollective::kReduceScatter ? "dp.grad_reduce_scatter" : "dp.param_all_gather";
+    op.is_gemm = false;
+    op.cls = OpClass::kDpComm;
+    op.collective = c;
+    op.group = CommGroup::kDp;
+    op.bytes = static_cast<uint64_t>(plan.weight_params) * dtype_bytes;
+    plan.step_ops.push_back(op);
+  }
+}
+
+// What the plan states: the layers and micro batches run against the recipe's, the scale-down,
+// the exclusions.
+void AddPlanNotes(const predict::ModelSpec& spec, const predict::Parallelism& par, int rank_layers,
+                  ProxyPlan& plan) {
+  const PlanOptions& o = plan.options;
+  const int f = o.scale;
+  std::map<LayerKind, int> mix;
+  for (LayerKind k : plan.layers) ++mix[k];
+  std::string mix_text;
+  for (const auto& [k, n] : mix)
+    mix_text += fmt::format("{}{} {}", mix_text.empty() ? "" : ", ", n, LayerKindName(k));
+  plan.notes.push_back(fmt::format(
+      "layers run: {} ({}){}", plan.layers.size(), mix_text,
+      o.layers ? fmt::format(" instead of the recipe's {} per pipeline stage ({} / PP {})",
+                             rank_layers, spec.shape.layers, par.pp)
+               : fmt::format(" = {} layers / PP {}", spec.shape.layers, par.pp)));
+  plan.notes.push_back(
+      fmt::format("micro batches per step: {}{}", plan.micro_batches,
+                  plan.micro_batches == plan.recipe_micro_batches
+                      ? " (the recipe's gradient accumulation)"
+                      : fmt::format(" instead of the recipe's gradient accumulation of {}",
+                                    plan.recipe_micro_batches)));
+  if (f > 1)
+    plan.notes.push_back(
+        fmt::format("scaled down by 1/{}: hidden {}, sequence {}, heads {}, kv heads {} (head dim "
+                    "{} kept); GEMM "
+                    "FLOPs shrink ~{}^3 per layer, activation and parameter bytes ~{}^2",
+                    f, plan.hidden, plan.seq, plan.heads, plan.kv_heads, plan.head_dim, f, f));
+  plan.notes.push_back(
+      "excluded: output head and input embedding, Mamba scan, norms/softmax/activations, pipeline "
+      "send/receive; expert TP = 1, experts' data parallelism folded into DP");
+}
+
 }  // namespace
 
 int CpuScaleFactor(const predict::ModelSpec& spec, const predict::Parallelism& par) {
@@ -229,142 +404,42 @@ Result<predict::Parallelism> CpuRecipe(const predict::ModelSpec& spec, std::stri
 
 Result<ProxyPlan> PlanProxyStep(const predict::ModelSpec& spec, const predict::Parallelism& par,
                                 const PlanOptions& o) {
-  const predict::ModelShape& s = spec.shape;
   const std::string where = spec.path.empty() ? spec.name : spec.path;
   if (o.scale < 1) return Status::Invalid("proxy scale-down factor must be at least 1");
   if (par.tp < 1 || par.cp < 1 || par.ep < 1 || par.pp < 1 || par.micro_batch < 1)
     return Status::Invalid(where + ": parallelism sizes must be at least 1");
-  if (!s.attention_heads)
+  if (!spec.shape.attention_heads)
     return Status::Unsupported(where + ": [shape] attention_heads is not given");
-  const int f = o.scale, tp = par.tp, cp = par.cp, ep = par.ep, mb = par.micro_batch;
+  const predict::ModelSpec scaled = ScaledSpec(spec, o.scale);
+  const predict::ModelShape& s = scaled.shape;
 
   ProxyPlan plan;
   plan.model = spec.name;
   plan.parallelism = par;
   plan.options = o;
-  plan.hidden = Down(s.hidden_size, f);
-  plan.seq = Down(s.seq_length, f);
-  plan.heads = Down(*s.attention_heads, f);
-  plan.kv_heads = Down(s.kv_heads.value_or(*s.attention_heads), f);
-  plan.head_dim = s.head_dim ? *s.head_dim : s.hidden_size / *s.attention_heads;
-  const int64_t h = plan.hidden, seq = plan.seq;
-  if (plan.heads % tp != 0)
-    return Status::Invalid(
-        fmt::format("{}: {} attention heads (scaled by 1/{}) do not divide by TP {}", where,
-                    plan.heads, f, tp));
-  if (seq % cp != 0)
-    return Status::Invalid(fmt::format("{}: sequence {} does not divide by CP {}", where, seq, cp));
-  const int64_t tokens = static_cast<int64_t>(mb) * seq / cp;
-  // Every size below is a product of these in 64 bits; past 2^40 elements (4 TiB of fp32) no
-  // buffer could be allocated anyway, so refuse before a product can wrap.
-  constexpr double kMaxElements = 1099511627776.0;  // 2^40
-  if (static_cast<double>(tokens) * h > kMaxElements ||
-      (spec.moe && static_cast<double>(tokens) * spec.moe->top_k * h > kMaxElements))
-    return Status::Invalid(fmt::format(
-        "{}: {} tokens x hidden {}{} is beyond 2^40 elements per activation (scaled by 1/{}); the "
-        "shape is too large for a proxy",
-        where, tokens, h, spec.moe ? fmt::format(" x top-{}", spec.moe->top_k) : "", f));
-  if (tokens % tp != 0)
-    return Status::Invalid(fmt::format(
-        "{}: {} tokens do not divide by TP {} (sequence parallelism)", where, tokens, tp));
-  plan.tokens = static_cast<int>(tokens);
-  const int64_t sp_tokens = tokens / tp;
-  const int64_t heads_r = plan.heads / tp;
-  const uint64_t act = static_cast<uint64_t>(tokens) * h;
-
+  plan.hidden = s.hidden_size;
+  plan.seq = s.seq_length;
+  plan.heads = *s.attention_heads;
+  plan.kv_heads = *s.kv_heads;
+  plan.head_dim = *s.head_dim;
+  auto rows = PlanRowsOf(scaled, par, o.scale, where);
+  if (!rows.ok()) return rows.status();
+  plan.tokens = static_cast<int>(rows->tokens);
   plan.recipe_micro_batches = std::max(1, par.GradientAccumulation());
   plan.micro_batches = o.micro_batches.value_or(plan.recipe_micro_batches);
-  int rank_layers =
-      std::max(1, static_cast<int>(std::lround(static_cast<double>(s.layers) / par.pp)));
+  const int rank_layers =
+      std::max(1, static_cast<int>(std::lround(static_cast<double>(spec.shape.layers) / par.pp)));
   plan.layers = PickLayers(spec, o.layers.value_or(rank_layers));
 
-  auto attention = [&](LayerBuilder& b) -> Status {
-    if (tp > 1) b.Comm("attn.all_gather", PlanCollective::kAllGather, CommGroup::kTp, act);
-    int64_t qk, v;
-    if (spec.mla) {
-      const predict::MlaShape& m = *spec.mla;
-      int64_t ql = Down(m.q_lora_rank, f), kvl = Down(m.kv_lora_rank, f);
-      qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
-      v = m.v_head_dim;
-      // The down projections are not TP-split in Megatron's MLA: every TP rank computes them.
-      b.Gemm("mla.q_down", tokens, ql, h);
-      b.Gemm("mla.q_up", tokens, heads_r * qk, ql);
-      b.Gemm("mla.kv_down", tokens, kvl + m.qk_rope_head_dim, h);
-      b.Gemm("mla.kv_up", tokens, heads_r * (m.qk_nope_head_dim + v), kvl);
-    } else {
-      qk = v = plan.head_dim;
-      // Fewer kv heads than TP ranks: each rank keeps one (Megatron replicates them).
-      int64_t kv_r = std::max(1, plan.kv_heads / tp);
-      b.Gemm("attn.qkv", tokens, (heads_r + 2 * kv_r) * qk, h);
-    }
-    b.Gemm("attn.scores", seq / cp, seq, qk, mb * heads_r, false);
-    b.Gemm("attn.values", seq / cp, v, seq, mb * heads_r, false);
-    b.Gemm("attn.out", tokens, h, heads_r * v);
-    if (tp > 1) b.Comm("attn.reduce_scatter", PlanCollective::kReduceScatter, CommGroup::kTp, act);
-    return Status::Ok();
-  };
-  auto mlp = [&](LayerBuilder& b, const std::string& name, int ffn) {
-    if (tp > 1) b.Comm(name + ".all_gather", PlanCollective::kAllGather, CommGroup::kTp, act);
-    b.Gemm(name + ".up", tokens, (s.gated_mlp ? 2 : 1) * int64_t{ffn} / tp, h);
-    b.Gemm(name + ".down", tokens, h, int64_t{ffn} / tp);
-    if (tp > 1)
-      b.Comm(name + ".reduce_scatter", PlanCollective::kReduceScatter, CommGroup::kTp, act);
-  };
-  auto moe = [&](LayerBuilder& b) -> Status {
-    const predict::MoeShape& m = *spec.moe;
-    if (m.experts % ep != 0)
-      return Status::Invalid(
-          fmt::format("{}: {} experts do not divide by EP {}", where, m.experts, ep));
-    int64_t local = m.experts / ep;
-    int64_t copies = sp_tokens * m.top_k;  // this rank's routed token copies
-    if ((copies * ep) % m.experts != 0 || copies * ep < m.experts)
-      return Status::Invalid(fmt::format(
-          "{}: balanced routing gives no whole token count per expert ({} tokens x top-{} x EP {} "
-          "/ {} experts); the model cannot be shrunk by 1/{}",
-          where, sp_tokens, m.top_k, ep, m.experts, f));
-    int64_t per_expert = copies * ep / m.experts;
-    b.Gemm("moe.router", sp_tokens, m.experts, h);
-    if (m.shared_experts > 0) {
-      int ffn = Down(m.shared_expert_ffn_hidden_size.value_or(m.expert_ffn_hidden_size), f);
-      mlp(b, "moe.shared", ffn * m.shared_experts);
-    }
-    // LatentMoE: the routed block works at the latent width, between a projection down before
-    // the dispatch and one up after the combine.
-    const int64_t routed = m.latent_size > 0 ? Down(m.latent_size, f) : h;
-    if (m.latent_size > 0) b.Gemm("moe.latent_down", sp_tokens, routed, h);
-    uint64_t a2a = static_cast<uint64_t>(copies) * routed;
-    if (ep > 1) b.Comm("moe.dispatch", PlanCollective::kAllToAll, CommGroup::kEp, a2a);
-    int64_t effn = Down(m.expert_ffn_hidden_size, f);
-    b.Gemm("moe.experts.up", per_expert, (s.gated_mlp ? 2 : 1) * effn, routed, local);
-    b.Gemm("moe.experts.down", per_expert, routed, effn, local);
-    if (ep > 1) b.Comm("moe.combine", PlanCollective::kAllToAll, CommGroup::kEp, a2a);
-    if (m.latent_size > 0) b.Gemm("moe.latent_up", sp_tokens, h, routed);
-    return Status::Ok();
-  };
-  auto mamba = [&](LayerBuilder& b) {
-    const predict::HybridShape& y = *spec.hybrid;
-    int64_t mh = Down(y.mamba_heads, f), groups = Down(y.groups, f);
-    int64_t d_inner = mh * y.mamba_head_dim;
-    if (tp > 1) b.Comm("mamba.all_gather", PlanCollective::kAllGather, CommGroup::kTp, act);
-    b.Gemm("mamba.in_proj", tokens, (2 * d_inner + 2 * groups * y.ssm_state_size + mh) / tp, h);
-    b.Gemm("mamba.out_proj", tokens, h, d_inner / tp);
-    if (tp > 1) b.Comm("mamba.reduce_scatter", PlanCollective::kReduceScatter, CommGroup::kTp, act);
-  };
-
+  // Each layer forward in order, then each layer's backward in reverse.
   std::vector<std::vector<ProxyOp>> backward;
   for (size_t i = 0; i < plan.layers.size(); ++i) {
-    LayerKind kind = plan.layers[i];
     LayerBuilder b(fmt::format("L{} ", i), o.dtype_bytes);
-    bool needs_ffn = kind == LayerKind::kDense || kind == LayerKind::kMlp;
-    if (needs_ffn && !s.ffn_hidden_size)
-      return Status::Unsupported(where + ": [shape] ffn_hidden_size is not given");
-    const bool experts = kind == LayerKind::kMoe || kind == LayerKind::kMoeMlp;
-    if (experts && !spec.moe) return Status::Unsupported(where + ": MoE layers without [moe]");
-    if (kind == LayerKind::kDense || kind == LayerKind::kMoe || kind == LayerKind::kAttention)
-      YS_RETURN_IF_ERROR(attention(b));
-    if (needs_ffn) mlp(b, "mlp", Down(*s.ffn_hidden_size, f));
-    if (experts) YS_RETURN_IF_ERROR(moe(b));
-    if (kind == LayerKind::kMamba) mamba(b);
+    for (predict::Block block : predict::BlocksOf(plan.layers[i])) {
+      if (block == predict::Block::kMoe && scaled.moe)
+        YS_RETURN_IF_ERROR(PlanRoutedRows(*scaled.moe, par.ep, o.scale, where, *rows));
+      YS_RETURN_IF_ERROR(AddBlockOps(scaled, block, par, *rows, b));
+    }
     auto fwd = b.Forward();
     plan.micro_batch_ops.insert(plan.micro_batch_ops.end(), fwd.begin(), fwd.end());
     backward.push_back(b.Backward());
@@ -372,47 +447,8 @@ Result<ProxyPlan> PlanProxyStep(const predict::ModelSpec& spec, const predict::P
   }
   for (auto it = backward.rbegin(); it != backward.rend(); ++it)
     plan.micro_batch_ops.insert(plan.micro_batch_ops.end(), it->begin(), it->end());
-
-  const int dp = par.DataParallel();
-  if (dp > 1) {
-    for (PlanCollective c : {PlanCollective::kReduceScatter, PlanCollective::kAllGather}) {
-      ProxyOp op;
-      op.name =
-          c == PlanCollective::kReduceScatter ? "dp.grad_reduce_scatter" : "dp.param_all_gather";
-      op.is_gemm = false;
-      op.cls = OpClass::kDpComm;
-      op.collective = c;
-      op.group = CommGroup::kDp;
-      op.bytes = static_cast<uint64_t>(plan.weight_params) * o.dtype_bytes;
-      plan.step_ops.push_back(op);
-    }
-  }
-
-  std::map<LayerKind, int> mix;
-  for (LayerKind k : plan.layers) ++mix[k];
-  std::string mix_text;
-  for (const auto& [k, n] : mix)
-    mix_text += fmt::format("{}{} {}", mix_text.empty() ? "" : ", ", n, LayerKindName(k));
-  plan.notes.push_back(fmt::format(
-      "layers run: {} ({}){}", plan.layers.size(), mix_text,
-      o.layers ? fmt::format(" instead of the recipe's {} per pipeline stage ({} / PP {})",
-                             rank_layers, s.layers, par.pp)
-               : fmt::format(" = {} layers / PP {}", s.layers, par.pp)));
-  plan.notes.push_back(
-      fmt::format("micro batches per step: {}{}", plan.micro_batches,
-                  plan.micro_batches == plan.recipe_micro_batches
-                      ? " (the recipe's gradient accumulation)"
-                      : fmt::format(" instead of the recipe's gradient accumulation of {}",
-                                    plan.recipe_micro_batches)));
-  if (f > 1)
-    plan.notes.push_back(
-        fmt::format("scaled down by 1/{}: hidden {}, sequence {}, heads {}, kv heads {} (head dim "
-                    "{} kept); GEMM "
-                    "FLOPs shrink ~{}^3 per layer, activation and parameter bytes ~{}^2",
-                    f, h, seq, plan.heads, plan.kv_heads, plan.head_dim, f, f));
-  plan.notes.push_back(
-      "excluded: output head and input embedding, Mamba scan, norms/softmax/activations, pipeline "
-      "send/receive; expert TP = 1, experts' data parallelism folded into DP");
+  AddDataParallelOps(par, o.dtype_bytes, plan);
+  AddPlanNotes(spec, par, rank_layers, plan);
   return plan;
 }
 

@@ -1,5 +1,6 @@
 // The proxy plan: the ops of one training step on one GPU (one rank) of a model's recipe, from the
-// model's shape and the recipe's parallelism, optionally scaled down so that a CPU can run it.
+// model's weight matrices (predict/layer_matrices.h, the same the predictor prices) and the
+// recipe's parallelism, optionally scaled down so that a CPU can run it.
 //
 // What one rank does per micro batch, for each of its layers, forward then backward (in reverse):
 // - GEMMs at the tensor-parallel (TP) sharded shapes, C (m x n) = A (m x k) . B (k x n):
@@ -42,6 +43,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "predict/layer_matrices.h"
 #include "predict/model_spec.h"
 
 namespace ys::workloads {
@@ -85,10 +87,9 @@ struct PlanOptions {
   int dtype_bytes = 2;               // activations and gradients: bf16 2, fp32 4
 };
 
-// kMoe: attention and experts (a MoE transformer layer); kMoeMlp: the experts alone (a hybrid
-// stack's MoE layer, Nemotron 3).
-enum class LayerKind { kDense, kMoe, kMamba, kAttention, kMlp, kMoeMlp };
-const char* LayerKindName(LayerKind k);
+// The kinds of layer a plan runs (predict/layer_matrices.h).
+using predict::LayerKind;
+using predict::LayerKindName;
 
 struct ProxyPlan {
   std::string model;
