@@ -1,8 +1,10 @@
 // The validation document (validation.json, "kind": "yardstick-validation") as its readers see
 // it: written by validate/scorecard_json.cc, read here once for history, the exporter, the
-// diagnosis, the HTML report and cost. Every field that is present is checked for its type and
-// range; which fields a reader cannot do without is that reader's business (the report needs the
-// suite and the verdict text, history needs only the verdict).
+// diagnosis, the HTML report and cost. Both sides are field lists (core/json_fields.h), and every
+// key that both name is spelt once, in validation_keys below. Every field that is present is
+// checked for its type and range; keys the reader does not know are ignored; which fields a
+// reader cannot do without is that reader's business (the report needs the suite and the verdict
+// text, history needs only the verdict).
 //
 // Messages name the document and the field from the root, with what was expected and found:
 //   "run/validation.json: workloads[2].score: expected a number or null, found a string".
@@ -23,6 +25,36 @@ namespace ys {
 inline constexpr char kValidationDocumentKind[] = "yardstick-validation";
 // The suites' pass rule (a score above 95% of the reference), for a document that states none.
 inline constexpr double kDefaultScoreThreshold = 0.95;
+
+// The keys of validation.json that its writer (validate/scorecard_json.cc) and its reader
+// (core/validation_document.cc) both name, each spelt only here, so that renaming one renames it
+// on both sides. A key that one side alone knows is spelt in that side's field list.
+namespace validation_keys {
+inline constexpr char kKind[] = "kind";
+inline constexpr char kTool[] = "tool";
+inline constexpr char kToolVersion[] = "version";  // tool.version
+inline constexpr char kSuite[] = "suite";
+inline constexpr char kChip[] = "chip";  // suite.chip
+inline constexpr char kRecipeRelease[] = "recipe_release";
+inline constexpr char kThreshold[] = "threshold";
+inline constexpr char kWorkloads[] = "workloads";
+inline constexpr char kId[] = "id";  // workloads[i].id
+inline constexpr char kOutcome[] = "outcome";
+inline constexpr char kReason[] = "reason";
+inline constexpr char kScore[] = "score";
+inline constexpr char kMfu[] = "mfu";
+inline constexpr char kTokensPerSPerGpu[] = "tokens_per_s_per_gpu";
+inline constexpr char kGpus[] = "gpus";
+inline constexpr char kStepTimesS[] = "step_times_s";
+inline constexpr char kMeasured[] = "measured";
+inline constexpr char kReference[] = "reference";
+inline constexpr char kTflopsPerGpu[] = "tflops_per_gpu";  // measured.*, reference.*
+inline constexpr char kLog[] = "log";                      // measured.log
+inline constexpr char kVerdict[] = "verdict";
+inline constexpr char kPass[] = "pass";  // verdict.pass
+inline constexpr char kText[] = "text";
+inline constexpr char kState[] = "state";
+}  // namespace validation_keys
 
 // One workload row (workloads[i]).
 struct ValidationWorkload {

@@ -21,11 +21,14 @@ inline auto JsonNames(RowOutcome) {
 }
 
 // The field lists of validation.json (core/json_fields.h); core/validation_document.cc reads it.
+// A key the reader reads too is a validation_keys constant (core/validation_document.h), spelt
+// once for both sides.
 template <typename V>
 void Fields(V& v, Suite& s) {
-  v("chip", s.chip);
-  v("recipe_release", s.recipe_release);
-  v("threshold", s.threshold);
+  namespace keys = validation_keys;
+  v(keys::kChip, s.chip);
+  v(keys::kRecipeRelease, s.recipe_release);
+  v(keys::kThreshold, s.threshold);
   v("rule", s.rule);
   v.computed("window", [&] { return std::vector<int>{s.window_first, s.window_last}; });
   v("source", s.source);
@@ -33,19 +36,20 @@ void Fields(V& v, Suite& s) {
 
 template <typename V>
 void Fields(V& v, Measured& m) {
+  namespace keys = validation_keys;
   v("status", m.status);
   v("reason", m.reason);
-  v("log", m.log_path);
+  v(keys::kLog, m.log_path);
   v("window_samples", m.window_samples);
   v("step_time_mean_s", m.step_time_mean_s);
   v("step_time_stdev_s", m.step_time_stdev_s);
-  v("tflops_per_gpu", m.tflops_per_gpu);
+  v(keys::kTflopsPerGpu, m.tflops_per_gpu);
 }
 
 template <typename V>
 void Fields(V& v, Reference& r) {
   v("step_time_s", r.step_time_s);
-  v("tflops_per_gpu", r.tflops_per_gpu);
+  v(validation_keys::kTflopsPerGpu, r.tflops_per_gpu);
   v("release", r.provenance.release);
   v("kind", r.provenance.kind);
   v("source", r.provenance.source);
@@ -60,27 +64,28 @@ void Fields(V& v, Reference& r) {
 
 template <typename V>
 void Fields(V& v, ScoredWorkload& row) {
+  namespace keys = validation_keys;
   SuiteWorkload& w = row.workload;
-  v("id", w.id);
+  v(keys::kId, w.id);
   v("model", w.model);
   v("size", w.size);
   v("dtype", w.dtype);
-  v("gpus", w.gpus);
+  v(keys::kGpus, w.gpus);
   v("seq_len", w.seq_len);
   v("gbs", w.gbs);
-  v("outcome", row.outcome);
-  v("reason", row.reason);
-  v("measured", row.measured);
-  v("reference", row.reference);
-  v("score", row.score);
-  v("tokens_per_s_per_gpu", row.tokens_per_s_per_gpu);
-  v("mfu", row.mfu);
+  v(keys::kOutcome, row.outcome);
+  v(keys::kReason, row.reason);
+  v(keys::kMeasured, row.measured);
+  v(keys::kReference, row.reference);
+  v(keys::kScore, row.score);
+  v(keys::kTokensPerSPerGpu, row.tokens_per_s_per_gpu);
+  v(keys::kMfu, row.mfu);
   // Step times after warm-up and what they say (workloads/step_time.h); null when the log has
   // fewer than the analysis needs.
   const std::optional<Measured>& m = row.measured;
   v.computed("step_times_first_step",
              [&] { return m ? std::optional(m->step_times_first_step) : std::nullopt; });
-  v.computed("step_times_s", [&] { return m ? m->step_times_s : std::vector<double>{}; });
+  v.computed(keys::kStepTimesS, [&] { return m ? m->step_times_s : std::vector<double>{}; });
   v.computed("step_time_analysis", [&]() -> std::optional<nlohmann::ordered_json> {
     if (!m) return std::nullopt;
     auto a = workloads::AnalyzeStepTimes(m->step_times_s);
@@ -107,22 +112,25 @@ struct Verdict {
 
 template <typename V>
 void Fields(V& v, Verdict& x) {
-  v("pass", x.pass);
-  v("state", x.state);
-  v("text", x.text);
+  namespace keys = validation_keys;
+  v(keys::kPass, x.pass);
+  v(keys::kState, x.state);
+  v(keys::kText, x.text);
 }
 
 template <typename V>
 void Fields(V& v, Document& d) {
+  namespace keys = validation_keys;
   v.computed("schema_version", [] { return kValidationSchemaVersion; });
-  v.computed("kind", [] { return kValidationDocumentKind; });
-  v.computed("tool", [] {
+  v.computed(keys::kKind, [] { return kValidationDocumentKind; });
+  v.computed(keys::kTool, [] {
     return std::vector<std::pair<std::string, std::string>>{
-        {"name", "yardstick"}, {"version", std::string(kVersion) + " (" + kGitDescribe + ")"}};
+        {"name", "yardstick"},
+        {keys::kToolVersion, std::string(kVersion) + " (" + kGitDescribe + ")"}};
   });
-  v("suite", d.suite);
-  v("workloads", d.card.rows);
-  v.computed("verdict", [&] { return Verdict{d.card.pass, d.card.verdict, d.card.State()}; });
+  v(keys::kSuite, d.suite);
+  v(keys::kWorkloads, d.card.rows);
+  v.computed(keys::kVerdict, [&] { return Verdict{d.card.pass, d.card.verdict, d.card.State()}; });
   if (d.prediction != nullptr) v("prediction", *d.prediction);
 }
 

@@ -61,6 +61,37 @@ TEST(ValidationDocumentTest, AMinimalDocumentIsEnough) {
   EXPECT_FALSE(IsValidationDocument(json::parse(R"({"workloads": []})")));
 }
 
+// What the reader tolerates: null where a value may be absent, "tool" that is not an object, and
+// keys it does not know, at every level.
+TEST(ValidationDocumentTest, NullIsAbsentAndUnknownKeysAreIgnored) {
+  json doc = kDoc;
+  doc["tool"] = "yardstick";
+  doc["suite"] = nullptr;
+  doc["verdict"]["pass"] = nullptr;
+  doc["verdict"]["state"] = nullptr;
+  doc["verdict"]["future"] = {{"x", 1}};
+  doc["prediction"] = json::object();
+  doc["workloads"][0]["gpus"] = nullptr;
+  doc["workloads"][0]["step_times_s"] = nullptr;
+  doc["workloads"][0]["measured"]["tflops_per_gpu"] = nullptr;
+  doc["workloads"][0]["measured"]["status"] = "success";
+  doc["workloads"][0]["model"] = 3;
+  auto d = ValidationDocumentFromJson(doc, "v.json");
+  ASSERT_FALSE(d.ok());  // verdict.state: null is not a string
+  EXPECT_EQ(d.status().message(), "v.json: verdict.state: expected a string, found null");
+  doc["verdict"].erase("state");
+  d = ValidationDocumentFromJson(doc, "v.json");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_EQ(d->tool, "");
+  EXPECT_FALSE(d->has_suite || d->threshold || d->pass);
+  EXPECT_EQ(d->verdict, "FAIL: 1 of 2");
+  const ValidationWorkload& a = d->workloads[0];
+  EXPECT_FALSE(a.gpus || a.measured_tflops_per_gpu);
+  EXPECT_TRUE(a.step_times_s.empty());
+  EXPECT_EQ(a.log, "runs/llama3_8b/log.txt");
+  EXPECT_EQ(a.reference_tflops_per_gpu, 420);
+}
+
 TEST(ValidationDocumentTest, BadFieldsAreNamedFromTheRoot) {
   struct Case {
     const char* pointer;
@@ -94,6 +125,18 @@ TEST(ValidationDocumentTest, BadFieldsAreNamedFromTheRoot) {
        "v.json: workloads[0].measured: expected an object or null, found a number"},
       {"/workloads/0/reference/tflops_per_gpu", "x",
        "v.json: workloads[0].reference.tflops_per_gpu: expected a number or null, found a string"},
+      {"/kind", nullptr, "v.json: kind: expected a string, found null"},
+      {"/tool/version", 3, "v.json: tool.version: expected a string, found a number"},
+      {"/verdict", json::array(), "v.json: verdict: expected an object or null, found an array"},
+      {"/verdict/state", "done",
+       "v.json: verdict.state: expected \"pass\", \"fail\" or \"inconclusive\", found a string"},
+      {"/workloads", nullptr, "v.json: workloads: missing, expected an array of workload rows"},
+      {"/workloads/1/id", nullptr,
+       "v.json: workloads[1].id: expected the workload id as a string, found null"},
+      {"/workloads/0/step_times_s", "1.0",
+       "v.json: workloads[0].step_times_s: expected an array of seconds, found a string"},
+      {"/workloads/0/measured/log", false,
+       "v.json: workloads[0].measured.log: expected a string, found a boolean"},
   };
   for (const Case& c : cases) {
     json doc = kDoc;
@@ -109,6 +152,16 @@ TEST(ValidationDocumentTest, BadFieldsAreNamedFromTheRoot) {
             "v.json: workloads: missing, expected an array of workload rows");
   EXPECT_EQ(ValidationDocumentFromJson(json::array(), "v.json").status().message(),
             "v.json: (top level): expected an object, found an array");
+  json no_id = kDoc;
+  no_id["workloads"][1].erase("id");
+  EXPECT_EQ(ValidationDocumentFromJson(no_id, "v.json").status().message(),
+            "v.json: workloads[1].id: missing, expected the workload id as a string");
+  // The first problem in reading order is the one named.
+  json two = kDoc;
+  two["workloads"][0]["mfu"] = "high";
+  two["suite"]["chip"] = 1;
+  EXPECT_EQ(ValidationDocumentFromJson(two, "").status().message(),
+            "suite.chip: expected a string, found a number");
 }
 
 }  // namespace
