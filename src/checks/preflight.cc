@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <any>
 #include <chrono>
 #include <ctime>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "checks/site_expectations.h"
 #include "checks/unit_aliases.h"
 #include "core/did_you_mean.h"
+#include "core/format_registry.h"
 #include "core/registry.h"
 #include "gpu/smi_dump.h"
 #include "host/host_info.h"
@@ -149,6 +151,48 @@ Result<RunDocument> RunChecksOf(const PreflightOptions& o, const Status* gpu_abs
   return doc;
 }
 
+// The format that reads `nvidia-smi nvlink -s/-e` (src/formats/nvidia_smi_nvlink.cc).
+constexpr std::string_view kNvlinkFormatName = "nvidia-smi-nvlink";
+
+// The gpu.nvlink result of `output` (named `source`) read by `format`.
+Result<CheckResult> ReadNvlinkCheck(const RegisteredFormat& format, const std::string& output,
+                                    const std::string& source) {
+  auto read =
+      format.read(FormatRequest{.path = source, .text = std::string_view(output), .forced = true});
+  if (!read.ok()) return read.status();
+  if (auto* judged = std::any_cast<RunDocument>(&*read)) {
+    for (CheckResult& c : judged->checks) {
+      if (c.unit_id == "gpu.nvlink") return std::move(c);
+    }
+  }
+  return Status::Internal(source + ": format " + std::string(kNvlinkFormatName) +
+                          " gave no gpu.nvlink result");
+}
+
+// The report's `nvidia-smi nvlink` output (`source` names it) judged by the format room's reader:
+// its gpu.nvlink result replaces the one of the dump, which cannot see links. A room without the
+// format leaves the dump's result and says, there and in the warnings, that it went unjudged.
+Status JudgeReportNvlink(const FormatRegistry& formats, const std::string& output,
+                         const std::string& source, RunDocument& doc) {
+  const RegisteredFormat* format = formats.Find(kNvlinkFormatName);
+  for (CheckResult& c : doc.checks) {
+    if (c.unit_id != "gpu.nvlink") continue;
+    if (format == nullptr) {
+      const std::string why = source + " was not judged: this yardstick has no " +
+                              std::string(kNvlinkFormatName) +
+                              " format (built without the format units)";
+      c.summary += (c.summary.empty() ? "" : "; ") + why;
+      c.Note("nvidia-smi nvlink", why);
+      doc.warnings.push_back(why);
+      continue;
+    }
+    auto judged = ReadNvlinkCheck(*format, output, source);
+    if (!judged.ok()) return judged.status();
+    c = std::move(*judged);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<RunDocument> RunPreflight(const PreflightOptions& o) {
@@ -173,13 +217,10 @@ Result<RunDocument> RunPreflight(const PreflightOptions& o) {
   auto doc = RunChecksOf(inner, staged->nvml_state.empty() ? &absent : nullptr);
   if (!doc.ok()) return doc.status();
   AttributeToBugReport(*staged, *doc);
-  if (o.judge_nvlink && !staged->nvlink_output.empty()) {
-    for (auto& c : doc->checks) {
-      if (c.unit_id != "gpu.nvlink") continue;
-      auto judged = o.judge_nvlink(staged->nvlink_output, o.bug_report + " [nvidia-smi nvlink]");
-      if (!judged.ok()) return judged.status();
-      c = std::move(*judged);
-    }
+  if (!staged->nvlink_output.empty()) {
+    YS_RETURN_IF_ERROR(JudgeReportNvlink(o.formats ? *o.formats : FormatRegistry::Global(),
+                                         staged->nvlink_output,
+                                         o.bug_report + " [nvidia-smi nvlink]", *doc));
   }
   return doc;
 }

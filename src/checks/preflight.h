@@ -13,6 +13,10 @@
 #include "core/run_document.h"
 #include "host/host.h"
 
+namespace ys {
+class FormatRegistry;
+}  // namespace ys
+
 namespace ys::checks {
 
 struct SiteExpectations;
@@ -31,10 +35,11 @@ struct PreflightOptions {
   // An nvidia-bug-report log judged offline (checks/bug_report_input.h): replaces root,
   // nvml_state and kernel_log; the filters default to gpu.*.
   std::string bug_report;
-  // Judges the report's `nvidia-smi nvlink -s/-e` output as gpu.nvlink (the reader lives in a
-  // higher layer, validate/gpu_tool_run.h, so the command supplies it); its result replaces the
-  // gpu.nvlink check, which cannot see links in an nvidia-smi -q dump.
-  std::function<Result<CheckResult>(std::string_view output, std::string_view name)> judge_nvlink;
+  // The format room whose nvidia-smi-nvlink reader judges the report's `nvidia-smi nvlink -s/-e`
+  // output; its gpu.nvlink result replaces the check's, which cannot see links in an
+  // nvidia-smi -q dump. Unset: FormatRegistry::Global(). Without that format (a build without
+  // the format units) the check and the warnings say the output was not judged.
+  const FormatRegistry* formats = nullptr;
   std::string command = "preflight";
   std::function<void(const CheckResult&)> on_result;
   // Names each step as it starts ("reading the host identity", "check cpu.numa"), e.g. for a

@@ -12,7 +12,6 @@
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "report/output.h"
-#include "validate/gpu_tool_run.h"
 
 namespace ys::cli::cmd_preflight {
 namespace {
@@ -35,7 +34,6 @@ Action Setup(CLI::App& sub) {
     CommandWatchdog dog("preflight", *timeout_s);
     checks::PreflightOptions o = PreflightOptionsFor(*a, "preflight");
     o.on_step = dog.StepFn();
-    o.judge_nvlink = validate::JudgeNvlinkOutput;
     auto doc = checks::RunPreflight(o);
     if (!doc.ok()) return doc.status();
     dog.Step("writing the results");

@@ -113,6 +113,12 @@ Result<std::string> ReadFormatHead(const std::string& path, std::string_view wha
   return head;
 }
 
+Result<std::string> ReadFormatContent(const FormatRequest& request, size_t max_bytes,
+                                      std::string_view what) {
+  if (request.text) return std::string(*request.text);
+  return ReadDocumentFile(request.path, max_bytes, what);
+}
+
 Result<ChosenFormat> ChooseFormat(const std::string& path, std::string_view head,
                                   std::optional<FormatProduct> only, std::string_view forced) {
   const FormatRegistry& reg = FormatRegistry::Global();

@@ -57,6 +57,13 @@ struct FormatSniff {
 // formats), or nothing; the reader any_casts what it knows.
 struct FormatRequest {
   std::string path;
+  // Text already in memory (a section of an nvidia-bug-report), read instead of opening `path`,
+  // which then only names the source in messages ("report.log [nvidia-smi nvlink]"). Borrowed:
+  // it outlives the read. Honoured by the readers that get their content through
+  // ReadFormatContent (dcgmi diag, nvidia-smi nvlink, GPU state, topology, serving console); the
+  // streaming readers (training logs, serving JSON, nccl-tests, kernel logs, the bug report
+  // itself) read `path` only.
+  std::optional<std::string_view> text;
   const std::any* options = nullptr;
   std::string collective;  // nccl-tests logs that do not name their binary
   // Named by --format rather than told from the content: a reader that can look further than
@@ -117,6 +124,12 @@ inline constexpr size_t kFormatHeadBytes = size_t{64} << 10;
 Result<std::string> ReadFormatHead(
     const std::string& path,
     std::string_view what = "a file of a format yardstick reads (yardstick list --formats)");
+
+// What a reader reads: the request's text when it carries one (no cap: it is in memory
+// already), else the file at `path` through ReadDocumentFile (a regular file of at most
+// `max_bytes`; errors name the file and `what` was expected of it).
+Result<std::string> ReadFormatContent(const FormatRequest& request, size_t max_bytes,
+                                      std::string_view what);
 
 // The format of the file at `path`: `forced` by name (--format), else the most confident sniff
 // of `head` at or above kFragment among the formats of `only`. Invalid (exit 2) for a forced

@@ -12,7 +12,7 @@ namespace ys::formats {
 
 template <typename Parse>
 Result<std::any> ReadGpuState(const FormatRequest& r, std::string_view what, Parse parse) {
-  auto text = ReadDocumentFile(r.path, gpu::kMaxSnapshotFileBytes, what);
+  auto text = ReadFormatContent(r, gpu::kMaxSnapshotFileBytes, what);
   if (!text.ok()) return text.status();
   Result<gpu::GpuSnapshot> s = parse(*text, r.path);
   if (!s.ok()) return s.status();

@@ -11,8 +11,12 @@
 
 namespace ys::formats {
 
+// The file at r.path, or the text the request carries (a bug report's nvidia-smi nvlink section).
 inline Result<std::any> ReadGpuTool(const FormatRequest& r, validate::GpuToolOutput kind) {
-  auto doc = validate::IngestGpuToolFile(r.path, kind);
+  auto text = ReadFormatContent(r, validate::kMaxGpuToolOutputBytes,
+                                "a dcgmi diag or nvidia-smi nvlink output");
+  if (!text.ok()) return text.status();
+  auto doc = validate::IngestGpuToolText(*text, r.path, kind);
   if (!doc.ok()) return doc.status();
   if (!doc->has_value()) return Status::Invalid(r.path + ": not a dcgmi or nvidia-smi output");
   return std::any(std::move(**doc));

@@ -22,7 +22,7 @@ FormatSniff SniffTopo(std::string_view head) {
 }
 
 Result<std::any> ReadTopo(const FormatRequest& r) {
-  auto text = ReadDocumentFile(r.path, size_t{4} << 20, "an nvidia-smi topo -m output");
+  auto text = ReadFormatContent(r, size_t{4} << 20, "an nvidia-smi topo -m output");
   if (!text.ok()) return text.status();
   auto parsed = report::ParseSmiTopo(*text, r.path);
   if (!parsed.ok()) return parsed.status();

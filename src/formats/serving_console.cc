@@ -122,7 +122,7 @@ Result<validate::InferenceResult> ParseServingConsole(std::string_view text,
 }
 
 Result<std::any> ReadServingConsole(const FormatRequest& r) {
-  auto text = ReadDocumentFile(r.path, kMaxConsoleBytes, "a serving benchmark's console output");
+  auto text = ReadFormatContent(r, kMaxConsoleBytes, "a serving benchmark's console output");
   if (!text.ok()) return text.status();
   auto parsed = ParseServingConsole(*text, r.path);
   if (!parsed.ok()) return parsed.status();

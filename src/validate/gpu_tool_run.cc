@@ -26,8 +26,6 @@ YS_FINDING_CODES("validate.nvlink",
 // Named, not anonymous: the library is built in unity batches.
 namespace gpu_tool_run_impl {
 
-constexpr size_t kMaxToolOutputBytes = size_t{16} << 20;
-
 std::string Entity(std::optional<int> gpu) {
   return gpu ? "gpu" + std::to_string(*gpu) : std::string("node");
 }
@@ -262,24 +260,14 @@ Result<std::optional<RunDocument>> IngestGpuToolFile(const std::string& path,
     head.resize(std::fread(head.data(), 1, head.size(), f->get()));
     if (DetectGpuToolOutput(head) == GpuToolOutput::kNone) return std::optional<RunDocument>();
   }
-  auto text = ReadDocumentFile(path, gpu_tool_run_impl::kMaxToolOutputBytes,
-                               "a dcgmi diag or nvidia-smi nvlink output");
+  auto text =
+      ReadDocumentFile(path, kMaxGpuToolOutputBytes, "a dcgmi diag or nvidia-smi nvlink output");
   if (!text.ok()) return text.status();
   auto doc = IngestGpuToolText(*text, path, forced);
   if (doc.ok() && !doc->has_value()) {
     return Status::Invalid(path + ": not a dcgmi diag or nvidia-smi nvlink output");
   }
   return doc;
-}
-
-Result<CheckResult> JudgeNvlinkOutput(std::string_view text, std::string_view name) {
-  auto gpus = ParseNvlinkOutput(text, name);
-  if (!gpus.ok()) return gpus.status();
-  RunDocument judged = NvlinkRunDocument(*gpus, name);
-  for (auto& c : judged.checks) {
-    if (c.unit_id == "gpu.nvlink") return std::move(c);
-  }
-  return Status::Internal(std::string(name) + ": no gpu.nvlink result");
 }
 
 }  // namespace ys::validate

@@ -13,6 +13,7 @@
 #ifndef YARDSTICK_VALIDATE_GPU_TOOL_RUN_H_
 #define YARDSTICK_VALIDATE_GPU_TOOL_RUN_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,11 +25,11 @@
 
 namespace ys::validate {
 
+// The most of a tool output read from a file.
+inline constexpr size_t kMaxGpuToolOutputBytes = size_t{16} << 20;
+
 RunDocument DcgmDiagRunDocument(const DcgmDiag& diag, std::string_view name);
 RunDocument NvlinkRunDocument(const std::vector<NvlinkGpu>& gpus, std::string_view name);
-
-// `nvidia-smi nvlink -s/-e` text judged as the gpu.nvlink check (preflight --bug-report).
-Result<CheckResult> JudgeNvlinkOutput(std::string_view text, std::string_view name);
 
 // The run document of a text that DetectGpuToolOutput recognises (or is read as `forced`);
 // nullopt when it is none of them; Invalid (file, line, what was expected) when it is one but

@@ -10,10 +10,10 @@
 #include <sstream>
 
 #include "checks/preflight.h"
+#include "core/format_registry.h"
 #include "core/scratch_dir.h"
 #include "testing/check_test_util.h"
 #include "testing/gzip.h"
-#include "validate/gpu_tool_run.h"
 
 namespace ys::checks {
 namespace {
@@ -127,22 +127,50 @@ TEST(BugReportInputTest, AnXid79InTheJournalOfThisBootFailsTheRightGpu) {
   EXPECT_TRUE(gpu4) << testing::Describe(*xid);
 }
 
-TEST(BugReportInputTest, TheReportsNvlinkStatusIsJudgedWhenTheCommandGivesTheReader) {
+// The report's `nvidia-smi nvlink -s` section is read by the format room's nvidia-smi-nvlink
+// reader from memory: its gpu.nvlink result replaces the dump's, which cannot show links.
+TEST(BugReportInputTest, TheReportsNvlinkStatusIsJudgedByTheFormatRoomsReader) {
   auto dir = ScratchDir::Make("bug-report-input-test");
   ASSERT_TRUE(dir.ok());
   PreflightOptions o;
   o.filters = {"gpu.nvlink"};
   o.bug_report = WriteReport(*dir, "", ReadFixture("real/nvlink/v100_nvlink_s_two_inactive.txt"));
-  auto doc = RunPreflight(o);  // no reader given: the dump cannot show links
-  ASSERT_TRUE(doc.ok()) << doc.status().message();
-  ASSERT_EQ(doc->checks.size(), 1u);
-  EXPECT_OUTCOME(doc->checks[0], Outcome::kSkip);
-  o.judge_nvlink = validate::JudgeNvlinkOutput;
-  doc = RunPreflight(o);
+  auto doc = RunPreflight(o);
   ASSERT_TRUE(doc.ok()) << doc.status().message();
   ASSERT_EQ(doc->checks.size(), 1u);
   EXPECT_OUTCOME(doc->checks[0], Outcome::kFail);
   EXPECT_EQ(doc->checks[0].findings.at(0).code, "YS-GPU-045");
+  EXPECT_NE(doc->checks[0].summary.find(o.bug_report + " [nvidia-smi nvlink]"), std::string::npos)
+      << doc->checks[0].summary;
+  // A section that is not nvidia-smi nvlink output is an error naming the report's section.
+  o.bug_report = WriteReport(*dir, "", "GPU 0: Tesla V100 (UUID: GPU-1)\n\tLink 0: broken\n");
+  doc = RunPreflight(o);
+  ASSERT_FALSE(doc.ok());
+  EXPECT_NE(doc.status().message().find("[nvidia-smi nvlink]"), std::string::npos)
+      << doc.status().message();
+}
+
+// A yardstick built without the format units cannot read the section: the check says it went
+// unjudged, and why, instead of passing over it.
+TEST(BugReportInputTest, WithoutTheNvlinkFormatTheReportSaysItsNvlinkOutputWentUnjudged) {
+  auto dir = ScratchDir::Make("bug-report-input-test");
+  ASSERT_TRUE(dir.ok());
+  const FormatRegistry no_formats;
+  PreflightOptions o;
+  o.filters = {"gpu.nvlink"};
+  o.formats = &no_formats;
+  o.bug_report = WriteReport(*dir, "", ReadFixture("real/nvlink/v100_nvlink_s_two_inactive.txt"));
+  auto doc = RunPreflight(o);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  ASSERT_EQ(doc->checks.size(), 1u);
+  EXPECT_OUTCOME(doc->checks[0], Outcome::kSkip);
+  const std::string why = o.bug_report +
+                          " [nvidia-smi nvlink] was not judged: this yardstick has no "
+                          "nvidia-smi-nvlink format";
+  EXPECT_NE(doc->checks[0].summary.find(why), std::string::npos) << doc->checks[0].summary;
+  bool warned = false;
+  for (const auto& w : doc->warnings) warned = warned || w.find(why) != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 TEST(BugReportInputTest, RefusesToMixWithThisMachinesInputs) {

@@ -9,6 +9,7 @@
 #include <any>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "core/run_document.h"
@@ -163,6 +164,39 @@ TEST(FormatRegistryTest, APassingDcgmiFragmentIsInconclusive) {
   RunDocument whole = ReadRun(Real("dcgmi/rtx_pro_6000_blackwell_r3_skips.txt"));
   ASSERT_EQ(whole.checks.size(), 1u);
   EXPECT_EQ(Evidence(whole.checks[0], "missing"), "");
+}
+
+// A tool's output already in memory (a section of a bug report) is read as its file would be;
+// the request's path only names it, and is never opened.
+TEST(FormatRegistryTest, TextInMemoryIsReadAsItsFileWouldBe) {
+  const std::string path = Real("nvlink/v100_nvlink_s_two_inactive.txt");
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty());
+  const RegisteredFormat* nvlink = FormatRegistry::Global().Find("nvidia-smi-nvlink");
+  ASSERT_NE(nvlink, nullptr);
+  const std::string source = "/nonexistent/report.log [nvidia-smi nvlink]";
+  auto read = nvlink->read(FormatRequest{.path = source, .text = text, .forced = true});
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  const RunDocument* doc = std::any_cast<RunDocument>(&*read);
+  ASSERT_NE(doc, nullptr);
+  RunDocument from_file = ReadRun(path);
+  ASSERT_EQ(doc->checks.size(), 1u);
+  ASSERT_EQ(from_file.checks.size(), 1u);
+  EXPECT_EQ(doc->checks[0].outcome, from_file.checks[0].outcome);
+  ASSERT_EQ(doc->checks[0].findings.size(), from_file.checks[0].findings.size());
+  EXPECT_EQ(doc->checks[0].findings.at(0).code, "YS-GPU-045");
+  EXPECT_NE(doc->checks[0].summary.find(source), std::string::npos) << doc->checks[0].summary;
+  // Malformed text: the error names the source and the line.
+  auto bad = nvlink->read(FormatRequest{
+      .path = source, .text = std::string_view("GPU 0: V100 (UUID: GPU-1)\n  Link 0: ?\n")});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(source + ":2:"), std::string::npos)
+      << bad.status().message();
+  // No text: the path is read, and a missing file is said to be one.
+  auto missing = nvlink->read(FormatRequest{.path = "/nonexistent/nvlink.txt"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound) << missing.status().message();
 }
 
 // The GPU-state readers (preflight --nvml-state) are chosen among the GPU-state formats alone.
