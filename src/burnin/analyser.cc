@@ -1,6 +1,7 @@
 #include "burnin/analyser.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -415,6 +416,7 @@ BurninReport Analyser::Report() const {
     }
     if (!st.baseline_done && !st.baseline_perf.empty())
       e.perf_baseline = MedianOf(st.baseline_perf);
+    if (!e.metric.empty()) e.drift_judged = st.baseline_done && st.baseline_spread >= 0;
     std::vector<double> medians;
     for (const auto& w : e.windows) {
       if (w.perf) medians.push_back(*w.perf);
@@ -469,7 +471,17 @@ CheckResult BurninCheckResult(const BurninReport& r) {
   c.Note("load_time_s", Num(r.elapsed_s, 0));
   c.Note("entities", std::to_string(r.entities.size()));
   c.Note("availability", Num(r.availability * 100, 2) + "%");
-  if (r.faults.empty()) {
+  std::vector<std::string> unjudged;
+  for (const BurninEntity& e : r.entities)
+    if (e.drift_judged == false) unjudged.push_back(e.entity);
+  if (r.faults.empty() && !unjudged.empty()) {
+    // No fault seen, but the rate's stability was not judged: too little evidence to pass.
+    c.outcome = Outcome::kError;
+    c.summary = fmt::format(
+        "{} s of {} load on {} entities: no fault, but drift not judged on {}: the baseline was "
+        "too short (run longer)",
+        Num(r.elapsed_s, 0), r.profile, r.entities.size(), fmt::join(unjudged, ", "));
+  } else if (r.faults.empty()) {
     c.summary = fmt::format("{} s of {} load on {} entities: no fault", Num(r.elapsed_s, 0),
                             r.profile, r.entities.size());
   } else {

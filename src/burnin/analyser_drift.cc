@@ -75,10 +75,15 @@ std::string Analyser::State::DisturbanceNote(const EntityState& e) {
     return fmt::format("{}: {} window{} below the baseline not judged as drift", head,
                        e.disturbed_windows, e.disturbed_windows == 1 ? "" : "s");
   }
+  // What the judge saw in those windows: only the windows it judged can be said to have held.
+  const std::string judged =
+      e.unexplained_windows > 0 ? "too little to explain the drop judged as drift"
+      : e.shared_judged > 0
+          ? fmt::format("the {} of them judged for drift stayed within its threshold",
+                        e.shared_judged)
+          : "none of them was judged for drift (inside the baseline, or the baseline too short)";
   return fmt::format("{} in {} window{}; {}", head, e.shared_windows,
-                     e.shared_windows == 1 ? "" : "s",
-                     e.unexplained_windows > 0 ? "too little to explain the drop judged as drift"
-                                               : "its figures did not drop below the baseline");
+                     e.shared_windows == 1 ? "" : "s", judged);
 }
 
 // The drop a window must exceed to be low (kStandardErrors above). A checkpoint written before
@@ -97,6 +102,7 @@ void Analyser::State::JudgeDrift(EntityState& e, const BurninWindow& w, int wind
   double change = base > 0 ? *w.perf / base - 1 : 0;
   double threshold = DriftThreshold(e, window_cycles);
   double end_s = w.start_s + o.window_s;
+  if (foreign >= kForeignShare) e.shared_judged++;
   if (!(change < -threshold)) {
     e.low_windows = 0;
     Close(e, "perf_drift", end_s);

@@ -68,6 +68,7 @@ void Fields(V& v, EntityDocument& d) {
   v.optional("shared_windows", e.shared_windows);
   v.optional("shared_share", e.shared_share);
   v.optional("unexplained_windows", e.unexplained_windows);
+  v.optional("shared_judged", e.shared_judged);
   v.optional("foreign_who", e.foreign_who);
   v("temp_ref_samples", e.temp_ref_samples);
   v("temp_ref_done", e.temp_ref_done);

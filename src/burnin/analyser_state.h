@@ -45,6 +45,7 @@ struct EntityState {
   double shared_share = 0;
   // Shared windows whose drop was larger than the foreign share explains (judged as drift).
   int unexplained_windows = 0;
+  int shared_judged = 0;    // shared windows the drift judge saw (past a baseline long enough)
   std::string foreign_who;  // the processes of the busiest shared window (DisturbanceNote)
   std::vector<double> temp_ref_samples;
   bool temp_ref_done = false;

@@ -52,6 +52,7 @@ void Fields(V& v, BurninEntity& e) {
   v("iterations", e.iterations);
   v("miscompares", e.miscompares);
   v("perf_baseline", e.perf_baseline);
+  v.optional("drift_judged", e.drift_judged);
   v("perf_median", e.perf_median);
   v("perf_min_window", e.perf_min_window);
   v("perf_last_window", e.perf_last_window);

@@ -60,7 +60,10 @@ struct BurninEntity {
   int64_t cycles = 0;       // cycles that carried a sample for it
   int64_t iterations = 0;   // load operations checked (GEMMs, triads, collectives)
   int64_t miscompares = 0;  // operations whose result differed from the reference
-  std::optional<double> perf_baseline;    // median rate over the baseline window (first hour)
+  std::optional<double> perf_baseline;  // median rate over the baseline window (first hour)
+  // A loaded entity's: whether its baseline was long enough for the drift judge (false: its rate
+  // was measured but drift could not be judged); absent for watched entities.
+  std::optional<bool> drift_judged;
   std::optional<double> perf_median;      // over the whole run
   std::optional<double> perf_min_window;  // the lowest window median
   std::optional<double> perf_last_window;

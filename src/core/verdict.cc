@@ -117,7 +117,14 @@ RunVerdict JudgeRun(const RunDocument& doc) {
                                              d.entity, FormatRecovery(d.recovery)) +
                                      NoGpuNote(doc)};
   }
-  if (total == 0) return {VerdictState::kPass, "no unit ran"};
+  // A pass needs something judged: no unit, or only skipped ones, is too little evidence.
+  if (total == 0) return {VerdictState::kInconclusive, "no unit ran: nothing was judged"};
+  if (skipped == total) {
+    std::vector<const CheckResult*> skips;
+    for (const CheckResult* u : doc.AllUnits()) skips.push_back(u);
+    return {VerdictState::kInconclusive, Plural(total, "unit", "units") + " skipped, none judged" +
+                                             FirstWhy(skips) + NoGpuNote(doc)};
+  }
   std::string reason = skipped == 0 ? "every unit passed"
                                     : fmt::format("{} passed, {} skipped (not applicable here)",
                                                   total - skipped, skipped);

@@ -44,6 +44,27 @@ std::string LoadTimeText(const BurninReport& r) {
                      r.complete ? "complete" : "incomplete");
 }
 
+namespace {
+
+// The loaded entities whose drift could not be judged (their baseline too short), "cpu0@vm".
+std::vector<std::string> DriftUnjudged(const BurninReport& r) {
+  std::vector<std::string> out;
+  for (const BurninEntity& e : r.entities)
+    if (e.drift_judged == false) out.push_back(e.entity + "@" + e.node);
+  return out;
+}
+
+// "a, b, c and 2 more"
+std::string NamedEntities(const std::vector<std::string>& names) {
+  constexpr size_t kNamed = 8;
+  std::string s;
+  for (size_t i = 0; i < names.size() && i < kNamed; ++i) s += (i ? ", " : "") + names[i];
+  if (names.size() > kNamed) s += fmt::format(" and {} more", names.size() - kNamed);
+  return s;
+}
+
+}  // namespace
+
 BurninVerdict VerdictOf(const BurninReport& r) {
   BurninVerdict v;
   int fails = 0;
@@ -52,12 +73,13 @@ BurninVerdict VerdictOf(const BurninReport& r) {
     fails += f.severity == Severity::kFail;
     faulty.insert({f.node, f.entity});
   }
-  int warns = static_cast<int>(r.faults.size()) - fails;
+  const int warns = static_cast<int>(r.faults.size()) - fails;
+  const std::vector<std::string> unjudged = DriftUnjudged(r);
   v.outcome = fails > 0 ? Outcome::kFail : warns > 0 ? Outcome::kWarn : Outcome::kPass;
-  if (!r.complete) v.outcome = std::max(v.outcome, Outcome::kWarn);
-
-  std::string label = OutcomeName(v.outcome);
-  for (char& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  v.state = !r.faults.empty()                  ? VerdictState::kFail
+            : !r.complete || !unjudged.empty() ? VerdictState::kInconclusive
+                                               : VerdictState::kPass;
+  const std::string label = VerdictStateLabel(v.state);
   if (r.faults.empty()) {
     v.text = fmt::format("{}: no fault on {} entit{} in {} of load", label, r.entities.size(),
                          r.entities.size() == 1 ? "y" : "ies", FormatLoadTime(r.elapsed_s));
@@ -73,13 +95,10 @@ BurninVerdict VerdictOf(const BurninReport& r) {
       unstable.push_back(name);
     }
   }
-  constexpr size_t kNamed = 8;
-  if (!unstable.empty()) {
-    v.text += "; unstable: ";
-    for (size_t i = 0; i < unstable.size() && i < kNamed; ++i) {
-      v.text += (i ? ", " : "") + unstable[i];
-    }
-    if (unstable.size() > kNamed) v.text += fmt::format(" and {} more", unstable.size() - kNamed);
+  if (!unstable.empty()) v.text += "; unstable: " + NamedEntities(unstable);
+  if (r.faults.empty() && !unjudged.empty()) {
+    v.text += "; drift not judged on " + NamedEntities(unjudged) +
+              ": their baseline was too short (run longer)";
   }
   if (!r.complete) {
     v.text += fmt::format("; incomplete: {} of {} of load", FormatLoadTime(r.elapsed_s),

@@ -9,6 +9,7 @@
 
 #include "core/burnin_report.h"
 #include "core/run_document.h"
+#include "core/verdict.h"
 
 namespace ys::report {
 
@@ -29,10 +30,13 @@ std::optional<double> PercentOfBaseline(const BurninEntity& e, std::optional<dou
 // "1:00:00 of 72:00:00 (incomplete)" / "72:00:00 of 72:00:00 (complete)".
 std::string LoadTimeText(const BurninReport& r);
 
-// The burn-in's verdict: fail when a fault of severity fail was seen, warn when only warn
-// faults, pass with none. An incomplete burn-in can pass only as far as it went, so it is at
-// least warn.
+// The burn-in's verdict, the one the run's verdict and exit code give (core/verdict.h): FAIL on
+// any fault (a warn-severity one too: acceptance fails on a temperature swing); INCONCLUSIVE
+// without a fault when the burn-in did not finish or a loaded entity's drift could not be
+// judged (its baseline too short); PASS otherwise. `outcome` is the faults' worst severity (pass
+// without one), which the unit's outcome carries.
 struct BurninVerdict {
+  VerdictState state = VerdictState::kPass;
   Outcome outcome = Outcome::kPass;
   // "FAIL: 2 faults (1 fail, 1 warn) on 2 of 5 entities; unstable: gpu2@node1, cpu3@node1"
   std::string text;

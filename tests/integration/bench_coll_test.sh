@@ -63,12 +63,13 @@ grep -Eq '^ +0-1 ' "$tmp/out" && passes=$((passes + 1)) || { echo "FAIL: pair 0-
 # One process without a launcher and without GPUs: one rank on one device has nothing to
 # exchange. Every collective is skipped with the reason; no figure, no table (it used to print
 # all_reduce at 0 GB/s and broadcast/reduce at a memcpy's speed).
-expect_rc 0 "one process, no launcher: skipped with the reason" -- "$bin" bench --filter 'coll.*' --sizes 1K:4K:x2 --iters 2 --dtype bf16
+# Only skipped units: nothing measured, so the run is INCONCLUSIVE (exit 2), never a PASS.
+expect_rc 2 "one process, no launcher: skipped with the reason" -- "$bin" bench --filter 'coll.*' --sizes 1K:4K:x2 --iters 2 --dtype bf16
 grep -q '^SKIP   7 coll.\* benchmarks skipped: one rank, one device: nothing to exchange; run under mpirun/srun or on a node with several GPUs' "$tmp/out" \
   && passes=$((passes + 1)) || { echo "FAIL: 7 collectives skipped with the reason"; cat "$tmp/out"; fails=$((fails + 1)); }
 expect_not_in "$tmp/out" "Avg bus bandwidth" "no one-rank table"
 expect_not_in "$tmp/out" "GB/s" "no one-rank figure"
-expect_rc 0 "one process, JSON: no measurement" -- "$bin" bench --filter 'coll.broadcast,coll.all_reduce' --sizes 1K --iters 2 --json
+expect_rc 2 "one process, JSON: no measurement" -- "$bin" bench --filter 'coll.broadcast,coll.all_reduce' --sizes 1K --iters 2 --json
 /usr/bin/python3 - "$tmp/out" <<'EOF' && passes=$((passes + 1)) || fails=$((fails + 1))
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -79,6 +80,6 @@ EOF
 
 expect_rc 2 "bad --dtype" -- "$bin" bench --filter coll.all_reduce --sizes 1K --dtype half
 expect_in "$tmp/out" '--dtype "half": expected float or bfloat16' "names the option"
-expect_rc 0 "--backend gpu without a GPU skips" -- "$bin" bench --filter coll.all_reduce --sizes 1K --backend gpu
+expect_rc 2 "--backend gpu without a GPU skips" -- "$bin" bench --filter coll.all_reduce --sizes 1K --backend gpu
 expect_in "$tmp/out" "libcuda.so.1" "skip gives the loader's reason"
 finish

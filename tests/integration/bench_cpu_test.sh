@@ -38,7 +38,7 @@ assert det["outcome"] == "pass", det
 assert [m["value"] for m in det["measurements"] if m["name"].endswith("mismatched_runs")] == [0]
 PY
 
-expect_rc 0 "storage without --path skips" -- "$bin" bench --filter storage.checkpoint
+expect_rc 2 "storage without --path skips (nothing measured: inconclusive)" -- "$bin" bench --filter storage.checkpoint
 expect_in "$tmp/out" "no --path" "skip reason"
 expect_rc 2 "storage to a file is an error" -- "$bin" bench --filter storage.checkpoint --path /etc/hostname
 expect_in "$tmp/out" "/etc/hostname: not a directory" "names the path"

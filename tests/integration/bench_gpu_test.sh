@@ -9,7 +9,8 @@ bin=$1 src=$2
 units='gemm.gpu,mem.gpu,copy.*,host.launch_latency'
 export YARDSTICK_LIBCUDA=/nonexistent/libcuda.so.1
 
-expect_rc 0 "GPU units without a driver" -- "$bin" bench --filter "$units" --data "$src" --json
+# Every unit skipped: nothing measured, INCONCLUSIVE (exit 2).
+expect_rc 2 "GPU units without a driver" -- "$bin" bench --filter "$units" --data "$src" --json
 cp "$tmp/out" "$tmp/nodriver.json"
 python3 - "$tmp/nodriver.json" >"$tmp/check" 2>&1 <<'PY'
 import json, sys
@@ -42,9 +43,9 @@ expect_not_in "$tmp/check" "summary" "every GPU unit gives the driver-not-found 
 expect_not_in "$tmp/check" "missing" "every GPU unit is in the document"
 expect_not_in "$tmp/check" "has measurements" "no figure without a driver"
 
-expect_rc 0 "console output" -- "$bin" bench --filter "$units" --data "$src"
+expect_rc 2 "console output" -- "$bin" bench --filter "$units" --data "$src"
 expect_in "$tmp/out" "CUDA driver not found" "the console shows the reason"
 
-expect_rc 0 "--backend cpu" -- "$bin" bench --filter "$units" --backend cpu --data "$src" --json
+expect_rc 2 "--backend cpu" -- "$bin" bench --filter "$units" --backend cpu --data "$src" --json
 expect_in "$tmp/out" '"--backend cpu"' "--backend cpu is the skip reason"
 finish

@@ -3,7 +3,7 @@
 # cores): a CPU burn-in whose cpu0 loses 10% of its rate from 15 s on (a sustained drop planted
 # by a recorded timeline) ends WARN with a perf_drift fault naming cpu0; one that shares cpu0 with
 # a busy process from 15 s on says the drop was "disturbed by other processes" and does not call
-# it drift; a 15 s burn-in says its baseline is too short to judge drift.
+# it drift; a 15 s burn-in says its baseline is too short to judge drift and is INCONCLUSIVE.
 set -uo pipefail
 bin=$1 src=$2
 . "$src/tests/integration/lib.sh"
@@ -103,8 +103,16 @@ else
   echo "SKIP: taskset not found (util-linux): the disturbed burn-in is not tried"
 fi
 
-# 3. A 15 s burn-in: too short to judge drift, and it says so.
-expect_rc 0 "a 15 s burn-in passes" -- "$bin" burnin --duration 15s --profile compute --backend cpu \
-  --out "$tmp/short"
+# 3. A 15 s burn-in: too short to judge drift, so too little evidence to pass: INCONCLUSIVE (exit
+# 2), the same on the run's verdict and the burn-in verdict line, and it says why.
+"$bin" burnin --duration 15s --profile compute --backend cpu --out "$tmp/short" >"$tmp/short.out" 2>&1
+rc=$?
+if ((rc == 2)); then passes=$((passes + 1)); else
+  echo "FAIL: a 15 s burn-in is inconclusive: exit $rc"; failed+="short burn-in exit $rc; "
+  fails=$((fails + 1)); tail -20 "$tmp/short.out"
+fi
 expect_in "$tmp/short/run.json" "baseline too short to judge drift" "and says its baseline is too short"
+expect_in "$tmp/short.out" "INCONCLUSIVE: 1 unit could not evaluate: burnin.compute" "the run's verdict"
+expect_in "$tmp/short.out" "burn-in verdict: INCONCLUSIVE: no fault" "the burn-in verdict line agrees"
+expect_in "$tmp/short.out" "drift not judged on cpu0" "and names what it could not judge"
 finish

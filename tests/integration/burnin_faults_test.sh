@@ -30,13 +30,17 @@ if command -v mpirun >/dev/null; then
   mpirun --allow-run-as-root --oversubscribe -np 2 "$bin" burnin --duration 8s --profile network \
     --out "$tmp/net" --allreduce-bytes 1M >"$tmp/n.out" 2>"$tmp/n.err"
   rc=$?
-  { [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; } && passes=$((passes + 1)) || { echo "FAIL: network burn-in exit $rc"; cat "$tmp/n.err"; fails=$((fails + 1)); }
+  # 8 s are too short for a drift baseline: with no fault the burn-in is INCONCLUSIVE (exit 2) and
+  # says so; a fault (a loaded VM's all_reduce) fails it (exit 1). What this case holds is the
+  # all_reduce checked every cycle.
+  { [ "$rc" -eq 2 ] || [ "$rc" -eq 1 ]; } && passes=$((passes + 1)) || { echo "FAIL: network burn-in exit $rc"; cat "$tmp/n.err"; fails=$((fails + 1)); }
   python3 - "$tmp/net/run.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: network burn-in document"; fails=$((fails + 1)); }
 import json, sys
 b = json.load(open(sys.argv[1]))["burnin"]
 net = [e for e in b["entities"] if e["entity"] == "net"]
 assert len(net) == 1 and net[0]["iterations"] > 0 and net[0]["miscompares"] == 0, net
 assert net[0]["perf_median"] > 0 and net[0]["unit"] == "GB/s", net
+assert net[0]["drift_judged"] is False, net  # its baseline was too short, and it says so
 assert not [f for f in b["faults"] if f["kind"] == "miscompare"], b["faults"]
 PY
   # A rank that hangs (SIGSTOP) inside the all_reduce: --timeout ends the job with the checkpoint kept.

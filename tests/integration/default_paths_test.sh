@@ -36,7 +36,8 @@ wait "$p1"; wait "$p2"
 # burnin: the same command twice in the same directory.
 burn=("$bin" burnin --duration 2s --profile compute --backend cpu --cycle 1 --gemm-n 64)
 rc1=0; "${burn[@]}" >"$tmp/b1.out" 2>"$tmp/b1.err" || rc1=$?
-[ "$rc1" -le 1 ] && ok || { bad "first burn-in exit $rc1"; cat "$tmp/b1.err"; }
+# 2 s cannot judge drift: INCONCLUSIVE (2) without a fault, 1 with one; the directories are the point.
+[ "$rc1" -le 2 ] && ok || { bad "first burn-in exit $rc1"; cat "$tmp/b1.err"; }
 rc2=0; "${burn[@]}" >"$tmp/b2.out" 2>"$tmp/b2.err" || rc2=$?
 [ "$rc2" -eq "$rc1" ] && ok || { bad "second burn-in exit $rc2, the first's was $rc1"; cat "$tmp/b2.err"; }
 expect_in "$tmp/b2.err" "the finished burn-in in yardstick-runs/burnin-$host was moved to yardstick-runs/burnin-$host-" \

@@ -51,7 +51,8 @@ expect_in "$tmp/out" "rank2" "names the rank"
 expect_in "$tmp/out" "# Out of bounds values : 2 FAILED" "both placements counted"
 
 # One GPU, no launcher: one rank on one device, nothing to exchange.
-YS_FAKE_GPUS=1 expect_rc 0 "one fake GPU" -- "$bin" bench --filter coll.all_reduce --sizes 4K --iters 2 --no-history
+# One GPU: the collective skips, nothing measured: INCONCLUSIVE (exit 2).
+YS_FAKE_GPUS=1 expect_rc 2 "one fake GPU" -- "$bin" bench --filter coll.all_reduce --sizes 4K --iters 2 --no-history
 expect_in "$tmp/out" "one rank, one device: nothing to exchange; run under mpirun/srun or on a node with several GPUs" "the reason"
 expect_not_in "$tmp/out" "GB/s" "no figure"
 
@@ -73,7 +74,8 @@ for b in coll:
 EOF
 
 # Burn-in: the network load's all_reduce spans the 4 GPUs of this one process.
-expect_rc 0 "burnin --profile network, 4 fake GPUs" -- "$bin" burnin --profile network --duration 3s --cycle 1 --out "$tmp/burnin" --json
+# 3 s are too short for a drift baseline: no fault, drift not judged: INCONCLUSIVE (exit 2).
+expect_rc 2 "burnin --profile network, 4 fake GPUs" -- "$bin" burnin --profile network --duration 3s --cycle 1 --out "$tmp/burnin" --json
 /usr/bin/python3 - "$tmp/out" <<'EOF' && passes=$((passes + 1)) || fails=$((fails + 1))
 import json, sys
 b = json.load(open(sys.argv[1]))["burnin"]

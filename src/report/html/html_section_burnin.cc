@@ -39,7 +39,7 @@ std::string Headline(const BurninReport& r) {
     for (const std::string& p : r.planted) b += "<li>" + EscapeHtml(p) + "</li>";
     b += "</ul></div>\n";
   }
-  const char* cls = v.outcome == Outcome::kPass ? "pass" : "fail";
+  const char* cls = VerdictStateName(v.state);
   b += "<table class=\"burnin-headline\">\n";
   auto row = [&](std::string_view k, std::string_view val, const char* tr_class = nullptr) {
     b += std::string("<tr") + (tr_class ? std::string(" class=\"") + tr_class + "\"" : "") +

@@ -389,9 +389,20 @@ TEST(BurninAnalyser, CheckResultCarriesOneFindingPerFaultWithCodesAndFixes) {
     EXPECT_NE(LookupFindingCode(f.code), nullptr) << f.code;
     EXPECT_FALSE(f.fix.empty());
   }
-  BurninReport quiet =
-      RunSeries([](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); }, 10);
-  EXPECT_EQ(BurninCheckResult(quiet).outcome, Outcome::kPass);
+  auto quiet_for = [](int seconds) {
+    return RunSeries([](double, std::vector<EntitySample>& out) { out.push_back(Cpu(0, 50)); },
+                     seconds);
+  };
+  EXPECT_EQ(BurninCheckResult(quiet_for(120)).outcome, Outcome::kPass);
+  // 10 s of a 120 s timing end inside the baseline: no fault, but drift was not judged, which is
+  // too little to pass (the run's verdict is INCONCLUSIVE), and the summary says why.
+  const BurninReport short_run = quiet_for(10);
+  ASSERT_EQ(short_run.entities.size(), 1U);
+  EXPECT_EQ(short_run.entities[0].drift_judged, false);
+  const CheckResult c10 = BurninCheckResult(short_run);
+  EXPECT_EQ(c10.outcome, Outcome::kError);
+  EXPECT_NE(c10.summary.find("drift not judged on cpu0"), std::string::npos) << c10.summary;
+  EXPECT_EQ(quiet_for(120).entities[0].drift_judged, true);
 }
 
 TEST(BurninReportJson, RoundTripsAndNamesTheBadField) {

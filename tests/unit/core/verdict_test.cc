@@ -53,6 +53,20 @@ TEST(VerdictTest, EachStateFromWhatDecidesIt) {
   EXPECT_EQ(v.reason.rfind("1 unit failed: cpu.frequency.turbo", 0), 0u) << v.reason;
 }
 
+TEST(VerdictTest, APassNeedsSomethingJudged) {
+  RunDocument doc;
+  RunVerdict v = JudgeRun(doc);
+  EXPECT_EQ(v.state, VerdictState::kInconclusive);
+  EXPECT_EQ(v.reason, "no unit ran: nothing was judged");
+  // Every unit skipped (a dcgmi diag whose every test said "Skip"): nothing tested, no pass.
+  doc.checks = {ResultOf("dcgm.diag.pcie", Outcome::kSkip, "Skip - All"),
+                ResultOf("dcgm.diag.memory", Outcome::kSkip, "Skip - All")};
+  v = JudgeRun(doc);
+  EXPECT_EQ(v.state, VerdictState::kInconclusive);
+  EXPECT_EQ(v.reason, "2 units skipped, none judged (dcgm.diag.pcie: Skip - All)");
+  EXPECT_EQ(ExitCodeOf(v.state), kExitInconclusive);
+}
+
 TEST(VerdictTest, AnIncompleteRunIsInconclusive) {
   RunDocument doc;
   doc.checks = {ResultOf("cpu.smt", Outcome::kPass)};

@@ -79,13 +79,31 @@ TEST(BurninConsole, CleanRun) {
             std::string::npos);
 }
 
-TEST(BurninConsole, IncompleteWithoutFaultIsAWarn) {
+TEST(BurninConsole, IncompleteWithoutFaultIsInconclusive) {
   BurninReport r = SampleBurnin();
   r.faults.clear();
   for (BurninEntity& e : r.entities) e.stable = true;
   BurninVerdict v = VerdictOf(r);
-  EXPECT_EQ(v.outcome, Outcome::kWarn);
-  EXPECT_EQ(v.text.rfind("WARN: no fault", 0), 0u) << v.text;
+  EXPECT_EQ(v.state, VerdictState::kInconclusive);
+  EXPECT_EQ(v.text.rfind("INCONCLUSIVE: no fault", 0), 0u) << v.text;
+}
+
+TEST(BurninConsole, UnjudgedDriftIsInconclusiveAndAnyFaultFails) {
+  BurninReport r = SampleBurnin();
+  r.faults.clear();
+  r.complete = true;
+  for (BurninEntity& e : r.entities) e.stable = true;
+  EXPECT_EQ(VerdictOf(r).state, VerdictState::kPass) << VerdictOf(r).text;
+  r.entities[0].drift_judged = false;
+  BurninVerdict v = VerdictOf(r);
+  EXPECT_EQ(v.state, VerdictState::kInconclusive);
+  EXPECT_NE(v.text.find("drift not judged on " + r.entities[0].entity), std::string::npos)
+      << v.text;
+  // A warn-severity fault fails acceptance: the verdict says FAIL, as the exit code does.
+  BurninReport w = SampleBurnin();
+  for (BurninFault& f : w.faults) f.severity = Severity::kWarn;
+  EXPECT_EQ(VerdictOf(w).state, VerdictState::kFail);
+  EXPECT_EQ(VerdictOf(w).outcome, Outcome::kWarn);
 }
 
 TEST(BurninConsole, NothingWithoutABurnin) {
