@@ -21,6 +21,7 @@
 #include "burnin/telemetry.h"
 #include "core/atomic_file.h"
 #include "core/burnin_json.h"
+#include "core/dir_lock.h"
 #include "core/fresh_dir.h"
 #include "core/range_check.h"
 #include "core/run_document_json.h"
@@ -187,12 +188,17 @@ Status MoveFinishedAside(const std::string& dir, const Checkpoint& c) {
 }
 
 // Rank 0's start: a fresh analyser or the checkpoint's, with the stop recorded.
-Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const json& settings) {
+Result<Analyser> Prepare(const BurninOptions& o, const host::Host& host, const json& settings,
+                         DirLock& out_lock) {
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
   if (ec)
     return Status::Invalid("--out " + o.out_dir + ": cannot create the directory (" + ec.message() +
                            ")");
+  // One burn-in at a time in a directory: a second would resume the first's checkpoint under it.
+  auto lock = DirLock::Acquire(o.out_dir, "burnin");
+  if (!lock.ok()) return lock.status();
+  out_lock = std::move(*lock);
   auto cp = LoadCheckpoint(o.out_dir);
   if (!cp.ok()) return cp.status();
   std::string path = o.out_dir + "/" + kCheckpointFile;
@@ -261,6 +267,7 @@ struct BurninSession {
   int local_rank = 0;  // its place among the node's ranks
   json settings;
   std::optional<Analyser> analyser;  // the leader's
+  DirLock out_lock;                  // the leader's, on --out for the whole burn-in
   double elapsed = 0;                // load time done
   long long cycle = 0;
   TelemetryOptions to;
@@ -283,7 +290,7 @@ Status StartOrResume(BurninSession& s) {
   s.settings = Settings(s.o, s.comm.size());
   Status start = Status::Ok();
   if (s.leader) {
-    auto a = Prepare(s.o, s.host, s.settings);
+    auto a = Prepare(s.o, s.host, s.settings, s.out_lock);
     if (a.ok())
       s.analyser.emplace(std::move(*a));
     else

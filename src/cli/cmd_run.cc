@@ -11,6 +11,7 @@
 
 #include "cli/command.h"
 #include "cli/history_options.h"
+#include "core/dir_lock.h"
 #include "core/exit_codes.h"
 #include "core/fresh_dir.h"
 #include "core/log.h"
@@ -139,6 +140,14 @@ Result<int> RunMainJob(const RunArgs& a) {
   bool leader = (*comm)->rank() == 0;
   auto dir = MakeRunDirectory(leader, a.out);
   if (!dir.ok()) return dir.status();
+  // One run at a time in a directory: a second `run --out` there would overwrite the first's
+  // document (both exiting 0); it is refused naming the holder.
+  DirLock lock;
+  if (leader) {
+    auto held = DirLock::Acquire(*dir, "run");
+    if (!held.ok()) return held.status();
+    lock = std::move(*held);
+  }
   job::JobOptions jo = RunJobOptionsFor(a, *dir, leader);
   auto code = job::RunJob(jo, **comm, live);
   if (!code.ok()) {
