@@ -58,7 +58,7 @@ std::string ActionForFindingKind(const std::string& kind_name, const std::string
     return "confirm the node belongs in this fleet: it was judged only against nodes of its own "
            "GPU model";
   if (kind_name == "duplicate")
-    return "give each node one document: the duplicate was counted once";
+    return "give each node one document: one node's documents count as one node";
   if (kind_name == "corrupt")
     return "regenerate the node's document (yardstick run --out DIR): it could not be read";
   return "";

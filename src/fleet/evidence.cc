@@ -27,28 +27,31 @@ std::string FindingEntity(const std::string& e) {
 
 }  // namespace
 
+void FleetCensus::Count(const Seen& s) {
+  if (!seen_.insert(s).second) return;  // this node counted already (another of its documents)
+  const auto& [kind, key, node] = s;
+  if (kind == "node") ++nodes_;
+  if (kind == "code") ++codes_[key];
+  if (kind == "unit") ++units_[key];
+  if (kind == "model") ++models_[key];
+  if (kind.rfind("version:", 0) == 0) ++versions_[kind.substr(8)][key];
+}
+
 void FleetCensus::Add(const DocumentDigest& doc) {
-  const std::string& model = doc.model;
   for (const NodeFacts& f : doc.facts) {
-    ++nodes_;
     ++hosts_[f.node];
-    for (const auto& [code, finding] : f.codes) ++codes_[code];
+    Count({"node", "", f.node});
+    for (const auto& [code, finding] : f.codes) Count({"code", code, f.node});
     for (const auto& [unit, outcome] : f.units) {
-      if (Ran(outcome)) ++units_[unit];
+      if (Ran(outcome)) Count({"unit", unit, f.node});
     }
-    for (const auto& [field, value] : f.versions) ++versions_[field][value];
-    if (!model.empty()) ++models_[model];
+    for (const auto& [field, value] : f.versions) Count({"version:" + field, value, f.node});
+    if (!doc.model.empty()) Count({"model", doc.model, f.node});
   }
 }
 
 void FleetCensus::Merge(const FleetCensus& o) {
-  nodes_ += o.nodes_;
-  for (const auto& [k, n] : o.codes_) codes_[k] += n;
-  for (const auto& [k, n] : o.units_) units_[k] += n;
-  for (const auto& [field, values] : o.versions_) {
-    for (const auto& [v, n] : values) versions_[field][v] += n;
-  }
-  for (const auto& [k, n] : o.models_) models_[k] += n;
+  for (const Seen& s : o.seen_) Count(s);
   for (const auto& [k, n] : o.hosts_) hosts_[k] += n;
 }
 

@@ -20,7 +20,9 @@
 #define YARDSTICK_FLEET_EVIDENCE_H_
 
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -55,12 +57,17 @@ class FleetCensus {
   // A GPU model other than the fleet's most common one (a hardware row).
   void JudgeModel(const std::string& model, const NodeRows& rows) const;
 
-  uint64_t nodes_ = 0;
+  // What was counted, once per node: (kind, key, node); kinds "node", "code", "unit", "model",
+  // "version:FIELD". A node's several documents count once in every figure "on N of M nodes".
+  using Seen = std::tuple<std::string, std::string, std::string>;
+  void Count(const Seen& s);
+  std::set<Seen> seen_;
+  uint64_t nodes_ = 0;                               // distinct host names
   std::unordered_map<std::string, uint64_t> codes_;  // finding code -> nodes
   std::unordered_map<std::string, uint64_t> units_;  // unit id -> nodes where it ran
   std::map<std::string, std::map<std::string, uint64_t>> versions_;  // field -> value -> nodes
   std::map<std::string, uint64_t> models_;
-  std::unordered_map<std::string, uint64_t> hosts_;  // host name -> documents
+  std::unordered_map<std::string, uint64_t> hosts_;  // host name -> documents (all counted)
 };
 
 }  // namespace ys::fleet
