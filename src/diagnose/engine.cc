@@ -125,6 +125,7 @@ Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& o
     w.source = row.log.empty() ? "validation workload " + w.id : "log " + row.log;
     w.threshold = v->threshold;
     w.score = row.score;
+    w.fixed_recipe = true;
     w.mfu = row.mfu;
     // The reference's MFU at the same shape: MFU scales with TFLOPS/GPU at a fixed peak.
     if (w.mfu && row.measured_tflops_per_gpu && row.reference_tflops_per_gpu &&

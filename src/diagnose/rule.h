@@ -43,6 +43,9 @@ struct WorkloadEvidence {
   std::optional<double> threshold;      // the suite's pass threshold (0.95)
   std::optional<double> mfu;            // measured model FLOPs utilisation, 0..1
   std::optional<double> reference_mfu;  // the reference's MFU at the same shape
+  // Validated against a suite's reference: the suite fixes the recipe (parallelism, micro batch,
+  // recompute), so tuning them is not a fix the operator can make.
+  bool fixed_recipe = false;
   // A proxy's share of the job cores' CPU time that processes outside the job took while it ran
   // (0..1), and those processes ("pid 4242 (stress) on cpus 0-1: 46%"), largest first.
   std::optional<double> foreign_cpu_share;

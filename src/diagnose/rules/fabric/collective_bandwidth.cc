@@ -5,6 +5,7 @@
 // The peak: the benchmark's params pct_of_peak where it set one; else, for NCCL on one node, the
 // GPU's NVLink bandwidth per direction from specs/ (nccl-tests' busbw approaches it on NVSwitch
 // systems). MPI collectives on CPUs state no peak: this rule cannot judge them and stays silent.
+// A collective over one rank moves nothing (busbw is 0 by nccl-tests' definition): never a cause.
 // What the slow collective costs depends on the step's share of collective time, which these
 // figures do not measure: not quantified.
 #include <fmt/format.h>
@@ -18,13 +19,20 @@ namespace {
 
 constexpr double kFarBelow = 0.5;  // below half the peak: nccl-tests on healthy NVLink reach 80%+
 
+// One rank: no communication, nothing to judge (its busbw is 0 by definition).
+bool OneRank(const Measurement& m) {
+  auto it = m.params.find("ranks");
+  return it != m.params.end() && it->second == "1";
+}
+
 class CollectiveBandwidthRule : public Rule {
  public:
   std::vector<Diagnosis> Evaluate(const DiagnosisInput& in) const override {
     std::vector<Diagnosis> out;
     bool several_nodes = in.run != nullptr && in.run->nodes.size() > 1;
+    std::set<std::pair<std::string, std::string>> said;  // (entity, cause): each once
     for (const PeakShare& p : CollectivePeakShares(in)) {
-      if (p.share >= kFarBelow) continue;
+      if (p.share >= kFarBelow || OneRank(*p.measurement)) continue;
       const Measurement& m = *p.measurement;
       std::string collective = m.name.substr(0, m.name.size() - std::string(".busbw").size());
       auto param = [&](const char* k) {
@@ -54,6 +62,7 @@ class CollectiveBandwidthRule : public Rule {
           p.share > 0 ? 1 / p.share : 0.0));
       d.confidence = m.params.count("pct_of_peak") ? Confidence::kMedium : Confidence::kLow;
       d.reference = "nccl-tests busbw (PERFORMANCE.md); " + p.peak_source;
+      if (!said.insert({d.entity, d.cause}).second) continue;
       out.push_back(std::move(d));
     }
     return out;
@@ -64,10 +73,11 @@ class CollectiveBandwidthRule : public Rule {
     for (const PeakShare& p : CollectivePeakShares(in)) judged.insert(p.measurement->name);
     for (const auto& lm : MeasurementsMatching(in, "coll.*.busbw")) {
       const Measurement& m = *lm.measurement;
-      if (judged.count(m.name) || m.params.count("pair")) continue;
+      if ((judged.count(m.name) && !OneRank(m)) || m.params.count("pair")) continue;
       auto lib = m.params.find("library");
       unjudged.insert(fmt::format("{} ({}): {}", m.name, lib == m.params.end() ? "?" : lib->second,
-                                  m.params.count("pct_of_peak")
+                                  OneRank(m) ? "one rank: no communication to judge"
+                                  : m.params.count("pct_of_peak")
                                       ? "measured below 64 MiB only, where latency bounds busbw"
                                       : "no stated peak to judge its bus bandwidth against"));
     }

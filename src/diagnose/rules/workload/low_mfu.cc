@@ -76,10 +76,15 @@ class LowMfuRule : public Rule {
                     "{} GEMM/collective figures at healthy shares of peak, no failed finding",
                     measured)
               : "not measured in this document");
+      // A suite's recipe is fixed: its parallelism is not the operator's to tune.
       d.fix =
-          "tune the workload against the recipe: tensor/pipeline/context parallel sizes, micro "
-          "batch size, activation recompute, communication overlap (the recipe's defaults for "
-          "this chip and GPU count)";
+          w.fixed_recipe
+              ? "the suite fixes the recipe (parallelism, micro batch, recompute): compare this "
+                "run's launch with the recipe's (container and framework versions, NCCL and "
+                "environment settings, CPU and GPU binding, clocks) and run it again"
+              : "tune the workload against the recipe: tensor/pipeline/context parallel sizes, "
+                "micro batch size, activation recompute, communication overlap (the recipe's "
+                "defaults for this chip and GPU count)";
       // Healthy micro-benchmarks are what point at the workload; unmeasured ones only do not
       // contradict it.
       d.confidence = measured > 0 ? Confidence::kMedium : Confidence::kLow;

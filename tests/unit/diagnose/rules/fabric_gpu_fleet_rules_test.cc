@@ -129,6 +129,19 @@ TEST(CollectiveBandwidthRuleTest, NcclOnH100AgainstTheSpecPeak) {
   EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(unnamed)).empty());
 }
 
+TEST(CollectiveBandwidthRuleTest, OneRankIsNoCommunicationNeverACause) {
+  // nccl-tests' busbw at one rank is 0 by definition: "reaches 0.0 GB/s" is not a slow fabric.
+  std::map<std::string, std::string> one = {
+      {"backend", "nccl"}, {"library", "NCCL 2.28.9"}, {"device", "gpu"},
+      {"ranks", "1"},      {"pct_of_peak", "0"},       {"peak_source", "specs/h100.toml"}};
+  RunDocument doc = CollDoc(0, one, "NVIDIA H100 80GB HBM3");
+  for (Measurement& m : doc.benchmarks[0].measurements) m.params["ranks"] = "1";
+  EXPECT_TRUE(EvaluateRule("fabric.collective_bandwidth", InputFor(doc)).empty());
+  auto why = testing::MakeRule("fabric.collective_bandwidth")->Unjudged(InputFor(doc));
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("one rank: no communication to judge"), std::string::npos) << why[0];
+}
+
 TEST(CollectiveBandwidthRuleTest, StatedPeakAndSilentForMpiWithoutOne) {
   RunDocument doc = CollDoc(10, {{"backend", "mpi"},
                                  {"library", "Open MPI v4.1.4"},

@@ -46,6 +46,20 @@ TEST(LowMfuRuleTest, FiresWithHealthyMicroBenchmarks) {
   EXPECT_NE(d[0].fix.find("micro batch"), std::string::npos);
 }
 
+TEST(LowMfuRuleTest, AFixedRecipeIsNotOfferedForTuning) {
+  // A suite's workload (validated against its reference) runs the suite's recipe: its parallelism
+  // is not the operator's to change, so the fix compares the launch with the recipe's instead.
+  RunDocument doc = HealthyGemmDoc("78.5");
+  auto in = InputFor(doc);
+  diagnose::WorkloadEvidence w = Ingested(0.30, 0.40);
+  w.fixed_recipe = true;
+  in.workloads.push_back(w);
+  auto d = EvaluateRule("workload.low_mfu", in);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].fix.find("tune the workload"), std::string::npos) << d[0].fix;
+  EXPECT_NE(d[0].fix.find("the suite fixes the recipe"), std::string::npos) << d[0].fix;
+}
+
 TEST(LowMfuRuleTest, SilentAtTheReferenceOrWhenAMicroBenchmarkIsSick) {
   RunDocument doc = HealthyGemmDoc("78.5");
   auto in = InputFor(doc);
