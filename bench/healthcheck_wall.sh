@@ -27,7 +27,7 @@ SLURM_CONF=$(bash "$src/scripts/slurm-local.sh" conf); export SLURM_CONF
 fixture=$src/tests/fixtures/hosts/healthy-8gpu
 echo "healthcheck --no-drain, this node (ms):       $(series "$bin" healthcheck --no-drain)"
 echo "healthcheck --no-drain, healthy-8gpu (ms):    $(series "$bin" healthcheck --no-drain --root "$fixture")"
-echo "healthcheck with scontrol, healthy-8gpu (ms): $(series "$bin" healthcheck --root "$fixture")"
+echo "healthcheck with scontrol, healthy-8gpu (ms): $(series "$bin" healthcheck --act-on-recorded --root "$fixture")"
 
 # Submit-to-start latency (StartTime - SubmitTime, whole seconds as Slurm records them).
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

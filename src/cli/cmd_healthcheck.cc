@@ -4,6 +4,9 @@
 // resumes it on a pass when, and only when, the drain is its own: the id it recorded under
 // --state-dir and the user it runs as (slurm/drain_token.h), never a reason anyone could type.
 // Every Slurm call has its own deadline, so an unreachable slurmctld is reported, not waited on.
+// Nothing is changed in Slurm unless every input is this node's live state (checks/
+// input_provenance.h): a recorded tree or GPU state is judged and reported, the node left alone,
+// unless --act-on-recorded says otherwise (tests), which the status line then names.
 // --nagios: exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN and a one-line status.
 #include <fmt/format.h>
 #include <unistd.h>
@@ -12,6 +15,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "checks/input_provenance.h"
 #include "cli/command.h"
 #include "cli/command_watchdog.h"
 #include "core/exit_codes.h"
@@ -31,6 +35,7 @@ struct HealthArgs {
   CheckRunArgs checks;
   double timeout_s = 30, slurm_timeout_s = 10;
   bool drain = true, nagios = false;
+  bool act_on_recorded = false;  // drain or resume even when the evidence is a recording
   std::string node, state_dir;
 };
 
@@ -98,26 +103,27 @@ int Report(const HealthArgs& a, HealthState state, const std::string& line,
   return kExitCannotRun;
 }
 
-int RunHealthcheck(const HealthArgs& a) {
-  const std::string node = NodeName(a.node);
-  // A backstop over the whole run: the checks and every Slurm call have deadlines of their own.
-  CommandWatchdog dog("healthcheck", a.timeout_s + kChildGraceS + 4 * a.slurm_timeout_s + 10,
-                      [&a, &node](const std::string& message) {
-                        return Report(a, HealthState::kUnknown, node + ": " + message, {});
-                      });
-  dog.Step("running the checks");
-  auto doc = RunChecksUnderWatchdog(a);
-  if (!doc.ok())
-    return Report(a, HealthState::kUnknown,
-                  node + ": " + doc.status().message() + "; node state left as it is", {});
-  slurm::HealthVerdict v = slurm::JudgeHealth(*doc);
-  std::string line = node + ": " + v.summary;
-  if (!a.drain || v.state == HealthState::kUnknown) {
-    return Report(a, v.state,
-                  line + (v.state == HealthState::kUnknown ? "; node state left as it is" : ""),
-                  v.details);
-  }
+// The recorded inputs of this run, "--root DIR, --nvml-state FILE"; "" when all are this node's
+// live state. The options say it; the checks' document is asked too, in case a recording reached
+// the checks another way.
+std::string RecordedEvidence(const HealthArgs& a, const RunDocument& doc) {
+  std::string given =
+      checks::DescribeRecorded(checks::InputsOf(PreflightOptionsFor(a.checks, "healthcheck")));
+  return !given.empty() ? given : checks::DescribeRecorded(checks::RecordedInputsOf(doc));
+}
 
+// Why the node is left alone although the verdict would drain or resume it.
+std::string NotActing(HealthState state, const std::string& recorded) {
+  return std::string(state == HealthState::kCritical ? "not draining"
+                                                     : "node state left as it is (no resume)") +
+         ": the evidence is recorded (" + recorded +
+         "), not this node's live state (--act-on-recorded acts on it anyway)";
+}
+
+// Drains, updates the reason of, or resumes `node` in Slurm as the verdict and the node's
+// state decide; `line` is the status line so far.
+int UpdateNode(const HealthArgs& a, const std::string& node, const slurm::HealthVerdict& v,
+               const std::string& line, CommandWatchdog& dog) {
   slurm::SlurmClient client(
       std::chrono::milliseconds(static_cast<int64_t>(a.slurm_timeout_s * 1000)));
   dog.Step("reading the node's state from Slurm");
@@ -170,6 +176,34 @@ int RunHealthcheck(const HealthArgs& a) {
   return Report(a, v.state, line + (d.why.empty() ? "" : "; " + d.why), v.details);
 }
 
+int RunHealthcheck(const HealthArgs& a) {
+  const std::string node = NodeName(a.node);
+  // A backstop over the whole run: the checks and every Slurm call have deadlines of their own.
+  CommandWatchdog dog("healthcheck", a.timeout_s + kChildGraceS + 4 * a.slurm_timeout_s + 10,
+                      [&a, &node](const std::string& message) {
+                        return Report(a, HealthState::kUnknown, node + ": " + message, {});
+                      });
+  dog.Step("running the checks");
+  auto doc = RunChecksUnderWatchdog(a);
+  if (!doc.ok())
+    return Report(a, HealthState::kUnknown,
+                  node + ": " + doc.status().message() + "; node state left as it is", {});
+  slurm::HealthVerdict v = slurm::JudgeHealth(*doc);
+  std::string line = node + ": " + v.summary;
+  if (!a.drain || v.state == HealthState::kUnknown) {
+    return Report(a, v.state,
+                  line + (v.state == HealthState::kUnknown ? "; node state left as it is" : ""),
+                  v.details);
+  }
+  // Only this node's live state may change it in Slurm: a fixture or another node's dump never.
+  if (const std::string recorded = RecordedEvidence(a, *doc); !recorded.empty()) {
+    if (!a.act_on_recorded)
+      return Report(a, v.state, line + "; " + NotActing(v.state, recorded), v.details);
+    line += "; acting on recorded evidence (" + recorded + ") as --act-on-recorded asks";
+  }
+  return UpdateNode(a, node, v, line, dog);
+}
+
 Action Setup(CLI::App& sub) {
   auto a = std::make_shared<HealthArgs>();
   AddCheckRunOptions(sub, a->checks, /*with_root=*/true, /*with_output=*/false);
@@ -179,6 +213,9 @@ Action Setup(CLI::App& sub) {
   sub.add_flag(
       "--drain,!--no-drain", a->drain,
       "Drain this node on a fail and resume it on a pass when yardstick drained it (default on)");
+  sub.add_flag("--act-on-recorded", a->act_on_recorded,
+               "Drain or resume the node even when the evidence is recorded (--root other than "
+               "/, --nvml-state, --kernel-log), not this node's live state: for tests only");
   sub.add_flag("--nagios", a->nagios, "Nagios exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
   sub.add_option("--node", a->node,
                  "Slurm node name (default $SLURMD_NODENAME, else the short host name)");

@@ -10,10 +10,12 @@ source "$src/tests/integration/lib.sh"
 ensure_slurm
 node=$(hostname -s)
 trap 'scontrol update NodeName="$node" State=RESUME >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-# The default subset fails on a recorded GPU state with an NVLink link down (YS-GPU-045).
+# The default subset fails on a recorded GPU state with an NVLink link down (YS-GPU-045). The
+# evidence is recorded, so healthcheck acts on it only with --act-on-recorded (without it nothing
+# reaches Slurm: healthcheck_provenance_test.sh).
 state_dir=$tmp/state  # where the ids of yardstick's drains are kept (the default is under /var/lib)
-failing=(--root "$src/tests/fixtures/hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/nvlink-down.json" --state-dir "$state_dir")
-passing=(--root "$src/tests/fixtures/hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json" --state-dir "$state_dir")
+failing=(--act-on-recorded --root "$src/tests/fixtures/hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/nvlink-down.json" --state-dir "$state_dir")
+passing=(--act-on-recorded --root "$src/tests/fixtures/hosts/healthy-8gpu" --nvml-state "$src/tests/fixtures/nvml/healthy-h100x8.json" --state-dir "$state_dir")
 reason() { scontrol show node "$node" | sed -n 's/^ *Reason=//p' | sed 's/ \[[^]]*@[^]]*\]$//'; }
 state() { scontrol show node "$node" | sed -n 's/^ *State=\([^ ]*\).*/\1/p'; }
 expect_state() {  # expect_state drained|not-drained DESCRIPTION  (a transient NOT_RESPONDING flag is ignored)
@@ -43,7 +45,7 @@ id=$(cat "$state_dir/$node.drain-id" 2>/dev/null)
 expect_rc 2 "nagios CRITICAL" -- "$bin" healthcheck "${failing[@]}" --nagios
 expect_in "$tmp/out" "already drained by yardstick" "second fail keeps our drain"
 # Another failure (a filter choosing a site-policy check on a misconfigured host) updates our reason.
-expect_rc 1 "another failure" -- "$bin" healthcheck --root "$src/tests/fixtures/hosts/h100-misconfigured" --filter cpu.frequency --state-dir "$state_dir"
+expect_rc 1 "another failure" -- "$bin" healthcheck --act-on-recorded --root "$src/tests/fixtures/hosts/h100-misconfigured" --filter cpu.frequency --state-dir "$state_dir"
 expect_in "$tmp/out" "reason updated" "our reason updated"
 r=$(reason); [[ $r == "yardstick: YS-CPU-"*" (drain id $id)" ]] && passes=$((passes + 1)) || { echo "FAIL: updated reason '$r'"; fails=$((fails + 1)); }
 
@@ -74,7 +76,7 @@ expect_state drained "a drain without its recorded id is not resumed"
 scontrol update NodeName="$node" State=RESUME
 # A state directory others can write is refused: someone could plant an id there.
 mkdir -p "$tmp/open-state" && chmod 777 "$tmp/open-state"
-expect_rc 2 "state directory writable by others" -- "$bin" healthcheck "${passing[@]:0:4}" --state-dir "$tmp/open-state"
+expect_rc 2 "state directory writable by others" -- "$bin" healthcheck "${passing[@]:0:5}" --state-dir "$tmp/open-state"
 expect_in "$tmp/out" "writable by others" "open state directory named"
 
 # An admin's drain: a passing run does not resume it, a failing run does not replace its reason.

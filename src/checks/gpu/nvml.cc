@@ -51,6 +51,14 @@ class GpuNvmlCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const Result<gpu::GpuSnapshot>& s = ctx.gpu();
+    if (s.ok() && RecordingOfAnotherMachine(ctx, *s)) {
+      // This machine's PCI bus says nothing about a recording of another one: not read.
+      r.Note("nvml.gpus", std::to_string(s->devices.size()));
+      r.Note("pci.gpus", std::string("not read: ") + kNotThisMachine);
+      r.summary =
+          "NVML answers (" + s->source + "): " + std::to_string(s->devices.size()) + " GPUs";
+      return r;
+    }
     const std::optional<int>& expected = ctx.expect().devices.gpus;
     const Result<host::Topology>& topo = ctx.topology();
     std::optional<size_t> on_bus;

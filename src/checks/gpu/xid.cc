@@ -12,12 +12,17 @@
 // could not be initialised fails even without an XID line. Only the current boot counts unless
 // all_boots is set.
 //
+// The log must be of the machine the GPU state is of: a recorded state (--nvml-state) read on the
+// live host without --kernel-log skips rather than read this machine's log. A log with fewer than
+// min_log_lines lines and no fault is inconclusive (an error outcome), never a pass.
+//
 // Without NVML the log is still read: a GPU that fell off the bus can keep NVML from starting,
 // and then the log is the evidence. With neither NVML nor a GPU event in the log the unit skips.
 #include "gpu/xid.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -237,6 +242,37 @@ std::string LogNote(const std::string& log_name, const gpu::GpuLogEvents& ev) {
   return s;
 }
 
+// A GPU state recorded elsewhere (--nvml-state on the live host) with no --kernel-log: this
+// machine's /dev/kmsg says nothing about those GPUs, so the unit skips saying what it needs.
+std::optional<CheckResult> SkipForeignLog(const CheckContext& ctx,
+                                          const Result<gpu::GpuSnapshot>& snap) {
+  if (!ctx.kernel_log_path().empty() || !snap.ok() || !RecordingOfAnotherMachine(ctx, *snap))
+    return std::nullopt;
+  CheckResult skip = CheckResult::Skip(
+      "the GPU state is a recording (" + snap->source +
+      "): the XID check needs the recorded machine's kernel log (give it with --kernel-log); "
+      "this machine's " +
+      ctx.host().Resolve(host::kKernelLogPath) + " was not read");
+  skip.Note("kernel_log", "not read: the GPU state is not this machine's");
+  return skip;
+}
+
+// A log too short to show that no XID was written (an empty file, a grep, a truncated copy):
+// INCONCLUSIVE with its line count, never a pass. A log that shows a fault is judged whatever
+// its length.
+std::optional<CheckResult> TooShort(const CheckResult& r, const std::string& log_name,
+                                    const gpu::GpuLogEvents& events, int min_lines) {
+  if (!r.findings.empty() || events.lines >= static_cast<size_t>(min_lines)) return std::nullopt;
+  CheckResult e = CheckResult::Error(Status::Invalid(
+      "the kernel log " + log_name + " holds " + std::to_string(events.lines) +
+      (events.lines == 1 ? " line" : " lines") + " (the boot judged), fewer than the " +
+      std::to_string(min_lines) +
+      " a node's log holds: too little to say that no XID was written; give the whole log "
+      "(journalctl -k -b, or dmesg)"));
+  e.evidence = r.evidence;
+  return e;
+}
+
 class GpuXidCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
@@ -248,6 +284,7 @@ class GpuXidCheck : public Check {
     if (!snap.ok() && snap.status().code() == StatusCode::kInvalidInput) {
       return CheckResult::Error(snap.status());
     }
+    if (auto skip = SkipForeignLog(ctx, snap)) return *skip;
     auto log = host::ReadKernelLog(ctx.host(), override_path);
     if (!log.ok()) {
       if (!override_path.empty()) return CheckResult::Error(log.status());  // the operator's file
@@ -272,6 +309,8 @@ class GpuXidCheck : public Check {
     XidJudge(tally, ctx.param<std::vector<int>>("fatal_xids"),
              ctx.param<std::vector<int>>("ignored_xids"), log_name)
         .Judge(r);
+    if (auto short_log = TooShort(r, log_name, events, ctx.param<int>("min_log_lines")))
+      return *short_log;
     if (r.findings.empty()) {
       r.summary = events.xid_lines == 0
                       ? "no XID in the kernel log"
@@ -320,6 +359,14 @@ YS_REGISTER(GpuXidCheck,
                          .hi = 3600,
                          .meaning = "lines of one XID on one GPU, each within this many "
                                     "seconds of the one before, are one event",
+                         .site_table = "gpu"},
+                        {.name = "min_log_lines",
+                         .type = ParamType::kInt,
+                         .default_value = 10,
+                         .lo = 0,
+                         .hi = 1000000,
+                         .meaning = "a log with fewer lines (in the boot judged) and no fault is "
+                                    "inconclusive, not a pass: a boot alone writes hundreds",
                          .site_table = "gpu"},
                         {.name = "all_boots",
                          .type = ParamType::kBool,

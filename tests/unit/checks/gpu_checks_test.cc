@@ -140,7 +140,11 @@ TEST_P(GpuCheckTest, ReadsTheRecordingInsideAHostTree) {
   std::stringstream ss;
   ss << in.rdbuf();
   t.Write("/.yardstick/nvml.json", ss.str());
-  t.Write("/dev/kmsg", "6,1,5,-;NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05\n");
+  // A kernel log long enough to be evidence (gpu.xid calls a fragment inconclusive).
+  std::ifstream kmsg(testing::NvmlFixturePath("healthy-kmsg.txt"), std::ios::binary);
+  std::stringstream log;
+  log << "6,1,5,-;NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05\n" << kmsg.rdbuf();
+  t.Write("/dev/kmsg", log.str());
   CheckResult r = t.Run(GetParam());
   EXPECT_OUTCOME(r, Outcome::kPass);
 }

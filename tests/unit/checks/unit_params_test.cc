@@ -95,7 +95,7 @@ TEST(UnitParamsTest, ReaderErrorsNameFileLineTableKeyAndExpectation) {
        "site.toml:1: [unit.\"gpu.nope\"]: unknown unit id (expected one of "},
       {"[unit.\"gpu.xid\"]\nfatal = [79]\n",
        "site.toml:2: [unit.\"gpu.xid\"] fatal: unknown key (expected one of fatal_xids, "
-       "ignored_xids, burst_window_s, all_boots)"},
+       "ignored_xids, burst_window_s, min_log_lines, all_boots)"},
       {"[unit.\"gpu.thermal\"]\ntemperature_margin_c = \"5\"\n",
        "site.toml:2: [unit.\"gpu.thermal\"] temperature_margin_c: expected a whole number from 0 "
        "to 50"},

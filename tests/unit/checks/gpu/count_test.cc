@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "testing/check_test_util.h"
 #include "testing/gpu_test_util.h"
 
@@ -102,6 +104,52 @@ TEST(GpuCountTest, ARecordingIsNeverComparedWithThisMachinesPciBus) {
   for (const auto& [k, v] : r.evidence) {
     if (k == "pci.gpus") noted = v.find("not compared") != std::string::npos;
   }
+  EXPECT_TRUE(noted) << testing::Describe(r);
+}
+
+// The GPU state of one machine with the host tree of another: every bus id differs, so nothing
+// may be called "on the bus but not in NVML"; the comparison is inconclusive and says why.
+TEST(GpuCountTest, GpuStateAndHostTreeOfTwoMachinesAreInconclusive) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  int bus = 0x90;
+  for (auto& d : s.devices) {
+    char id[32];
+    std::snprintf(id, sizeof id, "00000000:%02X:00.0", bus++);
+    d.pci_bus_id = id;
+  }
+  CheckResult r = testing::RunGpuSnapshot("gpu.count", s);
+  EXPECT_OUTCOME(r, Outcome::kError);
+  EXPECT_FALSE(testing::HasFinding(r, "YS-GPU-002")) << testing::Describe(r);
+  EXPECT_NE(r.summary.find("0 of 8 bus ids match: the recording is from another machine"),
+            std::string::npos)
+      << r.summary;
+  // One GPU in common of eight is still two machines; half in common is one (a container).
+  s.devices[0].pci_bus_id = "00000000:11:00.0";
+  EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.count", s), Outcome::kError);
+}
+
+TEST(GpuCountTest, NotInNvmlNamesABusIdAbsentFromNvmlsList) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  s.devices.erase(s.devices.begin() + 4);  // 0000:51:00.0
+  CheckResult r = testing::RunGpuSnapshot("gpu.count", s);
+  const Finding* gone = testing::FindFinding(r, "YS-GPU-002");
+  ASSERT_NE(gone, nullptr) << testing::Describe(r);
+  std::string listed;
+  for (const auto& [k, v] : gone->evidence) {
+    if (k == "nvml bus ids") listed = v;
+  }
+  EXPECT_NE(listed.find("0000:11:00.0"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("(0000:51:00.0 not among them)"), std::string::npos) << listed;
+  EXPECT_EQ(listed.find("0000:51:00.0,"), std::string::npos) << listed;
+}
+
+TEST(GpuCountTest, NvmlWithoutBusIdsIsNotComparedWithTheBus) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  for (auto& d : s.devices) d.pci_bus_id = "N/A";
+  CheckResult r = testing::RunGpuSnapshot("gpu.count", s);
+  EXPECT_FALSE(testing::HasFinding(r, "YS-GPU-002")) << testing::Describe(r);
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) noted |= k == "pci.compared";
   EXPECT_TRUE(noted) << testing::Describe(r);
 }
 

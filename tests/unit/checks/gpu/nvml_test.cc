@@ -43,6 +43,17 @@ TEST(GpuNvmlTest, PassesWhenNvmlAnswers) {
   EXPECT_NE(r.summary.find("8 GPUs, 8 on the PCI bus"), std::string::npos) << r.summary;
 }
 
+// --nvml-state on this machine: its PCI bus says nothing about the recording and is not read.
+TEST(GpuNvmlTest, ARecordingOnThisMachineIsNotComparedWithItsPciBus) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  CheckResult r = testing::RunGpuSnapshotOnHost("gpu.nvml", host::Host::Live(), s);
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_EQ(r.summary.find("on the PCI bus"), std::string::npos) << r.summary;
+  bool not_read = false;
+  for (const auto& [k, v] : r.evidence) not_read |= k == "pci.gpus" && v.rfind("not read", 0) == 0;
+  EXPECT_TRUE(not_read) << testing::Describe(r);
+}
+
 TEST(GpuNvmlTest, ANodeWithoutGpusHasNoneToJudge) {
   GpuRun run;
   run.host = "this-machine";  // a KVM guest: no NVIDIA device on its PCI bus

@@ -144,14 +144,61 @@ TEST(GpuXidTest, UnreadableLog) {
       Outcome::kError);
 }
 
-TEST(GpuXidTest, GarbageLogHasNoXid) {
+TEST(GpuXidTest, GarbageLogHasNoXidAndIsNoEvidence) {
   std::string path = ::testing::TempDir() + "ys-xid-garbage.txt";
   std::ofstream(path, std::ios::binary)
       << std::string("\x00\xff\x01NVRM: Xid (", 15) << "\nNVRM: Xid (PCI:zz:1b:00): 79, x\n"
       << "NVRM: Xid (PCI:0000:1b:00): notanumber\n"
       << std::string(100000, 'x') << "\n";
   CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(path));
-  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_TRUE(r.findings.empty()) << testing::Describe(r);
+  EXPECT_OUTCOME(r, Outcome::kError);  // four lines: too few to be a node's log
+}
+
+// A recorded GPU state judged on the live host: this machine's /dev/kmsg is not the recorded
+// machine's log, so the unit says what it needs instead of reading it.
+TEST(GpuXidTest, RecordedGpuStateWithoutItsKernelLogSkipsWithoutReadingThisMachinesLog) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("xid");
+  s.source = "recorded: /elsewhere/node7-nvidia-smi-q.txt";
+  const host::Host live = host::Host::Live();
+  CheckResult r = testing::RunGpuSnapshotOnHost("gpu.xid", live, s);
+  EXPECT_OUTCOME(r, Outcome::kSkip);
+  EXPECT_NE(r.summary.find("needs the recorded machine's kernel log"), std::string::npos)
+      << r.summary;
+  EXPECT_NE(r.summary.find("--kernel-log"), std::string::npos) << r.summary;
+  for (const auto& [k, v] : r.evidence) EXPECT_EQ(v.find(" lines, "), std::string::npos) << v;
+  // Given the recorded machine's log, it is judged.
+  CheckResult judged = testing::RunGpuSnapshotOnHost("gpu.xid", live, s, WithLog("xid-kmsg.txt"));
+  EXPECT_OUTCOME(judged, Outcome::kFail);
+  EXPECT_TRUE(testing::HasFinding(judged, "YS-GPU-040"));
+}
+
+TEST(GpuXidTest, EmptyOrShortLogWithoutFaultIsInconclusiveWithItsLineCount) {
+  std::string empty = ::testing::TempDir() + "ys-xid-empty.txt";
+  std::ofstream(empty).flush();
+  CheckResult e = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(empty));
+  EXPECT_OUTCOME(e, Outcome::kError);
+  EXPECT_NE(e.summary.find("holds 0 lines"), std::string::npos) << e.summary;
+
+  std::string few = ::testing::TempDir() + "ys-xid-few.txt";
+  std::ofstream(few) << "[    5.1] nvidia: loading out-of-tree module taints kernel.\n"
+                        "[    5.2] nvidia 0000:11:00.0: enabling device (0000 -> 0002)\n"
+                        "[    6.0] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05\n";
+  CheckResult r = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(few));
+  EXPECT_OUTCOME(r, Outcome::kError);
+  EXPECT_NE(r.summary.find("holds 3 lines"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find(few), std::string::npos) << r.summary;
+
+  // A site that accepts short logs says so; a fault in a short log is judged as ever.
+  GpuRun lenient = WithLog(few);
+  lenient.expect.params.Set("gpu.xid", "min_log_lines", 3);
+  EXPECT_OUTCOME(testing::RunGpuFixture("gpu.xid", "healthy-h100x8", lenient), Outcome::kPass);
+  std::string fault = ::testing::TempDir() + "ys-xid-short-fault.txt";
+  std::ofstream(fault) << "[ 500.5] NVRM: Xid (PCI:0000:11:00): 79, pid='<unknown>', "
+                          "name=<unknown>, GPU has fallen off the bus.\n";
+  CheckResult f = testing::RunGpuFixture("gpu.xid", "healthy-h100x8", WithLog(fault));
+  EXPECT_OUTCOME(f, Outcome::kFail);
+  EXPECT_TRUE(testing::HasFinding(f, "YS-GPU-040"));
 }
 
 }  // namespace
