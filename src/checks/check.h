@@ -50,6 +50,8 @@ class CheckContext {
   const T& param(std::string_view name) const {
     return params_.Get<T>(name);
   }
+  // Whether the site file set that parameter (false: its declared default is in force).
+  bool param_set(std::string_view name) const { return params_.IsSet(name); }
   // "/proc/self", or "/proc/<pid>" when the operator named a process with --pid.
   std::string ProcDir() const {
     return pid_ ? "/proc/" + std::to_string(*pid_) : std::string("/proc/self");

@@ -85,6 +85,11 @@ class UnitParamSource {
     if (v == nullptr) ThrowType(name);
     return *v;
   }
+  // Whether the site file set parameter `name` (false: the declared default is in force). A unit
+  // whose default depends on what it judges (gpu.ecc by product class) reads this.
+  bool IsSet(std::string_view name) const {
+    return set_ != nullptr && set_->Find(unit_id_, name) != nullptr;
+  }
 
  private:
   const ParamValue& ValueOf(std::string_view name) const;

@@ -76,6 +76,8 @@ struct GpuDevice {
   std::string serial;
   std::string pci_bus_id;      // "00000000:1B:00.0" as NVML prints it
   uint32_t pci_device_id = 0;  // 0x233010de: device << 16 | vendor
+  // Read from an nvidia-smi -q dump: `index` is the dump's order, the bus id names the GPU.
+  bool index_is_dump_order = false;
 
   Field<bool> persistence_mode;
   Field<int> performance_state;  // P0 = 0 ... P15

@@ -260,6 +260,7 @@ Field<std::vector<GpuProcess>> ReadProcesses(const SmiEntry& g) {
 GpuDevice ReadDevice(const SmiEntry& g, int index, std::string_view bus_id) {
   GpuDevice d;
   d.index = index;
+  d.index_is_dump_order = true;
   auto text = [&](std::string_view path) {
     const SmiEntry* e = Find(g, path);
     return e == nullptr || smi::NoValueReason(e->value) ? std::string() : e->value;

@@ -77,6 +77,10 @@ Status ReadLinkLine(std::string_view line, NvlinkGpu& g, std::string_view name, 
 
 }  // namespace gpu_tool_output_impl
 
+bool IsAllLinksInactiveLine(std::string_view line) {
+  return ToLower(line).find("all links are inactive") != std::string::npos;
+}
+
 GpuToolOutput DetectGpuToolOutput(std::string_view head) {
   std::string_view t = Trim(head);
   size_t brace = t.find('{');
@@ -93,7 +97,8 @@ GpuToolOutput DetectGpuToolOutput(std::string_view head) {
     }
     NvlinkGpu g;
     if (gpu_tool_output_impl::ReadGpuLine(line, &g)) gpu_line = true;
-    if (gpu_line && StartsWith(line, "Link ") && line.find(':') != std::string_view::npos) {
+    if (gpu_line && ((StartsWith(line, "Link ") && line.find(':') != std::string_view::npos) ||
+                     IsAllLinksInactiveLine(line))) {
       return GpuToolOutput::kNvlink;
     }
   }
@@ -119,12 +124,15 @@ Result<std::vector<NvlinkGpu>> ParseNvlinkOutput(std::string_view text, std::str
       }
       continue;
     }
+    if (!gpus.empty() && IsAllLinksInactiveLine(line)) {
+      gpus.back().all_inactive = true;
+      continue;
+    }
     if (!StartsWith(line, "Link ") || gpus.empty()) continue;
     if (Status s = gpu_tool_output_impl::ReadLinkLine(line, gpus.back(), name, no); !s.ok()) {
       return s;
     }
   }
-  std::erase_if(gpus, [](const NvlinkGpu& g) { return g.links.empty(); });
   if (gpus.empty()) {
     return Status::Invalid(fmt::format(
         "{}: no NVLink block: expected 'GPU N: <name> (UUID: ...)' followed by 'Link L: ...' "

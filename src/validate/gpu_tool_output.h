@@ -5,7 +5,9 @@
 //     (https://github.com/NVIDIA/DCGM, dcgmi/Diag.cpp): one result per test and GPU, with the
 //     warning and info text DCGM attached (the table wraps it every 45 characters; it is joined);
 //   nvidia-smi nvlink -s ("GPU N: NAME (UUID: ...)" then "Link L: 26.562 GB/s" or "Link L:
-//     <inactive>") and nvidia-smi nvlink -e ("Link L: Replay Errors: 0", any counter name).
+//     <inactive>", or "NVML: Unable to retrieve NVLink information as all links are inActive" in
+//     place of the links) and nvidia-smi nvlink -e ("Link L: Replay Errors: 0", any counter
+//     name).
 //
 // Lines around the output (a shell prompt, the command, "[...]" where a note abridged it) are
 // skipped. Each reader is told from the content (DetectGpuToolOutput).
@@ -70,12 +72,19 @@ struct NvlinkGpu {
   int index = 0;
   std::string name, uuid;
   std::vector<NvlinkLink> links;  // in the order printed
+  // nvidia-smi printed "... all links are inActive" for this GPU instead of its links.
+  bool all_inactive = false;
   int64_t line = 0;
 };
 
-// nvidia-smi nvlink -s and/or -e (both may be in one file). Invalid when no "GPU N:" block with
-// "Link L:" lines is found, or a Link line is malformed.
+// nvidia-smi nvlink -s and/or -e (both may be in one file). Every "GPU N:" block is kept, also one
+// with no "Link L:" line (a GPU nvidia-smi shows no link of: the caller says so, it is no error).
+// Invalid when no "GPU N:" line is found, or a Link line is malformed.
 Result<std::vector<NvlinkGpu>> ParseNvlinkOutput(std::string_view text, std::string_view name);
+
+// Whether `line` is nvidia-smi's "NVML: Unable to retrieve NVLink information as all links are
+// inActive" (any case).
+bool IsAllLinksInactiveLine(std::string_view line);
 
 }  // namespace ys::validate
 

@@ -2,13 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/document_file.h"
 #include "core/finding_codes.h"
 #include "core/text.h"
+#include "gpu/gpu_product.h"
 
 namespace ys::validate {
 
@@ -101,9 +104,46 @@ std::string Links(const std::vector<int>& links) {
 constexpr const char* kNvlinkReference =
     "DCGM health watch (NVLink: link down, any replay or recovery increase); nvidia-smi nvlink";
 
+// The YS-GPU-045 message of one GPU, or nullopt when its links are as its product has them.
+std::optional<std::string> LinksDownMessage(const NvlinkGpu& g, const gpu::NvlinkExpectation& e,
+                                            const std::vector<int>& inactive) {
+  const int known = static_cast<int>(std::count_if(
+      g.links.begin(), g.links.end(), [](const NvlinkLink& l) { return l.active.has_value(); }));
+  const int active = known - static_cast<int>(inactive.size());
+  if (g.all_inactive && g.links.empty()) {
+    // The count of links is not printed: only a product with links connected by design fails.
+    if (e.kind != gpu::NvlinkExpectation::Kind::kCount) return std::nullopt;
+    return fmt::format("every NVLink is inactive (nvidia-smi: all links are inActive); {}",
+                       e.basis);
+  }
+  // A link not printed (an abridged copy, or -e alone) is one whose state is not known.
+  const int unknown = std::max(0, e.count - known);
+  auto shortfall = gpu::NvlinkShortfall(e, known, active, unknown);
+  if (!shortfall) return std::nullopt;
+  if (inactive.empty() || e.kind == gpu::NvlinkExpectation::Kind::kBridge) return shortfall;
+  return fmt::format("NVLink {} {} inactive ({} of {} printed links active)",
+                     inactive.size() > 1 ? "links" : "link", Links(inactive), active,
+                     g.links.size());
+}
+
+// What the GPU's link state says in a note: "12 of 18 links active (H100 PCIe: ...)".
+std::string LinkStateNote(const NvlinkGpu& g, const gpu::NvlinkExpectation& e, int inactive) {
+  if (g.all_inactive && g.links.empty()) {
+    return g.name +
+           ", all links inactive (nvidia-smi: all links are inActive); expected: " + e.basis;
+  }
+  if (g.links.empty()) return g.name + ", no link printed";
+  const int known = static_cast<int>(std::count_if(
+      g.links.begin(), g.links.end(), [](const NvlinkLink& l) { return l.active.has_value(); }));
+  if (known == 0) return fmt::format("{}, {} link(s) printed", g.name, g.links.size());
+  return g.name + ", " + gpu::DescribeNvlinkState(e, known, known - inactive);
+}
+
 // What one GPU's links say, as findings on that GPU.
 void JudgeGpuLinks(CheckResult& c, const NvlinkGpu& g) {
   const std::string e = "gpu" + std::to_string(g.index);
+  const gpu::NvlinkExpectation expect =
+      gpu::ExpectNvlinks(gpu::IdentifyGpuProduct(g.name), std::nullopt);
   std::vector<int> inactive, slow;
   double fastest = 0;
   std::map<std::string, std::vector<std::string>> nonzero;  // counter -> "link 3: 12"
@@ -118,6 +158,7 @@ void JudgeGpuLinks(CheckResult& c, const NvlinkGpu& g) {
       nonzero[counter].push_back(fmt::format("link {}: {}", l.link, v));
     }
   }
+  c.Note(e, LinkStateNote(g, expect, static_cast<int>(inactive.size())));
   Evidence id = {{e + ".name", g.name}, {e + ".uuid", g.uuid}};
   auto add = [&](const char* code, std::string msg, std::string fix) {
     Finding f = MakeFinding(code, e, std::move(msg));
@@ -129,15 +170,18 @@ void JudgeGpuLinks(CheckResult& c, const NvlinkGpu& g) {
     c.Add(std::move(f));
   };
   const std::string i = std::to_string(g.index);
-  if (!inactive.empty()) {
-    add("YS-GPU-045",
-        fmt::format("NVLink {} {} inactive ({} of {} printed links active)",
-                    inactive.size() > 1 ? "links" : "link", Links(inactive),
-                    g.links.size() - inactive.size(), g.links.size()),
-        "nvidia-smi nvlink -s -i " + i +
-            "; check the fabric manager (systemctl status nvidia-fabricmanager) and NVSwitch "
-            "SXIDs in the kernel log; drain the node and reset the GPUs or reboot; RMA the "
-            "baseboard if the link stays down");
+  if (auto down = LinksDownMessage(g, expect, inactive)) {
+    id.emplace_back("expected", expect.basis);
+    add("YS-GPU-045", *down,
+        expect.kind == gpu::NvlinkExpectation::Kind::kBridge
+            ? "nvidia-smi nvlink -s -i " + i +
+                  "; power the node off and reseat every NVLink bridge of the pair; replace the "
+                  "bridge if the links stay down"
+            : "nvidia-smi nvlink -s -i " + i +
+                  "; check the fabric manager (systemctl status nvidia-fabricmanager) and "
+                  "NVSwitch SXIDs in the kernel log; drain the node and reset the GPUs or "
+                  "reboot; RMA the baseboard if the link stays down");
+    id.pop_back();
   }
   if (!slow.empty()) {
     add("YS-GPU-048",
@@ -212,15 +256,21 @@ RunDocument NvlinkRunDocument(const std::vector<NvlinkGpu>& gpus, std::string_vi
   using namespace gpu_tool_run_impl;
   RunDocument doc = Start(name, "nvidia-smi nvlink");
   CheckResult c;
-  size_t links = 0;
+  size_t links = 0, shown = 0;
   for (const NvlinkGpu& g : gpus) {
     links += g.links.size();
+    if (!g.links.empty() || g.all_inactive) ++shown;
     JudgeGpuLinks(c, g);
-    c.Note("gpu" + std::to_string(g.index),
-           fmt::format("{}, {} link(s) printed", g.name, g.links.size()));
   }
   c.summary = fmt::format("nvidia-smi nvlink ({}): {} GPU(s), {} link(s) printed", name,
                           gpus.size(), links);
+  if (shown == 0) {
+    // GPU lines and nothing under them: nvidia-smi showed no link state to judge.
+    CheckResult skip = CheckResult::Skip(fmt::format(
+        "nvidia-smi nvlink ({}) printed no link state for its {} GPU(s)", name, gpus.size()));
+    skip.evidence = std::move(c.evidence);
+    c = std::move(skip);
+  }
   c.Seal("gpu.nvlink");
   doc.checks.push_back(std::move(c));
   return doc;

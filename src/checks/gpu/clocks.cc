@@ -3,9 +3,12 @@
 // thermal and power caps are faults on a node about to be validated; idle, application-clock,
 // sync-boost and display settings are not. A fault reason set while the SM clock is at its
 // maximum holds nothing down at that moment: a warning to sample under load, never a failure,
-// and never a message saying the clock is held down.
+// and never a message saying the clock is held down ("held down" needs the clock read below its
+// maximum). The SW power cap at the enforced limit is the cap doing its work under full load (a
+// note); far below the limit the flag is reported as the driver sets it (JudgeSwPowerCap).
 #include <array>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "checks/gpu/internal/gpu_common.h"
@@ -35,9 +38,7 @@ constexpr std::array kReasons = {
            "hardware slowdown (temperature, power brake or over-current protection): check "
            "cooling, PSUs and the BMC event log; nvidia-smi -q -d PERFORMANCE -i "},
     Reason{gpu::kClocksEventSwThermalSlowdown, "SW thermal slowdown", "YS-GPU-013", kCoolingFix},
-    Reason{gpu::kClocksEventSwPowerCap, "SW power cap", "YS-GPU-014",
-           "the GPU draws its enforced power limit (expected under full load; at idle the limit "
-           "is too low): nvidia-smi -q -d POWER,PERFORMANCE -i "},
+    Reason{gpu::kClocksEventSwPowerCap, "SW power cap", "YS-GPU-014", nullptr},  // JudgeSwPowerCap
     Reason{gpu::kClocksEventGpuIdle, "GPU idle", nullptr, nullptr},
     Reason{gpu::kClocksEventApplicationsClocksSetting, "applications clocks setting", nullptr,
            nullptr},
@@ -102,20 +103,92 @@ Finding NotReduced(const gpu::GpuDevice& d, uint64_t mask, const std::string& na
   return f;
 }
 
+// The power drawn as a share of the enforced limit, when both are read.
+std::optional<double> PowerShare(const gpu::GpuDevice& d) {
+  if (!d.power_usage_mw.has() || !d.enforced_power_limit_mw.has() ||
+      *d.enforced_power_limit_mw == 0) {
+    return std::nullopt;
+  }
+  return static_cast<double>(*d.power_usage_mw) / *d.enforced_power_limit_mw;
+}
+
+// At this share of its enforced limit a GPU is at the limit: the cap is what binds (a GPU under
+// full load sits within a few watts of it, 445 of 450 W).
+constexpr double kAtLimitShare = 0.9;
+
+std::string Watts(const gpu::GpuDevice& d) {
+  return std::to_string(*d.power_usage_mw / 1000) + " W of " +
+         std::to_string(*d.enforced_power_limit_mw / 1000) + " W enforced";
+}
+
+// The SW power cap bit with the SM clock below its maximum (or unread). At the enforced limit
+// that is the cap doing its work under load: a note, unless the limit is below the default
+// (YS-GPU-014: the lowered limit holds the clock). Far below the limit the power does not explain
+// the bit: it is reported as the driver sets it, never as the power limit holding the clock
+// (YS-GPU-017).
+void JudgeSwPowerCap(const gpu::GpuDevice& d, uint64_t mask, const uint32_t* sm,
+                     const uint32_t* max_sm, const std::string& clocks, CheckResult& r) {
+  auto share = PowerShare(d);
+  const bool lowered = d.default_power_limit_mw.has() && d.enforced_power_limit_mw.has() &&
+                       *d.enforced_power_limit_mw < *d.default_power_limit_mw;
+  const bool idle = (mask & gpu::kClocksEventGpuIdle) || (sm && *sm == 0) ||
+                    (d.performance_state.has() && *d.performance_state >= 8);
+  std::string msg;
+  const char* code = "YS-GPU-017";
+  if (share && *share >= kAtLimitShare && sm && max_sm) {
+    if (!lowered) {
+      r.Note(GpuEntity(d), "at its enforced power limit (" + Watts(d) +
+                               "): the SW power cap holds the SM clock at " + clocks +
+                               ", as under full load");
+      return;
+    }
+    code = "YS-GPU-014";
+    msg = "clocks held down by SW power cap (" + clocks + ") at " + Watts(d) +
+          ", below the default limit of " + std::to_string(*d.default_power_limit_mw / 1000) + " W";
+  } else if (share) {
+    msg = "SW power cap reason set while drawing " + Watts(d) + ", far below the limit (" + clocks +
+          (idle ? ", idle clocks" : "") +
+          "): the driver reports the flag, the power draw does not hold the clock";
+  } else {
+    msg = "SW power cap reason set (" + clocks +
+          "), power draw or limit not reported: whether the limit binds is unknown";
+  }
+  Finding f = MakeFinding(code, GpuEntity(d), msg);
+  f.evidence = ClockEvidence(d, mask, sm, max_sm);
+  f.fix = std::string(code == std::string("YS-GPU-014")
+                          ? "restore the default power limit (nvidia-smi -i " +
+                                std::to_string(d.index) +
+                                " -pl <default W>) unless the site "
+                                "lowered it on purpose; "
+                          : "sample under load: the bit matters when the GPU draws its limit and "
+                            "its SM clock stays below the maximum; ") +
+          "nvidia-smi -q -d POWER,PERFORMANCE -i " + std::to_string(d.index);
+  f.reference = std::string(kNvmlApiReference) + kReasonReference;
+  r.Add(std::move(f));
+}
+
 void JudgeReasons(const gpu::GpuDevice& d, uint64_t mask, const uint32_t* sm,
                   const uint32_t* max_sm, const std::string& clocks, CheckResult& r) {
   const bool hw_specific =
       (mask & (gpu::kClocksEventHwThermalSlowdown | gpu::kClocksEventHwPowerBrakeSlowdown)) != 0;
-  const bool reduced = !(sm && max_sm && *sm >= *max_sm);
+  const bool at_max = sm && max_sm && *sm >= *max_sm;
+  const bool below = sm && max_sm && *sm < *max_sm;  // "held down" needs this
   std::string unreduced;  // names of the fault reasons set on a GPU at its maximum clock
   for (const auto& reason : kReasons) {
     if (reason.code == nullptr || (mask & reason.bit) == 0) continue;
-    if (!reduced) {
+    if (at_max) {
       unreduced += (unreduced.empty() ? "" : ", ") + std::string(reason.name);
       continue;
     }
     if (reason.bit == gpu::kClocksEventHwSlowdown && hw_specific) continue;
-    std::string msg = std::string("clocks held down by ") + reason.name + " (" + clocks + ")";
+    if (reason.bit == gpu::kClocksEventSwPowerCap) {
+      JudgeSwPowerCap(d, mask, sm, max_sm, clocks, r);
+      continue;
+    }
+    std::string msg = below
+                          ? std::string("clocks held down by ") + reason.name + " (" + clocks + ")"
+                          : std::string(reason.name) + " reason set (" + clocks +
+                                ", SM clock or its maximum not reported)";
     if (reason.bit == gpu::kClocksEventHwThermalSlowdown && (mask & gpu::kClocksEventHwSlowdown)) {
       msg += "; HW slowdown active";
     }
@@ -167,6 +240,9 @@ YS_REGISTER(GpuClocksCheck,
                        {"YS-GPU-012", Severity::kFail, "clocks held down: HW power brake slowdown"},
                        {"YS-GPU-013", Severity::kWarn, "clocks held down: SW thermal slowdown"},
                        {"YS-GPU-014", Severity::kWarn, "clocks held down: SW power cap"},
+                       {"YS-GPU-017", Severity::kWarn,
+                        "SW power cap reason set with the power draw far below the limit (or "
+                        "unread)"},
                        {"YS-GPU-016", Severity::kWarn,
                         "clock-event reason set while the SM clock is at its maximum (sample "
                         "under load)"}}})

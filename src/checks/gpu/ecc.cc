@@ -1,5 +1,6 @@
-// gpu.ecc: ECC mode against the site's policy, volatile (since the last driver load or reset)
-// uncorrected errors, and the aggregate (lifetime) counts for the record.
+// gpu.ecc: ECC mode against the site's policy (by default: on for a data centre GPU, no
+// expectation for a workstation or GeForce card, see ProductPolicy), volatile (since the last
+// driver load or reset) uncorrected errors, and the aggregate (lifetime) counts for the record.
 #include <string>
 
 #include "checks/gpu/internal/gpu_common.h"
@@ -16,7 +17,6 @@ class GpuEccCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    Policy want = ctx.param<Policy>("ecc");
     Unanswered un;
     int judged = 0;
     for (const auto& d : s->devices) {
@@ -24,20 +24,26 @@ class GpuEccCheck : public Check {
       const uint64_t* vol_unc = un.Get(d, d.ecc_volatile_uncorrected, "ecc_volatile_uncorrected");
       if (on == nullptr && vol_unc == nullptr) continue;
       ++judged;
-      r.Note(GpuEntity(d), std::string("ECC ") + (on ? (*on ? "on" : "off") : "?") + "; volatile " +
-                               Count(d.ecc_volatile_corrected) + " corrected, " +
-                               Count(d.ecc_volatile_uncorrected) + " uncorrected; aggregate " +
-                               Count(d.ecc_aggregate_corrected) + " corrected, " +
-                               Count(d.ecc_aggregate_uncorrected) + " uncorrected");
+      const PolicyInForce want = ProductPolicy(ctx, "ecc", d);
+      r.Note(GpuEntity(d),
+             std::string("ECC ") + (on ? (*on ? "on" : "off") : "?") + "; volatile " +
+                 Count(d.ecc_volatile_corrected) + " corrected, " +
+                 Count(d.ecc_volatile_uncorrected) + " uncorrected; aggregate " +
+                 Count(d.ecc_aggregate_corrected) + " corrected, " +
+                 Count(d.ecc_aggregate_uncorrected) + " uncorrected" +
+                 (want.want == Policy::kAny && !want.site ? "; " + want.basis : std::string()));
       std::string i = std::to_string(d.index);
-      if (on && want != Policy::kAny && *on != (want == Policy::kOn)) {
-        Finding f = MakeFinding("YS-GPU-025", GpuEntity(d),
-                                std::string("ECC is ") + (*on ? "enabled" : "disabled") +
-                                    ", the site wants it " + PolicyName(want));
+      if (on && want.want != Policy::kAny && *on != (want.want == Policy::kOn)) {
+        Finding f = MakeFinding(
+            "YS-GPU-025", GpuEntity(d),
+            std::string("ECC is ") + (*on ? "enabled" : "disabled") +
+                (want.site ? ", the site wants it " : ", a " + want.basis + " runs with it ") +
+                PolicyName(want.want));
         f.evidence = GpuIdentity(d);
         f.evidence.emplace_back("nvmlDeviceGetEccMode (current)", *on ? "enabled" : "disabled");
-        f.evidence.emplace_back("site.gpu.ecc", PolicyName(want));
-        f.fix = "nvidia-smi -i " + i + " -e " + (want == Policy::kOn ? "1" : "0") +
+        f.evidence.emplace_back(want.site ? "site.gpu.ecc" : "expected (" + want.basis + ")",
+                                PolicyName(want.want));
+        f.fix = "nvidia-smi -i " + i + " -e " + (want.want == Policy::kOn ? "1" : "0") +
                 ", then reset the GPU (nvidia-smi -r -i " + i +
                 ") or reboot: the new mode is "
                 "pending until then";
@@ -79,7 +85,8 @@ YS_REGISTER(GpuEccCheck,
              .params = {{.name = "ecc",
                          .type = ParamType::kPolicy,
                          .default_value = Policy::kOn,
-                         .meaning = "ECC mode of every GPU",
+                         .meaning = "ECC mode of every GPU (unset: on for data centre GPUs, "
+                                    "any for workstation and GeForce cards)",
                          .site_table = "gpu"}}})
 
 }  // namespace ys::checks

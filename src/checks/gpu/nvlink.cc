@@ -1,5 +1,8 @@
-// gpu.nvlink: NVLink link state and error counters. An inactive link (or fewer active links than
-// the site expects) cuts the GPU's NVLink bandwidth; replay errors mean the link retransmits,
+// gpu.nvlink: NVLink link state and error counters. Fewer active links than the GPU has connected
+// cuts its NVLink bandwidth: what is connected comes from the site (nvlinks_expected_up), else
+// from the product (gpu/gpu_product.h): every link of an SXM module; a PCIe card's bridge links
+// (12 of the 18 NVML lists on an H100 PCIe), or none when no bridge is fitted; every listed link
+// of a product the table does not know. Replay errors mean the link retransmits,
 // recovery errors mean it retrained - DCGM's health watch flags any increase of either. CRC
 // counts are reported: DCGM judges them only as a rate (100 per second), which one snapshot
 // cannot give.
@@ -8,6 +11,7 @@
 #include <vector>
 
 #include "checks/gpu/internal/gpu_common.h"
+#include "gpu/gpu_product.h"
 
 namespace ys::checks {
 namespace {
@@ -70,10 +74,51 @@ LinkSurvey SurveyLinks(const gpu::GpuDevice& d, Unanswered& un) {
   return k;
 }
 
-// YS-GPU-045/046/047 for one GPU: links down (or fewer than the site expects), replay errors,
-// recovery errors.
-void JudgeLinks(const gpu::GpuDevice& d, const LinkSurvey& k, const std::optional<int>& expected,
-                CheckResult& r) {
+// The YS-GPU-045 fix: an SXM module's links run through its baseboard (and NVSwitches, managed by
+// the fabric manager); a PCIe card's through the NVLink bridges on top of it.
+std::string LinkDownFix(const gpu::NvlinkExpectation& e, const std::string& i) {
+  if (e.kind == gpu::NvlinkExpectation::Kind::kBridge) {
+    return "nvidia-smi nvlink -s -i " + i +
+           "; power the node off and reseat every NVLink bridge of the pair (all of them must be "
+           "fitted); replace the bridge if the links stay down";
+  }
+  return "nvidia-smi nvlink -s -i " + i +
+         "; check the fabric manager (systemctl status "
+         "nvidia-fabricmanager, /var/log/fabricmanager.log) and NVSwitch SXIDs in the kernel "
+         "log; drain the node and reset the GPUs or reboot; RMA the baseboard if the link "
+         "stays down";
+}
+
+// YS-GPU-045 for one GPU: fewer links active than the product (or the site) has connected.
+void JudgeLinksDown(const gpu::GpuDevice& d, const LinkSurvey& k, const gpu::NvlinkExpectation& e,
+                    bool site, CheckResult& r) {
+  const int unknown = static_cast<int>(d.nvlinks.size()) - k.known;
+  auto shortfall = gpu::NvlinkShortfall(e, k.known, k.active, unknown);
+  if (!shortfall) return;
+  const bool by_link = !k.inactive.empty() && e.kind != gpu::NvlinkExpectation::Kind::kBridge;
+  std::string msg = by_link ? "NVLink " + std::string(k.inactive.size() > 1 ? "links " : "link ") +
+                                  Links(k.inactive) + " inactive (" + std::to_string(k.active) +
+                                  " of " + std::to_string(d.nvlinks.size()) + " active)"
+                            : *shortfall;
+  Finding f = MakeFinding("YS-GPU-045", GpuEntity(d), msg);
+  f.evidence = GpuIdentity(d);
+  f.evidence.emplace_back("active links",
+                          std::to_string(k.active) + " of " + std::to_string(d.nvlinks.size()));
+  if (!k.inactive.empty()) f.evidence.emplace_back("inactive links", Links(k.inactive));
+  if (site) f.evidence.emplace_back("site.gpu.nvlinks_expected_up", std::to_string(e.count));
+  f.evidence.emplace_back("expected", e.basis);
+  if (k.replay.total || k.recovery.total) {
+    f.evidence.emplace_back("replay errors", k.replay.per_link.empty() ? "0" : k.replay.per_link);
+    f.evidence.emplace_back("recovery errors",
+                            k.recovery.per_link.empty() ? "0" : k.recovery.per_link);
+  }
+  f.fix = LinkDownFix(e, std::to_string(d.index));
+  f.reference = kNvlinkReference;
+  r.Add(std::move(f));
+}
+
+// YS-GPU-046/047 for one GPU: replay errors, recovery errors.
+void JudgeLinkErrors(const gpu::GpuDevice& d, const LinkSurvey& k, CheckResult& r) {
   std::string i = std::to_string(d.index);
   auto identity = [&] {
     Evidence e = GpuIdentity(d);
@@ -81,32 +126,6 @@ void JudgeLinks(const gpu::GpuDevice& d, const LinkSurvey& k, const std::optiona
                    std::to_string(k.active) + " of " + std::to_string(d.nvlinks.size()));
     return e;
   };
-  bool short_of_site = expected && k.active < *expected;
-  if (!k.inactive.empty() || short_of_site) {
-    std::string msg = k.inactive.empty()
-                          ? std::to_string(k.active) + " NVLinks active, the site expects " +
-                                std::to_string(*expected)
-                          : "NVLink " + std::string(k.inactive.size() > 1 ? "links " : "link ") +
-                                Links(k.inactive) + " inactive (" + std::to_string(k.active) +
-                                " of " + std::to_string(d.nvlinks.size()) + " active)";
-    Finding f = MakeFinding("YS-GPU-045", GpuEntity(d), msg);
-    f.evidence = identity();
-    if (!k.inactive.empty()) f.evidence.emplace_back("inactive links", Links(k.inactive));
-    if (expected)
-      f.evidence.emplace_back("site.gpu.nvlinks_expected_up", std::to_string(*expected));
-    if (k.replay.total || k.recovery.total) {
-      f.evidence.emplace_back("replay errors", k.replay.per_link.empty() ? "0" : k.replay.per_link);
-      f.evidence.emplace_back("recovery errors",
-                              k.recovery.per_link.empty() ? "0" : k.recovery.per_link);
-    }
-    f.fix = "nvidia-smi nvlink -s -i " + i +
-            "; check the fabric manager (systemctl status "
-            "nvidia-fabricmanager, /var/log/fabricmanager.log) and NVSwitch SXIDs in the kernel "
-            "log; drain the node and reset the GPUs or reboot; RMA the baseboard if the link "
-            "stays down";
-    f.reference = kNvlinkReference;
-    r.Add(std::move(f));
-  }
   if (k.replay.total > 0) {
     Finding f = MakeFinding(
         "YS-GPU-046", GpuEntity(d),
@@ -134,6 +153,12 @@ void JudgeLinks(const gpu::GpuDevice& d, const LinkSurvey& k, const std::optiona
   }
 }
 
+gpu::GpuProduct ProductOf(const gpu::GpuDevice& d) {
+  std::optional<uint32_t> watts;
+  if (d.default_power_limit_mw.has()) watts = *d.default_power_limit_mw / 1000;
+  return gpu::IdentifyGpuProduct(d.name, watts);
+}
+
 class GpuNvlinkCheck : public Check {
  public:
   CheckResult Run(const CheckContext& ctx) const override {
@@ -151,10 +176,11 @@ class GpuNvlinkCheck : public Check {
       }
       ++judged;
       links_up += k.active;
-      r.Note(GpuEntity(d), std::to_string(k.active) + " of " + std::to_string(d.nvlinks.size()) +
-                               " links active" +
+      const gpu::NvlinkExpectation e = gpu::ExpectNvlinks(ProductOf(d), expected);
+      r.Note(GpuEntity(d), gpu::DescribeNvlinkState(e, k.known, k.active) +
                                (k.crc_total ? "; CRC errors " + k.crc_links : std::string()));
-      JudgeLinks(d, k, expected, r);
+      JudgeLinksDown(d, k, e, expected.has_value(), r);
+      JudgeLinkErrors(d, k, r);
     }
     if (judged == 0) {
       CheckResult skip = un.empty() ? CheckResult::Skip("no NVLink on any GPU")

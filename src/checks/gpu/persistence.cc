@@ -13,7 +13,6 @@ class GpuPersistenceCheck : public Check {
   CheckResult Run(const CheckContext& ctx) const override {
     CheckResult r;
     const gpu::GpuSnapshot* s = &ctx.gpus();
-    Policy want = ctx.param<Policy>("persistence");
     Unanswered un;
     int judged = 0, on = 0;
     for (const auto& d : s->devices) {
@@ -21,14 +20,18 @@ class GpuPersistenceCheck : public Check {
       if (pm == nullptr) continue;
       ++judged;
       if (*pm) ++on;
-      if (want == Policy::kAny || *pm == (want == Policy::kOn)) continue;
-      Finding f = MakeFinding("YS-GPU-006", GpuEntity(d),
-                              std::string("persistence mode is ") + (*pm ? "on" : "off") +
-                                  ", the site wants it " + PolicyName(want));
+      const PolicyInForce want = ProductPolicy(ctx, "persistence", d);
+      if (want.want == Policy::kAny || *pm == (want.want == Policy::kOn)) continue;
+      Finding f = MakeFinding(
+          "YS-GPU-006", GpuEntity(d),
+          std::string("persistence mode is ") + (*pm ? "on" : "off") +
+              (want.site ? ", the site wants it " : ", a " + want.basis + " runs with it ") +
+              PolicyName(want.want));
       f.evidence = GpuIdentity(d);
       f.evidence.emplace_back("nvmlDeviceGetPersistenceMode", *pm ? "enabled" : "disabled");
-      f.evidence.emplace_back("site.gpu.persistence", PolicyName(want));
-      f.fix = want == Policy::kOn
+      f.evidence.emplace_back(want.site ? "site.gpu.persistence" : "expected (" + want.basis + ")",
+                              PolicyName(want.want));
+      f.fix = want.want == Policy::kOn
                   ? "systemctl enable --now nvidia-persistenced (or nvidia-smi -i " +
                         std::to_string(d.index) + " -pm 1 until the next reboot)"
                   : "nvidia-smi -i " + std::to_string(d.index) + " -pm 0";
@@ -67,7 +70,9 @@ YS_REGISTER(GpuPersistenceCheck,
              .params = {{.name = "persistence",
                          .type = ParamType::kPolicy,
                          .default_value = Policy::kOn,
-                         .meaning = "persistence mode (nvidia-persistenced) of every GPU",
+                         .meaning = "persistence mode (nvidia-persistenced) of every GPU (unset: "
+                                    "on for data centre GPUs, any for workstation and GeForce "
+                                    "cards)",
                          .site_table = "gpu"}}})
 
 }  // namespace ys::checks

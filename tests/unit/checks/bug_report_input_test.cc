@@ -65,14 +65,27 @@ const CheckResult* Find(const RunDocument& doc, std::string_view id) {
   return nullptr;
 }
 
+// The NVIDIA lines of a healthy boot of the eight-GPU node: gpu.xid takes fewer than ten lines
+// for a fragment, not for a log.
+std::string HealthyBootJournal() {
+  std::string j =
+      "Mar 04 09:00:00 hgx-h100-07 kernel: nvidia: loading out-of-tree module taints kernel.\n"
+      "Mar 04 09:00:00 hgx-h100-07 kernel: nvidia-nvlink: Nvlink Core is being initialized, "
+      "major device number 509\n";
+  for (const char* bus : {"18", "2a", "3a", "5d", "9a", "ab", "ba", "db"}) {
+    j += std::string("Mar 04 09:00:01 hgx-h100-07 kernel: nvidia 0000:") + bus +
+         ":00.0: enabling device (0000 -> 0002)\n";
+  }
+  return j +
+         "Mar 04 09:00:01 hgx-h100-07 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
+         "565.57.01\n";
+}
+
 TEST(BugReportInputTest, AHealthyReportGivesTheDumpsVerdictsOffline) {
   auto dir = ScratchDir::Make("bug-report-input-test");
   ASSERT_TRUE(dir.ok());
   PreflightOptions o;
-  o.bug_report = WriteReport(
-      *dir,
-      "Mar 04 09:00:01 hgx-h100-07 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
-      "565.57.01\n");
+  o.bug_report = WriteReport(*dir, HealthyBootJournal());
   auto doc = RunPreflight(o);
   ASSERT_TRUE(doc.ok()) << doc.status().message();
   EXPECT_EQ(doc->host.hostname, "hgx-h100-07");
@@ -122,7 +135,8 @@ TEST(BugReportInputTest, AnXid79InTheJournalOfThisBootFailsTheRightGpu) {
   EXPECT_OUTCOME(*xid, Outcome::kFail);
   bool gpu4 = false;
   for (const auto& f : xid->findings) {
-    if (f.entity == "gpu4" && f.message.find("79") != std::string::npos) gpu4 = true;
+    if (f.entity == "gpu4 (00000000:9A:00.0)" && f.message.find("79") != std::string::npos)
+      gpu4 = true;
   }
   EXPECT_TRUE(gpu4) << testing::Describe(*xid);
 }

@@ -13,7 +13,8 @@
 namespace ys {
 namespace {
 
-// "YS-GPU-032 gpu1": a finding's code and entity.
+// "YS-GPU-032 gpu1 (00000000:9E:00.0)": a finding's code and entity (a dump's GPU is named by
+// its bus id beside its place in the dump).
 using Verdict = std::multiset<std::string>;
 
 struct RealDump {
@@ -26,13 +27,17 @@ const std::map<std::string, RealDump>& RealDumps() {
   static const std::map<std::string, RealDump> kDumps = {
       {"h100-sxm5x8-r565.txt", {Outcome::kPass, {}}},
       {"h100-nvlx2-r550.txt", {Outcome::kPass, {}}},
-      {"a100-sxm4x4-r555.txt", {Outcome::kWarn, {"YS-GPU-032 gpu1"}}},
-      {"a40x10-r550.txt", {Outcome::kWarn, {"YS-GPU-014 gpu0", "YS-GPU-014 gpu3"}}},
+      {"a100-sxm4x4-r555.txt", {Outcome::kWarn, {"YS-GPU-032 gpu1 (00000000:9E:00.0)"}}},
+      {"a40x10-r550.txt",
+       {Outcome::kWarn,
+        {"YS-GPU-017 gpu0 (00000000:4F:00.0)", "YS-GPU-017 gpu3 (00000000:56:00.0)"}}},
       {"l40s-r550.txt", {Outcome::kPass, {}}},
-      {"l4-r550.txt", {Outcome::kFail, {"YS-GPU-055 gpu0"}}},
-      {"a100-sxm4-mig-r510.xml", {Outcome::kFail, {"YS-GPU-006 gpu0", "YS-GPU-060 gpu0"}}},
-      {"p100-pcie-r510.xml", {Outcome::kWarn, {"YS-GPU-006 gpu0"}}},
-      {"rtx4090-r535.xml", {Outcome::kFail, {"YS-GPU-025 gpu0"}}},
+      {"l4-r550.txt", {Outcome::kFail, {"YS-GPU-055 gpu0 (00000000:01:00.0)"}}},
+      {"a100-sxm4-mig-r510.xml",
+       {Outcome::kFail,
+        {"YS-GPU-006 gpu0 (00000000:00:04.0)", "YS-GPU-060 gpu0 (00000000:00:04.0)"}}},
+      {"p100-pcie-r510.xml", {Outcome::kWarn, {"YS-GPU-006 gpu0 (00000000:00:04.0)"}}},
+      {"rtx4090-r535.xml", {Outcome::kPass, {}}},
   };
   return kDumps;
 }

@@ -126,6 +126,84 @@ TEST(Nvlink, ErrorsAndSpeedsInOneFile) {
   EXPECT_EQ(c.outcome, Outcome::kFail);
 }
 
+// An H100 PCIe pair with its NVLink bridges: 12 of the 18 links nvidia-smi prints are connected
+// by design, the other 6 are printed inactive. Before, both GPUs failed YS-GPU-045.
+std::string H100PcieBridged(int active) {
+  std::string t;
+  for (int g = 0; g < 2; ++g) {
+    t += "GPU " + std::to_string(g) + ": NVIDIA H100 PCIe (UUID: GPU-" + std::to_string(g) + ")\n";
+    for (int l = 0; l < 18; ++l) {
+      t += "\t Link " + std::to_string(l) + ": " + (l < active ? "26.562 GB/s" : "<inactive>") +
+           "\n";
+    }
+  }
+  return t;
+}
+
+TEST(Nvlink, H100PcieBridgePairUsesTwelveOfEighteenLinks) {
+  auto gpus = ParseNvlinkOutput(H100PcieBridged(12), "pcie.txt");
+  ASSERT_TRUE(gpus.ok()) << gpus.status().message();
+  RunDocument doc = NvlinkRunDocument(*gpus, "pcie.txt");
+  const CheckResult& c = doc.checks.at(0);
+  EXPECT_EQ(c.outcome, Outcome::kPass);
+  EXPECT_TRUE(c.findings.empty()) << c.findings.front().message;
+  bool noted = false;
+  for (const auto& [k, v] : c.evidence) {
+    if (k == "gpu0" && v.find("12 of 18 links active (H100 PCIe: an NVLink bridge connects 12") !=
+                           std::string::npos)
+      noted = true;
+  }
+  EXPECT_TRUE(noted);
+}
+
+TEST(Nvlink, H100PcieBridgeWithLinksMissingFails) {
+  auto gpus = ParseNvlinkOutput(H100PcieBridged(8), "pcie.txt");
+  ASSERT_TRUE(gpus.ok());
+  RunDocument doc = NvlinkRunDocument(*gpus, "pcie.txt");
+  const CheckResult& c = doc.checks.at(0);
+  EXPECT_EQ(c.outcome, Outcome::kFail);
+  ASSERT_EQ(c.findings.size(), 2u);
+  EXPECT_EQ(c.findings[0].code, "YS-GPU-045");
+  EXPECT_EQ(c.findings[0].message,
+            "8 of the 12 links an NVLink bridge connects are active (H100 PCIe: an NVLink bridge "
+            "connects 12 links; without a bridge none is active)");
+  EXPECT_NE(c.findings[0].fix.find("reseat every NVLink bridge"), std::string::npos);
+}
+
+TEST(Nvlink, AllLinksInactiveIsFineOnAPcieCardAndAFailureOnAModule) {
+  const std::string t =
+      "GPU 0: NVIDIA H100 PCIe (UUID: GPU-a)\n"
+      "\t NVML: Unable to retrieve NVLink information as all links are inActive\n"
+      "GPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-b)\n"
+      "\t NVML: Unable to retrieve NVLink information as all links are inActive\n";
+  EXPECT_EQ(DetectGpuToolOutput(t), GpuToolOutput::kNvlink);
+  auto gpus = ParseNvlinkOutput(t, "inactive.txt");
+  ASSERT_TRUE(gpus.ok()) << gpus.status().message();
+  ASSERT_EQ(gpus->size(), 2u);
+  EXPECT_TRUE((*gpus)[0].all_inactive);
+  EXPECT_TRUE((*gpus)[0].links.empty());
+  RunDocument doc = NvlinkRunDocument(*gpus, "inactive.txt");
+  const CheckResult& c = doc.checks.at(0);
+  ASSERT_EQ(c.findings.size(), 1u);
+  EXPECT_EQ(c.findings[0].entity, "gpu1");
+  EXPECT_EQ(c.findings[0].code, "YS-GPU-045");
+  EXPECT_EQ(c.outcome, Outcome::kFail);
+}
+
+// A bug report's nvlink section with GPU lines and no link under them: the run says nothing was
+// shown (a skip), it is no malformed input (preflight --bug-report exited 2 on it).
+TEST(Nvlink, GpuLinesWithoutLinksAreASkipNotAnError) {
+  const std::string t =
+      "GPU 0: NVIDIA A100 80GB PCIe (UUID: GPU-a)\nGPU 1: NVIDIA A100 80GB PCIe (UUID: GPU-b)\n";
+  auto doc = IngestGpuToolText(t, "report [nvidia-smi nvlink]", GpuToolOutput::kNvlink);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  ASSERT_TRUE(doc->has_value());
+  const CheckResult& c = (*doc)->checks.at(0);
+  EXPECT_EQ(c.outcome, Outcome::kSkip);
+  EXPECT_NE(c.summary.find("printed no link state for its 2 GPU(s)"), std::string::npos)
+      << c.summary;
+}
+
 TEST(Nvlink, MalformedLinkLine) {
   auto r = ParseNvlinkOutput("GPU 0: X (UUID: U)\n Link 0: fast\n", "n.txt");
   ASSERT_FALSE(r.ok());

@@ -87,5 +87,20 @@ TEST(GpuToolReal, Gb200AndH100LinksPass) {
       << gb.checks[0].summary;
 }
 
+// gpud issue #1085: nvidia-smi says "all links are inActive" for a B200: an HGX module has all 18
+// links connected, so every one is down. Before, the file was no NVLink output at all.
+TEST(GpuToolReal, B200WithAllLinksInactiveFails) {
+  RunDocument doc = Ingest("nvlink/b200_nvlink_s_all_inactive.txt");
+  ASSERT_EQ(doc.checks.size(), 1u);
+  const CheckResult& c = doc.checks[0];
+  EXPECT_EQ(c.outcome, Outcome::kFail);
+  EXPECT_EQ(Entities(c, "YS-GPU-045"), std::set<std::string>{"gpu2"});
+  ASSERT_FALSE(c.findings.empty());
+  EXPECT_NE(c.findings[0].message.find("every NVLink is inactive"), std::string::npos)
+      << c.findings[0].message;
+  EXPECT_NE(c.findings[0].message.find("B200 module has 18 NVLinks"), std::string::npos)
+      << c.findings[0].message;
+}
+
 }  // namespace
 }  // namespace ys::validate

@@ -4,10 +4,26 @@
 #include <cstdio>
 
 #include "core/text.h"
+#include "gpu/gpu_product.h"
 
 namespace ys::checks {
 
-std::string GpuEntity(const gpu::GpuDevice& d) { return "gpu" + std::to_string(d.index); }
+std::string GpuEntity(const gpu::GpuDevice& d) {
+  std::string e = "gpu" + std::to_string(d.index);
+  if (d.index_is_dump_order && !d.pci_bus_id.empty()) e += " (" + d.pci_bus_id + ")";
+  return e;
+}
+
+PolicyInForce ProductPolicy(const CheckContext& ctx, std::string_view param,
+                            const gpu::GpuDevice& d) {
+  const Policy declared = ctx.param<Policy>(param);
+  if (ctx.param_set(param)) return {declared, true, "site"};
+  const gpu::ProductClass c = gpu::IdentifyGpuProduct(d.name).product_class;
+  if (c == gpu::ProductClass::kDataCentre) return {declared, false, "data centre GPU"};
+  return {Policy::kAny, false,
+          std::string(gpu::ProductClassName(c)) + " card (" + d.name + "): no expectation unless " +
+              "the site sets " + std::string(param)};
+}
 
 Evidence GpuIdentity(const gpu::GpuDevice& d) {
   std::string e = GpuEntity(d);

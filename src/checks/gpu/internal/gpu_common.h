@@ -21,7 +21,8 @@ inline constexpr const char* kNvmlApiReference =
 inline constexpr const char* kDcgmHealthReference =
     "DCGM health watches (modules/health/DcgmHealthWatch.cpp) and dcgmi diag";
 
-// "gpu3" (the NVML index).
+// "gpu3" (the NVML index); "gpu1 (00000000:1B:00.0)" for a GPU of an nvidia-smi -q dump, whose
+// index is the dump's order and whose bus id is what the dump names it by.
 std::string GpuEntity(const gpu::GpuDevice& d);
 // The GPU's identity for a finding's evidence: name, PCI bus id and UUID.
 Evidence GpuIdentity(const gpu::GpuDevice& d);
@@ -52,6 +53,20 @@ class Unanswered {
   std::vector<std::pair<std::string, std::string>> order_;  // (what, why) in first-seen order
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> missing_;
 };
+
+// The stance a GPU is held to on a Policy parameter of the running unit ("ecc" of gpu.ecc,
+// "persistence" of gpu.persistence): the site's value where its file sets one; else the declared
+// default for a data centre GPU, and none (kAny) for a workstation card (RTX A6000 and RTX 6000
+// Ada have ECC, off as shipped) or a GeForce card (no ECC to speak of, a desktop part), where the
+// default describes a server GPU the card is not.
+struct PolicyInForce {
+  Policy want = Policy::kAny;
+  bool site = false;  // the site file set it
+  std::string
+      basis;  // "site", "data centre GPU", "GeForce card: no expectation unless the site sets one"
+};
+PolicyInForce ProductPolicy(const CheckContext& ctx, std::string_view param,
+                            const gpu::GpuDevice& d);
 
 // The skip of a unit that could judge no GPU: "<subject> unavailable on every GPU (<first>)".
 CheckResult SkipNoneJudged(std::string_view subject, const Unanswered& un);

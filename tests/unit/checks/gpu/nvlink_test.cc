@@ -70,5 +70,57 @@ TEST(GpuNvlinkTest, UnreadableLinkStateOnOneGpuIsPartial) {
   EXPECT_TRUE(noted) << testing::Describe(r);
 }
 
+// NVML on an H100 PCIe lists 18 links; an NVLink bridge pair connects 12 of them.
+gpu::GpuSnapshot H100PciePair(int active_links) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  s.devices.resize(2);
+  for (auto& d : s.devices) {
+    d.name = "NVIDIA H100 PCIe";
+    for (auto& l : d.nvlinks) {
+      l.active = gpu::Field<bool>::Of(l.link < active_links);
+      l.remote_pci_bus_id = gpu::Field<std::string>::Missing("not supported");
+    }
+  }
+  return s;
+}
+
+TEST(GpuNvlinkTest, H100PcieBridgePairWithTwelveOfEighteenLinksPasses) {
+  CheckResult r = testing::RunGpuSnapshot("gpu.nvlink", H100PciePair(12));
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  EXPECT_TRUE(r.findings.empty()) << testing::Describe(r);
+  EXPECT_EQ(r.summary, "24 NVLinks active on 2 GPUs, no replay or recovery errors");
+}
+
+TEST(GpuNvlinkTest, PcieCardsWithoutABridgePass) {
+  CheckResult r = testing::RunGpuSnapshot("gpu.nvlink", H100PciePair(0));
+  EXPECT_OUTCOME(r, Outcome::kPass);
+  bool noted = false;
+  for (const auto& [k, v] : r.evidence) {
+    if (k == "gpu0" && v.find("0 of 18 links active: no NVLink bridge") == 0) noted = true;
+  }
+  EXPECT_TRUE(noted) << testing::Describe(r);
+}
+
+TEST(GpuNvlinkTest, PcieBridgeWithLinksDownFails) {
+  CheckResult r = testing::RunGpuSnapshot("gpu.nvlink", H100PciePair(8));
+  EXPECT_OUTCOME(r, Outcome::kFail);
+  ASSERT_EQ(r.findings.size(), 2u) << testing::Describe(r);
+  EXPECT_EQ(r.findings[0].message.rfind("8 of the 12 links an NVLink bridge connects", 0), 0u)
+      << r.findings[0].message;
+}
+
+// An SXM module is held to all its links whatever NVML lists as inactive; a site value replaces
+// the product's.
+TEST(GpuNvlinkTest, SxmModuleNeedsEveryLinkUnlessTheSiteSaysOtherwise) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  for (auto& l : s.devices[0].nvlinks) l.active = gpu::Field<bool>::Of(l.link < 12);
+  CheckResult r = testing::RunGpuSnapshot("gpu.nvlink", s);
+  ASSERT_EQ(r.findings.size(), 1u) << testing::Describe(r);
+  EXPECT_EQ(r.findings[0].entity, "gpu0");
+  GpuRun site;
+  site.expect.params.Set("gpu.nvlink", "nvlinks_expected_up", 12);
+  EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.nvlink", s, site), Outcome::kPass);
+}
+
 }  // namespace
 }  // namespace ys

@@ -42,5 +42,18 @@ TEST(GpuPersistenceTest, OneGpuWithoutAnAnswerIsPartial) {
   EXPECT_TRUE(noted) << testing::Describe(r);
 }
 
+TEST(GpuPersistenceTest, GeForceCardsWithPersistenceOffPassUnlessTheSiteAsks) {
+  gpu::GpuSnapshot s = testing::LoadNvmlFixture("healthy-h100x8");
+  for (auto& d : s.devices) {
+    d.name = "NVIDIA GeForce RTX 3090";
+    d.persistence_mode = gpu::Field<bool>::Of(false);
+  }
+  EXPECT_OUTCOME(testing::RunGpuSnapshot("gpu.persistence", s), Outcome::kPass);
+  testing::GpuRun site;
+  site.expect.params.Set("gpu.persistence", "persistence", checks::Policy::kOn);
+  CheckResult r = testing::RunGpuSnapshot("gpu.persistence", s, site);
+  EXPECT_EQ(r.findings.size(), 8u) << testing::Describe(r);
+}
+
 }  // namespace
 }  // namespace ys
