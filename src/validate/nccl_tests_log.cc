@@ -104,10 +104,10 @@ class Parser {
       open_ = false;
     } else if (!comment && open_ && AllDigits(t[0])) {
       return ReadRow(t, no);
+    } else if (IsElision(body) && !log_.ranks.empty() && !open_) {
+      log_.rank_list_elided = true;
     } else if (!comment) {
-      for (std::string_view w : t) {
-        if (!CollectiveOfBinary(w).empty()) NameBinary(w);
-      }
+      ReadOtherLine(t);
     }
     return Status::Ok();
   }
@@ -137,6 +137,58 @@ class Parser {
     if (slash != std::string_view::npos) word = word.substr(slash + 1);
     if (CollectiveOfBinary(word).empty()) return;
     binary_ = std::string(word);
+  }
+
+  static bool IsElision(std::string_view body) {
+    return body.size() >= 3 && body.find_first_not_of('.') == std::string_view::npos;
+  }
+
+  // A line outside the tables: a command line naming a *_perf binary, or NCCL's "nranks N".
+  void ReadOtherLine(const std::vector<std::string_view>& t) {
+    for (size_t i = 0; i + 1 < t.size(); ++i) {
+      auto n = t[i] == "nranks" ? ParseInt(t[i + 1]) : std::nullopt;
+      if (n && *n > 0 && *n <= 1 << 24) {
+        log_.nccl_nranks = std::max(log_.nccl_nranks.value_or(0), static_cast<int>(*n));
+      }
+    }
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (CollectiveOfBinary(t[i]).empty()) continue;
+      NameBinary(t[i]);
+      ReadCommandLine(t, i);
+    }
+  }
+
+  // The value of option `flag` at t[i] ("-g 8", "-g8"); nullopt when t[i] is not that option.
+  static std::optional<int> OptionValue(const std::vector<std::string_view>& t, size_t i,
+                                        std::string_view flag) {
+    std::optional<int64_t> v;
+    if (t[i] == flag && i + 1 < t.size()) {
+      v = ParseInt(t[i + 1]);
+    } else if (flag.size() == 2 && t[i].size() > 2 && StartsWith(t[i], flag)) {
+      v = ParseInt(t[i].substr(2));
+    }
+    if (!v || *v <= 0 || *v > 1 << 20) return std::nullopt;
+    return static_cast<int>(*v);
+  }
+
+  void ReadCommandLine(const std::vector<std::string_view>& t, size_t binary) {
+    bool launcher = false;
+    std::optional<int> processes, threads, gpus;
+    for (size_t i = 0; i < binary; ++i) {
+      std::string_view w =
+          t[i].substr(t[i].rfind('/') == std::string_view::npos ? 0 : t[i].rfind('/') + 1);
+      launcher |= w == "mpirun" || w == "mpiexec" || w == "srun";
+      for (std::string_view flag : {"-np", "--np", "-n", "--ntasks"}) {
+        if (auto v = launcher ? OptionValue(t, i, flag) : std::nullopt) processes = v;
+      }
+    }
+    for (size_t i = binary + 1; i < t.size(); ++i) {
+      if (auto v = OptionValue(t, i, "-g")) gpus = v;
+      if (auto v = OptionValue(t, i, "--ngpus")) gpus = v;
+      if (auto v = OptionValue(t, i, "-t")) threads = v;
+      if (auto v = OptionValue(t, i, "--nthreads")) threads = v;
+    }
+    launch_ = {launcher, processes, threads, gpus};
   }
 
   void ReadVersion(std::string_view line) {
@@ -208,6 +260,7 @@ class Parser {
     NcclTestsTable table;
     table.binary = binary_;
     table.collective = CollectiveOfBinary(binary_);
+    table.launch = launch_;
     table.error_column = layout_.error_column;
     table.header_line = no;
     log_.tables.push_back(std::move(table));
@@ -305,6 +358,7 @@ class Parser {
   Layout layout_;
   bool open_ = false;
   std::string binary_;
+  NcclTestsLaunch launch_;
 };
 
 }  // namespace nccl_tests_log_impl

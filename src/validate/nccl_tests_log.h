@@ -10,6 +10,10 @@
 //   the device list, one line per rank:
 //     "#  Rank  0 Group  0 Pid 895544 on h100-2 device  0 [0002:00:01] NVIDIA H100 80GB HBM3"
 //     "#   Rank  0 Pid   9192 on pkb-2 device  0 [0x00] Tesla K80"          (before groups)
+//   a list an operator shortened: a line "..." (or "# ...") between device lines;
+//   the command line that started the binary ("mpirun -np 16 ./all_reduce_perf -g 1", "srun -n
+//   8 ...", "./build/sendrecv_perf -b 128M -g 8"): its -np/-n, -g and -t;
+//   NCCL's own "... nranks 16 ..." (NCCL_DEBUG=INFO init lines);
 //   the column header, which fixes the table's layout:
 //     "# size count type redop root time algbw busbw #wrong time algbw busbw #wrong"
 //     "# size count type redop time algbw busbw error time algbw busbw error" (before 2.10: no
@@ -67,9 +71,19 @@ struct NcclTestsRank {
   std::string gpu;     // "NVIDIA H100 80GB HBM3"
 };
 
+// The command line naming a *_perf binary: the launcher's process count (mpirun -np N, srun -n
+// N; nullopt when there is no launcher or it does not say), and the binary's -t and -g.
+struct NcclTestsLaunch {
+  bool launcher = false;  // mpirun, mpiexec or srun on that line
+  std::optional<int> processes;
+  std::optional<int> threads;
+  std::optional<int> gpus;
+};
+
 struct NcclTestsTable {
   std::string binary;         // "all_reduce_perf", "all_reduce_perf_mpi"; "" when not named
   std::string collective;     // "all_reduce"
+  NcclTestsLaunch launch;     // the last command line before the table
   bool error_column = false;  // the pre-2.10 "error" column instead of "#wrong"
   std::vector<NcclTestsRow> rows;
   std::optional<int64_t> out_of_bounds;  // "# Out of bounds values : N ..."
@@ -86,6 +100,9 @@ struct NcclTestsLog {
   std::optional<int> validation;  // -c as printed ("validation: 1")
   bool threads_line = false;      // the nThread line was seen
   std::vector<NcclTestsRank> ranks;
+  bool rank_list_elided = false;   // a "..." line inside the device list: ranks.size() is short
+  std::optional<int> nccl_nranks;  // "nranks N" of an NCCL INFO line (the largest seen)
+
   std::vector<NcclTestsTable> tables;
   std::string prefix;  // the launcher prefix seen: "mpirun --tag-output", "[N]", "srun --label"
   int64_t lines = 0;

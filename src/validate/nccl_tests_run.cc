@@ -11,6 +11,8 @@
 #include "core/document_file.h"
 #include "core/finding_codes.h"
 #include "core/text.h"
+#include "validate/nccl_tests_ranks.h"
+#include "validate/nccl_tests_verdict.h"
 
 namespace ys::validate {
 
@@ -21,28 +23,6 @@ YS_FINDING_CODES("validate.nccl_tests",
 // Named, not anonymous: the library is built in unity batches.
 namespace nccl_tests_run_impl {
 
-// The busbw/algbw factor of each nccl-tests collective on n ranks (nccl-tests PERFORMANCE.md),
-// whether its size column is the per-rank count times the ranks, whether it reduces and whether
-// it has a root.
-struct Shape {
-  const char* name;
-  bool per_rank_count;
-  bool reduces;
-  bool rooted;
-  double (*factor)(double n);
-};
-
-double Twice(double n) { return 2 * (n - 1) / n; }
-double Once(double n) { return (n - 1) / n; }
-double One(double) { return 1; }
-
-constexpr Shape kShapes[] = {
-    {"all_reduce", false, true, false, Twice},   {"all_gather", true, false, false, Once},
-    {"reduce_scatter", true, true, false, Once}, {"alltoall", true, false, false, Once},
-    {"broadcast", false, false, true, One},      {"reduce", false, true, true, One},
-    {"sendrecv", false, true, false, One},       {"gather", true, false, true, Once},
-    {"scatter", true, false, true, Once},        {"hypercube", true, false, false, Once}};
-
 // The collective a table without a name measured, or Invalid naming the candidates.
 Result<std::string> InferCollective(const NcclTestsTable& t, int nranks, std::string_view name) {
   const NcclTestsRow* big = nullptr;
@@ -50,21 +30,26 @@ Result<std::string> InferCollective(const NcclTestsTable& t, int nranks, std::st
     if (r.count > 0 && r.out_of_place.algbw_gbps > 0) big = &r;
   }
   std::vector<std::string> fits;
-  for (const Shape& s : kShapes) {
+  for (const NcclTestsShape* it = NcclTestsShapesBegin(); it != NcclTestsShapesEnd(); ++it) {
+    const NcclTestsShape& s = *it;
     if (big == nullptr) break;
+    // Without a count in the log, the one the ratio gives for this collective.
+    int n = nranks;
+    if (auto r = n > 0 ? std::nullopt : RanksFromRatio(t, s.name)) n = r->n;
     bool rooted = big->root >= 0;
     if (s.rooted != rooted || (!big->redop.empty() && s.reduces != (big->redop != "none"))) {
       continue;
     }
     size_t es = NcclTestsElementBytes(big->dtype);
-    if (es > 0 && nranks > 0) {
+    if (es > 0 && n > 0) {
       uint64_t whole = big->count * es;
-      bool per_rank = whole * static_cast<uint64_t>(nranks) == big->size_bytes;
+      bool per_rank = whole * static_cast<uint64_t>(n) == big->size_bytes;
       if ((s.per_rank_count ? per_rank : whole == big->size_bytes) == false) continue;
     }
-    if (nranks > 0 && big->out_of_place.algbw_gbps >= 0.5) {
+    if ((n > 0 || !s.factor_depends_on_ranks) && big->out_of_place.algbw_gbps >= 0.5) {
       double ratio = big->out_of_place.busbw_gbps / big->out_of_place.algbw_gbps;
-      if (std::abs(ratio - s.factor(nranks)) > 0.05 * s.factor(nranks) + 0.02) continue;
+      double want = s.factor(std::max(n, 1));
+      if (std::abs(ratio - want) > 0.05 * want + 0.02) continue;
     }
     fits.emplace_back(s.name);
   }
@@ -99,8 +84,12 @@ Measurement OneSample(std::string name, const char* unit, Better better, double 
   return m;
 }
 
+// Each placement's busbw, algbw and time as measurements; with `bandwidth` false (one rank: no
+// data crossed a link) only the time. A placement whose figures are no bandwidth (a time of 0, a
+// rate no GPU reaches) keeps its time only and is listed in `dropped`.
 void AddRowMeasurements(BenchmarkResult& r, const std::string& id, const NcclTestsRow& row,
-                        const std::map<std::string, std::string>& common) {
+                        const std::map<std::string, std::string>& common, bool bandwidth,
+                        std::vector<std::string>& dropped) {
   for (const auto& [place, in_place] : {std::pair{&row.out_of_place, false},
                                         std::pair{row.in_place ? &*row.in_place : nullptr, true}}) {
     if (place == nullptr) continue;
@@ -110,30 +99,47 @@ void AddRowMeasurements(BenchmarkResult& r, const std::string& id, const NcclTes
     params["dtype"] = row.dtype;
     params["inplace"] = in_place ? "1" : "0";
     params["value"] = "time averaged over ranks (nccl-tests); samples per rank";
-    r.measurements.push_back(
-        OneSample(id + ".busbw", "GB/s", Better::kHigher, place->busbw_gbps, params));
-    r.measurements.push_back(
-        OneSample(id + ".algbw", "GB/s", Better::kHigher, place->algbw_gbps, params));
-    r.measurements.push_back(
-        OneSample(id + ".time_us", "us", Better::kLower, place->time_us, std::move(params)));
+    bool plausible = PlausibleNcclTestsPlace(*place);
+    if (!plausible && bandwidth && dropped.size() < 8) {
+      dropped.push_back(fmt::format("{} B {} (line {}): {:g} us, busbw {:g} GB/s", row.size_bytes,
+                                    in_place ? "in place" : "out of place", row.line,
+                                    place->time_us, place->busbw_gbps));
+    }
+    if (bandwidth && plausible) {
+      r.measurements.push_back(
+          OneSample(id + ".busbw", "GB/s", Better::kHigher, place->busbw_gbps, params));
+      r.measurements.push_back(
+          OneSample(id + ".algbw", "GB/s", Better::kHigher, place->algbw_gbps, params));
+    }
+    if (place->time_us > 0) {
+      r.measurements.push_back(
+          OneSample(id + ".time_us", "us", Better::kLower, place->time_us, std::move(params)));
+    }
   }
 }
 
-// Per dtype: coll.<c>.avg_busbw, the mean busbw over the rows of that dtype (both placements);
-// with one dtype the log's own "Avg bus bandwidth" figure where it printed one.
+// Per dtype: coll.<c>.avg_busbw, the mean busbw over the rows of that dtype (both placements,
+// the plausible ones); with one dtype and every placement plausible, the log's own "Avg bus
+// bandwidth" figure where it printed one.
 void AddAverages(BenchmarkResult& r, const std::string& id, const NcclTestsTable& t,
                  const std::map<std::string, std::string>& common) {
   std::map<std::string, std::vector<const NcclTestsRow*>> by_dtype;
   for (const NcclTestsRow& row : t.rows) by_dtype[row.dtype].push_back(&row);
+  bool every = true;
   for (const auto& [dtype, rows] : by_dtype) {
     std::vector<double> all;
     uint64_t lo = rows.front()->size_bytes, hi = lo;
     for (const NcclTestsRow* row : rows) {
-      all.push_back(row->out_of_place.busbw_gbps);
-      if (row->in_place) all.push_back(row->in_place->busbw_gbps);
+      for (const NcclTestsPlace* p :
+           {&row->out_of_place, row->in_place ? &*row->in_place : nullptr}) {
+        if (p == nullptr) continue;
+        every &= PlausibleNcclTestsPlace(*p);
+        if (PlausibleNcclTestsPlace(*p)) all.push_back(p->busbw_gbps);
+      }
       lo = std::min(lo, row->size_bytes);
       hi = std::max(hi, row->size_bytes);
     }
+    if (all.empty()) continue;
     std::map<std::string, std::string> params = common;
     params["dtype"] = dtype;
     params["sizes"] = bench::FormatByteSize(lo) + ".." + bench::FormatByteSize(hi);
@@ -141,7 +147,7 @@ void AddAverages(BenchmarkResult& r, const std::string& id, const NcclTestsTable
     Measurement m = bench::MakeMeasurement(id + ".avg_busbw", "GB/s", Better::kHigher, all, params);
     double mean = 0;
     for (double v : all) mean += v / static_cast<double>(all.size());
-    m.value = by_dtype.size() == 1 && t.avg_busbw_gbps ? *t.avg_busbw_gbps : mean;
+    m.value = by_dtype.size() == 1 && every && t.avg_busbw_gbps ? *t.avg_busbw_gbps : mean;
     r.measurements.push_back(std::move(m));
   }
 }
@@ -231,14 +237,53 @@ std::string GpuList(const NcclTestsLog& log) {
   return Join(parts, ", ");
 }
 
-Result<BenchmarkResult> TableResult(const NcclTestsLog& log, const NcclTestsTable& t, int nranks,
+std::string Summary(const NcclTestsTable& t, int nranks, std::string_view name,
+                    const BenchmarkResult& r) {
+  const NcclTestsRow& big = t.rows.back();
+  std::string oob = t.out_of_bounds ? std::to_string(*t.out_of_bounds) : "none printed";
+  if (nranks == 1) {
+    return fmt::format(
+        "nccl on 1 rank (gpu), from {}: {}: no communication (one GPU copies locally; its "
+        "busbw columns are not a bandwidth); {} out of bounds",
+        name, big.dtype, oob);
+  }
+  double avg = 0;
+  for (const Measurement& m : r.measurements) {
+    if (EndsWith(m.name, ".avg_busbw")) avg = m.value;
+  }
+  return fmt::format(
+      "nccl on {} rank{} (gpu), from {}: {}: avg busbw {:.4g} GB/s; at {} B busbw {:.3g} out of "
+      "place{}; {} out of bounds",
+      nranks, nranks == 1 ? "" : "s", name, big.dtype, avg, big.size_bytes,
+      big.out_of_place.busbw_gbps,
+      big.in_place ? fmt::format(", {:.3g} in place", big.in_place->busbw_gbps) : "", oob);
+}
+
+// The bandwidth verdict: its warnings, and INCONCLUSIVE (error: could not evaluate) when nothing
+// else decides and the bandwidth could not be judged, so that a clean data check alone is no
+// pass.
+void JudgeBandwidth(BenchmarkResult& r, const NcclTestsLog& log, const NcclTestsTable& t,
+                    const std::string& id, int nranks) {
+  NcclTestsBandwidthVerdict v = JudgeNcclTestsBandwidth(log, t, id, nranks);
+  r.Note("bandwidth", (v.judged ? "judged: " : "not judged: ") + v.reason);
+  bool failed = !r.findings.empty();
+  for (Finding& f : v.findings) r.Add(std::move(f));
+  if (failed || v.judged || !r.findings.empty()) return;
+  r.outcome = Outcome::kError;
+  r.summary = "bandwidth not judged (INCONCLUSIVE): " + v.reason +
+              (nranks == 1 ? "" : "; the data check alone is no pass") + ". " + r.summary;
+}
+
+Result<BenchmarkResult> TableResult(const NcclTestsLog& log, const NcclTestsTable& t,
                                     std::string_view name, const std::string& forced) {
   std::string collective = !t.collective.empty() ? t.collective : forced;
   if (collective.empty()) {
-    auto inferred = InferCollective(t, nranks, name);
+    auto inferred = InferCollective(t, ResolveNcclTestsRanks(log, t, "").n, name);
     if (!inferred.ok()) return inferred.status();
     collective = *inferred;
   }
+  const NcclTestsRankCount ranks = ResolveNcclTestsRanks(log, t, collective);
+  const int nranks = ranks.n;
   const std::string id = "coll." + collective;
   auto common = CommonParams(log, nranks);
   BenchmarkResult r;
@@ -246,26 +291,25 @@ Result<BenchmarkResult> TableResult(const NcclTestsLog& log, const NcclTestsTabl
   if (!t.binary.empty()) r.Note("binary", t.binary);
   if (!log.tests_version.empty()) r.Note("nccl_tests_version", log.tests_version);
   r.Note("backend", "nccl (" + Library(log) + "), device buffers");
-  r.Note("ranks", nranks > 0 ? std::to_string(nranks) : "not printed (no device list)");
+  r.Note("ranks", nranks > 0 ? std::to_string(nranks) : "not in the log");
+  if (nranks > 0) r.Note("ranks_from", ranks.source);
   if (!log.ranks.empty()) r.Note("gpus", GpuList(log));
   if (GpusPerProcess(log) > 1) {
     r.Note("layout", fmt::format("one process drives {} GPUs (nccl-tests -t {} -g {})",
                                  GpusPerProcess(log), log.threads, log.gpus_per_thread));
   }
   r.Note("data_check", DataCheckNote(log, t));
-  for (const NcclTestsRow& row : t.rows) AddRowMeasurements(r, id, row, common);
-  AddAverages(r, id, t, common);
+  std::vector<std::string> dropped;
+  for (const NcclTestsRow& row : t.rows) {
+    AddRowMeasurements(r, id, row, common, nranks != 1, dropped);
+  }
+  if (nranks == 1) r.Note("communication", "none: 1 rank; busbw and algbw not kept");
+  if (!dropped.empty()) r.Note("not_a_bandwidth", Join(dropped, "; "));
+  if (nranks != 1) AddAverages(r, id, t, common);
   r.tables.push_back(PrintedTable(id, t, nranks, name));
   for (Finding& f : WrongDataFindings(id, t)) r.Add(std::move(f));
-  const NcclTestsRow& big = t.rows.back();
-  r.summary = fmt::format(
-      "nccl on {} rank{} (gpu), from {}: {}: avg busbw {:.4g} GB/s; at {} B busbw {:.3g} out of "
-      "place{}; {} out of bounds",
-      nranks, nranks == 1 ? "" : "s", name, big.dtype,
-      t.avg_busbw_gbps.value_or(r.measurements.back().value), big.size_bytes,
-      big.out_of_place.busbw_gbps,
-      big.in_place ? fmt::format(", {:.3g} in place", big.in_place->busbw_gbps) : "",
-      t.out_of_bounds ? std::to_string(*t.out_of_bounds) : std::string("none printed"));
+  r.summary = Summary(t, nranks, name, r);
+  JudgeBandwidth(r, log, t, id, nranks);
   r.Seal(id);
   return r;
 }
@@ -291,14 +335,11 @@ Result<RunDocument> NcclTestsRunDocument(const NcclTestsLog& log, std::string_vi
   using namespace nccl_tests_run_impl;
   RunDocument doc = StartRunDocument("ingest");
   doc.warnings.clear();  // the figures are the log's, not this build's timings
-  int nranks = static_cast<int>(log.ranks.size());
-  // No device list: one process driving -t x -g GPUs when the nThread line says so, else unknown.
-  if (nranks == 0 && log.threads_line) nranks = GpusPerProcess(log);
   if (!log.ranks.empty()) doc.host.hostname = log.ranks.front().host;
   doc.host.root = std::string(name);  // what the document was read from
   AddRanksAndNodes(log, doc);
   for (const NcclTestsTable& t : log.tables) {
-    auto r = TableResult(log, t, nranks, name, collective);
+    auto r = TableResult(log, t, name, collective);
     if (!r.ok()) return r.status();
     doc.benchmarks.push_back(std::move(*r));
   }

@@ -12,6 +12,12 @@
 //   - the table as printed (the bench's columns) and its footer lines;
 //   - a #wrong above 0, or "Out of bounds values : N FAILED", is YS-BENCH-001 (fail); a table
 //     without a data check (-c 0, #wrong "N/A") says so in its evidence;
+//   - the ranks from validate/nccl_tests_ranks.h, with the source named (evidence "ranks_from");
+//     one rank moved no data between GPUs: its busbw and algbw are not kept (time only), and a
+//     placement that is no bandwidth (time 0, an absurd rate) keeps its time only;
+//   - the bandwidth judged by validate/nccl_tests_verdict.h (YS-BENCH-004/005, warn); when it
+//     cannot be judged and nothing failed or warned, the result is error (INCONCLUSIVE) with the
+//     reason: a clean data check alone is no pass;
 //   - the device list gives the host (rank 0's hostname), and with several processes every
 //     rank (hostname, device) and every node with its ranks; the GPU model goes into the
 //     evidence ("gpus": "16 x NVIDIA H100 80GB HBM3").
