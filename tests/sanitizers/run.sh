@@ -30,6 +30,22 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$logs/ubsan"
 start=$(date +%s)
 (cd "$build" && ctest -L "$label" --output-on-failure -j "$jobs" --timeout 1800)
 rc=$?
+# LeakSanitizer's own crash ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal
+# error": its tracer thread faulting while it stops the process's threads at exit, seen once in
+# eight shard runs on this 2-core VM) is the tool failing, not a finding: the failed tests run
+# once more, alone, and must pass; the crash's log is kept aside and shown. A real report (an
+# ERROR or SUMMARY line) is never retried.
+if [ $rc -ne 0 ] && grep -lq 'LeakSanitizer has encountered a fatal error' "$logs"/* 2>/dev/null &&
+  ! grep -qE '^(SUMMARY: [A-Za-z]+Sanitizer|==[0-9]+==ERROR: )|runtime error: ' "$logs"/*; then
+  mkdir -p "$build/sanitizer-tool-crash"
+  for f in $(grep -l 'LeakSanitizer has encountered a fatal error' "$logs"/*); do
+    echo "==== $f (LeakSanitizer crashed; the failed tests run again)" >&2
+    cat "$f" >&2
+    mv "$f" "$build/sanitizer-tool-crash/"
+  done
+  (cd "$build" && ctest --rerun-failed --output-on-failure -j 1 --timeout 1800)
+  rc=$?
+fi
 echo "sanitize: ctest -L $label under ASan + UBSan took $(( $(date +%s) - start )) s" >&2
 
 # Every log is shown; one with an error's summary fails the run (a bare warning, such as ASan's
