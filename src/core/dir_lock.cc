@@ -72,9 +72,9 @@ Result<DirLock> DirLock::Acquire(const std::string& dir, std::string_view comman
   }
   const std::string me =
       fmt::format("pid {}, `yardstick {}`, since {}\n", getpid(), command, UtcNow());
-  if (ftruncate(fd, 0) != 0 || pwrite(fd, me.data(), me.size(), 0) < 0) {
-    // The lock holds without the note; a second process then names "another process".
-  }
+  // Who holds it, for a second process's message; the lock holds without the note (a second
+  // process then names "another process").
+  if (ftruncate(fd, 0) == 0) (void)!pwrite(fd, me.data(), me.size(), 0);
   return DirLock(fd);
 }
 

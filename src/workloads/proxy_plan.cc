@@ -211,7 +211,8 @@ predict::ModelSpec ScaledSpec(const predict::ModelSpec& spec, int f) {
 struct PlanRows {
   int64_t tokens = 0, shard = 0;
   int64_t per_expert = 0, local_experts = 1;
-  uint64_t routed_copies = 0;  // the rank's routed token copies (top_k per shard token)
+  uint64_t routed_copies = 0;     // the rank's routed token copies (top_k per shard token)
+  int64_t qk_dim = 0, v_dim = 0;  // per head: the attention core's score and value products
 };
 
 // Invalid when the (scaled) shape does not divide by the parallelism or the sizes could wrap.
@@ -242,6 +243,10 @@ Result<PlanRows> PlanRowsOf(const predict::ModelSpec& scaled, const predict::Par
     return Status::Invalid(fmt::format(
         "{}: {} tokens do not divide by TP {} (sequence parallelism)", where, rows.tokens, tp));
   rows.shard = rows.tokens / tp;
+  auto attn = predict::AttentionOf(scaled);
+  if (!attn.ok()) return attn.status();
+  rows.qk_dim = static_cast<int64_t>(attn->qk_dim);
+  rows.v_dim = static_cast<int64_t>(attn->v_dim);
   return rows;
 }
 
@@ -298,13 +303,10 @@ Status AddBlockOps(const predict::ModelSpec& scaled, predict::Block block,
       b.Comm("moe.dispatch", PlanCollective::kAllToAll, CommGroup::kEp,
              rows.routed_copies * routed_width);
     if (x.after_core) {
-      auto attn = predict::AttentionOf(scaled);
-      if (!attn.ok()) return attn.status();
       const int64_t seq = scaled.shape.seq_length, heads_rank = *scaled.shape.attention_heads / tp;
       const int64_t batch = par.micro_batch * heads_rank;
-      const auto qk = static_cast<int64_t>(attn->qk_dim), v = static_cast<int64_t>(attn->v_dim);
-      b.Gemm("attn.scores", seq / par.cp, seq, qk, batch, false);
-      b.Gemm("attn.values", seq / par.cp, v, seq, batch, false);
+      b.Gemm("attn.scores", seq / par.cp, seq, rows.qk_dim, batch, false);
+      b.Gemm("attn.values", seq / par.cp, rows.v_dim, seq, batch, false);
     }
     const int64_t m = whole ? rows.tokens : routed ? rows.per_expert : rows.shard;
     b.Gemm(std::string(x.name), m, static_cast<int64_t>(x.out_rank),
@@ -431,15 +433,18 @@ Result<ProxyPlan> PlanProxyStep(const predict::ModelSpec& spec, const predict::P
       std::max(1, static_cast<int>(std::lround(static_cast<double>(spec.shape.layers) / par.pp)));
   plan.layers = PickLayers(spec, o.layers.value_or(rank_layers));
 
+  // The routed rows, once: every MoE layer of the plan has the same.
+  const bool has_moe = std::any_of(plan.layers.begin(), plan.layers.end(), [](LayerKind k) {
+    return k == LayerKind::kMoe || k == LayerKind::kMoeMlp;
+  });
+  if (has_moe && scaled.moe)
+    YS_RETURN_IF_ERROR(PlanRoutedRows(*scaled.moe, par.ep, o.scale, where, *rows));
   // Each layer forward in order, then each layer's backward in reverse.
   std::vector<std::vector<ProxyOp>> backward;
   for (size_t i = 0; i < plan.layers.size(); ++i) {
     LayerBuilder b(fmt::format("L{} ", i), o.dtype_bytes);
-    for (predict::Block block : predict::BlocksOf(plan.layers[i])) {
-      if (block == predict::Block::kMoe && scaled.moe)
-        YS_RETURN_IF_ERROR(PlanRoutedRows(*scaled.moe, par.ep, o.scale, where, *rows));
+    for (predict::Block block : predict::BlocksOf(plan.layers[i]))
       YS_RETURN_IF_ERROR(AddBlockOps(scaled, block, par, *rows, b));
-    }
     auto fwd = b.Forward();
     plan.micro_batch_ops.insert(plan.micro_batch_ops.end(), fwd.begin(), fwd.end());
     backward.push_back(b.Backward());
