@@ -78,7 +78,7 @@ struct IngestArgs {
   std::string format = "auto";
   std::string window = "35:44";
   std::string collective;
-  int64_t seq = 0, gbs = 0, gpus = 0;
+  int64_t seq = 0, gbs = 0, gpus = 0, concurrency = 0;
   double peak_tflops = 0;
   bool json = false;
 };
@@ -89,6 +89,7 @@ validate::IngestOptions OptionsOf(const IngestArgs& a) {
   if (a.seq > 0) o.seq_len = a.seq;
   if (a.gbs > 0) o.global_batch_size = a.gbs;
   if (a.gpus > 0) o.gpus = a.gpus;
+  if (a.concurrency > 0) o.concurrency = a.concurrency;
   if (a.peak_tflops > 0) o.peak_tflops = a.peak_tflops;
   return o;
 }
@@ -210,6 +211,10 @@ void AddOptions(CLI::App& sub, const std::shared_ptr<IngestArgs>& a) {
   sub.add_option("--gbs", a->gbs, "Global batch size (default: as the log prints it)")
       ->check(CLI::PositiveNumber);
   sub.add_option("--gpus", a->gpus, "GPUs in the job (default: scale in llmb-config_<JOBID>.yaml)")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--concurrency", a->concurrency,
+                 "Serving runs: the concurrency the load generator held, where its output does not "
+                 "print it (a trtllm-bench report, a GenAI-Perf console table)")
       ->check(CLI::PositiveNumber);
   sub.add_option("--peak-tflops", a->peak_tflops,
                  "Peak dense TFLOPS of one GPU at the run's precision, for MFU");

@@ -4,9 +4,14 @@
 
 #include <algorithm>
 
+#include "report/serving_scorecard_console.h"
+
 namespace ys::report {
 
-void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& out) {
+namespace {
+
+void WriteWorkloadRows(const validate::Scorecard& card, bool color, std::ostream& out) {
+  if (card.rows.empty()) return;
   out << fmt::format(
       "suite {} (recipes {}), pass rule: every workload above {:.0f}% of its reference\n",
       card.chip, card.recipe_release, card.threshold * 100);
@@ -52,6 +57,13 @@ void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& o
                          r.reference->inconsistent);
     }
   }
+}
+
+}  // namespace
+
+void WriteScorecard(const validate::Scorecard& card, bool color, std::ostream& out) {
+  WriteWorkloadRows(card, color, out);
+  WriteServingPhases(card.phases, card.threshold, color, out);
   std::string verdict = card.verdict;
   if (color) {
     verdict = (card.pass           ? "\033[32m"

@@ -47,12 +47,13 @@ std::string FormatInference(const WorkloadRun& r) {
       }
     }
     out += Row(label, tput);
-    auto ms = [](const std::optional<double>& v) {
+    auto ms = [](const validate::ServingStats& s, const char* stat) {
+      auto v = validate::StatOf(s, stat);
       return v ? fmt::format("{:.2f}", *v) : std::string("-");
     };
-    out += Row(
-        "", fmt::format("TTFT mean/median/p99 {}/{}/{} ms; TPOT median {} ms", ms(p.mean_ttft_ms),
-                        ms(p.median_ttft_ms), ms(p.p99_ttft_ms), ms(p.median_tpot_ms)));
+    out += Row("", fmt::format("TTFT mean/median/p99 {}/{}/{} ms; TPOT mean/median {}/{} ms",
+                               ms(p.ttft_ms, "mean"), ms(p.ttft_ms, "p50"), ms(p.ttft_ms, "p99"),
+                               ms(p.tpot_ms, "mean"), ms(p.tpot_ms, "p50")));
   }
   if (!r.shape.gpus) out += Row("per GPU", Missing(r, "per-GPU"));
   return out;
@@ -62,8 +63,9 @@ std::string FormatInference(const WorkloadRun& r) {
 
 std::string FormatWorkloadRun(const WorkloadRun& r) {
   std::string out = r.log_path + "\n";
-  out += Row("format",
-             r.format == LogFormat::kAuto ? "not recognised" : validate::LogFormatName(r.format));
+  out += Row("format", r.inference && !r.inference->format.empty() ? r.inference->format
+                       : r.format == LogFormat::kAuto              ? "not recognised"
+                                                      : validate::LogFormatName(r.format));
   out += Row("status", fmt::format("{}: {}", validate::RunStatusName(r.status), r.reason));
   if (r.config) {
     const validate::LlmbConfig& c = *r.config;
@@ -137,6 +139,7 @@ int ExitCodeForStatus(RunStatus status) {
     case RunStatus::kNoData:
     case RunStatus::kNoLog:
     case RunStatus::kUnsupportedFramework:
+    case RunStatus::kInvalidMeasurement:
       return 2;
   }
   return 2;

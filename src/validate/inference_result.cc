@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <streambuf>
 
 #include "core/json_document.h"
 
@@ -16,9 +19,95 @@ namespace {
 using json = nlohmann::json;
 using Record = std::map<std::string, json>;
 
+// Python's json module writes NaN, Infinity and -Infinity bare (SGLang's "request_rate":
+// Infinity, a NaN latency over zero completed requests); JSON has no such literals, so they pass
+// to the parser as the strings "NaN", "Infinity", "-Infinity", which RecordReader reads as a
+// non-finite value. Text inside JSON strings is passed on untouched.
+class BareNonFiniteQuoter : public std::streambuf {
+ public:
+  explicit BareNonFiniteQuoter(std::istream& in) : in_(in) {}
+
+ protected:
+  int_type underflow() override {
+    while (gptr() == egptr()) {
+      if (done_) return traits_type::eof();
+      Refill();
+    }
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  void Refill() {
+    char chunk[16384];
+    in_.read(chunk, sizeof chunk);
+    const std::streamsize got = in_.gcount();
+    out_.clear();
+    for (std::streamsize i = 0; i < got; ++i) Take(chunk[i]);
+    if (got == 0) {  // the end: close what is open
+      if (minus_) out_ += '-';
+      if (word_) out_ += '"';
+      minus_ = word_ = false;
+      done_ = true;
+    }
+    setg(out_.data(), out_.data(), out_.data() + out_.size());
+  }
+  void Take(char c) {
+    if (string_) {
+      out_ += c;
+      if (escape_) {
+        escape_ = false;
+      } else if (c == '\\') {
+        escape_ = true;
+      } else if (c == '"') {
+        string_ = false;
+      }
+      return;
+    }
+    if (word_) {
+      if (std::isalpha(static_cast<unsigned char>(c))) {
+        out_ += c;
+        return;
+      }
+      out_ += '"';
+      word_ = false;
+    }
+    if (minus_) {
+      minus_ = false;
+      if (c == 'I') {
+        out_ += "\"-I";
+        word_ = true;
+        return;
+      }
+      out_ += '-';
+    }
+    if (c == '-') {
+      minus_ = true;
+    } else if (c == 'N' || c == 'I') {  // NaN, Infinity: JSON's own literals are lower case
+      out_ += '"';
+      out_ += c;
+      word_ = true;
+    } else {
+      if (c == '"') string_ = true;
+      out_ += c;
+    }
+  }
+  std::istream& in_;
+  std::string out_;
+  bool string_ = false, escape_ = false, word_ = false, minus_ = false, done_ = false;
+};
+
+bool IsNonFiniteText(const json& v) {
+  if (!v.is_string()) return false;
+  const std::string& s = v.get_ref<const std::string&>();
+  return s == "NaN" || s == "Infinity" || s == "-Infinity";
+}
+
 // Keeps the scalar fields of each record object (the root object, or each object of a root
 // array); a nested array or object is kept as an empty [] or {}, so per-request arrays never
-// reach memory but a field of the wrong type is still seen.
+// reach memory but a field of the wrong type is still seen. Two exceptions, both small: the
+// per-request "input_lens" / "output_lens" arrays are summarised as they stream past ({count,
+// sum, min, max}), and the scalar fields of SGLang's "server_info" object are kept as
+// "server_info.<key>".
 class RecordSax : public nlohmann::json_sax<json> {
  public:
   std::vector<Record> records;
@@ -32,9 +121,10 @@ class RecordSax : public nlohmann::json_sax<json> {
   bool string(string_t& v) override { return Scalar(json(v)); }
   bool binary(binary_t&) override { return true; }
   bool start_object(std::size_t) override {
+    bool server_info = !stack_.empty() && stack_.back() == 'R' && key_ == "server_info";
     Scalar(json::object());  // a nested object stands as {} in its record
     bool record = stack_.empty() || (stack_.size() == 1 && stack_[0] == '[');
-    stack_.push_back(record ? 'R' : '{');
+    stack_.push_back(record ? 'R' : server_info ? 'S' : '{');
     if (record) current_.clear();
     return true;
   }
@@ -48,11 +138,18 @@ class RecordSax : public nlohmann::json_sax<json> {
     return true;
   }
   bool start_array(std::size_t) override {
+    bool lengths =
+        !stack_.empty() && stack_.back() == 'R' && (key_ == "output_lens" || key_ == "input_lens");
     Scalar(json::array());  // a per-request array stands as [] in its record
-    stack_.push_back('[');
+    stack_.push_back(lengths ? 'L' : '[');
+    if (lengths) lens_ = {key_, 0, 0, 0, 0};
     return true;
   }
   bool end_array() override {
+    if (stack_.back() == 'L' && lens_.count > 0) {
+      current_[lens_.key] =
+          json{{"count", lens_.count}, {"sum", lens_.sum}, {"min", lens_.min}, {"max", lens_.max}};
+    }
     stack_.pop_back();
     return true;
   }
@@ -62,24 +159,46 @@ class RecordSax : public nlohmann::json_sax<json> {
   }
 
  private:
+  struct Lengths {
+    std::string key;
+    int64_t count;
+    double sum, min, max;
+  };
   bool Scalar(json v) {
-    if (!stack_.empty() && stack_.back() == 'R') current_[key_] = std::move(v);
+    if (stack_.empty()) return true;
+    if (stack_.back() == 'R') current_[key_] = std::move(v);
+    if (stack_.back() == 'S') current_["server_info." + key_] = std::move(v);
+    if (stack_.back() == 'L' && v.is_number()) {
+      double x = v.get<double>();
+      lens_.min = lens_.count == 0 ? x : std::min(lens_.min, x);
+      lens_.max = lens_.count == 0 ? x : std::max(lens_.max, x);
+      lens_.sum += x;
+      ++lens_.count;
+    }
     return true;
   }
-  std::vector<char> stack_;  // 'R' record object, '{' other object, '[' array
+  std::vector<char> stack_;  // 'R' record, 'S' server_info, 'L' lengths, '{' object, '[' array
   Record current_;
   std::string key_;
+  Lengths lens_{};
 };
 
 class RecordReader {
  public:
-  RecordReader(const Record& r, std::string where) : r_(r), where_(std::move(where)) {}
+  RecordReader(const Record& r, std::string where, std::vector<std::string>& notes)
+      : r_(r), where_(std::move(where)), notes_(notes) {}
 
   const Status& status() const { return status_; }
 
+  // A number; a bare NaN or Infinity is absent, with a note.
   std::optional<double> Number(const char* key) {
     auto it = r_.find(key);
     if (it == r_.end() || it->second.is_null()) return std::nullopt;
+    if (IsNonFiniteText(it->second)) {
+      notes_.push_back(
+          fmt::format("'{}' is {}: read as absent", key, it->second.get_ref<const std::string&>()));
+      return std::nullopt;
+    }
     if (!it->second.is_number()) {
       Fail(key, "a number");
       return std::nullopt;
@@ -103,6 +222,20 @@ class RecordReader {
     Fail(key, "a string");
     return {};
   }
+  // A --metadata value: vLLM writes `--metadata key=value` as the string "value". Read as a
+  // number when it is one, whether a number or a string; nullopt otherwise (no error: metadata
+  // is the user's, not the tool's).
+  std::optional<double> Loose(const char* key) const {
+    auto it = r_.find(key);
+    if (it == r_.end()) return std::nullopt;
+    if (it->second.is_number()) return it->second.get<double>();
+    if (!it->second.is_string()) return std::nullopt;
+    const std::string& s = it->second.get_ref<const std::string&>();
+    char* end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+    return v;
+  }
 
  private:
   void Fail(const char* key, const char* expected) {
@@ -112,12 +245,216 @@ class RecordReader {
   }
   const Record& r_;
   std::string where_;
+  std::vector<std::string>& notes_;
   Status status_;
 };
 
+// The latency a key names in vLLM's and SGLang's spelling ("p99_e2el_ms", "median_ttft_ms",
+// "std_e2e_latency_ms", "p99.9_itl_ms"), with the statistic; nullptr when the key is not one.
+ServingStats* LatencyOf(ServingPoint& p, const std::string& key, std::string* stat) {
+  if (key.size() < 4 || key.compare(key.size() - 3, 3, "_ms") != 0) return nullptr;
+  size_t cut = key.find('_');
+  if (cut == std::string::npos) return nullptr;
+  *stat = StatName(std::string_view(key).substr(0, cut));
+  if (stat->empty()) return nullptr;
+  std::string_view metric = std::string_view(key).substr(cut + 1, key.size() - cut - 4);
+  if (metric == "ttft") return &p.ttft_ms;
+  if (metric == "tpot") return &p.tpot_ms;
+  if (metric == "itl") return &p.itl_ms;
+  if (metric == "e2el" || metric == "e2e_latency") return &p.e2el_ms;
+  return nullptr;
+}
+
+// What the load generator did, from what the record says of its arrival process.
+ServingMode ModeOf(const ServingPoint& p) {
+  if (p.max_concurrency && *p.max_concurrency == 1) return ServingMode::kLatency;
+  if (!p.max_concurrency && p.request_rate == "inf") {
+    return ServingMode::kOffline;  // every request sent at once
+  }
+  return ServingMode::kServing;
+}
+
+// Requests, tokens and throughput.
+void ReadCounts(const Record& r, RecordReader& rd, ServingPoint& p) {
+  p.num_prompts = rd.Count("num_prompts");
+  p.completed = rd.Count("completed");
+  p.failed = rd.Count("failed");
+  p.duration_s = rd.Number("duration");
+  p.request_throughput = rd.Number("request_throughput");
+  if (!p.request_throughput && p.completed && p.duration_s && *p.duration_s > 0) {
+    p.request_throughput = static_cast<double>(*p.completed) / *p.duration_s;
+    p.notes.push_back("request throughput = completed / duration (the record has none)");
+  }
+  p.output_throughput = rd.Number("output_throughput");
+  p.total_token_throughput = rd.Number("total_token_throughput");
+  if (!p.total_token_throughput) p.total_token_throughput = rd.Number("total_throughput");
+  if (!p.total_token_throughput && p.output_throughput) {
+    if (std::optional<double> input = rd.Number("input_throughput")) {
+      p.total_token_throughput = *input + *p.output_throughput;
+      p.notes.push_back("total token throughput = input_throughput + output_throughput");
+    }
+  }
+  std::optional<int64_t> in_tokens = rd.Count("total_input_tokens");
+  std::optional<int64_t> out_tokens = rd.Count("total_output_tokens");
+  if (p.completed && *p.completed > 0) {
+    double n = static_cast<double>(*p.completed);
+    if (in_tokens) p.isl_tokens["mean"] = static_cast<double>(*in_tokens) / n;
+    if (out_tokens) p.osl_tokens["mean"] = static_cast<double>(*out_tokens) / n;
+  }
+  // The per-request lengths, summarised while parsing; vLLM writes 0 for a failed request, so
+  // they are taken only when every request in them completed.
+  using Lens = std::pair<const char*, ServingStats*>;
+  for (auto [key, into] : {Lens{"input_lens", &p.isl_tokens}, Lens{"output_lens", &p.osl_tokens}}) {
+    auto it = r.find(key);
+    if (it == r.end() || !it->second.is_object() || !it->second.contains("count")) continue;
+    const json& s = it->second;
+    if (!p.completed || s["count"].get<int64_t>() != *p.completed) continue;
+    (*into)["min"] = s["min"].get<double>();
+    (*into)["max"] = s["max"].get<double>();
+    if (!into->count("mean")) into->emplace("mean", s["sum"].get<double>() / *p.completed);
+  }
+}
+
+// The lengths asked. SGLang records its random-dataset arguments on every line, whatever the
+// dataset: they are the asked lengths only for the random datasets at random_range_ratio 1
+// (below 1 each request draws its lengths between ratio x len and len). vLLM records none; a
+// `--metadata input_len=... output_len=...` pair stands for them, with a note.
+void ReadAskedLengths(const Record& r, RecordReader& rd, ServingPoint& p) {
+  std::string dataset = rd.Text("dataset_name");
+  std::optional<double> ratio = rd.Number("random_range_ratio");
+  bool random = dataset.empty() || dataset.rfind("random", 0) == 0;
+  if (!random && r.count("random_output_len")) {
+    p.notes.push_back(fmt::format("lengths from the {} dataset: none asked", dataset));
+  } else if (p.tool == "sglang" && ratio && *ratio != 1 && r.count("random_output_len")) {
+    p.notes.push_back(fmt::format(
+        "random lengths (random_range_ratio {:g}): each request drew its own, none asked", *ratio));
+  } else {
+    p.isl_asked = rd.Number("random_input_len");
+    p.osl_asked = rd.Number("random_output_len");
+    using Asked = std::pair<const char*, std::optional<double>*>;
+    for (auto [key, into] : {Asked{"input_len", &p.isl_asked}, Asked{"output_len", &p.osl_asked}}) {
+      if (into->has_value()) continue;
+      if ((*into = rd.Loose(key))) {
+        p.notes.push_back(fmt::format("{} asked from the record's '{}' (a --metadata key)",
+                                      key[0] == 'i' ? "ISL" : "OSL", key));
+      }
+    }
+  }
+  if (auto e = r.find("ignore_eos"); e != r.end()) {
+    if (e->second.is_boolean()) p.ignore_eos = e->second.get<bool>();
+    if (e->second == "True" || e->second == "true") p.ignore_eos = true;
+    if (e->second == "False" || e->second == "false") p.ignore_eos = false;
+  }
+}
+
+// The parallel layout: SGLang's server_info (its server arguments), else vLLM --metadata keys.
+// The GPU count is set only from server_info, where it is the whole deployment's.
+void ReadDeployment(const Record& r, RecordReader& rd, ServingPoint& p) {
+  auto whole = [&](const char* key) -> std::optional<int64_t> {
+    std::optional<double> v = rd.Loose(key);
+    if (!v || *v < 1 || *v != std::floor(*v) || *v > 1e6) return std::nullopt;
+    return static_cast<int64_t>(*v);
+  };
+  if (auto tp = whole("server_info.tp_size")) {
+    p.tp = tp;
+    p.pp = whole("server_info.pp_size");
+    p.ep = whole("server_info.ep_size");
+    std::optional<int64_t> dp = whole("server_info.dp_size");
+    auto dp_attention = r.find("server_info.enable_dp_attention");
+    bool in_tp = dp_attention != r.end() && dp_attention->second == true;
+    auto mode = r.find("server_info.disaggregation_mode");
+    if (mode == r.end() || mode->second.is_null() || mode->second == "null") {
+      p.gpus = *tp * p.pp.value_or(1) * (in_tp ? 1 : dp.value_or(1));
+      p.gpu_denominator = "all GPUs (tp_size x pp_size x dp_size of SGLang's server_info)";
+    }
+    return;
+  }
+  p.tp = whole("tensor_parallel_size");
+  if (!p.tp) p.tp = whole("tp");
+  p.pp = whole("pipeline_parallel_size");
+  if (p.tp) p.notes.push_back("tensor parallelism from the record's --metadata");
+}
+
+ServingPoint ReadPoint(const Record& r, RecordReader& rd) {
+  ServingPoint p;
+  p.backend = rd.Text("backend");
+  p.tool = r.count("random_range_ratio") || r.count("total_output_tokens_retokenized") ||
+                   r.count("accept_length") || r.count("server_info") ||
+                   p.backend.rfind("sglang", 0) == 0
+               ? "sglang"
+               : "vllm";
+  p.model_id = rd.Text("model_id");
+  p.max_concurrency = rd.Count("max_concurrency");
+  if (!p.max_concurrency) p.max_concurrency = rd.Count("concurrency_limit");
+  p.request_rate = rd.Text("request_rate");
+  if (p.request_rate == "Infinity") p.request_rate = "inf";
+  ReadCounts(r, rd, p);
+  ReadAskedLengths(r, rd, p);
+  ReadDeployment(r, rd, p);
+  for (const auto& [key, value] : r) {
+    std::string stat;
+    ServingStats* into = LatencyOf(p, key, &stat);
+    if (!into) continue;
+    if (std::optional<double> v = rd.Number(key.c_str())) (*into)[stat] = *v;
+  }
+  p.mode = ModeOf(p);
+  return p;
+}
+
 }  // namespace
 
-Result<InferenceResult> ParseServingResults(std::istream& in, std::string_view name) {
+std::optional<double> StatOf(const ServingStats& s, std::string_view name) {
+  std::string key = StatName(name);
+  auto it = s.find(key);
+  if (it == s.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string StatName(std::string_view text) {
+  std::string t;
+  for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "mean" || t == "avg" || t == "average") return "mean";
+  if (t == "median" || t == "p50" || t == "50") return "p50";
+  if (t == "std" || t == "stddev" || t == "min" || t == "max") return t == "stddev" ? "std" : t;
+  std::string_view digits = t;
+  if (!digits.empty() && digits[0] == 'p') digits.remove_prefix(1);
+  if (digits.empty() || digits.size() > 6) return {};
+  int dots = 0;
+  for (char c : digits) {
+    if (c == '.')
+      ++dots;
+    else if (!std::isdigit(static_cast<unsigned char>(c)))
+      return {};
+  }
+  if (dots > 1 || digits.front() == '.' || digits.back() == '.') return {};
+  return "p" + std::string(digits);
+}
+
+const char* ServingModeName(ServingMode m) {
+  switch (m) {
+    case ServingMode::kServing:
+      return "serving";
+    case ServingMode::kOffline:
+      return "offline";
+    case ServingMode::kLatency:
+      return "latency";
+    case ServingMode::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+std::optional<ServingMode> ParseServingMode(std::string_view name) {
+  for (ServingMode m : {ServingMode::kUnknown, ServingMode::kServing, ServingMode::kOffline,
+                        ServingMode::kLatency}) {
+    if (name == ServingModeName(m)) return m;
+  }
+  return std::nullopt;
+}
+
+Result<InferenceResult> ParseServingResults(std::istream& raw, std::string_view name) {
+  BareNonFiniteQuoter quoter(raw);
+  std::istream in(&quoter);
   RecordSax sax;
   int values = 0;
   while (true) {
@@ -137,38 +474,17 @@ Result<InferenceResult> ParseServingResults(std::istream& in, std::string_view n
         fmt::format("{}: empty; expected a benchmark_serving result JSON", name));
   }
   InferenceResult out;
+  out.format = "inference-json";
   for (size_t i = 0; i < sax.records.size(); ++i) {
     const Record& r = sax.records[i];
     if (r.count("timing/train/total_step_time") || r.count("performance/tokens_per_sec_per_gpu")) {
       out.nemo_rl_metrics = true;
       continue;
     }
-    RecordReader rd(r, fmt::format("{}: record {}", name, i + 1));
-    ServingPoint p;
-    p.backend = rd.Text("backend");
-    p.model_id = rd.Text("model_id");
-    p.max_concurrency = rd.Count("max_concurrency");
-    p.request_rate = rd.Text("request_rate");
-    p.num_prompts = rd.Count("num_prompts");
-    p.completed = rd.Count("completed");
-    p.duration_s = rd.Number("duration");
-    p.request_throughput = rd.Number("request_throughput");
-    p.output_throughput = rd.Number("output_throughput");
-    p.total_token_throughput = rd.Number("total_token_throughput");
-    if (!p.total_token_throughput && p.output_throughput) {
-      if (std::optional<double> input = rd.Number("input_throughput")) {
-        p.total_token_throughput = *input + *p.output_throughput;
-      }
-    }
-    p.mean_ttft_ms = rd.Number("mean_ttft_ms");
-    p.median_ttft_ms = rd.Number("median_ttft_ms");
-    p.p99_ttft_ms = rd.Number("p99_ttft_ms");
-    p.mean_tpot_ms = rd.Number("mean_tpot_ms");
-    p.median_tpot_ms = rd.Number("median_tpot_ms");
-    p.p99_tpot_ms = rd.Number("p99_tpot_ms");
-    p.mean_itl_ms = rd.Number("mean_itl_ms");
-    p.median_itl_ms = rd.Number("median_itl_ms");
-    p.p99_itl_ms = rd.Number("p99_itl_ms");
+    std::vector<std::string> notes;
+    RecordReader rd(r, fmt::format("{}: record {}", name, i + 1), notes);
+    ServingPoint p = ReadPoint(r, rd);
+    p.notes.insert(p.notes.end(), notes.begin(), notes.end());
     if (!rd.status().ok()) return rd.status();
     if (!p.output_throughput && !p.total_token_throughput) continue;  // not a serving result
     out.points.push_back(std::move(p));
@@ -181,13 +497,23 @@ Result<InferenceResult> ParseServingResultsText(std::string_view text, std::stri
   return ParseServingResults(in, name);
 }
 
+std::string ServingPointName(const ServingPoint& p) {
+  if (p.max_concurrency) return fmt::format("concurrency {}", *p.max_concurrency);
+  if (!p.request_rate.empty() && p.request_rate != "inf") {
+    return fmt::format("request rate {}", p.request_rate);
+  }
+  if (p.mode == ServingMode::kUnknown) return "the point";
+  return std::string(ServingModeName(p.mode)) + " point";
+}
+
 void NormaliseByGpus(InferenceResult& r, std::optional<int64_t> gpus) {
   r.gpus = gpus;
   for (ServingPoint& p : r.points) {
     p.output_tokens_per_s_per_gpu.reset();
     p.total_tokens_per_s_per_gpu.reset();
-    if (!gpus || *gpus <= 0) continue;
-    double g = static_cast<double>(*gpus);
+    std::optional<int64_t> n = p.gpus ? p.gpus : gpus;
+    if (!n || *n <= 0) continue;
+    double g = static_cast<double>(*n);
     if (p.output_throughput) p.output_tokens_per_s_per_gpu = *p.output_throughput / g;
     if (p.total_token_throughput) p.total_tokens_per_s_per_gpu = *p.total_token_throughput / g;
   }

@@ -21,6 +21,8 @@ struct IngestOptions {
   std::optional<int64_t> seq_len;
   std::optional<int64_t> global_batch_size;
   std::optional<int64_t> gpus;
+  // Serving: the concurrency the load generator held, for the points whose file does not say.
+  std::optional<int64_t> concurrency;
   std::optional<double> peak_tflops;  // of the GPU at the run's precision; feeds MFU
   // IngestLog: read llmb-config_<JOBID>.yaml beside a "log-<exp>_<JOBID>_<retry>.out".
   bool read_llmb_config = true;

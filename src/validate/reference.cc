@@ -36,27 +36,33 @@ Status ReferenceSet::AddFile(const std::string& path) {
   return AddText(*text, path);
 }
 
-Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
-  auto doc = ParseToml(text, path);
-  if (!doc.ok()) return doc.status();
-  for (const auto& [k, v] : *doc) {
-    std::string key(k.str());
-    if (key != "provenance" && key != "reference") {
-      return Status::Invalid(path + ": unknown table [" + key +
-                             "]; expected [provenance] and [[reference]]");
-    }
-  }
-  const toml::table* prov = (*doc)["provenance"].as_table();
-  if (prov == nullptr)
-    return Status::Invalid(path +
-                           ": missing [provenance]: a reference without provenance is not used");
-  Provenance p;
+namespace {
+
+// The [provenance] table; `serving` says whether its metric is "serving" (else "step_time_s").
+Status ReadProvenance(const toml::table& prov, const std::string& path, Provenance& p,
+                      bool& serving) {
   p.path = path;
-  TomlTableReader pr(*prov, path, "[provenance]");
+  TomlTableReader pr(prov, path, "[provenance]");
   YS_RETURN_IF_ERROR(pr.String("chip", &p.chip));
   YS_RETURN_IF_ERROR(pr.String("kind", &p.kind));
-  if (p.kind != "published" && p.kind != "recorded") {
+  if (p.kind != "published" && p.kind != "recorded" && p.kind != "site" && p.kind != "proxy") {
+    return pr.Error("kind",
+                    "expected \"published\" or \"recorded\" (training), \"site\", \"recorded\" "
+                    "or \"proxy\" (serving)");
+  }
+  std::string metric;
+  YS_RETURN_IF_ERROR(pr.String("metric", &metric));
+  if (metric != "step_time_s" && metric != "serving") {
+    return pr.Error("metric", "expected \"step_time_s\" (training) or \"serving\"");
+  }
+  serving = metric == "serving";
+  if (!serving && p.kind != "published" && p.kind != "recorded") {
     return pr.Error("kind", "expected \"published\" or \"recorded\"");
+  }
+  if (serving && p.kind != "site" && p.kind != "recorded" && p.kind != "proxy") {
+    return pr.Error("kind",
+                    "expected \"site\" (figures the site was given), \"recorded\" (a golden run) "
+                    "or \"proxy\" (public figures standing in for a reference)");
   }
   YS_RETURN_IF_ERROR(pr.String("release", &p.release));
   YS_RETURN_IF_ERROR(pr.String("source", &p.source));
@@ -64,13 +70,34 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
   YS_RETURN_IF_ERROR(pr.String("hardware", &p.hardware));
   YS_RETURN_IF_ERROR(pr.String("software", &p.software));
   YS_RETURN_IF_ERROR(pr.String("made_by", &p.made_by));
-  std::string metric;
-  YS_RETURN_IF_ERROR(pr.String("metric", &metric));
-  if (metric != "step_time_s") {
-    return pr.Error("metric", "expected \"step_time_s\"");
-  }
   YS_RETURN_IF_ERROR(pr.String("note", &p.note, /*required=*/false));
   YS_RETURN_IF_ERROR(pr.NoOtherKeys());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
+  auto doc = ParseToml(text, path);
+  if (!doc.ok()) return doc.status();
+  for (const auto& [k, v] : *doc) {
+    std::string key(k.str());
+    if (key != "provenance" && key != "reference" && key != "serving_reference") {
+      return Status::Invalid(path + ": unknown table [" + key +
+                             "]; expected [provenance] and [[reference]] or [[serving_reference]]");
+    }
+  }
+  const toml::table* prov = (*doc)["provenance"].as_table();
+  if (prov == nullptr)
+    return Status::Invalid(path +
+                           ": missing [provenance]: a reference without provenance is not used");
+  Provenance p;
+  bool serving = false;
+  YS_RETURN_IF_ERROR(ReadProvenance(*prov, path, p, serving));
+  if (serving) return AddServing(*doc, p, path);
+  if (doc->contains("serving_reference")) {
+    return Status::Invalid(path + ": [[serving_reference]] in a file whose metric is step_time_s");
+  }
 
   const toml::array* list = (*doc)["reference"].as_array();
   if (list == nullptr) return Status::Invalid(path + ": no [[reference]] entries");
@@ -108,6 +135,47 @@ Status ReferenceSet::AddText(std::string_view text, const std::string& path) {
     refs_.push_back(std::move(r));
   }
   return Status::Ok();
+}
+
+Status ReferenceSet::AddServing(const toml::table& doc, const Provenance& p,
+                                const std::string& path) {
+  if (doc.contains("reference")) {
+    return Status::Invalid(path + ": [[reference]] in a file whose metric is serving");
+  }
+  const toml::array* list = doc["serving_reference"].as_array();
+  if (list == nullptr) return Status::Invalid(path + ": no [[serving_reference]] entries");
+  int i = 0;
+  for (const auto& node : *list) {
+    ++i;
+    const toml::table* t = node.as_table();
+    if (t == nullptr) {
+      return Status::Invalid(path + ": [[serving_reference]] " + std::to_string(i) +
+                             ": expected a table");
+    }
+    TomlTableReader rr(*t, path, "[[serving_reference]] " + std::to_string(i));
+    auto ref = ParseServingReference(rr);
+    if (!ref.ok()) return ref.status();
+    ref->provenance = p;
+    serving_.push_back(std::move(*ref));
+  }
+  return Status::Ok();
+}
+
+const ServingReference* ReferenceSet::FindServing(const std::string& chip,
+                                                  const ServingPhase& phase) const {
+  auto rank = [](const std::string& kind) {
+    return kind == "recorded" ? 2 : kind == "site" ? 1 : 0;
+  };
+  const ServingReference* best = nullptr;
+  for (const ServingReference& r : serving_) {
+    if (r.provenance.chip != chip || r.phase != phase.id || r.model != phase.model ||
+        r.precision != phase.precision || r.isl != phase.isl || r.osl != phase.osl ||
+        r.gpus != phase.gpus) {
+      continue;
+    }
+    if (best == nullptr || rank(r.provenance.kind) >= rank(best->provenance.kind)) best = &r;
+  }
+  return best;
 }
 
 ReferenceSet::Match ReferenceSet::Find(const std::string& chip, const SuiteWorkload& w,

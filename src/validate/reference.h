@@ -10,22 +10,11 @@
 #include <vector>
 
 #include "core/status.h"
+#include "validate/provenance.h"
+#include "validate/serving_reference.h"
 #include "validate/suite.h"
 
 namespace ys::validate {
-
-struct Provenance {
-  std::string chip;
-  std::string kind;     // "published" | "recorded"
-  std::string release;  // recipe release the numbers belong to
-  std::string source;
-  std::string date;
-  std::string hardware;
-  std::string software;
-  std::string made_by;
-  std::string note;
-  std::string path;  // the file it was loaded from
-};
 
 struct Reference {
   std::string workload;  // suite workload id: "llama3.1_70b_fp8"
@@ -58,8 +47,16 @@ class ReferenceSet {
   Match Find(const std::string& chip, const SuiteWorkload& w, const std::string& release) const;
   const std::vector<Reference>& all() const { return refs_; }
 
+  // The serving reference of a phase on `chip`: a recorded one over a site one over a proxy,
+  // the last loaded among equals; nullptr when none. Matched on the phase id, model, precision,
+  // ISL/OSL and GPU count: anything else is no comparable reference.
+  const ServingReference* FindServing(const std::string& chip, const ServingPhase& phase) const;
+  const std::vector<ServingReference>& serving() const { return serving_; }
+
  private:
+  Status AddServing(const toml::table& doc, const Provenance& p, const std::string& path);
   std::vector<Reference> refs_;
+  std::vector<ServingReference> serving_;
 };
 
 }  // namespace ys::validate

@@ -108,8 +108,13 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
         continue;
       }
     } else {
+      bool phase_folder = false;  // a serving phase's server log: read with the phase
       for (fs::path p = it->path().parent_path(); p.string().size() >= dir.size();
            p = p.parent_path()) {
+        if (suite.FindPhase(p.filename().string()) != nullptr) {
+          phase_folder = true;
+          break;
+        }
         if (suite.Find(p.filename().string()) != nullptr) {
           id = p.filename().string();
           how = "folder name";
@@ -117,6 +122,7 @@ Result<Discovery> DiscoverRuns(const Suite& suite, const std::string& dir) {
         }
         if (p == p.parent_path()) break;
       }
+      if (phase_folder) continue;
     }
     if (id.empty() || suite.Find(id) == nullptr) {
       out.ignored.push_back(path + (id.empty() ? ": matches no workload of the suite"

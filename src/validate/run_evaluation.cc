@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/text.h"
 #include "validate/derived_metrics.h"
+#include "validate/serving_validity.h"
 
 namespace ys::validate {
 namespace {
@@ -251,18 +253,35 @@ WorkloadRun EvaluateInference(InferenceResult result, const IngestOptions& o,
   r.config = o.config;
   r.shape = ResolveShape(o, nullptr, r.config ? &*r.config : nullptr, r.notes);
   NormaliseByGpus(result, r.shape.gpus);
-  if (!r.shape.gpus) r.derived.missing.push_back("per-GPU throughput needs the GPU count (--gpus)");
-  std::vector<std::string> short_points;
-  size_t unknown_asked = 0;  // points that do not say how many requests were asked
-  for (const ServingPoint& p : result.points) {
-    if (!p.completed || !p.num_prompts) ++unknown_asked;
-    if (p.completed && p.num_prompts && *p.completed < *p.num_prompts) {
-      short_points.push_back(fmt::format("{}: {} of {} requests completed",
-                                         p.max_concurrency
-                                             ? fmt::format("concurrency {}", *p.max_concurrency)
-                                             : fmt::format("request rate {}", p.request_rate),
-                                         *p.completed, *p.num_prompts));
+  if (o.concurrency) {
+    for (ServingPoint& p : result.points) {
+      if (p.max_concurrency) continue;  // the file's own figure wins
+      p.max_concurrency = *o.concurrency;
+      p.mode = *o.concurrency == 1 ? ServingMode::kLatency : ServingMode::kServing;
+      p.notes.push_back(
+          fmt::format("concurrency {} as given (--concurrency): the file does not "
+                      "print it",
+                      *o.concurrency));
     }
+  }
+  const bool file_counts = std::all_of(result.points.begin(), result.points.end(),
+                                       [](const ServingPoint& p) { return p.gpus.has_value(); });
+  if (!r.shape.gpus && !(file_counts && !result.points.empty())) {
+    r.derived.missing.push_back("per-GPU throughput needs the GPU count (--gpus)");
+  }
+  size_t unknown_asked = 0, flawed = 0;  // points that do not say how many requests were asked
+  std::string flaws;
+  for (ServingPoint& p : result.points) {
+    if (!p.completed || !p.num_prompts) ++unknown_asked;
+    p.flaws.clear();
+    std::vector<ServingFlawFound> found = FindServingFlaws(p);
+    for (const ServingFlawFound& f : found) {
+      p.flaws.push_back(fmt::format("{}: {}", ServingFlawName(f.flaw), f.detail));
+    }
+    if (found.empty()) continue;
+    ++flawed;
+    flaws += fmt::format("{}{}: {}", flaws.empty() ? "" : "; ", ServingPointName(p),
+                         DescribeFlaws(found));
   }
   if (result.points.empty() && result.nemo_rl_metrics) {
     r.status = RunStatus::kUnsupportedFramework;
@@ -272,21 +291,25 @@ WorkloadRun EvaluateInference(InferenceResult result, const IngestOptions& o,
   } else if (result.points.empty()) {
     r.status = RunStatus::kNoData;
     r.reason =
-        "no serving-benchmark result in the JSON: expected objects with output_throughput "
-        "or total_token_throughput (vLLM/SGLang benchmark_serving)";
-  } else if (!short_points.empty()) {
-    r.status = RunStatus::kIncomplete;
-    for (const std::string& s : short_points) r.reason += (r.reason.empty() ? "" : "; ") + s;
+        "no serving-benchmark result in the file: expected a point with output_throughput "
+        "or total_token_throughput";
+  } else if (flawed == result.points.size()) {
+    r.status = RunStatus::kInvalidMeasurement;
+    r.reason = "not a measure of serving capacity: " + flaws;
   } else {
     r.status = RunStatus::kSuccess;
-    r.reason =
-        unknown_asked == 0
-            ? fmt::format("{} serving point(s); every request completed", result.points.size())
-            : fmt::format(
-                  "{} serving point(s); {} of them do not say how many requests were "
-                  "asked (a console block without its 'Failed requests' line): lost "
-                  "requests cannot be ruled out there",
-                  result.points.size(), unknown_asked);
+    r.reason = fmt::format("{} serving point(s)", result.points.size());
+    if (flawed > 0) {
+      r.reason += fmt::format("; {} of them refused ({})", flawed, flaws);
+    }
+    if (unknown_asked > 0) {
+      r.reason += fmt::format(
+          "; {} do not say how many requests were asked (no failed-request count and no "
+          "request count asked in the file): lost requests cannot be ruled out there",
+          unknown_asked);
+    } else if (flawed == 0) {
+      r.reason += "; every request completed";
+    }
   }
   r.inference = std::move(result);
   return r;

@@ -69,7 +69,8 @@ ScoredWorkload ScoreWorkload(const Suite& suite, const SuiteWorkload& w, const R
 
 Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
                      const std::map<std::string, Measured>& measured,
-                     const std::map<std::string, double>& peak_tflops) {
+                     const std::map<std::string, double>& peak_tflops,
+                     std::vector<ScoredPhase> phases) {
   Scorecard card;
   card.chip = suite.chip;
   card.recipe_release = suite.recipe_release;
@@ -87,27 +88,46 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
     }
     card.rows.push_back(std::move(row));
   }
-  card.pass = !suite.workloads.empty() && failed.empty() && unjudged.empty();
+  for (const ScoredPhase& p : phases) {
+    if (p.outcome == PhaseOutcome::kPass) {
+      ++passed;
+    } else if (p.outcome == PhaseOutcome::kInconclusive) {
+      unjudged.push_back(p.phase.id);
+    } else {
+      failed.push_back(p.phase.id);
+    }
+  }
+  card.phases = std::move(phases);
+  const size_t items = suite.workloads.size() + card.phases.size();
+  card.pass = items > 0 && failed.empty() && unjudged.empty();
   card.inconclusive = !card.pass && failed.empty() && !unjudged.empty();
   auto join = [](const std::vector<std::string>& ids) {
     std::string names;
     for (const auto& f : ids) names += (names.empty() ? "" : ", ") + f;
     return names;
   };
+  // "5 workloads", "5 serving phases", "5 workloads and 5 serving phases".
+  std::string what = card.phases.empty()       ? "workloads"
+                     : suite.workloads.empty() ? "serving phases"
+                                               : "workloads and serving phases";
   if (card.pass) {
-    card.verdict =
-        fmt::format("PASS: all {} workloads of the {} suite above {:.0f}% of the reference", passed,
-                    suite.chip, suite.threshold * 100);
-  } else if (card.inconclusive) {
+    card.verdict = fmt::format("PASS: all {} {} of the {} suite above {:.0f}% of the reference",
+                               passed, what, suite.chip, suite.threshold * 100);
+  } else if (card.inconclusive && card.phases.empty()) {
     card.verdict = fmt::format(
         "INCONCLUSIVE: {} of {} workloads have no reference for the {} suite's release{}: {}",
         unjudged.size(), suite.workloads.size(), suite.chip,
         suite.recipe_release.empty() ? "" : " (" + suite.recipe_release + ")", join(unjudged));
+  } else if (card.inconclusive) {
+    card.verdict = fmt::format("INCONCLUSIVE: {} of {} {} cannot be judged: {}", unjudged.size(),
+                               items, what, join(unjudged));
   } else {
-    card.verdict = fmt::format("FAIL: {} of {} workloads not above {:.0f}%: {}", failed.size(),
-                               suite.workloads.size(), suite.threshold * 100, join(failed));
+    card.verdict = fmt::format("FAIL: {} of {} {} not above {:.0f}%: {}", failed.size(), items,
+                               what, suite.threshold * 100, join(failed));
     if (!unjudged.empty()) {
-      card.verdict += fmt::format("; {} without a reference: {}", unjudged.size(), join(unjudged));
+      card.verdict +=
+          fmt::format("; {} {}: {}", unjudged.size(),
+                      card.phases.empty() ? "without a reference" : "not judged", join(unjudged));
     }
   }
   return card;

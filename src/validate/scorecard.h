@@ -12,6 +12,7 @@
 
 #include "core/exit_codes.h"
 #include "validate/reference.h"
+#include "validate/serving_score.h"
 #include "validate/suite.h"
 
 namespace ys::validate {
@@ -49,6 +50,7 @@ struct Scorecard {
   std::string recipe_release;
   double threshold = 0.95;
   std::vector<ScoredWorkload> rows;
+  std::vector<ScoredPhase> phases;  // serving phases, judged beside the workloads
   bool pass = false;
   // No workload failed but some could not be judged (no reference for the suite's release).
   bool inconclusive = false;
@@ -61,9 +63,12 @@ struct Scorecard {
 };
 
 // `measured` is keyed by suite workload id; `peak_tflops` by dtype (for MFU; may be empty).
+// `phases`: the suite's serving phases, already scored (ScoreServingPhase); the suite passes only
+// when every workload and every phase passes.
 Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
                      const std::map<std::string, Measured>& measured,
-                     const std::map<std::string, double>& peak_tflops);
+                     const std::map<std::string, double>& peak_tflops,
+                     std::vector<ScoredPhase> phases = {});
 
 }  // namespace ys::validate
 

@@ -94,6 +94,91 @@ void Fields(V& v, ScoredWorkload& row) {
   });
 }
 
+inline auto JsonNames(PhaseOutcome) {
+  return std::array{std::pair{PhaseOutcome::kPass, "pass"}, std::pair{PhaseOutcome::kFail, "fail"},
+                    std::pair{PhaseOutcome::kInconclusive, "inconclusive"}};
+}
+
+// A serving phase's row: the phase as the suite defines it, the reference with its provenance,
+// each metric's measured and reference figures and score, the point compared and the points
+// refused with why.
+template <typename V>
+void Fields(V& v, ServingPhase& p) {
+  v("phase", p.phase);
+  v("model", p.model);
+  v("precision", p.precision);
+  v("stack", p.stack);
+  v("stack_version", p.stack_version);
+  v("gpus", p.gpus);
+  v("tp", p.tp);
+  v("ep", p.ep);
+  v("dp", p.dp);
+  v("prefill_workers", p.prefill_workers);
+  v("prefill_tp", p.prefill_tp);
+  v("decode_workers", p.decode_workers);
+  v("decode_tp", p.decode_tp);
+  v("isl", p.isl);
+  v("osl", p.osl);
+  v("concurrency", p.concurrency);
+  v("requests", p.requests);
+  v("mode", p.mode);
+  v("gpu_denominator", p.gpu_denominator);
+}
+
+template <typename V>
+void Fields(V& v, ServingReference& r) {
+  v("concurrency", r.concurrency);
+  v("mode", r.mode);
+  v("gpu_denominator", r.gpu_denominator);
+  v("output_tokens_per_s_per_gpu", r.output_tokens_per_s_per_gpu);
+  v("ttft_ms", r.ttft_ms);
+  v("ttft_stat", r.ttft_stat);
+  v("tpot_ms", r.tpot_ms);
+  v("tpot_stat", r.tpot_stat);
+  v("tokens_per_s_per_user", r.tokens_per_s_per_user);
+  v("release", r.provenance.release);
+  v("kind", r.provenance.kind);
+  v("source", r.provenance.source);
+  v("date", r.provenance.date);
+  v("hardware", r.provenance.hardware);
+  v("software", r.provenance.software);
+  v("made_by", r.provenance.made_by);
+  v("file", r.file);
+  v("path", r.provenance.path);
+}
+
+template <typename V>
+void Fields(V& v, ScoredMetric& m) {
+  v("name", m.name);
+  v("unit", m.unit);
+  v("larger_is_better", m.larger_is_better);
+  v("measured", m.measured);
+  v("reference", m.reference);
+  v("score", m.score);
+  v("outcome", m.outcome);
+  v("note", m.note);
+}
+
+template <typename V>
+void Fields(V& v, ScoredPhase& s) {
+  namespace keys = validation_keys;
+  v(keys::kId, s.phase.id);
+  v("phase", s.phase);
+  v(keys::kOutcome, s.outcome);
+  v(keys::kReason, s.reason);
+  v("metrics", s.metrics);
+  v(keys::kReference, s.reference);
+  v("files", s.files);
+  v("format", s.format);
+  v.computed("point", [&]() -> std::optional<std::string> {
+    if (!s.point) return std::nullopt;
+    const ServingPoint& p = *s.point;
+    if (p.max_concurrency) return "concurrency " + std::to_string(*p.max_concurrency);
+    return std::string(ServingModeName(p.mode));
+  });
+  v("refused", s.refused);
+}
+
 namespace scorecard_json {
 
 // The document: a suite and its scorecard, with the tool that wrote it, and the predicted
@@ -130,16 +215,24 @@ void Fields(V& v, Document& d) {
   });
   v(keys::kSuite, d.suite);
   v(keys::kWorkloads, d.card.rows);
+  if (!d.card.phases.empty()) v("phases", d.card.phases);
   v.computed(keys::kVerdict, [&] { return Verdict{d.card.pass, d.card.verdict, d.card.State()}; });
   if (d.prediction != nullptr) v("prediction", *d.prediction);
 }
 
-// The schema walks the document without and with a prediction (validate --predict).
+// The schema walks the document without and with a prediction (validate --predict), and with
+// serving phases.
 std::vector<Document> JsonSchemaSamples(const Document*) {
   static const nlohmann::ordered_json kPrediction = nlohmann::ordered_json::object();
+  static const Scorecard kWithPhases = [] {
+    Scorecard c;
+    c.phases.emplace_back();
+    return c;
+  }();
   const auto& suite = json_fields::SampleOf<Suite>();
   const auto& card = json_fields::SampleOf<Scorecard>();
-  return {Document{suite, card, nullptr}, Document{suite, card, &kPrediction}};
+  return {Document{suite, card, nullptr}, Document{suite, card, &kPrediction},
+          Document{suite, kWithPhases, nullptr}};
 }
 
 YS_DOCUMENT_SCHEMA("validation", Document, "yardstick validation document (validation.json)",
@@ -158,7 +251,8 @@ namespace {
 
 void Diff(const nlohmann::json& a, const nlohmann::json& b, const std::string& where,
           std::vector<std::string>& out) {
-  static const std::set<std::string> kIgnored = {"tool", "created_at", "log", "path"};
+  // Where the files were read from, not what they say: an archive's copy is elsewhere.
+  static const std::set<std::string> kIgnored = {"tool", "created_at", "log", "path", "files"};
   if (a.is_number() && b.is_number()) {
     double x = a.get<double>(), y = b.get<double>();
     double scale = std::max({std::fabs(x), std::fabs(y), 1e-300});

@@ -1,5 +1,7 @@
 #include "validate/suite.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <set>
 
@@ -18,6 +20,40 @@ const SuiteWorkload* Suite::Find(std::string_view id) const {
   return nullptr;
 }
 
+const ServingPhase* Suite::FindPhase(std::string_view id) const {
+  for (const auto& p : phases) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// The [[phase]] tables; their ids join `ids` (a phase and a workload name the same runs folder).
+Status ReadSuitePhases(const toml::table& doc, const std::string& path, Suite& s,
+                       std::set<std::string>& ids) {
+  const toml::node* node = doc.get("phase");
+  if (node == nullptr) return Status::Ok();
+  const toml::array* list = node->as_array();
+  if (list == nullptr) return Status::Invalid(path + ": phase: expected [[phase]] tables");
+  int i = 0;
+  for (const auto& n : *list) {
+    ++i;
+    const toml::table* t = n.as_table();
+    if (t == nullptr)
+      return Status::Invalid(fmt::format("{}: [[phase]] {}: expected a table", path, i));
+    auto p = ParseServingPhase(*t, path, i);
+    if (!p.ok()) return p.status();
+    if (!ids.insert(p->id).second) {
+      return Status::Invalid(path + ": phase " + p->id + " is listed twice");
+    }
+    s.phases.push_back(std::move(*p));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   auto doc = ParseToml(text, path);
   if (!doc.ok()) return doc.status();
@@ -25,9 +61,9 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   s.path = path;
   for (const auto& [k, v] : *doc) {
     std::string key(k.str());
-    if (key != "suite" && key != "workload") {
+    if (key != "suite" && key != "workload" && key != "phase") {
       return Status::Invalid(path + ": unknown table [" + key +
-                             "]; expected [suite] and [[workload]]");
+                             "]; expected [suite], [[workload]] and [[phase]]");
     }
   }
   const toml::table* head = (*doc)["suite"].as_table();
@@ -60,11 +96,15 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
   r.Consume("window");
   YS_RETURN_IF_ERROR(r.NoOtherKeys());
 
-  const toml::array* list = (*doc)["workload"].as_array();
-  if (list == nullptr || list->empty()) return Status::Invalid(path + ": no [[workload]] entries");
   std::set<std::string> ids;
+  YS_RETURN_IF_ERROR(ReadSuitePhases(*doc, path, s, ids));
+  const toml::array* list = (*doc)["workload"].as_array();
+  if ((list == nullptr || list->empty()) && s.phases.empty()) {
+    return Status::Invalid(path + ": no [[workload]] or [[phase]] entries");
+  }
   int i = 0;
-  for (const auto& node : *list) {
+  static const toml::array kNoWorkloads;
+  for (const auto& node : list ? *list : kNoWorkloads) {
     ++i;
     const toml::table* t = node.as_table();
     if (t == nullptr)
@@ -85,7 +125,8 @@ Result<Suite> ParseSuite(std::string_view text, const std::string& path) {
     YS_RETURN_IF_ERROR(named.String("framework", &w.framework));
     YS_RETURN_IF_ERROR(named.NoOtherKeys());
     if (!ids.insert(w.id).second)
-      return Status::Invalid(path + ": workload " + w.id + " is listed twice");
+      return Status::Invalid(path + ": workload " + w.id +
+                             " is listed twice (as a workload or phase)");
     s.workloads.push_back(std::move(w));
   }
   return s;

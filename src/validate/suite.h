@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "validate/serving_phase.h"
 
 namespace ys::validate {
 
@@ -34,12 +35,15 @@ struct Suite {
   int window_first = 35;
   int window_last = 44;
   std::vector<SuiteWorkload> workloads;
+  std::vector<ServingPhase> phases;  // serving phases ([[phase]]), judged beside the workloads
   std::string path;
 
   const SuiteWorkload* Find(std::string_view id) const;
+  const ServingPhase* FindPhase(std::string_view id) const;
 };
 
-// Strict: unknown keys, missing fields, duplicate workload ids, a threshold outside (0, 1.5],
+// Strict: unknown keys, missing fields, duplicate workload or phase ids, neither a workload nor a
+// phase, a threshold outside (0, 1.5],
 // a window with first > last are errors naming the file, the workload and the field.
 Result<Suite> ParseSuite(std::string_view toml_text, const std::string& path);
 Result<Suite> LoadSuite(const std::string& path);

@@ -9,6 +9,7 @@
 #include "bench/device_specs.h"
 #include "core/progress.h"
 #include "validate/ingest.h"
+#include "validate/phase_runs.h"
 #include "validate/scorecard_json.h"
 
 namespace ys::validate {
@@ -49,8 +50,15 @@ Result<ValidationInputs> ResolveInputs(const std::string& suite_name, const std:
   if (!suite.ok()) return suite.status();
   ValidationInputs in;
   in.suite_path = suite->path;
-  in.reference_paths.push_back(baselines_dir.empty() ? data_dir + "/baselines/" + suite->chip
-                                                     : baselines_dir);
+  // The chip's shipped baselines when there are any (a serving suite's chip may have none: its
+  // references come from the site); a --baselines directory given is read or refused.
+  std::error_code exists_ec;
+  const std::string shipped = data_dir + "/baselines/" + suite->chip;
+  if (!baselines_dir.empty()) {
+    in.reference_paths.push_back(baselines_dir);
+  } else if (fs::exists(shipped, exists_ec)) {
+    in.reference_paths.push_back(shipped);
+  }
   for (const auto& r : extra_references) in.reference_paths.push_back(r);
   std::string spec = data_dir + "/specs/" + suite->chip + ".toml";
   std::error_code ec;
@@ -107,7 +115,14 @@ Result<ValidationResult> RunValidation(const ValidationInputs& in) {
     measured[w.id] = m;
     r.runs[w.id] = std::move(*run);
   }
-  r.card = ScoreSuite(r.suite, r.references, measured, peaks);
+  std::vector<ScoredPhase> phases;
+  for (const ServingPhase& phase : r.suite.phases) {
+    auto run = ReadPhaseRun(in.runs_dir, phase);
+    if (!run.ok()) return run.status();
+    phases.push_back(ScoreServingPhase(phase, r.references.FindServing(r.suite.chip, phase), *run,
+                                       r.suite.threshold));
+  }
+  r.card = ScoreSuite(r.suite, r.references, measured, peaks, std::move(phases));
   r.document = ToJson(r.suite, r.card);
   return r;
 }

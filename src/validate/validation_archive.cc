@@ -116,6 +116,7 @@ Status WriteValidationArchive(const ValidationResult& r, const ValidationInputs&
   // see that no better-matching reference was left out).
   std::set<std::string> ref_files;
   for (const auto& ref : r.references.all()) ref_files.insert(ref.provenance.path);
+  for (const auto& ref : r.references.serving()) ref_files.insert(ref.provenance.path);
   int n = 0;
   for (const auto& f : ref_files) {
     std::string prefix = (n < 10 ? "0" : "") + std::to_string(n) + "-";
@@ -129,6 +130,14 @@ Status WriteValidationArchive(const ValidationResult& r, const ValidationInputs&
       a.files_from_disk[dir + fs::path(s.path).filename().string()] = s.path;
     for (const auto& f : run.side_files)
       a.files_from_disk[dir + fs::path(f).filename().string()] = f;
+  }
+  // A serving phase's files keep their place under its folder (a sweep: one folder per point).
+  for (const ScoredPhase& p : r.card.phases) {
+    for (const std::string& f : p.files) {
+      std::string rel = fs::path(f).lexically_relative(p.dir).generic_string();
+      if (rel.empty() || rel.rfind("..", 0) == 0) rel = fs::path(f).filename().string();
+      a.files_from_disk["runs/" + p.phase.id + "/" + rel] = f;
+    }
   }
   return WriteArchive(a, out_path, sign_key);
 }

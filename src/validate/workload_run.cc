@@ -16,14 +16,16 @@ const char* RunStatusName(RunStatus s) {
       return "unsupported_framework";
     case RunStatus::kInvalidGradNorm:
       return "invalid_grad_norm";
+    case RunStatus::kInvalidMeasurement:
+      return "invalid_measurement";
   }
   return "no_data";
 }
 
 std::optional<RunStatus> ParseRunStatus(std::string_view name) {
-  for (RunStatus s :
-       {RunStatus::kSuccess, RunStatus::kIncomplete, RunStatus::kNoData, RunStatus::kNoLog,
-        RunStatus::kUnsupportedFramework, RunStatus::kInvalidGradNorm}) {
+  for (RunStatus s : {RunStatus::kSuccess, RunStatus::kIncomplete, RunStatus::kNoData,
+                      RunStatus::kNoLog, RunStatus::kUnsupportedFramework,
+                      RunStatus::kInvalidGradNorm, RunStatus::kInvalidMeasurement}) {
     if (name == RunStatusName(s)) return s;
   }
   return std::nullopt;

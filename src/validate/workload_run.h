@@ -10,6 +10,9 @@
 //   no_log                 there is no log for the workload (made by the caller: NoLogRun)
 //   unsupported_framework  the job ran a framework yardstick does not parse
 //   invalid_grad_norm      a grad norm is NaN or infinite anywhere in the log
+//   invalid_measurement    a serving run measured something other than its claim (requests
+//                          lost, outputs cut short, rate-limited, overloaded, too few requests:
+//                          validate/serving_validity.h); yardstick's, not llmb-run's
 // Every status carries a one-line human reason: which steps are missing, where the NaN is.
 #ifndef YARDSTICK_VALIDATE_WORKLOAD_RUN_H_
 #define YARDSTICK_VALIDATE_WORKLOAD_RUN_H_
@@ -39,8 +42,10 @@ enum class RunStatus {
   kNoLog,
   kUnsupportedFramework,
   kInvalidGradNorm,
+  kInvalidMeasurement,
 };
-// "success", "incomplete", "no_data", "no_log", "unsupported_framework", "invalid_grad_norm".
+// "success", "incomplete", "no_data", "no_log", "unsupported_framework", "invalid_grad_norm",
+// "invalid_measurement".
 const char* RunStatusName(RunStatus s);
 std::optional<RunStatus> ParseRunStatus(std::string_view name);
 

@@ -27,7 +27,8 @@ inline auto JsonNames(RunStatus) {
                     std::pair{RunStatus::kNoData, "no_data"},
                     std::pair{RunStatus::kNoLog, "no_log"},
                     std::pair{RunStatus::kUnsupportedFramework, "unsupported_framework"},
-                    std::pair{RunStatus::kInvalidGradNorm, "invalid_grad_norm"}};
+                    std::pair{RunStatus::kInvalidGradNorm, "invalid_grad_norm"},
+                    std::pair{RunStatus::kInvalidMeasurement, "invalid_measurement"}};
 }
 
 constexpr json_fields::Style JsonStyle(const WorkloadRun*) {
@@ -80,33 +81,56 @@ void Fields(V& v, LlmbConfig& c) {
   v.defaulted("gpus_per_node", c.gpus_per_node);
 }
 
+inline auto JsonNames(ServingMode) {
+  return std::array{
+      std::pair{ServingMode::kUnknown, "unknown"}, std::pair{ServingMode::kServing, "serving"},
+      std::pair{ServingMode::kOffline, "offline"}, std::pair{ServingMode::kLatency, "latency"}};
+}
+
 template <typename V>
 void Fields(V& v, ServingPoint& p) {
+  v("tool", p.tool);
   v("backend", p.backend);
   v("model_id", p.model_id);
+  v("mode", p.mode);
   v.defaulted("max_concurrency", p.max_concurrency);
   v("request_rate", p.request_rate);
   v.defaulted("num_prompts", p.num_prompts);
   v.defaulted("completed", p.completed);
+  v.defaulted("failed", p.failed);
+  v.defaulted("osl_mismatch", p.osl_mismatch);
+  v.defaulted("warmup_requests", p.warmup_requests);
+  v("warmup_in_window", p.warmup_in_window);
+  v("cancelled", p.cancelled);
+  v.defaulted("isl_asked", p.isl_asked);
+  v.defaulted("osl_asked", p.osl_asked);
+  v("isl_tokens", p.isl_tokens);
+  v("osl_tokens", p.osl_tokens);
+  v.defaulted("ignore_eos", p.ignore_eos);
   v.defaulted("duration_s", p.duration_s);
   v.defaulted("request_throughput", p.request_throughput);
   v.defaulted("output_throughput", p.output_throughput);
   v.defaulted("total_token_throughput", p.total_token_throughput);
-  v.defaulted("mean_ttft_ms", p.mean_ttft_ms);
-  v.defaulted("median_ttft_ms", p.median_ttft_ms);
-  v.defaulted("p99_ttft_ms", p.p99_ttft_ms);
-  v.defaulted("mean_tpot_ms", p.mean_tpot_ms);
-  v.defaulted("median_tpot_ms", p.median_tpot_ms);
-  v.defaulted("p99_tpot_ms", p.p99_tpot_ms);
-  v.defaulted("mean_itl_ms", p.mean_itl_ms);
-  v.defaulted("median_itl_ms", p.median_itl_ms);
-  v.defaulted("p99_itl_ms", p.p99_itl_ms);
+  v.defaulted("output_tokens_per_s_per_user", p.output_tokens_per_s_per_user);
+  v("ttft_ms", p.ttft_ms);
+  v("tpot_ms", p.tpot_ms);
+  v("itl_ms", p.itl_ms);
+  v("e2el_ms", p.e2el_ms);
+  v.defaulted("loadgen_valid", p.loadgen_valid);
+  v.defaulted("gpus", p.gpus);
+  v("gpu_denominator", p.gpu_denominator);
+  v.defaulted("tp", p.tp);
+  v.defaulted("pp", p.pp);
+  v.defaulted("ep", p.ep);
+  v("notes", p.notes);
+  v("flaws", p.flaws);
   v.defaulted("output_tokens_per_s_per_gpu", p.output_tokens_per_s_per_gpu);
   v.defaulted("total_tokens_per_s_per_gpu", p.total_tokens_per_s_per_gpu);
 }
 
 template <typename V>
 void Fields(V& v, InferenceResult& r) {
+  v("format", r.format);
   v.defaulted("gpus", r.gpus);
   v("nemo_rl_metrics", r.nemo_rl_metrics);
   v("points", r.points);

@@ -55,7 +55,9 @@ TEST(FormatRegistryTest, EveryFormatDeclaresItselfOnceWithAnExample) {
   for (const char* name :
        {"megatron", "nemo2", "torchtitan", "inference-json", "nccl-tests", "dcgmi-diag",
         "dcgmi-diag-json", "nvidia-smi-nvlink", "nvidia-smi-q", "nvidia-smi-q-xml", "nvml-state",
-        "kernel-log", "nvidia-bug-report", "nvidia-smi-topo"}) {
+        "kernel-log", "nvidia-bug-report", "nvidia-smi-topo", "serving-console", "aiperf-json",
+        "aiperf-csv", "genai-perf-json", "genai-perf-csv", "genai-perf-console", "trtllm-bench",
+        "mlperf-loadgen"}) {
     EXPECT_TRUE(names.count(name)) << name << " is not registered";
   }
 }
@@ -67,6 +69,12 @@ TEST(FormatRegistryTest, RealSamplesAreClaimedByTheirFormat) {
       {"dcgmi", {"dcgmi-diag"}},         {"kernel-log", {"kernel-log"}},
       {"nccl-tests", {"nccl-tests"}},    {"nvidia-smi", {"nvidia-smi-q", "nvidia-smi-q-xml"}},
       {"nvlink", {"nvidia-smi-nvlink"}}, {"topo", {"nvidia-smi-topo"}},
+      {"serving/aiperf", {"aiperf-json", "aiperf-csv"}},
+      {"serving/genai-perf", {"genai-perf-json", "genai-perf-csv", "genai-perf-console"}},
+      {"serving/vllm", {"inference-json", "serving-console"}},
+      {"serving/sglang", {"inference-json", "serving-console"}},
+      {"serving/trtllm-bench", {"trtllm-bench"}},
+      {"serving/mlperf", {"mlperf-loadgen"}},
   };
   int files = 0;
   for (const auto& [folder, expected] : by_folder) {
@@ -88,7 +96,7 @@ TEST(FormatRegistryTest, RealSamplesAreClaimedByTheirFormat) {
       ++files;
     }
   }
-  EXPECT_GE(files, 25);
+  EXPECT_GE(files, 55);
 }
 
 TEST(FormatRegistryTest, AFileNoFormatClaimsGetsTheClosestAndTheList) {

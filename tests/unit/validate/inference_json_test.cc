@@ -36,10 +36,10 @@ TEST(IngestInferenceTest, VllmResultJson) {
   EXPECT_EQ(p.completed, 1000);
   EXPECT_DOUBLE_EQ(*p.output_throughput, 3337.24);
   EXPECT_DOUBLE_EQ(*p.total_token_throughput, 30089.07);
-  EXPECT_DOUBLE_EQ(*p.median_ttft_ms, 800.17);
-  EXPECT_DOUBLE_EQ(*p.p99_ttft_ms, 1210.44);
-  EXPECT_DOUBLE_EQ(*p.median_tpot_ms, 17.39);
-  EXPECT_FALSE(p.p99_itl_ms.has_value());
+  EXPECT_DOUBLE_EQ(p.ttft_ms.at("p50"), 800.17);
+  EXPECT_DOUBLE_EQ(p.ttft_ms.at("p99"), 1210.44);
+  EXPECT_DOUBLE_EQ(p.tpot_ms.at("p50"), 17.39);
+  EXPECT_EQ(p.itl_ms.count("p99"), 0u);
   InferenceResult norm = *r;
   NormaliseByGpus(norm, 32);
   // 3,337.24 / 32 = 104.28875 output tokens/s/GPU; 30,089.07 / 32 = 940.2834375.
@@ -88,8 +88,10 @@ TEST(IngestInferenceTest, StatusesOfServingResults) {
       R"({"max_concurrency": 64, "num_prompts": 1000, "completed": 990, "output_throughput": 3000.0})",
       o, "b.json");
   ASSERT_TRUE(failed.ok());
-  EXPECT_EQ(failed->status, RunStatus::kIncomplete);
-  EXPECT_EQ(failed->reason, "concurrency 64: 990 of 1000 requests completed");
+  EXPECT_EQ(failed->status, RunStatus::kInvalidMeasurement);
+  EXPECT_EQ(failed->reason,
+            "not a measure of serving capacity: concurrency 64: requests_lost: 990 of 1000 "
+            "requests completed");
 
   Result<WorkloadRun> empty = IngestText(R"({"date": "x"})", o, "b.json");
   ASSERT_TRUE(empty.ok());
@@ -100,6 +102,69 @@ TEST(IngestInferenceTest, StatusesOfServingResults) {
       o, "metrics.json");
   ASSERT_TRUE(rl.ok());
   EXPECT_EQ(rl->status, RunStatus::kUnsupportedFramework);
+}
+
+// Python writes NaN and Infinity bare: Infinity as a rate is "inf", a NaN figure is absent with a
+// note; the same words inside a string are left alone.
+TEST(IngestInferenceTest, BareNonFiniteValues) {
+  Result<InferenceResult> r = ParseServingResultsText(
+      R"({"backend": "sglang", "request_rate": Infinity, "label": "NaN Infinity -Infinity",)"
+      R"( "completed": 0, "output_throughput": 0.0, "mean_ttft_ms": NaN, "p99_ttft_ms": -Infinity,)"
+      R"( "median_ttft_ms": 1.5e2, "std_ttft_ms": -3})",
+      "b.jsonl");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->points.size(), 1u);
+  const ServingPoint& p = r->points[0];
+  EXPECT_EQ(p.request_rate, "inf");
+  EXPECT_EQ(p.ttft_ms.count("mean"), 0u);
+  EXPECT_EQ(p.ttft_ms.count("p99"), 0u);
+  EXPECT_DOUBLE_EQ(p.ttft_ms.at("p50"), 150.0);
+  EXPECT_DOUBLE_EQ(p.ttft_ms.at("std"), -3.0);
+  ASSERT_EQ(p.notes.size(), 2u);
+  EXPECT_EQ(p.notes[0], "'mean_ttft_ms' is NaN: read as absent");
+  EXPECT_EQ(p.notes[1], "'p99_ttft_ms' is -Infinity: read as absent");
+
+  // A bare word that is not one of Python's reads as text: the field that wants a number says so.
+  Result<InferenceResult> worse =
+      ParseServingResultsText(R"({"output_throughput": Nope})", "b.json");
+  ASSERT_FALSE(worse.ok());
+  EXPECT_NE(
+      worse.status().message().find("field 'output_throughput' is \"Nope\"; expected a number"),
+      std::string::npos)
+      << worse.status().message();
+}
+
+// vLLM's optional percentiles (--metric-percentiles 90,95,99.9), the per-request lengths
+// summarised while streaming, the older "request_goodput:" key, SGLang's server_info.
+TEST(IngestInferenceTest, PercentilesLengthsAndServerInfo) {
+  Result<InferenceResult> r = ParseServingResultsText(
+      R"({"backend": "vllm", "num_prompts": 3, "completed": 3, "failed": 0, "request_rate": "inf",)"
+      R"( "request_goodput:": null, "output_throughput": 90.0, "p90_ttft_ms": 12.0,)"
+      R"( "p99.9_itl_ms": 40.5, "p95_e2el_ms": 800.0, "output_lens": [100, 128, 128],)"
+      R"( "input_lens": [64, 64, 64], "errors": ["", "", ""], "tensor_parallel_size": "8"})"
+      "\n"
+      R"({"backend": "sglang", "dataset_name": "random", "random_input_len": 1000,)"
+      R"( "random_output_len": 1000, "random_range_ratio": 1.0, "completed": 80, "max_concurrency": 8,)"
+      R"( "output_throughput": 5000.0, "server_info": {"tp_size": 4, "dp_size": 2,)"
+      R"( "enable_dp_attention": false, "nested": {"tp_size": 99}}, "accept_length": null})",
+      "b.jsonl");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->points.size(), 2u);
+  const ServingPoint& v = r->points[0];
+  EXPECT_DOUBLE_EQ(v.ttft_ms.at("p90"), 12.0);
+  EXPECT_DOUBLE_EQ(v.itl_ms.at("p99.9"), 40.5);
+  EXPECT_DOUBLE_EQ(v.e2el_ms.at("p95"), 800.0);
+  EXPECT_DOUBLE_EQ(v.osl_tokens.at("min"), 100.0);
+  EXPECT_DOUBLE_EQ(v.osl_tokens.at("max"), 128.0);
+  EXPECT_DOUBLE_EQ(v.osl_tokens.at("mean"), 356.0 / 3);
+  EXPECT_DOUBLE_EQ(v.isl_tokens.at("min"), 64.0);
+  EXPECT_EQ(v.tp, 8);
+  EXPECT_FALSE(v.gpus.has_value());  // replicas unknown: TP alone is no GPU count
+  const ServingPoint& s = r->points[1];
+  EXPECT_EQ(s.tool, "sglang");
+  EXPECT_DOUBLE_EQ(*s.isl_asked, 1000);
+  EXPECT_EQ(s.tp, 4);
+  EXPECT_EQ(s.gpus, 8);  // 4-way TP x 2 replicas
 }
 
 WorkloadRun RichRun() {

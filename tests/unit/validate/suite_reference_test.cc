@@ -39,7 +39,7 @@ TEST(SuiteTest, MalformedSuitesNameFileWorkloadAndField) {
       {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=2.0\n",
        "s.toml:5: [suite] threshold: 2 is out of range (expected a number from 0.01 to 1.5)"},
       {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\n",
-       "no [[workload]] entries"},
+       "no [[workload]] or [[phase]] entries"},
       {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\nrule=\"most\"\n",
        "rule: expected \"every\""},
       {"[suite]\nchip=\"x\"\nrecipe_release=\"v1\"\nsource=\"s\"\nthreshold=0.95\nwindow=[44,35]\n",
