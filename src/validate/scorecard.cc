@@ -115,7 +115,9 @@ Scorecard ScoreSuite(const Suite& suite, const ReferenceSet& refs,
                                passed, what, suite.chip, suite.threshold * 100);
   } else if (card.inconclusive && card.phases.empty()) {
     card.verdict = fmt::format(
-        "INCONCLUSIVE: {} of {} workloads have no reference for the {} suite's release{}: {}",
+        "INCONCLUSIVE: {} of {} workloads have no reference for the {} suite's release{}: {}; "
+        "supply it with --reference FILE (a golden run "
+        "of this release recorded with --record-baseline, or the figures the site was given)",
         unjudged.size(), suite.workloads.size(), suite.chip,
         suite.recipe_release.empty() ? "" : " (" + suite.recipe_release + ")", join(unjudged));
   } else if (card.inconclusive) {

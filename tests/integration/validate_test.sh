@@ -31,6 +31,7 @@ has "no log found for this workload" "missing workload reason"
 check 2 "published baselines are of older releases" -- "$bin" validate --suite h100 --runs "$runs/h100-pass"
 has "references exist only for v25.05.05 (published)" "release mismatch explained"
 has "verdict: INCONCLUSIVE: 5 of 5 workloads have no reference for the h100 suite's release" "inconclusive verdict"
+has "supply it with --reference FILE (a golden run of this release recorded with --record-baseline" "how to supply a reference"
 check 2 "the same as JSON" -- "$bin" validate --suite h100 --runs "$runs/h100-pass" --json
 /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=d['verdict']; assert v['state']=='inconclusive' and not v['pass'] and v['text'].startswith('INCONCLUSIVE'), v; assert all(w['outcome']=='inconclusive' for w in d['workloads'])" "$tmp/out" \
   && passes=$((passes + 1)) || { echo "FAIL: inconclusive validation JSON"; fails=$((fails + 1)); }
