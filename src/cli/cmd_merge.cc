@@ -133,7 +133,7 @@ Result<int> RunMerge(MergeArgs& a) {
   } else if (a.format == "slurm") {
     fleet::WriteSlurmDrain(*report, std::cout);
   } else {
-    fleet::WriteFleetSummary(*report, std::cout);
+    fleet::WriteFleetSummary(*report, std::cout, /*limit=*/50, ColorOnStdout());
     if (!a.output.empty()) std::cout << "fleet document: " << a.output << "\n";
     if (!a.html.empty()) std::cout << "fleet heat map: " << a.html << "\n";
   }

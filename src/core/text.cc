@@ -235,4 +235,30 @@ bool MatchesAnyGlob(std::string_view text, const std::vector<std::string>& globs
   return false;
 }
 
+std::optional<std::vector<std::string>> SplitCsvLine(std::string_view line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cells.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  if (quoted) return std::nullopt;
+  return cells;
+}
+
 }  // namespace ys

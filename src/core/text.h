@@ -16,6 +16,9 @@ std::vector<std::string_view> Split(std::string_view s, char sep);
 // Splits on runs of spaces, tabs and newlines; no empty pieces.
 std::vector<std::string_view> SplitWhitespace(std::string_view s);
 std::vector<std::string_view> SplitLines(std::string_view s);
+// One line of comma-separated values (RFC 4180 quoting: "a,b" is one cell, "" inside quotes is a
+// quote), cells as written (not trimmed); nullopt when a quoted cell is not closed on the line.
+std::optional<std::vector<std::string>> SplitCsvLine(std::string_view line);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);

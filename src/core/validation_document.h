@@ -16,6 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -54,6 +55,10 @@ inline constexpr char kVerdict[] = "verdict";
 inline constexpr char kPass[] = "pass";  // verdict.pass
 inline constexpr char kText[] = "text";
 inline constexpr char kState[] = "state";
+// Serving phases (phases[i]); the writer spells these in validate/scorecard_json.cc
+// Fields(ScoredPhase) and its parts.
+inline constexpr char kPhases[] = "phases";
+inline constexpr char kMetrics[] = "metrics";  // phases[i].metrics
 }  // namespace validation_keys
 
 // One workload row (workloads[i]).
@@ -71,6 +76,54 @@ struct ValidationWorkload {
   std::string log;                                 // measured.log, the ingested log's path
 };
 
+// One metric of a serving phase (phases[i].metrics[k]).
+struct ValidationPhaseMetric {
+  std::string name;  // "output throughput", "TTFT mean", "TPOT p50"
+  std::string unit;  // "tok/s/GPU", "ms"
+  // What the metric is: the document's "key" and "stat", else told from its unit and name (a
+  // document written before they were):
+  // "output_tokens_per_s_per_gpu" (unit tok/s/GPU), "ttft_ms" or "tpot_ms" (unit ms, the name
+  // "TTFT <stat>" or "TPOT <stat>"), the reference's keys; empty for a metric this reader does
+  // not know. `stat` is a latency's statistic ("mean", "p50").
+  std::string key, stat;
+  bool larger_is_better = false;
+  std::optional<double> measured, reference;  // each >= 0
+  std::optional<double> score;  // measured/reference (throughput), reference/measured (latency)
+  std::string outcome;          // "pass" | "fail" | "inconclusive"
+  std::string note;
+};
+
+// The reference a phase was compared with (phases[i].reference).
+struct ValidationPhaseReference {
+  int concurrency = 0;  // the reference's point; 0: an offline point
+  std::string mode, gpu_denominator;
+  std::optional<double> output_tokens_per_s_per_gpu, ttft_ms, tpot_ms, tokens_per_s_per_user;
+  std::string ttft_stat, tpot_stat;
+  std::string kind, source, release, date, hardware, file;  // provenance
+};
+
+// One serving phase row (phases[i]): the phase as the suite defines it (phases[i].phase.*), its
+// outcome and each metric.
+struct ValidationPhase {
+  std::string id;
+  std::string outcome;  // "pass" | "fail" | "inconclusive"; required
+  std::string reason;
+  // phases[i].phase
+  std::string phase, model, precision, stack, stack_version, mode, gpu_denominator;
+  int gpus = 0, tp = 0, ep = 0, dp = 0;
+  int prefill_workers = 0, prefill_tp = 0, decode_workers = 0, decode_tp = 0;
+  int isl = 0, osl = 0, requests = 0;
+  std::vector<int> concurrency;  // each > 0
+  std::vector<ValidationPhaseMetric> metrics;
+  std::optional<ValidationPhaseReference> reference;  // absent: no reference was found
+  std::vector<std::string> files;                     // the serving files read
+  std::string format;
+  std::string point;  // the measured point compared ("concurrency 8"); empty when none
+  std::vector<std::string> refused;  // other points and why they were not used
+  // The metric with this key, or null.
+  const ValidationPhaseMetric* Metric(std::string_view key) const;
+};
+
 struct ValidationDocument {
   std::string kind;        // "yardstick-validation" when the writer said so
   std::string created_at;  // UTC, ISO 8601; empty when absent
@@ -84,6 +137,7 @@ struct ValidationDocument {
   // decides).
   std::string state;
   std::vector<ValidationWorkload> workloads;
+  std::vector<ValidationPhase> phases;  // serving phases; empty for a training suite
 };
 
 // Whether `j` says it is a validation document ("kind": "yardstick-validation").
@@ -91,7 +145,8 @@ bool IsValidationDocument(const nlohmann::json& j);
 
 // Reads `j`; `where` names it in messages ("run/validation.json"). Invalid when it is not an
 // object, has no "workloads" array, a row has no string id, or any present field has the wrong
-// type or range.
+// type or range; a serving phase (phases[i]) without a string id or a known outcome, or a metric
+// without a name, is invalid too.
 Result<ValidationDocument> ValidationDocumentFromJson(const nlohmann::json& j,
                                                       const std::string& where);
 

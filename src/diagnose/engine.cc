@@ -116,9 +116,22 @@ void AddProxies(const BenchmarkResult& b, const std::string& node, bool several_
   for (auto& [id, samples] : ranked) workload(id).steps = std::move(samples);
 }
 
-Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& out) {
+// The serving phases that did not pass, each with what its folder under `runs_dir` holds.
+void AddServingPhases(const ValidationDocument& v, const std::string& runs_dir,
+                      std::vector<ServingPhaseEvidence>& out) {
+  for (const ValidationPhase& row : v.phases) {
+    if (row.outcome != "fail" && row.outcome != "inconclusive") continue;
+    out.push_back(ReadServingPhaseEvidence(row, runs_dir.empty() ? "" : runs_dir + "/" + row.id));
+    out.back().threshold = v.threshold;
+  }
+}
+
+Status AddValidation(const nlohmann::json& doc, const std::string& runs_dir,
+                     std::vector<WorkloadEvidence>& out,
+                     std::vector<ServingPhaseEvidence>& serving) {
   auto v = ValidationDocumentFromJson(doc, "validation document");
   if (!v.ok()) return v.status();
+  AddServingPhases(*v, runs_dir, serving);
   for (const ValidationWorkload& row : v->workloads) {
     WorkloadEvidence w;
     w.id = row.id;
@@ -143,7 +156,7 @@ Status AddValidation(const nlohmann::json& doc, std::vector<WorkloadEvidence>& o
 }  // namespace
 
 Result<DiagnosisInput> DiagnosisInputFor(const RunDocument* run, const nlohmann::json* validation,
-                                         std::string data_dir) {
+                                         std::string data_dir, const std::string& runs_dir) {
   DiagnosisInput in;
   in.run = run;
   in.data_dir = std::move(data_dir);
@@ -155,7 +168,9 @@ Result<DiagnosisInput> DiagnosisInputFor(const RunDocument* run, const nlohmann:
     }
     for (auto& [id, w] : proxies) in.workloads.push_back(std::move(w));
   }
-  if (validation != nullptr) YS_RETURN_IF_ERROR(AddValidation(*validation, in.workloads));
+  if (validation != nullptr) {
+    YS_RETURN_IF_ERROR(AddValidation(*validation, runs_dir, in.workloads, in.serving));
+  }
   for (auto& w : in.workloads) {
     if (w.steps.size() < 4) continue;  // too few steps to say anything about their spread
     auto a = workloads::AnalyzeStepTimes(w.steps);

@@ -31,10 +31,12 @@ DiagnosisReport Diagnose(const DiagnosisInput& in);
 // The rules' input from a run document (may be null) and a validation document (may be null).
 // Proxy measurements "proxy.<model>.step_time" (samples in step order; per-rank series in
 // "proxy.<model>.rank_step_time" with param "rank") become workloads; so do the validation's
-// ingested runs with their window step times, scores and MFU. Invalid names the field of a
-// validation document that is not as expected.
+// ingested runs with their window step times, scores and MFU. Its serving phases that did not
+// pass become `serving`, each read with its folder <runs_dir>/<phase id>/ (serving_evidence.h;
+// runs_dir empty: the rows alone). Invalid names the field of a validation document that is not
+// as expected.
 Result<DiagnosisInput> DiagnosisInputFor(const RunDocument* run, const nlohmann::json* validation,
-                                         std::string data_dir);
+                                         std::string data_dir, const std::string& runs_dir = {});
 
 }  // namespace ys::diagnose
 

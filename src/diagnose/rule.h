@@ -27,6 +27,7 @@
 
 #include "core/registry.h"
 #include "core/run_document.h"
+#include "diagnose/serving_evidence.h"
 #include "workloads/step_time.h"
 
 namespace ys::diagnose {
@@ -56,6 +57,8 @@ struct WorkloadEvidence {
 struct DiagnosisInput {
   const RunDocument* run = nullptr;  // run / preflight / bench document; may be null
   std::vector<WorkloadEvidence> workloads;
+  // The serving phases of a validation document that did not pass, with what their folders hold.
+  std::vector<ServingPhaseEvidence> serving;
   std::string data_dir;  // holds specs/ (physical peaks), models/
 };
 

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/document_schemas.h"
 #include "core/json_fields.h"
@@ -13,6 +14,7 @@
 #include "core/run_document_fields.h"
 #include "core/text.h"
 #include "core/text_table.h"
+#include "fleet/node_action.h"
 
 namespace ys::fleet {
 
@@ -223,7 +225,49 @@ YS_DOCUMENT_SCHEMA("fleet", FleetReport, "yardstick fleet document (merge --json
 
 nlohmann::ordered_json ToJson(const FleetReport& r) { return json_fields::Write(r); }
 
-void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
+namespace {
+
+// The nodes of the ranked list, each with its action (fleet/node_action.h), the row coloured by it
+// when asked (drain red, watch amber), and what each action shown means.
+void WriteNodeActions(const FleetReport& r, std::ostream& out, size_t limit, bool color) {
+  NodeActions actions;
+  for (const RankedFinding& f : r.ranked)
+    actions.Add(f.node, RowAction(f.drain, f.watch), f.entity + " " + f.kind + ": " + f.evidence);
+  if (actions.nodes().empty()) return;
+  out << fmt::format("nodes ({}; action: the most severe of the node's rows):\n",
+                     actions.nodes().size());
+  const TextTable table({{"node", Align::kLeft, 24},
+                         {"action", Align::kLeft, 6, " "},
+                         {"rows", Align::kRight, 4, " "},
+                         {"evidence"}},
+                        {.indent = "  "});
+  out << table.HeaderLine();
+  std::set<FleetAction> shown;
+  for (size_t i = 0; i < actions.nodes().size(); ++i) {
+    if (i == limit) {
+      out << fmt::format("  ... {} more nodes in the JSON (\"ranked\")\n",
+                         actions.nodes().size() - limit);
+      break;
+    }
+    const NodeAction& n = actions.nodes()[i];
+    shown.insert(n.action);
+    std::string evidence = SanitizeForDisplay(n.evidence);
+    if (evidence.size() > 140) evidence = evidence.substr(0, 137) + "...";
+    std::string line = table.Row(
+        {SanitizeForDisplay(n.node), FleetActionName(n.action), std::to_string(n.rows), evidence});
+    const char* paint = n.action == FleetAction::kDrain   ? "\033[31m"
+                        : n.action == FleetAction::kWatch ? "\033[33m"
+                                                          : nullptr;
+    out << (color && paint ? paint + line + "\033[0m" : line) << "\n";
+  }
+  for (auto a = shown.rbegin(); a != shown.rend(); ++a)
+    out << "  " << FleetActionName(*a) << ": " << FleetActionMeaning(*a, r.options.drain_loss)
+        << "\n";
+}
+
+}  // namespace
+
+void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit, bool color) {
   size_t judged = 0;
   for (const auto& [key, k] : r.keys) judged += k.judged ? 1 : 0;
   out << fmt::format(
@@ -262,7 +306,8 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
                   : "-";
       std::string evidence = SanitizeForDisplay(f.evidence);
       if (evidence.size() > 140) evidence = evidence.substr(0, 137) + "...";
-      std::string action = f.watch ? "watch" : f.drain ? "drain" : "-";
+      FleetAction row = RowAction(f.drain, f.watch);
+      std::string action = row == FleetAction::kNone ? "-" : FleetActionName(row);
       out << table.Line({std::to_string(shown), SanitizeForDisplay(f.node),
                          SanitizeForDisplay(f.entity), f.kind, deficit, interval, action,
                          evidence});
@@ -270,6 +315,7 @@ void WriteFleetSummary(const FleetReport& r, std::ostream& out, size_t limit) {
       out << table.Line({"", "next: " + SanitizeForDisplay(f.action)});
     }
   }
+  WriteNodeActions(r, out, limit, color);
   for (const auto& s : r.skipped) {
     std::string why = s.error.starts_with(s.path) ? s.error : s.path + ": " + s.error;
     out << "skipped: " << SanitizeForDisplay(why) << "\n";

@@ -16,8 +16,11 @@ inline constexpr int kFleetSchemaVersion = 1;
 nlohmann::ordered_json ToJson(const FleetReport& report);
 
 // The ranked list as a table (node, entity, kind, deficit and its 95% interval, evidence, the next
-// step), at most `limit` rows; skipped documents, warnings, the verdict.
-void WriteFleetSummary(const FleetReport& report, std::ostream& out, size_t limit = 50);
+// step), at most `limit` rows; the nodes with their action (drain, watch, none:
+// fleet/node_action.h), at most `limit`, each row coloured by it when `color` (drain red, watch
+// amber), and what each action shown means; skipped documents, warnings, the verdict.
+void WriteFleetSummary(const FleetReport& report, std::ostream& out, size_t limit = 50,
+                       bool color = false);
 
 // `--format slurm`: one `scontrol update nodename=X state=drain reason="..."` line per node with a
 // row to drain (RankedFinding::drain), in ranked order, the reason naming its rows. Host names

@@ -176,32 +176,6 @@ Result<bool> TakePerfCsvRow(const PerfCsvRow& header, const PerfCsvRow& row, boo
 
 }  // namespace
 
-std::optional<std::vector<std::string>> SplitPerfCsvLine(std::string_view line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cells.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  if (quoted) return std::nullopt;
-  return cells;
-}
-
 Result<std::vector<PerfCsvBlock>> SplitPerfCsvBlocks(std::string_view text, std::string_view name) {
   if (StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
   std::vector<PerfCsvBlock> blocks;
@@ -214,7 +188,7 @@ Result<std::vector<PerfCsvBlock>> SplitPerfCsvBlocks(std::string_view text, std:
       in_block = false;
       continue;
     }
-    auto cells = SplitPerfCsvLine(line);
+    auto cells = SplitCsvLine(line);
     if (!cells) {
       return Status::Invalid(fmt::format("{}:{}: a quoted field is not closed on its line: \"{}\"",
                                          name, no, Clip(line)));
@@ -374,7 +348,7 @@ Result<PerfCsvRead> ParsePerfCsv(std::string_view text, const std::string& name,
 }
 
 PerfCsvTool PerfCsvToolOfHeader(std::string_view line) {
-  auto cells = SplitPerfCsvLine(Trim(line));
+  auto cells = SplitCsvLine(Trim(line));
   if (!cells || !PerfIsStatisticsHeader(PerfCsvRow{.cells = *cells})) return PerfCsvTool::kUnknown;
   for (const std::string& c : *cells) {
     if (c == "std") return PerfCsvTool::kAiperf;

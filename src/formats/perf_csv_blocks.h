@@ -40,10 +40,6 @@ struct PerfCsvBlock {
 // and the line for an unterminated quoted field.
 Result<std::vector<PerfCsvBlock>> SplitPerfCsvBlocks(std::string_view text, std::string_view name);
 
-// One CSV line split into unquoted cells ("a,\"1,146.31\"" -> {"a", "1,146.31"}); nullopt for an
-// unterminated quote.
-std::optional<std::vector<std::string>> SplitPerfCsvLine(std::string_view line);
-
 // A figure as both tools print it: "1,146.31" (thousands separators), "9.55", "-21.09". nullopt
 // for an empty cell or "N/A"; Invalid-worthy text (not a number) gives `bad` = true.
 std::optional<double> PerfNumber(std::string_view cell, bool* bad);

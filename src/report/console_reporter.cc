@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/repeated_findings.h"
 #include "core/text_table.h"
 #include "core/verdict.h"
 
@@ -43,6 +44,44 @@ std::string OneLine(const std::string& s) {
   return out;
 }
 
+// Whether every member of a group has the evidence and fix of its first (what the console shows).
+bool SameDetails(const std::vector<Finding>& findings, const RepeatGroup& g, bool with_evidence) {
+  const Finding& first = findings[g.members.front()];
+  return std::all_of(g.members.begin(), g.members.end(), [&](size_t i) {
+    return findings[i].fix == first.fix &&
+           (!with_evidence || findings[i].evidence == first.evidence);
+  });
+}
+
+// A unit's findings, those that say the same about several entities once
+// (core/repeated_findings.h).
+void WriteFindings(const std::vector<Finding>& findings, const ConsoleOptions& opt,
+                   std::ostream& out) {
+  std::vector<RepeatKey> keys;
+  for (const Finding& f : findings) {
+    keys.push_back({f.code, f.entity,
+                    fmt::format("{}\n{}\n{}", SeverityName(f.severity), OneLine(f.message),
+                                f.expected_recovery)});
+  }
+  for (const RepeatGroup& g : GroupRepeats(keys)) {
+    const Finding& f = findings[g.members.front()];
+    Outcome fo = f.severity == Severity::kFail ? Outcome::kFail : Outcome::kWarn;
+    std::string code = opt.color ? std::string(Color(fo)) + f.code + "\033[0m" : f.code;
+    out << fmt::format("       {} {}: {}\n", code, g.entities, OneLine(f.message));
+    if (opt.show_evidence) {
+      for (const auto& [k, v] : f.evidence) out << fmt::format("         {} = {}\n", k, OneLine(v));
+    }
+    if (!f.fix.empty()) out << fmt::format("         fix: {}\n", OneLine(f.fix));
+    if (!f.expected_recovery.empty()) {
+      out << fmt::format("         expected recovery: {}\n", f.expected_recovery);
+    }
+    if (!SameDetails(findings, g, opt.show_evidence)) {
+      out << fmt::format("         (evidence and fix as for {}; --json lists each finding)\n",
+                         f.entity);
+    }
+  }
+}
+
 void WriteUnit(const CheckResult& c, const ConsoleOptions& opt, size_t id_width,
                std::ostream& out) {
   std::string what = c.summary;
@@ -51,18 +90,7 @@ void WriteUnit(const CheckResult& c, const ConsoleOptions& opt, size_t id_width,
   }
   out << fmt::format("{}  {:<{}}  {}\n", Label(c.outcome, opt.color), c.unit_id, id_width,
                      OneLine(what));
-  for (const auto& f : c.findings) {
-    Outcome fo = f.severity == Severity::kFail ? Outcome::kFail : Outcome::kWarn;
-    std::string code = opt.color ? std::string(Color(fo)) + f.code + "\033[0m" : f.code;
-    out << fmt::format("       {} {}: {}\n", code, f.entity, OneLine(f.message));
-    if (opt.show_evidence) {
-      for (const auto& [k, v] : f.evidence) out << fmt::format("         {} = {}\n", k, OneLine(v));
-    }
-    if (!f.fix.empty()) out << fmt::format("         fix: {}\n", OneLine(f.fix));
-    if (!f.expected_recovery.empty()) {
-      out << fmt::format("         expected recovery: {}\n", f.expected_recovery);
-    }
-  }
+  WriteFindings(c.findings, opt, out);
 }
 
 // Skipped units of one family ("gpu" of gpu.clocks) that share a reason: one line for them all,

@@ -1,6 +1,8 @@
 // Console reporter: an aligned table of check outcomes, each warn or fail followed by its
-// findings (code, entity, message, evidence, fix), and a one-line summary. Colour only when
-// asked (the CLI asks when stdout is a terminal).
+// findings (code, entity, message, evidence, fix), and a one-line summary. Findings of a unit
+// that say the same about several entities are printed once with their count and entities,
+// "YS-GPU-045 ×8 (gpu0-gpu7): ..." (core/repeated_findings.h; the JSON keeps each). Colour only
+// when asked (the CLI asks when stdout is a terminal).
 #ifndef YARDSTICK_REPORT_CONSOLE_REPORTER_H_
 #define YARDSTICK_REPORT_CONSOLE_REPORTER_H_
 

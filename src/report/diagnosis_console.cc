@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "core/repeated_findings.h"
+
 namespace ys::report {
 namespace {
 
@@ -21,6 +25,31 @@ std::string Painted(const std::string& text, const char* color, bool on) {
   return on ? std::string(color) + text + "\033[0m" : text;
 }
 
+// Diagnoses that print alike apart from their entity (one rule firing the same way on many
+// workloads) print once with their count and entities (core/repeated_findings.h).
+std::vector<RepeatKey> DiagnosisKeys(const std::vector<Diagnosis>& ranked) {
+  std::vector<RepeatKey> keys;
+  for (const Diagnosis& d : ranked) {
+    std::string codes;
+    for (const auto& c : d.finding_codes) codes += c + ",";
+    keys.push_back({d.rule, d.entity,
+                    fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}", FormatRecovery(d.recovery),
+                                ConfidenceName(d.confidence), d.layer, d.cause, d.fix,
+                                d.recovery.basis, codes)});
+  }
+  return keys;
+}
+
+void WriteDiagnosisEvidence(const Diagnosis& d, std::ostream& out) {
+  for (size_t i = 0; i < d.evidence.size() && i < kConsoleEvidenceLines; ++i) {
+    out << "     evidence: " << d.evidence[i].first << " = " << d.evidence[i].second << "\n";
+  }
+  if (d.evidence.size() > kConsoleEvidenceLines) {
+    out << fmt::format("     evidence: ... {} more (--json)\n",
+                       d.evidence.size() - kConsoleEvidenceLines);
+  }
+}
+
 }  // namespace
 
 void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
@@ -34,21 +63,19 @@ void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
         ranked.size() == 1 ? "" : "; each alone: the recoveries do not add up");
   }
   int rank = 0;
-  for (const Diagnosis& d : ranked) {
+  for (const RepeatGroup& g : GroupRepeats(DiagnosisKeys(ranked))) {
+    const Diagnosis& d = ranked[g.members.front()];
     std::string confidence = fmt::format("{:<6}", ConfidenceName(d.confidence));
     out << fmt::format("{:>3}. {:<18} {} {:<14} {}  {}\n", ++rank, FormatRecovery(d.recovery),
                        Painted(confidence, ConfidenceColor(d.confidence), color), d.layer, d.rule,
-                       d.entity);
+                       g.entities);
     out << "     cause:    " << d.cause << "\n";
     out << "     fix:      " << d.fix << "\n";
     out << "     recovery: " << d.recovery.basis << "\n";
-    for (size_t i = 0; i < d.evidence.size() && i < kConsoleEvidenceLines; ++i) {
-      out << "     evidence: " << d.evidence[i].first << " = " << d.evidence[i].second << "\n";
-    }
-    if (d.evidence.size() > kConsoleEvidenceLines) {
-      out << fmt::format("     evidence: ... {} more (--json)\n",
-                         d.evidence.size() - kConsoleEvidenceLines);
-    }
+    WriteDiagnosisEvidence(d, out);
+    bool same = std::all_of(g.members.begin(), g.members.end(),
+                            [&](size_t i) { return ranked[i].evidence == d.evidence; });
+    if (!same) out << "     evidence: as for " << d.entity << "; --json lists each\n";
     if (!d.finding_codes.empty()) {
       std::string codes;
       for (const auto& c : d.finding_codes) codes += (codes.empty() ? "" : ", ") + c;

@@ -8,7 +8,8 @@
 //                10 ms each, at most once a minute: about 40 ms of one core a minute. A recorded
 //                tree replays <root>/.yardstick/busy-clock.
 //   run        — a run.json (and validation.json beside it, or --validation): check outcomes,
-//                scores, bus bandwidths, other measurements, the run's time, diagnosis recovery.
+//                scores, serving phases (scores, figures, states), bus bandwidths, other
+//                measurements, the run's time, diagnosis recovery.
 #ifndef YARDSTICK_SERVE_COLLECTORS_H_
 #define YARDSTICK_SERVE_COLLECTORS_H_
 

@@ -59,6 +59,58 @@ Labels IdentityLabels(const Measurement& m) {
   return out;
 }
 
+// A serving phase metric's figures as series: the measured and the reference value, each in the
+// base unit its name says (a latency in seconds, the document's milliseconds / 1000).
+struct ServingPhaseFigure {
+  const char* key;     // ValidationPhaseMetric::key
+  const char* suffix;  // the series name after yardstick_serving_phase_{measured,reference}_
+  const char* what;    // for HELP
+  double scale;        // document unit -> the series' unit
+};
+constexpr ServingPhaseFigure kServingPhaseFigures[] = {
+    {"output_tokens_per_s_per_gpu", "output_tokens_per_second_per_gpu",
+     "output tokens/s per GPU (over the reference's GPU denominator)", 1},
+    {"ttft_ms", "ttft_seconds", "time to first token, seconds, at the statistic in `stat`", 1e-3},
+    {"tpot_ms", "tpot_seconds", "time per output token, seconds, at the statistic in `stat`", 1e-3},
+};
+
+void RenderServingPhaseMetric(const ValidationPhaseMetric& m, const Labels& phase, Exposition& e) {
+  Labels l = phase;
+  l.emplace_back("metric", m.key.empty() ? m.name : m.key);
+  if (m.score) {
+    e.Add("yardstick_serving_phase_score", MetricType::kGauge,
+          "Score of a serving phase's metric in the latest validation, a fraction: measured / "
+          "reference for throughput, reference / measured for a latency",
+          l, *m.score);
+  }
+  for (const ServingPhaseFigure& f : kServingPhaseFigures) {
+    if (m.key != f.key) continue;
+    Labels fl = phase;
+    if (!m.stat.empty()) fl.emplace_back("stat", m.stat);
+    for (const auto& [side, value] :
+         {std::pair{"measured", m.measured}, {"reference", m.reference}}) {
+      if (!value) continue;
+      e.Add(fmt::format("yardstick_serving_phase_{}_{}", side, f.suffix), MetricType::kGauge,
+            fmt::format("The {} {} of a serving phase in the latest validation", side, f.what), fl,
+            *value * f.scale);
+    }
+  }
+}
+
+// One serving phase: its metrics, and its state as one series per state (1 for its own).
+void RenderServingPhase(const ValidationPhase& p, const std::string& suite, Exposition& e) {
+  const Labels phase = {{"suite", suite}, {"phase", p.id}};
+  for (const ValidationPhaseMetric& m : p.metrics) RenderServingPhaseMetric(m, phase, e);
+  for (const char* state : {"pass", "fail", "inconclusive"}) {
+    Labels l = phase;
+    l.emplace_back("state", state);
+    e.Add("yardstick_serving_phase_state", MetricType::kGauge,
+          "1 for the state of a serving phase in the latest validation (pass, fail or "
+          "inconclusive), 0 for the others",
+          l, p.outcome == state ? 1 : 0);
+  }
+}
+
 class RunCollector : public Collector {
  public:
   RunCollector(std::string run_path, std::string validation)
@@ -189,6 +241,7 @@ class RunCollector : public Collector {
               {{"suite", name}, {"workload", w.id}}, w.outcome == "pass" ? 1 : 0);
       }
     }
+    for (const ValidationPhase& p : v->phases) RenderServingPhase(p, name, e);
     return Status::Ok();
   }
 

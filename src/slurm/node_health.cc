@@ -6,6 +6,8 @@
 #include <functional>
 #include <set>
 
+#include "core/repeated_findings.h"
+
 namespace ys::slurm {
 
 namespace {
@@ -46,6 +48,7 @@ struct HealthItem {
   Outcome outcome = Outcome::kPass;
   std::string unit_id;
   std::string text;
+  const Finding* finding = nullptr;  // null for a check's own summary
 };
 
 int Urgency(const CheckResult& c, const Finding& f) {
@@ -70,12 +73,32 @@ std::vector<HealthItem> RankedItems(const RunDocument& doc) {
     }
     for (const auto& f : c.findings) {
       int u = Urgency(c, f);
-      items.push_back({u, u <= 2 ? Outcome::kFail : Outcome::kWarn, c.unit_id, Describe(f)});
+      items.push_back({u, u <= 2 ? Outcome::kFail : Outcome::kWarn, c.unit_id, Describe(f), &f});
     }
   }
   std::stable_sort(items.begin(), items.end(),
                    [](const HealthItem& a, const HealthItem& b) { return a.urgency < b.urgency; });
   return items;
+}
+
+// One line per item, the findings that say the same about several entities once with their count
+// and entities (core/repeated_findings.h), in the items' order.
+std::vector<std::string> DetailLines(const std::vector<HealthItem>& items) {
+  std::vector<RepeatKey> keys;
+  for (const HealthItem& i : items) {
+    keys.push_back(
+        {i.finding ? i.finding->code : "", i.finding ? i.finding->entity : "",
+         fmt::format("{} {} {}", i.urgency, i.unit_id, i.finding ? i.finding->message : i.text)});
+  }
+  std::vector<std::string> lines;
+  for (const RepeatGroup& g : GroupRepeats(keys)) {
+    const HealthItem& i = items[g.members.front()];
+    std::string text =
+        i.finding ? fmt::format("{} {}: {}", i.finding->code, g.entities, i.finding->message)
+                  : i.text;
+    lines.push_back(fmt::format("{} {}: {}", OutcomeName(i.outcome), i.unit_id, text));
+  }
+  return lines;
 }
 
 }  // namespace
@@ -130,8 +153,7 @@ bool IsOwnDrain(const NodeInfo& node, const DrainOwner& owner) {
 HealthVerdict JudgeHealth(const RunDocument& doc) {
   HealthVerdict v;
   std::vector<HealthItem> items = RankedItems(doc);
-  for (const HealthItem& i : items)
-    v.details.push_back(fmt::format("{} {}: {}", OutcomeName(i.outcome), i.unit_id, i.text));
+  v.details = DetailLines(items);
   // The most urgent line, and how many more of the same outcome follow it.
   auto first = [&items](Outcome o) {
     size_t n = 0;

@@ -39,7 +39,9 @@ struct HealthVerdict {
   std::string drain_reason;  // "yardstick: YS-GPU-040 gpu3: fatal XID 79"; empty unless critical
                              // (WithDrainId adds the id before it goes to Slurm)
   // One line per finding of a failing or warning check, and per erroring check: "fail gpu.xid:
-  // YS-GPU-040 gpu3: fatal XID 79 ...", in the order above.
+  // YS-GPU-040 gpu3: fatal XID 79 ...", in the order above; findings of one check and urgency
+  // that say the same about several entities once, "fail gpu.nvlink: YS-GPU-045 ×8
+  // (gpu0-gpu7): NVLink link 7 inactive" (core/repeated_findings.h).
   std::vector<std::string> details;
 };
 

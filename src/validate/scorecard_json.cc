@@ -149,6 +149,8 @@ void Fields(V& v, ServingReference& r) {
 
 template <typename V>
 void Fields(V& v, ScoredMetric& m) {
+  v("key", m.key);
+  v("stat", m.stat);
   v("name", m.name);
   v("unit", m.unit);
   v("larger_is_better", m.larger_is_better);
@@ -157,6 +159,17 @@ void Fields(V& v, ScoredMetric& m) {
   v("score", m.score);
   v("outcome", m.outcome);
   v("note", m.note);
+}
+
+template <typename V>
+void Fields(V& v, PhasePointSummary& p) {
+  v("point", p.point);
+  v("output_tokens_per_s_per_gpu", p.output_tokens_per_s_per_gpu);
+  v("tokens_per_s_per_user", p.tokens_per_s_per_user);
+  v("ttft_ms", p.ttft_ms);
+  v("tpot_ms", p.tpot_ms);
+  v("used", p.used);
+  v("why", p.why);
 }
 
 template <typename V>
@@ -176,7 +189,9 @@ void Fields(V& v, ScoredPhase& s) {
     if (p.max_concurrency) return "concurrency " + std::to_string(*p.max_concurrency);
     return std::string(ServingModeName(p.mode));
   });
+  v("point_tokens_per_s_per_user", s.point_tokens_per_s_per_user);
   v("refused", s.refused);
+  v("points", s.points);
 }
 
 namespace scorecard_json {

@@ -18,10 +18,12 @@ std::optional<double> PerUserOf(const ServingPoint& p) {
   return std::nullopt;
 }
 
-ScoredMetric Compare(std::string name, std::string unit, bool larger_is_better,
-                     std::optional<double> measured, std::optional<double> reference,
-                     double threshold) {
-  ScoredMetric m{.name = std::move(name),
+ScoredMetric Compare(std::string key, std::string stat, std::string name, std::string unit,
+                     bool larger_is_better, std::optional<double> measured,
+                     std::optional<double> reference, double threshold) {
+  ScoredMetric m{.key = std::move(key),
+                 .stat = std::move(stat),
+                 .name = std::move(name),
                  .unit = std::move(unit),
                  .larger_is_better = larger_is_better,
                  .measured = measured,
@@ -122,9 +124,20 @@ ServingLimits LimitsOf(const ServingPhase& phase) {
   return l;
 }
 
+// Why a point is not a measure of this phase to compare: its flaws under the phase's limits, its
+// requests, its shape; "" when it is one.
+std::string WhyRefused(const ServingPoint& p, const ServingPhase& phase,
+                       const ServingReference& ref) {
+  std::string why = DescribeFlaws(FindServingFlaws(p, LimitsOf(phase)));
+  if (why.empty()) why = RequestProblem(p, phase);
+  if (why.empty()) why = ShapeProblem(p, phase, ref);
+  return why;
+}
+
 // The measured figures at the reference's point: one point's, or interpolated on the sweep.
 struct AtReference {
-  std::optional<double> per_gpu, ttft, tpot;
+  std::optional<double> per_gpu, ttft, tpot, per_user;
+  std::vector<const ServingPoint*> used;  // the point compared, or the two interpolated between
   std::string note;
   std::string problem;
 };
@@ -150,6 +163,8 @@ AtReference Interpolate(const std::vector<std::pair<const ServingPoint*, double>
     out.per_gpu = lerp(ga.value, gb.value);
     out.ttft = lerp(StatOf(a->ttft_ms, ref.ttft_stat), StatOf(b->ttft_ms, ref.ttft_stat));
     out.tpot = lerp(StatOf(a->tpot_ms, ref.tpot_stat), StatOf(b->tpot_ms, ref.tpot_stat));
+    out.per_user = u;
+    out.used = {a, b};
     out.note = fmt::format(
         "interpolated at the reference's {:.1f} tok/s/user between {} "
         "({:.1f}) and {} ({:.1f})",
@@ -191,12 +206,34 @@ AtReference FiguresAtReference(const std::vector<const ServingPoint*>& valid,
     return out;
   }
   s.point = *chosen;
+  out.used = {chosen};
+  out.per_user = PerUserOf(*chosen);
   PerGpu g = PerGpuOf(*chosen, phase, ref);
   out.problem = g.problem;
   out.per_gpu = g.value;
   out.ttft = StatOf(chosen->ttft_ms, ref.ttft_stat);
   out.tpot = StatOf(chosen->tpot_ms, ref.tpot_stat);
   return out;
+}
+
+// Every measured point as the rule saw it (the curve a report draws).
+void SummarisePoints(const std::vector<ServingPoint>& points, const ServingPhase& phase,
+                     const ServingReference& ref, const std::vector<const ServingPoint*>& used,
+                     ScoredPhase& s) {
+  for (const ServingPoint& p : points) {
+    PhasePointSummary sum{.point = ServingPointName(p)};
+    PerGpu g = PerGpuOf(p, phase, ref);
+    sum.output_tokens_per_s_per_gpu = g.value;
+    sum.tokens_per_s_per_user = PerUserOf(p);
+    sum.ttft_ms = StatOf(p.ttft_ms, ref.ttft_stat);
+    sum.tpot_ms = StatOf(p.tpot_ms, ref.tpot_stat);
+    sum.used = std::find(used.begin(), used.end(), &p) != used.end();
+    if (!sum.used) {
+      sum.why = WhyRefused(p, phase, ref);
+      if (sum.why.empty()) sum.why = !g.problem.empty() ? g.problem : "not the reference's point";
+    }
+    s.points.push_back(std::move(sum));
+  }
 }
 
 void Conclude(ScoredPhase& s) {
@@ -257,9 +294,7 @@ ScoredPhase ScoreServingPhase(const ServingPhase& phase, const ServingReference*
   s.reference = *ref;
   std::vector<const ServingPoint*> valid;
   for (const ServingPoint& p : run.points) {
-    std::string why = DescribeFlaws(FindServingFlaws(p, LimitsOf(phase)));
-    if (why.empty()) why = RequestProblem(p, phase);
-    if (why.empty()) why = ShapeProblem(p, phase, *ref);
+    std::string why = WhyRefused(p, phase, *ref);
     if (why.empty()) {
       valid.push_back(&p);
     } else {
@@ -267,18 +302,20 @@ ScoredPhase ScoreServingPhase(const ServingPhase& phase, const ServingReference*
     }
   }
   AtReference at = FiguresAtReference(valid, phase, *ref, s);
+  SummarisePoints(run.points, phase, *ref, at.used, s);
+  s.point_tokens_per_s_per_user = at.per_user;
   if (!at.problem.empty()) {
     s.outcome = PhaseOutcome::kInconclusive;
     s.reason = at.problem;
     for (const std::string& r : s.refused) s.reason += "; " + r;
     return s;
   }
-  s.metrics.push_back(Compare("output throughput", "tok/s/GPU", true, at.per_gpu,
-                              ref->output_tokens_per_s_per_gpu, threshold));
-  s.metrics.push_back(
-      Compare("TTFT " + ref->ttft_stat, "ms", false, at.ttft, ref->ttft_ms, threshold));
-  s.metrics.push_back(
-      Compare("TPOT " + ref->tpot_stat, "ms", false, at.tpot, ref->tpot_ms, threshold));
+  s.metrics.push_back(Compare("output_tokens_per_s_per_gpu", "", "output throughput", "tok/s/GPU",
+                              true, at.per_gpu, ref->output_tokens_per_s_per_gpu, threshold));
+  s.metrics.push_back(Compare("ttft_ms", ref->ttft_stat, "TTFT " + ref->ttft_stat, "ms", false,
+                              at.ttft, ref->ttft_ms, threshold));
+  s.metrics.push_back(Compare("tpot_ms", ref->tpot_stat, "TPOT " + ref->tpot_stat, "ms", false,
+                              at.tpot, ref->tpot_ms, threshold));
   if (!at.note.empty()) s.metrics.front().note = at.note;
   // A latency the reference does not state is not part of its rule.
   s.metrics.erase(std::remove_if(s.metrics.begin(), s.metrics.end(),

@@ -27,13 +27,25 @@ enum class PhaseOutcome { kPass, kFail, kInconclusive };
 const char* PhaseOutcomeName(PhaseOutcome o);
 
 struct ScoredMetric {
-  std::string name;  // "output tokens/s/GPU", "TTFT mean", "TPOT p50"
+  std::string key;   // the reference's key: "output_tokens_per_s_per_gpu", "ttft_ms", "tpot_ms"
+  std::string stat;  // a latency's statistic ("mean", "p50"); empty for throughput
+  std::string name;  // "output throughput", "TTFT mean", "TPOT p50"
   std::string unit;  // "tok/s/GPU", "ms"
   bool larger_is_better = false;
   std::optional<double> measured, reference;
   std::optional<double> score;  // measured/reference (throughput), reference/measured (latency)
   PhaseOutcome outcome = PhaseOutcome::kInconclusive;
   std::string note;  // why not compared, or how the figure was made (interpolated)
+};
+
+// One measured point of a phase as the rule saw it: its figures over the reference's denominator
+// and at the reference's statistics, and whether it was the one compared (or on the curve
+// interpolated) and why not.
+struct PhasePointSummary {
+  std::string point;  // "concurrency 64"
+  std::optional<double> output_tokens_per_s_per_gpu, tokens_per_s_per_user, ttft_ms, tpot_ms;
+  bool used = false;
+  std::string why;  // why it was not used; empty when used
 };
 
 struct ScoredPhase {
@@ -46,7 +58,11 @@ struct ScoredPhase {
   std::vector<std::string> files;  // the serving files read there
   std::string format;
   std::optional<ServingPoint> point;  // the measured point compared
-  std::vector<std::string> refused;   // other points and why they were not used
+  // The interactivity at which the figures were compared (the point's, or the reference's when
+  // interpolated on a sweep).
+  std::optional<double> point_tokens_per_s_per_user;
+  std::vector<std::string> refused;       // other points and why they were not used
+  std::vector<PhasePointSummary> points;  // every measured point (the curve)
 };
 
 // What the runs folder gave for a phase: the points of every serving file in it, or why none.

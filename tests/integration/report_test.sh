@@ -3,7 +3,8 @@
 # validation, a diagnosis) rendered to one HTML file, opened in headless Chromium without a
 # network; every chart must have drawn, the page must have logged no error, and the page must
 # reference nothing outside itself. A screenshot is taken and kept when REPORT_SCREENSHOT names
-# a path. Also: a hostile hostname and finding message stay text; --prices adds a Cost section;
+# a path. Also: a serving suite's validation gets its phases' tables and plots; a hostile
+# hostname and finding message stay text; --prices adds a Cost section;
 # bad inputs exit 2 with the file named.
 bin=$1 src=$2
 source "$src/tests/integration/lib.sh"
@@ -163,6 +164,50 @@ expect_in "$tmp/short-dom.html" 'id="burnin-too-short"' "a too-short burn-in say
 expect_in "$tmp/short-dom.html" "Too short to judge stability: 0:00:20 of load" "with how long it ran"
 charts_drew "$tmp/short-dom.html" "too-short burn-in"
 fits_and_legible "$tmp/short-dom.html" "too-short burn-in at 1400 px"
+
+# A serving suite's validation, made the way an operator makes it: `yardstick validate` over a
+# runs folder holding a real AIPerf export per phase (tests/fixtures/runs/serving-phases: one phase
+# passes, one fails, one is inconclusive, one has no run folder), then reported. Each phase has
+# its table and verdict; the three with a reference have a plot (measured point, reference,
+# frontier), drawn, legible and on the page at 1400 px.
+serving=$src/tests/fixtures/runs/serving-phases
+mkdir -p "$tmp/serving/out"
+for phase in qwen_chat_pass qwen_chat_fail qwen_reasoning_other_lengths; do
+  mkdir -p "$tmp/serving/runs/$phase"
+  cp "$src/tests/fixtures/real/serving/aiperf/aiperf_plot_fixture_qwen3_0.6b_c8.json" "$tmp/serving/runs/$phase/profile_export_aiperf.json"
+done
+expect_rc 1 "validate a serving suite (two phases fail)" -- "$bin" validate --suite "$serving/suite.toml" \
+  --runs "$tmp/serving/runs" --reference "$serving/reference.toml" --out "$tmp/serving/out" --no-history -q
+expect_rc 0 "report of a serving validation" -- "$bin" report "$tmp/serving/out" -o "$tmp/serving.html"
+browse "$tmp/serving.html" "$tmp/serving-dom.html" --window-size=1400,900
+charts_drew "$tmp/serving-dom.html" "serving report"
+fits_and_legible "$tmp/serving-dom.html" "serving report at 1400 px"
+expect_in "$tmp/serving-dom.html" '<section id="serving">' "the serving section"
+chart_count "$tmp/serving-dom.html" 3  # a plot per phase with a reference
+python3 - "$tmp/serving-dom.html" <<'PY' && passes=$((passes + 1)) || fails=$((fails + 1))
+import html, json, re, sys
+dom = open(sys.argv[1]).read()
+ok = True
+want = {"qwen_chat_pass": "pass", "qwen_chat_fail": "fail",
+        "qwen_reasoning_other_lengths": "inconclusive", "qwen_chat_missing": "fail"}
+got = dict(re.findall(r'<div class="serving-phase" data-phase="([^"]*)" data-outcome="([^"]*)"', dom))
+if got != want:
+    print(f"FAIL: serving report: phases and verdicts {got}, expected {want}"); ok = False
+tables = re.findall(r'<table class="serving-metrics" data-phase="([^"]*)">(.*?)</table>', dom, re.S)
+if [t[0] for t in tables] != ["qwen_chat_pass", "qwen_chat_fail"]:
+    print(f"FAIL: serving report: metric tables for {[t[0] for t in tables]}"); ok = False
+for phase, body in tables:
+    if body.count("<tr") != 4 or "<th>measured</th><th>reference</th><th>score</th>" not in body:
+        print(f"FAIL: serving report: {phase}'s table is not a header and three metrics"); ok = False
+section = dom[dom.find('<section id="serving">'):]
+section = section[:section.find('</section>')]
+legends = [json.loads(html.unescape(l)) for l in re.findall(r'<canvas [^>]*data-drawn="1"[^>]*data-legend="([^"]*)"', section)]
+if legends[:1] != [["measured (concurrency 8)", "reference", "95% frontier"]] or len(legends) != 3 \
+        or any("95% frontier" not in l for l in legends):
+    print(f"FAIL: serving report: plots drawn with legends {legends}"); ok = False
+sys.exit(0 if ok else 1)
+PY
+expect_in "$tmp/serving-dom.html" "1 of 4 serving phases above 95% of the reference" "the banner counts serving phases"
 
 # The fleet page (merge --html) at 1400 px: every node merged as one square, the flagged ones
 # first, and nothing running off the page.

@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "fleet/node_action.h"
 #include "report/html/html_text.h"
 
 namespace ys::report::html {
@@ -27,6 +28,12 @@ td.cell{text-align:center;min-width:5em}table{max-width:100%}td{overflow-wrap:an
 .fleet span{width:14px;height:14px;border:1px solid #bbb;box-sizing:border-box}
 .fleet span.ok{background:#cfe8d2}.fleet span.flag{border-color:#900}
 .legend span{display:inline-block;width:12px;height:12px;border:1px solid #bbb;vertical-align:middle;margin:0 4px 0 12px}
+tr.action-drain td.node,tr.action-drain td.action{background:#f5b7b1;color:#7b0000}
+tr.action-watch td.node,tr.action-watch td.action{background:#ffe08a;color:#6b4a00}
+tr.action-drain{border-left:4px solid #c0392b}tr.action-watch{border-left:4px solid #e0a800}
+dl.actions dt{font-weight:bold;display:inline-block;padding:0 6px;margin-top:4px}
+dl.actions dd{margin:0 0 4px 1.5em}
+dt.action-drain{background:#f5b7b1;color:#7b0000}dt.action-watch{background:#ffe08a;color:#6b4a00}
 )css";
 
 std::string Str(const ojson& j, const char* key) {
@@ -121,6 +128,45 @@ std::string RankedList(const ojson& doc) {
   return b;
 }
 
+// A node's cell of one kind: the worst deficit and where, red in proportion; a non-numeric "!".
+std::string HeatCell(const Cell& c) {
+  std::string text =
+      c.numeric ? fmt::format("{} {:.1f}%", c.entity, 100 * c.deficit) : c.entity + " !";
+  return "<td class=\"cell\" style=\"background:" +
+         (c.numeric ? Red(c.deficit) : std::string("rgb(255,230,160)")) + "\" title=\"" +
+         EscapeHtml(c.evidence) + "\">" + EscapeHtml(text) + "</td>";
+}
+
+// Each flagged node's action (fleet/node_action.h) from the ranked rows' drain and watch.
+std::map<std::string, fleet::NodeAction> ActionsOf(const ojson& doc) {
+  fleet::NodeActions actions;
+  for (const ojson& r : doc["ranked"]) {
+    if (!r.is_object()) continue;
+    bool drain = r.contains("drain") && r["drain"].is_boolean() && r["drain"].get<bool>();
+    bool watch = r.contains("watch") && r["watch"].is_boolean() && r["watch"].get<bool>();
+    actions.Add(Str(r, "node"), fleet::RowAction(drain, watch),
+                Str(r, "entity") + " " + Str(r, "kind") + ": " + Str(r, "evidence"));
+  }
+  std::map<std::string, fleet::NodeAction> by_node;
+  for (const fleet::NodeAction& n : actions.nodes()) by_node[n.node] = n;
+  return by_node;
+}
+
+// The legend of the action column: what each action means and the evidence behind it.
+std::string ActionLegend(const ojson& doc) {
+  const ojson& options =
+      doc.contains("options") && doc["options"].is_object() ? doc["options"] : ojson::object();
+  const double drain_loss = Num(options, "drain_loss_pct") / 100;
+  std::string b = "<dl class=\"actions\" id=\"action-legend\">";
+  for (fleet::FleetAction a :
+       {fleet::FleetAction::kDrain, fleet::FleetAction::kWatch, fleet::FleetAction::kNone}) {
+    const std::string name = fleet::FleetActionName(a);
+    b += "<dt class=\"action-" + name + "\">" + name + "</dt><dd>" +
+         EscapeHtml(fleet::FleetActionMeaning(a, drain_loss)) + "</dd>";
+  }
+  return b + "</dl>\n";
+}
+
 // The flagged nodes as a table, one column per kind (the worst deficit of that kind and where),
 // then the ranked list.
 std::string FlaggedNodes(const ojson& doc) {
@@ -151,25 +197,23 @@ std::string FlaggedNodes(const ojson& doc) {
     b += "<h2>Flagged nodes</h2>\n<p>" +
          EscapeHtml(fmt::format(
              "{} node{} with something ranked; each cell the worst deficit of that kind and where "
-             "it was placed (red: worse, full colour at 20%). Hover for the evidence.",
+             "it was placed (red: worse, full colour at 20%). Hover for the evidence. Each row is "
+             "coloured by the node's action, the most severe of its rows': red drain, amber watch, "
+             "none uncoloured.",
              nodes.size(), nodes.size() == 1 ? "" : "s")) +
-         "</p>\n<div class=\"scroll\"><table class=\"heat\"><tr><th>node</th>";
+         "</p>\n" + ActionLegend(doc) +
+         "<div class=\"scroll\"><table class=\"heat\"><tr><th>node</th><th>action</th>";
     for (const std::string& k : kinds) b += "<th>" + EscapeHtml(k) + "</th>";
     b += "</tr>\n";
+    const std::map<std::string, fleet::NodeAction> actions = ActionsOf(doc);
     for (const std::string& n : nodes) {
-      b += "<tr><td>" + EscapeHtml(n) + "</td>";
+      const fleet::NodeAction& a = actions.at(n);
+      const std::string action = fleet::FleetActionName(a.action);
+      b += "<tr class=\"action-" + action + "\"><td class=\"node\">" + EscapeHtml(n) +
+           "</td><td class=\"action\" title=\"" + EscapeHtml(a.evidence) + "\">" + action + "</td>";
       for (const std::string& k : kinds) {
         auto it = cells.find({n, k});
-        if (it == cells.end()) {
-          b += "<td class=\"cell\"></td>";
-          continue;
-        }
-        const Cell& c = it->second;
-        std::string text =
-            c.numeric ? fmt::format("{} {:.1f}%", c.entity, 100 * c.deficit) : c.entity + " !";
-        b += "<td class=\"cell\" style=\"background:" +
-             (c.numeric ? Red(c.deficit) : std::string("rgb(255,230,160)")) + "\" title=\"" +
-             EscapeHtml(c.evidence) + "\">" + EscapeHtml(text) + "</td>";
+        b += it == cells.end() ? "<td class=\"cell\"></td>" : HeatCell(it->second);
       }
       b += "</tr>\n";
     }

@@ -102,6 +102,7 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
   std::vector<HtmlSection> sections;
   sections.push_back(VerdictSection(in));
   sections.push_back(ScoresSection(in, ids));
+  if (auto serving = ServingSection(in, ids)) sections.push_back(std::move(*serving));
   sections.push_back(CollectivesSection(in, ids));
   sections.push_back(PeakRatesSection(in, ids));
   sections.push_back(StepTimesSection(in, ids));

@@ -5,8 +5,8 @@
 //
 // Every section about what any run may measure is always on the page (saying so in one line
 // when the run measured none of it). The sections about what only some invocations produce, a
-// burn-in (`yardstick burnin`) and a cost (`--prices`), return nullopt without it and are left
-// off the page and its navigation.
+// burn-in (`yardstick burnin`), a cost (`--prices`) and serving phases (a serving suite's
+// validation), return nullopt without it and are left off the page and its navigation.
 #ifndef YARDSTICK_REPORT_HTML_HTML_SECTION_H_
 #define YARDSTICK_REPORT_HTML_HTML_SECTION_H_
 
@@ -94,6 +94,8 @@ std::string Param(const Measurement& m, const std::string& key);
 // The sections, in page order.
 HtmlSection VerdictSection(const ReportInput& in);
 HtmlSection ScoresSection(const ReportInput& in, ChartIds& ids);
+// Only for a validation document with serving phases.
+std::optional<HtmlSection> ServingSection(const ReportInput& in, ChartIds& ids);
 HtmlSection CollectivesSection(const ReportInput& in, ChartIds& ids);
 HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids);
 HtmlSection StepTimesSection(const ReportInput& in, ChartIds& ids);

@@ -72,14 +72,19 @@ HtmlSection VerdictSection(const ReportInput& in) {
   }
   if (in.validation) {
     const ValidationView& v = *in.validation;
-    int passed = 0;
+    int passed = 0, phases_passed = 0;
     for (const auto& w : v.workloads) passed += w.outcome == "pass";
+    for (const auto& p : v.phases) phases_passed += p.outcome == "pass";
+    // A serving suite has phases and no workloads: its count is of phases.
+    const bool serving = v.workloads.empty() && !v.phases.empty();
     b += "<div class=\"big\">validation: " + EscapeHtml(Upper(ValidationState(v))) + "</div>\n";
     b += "<div>" +
-         EscapeHtml(
-             fmt::format("{} suite{}: {} of {} workloads above {:.0f}% of the reference; ", v.chip,
-                         v.recipe_release.empty() ? "" : " (" + v.recipe_release + ")", passed,
-                         v.workloads.size(), v.threshold.value_or(kDefaultScoreThreshold) * 100)) +
+         EscapeHtml(fmt::format("{} suite{}: {} of {} {} above {:.0f}% of the reference; ", v.chip,
+                                v.recipe_release.empty() ? "" : " (" + v.recipe_release + ")",
+                                serving ? phases_passed : passed,
+                                serving ? v.phases.size() : v.workloads.size(),
+                                serving ? "serving phases" : "workloads",
+                                v.threshold.value_or(kDefaultScoreThreshold) * 100)) +
          EscapeHtml(v.verdict) + "</div>\n";
   }
   b += "<div class=\"source\">from " + EscapeHtml(in.source) + "</div>\n";

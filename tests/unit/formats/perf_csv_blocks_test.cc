@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "core/text.h"
+
 namespace ys::formats {
 namespace {
 
 TEST(PerfCsvBlocksTest, CellsAreUnquotedWithTheirCommas) {
-  auto cells = SplitPerfCsvLine("Time To First Token (ms),\"1,146.31\",249.48,\"say \"\"hi\"\"\",");
+  auto cells = SplitCsvLine("Time To First Token (ms),\"1,146.31\",249.48,\"say \"\"hi\"\"\",");
   ASSERT_TRUE(cells.has_value());
   ASSERT_EQ(cells->size(), 5u);
   EXPECT_EQ((*cells)[0], "Time To First Token (ms)");
@@ -16,7 +18,7 @@ TEST(PerfCsvBlocksTest, CellsAreUnquotedWithTheirCommas) {
   EXPECT_EQ((*cells)[2], "249.48");
   EXPECT_EQ((*cells)[3], "say \"hi\"");
   EXPECT_EQ((*cells)[4], "");
-  EXPECT_FALSE(SplitPerfCsvLine("a,\"1,146.31").has_value());
+  EXPECT_FALSE(SplitCsvLine("a,\"1,146.31").has_value());
 }
 
 TEST(PerfCsvBlocksTest, BlocksArePartedByBlankLinesWhateverTheLineEnds) {

@@ -66,5 +66,40 @@ TEST(DiagnosisConsoleTest, ColorMarksConfidenceOnly) {
   EXPECT_NE(out.str().find("\033[33mmedium"), std::string::npos);
 }
 
+// One rule firing alike on five workloads: one entry with the count and the workloads, ranked
+// where the first stood; a rule with another recovery stays apart.
+TEST(DiagnosisConsoleTest, RepeatedDiagnosesPrintedOnceWithCount) {
+  std::vector<Diagnosis> ranked;
+  for (int i = 1; i <= 5; ++i) {
+    Diagnosis d;
+    d.rule = "workload.low_mfu";
+    d.layer = "workload";
+    d.cause = "MFU below the healthy share of the GEMM peak";
+    d.entity = "llama" + std::to_string(i);
+    d.fix = "check the recipe's parallelism";
+    d.recovery = {0.1, 0.2, "the peak share"};
+    d.evidence = {{"mfu", std::to_string(30 + i) + "%"}};
+    ranked.push_back(d);
+  }
+  ranked.push_back(Two()[1]);
+  ranked.push_back(ranked.front());
+  ranked.back().entity = "nemotron";
+  ranked.back().recovery = {0.01, 0.02, "the peak share"};
+  std::ostringstream out;
+  report::WriteDiagnosis(ranked, {}, false, out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("diagnosis: 7 causes"), std::string::npos) << text;
+  EXPECT_NE(text.find("  1. +10.0% to +20.0%   medium workload       workload.low_mfu  ×5 "
+                      "(llama1-llama5)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("evidence: mfu = 31%\n     evidence: as for llama1; --json lists each"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  2. not quantified"), std::string::npos) << text;
+  EXPECT_NE(text.find("  3. +1.0% to +2.0%"), std::string::npos) << text;
+  EXPECT_EQ(text.find("llama2  "), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace ys

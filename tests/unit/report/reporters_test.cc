@@ -66,6 +66,45 @@ TEST(ConsoleReporterTest, ColourOnlyWhenAsked) {
   EXPECT_NE(color.str().find("\033[31m"), std::string::npos);
 }
 
+// Eight GPUs with the same inactive link, one with another: the console prints the eight once
+// with their count and entities (fail before warn, as the unit gave them); the JSON keeps all nine.
+RunDocument EightGpusLinkDown() {
+  RunDocument d = SampleDocument();
+  CheckResult links;
+  links.unit_id = "gpu.nvlink";
+  for (int i = 0; i < 8; ++i) {
+    Finding f = MakeFinding("YS-GPU-045", "gpu" + std::to_string(i),
+                            "NVLink link 7 inactive (17 of 18 active)");
+    f.evidence = {{"active links", "17 of 18"}};
+    f.fix = "nvidia-smi nvlink -s -i " + std::to_string(i);
+    links.Add(f);
+  }
+  links.Add(MakeFinding("YS-GPU-045", "gpu3", "NVLink links 2,7 inactive (16 of 18 active)"));
+  links.Finalize();
+  d.checks = {links};
+  return d;
+}
+
+TEST(ConsoleReporterTest, RepeatedFindingsPrintedOnceWithCount) {
+  std::ostringstream out;
+  WriteConsole(EightGpusLinkDown(), ConsoleOptions{}, out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("       YS-GPU-045 ×8 (gpu0-gpu7): NVLink link 7 inactive (17 of 18 "
+                      "active)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("       YS-GPU-045 gpu3: NVLink links 2,7 inactive"), std::string::npos);
+  EXPECT_EQ(text.find("YS-GPU-045 gpu5"), std::string::npos) << text;
+  // The fixes name each GPU: the one shown is said to be gpu0's.
+  EXPECT_NE(text.find("fix: nvidia-smi nvlink -s -i 0\n         (evidence and fix as for gpu0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("9 findings"), std::string::npos);
+  // Machine-readable output is never collapsed.
+  auto j = ToJson(EightGpusLinkDown());
+  EXPECT_EQ(j["checks"][0]["findings"].size(), 9u);
+}
+
 TEST(JunitReporterTest, MatchesGoldenAndEscapes) {
   std::ostringstream out;
   WriteJunit(SampleDocument(), out);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -233,6 +234,87 @@ std::set<std::string> SeriesOfRun(const testing::TempDir& dir, const std::string
     series.insert(line.substr(0, line.rfind(' ')));
   }
   return series;
+}
+
+// The value of the sample of family `name` whose labels are exactly `labels`; nullopt when none.
+std::optional<double> ServingSample(const Exposition& e, const std::string& name,
+                                    const Labels& labels) {
+  const MetricFamily* f = e.Find(name);
+  if (f == nullptr) return std::nullopt;
+  for (const Sample& s : f->samples) {
+    if (s.labels == labels) return s.value;
+  }
+  return std::nullopt;
+}
+
+// A serving suite's validation.json (tests/fixtures/runs/serving-phases, written by `yardstick
+// validate`): one score per phase metric, the measured and reference figures in base units, and
+// one state series per state.
+TEST(RunCollectorTest, ServingPhasesOfAValidationDocument) {
+  testing::TempDir dir;
+  RunDocument doc;
+  doc.command = "run";
+  doc.started_at = "2026-11-20T09:14:02Z";
+  doc.host.hostname = "node1";
+  std::ofstream(dir.path() + "/run.json") << DumpJson(ToJson(doc));
+  auto c = MakeRunCollector(dir.path() + "/run.json",
+                            kFixtures + "/runs/serving-phases/validation.json");
+  auto e = c->Collect();
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  const std::string suite = "h100/v26.05";
+  auto phase = [&](const char* id) { return Labels{{"suite", suite}, {"phase", id}}; };
+  auto with = [](Labels l, const char* k, const char* v) {
+    l.emplace_back(k, v);
+    return l;
+  };
+  const Labels pass = phase("qwen_chat_pass"), fail = phase("qwen_chat_fail");
+  auto score = ServingSample(*e, "yardstick_serving_phase_score",
+                             with(pass, "metric", "output_tokens_per_s_per_gpu"));
+  ASSERT_TRUE(score);
+  EXPECT_NEAR(*score, 385.66785 / 380, 1e-6);
+  EXPECT_NEAR(*ServingSample(*e, "yardstick_serving_phase_score", with(fail, "metric", "ttft_ms")),
+              50 / 71.17634, 1e-6);
+  EXPECT_TRUE(ServingSample(*e, "yardstick_serving_phase_score", with(fail, "metric", "tpot_ms")));
+  // Three metrics in each of the two scored phases; none for the inconclusive and missing ones.
+  EXPECT_EQ(e->Find("yardstick_serving_phase_score")->samples.size(), 6u);
+  EXPECT_NEAR(
+      *ServingSample(*e, "yardstick_serving_phase_measured_output_tokens_per_second_per_gpu", pass),
+      385.66785, 1e-4);
+  EXPECT_EQ(
+      ServingSample(*e, "yardstick_serving_phase_reference_output_tokens_per_second_per_gpu", fail),
+      450);
+  // Latencies in seconds, at the reference's statistic.
+  EXPECT_NEAR(*ServingSample(*e, "yardstick_serving_phase_measured_ttft_seconds",
+                             with(pass, "stat", "mean")),
+              0.0693828, 1e-6);
+  EXPECT_NEAR(*ServingSample(*e, "yardstick_serving_phase_reference_ttft_seconds",
+                             with(fail, "stat", "p50")),
+              0.05, 1e-12);
+  EXPECT_NEAR(*ServingSample(*e, "yardstick_serving_phase_reference_tpot_seconds",
+                             with(pass, "stat", "mean")),
+              0.0186, 1e-12);
+  // One series per state, 1 for the phase's own.
+  const MetricFamily* state = e->Find("yardstick_serving_phase_state");
+  ASSERT_NE(state, nullptr);
+  EXPECT_EQ(state->samples.size(), 12u);
+  for (const auto& [id, own] : {std::pair{"qwen_chat_pass", "pass"},
+                                {"qwen_chat_fail", "fail"},
+                                {"qwen_reasoning_other_lengths", "inconclusive"},
+                                {"qwen_chat_missing", "fail"}}) {
+    for (const char* s : {"pass", "fail", "inconclusive"}) {
+      EXPECT_EQ(ServingSample(*e, "yardstick_serving_phase_state", with(phase(id), "state", s)),
+                std::string(s) == own ? 1 : 0)
+          << id << " " << s;
+    }
+  }
+  const std::string text = e->Text();
+  EXPECT_NE(text.find("yardstick_serving_phase_state{suite=\"h100/v26.05\",phase=\"qwen_chat_"
+                      "missing\",state=\"fail\"} 1\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# HELP yardstick_serving_phase_measured_ttft_seconds The measured time to "
+                      "first token, seconds"),
+            std::string::npos);
 }
 
 TEST(RunCollectorTest, LabelsCarryIdentityOnly) {

@@ -79,13 +79,33 @@ TEST(NodeHealthTest, AGpuLostComesFirstAndEveryFindingIsListed) {
   auto v = JudgeHealth(Doc({pcie, thermal, xid}));
   EXPECT_EQ(v.state, HealthState::kCritical);
   EXPECT_EQ(v.summary, "YS-GPU-040 gpu6: fatal XID 79 (+3 more)");
-  ASSERT_EQ(v.details.size(), 6u) << "every finding, not the first of each check";
+  // Every finding, not the first of each check; the two alike (gpu6, gpu7) on one line.
+  ASSERT_EQ(v.details.size(), 5u);
+  EXPECT_EQ(v.details[0], "fail gpu.xid: YS-GPU-040 ×2 (gpu6-gpu7): fatal XID 79");
+  EXPECT_EQ(v.details[1], "fail gpu.xid: YS-GPU-040 gpu1: fatal XID 48");
+  EXPECT_EQ(v.details[2], "fail gpu.thermal: YS-GPU-020 gpu3: at slowdown");
+  EXPECT_EQ(v.details[3], "warn gpu.pcie: YS-GPU-056 gpu3: gen 4 under load");
+  EXPECT_EQ(v.details[4], "warn gpu.thermal: YS-GPU-021 gpu5: near slowdown");
+}
+
+// Eight GPUs with the same inactive link: one line with the count and the GPUs, after the more
+// urgent XID and before the warning, as urgency orders them.
+TEST(NodeHealthTest, RepeatedFindingsAreOneLineWithTheirCount) {
+  CheckResult links = Check("gpu.nvlink", Outcome::kFail);
+  for (int i = 0; i < 8; ++i)
+    links.findings.push_back(
+        MakeFinding("YS-GPU-045", "gpu" + std::to_string(i), "link 7 inactive"));
+  links.findings.push_back(MakeFinding("YS-GPU-045", "gpu2", "link 3 inactive"));
+  CheckResult pcie = Check("gpu.pcie", Outcome::kWarn, "YS-GPU-056", "gen 4 under load");
+  CheckResult xid = Check("gpu.xid", Outcome::kFail);
+  xid.findings = {XidFinding("gpu6", 79)};
+  auto v = JudgeHealth(Doc({pcie, links, xid}));
+  ASSERT_EQ(v.details.size(), 4u);
   EXPECT_EQ(v.details[0], "fail gpu.xid: YS-GPU-040 gpu6: fatal XID 79");
-  EXPECT_EQ(v.details[1], "fail gpu.xid: YS-GPU-040 gpu7: fatal XID 79");
-  EXPECT_EQ(v.details[2], "fail gpu.xid: YS-GPU-040 gpu1: fatal XID 48");
-  EXPECT_EQ(v.details[3], "fail gpu.thermal: YS-GPU-020 gpu3: at slowdown");
-  EXPECT_EQ(v.details[4], "warn gpu.pcie: YS-GPU-056 gpu3: gen 4 under load");
-  EXPECT_EQ(v.details[5], "warn gpu.thermal: YS-GPU-021 gpu5: near slowdown");
+  EXPECT_EQ(v.details[1], "fail gpu.nvlink: YS-GPU-045 ×8 (gpu0-gpu7): link 7 inactive");
+  EXPECT_EQ(v.details[2], "fail gpu.nvlink: YS-GPU-045 gpu2: link 3 inactive");
+  EXPECT_EQ(v.details[3], "warn gpu.pcie: YS-GPU-056 gpu3: gen 4 under load");
+  EXPECT_EQ(v.summary, "YS-GPU-040 gpu6: fatal XID 79 (+9 more)");  // counts every finding
 }
 
 TEST(NodeHealthTest, AGpuMissingFromNvmlOutranksAThermalFailure) {
