@@ -42,7 +42,7 @@ const char* FormatProductReadBy(FormatProduct p) {
     case FormatProduct::kBugReport:
       return "preflight --bug-report";
     case FormatProduct::kTopology:
-      return "topo --expect";
+      return "topo --expect, topo --from";
   }
   return "-";
 }

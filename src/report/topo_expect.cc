@@ -22,6 +22,14 @@ std::vector<std::string> HeaderColumns(const std::vector<std::string_view>& t) {
   return cols;
 }
 
+// "NUMA Affinity" in the header (not the "GPU NUMA ID" that follows it).
+bool HasNumaAffinity(const std::vector<std::string_view>& t) {
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    if (t[i] == "NUMA" && t[i + 1] == "Affinity") return true;
+  }
+  return false;
+}
+
 bool IsHeader(const std::vector<std::string_view>& t) {
   return !t.empty() && t[0] == "GPU0" && (t.size() == 1 || t[1] != "X");
 }
@@ -37,7 +45,10 @@ Result<SmiTopo> ParseSmiTopo(std::string_view text, std::string_view name) {
     auto t = SplitWhitespace(line);
     if (t.empty()) continue;
     if (topo.columns.empty()) {
-      if (topo_expect_impl::IsHeader(t)) topo.columns = topo_expect_impl::HeaderColumns(t);
+      if (topo_expect_impl::IsHeader(t)) {
+        topo.columns = topo_expect_impl::HeaderColumns(t);
+        topo.numa_affinity_column = topo_expect_impl::HasNumaAffinity(t);
+      }
       continue;
     }
     if (t[0] == "NIC" && t.size() > 1 && t[1] == "Legend:") {
@@ -58,6 +69,8 @@ Result<SmiTopo> ParseSmiTopo(std::string_view text, std::string_view name) {
     for (size_t i = 1; i <= topo.columns.size(); ++i) row.cells.emplace_back(t[i]);
     if (t.size() > topo.columns.size() + 1)
       row.cpu_affinity = std::string(t[topo.columns.size() + 1]);
+    if (topo.numa_affinity_column && t.size() > topo.columns.size() + 2)
+      row.numa_affinity = std::string(t[topo.columns.size() + 2]);
     topo.rows.push_back(std::move(row));
   }
   if (topo.columns.empty()) {

@@ -23,12 +23,14 @@ struct SmiTopoRow {
   std::string label;               // "GPU0"
   std::vector<std::string> cells;  // one per column, "X" on the diagonal
   std::string cpu_affinity;        // "0-55,112-167"; "" when not printed
+  std::string numa_affinity;       // "0", "N/A"; "" when the header has no NUMA Affinity column
   int64_t line = 0;
 };
 
 struct SmiTopo {
   std::vector<std::string> columns;              // "GPU0", ..., "NIC0" or "mlx5_0"
   std::map<std::string, std::string> nic_names;  // "NIC0" -> "mlx5_0" (NIC Legend)
+  bool numa_affinity_column = false;             // the header names "NUMA Affinity"
   std::vector<SmiTopoRow> rows;
 };
 

@@ -78,6 +78,29 @@ expect_rc 2 "root is not a directory" -- "$bin" topo --root /nonexistent/tree
 expect_in "$tmp/err" "/nonexistent/tree" "root error names the path"
 expect_rc 64 "unknown option" -- "$bin" topo --frobnicate
 
+# --from: a saved nvidia-smi topo -m judged on its own (tests/fixtures/real/topo/SOURCES.md).
+real=$src/tests/fixtures/real/topo
+expect_rc 0 "--from a healthy HGX H100 matrix" -- "$bin" topo --from "$real/hgx_h100_8gpu_nv18_nic_pix_partial.txt"
+expect_in "$tmp/out" "NV18 on all 28 GPU pairs" "NVLink judged from the matrix"
+expect_in "$tmp/out" "verdict: PASS" "verdict PASS"
+expect_rc 0 "--from a PCIe-only matrix" -- "$bin" topo --from "$real/rtx_pro_6000_blackwell_2gpu_topo_mp.txt"
+expect_in "$tmp/out" "PCIe only" "PCIe board judged as such"
+expect_rc 2 "--from a cut matrix is INCONCLUSIVE" -- "$bin" topo --from "$real/pcie_8gpu_mlx4_socket0_fragment.txt"
+expect_in "$tmp/out" "GPU5-GPU6" "the missing pair named"
+expect_in "$tmp/out" "verdict: INCONCLUSIVE" "verdict INCONCLUSIVE"
+sed 's/^GPU0\( *\)X\( *\)NV6\( *\)NV6\( *\)NV6/GPU0\1X\2NV6\3NV6\4SYS/; s/^GPU3\( *\)NV6/GPU3\1SYS/' "$real/h100_4gpu_nv6_nic_pix.txt" > "$tmp/nvdown.txt"
+expect_rc 1 "--from a matrix with a missing NVLink" -- "$bin" topo --from "$tmp/nvdown.txt"
+expect_in "$tmp/out" "NVLink missing or down: GPU0-GPU3 SYS" "the pair without NVLink named"
+printf '  GPU0 GPU1 NIC0 CPU Affinity NUMA Affinity\nGPU0 X NV4 PIX 0-7 0\nGPU1 NV4 X SYS 8-15 1\nNIC0 PIX SYS X\n' > "$tmp/far.txt"
+expect_rc 0 "--from a NIC across the socket warns" -- "$bin" topo --from "$tmp/far.txt"
+expect_in "$tmp/out" "GPU1: nearest NIC is SYS" "GPU across the socket named"
+expect_rc 1 "--from a NIC across the socket with --strict" -- "$bin" topo --from "$tmp/far.txt" --strict
+expect_rc 2 "--from a file that is no matrix" -- "$bin" topo --from "$state"
+expect_in "$tmp/err" "healthy-h100x8.json" "the file named"
+expect_rc 2 "--from a missing file" -- "$bin" topo --from "$tmp/none.txt"
+expect_in "$tmp/err" "$tmp/none.txt" "missing file named"
+expect_rc 64 "--from with --root" -- "$bin" topo --from "$tmp/far.txt" --root "$hosts/healthy-8gpu"
+
 # This machine: whatever it has, topo answers (0) and never crashes.
 expect_rc 0 "live host" -- "$bin" topo
 
