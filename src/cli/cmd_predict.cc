@@ -272,47 +272,83 @@ Status ResolveModelAndChip(PredictArgs& a) {
   return Status::Ok();
 }
 
-// The release line, the prediction, and the anchored figure where a published row of the same
-// model and chip exists in the release or an older one (predict/anchor.h).
+// An expected error as JSON: {median, p90, situation, basis} and, with their old meaning, rows,
+// median_abs, p90_abs and measured (docs/schemas.md).
+nlohmann::json ExpectedJson(const predict::ExpectedError& e) {
+  return {{"median", e.stats.median_abs},
+          {"p90", e.stats.p90_abs},
+          {"situation", predict::SituationName(e.situation)},
+          {"basis", e.measured},
+          {"rows", e.stats.rows},
+          {"median_abs", e.stats.median_abs},
+          {"p90_abs", e.stats.p90_abs},
+          {"measured", e.measured}};
+}
+
+// The JSON document: the top-level step_time_s, tokens/s/GPU and MFU are the booked answer (the
+// anchored one where an anchor exists), with the unanchored figure and the anchor beside it.
+nlohmann::json AnswerJson(const PredictArgs& a, const predict::ReleaseConstantsChoice& chosen,
+                          const report::PredictionView& view,
+                          const std::optional<predict::Anchor>& anchor) {
+  nlohmann::json j = report::PredictionJson(view);
+  j["release"] = {
+      {"asked", chosen.choice.asked}, {"used", chosen.choice.used}, {"note", chosen.choice.note}};
+  const predict::StepPrediction& p = *view.prediction;
+  const predict::ExpectedQuery unanchored{.precision = a.dtype,
+                                          .moe = view.recipe->model->moe.has_value(),
+                                          .model_has_rows = anchor.has_value()};
+  j["unanchored"] = {{"step_time_s", p.step_time_s},
+                     {"tokens_per_s_per_gpu", p.tokens_per_s_per_gpu},
+                     {"mfu", p.mfu},
+                     {"expected_error", ExpectedJson(chosen.Expected(unanchored))}};
+  j["booked"] = anchor ? "anchored" : "unanchored";
+  j["expected_error"] = j["unanchored"]["expected_error"];
+  if (anchor) {
+    const double factor = anchor->anchored_s / p.step_time_s;
+    predict::ExpectedQuery anchored = unanchored;
+    anchored.anchored = true;
+    anchored.anchor = &*anchor;
+    j["step_time_s"] = anchor->anchored_s;
+    j["tokens_per_s_per_gpu"] = p.tokens_per_s_per_gpu / factor;
+    j["mfu"] = p.mfu / factor;
+    j["expected_error"] = ExpectedJson(chosen.Expected(anchored));
+    j["anchor"] = {{"row", anchor->Describe()},
+                   {"row_published_s", anchor->row->row.step_time_s},
+                   {"row_predicted_s", anchor->row_predicted_s},
+                   {"factor", factor}};
+  }
+  return j;
+}
+
+// The release line, the prediction, and the answer to book: anchored where a published row of the
+// same model and chip exists in the release or an older one (predict/anchor.h), else unanchored,
+// each with its expected error in its situation (predict/release_choice.h).
 Result<int> Answer(const PredictArgs& a, predict::Predictor& predictor,
                    const predict::ReleaseConstantsChoice& chosen,
                    const report::PredictionView& view) {
   auto anchor = predictor.AnchorOn(chosen, a.dtype, *view.recipe, view.prediction->step_time_s);
   if (!anchor.ok()) return anchor.status();
   if (a.json) {
-    nlohmann::json j = report::PredictionJson(view);
-    j["release"] = {
-        {"asked", chosen.choice.asked}, {"used", chosen.choice.used}, {"note", chosen.choice.note}};
-    auto expected = [&](bool anchored) {
-      const predict::ExpectedError e =
-          chosen.Expected(anchored, anchored ? &**anchor : nullptr, a.dtype);
-      return nlohmann::json{{"rows", e.stats.rows},
-                            {"median_abs", e.stats.median_abs},
-                            {"p90_abs", e.stats.p90_abs},
-                            {"measured", e.measured}};
-    };
-    j["expected_error"] = expected(false);
-    if (*anchor) {
-      const predict::Anchor& x = **anchor;
-      j["anchored"] = {{"step_time_s", x.anchored_s},
-                       {"row", x.Describe()},
-                       {"row_published_s", x.row->row.step_time_s},
-                       {"row_predicted_s", x.row_predicted_s},
-                       {"expected_error", expected(true)}};
-    }
-    std::cout << j.dump(2) << "\n";
+    std::cout << AnswerJson(a, chosen, view, *anchor).dump(2) << "\n";
     return kExitPass;
   }
+  const predict::ExpectedQuery unanchored{.precision = a.dtype,
+                                          .moe = view.recipe->model->moe.has_value(),
+                                          .model_has_rows = anchor->has_value()};
   std::cout << "# " << chosen.Header() << "\n" << report::PredictionConsole(view);
-  std::cout << chosen.ExpectedLine(false) << "\n";
+  std::cout << chosen.ExpectedLine(unanchored) << "\n";
   if (*anchor) {
-    std::cout << fmt::format("anchored step time: {:.3f} s (unanchored {:.3f} s), on {}\n",
-                             (*anchor)->anchored_s, view.prediction->step_time_s,
-                             (*anchor)->Describe());
-    std::cout << chosen.ExpectedLine(true, &**anchor, a.dtype) << "\n";
+    predict::ExpectedQuery anchored = unanchored;
+    anchored.anchored = true;
+    anchored.anchor = &**anchor;
+    std::cout << fmt::format("booked: anchored on {}: {:.3f} s (unanchored {:.3f} s)\n",
+                             (*anchor)->Describe(), (*anchor)->anchored_s,
+                             view.prediction->step_time_s);
+    std::cout << chosen.ExpectedLine(anchored) << "\n";
   } else {
-    std::cout << "anchored step time: none (no published row of " << view.recipe->model->name
-              << " on " << a.chip << " in release " << chosen.choice.used << " or an older one)\n";
+    std::cout << "booked: unanchored, " << fmt::format("{:.3f} s", view.prediction->step_time_s)
+              << " (no published row of " << view.recipe->model->name << " on " << a.chip
+              << " in release " << chosen.choice.used << " or an older one to anchor on)\n";
   }
   return kExitPass;
 }

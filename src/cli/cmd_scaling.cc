@@ -84,7 +84,7 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   for (int g = 8; g <= 2048; g *= 2) gpus.push_back(g);
   PredictedAnswer out;
   out.release = chosen->Header();
-  out.expected = chosen->ExpectedLine(false);
+
   auto curve = predict::PredictWeakScaling(*r, rates->rates, chosen->constants, gpus);
   if (!curve.ok()) return curve.status();
   out.curve = std::move(*curve);
@@ -92,9 +92,15 @@ Result<PredictedAnswer> PredictedCurve(const ScalingArgs& a) {
   if (!base.ok()) return base.status();
   auto anchor = predictor->AnchorOn(*chosen, a.dtype, *r, base->step.step_time_s);
   if (!anchor.ok()) return anchor.status();
+  const predict::ExpectedQuery unanchored{
+      .precision = a.dtype, .moe = spec->moe.has_value(), .model_has_rows = anchor->has_value()};
+  out.expected = chosen->ExpectedLine(unanchored);
   if (*anchor) {
+    predict::ExpectedQuery anchored = unanchored;
+    anchored.anchored = true;
+    anchored.anchor = &**anchor;
     out.anchor = (*anchor)->Describe();
-    out.expected_anchored = chosen->ExpectedLine(true, &**anchor, a.dtype);
+    out.expected_anchored = chosen->ExpectedLine(anchored);
     out.anchor_factor = (*anchor)->anchored_s / base->step.step_time_s;
   }
   return out;
@@ -115,7 +121,8 @@ void PrintPredicted(const ScalingArgs& a, const PredictedAnswer& answer,
   }
   fmt::print(
       "# predicted weak scaling of {} on {} ({}): recipe parallelism kept, data parallel "
-      "and GBS grown; efficiency = tokens/s/GPU / that at {} GPUs\n",
+      "and GBS grown; efficiency = tokens/s/GPU / the best at that count or fewer (from {} "
+      "GPUs)\n",
       a.model, a.chip, a.dtype, curve.points.front().gpus);
   const TextTable table({{"GPUs", Align::kRight, 6},
                          {"step s", Align::kRight, 10, " "},
@@ -145,6 +152,7 @@ void PrintPredicted(const ScalingArgs& a, const PredictedAnswer& answer,
                                  fmt::format("{:.3f}s", p.exposed_comm_s), mv, me}));
   }
   for (const auto& s : curve.skipped) fmt::print("# skipped: {}\n", s);
+  if (!curve.gain.empty()) fmt::print("# note: {}\n", curve.gain);
 }
 
 // One point of the predicted weak-scaling curve. Only written.
@@ -161,6 +169,7 @@ void Fields(V& v, PredictedRow& r) {
   v("tokens_per_s_per_gpu", r.p.tokens_per_s_per_gpu);
   v("efficiency", r.p.efficiency);
   v("exposed_comm_s", r.p.exposed_comm_s);
+  v("data_parallel", r.p.data_parallel);
 }
 
 std::vector<PredictedRow> PredictedRows(const PredictedAnswer& answer) {
@@ -176,6 +185,7 @@ struct PredictedDocument {
   std::string anchor;   // the anchor row, "" when none
   std::vector<PredictedRow> predicted;
   std::string expected, expected_anchored;  // the expected |error| lines (release_choice.h)
+  std::string gain;                         // predict/scaling.h PredictedScaling::gain ("" none)
 };
 
 template <typename V>
@@ -186,6 +196,7 @@ void Fields(V& v, PredictedDocument& d) {
   v("predicted", d.predicted);
   v("expected_error", d.expected);
   v.optional("anchored_expected_error", d.expected_anchored, !d.anchor.empty());
+  v.optional("gain", d.gain, !d.gain.empty());
 }
 
 // One measured rank count; the speed-up only for per-rank throughput.
@@ -419,7 +430,7 @@ Result<int> RunScaling(ScalingArgs& a) {
       if (a.json) {
         std::cout << DumpJson(json_fields::Write(PredictedDocument{
                          a.model, curve->release, curve->anchor, PredictedRows(*curve),
-                         curve->expected, curve->expected_anchored}))
+                         curve->expected, curve->expected_anchored, curve->curve.gain}))
                   << "\n";
       } else {
         PrintPredicted(a, *curve, nullptr);

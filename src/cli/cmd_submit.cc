@@ -1,7 +1,8 @@
 // `yardstick submit --suite h100 --cluster cluster.toml`: one sbatch job per workload of a suite,
-// with the recipes' flags (slurm/sbatch_script.h); `--wait` follows the jobs to their end, records
-// their submit-to-start latency and runs the same validation as `yardstick validate` on the runs
-// directory they wrote. Every job goes into the run history.
+// with the recipes' flags (slurm/sbatch_script.h), and one per serving phase (start the stack,
+// wait for it, run the load generator: slurm/serving_script.h); `--wait` follows the jobs to their
+// end, records their submit-to-start latency and runs the same validation as `yardstick validate`
+// on the runs directory they wrote. Every job goes into the run history.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "report/scorecard_reporter.h"
 #include "slurm/job_tracker.h"
 #include "slurm/sbatch_script.h"
+#include "slurm/serving_script.h"
 #include "validate/validation.h"
 
 namespace ys::cli::cmd_submit {
@@ -91,33 +93,44 @@ Result<RunsDir> ChooseRunsDir(const SubmitArgs& a) {
   return runs;
 }
 
-// One sbatch job per chosen workload of the suite. Every script is made (and so every value
-// checked) before anything is written or submitted.
+// One sbatch job per chosen workload and serving phase of the suite (--workload globs select
+// both). Every script is made (and so every value checked) before anything is written or
+// submitted.
 Result<std::vector<slurm::SbatchJob>> MakeJobs(const SubmitArgs& a, const validate::Suite& suite,
                                                const slurm::ClusterConfig& cluster,
                                                std::string& runs_out) {
-  std::vector<const validate::SuiteWorkload*> chosen;
-  for (const auto& w : suite.workloads) {
-    if (a.workloads.empty() || MatchesAnyGlob(w.id, a.workloads)) chosen.push_back(&w);
-  }
-  if (chosen.empty()) {
+  auto chosen = [&](const std::string& id) {
+    return a.workloads.empty() || MatchesAnyGlob(id, a.workloads);
+  };
+  std::vector<const validate::SuiteWorkload*> workloads;
+  std::vector<const validate::ServingPhase*> phases;
+  for (const auto& w : suite.workloads)
+    if (chosen(w.id)) workloads.push_back(&w);
+  for (const auto& p : suite.phases)
+    if (chosen(p.id)) phases.push_back(&p);
+  if (workloads.empty() && phases.empty()) {
     std::string ids;
     for (const auto& w : suite.workloads) ids += " " + w.id;
-    return Status::Invalid("--workload: no workload of suite " + suite.chip +
-                           " matches; its workloads:" + ids);
+    for (const auto& p : suite.phases) ids += " " + p.id;
+    return Status::Invalid("--workload: no workload or serving phase of suite " + suite.chip +
+                           " matches; its workloads and phases:" + ids);
   }
   auto runs = ChooseRunsDir(a);
   if (!runs.ok()) return runs.status();
   std::vector<slurm::SbatchJob> jobs;
-  for (const auto* w : chosen) {
-    auto job = slurm::MakeSbatchJob(cluster, suite, *w, runs->path);
+  auto add = [&](Result<slurm::SbatchJob> job) -> Status {
     if (!job.ok()) {
       std::error_code ec;
       if (runs->claimed) fs::remove(runs->path, ec);  // the empty folder claimed above
       return Status::Invalid(a.cluster + ": " + job.status().message());
     }
     jobs.push_back(std::move(*job));
-  }
+    return Status::Ok();
+  };
+  for (const auto* w : workloads)
+    YS_RETURN_IF_ERROR(add(slurm::MakeSbatchJob(cluster, suite, *w, runs->path)));
+  for (const auto* p : phases)
+    YS_RETURN_IF_ERROR(add(slurm::MakeServingJob(cluster, suite, *p, runs->path)));
   runs_out = runs->path;
   return jobs;
 }
@@ -232,7 +245,8 @@ Action Setup(CLI::App& sub) {
   sub.add_option("--cluster", a->cluster,
                  "cluster.toml: partition, account, container, launch command")
       ->required();
-  sub.add_option("--workload", a->workloads, "Only workloads whose ids match these globs")
+  sub.add_option("--workload", a->workloads,
+                 "Only workloads and serving phases whose ids match these globs")
       ->delimiter(',');
   sub.add_option("--runs", a->runs,
                  "Directory the jobs write their logs into, on a file system the nodes share "
@@ -268,6 +282,7 @@ YS_REGISTER(
     CommandOf<Setup>,
     {.id = "submit",
      .summary =
-         "Submit a suite's recipes to Slurm, one sbatch job per workload; --wait validates them"})
+         "Submit a suite's recipes to Slurm, one sbatch job per workload or serving phase; --wait "
+         "validates them"})
 
 }  // namespace ys::cli::cmd_submit

@@ -1,6 +1,7 @@
 #include "predict/predictor.h"
 
 #include <filesystem>
+#include <set>
 
 #include "predict/published_table.h"
 #include "predict/release_cases.h"
@@ -137,6 +138,27 @@ Constants Predictor::ConstantsOf(const predict::ReleaseChoice& choice, const std
                                sys != nullptr && sys->family == "blackwell");
 }
 
+namespace {
+
+// The release-to-release spread of <data>/baselines/published/*.tsv, a model's kind from its
+// models/ file (a model without one counts as dense).
+Result<predict::ReleaseSpread> ReleaseSpreadOf(const std::string& data_dir) {
+  auto rows = predict::LoadPublishedTables(data_dir + "/baselines/published");
+  if (!rows.ok()) return rows.status();
+  auto specs = predict::LoadModelSpecs(data_dir + "/models");
+  if (!specs.ok()) return specs.status();
+  std::set<std::string> moe;
+  for (const predict::ModelSpec& spec : *specs) {
+    if (spec.moe.has_value()) moe.insert(std::filesystem::path(spec.path).stem().string());
+  }
+  return predict::MeasureReleaseSpread(
+      *rows, [&](const std::string& model) { return moe.contains(model); });
+}
+
+}  // namespace
+
+Result<predict::ReleaseSpread> Predictor::Spread() const { return ReleaseSpreadOf(data_dir_); }
+
 Result<ReleaseConstantsChoice> Predictor::Release(const std::string& release,
                                                   const std::string& chip,
                                                   const std::string& precision) const {
@@ -151,6 +173,9 @@ Result<ReleaseConstantsChoice> Predictor::Release(const std::string& release,
   ReleaseConstantsChoice out;
   out.choice = std::move(*choice);
   out.constants = ConstantsOf(out.choice, chip, precision);
+  auto spread = Spread();
+  if (!spread.ok()) return spread.status();
+  out.spread = *spread;
   return out;
 }
 

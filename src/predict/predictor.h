@@ -123,6 +123,10 @@ class Predictor {
   Result<ReleaseConstantsChoice> Release(const std::string& release, const std::string& chip,
                                          const std::string& precision) const;
 
+  // The release-to-release spread of the published tables (predict/release_spread.h), which
+  // Release attaches to its choice.
+  Result<predict::ReleaseSpread> Spread() const;
+
   // The recipe of `model` (borrowed: it must outlive the recipe) that `q` names. NotFound with the
   // lookup's message when the file has no such entry (and the query allows no bare recipe).
   Result<predict::Recipe> BuildRecipe(const predict::ModelSpec& model, const RecipeQuery& q) const;

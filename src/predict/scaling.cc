@@ -1,5 +1,7 @@
 #include "predict/scaling.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -69,6 +71,30 @@ std::vector<int> PowersOfTwoUpTo(int max_ranks) {
   return out;
 }
 
+namespace {
+
+// Each point's efficiency against the best tokens/s/GPU at its count or fewer, and the note on a
+// per-GPU gain over the smallest count.
+void SetEfficiencies(PredictedScaling& out) {
+  const PredictedScalingPoint& first = out.points.front();
+  const PredictedScalingPoint* best = &first;
+  for (PredictedScalingPoint& pt : out.points) {
+    if (pt.tokens_per_s_per_gpu > best->tokens_per_s_per_gpu) best = &pt;
+    pt.efficiency = pt.tokens_per_s_per_gpu / best->tokens_per_s_per_gpu;
+  }
+  if (best == &first) return;
+  out.gain = fmt::format(
+      "tokens/s/GPU at {} GPUs (dp {}) is {:.2f}% above that at {} GPUs (dp {}): the distributed "
+      "optimizer's shard shrinks with the data-parallel size (optimizer step {:.4f} s -> {:.4f} "
+      "s); efficiency is against the best tokens/s/GPU at each count or fewer, so it stays <= "
+      "100%",
+      best->gpus, best->data_parallel,
+      100 * (best->tokens_per_s_per_gpu / first.tokens_per_s_per_gpu - 1), first.gpus,
+      first.data_parallel, first.optimizer_s, best->optimizer_s);
+}
+
+}  // namespace
+
 Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
                                             const predict::SystemRates& rates,
                                             const predict::Constants& c,
@@ -94,12 +120,15 @@ Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
     r.par.global_batch = micro_batches * r.par.micro_batch * predict::DataParallel(r);
     auto p = predict::PredictStep(r, rates, c);
     if (!p.ok()) return p.status();
-    out.points.push_back({g, p->step_time_s, p->tokens_per_s_per_gpu, 0, p->ExposedComm()});
+    out.points.push_back({.gpus = g,
+                          .data_parallel = predict::DataParallel(r),
+                          .step_s = p->step_time_s,
+                          .tokens_per_s_per_gpu = p->tokens_per_s_per_gpu,
+                          .exposed_comm_s = p->ExposedComm(),
+                          .optimizer_s = p->optimizer_s});
   }
   if (out.points.empty()) return Status::Invalid("no GPU count the recipe's parallelism divides");
-  for (auto& pt : out.points) {
-    pt.efficiency = pt.tokens_per_s_per_gpu / out.points.front().tokens_per_s_per_gpu;
-  }
+  SetEfficiencies(out);
   return out;
 }
 

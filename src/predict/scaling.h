@@ -55,18 +55,27 @@ Result<ScalingReport> AnalyseScaling(std::vector<ScalingPoint> points, ScalingKi
 
 // The predicted weak-scaling curve of a recipe (predict/step_model.h): the recipe's
 // parallelism and micro-batches per step kept, the data-parallel size and the global batch grown
-// with the GPU count; tokens/s per GPU at each count and its efficiency against the smallest.
-// Counts the parallelism does not divide are left out (listed in `skipped` with the reason).
+// with the GPU count; tokens/s per GPU at each count and its parallel efficiency. Counts the
+// parallelism does not divide are left out (listed in `skipped` with the reason).
+//
+// Efficiency at a count is its tokens/s per GPU over the best at that count or any smaller one of
+// the curve, so it never exceeds 100%: adding GPUs can only keep or lose per-GPU throughput. Where
+// a larger count does beat the smallest (the distributed optimizer's shard, and so the optimizer
+// step, shrinks as the data-parallel size grows), `gain` says so with the optimizer steps, rather
+// than the efficiency claiming a superlinear 100.1%.
 struct PredictedScalingPoint {
   int gpus = 0;
+  int data_parallel = 0;
   double step_s = 0;
   double tokens_per_s_per_gpu = 0;
-  double efficiency = 0;
+  double efficiency = 0;  // tokens/s/GPU over the best at this count or fewer, <= 1
   double exposed_comm_s = 0;
+  double optimizer_s = 0;
 };
 struct PredictedScaling {
   std::vector<PredictedScalingPoint> points;
   std::vector<std::string> skipped;
+  std::string gain;  // "" unless some count's tokens/s/GPU beats the smallest count's
 };
 Result<PredictedScaling> PredictWeakScaling(const predict::Recipe& base,
                                             const predict::SystemRates& rates,

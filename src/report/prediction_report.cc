@@ -428,19 +428,40 @@ void JsonSchemaRefine(const Prediction*, nlohmann::ordered_json& schema) {
   };
   const ojson text = {{"type", "string"}}, seconds = {{"type", "number"}},
               count = {{"type", "integer"}};
-  // The |error| an answer can expect, measured on the published rows (rows 0: too little
-  // evidence, `measured` says why).
-  const ojson expected =
-      object({{"rows", count}, {"median_abs", seconds}, {"p90_abs", seconds}, {"measured", text}});
+  // The |error| an answer can expect in its situation (predict/release_choice.h): median, p90,
+  // situation, basis; rows, median_abs, p90_abs and measured keep their old meaning (rows 0: too
+  // little evidence, `measured` = `basis` says why).
+  ojson situation = text;
+  situation["enum"] = {"calibrated_release", "newer_release", "model_not_fitted", "borrowed_chip",
+                       "uncalibrated"};
+  const ojson expected = object({{"median", seconds},
+                                 {"p90", seconds},
+                                 {"situation", situation},
+                                 {"basis", text},
+                                 {"rows", count},
+                                 {"median_abs", seconds},
+                                 {"p90_abs", seconds},
+                                 {"measured", text}});
   schema["properties"]["release"] = object({{"asked", text}, {"used", text}, {"note", text}});
+  // The top-level step_time_s, tokens_per_s_per_gpu, mfu and expected_error are the booked
+  // answer's: the anchored one where `anchor` is present, else the unanchored one (the breakdown
+  // always adds up to unanchored.step_time_s).
+  ojson booked = text;
+  booked["enum"] = {"anchored", "unanchored"};
+  schema["properties"]["booked"] = booked;
   schema["properties"]["expected_error"] = expected;
-  schema["properties"]["anchored"] = object({{"step_time_s", seconds},
-                                             {"row", text},
-                                             {"row_published_s", seconds},
-                                             {"row_predicted_s", seconds},
-                                             {"expected_error", expected}});
+  schema["properties"]["unanchored"] = object({{"step_time_s", seconds},
+                                               {"tokens_per_s_per_gpu", seconds},
+                                               {"mfu", seconds},
+                                               {"expected_error", expected}});
+  schema["properties"]["anchor"] = object({{"row", text},
+                                           {"row_published_s", seconds},
+                                           {"row_predicted_s", seconds},
+                                           {"factor", seconds}});
   schema["required"].push_back("release");
   schema["required"].push_back("expected_error");
+  schema["required"].push_back("booked");
+  schema["required"].push_back("unanchored");
 }
 
 YS_DOCUMENT_SCHEMA("predict", Prediction, "yardstick predict --json",

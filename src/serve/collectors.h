@@ -28,6 +28,11 @@ std::unique_ptr<Collector> MakeCpuClockCollector(const host::Host& host);
 // `validation`: a validation.json; empty: validation.json beside `run_path` when there is one.
 std::unique_ptr<Collector> MakeRunCollector(std::string run_path, std::string validation);
 
+// The label every node-level series carries, dcgm-exporter's name for it, and its value: the
+// node's hostname (<root>/proc/sys/kernel/hostname, else $HOSTNAME; empty when neither).
+inline constexpr char kHostLabel[] = "Hostname";
+std::string NodeHostname(const host::Host& host);
+
 // Seconds since 1970 of an ISO 8601 UTC time "2026-11-20T09:14:02Z" (fraction allowed).
 Result<double> ParseUtcTimestamp(const std::string& text);
 

@@ -96,15 +96,14 @@ class GpuCollector : public Collector {
   Exposition Render(const gpu::GpuSnapshot& snap, const gpu::GpuTelemetry& tel) {
     Exposition e;
     auto now = std::chrono::steady_clock::now();
-    std::string hostname = ReadHostname();
-    if (hostname.empty()) hostname = host_.env().Get("HOSTNAME").value_or("");
+    std::string hostname = NodeHostname(host_);
     for (const auto& d : snap.devices) {
       Labels l = {{"gpu", std::to_string(d.index)},
                   {"UUID", d.uuid},
                   {"pci_bus_id", d.pci_bus_id},
                   {"device", "nvidia" + std::to_string(d.index)},
                   {"modelName", d.name},
-                  {"Hostname", hostname}};
+                  {kHostLabel, hostname}};
       // Divided, not multiplied by a reciprocal: 68000 mW is 68 W exactly, not 68.00000000000001.
       auto gauge = [&](const char* n, const char* help, auto field, double divisor = 1) {
         if (field.has())
@@ -223,11 +222,6 @@ class GpuCollector : public Collector {
       }
       previous_[key] = {now, bytes};
     }
-  }
-
-  std::string ReadHostname() const {
-    auto h = host_.ReadLine("/proc/sys/kernel/hostname");
-    return h.ok() ? *h : "";
   }
 
   const host::Host& host_;

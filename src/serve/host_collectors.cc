@@ -22,17 +22,19 @@ class InfinibandCollector : public Collector {
   Result<Exposition> Collect() override {
     Exposition e;
     Clock::time_point now = Clock::now();
+    const std::string hostname = NodeHostname(host_);
     for (const auto& device : host::ListIbDevices(host_)) {
       auto ports = host::ReadIbPorts(host_, device);
       if (!ports.ok()) return ports.status();
-      for (const auto& p : *ports) Render(p, now, e);
+      for (const auto& p : *ports) Render(p, hostname, now, e);
     }
     return e;
   }
 
  private:
-  void Render(const host::IbPort& p, Clock::time_point now, Exposition& e) {
-    Labels l = {{"device", p.device}, {"port", std::to_string(p.port)}};
+  void Render(const host::IbPort& p, const std::string& hostname, Clock::time_point now,
+              Exposition& e) {
+    Labels l = {{"device", p.device}, {"port", std::to_string(p.port)}, {kHostLabel, hostname}};
     if (p.state) {
       e.Add("yardstick_ib_port_state", MetricType::kGauge,
             "Port logical state as the kernel numbers it (4 ACTIVE, 2 INIT, 1 DOWN)", l,
@@ -118,12 +120,13 @@ class CpuClockCollector : public Collector {
       mhz = std::move(m).value();
     }
     Exposition e;
+    const std::string hostname = NodeHostname(host_);
     for (const auto& [cpu, value] : mhz) {
       e.Add("yardstick_cpu_busy_clock_mhz", MetricType::kGauge,
             "Clock a core sustains while kept busy, MHz: a chain of dependent adds timed on one "
             "thread pinned to the core, fastest 1 ms window of 10 ms; up to 4 cores, one at a "
             "time, at most once a minute",
-            {{"cpu", std::to_string(cpu)}}, value);
+            {{"cpu", std::to_string(cpu)}, {kHostLabel, hostname}}, value);
     }
     return e;
   }
@@ -134,6 +137,12 @@ class CpuClockCollector : public Collector {
 };
 
 }  // namespace
+
+std::string NodeHostname(const host::Host& host) {
+  auto h = host.ReadLine("/proc/sys/kernel/hostname");
+  if (h.ok() && !h->empty()) return *h;
+  return host.env().Get("HOSTNAME").value_or("");
+}
 
 std::unique_ptr<Collector> MakeInfinibandCollector(const host::Host& host) {
   return std::make_unique<InfinibandCollector>(host);

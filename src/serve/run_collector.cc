@@ -4,7 +4,9 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/figure_spec.h"
 #include "core/run_document_json.h"
@@ -30,6 +32,28 @@ int StatusCode(Outcome o) {
       return 4;
   }
   return 4;
+}
+
+// `family`{..., state=S} for each of `states`: 1 for `current`, 0 for the others. Nothing when
+// `current` is none of them (every state family then has exactly one 1).
+void AddStates(Exposition& e, std::string_view family, std::string_view help, const Labels& l,
+               std::initializer_list<const char*> states, std::string_view current) {
+  bool known = false;
+  for (const char* s : states) known |= current == s;
+  if (!known) return;
+  for (const char* s : states) {
+    Labels ls = l;
+    ls.emplace_back("state", s);
+    e.Add(family, MetricType::kGauge, help, std::move(ls), current == s ? 1 : 0);
+  }
+}
+
+// A measurement's unit that makes it a ratio, and the divisor to a fraction of 1; nullopt for
+// any other unit.
+std::optional<double> RatioDivisor(const std::string& unit) {
+  if (unit == "fraction" || unit == "ratio" || unit == "share") return 1;
+  if (unit == "%" || unit == "percent" || unit == "pct") return 100;
+  return std::nullopt;
 }
 
 // Bytes per second for a bandwidth unit; nullopt for a unit that is not one.
@@ -78,9 +102,10 @@ void RenderServingPhaseMetric(const ValidationPhaseMetric& m, const Labels& phas
   Labels l = phase;
   l.emplace_back("metric", m.key.empty() ? m.name : m.key);
   if (m.score) {
-    e.Add("yardstick_serving_phase_score", MetricType::kGauge,
-          "Score of a serving phase's metric in the latest validation, a fraction: measured / "
-          "reference for throughput, reference / measured for a latency",
+    e.Add("yardstick_serving_phase_score_ratio", MetricType::kGauge,
+          "Score of a serving phase's metric in the latest validation, as a fraction of the "
+          "reference: measured / reference for throughput, reference / measured for a latency "
+          "(1 = the reference; above 1 when better, so not bounded by 1)",
           l, *m.score);
   }
   for (const ServingPhaseFigure& f : kServingPhaseFigures) {
@@ -101,14 +126,10 @@ void RenderServingPhaseMetric(const ValidationPhaseMetric& m, const Labels& phas
 void RenderServingPhase(const ValidationPhase& p, const std::string& suite, Exposition& e) {
   const Labels phase = {{"suite", suite}, {"phase", p.id}};
   for (const ValidationPhaseMetric& m : p.metrics) RenderServingPhaseMetric(m, phase, e);
-  for (const char* state : {"pass", "fail", "inconclusive"}) {
-    Labels l = phase;
-    l.emplace_back("state", state);
-    e.Add("yardstick_serving_phase_state", MetricType::kGauge,
-          "1 for the state of a serving phase in the latest validation (pass, fail or "
-          "inconclusive), 0 for the others",
-          l, p.outcome == state ? 1 : 0);
-  }
+  AddStates(e, "yardstick_serving_phase_state",
+            "1 for the state of a serving phase in the latest validation (pass, fail or "
+            "inconclusive), 0 for the others",
+            phase, {"pass", "fail", "inconclusive"}, p.outcome);
 }
 
 class RunCollector : public Collector {
@@ -139,9 +160,14 @@ class RunCollector : public Collector {
   static void RenderChecks(const std::vector<CheckResult>& checks, const std::string& node,
                            Exposition& e) {
     for (const auto& c : checks) {
+      const Labels l = {{"id", c.unit_id}, {kHostLabel, node}};
       e.Add("yardstick_check_status", MetricType::kGauge,
-            "Outcome of a check in the latest run: 0 pass, 1 warn, 2 fail, 3 skip, 4 error",
-            {{"id", c.unit_id}, {"node", node}}, StatusCode(c.outcome));
+            "Outcome of a check in the latest run: 0 pass, 1 warn, 2 fail, 3 skip, 4 error", l,
+            StatusCode(c.outcome));
+      AddStates(e, "yardstick_check_state",
+                "1 for the outcome of a check in the latest run (pass, warn, fail, skip or "
+                "error), 0 for the others",
+                l, {"pass", "warn", "fail", "skip", "error"}, OutcomeName(c.outcome));
     }
   }
 
@@ -153,30 +179,40 @@ class RunCollector : public Collector {
     if (decl && decl->figure != nullptr && decl->measures->kind == FigureKind::kCollective &&
         decl->figure->quantity == "busbw" && scale) {
       std::string collective(decl->measures->op);
-      Labels l = {{"collective", collective}, {"node", node}};
+      Labels l = {{"collective", collective}, {kHostLabel, node}};
       for (const auto& p : params) {
-        if (p.first != "collective" && p.first != "node") l.push_back(p);
+        if (p.first != "collective" && p.first != kHostLabel) l.push_back(p);
       }
       e.Add("yardstick_busbw_bytes_per_second", MetricType::kGauge,
             "Bus bandwidth of a collective in the latest run, bytes/s (nccl-tests' busbw)", l,
             m.value * *scale);
       return;
     }
-    Labels l = {{"name", m.name}, {"unit", m.unit}, {"node", node}};
+    Labels l = {{"name", m.name}, {kHostLabel, node}};
     for (const auto& p : params) {
-      if (p.first != "name" && p.first != "unit" && p.first != "node") l.push_back(p);
+      if (p.first != "name" && p.first != "unit" && p.first != kHostLabel) l.push_back(p);
     }
-    e.Add("yardstick_measurement", MetricType::kGauge,
-          "A measurement of the latest run, in the unit of its `unit` label", l, m.value);
+    // A measurement that is itself a ratio (a share, a percentage): a fraction of its own family.
+    if (auto divisor = RatioDivisor(m.unit)) {
+      e.Add("yardstick_measurement_ratio", MetricType::kGauge,
+            "A measurement of the latest run that is a ratio (a share of CPU time, a utilisation), "
+            "as a fraction (0..1) of the whole it is measured against",
+            l, m.value / *divisor);
+      return;
+    }
     auto pct = m.params.find("pct_of_peak");
     if (pct != m.params.end()) {
       char* end = nullptr;
       double v = std::strtod(pct->second.c_str(), &end);
       if (end != pct->second.c_str() && *end == '\0' && std::isfinite(v)) {
-        e.Add("yardstick_measurement_pct_of_peak", MetricType::kGauge,
-              "A measurement of the latest run as a percentage of the hardware's peak", l, v);
+        e.Add("yardstick_measurement_peak_ratio", MetricType::kGauge,
+              "A measurement of the latest run as a fraction (0..1) of the hardware's peak", l,
+              v / 100);
       }
     }
+    l.insert(l.begin() + 1, {"unit", m.unit});
+    e.Add("yardstick_measurement", MetricType::kGauge,
+          "A measurement of the latest run, in the unit of its `unit` label", l, m.value);
   }
 
   static void RenderBenchmarks(const std::vector<BenchmarkResult>& benchmarks,
@@ -191,11 +227,11 @@ class RunCollector : public Collector {
     auto t = ParseUtcTimestamp(doc.started_at);
     if (t.ok()) {
       e.Add("yardstick_run_timestamp_seconds", MetricType::kGauge,
-            "Unix time the latest run started", {{"command", doc.command}}, *t);
+            "Unix time the latest run started", {{"command", doc.command}, {kHostLabel, host}}, *t);
     }
     e.Add("yardstick_run_incomplete", MetricType::kGauge,
           "1 when the latest run did not finish (a rank lost, a watchdog)",
-          {{"command", doc.command}}, doc.incomplete ? 1 : 0);
+          {{"command", doc.command}, {kHostLabel, host}}, doc.incomplete ? 1 : 0);
     RenderChecks(doc.checks, host, e);
     for (const auto& m : doc.measurements) RenderMeasurement(m, host, e);
     RenderBenchmarks(doc.benchmarks, host, e);
@@ -206,9 +242,9 @@ class RunCollector : public Collector {
     for (const auto& g : doc.diagnosis) {
       for (const auto& [bound, v] : {std::pair{"low", g.recovery.low}, {"high", g.recovery.high}}) {
         e.Add("yardstick_diagnosis_recovery_ratio", MetricType::kGauge,
-              "Expected recovery if the diagnosed cause is fixed, as a fraction of step time or "
-              "throughput (bound low or high)",
-              {{"rule", g.rule}, {"entity", g.entity}, {"bound", bound}}, v);
+              "Expected recovery if the diagnosed cause is fixed, as a fraction (0..1) of step "
+              "time or throughput (bound low or high)",
+              {{"rule", g.rule}, {"entity", g.entity}, {"bound", bound}, {kHostLabel, host}}, v);
       }
     }
   }
@@ -226,19 +262,28 @@ class RunCollector : public Collector {
     std::string name = v->chip;
     if (!v->recipe_release.empty()) name += "/" + v->recipe_release;
     if (v->threshold) {
-      e.Add("yardstick_score_threshold", MetricType::kGauge,
-            "The suite's pass threshold for a workload score", {{"suite", name}}, *v->threshold);
+      e.Add("yardstick_score_threshold_ratio", MetricType::kGauge,
+            "The suite's pass threshold for a workload score, as a fraction of the reference's "
+            "speed (1 = the reference; a suite may set it above 1, so not bounded by 1)",
+            {{"suite", name}}, *v->threshold);
     }
     for (const ValidationWorkload& w : v->workloads) {
+      const Labels l = {{"suite", name}, {"workload", w.id}};
       if (w.score) {
-        e.Add("yardstick_score", MetricType::kGauge,
-              "Score of a workload in the latest validation (measured / reference)",
-              {{"suite", name}, {"workload", w.id}}, *w.score);
+        e.Add("yardstick_score_ratio", MetricType::kGauge,
+              "Score of a workload in the latest validation, as a fraction of the reference's "
+              "speed (reference / measured step time: 1 = the reference; above 1 when faster, so "
+              "not bounded by 1)",
+              l, *w.score);
       }
       if (!w.outcome.empty()) {
         e.Add("yardstick_workload_pass", MetricType::kGauge,
-              "1 when the workload passed the latest validation, else 0",
-              {{"suite", name}, {"workload", w.id}}, w.outcome == "pass" ? 1 : 0);
+              "1 when the workload passed the latest validation, else 0", l,
+              w.outcome == "pass" ? 1 : 0);
+        AddStates(e, "yardstick_workload_state",
+                  "1 for the outcome of a workload in the latest validation (pass, fail or "
+                  "inconclusive), 0 for the others",
+                  l, {"pass", "fail", "inconclusive"}, w.outcome);
       }
     }
     for (const ValidationPhase& p : v->phases) RenderServingPhase(p, name, e);

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <set>
+#include <span>
 
 #include "core/document_file.h"
 #include "core/range_check.h"
@@ -62,18 +63,29 @@ Status ValidateContainerPath(const std::string& p) {
   return Status::Ok();
 }
 
-Status ValidatePlaceholders(const std::string& arg) {
+// [serving]: the placeholders of the server commands, and those the load command adds.
+constexpr std::string_view kServingPlaceholders[] = {
+    "phase",         "model", "served_model", "stack", "gpus",     "nodes",
+    "gpus_per_node", "tp",    "ep",           "dp",    "pp",       "port",
+    "isl",           "osl",   "host",         "url",   "runs_dir", "log_dir"};
+constexpr std::string_view kLoadPlaceholders[] = {"concurrency", "requests", "warmup_requests",
+                                                  "artifact_dir"};
+
+// Every {name} of `arg` must be one of `known` (or of `more`).
+Status ValidatePlaceholders(const std::string& arg, std::span<const std::string_view> known,
+                            std::span<const std::string_view> more = {}) {
   for (size_t b = arg.find('{'); b != std::string::npos; b = arg.find('{', b + 1)) {
     size_t e = arg.find('}', b);
     std::string_view name = e == std::string::npos ? std::string_view()
                                                    : std::string_view(arg).substr(b + 1, e - b - 1);
-    bool known = false;
-    for (auto p : kPlaceholders) known = known || p == name;
-    if (!known) {
-      return Status::Invalid(
-          "'" + arg +
-          "': unknown placeholder; known: {workload} {model} {size} {dtype} {gpus} "
-          "{nodes} {gpus_per_node} {seq_len} {gbs} {framework} {runs_dir} {log_dir}");
+    bool found = false;
+    for (auto p : known) found = found || p == name;
+    for (auto p : more) found = found || p == name;
+    if (!found) {
+      std::string list;
+      for (auto p : known) list += fmt::format(" {{{}}}", p);
+      for (auto p : more) list += fmt::format(" {{{}}}", p);
+      return Status::Invalid("'" + arg + "': unknown placeholder; known:" + list);
     }
   }
   return Status::Ok();
@@ -146,19 +158,63 @@ Status ReadLaunchTable(const toml::table& root, const std::string& path, Cluster
   auto launch_or = TomlSubTable(root, path, "launch");
   if (!launch_or.ok()) return launch_or.status();
   const toml::table* launch = *launch_or;
-  if (launch == nullptr)
+  if (launch == nullptr) {
+    if (c.serving.present) return Status::Ok();  // serving phases only
     return Status::Invalid(path + ": missing table [launch] with command = [...]");
+  }
   TomlTableReader l(*launch, path, "[launch]");
   YS_RETURN_IF_ERROR(l.OnlyKeys({"command", "srun_options"}));
   YS_RETURN_IF_ERROR(
       l.Strings("command", &c.command, /*required=*/true, /*allow_empty_list=*/false));
-  for (const auto& a : c.command) YS_RETURN_IF_ERROR(l.Check("command", ValidatePlaceholders(a)));
+  for (const auto& a : c.command)
+    YS_RETURN_IF_ERROR(l.Check("command", ValidatePlaceholders(a, kPlaceholders)));
   YS_RETURN_IF_ERROR(l.Strings("srun_options", &c.srun_options, /*required=*/false));
   for (const auto& o : c.srun_options) {
     if (o.empty() || o[0] != '-')
       return l.Error("srun_options", "'" + o + "': expected an option such as --cpu-bind=none");
   }
   return l.NoOtherKeys();
+}
+
+// One command list of [serving] (optional): non-empty, each argument's placeholders known.
+Status ReadServingCommand(TomlTableReader& r, const char* key, std::vector<std::string>* out) {
+  YS_RETURN_IF_ERROR(r.Strings(key, out, /*required=*/false, /*allow_empty_list=*/false));
+  const bool load = std::string_view(key) == "load_command";
+  for (const auto& a : *out) {
+    YS_RETURN_IF_ERROR(
+        r.Check(key, ValidatePlaceholders(a, kServingPlaceholders,
+                                          load ? std::span(kLoadPlaceholders)
+                                               : std::span<const std::string_view>())));
+  }
+  return Status::Ok();
+}
+
+// [serving] (optional): how serving phases run; every command overrides yardstick's own.
+Status ReadServingTable(const toml::table& root, const std::string& path, ClusterConfig& c) {
+  auto t_or = TomlSubTable(root, path, "serving");
+  if (!t_or.ok()) return t_or.status();
+  if (*t_or == nullptr) return Status::Ok();
+  ServingConfig& s = c.serving;
+  s.present = true;
+  TomlTableReader r(**t_or, path, "[serving]");
+  YS_RETURN_IF_ERROR(r.OnlyKeys({"image", "port", "health_path", "health_timeout_s",
+                                 "telemetry_interval_ms", "server_command", "frontend_command",
+                                 "prefill_command", "decode_command", "load_command"}));
+  YS_RETURN_IF_ERROR(r.String("image", &s.image, /*required=*/false, /*allow_empty=*/false));
+  YS_RETURN_IF_ERROR(r.Int("port", &s.port, 1, 65535, /*required=*/false));
+  YS_RETURN_IF_ERROR(r.String("health_path", &s.health_path, /*required=*/false));
+  if (s.health_path.empty() || s.health_path[0] != '/' ||
+      s.health_path.find_first_of(" \t\n'\"") != std::string::npos) {
+    return r.Error("health_path", "expected a URL path such as /health or /v1/models");
+  }
+  YS_RETURN_IF_ERROR(r.Int("health_timeout_s", &s.health_timeout_s, 1, 86400, false));
+  YS_RETURN_IF_ERROR(r.Int("telemetry_interval_ms", &s.telemetry_interval_ms, 100, 600000, false));
+  YS_RETURN_IF_ERROR(ReadServingCommand(r, "server_command", &s.server_command));
+  YS_RETURN_IF_ERROR(ReadServingCommand(r, "frontend_command", &s.frontend_command));
+  YS_RETURN_IF_ERROR(ReadServingCommand(r, "prefill_command", &s.prefill_command));
+  YS_RETURN_IF_ERROR(ReadServingCommand(r, "decode_command", &s.decode_command));
+  YS_RETURN_IF_ERROR(ReadServingCommand(r, "load_command", &s.load_command));
+  return r.NoOtherKeys();
 }
 
 // [environment] (optional): variables every job exports.
@@ -193,15 +249,17 @@ Result<ClusterConfig> ParseClusterConfig(std::string_view toml_text, const std::
   c.path = path;
   for (const auto& [k, v] : root) {
     std::string key(k.str());
-    if (key != "slurm" && key != "container" && key != "launch" && key != "environment") {
+    if (key != "slurm" && key != "container" && key != "launch" && key != "environment" &&
+        key != "serving") {
       return Status::Invalid(
           fmt::format("{}:{}: unknown table or key '{}'; expected [slurm], [container], "
-                      "[launch], [environment]",
+                      "[launch], [serving], [environment]",
                       path, v.source().begin.line, key));
     }
   }
   YS_RETURN_IF_ERROR(ReadSlurmTable(root, path, c));
   YS_RETURN_IF_ERROR(ReadContainerTable(root, path, c));
+  YS_RETURN_IF_ERROR(ReadServingTable(root, path, c));
   YS_RETURN_IF_ERROR(ReadLaunchTable(root, path, c));
   YS_RETURN_IF_ERROR(ReadEnvironmentTable(root, path, c));
   return c;

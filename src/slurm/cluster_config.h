@@ -12,6 +12,27 @@
 
 namespace ys::slurm {
 
+// [serving] (optional): how `yardstick submit` runs a suite's serving phases
+// (slurm/serving_script.h). Every command overrides the one yardstick makes from the phase's stack
+// and load generator, so that a site can put in its exact launch line. Placeholders, replaced per
+// phase: {phase} {model} {served_model} {stack} {gpus} {nodes} {gpus_per_node} {tp} {ep} {dp}
+// {pp} {port} {isl} {osl} {runs_dir} {log_dir}; in the load command also {concurrency}
+// {requests} {warmup_requests} {artifact_dir}; {host} and {url} (the head node and
+// http://<head>:<port>) are known only when the job runs and are filled in by the job's shell.
+// In the disaggregated worker commands {tp} is the worker's TP and {ep} equals it.
+struct ServingConfig {
+  bool present = false;  // the table was given
+  std::string image;     // overrides the phase's container; empty: the phase's (none: host)
+  int port = 8000;
+  std::string health_path = "/v1/models";     // polled until it answers 200
+  int health_timeout_s = 1800;                // then the job fails, saying so
+  int telemetry_interval_ms = 1000;           // nvidia-smi -lms
+  std::vector<std::string> server_command;    // aggregated stacks (vllm, sglang, trtllm)
+  std::vector<std::string> frontend_command;  // disaggregated: the frontend/router
+  std::vector<std::string> prefill_command, decode_command;  // disaggregated workers
+  std::vector<std::string> load_command;  // the load generator, once per concurrency
+};
+
 struct ClusterConfig {
   // [slurm]
   std::string partition;
@@ -27,7 +48,7 @@ struct ClusterConfig {
   std::vector<std::string> mounts;  // "host[:container[:flags]]"
   std::string nccl_topo_file;       // host path of the NCCL topology file; empty: none
   std::string nccl_topo_mount = "/opt/yardstick/nccl-topo.xml";  // its path in the container
-  // [launch]
+  // [launch] (required unless [serving] is given: a cluster for serving phases only)
   // The program each rank runs (srun ... -- command). Placeholders replaced per workload:
   // {workload} {model} {size} {dtype} {gpus} {nodes} {gpus_per_node} {seq_len} {gbs}
   // {framework} {runs_dir} {log_dir}.
@@ -35,6 +56,7 @@ struct ClusterConfig {
   std::vector<std::string> srun_options;  // extra srun options, each one argument
   // [environment]: exported before srun (and so seen inside the container).
   std::map<std::string, std::string> environment;
+  ServingConfig serving;
   std::string path;  // the file it was read from
 };
 

@@ -9,10 +9,8 @@
 
 namespace ys::slurm {
 
-namespace {
-
-// Replaces every {name} of `arg` by its value (names were checked when cluster.toml was read).
-std::string Substitute(const std::string& arg, const std::map<std::string, std::string>& values) {
+std::string SubstitutePlaceholders(const std::string& arg,
+                                   const std::map<std::string, std::string>& values) {
   std::string out;
   for (size_t i = 0; i < arg.size();) {
     if (arg[i] == '{') {
@@ -31,7 +29,6 @@ std::string Substitute(const std::string& arg, const std::map<std::string, std::
   return out;
 }
 
-// Appends ' <quoted>' to *line.
 Status AppendQuoted(std::string* line, std::string_view value) {
   auto q = ShellQuote(value);
   if (!q.ok()) return q.status();
@@ -40,21 +37,72 @@ Status AppendQuoted(std::string* line, std::string_view value) {
   return Status::Ok();
 }
 
+Result<std::string> ContainerFlags(const ClusterConfig& c, const std::string& image) {
+  std::string flags;
+  if (image.empty()) return flags;
+  std::string mounts;
+  for (const auto& m : c.mounts) mounts += (mounts.empty() ? "" : ",") + m;
+  if (!c.nccl_topo_file.empty()) {
+    mounts += (mounts.empty() ? "" : ",") + c.nccl_topo_file + ":" + c.nccl_topo_mount + ":ro";
+  }
+  YS_RETURN_IF_ERROR(AppendQuoted(&flags, "--container-image=" + image));
+  if (!mounts.empty()) YS_RETURN_IF_ERROR(AppendQuoted(&flags, "--container-mounts=" + mounts));
+  flags += " --container-writable --no-container-mount-home";
+  return flags;
+}
+
+Result<std::string> ScriptRunsDir(const std::string& runs_dir) {
+  if (runs_dir.empty() || runs_dir[0] != '/')
+    return Status::Invalid("runs directory '" + runs_dir + "': must be absolute");
+  YS_RETURN_IF_ERROR(ValidateSbatchToken("runs directory", runs_dir));
+  std::string dir = runs_dir;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir;
+}
+
+Result<std::string> SbatchPreamble(const ClusterConfig& c, const SbatchJob& job,
+                                   std::string_view comment,
+                                   const std::map<std::string, std::string>& extra_env) {
+  std::string line(comment);  // one comment line, whatever the suite's strings hold
+  for (char& ch : line) ch = (ch == '\n' || ch == '\r') ? ' ' : ch;
+  std::string s = "#!/bin/bash\n# " + line + "\n";
+  s += "#SBATCH --job-name=" + job.job_name + "\n";
+  s += "#SBATCH --partition=" + c.partition + "\n";
+  if (!c.account.empty()) s += "#SBATCH --account=" + c.account + "\n";
+  if (!c.qos.empty()) s += "#SBATCH --qos=" + c.qos + "\n";
+  s += "#SBATCH --time=" + c.time_limit + "\n";
+  s += fmt::format("#SBATCH --nodes={}\n#SBATCH --ntasks-per-node={}\n", job.nodes,
+                   job.tasks_per_node);
+  if (c.gres) s += fmt::format("#SBATCH --gres=gpu:{}\n", job.tasks_per_node);
+  s += "#SBATCH --exclusive\n#SBATCH --mem=0\n";
+  s += "#SBATCH --output=" + job.log_pattern + "\n";
+  for (const auto& o : c.sbatch_options) {
+    YS_RETURN_IF_ERROR(ValidateSbatchToken("sbatch option", o));
+    s += "#SBATCH " + o + "\n";
+  }
+  s += "set -euo pipefail\n";
+  std::map<std::string, std::string> env = c.environment;
+  if (!c.nccl_topo_file.empty()) env["NCCL_TOPO_FILE"] = c.nccl_topo_mount;
+  for (const auto& [k, v] : extra_env) env[k] = v;
+  for (const auto& [k, v] : env) {
+    YS_RETURN_IF_ERROR(ValidateEnvName("environment variable", k));
+    auto q = ShellQuote(v);
+    if (!q.ok()) return Status::Invalid("environment " + k + ": " + q.status().message());
+    s += "export " + k + "=" + *q + "\n";
+  }
+  return s;
+}
+
+namespace {
+
 // The script's last line: srun with the container flags and the [launch] command, its
 // placeholders filled in for this workload, every word quoted.
 Result<std::string> SrunLine(const ClusterConfig& c, const validate::SuiteWorkload& w,
                              const SbatchJob& job, const std::string& dir) {
   std::string srun = "exec srun --mpi=pmix";
-  if (!c.image.empty()) {
-    std::string mounts;
-    for (const auto& m : c.mounts) mounts += (mounts.empty() ? "" : ",") + m;
-    if (!c.nccl_topo_file.empty()) {
-      mounts += (mounts.empty() ? "" : ",") + c.nccl_topo_file + ":" + c.nccl_topo_mount + ":ro";
-    }
-    YS_RETURN_IF_ERROR(AppendQuoted(&srun, "--container-image=" + c.image));
-    if (!mounts.empty()) YS_RETURN_IF_ERROR(AppendQuoted(&srun, "--container-mounts=" + mounts));
-    srun += " --container-writable --no-container-mount-home";
-  }
+  auto container = ContainerFlags(c, c.image);
+  if (!container.ok()) return container.status();
+  srun += *container;
   for (const auto& o : c.srun_options) YS_RETURN_IF_ERROR(AppendQuoted(&srun, o));
   srun += " --";
   const std::map<std::string, std::string> values = {
@@ -71,7 +119,7 @@ Result<std::string> SrunLine(const ClusterConfig& c, const validate::SuiteWorklo
       {"runs_dir", dir},
       {"log_dir", job.log_dir}};
   for (const auto& a : c.command) {
-    if (Status st = AppendQuoted(&srun, Substitute(a, values)); !st.ok()) {
+    if (Status st = AppendQuoted(&srun, SubstitutePlaceholders(a, values)); !st.ok()) {
       return Status::Invalid("[launch] command: " + st.message());
     }
   }
@@ -85,9 +133,13 @@ Result<SbatchJob> MakeSbatchJob(const ClusterConfig& c, const validate::Suite& s
   YS_RETURN_IF_ERROR(ValidatePathComponent("workload id", w.id));
   YS_RETURN_IF_ERROR(ValidatePathComponent("suite chip", suite.chip));
   YS_RETURN_IF_ERROR(ValidatePathComponent("suite recipe_release", suite.recipe_release));
-  if (runs_dir.empty() || runs_dir[0] != '/')
-    return Status::Invalid("runs directory '" + runs_dir + "': must be absolute");
-  YS_RETURN_IF_ERROR(ValidateSbatchToken("runs directory", runs_dir));
+  auto runs = ScriptRunsDir(runs_dir);
+  if (!runs.ok()) return runs.status();
+  const std::string& dir = *runs;
+  if (c.command.empty()) {
+    return Status::Invalid(fmt::format(
+        "workload {}: {} has no [launch] command (a training workload needs one)", w.id, c.path));
+  }
 
   SbatchJob job;
   job.workload = w.id;
@@ -111,47 +163,22 @@ Result<SbatchJob> MakeSbatchJob(const ClusterConfig& c, const validate::Suite& s
                     "cluster has {} (nodes)",
                     w.id, job.nodes, w.gpus, c.gpus_per_node, c.path, c.nodes));
   }
-  std::string dir = runs_dir;
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   job.log_dir = dir + "/" + w.id;
   job.log_pattern = job.log_dir + "/log-" + w.id + "_%j_0.out";
   job.script_path = job.log_dir + "/" + w.id + ".sbatch";
 
-  std::string s = "#!/bin/bash\n";
-  s += fmt::format(
-      "# Generated by `yardstick submit`: suite {} ({}), workload {}, {} GPUs on {} node(s).\n",
-      suite.chip, suite.recipe_release, w.id, w.gpus, job.nodes);
-  s += "#SBATCH --job-name=" + job.job_name + "\n";
-  s += "#SBATCH --partition=" + c.partition + "\n";
-  if (!c.account.empty()) s += "#SBATCH --account=" + c.account + "\n";
-  if (!c.qos.empty()) s += "#SBATCH --qos=" + c.qos + "\n";
-  s += "#SBATCH --time=" + c.time_limit + "\n";
-  s += fmt::format("#SBATCH --nodes={}\n#SBATCH --ntasks-per-node={}\n", job.nodes,
-                   job.tasks_per_node);
-  if (c.gres) s += fmt::format("#SBATCH --gres=gpu:{}\n", job.tasks_per_node);
-  s += "#SBATCH --exclusive\n#SBATCH --mem=0\n";
-  s += "#SBATCH --output=" + job.log_pattern + "\n";
-  for (const auto& o : c.sbatch_options) {
-    YS_RETURN_IF_ERROR(ValidateSbatchToken("sbatch option", o));
-    s += "#SBATCH " + o + "\n";
-  }
-  s += "set -euo pipefail\n";
-
-  std::map<std::string, std::string> env = c.environment;
-  if (!c.nccl_topo_file.empty()) env["NCCL_TOPO_FILE"] = c.nccl_topo_mount;
-  env["YARDSTICK_WORKLOAD"] = w.id;
-  for (const auto& [k, v] : env) {
-    YS_RETURN_IF_ERROR(ValidateEnvName("environment variable", k));
-    std::string line = "export " + k + "=";
-    auto q = ShellQuote(v);
-    if (!q.ok()) return Status::Invalid("environment " + k + ": " + q.status().message());
-    s += line + *q + "\n";
-  }
+  auto s = SbatchPreamble(
+      c, job,
+      fmt::format("Generated by `yardstick submit`: suite {} ({}), workload {}, {} GPUs on {} "
+                  "node(s).",
+                  suite.chip, suite.recipe_release, w.id, w.gpus, job.nodes),
+      {{"YARDSTICK_WORKLOAD", w.id}});
+  if (!s.ok()) return s.status();
 
   auto srun = SrunLine(c, w, job, dir);
   if (!srun.ok()) return srun.status();
-  s += *srun + "\n";
-  job.script = std::move(s);
+  *s += *srun + "\n";
+  job.script = std::move(*s);
   return job;
 }
 

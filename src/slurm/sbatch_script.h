@@ -10,7 +10,9 @@
 #ifndef YARDSTICK_SLURM_SBATCH_SCRIPT_H_
 #define YARDSTICK_SLURM_SBATCH_SCRIPT_H_
 
+#include <map>
 #include <string>
+#include <string_view>
 
 #include "core/status.h"
 #include "slurm/cluster_config.h"
@@ -35,6 +37,30 @@ struct SbatchJob {
 Result<SbatchJob> MakeSbatchJob(const ClusterConfig& cluster, const validate::Suite& suite,
                                 const validate::SuiteWorkload& workload,
                                 const std::string& runs_dir);
+
+// The pieces the serving jobs (slurm/serving_script.h) share with the training ones.
+
+// The runs directory as the scripts name it: absolute, safe in an #SBATCH line, no trailing '/'.
+Result<std::string> ScriptRunsDir(const std::string& runs_dir);
+
+// The script's head: shebang, `comment` (one line), the #SBATCH lines of `job` and [slurm]
+// (--gres=gpu:<tasks_per_node> where [slurm] gres), `set -euo pipefail`, then the exports of
+// [environment], NCCL_TOPO_FILE and `env` (which wins), values single-quoted.
+Result<std::string> SbatchPreamble(const ClusterConfig& c, const SbatchJob& job,
+                                   std::string_view comment,
+                                   const std::map<std::string, std::string>& env);
+
+// Every {name} of `arg` replaced by its value in `values`; other text kept as it is.
+std::string SubstitutePlaceholders(const std::string& arg,
+                                   const std::map<std::string, std::string>& values);
+
+// Appends ' <value single-quoted>' to *line (errors only for a NUL).
+Status AppendQuoted(std::string* line, std::string_view value);
+
+// The Pyxis flags for `image` (empty: none): --container-image, the [container] mounts and NCCL
+// topology file, --container-writable --no-container-mount-home; each quoted, each with a
+// leading space.
+Result<std::string> ContainerFlags(const ClusterConfig& c, const std::string& image);
 
 }  // namespace ys::slurm
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <any>
+#include <cmath>
 #include <filesystem>
 
 #include "core/format_registry.h"
@@ -45,6 +46,15 @@ Result<std::optional<WorkloadRun>> ReadServingFile(const std::string& path,
   return std::optional<WorkloadRun>(*run);
 }
 
+// The same point exported twice in one folder (AIPerf writes its JSON and its CSV side by side):
+// the same concurrency and request count, and throughputs equal to the CSV's printed digits.
+bool SameExport(const ServingPoint& a, const ServingPoint& b) {
+  if (a.max_concurrency != b.max_concurrency || a.completed != b.completed) return false;
+  if (!a.output_throughput || !b.output_throughput) return false;
+  const double x = *a.output_throughput, y = *b.output_throughput;
+  return std::fabs(x - y) <= 1e-3 * std::max(std::fabs(x), std::fabs(y));
+}
+
 }  // namespace
 
 Result<PhaseRun> ReadPhaseRun(const std::string& runs_dir, const ServingPhase& phase) {
@@ -57,6 +67,7 @@ Result<PhaseRun> ReadPhaseRun(const std::string& runs_dir, const ServingPhase& p
     return out;
   }
   std::vector<std::string> read, formats, others;
+  std::vector<std::string> folders;  // the folder of each point read
   for (const std::string& f : PhaseFiles(dir)) {
     auto run = ReadServingFile(f, phase);
     if (!run.ok()) return run.status();
@@ -69,7 +80,16 @@ Result<PhaseRun> ReadPhaseRun(const std::string& runs_dir, const ServingPhase& p
     if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
       formats.push_back(format);
     }
-    for (const ServingPoint& p : (*run)->inference->points) out.points.push_back(p);
+    const std::string folder = fs::path(f).parent_path().string();
+    for (const ServingPoint& p : (*run)->inference->points) {
+      bool twice = false;
+      for (size_t i = 0; i < out.points.size() && !twice; ++i) {
+        twice = folders[i] == folder && SameExport(out.points[i], p);
+      }
+      if (twice) continue;  // one run, two exports of it
+      out.points.push_back(p);
+      folders.push_back(folder);
+    }
   }
   auto join = [](const std::vector<std::string>& v) {
     std::string s;

@@ -1,8 +1,9 @@
 // A serving phase's outputs in a runs directory: every file under <runs>/<phase id>/ that a
 // serving format of the format room claims (an AIPerf or GenAI-Perf export, a vLLM or SGLang
 // result, a trtllm-bench report, an MLPerf LoadGen summary ...), read into one list of points.
-// Files no serving format claims (the server's log, telemetry, the job's own output) are left to
-// the diagnosis; a folder with none is "no serving output", naming what it holds.
+// The same run exported twice in one folder (AIPerf's JSON and CSV) is read once. Files no
+// serving format claims (the server's log, telemetry, the job's own output) are left to the
+// diagnosis; a folder with none is "no serving output", naming what it holds.
 #ifndef YARDSTICK_VALIDATE_PHASE_RUNS_H_
 #define YARDSTICK_VALIDATE_PHASE_RUNS_H_
 

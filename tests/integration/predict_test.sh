@@ -20,7 +20,15 @@ python3 - "$tmp/405b.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: pre
 import json, sys
 j = json.load(open(sys.argv[1]))
 total = sum(r["seconds"] for r in j["breakdown"])
-assert abs(total - j["step_time_s"]) < 1e-9 * j["step_time_s"], (total, j["step_time_s"])
+u = j["unanchored"]["step_time_s"]
+assert abs(total - u) < 1e-9 * u, (total, u)
+# The top-level answer is the booked one: anchored where an anchor exists, tokens/s and MFU with it.
+if j["booked"] == "anchored":
+    assert abs(j["step_time_s"] - u * j["anchor"]["factor"]) < 1e-9 * u, j["anchor"]
+    assert abs(j["tokens_per_s_per_gpu"] * j["step_time_s"] - j["unanchored"]["tokens_per_s_per_gpu"] * u) < 1e-6 * u
+else:
+    assert j["step_time_s"] == u and "anchor" not in j
+assert j["expected_error"]["situation"] in ("calibrated_release", "model_not_fitted"), j["expected_error"]
 assert j["recipe"]["tp"] == 8 and j["recipe"]["pp"] == 8 and j["recipe"]["micro_batches"] == 192, j["recipe"]
 assert 0 < j["mfu"] < 1, j["mfu"]
 assert j["what_if"] == [], j["what_if"]
@@ -156,16 +164,22 @@ expect_in "$tmp/err" "--module-precision attn=bf16: expected none or module:form
 # about a later release the next-release error; on a chip no release calibrates, its sibling's
 # (H200: H100's) constants and their errors, said to be measured on the sibling.
 expect_rc 0 "expected error, calibrated release" -- "$bin" "${super[@]}"
-expect_in "$tmp/out" "expected |error| of the unanchored step time: median" "the unanchored expectation"
+expect_in "$tmp/out" "expected |error| of the unanchored step time (calibrated_release): median" "the unanchored expectation"
 expect_in "$tmp/out" "leave-one-model-out over the 14 rows of release 26.04.01 on gb300" "what it was measured on"
-expect_in "$tmp/out" "expected |error| of the anchored step time: median" "the anchored expectation"
+expect_in "$tmp/out" "booked: anchored on megatron_bridge.tsv" "the booked answer named"
+expect_in "$tmp/out" "expected |error| of the anchored step time (calibrated_release): median" "the anchored expectation"
 expect_rc 0 "expected error, later release" -- "$bin" "${super[@]:0:9}" --release 26.08 --json
 python3 - "$tmp/out" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: expected error JSON"; fails=$((fails + 1)); }
 import json, sys
 j = json.load(open(sys.argv[1]))
-e, a = j["expected_error"], j["anchored"]["expected_error"]
-assert e["rows"] == 14 and 0 < e["median_abs"] <= e["p90_abs"] and "previous calibrated release's constants" in e["measured"], e
-assert a["rows"] == 14 and a["median_abs"] < e["median_abs"] and "anchored" in a["measured"], a
+# A release newer than every calibrated one: both answers carry the release-to-release spread of
+# the published tables; the booked (anchored) one is the top level.
+e, a = j["unanchored"]["expected_error"], j["expected_error"]
+assert j["booked"] == "anchored" and j["step_time_s"] != j["unanchored"]["step_time_s"], j["booked"]
+assert e["situation"] == a["situation"] == "newer_release", (e, a)
+assert 0 < e["median"] <= e["p90"] and "previous calibrated release's constants" in e["basis"], e
+assert 0 < a["median"] < e["median"] and "between any two releases" in a["basis"], a
+assert e["median_abs"] == e["median"] and e["measured"] == e["basis"], e
 PY
 expect_rc 0 "expected error, uncalibrated chip" -- "$bin" predict --model llama3.1_70b --chip h200 --dtype fp8 --gpus 64 --tp 4 --pp 4 --gbs 128
 expect_in "$tmp/out" "h200 takes h100's constants" "the sibling's constants said in the header"

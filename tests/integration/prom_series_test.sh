@@ -70,7 +70,8 @@ for measured in 'best=' 'compute_s=' 'comm_s=' 'method="' 'pct_of_peak=' 'peak='
   expect_not_in "$tmp/series_a" "$measured" "no measured or derived value as a label ($measured)"
 done
 expect_in "$tmp/metrics_a" 'yardstick_measurement{name="mem.stream.triad"' "STREAM triad exported"
-expect_in "$tmp/metrics_a" 'yardstick_measurement_pct_of_peak{name="gemm.cpu.sgemm"' "% of peak is a sample of its own metric"
+expect_in "$tmp/metrics_a" 'yardstick_measurement_peak_ratio{name="gemm.cpu.sgemm"' "the fraction of peak is a sample of its own metric"
+expect_not_in "$tmp/metrics_a" 'yardstick_measurement_pct_of_peak' "no percentage under the old name"
 
 # promtool: no problem beyond the dcgm-exporter names. The node telemetry comes from a recorded
 # GPU state so that those names are present.

@@ -47,7 +47,7 @@ has "predicted: 0 of" "no workload under 95% at the reference rates"
 check 0 "predict with slow collectives" -- "$bin" validate --suite gb300 --predict --set coll.all_gather.busbw=28GB/s --set coll.reduce_scatter.busbw=28GB/s
 has "UNDER: coll." "a workload under 95% with the rate named"
 check 0 "predict json" -- "$bin" validate --suite gb300 --predict --json
-/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['threshold']==0.95 and len(d['workloads'])>5; assert all(w['model_step_s'] for w in d['workloads']); assert any(w['anchored_step_s'] and '.tsv:' in w['anchored_on'] for w in d['workloads']); assert all(w['anchored_expected_error'].startswith('expected |error| of the anchored step time: ') for w in d['workloads'] if w['anchored_step_s'])" "$tmp/out" \
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['threshold']==0.95 and len(d['workloads'])>5; assert all(w['model_step_s'] for w in d['workloads']); assert any(w['anchored_step_s'] and '.tsv:' in w['anchored_on'] for w in d['workloads']); assert all(w['anchored_expected_error'].startswith('expected |error| of the anchored step time (') for w in d['workloads'] if w['anchored_step_s'])" "$tmp/out" \
   && passes=$((passes + 1)) || { echo "FAIL: predict json"; fails=$((fails + 1)); }
 check 2 "predict, bad --set" -- "$bin" validate --suite gb300 --predict --set coll.all_gather.busbw=slow
 check 64 "neither --runs nor --predict" -- "$bin" validate --suite h100

@@ -70,7 +70,10 @@ Status AnchorRow(const validate::Suite& suite, const Recipe& r,
   if (*anchor) {
     row.anchored_step_s = (*anchor)->anchored_s / *row.predicted_score;
     row.anchored_on = (*anchor)->Describe();
-    row.anchored_expected_error = chosen.ExpectedLine(true, &**anchor, row.workload.dtype);
+    row.anchored_expected_error = chosen.ExpectedLine({.anchored = true,
+                                                       .anchor = &**anchor,
+                                                       .precision = row.workload.dtype,
+                                                       .moe = r.model->moe.has_value()});
   }
   return Status::Ok();
 }
@@ -80,7 +83,7 @@ Status AnchorRow(const validate::Suite& suite, const Recipe& r,
 Result<WorkloadPrediction> PredictWorkload(
     const validate::Suite& suite, const validate::ReferenceSet& refs,
     const SuitePredictionInputs& in, predict::Predictor& predictor, const bench::DeviceSpec& chip,
-    const ReleaseChoice& release, const validate::SuiteWorkload& w) {
+    const ReleaseChoice& release, const ReleaseSpread& spread, const validate::SuiteWorkload& w) {
   WorkloadPrediction row;
   row.workload = w;
   row.release = "constants of release " + (release.used.empty() ? "(base)" : release.used) +
@@ -122,7 +125,7 @@ Result<WorkloadPrediction> PredictWorkload(
   if (row.reference_step_s) {
     row.predicted_step_s = *row.reference_step_s / *row.predicted_score;
   } else {
-    YS_RETURN_IF_ERROR(AnchorRow(suite, *r, predict::ReleaseConstantsChoice{release, k},
+    YS_RETURN_IF_ERROR(AnchorRow(suite, *r, predict::ReleaseConstantsChoice{release, k, spread},
                                  at_reference->step_time_s, predictor, row));
   }
   row.under = *row.predicted_score < suite.threshold;
@@ -162,16 +165,19 @@ Result<std::vector<WorkloadPrediction>> PredictSuite(const validate::Suite& suit
     if (of->chip) {
       of->note = suite.chip + " takes " + suite.recipes_of + "'s constants ([suite] recipes_of)" +
                  (of->note.empty() ? "" : "; " + of->note);
+      of->from = suite.recipes_of;
       release = std::move(of);
     }
   }
+  auto spread = predictor->Spread();
+  if (!spread.ok()) return spread.status();
   std::vector<WorkloadPrediction> out;
   for (const validate::SuiteWorkload& w : suite.workloads) {
     // The reference rates do not depend on the constants: a chip the calibration lacks is an
     // error of the suite, whichever workload meets it first.
     YS_RETURN_IF_ERROR(
         predictor->ReferenceRates(*chip, predictor->calibration().constants).status());
-    auto row = PredictWorkload(suite, refs, in, *predictor, *chip, *release, w);
+    auto row = PredictWorkload(suite, refs, in, *predictor, *chip, *release, *spread, w);
     if (!row.ok()) return row.status();
     out.push_back(std::move(*row));
   }

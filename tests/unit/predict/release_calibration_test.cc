@@ -322,54 +322,69 @@ TEST(ReleasePredictTest, TheCalibrationFileIsReadStrictly) {
       << half.status().message();
 }
 
-// What `predict` says an answer can expect: the leave-one-model-out error about the calibrated
-// release itself, the next-release error (plain or anchored) about a later one, and too little
-// evidence where nothing was measured.
+// What `predict` says an answer can expect, by situation: the leave-one-model-out error about
+// the calibrated release itself, the next-release error (plain or anchored, widened to the
+// release-to-release spread where one is known) about a later one, and too little evidence where
+// nothing was measured.
 TEST(ReleasePredictTest, TheExpectedErrorNamesWhatWasMeasured) {
   const ReleaseCalibration cal = TwoReleases();
   predict::ReleaseConstantsChoice same{ChooseRelease(cal, "26.04.01", "gb200"), {}};
-  EXPECT_DOUBLE_EQ(same.Expected(false).stats.median_abs, 0.12);
-  EXPECT_NE(same.ExpectedLine(false).find("median 12.0%, 90th percentile 30.0% "
-                                          "(leave-one-model-out over the 5 rows of release "
-                                          "26.04.01 on gb200"),
+  EXPECT_DOUBLE_EQ(same.Expected({}).stats.median_abs, 0.12);
+  EXPECT_EQ(same.Expected({}).situation, Situation::kCalibratedRelease);
+  EXPECT_NE(same.ExpectedLine({}).find("(calibrated_release): median 12.0%, 90th percentile "
+                                       "30.0% (leave-one-model-out over the 5 rows of release "
+                                       "26.04.01 on gb200"),
             std::string::npos)
-      << same.ExpectedLine(false);
-  EXPECT_DOUBLE_EQ(same.Expected(true).stats.p90_abs, 0.05);
+      << same.ExpectedLine({});
+  EXPECT_DOUBLE_EQ(same.Expected({.anchored = true}).stats.p90_abs, 0.05);
   predict::ReleaseConstantsChoice later{ChooseRelease(cal, "26.06", "gb200"), {}};
-  EXPECT_DOUBLE_EQ(later.Expected(false).stats.median_abs, 0.2);
-  EXPECT_NE(later.ExpectedLine(false).find("predicted from the previous calibrated release's"),
+  EXPECT_DOUBLE_EQ(later.Expected({}).stats.median_abs, 0.2);
+  EXPECT_EQ(later.Expected({}).situation, Situation::kNewerRelease);
+  EXPECT_NE(later.ExpectedLine({}).find("predicted from the previous calibrated release"),
             std::string::npos)
-      << later.ExpectedLine(false);
+      << later.ExpectedLine({});
+  // With the spread of the published tables known, a later release's anchored answer states it
+  // added to the calibrated pairs' figure (anchored: median 1%, p90 5%).
+  later.spread = ReleaseSpread{};
+  later.spread->pooled = {.rows = 40, .median_abs = 0.15, .p90_abs = 0.33};
+  const ExpectedError wide = later.Expected({.anchored = true});
+  EXPECT_DOUBLE_EQ(wide.stats.median_abs, 0.16);
+  EXPECT_DOUBLE_EQ(wide.stats.p90_abs, 0.38);
+  EXPECT_NE(wide.measured.find("between any two releases"), std::string::npos) << wide.measured;
   predict::ReleaseConstantsChoice old{ChooseRelease(cal, "25.09", "gb200"), {}};
-  EXPECT_EQ(old.Expected(false).stats.rows, 0);
-  EXPECT_NE(old.ExpectedLine(false).find("too little evidence (not measured on release 25.09"),
+  EXPECT_EQ(old.Expected({}).stats.rows, 0);
+  EXPECT_NE(old.ExpectedLine({}).find("too little evidence (not measured (leave-one-model-out "),
             std::string::npos)
-      << old.ExpectedLine(false);
-  // An anchor of another precision, or of an older release than the constants', is said to be
-  // one: the measured rows were anchored on rows of their own precision and release.
+      << old.ExpectedLine({});
+  EXPECT_EQ(same.Expected({.model_has_rows = false}).situation, Situation::kModelNotFitted);
+  // An anchor of another precision is said to be one; an anchor of an older release than the one
+  // asked puts the answer across releases.
   ReleaseCase row;
   row.precision = "mxfp8";
   row.row.release = "26.04.01";
   Anchor anchor;
   anchor.row = &row;
-  EXPECT_EQ(same.ExpectedLine(true, &anchor, "mxfp8").find("another precision"), std::string::npos);
-  EXPECT_NE(same.ExpectedLine(true, &anchor, "bf16").find("another precision (mxfp8)"),
-            std::string::npos);
+  const ExpectedQuery own{.anchored = true, .anchor = &anchor, .precision = "mxfp8"};
+  EXPECT_EQ(same.ExpectedLine(own).find("another precision"), std::string::npos);
+  ExpectedQuery other = own;
+  other.precision = "bf16";
+  EXPECT_NE(same.ExpectedLine(other).find("another precision (mxfp8)"), std::string::npos);
   row.row.release = "25.09";
-  EXPECT_NE(same.ExpectedLine(true, &anchor, "mxfp8").find("an older release (25.09)"),
-            std::string::npos);
+  EXPECT_EQ(same.Expected(own).situation, Situation::kNewerRelease);
   predict::ReleaseConstantsChoice none{ChooseRelease(cal, "", "h200"), {}};
-  EXPECT_NE(none.ExpectedLine(true).find("too little evidence (no release is calibrated for h200"),
+  EXPECT_EQ(none.Expected({.anchored = true}).situation, Situation::kUncalibrated);
+  EXPECT_NE(none.ExpectedLine({.anchored = true})
+                .find("too little evidence (no release is calibrated for h200"),
             std::string::npos)
-      << none.ExpectedLine(true);
+      << none.ExpectedLine({.anchored = true});
   // Constants of a sibling chip: its measured errors, said to be the sibling's.
   predict::ReleaseConstantsChoice sibling{ChooseRelease(cal, "", "b300", "gb200"), {}};
   ASSERT_TRUE(sibling.choice.chip.has_value());
-  EXPECT_NE(sibling.ExpectedLine(false).find("release 26.04.01 on gb200"), std::string::npos)
-      << sibling.ExpectedLine(false);
-  EXPECT_NE(sibling.ExpectedLine(false).find("; measured on gb200, not on this chip"),
+  EXPECT_EQ(sibling.Expected({}).situation, Situation::kBorrowedChip);
+  EXPECT_NE(sibling.ExpectedLine({}).find("release 26.04.01 on gb200, measured on gb200, not on "
+                                          "this chip"),
             std::string::npos)
-      << sibling.ExpectedLine(false);
+      << sibling.ExpectedLine({});
 }
 
 // A constant fitted on one model's rows would be keyed to that model: every B300 NVFP4 row of

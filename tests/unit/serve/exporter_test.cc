@@ -151,24 +151,27 @@ TEST(RunCollectorTest, ResultsOfARunDocument) {
   auto e = c->Collect();
   ASSERT_TRUE(e.ok()) << e.status().message();
   std::string text = e->Text();
-  EXPECT_NE(text.find("yardstick_check_status{id=\"gpu.ecc\",node=\"node1\"} 2\n"),
+  EXPECT_NE(text.find("yardstick_check_status{id=\"gpu.ecc\",Hostname=\"node1\"} 2\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("yardstick_check_status{id=\"cpu.governor\",node=\"node1\"} 0\n"),
+  EXPECT_NE(text.find("yardstick_check_status{id=\"cpu.governor\",Hostname=\"node1\"} 0\n"),
             std::string::npos);
-  EXPECT_NE(text.find("yardstick_busbw_bytes_per_second{collective=\"all_reduce\",node=\"node1\","
-                      "backend=\"mpi\",size=\"1048576\"} 12500000000\n"),
-            std::string::npos);
-  EXPECT_NE(text.find("yardstick_measurement{name=\"mem.stream.triad\",unit=\"GB/s\",node=\"node1\""
-                      "} 80\n"),
-            std::string::npos);
-  EXPECT_NE(text.find("yardstick_measurement_pct_of_peak{"), std::string::npos);
-  EXPECT_NE(text.find("yardstick_run_timestamp_seconds{command=\"run\"} 1795166042\n"),
-            std::string::npos);
+  EXPECT_NE(
+      text.find("yardstick_busbw_bytes_per_second{collective=\"all_reduce\",Hostname=\"node1\","
+                "backend=\"mpi\",size=\"1048576\"} 12500000000\n"),
+      std::string::npos);
+  EXPECT_NE(
+      text.find("yardstick_measurement{name=\"mem.stream.triad\",unit=\"GB/s\",Hostname=\"node1\""
+                "} 80\n"),
+      std::string::npos);
+  EXPECT_NE(text.find("yardstick_measurement_peak_ratio{"), std::string::npos);
+  EXPECT_NE(
+      text.find("yardstick_run_timestamp_seconds{command=\"run\",Hostname=\"node1\"} 1795166042\n"),
+      std::string::npos);
   EXPECT_NE(text.find("yardstick_diagnosis_recovery_ratio{rule=\"host.core_sharing\",entity="
-                      "\"node\",bound=\"high\"} 0.1\n"),
+                      "\"node\",bound=\"high\",Hostname=\"node1\"} 0.1\n"),
             std::string::npos);
-  EXPECT_NE(text.find("yardstick_score{suite=\"h100/25.04\",workload=\"llama3-8b\"} 0.97\n"),
+  EXPECT_NE(text.find("yardstick_score_ratio{suite=\"h100/25.04\",workload=\"llama3-8b\"} 0.97\n"),
             std::string::npos);
   EXPECT_EQ(text.find("workload=\"gpt3-175b\"} 0."), std::string::npos) << "a null score is absent";
 
@@ -268,15 +271,17 @@ TEST(RunCollectorTest, ServingPhasesOfAValidationDocument) {
     return l;
   };
   const Labels pass = phase("qwen_chat_pass"), fail = phase("qwen_chat_fail");
-  auto score = ServingSample(*e, "yardstick_serving_phase_score",
+  auto score = ServingSample(*e, "yardstick_serving_phase_score_ratio",
                              with(pass, "metric", "output_tokens_per_s_per_gpu"));
   ASSERT_TRUE(score);
   EXPECT_NEAR(*score, 385.66785 / 380, 1e-6);
-  EXPECT_NEAR(*ServingSample(*e, "yardstick_serving_phase_score", with(fail, "metric", "ttft_ms")),
-              50 / 71.17634, 1e-6);
-  EXPECT_TRUE(ServingSample(*e, "yardstick_serving_phase_score", with(fail, "metric", "tpot_ms")));
+  EXPECT_NEAR(
+      *ServingSample(*e, "yardstick_serving_phase_score_ratio", with(fail, "metric", "ttft_ms")),
+      50 / 71.17634, 1e-6);
+  EXPECT_TRUE(
+      ServingSample(*e, "yardstick_serving_phase_score_ratio", with(fail, "metric", "tpot_ms")));
   // Three metrics in each of the two scored phases; none for the inconclusive and missing ones.
-  EXPECT_EQ(e->Find("yardstick_serving_phase_score")->samples.size(), 6u);
+  EXPECT_EQ(e->Find("yardstick_serving_phase_score_ratio")->samples.size(), 6u);
   EXPECT_NEAR(
       *ServingSample(*e, "yardstick_serving_phase_measured_output_tokens_per_second_per_gpu", pass),
       385.66785, 1e-4);
@@ -322,7 +327,7 @@ TEST(RunCollectorTest, LabelsCarryIdentityOnly) {
   std::set<std::string> a = SeriesOfRun(dir, "a.json", 1.0);
   std::set<std::string> b = SeriesOfRun(dir, "b.json", 1.37);
   EXPECT_EQ(a, b);
-  ASSERT_EQ(a.size(), 5u);  // 4 figures, and % of peak as its own metric
+  ASSERT_EQ(a.size(), 5u);  // 4 figures, and the peak ratio as its own metric
   for (const std::string& s : a) {
     for (const char* measured :
          {"best=", "compute_s=", "comm_s=", "method=", "peak=", "pct_of_peak=", "measured_at="}) {
@@ -330,11 +335,11 @@ TEST(RunCollectorTest, LabelsCarryIdentityOnly) {
     }
   }
   EXPECT_TRUE(
-      a.count("yardstick_measurement{name=\"mem.stream.triad\",unit=\"GB/s\",node=\"node1\","
+      a.count("yardstick_measurement{name=\"mem.stream.triad\",unit=\"GB/s\",Hostname=\"node1\","
               "backend=\"cpu\",device=\"cpu\",numa_node=\"0\",threads=\"2\"}"))
       << *a.begin();
   EXPECT_TRUE(
-      a.count("yardstick_measurement{name=\"acme.widget.rate\",unit=\"Hz\",node=\"node1\"}"));
+      a.count("yardstick_measurement{name=\"acme.widget.rate\",unit=\"Hz\",Hostname=\"node1\"}"));
 }
 
 // A second server on an address another one listens on is refused (no SO_REUSEPORT sharing).

@@ -51,7 +51,7 @@ TEST(ClusterConfigTest, MinimalDefaults) {
 TEST(ClusterConfigTest, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(Error(std::string(kMinimal) + "\n[slurm2]\nx = 1\n"),
             "cluster.toml:10: unknown table or key 'slurm2'; expected [slurm], [container], "
-            "[launch], [environment]");
+            "[launch], [serving], [environment]");
   std::string unknown = R"([slurm]
 partition = "batch"
 partiton = "typo"
@@ -154,6 +154,42 @@ TEST(ClusterConfigTest, RejectsUnsafeOrWrongValues) {
                 .find("missing table [launch]"),
             std::string::npos);
   EXPECT_NE(Error("slurm = 3\n").find("expected a table [slurm]"), std::string::npos);
+}
+
+TEST(ClusterConfigTest, ServingTable) {
+  const std::string slurm = "[slurm]\npartition=\"b\"\ntime_limit=\"3\"\ngpus_per_node=4\n";
+  // [serving] without [launch]: a cluster for serving phases only.
+  auto c = ParseClusterConfig(slurm +
+                                  "[serving]\nport = 9001\nhealth_path = \"/health\"\n"
+                                  "server_command = [\"serve\", \"{served_model}\", \"{port}\"]\n"
+                                  "load_command = [\"load\", \"{url}\", \"c={concurrency}\"]\n",
+                              "cluster.toml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_TRUE(c->serving.present);
+  EXPECT_TRUE(c->command.empty());
+  EXPECT_EQ(c->serving.port, 9001);
+  EXPECT_EQ(c->serving.health_path, "/health");
+  EXPECT_EQ(c->serving.health_timeout_s, 1800);
+  EXPECT_EQ(c->serving.server_command,
+            (std::vector<std::string>{"serve", "{served_model}", "{port}"}));
+  EXPECT_EQ(c->serving.load_command.size(), 3u);
+  // Without [serving], [launch] stays required; the defaults when absent.
+  auto plain = ParseClusterConfig(kMinimal, "cluster.toml");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->serving.present);
+  EXPECT_EQ(plain->serving.health_path, "/v1/models");
+  // Strict: unknown keys, load-only placeholders in a server command, bad values.
+  EXPECT_NE(Error(slurm + "[serving]\nprot = 1\n").find("[serving] prot: unknown key"),
+            std::string::npos);
+  EXPECT_NE(Error(slurm + "[serving]\nserver_command = [\"x\", \"{concurrency}\"]\n")
+                .find("unknown placeholder"),
+            std::string::npos);
+  EXPECT_NE(Error(slurm + "[serving]\nload_command = [\"{nope}\"]\n").find("unknown placeholder"),
+            std::string::npos);
+  EXPECT_NE(Error(slurm + "[serving]\nhealth_path = \"health\"\n").find("a URL path"),
+            std::string::npos);
+  EXPECT_NE(Error(slurm + "[serving]\nport = 70000\n").find("[serving] port"), std::string::npos);
+  EXPECT_NE(Error(slurm + "[serving]\nload_command = []\n").find("non-empty"), std::string::npos);
 }
 
 TEST(ClusterConfigTest, UnreadableFile) {

@@ -45,6 +45,22 @@ TEST(PhaseRunsTest, ReadsEveryServingExportOfTheFolder) {
   EXPECT_EQ(run->points[0].tool, "aiperf");
 }
 
+// AIPerf writes its JSON and CSV side by side: one run, read once.
+TEST(PhaseRunsTest, TwoExportsOfOneRunInOneFolderAreOnePoint) {
+  const std::string runs = FreshRuns("twice");
+  for (const char* name : {"profile_export_aiperf.json", "copy_of_export.json"}) {
+    fs::copy_file(kPhaseRunsReal + "aiperf/aiperf_plot_fixture_qwen3_0.6b_c8.json",
+                  runs + "/qwen3_chat_c8/" + name);
+  }
+  fs::create_directories(runs + "/qwen3_chat_c8/again");
+  fs::copy_file(kPhaseRunsReal + "aiperf/aiperf_plot_fixture_qwen3_0.6b_c8.json",
+                runs + "/qwen3_chat_c8/again/profile_export_aiperf.json");
+  auto run = ReadPhaseRun(runs, QwenPhase());
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run->files.size(), 3u);
+  EXPECT_EQ(run->points.size(), 2u);  // another folder is another run, even with equal figures
+}
+
 TEST(PhaseRunsTest, AFolderWithoutAnExportNamesWhatItHolds) {
   const std::string runs = FreshRuns("empty");
   std::ofstream(runs + "/qwen3_chat_c8/server.log") << "INFO: started\n";
