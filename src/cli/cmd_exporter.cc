@@ -53,7 +53,8 @@ std::vector<std::unique_ptr<serve::Collector>> Collectors(const host::Host& host
   collectors.push_back(serve::MakeGpuCollector(host, a.nvml_state));
   collectors.push_back(serve::MakeInfinibandCollector(host));
   collectors.push_back(serve::MakeCpuClockCollector(host));
-  if (!a.run.empty()) {
+  if (!a.run.empty() || !a.validation.empty()) {
+    // A validation alone (a serving suite's validation.json has no run document) is exported too.
     collectors.push_back(serve::MakeRunCollector(a.run, a.validation));
   } else {
     Log(LogLevel::kWarn,

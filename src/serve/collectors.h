@@ -26,6 +26,7 @@ std::unique_ptr<Collector> MakeGpuCollector(const host::Host& host, std::string 
 std::unique_ptr<Collector> MakeInfinibandCollector(const host::Host& host);
 std::unique_ptr<Collector> MakeCpuClockCollector(const host::Host& host);
 // `validation`: a validation.json; empty: validation.json beside `run_path` when there is one.
+// `run_path` may be empty when `validation` is given (a serving suite's validation has no run).
 std::unique_ptr<Collector> MakeRunCollector(std::string run_path, std::string validation);
 
 // The label every node-level series carries, dcgm-exporter's name for it, and its value: the

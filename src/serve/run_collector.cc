@@ -140,14 +140,16 @@ class RunCollector : public Collector {
 
   Result<Exposition> Collect() override {
     Exposition e;
-    auto j = ReadJsonFile(run_path_);
-    if (!j.ok()) return j.status();
-    auto doc = RunDocumentFromJson(*j);
-    if (!doc.ok()) return Status::Invalid(run_path_ + ": " + doc.status().message());
-    RenderRun(*doc, e);
+    if (!run_path_.empty()) {
+      auto j = ReadJsonFile(run_path_);
+      if (!j.ok()) return j.status();
+      auto doc = RunDocumentFromJson(*j);
+      if (!doc.ok()) return Status::Invalid(run_path_ + ": " + doc.status().message());
+      RenderRun(*doc, e);
+    }
 
     std::string validation = validation_;
-    if (validation.empty()) {
+    if (validation.empty() && !run_path_.empty()) {
       auto beside = std::filesystem::path(run_path_).parent_path() / "validation.json";
       std::error_code ec;
       if (std::filesystem::exists(beside, ec)) validation = beside.string();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `yardstick submit` of a serving suite through the real sbatch, end to end into `validate`: the
+# `yardstick submit` of a serving suite through the real sbatch, end to end: the job runs under
+# Slurm, then ingest, validate, archive and verify, report and the exporter take its output. The
 # local Slurm cluster runs the generated job, whose serving stack and load generator are real
 # local processes set through cluster.toml's [serving] overrides (tests/integration/
 # serving_standin.py): an OpenAI-compatible HTTP server streaming the asked number of tokens, and
@@ -159,6 +160,32 @@ expect_rc 1 "validate: twice the measured throughput" -- "$bin" validate --suite
 expect_in "$tmp/out" "FAIL" "a reference twice as fast fails the phase"
 expect_rc 2 "validate: no reference" -- "$bin" validate --suite "$tmp/suite.toml" --runs "$runs" --baselines "$tmp/empty"
 expect_in "$tmp/out" "no serving reference" "without a reference: inconclusive, saying why"
+
+# The rest of the chain on the job's own output: ingest reads the export, validate writes the
+# document, archive packs the phase's files and verify re-derives the verdict from them, the report
+# shows the phase, and the exporter serves its state.
+expect_rc 0 "ingest the job's export" -- "$bin" ingest "$runs/standin_chat/c4/vllm_bench.json"
+expect_in "$tmp/out" "inference-json" "ingest: the export's format"
+expect_in "$tmp/out" "every request completed" "ingest: a complete serving point"
+expect_rc 0 "validate --out" -- "$bin" validate --suite "$tmp/suite.toml" --runs "$runs" \
+  --baselines "$tmp/empty" --reference "$tmp/floor.toml" --out "$tmp/v"
+expect_rc 0 "archive the serving validation" -- "$bin" archive --suite "$tmp/suite.toml" --runs "$runs" \
+  --baselines "$tmp/empty" --reference "$tmp/floor.toml" -o "$tmp/serving.tar.zst"
+expect_rc 0 "verify re-derives the serving verdict" -- "$bin" verify "$tmp/serving.tar.zst"
+expect_in "$tmp/out" "PASS" "verify: the recomputed verdict"
+expect_rc 0 "report of the serving validation" -- "$bin" report "$tmp/v" -o "$tmp/serving.html"
+expect_in "$tmp/serving.html" "standin_chat" "report: the phase"
+eport=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$bin" exporter --listen "127.0.0.1:$eport" --validation "$tmp/v/validation.json" --interval 1 \
+  >"$tmp/exporter.out" 2>"$tmp/exporter.err" &
+epid=$!
+for _ in $(seq 1 50); do
+  curl -sf "http://127.0.0.1:$eport/metrics" -o "$tmp/metrics" && grep -q yardstick_serving_phase_state "$tmp/metrics" && break
+  sleep 0.2
+done
+kill "$epid" 2>/dev/null; wait "$epid" 2>/dev/null
+grep 'yardstick_serving_phase_state{' "$tmp/metrics" 2>/dev/null | grep 'phase="standin_chat"' | grep 'state="pass"' > "$tmp/state" || true
+expect_in "$tmp/state" "} 1" "exporter: the phase's pass state is 1"
 
 # Failures: a stack that never answers, and a load generator that fails. Each job fails with
 # its reason and stops the stack.
