@@ -59,8 +59,15 @@ std::string ManOptions(const CLI::App& app) {
     std::string names;
     for (const std::string& n : NamesOf(*o))
       names += (names.empty() ? "" : ", ") + ("\\fB" + Roff(n) + "\\fR");
-    if (TakesValue(*o))
-      names += " \\fI" + Roff(o->get_type_name().empty() ? "VALUE" : o->get_type_name()) + "\\fR";
+    if (TakesValue(*o)) {
+      // A long choice list ({auto,aiperf-csv,...}) may break after its commas (\: is groff's
+      // break point that prints nothing), so that troff need not overrun the line.
+      std::string type = Roff(o->get_type_name().empty() ? "VALUE" : o->get_type_name());
+      for (size_t at = type.find(','); at != std::string::npos; at = type.find(',', at + 3)) {
+        type.insert(at + 1, "\\:");
+      }
+      names += " \\fI" + type + "\\fR";
+    }
     out += ".TP\n" + names + "\n" +
            Roff(o->get_description().empty() ? "(no description)" : o->get_description()) + "\n";
   }
@@ -89,6 +96,9 @@ std::string ZshText(const std::string& text) {
 std::string ManPage(const CLI::App& app) {
   std::string out =
       fmt::format(".TH YARDSTICK 1 \"\" \"yardstick {}\" \"User Commands\"\n", kVersion);
+  // Left-aligned, not justified: option lists and choice lists are long words that a justified
+  // line cannot stretch around.
+  out += ".ad l\n";
   out += ".SH NAME\nyardstick \\- GPU node and cluster validation against a reference system\n";
   out += ".SH SYNOPSIS\n.B yardstick\n[\\fB\\-v\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR]\n";
   out += ".SH DESCRIPTION\n" + Roff(app.get_description()) + "\n";

@@ -117,8 +117,8 @@ std::string ValidateHostName() {
 Result<diagnose::DiagnosisReport> DiagnoseValidation(const ValidateArgs& a,
                                                      const validate::ValidationResult& result) {
   const nlohmann::json validation_doc = nlohmann::json(*result.document);
-  auto din = diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a.inputs.data),
-                                         a.inputs.runs);
+  auto din =
+      diagnose::DiagnosisInputFor(nullptr, &validation_doc, DataDir(a.inputs.data), a.inputs.runs);
   if (!din.ok()) return din.status();
   return diagnose::Diagnose(*din);
 }

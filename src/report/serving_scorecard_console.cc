@@ -50,9 +50,8 @@ void WriteServingPhases(const std::vector<validate::ScoredPhase>& phases, double
   for (const validate::ScoredPhase& s : phases) {
     const validate::ServingPhase& p = s.phase;
     out << fmt::format("  {}  {} {} {}, ISL/OSL {}/{}, {} GPU{} ({}), {} {}: {}  {}\n", p.id,
-                       p.phase, p.model, p.precision, p.isl, p.osl, p.gpus,
-                       p.gpus == 1 ? "" : "s", Topology(p), p.stack,
-                       p.stack_version, OutcomeWord(s.outcome, color),
+                       p.phase, p.model, p.precision, p.isl, p.osl, p.gpus, p.gpus == 1 ? "" : "s",
+                       Topology(p), p.stack, p.stack_version, OutcomeWord(s.outcome, color),
                        SanitizeForDisplay(s.reason));
     if (s.reference) {
       const auto& prov = s.reference->provenance;

@@ -52,12 +52,17 @@ TEST(FormatRegistryTest, EveryFormatDeclaresItselfOnceWithAnExample) {
     EXPECT_FALSE(f->info.example.empty()) << f->info.name;
     EXPECT_TRUE(f->file.starts_with("src/formats/")) << f->info.name << ": " << f->file;
   }
-  for (const char* name :
-       {"megatron", "nemo2", "torchtitan", "inference-json", "nccl-tests", "dcgmi-diag",
-        "dcgmi-diag-json", "nvidia-smi-nvlink", "nvidia-smi-q", "nvidia-smi-q-xml", "nvml-state",
-        "kernel-log", "nvidia-bug-report", "nvidia-smi-topo", "serving-console", "aiperf-json",
-        "aiperf-csv", "genai-perf-json", "genai-perf-csv", "genai-perf-console", "trtllm-bench",
-        "mlperf-loadgen"}) {
+  for (const char* name : {"megatron",          "nemo2",
+                           "torchtitan",        "inference-json",
+                           "nccl-tests",        "dcgmi-diag",
+                           "dcgmi-diag-json",   "nvidia-smi-nvlink",
+                           "nvidia-smi-q",      "nvidia-smi-q-xml",
+                           "nvml-state",        "kernel-log",
+                           "nvidia-bug-report", "nvidia-smi-topo",
+                           "serving-console",   "aiperf-json",
+                           "aiperf-csv",        "genai-perf-json",
+                           "genai-perf-csv",    "genai-perf-console",
+                           "trtllm-bench",      "mlperf-loadgen"}) {
     EXPECT_TRUE(names.count(name)) << name << " is not registered";
   }
 }
@@ -66,9 +71,12 @@ TEST(FormatRegistryTest, EveryFormatDeclaresItselfOnceWithAnExample) {
 // claimed by its format (an example that its sniffer refuses would teach the wrong thing).
 TEST(FormatRegistryTest, RealSamplesAreClaimedByTheirFormat) {
   const std::map<std::string, std::set<std::string>> by_folder = {
-      {"dcgmi", {"dcgmi-diag"}},         {"kernel-log", {"kernel-log"}},
-      {"nccl-tests", {"nccl-tests"}},    {"nvidia-smi", {"nvidia-smi-q", "nvidia-smi-q-xml"}},
-      {"nvlink", {"nvidia-smi-nvlink"}}, {"topo", {"nvidia-smi-topo"}},
+      {"dcgmi", {"dcgmi-diag"}},
+      {"kernel-log", {"kernel-log"}},
+      {"nccl-tests", {"nccl-tests"}},
+      {"nvidia-smi", {"nvidia-smi-q", "nvidia-smi-q-xml"}},
+      {"nvlink", {"nvidia-smi-nvlink"}},
+      {"topo", {"nvidia-smi-topo"}},
       {"serving/aiperf", {"aiperf-json", "aiperf-csv"}},
       {"serving/genai-perf", {"genai-perf-json", "genai-perf-csv", "genai-perf-console"}},
       {"serving/vllm", {"inference-json", "serving-console"}},

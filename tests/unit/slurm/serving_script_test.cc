@@ -343,7 +343,11 @@ TEST(ServingScriptTest, RunsWithStandInsAndStopsItsSteps) {
     fs::permissions(dir + "/bin/" + name, fs::perms::owner_all);
   };
   tool("scontrol", "echo node1\n");
-  tool("curl", "echo '{\"data\": [{\"id\": \"m\"}]}'\n");
+  // The stand-in server answers once its step has started (as a real one does): without the
+  // wait, a loaded machine could stop the step before it ran.
+  tool("curl", "for _ in $(seq 1 200); do grep -qa serve " + dir +
+                   "/srun.args 2>/dev/null && break; sleep 0.05; done\n"
+                   "echo '{\"data\": [{\"id\": \"m\"}]}'\n");
   // The kernel log is collected at the end, after the stack is stopped.
   tool("srun", "case \" $* \" in *ys_dmesg*) echo dmesg >> " + dir +
                    "/dmesg.calls; exit 0;; esac\necho $$ >> " + dir +

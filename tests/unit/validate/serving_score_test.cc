@@ -114,8 +114,7 @@ TEST(ServingScoreTest, NoReferenceIsInconclusiveAndSaysWhatToSupply) {
 }
 
 TEST(ServingScoreTest, AMissingOutputFails) {
-  PhaseRun run{.dir = "runs/r1_chat",
-               .problem = "no serving output: runs/r1_chat is not a folder"};
+  PhaseRun run{.dir = "runs/r1_chat", .problem = "no serving output: runs/r1_chat is not a folder"};
   ServingReference r = ChatReference();
   EXPECT_EQ(ScoreServingPhase(ChatPhase(), &r, run, 0.95).outcome, PhaseOutcome::kFail);
 }
