@@ -10,7 +10,7 @@
 
 #include "burnin/analyser_state.h"
 #include "burnin/fault_kinds.h"
-#include "core/burnin_json.h"
+#include "burnin_report/burnin_json.h"
 #include "core/finding_codes.h"
 #include "gpu/gpu_snapshot.h"
 

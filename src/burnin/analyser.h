@@ -1,7 +1,7 @@
 // The burn-in analyser: turns the stream of cycle observations (observation.h) into faults with
-// their times, per-entity windows and stability, MTBF and availability (core/burnin_report.h).
-// It holds the burn-in's whole state, and saves and restores it (the checkpoint), so a resumed
-// burn-in judges its samples exactly as if it had never stopped.
+// their times, per-entity windows and stability, MTBF and availability
+// (burnin_report/burnin_report.h). It holds the burn-in's whole state, and saves and restores it
+// (the checkpoint), so a resumed burn-in judges its samples exactly as if it had never stopped.
 //
 // Rules (load time is the burn-in's own clock, see burnin_report.h):
 //   temperature  warm-up [0, warmup_s) is not judged; the steady reference is the median of the
@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "burnin/observation.h"
-#include "core/burnin_report.h"
+#include "burnin_report/burnin_report.h"
 #include "core/run_document.h"
 #include "core/status.h"
 

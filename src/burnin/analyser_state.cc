@@ -6,7 +6,7 @@
 #include <set>
 
 #include "burnin/analyser.h"
-#include "core/burnin_fields.h"
+#include "burnin_report/burnin_fields.h"
 #include "core/json_fields.h"
 
 namespace ys::burnin {

@@ -16,18 +16,18 @@
 #include <optional>
 
 #include "burnin/analyser.h"
+#include "burnin/burnin_document.h"
 #include "burnin/resume_checkpoint.h"
 #include "burnin/status_line.h"
 #include "burnin/telemetry.h"
-#include "core/atomic_file.h"
-#include "core/burnin_json.h"
+#include "burnin_report/burnin_json.h"
+#include "burnin_report/burnin_section.h"
 #include "core/dir_lock.h"
 #include "core/fresh_dir.h"
 #include "core/range_check.h"
 #include "core/run_document_json.h"
 #include "core/watchdog.h"
 #include "host/foreign_cpu.h"
-#include "host/host_info.h"
 
 namespace ys::burnin {
 
@@ -121,45 +121,6 @@ std::string SettingsDiff(const json& saved, const json& now) {
 }
 
 std::string Secs(double s) { return fmt::format("{:.0f}", s); }
-
-// The run document of the burn-in so far.
-RunDocument MakeDocument(const BurninReport& report, const host::Host& host,
-                         const std::string& gpu_source, double wall_s,
-                         const std::string& incomplete_reason) {
-  RunDocument doc = StartRunDocument("burnin");
-  doc.started_at = report.started_at;
-  doc.duration_ms = wall_s * 1000;
-  doc.host = host::ReadHostInfo(host);
-  doc.host.gpu_source = gpu_source;
-  if (!report.planted.empty()) {
-    doc.warnings.push_back("faults were planted by a recorded timeline (" +
-                           report.telemetry_source +
-                           "): a test of the burn-in, not an acceptance result");
-  }
-  doc.incomplete = !incomplete_reason.empty();
-  doc.incomplete_reason = incomplete_reason;
-  doc.checks.push_back(BurninCheckResult(report));
-  for (const auto& e : report.entities) {
-    if (e.metric.empty() || !e.perf_median) continue;
-    Measurement m;
-    m.name = "burnin." + e.metric;
-    m.value = *e.perf_median;
-    m.unit = e.unit;
-    m.params = {{"device", e.entity}, {"host", e.node}, {"statistic", "median of window medians"}};
-    if (e.perf_baseline) m.params["baseline"] = fmt::format("{:.6g}", *e.perf_baseline);
-    for (const auto& w : e.windows) {
-      if (w.perf) m.samples.push_back(*w.perf);
-    }
-    m.stats = ComputeStats(m.samples);
-    doc.measurements.push_back(std::move(m));
-  }
-  doc.burnin = std::make_shared<const BurninReport>(report);
-  return doc;
-}
-
-Status WriteDocument(const std::string& dir, const RunDocument& doc) {
-  return WriteFileAtomic(dir + "/run.json", DumpJson(ToJson(doc)) + "\n", {.durable = true});
-}
 
 // Moves the finished burn-in in `dir` to a new sibling named by when it finished
 // (dir-20261201T101500Z, then -2, -3, ...) and leaves `dir` empty for the next one. The sibling is
@@ -358,8 +319,8 @@ Status SaveBurnin(BurninSession& s, bool finished, const std::string& clean_stop
   YS_RETURN_IF_ERROR(SaveCheckpoint(s.o.out_dir, c));
   double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - s.wall_start).count();
-  s.run.doc = MakeDocument(s.analyser->Report(), s.host, s.sampler->source(), wall, reason);
-  return WriteDocument(s.o.out_dir, s.run.doc);
+  s.run.doc = MakeBurninDocument(s.analyser->Report(), s.host, s.sampler->source(), wall, reason);
+  return WriteBurninDocument(s.o.out_dir, s.run.doc);
 }
 
 // Runs one cycle of `load` on this rank for up to `want` seconds: its samples (with the foreign
@@ -431,7 +392,8 @@ Status CheckpointWhenDue(BurninSession& s, std::chrono::steady_clock::time_point
   last_checkpoint = std::chrono::steady_clock::now();
   if (o.progress) {  // the document just saved holds the report
     o.progress(fmt::format("burn-in: {} of {} s of load, {} faults, checkpoint saved",
-                           Secs(s.elapsed), Secs(o.duration_s), s.run.doc.burnin->faults.size()));
+                           Secs(s.elapsed), Secs(o.duration_s),
+                           BurninOf(s.run.doc)->faults.size()));
   }
   return Status::Ok();
 }

@@ -12,9 +12,9 @@
 
 #include "bench/benchmark.h"
 #include "burnin/burnin.h"
+#include "burnin_report/burnin_report.h"
 #include "cli/command.h"
 #include "comm/communicator.h"
-#include "core/burnin_report.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/path_component.h"

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/run_section.h"
 #include "core/status.h"
 
 namespace ys {
@@ -179,8 +180,6 @@ struct Diagnosis {
   bool operator==(const Diagnosis&) const = default;
 };
 
-struct BurninReport;  // core/burnin_report.h
-
 inline constexpr int kRunSchemaVersion = 1;
 
 // One invocation.
@@ -204,8 +203,9 @@ struct RunDocument {
   // did not run: `diagnosis_ran` tells the two apart).
   std::vector<Diagnosis> diagnosis;
   bool diagnosis_ran = false;
-  // `yardstick burnin` only: faults, stability, MTBF and availability (core/burnin_report.h).
-  std::shared_ptr<const BurninReport> burnin;
+  // `yardstick burnin` only: faults, stability, MTBF and availability, a section the burn-in
+  // report's layer defines (burnin_report/burnin_section.h: BurninOf, SetBurnin).
+  std::shared_ptr<const RunSection> burnin;
 
   // Every unit result: checks, benchmarks, then each node's checks and benchmarks.
   std::vector<const CheckResult*> AllUnits() const;

@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/burnin_fields.h"
 #include "core/document_schemas.h"
 #include "core/json_fields.h"
 #include "core/json_schema.h"
 #include "core/run_document_fields.h"
+#include "core/run_section.h"
 #include "core/verdict.h"
 
 namespace ys {
@@ -25,6 +25,33 @@ std::vector<std::pair<std::string, int>> OutcomeCounts(const RunDocument& d) {
     out.emplace_back(name, counts.count(o) ? counts.at(o) : 0);
   }
   return out;
+}
+
+// The slot of a section another layer defines (core/run_section.h): written by the section,
+// read and described by the codec registered for its key.
+struct SectionSlot {
+  std::shared_ptr<const RunSection>& section;
+  const char* key;
+  bool empty() const { return !section; }
+};
+template <typename W>
+typename W::ojson JsonWrite(W*, const SectionSlot& slot, json_fields::Style) {
+  return slot.section->ToJson();
+}
+template <typename R>
+Status JsonRead(R*, const typename R::json& j, const json_fields::Path& at, json_fields::Style s,
+                SectionSlot& slot) {
+  const RunSectionCodec* codec = FindRunSection(slot.key);
+  if (!codec) return Status::Invalid(at.ToString() + ": this program reads no such section");
+  auto section = codec->read(j, at, s);
+  if (!section.ok()) return section.status();
+  slot.section = std::move(*section);
+  return Status::Ok();
+}
+template <typename S>
+typename S::ojson JsonSchema(S& walker, const SectionSlot& slot) {
+  const RunSectionCodec* codec = FindRunSection(slot.key);
+  return codec ? codec->schema(walker) : S::ojson::object();
 }
 
 template <typename V>
@@ -49,7 +76,7 @@ void Fields(V& v, RunDocument& d) {
   v.optional("ranks", d.ranks);
   v.optional("nodes", d.nodes);
   v.optional("diagnosis", d.diagnosis, d.diagnosis_ran);  // present when diagnosis ran
-  v.optional("burnin", d.burnin);
+  v.optional("burnin", SectionSlot{d.burnin, "burnin"});
 }
 
 // What the schema says beyond the field list: the version, the time's form, the verdict's names.

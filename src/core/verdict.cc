@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
-#include "core/burnin_report.h"
 #include "core/exit_codes.h"
 
 namespace ys {
@@ -89,12 +91,11 @@ RunVerdict JudgeRun(const RunDocument& doc) {
     return {VerdictState::kFail, Plural(failed.size(), "unit failed", "units failed") + ": " +
                                      Names(failed) + FirstWhy(failed)};
   }
-  // A burn-in's faults fail acceptance whatever their severity (a temperature swing is a fault).
-  if (doc.burnin && !doc.burnin->faults.empty()) {
-    const BurninFault& f = doc.burnin->faults.front();
-    return {VerdictState::kFail, fmt::format("burn-in: {} (first: {} on {}: {})",
-                                             Plural(doc.burnin->faults.size(), "fault", "faults"),
-                                             f.entity, f.node, f.message)};
+  // A section that fails acceptance whatever the units say (a burn-in's faults, whatever their
+  // severity: a temperature swing is a fault).
+  if (doc.burnin) {
+    if (std::optional<std::string> why = doc.burnin->FailReason())
+      return {VerdictState::kFail, std::move(*why)};
   }
   if (doc.incomplete) {
     return {VerdictState::kInconclusive,

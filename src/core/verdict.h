@@ -35,8 +35,9 @@ std::string FormatRecovery(const Recovery& r);
 // the PCI bus, none expected, NVML absent): the verdict's reason then says so.
 inline constexpr const char* kNoGpuEvidence = "gpu.none";
 
-// In order: a failed unit or a burn-in fault -> FAIL; a unit that could not evaluate (error) or
-// a run cut short -> INCONCLUSIVE; a warning or a material diagnosed cause -> WARN; else PASS.
+// In order: a failed unit, or a section that fails acceptance (RunSection::FailReason: a burn-in
+// fault) -> FAIL; a unit that could not evaluate (error) or a run cut short -> INCONCLUSIVE; a
+// warning or a material diagnosed cause -> WARN; else PASS.
 RunVerdict JudgeRun(const RunDocument& doc);
 
 // 0 PASS and WARN, 1 FAIL, 2 INCONCLUSIVE (core/exit_codes.h).

@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "core/burnin_report.h"
+#include "burnin_report/burnin_report.h"
+#include "burnin_report/burnin_section.h"
 #include "report/burnin_text.h"
 #include "report/console_reporter.h"
 #include "report/html/html_text.h"
@@ -90,8 +91,9 @@ void WriteEntities(const BurninReport& r, std::ostream& out) {
 }  // namespace
 
 void PrintBurnin(const RunDocument& doc, std::ostream& out) {
-  if (!doc.burnin) return;
-  const BurninReport& r = *doc.burnin;
+  const BurninReport* burnin = BurninOf(doc);
+  if (!burnin) return;
+  const BurninReport& r = *burnin;
   out << fmt::format("burn-in: {} profile, load time {}, {} cycles of {} s, started {}\n",
                      r.profile, LoadTimeText(r), r.cycles, FormatValue(r.cycle_s),
                      r.started_at.empty() ? "-" : r.started_at);

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "core/burnin_report.h"
+#include "burnin_report/burnin_report.h"
 #include "core/run_document.h"
 #include "core/verdict.h"
 

@@ -1,6 +1,6 @@
 // Fuzz target: burn-in documents read back, by selector byte:
-//   0 the burn-in report in a run document (core/burnin_json.cc BurninReportFromJson)
-//   1 one burn-in entity (core/burnin_json.cc BurninEntityFromJson)
+//   0 the burn-in report in a run document (burnin_report/burnin_json.cc BurninReportFromJson)
+//   1 one burn-in entity (burnin_report/burnin_json.cc BurninEntityFromJson)
 //   2 a cycle's entity samples (burnin/observation.cc EntitySamplesFromJson)
 //   3 the checkpoint file (burnin/resume_checkpoint.cc LoadCheckpoint) and the analyser state in it
 //     (burnin/analyser_state.cc Analyser::LoadState), as a resumed burn-in reads them
@@ -10,7 +10,7 @@
 #include "burnin/analyser.h"
 #include "burnin/observation.h"
 #include "burnin/resume_checkpoint.h"
-#include "core/burnin_json.h"
+#include "burnin_report/burnin_json.h"
 #include "fuzz_target.h"
 #include "fuzz_util.h"
 

@@ -2,7 +2,7 @@
 """Every source file of the unit folders has a test of its name, or an allow-list entry.
 
 A source src/<folder>/<path>/<name>.cc (folder: bench, checks, diagnose, validate, report,
-workloads, predict, fleet, formats, burnin) is tested by a file under tests/unit/<folder>/ whose
+workloads, predict, fleet, formats, burnin, burnin_report) is tested by a file under tests/unit/<folder>/ whose
 name holds <name> as whole words (<name>_test.cc, <aspect>_<name>_test.cc, <name>_<aspect>_test.cc),
 or by tests/unit/<folder>/<...>/<dir>_test.cc for a folder <dir> above it; a helper in an
 internal/ folder by the tests of its area (tests/unit/<folder>/<area>/, <area>_*_test.cc, or a
@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 FOLDERS = ("bench", "checks", "diagnose", "validate", "report", "workloads", "predict", "fleet",
-           "formats", "burnin")
+           "formats", "burnin", "burnin_report")
 ALLOW = os.path.join("tests", "lint", "test_mirror_allow.txt")
 
 

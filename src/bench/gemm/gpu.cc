@@ -17,14 +17,13 @@ namespace ys::bench {
 namespace {
 
 using gpu::GemmPrecision;
-using gpu::GemmShape;
 
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;
 constexpr uint64_t kSeedA = 0xa11ce, kSeedB = 0xb0b;
 
 struct NamedShape {
   const char* name;
-  GemmShape shape;
+  gpu::GemmShape shape;
 };
 
 // Square, then a Llama-3-70B-like MLP layer at 8192 tokens: hidden 8192 -> FFN 28672 and back.
@@ -183,7 +182,7 @@ class GpuGemmBenchmark final : public Benchmark {
                              std::map<std::string, FirstOutput>& first) {
     const gpu::CudaApi& api = g.api;
     const GemmPrecision p = in.p;
-    const GemmShape& sh = ns.shape;
+    const gpu::GemmShape& sh = ns.shape;
     auto a = gpu::DeviceBuffer::Allocate(api, sh.BytesA(p));
     if (!a.ok()) return a.status();
     auto b = gpu::DeviceBuffer::Allocate(api, sh.BytesB(p));
@@ -223,7 +222,7 @@ class GpuGemmBenchmark final : public Benchmark {
   static Measurement TflopsMeasurement(const GpuGemmSetup& g, const std::string& dtype,
                                        const NamedShape& ns, float waves,
                                        const std::vector<double>& ms) {
-    const GemmShape& sh = ns.shape;
+    const gpu::GemmShape& sh = ns.shape;
     std::vector<double> tflops;
     for (double v : ms) tflops.push_back(gpu::Tflops(sh.Flops(), v));
     return MakeMeasurement("gemm.gpu.tflops", "TFLOPS", Better::kHigher, std::move(tflops),
@@ -250,7 +249,7 @@ class GpuGemmBenchmark final : public Benchmark {
     return Status::Ok();
   }
 
-  static Status CheckResults(const gpu::CudaApi& api, GemmPrecision p, const GemmShape& sh,
+  static Status CheckResults(const gpu::CudaApi& api, GemmPrecision p, const gpu::GemmShape& sh,
                              const std::string& entity, int ordinal, CUdeviceptr d,
                              const std::vector<unsigned char>& a_tile,
                              const std::vector<unsigned char>& b_tile, int repeats,

@@ -10,7 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/burnin_report.h"
+#include "burnin_report/burnin_report.h"
+#include "burnin_report/burnin_section.h"
 #include "report/burnin_text.h"
 #include "report/html/html_section.h"
 #include "report/html/html_text.h"
@@ -285,8 +286,9 @@ std::string Charts(const BurninReport& r, ChartIds& ids, std::vector<ChartSpec>&
 }  // namespace
 
 std::optional<HtmlSection> BurninSection(const ReportInput& in, ChartIds& ids) {
-  if (!in.run || !in.run->burnin) return std::nullopt;
-  const BurninReport& r = *in.run->burnin;
+  const BurninReport* burnin = in.run ? BurninOf(*in.run) : nullptr;
+  if (!burnin) return std::nullopt;
+  const BurninReport& r = *burnin;
   HtmlSection s{.id = "burnin", .title = "Burn-in"};
   s.body = Headline(r) + Interruptions(r) + Faults(r) + Nodes(r) + Entities(r) +
            Charts(r, ids, s.charts);

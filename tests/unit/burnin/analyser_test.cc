@@ -9,7 +9,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "core/burnin_json.h"
+#include "burnin_report/burnin_json.h"
 #include "core/finding_codes.h"
 
 namespace ys::burnin {
@@ -405,21 +405,15 @@ TEST(BurninAnalyser, CheckResultCarriesOneFindingPerFaultWithCodesAndFixes) {
   EXPECT_EQ(quiet_for(120).entities[0].drift_judged, true);
 }
 
-TEST(BurninReportJson, RoundTripsAndNamesTheBadField) {
+// The analyser's whole report survives its JSON (burnin_report/burnin_json.h, tested on its own
+// in tests/unit/burnin_report/): what a resumed burn-in reads back is what it wrote.
+TEST(BurninAnalyser, ReportRoundTripsThroughItsJson) {
   BurninReport r = RunSeries(EverythingSeries());
   nlohmann::json j = nlohmann::json::parse(ToJson(r).dump());
   auto back = BurninReportFromJson(j, "run.burnin");
   ASSERT_TRUE(back.ok()) << back.status().message();
   // JSON keeps doubles exactly (shortest round-trip form).
   EXPECT_EQ(*back, SortedEvidence(r));
-  j["faults"][1]["at_s"] = "late";
-  auto bad = BurninReportFromJson(j, "run.burnin");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "run.burnin.faults[1].at_s: expected a number");
-  nlohmann::json missing = nlohmann::json::parse(ToJson(r).dump());
-  missing["entities"][0].erase("windows");
-  EXPECT_EQ(BurninReportFromJson(missing, "b").status().message(),
-            "b.entities[0].windows: missing");
 }
 
 }  // namespace

@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
 
-#include "core/burnin_report.h"
 #include "core/exit_codes.h"
+#include "core/run_section.h"
 
 namespace ys {
 namespace {
@@ -102,21 +106,37 @@ TEST(VerdictTest, APassSaysWhenThereWasNoGpuToJudge) {
       << v.reason;
 }
 
-TEST(VerdictTest, ABurnInFaultFails) {
+// A section another layer defines (core/run_section.h) that says whether it fails the run.
+class VerdictTestSection : public RunSection {
+ public:
+  explicit VerdictTestSection(std::optional<std::string> why) : why_(std::move(why)) {}
+  nlohmann::ordered_json ToJson() const override { return nlohmann::ordered_json::object(); }
+  std::optional<std::string> FailReason() const override { return why_; }
+
+ private:
+  std::optional<std::string> why_;
+};
+
+TEST(VerdictTest, AFailingSectionFailsBeforeAnIncompleteRunAndItsReasonIsKept) {
   RunDocument doc;
   doc.checks = {ResultOf("cpu.smt", Outcome::kPass)};
-  auto burnin = std::make_shared<BurninReport>();
-  BurninFault f;
-  f.node = "node7";
-  f.entity = "gpu2";
-  f.message = "temperature swung 9 C above its steady state";
-  burnin->faults.push_back(f);
-  doc.burnin = burnin;
+  doc.incomplete = true;
+  doc.burnin = std::make_shared<VerdictTestSection>("burn-in: 1 fault (first: gpu2 on node7)");
   RunVerdict v = JudgeRun(doc);
   EXPECT_EQ(v.state, VerdictState::kFail);
-  EXPECT_EQ(v.reason,
-            "burn-in: 1 fault (first: gpu2 on node7: temperature swung 9 C above its "
-            "steady state)");
+  EXPECT_EQ(v.reason, "burn-in: 1 fault (first: gpu2 on node7)");
+  // A failed unit still comes first.
+  doc.checks.push_back(ResultOf("cpu.governor", Outcome::kFail));
+  EXPECT_NE(JudgeRun(doc).reason.find("cpu.governor"), std::string::npos);
+}
+
+TEST(VerdictTest, ASectionThatDoesNotFailLeavesTheVerdictToTheUnits) {
+  RunDocument doc;
+  doc.checks = {ResultOf("cpu.smt", Outcome::kPass)};
+  doc.burnin = std::make_shared<VerdictTestSection>(std::nullopt);
+  EXPECT_EQ(JudgeRun(doc).state, VerdictState::kPass);
+  doc.incomplete = true;
+  EXPECT_EQ(JudgeRun(doc).state, VerdictState::kInconclusive);
 }
 
 TEST(VerdictTest, ExitCodesAndNames) {

@@ -6,7 +6,8 @@
 
 #include <memory>
 
-#include "core/burnin_report.h"
+#include "burnin_report/burnin_report.h"
+#include "burnin_report/burnin_section.h"
 #include "core/run_document.h"
 
 namespace ys::testing {
@@ -110,7 +111,7 @@ inline RunDocument BurninDocument(BurninReport r) {
   doc.command = "burnin";
   doc.started_at = "2026-11-30T00:00:00Z";
   doc.host.hostname = "node1";
-  doc.burnin = std::make_shared<const BurninReport>(std::move(r));
+  SetBurnin(doc, std::move(r));
   return doc;
 }
 

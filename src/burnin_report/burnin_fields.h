@@ -1,9 +1,9 @@
-// The field lists of the burn-in report (core/burnin_report.h), the "burnin" object of the run
-// document (schemas/run.schema.json $defs/burnin_report), walked by core/json_fields.h.
-#ifndef YARDSTICK_CORE_BURNIN_FIELDS_H_
-#define YARDSTICK_CORE_BURNIN_FIELDS_H_
+// The field lists of the burn-in report (burnin_report/burnin_report.h), the "burnin" object of the
+// run document (schemas/run.schema.json $defs/burnin_report), walked by core/json_fields.h.
+#ifndef YARDSTICK_BURNIN_REPORT_BURNIN_FIELDS_H_
+#define YARDSTICK_BURNIN_REPORT_BURNIN_FIELDS_H_
 
-#include "core/burnin_report.h"
+#include "burnin_report/burnin_report.h"
 #include "core/json_fields.h"
 #include "core/run_document_fields.h"
 
@@ -116,4 +116,4 @@ void Fields(V& v, BurninReport& r) {
 
 }  // namespace ys
 
-#endif  // YARDSTICK_CORE_BURNIN_FIELDS_H_
+#endif  // YARDSTICK_BURNIN_REPORT_BURNIN_FIELDS_H_

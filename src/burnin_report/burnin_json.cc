@@ -1,10 +1,10 @@
-// JSON of the burn-in report: the field lists of core/burnin_fields.h, walked by the writer
-// and the strict reader of core/json_fields.h.
-#include "core/burnin_json.h"
+// JSON of the burn-in report: the field lists of burnin_report/burnin_fields.h, walked by the
+// writer and the strict reader of core/json_fields.h.
+#include "burnin_report/burnin_json.h"
 
 #include <nlohmann/json.hpp>
 
-#include "core/burnin_fields.h"
+#include "burnin_report/burnin_fields.h"
 
 namespace ys {
 

@@ -1,11 +1,11 @@
-// JSON form of the burn-in report (core/burnin_report.h), the "burnin" object of the run
+// JSON form of the burn-in report (burnin_report/burnin_report.h), the "burnin" object of the run
 // document (schemas/run.schema.json $defs/burnin_report). Optional numbers are written as null.
-#ifndef YARDSTICK_CORE_BURNIN_JSON_H_
-#define YARDSTICK_CORE_BURNIN_JSON_H_
+#ifndef YARDSTICK_BURNIN_REPORT_BURNIN_JSON_H_
+#define YARDSTICK_BURNIN_REPORT_BURNIN_JSON_H_
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/burnin_report.h"
+#include "burnin_report/burnin_report.h"
 #include "core/status.h"
 
 namespace ys {
@@ -19,4 +19,4 @@ Result<BurninEntity> BurninEntityFromJson(const nlohmann::json& j, const std::st
 
 }  // namespace ys
 
-#endif  // YARDSTICK_CORE_BURNIN_JSON_H_
+#endif  // YARDSTICK_BURNIN_REPORT_BURNIN_JSON_H_

@@ -1,6 +1,8 @@
 // What a burn-in (`yardstick burnin`) reports: the faults it saw with their times, each loaded or
 // watched entity's stability over the run, the interruptions it survived, MTBF and availability.
-// Plain value types kept in the run document (RunDocument::burnin); JSON in burnin_json.{h,cc}.
+// Plain value types, kept in the run document as its "burnin" section (burnin_section.h); JSON
+// in burnin_json.{h,cc}. Their own layer above core, so that burnin/ (which makes the report) and
+// report/ (which renders it) both see them.
 //
 // Vocabulary:
 //   load time ("at_s")  seconds of burn-in load since the burn-in began, summed over every
@@ -10,8 +12,8 @@
 //                       "gpu2", "net" (the job's collectives), "node" (host-wide counters).
 //   window              a fixed slice of load time; each entity's series is kept per window
 //                       (median rate, temperature range) so that a 72-hour run stays small.
-#ifndef YARDSTICK_CORE_BURNIN_REPORT_H_
-#define YARDSTICK_CORE_BURNIN_REPORT_H_
+#ifndef YARDSTICK_BURNIN_REPORT_BURNIN_REPORT_H_
+#define YARDSTICK_BURNIN_REPORT_BURNIN_REPORT_H_
 
 #include <cstdint>
 #include <optional>
@@ -132,4 +134,4 @@ struct BurninReport {
 
 }  // namespace ys
 
-#endif  // YARDSTICK_CORE_BURNIN_REPORT_H_
+#endif  // YARDSTICK_BURNIN_REPORT_BURNIN_REPORT_H_
