@@ -137,4 +137,16 @@ std::string Exposition::Text() const {
   return out;
 }
 
+void AddStates(Exposition& e, std::string_view family, std::string_view help, const Labels& labels,
+               std::initializer_list<const char*> states, std::string_view current) {
+  bool known = false;
+  for (const char* s : states) known |= current == s;
+  if (!known) return;
+  for (const char* s : states) {
+    Labels l = labels;
+    l.emplace_back("state", s);
+    e.Add(family, MetricType::kGauge, help, std::move(l), current == s ? 1 : 0);
+  }
+}
+
 }  // namespace ys::serve

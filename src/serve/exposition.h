@@ -12,6 +12,7 @@
 #ifndef YARDSTICK_SERVE_EXPOSITION_H_
 #define YARDSTICK_SERVE_EXPOSITION_H_
 
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <string>
@@ -59,6 +60,13 @@ class Exposition {
   std::map<std::string, MetricFamily, std::less<>> families_;
   std::map<std::string, std::set<std::string>, std::less<>> seen_;  // family -> label keys
 };
+
+// An enumerated state as one series per state: `family`{labels..., state=S} for each of
+// `states`, 1 for `current` and 0 for the others, so that an alert or a dashboard selects a state
+// by name (`{state="active"} == 1`) instead of comparing numbers. Nothing when `current` is none of
+// `states` (every such family then has exactly one 1 per label set).
+void AddStates(Exposition& e, std::string_view family, std::string_view help, const Labels& labels,
+               std::initializer_list<const char*> states, std::string_view current);
 
 // [a-zA-Z_:][a-zA-Z0-9_:]*
 bool IsValidMetricName(std::string_view name);

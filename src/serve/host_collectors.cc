@@ -1,7 +1,9 @@
 // The infiniband and cpu_clock collectors (collectors.h).
+#include <array>
 #include <chrono>
 #include <map>
 #include <optional>
+#include <string_view>
 
 #include "host/busy_core_clock.h"
 #include "host/infiniband.h"
@@ -13,6 +15,20 @@ namespace ys::serve {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The kernel's numbers for a port's states (enum ib_port_state; the IBA PortPhysicalState the
+// sysfs phys_state file prints), as the state label names them; index = the number, "" where the
+// number has no state.
+constexpr std::array<std::string_view, 6> kLogicalStates = {"",      "down",   "init",
+                                                            "armed", "active", "active_defer"};
+constexpr std::array<std::string_view, 8> kPhysicalStates = {
+    "", "sleep", "polling", "disabled", "training", "link_up", "link_error_recovery", "phy_test"};
+
+// The state label of a kernel number; "" (no per-state series) for a number outside the table.
+template <size_t N>
+std::string_view StateName(const std::array<std::string_view, N>& names, int number) {
+  return number >= 0 && static_cast<size_t>(number) < N ? names[number] : std::string_view();
+}
 
 class InfinibandCollector : public Collector {
  public:
@@ -39,11 +55,23 @@ class InfinibandCollector : public Collector {
       e.Add("yardstick_ib_port_state", MetricType::kGauge,
             "Port logical state as the kernel numbers it (4 ACTIVE, 2 INIT, 1 DOWN)", l,
             p.state->number);
+      AddStates(e, "yardstick_ib_port_logical_state",
+                "1 for the port's logical state (down, init, armed, active, active_defer), 0 for "
+                "the others",
+                l, {"down", "init", "armed", "active", "active_defer"},
+                StateName(kLogicalStates, p.state->number));
     }
     if (p.phys_state) {
       e.Add("yardstick_ib_port_phys_state", MetricType::kGauge,
             "Port physical state as the kernel numbers it (5 LinkUp, 3 Disabled, 2 Polling)", l,
             p.phys_state->number);
+      AddStates(e, "yardstick_ib_port_physical_state",
+                "1 for the port's physical state (sleep, polling, disabled, training, link_up, "
+                "link_error_recovery, phy_test), 0 for the others",
+                l,
+                {"sleep", "polling", "disabled", "training", "link_up", "link_error_recovery",
+                 "phy_test"},
+                StateName(kPhysicalStates, p.phys_state->number));
     }
     if (p.rate) {
       e.Add("yardstick_ib_port_rate_gbps", MetricType::kGauge,

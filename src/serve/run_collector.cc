@@ -34,20 +34,6 @@ int StatusCode(Outcome o) {
   return 4;
 }
 
-// `family`{..., state=S} for each of `states`: 1 for `current`, 0 for the others. Nothing when
-// `current` is none of them (every state family then has exactly one 1).
-void AddStates(Exposition& e, std::string_view family, std::string_view help, const Labels& l,
-               std::initializer_list<const char*> states, std::string_view current) {
-  bool known = false;
-  for (const char* s : states) known |= current == s;
-  if (!known) return;
-  for (const char* s : states) {
-    Labels ls = l;
-    ls.emplace_back("state", s);
-    e.Add(family, MetricType::kGauge, help, std::move(ls), current == s ? 1 : 0);
-  }
-}
-
 // A measurement's unit that makes it a ratio, and the divisor to a fraction of 1; nullopt for
 // any other unit.
 std::optional<double> RatioDivisor(const std::string& unit) {

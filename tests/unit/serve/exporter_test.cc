@@ -2,7 +2,9 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -405,6 +407,58 @@ TEST(ExporterServerTest, ConcurrentScrapesOverHttp) {
   ASSERT_TRUE(tel);
   auto j = nlohmann::json::parse(tel->body);
   EXPECT_TRUE(j["gpus"].is_array());
+}
+
+// An InfiniBand port's logical and physical state, one series per state: a DOWN, Polling port
+// and an ACTIVE, LinkUp one each have exactly one 1, on their own state; a number the kernel has
+// no state for gives the numeric gauge alone.
+TEST(InfinibandCollectorTest, PortStatesOneSeriesPerState) {
+  const std::filesystem::path root =
+      std::filesystem::path(::testing::TempDir()) / "ib_port_states_root";
+  std::filesystem::remove_all(root);
+  auto port = [&](const std::string& dev, const std::string& state, const std::string& phys) {
+    auto dir = root / "sys/class/infiniband" / dev / "ports/1";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "state") << state << "\n";
+    std::ofstream(dir / "phys_state") << phys << "\n";
+  };
+  port("mlx5_0", "4: ACTIVE", "5: LinkUp");
+  port("mlx5_1", "1: DOWN", "2: Polling");
+  port("mlx5_2", "9: FUTURE", "3: Disabled");
+  auto host = host::Host::AtRoot(root.string());
+  ASSERT_TRUE(host.ok());
+  auto e = MakeInfinibandCollector(*host)->Collect();
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  // device -> the states whose series is 1, and how many series the device has.
+  auto ones = [&](const char* family) {
+    std::map<std::string, std::pair<std::vector<std::string>, int>> out;
+    const MetricFamily* f = e->Find(family);
+    if (f == nullptr) return out;
+    for (const Sample& s : f->samples) {
+      std::string dev, state;
+      for (const auto& [k, v] : s.labels) {
+        if (k == "device") dev = v;
+        if (k == "state") state = v;
+      }
+      auto& [names, n] = out[dev];
+      ++n;
+      if (s.value == 1) names.push_back(state);
+    }
+    return out;
+  };
+  auto logical = ones("yardstick_ib_port_logical_state");
+  EXPECT_EQ(logical["mlx5_0"].first, std::vector<std::string>{"active"});
+  EXPECT_EQ(logical["mlx5_0"].second, 5);
+  EXPECT_EQ(logical["mlx5_1"].first, std::vector<std::string>{"down"});
+  EXPECT_EQ(logical.count("mlx5_2"), 0u);  // no state for 9: the numeric gauge alone
+  auto physical = ones("yardstick_ib_port_physical_state");
+  EXPECT_EQ(physical["mlx5_0"].first, std::vector<std::string>{"link_up"});
+  EXPECT_EQ(physical["mlx5_1"].first, std::vector<std::string>{"polling"});
+  EXPECT_EQ(physical["mlx5_2"].first, std::vector<std::string>{"disabled"});
+  EXPECT_EQ(physical["mlx5_2"].second, 7);
+  ASSERT_NE(e->Find("yardstick_ib_port_state"), nullptr);
+  EXPECT_EQ(e->Find("yardstick_ib_port_state")->samples.size(), 3u);
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

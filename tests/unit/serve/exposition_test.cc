@@ -76,5 +76,15 @@ TEST(ExpositionTest, MergeKeepsOneFamily) {
   EXPECT_EQ(a.Text(), "# HELP m h\n# TYPE m gauge\nm{x=\"1\"} 1\nm{x=\"2\"} 2\n");
 }
 
+TEST(ExpositionTest, AddStatesOneSeriesPerStateExactlyOneSet) {
+  Exposition e;
+  AddStates(e, "s", "h", {{"id", "a"}}, {"up", "down"}, "down");
+  EXPECT_EQ(e.Text(),
+            "# HELP s h\n# TYPE s gauge\ns{id=\"a\",state=\"up\"} 0\n"
+            "s{id=\"a\",state=\"down\"} 1\n");
+  AddStates(e, "t", "h", {}, {"up", "down"}, "sideways");  // no state: no series
+  EXPECT_EQ(e.Find("t"), nullptr);
+}
+
 }  // namespace
 }  // namespace ys::serve
