@@ -162,6 +162,10 @@ struct Recovery {
   double low = 0;
   double high = 0;
   std::string basis;
+  // Why the figures are estimates rather than measured on the workload they speak for (a
+  // scaled-down proxy on this machine's CPUs); empty when they are. Estimates are printed to two
+  // significant figures: the evidence cannot support a tenth of a percent.
+  std::string estimate;
   double Midpoint() const { return (low + high) / 2; }
   bool operator==(const Recovery&) const = default;
 };

@@ -140,6 +140,7 @@ void Fields(V& v, Recovery& r) {
   v("low", r.low);
   v("high", r.high);
   v("basis", r.basis);
+  v.optional("estimate", r.estimate);
   v.check("", r.low >= 0 && r.high >= r.low, "0 <= low <= high");
 }
 

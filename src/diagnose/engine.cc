@@ -14,6 +14,34 @@
 
 namespace ys::diagnose {
 
+namespace {
+
+// Whether a diagnosis rests on the workload `id`: its entity, an evidence key or value names it.
+bool RestsOn(const Diagnosis& d, const std::string& id) {
+  if (d.entity.find(id) != std::string::npos) return true;
+  for (const auto& [key, value] : d.evidence) {
+    if (key.find(id) != std::string::npos || value.find(id) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A diagnosis resting on a proxy's measurements speaks for the proxy: a scaled-down model on this
+// machine's CPUs. Its recovery is the proxy's, an estimate for the real recipe.
+void MarkProxyEstimates(const DiagnosisInput& in, std::vector<Diagnosis>& found) {
+  for (const WorkloadEvidence& w : in.workloads) {
+    if (!StartsWith(w.source, "proxy measurement ")) continue;
+    for (Diagnosis& d : found) {
+      if (!d.recovery.estimate.empty() || !RestsOn(d, w.id)) continue;
+      d.recovery.estimate = fmt::format(
+          "measured on {}, a scaled-down proxy of the model on this machine's CPUs: the recovery "
+          "is the proxy's, an estimate for the real recipe",
+          w.id);
+    }
+  }
+}
+
+}  // namespace
+
 DiagnosisReport Diagnose(const DiagnosisInput& in) {
   DiagnosisReport report;
   for (const RegisteredUnit* r : UnitRegistry::Global().List(UnitKind::kRule)) {
@@ -41,6 +69,7 @@ DiagnosisReport Diagnose(const DiagnosisInput& in) {
                                          : std::string("failed with an unknown exception")));
     }
   }
+  MarkProxyEstimates(in, report.ranked);
   // Largest expected recovery first; a quantified diagnosis before one that is not; then the
   // surer one; then by id, entity and cause so that the order never depends on rule order.
   std::stable_sort(report.ranked.begin(), report.ranked.end(),

@@ -72,6 +72,7 @@ void WriteDiagnosis(const std::vector<Diagnosis>& ranked,
     out << "     cause:    " << d.cause << "\n";
     out << "     fix:      " << d.fix << "\n";
     out << "     recovery: " << d.recovery.basis << "\n";
+    if (!d.recovery.estimate.empty()) out << "     estimate: " << d.recovery.estimate << "\n";
     WriteDiagnosisEvidence(d, out);
     bool same = std::all_of(g.members.begin(), g.members.end(),
                             [&](size_t i) { return ranked[i].evidence == d.evidence; });

@@ -40,6 +40,8 @@ std::string DiagnosisTable(const std::vector<Diagnosis>& ranked) {
               ? ""
               : "<details><summary>evidence</summary><ul>" + evidence + "</ul></details>") +
          "</td><td><code>" + EscapeHtml(d.fix) + "</code></td><td>" + EscapeHtml(d.recovery.basis) +
+         (d.recovery.estimate.empty() ? ""
+                                      : "<br><em>" + EscapeHtml(d.recovery.estimate) + "</em>") +
          "</td></tr>\n";
   }
   return t + "</table>\n";

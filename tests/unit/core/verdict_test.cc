@@ -150,6 +150,10 @@ TEST(VerdictTest, ExitCodesAndNames) {
   EXPECT_EQ(FormatRecovery({0.216, 0.431, ""}), "+21.6% to +43.1%");
   EXPECT_EQ(FormatRecovery({0.12, 0.12, ""}), "+12.0%");
   EXPECT_EQ(FormatRecovery({0, 0, "why"}), "not quantified");
+  // An estimate (a proxy's) to two significant figures, and says so.
+  EXPECT_EQ(FormatRecovery({2.505, 3.11, "", "proxy"}), "~+250% to +310% (estimate)");
+  EXPECT_EQ(FormatRecovery({0.0163, 0.0163, "", "proxy"}), "~+1.6% (estimate)");
+  EXPECT_EQ(FormatRecovery({0.00049, 0.12, "", "proxy"}), "~+0.049% to +12% (estimate)");
 }
 
 }  // namespace

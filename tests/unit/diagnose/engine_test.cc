@@ -8,6 +8,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "core/verdict.h"
 #include "diagnose/rules/rule_test_util.h"
 #include "testing/golden.h"
 
@@ -54,6 +55,9 @@ TEST(DiagnoseEngineTest, RanksByRecoveryThenConfidenceAndSurvivesAThrowingRule) 
   EXPECT_EQ(report.ranked[1].rule, "virt.smmu_cmdqv");
   EXPECT_EQ(report.ranked[2].rule, "fabric.downtrained_link");
   EXPECT_TRUE(report.not_evaluated.empty());
+  for (const Diagnosis& d : report.ranked) {
+    EXPECT_TRUE(d.recovery.estimate.empty()) << d.rule << ": no proxy, no estimate";
+  }
   EXPECT_EQ(report.ranked[0].cause.find("NCCL_TOPO_FILE /t.xml is absent inside the container"), 0u)
       << report.ranked[0].cause;
 
@@ -129,6 +133,30 @@ TEST(DiagnoseEngineTest, ProxyMeasurementsBecomeAnalysedWorkloads) {
   EXPECT_EQ(w.foreign_cpu_share, 0.3);
   EXPECT_NEAR(*w.mfu, 0.415, 1e-12);
   EXPECT_EQ(w.foreign_processes, std::vector<std::string>{"pid 7 (stress) on cpus 0-1: 30%"});
+}
+
+// A diagnosis that rests on a proxy's measurements (the core-sharing rule on a proxy's foreign
+// CPU share) is marked an estimate naming the proxy, and prints to two significant figures.
+TEST(DiagnoseEngineTest, DiagnosesOnAProxyAreEstimates) {
+  RunDocument doc = testing::DocWithFindings({});
+  BenchmarkResult b;
+  b.unit_id = "proxy.llama3.1_8b";
+  b.measurements = {Proxy("proxy.llama3.1_8b.step_time", 1.0, testing::Steps(20, 1.0)),
+                    Proxy("proxy.llama3.1_8b.predicted_step_time", 0.3),
+                    Proxy("proxy.llama3.1_8b.foreign_cpu_share", 0.715)};
+  b.evidence = {{"foreign_process.1", "pid 7 (cc1plus) on cpus 0-1: 26%"}};
+  doc.benchmarks.push_back(b);
+  auto in = DiagnosisInputFor(&doc, nullptr, "data");
+  ASSERT_TRUE(in.ok()) << in.status().message();
+  auto report = diagnose::Diagnose(*in);
+  ASSERT_FALSE(report.ranked.empty());
+  const Diagnosis& d = report.ranked[0];
+  EXPECT_EQ(d.rule, "host.core_sharing");
+  EXPECT_NE(d.recovery.estimate.find("proxy.llama3.1_8b"), std::string::npos)
+      << d.recovery.estimate;
+  std::string shown = ys::FormatRecovery(d.recovery);
+  EXPECT_NE(shown.find("(estimate)"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find('.'), std::string::npos) << "no tenths on a proxy's estimate: " << shown;
 }
 
 TEST(DiagnoseEngineTest, PerRankSeriesReplaceTheJobSeries) {
