@@ -20,6 +20,7 @@
 #include "core/json_schema.h"
 #include "core/log.h"
 #include "core/run_document_json.h"
+#include "core/text.h"
 #include "core/text_table.h"
 #include "cost/cost_model.h"
 #include "cost/price_model.h"
@@ -164,7 +165,12 @@ YS_DOCUMENT_SCHEMA("cost", CostDocument, "yardstick cost --json",
                    "training's time and cost, the cost of the gap to the reference and the "
                    "comparison with another price model.");
 
-std::string Money(double v, const std::string& cur) { return fmt::format("{:.2f} {}", v, cur); }
+// Money to the cent; an estimate's to two significant figures ("~620000 USD"): a proxy's
+// throughput cannot price a training to the cent.
+std::string Money(double v, const std::string& cur, bool estimate = false) {
+  if (estimate) return fmt::format("~{} {}", TwoSignificant(v), cur);
+  return fmt::format("{:.2f} {}", v, cur);
+}
 
 // The throughput judged: from a run document, a validation document or given.
 Result<cost::WorkloadThroughput> ThroughputOf(const CostArgs& a) {
@@ -207,19 +213,21 @@ void PrintCost(const CostArgs& a, const cost::PriceModel& prices, const cost::Wo
                                         prices.on_demand_share * 100, prices.reserved_share * 100,
                                         prices.spot_share * 100));
   row("tokens/s/GPU", fmt::format("{:.1f} ({})", t.tokens_per_s_per_gpu, t.source));
-  row("per million tokens", fmt::format("{:.4f} {}", c.per_million_tokens, cur));
+  row("per million tokens", estimate ? Money(c.per_million_tokens, cur, true)
+                                     : fmt::format("{:.4f} {}", c.per_million_tokens, cur));
   row("token budget", fmt::format("{:.4g} tokens on {} GPUs", tokens, gpus));
   row("wall time",
       fmt::format("{:.2f} days ({} billed minutes)", train.wall_days, train.billed_minutes));
-  row("compute",
-      Money(train.compute_cost, cur) + fmt::format(" ({:.0f} GPU-hours)", train.gpu_hours_billed));
-  row("storage", Money(train.storage_cost, cur));
-  row("network", Money(train.network_cost, cur));
-  row("total", Money(train.total_cost, cur));
+  row("compute", Money(train.compute_cost, cur, estimate) +
+                     fmt::format(" ({:.0f} GPU-hours)", train.gpu_hours_billed));
+  row("storage", Money(train.storage_cost, cur, estimate));
+  row("network", Money(train.network_cost, cur, estimate));
+  row("total", Money(train.total_cost, cur, estimate));
   if (gap) {
     row("gap to reference",
         fmt::format("at {:.1f}% of reference ({:.1f} tokens/s/GPU) it costs {:.1f}% more: {}",
-                    gap->score * 100, ref, gap->extra_fraction * 100, Money(gap->extra_cost, cur)));
+                    gap->score * 100, ref, gap->extra_fraction * 100,
+                    Money(gap->extra_cost, cur, estimate)));
   }
   if (cmp) {
     std::cout << fmt::format("Compared with: {} ({}) at {:.1f} tokens/s/GPU\n", other->name,

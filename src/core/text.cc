@@ -1,5 +1,8 @@
 #include "core/text.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -259,6 +262,14 @@ std::optional<std::vector<std::string>> SplitCsvLine(std::string_view line) {
   }
   if (quoted) return std::nullopt;
   return cells;
+}
+
+std::string TwoSignificant(double v) {
+  if (!(v > 0) || !std::isfinite(v)) return "0";
+  double scale = std::pow(10.0, std::floor(std::log10(v)) - 1);
+  double rounded = std::round(v / scale) * scale;
+  int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(scale) + 1e-9)));
+  return fmt::format("{:.{}f}", rounded, decimals);
 }
 
 }  // namespace ys

@@ -29,6 +29,10 @@ std::optional<int64_t> ParseInt(std::string_view s);    // decimal, optional sig
 std::optional<uint64_t> ParseUint(std::string_view s);  // decimal
 std::optional<uint64_t> ParseHex(std::string_view s);   // with or without 0x
 std::optional<double> ParseDouble(std::string_view s);
+
+// A non-negative figure to two significant figures, for estimates whose evidence cannot support
+// more: 250.5 -> "250", 618143.4 -> "620000", 1.63 -> "1.6", 0.049 -> "0.049"; 0 -> "0".
+std::string TwoSignificant(double v);
 // A duration in seconds: "90", "90s", "2m", "72h", "1d", "1h30m", "0.5h" (units s, m, h, d; a
 // bare number is seconds). nullopt for anything else, a negative part or a non-finite number.
 std::optional<double> ParseDurationSeconds(std::string_view s);

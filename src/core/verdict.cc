@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/exit_codes.h"
+#include "core/text.h"
 
 namespace ys {
 namespace {
@@ -69,25 +70,12 @@ std::string VerdictStateLabel(VerdictState s) {
   return name;
 }
 
-namespace {
-
-// A percentage to two significant figures (250.5 -> "250", 1.63 -> "1.6", 0.049 -> "0.049").
-std::string TwoFigures(double pct) {
-  if (pct <= 0) return "0";
-  double scale = std::pow(10.0, std::floor(std::log10(pct)) - 1);
-  double rounded = std::round(pct / scale) * scale;
-  int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(scale))));
-  return fmt::format("{:.{}f}", rounded, decimals);
-}
-
-}  // namespace
-
 std::string FormatRecovery(const Recovery& r) {
   if (r.low == 0 && r.high == 0) return "not quantified";
   if (!r.estimate.empty()) {
-    if (r.low == r.high) return fmt::format("~+{}% (estimate)", TwoFigures(100 * r.low));
-    return fmt::format("~+{}% to +{}% (estimate)", TwoFigures(100 * r.low),
-                       TwoFigures(100 * r.high));
+    if (r.low == r.high) return fmt::format("~+{}% (estimate)", TwoSignificant(100 * r.low));
+    return fmt::format("~+{}% to +{}% (estimate)", TwoSignificant(100 * r.low),
+                       TwoSignificant(100 * r.high));
   }
   if (r.low == r.high) return fmt::format("+{:.1f}%", 100 * r.low);
   return fmt::format("+{:.1f}% to +{:.1f}%", 100 * r.low, 100 * r.high);

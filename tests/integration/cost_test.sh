@@ -51,6 +51,10 @@ expect_in "$tmp/out" "Cost (estimate):" "the heading marks the estimate"
 expect_in "$tmp/out" "shapes scaled down 1/16" "the scale-down named"
 expect_in "$tmp/out" "measured on CPUs" "the CPU backend named"
 expect_in "$tmp/out" "2 ranks measured, 512 GPUs priced" "the extrapolation named"
+# Its money to two significant figures, never to the cent.
+if grep -E '^  total .*[0-9]\.[0-9]{2} ' "$tmp/out" >/dev/null || ! grep -E '^  total +~[0-9]+ ' "$tmp/out" >/dev/null; then
+  echo "FAIL: an estimated total is not given to the cent"; grep total "$tmp/out"; fails=$((fails + 1))
+else passes=$((passes + 1)); fi
 expect_rc 0 "cost run, JSON" -- "$bin" cost --prices "$prices" --run "$src/tests/fixtures/runs/report-3node/run.json" --gpus 512 --json
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["estimate"] is True and "2 ranks measured, 512 GPUs priced" in j["estimate_reasons"], j' "$tmp/out" \
   && passes=$((passes + 1)) || { echo "FAIL: cost JSON estimate"; fails=$((fails + 1)); }

@@ -40,6 +40,17 @@ TEST(TextTest, Splitting) {
   EXPECT_EQ(Trim("  x \n"), "x");
 }
 
+TEST(TextTest, TwoSignificant) {
+  EXPECT_EQ(TwoSignificant(250.5), "250");
+  EXPECT_EQ(TwoSignificant(311.0), "310");
+  EXPECT_EQ(TwoSignificant(618143.4), "620000");
+  EXPECT_EQ(TwoSignificant(1.63), "1.6");
+  EXPECT_EQ(TwoSignificant(0.049), "0.049");
+  EXPECT_EQ(TwoSignificant(0.6181), "0.62");
+  EXPECT_EQ(TwoSignificant(10), "10");
+  EXPECT_EQ(TwoSignificant(0), "0");
+}
+
 TEST(TextTest, Join) {
   EXPECT_EQ(Join({}), "");
   EXPECT_EQ(Join({"a"}), "a");
