@@ -55,6 +55,10 @@ std::optional<Row> SplitRow(std::string_view line) {
   return r;
 }
 
+// "| Diagnostic | Result |", the table's header (printed again when a table repeats). A row named
+// "Diagnostic" with a status is the Hardware test of that name, not the header.
+bool IsHeaderRow(const Row& r) { return r.name == "Diagnostic" && Trim(r.cell) == "Result"; }
+
 std::string Collapse(std::string_view s) {
   std::string out;
   for (std::string_view w : SplitWhitespace(s)) out += (out.empty() ? "" : " ") + std::string(w);
@@ -110,7 +114,7 @@ class TableReader {
           "{}:{}: inside the dcgmi diag table: expected '| name | result |' or a '+---' border",
           name_, no));
     }
-    if (row->name != "Diagnostic") Take(*row, no);  // the header row of a repeated table
+    if (!IsHeaderRow(*row)) Take(*row, no);
     return Status::Ok();
   }
 
@@ -295,7 +299,7 @@ Result<DcgmDiag> ParseJson(std::string_view text, std::string_view name) {
 
 bool IsDcgmResultRow(std::string_view line) {
   auto row = dcgm_diag_impl::SplitRow(Trim(line));
-  if (!row || row->name.empty() || row->name == "Diagnostic") return false;
+  if (!row || row->name.empty() || dcgm_diag_impl::IsHeaderRow(*row)) return false;
   return dcgm_diag_impl::StatusOf(row->cell) != DcgmStatus::kOther;
 }
 

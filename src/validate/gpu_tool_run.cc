@@ -47,6 +47,12 @@ std::string DcgmFix(const DcgmResult& r, const std::string& message) {
            "is not running (systemctl enable --now nvidia-fabricmanager; its version must match "
            "the driver's), then rerun";
   }
+  if (message.find("internal error during the test") != std::string::npos) {
+    return fix +
+           "DCGM's own test process failed, which says nothing about the GPU: rerun on the node "
+           "itself or in an exclusive allocation (a job's restricted cpuset breaks the PCIe "
+           "helper, NVIDIA/DCGM issue #253); do not RMA on this result";
+  }
   return fix +
          "follow DCGM's message above; drain the node and reset the GPU, and RMA it if the "
          "test fails again";

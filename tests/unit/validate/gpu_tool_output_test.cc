@@ -60,6 +60,26 @@ TEST(DcgmDiag, Dcgm3GpuListAndWarn) {
   EXPECT_EQ(c.findings[0].entity, "gpu2");
 }
 
+// The Hardware test named "Diagnostic" is a result, not the "| Diagnostic | Result |" header:
+// it was dropped before, so its failure read as a pass.
+TEST(DcgmDiag, TheDiagnosticTestIsNotTheHeader) {
+  std::string t =
+      std::string(kTop) +
+      "+-----  Hardware  ----------+------------------------------------------------+\n"
+      "| GPU Memory                | Pass - All                                     |\n"
+      "| Diagnostic                | Fail - All                                     |\n"
+      "+---------------------------+------------------------------------------------+\n" +
+      kTop;  // a repeated table's header is still not a result
+  auto d = ParseDcgmDiag(t, "diag.txt");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->results.size(), 2u);
+  EXPECT_EQ(d->results[1].test, "Diagnostic");
+  EXPECT_EQ(d->results[1].status, DcgmStatus::kFail);
+  EXPECT_EQ(DcgmDiagRunDocument(*d, "diag.txt").checks.at(0).outcome, Outcome::kFail);
+  EXPECT_TRUE(IsDcgmResultRow("| Diagnostic                | Fail - All            |"));
+  EXPECT_FALSE(IsDcgmResultRow("| Diagnostic                | Result                |"));
+}
+
 TEST(DcgmDiag, JsonOfDcgm3WithNullsAndAWarningLineBefore) {
   std::string j =
       "WARNING: something\n{\"DCGM GPU Diagnostic\": {\"test_categories\": [{\"category\": "

@@ -62,6 +62,49 @@ TEST(GpuToolReal, RtxPro6000DcgmDiagPassesWithSkips) {
   EXPECT_NE(c.summary.find("9 pass, 0 fail, 0 warn, 6 skip"), std::string::npos) << c.summary;
 }
 
+// DCGM 4.x: the pcie test's own process failed ("internal error during the test") while every
+// GPU's pcie line passed: a fail with no GPU named, and a fix that does not send GPUs to RMA.
+TEST(GpuToolReal, Dcgm4PcieInternalErrorFailsTheRunNotAGpu) {
+  for (const char* f : {"dcgmi/l40s_4gpu_dcgm423_pcie_internal_error.txt",
+                        "dcgmi/b200_8gpu_dcgm441_r2_pcie_internal_error.txt"}) {
+    RunDocument doc = Ingest(f);
+    const CheckResult& c = doc.checks.at(0);
+    EXPECT_EQ(c.outcome, Outcome::kFail) << f;
+    ASSERT_EQ(c.findings.size(), 1u) << f;
+    EXPECT_EQ(c.findings[0].code, "YS-GPU-070");
+    EXPECT_EQ(c.findings[0].entity, "node") << f;
+    EXPECT_NE(c.findings[0].message.find("pcie failed (DCGM names no GPU)"), std::string::npos);
+    EXPECT_NE(c.findings[0].fix.find("do not RMA"), std::string::npos) << c.findings[0].fix;
+  }
+  EXPECT_NE(Ingest("dcgmi/l40s_4gpu_dcgm423_pcie_internal_error.txt")
+                .checks[0]
+                .summary.find("8 pass, 1 fail, 0 warn, 0 skip"),
+            std::string::npos);
+  RunDocument b200 = Ingest("dcgmi/b200_8gpu_dcgm441_r2_pcie_internal_error.txt");
+  EXPECT_NE(b200.checks[0].summary.find("16 pass, 1 fail, 0 warn, 0 skip"), std::string::npos)
+      << b200.checks[0].summary;
+  EXPECT_EQ(b200.host.gpu_driver, "570.172.08");
+}
+
+TEST(GpuToolReal, A10gDcgm4RunLevel2Passes) {
+  RunDocument doc = Ingest("dcgmi/a10g_dcgm442_r2_pass.txt");
+  const CheckResult& c = doc.checks.at(0);
+  EXPECT_EQ(c.outcome, Outcome::kPass);
+  EXPECT_TRUE(c.findings.empty());
+  EXPECT_NE(c.summary.find("dcgmi diag 4.4.2"), std::string::npos) << c.summary;
+  EXPECT_NE(c.summary.find("3 pass, 0 fail, 0 warn, 0 skip"), std::string::npos) << c.summary;
+}
+
+// The Hardware "Diagnostic" row counts (it was once taken for the header and dropped: 14 pass).
+TEST(GpuToolReal, H200RunLevel3PassesWithEudSkipped) {
+  RunDocument doc = Ingest("dcgmi/h200_8gpu_dcgm339_r3_pass_eud_skip.txt");
+  const CheckResult& c = doc.checks.at(0);
+  EXPECT_EQ(c.outcome, Outcome::kPass);
+  EXPECT_TRUE(c.findings.empty());
+  EXPECT_NE(c.summary.find("15 pass, 0 fail, 0 warn, 1 skip"), std::string::npos) << c.summary;
+  EXPECT_EQ(doc.host.gpu_driver, "570.133.20");
+}
+
 TEST(GpuToolReal, V100TwoInactiveLinksOnGpu3) {
   RunDocument doc = Ingest("nvlink/v100_nvlink_s_two_inactive.txt");
   const CheckResult& c = doc.checks.at(0);
