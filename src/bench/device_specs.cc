@@ -91,7 +91,9 @@ const std::vector<Section>& Schema() {
         {"source", true, Text(&DeviceSpec::peak_source)}}},
       {"memory",
        false,
-       {{"hbm_tb_per_s", true, Positive(&DeviceSpec::hbm_tb_per_s, kMinHbmTbPerS, kMaxHbmTbPerS)},
+       {{"hbm_tb_per_s", false, Positive(&DeviceSpec::hbm_tb_per_s, kMinHbmTbPerS, kMaxHbmTbPerS)},
+        {"capacity_gb", false,
+         Positive(&DeviceSpec::hbm_capacity_gb, kMinHbmCapacityGb, kMaxHbmCapacityGb)},
         {"source", true, Text(&DeviceSpec::hbm_source)}}},
       {"nvlink",
        false,
@@ -172,6 +174,10 @@ Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& pat
     return Status::Invalid(
         path +
         ": [peak_dense_tflops]: no figure (expected at least one of bf16, fp16, tf32, fp8, nvfp4)");
+  }
+  if (doc.contains("memory") && !spec.hbm_tb_per_s && !spec.hbm_capacity_gb) {
+    return Status::Invalid(path +
+                           ": [memory]: no figure (expected hbm_tb_per_s, capacity_gb or both)");
   }
   if (spec.nvlink_bidirectional_gb_per_s &&
       *spec.nvlink_per_direction_gb_per_s > *spec.nvlink_bidirectional_gb_per_s) {

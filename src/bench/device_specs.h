@@ -12,7 +12,8 @@
 // Bounds of physical plausibility: a figure outside them is a typo or a unit error (TFLOPS given
 // in FLOPS, GB/s in TB/s), refused rather than turned into an MFU or % of peak of 0% or inf%:
 // - dense tensor peaks: 1e-3 to 1e7 TFLOPS;
-// - HBM bandwidth: 1e-3 to 1e3 TB/s;
+// - HBM bandwidth: 1e-3 to 1e3 TB/s; HBM capacity ([memory] capacity_gb, per GPU, decimal GB):
+//   1 to 1e5 GB;
 // - NVLink bandwidth: 1e-3 to 1e6 GB/s; PCIe bandwidth: 1e-3 to 1e4 GB/s.
 #ifndef YARDSTICK_BENCH_DEVICE_SPECS_H_
 #define YARDSTICK_BENCH_DEVICE_SPECS_H_
@@ -31,6 +32,8 @@ inline constexpr double kMinPeakTflops = 1e-3;
 inline constexpr double kMaxPeakTflops = 1e7;
 inline constexpr double kMinHbmTbPerS = 1e-3;
 inline constexpr double kMaxHbmTbPerS = 1e3;
+inline constexpr double kMinHbmCapacityGb = 1;
+inline constexpr double kMaxHbmCapacityGb = 1e5;
 inline constexpr double kMinLinkGbPerS = 1e-3;
 inline constexpr double kMaxNvlinkGbPerS = 1e6;
 inline constexpr double kMaxPcieGbPerS = 1e4;
@@ -44,7 +47,10 @@ struct DeviceSpec {
   std::map<std::string, double> peak_dense_tflops;  // "bf16", "fp16", "tf32", "fp8", "nvfp4"
   std::string peak_source;
 
+  // [memory]: either figure may be absent, not both.
   std::optional<double> hbm_tb_per_s;
+  std::optional<double>
+      hbm_capacity_gb;  // per GPU, decimal GB (what serving fits weights and KV in)
   std::string hbm_source;
 
   std::optional<double> nvlink_bidirectional_gb_per_s;

@@ -12,6 +12,8 @@
 // the per-release tables of baselines/published/*.tsv: leave-one-model-out per release and chip,
 // the next release from the previous one's constants (plain and anchored), and the rows of releases
 // after the calibration as `predict --release` answers them (predict/later_releases.h).
+// `yardstick predict --serve ...`: a serving deployment's throughput and latency
+// (cli/predict_serve.h).
 // Exit 0 on a prediction, 2 when an input cannot be read or a value is out of range, 64 on a
 // usage error.
 #include <fmt/format.h>
@@ -20,8 +22,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <tuple>
 
 #include "cli/command.h"
+#include "cli/predict_serve.h"
+#include "cli/predict_serve_fit.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
 #include "core/run_document_json.h"
@@ -42,7 +47,28 @@ struct PredictArgs {
       recompute_layers, bf16_layers;
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
+  bool serve = false;
+  ServeArgs served;  // --serve's own flags (cli/predict_serve.h)
+  ServeFitArgs serve_fit;  // --serve-fit, --write (cli/predict_serve_fit.h)
 };
+
+// The serving prediction's arguments from the shared flags and its own.
+ServeArgs ServeArgsOf(const PredictArgs& a) {
+  ServeArgs s = a.served;
+  std::tie(s.model, s.chip, s.dtype, s.data, s.json, s.measured, s.sets) =
+      std::tie(a.model, a.chip, a.dtype, a.data, a.json, a.measured, a.sets);
+  s.gpus = a.gpus.value_or(0);
+  s.tp = a.tp.value_or(1);
+  s.pp = a.pp.value_or(1);
+  s.ep = a.ep.value_or(1);
+  return s;
+}
+
+Result<int> Served(const PredictArgs& a) {
+  Result<int> code = RunServe(ServeArgsOf(a));
+  if (!code.ok()) return Prefixed("predict --serve", code.status());
+  return code;
+}
 
 // The model file's entry for the chip, dtype and GPU count, with the command line's fields laid
 // over it; with no entry, the command line's fields over tp = pp = cp = ep = 1, micro-batch 1
@@ -493,10 +519,14 @@ Action Setup(CLI::App& sub) {
   sub.add_flag("--cv", a->cv,
                "With --published: leave-one-model-out cross-validation (fit without each model "
                "family, predict it)");
+  AddServeOptions(sub, &a->serve, &a->served);
+  AddServeFitOptions(sub, &a->serve_fit);
   sub.add_flag("--json", a->json, "Print one JSON document (top-level step_time_s)");
   sub.add_option("--data", a->data, "Directory holding models/, specs/, baselines/, calibration/");
   return [a]() -> Result<int> {
     YS_RETURN_IF_ERROR(CheckFlags(*a));
+    if (a->serve) return Served(*a);
+    if (a->serve_fit.fit) return RunServeFit(a->data, a->serve_fit.write);
     YS_RETURN_IF_ERROR(ResolveModelAndChip(*a));
     Result<int> code = Run(*a);
     if (!code.ok()) return Prefixed("predict", code.status());

@@ -13,64 +13,15 @@ namespace {
 
 constexpr size_t kMaxTableBytes = 16 << 20;
 
-// The fields of one line by column name, and where to say an error is.
-class LineReader {
- public:
-  LineReader(const std::map<std::string, size_t>& cols, std::vector<std::string_view> fields,
-             std::string where)
-      : cols_(cols), fields_(std::move(fields)), where_(std::move(where)) {}
-
-  std::string_view Field(const char* col) const {
-    auto it = cols_.find(col);
-    return it == cols_.end() ? std::string_view("-") : fields_[it->second];
-  }
-  Status Text(const char* col, std::string* out) const {
-    std::string_view v = Field(col);
-    *out = v == "-" ? "" : std::string(v);
-    return Status::Ok();
-  }
-  Status Int(const char* col, std::optional<int>* out, int lo, int hi) const {
-    std::string_view v = Field(col);
-    if (v == "-" || v.empty()) return Status::Ok();
-    auto n = ParseInt(v);
-    if (!n || *n < lo || *n > hi)
-      return Bad(col, v, std::to_string(lo) + ".." + std::to_string(hi));
-    *out = static_cast<int>(*n);
-    return Status::Ok();
-  }
-  Status RequiredInt(const char* col, int* out, int lo, int hi) const {
-    std::optional<int> v;
-    YS_RETURN_IF_ERROR(Int(col, &v, lo, hi));
-    if (!v) return Bad(col, Field(col), "a number");
-    *out = *v;
-    return Status::Ok();
-  }
-  Status OnOff(const char* col, std::optional<bool>* out) const {
-    std::string_view v = Field(col);
-    if (v == "-" || v.empty()) return Status::Ok();
-    if (v != "on" && v != "off") return Bad(col, v, "on, off or -");
-    *out = v == "on";
-    return Status::Ok();
-  }
-  Status Bad(const char* col, std::string_view v, const std::string& expected) const {
-    return Status::Invalid(where_ + ": column " + col + ": \"" + std::string(v) + "\" (expected " +
-                           expected + ")");
-  }
-  // A well-formed value of a vocabulary the step model does not know (a later release's
-  // precision, dispatcher, CUDA-graph scope or recompute module): the row is read and kept out of
-  // every prediction with this reason, the first such column's, instead of failing the table.
-  void Unknown(PublishedRow* row, const char* col, std::string_view v,
-               const std::string& known) const {
-    if (row->unsupported.empty())
-      row->unsupported = std::string("column ") + col + ": \"" + std::string(v) +
-                         "\" (the step model knows " + known + ")";
-  }
-
- private:
-  const std::map<std::string, size_t>& cols_;
-  std::vector<std::string_view> fields_;
-  std::string where_;
-};
+// A well-formed value of a vocabulary the step model does not know (a later release's precision,
+// dispatcher, CUDA-graph scope or recompute module): the row is read and kept out of every
+// prediction with this reason, the first such column's, instead of failing the table.
+void MarkUnsupported(PublishedRow* row, const char* col, std::string_view v,
+                     const std::string& known) {
+  if (row->unsupported.empty())
+    row->unsupported = std::string("column ") + col + ": \"" + std::string(v) +
+                       "\" (the step model knows " + known + ")";
+}
 
 // Names of lower-case letters, digits and '_' joined by single '+': the form of a list of scopes or
 // modules, whether or not the step model knows them.
@@ -84,7 +35,7 @@ bool PlusJoinedWords(std::string_view v) {
 // A recompute cell: comma-separated parts, each "-" (no modules stated), layers=N (full recompute
 // of N layers) or modules joined by + (model_spec.h CheckRecompute). A malformed part is Invalid;
 // a module name the step model does not know makes the row unsupported.
-Status CheckRecomputeCell(const LineReader& r, std::string_view cell, PublishedRow* row) {
+Status CheckRecomputeCell(const TableLine& r, std::string_view cell, PublishedRow* row) {
   if (cell.empty()) return Status::Ok();
   const std::string expected = "parts joined by , of -, layers=N, or modules joined by +";
   for (std::string_view part : Split(cell, ',')) {
@@ -96,12 +47,12 @@ Status CheckRecomputeCell(const LineReader& r, std::string_view cell, PublishedR
     }
     if (!PlusJoinedWords(part)) return r.Bad("recompute", cell, expected);
     const std::string modules = predict::CheckRecompute(part);  // "" for known modules
-    if (!modules.empty()) r.Unknown(row, "recompute", cell, modules);
+    if (!modules.empty()) MarkUnsupported(row, "recompute", cell, modules);
   }
   return Status::Ok();
 }
 
-Status ReadRecipe(const LineReader& r, PublishedRow* row) {
+Status ReadRecipe(const TableLine& r, PublishedRow* row) {
   YS_RETURN_IF_ERROR(r.RequiredInt("gpus", &row->gpus, 1, 1 << 20));
   YS_RETURN_IF_ERROR(r.RequiredInt("gbs", &row->gbs, 1, 1 << 24));
   YS_RETURN_IF_ERROR(r.RequiredInt("mbs", &row->mbs, 1, 1 << 20));
@@ -120,7 +71,7 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
   row->dispatcher = ToLower(row->dispatcher);
   if (!row->dispatcher.empty() && row->dispatcher != "alltoall" && row->dispatcher != "deepep" &&
       row->dispatcher != "hybridep") {
-    r.Unknown(row, "dispatcher", row->dispatcher, "alltoall, deepep, hybridep or -");
+    MarkUnsupported(row, "dispatcher", row->dispatcher, "alltoall, deepep, hybridep or -");
   }
   YS_RETURN_IF_ERROR(r.OnOff("token_drop", &row->token_drop));
   YS_RETURN_IF_ERROR(r.OnOff("a2a_overlap", &row->a2a_overlap));
@@ -142,13 +93,13 @@ Status ReadRecipe(const LineReader& r, PublishedRow* row) {
       return r.Bad("cuda_graphs", graphs,
                    "off, local:full_iteration or transformer_engine:<scopes>");
     const std::string known = predict::CheckCudaGraphs(row->cuda_graphs);  // "" when known
-    if (!known.empty()) r.Unknown(row, "cuda_graphs", graphs, known);
+    if (!known.empty()) MarkUnsupported(row, "cuda_graphs", graphs, known);
   }
   YS_RETURN_IF_ERROR(r.Text("recompute", &row->recompute));
   return CheckRecomputeCell(r, row->recompute, row);
 }
 
-Status ReadRow(const LineReader& r, PublishedRow* row) {
+Status ReadRow(const TableLine& r, PublishedRow* row) {
   YS_RETURN_IF_ERROR(r.Text("release", &row->release));
   YS_RETURN_IF_ERROR(r.Text("chip", &row->chip));
   YS_RETURN_IF_ERROR(r.Text("model", &row->model));
@@ -161,7 +112,7 @@ Status ReadRow(const LineReader& r, PublishedRow* row) {
   // "MXFP8") reads the same.
   for (std::string* v : {&row->chip, &row->model, &row->precision}) *v = ToLower(*v);
   if (DtypeOfPrecision(row->precision).empty())
-    r.Unknown(row, "precision", row->precision, "bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
+    MarkUnsupported(row, "precision", row->precision, "bf16, fp8, fp8_cs, fp8_ds, mxfp8 or nvfp4");
   YS_RETURN_IF_ERROR(ReadRecipe(r, row));
   auto step = ParseDouble(r.Field("step_time_s"));
   if (!step || !(*step > 0 && *step < 1e6))
@@ -172,6 +123,94 @@ Status ReadRow(const LineReader& r, PublishedRow* row) {
 }
 
 }  // namespace
+
+std::string_view TableLine::Field(const char* col) const {
+  auto it = cols_.find(col);
+  return it == cols_.end() ? std::string_view("-") : fields_[it->second];
+}
+
+Status TableLine::Text(const char* col, std::string* out) const {
+  std::string_view v = Field(col);
+  *out = v == "-" ? "" : std::string(v);
+  return Status::Ok();
+}
+
+Status TableLine::Int(const char* col, std::optional<int>* out, int lo, int hi) const {
+  std::string_view v = Field(col);
+  if (v == "-" || v.empty()) return Status::Ok();
+  auto n = ParseInt(v);
+  if (!n || *n < lo || *n > hi) return Bad(col, v, std::to_string(lo) + ".." + std::to_string(hi));
+  *out = static_cast<int>(*n);
+  return Status::Ok();
+}
+
+Status TableLine::RequiredInt(const char* col, int* out, int lo, int hi) const {
+  std::optional<int> v;
+  YS_RETURN_IF_ERROR(Int(col, &v, lo, hi));
+  if (!v) return Bad(col, Field(col), "a number");
+  *out = *v;
+  return Status::Ok();
+}
+
+Status TableLine::OnOff(const char* col, std::optional<bool>* out) const {
+  std::string_view v = Field(col);
+  if (v == "-" || v.empty()) return Status::Ok();
+  if (v != "on" && v != "off") return Bad(col, v, "on, off or -");
+  *out = v == "on";
+  return Status::Ok();
+}
+
+Status TableLine::Bad(const char* col, std::string_view v, const std::string& expected) const {
+  return Status::Invalid(where_ + ": column " + col + ": \"" + std::string(v) + "\" (expected " +
+                         expected + ")");
+}
+
+namespace {
+
+// The header line: column name -> index; none empty or named twice, every required one present.
+Status ReadTableHeader(const std::vector<std::string_view>& fields, const std::string& at_line,
+                       const std::vector<const char*>& required,
+                       std::map<std::string, size_t>* cols) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    std::string name(Trim(fields[i]));
+    const std::string at = at_line + ": column " + std::to_string(i + 1);
+    if (name.empty()) return Status::Invalid(at + ": empty name (expected a column name)");
+    if (!cols->emplace(name, i).second)
+      return Status::Invalid(at + ": \"" + name + "\" named twice (expected one column each)");
+  }
+  for (const char* need : required) {
+    if (!cols->count(need)) return Status::Invalid(at_line + ": no column " + need);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadTable(std::string_view text, const std::string& path,
+                 const std::vector<const char*>& required,
+                 const std::function<Status(const TableLine&)>& row) {
+  std::map<std::string, size_t> cols;
+  size_t header_fields = 0;
+  int line_no = 0;
+  for (std::string_view line : SplitLines(text)) {
+    ++line_no;
+    if (line.empty() || line.front() == '#') continue;
+    std::vector<std::string_view> fields = Split(line, '\t');
+    const std::string where = path + ":" + std::to_string(line_no);
+    if (header_fields == 0) {
+      header_fields = fields.size();
+      YS_RETURN_IF_ERROR(ReadTableHeader(fields, where, required, &cols));
+      continue;
+    }
+    if (fields.size() != header_fields) {
+      return Status::Invalid(where + ": " + std::to_string(fields.size()) +
+                             " fields, the header has " + std::to_string(header_fields));
+    }
+    YS_RETURN_IF_ERROR(row(TableLine(cols, std::move(fields), where, line_no)));
+  }
+  if (header_fields == 0) return Status::Invalid(path + ": no header line");
+  return Status::Ok();
+}
 
 std::string DtypeOfPrecision(std::string_view p) {
   if (p == "bf16" || p == "nvfp4") return std::string(p);
@@ -186,43 +225,19 @@ std::string CalibratedPrecision(std::string_view p) {
 Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
                                                       const std::string& path) {
   std::vector<PublishedRow> rows;
-  std::map<std::string, size_t> cols;
-  size_t header_fields = 0;
   const std::string file = std::filesystem::path(path).filename().string();
-  int line_no = 0;
-  for (std::string_view line : SplitLines(text)) {
-    ++line_no;
-    if (line.empty() || line.front() == '#') continue;
-    std::vector<std::string_view> fields = Split(line, '\t');
-    if (cols.empty()) {
-      header_fields = fields.size();
-      for (size_t i = 0; i < fields.size(); ++i) {
-        std::string name(Trim(fields[i]));
-        const std::string at =
-            path + ":" + std::to_string(line_no) + ": column " + std::to_string(i + 1);
-        if (name.empty()) return Status::Invalid(at + ": empty name (expected a column name)");
-        if (!cols.emplace(name, i).second)
-          return Status::Invalid(at + ": \"" + name + "\" named twice (expected one column each)");
-      }
-      for (const char* need : {"release", "chip", "model", "precision", "gpus", "gbs", "mbs", "seq",
-                               "step_time_s", "anomaly", "source"}) {
-        if (!cols.count(need))
-          return Status::Invalid(path + ":" + std::to_string(line_no) + ": no column " + need);
-      }
-      continue;
-    }
-    const std::string where = path + ":" + std::to_string(line_no);
-    if (fields.size() != header_fields) {
-      return Status::Invalid(where + ": " + std::to_string(fields.size()) +
-                             " fields, the header has " + std::to_string(header_fields));
-    }
-    PublishedRow row;
-    row.file = file;
-    row.line = line_no;
-    YS_RETURN_IF_ERROR(ReadRow(LineReader(cols, std::move(fields), where), &row));
-    rows.push_back(std::move(row));
-  }
-  if (cols.empty()) return Status::Invalid(path + ": no header line");
+  Status status = ReadTable(text, path,
+                            {"release", "chip", "model", "precision", "gpus", "gbs", "mbs", "seq",
+                             "step_time_s", "anomaly", "source"},
+                            [&](const TableLine& r) {
+                              PublishedRow row;
+                              row.file = file;
+                              row.line = r.line();
+                              YS_RETURN_IF_ERROR(ReadRow(r, &row));
+                              rows.push_back(std::move(row));
+                              return Status::Ok();
+                            });
+  if (!status.ok()) return status;
   return rows;
 }
 

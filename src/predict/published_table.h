@@ -17,6 +17,8 @@
 #ifndef YARDSTICK_PREDICT_PUBLISHED_TABLE_H_
 #define YARDSTICK_PREDICT_PUBLISHED_TABLE_H_
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +56,39 @@ std::string DtypeOfPrecision(std::string_view precision);
 // The precision a calibration keeps a GEMM efficiency for: fp8 of an unstated recipe is read as
 // current scaling (fp8_cs); every other precision is its own.
 std::string CalibratedPrecision(std::string_view precision);
+
+// One line of a tab-separated published table (this file's and serve_published.h's): its fields
+// by column name, and where an error in it is ("path:line"). A column the header lacks reads "-".
+class TableLine {
+ public:
+  TableLine(const std::map<std::string, size_t>& cols, std::vector<std::string_view> fields,
+            std::string where, int line)
+      : cols_(cols), fields_(std::move(fields)), where_(std::move(where)), line_(line) {}
+
+  std::string_view Field(const char* col) const;
+  const std::string& where() const { return where_; }
+  int line() const { return line_; }
+  Status Text(const char* col, std::string* out) const;                        // "-" reads as ""
+  Status Int(const char* col, std::optional<int>* out, int lo, int hi) const;  // "-" or "": unset
+  Status RequiredInt(const char* col, int* out, int lo, int hi) const;
+  Status OnOff(const char* col, std::optional<bool>* out) const;
+  // Invalid "<where>: column <col>: "<v>" (expected <expected>)".
+  Status Bad(const char* col, std::string_view v, const std::string& expected) const;
+
+ private:
+  const std::map<std::string, size_t>& cols_;
+  std::vector<std::string_view> fields_;
+  std::string where_;
+  int line_ = 0;
+};
+
+// Reads a tab-separated table: '#' lines and empty lines are skipped; the first other line names
+// the columns (none empty, none twice, every one of `required` present); each later line must have
+// as many fields and is handed to `row`. The first error, naming the file, line and column, is
+// returned; a text with no header line is Invalid.
+Status ReadTable(std::string_view text, const std::string& path,
+                 const std::vector<const char*>& required,
+                 const std::function<Status(const TableLine&)>& row);
 
 Result<std::vector<PublishedRow>> ParsePublishedTable(std::string_view text,
                                                       const std::string& path);

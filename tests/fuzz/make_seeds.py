@@ -305,6 +305,20 @@ def archives(out):
     emit(out, "manifest", b"logs/a.log", 3)
 
 
+# The published serving table (tests/fuzz/serve_published_fuzz.cc): its comments, header and first
+# rows; the same with an empty and a repeated column name, and a short row.
+def serve_published(out):
+    for f in files("baselines/published/serving/*.tsv"):
+        lines = read(f).split(b"\n")
+        head = [l for l in lines if l.startswith(b"#")][:4]
+        body = [l for l in lines if l and not l.startswith(b"#")]
+        emit(out, "serve_published", b"\n".join(head + body[:12]) + b"\n")
+        cols = body[0].split(b"\t")
+        emit(out, "serve_published", b"\t".join(cols[:2] + [b""] + cols[3:]) + b"\n" + body[1] + b"\n")
+        emit(out, "serve_published", b"\t".join(cols + [cols[0]]) + b"\n")
+        emit(out, "serve_published", body[0] + b"\n" + body[1].rsplit(b"\t", 3)[0] + b"\n")
+
+
 def main():
     out = sys.argv[1]
     # Documents made elsewhere: run documents (preflight over the host fixtures, a short CPU
@@ -316,6 +330,7 @@ def main():
     topo_texts(out)
     tomls(out)
     predict(out)
+    serve_published(out)
     documents(out, extra)
     scanner_seeds.seeds(emit, out)
     gpu_states(out)

@@ -242,3 +242,39 @@ TEST(DeviceSpecsTest, TwoFilesClaimingOneNameAreRejected) {
 
 }  // namespace
 }  // namespace ys::bench
+
+namespace ys::bench {
+namespace {
+
+// [memory] capacity_gb: what serving predictions fit weights and KV cache in.
+TEST(DeviceSpecsTest, HbmCapacityIsReadRangeCheckedAndShippedForEveryChip) {
+  auto spec = ParseDeviceSpec(
+      Replace(kGood, "hbm_tb_per_s = 4.8", "hbm_tb_per_s = 4.8\ncapacity_gb = 141"), "x.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_DOUBLE_EQ(*spec->hbm_capacity_gb, 141);
+  EXPECT_FALSE(ParseDeviceSpec(kGood, "x.toml")->hbm_capacity_gb.has_value());
+  // Capacity alone is a [memory] table; neither figure is an error.
+  EXPECT_TRUE(
+      ParseDeviceSpec(Replace(kGood, "hbm_tb_per_s = 4.8", "capacity_gb = 80"), "x.toml").ok());
+  auto empty = ParseDeviceSpec(Replace(kGood, "hbm_tb_per_s = 4.8\n", ""), "x.toml");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.status().message().find("[memory]: no figure"), std::string::npos);
+  for (const char* bad : {"0.5", "200000", "\"80\"", "nan"}) {
+    auto s = ParseDeviceSpec(
+        Replace(kGood, "hbm_tb_per_s = 4.8", std::string("capacity_gb = ") + bad), "x.toml");
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.status().message().find("x.toml:13: [memory] capacity_gb"), std::string::npos)
+        << s.status().message();
+  }
+  const std::pair<const char*, double> shipped[] = {{"h100", 80},  {"h200", 141},  {"b200", 180},
+                                                    {"b300", 288}, {"gb200", 186}, {"gb300", 288}};
+  for (auto [chip, gb] : shipped) {
+    auto s = LoadDeviceSpec(kSpecs + "/" + chip + ".toml");
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    ASSERT_TRUE(s->hbm_capacity_gb.has_value()) << chip;
+    EXPECT_DOUBLE_EQ(*s->hbm_capacity_gb, gb) << chip;
+  }
+}
+
+}  // namespace
+}  // namespace ys::bench

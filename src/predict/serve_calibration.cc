@@ -1,0 +1,144 @@
+#include "predict/serve_calibration.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "core/document_file.h"
+#include "core/toml_reader.h"
+
+namespace ys::predict {
+namespace {
+
+// The constants of serve_model.h: key, field, range (lower bound exclusive where 0 would make a
+// rate or a share vanish).
+struct ServeConstantInfo {
+  const char* name;
+  double ServeConstants::*field;
+  double lo, hi;
+  LowerBound lower;
+};
+
+constexpr ServeConstantInfo kServeConstants[] = {
+    {"prefill_efficiency", &ServeConstants::prefill_efficiency, 0, 1, LowerBound::kExclusive},
+    {"decode_hbm_efficiency", &ServeConstants::decode_hbm_efficiency, 0, 1, LowerBound::kExclusive},
+    {"host_seconds_per_step", &ServeConstants::host_seconds_per_step, 0, 1, LowerBound::kInclusive},
+    {"allreduce_latency_s", &ServeConstants::allreduce_latency_s, 0, 1e-2, LowerBound::kInclusive},
+    {"kv_memory_share", &ServeConstants::kv_memory_share, 0, 1, LowerBound::kExclusive},
+    {"max_batch", &ServeConstants::max_batch, 1, 1e6, LowerBound::kInclusive},
+};
+
+const toml::table* TableNamed(const toml::table& doc, const char* name) {
+  const toml::node* n = doc.get(name);
+  return n == nullptr ? nullptr : n->as_table();
+}
+
+Status ReadErrors(const toml::table& doc, const std::string& path, ServeCalibration& cal) {
+  const toml::node* node = doc.get("error");
+  if (node == nullptr) return Status::Ok();
+  const toml::array* arr = node->as_array();
+  if (arr == nullptr || !arr->is_array_of_tables())
+    return Status::Invalid(TomlWhere(path, "error", "", node) + ": expected [[error]] tables");
+  std::set<std::pair<std::string, std::string>> seen;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    TomlTableReader r(*arr->get(i)->as_table(), path, "[[error]] " + std::to_string(i + 1));
+    ServeErrorEntry e;
+    YS_RETURN_IF_ERROR(r.String("chip", &e.chip, /*required=*/true, /*allow_empty=*/false));
+    YS_RETURN_IF_ERROR(r.String("dtype", &e.dtype, /*required=*/true, /*allow_empty=*/false));
+    YS_RETURN_IF_ERROR(r.Double("median", &e.median, 0, 100));
+    YS_RETURN_IF_ERROR(r.Double("p90", &e.p90, 0, 100));
+    YS_RETURN_IF_ERROR(r.Int("rows", &e.rows, 1, 1 << 20));
+    YS_RETURN_IF_ERROR(r.String("source", &e.source, /*required=*/true, /*allow_empty=*/false));
+    YS_RETURN_IF_ERROR(r.NoOtherKeys());
+    if (e.p90 < e.median) return r.Error("p90", "below median");
+    if (!seen.insert({e.chip, e.dtype}).second)
+      return r.Error("chip", "a second entry for " + e.chip + " " + e.dtype);
+    cal.errors.push_back(std::move(e));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+const char* ServeSituationName(ServeSituation s) {
+  switch (s) {
+    case ServeSituation::kCalibratedChip:
+      return "calibrated_chip";
+    case ServeSituation::kUncalibrated:
+      return "uncalibrated";
+    case ServeSituation::kNoServingCalibration:
+      return "no_serving_calibration";
+  }
+  return "?";
+}
+
+std::string ServeExpectedError::Line() const {
+  if (!median || !p90) {
+    return fmt::format("expected error: unknown ({}: no held-out serving rows to measure it on)",
+                       ServeSituationName(situation));
+  }
+  return fmt::format("expected error: median {:.0f}%, p90 {:.0f}% ({}{}: {} rows, {})",
+                     100 * *median, 100 * *p90, ServeSituationName(situation),
+                     situation == ServeSituation::kUncalibrated
+                         ? ", the widest chip's figures; this chip and precision were never "
+                           "measured and can miss by more"
+                         : "",
+                     rows, source);
+}
+
+ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,
+                                      std::string_view dtype) {
+  ServeExpectedError out;
+  if (cal == nullptr || cal->errors.empty()) return out;
+  const ServeErrorEntry* widest = &cal->errors.front();
+  for (const ServeErrorEntry& e : cal->errors) {
+    if (e.chip == chip && e.dtype == dtype) {
+      return {ServeSituation::kCalibratedChip, e.median, e.p90, e.rows, e.source};
+    }
+    if (e.p90 > widest->p90) widest = &e;
+  }
+  return {ServeSituation::kUncalibrated, widest->median, widest->p90, widest->rows,
+          widest->chip + " " + widest->dtype + ": " + widest->source};
+}
+
+Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std::string& path) {
+  auto doc = ParseToml(text, path);
+  if (!doc.ok()) return doc.status();
+  for (const auto& [k, n] : *doc) {
+    const std::string key(k.str());
+    if (key != "provenance" && key != "constants" && key != "error") {
+      return Status::Invalid(TomlWhere(path, "[" + key + "]", "", &n) +
+                             ": unknown section (expected [provenance], [constants], [[error]])");
+    }
+  }
+  ServeCalibration cal;
+  cal.path = path;
+  const toml::table* prov = TableNamed(*doc, "provenance");
+  if (prov == nullptr) return Status::Invalid(path + ": missing [provenance] table");
+  TomlTableReader pr(*prov, path, "[provenance]");
+  YS_RETURN_IF_ERROR(pr.String("source", &cal.source, /*required=*/true, /*allow_empty=*/false));
+  YS_RETURN_IF_ERROR(pr.String("fitted_by", &cal.fitted_by));
+  YS_RETURN_IF_ERROR(pr.NoOtherKeys());
+  const toml::table* consts = TableNamed(*doc, "constants");
+  if (consts == nullptr) return Status::Invalid(path + ": missing [constants] table");
+  TomlTableReader cr(*consts, path, "[constants]");
+  for (const ServeConstantInfo& info : kServeConstants) {
+    YS_RETURN_IF_ERROR(cr.Double(info.name, &(cal.constants.*(info.field)), info.lo, info.hi,
+                                 /*required=*/true, info.lower));
+  }
+  YS_RETURN_IF_ERROR(cr.NoOtherKeys());
+  YS_RETURN_IF_ERROR(ReadErrors(*doc, path, cal));
+  return cal;
+}
+
+Result<ServeCalibration> LoadServeCalibration(const std::string& path) {
+  auto text = ReadDocumentFile(path, DocumentKind::kToml);
+  if (!text.ok()) return text.status();
+  return ParseServeCalibration(*text, path);
+}
+
+std::string ServeCalibrationPath(const std::string& data_dir) {
+  return data_dir + "/calibration/serve_model.toml";
+}
+
+}  // namespace ys::predict

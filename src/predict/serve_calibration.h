@@ -1,0 +1,70 @@
+// The serving model's data file (calibration/serve_model.toml): the constants of serve_model.h
+// (ServeConstants) with their provenance, and the held-out error of the model per chip and
+// precision ([[error]] entries), from which every serving prediction states its expected error.
+//
+// Reading is strict (core/toml_reader.h): every section and key known, every value in its range,
+// every constant present; otherwise Invalid naming the file, the table, the key and its line.
+//
+// The expected error of a prediction (ExpectedServeError), by situation:
+// - calibrated_chip: the [[error]] entry of the chip and dtype;
+// - uncalibrated: the file has entries, none of this chip and dtype; the widest entry's figures
+//   are stated, as a floor of what this prediction may miss by (an untested chip can miss more);
+// - no_serving_calibration: no entry at all (or no file): the error is unknown, no number given.
+//
+// Thread safety: values only.
+#ifndef YARDSTICK_PREDICT_SERVE_CALIBRATION_H_
+#define YARDSTICK_PREDICT_SERVE_CALIBRATION_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "predict/serve_model.h"
+
+namespace ys::predict {
+
+// The relative error (|predicted / measured − 1|) of serving predictions on held-out rows.
+struct ServeErrorEntry {
+  std::string chip;
+  std::string dtype;
+  double median = 0;
+  double p90 = 0;
+  int rows = 0;
+  std::string source;  // how it was measured: "leave-one-model-out over ..."
+};
+
+struct ServeCalibration {
+  std::string path;
+  std::string source;     // [provenance] source
+  std::string fitted_by;  // [provenance] fitted_by
+  ServeConstants constants;
+  std::vector<ServeErrorEntry> errors;
+};
+
+enum class ServeSituation { kCalibratedChip, kUncalibrated, kNoServingCalibration };
+// "calibrated_chip", "uncalibrated", "no_serving_calibration"
+const char* ServeSituationName(ServeSituation s);
+
+struct ServeExpectedError {
+  ServeSituation situation = ServeSituation::kNoServingCalibration;
+  std::optional<double> median, p90;  // absent: unknown
+  int rows = 0;
+  std::string source;
+  // One console line: "expected error: median 12%, p90 30% (calibrated_chip: 14 rows, ...)".
+  std::string Line() const;
+};
+
+// `cal` may be null (no file).
+ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,
+                                      std::string_view dtype);
+
+Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std::string& path);
+Result<ServeCalibration> LoadServeCalibration(const std::string& path);
+// <data>/calibration/serve_model.toml
+std::string ServeCalibrationPath(const std::string& data_dir);
+
+}  // namespace ys::predict
+
+#endif  // YARDSTICK_PREDICT_SERVE_CALIBRATION_H_

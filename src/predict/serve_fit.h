@@ -1,0 +1,86 @@
+// Calibration of the serving model (serve_model.h) on published max-throughput figures
+// (serve_published.h), and the held-out error of each chip and precision.
+//
+// Fitted: prefill_efficiency, decode_hbm_efficiency and host_seconds_per_step, by Nelder–Mead
+// (fit.h) minimising the median of |log(predicted / published)| output tokens/s over the rows
+// given; allreduce_latency_s and kv_memory_share keep their start values (the max-throughput rows
+// cannot tell them apart from the fitted three). Each row is predicted as an offline run
+// (ServeLoad{isl, osl, max_throughput}) on ServeLayout{gpus, tp, pp, ep} of its chip.
+// Held-out error: leave one model out — for each model, fit on the other models' rows and predict
+// its rows; |predicted / published − 1| of every row so predicted, summarised per chip and dtype.
+// Deterministic: the same rows and start give the same constants and errors.
+//
+// Thread safety: pure functions.
+#ifndef YARDSTICK_PREDICT_SERVE_FIT_H_
+#define YARDSTICK_PREDICT_SERVE_FIT_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "predict/fit.h"
+#include "predict/model_spec.h"
+#include "predict/serve_model.h"
+#include "predict/serve_published.h"
+
+namespace ys::predict {
+
+// One published row with what predicting it needs; `model` is borrowed and must outlive the case.
+// max_batch > 0: the most sequences the benchmark's engine let one instance batch
+// (serve_engine_settings.h), laid under the constants' max_batch.
+struct ServeFitCase {
+  ServePublishedRow row;
+  const ModelSpec* model = nullptr;
+  ServeSystem system;
+  double max_batch = 0;
+};
+
+// The case's predicted output tokens/s of the whole run (over row.gpus), under `c`.
+Result<double> PredictServeCase(const ServeFitCase& k, const ServeConstants& c);
+
+// Invalid when no case is given or none can be predicted from `start`. A case PredictServe refuses
+// at some constants counts as a miss of a factor e² (|log| = 2) there.
+Result<ServeConstants> FitServeConstants(const std::vector<ServeFitCase>& cases,
+                                         const ServeConstants& start);
+
+struct ServeRowError {
+  const ServeFitCase* k = nullptr;
+  double predicted = 0;  // output tokens/s, total
+  double error = 0;      // predicted / published − 1
+};
+
+struct ServeHeldOutError {
+  std::string chip, dtype;
+  ErrorStats stats;  // of |predicted / published − 1| over the chip's rows of that dtype
+};
+
+struct ServeCalibrationResult {
+  ServeConstants constants;              // fitted on every case
+  std::vector<ServeHeldOutError> error;  // leave-one-model-out, by chip then dtype
+  std::vector<ServeRowError> rows;       // every held-out prediction
+  std::vector<std::string> unpredicted;  // "file:line: why" of cases PredictServe refused
+};
+
+// The fit on every case and the leave-one-model-out errors. Invalid as FitServeConstants, or when
+// fewer than two models have cases.
+Result<ServeCalibrationResult> CalibrateServe(const std::vector<ServeFitCase>& cases,
+                                              const ServeConstants& start);
+
+// The published rows of <data>/baselines/published/serving/ as cases: each row's model from
+// models/, its chip's reference system (specs/ and calibration/step_model.toml, as `predict
+// --serve` builds it with no --measured or --set) and its engine's batch cap. Rows whose model or
+// chip has no file are listed in `skipped`, never predicted. Move-only: the cases borrow `models`.
+struct ServeFitData {
+  std::string table_dir;
+  std::vector<std::unique_ptr<ModelSpec>> models;
+  std::vector<ServeFitCase> cases;
+  std::vector<std::string> skipped;   // "file:line: why"
+  std::vector<std::string> releases;  // of the cases, in order of first appearance
+};
+// Invalid when the table folder, a model file or a chip file that exists cannot be read.
+Result<ServeFitData> LoadServeFitData(const std::string& data_dir);
+
+}  // namespace ys::predict
+
+#endif  // YARDSTICK_PREDICT_SERVE_FIT_H_

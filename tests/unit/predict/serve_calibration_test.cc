@@ -1,0 +1,103 @@
+// The serving model's data file: read strictly, and the expected error each situation states.
+#include "predict/serve_calibration.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "testing/text_edit.h"
+
+namespace ys::predict {
+namespace {
+
+constexpr const char* kServeCal = R"([provenance]
+source = "test"
+fitted_by = "hand"
+
+[constants]
+prefill_efficiency = 0.55
+decode_hbm_efficiency = 0.75
+host_seconds_per_step = 1e-3
+allreduce_latency_s = 1e-5
+kv_memory_share = 0.85
+max_batch = 512
+
+[[error]]
+chip = "h100"
+dtype = "fp8"
+median = 0.1
+p90 = 0.2
+rows = 12
+source = "leave-one-model-out over 12 rows"
+
+[[error]]
+chip = "b200"
+dtype = "fp8"
+median = 0.15
+p90 = 0.4
+rows = 6
+source = "leave-one-model-out over 6 rows"
+)";
+
+TEST(ServeCalibrationTest, ReadsConstantsAndErrors) {
+  auto cal = ParseServeCalibration(kServeCal, "s.toml");
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  EXPECT_DOUBLE_EQ(cal->constants.prefill_efficiency, 0.55);
+  EXPECT_DOUBLE_EQ(cal->constants.max_batch, 512);
+  ASSERT_EQ(cal->errors.size(), 2u);
+  EXPECT_EQ(cal->errors[1].chip, "b200");
+}
+
+TEST(ServeCalibrationTest, EachSituationStatesWhatItKnows) {
+  auto cal = ParseServeCalibration(kServeCal, "s.toml");
+  ASSERT_TRUE(cal.ok());
+  const ServeExpectedError mine = ExpectedServeError(&*cal, "h100", "fp8");
+  EXPECT_EQ(mine.situation, ServeSituation::kCalibratedChip);
+  EXPECT_DOUBLE_EQ(*mine.p90, 0.2);
+  EXPECT_EQ(mine.rows, 12);
+  const ServeExpectedError other = ExpectedServeError(&*cal, "h200", "fp8");
+  EXPECT_EQ(other.situation, ServeSituation::kUncalibrated);
+  EXPECT_DOUBLE_EQ(*other.p90, 0.4);  // the widest entry
+  EXPECT_NE(other.Line().find("can miss by more"), std::string::npos) << other.Line();
+  const ServeExpectedError none = ExpectedServeError(nullptr, "h100", "fp8");
+  EXPECT_EQ(none.situation, ServeSituation::kNoServingCalibration);
+  EXPECT_FALSE(none.median.has_value());
+  EXPECT_NE(none.Line().find("unknown"), std::string::npos);
+  EXPECT_STREQ(ServeSituationName(none.situation), "no_serving_calibration");
+}
+
+TEST(ServeCalibrationTest, MalformedFilesNameFileKeyAndLine) {
+  struct Bad {
+    const char* from;
+    const char* to;
+    const char* expect;
+  };
+  const Bad cases[] = {
+      {"max_batch = 512", "max_batch = 512\nbatch_cap = 3",
+       "s.toml:12: [constants] batch_cap: unknown key"},
+      {"kv_memory_share = 0.85\n", "", "[constants] kv_memory_share: missing"},
+      {"prefill_efficiency = 0.55", "prefill_efficiency = 1.5",
+       "s.toml:6: [constants] prefill_efficiency"},
+      {"rows = 12", "rows = 12\nmean = 0.1", "s.toml:19: [[error]] 1 mean: unknown key"},
+      {"p90 = 0.2", "p90 = 0.05", "p90: below median"},
+      {"[provenance]", "[extra]\n[provenance]", "s.toml:1: [extra]: unknown section"},
+      {"chip = \"b200\"", "chip = \"h100\"", "a second entry for h100 fp8"},
+  };
+  for (const Bad& c : cases) {
+    auto cal = ParseServeCalibration(ys::testing::Replace(kServeCal, c.from, c.to), "s.toml");
+    ASSERT_FALSE(cal.ok()) << c.to;
+    EXPECT_EQ(cal.status().code(), StatusCode::kInvalidInput);
+    EXPECT_NE(cal.status().message().find(c.expect), std::string::npos)
+        << "got: " << cal.status().message() << "\nwanted: " << c.expect;
+  }
+}
+
+TEST(ServeCalibrationTest, TheShippedFileLoads) {
+  auto cal = LoadServeCalibration(ServeCalibrationPath(YS_SOURCE_DIR));
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  EXPECT_GT(cal->constants.decode_hbm_efficiency, 0);
+  for (const ServeErrorEntry& e : cal->errors) EXPECT_FALSE(e.source.empty()) << e.chip;
+}
+
+}  // namespace
+}  // namespace ys::predict

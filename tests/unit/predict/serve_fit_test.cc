@@ -1,0 +1,98 @@
+// The serving model's calibration: the fit recovers constants it is given rows of, and the
+// shipped published table stays within the fit's data cut-off (30 June 2025).
+#include "predict/serve_fit.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "predict/model_spec.h"
+#include "predict/serve_published.h"
+
+namespace ys::predict {
+namespace {
+
+const std::string kServeFitData = YS_SOURCE_DIR;
+
+// An H100 SXM as the serving model sees it (datasheet peaks, HBM and NVLink; 80 GB).
+ServeSystem ServeFitH100() {
+  ServeSystem s;
+  s.rates.chip = "h100";
+  s.rates.peak_flops = {{"bf16", 989e12}, {"fp8", 1979e12}};
+  s.rates.hbm_bytes_per_s = 3.35e12;
+  s.rates.nvlink_busbw = {{"all_reduce", 360e9}, {"all_gather", 360e9}, {"alltoall", 360e9}};
+  s.hbm_capacity_bytes = 80e9;
+  return s;
+}
+
+// (a) Rows predicted under known constants are fitted back to those constants.
+TEST(ServeFitTest, RecoversTheConstantsOfItsOwnPredictions) {
+  std::vector<ModelSpec> models;
+  for (const char* m : {"llama3.1_8b", "llama3.1_70b"}) {
+    auto spec = LoadModelSpec(kServeFitData + "/models/" + m + ".toml");
+    ASSERT_TRUE(spec.ok()) << spec.status().message();
+    models.push_back(*spec);
+  }
+  ServeConstants truth;
+  truth.prefill_efficiency = 0.42;
+  truth.decode_hbm_efficiency = 0.63;
+  truth.host_seconds_per_step = 3e-3;
+  std::vector<ServeFitCase> cases;
+  int line = 0;
+  for (const ModelSpec& m : models) {
+    for (int tp : {2, 4, 8}) {
+      for (auto [isl, osl] : {std::pair{128, 128},
+                              {128, 2048},
+                              {2048, 128},
+                              {5000, 500},
+                              {1000, 1000},
+                              {20000, 2000}}) {
+        ServeFitCase k;
+        k.model = &m;
+        k.system = ServeFitH100();
+        k.row = {.file = "synthetic",
+                 .line = ++line,
+                 .model = m.name,
+                 .dtype = "fp8",
+                 .tp = tp,
+                 .isl = isl,
+                 .osl = osl,
+                 .gpus = tp};
+        auto p = PredictServeCase(k, truth);
+        ASSERT_TRUE(p.ok()) << m.name << " tp " << tp << ": " << p.status().message();
+        k.row.output_tokens_per_s = *p;
+        cases.push_back(k);
+      }
+    }
+  }
+  ServeConstants start;  // the header's defaults: 0.5, 0.7, 2 ms
+  auto fit = FitServeConstants(cases, start);
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  EXPECT_NEAR(fit->prefill_efficiency / truth.prefill_efficiency, 1, 0.05);
+  EXPECT_NEAR(fit->decode_hbm_efficiency / truth.decode_hbm_efficiency, 1, 0.05);
+  EXPECT_NEAR(fit->host_seconds_per_step / truth.host_seconds_per_step, 1, 0.15);
+  // Held out one model at a time, every row is predicted back within rounding.
+  auto cal = CalibrateServe(cases, start);
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  ASSERT_EQ(cal->error.size(), 1u);
+  EXPECT_EQ(cal->error[0].stats.rows, static_cast<int>(cases.size()));
+  EXPECT_LT(cal->error[0].stats.p90_abs, 0.02);
+}
+
+TEST(ServeFitTest, RefusesTooFewModels) {
+  EXPECT_FALSE(CalibrateServe({}, ServeConstants{}).ok());
+  EXPECT_FALSE(FitServeConstants({}, ServeConstants{}).ok());
+}
+
+// (c) The fit's data cut-off: no shipped row of a release dated after 30 June 2025.
+TEST(ServeFitTest, ShippedRowsAreDatedUpToTheCutOff) {
+  auto rows = LoadServePublishedTables(kServeFitData + "/baselines/published/serving");
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  ASSERT_FALSE(rows->empty());
+  for (const ServePublishedRow& r : *rows) {
+    EXPECT_LE(r.release_date, "2025-06-30") << r.file << ":" << r.line << " " << r.release;
+  }
+}
+
+}  // namespace
+}  // namespace ys::predict
