@@ -72,8 +72,8 @@ struct ServeConstants {
   // Beside it, per sequence of the batch per decode step (sampling, a kernel's per-sequence
   // work); 0 unless measured (the CPU serving proxy measures it).
   double host_seconds_per_sequence = 0;
-  double allreduce_latency_s = 8e-6;    // per TP all-reduce, beyond its bytes
-  double kv_memory_share = 0.9;         // of the HBM left after the weights, what holds KV cache
+  double allreduce_latency_s = 8e-6;  // per TP all-reduce, beyond its bytes
+  double kv_memory_share = 0.9;       // of the HBM left after the weights, what holds KV cache
   // The most sequences one instance batches: TensorRT-LLM's default max_batch_size (2048).
   double max_batch = 2048;
   // The share of a decode step a new request waits for its prefill at a concurrency: 0.5 when

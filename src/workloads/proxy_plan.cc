@@ -175,37 +175,6 @@ class LayerBuilder {
 
 int Down(int x, int scale) { return std::max(1, x / scale); }
 
-// The model a plan runs: every width divided by `f` (at least 1 each) as the header states; head
-// dimensions, expert count, top-k and state size kept. Missing key/value heads are the query heads.
-predict::ModelSpec ScaledSpec(const predict::ModelSpec& spec, int f) {
-  predict::ModelSpec out = spec;
-  out.parallelism.clear();
-  predict::ModelShape& s = out.shape;
-  const int heads = *spec.shape.attention_heads;
-  s.head_dim = spec.shape.head_dim ? *spec.shape.head_dim : spec.shape.hidden_size / heads;
-  s.hidden_size = Down(spec.shape.hidden_size, f);
-  s.seq_length = Down(spec.shape.seq_length, f);
-  s.attention_heads = Down(heads, f);
-  s.kv_heads = Down(spec.shape.kv_heads.value_or(heads), f);
-  if (s.ffn_hidden_size) s.ffn_hidden_size = Down(*s.ffn_hidden_size, f);
-  if (out.mla) {
-    out.mla->q_lora_rank = Down(out.mla->q_lora_rank, f);
-    out.mla->kv_lora_rank = Down(out.mla->kv_lora_rank, f);
-  }
-  if (out.moe) {
-    predict::MoeShape& m = *out.moe;
-    m.expert_ffn_hidden_size = Down(m.expert_ffn_hidden_size, f);
-    if (m.shared_expert_ffn_hidden_size)
-      m.shared_expert_ffn_hidden_size = Down(*m.shared_expert_ffn_hidden_size, f);
-    if (m.latent_size > 0) m.latent_size = Down(m.latent_size, f);
-  }
-  if (out.hybrid) {
-    out.hybrid->mamba_heads = Down(out.hybrid->mamba_heads, f);
-    out.hybrid->groups = Down(out.hybrid->groups, f);
-  }
-  return out;
-}
-
 // What one rank's matrices multiply per micro batch (predict::Rows): its tokens, its
 // sequence-parallel shard, and the routed copies each local expert receives.
 struct PlanRows {
@@ -372,6 +341,35 @@ void AddPlanNotes(const predict::ModelSpec& spec, const predict::Parallelism& pa
 
 }  // namespace
 
+predict::ModelSpec CpuScaledSpec(const predict::ModelSpec& spec, int f) {
+  predict::ModelSpec out = spec;
+  out.parallelism.clear();
+  predict::ModelShape& s = out.shape;
+  const int heads = *spec.shape.attention_heads;
+  s.head_dim = spec.shape.head_dim ? *spec.shape.head_dim : spec.shape.hidden_size / heads;
+  s.hidden_size = Down(spec.shape.hidden_size, f);
+  s.seq_length = Down(spec.shape.seq_length, f);
+  s.attention_heads = Down(heads, f);
+  s.kv_heads = Down(spec.shape.kv_heads.value_or(heads), f);
+  if (s.ffn_hidden_size) s.ffn_hidden_size = Down(*s.ffn_hidden_size, f);
+  if (out.mla) {
+    out.mla->q_lora_rank = Down(out.mla->q_lora_rank, f);
+    out.mla->kv_lora_rank = Down(out.mla->kv_lora_rank, f);
+  }
+  if (out.moe) {
+    predict::MoeShape& m = *out.moe;
+    m.expert_ffn_hidden_size = Down(m.expert_ffn_hidden_size, f);
+    if (m.shared_expert_ffn_hidden_size)
+      m.shared_expert_ffn_hidden_size = Down(*m.shared_expert_ffn_hidden_size, f);
+    if (m.latent_size > 0) m.latent_size = Down(m.latent_size, f);
+  }
+  if (out.hybrid) {
+    out.hybrid->mamba_heads = Down(out.hybrid->mamba_heads, f);
+    out.hybrid->groups = Down(out.hybrid->groups, f);
+  }
+  return out;
+}
+
 int CpuScaleFactor(const predict::ModelSpec& spec, const predict::Parallelism& par) {
   int by_hidden = std::max(1, spec.shape.hidden_size / 256);
   int by_heads = std::max(1, spec.shape.attention_heads.value_or(1) / std::max(1, par.tp));
@@ -412,7 +410,7 @@ Result<ProxyPlan> PlanProxyStep(const predict::ModelSpec& spec, const predict::P
     return Status::Invalid(where + ": parallelism sizes must be at least 1");
   if (!spec.shape.attention_heads)
     return Status::Unsupported(where + ": [shape] attention_heads is not given");
-  const predict::ModelSpec scaled = ScaledSpec(spec, o.scale);
+  const predict::ModelSpec scaled = CpuScaledSpec(spec, o.scale);
   const predict::ModelShape& s = scaled.shape;
 
   ProxyPlan plan;

@@ -117,6 +117,12 @@ struct ProxyPlan {
 Result<ProxyPlan> PlanProxyStep(const predict::ModelSpec& spec, const predict::Parallelism& par,
                                 const PlanOptions& options);
 
+// The model a plan runs: every width divided by `scale` (at least 1 each) as the header states;
+// head dimensions, expert count, top-k and state size kept; missing key/value heads are the query
+// heads; no parallelism entries. The serving proxy runs the same scaled shape. The spec must give
+// attention_heads.
+predict::ModelSpec CpuScaledSpec(const predict::ModelSpec& spec, int scale);
+
 // The CPU scale-down of a model under a recipe: the largest power of two that is at most
 // hidden/256 and at most heads/TP (so every TP rank keeps a head), at least 1.
 int CpuScaleFactor(const predict::ModelSpec& spec, const predict::Parallelism& par);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The proxy workloads the way an operator runs them: proxy.llama3.1_8b on one process and on 2 MPI
-# ranks (measurement names, the table, JSON), and with a busy loop pinned to the job's cores
-# (taskset): the foreign CPU share is large and the loop is named in the evidence.
+# ranks (measurement names, the table, JSON), `yardstick run` with the serving proxy in its
+# document and report, and with a busy loop pinned to the job's cores (taskset): the foreign CPU
+# share is large and the loop is named in the evidence.
 # ctest: run alone (the foreign CPU share counts every other process on the cores).
 set -uo pipefail
 bin=$1 src=$2
@@ -14,6 +15,23 @@ expect_rc 0 "one process, JSON" -- "$bin" bench --filter proxy.llama3.1_8b --ite
 for q in step_time rank_step_time predicted_step_time tokens_per_s_per_gpu model_tflops_per_gpu foreign_cpu_share; do
   expect_in "$tmp/out" "\"proxy.llama3.1_8b.$q\"" "measurement $q"
 done
+
+# `yardstick run` (the quick profile, live) runs the serving proxy beside the training proxy: its
+# line with the prediction on the console, its figures in the run document, its table in the report.
+expect_rc 0 "run, quick profile" -- "$bin" run --data "$src" --out "$tmp/run" --no-history
+expect_in "$tmp/out" "serving.llama3.1_8b" "serving proxy on the console"
+python3 - "$tmp/run/run.json" <<'PY' && passes=$((passes + 1)) || { echo "FAIL: serving proxy in the run document"; fails=$((fails + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = {x["id"]: x for x in d["benchmarks"]}["serving.llama3.1_8b"]
+assert b["outcome"] == "pass", b["summary"]
+names = {m["name"] for m in b["measurements"]}
+for q in ("ttft", "tpot", "output_tokens_per_s", "tokens_per_s_per_user", "predicted_ttft",
+          "predicted_tpot", "predicted_output_tokens_per_s"):
+    assert "serving.llama3.1_8b." + q in names, q
+assert "predicted" in b["summary"], b["summary"]
+PY
+expect_in "$tmp/run/report.html" "Serving proxy" "serving proxy section in the report"
 
 if command -v mpirun >/dev/null; then
   expect_rc 0 "2 ranks, qwen3 (TP, EP all-to-all, DP)" -- mpirun --allow-run-as-root --oversubscribe -np 2 \

@@ -106,6 +106,7 @@ std::string BuildHtmlReport(const ReportInput& in, const std::string& chartjs) {
   sections.push_back(CollectivesSection(in, ids));
   sections.push_back(PeakRatesSection(in, ids));
   sections.push_back(StepTimesSection(in, ids));
+  if (auto proxy = ServingProxySection(in)) sections.push_back(std::move(*proxy));
   if (auto burnin = BurninSection(in, ids)) sections.push_back(std::move(*burnin));
   if (auto cost = CostSection(in)) sections.push_back(std::move(*cost));
   sections.push_back(FleetSection(in));

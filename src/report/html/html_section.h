@@ -99,6 +99,8 @@ std::optional<HtmlSection> ServingSection(const ReportInput& in, ChartIds& ids);
 HtmlSection CollectivesSection(const ReportInput& in, ChartIds& ids);
 HtmlSection PeakRatesSection(const ReportInput& in, ChartIds& ids);
 HtmlSection StepTimesSection(const ReportInput& in, ChartIds& ids);
+// Only for a run with a serving proxy unit (serving.<model>).
+std::optional<HtmlSection> ServingProxySection(const ReportInput& in);
 std::optional<HtmlSection> BurninSection(const ReportInput& in, ChartIds& ids);
 std::optional<HtmlSection> CostSection(const ReportInput& in);
 HtmlSection FleetSection(const ReportInput& in);

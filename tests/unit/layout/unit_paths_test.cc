@@ -68,8 +68,8 @@ std::string CheckPath(const std::string& kind_dir, std::string_view id) {
   return "no " + tried;
 }
 
-// The folder of a unit's kind. Proxy workloads register as benchmarks; they are workloads and
-// live with them.
+// The folder of a unit's kind. Proxy workloads (training and serving) register as benchmarks; they
+// are workloads and live with them.
 std::string KindDir(const RegisteredUnit& u) {
   switch (u.kind) {
     case UnitKind::kCheck:
@@ -77,7 +77,8 @@ std::string KindDir(const RegisteredUnit& u) {
     case UnitKind::kRule:
       return "diagnose/rules";
     case UnitKind::kBenchmark:
-      return u.info.id.starts_with("proxy.") ? "workloads" : "bench";
+      return u.info.id.starts_with("proxy.") || u.info.id.starts_with("serving.") ? "workloads"
+                                                                                  : "bench";
     case UnitKind::kCommand:
       return "cli";
   }
