@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/json_document.h"
+#include "fleet/figure_identity.h"
 #include "fleet/key.h"
 #include "fleet/scanner.h"
 
@@ -90,28 +91,6 @@ struct ParamMemo {
   }
 };
 
-void AppendSized(std::string& to, std::string_view s) {
-  auto n = static_cast<uint32_t>(s.size());
-  to.append(reinterpret_cast<const char*>(&n), sizeof n);
-  to.append(s);
-}
-
-std::string_view TakeSized(std::string_view& from) {
-  uint32_t n = 0;
-  std::memcpy(&n, from.data(), sizeof n);
-  std::string_view s = from.substr(sizeof n, n);
-  from.remove_prefix(sizeof n + n);
-  return s;
-}
-
-// Whether `from` holds the sized `part` at `at`.
-bool HasSizedAt(std::string_view from, size_t at, std::string_view part) {
-  uint32_t n = 0;
-  if (from.size() < at + sizeof n + part.size()) return false;
-  std::memcpy(&n, from.data() + at, sizeof n);
-  return n == part.size() && SameBytes(from.data() + at + sizeof n, part.data(), n);
-}
-
 void Ctx::AddFlat(std::string_view k, std::string_view v) {
   if (!diverged) {
     if (HasSizedAt(guess_flat, matched, k) &&
@@ -188,50 +167,6 @@ void KeepRawParams(Ctx& c, FigureShape& sh) {
     sh.raw_tail.clear();
   }
   sh.raw_pct = c.pct_seen == 1;
-}
-
-// Whether `identity` (a well-formed one, as Intern keeps) starts with the sized name, the sized
-// unit and the direction, followed by flat params of `flat_size` bytes.
-bool HasIdentityHead(std::string_view identity, std::string_view name, std::string_view unit,
-                     char direction, size_t flat_size) {
-  if (identity.size() != 2 * sizeof(uint32_t) + name.size() + unit.size() + 1 + flat_size)
-    return false;
-  // A size that does not match fails the comparison before the next part is read.
-  auto same = [](std::string_view a, std::string_view b) {
-    return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
-  };
-  return same(TakeSized(identity), name) && same(TakeSized(identity), unit) &&
-         identity.front() == direction;
-}
-
-// The flat params of a well-formed identity (one Intern keeps).
-std::string_view FlatOfIdentity(std::string_view identity) {
-  TakeSized(identity);  // the name
-  TakeSized(identity);  // the unit
-  return identity.substr(1);
-}
-
-FigureShape MakeShape(const Ctx& c, Better better) {
-  FigureShape sh;
-  sh.proto.name = std::string(c.name);
-  sh.proto.unit = std::string(c.unit);
-  sh.proto.better = better;
-  for (std::string_view flat = c.Flat(); !flat.empty();) {
-    std::string_view k = TakeSized(flat);
-    sh.proto.params[std::string(k)] = std::string(TakeSized(flat));  // the last of a repeated param
-  }
-  sh.key = ComparisonKey(sh.proto);
-  if (auto it = sh.proto.params.find("gpu_name"); it != sh.proto.params.end()) {
-    sh.names_gpu_model = true;
-    sh.gpu_name = it->second;
-  }
-  sh.node = NodeOf(sh.proto, std::string());
-  sh.entity = EntityOf(sh.proto);
-  sh.peer = PeerOf(sh.proto);
-  for (const auto& [k, v] : sh.proto.params) {
-    if (!v.empty() && IsVersionParam(k)) sh.versions.emplace_back(k, v);
-  }
-  return sh;
 }
 
 bool EvidenceOf(FleetScanner& s, Evidence* out) {
@@ -325,7 +260,8 @@ bool MeasurementsOf(FleetScanner& s, Ctx& c) {
       AppendSized(c.identity, c.unit);
       c.identity += direction;
       c.identity += c.Flat();
-      fig.shape = c.shapes.Intern(c.identity, [&] { return MakeShape(c, better); });
+      fig.shape =
+          c.shapes.Intern(c.identity, [&] { return MakeShape(c.name, c.unit, c.Flat(), better); });
     }
     KeepRawParams(c, c.shapes.Get(fig.shape));
     c.out->figures.push_back(fig);

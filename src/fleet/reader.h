@@ -60,8 +60,8 @@ struct FigureShape {
 // FleetAccumulator (the shapes remember its ids).
 class ShapeCache {
  public:
-  // The shape of an identity text (see fleet/reader.cc), built by `make` when new. Documents of a
-  // fleet list their figures in the same order, so the shape that followed the previous figure's
+  // The shape of an identity text (fleet/figure_identity.h), built by `make` when new. Documents of
+  // a fleet list their figures in the same order, so the shape that followed the previous figure's
   // shape last time is tried first, by one comparison instead of a hash.
   template <typename Make>
   uint32_t Intern(const std::string& identity, Make&& make) {

@@ -73,7 +73,7 @@ TopoMatrix BuildTopoMatrix(const host::Host& host, const host::Topology& topolog
 // under it (or one line saying none is), the notes, and the legends.
 std::string TopoMatrixText(const TopoMatrix& m);
 
-// The machine form (schemas/topo.schema.json).
+// The machine form (schemas/topo.schema.json); written by topo_matrix_json.cc.
 std::string TopoMatrixJson(const TopoMatrix& m);
 
 }  // namespace ys::report
