@@ -309,14 +309,19 @@ BenchmarkResult RunServingProxy(const BenchContext& ctx, std::string_view model)
   auto engine = CpuServingEngine::Open(m->shape, stream.concurrency, stream.isl, stream.osl);
   if (!engine.ok()) return BenchmarkResult::Error(engine.status());
   ctx.Progress("calibration");
-  auto rates = MeasureCpuServeRates(**engine, m->scaled, stream, budget, ctx.quick() ? 5 : 9);
-  if (!rates.ok()) return BenchmarkResult::Error(rates.status());
-  auto prediction = PredictCpuServing(m->scaled, stream, *rates, budget);
-  if (!prediction.ok()) return BenchmarkResult::Error(prediction.status());
+  const int iters = ctx.quick() ? 5 : 9;
+  auto before = MeasureCpuServeRates(**engine, m->scaled, stream, budget, iters);
+  if (!before.ok()) return BenchmarkResult::Error(before.status());
   std::function<double()> clock = ServingClock;
   auto trace = RunContinuousBatching(stream, **engine, clock,
                                      [&](const std::string& what) { ctx.Progress(what); });
   if (!trace.ok()) return BenchmarkResult::Error(trace.status());
+  ctx.Progress("calibration after the stream");
+  auto after = MeasureCpuServeRates(**engine, m->scaled, stream, budget, iters);
+  if (!after.ok()) return BenchmarkResult::Error(after.status());
+  const CpuServeRates rates = BracketCpuServeRates(*before, *after);
+  auto prediction = PredictCpuServing(m->scaled, stream, rates, budget);
+  if (!prediction.ok()) return BenchmarkResult::Error(prediction.status());
   auto stats = SummarizeServing(*trace);
   if (!stats.ok()) return BenchmarkResult::Error(stats.status());
 
@@ -326,7 +331,7 @@ BenchmarkResult RunServingProxy(const BenchContext& ctx, std::string_view model)
                               .trace = *trace,
                               .stats = *stats,
                               .prediction = *prediction,
-                              .rates = *rates,
+                              .rates = rates,
                               .calibration = *calibration,
                               .threads = threads};
   BenchmarkResult r;

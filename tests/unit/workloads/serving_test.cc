@@ -8,6 +8,7 @@
 #include "testing/bench_test_util.h"
 #include "workloads/proxy_plan.h"
 #include "workloads/serving/internal/cpu_serving_engine.h"
+#include "workloads/serving/internal/serving_prediction.h"
 #include "workloads/serving/serving_unit.h"
 
 namespace ys::workloads {
@@ -19,6 +20,26 @@ predict::ModelSpec ServingTestSpec() {
   predict::ModelSpec s = CpuScaledSpec(*spec, 16);
   s.shape.layers = 2;
   return s;
+}
+
+// Two calibrations, before and after the stream, give each rate from the mean of their times: a
+// pass at 10 GFLOP/s and one at 5 average to 6.67 (the times 0.1 and 0.2 s per GFLOP average to
+// 0.15), the host time is their mean, and a missing rate stays missing.
+TEST(ServingTest, BracketedRatesAverageTheTimes) {
+  const CpuServeRates before{.prefill_flops_per_s = 10e9,
+                             .weight_bytes_per_s = 4e9,
+                             .host_seconds_per_sequence = 1e-4,
+                             .method = "a"};
+  const CpuServeRates after{.prefill_flops_per_s = 5e9,
+                            .weight_bytes_per_s = 0,
+                            .host_seconds_per_sequence = 3e-4,
+                            .method = "b"};
+  const CpuServeRates r = BracketCpuServeRates(before, after);
+  EXPECT_NEAR(r.prefill_flops_per_s, 2 / (1 / 10e9 + 1 / 5e9), 1);
+  EXPECT_EQ(r.weight_bytes_per_s, 0);
+  EXPECT_DOUBLE_EQ(r.host_seconds_per_sequence, 2e-4);
+  EXPECT_NE(r.method.find("before the stream: a"), std::string::npos) << r.method;
+  EXPECT_NE(r.method.find("after it: b"), std::string::npos) << r.method;
 }
 
 TEST(ServingTest, ScaledShapeOfLlama8b) {

@@ -68,6 +68,18 @@ Result<CpuServeRates> MeasureCpuServeRates(CpuServingEngine& engine,
   return r;
 }
 
+CpuServeRates BracketCpuServeRates(const CpuServeRates& before, const CpuServeRates& after) {
+  auto mean_rate = [](double a, double b) { return a > 0 && b > 0 ? 2 / (1 / a + 1 / b) : 0.0; };
+  CpuServeRates r;
+  r.prefill_flops_per_s = mean_rate(before.prefill_flops_per_s, after.prefill_flops_per_s);
+  r.weight_bytes_per_s = mean_rate(before.weight_bytes_per_s, after.weight_bytes_per_s);
+  r.host_seconds_per_sequence =
+      (before.host_seconds_per_sequence + after.host_seconds_per_sequence) / 2;
+  r.method = "before the stream: " + before.method + "; after it: " + after.method +
+             "; each rate from the mean of the two times";
+  return r;
+}
+
 Result<predict::ServePrediction> PredictCpuServing(const predict::ModelSpec& scaled,
                                                    const ServingStream& stream,
                                                    const CpuServeRates& rates,

@@ -1,7 +1,8 @@
 // The serving proxy's prediction: this CPU's rates, measured by the engine at the shapes it serves,
 // put into the serving model (predict/serve_model.h) as a one-"GPU" system serving fp32.
 //
-// Rates (each the median of timed passes after a warm-up pass, before the serving run):
+// Rates (each the median of timed passes after a warm-up pass, before and after the serving run,
+// BracketCpuServeRates):
 // - the "fp32" tensor rate: the FLOPs the serving model counts for one prefill (its GEMMs, the
 //   head on the last token, causal attention) over the time of a whole prefill of one request
 //   alone, so the rate holds the prefill's other work too (norms, softmax, activation), as the
@@ -50,6 +51,12 @@ Result<CpuServeRates> MeasureCpuServeRates(CpuServingEngine& engine,
                                            const predict::ModelSpec& scaled,
                                            const ServingStream& stream, double memory_bytes,
                                            int iters);
+
+// The rates of two calibrations, one before the stream and one after it, as one: each rate from
+// the mean of the two passes' times (2 / (1/a + 1/b)), the host time their mean. A machine whose
+// load changes while the stream runs (a shared VM) then predicts at its state over the stream
+// rather than at the moment before it. Neither calibration sees the stream's own figures.
+CpuServeRates BracketCpuServeRates(const CpuServeRates& before, const CpuServeRates& after);
 
 // PredictServe of `scaled` (the spec the engine runs) at the stream's ISL, OSL and concurrency on
 // one instance of this CPU.
