@@ -21,11 +21,13 @@
 #include "core/text.h"
 #include "diagnose/diagnosis_json.h"
 #include "diagnose/engine.h"
+#include "predict/suite/phase_predictions.h"
 #include "predict/suite/suite_prediction.h"
 #include "report/diagnosis_console.h"
 #include "report/output.h"
 #include "report/prediction_report.h"
 #include "report/scorecard_reporter.h"
+#include "report/phase_prediction_console.h"
 #include "validate/scorecard_json.h"
 #include "validate/validation.h"
 
@@ -41,10 +43,15 @@ struct ValidateArgs {
   HistoryArgs history;
 };
 
+// What validate --predict predicts: each workload's step and each serving phase.
+struct SuitePredicted {
+  std::vector<predict::WorkloadPrediction> workloads;
+  std::vector<predict::PhasePrediction> phases;
+};
+
 // The predicted column (validate --predict); the error when an input is bad.
-Result<std::vector<predict::WorkloadPrediction>> Predicted(const ValidateArgs& a,
-                                                           const validate::Suite& suite,
-                                                           const validate::ReferenceSet& refs) {
+Result<SuitePredicted> Predicted(const ValidateArgs& a, const validate::Suite& suite,
+                                 const validate::ReferenceSet& refs) {
   predict::SuitePredictionInputs in;
   in.data_dir = DataDir(a.inputs.data);
   for (const std::string& path : a.measured) {
@@ -55,7 +62,16 @@ Result<std::vector<predict::WorkloadPrediction>> Predicted(const ValidateArgs& a
     in.measured.emplace_back(path, std::move(*doc));
   }
   in.sets = a.sets;
-  return predict::PredictSuite(suite, refs, in);
+  SuitePredicted out;
+  if (!suite.workloads.empty() || suite.phases.empty()) {
+    auto rows = predict::PredictSuite(suite, refs, in);
+    if (!rows.ok()) return rows.status();
+    out.workloads = std::move(*rows);
+  }
+  auto phases = predict::PredictServingSuite(suite, refs, in);
+  if (!phases.ok()) return phases.status();
+  out.phases = std::move(*phases);
+  return out;
 }
 
 // validate --predict without --runs: the prediction alone.
@@ -64,18 +80,30 @@ Result<int> PredictOnly(const ValidateArgs& a) {
   auto suite = validate::LoadSuiteByName(a.inputs.suite, data);
   if (!suite.ok()) return suite.status();
   validate::ReferenceSet refs;
-  Status st = refs.AddDirectory(a.inputs.baselines.empty() ? data + "/baselines/" + suite->chip
-                                                           : a.inputs.baselines);
+  // A serving suite's chip may have no shipped baselines (its references come from the site).
+  const std::string dir =
+      a.inputs.baselines.empty() ? data + "/baselines/" + suite->chip : a.inputs.baselines;
+  const bool none_shipped =
+      a.inputs.baselines.empty() && !suite->phases.empty() && !std::filesystem::exists(dir);
+  Status st = none_shipped ? Status::Ok() : refs.AddDirectory(dir);
   for (const std::string& r : a.inputs.references) {
     if (st.ok()) st = refs.AddFile(r);
   }
   YS_RETURN_IF_ERROR(st);
-  auto rows = Predicted(a, *suite, refs);
-  if (!rows.ok()) return rows.status();
+  auto predicted = Predicted(a, *suite, refs);
+  if (!predicted.ok()) return predicted.status();
   if (a.json) {
-    std::cout << report::SuitePredictionJson(*rows, suite->threshold).dump(2) << "\n";
-  } else {
-    std::cout << report::SuitePredictionConsole(*rows, suite->threshold);
+    std::cout << report::SuitePredictionJson(predicted->workloads, suite->threshold,
+                                             predicted->phases)
+                     .dump(2)
+              << "\n";
+    return kExitPass;
+  }
+  if (!suite->workloads.empty() || suite->phases.empty())
+    std::cout << report::SuitePredictionConsole(predicted->workloads, suite->threshold);
+  if (!suite->phases.empty()) {
+    std::cout << report::ServingPredictionConsole(predicted->phases, suite->threshold,
+                                                  a.measured.empty() && a.sets.empty());
   }
   return kExitPass;
 }
@@ -124,17 +152,24 @@ Result<diagnose::DiagnosisReport> DiagnoseValidation(const ValidateArgs& a,
 }
 
 // With --predict: the predicted column, also put into the document (validation.json, --json) as
-// "prediction"; nullopt without --predict.
+// "prediction", and each serving phase's into its phases[].prediction; nullopt without --predict.
 Result<std::optional<std::vector<predict::WorkloadPrediction>>> AddPredictionColumn(
     const ValidateArgs& a, validate::ValidationResult& result) {
   std::optional<std::vector<predict::WorkloadPrediction>> predicted;
   if (!a.predict) return predicted;
   auto rows = Predicted(a, result.suite, result.references);
   if (!rows.ok()) return rows.status();
-  predicted = std::move(*rows);
+  predicted = std::move(rows->workloads);
+  for (validate::ScoredPhase& phase : result.card.phases) {
+    for (predict::PhasePrediction& p : rows->phases) {
+      if (p.id == phase.phase.id) phase.prediction = p;
+    }
+  }
   const nlohmann::ordered_json prediction(
       report::SuitePredictionJson(*predicted, result.suite.threshold));
-  result.document = validate::ToJson(result.suite, result.card, &prediction);
+  const bool serving_only = result.suite.workloads.empty() && !result.suite.phases.empty();
+  result.document =
+      validate::ToJson(result.suite, result.card, serving_only ? nullptr : &prediction);
   return predicted;
 }
 
@@ -185,7 +220,8 @@ void PrintValidationConsole(
   for (const auto& i : result.discovery.ignored)
     std::cout << "ignored: " << SanitizeForDisplay(i) << "\n";
   std::cout << "\n";
-  if (predicted) {
+  // A serving phase's prediction is printed in its block of the scorecard.
+  if (predicted && (!result.suite.workloads.empty() || result.suite.phases.empty())) {
     std::cout << report::SuitePredictionConsole(*predicted, result.suite.threshold) << "\n";
   }
   report::WriteDiagnosis(diagnosis.ranked, diagnosis.not_evaluated, ColorOnStdout(), std::cout);

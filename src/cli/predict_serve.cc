@@ -11,20 +11,13 @@
 #include "core/run_document_json.h"
 #include "predict/predictor.h"
 #include "predict/published_table.h"
+#include "predict/serve_system.h"
 
 namespace ys::cli {
 namespace {
 
 Status Missing(const char* flag, const char* what) {
   return Status::Invalid(fmt::format("{}: missing; expected {}", flag, what));
-}
-
-nlohmann::json TermsJson(const std::vector<predict::ServeTerm>& terms) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const predict::ServeTerm& t : terms) {
-    out.push_back({{"name", t.name}, {"seconds", t.seconds}, {"basis", t.basis}});
-  }
-  return out;
 }
 
 std::string TermsConsole(const char* title, const std::vector<predict::ServeTerm>& terms,
@@ -62,50 +55,27 @@ Result<std::string> ResolveModel(const predict::Predictor& predictor, const Serv
   return predictor.ModelPath(*name);
 }
 
-// A recipe of the serving layout for the rates: the measured documents' collectives are taken at
-// the message sizes of a prefill of ISL tokens (micro-batch 1, sequence ISL).
-predict::Recipe RatesRecipe(const ServeArgs& a, const predict::ModelSpec& spec) {
-  predict::Recipe r;
-  r.model = &spec;
-  r.par.chip = a.chip;
-  r.par.dtype = predict::DtypeOfPrecision(a.dtype);
-  r.par.gpus = a.gpus;
-  r.par.tp = a.tp;
-  r.par.pp = a.pp;
-  r.par.ep = a.ep;
-  r.par.micro_batch = 1;
-  r.par.global_batch = std::max(1, a.gpus / (a.tp * a.pp));
-  r.layers = spec.shape.layers;
-  r.seq = a.isl;
-  r.dtype = r.par.dtype;
-  return r;
-}
-
-// The reference rates of the chip with --measured and --set laid over them.
-Result<predict::PredictionRates> RatesOf(const predict::Predictor& predictor, const ServeArgs& a,
-                                         const predict::ModelSpec& spec,
-                                         const bench::DeviceSpec& chip) {
+// The serving system of the chip with --measured and --set laid over its reference rates
+// (predict/serve_system.h).
+Result<predict::ServeSystemOf> SystemOf(const predict::Predictor& predictor, const ServeArgs& a,
+                                        const predict::ModelSpec& spec,
+                                        const bench::DeviceSpec& chip) {
   std::vector<RunDocument> docs;
   docs.reserve(a.measured.size());
-  predict::RateInputs in{.sets = a.sets};
+  predict::ServeSystemQuery q{.chip = a.chip,
+                              .precision = a.dtype,
+                              .layout = {a.gpus, a.tp, a.pp, a.ep, a.prefill_gpus, a.decode_gpus},
+                              .isl = a.isl,
+                              .rates = {.sets = a.sets}};
   for (const std::string& path : a.measured) {
     auto j = ReadJsonFile(path);
     if (!j.ok()) return j.status();
     auto doc = RunDocumentFromJson(*j);
     if (!doc.ok()) return Status::Invalid(path + ": " + doc.status().message());
     docs.push_back(std::move(*doc));
-    in.measured.emplace_back(path, &docs.back());
+    q.rates.measured.emplace_back(path, &docs.back());
   }
-  return predictor.Rates(RatesRecipe(a, spec), chip, predictor.calibration().constants, in);
-}
-
-// The constants and the expected error: calibration/serve_model.toml when it exists.
-Result<std::optional<predict::ServeCalibration>> Calibration(const std::string& data) {
-  const std::string path = predict::ServeCalibrationPath(data);
-  if (!std::filesystem::exists(path)) return std::optional<predict::ServeCalibration>();
-  auto cal = predict::LoadServeCalibration(path);
-  if (!cal.ok()) return cal.status();
-  return std::optional<predict::ServeCalibration>(std::move(*cal));
+  return predict::BuildServeSystem(predictor, spec, chip, q);
 }
 
 }  // namespace
@@ -156,45 +126,6 @@ Status CheckServeArgs(const ServeArgs& a) {
   return Status::Ok();
 }
 
-nlohmann::json ServeJson(const ServeArgs& a, const predict::ServePrediction& p,
-                         const predict::ServeExpectedError& e, const std::string& constants_path,
-                         const std::vector<std::string>& measured) {
-  nlohmann::json expected = {{"situation", predict::ServeSituationName(e.situation)},
-                             {"median", e.median ? nlohmann::json(*e.median) : nullptr},
-                             {"p90", e.p90 ? nlohmann::json(*e.p90) : nullptr},
-                             {"rows", e.rows},
-                             {"source", e.source}};
-  return {{"kind", "serving"},
-          {"output_tokens_per_s_per_gpu", p.output_tokens_per_s_per_gpu},
-          {"output_tokens_per_s", p.output_tokens_per_s},
-          {"tokens_per_s_per_user", p.tokens_per_s_per_user},
-          {"ttft_s", p.ttft_s},
-          {"tpot_s", p.tpot_s},
-          {"batch_per_instance", p.batch_per_instance},
-          {"instances", p.instances},
-          {"breakdown", {{"prefill", TermsJson(p.prefill)}, {"decode", TermsJson(p.decode)}}},
-          {"expected_error", expected},
-          {"notes", p.notes},
-          {"constants", constants_path},
-          {"measured", measured},
-          {"inputs",
-           {{"model", a.model},
-            {"chip", a.chip},
-            {"dtype", a.dtype},
-            {"gpus", a.gpus},
-            {"tp", a.tp},
-            {"pp", a.pp},
-            {"ep", a.ep},
-            {"prefill_gpus", a.prefill_gpus},
-            {"decode_gpus", a.decode_gpus},
-            {"isl", a.isl},
-            {"osl", a.osl},
-            {"concurrency", a.concurrency},
-            {"max_throughput", a.max_throughput},
-            {"sets", a.sets},
-            {"measured", a.measured}}}};
-}
-
 std::string ServeConsole(const ServeArgs& a, const predict::ServePrediction& p,
                          const predict::ServeExpectedError& e, const std::string& constants_path) {
   std::string out =
@@ -227,24 +158,20 @@ Result<int> RunServe(ServeArgs a) {
   if (!spec.ok()) return spec.status();
   auto chip = predictor->LoadChip(a.chip);
   if (!chip.ok()) return chip.status();
-  auto rates = RatesOf(*predictor, a, *spec, *chip);
-  if (!rates.ok()) return rates.status();
-  auto cal = Calibration(predictor->data_dir());
-  if (!cal.ok()) return cal.status();
+  auto system = SystemOf(*predictor, a, *spec, *chip);
+  if (!system.ok()) return system.status();
+  auto constants = predict::LoadServeConstants(predictor->data_dir());
+  if (!constants.ok()) return constants.status();
   const std::string dtype = predict::DtypeOfPrecision(a.dtype);
-  const predict::ServeSystem system{rates->rates, chip->hbm_capacity_gb.value_or(0) * 1e9};
   const predict::ServeLayout layout{a.gpus, a.tp, a.pp, a.ep, a.prefill_gpus, a.decode_gpus};
   const predict::ServeLoad load{a.isl, a.osl, a.concurrency, a.max_throughput};
-  auto p = predict::PredictServe(*spec, dtype, layout, load, system,
-                                 *cal ? (*cal)->constants : predict::ServeConstants{});
+  auto p = predict::PredictServe(*spec, dtype, layout, load, system->system, constants->constants);
   if (!p.ok()) return p.status();
-  const auto expected = predict::ExpectedServeError(*cal ? &**cal : nullptr, a.chip, dtype);
-  const std::string constants_path =
-      *cal ? (*cal)->path
-           : "built-in defaults (no " + predict::ServeCalibrationPath(predictor->data_dir()) + ")";
+  const auto expected = constants->Expected(a.chip, dtype);
+  const std::string& constants_path = constants->path;
   a.model = spec->name;
   if (a.json) {
-    std::cout << ServeJson(a, *p, expected, constants_path, rates->measured).dump(2) << "\n";
+    std::cout << ServeJson(a, *p, expected, constants_path, system->measured).dump(2) << "\n";
   } else {
     std::cout << ServeConsole(a, *p, expected, constants_path);
   }

@@ -7,7 +7,9 @@
 // Output: a console headline, the expected error and the breakdown; or with --json one document,
 // top level output_tokens_per_s_per_gpu, output_tokens_per_s, tokens_per_s_per_user, ttft_s,
 // tpot_s, batch_per_instance, instances, breakdown {prefill, decode: [{name, seconds, basis}]},
-// expected_error {situation, median, p90, rows, source}, notes and the inputs.
+// expected_error {situation, median, p90, rows, source}, notes and the inputs (its field list
+// in cli/predict_serve_json.cc, schemas/predict_serve.schema.json). The system and constants are
+// built by predict/serve_system.h, as validate --predict builds them for a serving suite.
 //
 // Thread safety: one thread.
 #ifndef YARDSTICK_CLI_PREDICT_SERVE_H_

@@ -354,12 +354,14 @@ void Fields(V& v, SuiteRow& x) {
 struct SuiteView {
   const std::vector<predict::WorkloadPrediction>& rows;
   double threshold;
+  const std::vector<predict::PhasePrediction>& phases;  // a serving suite's
 };
 
 template <typename V>
 void Fields(V& v, SuiteView& x) {
   v("threshold", x.threshold);
   v.computed("workloads", [&] { return ViewsOf<SuiteRow>(x.rows); });
+  v.optional("phases", x.phases);
 }
 
 // `predict --published --json`: the error table, the leave-one-model-out figures with --cv, the
@@ -552,8 +554,9 @@ std::string SuitePredictionConsole(const std::vector<predict::WorkloadPrediction
 }
 
 nlohmann::json SuitePredictionJson(const std::vector<predict::WorkloadPrediction>& rows,
-                                   double threshold) {
-  return prediction_json::Write(prediction_json::SuiteView{rows, threshold});
+                                   double threshold,
+                                   const std::vector<predict::PhasePrediction>& phases) {
+  return prediction_json::Write(prediction_json::SuiteView{rows, threshold, phases});
 }
 
 std::string ConstantsToml(const predict::Constants& c) {

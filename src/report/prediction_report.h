@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "predict/rate_what_if.h"
+#include "predict/serve_phase_prediction.h"
 #include "predict/step_model.h"
 #include "predict/suite/published_predictions.h"
 #include "predict/suite/suite_prediction.h"
@@ -47,11 +48,14 @@ nlohmann::json PublishedJson(const predict::ErrorTable& t, const predict::CrossV
                              const std::string& calibration, const std::string& split,
                              const predict::Constants* fitted);
 
-// `validate --predict`: the predicted column beside each workload of a suite.
+// `validate --predict`: the predicted column beside each workload of a suite; the JSON has the
+// serving phases' predictions as "phases" when there are any (predict/serve_phase_prediction.h;
+// their console is report/phase_prediction_console.h).
 std::string SuitePredictionConsole(const std::vector<predict::WorkloadPrediction>& rows,
                                    double threshold);
 nlohmann::json SuitePredictionJson(const std::vector<predict::WorkloadPrediction>& rows,
-                                   double threshold);
+                                   double threshold,
+                                   const std::vector<predict::PhasePrediction>& phases = {});
 
 // The constants as the [constants] table of calibration/step_model.toml.
 std::string ConstantsToml(const predict::Constants& c);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "report/phase_prediction_console.h"
 
 namespace ys::report {
 namespace {
@@ -70,6 +71,7 @@ void WriteServingPhases(const std::vector<validate::ScoredPhase>& phases, double
     for (const std::string& r : s.refused) {
       out << "    refused: " << SanitizeForDisplay(r) << "\n";
     }
+    if (s.prediction) out << ServingPredictionBlock(*s.prediction, "    ");
   }
 }
 

@@ -192,6 +192,7 @@ void Fields(V& v, ScoredPhase& s) {
   v("point_tokens_per_s_per_user", s.point_tokens_per_s_per_user);
   v("refused", s.refused);
   v("points", s.points);
+  v.optional("prediction", s.prediction);
 }
 
 namespace scorecard_json {

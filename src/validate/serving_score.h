@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "predict/serve_phase_prediction.h"
 #include "validate/inference_result.h"
 #include "validate/serving_phase.h"
 #include "validate/serving_reference.h"
@@ -63,6 +64,8 @@ struct ScoredPhase {
   std::optional<double> point_tokens_per_s_per_user;
   std::vector<std::string> refused;       // other points and why they were not used
   std::vector<PhasePointSummary> points;  // every measured point (the curve)
+  // validate --predict: what the serving model predicted for the phase before its run.
+  std::optional<predict::PhasePrediction> prediction;
 };
 
 // What the runs folder gave for a phase: the points of every serving file in it, or why none.

@@ -69,6 +69,10 @@ produce diagnosis 1 -- "$bin" diagnose "$out/run-misconfigured.json" --json
 valid diagnosis "$out/diagnosis.json"
 produce predict_suite 0 -- "$bin" validate --suite h100 --predict --json
 valid predict_suite "$out/predict_suite.json"
+produce predict_suite_serving 0 -- "$bin" validate --suite h200-serving --predict --json
+valid predict_suite "$out/predict_suite_serving.json"
+produce predict_serve 0 -- "$bin" predict --serve --model deepseek-r1 --chip h200 --dtype fp8 --gpus 8 --tp 8 --ep 8 --isl 1024 --osl 1024 --concurrency 64 --json
+valid predict_serve "$out/predict_serve.json"
 if "$bin" archive --suite h100 --runs "$runs/h100-pass" --reference "$ref" -o "$tmp/a.tar.zst" >/dev/null 2>&1 &&
   mkdir -p "$tmp/archive" && tar --zstd -xf "$tmp/a.tar.zst" -C "$tmp/archive"; then
   passes=$((passes + 1))
