@@ -25,9 +25,9 @@
 #include "predict/suite/suite_prediction.h"
 #include "report/diagnosis_console.h"
 #include "report/output.h"
+#include "report/phase_prediction_console.h"
 #include "report/prediction_report.h"
 #include "report/scorecard_reporter.h"
-#include "report/phase_prediction_console.h"
 #include "validate/scorecard_json.h"
 #include "validate/validation.h"
 
