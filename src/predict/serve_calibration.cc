@@ -64,6 +64,8 @@ const char* ServeSituationName(ServeSituation s) {
   switch (s) {
     case ServeSituation::kCalibratedChip:
       return "calibrated_chip";
+    case ServeSituation::kBorrowedChip:
+      return "borrowed_chip";
     case ServeSituation::kUncalibrated:
       return "uncalibrated";
     case ServeSituation::kNoServingCalibration:
@@ -86,16 +88,29 @@ std::string ServeExpectedError::Line() const {
                      rows, source);
 }
 
+std::string ServeSiblingChip(std::string_view chip) {
+  if (chip.size() > 2 && chip.substr(0, 2) == "gb") return std::string(chip.substr(1));
+  return "";
+}
+
 ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,
                                       std::string_view dtype) {
   ServeExpectedError out;
   if (cal == nullptr || cal->errors.empty()) return out;
+  const std::string sibling = ServeSiblingChip(chip);
   const ServeErrorEntry* widest = &cal->errors.front();
+  const ServeErrorEntry* borrowed = nullptr;
   for (const ServeErrorEntry& e : cal->errors) {
     if (e.chip == chip && e.dtype == dtype) {
       return {ServeSituation::kCalibratedChip, e.median, e.p90, e.rows, e.source};
     }
+    if (!sibling.empty() && e.chip == sibling && e.dtype == dtype) borrowed = &e;
     if (e.p90 > widest->p90) widest = &e;
+  }
+  if (borrowed != nullptr) {
+    return {ServeSituation::kBorrowedChip, borrowed->median, borrowed->p90, borrowed->rows,
+            fmt::format("measured on {} (the same GPU die; no published row of {}): {}",
+                        borrowed->chip, chip, borrowed->source)};
   }
   return {ServeSituation::kUncalibrated, widest->median, widest->p90, widest->rows,
           widest->chip + " " + widest->dtype + ": " + widest->source};

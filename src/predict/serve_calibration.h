@@ -7,6 +7,9 @@
 //
 // The expected error of a prediction (ExpectedServeError), by situation:
 // - calibrated_chip: the [[error]] entry of the chip and dtype;
+// - borrowed_chip: no entry of the chip, one of its die sibling (ServeSiblingChip: a Grace
+//   superchip's GPU is its HGX part's die, GB200's the B200's) and the dtype; its figures, said to
+//   be measured on the sibling (the constants are one set for every chip);
 // - uncalibrated: the file has entries, none of this chip and dtype; the widest entry's figures
 //   are stated, as a floor of what this prediction may miss by (an untested chip can miss more);
 // - no_serving_calibration: no entry at all (or no file): the error is unknown, no number given.
@@ -43,8 +46,8 @@ struct ServeCalibration {
   std::vector<ServeErrorEntry> errors;
 };
 
-enum class ServeSituation { kCalibratedChip, kUncalibrated, kNoServingCalibration };
-// "calibrated_chip", "uncalibrated", "no_serving_calibration"
+enum class ServeSituation { kCalibratedChip, kBorrowedChip, kUncalibrated, kNoServingCalibration };
+// "calibrated_chip", "borrowed_chip", "uncalibrated", "no_serving_calibration"
 const char* ServeSituationName(ServeSituation s);
 
 struct ServeExpectedError {
@@ -55,6 +58,10 @@ struct ServeExpectedError {
   // One console line: "expected error: median 12%, p90 30% (calibrated_chip: 14 rows, ...)".
   std::string Line() const;
 };
+
+// The chip whose GPU die `chip` carries when it is a Grace superchip ("gb200" -> "b200",
+// "gb300" -> "b300"); empty otherwise.
+std::string ServeSiblingChip(std::string_view chip);
 
 // `cal` may be null (no file).
 ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "predict/predictor.h"
+#include "predict/serve_work.h"
 
 namespace ys::predict {
 namespace {
@@ -177,6 +178,7 @@ Result<ServeFitData> LoadServeFitData(const std::string& data_dir) {
     if (std::find(out.releases.begin(), out.releases.end(), r.release) == out.releases.end())
       out.releases.push_back(r.release);
     ServeFitCase k{.row = std::move(r), .model = *model, .system = **system};
+    if (auto w = ComputeServeWork(*k.model, k.row.dtype); w.ok()) k.work = std::move(*w);
     out.cases.push_back(std::move(k));
   }
   return out;
@@ -186,9 +188,8 @@ Result<double> PredictServeCase(const ServeFitCase& k, const ServeConstants& c) 
   if (k.model == nullptr) return Status::Invalid(k.row.file + ": no model for the row");
   ServeLayout layout{.gpus = k.row.gpus, .tp = k.row.tp, .pp = k.row.pp, .ep = k.row.ep};
   ServeLoad load{.isl = k.row.isl, .osl = k.row.osl, .max_throughput = true};
-  ServeConstants at = c;
-  if (k.max_batch > 0) at.max_batch = std::min(at.max_batch, k.max_batch);
-  auto p = PredictServe(*k.model, k.row.dtype, layout, load, k.system, at);
+  auto p = k.work ? PredictServe(*k.work, k.row.dtype, layout, load, k.system, c)
+                  : PredictServe(*k.model, k.row.dtype, layout, load, k.system, c);
   if (!p.ok()) return p.status();
   return p->output_tokens_per_s;
 }

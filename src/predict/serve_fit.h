@@ -15,6 +15,7 @@
 #define YARDSTICK_PREDICT_SERVE_FIT_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,13 +28,14 @@
 namespace ys::predict {
 
 // One published row with what predicting it needs; `model` is borrowed and must outlive the case.
-// max_batch > 0: the most sequences the benchmark's engine let one instance batch
-// (serve_engine_settings.h), laid under the constants' max_batch.
+// `work`: the model's work at the row's dtype, computed once for every evaluation of the fit
+// (absent: computed on each prediction). The batch cap of the benchmark's engine
+// (serve_engine_settings.h) is the serving model's own at max throughput.
 struct ServeFitCase {
   ServePublishedRow row;
   const ModelSpec* model = nullptr;
   ServeSystem system;
-  double max_batch = 0;
+  std::optional<ServeWork> work;
 };
 
 // The case's predicted output tokens/s of the whole run (over row.gpus), under `c`.

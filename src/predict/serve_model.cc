@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "predict/serve_engine_settings.h"
 #include "predict/serve_work.h"
 
 namespace ys::predict {
@@ -287,9 +288,7 @@ Result<int> BatchOf(const Setting& s, const ServeLoad& load, int instances,
         "max throughput: {} sequences per instance, what fits in {:.0f}% of the HBM the weights "
         "leave at ISL + OSL = {} tokens each{}",
         *fit, 100 * s.c.kv_memory_share, load.isl + load.osl,
-        capped ? fmt::format(", capped at max_batch {:.0f} (TensorRT-LLM's default max_batch_size)",
-                             s.c.max_batch)
-               : ""));
+        capped ? fmt::format(", capped at max_batch {:.0f}", s.c.max_batch) : ""));
     return *fit;
   }
   const int b = (load.concurrency + instances - 1) / instances;
@@ -372,6 +371,26 @@ void AddNotes(const Setting& s, std::string_view dtype, ServePrediction& p) {
       "1 / TPOT");
 }
 
+// The constants of one prediction: at max throughput, max_batch is the max_batch_size
+// trtllm-bench's heuristic gives this engine (per instance: each of its pp stages holds one
+// micro-batch of it), the benchmark the constants were fitted on; where the heuristic refuses the
+// engine, the constants' max_batch stays. At a concurrency the constants as given.
+ServeConstants AtEngineSettings(const ServeWork& w, const ServeLayout& layout,
+                                const ServeLoad& load, const ServeSystem& system,
+                                const ServeConstants& c, std::vector<std::string>& notes) {
+  ServeConstants at = c;
+  if (!load.max_throughput) return at;
+  auto e = TrtllmBenchEngineSettings(w, system.hbm_capacity_bytes, layout.tp, layout.pp, load.isl,
+                                     load.osl);
+  if (!e.ok()) return at;
+  at.max_batch = static_cast<double>(e->max_batch_size) * layout.pp;
+  notes.push_back(fmt::format(
+      "max_batch {:.0f}: the max_batch_size trtllm-bench's engine heuristic gives TP {} x PP {} at "
+      "ISL {} / OSL {} (the benchmark behind the published figures the constants are fitted on)",
+      at.max_batch, layout.tp, layout.pp, load.isl, load.osl));
+  return at;
+}
+
 }  // namespace
 
 Result<ServePrediction> PredictServe(const ModelSpec& model, std::string_view dtype,
@@ -380,11 +399,20 @@ Result<ServePrediction> PredictServe(const ModelSpec& model, std::string_view dt
   YS_RETURN_IF_ERROR(CheckLoad(load));
   auto work = ComputeServeWork(model, dtype);
   if (!work.ok()) return work.status();
+  return PredictServe(*work, dtype, layout, load, system, c);
+}
+
+Result<ServePrediction> PredictServe(const ServeWork& w, std::string_view dtype,
+                                     const ServeLayout& layout, const ServeLoad& load,
+                                     const ServeSystem& system, const ServeConstants& constants) {
+  YS_RETURN_IF_ERROR(CheckLoad(load));
+  const ServeWork* work = &w;
+  ServePrediction p;
+  const ServeConstants c = AtEngineSettings(w, layout, load, system, constants, p.notes);
   auto in = InstanceOf(layout, *work);
   if (!in.ok()) return in.status();
   auto s = SettingOf(*work, system, c, *in, dtype);
   if (!s.ok()) return s.status();
-  ServePrediction p;
   p.instances = (layout.Disaggregated() ? layout.decode_gpus : layout.gpus) / in->gpus;
   auto b = BatchOf(*s, load, p.instances, p.notes);
   if (!b.ok()) return b.status();

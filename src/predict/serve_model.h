@@ -32,6 +32,7 @@
 
 #include "core/status.h"
 #include "predict/model_spec.h"
+#include "predict/serve_work.h"
 #include "predict/step_model.h"
 
 namespace ys::predict {
@@ -106,6 +107,11 @@ struct ServePrediction {
 // max_throughput, the dtype has no rate, or the weights do not fit in the instance's HBM (the
 // message names the bytes needed and held).
 Result<ServePrediction> PredictServe(const ModelSpec& model, std::string_view dtype,
+                                     const ServeLayout& layout, const ServeLoad& load,
+                                     const ServeSystem& system, const ServeConstants& c);
+// The same with the model's work already computed (ComputeServeWork(model, dtype)): a fit that
+// predicts the same rows under many constants computes it once.
+Result<ServePrediction> PredictServe(const ServeWork& work, std::string_view dtype,
                                      const ServeLayout& layout, const ServeLoad& load,
                                      const ServeSystem& system, const ServeConstants& c);
 

@@ -59,6 +59,16 @@ TEST(ServeCalibrationTest, EachSituationStatesWhatItKnows) {
   EXPECT_EQ(other.situation, ServeSituation::kUncalibrated);
   EXPECT_DOUBLE_EQ(*other.p90, 0.4);  // the widest entry
   EXPECT_NE(other.Line().find("can miss by more"), std::string::npos) << other.Line();
+  // GB200 carries B200's die: B200's figures, said to be borrowed; GB200 at a dtype B200 has no
+  // entry of is uncalibrated.
+  const ServeExpectedError sibling = ExpectedServeError(&*cal, "gb200", "fp8");
+  EXPECT_EQ(sibling.situation, ServeSituation::kBorrowedChip);
+  EXPECT_DOUBLE_EQ(*sibling.p90, 0.4);
+  EXPECT_EQ(sibling.rows, 6);
+  EXPECT_NE(sibling.source.find("measured on b200"), std::string::npos) << sibling.source;
+  EXPECT_EQ(ExpectedServeError(&*cal, "gb200", "nvfp4").situation, ServeSituation::kUncalibrated);
+  EXPECT_EQ(ServeSiblingChip("gb300"), "b300");
+  EXPECT_EQ(ServeSiblingChip("h100"), "");
   const ServeExpectedError none = ExpectedServeError(nullptr, "h100", "fp8");
   EXPECT_EQ(none.situation, ServeSituation::kNoServingCalibration);
   EXPECT_FALSE(none.median.has_value());

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "predict/model_spec.h"
+#include "predict/serve_calibration.h"
 #include "predict/serve_published.h"
 
 namespace ys::predict {
@@ -91,6 +92,34 @@ TEST(ServeFitTest, ShippedRowsAreDatedUpToTheCutOff) {
   ASSERT_FALSE(rows->empty());
   for (const ServePublishedRow& r : *rows) {
     EXPECT_LE(r.release_date, "2025-06-30") << r.file << ":" << r.line << " " << r.release;
+  }
+}
+
+// (b) The shipped calibration/serve_model.toml is what the fit over the shipped table gives: the
+// constants and every chip's held-out error, within the file's rounding (slow: the whole fit).
+TEST(ServeFitTest, ShippedCalibrationIsTheFitOfTheShippedTable) {
+  auto data = LoadServeFitData(kServeFitData);
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  EXPECT_TRUE(data->skipped.empty());
+  auto fit = CalibrateServe(data->cases, ServeConstants{});
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  auto shipped = LoadServeCalibration(ServeCalibrationPath(kServeFitData));
+  ASSERT_TRUE(shipped.ok()) << shipped.status().message();
+  const ServeConstants& f = fit->constants;
+  const ServeConstants& s = shipped->constants;
+  EXPECT_NEAR(s.prefill_efficiency / f.prefill_efficiency, 1, 1e-4);
+  EXPECT_NEAR(s.decode_hbm_efficiency / f.decode_hbm_efficiency, 1, 1e-4);
+  EXPECT_NEAR(s.host_seconds_per_step / f.host_seconds_per_step, 1, 1e-4);
+  ASSERT_EQ(shipped->errors.size(), fit->error.size());
+  for (const ServeHeldOutError& e : fit->error) {
+    const ServeErrorEntry* entry = nullptr;
+    for (const ServeErrorEntry& x : shipped->errors) {
+      if (x.chip == e.chip && x.dtype == e.dtype) entry = &x;
+    }
+    ASSERT_NE(entry, nullptr) << e.chip << " " << e.dtype;
+    EXPECT_EQ(entry->rows, e.stats.rows) << e.chip;
+    EXPECT_NEAR(entry->median, e.stats.median_abs, 6e-5) << e.chip;
+    EXPECT_NEAR(entry->p90, e.stats.p90_abs, 6e-5) << e.chip;
   }
 }
 
