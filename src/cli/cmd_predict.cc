@@ -48,7 +48,7 @@ struct PredictArgs {
   std::vector<std::string> measured, sets;
   bool json = false, published = false, fit = false, cv = false;
   bool serve = false;
-  ServeArgs served;  // --serve's own flags (cli/predict_serve.h)
+  ServeArgs served;        // --serve's own flags (cli/predict_serve.h)
   ServeFitArgs serve_fit;  // --serve-fit, --write (cli/predict_serve_fit.h)
 };
 

@@ -16,7 +16,7 @@
 #define YARDSTICK_CLI_PREDICT_SERVE_H_
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <streambuf>
 
 namespace ys::validate {
