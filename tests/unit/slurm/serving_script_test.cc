@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -343,15 +344,18 @@ TEST(ServingScriptTest, RunsWithStandInsAndStopsItsSteps) {
     fs::permissions(dir + "/bin/" + name, fs::perms::owner_all);
   };
   tool("scontrol", "echo node1\n");
-  // The stand-in server answers once its step has started (as a real one does): without the
-  // wait, a loaded machine could stop the step before it ran.
-  tool("curl", "for _ in $(seq 1 200); do grep -qa serve " + dir +
-                   "/srun.args 2>/dev/null && break; sleep 0.05; done\n"
+  // The stand-in server answers once its step has started and recorded its arguments (as a real
+  // one answers once it runs): without the wait, a loaded machine could stop the step before it
+  // ran. The marker is the server step's own (its arguments hold the word "serve").
+  tool("curl", "for _ in $(seq 1 200); do [ -e " + dir +
+                   "/server.started ] && break; sleep 0.05; done\n"
                    "echo '{\"data\": [{\"id\": \"m\"}]}'\n");
   // The kernel log is collected at the end, after the stack is stopped.
   tool("srun", "case \" $* \" in *ys_dmesg*) echo dmesg >> " + dir +
                    "/dmesg.calls; exit 0;; esac\necho $$ >> " + dir +
-                   "/srun.pids\nprintf '%s\\0' \"$@\" >> " + dir + "/srun.args\nexec sleep 60\n");
+                   "/srun.pids\nprintf '%s\\0' \"$@\" > " + dir +
+                   "/srun.args.$$\ncase \" $* \" in *\" serve \"*) touch " + dir +
+                   "/server.started;; esac\nexec sleep 60\n");
   tool("loadgen", "printf '%s\\0' \"$@\" > " + dir + "/load.args\nexit 7\n");
   const std::string pwned = dir + "/pwned";
   const std::string hostile =
@@ -377,9 +381,16 @@ TEST(ServingScriptTest, RunsWithStandInsAndStopsItsSteps) {
   std::ifstream in(dir + "/load.args");
   std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(args, std::string("http://node1:8000\0", 18) + hostile + std::string("\0", 1));
-  std::ifstream srun_args(dir + "/srun.args");
-  std::string sa((std::istreambuf_iterator<char>(srun_args)), std::istreambuf_iterator<char>());
-  EXPECT_TRUE(Has(sa, std::string("serve\0", 6) + hostile));
+  // Each step's arguments in a file of its own: two steps appending to one file interleave.
+  std::string sa;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind("srun.args.", 0) != 0) continue;
+    std::ifstream srun_args(e.path());
+    sa.append(std::istreambuf_iterator<char>(srun_args), std::istreambuf_iterator<char>());
+  }
+  std::string shown = sa;
+  std::replace(shown.begin(), shown.end(), '\0', '|');
+  EXPECT_TRUE(Has(sa, std::string("serve\0", 6) + hostile)) << shown;
   EXPECT_TRUE(fs::is_directory(dir + "/runs/dsr1_fp4_chat/c4"));
   EXPECT_FALSE(fs::exists(pwned)) << "a value in the script was executed";
   std::ifstream pids(dir + "/srun.pids");
