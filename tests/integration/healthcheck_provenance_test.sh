@@ -3,7 +3,8 @@
 # `scontrol`, first on PATH, records every call and keeps one node's state, so the test needs no
 # Slurm: with a recorded input (--root other than /, --nvml-state, --kernel-log) a failing run
 # reports CRITICAL and calls nothing, not even `scontrol show`; --act-on-recorded drains and
-# resumes, and says so; a live run resumes yardstick's own drain.
+# resumes, and says so; a live run resumes yardstick's own drain. preflight and burnin on recorded
+# inputs call nothing either.
 set -uo pipefail
 bin=$1 src=$2
 source "$src/tests/integration/lib.sh"
@@ -104,4 +105,13 @@ expect_rc 0 "--act-on-recorded resumes" -- "${hc[@]}" "${passing[@]}" --act-on-r
 expect_in "$calls" "update NodeName=$node State=RESUME" "resumed on recorded evidence when asked"
 expect_in "$tmp/out" "as --act-on-recorded asks" "the resume names the override"
 echo "  scontrol calls of the last run: $(calls_made | tr '\n' ';')"
+
+# preflight and burnin on the recorded fault: they judge and report, and write to no system (no
+# scontrol call with the fake first on PATH).
+: >"$calls"
+expect_rc 1 "preflight on the recorded XID" -- "$bin" preflight --no-history "${recorded[@]}"
+expect_no_calls "preflight on recorded inputs"
+"$bin" burnin --duration 2s --profile compute --backend cpu --nvml-state "$nvml/xid.json" \
+  --out "$tmp/burnin" >"$tmp/burnin.out" 2>&1
+expect_no_calls "burnin on a recorded GPU state"
 finish
