@@ -8,6 +8,7 @@
 #include <set>
 
 #include "predict/predictor.h"
+#include "predict/serve_system.h"
 #include "predict/serve_work.h"
 
 namespace ys::predict {
@@ -115,20 +116,25 @@ Status HoldOut(const std::vector<ServeFitCase>& cases, const std::string& model,
   return Status::Ok();
 }
 
-// Each chip's reference system, loaded once; nullopt where specs/ has no file for it.
+// Each chip's reference system (BuildServeSystem's, as `predict --serve` builds it with no
+// --measured or --set: the model and row it is built for do not change it), loaded once; null
+// where specs/ has no file for the chip.
 class ServeSystems {
  public:
   explicit ServeSystems(const Predictor& p) : p_(p) {}
-  Result<const ServeSystem*> Of(const std::string& chip) {
-    if (auto it = systems_.find(chip); it != systems_.end()) return &it->second;
-    if (!std::filesystem::exists(p_.data_dir() + "/specs/" + chip + ".toml"))
+  Result<const ServeSystem*> Of(const ServePublishedRow& row, const ModelSpec& model) {
+    if (auto it = systems_.find(row.chip); it != systems_.end()) return &it->second;
+    if (!std::filesystem::exists(p_.data_dir() + "/specs/" + row.chip + ".toml"))
       return static_cast<const ServeSystem*>(nullptr);
-    auto spec = p_.LoadChip(chip);
+    auto spec = p_.LoadChip(row.chip);
     if (!spec.ok()) return spec.status();
-    auto rates = p_.ReferenceRates(*spec, p_.calibration().constants);
-    if (!rates.ok()) return rates.status();
-    ServeSystem s{*rates, spec->hbm_capacity_gb.value_or(0) * 1e9};
-    return &systems_.emplace(chip, std::move(s)).first->second;
+    const ServeSystemQuery q{.chip = row.chip,
+                             .precision = row.dtype,
+                             .layout = {.gpus = row.gpus, .tp = row.tp, .pp = row.pp, .ep = row.ep},
+                             .isl = row.isl};
+    auto built = BuildServeSystem(p_, model, *spec, q);
+    if (!built.ok()) return built.status();
+    return &systems_.emplace(row.chip, std::move(built->reference)).first->second;
   }
 
  private:
@@ -168,7 +174,8 @@ Result<ServeFitData> LoadServeFitData(const std::string& data_dir) {
     const std::string where = r.file + ":" + std::to_string(r.line) + ": ";
     auto model = ServeFitModel(*predictor, r.model, seen, out);
     if (!model.ok()) return model.status();
-    auto system = systems.Of(r.chip);
+    Result<const ServeSystem*> system = static_cast<const ServeSystem*>(nullptr);
+    if (*model != nullptr) system = systems.Of(r, **model);
     if (!system.ok()) return system.status();
     if (*model == nullptr || *system == nullptr) {
       out.skipped.push_back(
