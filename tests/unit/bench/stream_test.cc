@@ -90,6 +90,21 @@ TEST(StreamTest, RunStreamTimesEveryKernelAndValidates) {
 // The timed span is the kernel and about a microsecond of synchronisation, as stream.c's OpenMP
 // region: a barrier that sleeps in the kernel (std::barrier) put a futex wake-up of 20-35 us into
 // every kernel on an idle 2-core VM, and a scheduler slice on a loaded one.
+// The bound on the median span: 10 us; 15 us under AddressSanitizer, whose instrumented kernel and
+// spin loop measured 10.1-10.5 us on a 2-core VM. Both stay below the 20-35 us a sleeping barrier's
+// futex wake-up adds, which is what the test catches.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kStreamSpanBound = 15e-6;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr double kStreamSpanBound = 15e-6;
+#else
+constexpr double kStreamSpanBound = 10e-6;
+#endif
+#else
+constexpr double kStreamSpanBound = 10e-6;
+#endif
+
 TEST(StreamTest, TimedSpanHoldsLittleBesidesTheKernel) {
   auto allowed = host::AllowedCpusOfThisProcess();
   ASSERT_TRUE(allowed.ok());
@@ -104,7 +119,7 @@ TEST(StreamTest, TimedSpanHoldsLittleBesidesTheKernel) {
   for (StreamKernel k : kStreamKernels) {
     std::vector<double> secs = run->seconds[static_cast<int>(k)];
     std::nth_element(secs.begin(), secs.begin() + secs.size() / 2, secs.end());
-    EXPECT_LT(secs[secs.size() / 2], 10e-6) << StreamKernelName(k);
+    EXPECT_LT(secs[secs.size() / 2], kStreamSpanBound) << StreamKernelName(k);
   }
 }
 
