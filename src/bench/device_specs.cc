@@ -94,6 +94,7 @@ const std::vector<Section>& Schema() {
        {{"hbm_tb_per_s", false, Positive(&DeviceSpec::hbm_tb_per_s, kMinHbmTbPerS, kMaxHbmTbPerS)},
         {"capacity_gb", false,
          Positive(&DeviceSpec::hbm_capacity_gb, kMinHbmCapacityGb, kMaxHbmCapacityGb)},
+        {"device_mib", false, Positive(&DeviceSpec::device_mib, 1024, 1e8)},
         {"source", true, Text(&DeviceSpec::hbm_source)}}},
       {"nvlink",
        false,
@@ -247,6 +248,13 @@ std::optional<Peak> PeakHbmGBps(const DeviceSpec& spec) {
   if (!spec.hbm_tb_per_s) return std::nullopt;
   return Peak{*spec.hbm_tb_per_s * 1000.0,
               spec.path + " [memory] hbm_tb_per_s = " + FormatNumber(*spec.hbm_tb_per_s)};
+}
+
+double DeviceMemoryBytes(const DeviceSpec& spec) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  constexpr double kDriverShareOfDatasheet = 0.995;
+  if (spec.device_mib) return *spec.device_mib * kMiB;
+  return spec.hbm_capacity_gb.value_or(0) * 1024 * kMiB * kDriverShareOfDatasheet;
 }
 
 std::optional<Peak> PeakNvlinkPerDirectionGBps(const DeviceSpec& spec) {

@@ -12,8 +12,8 @@
 // Bounds of physical plausibility: a figure outside them is a typo or a unit error (TFLOPS given
 // in FLOPS, GB/s in TB/s), refused rather than turned into an MFU or % of peak of 0% or inf%:
 // - dense tensor peaks: 1e-3 to 1e7 TFLOPS;
-// - HBM bandwidth: 1e-3 to 1e3 TB/s; HBM capacity ([memory] capacity_gb, per GPU, decimal GB):
-//   1 to 1e5 GB;
+// - HBM bandwidth: 1e-3 to 1e3 TB/s; HBM capacity ([memory] capacity_gb, per GPU): 1 to 1e5 GB;
+//   device memory ([memory] device_mib): 1024 to 1e8 MiB;
 // - NVLink bandwidth: 1e-3 to 1e6 GB/s; PCIe bandwidth: 1e-3 to 1e4 GB/s.
 #ifndef YARDSTICK_BENCH_DEVICE_SPECS_H_
 #define YARDSTICK_BENCH_DEVICE_SPECS_H_
@@ -49,8 +49,8 @@ struct DeviceSpec {
 
   // [memory]: either figure may be absent, not both.
   std::optional<double> hbm_tb_per_s;
-  std::optional<double>
-      hbm_capacity_gb;  // per GPU, decimal GB (what serving fits weights and KV in)
+  std::optional<double> hbm_capacity_gb;  // per GPU, as the datasheet gives it ("80 GB")
+  std::optional<double> device_mib;       // what the driver reports in all (nvidia-smi's Total)
   std::string hbm_source;
 
   std::optional<double> nvlink_bidirectional_gb_per_s;
@@ -78,6 +78,13 @@ std::optional<Peak> PeakHbmGBps(const DeviceSpec& spec);
 std::optional<Peak> PeakNvlinkPerDirectionGBps(const DeviceSpec& spec);
 // PCIe bandwidth per GPU, one direction, GB/s (the raw x16 rate before protocol overhead).
 std::optional<Peak> PeakPciePerDirectionGBps(const DeviceSpec& spec);
+
+// The bytes of device memory one GPU holds, what serving fits weights and KV cache in: [memory]
+// device_mib × 2^20 where the file has it, else capacity_gb read as binary GB less the 0.5% the
+// driver keeps (capacity_gb × 2^30 × 0.995: the driver's total is 0.9948–0.9957 of the datasheet
+// figure read so on H100 SXM 80 GB, H200 141 GB and B200 180 GB, where a decimal reading is 6.9–
+// 7.4% short); 0 when the file has neither.
+double DeviceMemoryBytes(const DeviceSpec& spec);
 
 // Parses one spec file's text; `path` names it in errors and in peak sources.
 Result<DeviceSpec> ParseDeviceSpec(std::string_view text, const std::string& path);

@@ -166,7 +166,8 @@ Result<int> RunServe(ServeArgs a) {
   const std::string dtype = predict::DtypeOfPrecision(a.dtype);
   const predict::ServeLayout layout{a.gpus, a.tp, a.pp, a.ep, a.prefill_gpus, a.decode_gpus};
   const predict::ServeLoad load{a.isl, a.osl, a.concurrency, a.max_throughput};
-  auto p = predict::PredictServe(*spec, dtype, layout, load, system->system, constants->constants);
+  auto p = predict::PredictServe(*spec, dtype, layout, load, system->system,
+                                 constants->For(a.chip, dtype));
   if (!p.ok()) return p.status();
   const auto expected = constants->Expected(a.chip, dtype);
   const std::string& constants_path = constants->path;

@@ -25,20 +25,27 @@ constexpr const char* kServeCalibrationComment =
 # strictly by src/predict/serve_calibration.h) and the held-out error of its predictions per chip
 # and precision. Written by `yardstick predict --serve-fit --write`; edit the data, not this file.
 #
-# [constants]: prefill_efficiency, decode_hbm_efficiency and host_seconds_per_step are fitted on
-# every published row of the table named in [provenance] (offline max-throughput runs of
-# trtllm-bench, releases dated up to the cut-off), minimising the median |log(predicted /
-# published)| of the output tokens/s. The other three are stated, not fitted: allreduce_latency_s
-# (a small NVLink all-reduce's fixed cost), kv_memory_share (TensorRT-LLM's default share of the
-# free memory the KV cache takes) and max_batch (TensorRT-LLM's default max_batch_size). In the
-# fit, each row's batch is capped instead by the max_batch_size trtllm-bench's own heuristic gives
-# its engine for the row's model, mapping and ISL/OSL (src/predict/serve_engine_settings.h).
+# Fitted on the published rows of the table named in [provenance] (offline max-throughput runs of
+# trtllm-bench, releases dated up to the cut-off), minimising the mean |log(predicted /
+# published)| of the output tokens/s: prefill_efficiency, decode_hbm_efficiency,
+# host_seconds_per_step, allreduce_latency_s (an all-reduce's fixed cost),
+# decode_seconds_per_layer (a layer's kernel floor per decode step) and decode_overlap_share (how
+# much of a decode step's arithmetic hides behind its reads). Stated, not fitted:
+# kv_memory_share (TensorRT-LLM's default share of the free memory the KV cache takes) and
+# max_batch (TensorRT-LLM's default max_batch_size). In the fit, each row's batch is capped instead
+# by the max_batch_size trtllm-bench's own heuristic gives its engine for the row's model, mapping
+# and ISL/OSL (src/predict/serve_engine_settings.h).
 #
+# [constants]: fitted on every row, for a chip and precision without a [[chip]] set of its own.
+# [[chip]]: {chip, dtype, the six fitted constants}, fitted on that chip and precision's rows
+# (where they cover two models or more); a prediction for it, or for a superchip of the same GPU
+# die (GB200: B200), runs on it.
 # [[error]]: {chip, dtype, median, p90, rows, source}, |predicted / published - 1| of the output
 # tokens/s on rows held out of the fit: each model's rows predicted by constants fitted without
-# that model. A prediction for a chip and precision with an entry states that entry; one without
-# states the widest entry as "uncalibrated"; without any entry, "no_serving_calibration" and no
-# number.
+# that model. A prediction for a chip and precision with an entry states that entry.
+# [other_chip]: the same over every chip and precision's rows predicted by [constants]-style sets
+# fitted on the other chips' rows: what a prediction for a chip without rows states
+# ("uncalibrated"). Without any entry, "no_serving_calibration" and no number.
 )";
 
 std::string Today() {
@@ -74,6 +81,28 @@ std::string TomlString(const std::string& s) {
   return out + "\"";
 }
 
+std::string ConstantsLine(const predict::ServeConstants& c) {
+  return fmt::format(
+      "prefill_efficiency {:.4g}, decode_hbm_efficiency {:.4g}, host_seconds_per_step {:.4g}, "
+      "allreduce_latency_s {:.4g}, decode_seconds_per_layer {:.4g}, decode_overlap_share {:.4g}",
+      c.prefill_efficiency, c.decode_hbm_efficiency, c.host_seconds_per_step, c.allreduce_latency_s,
+      c.decode_seconds_per_layer, c.decode_overlap_share);
+}
+
+// The fitted constants as TOML lines.
+std::string FittedToml(const predict::ServeConstants& c) {
+  return fmt::format(
+      "prefill_efficiency = {:.6g}\ndecode_hbm_efficiency = {:.6g}\nhost_seconds_per_step = "
+      "{:.6g}\nallreduce_latency_s = {:.6g}\ndecode_seconds_per_layer = {:.6g}\n"
+      "decode_overlap_share = {:.6g}\n",
+      c.prefill_efficiency, c.decode_hbm_efficiency, c.host_seconds_per_step, c.allreduce_latency_s,
+      c.decode_seconds_per_layer, c.decode_overlap_share);
+}
+
+std::string ErrorToml(const predict::ErrorStats& e) {
+  return fmt::format("median = {:.4f}\np90 = {:.4f}\nrows = {}\n", e.median_abs, e.p90_abs, e.rows);
+}
+
 void PrintServeFit(const predict::ServeFitData& data, const predict::ServeCalibrationResult& r) {
   std::cout << fmt::format(
       "# serving calibration: {} rows of {} (releases {}), leave one model out\n",
@@ -84,11 +113,16 @@ void PrintServeFit(const predict::ServeFitData& data, const predict::ServeCalibr
     std::cout << fmt::format("{:<8} {:<7} {:>6} {:>7.1f}% {:>7.1f}%\n", e.chip, e.dtype,
                              e.stats.rows, 100 * e.stats.median_abs, 100 * e.stats.p90_abs);
   }
-  const predict::ServeConstants& c = r.constants;
-  std::cout << fmt::format(
-      "constants (fitted on every row): prefill_efficiency {:.4g}, decode_hbm_efficiency {:.4g}, "
-      "host_seconds_per_step {:.4g}\n",
-      c.prefill_efficiency, c.decode_hbm_efficiency, c.host_seconds_per_step);
+  if (r.other_chip) {
+    std::cout << fmt::format("{:<16} {:>6} {:>7.1f}% {:>7.1f}%  (leave one chip out)\n",
+                             "other chip", r.other_chip->rows, 100 * r.other_chip->median_abs,
+                             100 * r.other_chip->p90_abs);
+  }
+  std::cout << "constants (fitted on every row): " << ConstantsLine(r.constants) << "\n";
+  for (const predict::ServeChipConstants& c : r.chips) {
+    std::cout << fmt::format("constants of {} {}: {}\n", c.chip, c.dtype,
+                             ConstantsLine(c.constants));
+  }
   std::vector<const predict::ServeRowError*> worst;
   for (const predict::ServeRowError& e : r.rows) worst.push_back(&e);
   std::sort(worst.begin(), worst.end(), [](auto* a, auto* b) {
@@ -122,8 +156,8 @@ std::string ServeCalibrationToml(const predict::ServeFitData& data,
                                  const predict::ServeCalibrationResult& result,
                                  const std::string& date) {
   const std::string table = TableFiles(data);
-  const std::string over = fmt::format("leave-one-model-out over {} ({} rows, releases {})", table,
-                                       data.cases.size(), Releases(data));
+  const std::string over =
+      fmt::format("{} ({} rows, releases {})", table, data.cases.size(), Releases(data));
   std::string out = kServeCalibrationComment;
   out += "\n[provenance]\n";
   out += "source = " +
@@ -132,19 +166,33 @@ std::string ServeCalibrationToml(const predict::ServeFitData& data,
          "\n";
   out += "fitted_by = " + TomlString(fmt::format("{}, {}", kServeFitCommand, date)) + "\n";
   const predict::ServeConstants& c = result.constants;
-  out += "\n[constants]\n";
-  out += fmt::format("prefill_efficiency = {:.6g}\n", c.prefill_efficiency);
-  out += fmt::format("decode_hbm_efficiency = {:.6g}\n", c.decode_hbm_efficiency);
-  out += fmt::format("host_seconds_per_step = {:.6g}\n", c.host_seconds_per_step);
-  out += fmt::format("allreduce_latency_s = {:.6g}\n", c.allreduce_latency_s);
+  out += "\n[constants]\n" + FittedToml(c);
   out += fmt::format("kv_memory_share = {:.6g}\n", c.kv_memory_share);
   out += fmt::format("max_batch = {:.6g}\n", c.max_batch);
+  for (const predict::ServeChipConstants& k : result.chips) {
+    out +=
+        fmt::format("\n[[chip]]\nchip = {}\ndtype = {}\n", TomlString(k.chip), TomlString(k.dtype));
+    out += FittedToml(k.constants);
+  }
   for (const predict::ServeHeldOutError& e : result.error) {
+    const bool own = std::any_of(result.chips.begin(), result.chips.end(), [&](const auto& k) {
+      return k.chip == e.chip && k.dtype == e.dtype;
+    });
     out += "\n[[error]]\n";
-    out += fmt::format("chip = {}\ndtype = {}\nmedian = {:.4f}\np90 = {:.4f}\nrows = {}\n",
-                       TomlString(e.chip), TomlString(e.dtype), e.stats.median_abs, e.stats.p90_abs,
-                       e.stats.rows);
-    out += "source = " + TomlString(over) + "\n";
+    out += fmt::format("chip = {}\ndtype = {}\n", TomlString(e.chip), TomlString(e.dtype));
+    out += ErrorToml(e.stats);
+    out += "source = " +
+           TomlString(own ? fmt::format("leave-one-model-out within the {} {} rows of {}", e.chip,
+                                        e.dtype, over)
+                          : "leave-one-model-out over " + over) +
+           "\n";
+  }
+  if (result.other_chip) {
+    out += "\n[other_chip]\n" + ErrorToml(*result.other_chip);
+    out += "source = " +
+           TomlString("leave-one-chip-out over " + over +
+                      ": each chip and precision predicted by constants fitted on the others") +
+           "\n";
   }
   return out;
 }

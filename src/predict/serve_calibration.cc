@@ -11,51 +11,114 @@ namespace ys::predict {
 namespace {
 
 // The constants of serve_model.h: key, field, range (lower bound exclusive where 0 would make a
-// rate or a share vanish).
+// rate or a share vanish), and whether a [[chip]] set carries it (the fitted ones).
 struct ServeConstantInfo {
   const char* name;
   double ServeConstants::*field;
   double lo, hi;
   LowerBound lower;
+  bool per_chip;
 };
 
 constexpr ServeConstantInfo kServeConstants[] = {
-    {"prefill_efficiency", &ServeConstants::prefill_efficiency, 0, 1, LowerBound::kExclusive},
-    {"decode_hbm_efficiency", &ServeConstants::decode_hbm_efficiency, 0, 1, LowerBound::kExclusive},
-    {"host_seconds_per_step", &ServeConstants::host_seconds_per_step, 0, 1, LowerBound::kInclusive},
-    {"allreduce_latency_s", &ServeConstants::allreduce_latency_s, 0, 1e-2, LowerBound::kInclusive},
-    {"kv_memory_share", &ServeConstants::kv_memory_share, 0, 1, LowerBound::kExclusive},
-    {"max_batch", &ServeConstants::max_batch, 1, 1e6, LowerBound::kInclusive},
+    {"prefill_efficiency", &ServeConstants::prefill_efficiency, 0, 1, LowerBound::kExclusive, true},
+    {"decode_hbm_efficiency", &ServeConstants::decode_hbm_efficiency, 0, 1, LowerBound::kExclusive,
+     true},
+    {"host_seconds_per_step", &ServeConstants::host_seconds_per_step, 0, 1, LowerBound::kInclusive,
+     true},
+    {"allreduce_latency_s", &ServeConstants::allreduce_latency_s, 0, 1e-2, LowerBound::kInclusive,
+     true},
+    {"decode_seconds_per_layer", &ServeConstants::decode_seconds_per_layer, 0, 1e-2,
+     LowerBound::kInclusive, true},
+    {"decode_overlap_share", &ServeConstants::decode_overlap_share, 0, 1, LowerBound::kInclusive,
+     true},
+    {"kv_memory_share", &ServeConstants::kv_memory_share, 0, 1, LowerBound::kExclusive, false},
+    {"max_batch", &ServeConstants::max_batch, 1, 1e6, LowerBound::kInclusive, false},
 };
+
+// The constants a table carries: every one ([constants]) or the fitted ones ([[chip]]).
+Status ReadConstants(TomlTableReader& r, bool chip_set, ServeConstants* c) {
+  for (const ServeConstantInfo& info : kServeConstants) {
+    if (chip_set && !info.per_chip) continue;
+    YS_RETURN_IF_ERROR(
+        r.Double(info.name, &(c->*(info.field)), info.lo, info.hi, /*required=*/true, info.lower));
+  }
+  return Status::Ok();
+}
 
 const toml::table* TableNamed(const toml::table& doc, const char* name) {
   const toml::node* n = doc.get(name);
   return n == nullptr ? nullptr : n->as_table();
 }
 
-Status ReadErrors(const toml::table& doc, const std::string& path, ServeCalibration& cal) {
-  const toml::node* node = doc.get("error");
-  if (node == nullptr) return Status::Ok();
+const toml::array* ArrayOfTables(const toml::table& doc, const std::string& path, const char* key,
+                                 Status* st) {
+  const toml::node* node = doc.get(key);
+  if (node == nullptr) return nullptr;
   const toml::array* arr = node->as_array();
-  if (arr == nullptr || !arr->is_array_of_tables())
-    return Status::Invalid(TomlWhere(path, "error", "", node) + ": expected [[error]] tables");
+  if (arr == nullptr || !arr->is_array_of_tables()) {
+    *st = Status::Invalid(TomlWhere(path, key, "", node) + ": expected [[" + key + "]] tables");
+    return nullptr;
+  }
+  return arr;
+}
+
+Status ReadErrorEntry(TomlTableReader& r, bool keyed, ServeErrorEntry* e) {
+  if (keyed) {
+    YS_RETURN_IF_ERROR(r.String("chip", &e->chip, /*required=*/true, /*allow_empty=*/false));
+    YS_RETURN_IF_ERROR(r.String("dtype", &e->dtype, /*required=*/true, /*allow_empty=*/false));
+  }
+  YS_RETURN_IF_ERROR(r.Double("median", &e->median, 0, 100));
+  YS_RETURN_IF_ERROR(r.Double("p90", &e->p90, 0, 100));
+  YS_RETURN_IF_ERROR(r.Int("rows", &e->rows, 1, 1 << 20));
+  YS_RETURN_IF_ERROR(r.String("source", &e->source, /*required=*/true, /*allow_empty=*/false));
+  YS_RETURN_IF_ERROR(r.NoOtherKeys());
+  if (e->p90 < e->median) return r.Error("p90", "below median");
+  return Status::Ok();
+}
+
+Status ReadErrors(const toml::table& doc, const std::string& path, ServeCalibration& cal) {
+  Status st = Status::Ok();
+  const toml::array* arr = ArrayOfTables(doc, path, "error", &st);
+  if (arr == nullptr) return st;
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t i = 0; i < arr->size(); ++i) {
     TomlTableReader r(*arr->get(i)->as_table(), path, "[[error]] " + std::to_string(i + 1));
     ServeErrorEntry e;
-    YS_RETURN_IF_ERROR(r.String("chip", &e.chip, /*required=*/true, /*allow_empty=*/false));
-    YS_RETURN_IF_ERROR(r.String("dtype", &e.dtype, /*required=*/true, /*allow_empty=*/false));
-    YS_RETURN_IF_ERROR(r.Double("median", &e.median, 0, 100));
-    YS_RETURN_IF_ERROR(r.Double("p90", &e.p90, 0, 100));
-    YS_RETURN_IF_ERROR(r.Int("rows", &e.rows, 1, 1 << 20));
-    YS_RETURN_IF_ERROR(r.String("source", &e.source, /*required=*/true, /*allow_empty=*/false));
-    YS_RETURN_IF_ERROR(r.NoOtherKeys());
-    if (e.p90 < e.median) return r.Error("p90", "below median");
+    YS_RETURN_IF_ERROR(ReadErrorEntry(r, /*keyed=*/true, &e));
     if (!seen.insert({e.chip, e.dtype}).second)
       return r.Error("chip", "a second entry for " + e.chip + " " + e.dtype);
     cal.errors.push_back(std::move(e));
   }
   return Status::Ok();
+}
+
+Status ReadChipSets(const toml::table& doc, const std::string& path, ServeCalibration& cal) {
+  Status st = Status::Ok();
+  const toml::array* arr = ArrayOfTables(doc, path, "chip", &st);
+  if (arr == nullptr) return st;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    TomlTableReader r(*arr->get(i)->as_table(), path, "[[chip]] " + std::to_string(i + 1));
+    ServeChipConstants c{.constants = cal.constants};
+    YS_RETURN_IF_ERROR(r.String("chip", &c.chip, /*required=*/true, /*allow_empty=*/false));
+    YS_RETURN_IF_ERROR(r.String("dtype", &c.dtype, /*required=*/true, /*allow_empty=*/false));
+    YS_RETURN_IF_ERROR(ReadConstants(r, /*chip_set=*/true, &c.constants));
+    YS_RETURN_IF_ERROR(r.NoOtherKeys());
+    for (const ServeChipConstants& seen : cal.chips) {
+      if (seen.chip == c.chip && seen.dtype == c.dtype)
+        return r.Error("chip", "a second set for " + c.chip + " " + c.dtype);
+    }
+    cal.chips.push_back(std::move(c));
+  }
+  return Status::Ok();
+}
+
+const ServeChipConstants* ChipSet(const ServeCalibration& cal, std::string_view chip,
+                                  std::string_view dtype) {
+  for (const ServeChipConstants& c : cal.chips) {
+    if (c.chip == chip && c.dtype == dtype) return &c;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -82,8 +145,8 @@ std::string ServeExpectedError::Line() const {
   return fmt::format("expected error: median {:.0f}%, p90 {:.0f}% ({}{}: {} rows, {})",
                      100 * *median, 100 * *p90, ServeSituationName(situation),
                      situation == ServeSituation::kUncalibrated
-                         ? ", the widest chip's figures; this chip and precision were never "
-                           "measured and can miss by more"
+                         ? ", constants fitted on other chips; this chip and precision have "
+                           "no published row"
                          : "",
                      rows, source);
 }
@@ -91,6 +154,17 @@ std::string ServeExpectedError::Line() const {
 std::string ServeSiblingChip(std::string_view chip) {
   if (chip.size() > 2 && chip.substr(0, 2) == "gb") return std::string(chip.substr(1));
   return "";
+}
+
+ServeConstants ServeConstantsFor(const ServeCalibration* cal, const ServeConstants& fallback,
+                                 std::string_view chip, std::string_view dtype) {
+  if (cal == nullptr) return fallback;
+  if (const ServeChipConstants* c = ChipSet(*cal, chip, dtype)) return c->constants;
+  const std::string sibling = ServeSiblingChip(chip);
+  if (!sibling.empty()) {
+    if (const ServeChipConstants* c = ChipSet(*cal, sibling, dtype)) return c->constants;
+  }
+  return cal->constants;
 }
 
 ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,
@@ -112,8 +186,12 @@ ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_v
             fmt::format("measured on {} (the same GPU die; no published row of {}): {}",
                         borrowed->chip, chip, borrowed->source)};
   }
+  if (const auto& o = cal->other_chip) {
+    return {ServeSituation::kUncalibrated, o->median, o->p90, o->rows, o->source};
+  }
   return {ServeSituation::kUncalibrated, widest->median, widest->p90, widest->rows,
-          widest->chip + " " + widest->dtype + ": " + widest->source};
+          "the widest chip's figures, a floor of what it may miss by: " + widest->chip + " " +
+              widest->dtype + ": " + widest->source};
 }
 
 Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std::string& path) {
@@ -121,9 +199,11 @@ Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std:
   if (!doc.ok()) return doc.status();
   for (const auto& [k, n] : *doc) {
     const std::string key(k.str());
-    if (key != "provenance" && key != "constants" && key != "error") {
+    if (key != "provenance" && key != "constants" && key != "chip" && key != "error" &&
+        key != "other_chip") {
       return Status::Invalid(TomlWhere(path, "[" + key + "]", "", &n) +
-                             ": unknown section (expected [provenance], [constants], [[error]])");
+                             ": unknown section (expected [provenance], [constants], [[chip]], "
+                             "[[error]], [other_chip])");
     }
   }
   ServeCalibration cal;
@@ -137,12 +217,16 @@ Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std:
   const toml::table* consts = TableNamed(*doc, "constants");
   if (consts == nullptr) return Status::Invalid(path + ": missing [constants] table");
   TomlTableReader cr(*consts, path, "[constants]");
-  for (const ServeConstantInfo& info : kServeConstants) {
-    YS_RETURN_IF_ERROR(cr.Double(info.name, &(cal.constants.*(info.field)), info.lo, info.hi,
-                                 /*required=*/true, info.lower));
-  }
+  YS_RETURN_IF_ERROR(ReadConstants(cr, /*chip_set=*/false, &cal.constants));
   YS_RETURN_IF_ERROR(cr.NoOtherKeys());
+  YS_RETURN_IF_ERROR(ReadChipSets(*doc, path, cal));
   YS_RETURN_IF_ERROR(ReadErrors(*doc, path, cal));
+  if (const toml::table* other = TableNamed(*doc, "other_chip")) {
+    TomlTableReader r(*other, path, "[other_chip]");
+    ServeErrorEntry e{.chip = "*", .dtype = "*"};
+    YS_RETURN_IF_ERROR(ReadErrorEntry(r, /*keyed=*/false, &e));
+    cal.other_chip = std::move(e);
+  }
   return cal;
 }
 

@@ -1,17 +1,22 @@
 // The serving model's data file (calibration/serve_model.toml): the constants of serve_model.h
-// (ServeConstants) with their provenance, and the held-out error of the model per chip and
-// precision ([[error]] entries), from which every serving prediction states its expected error.
+// (ServeConstants) with their provenance — [constants] fitted on every published row, [[chip]]
+// sets fitted on one chip and precision's rows — and the held-out error of the model per chip and
+// precision ([[error]] entries) and for a chip without constants of its own ([other_chip]), from
+// which every serving prediction states its expected error.
 //
 // Reading is strict (core/toml_reader.h): every section and key known, every value in its range,
 // every constant present; otherwise Invalid naming the file, the table, the key and its line.
 //
+// The constants of a prediction (ServeConstantsFor): the [[chip]] set of the chip and dtype, else
+// that of its die sibling (ServeSiblingChip: a Grace superchip's GPU is its HGX part's die,
+// GB200's the B200's), else [constants].
 // The expected error of a prediction (ExpectedServeError), by situation:
 // - calibrated_chip: the [[error]] entry of the chip and dtype;
-// - borrowed_chip: no entry of the chip, one of its die sibling (ServeSiblingChip: a Grace
-//   superchip's GPU is its HGX part's die, GB200's the B200's) and the dtype; its figures, said to
-//   be measured on the sibling (the constants are one set for every chip);
-// - uncalibrated: the file has entries, none of this chip and dtype; the widest entry's figures
-//   are stated, as a floor of what this prediction may miss by (an untested chip can miss more);
+// - borrowed_chip: no entry of the chip, one of its die sibling and the dtype; its figures, said to
+//   be measured on the sibling;
+// - uncalibrated: the file has entries, none of this chip and dtype; [other_chip] where the file
+//   has it (each chip's rows predicted by constants fitted without that chip: what a chip never
+//   fitted meets), else the widest entry's figures as a floor of what it may miss by;
 // - no_serving_calibration: no entry at all (or no file): the error is unknown, no number given.
 //
 // Thread safety: values only.
@@ -38,12 +43,22 @@ struct ServeErrorEntry {
   std::string source;  // how it was measured: "leave-one-model-out over ..."
 };
 
+// The fitted constants of one chip and precision; the stated ones (kv_memory_share, max_batch)
+// are those of [constants].
+struct ServeChipConstants {
+  std::string chip;
+  std::string dtype;
+  ServeConstants constants;
+};
+
 struct ServeCalibration {
   std::string path;
   std::string source;     // [provenance] source
   std::string fitted_by;  // [provenance] fitted_by
   ServeConstants constants;
+  std::vector<ServeChipConstants> chips;
   std::vector<ServeErrorEntry> errors;
+  std::optional<ServeErrorEntry> other_chip;  // chip and dtype "*"
 };
 
 enum class ServeSituation { kCalibratedChip, kBorrowedChip, kUncalibrated, kNoServingCalibration };
@@ -62,6 +77,11 @@ struct ServeExpectedError {
 // The chip whose GPU die `chip` carries when it is a Grace superchip ("gb200" -> "b200",
 // "gb300" -> "b300"); empty otherwise.
 std::string ServeSiblingChip(std::string_view chip);
+
+// The constants a prediction for `chip` and `dtype` runs on (above); `cal` may be null (no file):
+// `fallback` then.
+ServeConstants ServeConstantsFor(const ServeCalibration* cal, const ServeConstants& fallback,
+                                 std::string_view chip, std::string_view dtype);
 
 // `cal` may be null (no file).
 ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,

@@ -25,8 +25,11 @@ struct ServeBounds {
 };
 constexpr ServeBounds kServeFitted[] = {
     {&ServeConstants::prefill_efficiency, 0.02, 1.0},
-    {&ServeConstants::decode_hbm_efficiency, 0.05, 1.0},
-    {&ServeConstants::host_seconds_per_step, 1e-5, 0.2},
+    {&ServeConstants::decode_hbm_efficiency, 0.05, 0.9},
+    {&ServeConstants::host_seconds_per_step, 1e-5, 5e-3},
+    {&ServeConstants::allreduce_latency_s, 1e-6, 1e-3},
+    {&ServeConstants::decode_seconds_per_layer, 1e-7, 1e-3},
+    {&ServeConstants::decode_overlap_share, 1e-3, 1.0},
 };
 
 std::vector<double> ServePoint(const ServeConstants& c) {
@@ -46,22 +49,16 @@ bool ServeAt(const std::vector<double>& x, ServeConstants* c) {
   return true;
 }
 
-double MedianOf(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
+// The mean |log(predicted / published)|: continuous in the constants, where a median is flat
+// between rows and stalls the simplex on a step.
 double ServeLoss(const std::vector<const ServeFitCase*>& cases, const ServeConstants& c) {
-  std::vector<double> miss;
-  miss.reserve(cases.size());
+  double sum = 0;
   for (const ServeFitCase* k : cases) {
     auto p = PredictServeCase(*k, c);
     const double published = k->row.TotalTokensPerS();
-    miss.push_back(p.ok() && *p > 0 ? std::fabs(std::log(*p / published)) : kRefusedLogMiss);
+    sum += p.ok() && *p > 0 ? std::fabs(std::log(*p / published)) : kRefusedLogMiss;
   }
-  return MedianOf(std::move(miss));
+  return sum / static_cast<double>(cases.size());
 }
 
 Result<ServeConstants> FitOn(const std::vector<const ServeFitCase*>& cases,
@@ -94,26 +91,60 @@ std::vector<const ServeFitCase*> Pointers(const std::vector<ServeFitCase>& cases
   return p;
 }
 
-// Held-out errors of one model's rows under constants fitted without them.
-Status HoldOut(const std::vector<ServeFitCase>& cases, const std::string& model,
-               const ServeConstants& start, ServeCalibrationResult* out) {
-  std::vector<const ServeFitCase*> train;
-  for (const ServeFitCase& k : cases) {
-    if (k.row.model != model) train.push_back(&k);
-  }
+// Cases of one chip and dtype, or of every other chip and dtype.
+using CaseSet = std::vector<const ServeFitCase*>;
+using ChipKey = std::pair<std::string, std::string>;
+ChipKey KeyOf(const ServeFitCase& k) { return {k.row.chip, k.row.dtype}; }
+
+// Predicts `tested` under constants fitted on `train`: one row error each, or an unpredicted line.
+Status PredictHeldOut(const CaseSet& train, const CaseSet& tested, const ServeConstants& start,
+                      std::vector<ServeRowError>* rows, std::vector<std::string>* unpredicted) {
   auto c = FitOn(train, start);
   if (!c.ok()) return c.status();
-  for (const ServeFitCase& k : cases) {
-    if (k.row.model != model) continue;
-    auto p = PredictServeCase(k, *c);
-    if (!p.ok()) {
-      out->unpredicted.push_back(k.row.file + ":" + std::to_string(k.row.line) + ": " +
-                                 p.status().message());
-      continue;
+  for (const ServeFitCase* k : tested) {
+    auto p = PredictServeCase(*k, *c);
+    if (p.ok()) {
+      rows->push_back({k, *p, *p / k->row.TotalTokensPerS() - 1});
+    } else if (unpredicted != nullptr) {
+      unpredicted->push_back(k->row.file + ":" + std::to_string(k->row.line) + ": " +
+                             p.status().message());
     }
-    out->rows.push_back({&k, *p, *p / k.row.TotalTokensPerS() - 1});
   }
   return Status::Ok();
+}
+
+// Leave one model out within `pool`: each model's cases of `tested` predicted by constants fitted
+// on the pool's other models.
+Status LeaveOneModelOut(const CaseSet& pool, const CaseSet& tested, const ServeConstants& start,
+                        ServeCalibrationResult* out) {
+  std::set<std::string> models;
+  for (const ServeFitCase* k : tested) models.insert(k->row.model);
+  for (const std::string& m : models) {
+    CaseSet train, held;
+    for (const ServeFitCase* k : pool) {
+      if (k->row.model != m) train.push_back(k);
+    }
+    for (const ServeFitCase* k : tested) {
+      if (k->row.model == m) held.push_back(k);
+    }
+    YS_RETURN_IF_ERROR(PredictHeldOut(train, held, start, &out->rows, &out->unpredicted));
+  }
+  return Status::Ok();
+}
+
+size_t ModelCount(const CaseSet& cases) {
+  std::set<std::string> models;
+  for (const ServeFitCase* k : cases) models.insert(k->row.model);
+  return models.size();
+}
+
+std::vector<ServeHeldOutError> Summarise(const std::vector<ServeRowError>& rows) {
+  std::map<ChipKey, std::vector<double>> by;
+  for (const ServeRowError& e : rows) by[KeyOf(*e.k)].push_back(e.error);
+  std::vector<ServeHeldOutError> out;
+  for (const auto& [key, errors] : by)
+    out.push_back({key.first, key.second, SummariseErrors(errors)});
+  return out;
 }
 
 // Each chip's reference system (BuildServeSystem's, as `predict --serve` builds it with no
@@ -208,20 +239,42 @@ Result<ServeConstants> FitServeConstants(const std::vector<ServeFitCase>& cases,
 
 Result<ServeCalibrationResult> CalibrateServe(const std::vector<ServeFitCase>& cases,
                                               const ServeConstants& start) {
-  std::set<std::string> models;
-  for (const ServeFitCase& k : cases) models.insert(k.row.model);
-  if (models.size() < 2)
-    return Status::Invalid("serving fit: rows of " + std::to_string(models.size()) +
+  const CaseSet all = Pointers(cases);
+  if (ModelCount(all) < 2)
+    return Status::Invalid("serving fit: rows of " + std::to_string(ModelCount(all)) +
                            " model(s) (expected two or more to hold one out)");
   ServeCalibrationResult out;
-  auto all = FitServeConstants(cases, start);
-  if (!all.ok()) return all.status();
-  out.constants = *all;
-  for (const std::string& m : models) YS_RETURN_IF_ERROR(HoldOut(cases, m, start, &out));
-  std::map<std::pair<std::string, std::string>, std::vector<double>> by;
-  for (const ServeRowError& e : out.rows) by[{e.k->row.chip, e.k->row.dtype}].push_back(e.error);
-  for (const auto& [key, errors] : by)
-    out.error.push_back({key.first, key.second, SummariseErrors(errors)});
+  auto fitted = FitOn(all, start);
+  if (!fitted.ok()) return fitted.status();
+  out.constants = *fitted;
+  std::map<ChipKey, CaseSet> by_chip;
+  for (const ServeFitCase* k : all) by_chip[KeyOf(*k)].push_back(k);
+  for (const auto& [key, chip_cases] : by_chip) {
+    // A chip and dtype with two models or more gets its own constants, its error held out within
+    // its rows; one with a single model is predicted by the constants over every row.
+    if (ModelCount(chip_cases) >= 2) {
+      auto own = FitOn(chip_cases, start);
+      if (!own.ok()) return own.status();
+      out.chips.push_back({key.first, key.second, *own});
+      YS_RETURN_IF_ERROR(LeaveOneModelOut(chip_cases, chip_cases, start, &out));
+    } else {
+      YS_RETURN_IF_ERROR(LeaveOneModelOut(all, chip_cases, start, &out));
+    }
+    // Leave the chip and dtype out: what a chip without rows of its own meets.
+    if (by_chip.size() >= 2) {
+      CaseSet others;
+      for (const ServeFitCase* k : all) {
+        if (KeyOf(*k) != key) others.push_back(k);
+      }
+      YS_RETURN_IF_ERROR(PredictHeldOut(others, chip_cases, start, &out.other_chip_rows, nullptr));
+    }
+  }
+  out.error = Summarise(out.rows);
+  if (!out.other_chip_rows.empty()) {
+    std::vector<double> errors;
+    for (const ServeRowError& e : out.other_chip_rows) errors.push_back(e.error);
+    out.other_chip = SummariseErrors(errors);
+  }
   return out;
 }
 

@@ -1,13 +1,21 @@
 // Calibration of the serving model (serve_model.h) on published max-throughput figures
 // (serve_published.h), and the held-out error of each chip and precision.
 //
-// Fitted: prefill_efficiency, decode_hbm_efficiency and host_seconds_per_step, by Nelder–Mead
-// (fit.h) minimising the median of |log(predicted / published)| output tokens/s over the rows
-// given; allreduce_latency_s and kv_memory_share keep their start values (the max-throughput rows
-// cannot tell them apart from the fitted three). Each row is predicted as an offline run
-// (ServeLoad{isl, osl, max_throughput}) on ServeLayout{gpus, tp, pp, ep} of its chip.
-// Held-out error: leave one model out — for each model, fit on the other models' rows and predict
-// its rows; |predicted / published − 1| of every row so predicted, summarised per chip and dtype.
+// Fitted: prefill_efficiency, decode_hbm_efficiency, host_seconds_per_step, allreduce_latency_s,
+// decode_seconds_per_layer and decode_overlap_share, by Nelder–Mead (fit.h) minimising the mean of
+// |log(predicted / published)| output tokens/s over the rows given (a median is flat between rows
+// and stalls the simplex); kv_memory_share and max_batch keep their start values. Each row is
+// predicted as an offline run (ServeLoad{isl, osl, max_throughput}) on ServeLayout{gpus, tp, pp,
+// ep} of its chip.
+//
+// CalibrateServe fits:
+// - one set on every row: the constants of a chip and precision without rows of their own;
+// - one set per chip and precision whose rows cover two models or more, on those rows.
+// Held-out errors:
+// - per chip and precision, leave one model out: each model's rows predicted by constants fitted
+//   without it (within the chip's rows where it has its own set, else over every row);
+// - other_chip, leave one chip out: each chip and precision's rows predicted by constants fitted
+//   on the other chips' rows — the error of a chip taking constants it was never fitted on.
 // Deterministic: the same rows and start give the same constants and errors.
 //
 // Thread safety: pure functions.
@@ -22,6 +30,7 @@
 #include "core/status.h"
 #include "predict/fit.h"
 #include "predict/model_spec.h"
+#include "predict/serve_calibration.h"
 #include "predict/serve_model.h"
 #include "predict/serve_published.h"
 
@@ -58,14 +67,17 @@ struct ServeHeldOutError {
 };
 
 struct ServeCalibrationResult {
-  ServeConstants constants;              // fitted on every case
-  std::vector<ServeHeldOutError> error;  // leave-one-model-out, by chip then dtype
-  std::vector<ServeRowError> rows;       // every held-out prediction
+  ServeConstants constants;               // fitted on every case
+  std::vector<ServeChipConstants> chips;  // fitted on one chip and dtype's cases
+  std::vector<ServeHeldOutError> error;   // leave-one-model-out, by chip then dtype
+  std::vector<ServeRowError> rows;        // every leave-one-model-out prediction
+  std::optional<ErrorStats> other_chip;   // leave-one-chip-out over every chip and dtype
+  std::vector<ServeRowError> other_chip_rows;
   std::vector<std::string> unpredicted;  // "file:line: why" of cases PredictServe refused
 };
 
-// The fit on every case and the leave-one-model-out errors. Invalid as FitServeConstants, or when
-// fewer than two models have cases.
+// The fits and held-out errors above. Invalid as FitServeConstants, or when fewer than two models
+// have cases.
 Result<ServeCalibrationResult> CalibrateServe(const std::vector<ServeFitCase>& cases,
                                               const ServeConstants& start);
 

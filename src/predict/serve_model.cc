@@ -212,8 +212,11 @@ Result<std::vector<ServeTerm>> DecodeTerms(const Setting& s, double b, double co
       in.pp;
   const double attn = b / (in.groups * in.tp * in.pp) *
                       (w.attention_flops_per_position * context + w.scan_flops_per_token);
+  // The arithmetic hides behind the reads by decode_overlap_share of the shorter of the two: 1 is
+  // max(bytes, FLOPs), 0 their sum (serve_model.h).
   const double hbm_s = (weights + kv) / s.hbm;
   const double compute_s = gemm / s.gemm_rate + attn / s.attn_rate;
+  const double hidden = s.c.decode_overlap_share * std::min(hbm_s, compute_s);
   std::vector<ServeTerm> out{
       {"decode_weights", weights / s.hbm,
        w.experts > 0
@@ -223,11 +226,17 @@ Result<std::vector<ServeTerm>> DecodeTerms(const Setting& s, double b, double co
       {"decode_kv", kv / s.hbm,
        fmt::format("{:.0f} sequences × {:.0f} tokens: {} per GPU / {:.3g} TB/s", b / in.groups,
                    context, Gb(kv), s.hbm / 1e12)},
-      {"decode_compute_beyond_hbm", std::max(0.0, compute_s - hbm_s),
-       fmt::format("max(0, {:.3g} GEMM FLOP / {:.3g} TFLOP/s + {:.3g} attention FLOP / {:.3g} "
-                   "TFLOP/s − {:.3g} s of HBM)",
-                   gemm, s.gemm_rate / 1e12, attn, s.attn_rate / 1e12, hbm_s)}};
+      {"decode_compute_beyond_hbm", compute_s - hidden,
+       fmt::format("{:.3g} GEMM FLOP / {:.3g} TFLOP/s + {:.3g} attention FLOP / {:.3g} TFLOP/s − "
+                   "{:.3g} × min(that, {:.3g} s of HBM)",
+                   gemm, s.gemm_rate / 1e12, attn, s.attn_rate / 1e12, s.c.decode_overlap_share,
+                   hbm_s)}};
   YS_RETURN_IF_ERROR(AddComm(s, "", m / in.groups, m / in.wide, out));
+  if (s.c.decode_seconds_per_layer > 0) {
+    out.push_back({"decode_layer_floor", w.layers * s.c.decode_seconds_per_layer,
+                   fmt::format("{} layers × {:.3g} s (kernel floors beyond bytes and FLOPs)",
+                               w.layers, s.c.decode_seconds_per_layer)});
+  }
   out.push_back({"host", s.c.host_seconds_per_step + b * s.c.host_seconds_per_sequence,
                  s.c.host_seconds_per_sequence > 0
                      ? fmt::format("{:.3g} s per step + {:.0f} sequences × {:.3g} s",

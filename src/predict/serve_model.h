@@ -7,9 +7,11 @@
 //                           + the TP all-reduces of its layers over NVLink
 //   decode step (batch b)   = (weight bytes + b × KV bytes read per token position) /
 //                             (HBM × e_decode)                                      memory-bound
-//                           + max(0, batch FLOPs / tensor rate − the HBM time)      (large b)
+//                           + batch FLOPs / tensor rate, less the share of the shorter of the
+//                             two the other hides (decode_overlap_share)
 //                           + TP all-reduces per layer (message b × hidden × 2 bytes)
 //                           + MoE expert traffic (EP all-to-all of the routed tokens)
+//                           + a floor per layer (its kernels' fixed time, whatever b or TP)
 //                           + the host's share per step (scheduling, sampling, launch)
 //   disaggregated           + the KV cache of each request sent from a prefill to a decode
 //                             worker (bytes / network bus bandwidth)
@@ -20,7 +22,8 @@
 // batch × instances / (TPOT + the prefill time each step shares with decode).
 //
 // The constants live in calibration/serve_model.toml, fitted on published serving figures dated up
-// to 30 June 2025 (baselines/published/), each with the held-out error of its chip and precision.
+// to 30 June 2025 (baselines/published/): one set per chip and precision the figures cover, one
+// set over every figure for the others, each with its held-out error (serve_calibration.h).
 //
 // Thread safety: values only.
 #ifndef YARDSTICK_PREDICT_SERVE_MODEL_H_
@@ -74,7 +77,13 @@ struct ServeConstants {
   // work); 0 unless measured (the CPU serving proxy measures it).
   double host_seconds_per_sequence = 0;
   double allreduce_latency_s = 8e-6;  // per TP all-reduce, beyond its bytes
-  double kv_memory_share = 0.9;       // of the HBM left after the weights, what holds KV cache
+  // Per transformer layer per decode step, beyond its bytes and FLOPs: the floor of the layer's
+  // kernels (launch, synchronisation, the tail of each small kernel), whatever the batch or TP.
+  double decode_seconds_per_layer = 0;
+  // The share of the shorter of a decode step's reads and arithmetic the longer hides: 1 is
+  // max(bytes, FLOPs), 0 their sum.
+  double decode_overlap_share = 1;
+  double kv_memory_share = 0.9;  // of the HBM left after the weights, what holds KV cache
   // The most sequences one instance batches: TensorRT-LLM's default max_batch_size (2048).
   double max_batch = 2048;
   // The share of a decode step a new request waits for its prefill at a concurrency: 0.5 when

@@ -34,13 +34,17 @@ Result<ServeSystemOf> BuildServeSystem(const Predictor& predictor, const ModelSp
   auto rates =
       predictor.Rates(ServeRatesRecipe(q, model), chip, predictor.calibration().constants, q.rates);
   if (!rates.ok()) return rates.status();
-  const double hbm = chip.hbm_capacity_gb.value_or(0) * 1e9;
+  const double hbm = bench::DeviceMemoryBytes(chip);
   return ServeSystemOf{ServeSystem{rates->reference, hbm}, ServeSystem{rates->rates, hbm},
                        std::move(rates->measured)};
 }
 
 ServeExpectedError ServeConstantsOf::Expected(std::string_view chip, std::string_view dtype) const {
   return ExpectedServeError(calibration ? &*calibration : nullptr, chip, dtype);
+}
+
+ServeConstants ServeConstantsOf::For(std::string_view chip, std::string_view dtype) const {
+  return ServeConstantsFor(calibration ? &*calibration : nullptr, constants, chip, dtype);
 }
 
 Result<ServeConstantsOf> LoadServeConstants(const std::string& data_dir) {

@@ -5,9 +5,9 @@
 // The system: the chip's reference rates (specs/<chip>.toml under calibration/step_model.toml's
 // constants) with measured documents and --set overrides laid over them, as for a training
 // prediction; the measured collectives are taken at the message sizes of one prefill of ISL
-// tokens (micro-batch 1, sequence ISL); and the chip's HBM capacity ([memory] capacity_gb, decimal
-// GB; 0 when the spec has none). The constants: calibration/serve_model.toml when it exists, else
-// the built-in defaults, named so.
+// tokens (micro-batch 1, sequence ISL); and the chip's device memory (bench::DeviceMemoryBytes: 0
+// when the spec has none). The constants: calibration/serve_model.toml when it exists, else the
+// built-in defaults, named so.
 //
 // Thread safety: values only.
 #ifndef YARDSTICK_PREDICT_SERVE_SYSTEM_H_
@@ -47,10 +47,12 @@ Result<ServeSystemOf> BuildServeSystem(const Predictor& predictor, const ModelSp
 
 struct ServeConstantsOf {
   std::optional<ServeCalibration> calibration;  // absent: no calibration/serve_model.toml
-  ServeConstants constants;                     // the file's, else the built-in defaults
+  ServeConstants constants;                     // [constants], else the built-in defaults
   // The file read, or "built-in defaults (no <data>/calibration/serve_model.toml)".
   std::string path;
   ServeExpectedError Expected(std::string_view chip, std::string_view dtype) const;
+  // The constants a prediction for the chip and dtype runs on (ServeConstantsFor).
+  ServeConstants For(std::string_view chip, std::string_view dtype) const;
 };
 
 // Invalid when the file exists and does not read (serve_calibration.h).

@@ -90,6 +90,7 @@ Result<ServeWork> ComputeServeWork(const ModelSpec& m, std::string_view dtype) {
   w.head_flops_per_token = 2.0 * head;
   w.routed_flops_per_token = 2.0 * routed_active;
   w.hidden = m.shape.hidden_size;
+  w.layers = m.shape.layers;
   w.allreduce_points = m.hybrid ? m.shape.layers : 2 * m.shape.layers;
   YS_RETURN_IF_ERROR(AddAttention(m, w));
   if (m.hybrid) AddMamba(*m.hybrid, w);

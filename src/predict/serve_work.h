@@ -49,6 +49,7 @@ struct ServeWork {
   int kv_heads = 0;
   int experts = 0, top_k = 0, moe_layers = 0;
   int hidden = 0;
+  int layers = 0;            // every layer of the stack (attention, MoE, Mamba)
   int allreduce_points = 0;  // TP all-reduces a token meets: 2 per transformer layer, 1 per
                              // single-block hybrid layer
 

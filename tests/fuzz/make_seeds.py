@@ -112,8 +112,8 @@ def tomls(out):
             emit(out, "toml", read(f), sel)
 
 
-# The step-time model's readers (tests/fuzz/predict_fuzz.cc): the calibration file (selector 0)
-# and --set rate assignments (selector 1).
+# The step-time model's readers (tests/fuzz/predict_fuzz.cc): the calibration file (selector 0),
+# --set rate assignments (selector 1) and the serving model's file (selector 4).
 PREDICT_SETS = [b"coll.all_gather.busbw=28GB/s", b"nvlink.alltoall.busbw=0.3TB/s",
                 b"gemm.fp8.tflops=1.2PFLOPS", b"hbm.bandwidth=3", b"coll.all_gather.busbw=-5GB/s",
                 b"coll.reduce_scatter.busbw=1e400", b"gemm.fp64.tflops=1", b"=3"]
@@ -122,6 +122,8 @@ PREDICT_SETS = [b"coll.all_gather.busbw=28GB/s", b"nvlink.alltoall.busbw=0.3TB/s
 def predict(out):
     for f in files("calibration/*.toml"):
         emit(out, "predict", read(f), 0)
+    # The serving model's file (selector 4).
+    emit(out, "predict", read("calibration/serve_model.toml"), 4)
     for s in PREDICT_SETS:
         emit(out, "predict", s, 1)
     # The published tables (selector 3): the comments, the header and the first rows of each.

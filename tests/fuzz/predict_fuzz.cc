@@ -3,16 +3,18 @@
 //   1 a --set rate assignment (predict/step_rates.cc ApplyRateOverride)
 //   2 the per-release constants (predict/release_calibration_io.cc ParseReleaseCalibration)
 //   3 a published table (predict/published_table.cc ParsePublishedTable)
+//   4 the serving model's file (predict/serve_calibration.cc ParseServeCalibration)
 #include "fuzz_target.h"
 #include "fuzz_util.h"
 #include "predict/published_table.h"
 #include "predict/release_calibration.h"
+#include "predict/serve_calibration.h"
 #include "predict/step_calibration.h"
 #include "predict/step_rates.h"
 
 YS_FUZZ_TARGET(predict) {
   std::string_view text = ys::fuzz::AsText(data, size);
-  std::optional<int> which = ys::fuzz::TakeSelector(&text, 4);
+  std::optional<int> which = ys::fuzz::TakeSelector(&text, 5);
   if (!which) return 0;
   switch (*which) {
     case 0:
@@ -28,6 +30,9 @@ YS_FUZZ_TARGET(predict) {
       break;
     case 3:
       (void)ys::predict::ParsePublishedTable(text, "fuzz.tsv");
+      break;
+    case 4:
+      (void)ys::predict::ParseServeCalibration(text, "fuzz.toml");
       break;
   }
   return 0;

@@ -103,8 +103,10 @@ void FillPhase(const ServingSuiteContext& c, const validate::ServingReference* r
   row.instances = here.instances;
   if (ref != nullptr) ScoreMetrics(*ref, here, there, c.suite.threshold, denominator, row);
   const PredictedServeMetric* lowest = nullptr;
+  // The first of equal scores (throughput and TPOT at a fixed concurrency move together; their
+  // last digits should not choose).
   for (const PredictedServeMetric& m : row.metrics) {
-    if (lowest == nullptr || m.score < lowest->score) lowest = &m;
+    if (lowest == nullptr || m.score < lowest->score * (1 - 1e-9)) lowest = &m;
   }
   row.why = lowest != nullptr && lowest->key == "ttft_ms"
                 ? Costliest(here.prefill, here.ttft_s, "TTFT")
@@ -154,8 +156,9 @@ Result<PhasePrediction> PredictPhase(const ServingSuiteContext& c,
   for (const auto& [doc_path, doc] : c.in.measured) q.rates.measured.emplace_back(doc_path, &doc);
   auto system = BuildServeSystem(c.predictor, *model, *c.chip, q);
   if (!system.ok()) return system.status();
-  auto here = PredictServe(*model, dtype, *layout, load, system->system, c.constants.constants);
-  auto there = PredictServe(*model, dtype, *layout, load, system->reference, c.constants.constants);
+  const ServeConstants constants = c.constants.For(c.suite.chip, dtype);
+  auto here = PredictServe(*model, dtype, *layout, load, system->system, constants);
+  auto there = PredictServe(*model, dtype, *layout, load, system->reference, constants);
   if (!here.ok() || !there.ok()) {
     row.reason = "cannot serve: " + (here.ok() ? there.status() : here.status()).message();
     return row;

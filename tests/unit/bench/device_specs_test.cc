@@ -276,5 +276,30 @@ TEST(DeviceSpecsTest, HbmCapacityIsReadRangeCheckedAndShippedForEveryChip) {
   }
 }
 
+// The bytes serving fits in: the driver's total where the file gives it, else the datasheet
+// figure read as binary GB less the driver's 0.5% — within 0.1% of the driver's total on every
+// chip that gives both.
+TEST(DeviceSpecsTest, DeviceMemoryIsTheDriversTotal) {
+  auto with = ParseDeviceSpec(
+      Replace(kGood, "hbm_tb_per_s = 4.8", "capacity_gb = 141\ndevice_mib = 143771"), "x.toml");
+  ASSERT_TRUE(with.ok()) << with.status().message();
+  EXPECT_DOUBLE_EQ(DeviceMemoryBytes(*with), 143771.0 * 1024 * 1024);
+  auto without =
+      ParseDeviceSpec(Replace(kGood, "hbm_tb_per_s = 4.8", "capacity_gb = 141"), "x.toml");
+  ASSERT_TRUE(without.ok());
+  EXPECT_NEAR(DeviceMemoryBytes(*without) / (143771.0 * 1024 * 1024), 1, 1e-3);
+  EXPECT_EQ(DeviceMemoryBytes(*ParseDeviceSpec(kGood, "x.toml")), 0);
+  auto bad = ParseDeviceSpec(Replace(kGood, "hbm_tb_per_s = 4.8", "device_mib = 12"), "x.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("[memory] device_mib"), std::string::npos);
+  for (const char* chip : {"h100", "h200", "b200"}) {
+    auto s = LoadDeviceSpec(kSpecs + "/" + std::string(chip) + ".toml");
+    ASSERT_TRUE(s.ok() && s->device_mib.has_value()) << chip;
+    DeviceSpec datasheet = *s;
+    datasheet.device_mib.reset();
+    EXPECT_NEAR(DeviceMemoryBytes(datasheet) / DeviceMemoryBytes(*s), 1, 1e-3) << chip;
+  }
+}
+
 }  // namespace
 }  // namespace ys::bench

@@ -38,7 +38,7 @@ ServePrediction ChatPhaseDirect() {
                        {.chip = "h200", .precision = "fp8", .layout = layout, .isl = 128});
   EXPECT_TRUE(system.ok());
   auto p = PredictServe(*model, "fp8", layout, {128, 128, 1024, false}, system->system,
-                        constants->constants);
+                        constants->For("h200", "fp8"));
   EXPECT_TRUE(p.ok()) << p.status().message();
   return *p;
 }

@@ -19,6 +19,8 @@ prefill_efficiency = 0.55
 decode_hbm_efficiency = 0.75
 host_seconds_per_step = 1e-3
 allreduce_latency_s = 1e-5
+decode_seconds_per_layer = 2e-5
+decode_overlap_share = 1
 kv_memory_share = 0.85
 max_batch = 512
 
@@ -58,7 +60,8 @@ TEST(ServeCalibrationTest, EachSituationStatesWhatItKnows) {
   const ServeExpectedError other = ExpectedServeError(&*cal, "h200", "fp8");
   EXPECT_EQ(other.situation, ServeSituation::kUncalibrated);
   EXPECT_DOUBLE_EQ(*other.p90, 0.4);  // the widest entry
-  EXPECT_NE(other.Line().find("can miss by more"), std::string::npos) << other.Line();
+  EXPECT_NE(other.source.find("a floor of what it may miss by"), std::string::npos) << other.source;
+  EXPECT_NE(other.Line().find("no published row"), std::string::npos) << other.Line();
   // GB200 carries B200's die: B200's figures, said to be borrowed; GB200 at a dtype B200 has no
   // entry of is uncalibrated.
   const ServeExpectedError sibling = ExpectedServeError(&*cal, "gb200", "fp8");
@@ -76,6 +79,63 @@ TEST(ServeCalibrationTest, EachSituationStatesWhatItKnows) {
   EXPECT_STREQ(ServeSituationName(none.situation), "no_serving_calibration");
 }
 
+// A chip's own set and the leave-one-chip-out error: b200's set serves b200 and gb200 (its die),
+// [constants] every other chip, which states [other_chip] rather than the widest entry.
+constexpr const char* kChipSets = R"(
+[[chip]]
+chip = "b200"
+dtype = "fp8"
+prefill_efficiency = 0.35
+decode_hbm_efficiency = 0.5
+host_seconds_per_step = 4e-3
+allreduce_latency_s = 8e-6
+decode_seconds_per_layer = 0
+decode_overlap_share = 0
+
+[other_chip]
+median = 0.14
+p90 = 0.5
+rows = 30
+source = "leave-one-chip-out over 30 rows"
+)";
+
+TEST(ServeCalibrationTest, ChipSetsServeTheirChipAndItsDie) {
+  auto cal = ParseServeCalibration(std::string(kServeCal) + kChipSets, "s.toml");
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  ASSERT_EQ(cal->chips.size(), 1u);
+  const ServeConstants fallback{};
+  const ServeConstants b200 = ServeConstantsFor(&*cal, fallback, "b200", "fp8");
+  EXPECT_DOUBLE_EQ(b200.prefill_efficiency, 0.35);
+  EXPECT_DOUBLE_EQ(b200.decode_seconds_per_layer, 0);
+  EXPECT_DOUBLE_EQ(b200.kv_memory_share, 0.85);  // stated, from [constants]
+  EXPECT_DOUBLE_EQ(ServeConstantsFor(&*cal, fallback, "gb200", "fp8").prefill_efficiency, 0.35);
+  EXPECT_DOUBLE_EQ(ServeConstantsFor(&*cal, fallback, "b200", "nvfp4").prefill_efficiency, 0.55);
+  EXPECT_DOUBLE_EQ(ServeConstantsFor(&*cal, fallback, "h200", "fp8").decode_seconds_per_layer,
+                   2e-5);
+  EXPECT_DOUBLE_EQ(ServeConstantsFor(nullptr, fallback, "b200", "fp8").prefill_efficiency,
+                   fallback.prefill_efficiency);
+  const ServeExpectedError other = ExpectedServeError(&*cal, "h200", "fp8");
+  EXPECT_EQ(other.situation, ServeSituation::kUncalibrated);
+  EXPECT_DOUBLE_EQ(*other.p90, 0.5);
+  EXPECT_EQ(other.rows, 30);
+  EXPECT_EQ(other.source, "leave-one-chip-out over 30 rows");
+  // A second set for one chip and dtype, a [[chip]] carrying a stated constant, a set short of a
+  // fitted one: each refused with its place.
+  const std::string sets = std::string(kServeCal) + kChipSets;
+  const std::string block = std::string(kChipSets).substr(0, std::string(kChipSets).find("[other"));
+  for (const auto& [text, expect] :
+       {std::pair{sets + block, std::string("[[chip]] 2 chip: a second set for b200 fp8")},
+        std::pair{ys::testing::Replace(sets, "decode_seconds_per_layer = 0\n",
+                                       "decode_seconds_per_layer = 0\nmax_batch = 3\n"),
+                  std::string("s.toml:39: [[chip]] 1 max_batch: unknown key")},
+        std::pair{ys::testing::Replace(sets, "allreduce_latency_s = 8e-6\n", ""),
+                  std::string("[[chip]] 1 allreduce_latency_s: missing")}}) {
+    auto bad = ParseServeCalibration(text, "s.toml");
+    ASSERT_FALSE(bad.ok()) << expect;
+    EXPECT_NE(bad.status().message().find(expect), std::string::npos) << bad.status().message();
+  }
+}
+
 TEST(ServeCalibrationTest, MalformedFilesNameFileKeyAndLine) {
   struct Bad {
     const char* from;
@@ -84,11 +144,11 @@ TEST(ServeCalibrationTest, MalformedFilesNameFileKeyAndLine) {
   };
   const Bad cases[] = {
       {"max_batch = 512", "max_batch = 512\nbatch_cap = 3",
-       "s.toml:12: [constants] batch_cap: unknown key"},
+       "s.toml:14: [constants] batch_cap: unknown key"},
       {"kv_memory_share = 0.85\n", "", "[constants] kv_memory_share: missing"},
       {"prefill_efficiency = 0.55", "prefill_efficiency = 1.5",
        "s.toml:6: [constants] prefill_efficiency"},
-      {"rows = 12", "rows = 12\nmean = 0.1", "s.toml:19: [[error]] 1 mean: unknown key"},
+      {"rows = 12", "rows = 12\nmean = 0.1", "s.toml:21: [[error]] 1 mean: unknown key"},
       {"p90 = 0.2", "p90 = 0.05", "p90: below median"},
       {"[provenance]", "[extra]\n[provenance]", "s.toml:1: [extra]: unknown section"},
       {"chip = \"b200\"", "chip = \"h100\"", "a second entry for h100 fp8"},

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "predict/model_spec.h"
 #include "predict/serve_calibration.h"
@@ -38,6 +39,9 @@ TEST(ServeFitTest, RecoversTheConstantsOfItsOwnPredictions) {
   truth.prefill_efficiency = 0.42;
   truth.decode_hbm_efficiency = 0.63;
   truth.host_seconds_per_step = 3e-3;
+  truth.allreduce_latency_s = 1.5e-5;
+  truth.decode_seconds_per_layer = 3e-5;
+  truth.decode_overlap_share = 0.5;
   std::vector<ServeFitCase> cases;
   int line = 0;
   for (const ModelSpec& m : models) {
@@ -71,13 +75,16 @@ TEST(ServeFitTest, RecoversTheConstantsOfItsOwnPredictions) {
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   EXPECT_NEAR(fit->prefill_efficiency / truth.prefill_efficiency, 1, 0.05);
   EXPECT_NEAR(fit->decode_hbm_efficiency / truth.decode_hbm_efficiency, 1, 0.05);
-  EXPECT_NEAR(fit->host_seconds_per_step / truth.host_seconds_per_step, 1, 0.15);
-  // Held out one model at a time, every row is predicted back within rounding.
+  // The three fixed costs of a step (host, layer floors, all-reduce latencies) are told apart
+  // only through two layer counts and three TP sizes: the rows fix their sum per row, not each
+  // (the predictions below hold them to it).
+  // Held out one model at a time (the fit then sees one model's layer count alone), every row is
+  // predicted back within 5%.
   auto cal = CalibrateServe(cases, start);
   ASSERT_TRUE(cal.ok()) << cal.status().message();
   ASSERT_EQ(cal->error.size(), 1u);
   EXPECT_EQ(cal->error[0].stats.rows, static_cast<int>(cases.size()));
-  EXPECT_LT(cal->error[0].stats.p90_abs, 0.02);
+  EXPECT_LT(cal->error[0].stats.p90_abs, 0.05);
 }
 
 TEST(ServeFitTest, RefusesTooFewModels) {
@@ -105,11 +112,21 @@ TEST(ServeFitTest, ShippedCalibrationIsTheFitOfTheShippedTable) {
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   auto shipped = LoadServeCalibration(ServeCalibrationPath(kServeFitData));
   ASSERT_TRUE(shipped.ok()) << shipped.status().message();
-  const ServeConstants& f = fit->constants;
-  const ServeConstants& s = shipped->constants;
-  EXPECT_NEAR(s.prefill_efficiency / f.prefill_efficiency, 1, 1e-4);
-  EXPECT_NEAR(s.decode_hbm_efficiency / f.decode_hbm_efficiency, 1, 1e-4);
-  EXPECT_NEAR(s.host_seconds_per_step / f.host_seconds_per_step, 1, 1e-4);
+  // Every fitted constant, of [constants] and of each [[chip]] set.
+  auto same = [](const ServeConstants& s, const ServeConstants& f, const std::string& what) {
+    for (double ServeConstants::*field :
+         {&ServeConstants::prefill_efficiency, &ServeConstants::decode_hbm_efficiency,
+          &ServeConstants::host_seconds_per_step, &ServeConstants::allreduce_latency_s,
+          &ServeConstants::decode_seconds_per_layer, &ServeConstants::decode_overlap_share}) {
+      EXPECT_NEAR(s.*field, f.*field, 1e-5 * std::max(1e-6, std::fabs(f.*field))) << what;
+    }
+  };
+  same(shipped->constants, fit->constants, "[constants]");
+  ASSERT_EQ(shipped->chips.size(), fit->chips.size());
+  for (size_t i = 0; i < fit->chips.size(); ++i) {
+    EXPECT_EQ(shipped->chips[i].chip, fit->chips[i].chip);
+    same(shipped->chips[i].constants, fit->chips[i].constants, fit->chips[i].chip);
+  }
   ASSERT_EQ(shipped->errors.size(), fit->error.size());
   for (const ServeHeldOutError& e : fit->error) {
     const ServeErrorEntry* entry = nullptr;
@@ -120,6 +137,28 @@ TEST(ServeFitTest, ShippedCalibrationIsTheFitOfTheShippedTable) {
     EXPECT_EQ(entry->rows, e.stats.rows) << e.chip;
     EXPECT_NEAR(entry->median, e.stats.median_abs, 6e-5) << e.chip;
     EXPECT_NEAR(entry->p90, e.stats.p90_abs, 6e-5) << e.chip;
+  }
+  ASSERT_TRUE(fit->other_chip && shipped->other_chip);
+  EXPECT_EQ(shipped->other_chip->rows, fit->other_chip->rows);
+  EXPECT_NEAR(shipped->other_chip->p90, fit->other_chip->p90_abs, 6e-5);
+  // Per situation, the held-out rows' error lies within the p90 a prediction states on at least
+  // 85% of them: each chip's own rows (calibrated_chip), every chip taking the others' constants
+  // (uncalibrated).
+  std::map<std::string, std::pair<int, int>> within;  // situation and chip: (within, rows)
+  for (const ServeRowError& r : fit->rows) {
+    const auto stated = ExpectedServeError(&*shipped, r.k->row.chip, r.k->row.dtype);
+    auto& [in, n] = within["calibrated_chip " + r.k->row.chip];
+    in += std::fabs(r.error) <= *stated.p90 ? 1 : 0;
+    ++n;
+  }
+  for (const ServeRowError& r : fit->other_chip_rows) {
+    auto& [in, n] = within["uncalibrated"];
+    in += std::fabs(r.error) <= shipped->other_chip->p90 ? 1 : 0;
+    ++n;
+  }
+  EXPECT_EQ(within.size(), fit->error.size() + 1);
+  for (const auto& [situation, count] : within) {
+    EXPECT_GE(count.first, 0.85 * count.second) << situation;
   }
 }
 

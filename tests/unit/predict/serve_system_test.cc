@@ -21,8 +21,9 @@ TEST(ServeSystem, LaysOverridesOverTheReferenceRates) {
   q.rates.sets = {"hbm.bandwidth=2"};
   auto s = BuildServeSystem(*predictor, *model, *chip, q);
   ASSERT_TRUE(s.ok()) << s.status().message();
-  EXPECT_DOUBLE_EQ(s->system.hbm_capacity_bytes, 141e9);
-  EXPECT_DOUBLE_EQ(s->reference.hbm_capacity_bytes, 141e9);
+  // The driver's 143771 MiB (specs/h200.toml device_mib), not the datasheet's 141 decimal GB.
+  EXPECT_DOUBLE_EQ(s->system.hbm_capacity_bytes, 143771.0 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(s->reference.hbm_capacity_bytes, 143771.0 * 1024 * 1024);
   EXPECT_DOUBLE_EQ(s->system.rates.hbm_bytes_per_s, 2e12);
   EXPECT_GT(s->reference.rates.hbm_bytes_per_s, 2e12);
   q.rates.sets = {"hbm.bandwidth=nonsense"};
