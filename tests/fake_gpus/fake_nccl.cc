@@ -107,13 +107,26 @@ ncclResult_t Fail(ncclResult_t rc, std::string why) {
 }
 
 // Sum over ranks of element `offset + i` of each rank's send buffer, into `out` (count elements).
-std::vector<float> Sum(const std::vector<Op>& ops, size_t offset, size_t count) {
-  std::vector<float> out(count, 0.0f);
+void Sum(const std::vector<Op>& ops, size_t offset, size_t count, std::vector<float>& out) {
+  out.assign(count, 0.0f);
   for (const Op& op : ops) {
     for (size_t i = 0; i < count; ++i) out[i] += Load(op.type, op.send, offset + i);
   }
-  return out;
 }
+
+// The bytes each rank's recv buffer receives, kept between calls on this thread: a fresh buffer
+// per call had the kernel zero-fill its pages every time, which cost more than the copies (a
+// 64 MB sweep spent most of its time in the kernel).
+struct Staging {
+  std::vector<std::vector<char>> bytes;  // per rank, at least `used` long
+  std::vector<size_t> used;              // 0: the rank's recv buffer is untouched
+  std::vector<float> sum;
+  char* Take(int r, size_t n) {
+    if (bytes[r].size() < n) bytes[r].resize(n);
+    used[r] = n;
+    return bytes[r].data();
+  }
+};
 
 // Runs one collective, ops[r] being rank r's call. Every input is read before an output is
 // written (in place, inputs and outputs share memory).
@@ -127,57 +140,56 @@ ncclResult_t Execute(const std::vector<Op>& ops) {
     }
   }
   const size_t es = ElementSize(first.type), count = first.count;
-  std::vector<std::vector<char>> out(
-      n);  // bytes each rank's recv buffer receives (empty: untouched)
+  thread_local Staging st;
+  st.bytes.resize(n);
+  st.used.assign(n, 0);
   switch (first.kind) {
     case Kind::kAllReduce: {
-      std::vector<float> sum = Sum(ops, 0, count);
+      Sum(ops, 0, count, st.sum);
       for (int r = 0; r < n; ++r) {
-        out[r].resize(count * es);
-        for (size_t i = 0; i < count; ++i) Store(first.type, out[r].data(), i, sum[i]);
+        char* out = st.Take(r, count * es);
+        for (size_t i = 0; i < count; ++i) Store(first.type, out, i, st.sum[i]);
       }
       break;
     }
     case Kind::kReduce: {
-      std::vector<float> sum = Sum(ops, 0, count);
-      out[first.root].resize(count * es);
-      for (size_t i = 0; i < count; ++i) Store(first.type, out[first.root].data(), i, sum[i]);
+      Sum(ops, 0, count, st.sum);
+      char* out = st.Take(first.root, count * es);
+      for (size_t i = 0; i < count; ++i) Store(first.type, out, i, st.sum[i]);
       break;
     }
     case Kind::kReduceScatter:
       for (int r = 0; r < n; ++r) {
-        std::vector<float> sum = Sum(ops, r * count, count);
-        out[r].resize(count * es);
-        for (size_t i = 0; i < count; ++i) Store(first.type, out[r].data(), i, sum[i]);
+        Sum(ops, r * count, count, st.sum);
+        char* out = st.Take(r, count * es);
+        for (size_t i = 0; i < count; ++i) Store(first.type, out, i, st.sum[i]);
       }
       break;
     case Kind::kAllGather:
       for (int r = 0; r < n; ++r) {
-        out[r].resize(n * count * es);
-        for (int q = 0; q < n; ++q)
-          std::memcpy(out[r].data() + q * count * es, ops[q].send, count * es);
+        char* out = st.Take(r, n * count * es);
+        for (int q = 0; q < n; ++q) std::memcpy(out + q * count * es, ops[q].send, count * es);
       }
       break;
     case Kind::kBroadcast:
       for (int r = 0; r < n; ++r)
-        out[r].assign(static_cast<const char*>(ops[first.root].send),
-                      static_cast<const char*>(ops[first.root].send) + count * es);
+        std::memcpy(st.Take(r, count * es), ops[first.root].send, count * es);
       break;
     case Kind::kAlltoAll:
       for (int r = 0; r < n; ++r) {
-        out[r].resize(n * count * es);
+        char* out = st.Take(r, n * count * es);
         for (int q = 0; q < n; ++q) {
-          std::memcpy(out[r].data() + q * count * es,
-                      static_cast<const char*>(ops[q].send) + r * count * es, count * es);
+          std::memcpy(out + q * count * es, static_cast<const char*>(ops[q].send) + r * count * es,
+                      count * es);
         }
       }
       break;
   }
   const int corrupt = EnvInt("YS_FAKE_NCCL_CORRUPT_RANK", -1);
   for (int r = 0; r < n; ++r) {
-    if (out[r].empty()) continue;
-    if (r == corrupt) out[r][0] ^= 1;
-    std::memcpy(ops[r].recv, out[r].data(), out[r].size());
+    if (st.used[r] == 0) continue;
+    if (r == corrupt) st.bytes[r][0] ^= 1;
+    std::memcpy(ops[r].recv, st.bytes[r].data(), st.used[r]);
   }
   if (int us = EnvInt("YS_FAKE_NCCL_US_PER_CALL", 0); us > 0) {
     std::this_thread::sleep_for(std::chrono::microseconds(us));
