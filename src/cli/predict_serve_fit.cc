@@ -29,15 +29,16 @@ constexpr const char* kServeCalibrationComment =
 # trtllm-bench, releases dated up to the cut-off), minimising the mean |log(predicted /
 # published)| of the output tokens/s: prefill_efficiency, decode_hbm_efficiency,
 # host_seconds_per_step, allreduce_latency_s (an all-reduce's fixed cost),
-# decode_seconds_per_layer (a layer's kernel floor per decode step) and decode_overlap_share (how
-# much of a decode step's arithmetic hides behind its reads). Stated, not fitted:
+# decode_seconds_per_layer (a layer's kernel floor per decode step), decode_overlap_share (how
+# much of a decode step's arithmetic hides behind its reads) and runtime_reserved_bytes (a GPU's
+# memory the serving runtime holds beside the weights and the KV cache). Stated, not fitted:
 # kv_memory_share (TensorRT-LLM's default share of the free memory the KV cache takes) and
 # max_batch (TensorRT-LLM's default max_batch_size). In the fit, each row's batch is capped instead
 # by the max_batch_size trtllm-bench's own heuristic gives its engine for the row's model, mapping
 # and ISL/OSL (src/predict/serve_engine_settings.h).
 #
 # [constants]: fitted on every row, for a chip and precision without a [[chip]] set of its own.
-# [[chip]]: {chip, dtype, the six fitted constants}, fitted on that chip and precision's rows
+# [[chip]]: {chip, dtype, the seven fitted constants}, fitted on that chip and precision's rows
 # (where they cover two models or more); a prediction for it, or for a superchip of the same GPU
 # die (GB200: B200), runs on it.
 # [[error]]: {chip, dtype, median, p90, rows, source}, |predicted / published - 1| of the output
@@ -84,9 +85,10 @@ std::string TomlString(const std::string& s) {
 std::string ConstantsLine(const predict::ServeConstants& c) {
   return fmt::format(
       "prefill_efficiency {:.4g}, decode_hbm_efficiency {:.4g}, host_seconds_per_step {:.4g}, "
-      "allreduce_latency_s {:.4g}, decode_seconds_per_layer {:.4g}, decode_overlap_share {:.4g}",
+      "allreduce_latency_s {:.4g}, decode_seconds_per_layer {:.4g}, decode_overlap_share {:.4g}, "
+      "runtime_reserved_bytes {:.4g}",
       c.prefill_efficiency, c.decode_hbm_efficiency, c.host_seconds_per_step, c.allreduce_latency_s,
-      c.decode_seconds_per_layer, c.decode_overlap_share);
+      c.decode_seconds_per_layer, c.decode_overlap_share, c.runtime_reserved_bytes);
 }
 
 // The fitted constants as TOML lines.
@@ -94,9 +96,9 @@ std::string FittedToml(const predict::ServeConstants& c) {
   return fmt::format(
       "prefill_efficiency = {:.6g}\ndecode_hbm_efficiency = {:.6g}\nhost_seconds_per_step = "
       "{:.6g}\nallreduce_latency_s = {:.6g}\ndecode_seconds_per_layer = {:.6g}\n"
-      "decode_overlap_share = {:.6g}\n",
+      "decode_overlap_share = {:.6g}\nruntime_reserved_bytes = {:.6g}\n",
       c.prefill_efficiency, c.decode_hbm_efficiency, c.host_seconds_per_step, c.allreduce_latency_s,
-      c.decode_seconds_per_layer, c.decode_overlap_share);
+      c.decode_seconds_per_layer, c.decode_overlap_share, c.runtime_reserved_bytes);
 }
 
 std::string ErrorToml(const predict::ErrorStats& e) {

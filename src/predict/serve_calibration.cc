@@ -32,6 +32,8 @@ constexpr ServeConstantInfo kServeConstants[] = {
      LowerBound::kInclusive, true},
     {"decode_overlap_share", &ServeConstants::decode_overlap_share, 0, 1, LowerBound::kInclusive,
      true},
+    {"runtime_reserved_bytes", &ServeConstants::runtime_reserved_bytes, 0, 1e11,
+     LowerBound::kInclusive, true},
     {"kv_memory_share", &ServeConstants::kv_memory_share, 0, 1, LowerBound::kExclusive, false},
     {"max_batch", &ServeConstants::max_batch, 1, 1e6, LowerBound::kInclusive, false},
 };

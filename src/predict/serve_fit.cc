@@ -30,6 +30,7 @@ constexpr ServeBounds kServeFitted[] = {
     {&ServeConstants::allreduce_latency_s, 1e-6, 1e-3},
     {&ServeConstants::decode_seconds_per_layer, 1e-7, 1e-3},
     {&ServeConstants::decode_overlap_share, 1e-3, 1.0},
+    {&ServeConstants::runtime_reserved_bytes, 1e8, 1e10},
 };
 
 std::vector<double> ServePoint(const ServeConstants& c) {

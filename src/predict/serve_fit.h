@@ -2,11 +2,11 @@
 // (serve_published.h), and the held-out error of each chip and precision.
 //
 // Fitted: prefill_efficiency, decode_hbm_efficiency, host_seconds_per_step, allreduce_latency_s,
-// decode_seconds_per_layer and decode_overlap_share, by Nelder–Mead (fit.h) minimising the mean of
-// |log(predicted / published)| output tokens/s over the rows given (a median is flat between rows
-// and stalls the simplex); kv_memory_share and max_batch keep their start values. Each row is
-// predicted as an offline run (ServeLoad{isl, osl, max_throughput}) on ServeLayout{gpus, tp, pp,
-// ep} of its chip.
+// decode_seconds_per_layer, decode_overlap_share and runtime_reserved_bytes, by Nelder–Mead (fit.h)
+// minimising the mean of |log(predicted / published)| output tokens/s over the rows given (a median
+// is flat between rows and stalls the simplex); kv_memory_share and max_batch keep their start
+// values. Each row is predicted as an offline run (ServeLoad{isl, osl, max_throughput}) on
+// ServeLayout{gpus, tp, pp, ep} of its chip.
 //
 // CalibrateServe fits:
 // - one set on every row: the constants of a chip and precision without rows of their own;

@@ -149,6 +149,16 @@ Status AddComm(const Setting& s, const std::string& prefix, double tp_tokens, do
   return Status::Ok();
 }
 
+// The fixed cost of the collectives one forward pass meets (their latency, not their bytes): what
+// a prefill chunked into a decode step does not pay again, the step's own forward pass having paid
+// it.
+double CollectiveLatencySeconds(const Setting& s) {
+  double out = 0;
+  if (s.in.tp > 1) out += s.w.allreduce_points * s.c.allreduce_latency_s;
+  if (s.in.ep > 1) out += 2.0 * s.w.moe_layers * s.c.allreduce_latency_s;
+  return out;
+}
+
 // The rates of the serving dtype: a measured GEMM rate (--set gemm.<dtype>.tflops) as it is, else
 // the peak × prefill_efficiency; the attention core at the bf16 peak × the same share.
 Result<Setting> SettingOf(const ServeWork& w, const ServeSystem& sys, const ServeConstants& c,
@@ -180,12 +190,16 @@ Result<int> FittingBatch(const Setting& s, double context) {
   if (!(cap > 0))
     return Status::Invalid(s.sys.rates.chip + ": no HBM capacity ([memory] capacity_gb)");
   const double weights = WeightBytesPerGpu(s.w, s.in);
-  if (weights >= cap) {
+  if (weights + s.c.runtime_reserved_bytes >= cap) {
     return Status::Invalid(fmt::format(
-        "the weights need {} per GPU ({} in all over an instance of {} GPUs); a {} holds {}",
-        Gb(weights), Gb(s.w.WeightBytes()), s.in.gpus, s.sys.rates.chip, Gb(cap)));
+        "the weights need {} per GPU ({} in all over an instance of {} GPUs){}; a {} holds {}",
+        Gb(weights), Gb(s.w.WeightBytes()), s.in.gpus,
+        s.c.runtime_reserved_bytes > 0
+            ? fmt::format(", the runtime {} beside them", Gb(s.c.runtime_reserved_bytes))
+            : "",
+        s.sys.rates.chip, Gb(cap)));
   }
-  const double free = s.c.kv_memory_share * (cap - weights);
+  const double free = s.c.kv_memory_share * (cap - weights - s.c.runtime_reserved_bytes);
   const double per_seq = KvBytesPerSequencePerGpu(s.w, s.in, context);
   const double fit = std::floor(free / per_seq) * s.in.groups;
   if (fit < 1) {
@@ -317,18 +331,19 @@ Result<int> BatchOf(const Setting& s, const ServeLoad& load, int instances,
 }
 
 // The prefill's wait: at max throughput the first wave's prefills queue behind each other (mean
-// (n − 1)/2 of them ahead on an instance; later waves also wait for a free slot, not counted); at
-// a concurrency an aggregated instance takes a new request at the next step boundary (half a step
-// on average: ServeConstants::step_wait_share).
+// (n − 1)/2 of them ahead on an instance, each `per_prompt`, the prompts sharing forward passes;
+// later waves also wait for a free slot, not counted); at a concurrency an aggregated instance
+// takes a new request at the next step boundary (half a step on average:
+// ServeConstants::step_wait_share).
 void AddWait(const ServeLoad& load, const ServeLayout& l, const Instance& in, double b,
-             double instances, double busy, double tpot, double wait_share,
+             double instances, double per_prompt, double tpot, double wait_share,
              std::vector<ServeTerm>& prefill) {
   if (load.max_throughput) {
     const double first_wave =
         l.Disaggregated() ? b * instances / (l.prefill_gpus / in.gpus) : b;  // per prefill instance
     prefill.push_back(
-        {"queue_for_prefill", (first_wave - 1) / 2 * busy,
-         fmt::format("({:.0f} − 1) / 2 prefills ahead × {:.3g} s", first_wave, busy)});
+        {"queue_for_prefill", (first_wave - 1) / 2 * per_prompt,
+         fmt::format("({:.0f} − 1) / 2 prefills ahead × {:.3g} s", first_wave, per_prompt)});
   } else if (!l.Disaggregated()) {
     prefill.push_back(
         {"wait_for_step", tpot * wait_share, fmt::format("{:.3g} of a decode step", wait_share)});
@@ -336,15 +351,15 @@ void AddWait(const ServeLoad& load, const ServeLayout& l, const Instance& in, do
 }
 
 // Output tokens per second: sequences in flight over the step; disaggregated, no more than the
-// prefill instances feed (each request's prefill, OSL tokens out).
-void SetThroughput(const ServeLoad& load, const ServeLayout& l, const Instance& in, double busy,
-                   ServePrediction& p) {
+// prefill instances feed (each request's prefill, `per_prompt` in a batched pass, OSL tokens out).
+void SetThroughput(const ServeLoad& load, const ServeLayout& l, const Instance& in,
+                   double per_prompt, ServePrediction& p) {
   const double held = static_cast<double>(p.instances) * p.batch_per_instance;
   const double in_flight = load.max_throughput ? held : std::min<double>(load.concurrency, held);
   double out = in_flight / p.tpot_s;
   if (l.Disaggregated()) {
     const double prefill_instances = l.prefill_gpus / in.gpus;
-    const double fed = prefill_instances / busy * load.osl;
+    const double fed = prefill_instances / per_prompt * load.osl;
     p.notes.push_back(fmt::format(
         "disaggregated: decode side {:.4g} tok/s, prefill side {:.4g} tok/s ({} prefill "
         "instances); the {} side bounds it",
@@ -429,13 +444,17 @@ Result<ServePrediction> PredictServe(const ServeWork& w, std::string_view dtype,
   auto prefill = PrefillTerms(*s, load.isl);
   if (!prefill.ok()) return prefill.status();
   const double busy = Sum(*prefill) / in->pp;  // an instance's time per request's prefill
+  // Prompts batched into one forward pass (in-flight batching, or many prompts queued on a prefill
+  // instance): their FLOPs and bytes add, the collectives' latency is paid once per pass.
+  const double chunk = std::max(0.0, busy - CollectiveLatencySeconds(*s) / in->pp);
   auto decode = DecodeTerms(*s, *b, load.isl + load.osl / 2.0);
   if (!decode.ok()) return decode.status();
   if (!layout.Disaggregated()) {
-    decode->push_back({"prefill_chunks", *b * busy / load.osl,
+    decode->push_back({"prefill_chunks", *b * chunk / load.osl,
                        fmt::format("{} sequences / OSL {} requests start per step × {:.3g} s of "
-                                   "prefill (chunked into the step)",
-                                   *b, load.osl, busy)});
+                                   "prefill (in the step's forward pass: its collectives' latency "
+                                   "not paid again)",
+                                   *b, load.osl, chunk)});
   }
   p.tpot_s = Sum(*decode);
   if (layout.Disaggregated()) {
@@ -443,11 +462,11 @@ Result<ServePrediction> PredictServe(const ServeWork& w, std::string_view dtype,
     if (!kv.ok()) return kv.status();
     prefill->push_back(*kv);
   }
-  AddWait(load, layout, *in, *b, p.instances, busy, p.tpot_s, c.step_wait_share, *prefill);
+  AddWait(load, layout, *in, *b, p.instances, chunk, p.tpot_s, c.step_wait_share, *prefill);
   p.ttft_s = Sum(*prefill);
   p.prefill = std::move(*prefill);
   p.decode = std::move(*decode);
-  SetThroughput(load, layout, *in, busy, p);
+  SetThroughput(load, layout, *in, chunk, p);
   AddNotes(*s, dtype, p);
   return p;
 }

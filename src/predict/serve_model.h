@@ -83,6 +83,10 @@ struct ServeConstants {
   // The share of the shorter of a decode step's reads and arithmetic the longer hides: 1 is
   // max(bytes, FLOPs), 0 their sum.
   double decode_overlap_share = 1;
+  // Bytes per GPU the serving runtime holds beside the weights and the KV cache (the CUDA context,
+  // activation and GEMM workspaces sized for the engine's largest batch, communication buffers):
+  // the KV cache takes its share of the memory left after both.
+  double runtime_reserved_bytes = 0;
   double kv_memory_share = 0.9;  // of the HBM left after the weights, what holds KV cache
   // The most sequences one instance batches: TensorRT-LLM's default max_batch_size (2048).
   double max_batch = 2048;

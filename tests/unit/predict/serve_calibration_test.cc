@@ -21,6 +21,7 @@ host_seconds_per_step = 1e-3
 allreduce_latency_s = 1e-5
 decode_seconds_per_layer = 2e-5
 decode_overlap_share = 1
+runtime_reserved_bytes = 2e9
 kv_memory_share = 0.85
 max_batch = 512
 
@@ -46,6 +47,7 @@ TEST(ServeCalibrationTest, ReadsConstantsAndErrors) {
   ASSERT_TRUE(cal.ok()) << cal.status().message();
   EXPECT_DOUBLE_EQ(cal->constants.prefill_efficiency, 0.55);
   EXPECT_DOUBLE_EQ(cal->constants.max_batch, 512);
+  EXPECT_DOUBLE_EQ(cal->constants.runtime_reserved_bytes, 2e9);
   ASSERT_EQ(cal->errors.size(), 2u);
   EXPECT_EQ(cal->errors[1].chip, "b200");
 }
@@ -91,6 +93,7 @@ host_seconds_per_step = 4e-3
 allreduce_latency_s = 8e-6
 decode_seconds_per_layer = 0
 decode_overlap_share = 0
+runtime_reserved_bytes = 0
 
 [other_chip]
 median = 0.14
@@ -127,7 +130,7 @@ TEST(ServeCalibrationTest, ChipSetsServeTheirChipAndItsDie) {
        {std::pair{sets + block, std::string("[[chip]] 2 chip: a second set for b200 fp8")},
         std::pair{ys::testing::Replace(sets, "decode_seconds_per_layer = 0\n",
                                        "decode_seconds_per_layer = 0\nmax_batch = 3\n"),
-                  std::string("s.toml:39: [[chip]] 1 max_batch: unknown key")},
+                  std::string("s.toml:40: [[chip]] 1 max_batch: unknown key")},
         std::pair{ys::testing::Replace(sets, "allreduce_latency_s = 8e-6\n", ""),
                   std::string("[[chip]] 1 allreduce_latency_s: missing")}}) {
     auto bad = ParseServeCalibration(text, "s.toml");
@@ -144,11 +147,11 @@ TEST(ServeCalibrationTest, MalformedFilesNameFileKeyAndLine) {
   };
   const Bad cases[] = {
       {"max_batch = 512", "max_batch = 512\nbatch_cap = 3",
-       "s.toml:14: [constants] batch_cap: unknown key"},
+       "s.toml:15: [constants] batch_cap: unknown key"},
       {"kv_memory_share = 0.85\n", "", "[constants] kv_memory_share: missing"},
       {"prefill_efficiency = 0.55", "prefill_efficiency = 1.5",
        "s.toml:6: [constants] prefill_efficiency"},
-      {"rows = 12", "rows = 12\nmean = 0.1", "s.toml:21: [[error]] 1 mean: unknown key"},
+      {"rows = 12", "rows = 12\nmean = 0.1", "s.toml:22: [[error]] 1 mean: unknown key"},
       {"p90 = 0.2", "p90 = 0.05", "p90: below median"},
       {"[provenance]", "[extra]\n[provenance]", "s.toml:1: [extra]: unknown section"},
       {"chip = \"b200\"", "chip = \"h100\"", "a second entry for h100 fp8"},

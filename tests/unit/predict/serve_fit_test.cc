@@ -42,6 +42,7 @@ TEST(ServeFitTest, RecoversTheConstantsOfItsOwnPredictions) {
   truth.allreduce_latency_s = 1.5e-5;
   truth.decode_seconds_per_layer = 3e-5;
   truth.decode_overlap_share = 0.5;
+  truth.runtime_reserved_bytes = 2e9;
   std::vector<ServeFitCase> cases;
   int line = 0;
   for (const ModelSpec& m : models) {
@@ -117,7 +118,8 @@ TEST(ServeFitTest, ShippedCalibrationIsTheFitOfTheShippedTable) {
     for (double ServeConstants::*field :
          {&ServeConstants::prefill_efficiency, &ServeConstants::decode_hbm_efficiency,
           &ServeConstants::host_seconds_per_step, &ServeConstants::allreduce_latency_s,
-          &ServeConstants::decode_seconds_per_layer, &ServeConstants::decode_overlap_share}) {
+          &ServeConstants::decode_seconds_per_layer, &ServeConstants::decode_overlap_share,
+          &ServeConstants::runtime_reserved_bytes}) {
       EXPECT_NEAR(s.*field, f.*field, 1e-5 * std::max(1e-6, std::fabs(f.*field))) << what;
     }
   };

@@ -149,6 +149,39 @@ TEST(ServeModelTest, MaxThroughputBatchShrinksWithSequenceLength) {
   }
 }
 
+// The runtime's own memory comes out of the HBM before the KV cache takes its share: 70B fp8 at
+// TP 1 on an 80 GB card (about 71 GB of weights), where 3 GB is a third of what is left.
+TEST(ServeModelTest, RuntimeReserveShrinksTheMaxThroughputBatch) {
+  const ModelSpec m = ServeModel("llama3.1_70b");
+  const ServeLoad load{1024, 1024, 0, true};
+  ServeConstants c;
+  const ServePrediction full = ServeRun(m, "fp8", {.gpus = 1, .tp = 1}, load, ServeH100(), c);
+  c.runtime_reserved_bytes = 3e9;
+  const ServePrediction reserved = ServeRun(m, "fp8", {.gpus = 1, .tp = 1}, load, ServeH100(), c);
+  ASSERT_GT(full.batch_per_instance, 2);
+  // KV bytes per sequence: 80 layers × 2 × 8 heads × 128 × 1 B × 2048 tokens = 335.5 MB.
+  const double per_seq = 80.0 * 2 * 8 * 128 * 2048;
+  EXPECT_NEAR(full.batch_per_instance - reserved.batch_per_instance, 0.9 * 3e9 / per_seq, 1.01);
+  c.runtime_reserved_bytes = 20e9;  // weights and reserve beyond the card: refused, with why
+  EXPECT_FALSE(PredictServe(m, "fp8", {.gpus = 1, .tp = 1}, load, ServeH100(), c).ok());
+}
+
+// A prompt chunked into a decode step rides the step's forward pass: its all-reduces add their
+// bytes, not their latency again. At TP 8 with a large latency the chunk costs its request's
+// prefill less 160 latencies.
+TEST(ServeModelTest, PrefillChunksDoNotPayTheStepsCollectiveLatencyAgain) {
+  const ModelSpec m = ServeModel("llama3.1_70b");
+  ServeConstants c;
+  c.allreduce_latency_s = 1e-4;
+  const ServePrediction p =
+      ServeRun(m, "fp8", {.gpus = 8, .tp = 8}, {128, 128, 256}, ServeH100(), c);
+  const double prefill = ServeTermOf(p.prefill, "prefill_gemm") +
+                         ServeTermOf(p.prefill, "prefill_attention") +
+                         ServeTermOf(p.prefill, "prefill_tp_allreduce");
+  EXPECT_NEAR(ServeTermOf(p.decode, "prefill_chunks"), 256.0 / 128 * (prefill - 160 * 1e-4), 1e-9);
+  EXPECT_GT(ServeTermOf(p.decode, "tp_allreduce"), 160 * 1e-4);  // the step pays it once
+}
+
 TEST(ServeModelTest, DisaggregatedServingSendsTheKvCache) {
   const ModelSpec m = ServeModel("llama3.1_70b");
   const ServePrediction agg =
