@@ -169,7 +169,7 @@ Result<int> RunServe(ServeArgs a) {
   auto p = predict::PredictServe(*spec, dtype, layout, load, system->system,
                                  constants->For(a.chip, dtype));
   if (!p.ok()) return p.status();
-  const auto expected = constants->Expected(a.chip, dtype);
+  const auto expected = constants->Expected(a.chip, dtype, predict::ServeArchitecture(*spec));
   const std::string& constants_path = constants->path;
   a.model = spec->name;
   if (a.json) {

@@ -41,9 +41,12 @@ constexpr const char* kServeCalibrationComment =
 # [[chip]]: {chip, dtype, the seven fitted constants}, fitted on that chip and precision's rows
 # (where they cover two models or more); a prediction for it, or for a superchip of the same GPU
 # die (GB200: B200), runs on it.
-# [[error]]: {chip, dtype, median, p90, rows, source}, |predicted / published - 1| of the output
-# tokens/s on rows held out of the fit: each model's rows predicted by constants fitted without
-# that model. A prediction for a chip and precision with an entry states that entry.
+# [[error]]: {chip, dtype, architecture, median, p90, rows, source}, |predicted / published - 1|
+# of the output tokens/s on rows held out of the fit: each model's rows predicted by constants
+# fitted without that model, kept apart for dense models and MoE models (architecture = "moe"). A
+# prediction for a chip and precision with an entry of its model's architecture states that entry.
+# [moe_any_chip]: every chip's MoE rows held out by model, what an MoE model states (where wider
+# than its chip's) when its chip has no MoE row.
 # [other_chip]: the same over every chip and precision's rows predicted by [constants]-style sets
 # fitted on the other chips' rows: what a prediction for a chip without rows states
 # ("uncalibrated"). Without any entry, "no_serving_calibration" and no number.
@@ -101,24 +104,32 @@ std::string FittedToml(const predict::ServeConstants& c) {
       c.decode_seconds_per_layer, c.decode_overlap_share, c.runtime_reserved_bytes);
 }
 
+// The p90 is rounded up: a stated p90 written below the row that sets it would not cover it.
 std::string ErrorToml(const predict::ErrorStats& e) {
-  return fmt::format("median = {:.4f}\np90 = {:.4f}\nrows = {}\n", e.median_abs, e.p90_abs, e.rows);
+  return fmt::format("median = {:.4f}\np90 = {:.4f}\nrows = {}\n", e.median_abs,
+                     std::ceil(e.p90_abs * 1e4) / 1e4, e.rows);
 }
 
 void PrintServeFit(const predict::ServeFitData& data, const predict::ServeCalibrationResult& r) {
   std::cout << fmt::format(
       "# serving calibration: {} rows of {} (releases {}), leave one model out\n",
       data.cases.size(), TableFiles(data), Releases(data));
-  std::cout << fmt::format("{:<8} {:<7} {:>6} {:>8} {:>8}\n", "chip", "dtype", "rows", "median",
-                           "p90");
+  std::cout << fmt::format("{:<8} {:<7} {:<6} {:>6} {:>8} {:>8}\n", "chip", "dtype", "models",
+                           "rows", "median", "p90");
   for (const predict::ServeHeldOutError& e : r.error) {
-    std::cout << fmt::format("{:<8} {:<7} {:>6} {:>7.1f}% {:>7.1f}%\n", e.chip, e.dtype,
-                             e.stats.rows, 100 * e.stats.median_abs, 100 * e.stats.p90_abs);
+    std::cout << fmt::format("{:<8} {:<7} {:<6} {:>6} {:>7.1f}% {:>7.1f}%\n", e.chip, e.dtype,
+                             e.architecture, e.stats.rows, 100 * e.stats.median_abs,
+                             100 * e.stats.p90_abs);
+  }
+  if (r.moe_any_chip) {
+    std::cout << fmt::format("{:<16} {:<6} {:>6} {:>7.1f}% {:>7.1f}%  (every chip's MoE rows)\n",
+                             "any chip", "moe", r.moe_any_chip->rows,
+                             100 * r.moe_any_chip->median_abs, 100 * r.moe_any_chip->p90_abs);
   }
   if (r.other_chip) {
-    std::cout << fmt::format("{:<16} {:>6} {:>7.1f}% {:>7.1f}%  (leave one chip out)\n",
-                             "other chip", r.other_chip->rows, 100 * r.other_chip->median_abs,
-                             100 * r.other_chip->p90_abs);
+    std::cout << fmt::format("{:<16} {:<6} {:>6} {:>7.1f}% {:>7.1f}%  (leave one chip out)\n",
+                             "other chip", "all", r.other_chip->rows,
+                             100 * r.other_chip->median_abs, 100 * r.other_chip->p90_abs);
   }
   std::cout << "constants (fitted on every row): " << ConstantsLine(r.constants) << "\n";
   for (const predict::ServeChipConstants& c : r.chips) {
@@ -181,13 +192,20 @@ std::string ServeCalibrationToml(const predict::ServeFitData& data,
       return k.chip == e.chip && k.dtype == e.dtype;
     });
     out += "\n[[error]]\n";
-    out += fmt::format("chip = {}\ndtype = {}\n", TomlString(e.chip), TomlString(e.dtype));
+    out += fmt::format("chip = {}\ndtype = {}\narchitecture = {}\n", TomlString(e.chip),
+                       TomlString(e.dtype), TomlString(e.architecture));
     out += ErrorToml(e.stats);
     out += "source = " +
-           TomlString(own ? fmt::format("leave-one-model-out within the {} {} rows of {}", e.chip,
-                                        e.dtype, over)
-                          : "leave-one-model-out over " + over) +
+           TomlString(
+               fmt::format("{} models' rows, leave-one-model-out {}", e.architecture,
+                           own ? fmt::format("within the {} {} rows of {}", e.chip, e.dtype, over)
+                               : "over " + over)) +
            "\n";
+  }
+  if (result.moe_any_chip) {
+    out += "\n[moe_any_chip]\n" + ErrorToml(*result.moe_any_chip);
+    out += "source = " +
+           TomlString("every chip's MoE models' rows, leave-one-model-out over " + over) + "\n";
   }
   if (result.other_chip) {
     out += "\n[other_chip]\n" + ErrorToml(*result.other_chip);

@@ -69,6 +69,9 @@ Status ReadErrorEntry(TomlTableReader& r, bool keyed, ServeErrorEntry* e) {
   if (keyed) {
     YS_RETURN_IF_ERROR(r.String("chip", &e->chip, /*required=*/true, /*allow_empty=*/false));
     YS_RETURN_IF_ERROR(r.String("dtype", &e->dtype, /*required=*/true, /*allow_empty=*/false));
+    YS_RETURN_IF_ERROR(r.String("architecture", &e->architecture, /*required=*/false));
+    if (e->architecture != "dense" && e->architecture != "moe")
+      return r.Error("architecture", "expected \"dense\" or \"moe\"");
   }
   YS_RETURN_IF_ERROR(r.Double("median", &e->median, 0, 100));
   YS_RETURN_IF_ERROR(r.Double("p90", &e->p90, 0, 100));
@@ -83,13 +86,13 @@ Status ReadErrors(const toml::table& doc, const std::string& path, ServeCalibrat
   Status st = Status::Ok();
   const toml::array* arr = ArrayOfTables(doc, path, "error", &st);
   if (arr == nullptr) return st;
-  std::set<std::pair<std::string, std::string>> seen;
+  std::set<std::string> seen;
   for (size_t i = 0; i < arr->size(); ++i) {
     TomlTableReader r(*arr->get(i)->as_table(), path, "[[error]] " + std::to_string(i + 1));
     ServeErrorEntry e;
     YS_RETURN_IF_ERROR(ReadErrorEntry(r, /*keyed=*/true, &e));
-    if (!seen.insert({e.chip, e.dtype}).second)
-      return r.Error("chip", "a second entry for " + e.chip + " " + e.dtype);
+    const std::string key = e.chip + " " + e.dtype + (e.architecture == "moe" ? " moe" : "");
+    if (!seen.insert(key).second) return r.Error("chip", "a second entry for " + key);
     cal.errors.push_back(std::move(e));
   }
   return Status::Ok();
@@ -121,6 +124,35 @@ const ServeChipConstants* ChipSet(const ServeCalibration& cal, std::string_view 
     if (c.chip == chip && c.dtype == dtype) return &c;
   }
   return nullptr;
+}
+
+// The situation and figures of `architecture`'s entries alone (see the header).
+ServeExpectedError EntryError(const ServeCalibration& cal, std::string_view chip,
+                              std::string_view dtype, std::string_view architecture) {
+  const std::string sibling = ServeSiblingChip(chip);
+  const ServeErrorEntry* widest = nullptr;
+  const ServeErrorEntry* borrowed = nullptr;
+  for (const ServeErrorEntry& e : cal.errors) {
+    if (e.architecture != architecture) continue;
+    if (e.chip == chip && e.dtype == dtype) {
+      return {ServeSituation::kCalibratedChip, e.median, e.p90, e.rows, e.source};
+    }
+    if (!sibling.empty() && e.chip == sibling && e.dtype == dtype) borrowed = &e;
+    if (widest == nullptr || e.p90 > widest->p90) widest = &e;
+  }
+  if (widest == nullptr) return {};
+  if (borrowed != nullptr) {
+    return {ServeSituation::kBorrowedChip, borrowed->median, borrowed->p90, borrowed->rows,
+            fmt::format("measured on {} (the same GPU die; no published row of {}): {}",
+                        borrowed->chip, chip, borrowed->source)};
+  }
+  if (architecture == "dense" && cal.other_chip) {
+    const ServeErrorEntry& o = *cal.other_chip;
+    return {ServeSituation::kUncalibrated, o.median, o.p90, o.rows, o.source};
+  }
+  return {ServeSituation::kUncalibrated, widest->median, widest->p90, widest->rows,
+          "the widest chip's figures, a floor of what it may miss by: " + widest->chip + " " +
+              widest->dtype + ": " + widest->source};
 }
 
 }  // namespace
@@ -169,31 +201,26 @@ ServeConstants ServeConstantsFor(const ServeCalibration* cal, const ServeConstan
   return cal->constants;
 }
 
+const char* ServeArchitecture(const ModelSpec& model) {
+  return model.moe && model.moe->experts > 0 ? "moe" : "dense";
+}
+
 ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,
-                                      std::string_view dtype) {
-  ServeExpectedError out;
-  if (cal == nullptr || cal->errors.empty()) return out;
-  const std::string sibling = ServeSiblingChip(chip);
-  const ServeErrorEntry* widest = &cal->errors.front();
-  const ServeErrorEntry* borrowed = nullptr;
-  for (const ServeErrorEntry& e : cal->errors) {
-    if (e.chip == chip && e.dtype == dtype) {
-      return {ServeSituation::kCalibratedChip, e.median, e.p90, e.rows, e.source};
-    }
-    if (!sibling.empty() && e.chip == sibling && e.dtype == dtype) borrowed = &e;
-    if (e.p90 > widest->p90) widest = &e;
-  }
-  if (borrowed != nullptr) {
-    return {ServeSituation::kBorrowedChip, borrowed->median, borrowed->p90, borrowed->rows,
-            fmt::format("measured on {} (the same GPU die; no published row of {}): {}",
-                        borrowed->chip, chip, borrowed->source)};
-  }
-  if (const auto& o = cal->other_chip) {
-    return {ServeSituation::kUncalibrated, o->median, o->p90, o->rows, o->source};
-  }
-  return {ServeSituation::kUncalibrated, widest->median, widest->p90, widest->rows,
-          "the widest chip's figures, a floor of what it may miss by: " + widest->chip + " " +
-              widest->dtype + ": " + widest->source};
+                                      std::string_view dtype, std::string_view architecture) {
+  if (cal == nullptr) return {};
+  ServeExpectedError dense = EntryError(*cal, chip, dtype, "dense");
+  if (architecture != "moe") return dense;
+  ServeExpectedError moe = EntryError(*cal, chip, dtype, "moe");
+  if (moe.situation == ServeSituation::kCalibratedChip ||
+      moe.situation == ServeSituation::kBorrowedChip)
+    return moe;
+  const auto& any = cal->moe_any_chip;
+  if (!any || (dense.p90 && *dense.p90 >= any->p90)) return dense;
+  return {
+      dense.situation == ServeSituation::kNoServingCalibration ? ServeSituation::kUncalibrated
+                                                               : dense.situation,
+      any->median, any->p90, any->rows,
+      fmt::format("an MoE model, and no held-out MoE row of {} {}: {}", chip, dtype, any->source)};
 }
 
 Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std::string& path) {
@@ -202,10 +229,10 @@ Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std:
   for (const auto& [k, n] : *doc) {
     const std::string key(k.str());
     if (key != "provenance" && key != "constants" && key != "chip" && key != "error" &&
-        key != "other_chip") {
+        key != "other_chip" && key != "moe_any_chip") {
       return Status::Invalid(TomlWhere(path, "[" + key + "]", "", &n) +
                              ": unknown section (expected [provenance], [constants], [[chip]], "
-                             "[[error]], [other_chip])");
+                             "[[error]], [other_chip], [moe_any_chip])");
     }
   }
   ServeCalibration cal;
@@ -228,6 +255,12 @@ Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std:
     ServeErrorEntry e{.chip = "*", .dtype = "*"};
     YS_RETURN_IF_ERROR(ReadErrorEntry(r, /*keyed=*/false, &e));
     cal.other_chip = std::move(e);
+  }
+  if (const toml::table* moe = TableNamed(*doc, "moe_any_chip")) {
+    TomlTableReader r(*moe, path, "[moe_any_chip]");
+    ServeErrorEntry e{.chip = "*", .dtype = "*", .architecture = "moe"};
+    YS_RETURN_IF_ERROR(ReadErrorEntry(r, /*keyed=*/false, &e));
+    cal.moe_any_chip = std::move(e);
   }
   return cal;
 }

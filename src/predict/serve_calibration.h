@@ -18,6 +18,10 @@
 //   has it (each chip's rows predicted by constants fitted without that chip: what a chip never
 //   fitted meets), else the widest entry's figures as a floor of what it may miss by;
 // - no_serving_calibration: no entry at all (or no file): the error is unknown, no number given.
+// Entries are kept per architecture (ServeArchitecture: "dense", or "moe" for a model with routed
+// experts): a prediction reads the entries of its model's. An MoE model whose chip (or die
+// sibling) has no MoE entry states its chip's situation with the wider of that situation's figures
+// and [moe_any_chip] (the MoE rows of every chip, each held out by model).
 //
 // Thread safety: values only.
 #ifndef YARDSTICK_PREDICT_SERVE_CALIBRATION_H_
@@ -37,6 +41,7 @@ namespace ys::predict {
 struct ServeErrorEntry {
   std::string chip;
   std::string dtype;
+  std::string architecture = "dense";  // the models it was measured on: "dense" or "moe"
   double median = 0;
   double p90 = 0;
   int rows = 0;
@@ -58,7 +63,8 @@ struct ServeCalibration {
   ServeConstants constants;
   std::vector<ServeChipConstants> chips;
   std::vector<ServeErrorEntry> errors;
-  std::optional<ServeErrorEntry> other_chip;  // chip and dtype "*"
+  std::optional<ServeErrorEntry> other_chip;    // chip and dtype "*"
+  std::optional<ServeErrorEntry> moe_any_chip;  // chip and dtype "*", architecture "moe"
 };
 
 enum class ServeSituation { kCalibratedChip, kBorrowedChip, kUncalibrated, kNoServingCalibration };
@@ -83,9 +89,13 @@ std::string ServeSiblingChip(std::string_view chip);
 ServeConstants ServeConstantsFor(const ServeCalibration* cal, const ServeConstants& fallback,
                                  std::string_view chip, std::string_view dtype);
 
-// `cal` may be null (no file).
+// "moe" for a model with routed experts, else "dense".
+const char* ServeArchitecture(const ModelSpec& model);
+
+// `cal` may be null (no file); `architecture` as ServeArchitecture gives.
 ServeExpectedError ExpectedServeError(const ServeCalibration* cal, std::string_view chip,
-                                      std::string_view dtype);
+                                      std::string_view dtype,
+                                      std::string_view architecture = "dense");
 
 Result<ServeCalibration> ParseServeCalibration(std::string_view text, const std::string& path);
 Result<ServeCalibration> LoadServeCalibration(const std::string& path);

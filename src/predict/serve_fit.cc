@@ -6,6 +6,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
+#include <tuple>
 
 #include "predict/predictor.h"
 #include "predict/serve_system.h"
@@ -139,12 +141,19 @@ size_t ModelCount(const CaseSet& cases) {
   return models.size();
 }
 
+const char* ArchitectureOf(const ServeFitCase& k) {
+  return k.model != nullptr ? ServeArchitecture(*k.model) : "dense";
+}
+
 std::vector<ServeHeldOutError> Summarise(const std::vector<ServeRowError>& rows) {
-  std::map<ChipKey, std::vector<double>> by;
-  for (const ServeRowError& e : rows) by[KeyOf(*e.k)].push_back(e.error);
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<double>> by;
+  for (const ServeRowError& e : rows)
+    by[{e.k->row.chip, e.k->row.dtype, ArchitectureOf(*e.k)}].push_back(e.error);
   std::vector<ServeHeldOutError> out;
-  for (const auto& [key, errors] : by)
-    out.push_back({key.first, key.second, SummariseErrors(errors)});
+  for (const auto& [key, errors] : by) {
+    const auto& [chip, dtype, architecture] = key;
+    out.push_back({chip, dtype, architecture, SummariseErrors(errors)});
+  }
   return out;
 }
 
@@ -271,6 +280,11 @@ Result<ServeCalibrationResult> CalibrateServe(const std::vector<ServeFitCase>& c
     }
   }
   out.error = Summarise(out.rows);
+  std::vector<double> moe;
+  for (const ServeRowError& e : out.rows) {
+    if (std::string_view(ArchitectureOf(*e.k)) == "moe") moe.push_back(e.error);
+  }
+  if (!moe.empty()) out.moe_any_chip = SummariseErrors(moe);
   if (!out.other_chip_rows.empty()) {
     std::vector<double> errors;
     for (const ServeRowError& e : out.other_chip_rows) errors.push_back(e.error);

@@ -12,8 +12,9 @@
 // - one set on every row: the constants of a chip and precision without rows of their own;
 // - one set per chip and precision whose rows cover two models or more, on those rows.
 // Held-out errors:
-// - per chip and precision, leave one model out: each model's rows predicted by constants fitted
-//   without it (within the chip's rows where it has its own set, else over every row);
+// - per chip, precision and architecture (dense or MoE models), leave one model out: each model's
+//   rows predicted by constants fitted without it (within the chip's rows where it has its own
+//   set, else over every row); and over every chip's MoE rows (moe_any_chip);
 // - other_chip, leave one chip out: each chip and precision's rows predicted by constants fitted
 //   on the other chips' rows — the error of a chip taking constants it was never fitted on.
 // Deterministic: the same rows and start give the same constants and errors.
@@ -63,15 +64,17 @@ struct ServeRowError {
 
 struct ServeHeldOutError {
   std::string chip, dtype;
-  ErrorStats stats;  // of |predicted / published − 1| over the chip's rows of that dtype
+  std::string architecture;  // ServeArchitecture of the rows' models: "dense" or "moe"
+  ErrorStats stats;  // of |predicted / published − 1| over the chip's rows of that dtype and class
 };
 
 struct ServeCalibrationResult {
-  ServeConstants constants;               // fitted on every case
-  std::vector<ServeChipConstants> chips;  // fitted on one chip and dtype's cases
-  std::vector<ServeHeldOutError> error;   // leave-one-model-out, by chip then dtype
-  std::vector<ServeRowError> rows;        // every leave-one-model-out prediction
-  std::optional<ErrorStats> other_chip;   // leave-one-chip-out over every chip and dtype
+  ServeConstants constants;                // fitted on every case
+  std::vector<ServeChipConstants> chips;   // fitted on one chip and dtype's cases
+  std::vector<ServeHeldOutError> error;    // leave-one-model-out, by chip, dtype, architecture
+  std::optional<ErrorStats> moe_any_chip;  // leave-one-model-out over every chip's MoE rows
+  std::vector<ServeRowError> rows;         // every leave-one-model-out prediction
+  std::optional<ErrorStats> other_chip;    // leave-one-chip-out over every chip and dtype
   std::vector<ServeRowError> other_chip_rows;
   std::vector<std::string> unpredicted;  // "file:line: why" of cases PredictServe refused
 };

@@ -39,8 +39,9 @@ Result<ServeSystemOf> BuildServeSystem(const Predictor& predictor, const ModelSp
                        std::move(rates->measured)};
 }
 
-ServeExpectedError ServeConstantsOf::Expected(std::string_view chip, std::string_view dtype) const {
-  return ExpectedServeError(calibration ? &*calibration : nullptr, chip, dtype);
+ServeExpectedError ServeConstantsOf::Expected(std::string_view chip, std::string_view dtype,
+                                              std::string_view architecture) const {
+  return ExpectedServeError(calibration ? &*calibration : nullptr, chip, dtype, architecture);
 }
 
 ServeConstants ServeConstantsOf::For(std::string_view chip, std::string_view dtype) const {

@@ -50,7 +50,9 @@ struct ServeConstantsOf {
   ServeConstants constants;                     // [constants], else the built-in defaults
   // The file read, or "built-in defaults (no <data>/calibration/serve_model.toml)".
   std::string path;
-  ServeExpectedError Expected(std::string_view chip, std::string_view dtype) const;
+  // `architecture`: ServeArchitecture of the model predicted.
+  ServeExpectedError Expected(std::string_view chip, std::string_view dtype,
+                              std::string_view architecture) const;
   // The constants a prediction for the chip and dtype runs on (ServeConstantsFor).
   ServeConstants For(std::string_view chip, std::string_view dtype) const;
 };

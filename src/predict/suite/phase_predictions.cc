@@ -163,7 +163,7 @@ Result<PhasePrediction> PredictPhase(const ServingSuiteContext& c,
     row.reason = "cannot serve: " + (here.ok() ? there.status() : here.status()).message();
     return row;
   }
-  row.expected_error = c.constants.Expected(c.suite.chip, dtype);
+  row.expected_error = c.constants.Expected(c.suite.chip, dtype, ServeArchitecture(*model));
   FillPhase(c, ref, *here, *there, denominator, row);
   return row;
 }

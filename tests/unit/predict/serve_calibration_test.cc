@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "testing/text_edit.h"
 
@@ -135,6 +136,56 @@ TEST(ServeCalibrationTest, ChipSetsServeTheirChipAndItsDie) {
                   std::string("[[chip]] 1 allreduce_latency_s: missing")}}) {
     auto bad = ParseServeCalibration(text, "s.toml");
     ASSERT_FALSE(bad.ok()) << expect;
+    EXPECT_NE(bad.status().message().find(expect), std::string::npos) << bad.status().message();
+  }
+}
+
+// Entries per architecture: an MoE model reads its chip's MoE entry; where its chip has none, the
+// wider of its chip's figures and [moe_any_chip]; a dense model never reads an MoE entry.
+TEST(ServeCalibrationTest, MoeModelsStateTheErrorOfMoeRows) {
+  const std::string text = std::string(kServeCal) + R"(
+[[error]]
+chip = "h100"
+dtype = "fp8"
+architecture = "moe"
+median = 0.8
+p90 = 1.1
+rows = 5
+source = "moe rows of h100"
+
+[moe_any_chip]
+median = 0.9
+p90 = 1.2
+rows = 13
+source = "every chip's moe rows"
+)";
+  auto cal = ParseServeCalibration(text, "s.toml");
+  ASSERT_TRUE(cal.ok()) << cal.status().message();
+  const ServeExpectedError own = ExpectedServeError(&*cal, "h100", "fp8", "moe");
+  EXPECT_EQ(own.situation, ServeSituation::kCalibratedChip);
+  EXPECT_DOUBLE_EQ(*own.p90, 1.1);
+  EXPECT_EQ(own.rows, 5);
+  EXPECT_DOUBLE_EQ(*ExpectedServeError(&*cal, "h100", "fp8", "dense").p90, 0.2);
+  EXPECT_DOUBLE_EQ(*ExpectedServeError(&*cal, "h100", "fp8").p90, 0.2);
+  // b200 has dense rows only: its situation, [moe_any_chip]'s wider figures, and why.
+  const ServeExpectedError b200 = ExpectedServeError(&*cal, "b200", "fp8", "moe");
+  EXPECT_EQ(b200.situation, ServeSituation::kCalibratedChip);
+  EXPECT_DOUBLE_EQ(*b200.p90, 1.2);
+  EXPECT_EQ(b200.rows, 13);
+  EXPECT_NE(b200.source.find("no held-out MoE row of b200 fp8"), std::string::npos) << b200.source;
+  EXPECT_EQ(ExpectedServeError(&*cal, "h200", "fp8", "moe").situation,
+            ServeSituation::kUncalibrated);
+  // The same chip, dtype and architecture twice; an architecture not known.
+  for (const auto& [from, to, expect] :
+       {std::tuple{"source = \"moe rows of h100\"",
+                   "source = \"moe rows of h100\"\n\n[[error]]\nchip = \"h100\"\ndtype = "
+                   "\"fp8\"\narchitecture = \"moe\"\nmedian = 0.1\np90 = 0.2\nrows = 1\n"
+                   "source = \"x\"",
+                   "a second entry for h100 fp8 moe"},
+        std::tuple{"architecture = \"moe\"", "architecture = \"hybrid\"",
+                   "architecture: expected \"dense\" or \"moe\""}}) {
+    auto bad = ParseServeCalibration(ys::testing::Replace(text, from, to), "s.toml");
+    ASSERT_FALSE(bad.ok()) << to;
     EXPECT_NE(bad.status().message().find(expect), std::string::npos) << bad.status().message();
   }
 }

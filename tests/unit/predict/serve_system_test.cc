@@ -39,7 +39,8 @@ TEST(ServeSystem, ConstantsFromTheFileOrTheDefaults) {
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->calibration.has_value());
   EXPECT_EQ(none->path.rfind("built-in defaults (no ", 0), 0u) << none->path;
-  EXPECT_EQ(none->Expected("h200", "fp8").situation, ServeSituation::kNoServingCalibration);
+  EXPECT_EQ(none->Expected("h200", "fp8", "dense").situation,
+            ServeSituation::kNoServingCalibration);
   EXPECT_DOUBLE_EQ(none->constants.prefill_efficiency, ServeConstants{}.prefill_efficiency);
 }
 
