@@ -236,8 +236,10 @@ Result<double> PredictServeCase(const ServeFitCase& k, const ServeConstants& c) 
   if (k.model == nullptr) return Status::Invalid(k.row.file + ": no model for the row");
   ServeLayout layout{.gpus = k.row.gpus, .tp = k.row.tp, .pp = k.row.pp, .ep = k.row.ep};
   ServeLoad load{.isl = k.row.isl, .osl = k.row.osl, .max_throughput = true};
-  auto p = k.work ? PredictServe(*k.work, k.row.dtype, layout, load, k.system, c)
-                  : PredictServe(*k.model, k.row.dtype, layout, load, k.system, c);
+  auto p =
+      k.work
+          ? PredictServe(*k.work, k.row.dtype, layout, load, k.system, c, ServeText::kFiguresOnly)
+          : PredictServe(*k.model, k.row.dtype, layout, load, k.system, c, ServeText::kFiguresOnly);
   if (!p.ok()) return p.status();
   return p->output_tokens_per_s;
 }

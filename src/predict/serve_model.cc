@@ -31,9 +31,17 @@ struct Setting {
   double gemm_rate = 0;  // FLOP/s of the serving dtype's GEMMs on one GPU
   double attn_rate = 0;  // FLOP/s of the attention core (bf16 kernels) on one GPU
   double hbm = 0;        // bytes/s a decode step reads at
+  bool explain = true;   // false: the terms' bases and the notes are left empty (a fit's figures)
 };
 
 std::string Gb(double bytes) { return fmt::format("{:.3g} GB", bytes / 1e9); }
+
+// A term's basis or a note, formatted only where the prediction explains itself: a fit evaluates
+// thousands of predictions, and their text took more of its time than their arithmetic.
+template <typename... Args>
+std::string Basis(bool explain, fmt::format_string<Args...> f, Args&&... args) {
+  return explain ? fmt::format(f, std::forward<Args>(args)...) : std::string();
+}
 
 Result<Instance> InstanceOf(const ServeLayout& l, const ServeWork& w) {
   for (auto [flag, v] : {std::pair{"--tp", l.tp}, {"--pp", l.pp}, {"--ep", l.ep}}) {
@@ -112,10 +120,11 @@ Result<ServeTerm> AllReduceTerm(const Setting& s, const std::string& name, doubl
   if (!link.ok()) return link.status();
   const double bytes = tokens * s.w.hidden * 2;
   const double one = 2 * (n - 1) / n * bytes / link->second + s.c.allreduce_latency_s;
-  return ServeTerm{name, s.w.allreduce_points * one,
-                   fmt::format("{} all-reduces × ({:.3g} B × 2·{}/{} / {:.0f} GB/s {} + {:.3g} s)",
-                               s.w.allreduce_points, bytes, n - 1, n, link->second / 1e9,
-                               link->first, s.c.allreduce_latency_s)};
+  return ServeTerm{
+      name, s.w.allreduce_points * one,
+      Basis(s.explain, "{} all-reduces × ({:.3g} B × 2·{}/{} / {:.0f} GB/s {} + {:.3g} s)",
+            s.w.allreduce_points, bytes, n - 1, n, link->second / 1e9, link->first,
+            s.c.allreduce_latency_s)};
 }
 
 // Expert-parallel dispatch and combine: each GPU sends its `tokens` tokens' top_k copies (bf16),
@@ -126,10 +135,11 @@ Result<ServeTerm> AllToAllTerm(const Setting& s, const std::string& name, double
   if (!link.ok()) return link.status();
   const double bytes = tokens * s.w.top_k * s.w.hidden * 2;
   const double one = (n - 1) / n * bytes / link->second + s.c.allreduce_latency_s;
-  return ServeTerm{name, 2.0 * s.w.moe_layers * one,
-                   fmt::format("2 × {} MoE layers × ({:.3g} B × {}/{} / {:.0f} GB/s {} + {:.3g} s)",
-                               s.w.moe_layers, bytes, n - 1, n, link->second / 1e9, link->first,
-                               s.c.allreduce_latency_s)};
+  return ServeTerm{
+      name, 2.0 * s.w.moe_layers * one,
+      Basis(s.explain, "2 × {} MoE layers × ({:.3g} B × {}/{} / {:.0f} GB/s {} + {:.3g} s)",
+            s.w.moe_layers, bytes, n - 1, n, link->second / 1e9, link->first,
+            s.c.allreduce_latency_s)};
 }
 
 // Adds the communication terms of `tokens` per tensor-parallel group (all-reduce) and per GPU
@@ -234,28 +244,30 @@ Result<std::vector<ServeTerm>> DecodeTerms(const Setting& s, double b, double co
   std::vector<ServeTerm> out{
       {"decode_weights", weights / s.hbm,
        w.experts > 0
-           ? fmt::format("{} per GPU ({:.1f} of {} experts touched by {:.0f} tokens) / {:.3g} TB/s",
-                         Gb(weights), touched * w.experts, w.experts, m, s.hbm / 1e12)
-           : fmt::format("{} per GPU / {:.3g} TB/s", Gb(weights), s.hbm / 1e12)},
+           ? Basis(
+                 s.explain,
+                 "{:.3g} GB per GPU ({:.1f} of {} experts touched by {:.0f} tokens) / {:.3g} TB/s",
+                 weights / 1e9, touched * w.experts, w.experts, m, s.hbm / 1e12)
+           : Basis(s.explain, "{:.3g} GB per GPU / {:.3g} TB/s", weights / 1e9, s.hbm / 1e12)},
       {"decode_kv", kv / s.hbm,
-       fmt::format("{:.0f} sequences × {:.0f} tokens: {} per GPU / {:.3g} TB/s", b / in.groups,
-                   context, Gb(kv), s.hbm / 1e12)},
+       Basis(s.explain, "{:.0f} sequences × {:.0f} tokens: {:.3g} GB per GPU / {:.3g} TB/s",
+             b / in.groups, context, kv / 1e9, s.hbm / 1e12)},
       {"decode_compute_beyond_hbm", compute_s - hidden,
-       fmt::format("{:.3g} GEMM FLOP / {:.3g} TFLOP/s + {:.3g} attention FLOP / {:.3g} TFLOP/s − "
-                   "{:.3g} × min(that, {:.3g} s of HBM)",
-                   gemm, s.gemm_rate / 1e12, attn, s.attn_rate / 1e12, s.c.decode_overlap_share,
-                   hbm_s)}};
+       Basis(s.explain,
+             "{:.3g} GEMM FLOP / {:.3g} TFLOP/s + {:.3g} attention FLOP / {:.3g} TFLOP/s − "
+             "{:.3g} × min(that, {:.3g} s of HBM)",
+             gemm, s.gemm_rate / 1e12, attn, s.attn_rate / 1e12, s.c.decode_overlap_share, hbm_s)}};
   YS_RETURN_IF_ERROR(AddComm(s, "", m / in.groups, m / in.wide, out));
   if (s.c.decode_seconds_per_layer > 0) {
     out.push_back({"decode_layer_floor", w.layers * s.c.decode_seconds_per_layer,
-                   fmt::format("{} layers × {:.3g} s (kernel floors beyond bytes and FLOPs)",
-                               w.layers, s.c.decode_seconds_per_layer)});
+                   Basis(s.explain, "{} layers × {:.3g} s (kernel floors beyond bytes and FLOPs)",
+                         w.layers, s.c.decode_seconds_per_layer)});
   }
   out.push_back({"host", s.c.host_seconds_per_step + b * s.c.host_seconds_per_sequence,
                  s.c.host_seconds_per_sequence > 0
-                     ? fmt::format("{:.3g} s per step + {:.0f} sequences × {:.3g} s",
-                                   s.c.host_seconds_per_step, b, s.c.host_seconds_per_sequence)
-                     : "scheduling, sampling and launch per step"});
+                     ? Basis(s.explain, "{:.3g} s per step + {:.0f} sequences × {:.3g} s",
+                             s.c.host_seconds_per_step, b, s.c.host_seconds_per_sequence)
+                     : Basis(s.explain, "scheduling, sampling and launch per step")});
   return out;
 }
 
@@ -271,10 +283,10 @@ Result<std::vector<ServeTerm>> PrefillTerms(const Setting& s, double isl) {
       (isl * isl / 2 * w.attention_flops_per_position + isl * w.scan_flops_per_token) / s.in.tp;
   std::vector<ServeTerm> out{
       {"prefill_gemm", gemm / s.gemm_rate,
-       fmt::format("{:.3g} FLOP per GPU / {:.4g} TFLOP/s", gemm, s.gemm_rate / 1e12)},
+       Basis(s.explain, "{:.3g} FLOP per GPU / {:.4g} TFLOP/s", gemm, s.gemm_rate / 1e12)},
       {"prefill_attention", attn / s.attn_rate,
-       fmt::format("{:.3g} FLOP per GPU (causal, ISL²/2 positions) / {:.4g} TFLOP/s", attn,
-                   s.attn_rate / 1e12)}};
+       Basis(s.explain, "{:.3g} FLOP per GPU (causal, ISL²/2 positions) / {:.4g} TFLOP/s", attn,
+             s.attn_rate / 1e12)}};
   YS_RETURN_IF_ERROR(AddComm(s, "prefill_", isl, isl / s.in.tp, out));
   return out;
 }
@@ -307,24 +319,26 @@ Result<int> BatchOf(const Setting& s, const ServeLoad& load, int instances,
   if (!fit.ok()) return fit.status();
   const bool capped = *fit >= s.c.max_batch;
   if (load.max_throughput) {
-    notes.push_back(fmt::format(
-        "max throughput: {} sequences per instance, what fits in {:.0f}% of the HBM the weights "
-        "leave at ISL + OSL = {} tokens each{}",
-        *fit, 100 * s.c.kv_memory_share, load.isl + load.osl,
-        capped ? fmt::format(", capped at max_batch {:.0f}", s.c.max_batch) : ""));
+    if (s.explain)
+      notes.push_back(fmt::format(
+          "max throughput: {} sequences per instance, what fits in {:.0f}% of the HBM the weights "
+          "leave at ISL + OSL = {} tokens each{}",
+          *fit, 100 * s.c.kv_memory_share, load.isl + load.osl,
+          capped ? fmt::format(", capped at max_batch {:.0f}", s.c.max_batch) : ""));
     return *fit;
   }
   const int b = (load.concurrency + instances - 1) / instances;
-  if (load.concurrency % instances != 0) {
+  if (s.explain && load.concurrency % instances != 0) {
     notes.push_back(
         fmt::format("concurrency {} over {} instances: {} on the busiest, which sets TPOT",
                     load.concurrency, instances, b));
   }
   if (b > *fit) {
-    notes.push_back(fmt::format(
-        "{} sequences per instance do not fit: {} do{}; the rest wait in the queue, a wait this "
-        "model does not add to TTFT",
-        b, *fit, capped ? " (max_batch)" : " (HBM)"));
+    if (s.explain)
+      notes.push_back(fmt::format(
+          "{} sequences per instance do not fit: {} do{}; the rest wait in the queue, a wait this "
+          "model does not add to TTFT",
+          b, *fit, capped ? " (max_batch)" : " (HBM)"));
     return *fit;
   }
   return b;
@@ -336,34 +350,35 @@ Result<int> BatchOf(const Setting& s, const ServeLoad& load, int instances,
 // takes a new request at the next step boundary (half a step on average:
 // ServeConstants::step_wait_share).
 void AddWait(const ServeLoad& load, const ServeLayout& l, const Instance& in, double b,
-             double instances, double per_prompt, double tpot, double wait_share,
+             double instances, double per_prompt, double tpot, double wait_share, bool explain,
              std::vector<ServeTerm>& prefill) {
   if (load.max_throughput) {
     const double first_wave =
         l.Disaggregated() ? b * instances / (l.prefill_gpus / in.gpus) : b;  // per prefill instance
     prefill.push_back(
         {"queue_for_prefill", (first_wave - 1) / 2 * per_prompt,
-         fmt::format("({:.0f} − 1) / 2 prefills ahead × {:.3g} s", first_wave, per_prompt)});
+         Basis(explain, "({:.0f} − 1) / 2 prefills ahead × {:.3g} s", first_wave, per_prompt)});
   } else if (!l.Disaggregated()) {
-    prefill.push_back(
-        {"wait_for_step", tpot * wait_share, fmt::format("{:.3g} of a decode step", wait_share)});
+    prefill.push_back({"wait_for_step", tpot * wait_share,
+                       Basis(explain, "{:.3g} of a decode step", wait_share)});
   }
 }
 
 // Output tokens per second: sequences in flight over the step; disaggregated, no more than the
 // prefill instances feed (each request's prefill, `per_prompt` in a batched pass, OSL tokens out).
 void SetThroughput(const ServeLoad& load, const ServeLayout& l, const Instance& in,
-                   double per_prompt, ServePrediction& p) {
+                   double per_prompt, bool explain, ServePrediction& p) {
   const double held = static_cast<double>(p.instances) * p.batch_per_instance;
   const double in_flight = load.max_throughput ? held : std::min<double>(load.concurrency, held);
   double out = in_flight / p.tpot_s;
   if (l.Disaggregated()) {
     const double prefill_instances = l.prefill_gpus / in.gpus;
     const double fed = prefill_instances / per_prompt * load.osl;
-    p.notes.push_back(fmt::format(
-        "disaggregated: decode side {:.4g} tok/s, prefill side {:.4g} tok/s ({} prefill "
-        "instances); the {} side bounds it",
-        out, fed, prefill_instances, fed < out ? "prefill" : "decode"));
+    if (explain)
+      p.notes.push_back(fmt::format(
+          "disaggregated: decode side {:.4g} tok/s, prefill side {:.4g} tok/s ({} prefill "
+          "instances); the {} side bounds it",
+          out, fed, prefill_instances, fed < out ? "prefill" : "decode"));
     out = std::min(out, fed);
   }
   p.output_tokens_per_s = out;
@@ -372,6 +387,7 @@ void SetThroughput(const ServeLoad& load, const ServeLayout& l, const Instance& 
 }
 
 void AddNotes(const Setting& s, std::string_view dtype, ServePrediction& p) {
+  if (!s.explain) return;
   const ServeWork& w = s.w;
   p.notes.push_back(fmt::format(
       "weights {} in all ({} at {:.4g} B per parameter; embedding and output head bf16), {} per "
@@ -401,17 +417,20 @@ void AddNotes(const Setting& s, std::string_view dtype, ServePrediction& p) {
 // engine, the constants' max_batch stays. At a concurrency the constants as given.
 ServeConstants AtEngineSettings(const ServeWork& w, const ServeLayout& layout,
                                 const ServeLoad& load, const ServeSystem& system,
-                                const ServeConstants& c, std::vector<std::string>& notes) {
+                                const ServeConstants& c, bool explain,
+                                std::vector<std::string>& notes) {
   ServeConstants at = c;
   if (!load.max_throughput) return at;
   auto e = TrtllmBenchEngineSettings(w, system.hbm_capacity_bytes, layout.tp, layout.pp, load.isl,
                                      load.osl);
   if (!e.ok()) return at;
   at.max_batch = static_cast<double>(e->max_batch_size) * layout.pp;
-  notes.push_back(fmt::format(
-      "max_batch {:.0f}: the max_batch_size trtllm-bench's engine heuristic gives TP {} x PP {} at "
-      "ISL {} / OSL {} (the benchmark behind the published figures the constants are fitted on)",
-      at.max_batch, layout.tp, layout.pp, load.isl, load.osl));
+  if (explain)
+    notes.push_back(fmt::format(
+        "max_batch {:.0f}: the max_batch_size trtllm-bench's engine heuristic gives TP {} x PP {} "
+        "at "
+        "ISL {} / OSL {} (the benchmark behind the published figures the constants are fitted on)",
+        at.max_batch, layout.tp, layout.pp, load.isl, load.osl));
   return at;
 }
 
@@ -419,24 +438,28 @@ ServeConstants AtEngineSettings(const ServeWork& w, const ServeLayout& layout,
 
 Result<ServePrediction> PredictServe(const ModelSpec& model, std::string_view dtype,
                                      const ServeLayout& layout, const ServeLoad& load,
-                                     const ServeSystem& system, const ServeConstants& c) {
+                                     const ServeSystem& system, const ServeConstants& c,
+                                     ServeText text) {
   YS_RETURN_IF_ERROR(CheckLoad(load));
   auto work = ComputeServeWork(model, dtype);
   if (!work.ok()) return work.status();
-  return PredictServe(*work, dtype, layout, load, system, c);
+  return PredictServe(*work, dtype, layout, load, system, c, text);
 }
 
 Result<ServePrediction> PredictServe(const ServeWork& w, std::string_view dtype,
                                      const ServeLayout& layout, const ServeLoad& load,
-                                     const ServeSystem& system, const ServeConstants& constants) {
+                                     const ServeSystem& system, const ServeConstants& constants,
+                                     ServeText text) {
   YS_RETURN_IF_ERROR(CheckLoad(load));
+  const bool explain = text == ServeText::kExplained;
   const ServeWork* work = &w;
   ServePrediction p;
-  const ServeConstants c = AtEngineSettings(w, layout, load, system, constants, p.notes);
+  const ServeConstants c = AtEngineSettings(w, layout, load, system, constants, explain, p.notes);
   auto in = InstanceOf(layout, *work);
   if (!in.ok()) return in.status();
   auto s = SettingOf(*work, system, c, *in, dtype);
   if (!s.ok()) return s.status();
+  s->explain = explain;
   p.instances = (layout.Disaggregated() ? layout.decode_gpus : layout.gpus) / in->gpus;
   auto b = BatchOf(*s, load, p.instances, p.notes);
   if (!b.ok()) return b.status();
@@ -451,10 +474,11 @@ Result<ServePrediction> PredictServe(const ServeWork& w, std::string_view dtype,
   if (!decode.ok()) return decode.status();
   if (!layout.Disaggregated()) {
     decode->push_back({"prefill_chunks", *b * chunk / load.osl,
-                       fmt::format("{} sequences / OSL {} requests start per step × {:.3g} s of "
-                                   "prefill (in the step's forward pass: its collectives' latency "
-                                   "not paid again)",
-                                   *b, load.osl, chunk)});
+                       Basis(explain,
+                             "{} sequences / OSL {} requests start per step × {:.3g} s of "
+                             "prefill (in the step's forward pass: its collectives' latency "
+                             "not paid again)",
+                             *b, load.osl, chunk)});
   }
   p.tpot_s = Sum(*decode);
   if (layout.Disaggregated()) {
@@ -462,11 +486,12 @@ Result<ServePrediction> PredictServe(const ServeWork& w, std::string_view dtype,
     if (!kv.ok()) return kv.status();
     prefill->push_back(*kv);
   }
-  AddWait(load, layout, *in, *b, p.instances, chunk, p.tpot_s, c.step_wait_share, *prefill);
+  AddWait(load, layout, *in, *b, p.instances, chunk, p.tpot_s, c.step_wait_share, explain,
+          *prefill);
   p.ttft_s = Sum(*prefill);
   p.prefill = std::move(*prefill);
   p.decode = std::move(*decode);
-  SetThroughput(load, layout, *in, chunk, p);
+  SetThroughput(load, layout, *in, chunk, explain, p);
   AddNotes(*s, dtype, p);
   return p;
 }

@@ -116,17 +116,24 @@ struct ServePrediction {
   std::vector<std::string> notes;  // what was assumed, what did not fit
 };
 
+// kExplained: every term carries its basis and the prediction its notes; kFiguresOnly: both left
+// empty, the figures the same (a fit's thousands of evaluations, whose text cost more than their
+// arithmetic).
+enum class ServeText { kExplained, kFiguresOnly };
+
 // Invalid when the layout does not divide the GPUs, the load has neither a concurrency nor
 // max_throughput, the dtype has no rate, or the weights do not fit in the instance's HBM (the
 // message names the bytes needed and held).
 Result<ServePrediction> PredictServe(const ModelSpec& model, std::string_view dtype,
                                      const ServeLayout& layout, const ServeLoad& load,
-                                     const ServeSystem& system, const ServeConstants& c);
+                                     const ServeSystem& system, const ServeConstants& c,
+                                     ServeText text = ServeText::kExplained);
 // The same with the model's work already computed (ComputeServeWork(model, dtype)): a fit that
 // predicts the same rows under many constants computes it once.
 Result<ServePrediction> PredictServe(const ServeWork& work, std::string_view dtype,
                                      const ServeLayout& layout, const ServeLoad& load,
-                                     const ServeSystem& system, const ServeConstants& c);
+                                     const ServeSystem& system, const ServeConstants& c,
+                                     ServeText text = ServeText::kExplained);
 
 }  // namespace ys::predict
 

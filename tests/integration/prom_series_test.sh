@@ -22,11 +22,13 @@ dcgm_names='DCGM_FI_DEV_CLOCK_THROTTLE_REASONS DCGM_FI_DEV_CORRECTABLE_REMAPPED_
 
 # Two runs of the same units on this machine: the measured values and the params derived from
 # them (STREAM's best rate, the CPU peak from the measured clock, the proxy's time breakdown and
-# foreign-CPU method string) differ between them.
+# foreign-CPU method string) differ between them. Small sizes (GEMM 256-1024, STREAM 1 KiB
+# arrays): the series depend on the units and shapes run, not on how long each runs, and the
+# default GEMM sweep to 4096³ took 30 of this test's 60 s per run here.
 units=(--filter mem.stream --filter gemm.cpu --filter host.busy_clock --filter proxy.llama3.1_8b)
 for r in a b; do
-  "$bin" bench --backend cpu "${units[@]}" --iters 3 --warmup 1 --out "$tmp/$r.json" \
-    >"$tmp/bench_$r.out" 2>&1
+  "$bin" bench --backend cpu "${units[@]}" --iters 3 --warmup 1 --sizes 256:1024:x2 \
+    --out "$tmp/$r.json" >"$tmp/bench_$r.out" 2>&1
   [ -s "$tmp/$r.json" ] || { echo "FAIL: bench run $r wrote no document"; tail -20 "$tmp/bench_$r.out"; exit 1; }
 done
 

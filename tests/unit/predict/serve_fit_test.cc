@@ -104,7 +104,8 @@ TEST(ServeFitTest, ShippedRowsAreDatedUpToTheCutOff) {
 }
 
 // (b) The shipped calibration/serve_model.toml is what the fit over the shipped table gives: the
-// constants and every chip's held-out error, within the file's rounding (slow: the whole fit).
+// constants and every chip's held-out error, within the file's rounding (the whole fit: about 6 s
+// here).
 TEST(ServeFitTest, ShippedCalibrationIsTheFitOfTheShippedTable) {
   auto data = LoadServeFitData(kServeFitData);
   ASSERT_TRUE(data.ok()) << data.status().message();

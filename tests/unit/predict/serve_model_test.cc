@@ -182,6 +182,30 @@ TEST(ServeModelTest, PrefillChunksDoNotPayTheStepsCollectiveLatencyAgain) {
   EXPECT_GT(ServeTermOf(p.decode, "tp_allreduce"), 160 * 1e-4);  // the step pays it once
 }
 
+// Figures only (a fit's evaluations): the same figures and terms, no text.
+TEST(ServeModelTest, FiguresOnlyGivesTheSameFiguresWithoutText) {
+  const ModelSpec m = ServeModel("deepseek-v3_671b");
+  const ServeLayout l{.gpus = 16, .tp = 8, .ep = 8, .prefill_gpus = 8, .decode_gpus = 8};
+  for (const ServeLoad& load : {ServeLoad{1024, 1024, 0, true}, ServeLoad{8192, 512, 64}}) {
+    const ServePrediction told = ServeRun(m, "fp8", l, load, ServeH200());
+    auto bare = PredictServe(m, "fp8", l, load, ServeH200(), {}, ServeText::kFiguresOnly);
+    ASSERT_TRUE(bare.ok()) << bare.status().message();
+    EXPECT_EQ(bare->output_tokens_per_s, told.output_tokens_per_s);
+    EXPECT_EQ(bare->ttft_s, told.ttft_s);
+    EXPECT_EQ(bare->tpot_s, told.tpot_s);
+    ASSERT_EQ(bare->decode.size(), told.decode.size());
+    ASSERT_EQ(bare->prefill.size(), told.prefill.size());
+    for (size_t i = 0; i < told.decode.size(); ++i) {
+      EXPECT_EQ(bare->decode[i].name, told.decode[i].name);
+      EXPECT_EQ(bare->decode[i].seconds, told.decode[i].seconds);
+      EXPECT_TRUE(bare->decode[i].basis.empty()) << bare->decode[i].basis;
+      EXPECT_FALSE(told.decode[i].basis.empty()) << told.decode[i].name;
+    }
+    EXPECT_TRUE(bare->notes.empty());
+    EXPECT_FALSE(told.notes.empty());
+  }
+}
+
 TEST(ServeModelTest, DisaggregatedServingSendsTheKvCache) {
   const ModelSpec m = ServeModel("llama3.1_70b");
   const ServePrediction agg =
