@@ -112,6 +112,11 @@ Result<std::pair<std::string, double>> LinkOf(const Setting& s, const char* coll
   return std::pair{std::string(nvlink ? "NVLink" : "network"), it->second};
 }
 
+// The collectives a forward pass meets: a TP all-reduce at each of the model's all-reduce points;
+// an EP dispatch and combine per MoE layer.
+double AllReducesPerPass(const ServeWork& w) { return w.allreduce_points; }
+double AllToAllsPerPass(const ServeWork& w) { return 2.0 * w.moe_layers; }
+
 // `points` TP all-reduces of `tokens` tokens' activations (bf16), each 2(n−1)/n of its bytes over
 // the bus bandwidth plus a fixed latency.
 Result<ServeTerm> AllReduceTerm(const Setting& s, const std::string& name, double tokens) {
@@ -121,7 +126,7 @@ Result<ServeTerm> AllReduceTerm(const Setting& s, const std::string& name, doubl
   const double bytes = tokens * s.w.hidden * 2;
   const double one = 2 * (n - 1) / n * bytes / link->second + s.c.allreduce_latency_s;
   return ServeTerm{
-      name, s.w.allreduce_points * one,
+      name, AllReducesPerPass(s.w) * one,
       Basis(s.explain, "{} all-reduces × ({:.3g} B × 2·{}/{} / {:.0f} GB/s {} + {:.3g} s)",
             s.w.allreduce_points, bytes, n - 1, n, link->second / 1e9, link->first,
             s.c.allreduce_latency_s)};
@@ -136,7 +141,7 @@ Result<ServeTerm> AllToAllTerm(const Setting& s, const std::string& name, double
   const double bytes = tokens * s.w.top_k * s.w.hidden * 2;
   const double one = (n - 1) / n * bytes / link->second + s.c.allreduce_latency_s;
   return ServeTerm{
-      name, 2.0 * s.w.moe_layers * one,
+      name, AllToAllsPerPass(s.w) * one,
       Basis(s.explain, "2 × {} MoE layers × ({:.3g} B × {}/{} / {:.0f} GB/s {} + {:.3g} s)",
             s.w.moe_layers, bytes, n - 1, n, link->second / 1e9, link->first,
             s.c.allreduce_latency_s)};
@@ -164,8 +169,8 @@ Status AddComm(const Setting& s, const std::string& prefix, double tp_tokens, do
 // it.
 double CollectiveLatencySeconds(const Setting& s) {
   double out = 0;
-  if (s.in.tp > 1) out += s.w.allreduce_points * s.c.allreduce_latency_s;
-  if (s.in.ep > 1) out += 2.0 * s.w.moe_layers * s.c.allreduce_latency_s;
+  if (s.in.tp > 1) out += AllReducesPerPass(s.w) * s.c.allreduce_latency_s;
+  if (s.in.ep > 1) out += AllToAllsPerPass(s.w) * s.c.allreduce_latency_s;
   return out;
 }
 
